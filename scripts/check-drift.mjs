@@ -1,0 +1,53 @@
+// Fails when generated/ differs from what the sources produce now: rebuilds
+// every generated artefact into a scratch folder and compares file by file.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { bundle } from './bundle.mjs';
+import { compile } from './compile.mjs';
+import { docs } from './docs.mjs';
+import { types } from './types.mjs';
+import { ROOT } from './lib/paths.mjs';
+import { main } from './lib/run.mjs';
+
+async function listFiles(dir, base = dir) {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const files = await Promise.all(
+    entries.map((e) => {
+      const full = path.join(dir, e.name);
+      return e.isDirectory() ? listFiles(full, base) : [path.relative(base, full)];
+    }),
+  );
+  return files.flat().sort();
+}
+
+export async function checkDrift() {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'verification-contracts-drift-'));
+  try {
+    await bundle(scratch);
+    // Compile reads the committed types; comparing the fresh types below
+    // covers a stale types file, so the compiled output is compared as is.
+    await Promise.all([types(scratch), docs(scratch), compile(scratch)]);
+    const committed = path.join(ROOT, 'generated');
+    const [want, have] = await Promise.all([listFiles(scratch), listFiles(committed)]);
+    const problems = [];
+    for (const file of new Set([...want, ...have])) {
+      if (!have.includes(file)) problems.push(`missing: generated/${file}`);
+      else if (!want.includes(file)) problems.push(`stale (no source produces it): generated/${file}`);
+      else {
+        const [a, b] = await Promise.all([readFile(path.join(scratch, file)), readFile(path.join(committed, file))]);
+        if (!a.equals(b)) problems.push(`out of date: generated/${file}`);
+      }
+    }
+    if (problems.length) {
+      throw new Error(
+        `generated/ does not match the sources:\n  ${problems.join('\n  ')}\nRun \`npm run build\` and commit generated/.`,
+      );
+    }
+    console.log(`check-drift: generated/ matches the sources (${want.length} files)`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+main(checkDrift);

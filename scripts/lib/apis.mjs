@@ -1,0 +1,14 @@
+// The APIs of the package. Every build step, the mock and the tests iterate
+// over this list, so adding an API means adding its sources and one entry here
+// (and in redocly.yaml).
+export const APIS = [
+  {
+    name: 'v2',
+    title: 'Verification API v2',
+    summary: 'Read identity verification sessions (bearer token).',
+    mockPort: 4010,
+    mockPortEnv: 'MOCK_V2_PORT',
+  },
+];
+
+export const sourceOf = (api) => `openapi/${api.name}/openapi.yaml`;

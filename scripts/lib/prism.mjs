@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { ROOT } from './paths.mjs';
+
+const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
+
+const portFree = (port, host) =>
+  new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+
+const accepts = (port, host) =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** A free loopback port chosen by the OS. */
+export function freePort(host = '127.0.0.1') {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `prism mock` on a bundled document and resolves once it accepts
+ * connections. Rejects with a message that says what to do when the port is
+ * taken or Prism exits early.
+ */
+export async function startPrism({ document, port, host = '127.0.0.1', logLevel = 'error', timeoutMs = 30000 }) {
+  if (!(await portFree(port, host))) {
+    throw new Error(`port ${port} on ${host} is in use; stop what runs there or choose another port`);
+  }
+  const child = spawn(PRISM, ['mock', '-h', host, '-p', String(port), '-v', logLevel, document], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + timeoutMs;
+  let early = null;
+  exited.then((result) => (early = result));
+  while (!(await accepts(port, host))) {
+    if (early) throw new Error(`Prism exited before it listened (${early.code ?? early.signal}) for ${document}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`Prism did not listen on ${host}:${port} within ${timeoutMs / 1000}s`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `http://${host}:${port}`,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

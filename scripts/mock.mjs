@@ -1,0 +1,48 @@
+// Serves every API of the package from its bundled document with Prism on
+// 127.0.0.1 (v2 on 4010 unless MOCK_V2_PORT says otherwise). Ctrl-C stops all.
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { APIS } from './lib/apis.mjs';
+import { ROOT, fail } from './lib/paths.mjs';
+import { startPrism } from './lib/prism.mjs';
+
+function portOf(api) {
+  const raw = process.env[api.mockPortEnv];
+  if (raw === undefined || raw === '') return api.mockPort;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    fail(`${api.mockPortEnv}=${raw} is not a port number (1-65535)`);
+  }
+  return port;
+}
+
+const servers = [];
+let stopping = false;
+async function stopAll(code) {
+  stopping = true;
+  await Promise.all(servers.map((s) => s.stop()));
+  process.exit(code);
+}
+
+process.once('SIGINT', () => stopAll(0));
+process.once('SIGTERM', () => stopAll(0));
+
+try {
+  for (const api of APIS) {
+    const document = path.join(ROOT, 'generated', 'openapi', `${api.name}.yaml`);
+    if (!existsSync(document)) fail(`${document} is missing; run \`npm run build\` first`);
+    const server = await startPrism({ document, port: portOf(api) });
+    servers.push(server);
+    // A mock that dies alone would leave the others up and the user puzzled.
+    server.exited.then(({ code }) => {
+      if (stopping) return;
+      console.error(`error: the ${api.name} mock stopped unexpectedly (exit ${code})`);
+      stopAll(1);
+    });
+    console.log(`${api.title} mock: ${server.url}  (${api.mockPortEnv} to change the port)`);
+  }
+  console.log('Ctrl-C stops the mocks.');
+} catch (err) {
+  console.error(`error: ${err.message}`);
+  await stopAll(1);
+}

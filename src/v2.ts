@@ -1,0 +1,35 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../generated/types/v2.js';
+import { clientOptions, type BaseClientOptions } from './client-options.js';
+
+export type { paths, components, operations } from '../generated/types/v2.js';
+
+export interface V2ClientOptions extends BaseClientOptions {
+  /** The access token, sent as `Authorization: Bearer <token>`. */
+  accessToken: string;
+}
+
+/** A typed client of the v2 read API. */
+export type V2Client = Client<paths>;
+
+/**
+ * Creates an openapi-fetch client of the v2 read API that sends the bearer
+ * token on every request and repeats `statuses` once per value.
+ *
+ * ```ts
+ * const v2 = createV2Client({ baseUrl: 'http://127.0.0.1:4010', accessToken });
+ * const { data, error } = await v2.GET('/v2/verifications/', {
+ *   params: { query: { statuses: ['APPROVED', 'DECLINED'] } },
+ * });
+ * ```
+ */
+export function createV2Client(options: V2ClientOptions): V2Client {
+  return createClient<paths>(
+    clientOptions('createV2Client', options, {
+      option: 'accessToken',
+      value: options?.accessToken,
+      header: 'Authorization',
+      format: (token) => `Bearer ${token}`,
+    }),
+  );
+}

@@ -1,0 +1,26 @@
+// Starts one Prism mock per API of the package on free loopback ports, for the
+// whole test run, and hands their URLs to the tests.
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { APIS } from '../../scripts/lib/apis.mjs';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { freePort, startPrism } from '../../scripts/lib/prism.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    mockUrls: Record<string, string>;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const servers = await Promise.all(
+    APIS.map(async (api) => {
+      const document = path.join(ROOT, 'generated', 'openapi', `${api.name}.yaml`);
+      return [api.name, await startPrism({ document, port: await freePort(), logLevel: 'silent' })] as const;
+    }),
+  );
+  project.provide('mockUrls', Object.fromEntries(servers.map(([name, s]) => [name, s.url])));
+  return async () => {
+    await Promise.all(servers.map(([, s]) => s.stop()));
+  };
+}

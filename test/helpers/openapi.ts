@@ -1,0 +1,93 @@
+// Loads the bundled documents and validates values against their schemas with
+// Ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1) and ajv-formats.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+const documents = new Map<string, Json>();
+
+export function loadBundle(api: string): Json {
+  if (!documents.has(api)) {
+    const file = path.join(ROOT, 'generated', 'openapi', `${api}.json`);
+    documents.set(api, JSON.parse(readFileSync(file, 'utf8')));
+  }
+  return documents.get(api);
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+export const pointer = (...parts: (string | number)[]) => `#/${parts.map((p) => escapePointer(String(p))).join('/')}`;
+
+/** Resolves a local `$ref` (and chains of them) inside a document. */
+export function deref(doc: Json, node: Json): Json {
+  let current = node;
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((at: Json, key: string) => at?.[key], doc);
+  }
+  return current;
+}
+
+export interface SchemaValidator {
+  /** Validator of the schema at a JSON pointer of the document. */
+  at(ptr: string): ValidateFunction;
+  /** Validator of a named component schema. */
+  schema(name: string): ValidateFunction;
+  /** Human-readable errors of the last validation. */
+  errors(fn: ValidateFunction): string;
+}
+
+export function validatorFor(api: string): SchemaValidator {
+  const doc = loadBundle(api);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc, api);
+  const cache = new Map<string, ValidateFunction>();
+  const at = (ptr: string) => {
+    if (!cache.has(ptr)) cache.set(ptr, ajv.compile({ $ref: `${api}${ptr}` }));
+    return cache.get(ptr)!;
+  };
+  return {
+    at,
+    schema: (name) => at(pointer('components', 'schemas', name)),
+    errors: (fn) => ajv.errorsText(fn.errors, { separator: '\n' }),
+  };
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface OperationEntry {
+  kind: 'path' | 'webhook';
+  key: string;
+  method: string;
+  operation: Json;
+  ptr: string;
+}
+
+/** Every operation of the document: paths and webhooks. */
+export function operationsOf(doc: Json): OperationEntry[] {
+  const entries: OperationEntry[] = [];
+  for (const [kind, section] of [
+    ['path', 'paths'],
+    ['webhook', 'webhooks'],
+  ] as const) {
+    for (const [key, rawItem] of Object.entries<Json>(doc[section] ?? {})) {
+      const item = deref(doc, rawItem);
+      for (const method of HTTP_METHODS) {
+        if (item[method]) {
+          entries.push({ kind, key, method, operation: item[method], ptr: pointer(section, key, method) });
+        }
+      }
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,266 @@
+// The v2 read API document holds every fact of the service's v2
+// documentation. Each expectation below restates one of those facts; dropping
+// or loosening it in openapi/v2 makes a test fail.
+import { describe, expect, it } from 'vitest';
+import { deref, loadBundle, operationsOf, pointer, validatorFor } from './helpers/openapi.js';
+
+const doc = loadBundle('v2');
+const v = validatorFor('v2');
+const schemas = doc.components.schemas;
+
+// The 249 ISO 3166-1 alpha-2 codes the service accepts, in its order.
+const COUNTRIES =
+  'AF AX AL DZ AS AD AO AI AQ AG AR AM AW AU AT AZ BS BH BD BB BY BE BZ BJ BM BT BO BQ BA BW BV BR IO BN BG BF BI CV KH CM CA KY CF TD CL CN CX CC CO KM CG CD CK CR CI HR CU CW CY CZ DK DJ DM DO EC EG SV GQ ER EE SZ ET FK FO FJ FI FR GF PF TF GA GM GE DE GH GI GR GL GD GP GU GT GG GN GW GY HT HM VA HN HK HU IS IN ID IR IQ IE IM IL IT JM JP JE JO KZ KE KI KP KR KW KG LA LV LB LS LR LY LI LT LU MO MG MW MY MV ML MT MH MQ MR MU YT MX FM MD MC MN ME MS MA MZ MM NA NR NP NL NC NZ NI NE NG NU NF MK MP NO OM PK PW PS PA PG PY PE PH PN PL PT PR QA RE RO RU RW BL SH KN LC MF PM VC WS SM ST SA SN RS SC SL SG SX SK SI SB SO ZA GS SS ES LK SD SR SJ SE CH SY TW TJ TZ TH TL TG TK TO TT TN TR TM TC TV UG UA AE GB US UM UY UZ VU VE VN VG VI WF EH YE ZM ZW'.split(
+    ' ',
+  );
+const STATUSES = ['CREATED', 'STARTED', 'EXPIRED', 'USER_DATA_COLLECTED', 'REVIEW', 'APPROVED', 'DECLINED'];
+
+const approved = deref(doc, doc.components.examples.VerificationApproved).value;
+const valid = (name: string, value: unknown) => v.schema(name)(value);
+const withField = (field: string, value: unknown) => ({ ...approved, [field]: value });
+const withDocField = (field: string, value: unknown) => ({
+  ...approved,
+  identityDocument: { ...approved.identityDocument, [field]: value },
+});
+
+describe('document', () => {
+  it('is OpenAPI 3.1.0 with the {base_url} server variable', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toHaveLength(1);
+    expect(doc.servers[0].url).toBe('{base_url}');
+    expect(doc.servers[0].variables.base_url.default).toMatch(/^https?:\/\//);
+  });
+
+  it('has exactly the two documented paths, GET only, the list path with its trailing slash', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v2/verifications/', '/v2/verifications/{id}']);
+    expect(operationsOf(doc).map((o) => `${o.method} ${o.key}`).sort()).toEqual([
+      'get /v2/verifications/',
+      'get /v2/verifications/{id}',
+    ]);
+  });
+
+  it('names operations in camelCase', () => {
+    for (const { operation } of operationsOf(doc)) expect(operation.operationId).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+  });
+});
+
+describe('Verification', () => {
+  const FIELDS = [
+    'id', 'externalId', 'country', 'phoneNo', 'workflowId', 'requirements', 'url', 'status', 'metadata',
+    'successUrl', 'errorUrl', 'supportUrl', 'identityDocument', 'faceScan', 'reviewResult', 'createdBy',
+    'expiresAt', 'createdAt', 'updatedAt',
+  ];
+
+  it('has the 19 documented fields, all sent', () => {
+    expect(Object.keys(schemas.Verification.properties).sort()).toEqual([...FIELDS].sort());
+    expect([...schemas.Verification.required].sort()).toEqual([...FIELDS].sort());
+    expect(valid('Verification', approved)).toBe(true);
+    for (const field of FIELDS) {
+      const { [field]: _dropped, ...rest } = approved;
+      expect(valid('Verification', rest), `without ${field}`).toBe(false);
+    }
+  });
+
+  it('accepts null exactly where documented: workflowId and the three collected objects', () => {
+    for (const field of ['workflowId', 'identityDocument', 'faceScan', 'reviewResult']) {
+      expect(valid('Verification', withField(field, null)), field).toBe(true);
+    }
+    for (const field of FIELDS.filter((f) => !['workflowId', 'identityDocument', 'faceScan', 'reviewResult'].includes(f))) {
+      expect(valid('Verification', withField(field, null)), field).toBe(false);
+    }
+  });
+
+  it('declares the nullable objects with 3.1 type arrays', () => {
+    for (const name of ['IdentityDocument', 'FaceScan', 'ReviewResult']) {
+      expect(schemas[name].type).toEqual(['object', 'null']);
+    }
+    expect(schemas.Verification.properties.workflowId.type).toEqual(['string', 'null']);
+  });
+
+  it('takes country from the complete documented code list', () => {
+    expect(schemas.CountryCode.enum).toEqual(COUNTRIES);
+    expect(COUNTRIES).toHaveLength(249);
+    expect(valid('Verification', withField('country', 'NO'))).toBe(true);
+    expect(valid('Verification', withField('country', 'XK'))).toBe(false);
+    expect(valid('Verification', withField('country', 'de'))).toBe(false);
+  });
+
+  it('takes status from the seven documented values', () => {
+    expect(schemas.VerificationStatus.enum).toEqual(STATUSES);
+    for (const status of STATUSES) expect(valid('Verification', withField('status', status))).toBe(true);
+    expect(valid('Verification', withField('status', 'PENDING'))).toBe(false);
+  });
+
+  it('has UTC millisecond timestamps', () => {
+    for (const field of ['expiresAt', 'createdAt', 'updatedAt']) {
+      expect(valid('Verification', withField(field, '2026-03-14T09:26:53.589Z')), field).toBe(true);
+      expect(valid('Verification', withField(field, '2026-03-14')), field).toBe(false);
+      expect(valid('Verification', withField(field, '2026-03-14T09:26:53Z')), field).toBe(false);
+      expect(valid('Verification', withField(field, '2026-03-14T10:26:53.589+01:00')), field).toBe(false);
+    }
+  });
+
+  it('keeps requirement types open (only values seen are documented)', () => {
+    expect(valid('Verification', withField('requirements', [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }]))).toBe(true);
+    expect(valid('Verification', withField('requirements', [{ type: 'LIVENESS_CHECK' }]))).toBe(true);
+    expect(valid('Verification', withField('requirements', [{}]))).toBe(false);
+    expect(schemas.Requirement.properties.type.enum).toBeUndefined();
+  });
+
+  it('holds metadata as an object of custom values', () => {
+    expect(valid('Verification', withField('metadata', { anything: 1, nested: { a: true } }))).toBe(true);
+    expect(valid('Verification', withField('metadata', 'plain text'))).toBe(false);
+  });
+});
+
+describe('identityDocument, faceScan and reviewResult', () => {
+  const DOC_FIELDS = [
+    'type', 'country', 'serialNo', 'nationalNo', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth',
+    'nationality', 'expiryAt', 'issuedAt', 'issuingAuthority', 'placeOfIssue', 'createdAt', 'updatedAt',
+  ];
+
+  it('identityDocument has its 15 fields with dates as YYYY-MM-DD and timestamps as date-time', () => {
+    expect(Object.keys(schemas.IdentityDocument.properties).sort()).toEqual([...DOC_FIELDS].sort());
+    for (const field of ['dateOfBirth', 'expiryAt', 'issuedAt']) {
+      expect(valid('Verification', withDocField(field, '1991-07-23')), field).toBe(true);
+      expect(valid('Verification', withDocField(field, '23.07.1991')), field).toBe(false);
+      expect(valid('Verification', withDocField(field, '1991-07-23T00:00:00.000Z')), field).toBe(false);
+    }
+    for (const field of ['createdAt', 'updatedAt']) {
+      expect(valid('Verification', withDocField(field, '2026-03-14T09:31:40.207Z')), field).toBe(true);
+      expect(valid('Verification', withDocField(field, '2026-03-14')), field).toBe(false);
+    }
+  });
+
+  it('identityDocument type is an open value set', () => {
+    expect(valid('Verification', withDocField('type', 'RESIDENCE_PERMIT'))).toBe(true);
+    expect(schemas.IdentityDocument.properties.type.enum).toBeUndefined();
+  });
+
+  it('faceScan ageEstimation follows OVER_<n> and stays open beyond it', () => {
+    const face = (ageEstimation: string) => withField('faceScan', { ...approved.faceScan, ageEstimation });
+    for (const ok of ['OVER_18', 'OVER_21', 'OVER_99']) expect(valid('Verification', face(ok)), ok).toBe(true);
+    for (const bad of ['UNDER_18', 'over_18', 'OVER_', '18']) expect(valid('Verification', face(bad)), bad).toBe(false);
+    expect(Object.keys(schemas.FaceScan.properties).sort()).toEqual(['ageEstimation', 'createdAt', 'updatedAt']);
+  });
+
+  it('reviewResult has open category and reason and a boolean sensitive', () => {
+    const review = (r: object) => withField('reviewResult', { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true, ...r });
+    expect(valid('Verification', review({}))).toBe(true);
+    expect(valid('Verification', review({ sensitive: 'yes' }))).toBe(false);
+    expect(Object.keys(schemas.ReviewResult.properties).sort()).toEqual(['category', 'reason', 'sensitive']);
+    expect(schemas.ReviewResult.properties.category.enum).toBeUndefined();
+    expect(schemas.ReviewResult.properties.reason.enum).toBeUndefined();
+  });
+});
+
+describe('list verifications', () => {
+  const list = operationsOf(doc).find((o) => o.key === '/v2/verifications/')!.operation;
+  const params = Object.fromEntries(list.parameters.map((p: object) => deref(doc, p)).map((p: { name: string }) => [p.name, p]));
+
+  it('answers items (Verification objects) and an integer count', () => {
+    const ok = { items: [approved], count: 1 };
+    expect(valid('VerificationList', ok)).toBe(true);
+    expect(valid('VerificationList', { items: [approved] })).toBe(false);
+    expect(valid('VerificationList', { ...ok, count: 1.5 })).toBe(false);
+    expect(valid('VerificationList', { ...ok, items: [{ id: 'x' }] })).toBe(false);
+  });
+
+  it('has seven optional query parameters, all in the query', () => {
+    expect(Object.keys(params).sort()).toEqual(['createdFrom', 'createdTo', 'externalId', 'id', 'page', 'pageSize', 'statuses']);
+    for (const p of Object.values<{ in: string; required?: boolean }>(params)) {
+      expect(p.in).toBe('query');
+      expect(p.required ?? false).toBe(false);
+    }
+  });
+
+  it('statuses repeats (form, exploded) over the status values', () => {
+    expect(params.statuses.style).toBe('form');
+    expect(params.statuses.explode).toBe(true);
+    expect(params.statuses.schema.type).toBe('array');
+    expect(deref(doc, params.statuses.schema.items).enum).toEqual(STATUSES);
+  });
+
+  it('page is a number of at least 0; page size an integer from 1 to 50', () => {
+    expect(params.page.schema).toMatchObject({ type: 'number', minimum: 0 });
+    expect(params.pageSize.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
+  });
+
+  it('filters by id and external id as strings, and by an inclusive created range of date-times', () => {
+    expect(params.id.schema.type).toBe('string');
+    expect(params.externalId.schema.type).toBe('string');
+    for (const name of ['createdFrom', 'createdTo']) {
+      expect(params[name].schema).toMatchObject({ type: 'string', format: 'date-time' });
+      expect(params[name].description).toMatch(/inclusive/);
+    }
+  });
+
+  it('states the decided defaults in the parameters', () => {
+    expect(params.page.schema.default).toBe(0);
+    expect(params.pageSize.schema.default).toBe(15);
+  });
+});
+
+describe('authentication and errors', () => {
+  const ops = operationsOf(doc);
+  const DOCUMENTED = {
+    '400': { statusCode: 400, code: 'VALIDATION_ERROR', message: 'Input data is invalid. Please check the details.' },
+    '401': { statusCode: 401, code: 'UNAUTHORIZED_ERROR', message: 'Unauthorized' },
+    '404': { statusCode: 404, code: 'NOT_FOUND_ERROR', message: 'Not found' },
+  } as const;
+
+  it('requires a bearer token on every operation', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const { operation } of ops) {
+      expect(operation.security ?? doc.security).toEqual([{ bearerAuth: [] }]);
+    }
+  });
+
+  it('declares 400, 401 and 404 exactly where documented', () => {
+    const statuses = Object.fromEntries(ops.map((o) => [o.operation.operationId, Object.keys(o.operation.responses).sort()]));
+    expect(statuses).toEqual({
+      getVerification: ['200', '400', '401', '404'],
+      listVerifications: ['200', '400', '401'],
+    });
+  });
+
+  it.each(ops.flatMap((o) => (['400', '401', '404'] as const).filter((s) => o.operation.responses[s]).map((s) => [o.operation.operationId, s, o] as const)))(
+    '%s %s: the schema fixes the documented code and every example carries status, code and message',
+    (_id, status, o) => {
+      const media = deref(doc, o.operation.responses[status]).content['application/json'];
+      const response = o.operation.responses[status];
+      const ptr = `${response.$ref ?? `${o.ptr}/responses/${status}`}/content/application~1json/schema`;
+      const validate = v.at(ptr);
+      const documented = DOCUMENTED[status];
+      for (const example of Object.values<{ value: object }>(media.examples).map((e) => deref(doc, e))) {
+        expect(example.value).toMatchObject(documented);
+      }
+      const sample = status === '400' ? { ...documented, details: [{ field: 'id', reasonCode: 'REQUIRED', params: {} }] } : documented;
+      expect(validate(sample)).toBe(true);
+      expect(validate({ ...sample, code: 'OTHER_ERROR' })).toBe(false);
+      expect(validate({ ...sample, statusCode: 500 })).toBe(false);
+    },
+  );
+
+  it('validation errors list details with field, reasonCode and params', () => {
+    const base = DOCUMENTED['400'];
+    expect(valid('ValidationError', { ...base, details: [{ field: 'pageSize', reasonCode: 'REQUIRED', params: {} }] })).toBe(true);
+    expect(valid('ValidationError', base)).toBe(false);
+    for (const missing of ['field', 'reasonCode', 'params']) {
+      const entry: Record<string, unknown> = { field: 'id', reasonCode: 'REQUIRED', params: {} };
+      delete entry[missing];
+      expect(valid('ValidationError', { ...base, details: [entry] }), missing).toBe(false);
+    }
+    expect(valid('Error', { statusCode: '400', code: 'X', message: 'y' })).toBe(false);
+  });
+
+  it('every operation has several success examples', () => {
+    for (const { operation } of ops) {
+      expect(Object.keys(operation.responses['200'].content['application/json'].examples).length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('resolves pointers used above', () => {
+    expect(pointer('a/b', '~c')).toBe('#/a~1b/~0c');
+  });
+});
