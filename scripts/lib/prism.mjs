@@ -45,8 +45,23 @@ export async function startPrism({ document, port, host = '127.0.0.1', logLevel 
   }
   const child = spawn(PRISM, ['mock', '-h', host, '-p', String(port), '-v', logLevel, document], {
     cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Prism prints its start-up banner whatever the log level; drop it, and
+  // everything when the caller asked for silence.
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ]) {
+    from.on('data', (chunk) => {
+      if (logLevel === 'silent') return;
+      const text = String(chunk)
+        .split('\n')
+        .filter((line) => !/Starting Prism/.test(line))
+        .join('\n');
+      if (text.trim()) to.write(text);
+    });
+  }
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const deadline = Date.now() + timeoutMs;
   let early = null;
