@@ -21,7 +21,9 @@ export async function types(out) {
   await Promise.all(
     APIS.map(async (api) => {
       const source = pathToFileURL(path.join(out, 'openapi', `${api.name}.yaml`));
-      const ast = await openapiTS(source, { alphabetize: false, silent: true });
+      // defaultNonNullable off: a request field with a default (timeToExpiry)
+      // stays optional for the caller instead of becoming required.
+      const ast = await openapiTS(source, { alphabetize: false, silent: true, defaultNonNullable: false });
       await writeFile(path.join(dir, `${api.name}.ts`), HEADER + astToString(ast));
     }),
   );

@@ -19,6 +19,13 @@ export function clientOptions(
   factory: string,
   options: BaseClientOptions,
   credential: { option: string; value: unknown; header: string; format: (value: string) => string },
+  /**
+   * How array query parameters are written. openapi-fetch applies one style
+   * to every parameter of a client, so each client passes the style its
+   * document declares for all of its array parameters.
+   */
+  arrays: { style: 'form'; explode: boolean },
+  fixedHeaders: Record<string, string> = {},
 ): ClientOptions {
   if (typeof options?.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(options.baseUrl)) {
     throw new TypeError(`${factory}: baseUrl must be an http(s) URL such as "http://127.0.0.1:4010"`);
@@ -29,10 +36,7 @@ export function clientOptions(
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    headers: { ...options.headers, [credential.header]: credential.format(credential.value) },
-    // Repeated array parameters (`statuses=A&statuses=B`) unless a parameter
-    // of the document says otherwise; set here so it does not hang on the
-    // library's default.
-    querySerializer: { array: { style: 'form', explode: true } },
+    headers: { ...options.headers, ...fixedHeaders, [credential.header]: credential.format(credential.value) },
+    querySerializer: { array: arrays },
   };
 }

@@ -25,11 +25,12 @@ export type V2Client = Client<paths>;
  */
 export function createV2Client(options: V2ClientOptions): V2Client {
   return createClient<paths>(
-    clientOptions('createV2Client', options, {
-      option: 'accessToken',
-      value: options?.accessToken,
-      header: 'Authorization',
-      format: (token) => `Bearer ${token}`,
-    }),
+    clientOptions(
+      'createV2Client',
+      options,
+      { option: 'accessToken', value: options?.accessToken, header: 'Authorization', format: (token) => `Bearer ${token}` },
+      // `statuses` is form, exploded: `statuses=A&statuses=B`.
+      { style: 'form', explode: true },
+    ),
   );
 }

@@ -11,7 +11,8 @@ const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8
 const rows = decisions
   .split('\n')
   .filter((line) => /^\| [A-Z]+\d+ \|/.test(line))
-  .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  // Cells may hold escaped pipes (`\|`) when they quote a source table.
+  .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
 
 describe('DECISIONS.md', () => {
   it('has numbered rows, each naming the source line it answers, a decision and a reason', () => {

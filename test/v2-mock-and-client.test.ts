@@ -3,23 +3,11 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createV2Client } from '../src/v2.js';
 import { validatorFor } from './helpers/openapi.js';
+import { recordingFetch } from './helpers/recording-fetch.js';
 
 const baseUrl = inject('mockUrls').v2;
 const v = validatorFor('v2');
-const expectValid = (schema: string, value: unknown) => {
-  const validate = v.schema(schema);
-  expect(validate(value), v.errors(validate)).toBe(true);
-};
-
-/** Records every request the client sends, then lets it through. */
-function recordingFetch() {
-  const requests: Request[] = [];
-  const fetchFn = async (request: Request) => {
-    requests.push(request.clone());
-    return fetch(request);
-  };
-  return { requests, fetch: fetchFn };
-}
+const expectValid = v.expectValid;
 
 describe('v2 mock (Prism)', () => {
   it('answers a request without a token with the documented 401 body', async () => {

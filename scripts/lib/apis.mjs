@@ -9,6 +9,13 @@ export const APIS = [
     mockPort: 4010,
     mockPortEnv: 'MOCK_V2_PORT',
   },
+  {
+    name: 'partner',
+    title: 'Partner Integration API',
+    summary: 'Partner record, auth keys, verifications, users and the webhooks the service sends (X-Auth-Key).',
+    mockPort: 4011,
+    mockPortEnv: 'MOCK_PARTNER_PORT',
+  },
 ];
 
 export const sourceOf = (api) => `openapi/${api.name}/openapi.yaml`;

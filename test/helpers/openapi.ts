@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -38,6 +39,8 @@ export function deref(doc: Json, node: Json): Json {
 }
 
 export interface SchemaValidator {
+  /** Asserts (with vitest's expect) that a value is valid against a named component schema. */
+  expectValid(name: string, value: unknown): void;
   /** Validator of the schema at a JSON pointer of the document. */
   at(ptr: string): ValidateFunction;
   /** Validator of a named component schema. */
@@ -56,10 +59,15 @@ export function validatorFor(api: string): SchemaValidator {
     if (!cache.has(ptr)) cache.set(ptr, ajv.compile({ $ref: `${api}${ptr}` }));
     return cache.get(ptr)!;
   };
+  const errors = (fn: ValidateFunction) => ajv.errorsText(fn.errors, { separator: '\n' });
   return {
+    expectValid: (name, value) => {
+      const validate = at(pointer('components', 'schemas', name));
+      expect(validate(value), errors(validate)).toBe(true);
+    },
     at,
     schema: (name) => at(pointer('components', 'schemas', name)),
-    errors: (fn) => ajv.errorsText(fn.errors, { separator: '\n' }),
+    errors,
   };
 }
 

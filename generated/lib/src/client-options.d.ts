@@ -18,4 +18,13 @@ export declare function clientOptions(factory: string, options: BaseClientOption
     value: unknown;
     header: string;
     format: (value: string) => string;
-}): ClientOptions;
+}, 
+/**
+ * How array query parameters are written. openapi-fetch applies one style
+ * to every parameter of a client, so each client passes the style its
+ * document declares for all of its array parameters.
+ */
+arrays: {
+    style: 'form';
+    explode: boolean;
+}, fixedHeaders?: Record<string, string>): ClientOptions;

@@ -3,7 +3,13 @@
  * credential header. Throws a TypeError naming the option at fault, so a
  * misconfigured client fails at construction rather than on first request.
  */
-export function clientOptions(factory, options, credential) {
+export function clientOptions(factory, options, credential, 
+/**
+ * How array query parameters are written. openapi-fetch applies one style
+ * to every parameter of a client, so each client passes the style its
+ * document declares for all of its array parameters.
+ */
+arrays, fixedHeaders = {}) {
     if (typeof options?.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(options.baseUrl)) {
         throw new TypeError(`${factory}: baseUrl must be an http(s) URL such as "http://127.0.0.1:4010"`);
     }
@@ -13,10 +19,7 @@ export function clientOptions(factory, options, credential) {
     return {
         baseUrl: options.baseUrl.replace(/\/+$/, ''),
         ...(options.fetch ? { fetch: options.fetch } : {}),
-        headers: { ...options.headers, [credential.header]: credential.format(credential.value) },
-        // Repeated array parameters (`statuses=A&statuses=B`) unless a parameter
-        // of the document says otherwise; set here so it does not hang on the
-        // library's default.
-        querySerializer: { array: { style: 'form', explode: true } },
+        headers: { ...options.headers, ...fixedHeaders, [credential.header]: credential.format(credential.value) },
+        querySerializer: { array: arrays },
     };
 }

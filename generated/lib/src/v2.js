@@ -12,10 +12,7 @@ import { clientOptions } from './client-options.js';
  * ```
  */
 export function createV2Client(options) {
-    return createClient(clientOptions('createV2Client', options, {
-        option: 'accessToken',
-        value: options?.accessToken,
-        header: 'Authorization',
-        format: (token) => `Bearer ${token}`,
-    }));
+    return createClient(clientOptions('createV2Client', options, { option: 'accessToken', value: options?.accessToken, header: 'Authorization', format: (token) => `Bearer ${token}` }, 
+    // `statuses` is form, exploded: `statuses=A&statuses=B`.
+    { style: 'form', explode: true }));
 }

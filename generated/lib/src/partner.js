@@ -1,0 +1,22 @@
+import createClient, {} from 'openapi-fetch';
+import { clientOptions } from './client-options.js';
+/**
+ * Creates an openapi-fetch client of the partner integration API. Every call
+ * carries `X-Auth-Key` and `Content-Type: application/json`, as the service
+ * asks, and array filters are sent comma-separated (`status=inReview,completed`).
+ *
+ * After `POST /auth-keys` the key this client holds is no longer accepted:
+ * create a new client with the new key.
+ *
+ * ```ts
+ * const partner = createPartnerClient({ baseUrl: 'http://127.0.0.1:4011', authKey });
+ * const { data } = await partner.GET('/verifications', {
+ *   params: { query: { status: ['inReview', 'completed'], limit: 50 } },
+ * });
+ * ```
+ */
+export function createPartnerClient(options) {
+    return createClient(clientOptions('createPartnerClient', options, { option: 'authKey', value: options?.authKey, header: 'X-Auth-Key', format: (key) => key }, 
+    // Every array filter of the partner document is form, not exploded.
+    { style: 'form', explode: false }, { 'Content-Type': 'application/json' }));
+}

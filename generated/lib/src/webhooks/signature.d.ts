@@ -1,0 +1,20 @@
+/** A webhook body exactly as it arrived: the string or the bytes, never re-serialized JSON. */
+export type RawBody = string | Uint8Array;
+/** One auth key, or several while a key rotation is in flight. */
+export type AuthKeys = string | readonly string[];
+/**
+ * The `X-SIGNATURE` of a webhook body: lowercase hex HMAC-SHA256 of the raw
+ * body, keyed with the partner's auth key.
+ */
+export declare function signWebhookPayload(rawBody: RawBody, authKey: string): string;
+/**
+ * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth
+ * key, or under any of the keys given as a list (a rotation with
+ * `POST /auth-keys` invalidates the old key at once, while deliveries signed
+ * with it may still be in flight or retried).
+ *
+ * Never throws: a missing, empty, non-hex, short or wrong signature, a body
+ * that is not a string or bytes, or no usable key all give `false`. The
+ * comparison takes the same time wherever the signatures differ.
+ */
+export declare function verifyWebhookSignature(rawBody: RawBody, signature: unknown, authKey: AuthKeys): boolean;

@@ -1,0 +1,43 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+const SIGNATURE = /^[0-9a-f]{64}$/;
+const hmac = (rawBody, authKey) => createHmac('sha256', authKey).update(rawBody);
+/**
+ * The `X-SIGNATURE` of a webhook body: lowercase hex HMAC-SHA256 of the raw
+ * body, keyed with the partner's auth key.
+ */
+export function signWebhookPayload(rawBody, authKey) {
+    if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
+        throw new TypeError('signWebhookPayload: rawBody must be a string or bytes');
+    }
+    if (typeof authKey !== 'string' || authKey === '') {
+        throw new TypeError('signWebhookPayload: authKey must be a non-empty string');
+    }
+    return hmac(rawBody, authKey).digest('hex');
+}
+/**
+ * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth
+ * key, or under any of the keys given as a list (a rotation with
+ * `POST /auth-keys` invalidates the old key at once, while deliveries signed
+ * with it may still be in flight or retried).
+ *
+ * Never throws: a missing, empty, non-hex, short or wrong signature, a body
+ * that is not a string or bytes, or no usable key all give `false`. The
+ * comparison takes the same time wherever the signatures differ.
+ */
+export function verifyWebhookSignature(rawBody, signature, authKey) {
+    if (typeof signature !== 'string' || !SIGNATURE.test(signature))
+        return false;
+    if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
+        return false;
+    const keys = typeof authKey === 'string' ? [authKey] : Array.isArray(authKey) ? authKey : [];
+    const given = Buffer.from(signature, 'hex');
+    let match = false;
+    for (const key of keys) {
+        if (typeof key !== 'string' || key === '')
+            continue;
+        // Every key is tried, so the time taken does not tell which one matched.
+        if (timingSafeEqual(hmac(rawBody, key).digest(), given))
+            match = true;
+    }
+    return match;
+}
