@@ -7,6 +7,7 @@ import { docs } from './docs.mjs';
 import { lintBundles } from './lint-bundles.mjs';
 import { lintSources } from './lint-sources.mjs';
 import { types } from './types.mjs';
+import { validators } from './validators.mjs';
 import { outRoot } from './lib/paths.mjs';
 
 const out = outRoot();
@@ -28,7 +29,10 @@ function timed(name, fn) {
 
 const start = performance.now();
 const bundled = timed('bundle', () => bundle(out));
-const typed = bundled.then(() => timed('types', () => types(out)));
+// Compile needs the generated types and validators.
+const typed = bundled.then(() =>
+  Promise.all([timed('types', () => types(out)), timed('validators', () => validators(out))]),
+);
 const results = await Promise.allSettled([
   timed('lint-sources', lintSources),
   bundled,

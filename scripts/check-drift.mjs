@@ -7,6 +7,7 @@ import { bundle } from './bundle.mjs';
 import { compile } from './compile.mjs';
 import { docs } from './docs.mjs';
 import { types } from './types.mjs';
+import { validators } from './validators.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
 
@@ -25,9 +26,9 @@ export async function checkDrift() {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'verification-contracts-drift-'));
   try {
     await bundle(scratch);
-    // Compile reads the committed types; comparing the fresh types below
-    // covers a stale types file, so the compiled output is compared as is.
-    await Promise.all([types(scratch), docs(scratch), compile(scratch)]);
+    // Compile reads the committed types and validators; comparing the fresh
+    // ones below covers a stale file, so the compiled output is compared as is.
+    await Promise.all([types(scratch), validators(scratch), docs(scratch), compile(scratch)]);
     const committed = path.join(ROOT, 'generated');
     const [want, have] = await Promise.all([listFiles(scratch), listFiles(committed)]);
     const problems = [];

@@ -1,0 +1,23 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+// The same code runs from src/ (tests) and from generated/lib/src/ (the
+// installed package), so files of the package are found from its root.
+function packageRoot() {
+    let dir = path.dirname(fileURLToPath(import.meta.url));
+    for (;;) {
+        const manifest = path.join(dir, 'package.json');
+        if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'verification-contracts')
+            return dir;
+        const parent = path.dirname(dir);
+        if (parent === dir)
+            throw new Error('verification-contracts: cannot find the package root');
+        dir = parent;
+    }
+}
+let root;
+/** Reads a bundled OpenAPI document of the package (`v2` or `partner`). */
+export function readBundledDocument(api) {
+    root ??= packageRoot();
+    return JSON.parse(readFileSync(path.join(root, 'generated', 'openapi', `${api}.json`), 'utf8'));
+}

@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { signatureProblem, webhookPayloadIssues } from '../webhooks/parse.js';
+import { verifyWebhookSignature } from '../webhooks/signature.js';
+import { EXIT, UsageError } from './usage.js';
+
+export const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
+
+Tells whether a captured webhook body (FILE, or standard input for - or no
+FILE) and its X-SIGNATURE header match, and why not; then whether the body is
+a webhook of the partner contract.
+
+Options:
+  --key KEY          the integration auth key; repeat it to try the previous
+                     key too (after POST /auth-keys)
+  --signature SIG    the X-SIGNATURE header as received
+  --help             this text
+
+Exit status: 0 when the signature matches and the body is a valid webhook,
+1 when it does not, 2 on bad arguments or an unreadable file.`;
+
+const REASONS = {
+  missing: 'the signature is empty',
+  malformed: 'the signature is not 64 lowercase hexadecimal characters (the service sends lowercase hex)',
+  'no-key': 'no usable key was given',
+  mismatch:
+    'the signature does not match this body under the given key(s): the body was changed or re-serialized (capture the raw bytes), or it was signed with another key',
+} as const;
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      key: { type: 'string', multiple: true },
+      signature: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    out(VERIFY_USAGE);
+    return EXIT.ok;
+  }
+  if (!values.key?.length) throw new UsageError('--key is required', VERIFY_USAGE);
+  if (values.signature === undefined) throw new UsageError('--signature is required', VERIFY_USAGE);
+  if (positionals.length > 1) throw new UsageError('give one FILE at most', VERIFY_USAGE);
+  const source = positionals[0] ?? '-';
+  let body: Buffer;
+  try {
+    body = source === '-' ? await readStdin() : await readFile(source);
+  } catch (err) {
+    throw new UsageError(`cannot read ${source}: ${(err as Error).message}`, '');
+  }
+
+  const problem = signatureProblem(body, values.signature, values.key);
+  if (problem) {
+    out(`invalid: ${REASONS[problem]}.`);
+    const last = body.at(-1);
+    if (problem === 'mismatch' && (last === 0x0a || last === 0x0d)) {
+      const trimmed = body.subarray(0, body.length - (body.at(-2) === 0x0d && last === 0x0a ? 2 : 1));
+      if (verifyWebhookSignature(trimmed, values.signature, values.key)) {
+        out('hint: it matches the body without its final newline; the capture added one.');
+      }
+    }
+    return EXIT.failed;
+  }
+  out('signature: valid.');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    out(`payload: invalid, not JSON (${(err as Error).message}).`);
+    return EXIT.failed;
+  }
+  const issues = webhookPayloadIssues(payload);
+  if (issues.length) {
+    out('payload: does not match the partner contract:');
+    for (const i of issues) out(`  ${i.path || '(body)'} ${i.message}`);
+    return EXIT.failed;
+  }
+  out(`payload: a valid ${(payload as { eventType: string }).eventType} webhook.`);
+  return EXIT.ok;
+}

@@ -1,0 +1,6 @@
+// verification-contracts/webhooks: check, parse and type the webhooks the
+// service sends. Runs on node:crypto and generated validation code only.
+export { signWebhookPayload, verifyWebhookSignature, type AuthKeys, type RawBody } from './signature.js';
+export { parseWebhookEvent, signatureProblem, webhookPayloadIssues } from './parse.js';
+export { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
+export type * from './events.js';

@@ -1,0 +1,408 @@
+// The breaking-change gate (`npm run diff`) and the release notes
+// (`npm run changelog`): each breaking case on a mutated copy of a real
+// bundle (or, for request bodies and webhooks, a small synthetic document)
+// must fail the gate, and the non-breaking ones must pass it.
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { APIS } from '../scripts/lib/apis.mjs';
+import { diffDocuments } from '../scripts/lib/contract-diff.mjs';
+import { compareApis, emptySource, fileSource, redoclyDiff } from '../scripts/lib/contract-report.mjs';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+type Change = { location: string; kind: string; detail: string };
+
+const bundle = (api: string): Json => JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8'));
+const v2 = bundle('v2');
+
+/** Diff of the v2 bundle against a mutated copy of it. */
+function mutated(mutate: (doc: Json) => void, base: Json = v2) {
+  const head = structuredClone(base);
+  mutate(head);
+  return diffDocuments(base, head);
+}
+
+const find = (list: Change[], location: string, kind: string, detail: RegExp | string) =>
+  list.find((c) => c.location === location && c.kind === kind && (typeof detail === 'string' ? c.detail.includes(detail) : detail.test(c.detail)));
+
+function expectBreaking(result: { breaking: Change[] }, location: string, kind: string, detail: RegExp | string) {
+  expect(find(result.breaking, location, kind, detail), JSON.stringify(result.breaking, null, 2)).toBeTruthy();
+}
+function expectNonBreaking(result: { breaking: Change[]; nonBreaking: Change[] }, location: string, kind: string, detail: RegExp | string) {
+  expect(result.breaking, 'no breaking change').toEqual([]);
+  expect(find(result.nonBreaking, location, kind, detail), JSON.stringify(result.nonBreaking, null, 2)).toBeTruthy();
+}
+
+const GET = 'GET /v2/verifications/{id}';
+const LIST = 'GET /v2/verifications/';
+const S = (doc: Json) => doc.components.schemas;
+const P = (doc: Json) => doc.components.parameters;
+const dropRequired = (schema: Json, name: string) => (schema.required = schema.required.filter((n: string) => n !== name));
+
+// A small document with a request body, a response and a webhook: v2 has no
+// request bodies and no webhooks.
+const synthetic = (): Json => ({
+  openapi: '3.1.0',
+  info: { title: 'synthetic', version: '1.0.0' },
+  paths: {
+    '/orders': {
+      post: {
+        operationId: 'createOrder',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderCreate' } } },
+        },
+        responses: {
+          '201': { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } },
+        },
+      },
+    },
+  },
+  webhooks: {
+    'order.created': {
+      post: {
+        operationId: 'orderCreated',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderEvent' } } },
+        },
+        responses: { '200': { description: 'received' } },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      OrderCreate: {
+        type: 'object',
+        required: ['sku'],
+        properties: {
+          sku: { type: 'string', maxLength: 20 },
+          kind: { type: 'string', enum: ['a', 'b', 'c'] },
+          lines: { type: 'array', maxItems: 5, items: { type: 'object', properties: { qty: { type: 'integer', minimum: 1, maximum: 10 } } } },
+        },
+      },
+      Order: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, sku: { type: 'string' } } },
+      OrderEvent: {
+        type: 'object',
+        required: ['eventId', 'data'],
+        properties: {
+          eventId: { type: 'string' },
+          data: {
+            type: 'object',
+            required: ['orderId', 'total'],
+            properties: { orderId: { type: 'string' }, total: { type: 'integer' }, currency: { type: 'string', enum: ['EUR', 'USD'] } },
+          },
+        },
+      },
+    },
+  },
+});
+const body = (doc: Json) => doc.components.schemas.OrderCreate;
+const event = (doc: Json) => doc.components.schemas.OrderEvent.properties.data;
+
+describe('diffDocuments on the real bundles', () => {
+  it.each(APIS.map((a) => a.name))('finds no change between the %s bundle and itself', (api) => {
+    const doc = bundle(api);
+    expect(diffDocuments(doc, structuredClone(doc))).toEqual({ breaking: [], nonBreaking: [] });
+  });
+});
+
+describe('breaking changes fail the gate', () => {
+  it('removed operation', () => {
+    const result = mutated((d) => delete d.paths['/v2/verifications/']);
+    expectBreaking(result, LIST, 'operation-removed', 'List verifications');
+    expect(result.breaking).toHaveLength(1);
+  });
+
+  it('removed operation of a path that keeps others (synthetic)', () => {
+    const base = synthetic();
+    base.paths['/orders'].get = { responses: { '200': { description: 'ok' } } };
+    expectBreaking(mutated((d) => delete d.paths['/orders'].post, base), 'POST /orders', 'operation-removed', 'operation removed');
+  });
+
+  it('removed parameter', () => {
+    const result = mutated((d) => {
+      d.paths['/v2/verifications/'].get.parameters = d.paths['/v2/verifications/'].get.parameters.filter(
+        (p: Json) => p.$ref !== '#/components/parameters/ExternalIdFilter',
+      );
+    });
+    expectBreaking(result, LIST, 'parameter-removed', 'query parameter externalId removed');
+  });
+
+  it('removed response field, at the top and nested, on every endpoint that returns it', () => {
+    const top = mutated((d) => {
+      delete S(d).Verification.properties.phoneNo;
+      dropRequired(S(d).Verification, 'phoneNo');
+    });
+    expectBreaking(top, GET, 'field-removed', 'response 200: field phoneNo removed');
+    expectBreaking(top, LIST, 'field-removed', 'response 200: field items[].phoneNo removed');
+
+    const nested = mutated((d) => {
+      delete S(d).IdentityDocument.properties.firstName;
+      dropRequired(S(d).IdentityDocument, 'firstName');
+    });
+    expectBreaking(nested, GET, 'field-removed', 'field identityDocument.firstName removed');
+    expectBreaking(nested, LIST, 'field-removed', 'field items[].identityDocument.firstName removed');
+  });
+
+  it('removed response field inside allOf (error bodies)', () => {
+    const result = mutated((d) => delete S(d).Error.properties.details);
+    expectBreaking(result, GET, 'field-removed', 'response 400: field details removed');
+    expectBreaking(result, LIST, 'field-removed', 'response 401: field details removed');
+  });
+
+  it('response field no longer required', () => {
+    expectBreaking(mutated((d) => dropRequired(S(d).Verification, 'url')), GET, 'field-became-optional', 'field url became optional');
+  });
+
+  it('removed response status', () => {
+    expectBreaking(mutated((d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']), GET, 'response-removed', 'response 404 removed');
+  });
+
+  it('new required query parameter, and an optional one that became required', () => {
+    const added = mutated((d) =>
+      d.paths['/v2/verifications/'].get.parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }),
+    );
+    expectBreaking(added, LIST, 'parameter-added-required', 'query parameter tenant added (required)');
+    expectBreaking(mutated((d) => (P(d).PageSize.required = true)), LIST, 'parameter-became-required', 'pageSize became required');
+  });
+
+  it('new required request field (synthetic request body)', () => {
+    const result = mutated((d) => {
+      body(d).properties.country = { type: 'string' };
+      body(d).required.push('country');
+    }, synthetic());
+    expectBreaking(result, 'POST /orders', 'field-added-required', 'request body: field country added (required)');
+    expectBreaking(mutated((d) => body(d).required.push('kind'), synthetic()), 'POST /orders', 'field-became-required', 'field kind became required');
+  });
+
+  it('narrowed enum in a request (the statuses filter)', () => {
+    const result = mutated((d) => (S(d).VerificationStatus.enum = S(d).VerificationStatus.enum.filter((s: string) => s !== 'REVIEW')));
+    expectBreaking(result, LIST, 'enum-values-removed', /query parameter statuses: field \[\]: enum values removed: "REVIEW"/);
+    // The same removal in a response only narrows what consumers receive.
+    expect(find(result.nonBreaking, GET, 'enum-values-removed', 'response 200: field status')).toBeTruthy();
+  });
+
+  it('added enum value in a response (consumers handling every status no longer do)', () => {
+    const result = mutated((d) => S(d).VerificationStatus.enum.push('CANCELLED'));
+    expectBreaking(result, GET, 'enum-values-added', /response 200: field status: enum values added: "CANCELLED"/);
+    // In the request filter the new value only widens what is accepted.
+    expect(find(result.nonBreaking, LIST, 'enum-values-added', 'query parameter statuses')).toBeTruthy();
+  });
+
+  it('narrowed bounds in requests: maximum lowered, minimum raised, maxLength and maxItems lowered', () => {
+    expectBreaking(mutated((d) => (P(d).PageSize.schema.maximum = 40)), LIST, 'bound-narrowed', 'pageSize: maximum 50 → 40');
+    expectBreaking(mutated((d) => (P(d).Page.schema.minimum = 1)), LIST, 'bound-narrowed', 'page: minimum 0 → 1');
+    expectBreaking(mutated((d) => (P(d).IdFilter.schema.maxLength = 36)), LIST, 'bound-narrowed', 'id: maxLength none → 36');
+    expectBreaking(mutated((d) => (body(d).properties.sku.maxLength = 10), synthetic()), 'POST /orders', 'bound-narrowed', 'field sku: maxLength 20 → 10');
+    expectBreaking(mutated((d) => (body(d).properties.lines.maxItems = 2), synthetic()), 'POST /orders', 'bound-narrowed', 'field lines: maxItems 5 → 2');
+    expectBreaking(
+      mutated((d) => (body(d).properties.lines.items.properties.qty.maximum = 5), synthetic()),
+      'POST /orders',
+      'bound-narrowed',
+      'field lines[].qty: maximum 10 → 5',
+    );
+  });
+
+  it('changed type, in a request and in a response', () => {
+    expectBreaking(mutated((d) => (P(d).IdFilter.schema.type = 'integer')), LIST, 'type-changed', 'query parameter id: type string → integer');
+    expectBreaking(mutated((d) => (P(d).Page.schema.type = 'integer')), LIST, 'type-narrowed', 'page: type number → integer');
+    expectBreaking(
+      mutated((d) => (S(d).VerificationList.properties.count = { type: 'string' })),
+      LIST,
+      'type-changed',
+      'response 200: field count: type integer → string',
+    );
+    expectBreaking(
+      mutated((d) => (S(d).Verification.properties.phoneNo.type = ['string', 'null'])),
+      GET,
+      'type-widened',
+      'field phoneNo: type string → string | null',
+    );
+  });
+
+  it('removed field in a webhook payload (synthetic webhooks section)', () => {
+    const result = mutated((d) => {
+      delete event(d).properties.total;
+      event(d).required = ['orderId'];
+    }, synthetic());
+    expectBreaking(result, 'webhook order.created', 'field-removed', 'payload: field data.total removed');
+  });
+
+  it('webhook payloads count as output: an added enum value breaks, a new required field does not', () => {
+    expectBreaking(mutated((d) => event(d).properties.currency.enum.push('GBP'), synthetic()), 'webhook order.created', 'enum-values-added', 'data.currency');
+    const result = mutated((d) => {
+      event(d).properties.note = { type: 'string' };
+      event(d).required.push('note');
+    }, synthetic());
+    expectNonBreaking(result, 'webhook order.created', 'field-added', 'payload: field data.note added (required)');
+  });
+
+  it('removed webhook', () => {
+    expectBreaking(mutated((d) => delete d.webhooks['order.created'], synthetic()), 'webhook order.created', 'webhook-removed', 'webhook removed');
+  });
+});
+
+describe('non-breaking changes pass the gate and are listed', () => {
+  it('added optional response field', () => {
+    expectNonBreaking(mutated((d) => (S(d).Verification.properties.locale = { type: 'string' })), GET, 'field-added', 'field locale added (optional)');
+  });
+
+  it('added operation', () => {
+    const result = mutated((d) => (d.paths['/v2/health'] = { get: { summary: 'Health', responses: { '200': { description: 'ok' } } } }));
+    expectNonBreaking(result, 'GET /v2/health', 'operation-added', 'operation added (Health)');
+  });
+
+  it('added enum value in a request, widened request bound, optional request field', () => {
+    expectNonBreaking(mutated((d) => body(d).properties.kind.enum.push('d'), synthetic()), 'POST /orders', 'enum-values-added', 'field kind');
+    expectNonBreaking(mutated((d) => (P(d).PageSize.schema.maximum = 100)), LIST, 'bound-widened', 'maximum 50 → 100');
+    expectNonBreaking(mutated((d) => (body(d).properties.note = { type: 'string' }), synthetic()), 'POST /orders', 'field-added', 'note added (optional)');
+  });
+
+  it('a renamed path parameter is the same endpoint', () => {
+    const result = mutated((d) => {
+      d.paths['/v2/verifications/{verificationId}'] = d.paths['/v2/verifications/{id}'];
+      delete d.paths['/v2/verifications/{id}'];
+      P(d).VerificationId.name = 'verificationId';
+    });
+    expect(result).toEqual({ breaking: [], nonBreaking: [] });
+  });
+});
+
+describe('redocly diff (diff-recommended) as the second opinion', () => {
+  it('rates a removed path major and an unchanged document clean', async () => {
+    const head = structuredClone(v2);
+    delete head.paths['/v2/verifications/'];
+    const removed = await redoclyDiff(v2, head);
+    expect(removed.error).toBeUndefined();
+    expect(removed.summary.major).toBeGreaterThan(0);
+    expect(removed.major.map((m: Json) => m.rule)).toContain('path-removed');
+    const same = await redoclyDiff(v2, v2);
+    expect(same.summary).toEqual({ major: 0, minor: 0, patch: 0 });
+  });
+
+  it('rates a removed request-body field a patch, which the structural diff covers', async () => {
+    const base = synthetic();
+    const head = structuredClone(base);
+    delete body(head).properties.kind;
+    expect((await redoclyDiff(base, head)).summary.major).toBe(0);
+    expectBreaking(diffDocuments(base, head), 'POST /orders', 'field-removed', 'request body: field kind removed');
+  });
+});
+
+// Scratch folders of bundles: `base` holds the committed-state copies, `head`
+// the mutated ones; the CLI reads them with --against and --head-dir.
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'verification-contracts-diff-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+function bundleDirs(name: string, mutate: (doc: Json) => void) {
+  const dirs = { base: path.join(scratch, name, 'base'), head: path.join(scratch, name, 'head') };
+  for (const dir of Object.values(dirs)) {
+    mkdirSync(dir, { recursive: true });
+    for (const api of APIS) {
+      const file = path.join(ROOT, 'generated', 'openapi', `${api.name}.json`);
+      if (existsSync(file)) copyFileSync(file, path.join(dir, `${api.name}.json`));
+    }
+  }
+  const head = structuredClone(v2);
+  mutate(head);
+  writeFileSync(path.join(dirs.head, 'v2.json'), JSON.stringify(head));
+  return dirs;
+}
+
+const run = (args: string[]) =>
+  promisify(execFile)(process.execPath, ['scripts/diff.mjs', ...args], { cwd: ROOT }).then(
+    (r) => ({ code: 0, ...r }),
+    (err) => ({ code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string }),
+  );
+
+describe('npm run diff', () => {
+  it('passes the committed state compared with itself (--base HEAD)', async () => {
+    const result = await run(['--base', 'HEAD']);
+    expect(result.stderr).toBe('');
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/No breaking changes\.$/m);
+    expect(result.stdout).toContain('v2 (Verification API v2)');
+  });
+
+  it('exits 1 and names the endpoint on a breaking change', async () => {
+    const dirs = bundleDirs('removed-field', (d) => {
+      delete S(d).Verification.properties.phoneNo;
+      dropRequired(S(d).Verification, 'phoneNo');
+    });
+    const result = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toContain(`  ${GET}\n    BREAKING  response 200: field phoneNo removed`);
+    expect(result.stdout).toMatch(/redocly diff \(diff-recommended\): [1-9]\d* major/);
+    expect(result.stdout).toMatch(/Breaking changes in: v2\./);
+  });
+
+  it('exits 0 on non-breaking changes and lists them; --json gives machine output', async () => {
+    const dirs = bundleDirs('added-field', (d) => (S(d).Verification.properties.locale = { type: 'string' }));
+    const result = await run(['--against', dirs.base, '--head-dir', dirs.head, '--json']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.breaking).toBe(false);
+    expect(report.bump).toBe('minor');
+    const v2Report = report.apis.find((a: Json) => a.name === 'v2');
+    expect(v2Report.breaking).toEqual([]);
+    expect(v2Report.nonBreaking).toContainEqual({ location: GET, kind: 'field-added', detail: 'response 200: field locale added (optional)' });
+  });
+
+  it('rejects a bad --base with a message saying what to pass', async () => {
+    const result = await run(['--base', 'no-such-ref-xyz']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--base no-such-ref-xyz is not a commit, branch or tag.*git tag --list/s);
+  });
+});
+
+describe('npm run changelog', () => {
+  it('computes the next version per semver', () => {
+    expect(nextVersion('1.4.2', 'major')).toBe('2.0.0');
+    expect(nextVersion('1.4.2', 'minor')).toBe('1.5.0');
+    expect(nextVersion('1.4.2', 'patch')).toBe('1.4.3');
+  });
+
+  it('lists every operation and webhook of a first release as added', async () => {
+    const report = await compareApis({ base: emptySource(), head: fileSource(path.join(ROOT, 'generated', 'openapi')), redocly: false });
+    expect(report.breaking).toBe(false);
+    expect(report.apis.map((a: Json) => a.status)).toEqual(APIS.map(() => 'new'));
+    const section = renderSection({ version: '0.1.0', date: '2026-01-01', report, initial: true });
+    expect(section).toMatch(/^## 0\.1\.0 \(2026-01-01\)/);
+    expect(section).toContain('- `GET /v2/verifications/{id}`: Get a verification');
+  });
+
+  it('puts breaking changes first and marks them; a new version goes on top, the same version is replaced', async () => {
+    const dirs = bundleDirs('changelog', (d) => {
+      d.paths['/v2/health'] = { get: { summary: 'Health', responses: { '200': { description: 'ok' } } } };
+      delete d.paths['/v2/verifications/{id}'].get.responses['404'];
+    });
+    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head), redocly: false });
+    const section = renderSection({ version: '1.0.0', date: '2026-02-01', report, initial: false });
+    const v2Part = section.slice(section.indexOf('### v2'));
+    expect(v2Part.indexOf('**BREAKING** response 404 removed')).toBeGreaterThan(-1);
+    expect(v2Part.indexOf('**BREAKING**')).toBeLessThan(v2Part.indexOf('`GET /v2/health`: operation added (Health)'));
+    expect(section).toContain('**breaking changes**, a major release');
+
+    const first = updateChangelog('', '0.1.0', '## 0.1.0 (2026-01-01)\n\nFirst.');
+    const second = updateChangelog(first, '1.0.0', section);
+    expect(second.indexOf('## 1.0.0')).toBeLessThan(second.indexOf('## 0.1.0'));
+    expect(second.startsWith('# Changelog')).toBe(true);
+    const again = updateChangelog(second, '1.0.0', section);
+    expect(again).toBe(second);
+  });
+
+  it('CHANGELOG.md has the first release, 0.1.0, with the v2 operations', () => {
+    const text = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+    expect(text.startsWith('# Changelog')).toBe(true);
+    const first = text.slice(text.lastIndexOf('\n## '));
+    expect(first).toMatch(/^\n## 0\.1\.0 \(\d{4}-\d{2}-\d{2}\)$/m);
+    expect(first).toContain('### v2: Verification API v2');
+    expect(first).toContain('- `GET /v2/verifications/`: List verifications');
+  });
+});

@@ -1,0 +1,164 @@
+// The integrators' command line, run as an installed package runs it (the
+// compiled bin), against a real loopback receiver.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
+
+const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
+const key = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
+
+function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: os.tmpdir() }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    if (stdin !== undefined) child.stdin!.end(stdin);
+    else child.stdin!.end();
+  });
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<Buffer>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+
+describe('webhooks send', () => {
+  const received: { method: string; contentType?: string; signatureValid: boolean; eventType: string }[] = [];
+  let url = '';
+  const server = createServer(async (req, res) => {
+    const raw = await readBody(req);
+    const signature = req.headers['x-signature'];
+    const signatureValid = verifyWebhookSignature(raw, signature, key);
+    const event = parseWebhookEvent(raw, signature, key);
+    received.push({ method: req.method!, contentType: req.headers['content-type'], signatureValid, eventType: event.eventType });
+    // A receiver that fails one event, to show the retry verdict.
+    res.writeHead(event.eventType === 'user.merged' ? 503 : 200).end();
+  });
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/verification`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('posts every documented event, signed, and reports what would be retried', async () => {
+    received.length = 0;
+    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
+    expect(received.map((r) => r.eventType)).toEqual([
+      'verification.created',
+      'verification.updated',
+      'user.created',
+      'user.merged',
+      'user.updated',
+      'user.deleted',
+      'shareholder.verified',
+    ]);
+    for (const r of received) expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
+    expect(stdout).toMatch(/user\.created\s+200\s+delivered/);
+    expect(stdout).toMatch(/user\.merged\s+503\s+not 200: the service would retry this every 15 minutes/);
+    expect(stdout).toContain('1 of 7 would be retried.');
+    expect(code).toBe(1);
+  });
+
+  it('sends only the chosen events and exits 0 when all are answered 200', async () => {
+    received.length = 0;
+    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.created,shareholder.verified']);
+    expect(received.map((r) => r.eventType)).toEqual(['user.created', 'shareholder.verified']);
+    expect(stdout).toContain('all 2 delivered.');
+    expect(code).toBe(0);
+  });
+
+  it('fails clearly on an unreachable URL, an unknown event and missing options', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const unreachable = await cli(['webhooks', 'send', '--url', `http://127.0.0.1:${closed}/`, '--key', key]);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)/);
+    const unknown = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.exploded']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown event user.exploded');
+    expect((await cli(['webhooks', 'send', '--key', key])).stderr).toContain('--url must be an http:// or https:// URL');
+    expect((await cli(['webhooks', 'send', '--url', url])).code).toBe(2);
+    expect((await cli(['webhooks', 'send', '--url', url, '--key', key, '--bogus'])).code).toBe(2);
+  });
+});
+
+describe('webhooks verify', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vc-verify-'));
+  const body = '{"eventId":"4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84","dataType":"user","eventType":"user.deleted"}';
+  const file = path.join(dir, 'body.json');
+  writeFileSync(file, body);
+  const signature = signWebhookPayload(body, key);
+
+  it('says a matching signature is valid, then checks the payload against the contract', async () => {
+    const result = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, file]);
+    expect(result.stdout).toContain('signature: valid.');
+    expect(result.stdout).toMatch(/payload: does not match the partner contract:[\s\S]*\/createdAt|\(body\)/);
+    expect(result.code).toBe(1);
+  });
+
+  it('accepts a documented example from standard input, and a rotated key list', async () => {
+    const example = JSON.stringify({
+      eventId: '4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84',
+      dataType: 'shareholder',
+      eventType: 'shareholder.verified',
+      createdAt: '2026-03-14T09:32:12.480Z',
+      data: { userId: 'usr_8f2k1m9q4t', isShareholder: true, externalUserIds: ['5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40'] },
+    });
+    const sig = signWebhookPayload(example, key);
+    const result = await cli(['webhooks', 'verify', '--key', 'sbx_new_key', '--key', key, '--signature', sig, '-'], example);
+    expect(result.stdout).toContain('payload: a valid shareholder.verified webhook.');
+    expect(result.code).toBe(0);
+  });
+
+  it('says why a signature does not match', async () => {
+    const wrongKey = await cli(['webhooks', 'verify', '--key', 'sbx_other', '--signature', signature, file]);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stdout).toContain('invalid: the signature does not match this body');
+    const upper = await cli(['webhooks', 'verify', '--key', key, '--signature', signature.toUpperCase(), file]);
+    expect(upper.stdout).toContain('not 64 lowercase hexadecimal characters');
+    const newline = path.join(dir, 'with-newline.json');
+    writeFileSync(newline, `${body}\n`);
+    const hint = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, newline]);
+    expect(hint.code).toBe(1);
+    expect(hint.stdout).toContain('matches the body without its final newline');
+  });
+
+  it('fails with exit 2 on a missing file or missing options', async () => {
+    const missing = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, path.join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read');
+    expect((await cli(['webhooks', 'verify', '--signature', signature, file])).stderr).toContain('--key is required');
+  });
+});
+
+describe('help', () => {
+  it.each([
+    [['--help'], 'webhooks send'],
+    [['webhooks', '--help'], 'webhooks verify'],
+    [['webhooks', 'send', '--help'], 'retries anything but 200 every 15 minutes'],
+    [['webhooks', 'verify', '--help'], 'X-SIGNATURE'],
+  ])('%j prints usage and exits 0', async (args, text) => {
+    const { code, stdout } = await cli(args);
+    expect(code).toBe(0);
+    expect(stdout).toContain(text);
+  });
+
+  it('exits 2 with usage for an unknown command', async () => {
+    const { code, stderr } = await cli(['sandbox-of-doom']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown command');
+  });
+});

@@ -1,0 +1,45 @@
+// Type tests: a parsed webhook is a union on eventType whose data narrows.
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  parseWebhookEvent,
+  type ShareholderEventData,
+  type UserEventData,
+  type VerificationEventData,
+  type WebhookEventOf,
+  type WebhookEventType,
+} from '../src/webhooks/index.js';
+
+describe('webhook types', () => {
+  it('narrows data on eventType', () => {
+    const event = parseWebhookEvent('{}', 'sig', 'key');
+    if (event.eventType === 'user.created') {
+      expectTypeOf(event.data).toEqualTypeOf<UserEventData>();
+      expectTypeOf(event.dataType).toEqualTypeOf<'user'>();
+      // @ts-expect-error user data has no verificationId
+      event.data.verificationId;
+    }
+    if (event.eventType === 'verification.updated') {
+      expectTypeOf(event.data).toEqualTypeOf<VerificationEventData>();
+      expectTypeOf(event.data.verificationId).toBeString();
+    }
+    if (event.eventType === 'shareholder.verified') {
+      expectTypeOf(event.data).toEqualTypeOf<ShareholderEventData>();
+      expectTypeOf(event.data.isShareholder).toEqualTypeOf<true>();
+    }
+  });
+
+  it('names exactly the seven event types', () => {
+    expectTypeOf<WebhookEventType>().toEqualTypeOf<
+      | 'verification.created'
+      | 'verification.updated'
+      | 'user.created'
+      | 'user.merged'
+      | 'user.updated'
+      | 'user.deleted'
+      | 'shareholder.verified'
+    >();
+    expectTypeOf<WebhookEventOf<'user.deleted'>['dataType']>().toEqualTypeOf<'user'>();
+    // @ts-expect-error not an event type
+    expectTypeOf<WebhookEventOf<'user.exploded'>>();
+  });
+});

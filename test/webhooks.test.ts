@@ -1,0 +1,170 @@
+// verification-contracts/webhooks: signatures against independently computed
+// vectors, every way a signature can be wrong, and parsing of every
+// documented webhook example.
+import { describe, expect, it } from 'vitest';
+import {
+  parseWebhookEvent,
+  signWebhookPayload,
+  verifyWebhookSignature,
+  WebhookPayloadError,
+  WebhookSignatureError,
+} from '../src/webhooks/index.js';
+import { documentedWebhookExamples } from '../src/webhooks/examples.js';
+import { loadBundle } from './helpers/openapi.js';
+
+// Vectors computed outside this code: RFC 4231 test case 2, and openssl
+// (`printf '%s' BODY | openssl dgst -sha256 -hmac KEY`) for the others.
+const VECTORS = [
+  {
+    body: 'what do ya want for nothing?',
+    key: 'Jefe',
+    signature: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+  },
+  {
+    body: '{"eventId":"4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84","dataType":"user","eventType":"user.deleted"}',
+    key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8',
+    signature: 'ee3087cc182d8fdbc5fb104a86c499656075c16b1c8d41ed168a56ada0b0e3f9',
+  },
+  {
+    body: '{"name":"Zoë Łukasiewicz","city":"Kraków"}',
+    key: 'sbx_rotated_key_2',
+    signature: '5ce2c99df890525aaffa90f4ae6a3d7db88a09116e697698602b1de21fd4eae5',
+  },
+];
+const bytes = (s: string) => new TextEncoder().encode(s);
+const { body, key, signature } = VECTORS[1];
+
+describe('signWebhookPayload', () => {
+  it.each(VECTORS)('signs $key as the independent vector says', (v) => {
+    expect(signWebhookPayload(v.body, v.key)).toBe(v.signature);
+    expect(signWebhookPayload(bytes(v.body), v.key)).toBe(v.signature);
+    expect(signWebhookPayload(Buffer.from(v.body), v.key)).toBe(v.signature);
+  });
+
+  it('refuses a missing key or a body that is not a string or bytes', () => {
+    expect(() => signWebhookPayload(body, '')).toThrow(TypeError);
+    expect(() => signWebhookPayload({ a: 1 } as unknown as string, key)).toThrow(/rawBody must be a string or bytes/);
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  it.each(VECTORS)('accepts the exact signature of the bytes, as string or bytes ($key)', (v) => {
+    expect(verifyWebhookSignature(v.body, v.signature, v.key)).toBe(true);
+    expect(verifyWebhookSignature(bytes(v.body), v.signature, v.key)).toBe(true);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['null', null],
+    ['empty', ''],
+    ['non-hex', 'z'.repeat(64)],
+    ['uppercase hex', signature.toUpperCase()],
+    ['short', signature.slice(0, 63)],
+    ['long', `${signature}0`],
+    ['truncated to 32 bytes of hex prefix', signature.slice(0, 32)],
+    ['one digit changed', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`],
+    ['a number', 12345],
+    ['an array', [signature]],
+    ['with whitespace', ` ${signature}`],
+    ['prefixed sha256=', `sha256=${signature}`],
+  ])('returns false, without throwing, for a %s signature', (_name, bad) => {
+    expect(verifyWebhookSignature(body, bad, key)).toBe(false);
+  });
+
+  it('returns false for a changed body, a re-serialized body, another key, or no key', () => {
+    expect(verifyWebhookSignature(`${body} `, signature, key)).toBe(false);
+    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(body), null, 2), signature, key)).toBe(false);
+    expect(verifyWebhookSignature(body, signature, 'sbx_another_key')).toBe(false);
+    expect(verifyWebhookSignature(body, signature, '')).toBe(false);
+    expect(verifyWebhookSignature(body, signature, [])).toBe(false);
+    expect(verifyWebhookSignature(body, signature, undefined as unknown as string)).toBe(false);
+    expect(verifyWebhookSignature(undefined as unknown as string, signature, key)).toBe(false);
+  });
+
+  it('accepts a signature under any key of a list, for a key rotation', () => {
+    expect(verifyWebhookSignature(body, signature, ['sbx_new_key', key])).toBe(true);
+    expect(verifyWebhookSignature(body, signature, [key, 'sbx_new_key'])).toBe(true);
+    expect(verifyWebhookSignature(body, signature, ['sbx_new_key', 'sbx_other'])).toBe(false);
+    expect(verifyWebhookSignature(body, signature, ['', key])).toBe(true);
+  });
+});
+
+describe('parseWebhookEvent', () => {
+  const examples = documentedWebhookExamples();
+  const doc = loadBundle('partner');
+  const signed = (value: unknown) => {
+    const raw = JSON.stringify(value);
+    return [raw, signWebhookPayload(raw, key)] as const;
+  };
+
+  it('knows the example of every webhook of the document', () => {
+    expect([...examples.keys()].sort()).toEqual(Object.keys(doc.webhooks).sort());
+    expect(examples.size).toBe(7);
+  });
+
+  it.each([...examples.entries()])('parses the documented %s example to its type', (eventType, example) => {
+    const [raw, sig] = signed(example);
+    const event = parseWebhookEvent(raw, sig, key);
+    expect(event.eventType).toBe(eventType);
+    expect(event).toEqual(example);
+    expect(parseWebhookEvent(bytes(raw), sig, [key])).toEqual(example);
+  });
+
+  it('refuses a bad signature with WebhookSignatureError, saying why', () => {
+    const [raw, sig] = signed(examples.get('user.created'));
+    const refusal = (s: unknown, k: string | string[] = key) => {
+      try {
+        parseWebhookEvent(raw, s, k);
+      } catch (err) {
+        return err;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal(undefined)).toMatchObject({ name: 'WebhookSignatureError', problem: 'missing' });
+    expect(refusal('ABC')).toMatchObject({ problem: 'malformed' });
+    expect(refusal(sig, 'sbx_wrong')).toMatchObject({ problem: 'mismatch' });
+    expect(refusal(sig, [])).toMatchObject({ problem: 'no-key' });
+    expect(refusal(sig, 'sbx_wrong')).toBeInstanceOf(WebhookSignatureError);
+    expect(() => parseWebhookEvent(`${raw}\n`, sig, key)).toThrow(/changed or re-serialized/);
+  });
+
+  it('refuses a correctly signed body that is not a webhook of the contract', () => {
+    const user = examples.get('user.created')!;
+    const cases: [string, unknown, RegExp][] = [
+      ['a user envelope carrying verification.created', { ...user, eventType: 'verification.created' }, /dataType/],
+      ['a verification envelope with user data', { ...examples.get('verification.created')!, data: user.data }, /data/],
+      ['an unknown event type', { ...user, eventType: 'user.exploded' }, /eventType must be one of/],
+      ['a shareholder that is not one', { ...examples.get('shareholder.verified')!, data: { ...(examples.get('shareholder.verified')!.data as object), isShareholder: false } }, /isShareholder/],
+      ['an eventId that is not a uuid', { ...user, eventId: 'evt-1' }, /eventId/],
+      ['a missing createdAt', { ...user, createdAt: undefined }, /createdAt/],
+      ['an array', [user], /eventType/],
+    ];
+    for (const [name, value, message] of cases) {
+      const [raw, sig] = signed(value);
+      expect(() => parseWebhookEvent(raw, sig, key), name).toThrow(WebhookPayloadError);
+      expect(() => parseWebhookEvent(raw, sig, key), name).toThrow(message);
+    }
+  });
+
+  it('refuses a signed body that is not UTF-8 JSON', () => {
+    for (const raw of ['{"eventId":', 'null', '']) {
+      const sig = signWebhookPayload(raw, key);
+      expect(() => parseWebhookEvent(raw, sig, key)).toThrow(WebhookPayloadError);
+    }
+    const notUtf8 = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]);
+    expect(() => parseWebhookEvent(notUtf8, signWebhookPayload(notUtf8, key), key)).toThrow(/not UTF-8 JSON/);
+  });
+
+  it('lists every issue with its path', () => {
+    const user = examples.get('user.created')!;
+    const [raw, sig] = signed({ ...user, dataType: 'verification', eventId: 'x' });
+    try {
+      parseWebhookEvent(raw, sig, key);
+      throw new Error('accepted');
+    } catch (err) {
+      expect(err).toBeInstanceOf(WebhookPayloadError);
+      const paths = (err as WebhookPayloadError).issues.map((i) => i.path);
+      expect(paths).toEqual(expect.arrayContaining(['/dataType', '/eventId']));
+    }
+  });
+});
