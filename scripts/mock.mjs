@@ -2,7 +2,7 @@
 // 127.0.0.1 (v2 on 4010 unless MOCK_V2_PORT says otherwise). Ctrl-C stops all.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { APIS } from './lib/apis.mjs';
+import { MOCKED_APIS as APIS } from './lib/apis.mjs';
 import { ROOT, fail } from './lib/paths.mjs';
 import { startPrism } from './lib/prism.mjs';
 

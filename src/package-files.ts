@@ -17,8 +17,8 @@ function packageRoot(): string {
 
 let root: string | undefined;
 
-/** Reads a bundled OpenAPI document of the package (`v2` or `partner`). */
-export function readBundledDocument(api: 'v2' | 'partner'): Record<string, any> {
+/** Reads a bundled OpenAPI document of the package. */
+export function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Record<string, any> {
   root ??= packageRoot();
   return JSON.parse(readFileSync(path.join(root, 'generated', 'openapi', `${api}.json`), 'utf8'));
 }

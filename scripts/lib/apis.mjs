@@ -16,6 +16,15 @@ export const APIS = [
     mockPort: 4011,
     mockPortEnv: 'MOCK_PARTNER_PORT',
   },
+  {
+    name: 'sandbox',
+    title: 'Sandbox control API',
+    summary: 'Drive the local sandbox (npm run sandbox): act as the end user or reviewer, move the clock, seed and reset.',
+    // Served by the sandbox itself; a Prism mock of it would control nothing.
+    mockPort: null,
+  },
 ];
+
+export const MOCKED_APIS = APIS.filter((api) => api.mockPort !== null);
 
 export const sourceOf = (api) => `openapi/${api.name}/openapi.yaml`;

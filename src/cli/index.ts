@@ -2,6 +2,7 @@
 // The command line of the package: `npx verification-contracts …`.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { sandboxCommand } from './sandbox.js';
 import { EXIT, UsageError } from './usage.js';
 import { SEND_USAGE, sendCommand } from './webhooks-send.js';
 import { VERIFY_USAGE, verifyCommand } from './webhooks-verify.js';
@@ -9,6 +10,7 @@ import { VERIFY_USAGE, verifyCommand } from './webhooks-verify.js';
 const USAGE = `Usage: verification-contracts <command>
 
 Commands:
+  sandbox           serve a stateful sandbox of both APIs on 127.0.0.1
   webhooks send     post signed example webhooks to your receiver
   webhooks verify   check a captured webhook body against its X-SIGNATURE
 
@@ -26,6 +28,7 @@ export async function run(argv: string[], out = (line: string) => console.log(li
       out(USAGE);
       return group ? EXIT.ok : EXIT.usage;
     }
+    if (group === 'sandbox') return await sandboxCommand(argv.slice(1), out);
     if (group !== 'webhooks') throw new UsageError(`unknown command "${group}"`, USAGE);
     if (!command || command === '--help' || command === '-h') {
       out(WEBHOOKS_USAGE);

@@ -2,7 +2,7 @@
 // whole test run, and hands their URLs to the tests.
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { APIS } from '../../scripts/lib/apis.mjs';
+import { MOCKED_APIS as APIS } from '../../scripts/lib/apis.mjs';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort, startPrism } from '../../scripts/lib/prism.mjs';
 

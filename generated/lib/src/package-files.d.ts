@@ -1,2 +1,2 @@
-/** Reads a bundled OpenAPI document of the package (`v2` or `partner`). */
-export declare function readBundledDocument(api: 'v2' | 'partner'): Record<string, any>;
+/** Reads a bundled OpenAPI document of the package. */
+export declare function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Record<string, any>;

@@ -16,7 +16,7 @@ function packageRoot() {
     }
 }
 let root;
-/** Reads a bundled OpenAPI document of the package (`v2` or `partner`). */
+/** Reads a bundled OpenAPI document of the package. */
 export function readBundledDocument(api) {
     root ??= packageRoot();
     return JSON.parse(readFileSync(path.join(root, 'generated', 'openapi', `${api}.json`), 'utf8'));

@@ -2,12 +2,14 @@
 // The command line of the package: `npx verification-contracts …`.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { sandboxCommand } from './sandbox.js';
 import { EXIT, UsageError } from './usage.js';
 import { SEND_USAGE, sendCommand } from './webhooks-send.js';
 import { VERIFY_USAGE, verifyCommand } from './webhooks-verify.js';
 const USAGE = `Usage: verification-contracts <command>
 
 Commands:
+  sandbox           serve a stateful sandbox of both APIs on 127.0.0.1
   webhooks send     post signed example webhooks to your receiver
   webhooks verify   check a captured webhook body against its X-SIGNATURE
 
@@ -23,6 +25,8 @@ export async function run(argv, out = (line) => console.log(line), err = (line) 
             out(USAGE);
             return group ? EXIT.ok : EXIT.usage;
         }
+        if (group === 'sandbox')
+            return await sandboxCommand(argv.slice(1), out);
         if (group !== 'webhooks')
             throw new UsageError(`unknown command "${group}"`, USAGE);
         if (!command || command === '--help' || command === '-h') {

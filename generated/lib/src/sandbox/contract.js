@@ -1,0 +1,164 @@
+// Turns a bundled OpenAPI document into route specifications with compiled
+// validators, once, at start-up: nothing is derived per request.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+const addFormats = addFormatsModule;
+const deref = (doc, node) => {
+    while (node?.$ref)
+        node = node.$ref.slice(2).split('/').map(unescape).reduce((at, k) => at[k], doc);
+    return node;
+};
+const unescape = (s) => s.replace(/~1/g, '/').replace(/~0/g, '~');
+const escape = (s) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+/** The reason code of an Ajv error, upper-case like the service's `REQUIRED`. */
+function reasonCode(e) {
+    return e.keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+}
+function violationsOf(errors, field) {
+    return (errors ?? []).map((e) => ({
+        // A missing property is reported on its parent; name the property itself.
+        field: `${field}${e.instancePath.replace(/\//g, '.')}${e.keyword === 'required' ? `.${e.params.missingProperty}` : ''}`,
+        reasonCode: reasonCode(e),
+        params: { ...e.params, message: e.message },
+    }));
+}
+// Query strings carry text; a parameter's schema says what it becomes.
+function coerce(text, type) {
+    if (type === 'integer' || type === 'number')
+        return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    if (type === 'boolean')
+        return text === 'true' ? true : text === 'false' ? false : text;
+    return text;
+}
+function schemaType(schema) {
+    return Array.isArray(schema?.type) ? schema.type.find((t) => t !== 'null') : schema?.type;
+}
+export class Contract {
+    api;
+    doc;
+    ajv;
+    routes;
+    errorValidate;
+    constructor(api, doc, options) {
+        this.api = api;
+        this.doc = doc;
+        this.ajv = new Ajv2020({ strict: false, allErrors: true });
+        addFormats(this.ajv);
+        this.ajv.addSchema(doc, api);
+        this.errorValidate = this.compile(`#/components/schemas/${options.errorSchema}`);
+        this.routes = [];
+        for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
+            const item = deref(doc, rawItem);
+            for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+                if (item[method])
+                    this.routes.push(this.route(path, method, item, options.security(item[method]), Boolean(options.rejectUnknownQuery)));
+            }
+        }
+    }
+    /** A validator of the schema at a JSON pointer of the document. */
+    compile(pointer) {
+        return this.ajv.compile({ $ref: `${this.api}${pointer}` });
+    }
+    route(path, method, item, security, rejectUnknownQuery) {
+        const op = item[method];
+        const opPtr = `#/paths/${escape(path)}/${method}`;
+        const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((raw, i) => {
+            const p = deref(this.doc, raw);
+            const schema = deref(this.doc, p.schema);
+            const array = schemaType(schema) === 'array';
+            const ptr = raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`;
+            return {
+                name: p.name,
+                in: p.in,
+                required: Boolean(p.required),
+                array,
+                explode: p.explode ?? (p.style ?? 'form') === 'form',
+                itemType: schemaType(array ? deref(this.doc, schema.items) : schema),
+                validate: this.compile(ptr),
+            };
+        }).filter((p) => p.in === 'path' || p.in === 'query');
+        const queryNames = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
+        const bodyMedia = deref(this.doc, op.requestBody)?.content?.['application/json'];
+        const bodyRequired = Boolean(deref(this.doc, op.requestBody)?.required);
+        const bodyValidate = bodyMedia ? this.compile(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
+        const responses = new Map();
+        const declaredWithoutBody = new Set();
+        for (const [status, raw] of Object.entries(op.responses ?? {})) {
+            const media = deref(this.doc, raw)?.content?.['application/json'];
+            if (!media && /^\d{3}$/.test(status))
+                declaredWithoutBody.add(Number(status));
+            if (!media || !/^\d{3}$/.test(status))
+                continue;
+            const base = raw.$ref ?? `${opPtr}/responses/${status}`;
+            responses.set(Number(status), this.compile(`${base}/content/application~1json/schema`));
+        }
+        return {
+            api: this.api,
+            operationId: op.operationId,
+            method: method.toUpperCase(),
+            path,
+            url: path.replace(/\{([^}]+)\}/g, ':$1'),
+            security,
+            hasBody: Boolean(bodyMedia),
+            parse: ({ params: rawParams, query: rawQuery, body }) => {
+                const violations = [];
+                const value = { params: {}, query: {}, body: undefined };
+                if (rejectUnknownQuery) {
+                    for (const name of new Set(rawQuery.keys())) {
+                        if (!queryNames.has(name))
+                            violations.push({ field: name, reasonCode: 'UNKNOWN_PARAMETER', params: { message: 'is not a parameter of this operation' } });
+                    }
+                }
+                for (const p of params) {
+                    const texts = p.in === 'path' ? (rawParams[p.name] === undefined ? [] : [rawParams[p.name]]) : rawQuery.getAll(p.name);
+                    if (texts.length === 0 || (p.in === 'path' && texts[0] === '')) {
+                        if (p.required)
+                            violations.push({ field: p.name, reasonCode: 'REQUIRED', params: {} });
+                        continue;
+                    }
+                    let v;
+                    if (p.array) {
+                        const items = p.explode ? texts : texts.join(',').split(',');
+                        v = items.map((t) => coerce(t, p.itemType));
+                    }
+                    else if (texts.length > 1) {
+                        violations.push({ field: p.name, reasonCode: 'NOT_REPEATABLE', params: { count: texts.length } });
+                        continue;
+                    }
+                    else {
+                        v = coerce(texts[0], p.itemType);
+                    }
+                    if (!p.validate(v))
+                        violations.push(...violationsOf(p.validate.errors, p.name));
+                    else
+                        (p.in === 'path' ? value.params : value.query)[p.name] = v;
+                }
+                if (bodyValidate) {
+                    if (body === undefined) {
+                        if (bodyRequired)
+                            violations.push({ field: 'body', reasonCode: 'REQUIRED', params: {} });
+                    }
+                    else if (!bodyValidate(body)) {
+                        violations.push(...violationsOf(bodyValidate.errors, 'body'));
+                    }
+                    else {
+                        value.body = body;
+                    }
+                }
+                return violations.length ? { ok: false, violations } : { ok: true, value };
+            },
+            checkResponse: (status, body) => {
+                if (body === undefined && declaredWithoutBody.has(status))
+                    return [];
+                const validate = responses.get(status) ?? (status >= 400 ? this.errorValidate : undefined);
+                if (!validate)
+                    return [`status ${status} is not declared for ${op.operationId}`];
+                return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
+            },
+        };
+    }
+    /** Violations of the document's error schema (for answers outside any route). */
+    checkError(body) {
+        return this.errorValidate(body) ? [] : (this.errorValidate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    }
+}

@@ -1,0 +1,30 @@
+const vid = (req) => String(req.params.verificationId);
+const body = (req) => (req.body ?? {});
+export function controlHandlers({ partner, v2, clock, credentials }) {
+    const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
+    return {
+        getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
+        getClock: () => [200, clockView()],
+        advanceClock: (req) => {
+            clock.advance(body(req).minutes);
+            // Expire what the jump passed over now, so its webhooks go out at once.
+            partner.expireDue();
+            return [200, clockView()];
+        },
+        openVerificationLink: (req) => [200, partner.openLink(vid(req), body(req))],
+        enterName: (req) => [200, partner.enterName(vid(req), body(req))],
+        enterDateOfBirth: (req) => [200, partner.enterDateOfBirth(vid(req), body(req))],
+        verifyPhone: (req) => [200, partner.verifyPhone(vid(req), body(req).phoneNumber)],
+        scanVerification: (req) => [200, partner.scan(vid(req), body(req))],
+        acceptReview: (req) => [200, partner.acceptReview(vid(req))],
+        expireVerification: (req) => [200, partner.expire(vid(req))],
+        markShareholder: (req) => [200, partner.markShareholder(String(req.params.userId), body(req))],
+        createV2Verification: (req) => [201, v2.create(body(req))],
+        seedSandbox: () => [200, partner.seed()],
+        resetSandbox: () => {
+            partner.reset();
+            v2.reset();
+            return [204, undefined];
+        },
+    };
+}

@@ -1,0 +1,45 @@
+import type { components, operations } from '../../generated/types/partner.js';
+import type { WebhookEvent } from '../webhooks/events.js';
+type S = components['schemas'];
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+export type Paging = {
+    page?: number;
+    limit?: number;
+};
+/** A refusal the HTTP layer turns into the documented status and Error body. */
+export declare class SandboxError extends Error {
+    readonly status: 400 | 401 | 404 | 409;
+    constructor(status: 400 | 401 | 404 | 409, message: string);
+}
+/** How a change of the sandbox is announced: the webhook, and which histories keep its record. */
+export interface EmittedEvent {
+    event: WebhookEvent;
+    verificationId?: string;
+    userId?: string;
+}
+/** Outcome of the simulated document and face scan. */
+export type ScanOutcome = 'pass' | 'review' | 'fail';
+export interface PartnerApi {
+    getPartner(): S['Partner'];
+    updatePartner(body: S['PartnerUpdate']): S['Partner'];
+    listAuthKeys(paging: Paging): S['AuthKeyList'];
+    /** POST /auth-keys: a new active key; the previous one stops working at once. */
+    rotateAuthKey(): S['AuthKeyList'];
+    /** The key `X-Auth-Key` must carry now. */
+    activeAuthKey(): string;
+    createVerification(body: S['VerificationCreate']): S['CreatedVerification'];
+    revertVerification(body: S['VerificationRevert']): S['VerificationRevertResult'];
+    listVerifications(query: Query<'listVerifications'>): S['VerificationList'];
+    getVerification(verificationId: string): S['Verification'];
+    userActivities(verificationId: string): S['UserActivityList'];
+    verificationLinkedByDevice(verificationId: string): S['VerificationLinkedByDevice'];
+    verificationWebhooks(verificationId: string, paging: Paging): S['VerificationWebhookRecordList'];
+    listUsers(query: Query<'listUsers'>): S['UserList'];
+    getUser(userId: string): S['UserDetails'];
+    userLinkedByDevice(userId: string): S['UserLinkedByDevice'];
+    userShares(userId: string): S['Shares'];
+    createExternalUsers(body: S['ExternalUsersCreate']): S['ExternalUsersResult'];
+    userFingerprints(userId: string, paging: Paging): S['FingerprintList'];
+    userWebhooks(userId: string, paging: Paging): S['UserWebhookRecordList'];
+}
+export {};

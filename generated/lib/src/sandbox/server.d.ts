@@ -1,0 +1,28 @@
+import { SandboxClock } from './clock.js';
+import { type EmittedEvent } from './partner-api.js';
+import { PartnerState } from './partner-state.js';
+import { V2State } from './v2-state.js';
+export interface SandboxOptions {
+    port?: number;
+    host?: string;
+    /** The partner's first active auth key; generated when absent. */
+    authKey?: string;
+    /** The v2 bearer token; generated when absent. */
+    accessToken?: string;
+    /** Check every answer against the documents and answer 500 on a violation (for tests). */
+    validateResponses?: boolean;
+    /** Called for every webhook the sandbox emits. */
+    onEvent?: (emitted: EmittedEvent) => void;
+}
+export interface Sandbox {
+    url: string;
+    authKey: string;
+    accessToken: string;
+    clock: SandboxClock;
+    partner: PartnerState;
+    v2: V2State;
+    /** Contract violations of answers seen so far (with validateResponses). */
+    violations: string[];
+    close(): Promise<void>;
+}
+export declare function startSandbox(options?: SandboxOptions): Promise<Sandbox>;

@@ -1,0 +1,148 @@
+// The stateful sandbox: both APIs and the control API served from their
+// bundled documents, with real state, credentials and validation.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import Fastify, {} from 'fastify';
+import { readBundledDocument } from '../package-files.js';
+import { SandboxClock } from './clock.js';
+import { Contract } from './contract.js';
+import { controlHandlers } from './control-handlers.js';
+import { apiOf, errorBody } from './error-bodies.js';
+import { SandboxError } from './partner-api.js';
+import { partnerHandlers } from './partner-handlers.js';
+import { PartnerState } from './partner-state.js';
+import { V2State } from './v2-state.js';
+const MiB = 1024 * 1024;
+function freePort(host) {
+    return new Promise((resolve, reject) => {
+        const probe = createServer();
+        probe.once('error', reject);
+        probe.listen(0, host, () => {
+            const { port } = probe.address();
+            probe.close(() => resolve(port));
+        });
+    });
+}
+const token = (prefix) => `${prefix}_${randomBytes(16).toString('hex')}`;
+function v2Seed() {
+    const doc = readBundledDocument('v2');
+    return Object.values(doc.components.examples)
+        .map((e) => e.value)
+        .flatMap((v) => (Array.isArray(v?.items) ? v.items : [v]))
+        .filter((v) => typeof v?.id === 'string' && typeof v?.status === 'string');
+}
+export async function startSandbox(options = {}) {
+    const host = options.host ?? '127.0.0.1';
+    const authKey = options.authKey ?? token('sbx');
+    const accessToken = options.accessToken ?? token('v2');
+    const clock = new SandboxClock();
+    const app = Fastify({ logger: false, bodyLimit: MiB, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
+    const violations = [];
+    // Verification URLs carry the sandbox's address, so the port is settled
+    // before the state is made (port 0 asks the OS for a free one).
+    const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
+    const url = `http://${host}:${port}`;
+    const seed = v2Seed();
+    const v2 = new V2State(() => seed, clock, url);
+    const partner = new PartnerState({
+        clock,
+        authKey,
+        publicUrl: url,
+        onEvent: (emitted) => options.onEvent?.(emitted),
+    });
+    const contracts = {
+        v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
+        partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),
+        sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none', rejectUnknownQuery: true }),
+    };
+    const handlers = {
+        v2: {
+            getVerification: (req) => [200, v2.get(String(req.params.id))],
+            listVerifications: (req) => [200, v2.list(req.query)],
+        },
+        partner: partnerHandlers(partner),
+        sandbox: controlHandlers({ partner, v2, clock, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
+    };
+    const send = (reply, api, status, body, route) => {
+        if (options.validateResponses) {
+            const problems = route ? route.checkResponse(status, body) : contracts[api].checkError(body);
+            if (problems.length) {
+                const where = route ? `${route.method} ${route.path}` : api;
+                violations.push(`${where} ${status}: ${problems.join('; ')}`);
+                return reply.code(500).send(errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`));
+            }
+        }
+        return body === undefined ? reply.code(status).send() : reply.code(status).send(body);
+    };
+    const fail = (reply, api, status, message, found = [], route) => send(reply, api, status, errorBody(api, status, message, found), route);
+    const authorized = (route, request) => {
+        if (route.security === 'authKey')
+            return request.headers['x-auth-key'] === partner.activeAuthKey();
+        if (route.security === 'bearer')
+            return request.headers.authorization === `Bearer ${accessToken}`;
+        return true;
+    };
+    for (const api of Object.keys(contracts)) {
+        for (const route of contracts[api].routes) {
+            const handle = handlers[api][route.operationId];
+            if (!handle)
+                throw new Error(`sandbox: no handler for ${api} ${route.operationId}`);
+            app.route({
+                method: route.method,
+                url: route.url,
+                handler: (request, reply) => {
+                    if (!authorized(route, request))
+                        return fail(reply, api, 401, 'Unauthorized', [], route);
+                    const query = new URL(request.raw.url ?? '/', 'http://sandbox').searchParams;
+                    const parsed = route.parse({ params: request.params, query, body: request.body });
+                    if (!parsed.ok)
+                        return fail(reply, api, 400, undefined, parsed.violations, route);
+                    try {
+                        const [status, body] = handle(parsed.value);
+                        return send(reply, api, status, body, route);
+                    }
+                    catch (err) {
+                        if (err instanceof SandboxError)
+                            return fail(reply, api, err.status, err.message, [], route);
+                        throw err;
+                    }
+                },
+            });
+        }
+    }
+    app.setNotFoundHandler((request, reply) => {
+        const api = apiOf(request.url);
+        return fail(reply, api, 404, `no operation ${request.method} ${request.url.split('?')[0]}`);
+    });
+    // Framework-level refusals (body parsing, size, media type) in the API's shape.
+    app.setErrorHandler((err, request, reply) => {
+        const api = apiOf(request.url);
+        switch (err.code) {
+            case 'FST_ERR_CTP_BODY_TOO_LARGE':
+                return fail(reply, api, 413, 'request body is larger than 1 MiB');
+            case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+                return fail(reply, api, 415, `Content-Type must be application/json, not ${request.headers['content-type'] ?? 'missing'}`);
+            case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+                return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } }]);
+            case 'FST_ERR_CTP_INVALID_JSON_BODY':
+                return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: 'is not valid JSON' } }]);
+            default:
+                if (err instanceof SyntaxError || err.statusCode === 400) {
+                    return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: err.message } }]);
+                }
+                violations.push(`unexpected error on ${request.method} ${request.url}: ${err.stack ?? err.message}`);
+                return fail(reply, api, 500, 'internal error of the sandbox');
+        }
+    });
+    await app.listen({ port, host });
+    return {
+        url,
+        authKey,
+        accessToken,
+        clock,
+        partner,
+        v2,
+        violations,
+        close: () => app.close(),
+    };
+}

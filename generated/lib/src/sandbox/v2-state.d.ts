@@ -1,0 +1,19 @@
+import type { components, operations } from '../../generated/types/v2.js';
+export type V2Verification = components['schemas']['Verification'];
+type ListQuery = NonNullable<operations['listVerifications']['parameters']['query']>;
+/** What the control API takes to create a session; the rest is assigned. */
+export type V2SessionInput = Partial<Omit<V2Verification, 'id' | 'createdAt' | 'updatedAt'>> & Pick<V2Verification, 'externalId' | 'country' | 'phoneNo'>;
+export declare class V2State {
+    private readonly seedSessions;
+    private readonly clock;
+    private readonly publicUrl;
+    private sessions;
+    constructor(seedSessions: () => V2Verification[], clock: {
+        now(): Date;
+    }, publicUrl: string);
+    reset(): void;
+    get(id: string): V2Verification;
+    list(query: ListQuery): components['schemas']['VerificationList'];
+    create(input: V2SessionInput): V2Verification;
+}
+export {};

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { startSandbox } from '../sandbox/server.js';
+import { EXIT, UsageError } from './usage.js';
+
+export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
+
+Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
+API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
+(act as the end user or the reviewer, move the clock, seed and reset).
+Requests and answers are checked against the contract. Ctrl-C stops it.
+
+Options:
+  --port PORT            port to listen on (default 4020, or SANDBOX_PORT)
+  --auth-key KEY         the partner's first active X-Auth-Key (default: generated)
+  --access-token TOKEN   the v2 bearer token (default: generated)
+  --help                 this text`;
+
+export async function sandboxCommand(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'auth-key': { type: 'string' },
+      'access-token': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    out(SANDBOX_USAGE);
+    return EXIT.ok;
+  }
+  const rawPort = values.port ?? process.env.SANDBOX_PORT ?? '4020';
+  const port = Number(rawPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port must be 0 to 65535, not "${rawPort}"`, SANDBOX_USAGE);
+  for (const name of ['auth-key', 'access-token'] as const) {
+    if (values[name] !== undefined && values[name]!.trim() === '') throw new UsageError(`--${name} must not be empty`, SANDBOX_USAGE);
+  }
+
+  let sandbox;
+  try {
+    sandbox = await startSandbox({ port, authKey: values['auth-key'], accessToken: values['access-token'] });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const reason = code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port` : (err as Error).message;
+    throw new UsageError(`cannot start the sandbox: ${reason}`, '');
+  }
+  out(`Sandbox listening on ${sandbox.url}`);
+  out(`  partner API   ${sandbox.url}            X-Auth-Key: ${sandbox.authKey}`);
+  out(`  v2 API        ${sandbox.url}/v2         Authorization: Bearer ${sandbox.accessToken}`);
+  out(`  control API   ${sandbox.url}/_sandbox   (no credentials)`);
+  out('Ctrl-C stops it.');
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sandbox.close();
+  out('Sandbox stopped.');
+  return EXIT.ok;
+}

@@ -1,0 +1,209 @@
+// Turns a bundled OpenAPI document into route specifications with compiled
+// validators, once, at start-up: nothing is derived per request.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+type Doc = Record<string, any>;
+
+/** One offending input: where it is, which rule it broke, the rule's parameters. */
+export interface Violation {
+  field: string;
+  reasonCode: string;
+  params: Record<string, unknown>;
+}
+
+export interface ParsedRequest {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface RouteSpec {
+  api: string;
+  operationId: string;
+  method: string;
+  /** The path as documented, `/verifications/{verificationId}`. */
+  path: string;
+  /** The same in fastify's syntax, `/verifications/:verificationId`. */
+  url: string;
+  security: 'bearer' | 'authKey' | 'none';
+  hasBody: boolean;
+  /** Parses and checks path, query and body; returns the typed values or the violations. */
+  parse(raw: { params: Record<string, string>; query: URLSearchParams; body: unknown }):
+    | { ok: true; value: ParsedRequest }
+    | { ok: false; violations: Violation[] };
+  /** Violations of the response schema declared for the status (none when valid). */
+  checkResponse(status: number, body: unknown): string[];
+}
+
+interface ParamSpec {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  array: boolean;
+  explode: boolean;
+  itemType: string | undefined;
+  validate: ValidateFunction;
+}
+
+const deref = (doc: Doc, node: any): any => {
+  while (node?.$ref) node = node.$ref.slice(2).split('/').map(unescape).reduce((at: any, k: string) => at[k], doc);
+  return node;
+};
+const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The reason code of an Ajv error, upper-case like the service's `REQUIRED`. */
+function reasonCode(e: ErrorObject): string {
+  return e.keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+function violationsOf(errors: ErrorObject[] | null | undefined, field: string): Violation[] {
+  return (errors ?? []).map((e) => ({
+    // A missing property is reported on its parent; name the property itself.
+    field: `${field}${e.instancePath.replace(/\//g, '.')}${e.keyword === 'required' ? `.${e.params.missingProperty}` : ''}`,
+    reasonCode: reasonCode(e),
+    params: { ...e.params, message: e.message },
+  }));
+}
+
+// Query strings carry text; a parameter's schema says what it becomes.
+function coerce(text: string, type: string | undefined): unknown {
+  if (type === 'integer' || type === 'number') return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+  if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  return text;
+}
+
+function schemaType(schema: any): string | undefined {
+  return Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
+}
+
+export class Contract {
+  readonly ajv: Ajv2020;
+  readonly routes: RouteSpec[];
+  private readonly errorValidate: ValidateFunction;
+
+  constructor(
+    readonly api: string,
+    readonly doc: Doc,
+    options: {
+      errorSchema: string;
+      security: (op: Doc) => RouteSpec['security'];
+      /** Refuse query parameters the operation does not declare (the control API's rule). */
+      rejectUnknownQuery?: boolean;
+    },
+  ) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema(doc, api);
+    this.errorValidate = this.compile(`#/components/schemas/${options.errorSchema}`);
+    this.routes = [];
+    for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
+      const item = deref(doc, rawItem);
+      for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
+        if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method]), Boolean(options.rejectUnknownQuery)));
+      }
+    }
+  }
+
+  /** A validator of the schema at a JSON pointer of the document. */
+  compile(pointer: string): ValidateFunction {
+    return this.ajv.compile({ $ref: `${this.api}${pointer}` });
+  }
+
+  private route(path: string, method: string, item: Doc, security: RouteSpec['security'], rejectUnknownQuery: boolean): RouteSpec {
+    const op = item[method];
+    const opPtr = `#/paths/${escape(path)}/${method}`;
+    const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((raw: any, i: number) => {
+      const p = deref(this.doc, raw);
+      const schema = deref(this.doc, p.schema);
+      const array = schemaType(schema) === 'array';
+      const ptr = raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`;
+      return {
+        name: p.name,
+        in: p.in,
+        required: Boolean(p.required),
+        array,
+        explode: p.explode ?? (p.style ?? 'form') === 'form',
+        itemType: schemaType(array ? deref(this.doc, schema.items) : schema),
+        validate: this.compile(ptr),
+      };
+    }).filter((p: ParamSpec) => p.in === 'path' || p.in === 'query');
+
+    const queryNames = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
+    const bodyMedia = deref(this.doc, op.requestBody)?.content?.['application/json'];
+    const bodyRequired = Boolean(deref(this.doc, op.requestBody)?.required);
+    const bodyValidate = bodyMedia ? this.compile(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
+
+    const responses = new Map<number, ValidateFunction>();
+    const declaredWithoutBody = new Set<number>();
+    for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
+      const media = deref(this.doc, raw)?.content?.['application/json'];
+      if (!media && /^\d{3}$/.test(status)) declaredWithoutBody.add(Number(status));
+      if (!media || !/^\d{3}$/.test(status)) continue;
+      const base = raw.$ref ?? `${opPtr}/responses/${status}`;
+      responses.set(Number(status), this.compile(`${base}/content/application~1json/schema`));
+    }
+
+    return {
+      api: this.api,
+      operationId: op.operationId,
+      method: method.toUpperCase(),
+      path,
+      url: path.replace(/\{([^}]+)\}/g, ':$1'),
+      security,
+      hasBody: Boolean(bodyMedia),
+      parse: ({ params: rawParams, query: rawQuery, body }) => {
+        const violations: Violation[] = [];
+        const value: ParsedRequest = { params: {}, query: {}, body: undefined };
+        if (rejectUnknownQuery) {
+          for (const name of new Set(rawQuery.keys())) {
+            if (!queryNames.has(name)) violations.push({ field: name, reasonCode: 'UNKNOWN_PARAMETER', params: { message: 'is not a parameter of this operation' } });
+          }
+        }
+        for (const p of params) {
+          const texts = p.in === 'path' ? (rawParams[p.name] === undefined ? [] : [rawParams[p.name]]) : rawQuery.getAll(p.name);
+          if (texts.length === 0 || (p.in === 'path' && texts[0] === '')) {
+            if (p.required) violations.push({ field: p.name, reasonCode: 'REQUIRED', params: {} });
+            continue;
+          }
+          let v: unknown;
+          if (p.array) {
+            const items = p.explode ? texts : texts.join(',').split(',');
+            v = items.map((t) => coerce(t, p.itemType));
+          } else if (texts.length > 1) {
+            violations.push({ field: p.name, reasonCode: 'NOT_REPEATABLE', params: { count: texts.length } });
+            continue;
+          } else {
+            v = coerce(texts[0], p.itemType);
+          }
+          if (!p.validate(v)) violations.push(...violationsOf(p.validate.errors, p.name));
+          else (p.in === 'path' ? value.params : value.query)[p.name] = v;
+        }
+        if (bodyValidate) {
+          if (body === undefined) {
+            if (bodyRequired) violations.push({ field: 'body', reasonCode: 'REQUIRED', params: {} });
+          } else if (!bodyValidate(body)) {
+            violations.push(...violationsOf(bodyValidate.errors, 'body'));
+          } else {
+            value.body = body;
+          }
+        }
+        return violations.length ? { ok: false, violations } : { ok: true, value };
+      },
+      checkResponse: (status, body) => {
+        if (body === undefined && declaredWithoutBody.has(status)) return [];
+        const validate = responses.get(status) ?? (status >= 400 ? this.errorValidate : undefined);
+        if (!validate) return [`status ${status} is not declared for ${op.operationId}`];
+        return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
+      },
+    };
+  }
+
+  /** Violations of the document's error schema (for answers outside any route). */
+  checkError(body: unknown): string[] {
+    return this.errorValidate(body) ? [] : (this.errorValidate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  }
+}

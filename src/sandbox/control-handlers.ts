@@ -1,0 +1,45 @@
+// The sandbox control API (/_sandbox, openapi/sandbox), by operationId.
+import type { SandboxClock } from './clock.js';
+import type { ParsedRequest } from './contract.js';
+import type { Handler } from './partner-handlers.js';
+import type { PartnerState } from './partner-state.js';
+import type { V2SessionInput, V2State } from './v2-state.js';
+
+export interface ControlDeps {
+  partner: PartnerState;
+  v2: V2State;
+  clock: SandboxClock;
+  credentials: () => { url: string; authKey: string; accessToken: string };
+}
+
+const vid = (req: ParsedRequest) => String(req.params.verificationId);
+const body = <T>(req: ParsedRequest) => (req.body ?? {}) as T;
+
+export function controlHandlers({ partner, v2, clock, credentials }: ControlDeps): Record<string, Handler> {
+  const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
+  return {
+    getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
+    getClock: () => [200, clockView()],
+    advanceClock: (req) => {
+      clock.advance(body<{ minutes: number }>(req).minutes);
+      // Expire what the jump passed over now, so its webhooks go out at once.
+      partner.expireDue();
+      return [200, clockView()];
+    },
+    openVerificationLink: (req) => [200, partner.openLink(vid(req), body(req))],
+    enterName: (req) => [200, partner.enterName(vid(req), body(req))],
+    enterDateOfBirth: (req) => [200, partner.enterDateOfBirth(vid(req), body(req))],
+    verifyPhone: (req) => [200, partner.verifyPhone(vid(req), body<{ phoneNumber?: string }>(req).phoneNumber)],
+    scanVerification: (req) => [200, partner.scan(vid(req), body(req))],
+    acceptReview: (req) => [200, partner.acceptReview(vid(req))],
+    expireVerification: (req) => [200, partner.expire(vid(req))],
+    markShareholder: (req) => [200, partner.markShareholder(String(req.params.userId), body(req))],
+    createV2Verification: (req) => [201, v2.create(body<V2SessionInput>(req))],
+    seedSandbox: () => [200, partner.seed()],
+    resetSandbox: () => {
+      partner.reset();
+      v2.reset();
+      return [204, undefined];
+    },
+  };
+}

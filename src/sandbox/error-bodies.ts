@@ -1,0 +1,39 @@
+// Error bodies in the shape each document declares: v2's
+// `{statusCode, code, message, details?}`, the partner's (and the control
+// API's) `{statusCode, message}`.
+import type { Violation } from './contract.js';
+
+export type ApiName = 'v2' | 'partner' | 'sandbox';
+
+const V2_CODES: Record<number, [string, string]> = {
+  400: ['VALIDATION_ERROR', 'Input data is invalid. Please check the details.'],
+  401: ['UNAUTHORIZED_ERROR', 'Unauthorized'],
+  404: ['NOT_FOUND_ERROR', 'Not found'],
+  413: ['PAYLOAD_TOO_LARGE_ERROR', 'Request body is larger than 1 MiB'],
+  415: ['UNSUPPORTED_MEDIA_TYPE_ERROR', 'Content-Type must be application/json'],
+  500: ['INTERNAL_ERROR', 'Internal error'],
+};
+
+const describe = (v: Violation) => {
+  const why = typeof v.params.message === 'string' ? v.params.message : v.reasonCode.toLowerCase();
+  return v.reasonCode === 'REQUIRED' ? `${v.field} is required` : `${v.field} ${why}`;
+};
+
+/** The body of an error answer of one API. */
+export function errorBody(api: ApiName, status: number, message?: string, violations: Violation[] = []): Record<string, unknown> {
+  if (api === 'v2') {
+    const [code, text] = V2_CODES[status] ?? [`HTTP_${status}_ERROR`, message ?? 'Error'];
+    return status === 400
+      ? { statusCode: 400, code, message: text, details: violations.map(({ field, reasonCode, params }) => ({ field, reasonCode, params })) }
+      : { statusCode: status, code, message: text };
+  }
+  const text = violations.length ? violations.map(describe).join('; ') : (message ?? V2_CODES[status]?.[1] ?? 'Error');
+  return { statusCode: status, message: text };
+}
+
+/** Which API a URL belongs to, for answers outside any route. */
+export function apiOf(url: string): ApiName {
+  if (url.startsWith('/v2/') || url === '/v2') return 'v2';
+  if (url.startsWith('/_sandbox')) return 'sandbox';
+  return 'partner';
+}

@@ -1,0 +1,28 @@
+// Paging and time windows shared by every partner list.
+import type { Paging } from './partner-api.js';
+
+export const DEFAULT_PAGE = 0;
+export const DEFAULT_LIMIT = 15;
+
+/** One page of `items` and the total; `limit: 0` asks for the count only. */
+export function pageOf<T>(items: readonly T[], paging: Paging): { items: T[]; count: number } {
+  const page = paging.page ?? DEFAULT_PAGE;
+  const limit = paging.limit ?? DEFAULT_LIMIT;
+  return { items: items.slice(page * limit, page * limit + limit), count: items.length };
+}
+
+/** Both bounds inclusive (DECISIONS P19); an absent bound does not restrict. */
+export function inWindow(value: string | undefined, from?: string, to?: string): boolean {
+  if (from === undefined && to === undefined) return true;
+  if (value === undefined) return false;
+  const t = Date.parse(value);
+  if (from !== undefined && t < Date.parse(from)) return false;
+  if (to !== undefined && t > Date.parse(to)) return false;
+  return true;
+}
+
+/** A comma-separated filter: absent or empty keeps everything, else any match keeps. */
+export function matchesAny<T>(wanted: readonly T[] | undefined, actual: readonly T[]): boolean {
+  if (!wanted || wanted.length === 0) return true;
+  return actual.some((a) => wanted.includes(a));
+}

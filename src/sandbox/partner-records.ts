@@ -1,0 +1,54 @@
+// What the partner state keeps per verification and per user: the documented
+// fields plus the sandbox's own bookkeeping (session token, devices, the data
+// the end user entered or scanned, which completed verifications feed a user).
+import type { components } from '../../generated/types/partner.js';
+
+type S = components['schemas'];
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+export type VerificationStatus = S['VerificationStatus'];
+export type DocumentData = NonNullable<S['CollectedDocument']['result']> & { type: S['DocumentType']; issuingAuthority: string; placeOfIssue: string };
+export type PersonName = { firstName: string; lastName: string };
+
+export interface StoredVerification {
+  data: Mutable<S['Verification']>;
+  token: string;
+  activities: S['UserActivity'][];
+  /** Device ids in order of first use. */
+  devices: string[];
+  fingerprintEvents: { deviceId: string; id: string; data: Record<string, unknown> }[];
+  entered: { name?: PersonName; dateOfBirth?: string };
+  /** Numbers the end user verified in the session: the `phoneNumbers` requirement's result. */
+  verifiedPhones: string[];
+  /** `author` of the revert; the Verification has no field for it. */
+  revertedBy?: string;
+  scan?: {
+    document: DocumentData;
+    documentId: string;
+    estimatedAge: S['EstimatedAge'];
+    image: string;
+    /** Who the face model took the person for at scan time; see `revert`. */
+    faceUserId: string;
+    /** Passed, or accepted by the reviewer: the document counts as verified. */
+    accepted: boolean;
+  };
+}
+
+export interface StoredUser {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  phoneNumbers: S['UserPhoneNumber'][];
+  externalUsers: S['ExternalUser'][];
+  firstName?: string;
+  lastName?: string;
+  dateOfBirth?: string | null;
+  estimatedAge: S['EstimatedAge'];
+  image: string;
+  names: S['UserName'][];
+  documents: S['UserDocument'][];
+  shares: S['Shares'];
+  /** Completed verifications whose data the user holds, oldest first. */
+  verificationIds: string[];
+}
+

@@ -1,0 +1,97 @@
+// Stored records as the partner document shapes them. Every view is a copy,
+// so callers (and recorded webhook payloads) never share state with the store.
+import type { components } from '../../generated/types/partner.js';
+import type { StoredUser, StoredVerification } from './partner-records.js';
+
+type S = components['schemas'];
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+export function verificationView(v: StoredVerification): S['Verification'] {
+  return copy(v.data);
+}
+
+/** The create answer: no `updatedAt` (DECISIONS P10). */
+export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
+  const { updatedAt: _updatedAt, status: _status, userId: _u, previousUserId: _p, collectedRequirements, ...rest } = copy(v.data);
+  return {
+    ...rest,
+    status: 'created',
+    userId: null,
+    previousUserId: null,
+    collectedRequirements: collectedRequirements.map((c) =>
+      c.type === 'phoneNumbers' ? { type: c.type, result: null } : { type: c.type, result: null, verified: c.verified },
+    ),
+  };
+}
+
+/** `data` of verification webhooks: the documented field list; `userId`/`previousUserId` only in their status. */
+export function verificationEventData(v: StoredVerification): S['VerificationEventData'] {
+  const d = copy(v.data);
+  const data: S['VerificationEventData'] = {
+    verificationId: d.id,
+    status: d.status,
+    redirectUrl: d.redirectUrl,
+    externalUserId: d.externalUserId,
+    phoneNumbers: d.phoneNumbers,
+    requirements: d.requirements,
+    collectedRequirements: d.collectedRequirements,
+    validTo: d.validTo,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+  if (d.errorRedirectUrl !== undefined) data.errorRedirectUrl = d.errorRedirectUrl;
+  if (d.phoneNumber !== undefined) data.phoneNumber = d.phoneNumber;
+  if (d.isPhoneNumberVerified !== undefined) data.isPhoneNumberVerified = d.isPhoneNumberVerified;
+  if (d.firstName !== undefined) data.firstName = d.firstName;
+  if (d.lastName !== undefined) data.lastName = d.lastName;
+  if (d.requireFirstAndLastName !== undefined) data.requireFirstAndLastName = d.requireFirstAndLastName;
+  if (d.status === 'completed') data.userId = d.userId;
+  if (d.status === 'reverted') data.previousUserId = d.previousUserId;
+  if (d.reason !== undefined) data.reason = d.reason;
+  if (d.metadata !== undefined) data.metadata = d.metadata;
+  return data;
+}
+
+export function userListItem(u: StoredUser): S['User'] {
+  return copy({
+    id: u.id,
+    phoneNumbers: u.phoneNumbers,
+    externalUsers: u.externalUsers,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+  });
+}
+
+const personal = (u: StoredUser) => ({
+  ...(u.firstName !== undefined && { firstName: u.firstName }),
+  ...(u.lastName !== undefined && { lastName: u.lastName }),
+  ...(u.dateOfBirth !== undefined && { dateOfBirth: u.dateOfBirth }),
+});
+
+export function userDetailsView(u: StoredUser): S['UserDetails'] {
+  return copy({
+    ...userListItem(u),
+    ...personal(u),
+    estimatedAge: u.estimatedAge,
+    image: u.image,
+    names: u.names,
+    documents: u.documents,
+  });
+}
+
+export function userEventData(u: StoredUser): S['UserEventData'] {
+  return copy({
+    userId: u.id,
+    ...personal(u),
+    createdAt: u.createdAt,
+    estimatedAge: u.estimatedAge,
+    phoneNumbers: u.phoneNumbers,
+    names: u.names,
+    externalUsers: u.externalUsers,
+  });
+}
+
+export function shareholderEventData(u: StoredUser): S['ShareholderEventData'] {
+  return { userId: u.id, isShareholder: true, externalUserIds: u.externalUsers.map((e) => e.id) };
+}

@@ -1,0 +1,180 @@
+// The stateful sandbox: both APIs and the control API served from their
+// bundled documents, with real state, credentials and validation.
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { readBundledDocument } from '../package-files.js';
+import { SandboxClock } from './clock.js';
+import { Contract, type RouteSpec, type Violation } from './contract.js';
+import { controlHandlers } from './control-handlers.js';
+import { apiOf, errorBody, type ApiName } from './error-bodies.js';
+import { SandboxError, type EmittedEvent } from './partner-api.js';
+import { partnerHandlers, type Handler } from './partner-handlers.js';
+import { PartnerState } from './partner-state.js';
+import { V2State, type V2Verification } from './v2-state.js';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** The partner's first active auth key; generated when absent. */
+  authKey?: string;
+  /** The v2 bearer token; generated when absent. */
+  accessToken?: string;
+  /** Check every answer against the documents and answer 500 on a violation (for tests). */
+  validateResponses?: boolean;
+  /** Called for every webhook the sandbox emits. */
+  onEvent?: (emitted: EmittedEvent) => void;
+}
+
+export interface Sandbox {
+  url: string;
+  authKey: string;
+  accessToken: string;
+  clock: SandboxClock;
+  partner: PartnerState;
+  v2: V2State;
+  /** Contract violations of answers seen so far (with validateResponses). */
+  violations: string[];
+  close(): Promise<void>;
+}
+
+const MiB = 1024 * 1024;
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
+
+function v2Seed(): V2Verification[] {
+  const doc = readBundledDocument('v2');
+  return Object.values<any>(doc.components.examples)
+    .map((e) => e.value)
+    .flatMap((v) => (Array.isArray(v?.items) ? v.items : [v]))
+    .filter((v) => typeof v?.id === 'string' && typeof v?.status === 'string');
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const authKey = options.authKey ?? token('sbx');
+  const accessToken = options.accessToken ?? token('v2');
+  const clock = new SandboxClock();
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: MiB, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
+  const violations: string[] = [];
+
+  // Verification URLs carry the sandbox's address, so the port is settled
+  // before the state is made (port 0 asks the OS for a free one).
+  const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
+  const url = `http://${host}:${port}`;
+  const seed = v2Seed();
+  const v2 = new V2State(() => seed, clock, url);
+  const partner = new PartnerState({
+    clock,
+    authKey,
+    publicUrl: url,
+    onEvent: (emitted) => options.onEvent?.(emitted),
+  });
+
+  const contracts: Record<ApiName, Contract> = {
+    v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
+    partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),
+    sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none', rejectUnknownQuery: true }),
+  };
+  const handlers: Record<ApiName, Record<string, Handler>> = {
+    v2: {
+      getVerification: (req) => [200, v2.get(String(req.params.id))],
+      listVerifications: (req) => [200, v2.list(req.query as never)],
+    },
+    partner: partnerHandlers(partner),
+    sandbox: controlHandlers({ partner, v2, clock, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
+  };
+
+  const send = (reply: FastifyReply, api: ApiName, status: number, body: unknown, route?: RouteSpec) => {
+    if (options.validateResponses) {
+      const problems = route ? route.checkResponse(status, body) : contracts[api].checkError(body);
+      if (problems.length) {
+        const where = route ? `${route.method} ${route.path}` : api;
+        violations.push(`${where} ${status}: ${problems.join('; ')}`);
+        return reply.code(500).send(errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`));
+      }
+    }
+    return body === undefined ? reply.code(status).send() : reply.code(status).send(body);
+  };
+  const fail = (reply: FastifyReply, api: ApiName, status: number, message?: string, found: Violation[] = [], route?: RouteSpec) =>
+    send(reply, api, status, errorBody(api, status, message, found), route);
+
+  const authorized = (route: RouteSpec, request: FastifyRequest) => {
+    if (route.security === 'authKey') return request.headers['x-auth-key'] === partner.activeAuthKey();
+    if (route.security === 'bearer') return request.headers.authorization === `Bearer ${accessToken}`;
+    return true;
+  };
+
+  for (const api of Object.keys(contracts) as ApiName[]) {
+    for (const route of contracts[api].routes) {
+      const handle = handlers[api][route.operationId];
+      if (!handle) throw new Error(`sandbox: no handler for ${api} ${route.operationId}`);
+      app.route({
+        method: route.method as 'GET',
+        url: route.url,
+        handler: (request, reply) => {
+          if (!authorized(route, request)) return fail(reply, api, 401, 'Unauthorized', [], route);
+          const query = new URL(request.raw.url ?? '/', 'http://sandbox').searchParams;
+          const parsed = route.parse({ params: request.params as Record<string, string>, query, body: request.body });
+          if (!parsed.ok) return fail(reply, api, 400, undefined, parsed.violations, route);
+          try {
+            const [status, body] = handle(parsed.value);
+            return send(reply, api, status, body, route);
+          } catch (err) {
+            if (err instanceof SandboxError) return fail(reply, api, err.status, err.message, [], route);
+            throw err;
+          }
+        },
+      });
+    }
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const api = apiOf(request.url);
+    return fail(reply, api, 404, `no operation ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  // Framework-level refusals (body parsing, size, media type) in the API's shape.
+  app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, request, reply) => {
+    const api = apiOf(request.url);
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return fail(reply, api, 413, 'request body is larger than 1 MiB');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return fail(reply, api, 415, `Content-Type must be application/json, not ${request.headers['content-type'] ?? 'missing'}`);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } }]);
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: 'is not valid JSON' } }]);
+      default:
+        if (err instanceof SyntaxError || err.statusCode === 400) {
+          return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: err.message } }]);
+        }
+        violations.push(`unexpected error on ${request.method} ${request.url}: ${err.stack ?? err.message}`);
+        return fail(reply, api, 500, 'internal error of the sandbox');
+    }
+  });
+
+  await app.listen({ port, host });
+
+  return {
+    url,
+    authKey,
+    accessToken,
+    clock,
+    partner,
+    v2,
+    violations,
+    close: () => app.close(),
+  };
+}

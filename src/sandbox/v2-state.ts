@@ -1,0 +1,79 @@
+// The v2 read API's sessions: seeded from the v2 document's examples, added
+// to through the control API, read with the documented filters and paging.
+import { randomUUID } from 'node:crypto';
+import type { components, operations } from '../../generated/types/v2.js';
+import { SandboxError } from './partner-api.js';
+
+export type V2Verification = components['schemas']['Verification'];
+type ListQuery = NonNullable<operations['listVerifications']['parameters']['query']>;
+
+/** What the control API takes to create a session; the rest is assigned. */
+export type V2SessionInput = Partial<Omit<V2Verification, 'id' | 'createdAt' | 'updatedAt'>> &
+  Pick<V2Verification, 'externalId' | 'country' | 'phoneNo'>;
+
+const DEFAULT_PAGE_SIZE = 15;
+
+export class V2State {
+  private sessions = new Map<string, V2Verification>();
+
+  constructor(
+    private readonly seedSessions: () => V2Verification[],
+    private readonly clock: { now(): Date },
+    private readonly publicUrl: string,
+  ) {
+    this.reset();
+  }
+
+  reset(): void {
+    this.sessions = new Map(this.seedSessions().map((s) => [s.id, structuredClone(s)]));
+  }
+
+  get(id: string): V2Verification {
+    const session = this.sessions.get(id);
+    if (!session) throw new SandboxError(404, 'Not found');
+    return session;
+  }
+
+  list(query: ListQuery): components['schemas']['VerificationList'] {
+    const statuses = query.statuses?.length ? new Set(query.statuses) : null;
+    const from = query.createdFrom ? Date.parse(query.createdFrom) : -Infinity;
+    const to = query.createdTo ? Date.parse(query.createdTo) : Infinity;
+    const matches = [...this.sessions.values()]
+      .filter((s) => (query.id === undefined || s.id === query.id) && (query.externalId === undefined || s.externalId === query.externalId))
+      .filter((s) => !statuses || statuses.has(s.status))
+      .filter((s) => {
+        const created = Date.parse(s.createdAt);
+        return created >= from && created <= to; // both bounds inclusive, as documented
+      })
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    const size = query.pageSize ?? DEFAULT_PAGE_SIZE;
+    const page = Math.floor(query.page ?? 0);
+    return { items: matches.slice(page * size, page * size + size), count: matches.length };
+  }
+
+  create(input: V2SessionInput): V2Verification {
+    const now = this.clock.now().toISOString();
+    const id = randomUUID();
+    const session: V2Verification = {
+      workflowId: 'wf_kyc_standard',
+      requirements: [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }],
+      url: `${this.publicUrl}/s/${id}?token=${randomUUID()}`,
+      status: 'CREATED',
+      metadata: {},
+      successUrl: 'https://shop.example.com/account/verified',
+      errorUrl: 'https://shop.example.com/account/verification-failed',
+      supportUrl: 'https://shop.example.com/help/identity',
+      identityDocument: null,
+      faceScan: null,
+      reviewResult: null,
+      createdBy: 'sandbox',
+      expiresAt: new Date(this.clock.now().getTime() + 7 * 24 * 3600_000).toISOString(),
+      ...input,
+      id,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.sessions.set(id, session);
+    return session;
+  }
+}
