@@ -4,9 +4,11 @@ import type { ParsedRequest } from './contract.js';
 import type { Handler } from './partner-handlers.js';
 import type { PartnerState } from './partner-state.js';
 import type { V2SessionInput, V2State } from './v2-state.js';
+import type { WebhookDelivery } from './delivery.js';
 
 export interface ControlDeps {
   partner: PartnerState;
+  delivery: WebhookDelivery;
   v2: V2State;
   clock: SandboxClock;
   credentials: () => { url: string; authKey: string; accessToken: string };
@@ -15,15 +17,17 @@ export interface ControlDeps {
 const vid = (req: ParsedRequest) => String(req.params.verificationId);
 const body = <T>(req: ParsedRequest) => (req.body ?? {}) as T;
 
-export function controlHandlers({ partner, v2, clock, credentials }: ControlDeps): Record<string, Handler> {
+export function controlHandlers({ partner, v2, clock, delivery, credentials }: ControlDeps): Record<string, Handler> {
   const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
   return {
     getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
     getClock: () => [200, clockView()],
     advanceClock: (req) => {
       clock.advance(body<{ minutes: number }>(req).minutes);
-      // Expire what the jump passed over now, so its webhooks go out at once.
+      // Expire what the jump passed over now, so its webhooks go out at once,
+      // and retry the deliveries that fell due.
       partner.expireDue();
+      delivery.retryDue();
       return [200, clockView()];
     },
     openVerificationLink: (req) => [200, partner.openLink(vid(req), body(req))],
@@ -37,6 +41,7 @@ export function controlHandlers({ partner, v2, clock, credentials }: ControlDeps
     createV2Verification: (req) => [201, v2.create(body<V2SessionInput>(req))],
     seedSandbox: () => [200, partner.seed()],
     resetSandbox: () => {
+      delivery.clear();
       partner.reset();
       v2.reset();
       return [204, undefined];

@@ -12,6 +12,7 @@ import { SandboxError, type EmittedEvent } from './partner-api.js';
 import { partnerHandlers, type Handler } from './partner-handlers.js';
 import { PartnerState } from './partner-state.js';
 import { V2State, type V2Verification } from './v2-state.js';
+import { WebhookDelivery } from './delivery.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -24,6 +25,10 @@ export interface SandboxOptions {
   validateResponses?: boolean;
   /** Called for every webhook the sandbox emits. */
   onEvent?: (emitted: EmittedEvent) => void;
+  /** The partner's webhookUrl at start (PUT /partners changes it). */
+  webhookUrl?: string;
+  /** Webhook retry interval in ms; the service's is 15 minutes. */
+  retryIntervalMs?: number;
 }
 
 export interface Sandbox {
@@ -74,11 +79,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${host}:${port}`;
   const seed = v2Seed();
   const v2 = new V2State(() => seed, clock, url);
-  const partner = new PartnerState({
+  // `partner` is read lazily: delivery needs the state, the state emits into delivery.
+  let partner: PartnerState;
+  const delivery = new WebhookDelivery({
+    clock,
+    target: () => partner.webhookTarget(),
+    authKey: () => partner.activeAuthKey(),
+    record: (eventId, result) => partner.recordDelivery(eventId, result),
+    retryIntervalMs: options.retryIntervalMs,
+  });
+  partner = new PartnerState({
     clock,
     authKey,
+    webhookUrl: options.webhookUrl,
     publicUrl: url,
-    onEvent: (emitted) => options.onEvent?.(emitted),
+    onEvent: (emitted) => {
+      delivery.enqueue(emitted);
+      options.onEvent?.(emitted);
+    },
   });
 
   const contracts: Record<ApiName, Contract> = {
@@ -92,7 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       listVerifications: (req) => [200, v2.list(req.query as never)],
     },
     partner: partnerHandlers(partner),
-    sandbox: controlHandlers({ partner, v2, clock, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
+    sandbox: controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
   };
 
   const send = (reply: FastifyReply, api: ApiName, status: number, body: unknown, route?: RouteSpec) => {
@@ -175,6 +193,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     partner,
     v2,
     violations,
-    close: () => app.close(),
+    close: async () => {
+      delivery.close();
+      await app.close();
+    },
   };
 }

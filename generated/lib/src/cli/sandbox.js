@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
+                                     [--webhook-url URL] [--retry-interval SECONDS]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -12,6 +13,8 @@ Options:
   --port PORT            port to listen on (default 4020, or SANDBOX_PORT)
   --auth-key KEY         the partner's first active X-Auth-Key (default: generated)
   --access-token TOKEN   the v2 bearer token (default: generated)
+  --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
+  --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
   --help                 this text`;
 export async function sandboxCommand(argv, out) {
     const { values } = parseArgs({
@@ -20,6 +23,8 @@ export async function sandboxCommand(argv, out) {
             port: { type: 'string' },
             'auth-key': { type: 'string' },
             'access-token': { type: 'string' },
+            'webhook-url': { type: 'string' },
+            'retry-interval': { type: 'string' },
             help: { type: 'boolean' },
         },
         strict: true,
@@ -36,9 +41,21 @@ export async function sandboxCommand(argv, out) {
         if (values[name] !== undefined && values[name].trim() === '')
             throw new UsageError(`--${name} must not be empty`, SANDBOX_USAGE);
     }
+    const webhookUrl = values['webhook-url'];
+    if (webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(webhookUrl))
+        throw new UsageError('--webhook-url must be an http:// or https:// URL', SANDBOX_USAGE);
+    const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
+    if (retrySeconds !== undefined && !(retrySeconds > 0))
+        throw new UsageError('--retry-interval must be a positive number of seconds', SANDBOX_USAGE);
     let sandbox;
     try {
-        sandbox = await startSandbox({ port, authKey: values['auth-key'], accessToken: values['access-token'] });
+        sandbox = await startSandbox({
+            port,
+            authKey: values['auth-key'],
+            accessToken: values['access-token'],
+            webhookUrl,
+            retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
+        });
     }
     catch (err) {
         const code = err.code;
@@ -49,6 +66,7 @@ export async function sandboxCommand(argv, out) {
     out(`  partner API   ${sandbox.url}            X-Auth-Key: ${sandbox.authKey}`);
     out(`  v2 API        ${sandbox.url}/v2         Authorization: Bearer ${sandbox.accessToken}`);
     out(`  control API   ${sandbox.url}/_sandbox   (no credentials)`);
+    out(`  webhooks      ${webhookUrl ?? 'not sent until PUT /partners sets webhookUrl'}`);
     out('Ctrl-C stops it.');
     await new Promise((resolve) => {
         const stop = () => resolve();

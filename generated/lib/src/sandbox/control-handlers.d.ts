@@ -2,8 +2,10 @@ import type { SandboxClock } from './clock.js';
 import type { Handler } from './partner-handlers.js';
 import type { PartnerState } from './partner-state.js';
 import type { V2State } from './v2-state.js';
+import type { WebhookDelivery } from './delivery.js';
 export interface ControlDeps {
     partner: PartnerState;
+    delivery: WebhookDelivery;
     v2: V2State;
     clock: SandboxClock;
     credentials: () => {
@@ -12,4 +14,4 @@ export interface ControlDeps {
         accessToken: string;
     };
 }
-export declare function controlHandlers({ partner, v2, clock, credentials }: ControlDeps): Record<string, Handler>;
+export declare function controlHandlers({ partner, v2, clock, delivery, credentials }: ControlDeps): Record<string, Handler>;

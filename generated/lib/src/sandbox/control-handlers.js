@@ -1,14 +1,16 @@
 const vid = (req) => String(req.params.verificationId);
 const body = (req) => (req.body ?? {});
-export function controlHandlers({ partner, v2, clock, credentials }) {
+export function controlHandlers({ partner, v2, clock, delivery, credentials }) {
     const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
     return {
         getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
         getClock: () => [200, clockView()],
         advanceClock: (req) => {
             clock.advance(body(req).minutes);
-            // Expire what the jump passed over now, so its webhooks go out at once.
+            // Expire what the jump passed over now, so its webhooks go out at once,
+            // and retry the deliveries that fell due.
             partner.expireDue();
+            delivery.retryDue();
             return [200, clockView()];
         },
         openVerificationLink: (req) => [200, partner.openLink(vid(req), body(req))],
@@ -22,6 +24,7 @@ export function controlHandlers({ partner, v2, clock, credentials }) {
         createV2Verification: (req) => [201, v2.create(body(req))],
         seedSandbox: () => [200, partner.seed()],
         resetSandbox: () => {
+            delivery.clear();
             partner.reset();
             v2.reset();
             return [204, undefined];

@@ -13,6 +13,10 @@ export interface SandboxOptions {
     validateResponses?: boolean;
     /** Called for every webhook the sandbox emits. */
     onEvent?: (emitted: EmittedEvent) => void;
+    /** The partner's webhookUrl at start (PUT /partners changes it). */
+    webhookUrl?: string;
+    /** Webhook retry interval in ms; the service's is 15 minutes. */
+    retryIntervalMs?: number;
 }
 export interface Sandbox {
     url: string;

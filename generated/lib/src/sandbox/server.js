@@ -12,6 +12,7 @@ import { SandboxError } from './partner-api.js';
 import { partnerHandlers } from './partner-handlers.js';
 import { PartnerState } from './partner-state.js';
 import { V2State } from './v2-state.js';
+import { WebhookDelivery } from './delivery.js';
 const MiB = 1024 * 1024;
 function freePort(host) {
     return new Promise((resolve, reject) => {
@@ -44,11 +45,24 @@ export async function startSandbox(options = {}) {
     const url = `http://${host}:${port}`;
     const seed = v2Seed();
     const v2 = new V2State(() => seed, clock, url);
-    const partner = new PartnerState({
+    // `partner` is read lazily: delivery needs the state, the state emits into delivery.
+    let partner;
+    const delivery = new WebhookDelivery({
+        clock,
+        target: () => partner.webhookTarget(),
+        authKey: () => partner.activeAuthKey(),
+        record: (eventId, result) => partner.recordDelivery(eventId, result),
+        retryIntervalMs: options.retryIntervalMs,
+    });
+    partner = new PartnerState({
         clock,
         authKey,
+        webhookUrl: options.webhookUrl,
         publicUrl: url,
-        onEvent: (emitted) => options.onEvent?.(emitted),
+        onEvent: (emitted) => {
+            delivery.enqueue(emitted);
+            options.onEvent?.(emitted);
+        },
     });
     const contracts = {
         v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
@@ -61,7 +75,7 @@ export async function startSandbox(options = {}) {
             listVerifications: (req) => [200, v2.list(req.query)],
         },
         partner: partnerHandlers(partner),
-        sandbox: controlHandlers({ partner, v2, clock, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
+        sandbox: controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
     };
     const send = (reply, api, status, body, route) => {
         if (options.validateResponses) {
@@ -143,6 +157,9 @@ export async function startSandbox(options = {}) {
         partner,
         v2,
         violations,
-        close: () => app.close(),
+        close: async () => {
+            delivery.close();
+            await app.close();
+        },
     };
 }

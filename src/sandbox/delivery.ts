@@ -1,0 +1,123 @@
+// Sends the sandbox's webhooks to the partner's webhookUrl as the service
+// does: POST, the JSON envelope, X-SIGNATURE with the current auth key; any
+// answer but 200 (or none) is retried on the retry interval. Delivery runs
+// beside the API: an API call only enqueues, so a slow or dead receiver
+// never slows or fails it.
+import { signWebhookPayload } from '../webhooks/signature.js';
+import type { EmittedEvent } from './partner-api.js';
+import type { DeliveryResult } from './partner-control.js';
+
+export const DOCUMENTED_RETRY_INTERVAL_MS = 15 * 60_000;
+
+export interface DeliveryOptions {
+  clock: { now(): Date };
+  /** The partner's webhookUrl now, or undefined when none is set. */
+  target: () => string | undefined;
+  /** The auth key that signs now (a rotation applies to the next attempt). */
+  authKey: () => string;
+  /** Updates the event's history record in place. */
+  record: (eventId: string, result: DeliveryResult) => void;
+  /** Retry interval; the service's is 15 minutes, tests shorten it. */
+  retryIntervalMs?: number;
+  /** How long one attempt may take before it counts as no answer. */
+  attemptTimeoutMs?: number;
+}
+
+interface Pending {
+  eventId: string;
+  body: string;
+  /** Sandbox time of the next attempt. */
+  due: number;
+  timer?: NodeJS.Timeout;
+}
+
+export class WebhookDelivery {
+  private readonly queue: Pending[] = [];
+  private readonly waiting = new Set<Pending>();
+  private sending = false;
+  private closed = false;
+  private readonly controller = new AbortController();
+  private readonly retryMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: DeliveryOptions) {
+    this.retryMs = options.retryIntervalMs ?? DOCUMENTED_RETRY_INTERVAL_MS;
+    this.timeoutMs = options.attemptTimeoutMs ?? 10_000;
+  }
+
+  /** Queues an event for delivery, in the order it was emitted. */
+  enqueue({ event }: EmittedEvent): void {
+    if (this.closed) return;
+    // Serialized once: every attempt sends (and signs) the same bytes.
+    this.queue.push({ eventId: event.eventId, body: JSON.stringify(event), due: this.options.clock.now().getTime() });
+    void this.pump();
+  }
+
+  /** Retries now whatever is due by the sandbox clock (after it was advanced). */
+  retryDue(): void {
+    const now = this.options.clock.now().getTime();
+    for (const pending of this.waiting) {
+      if (pending.due <= now) this.requeue(pending);
+    }
+  }
+
+  /** Drops pending deliveries (a reset of the sandbox). */
+  clear(): void {
+    this.queue.length = 0;
+    for (const pending of this.waiting) clearTimeout(pending.timer);
+    this.waiting.clear();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clear();
+    this.controller.abort();
+  }
+
+  private requeue(pending: Pending): void {
+    clearTimeout(pending.timer);
+    this.waiting.delete(pending);
+    this.queue.push(pending);
+    void this.pump();
+  }
+
+  // One attempt at a time keeps first deliveries in the documented order.
+  private async pump(): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      for (let next = this.queue.shift(); next && !this.closed; next = this.queue.shift()) await this.attempt(next);
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  private async attempt(pending: Pending): Promise<void> {
+    const url = this.options.target();
+    if (!url) return; // nothing to deliver to: the record stays as it is
+    let reason: string | undefined;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signWebhookPayload(pending.body, this.options.authKey()) },
+        body: pending.body,
+        signal: AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.timeoutMs)]),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status === 200) {
+        this.options.record(pending.eventId, { success: true, retryAt: null });
+        return;
+      }
+      reason = `the webhook address answered ${res.status}`;
+    } catch (err) {
+      if (this.closed) return;
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      reason = `no answer from the webhook address (${cause ?? (err as Error).name})`;
+    }
+    pending.due = this.options.clock.now().getTime() + this.retryMs;
+    this.options.record(pending.eventId, { success: false, retryAt: new Date(pending.due).toISOString(), reason });
+    pending.timer = setTimeout(() => this.requeue(pending), this.retryMs);
+    pending.timer.unref();
+    this.waiting.add(pending);
+  }
+}
