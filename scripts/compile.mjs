@@ -1,7 +1,9 @@
 // Compiles the runtime code (src/) and the generated types to JavaScript and
-// declarations: generated/lib/.
+// declarations: generated/lib/. The generated validators are JavaScript with
+// declarations already; they are copied beside the code that imports them.
 import path from 'node:path';
-import { rm } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
+import { ROOT } from './lib/paths.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
@@ -13,6 +15,9 @@ export async function compile(out) {
   } catch (err) {
     throw new Error(`TypeScript did not compile; fix the errors in src/:\n${err.message}`);
   }
+  // tsc reads the validators from generated/ (as it reads the types), so they
+  // are copied from there whatever the output folder.
+  await cp(path.join(ROOT, 'generated', 'validators'), path.join(lib, 'generated', 'validators'), { recursive: true });
   console.log('compile: generated/lib');
 }
 

@@ -5,21 +5,16 @@ import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 export async function lintSources() {
-  const failures = [];
-  await Promise.all(
-    APIS.map(async (api) => {
-      try {
-        const out = await runTool('redocly', ['lint', api.name, '--format=stylish'], { quiet: true });
-        // Redocly exits 0 on warnings; the project allows none.
-        if (/\d+ warnings?/.test(out)) failures.push(out);
-      } catch (err) {
-        failures.push(err.message);
-      }
-    }),
-  );
-  if (failures.length) {
-    throw new Error(`Redocly lint found problems in openapi/; fix them in the sources:\n${failures.join('\n')}`);
+  // One process for every API: Redocly's start-up is most of the cost.
+  let problems = '';
+  try {
+    const out = await runTool('redocly', ['lint', ...APIS.map((a) => a.name), '--format=stylish'], { quiet: true });
+    // Redocly exits 0 on warnings; the project allows none.
+    if (/\d+ warnings?/.test(out)) problems = out;
+  } catch (err) {
+    problems = err.message;
   }
+  if (problems) throw new Error(`Redocly lint found problems in openapi/; fix them in the sources:\n${problems}`);
   console.log(`lint-sources: ${APIS.map((a) => a.name).join(', ')} clean (Redocly recommended)`);
 }
 

@@ -1,16 +1,15 @@
-import { validateWebhookEvent, validatorsByEventType } from '../../generated/validators/partner-webhooks.js';
+import {
+  validateWebhookEvent,
+  validatorsByEventType,
+  type WebhookValidator,
+} from '../../generated/validators/partner-webhooks.js';
 import { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import { verifyWebhookSignature, type AuthKeys, type RawBody } from './signature.js';
 
-interface AjvError {
-  instancePath: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-type Validator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
-const validateAny = validateWebhookEvent as unknown as Validator;
-const validateByType = validatorsByEventType as unknown as Record<string, Validator>;
+type AjvError = NonNullable<WebhookValidator['errors']>[number];
+const validateAny = validateWebhookEvent;
+const validateByType = validatorsByEventType;
 const EVENT_TYPES = Object.keys(validateByType);
 
 const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {

@@ -1,4 +1,4 @@
-import { validateWebhookEvent, validatorsByEventType } from '../../generated/validators/partner-webhooks.js';
+import { validateWebhookEvent, validatorsByEventType, } from '../../generated/validators/partner-webhooks.js';
 import { WebhookPayloadError, WebhookSignatureError } from './errors.js';
 import { verifyWebhookSignature } from './signature.js';
 const validateAny = validateWebhookEvent;
