@@ -1,0 +1,317 @@
+// The documented partner sequences as Arazzo workflows
+// (openapi/workflows/partner-sequences.arazzo.yaml), run by `redocly respect`
+// against the sandbox, while a loopback receiver takes the webhooks the
+// sandbox delivers and checks them with the package's own webhook toolkit.
+import { execFile } from 'node:child_process';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { parseWebhookEvent, verifyWebhookSignature, type WebhookEvent } from '../src/webhooks/index.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ARAZZO = 'openapi/workflows/partner-sequences.arazzo.yaml';
+const REDOCLY = path.join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+const WORKFLOWS = ['new-user', 'merge', 'manual-review', 'revert', 'webhook-delivery', 'key-rotation'];
+const FIRST_KEY = `sbx_arazzo_${randomBytes(12).toString('hex')}`;
+
+// One set of partner user ids and phone numbers per run: the sequences depend
+// on which users exist, so nothing may be shared between workflows or runs.
+const phoneBase = String(randomInt(1_000_000, 10_000_000));
+const phone = (n: number) => `+49151${phoneBase}${n}`;
+const inputs = {
+  authKey: FIRST_KEY,
+  newUserExternalUserId: randomUUID(),
+  newUserPhoneNumber: phone(1),
+  mergeFirstExternalUserId: randomUUID(),
+  mergeSecondExternalUserId: randomUUID(),
+  mergePhoneNumber: phone(2),
+  reviewExternalUserId: randomUUID(),
+  reviewPhoneNumber: phone(3),
+  revertExternalUserId: randomUUID(),
+  revertPhoneNumber: phone(4),
+  deliveryExternalUserId: randomUUID(),
+  deliveryPhoneNumber: phone(5),
+  rotationExternalUserId: randomUUID(),
+  rotationPhoneNumber: phone(6),
+};
+
+interface Delivery {
+  method: string | undefined;
+  path: string | undefined;
+  contentType: string | undefined;
+  signature: string | undefined;
+  rawBody: string;
+}
+
+interface RespectRun {
+  exitCode: number;
+  output: string;
+  report: { status: string; files: Record<string, { executedWorkflows: { workflowId: string; status: string }[] }> } | undefined;
+}
+
+let sandbox: Sandbox;
+let receiver: Server;
+let receiverUrl: string;
+let workDir: string;
+let respect: RespectRun;
+const deliveries: Delivery[] = [];
+
+function run(args: string[], timeout: number): Promise<{ exitCode: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [REDOCLY, ...args],
+      { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' }, timeout, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ exitCode: code, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+}
+
+async function partnerCall(method: string, urlPath: string, key: string, body?: unknown) {
+  const res = await fetch(`${sandbox.url}${urlPath}`, {
+    method,
+    headers: { 'X-Auth-Key': key, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const signature = req.headers['x-signature'];
+      deliveries.push({
+        method: req.method,
+        path: req.url,
+        contentType: req.headers['content-type'],
+        signature: Array.isArray(signature) ? signature.join(',') : signature,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+
+  sandbox = await startSandbox({ port: 0, validateResponses: true, authKey: FIRST_KEY });
+  const put = await partnerCall('PUT', '/partners', FIRST_KEY, { webhookUrl: receiverUrl });
+  expect(put.status).toBe(200);
+  expect(put.body.webhookUrl).toBe(receiverUrl);
+
+  // `-i name=value` and `--server name=url,name=url` are split on `,` and `=`.
+  for (const value of Object.values(inputs)) expect(value).not.toMatch(/[,=]/);
+  workDir = await mkdtemp(path.join(tmpdir(), 'arazzo-'));
+  const jsonOutput = path.join(workDir, 'respect.json');
+  const { exitCode, output } = await run(
+    [
+      'respect',
+      ARAZZO,
+      '--server',
+      `partner=${sandbox.url},sandbox=${sandbox.url}`,
+      ...Object.entries(inputs).flatMap(([name, value]) => ['-i', `${name}=${value}`]),
+      '--json-output',
+      jsonOutput,
+      '--execution-timeout',
+      '40000',
+    ],
+    50_000,
+  );
+  const report = await readFile(jsonOutput, 'utf8').then(JSON.parse, () => undefined);
+  respect = { exitCode, output, report };
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+const workflowStatuses = () =>
+  Object.fromEntries(
+    Object.values(respect.report?.files ?? {}).flatMap((file) => file.executedWorkflows.map((w) => [w.workflowId, w.status])),
+  );
+
+/** Signature keys while the run rotated once: the sandbox's current key and the first one. */
+async function currentKey(): Promise<string> {
+  const res = await fetch(`${sandbox.url}/_sandbox/credentials`);
+  return ((await res.json()) as { authKey: string }).authKey;
+}
+
+const events = (keys: string[]): WebhookEvent[] => deliveries.map((d) => parseWebhookEvent(d.rawBody, d.signature, keys));
+
+/**
+ * The event types delivered about the verifications of these partner user
+ * ids and about the users they completed into (or were reverted from), in
+ * the order they arrived.
+ */
+function sequenceOf(all: WebhookEvent[], externalUserIds: string[]): string[] {
+  const verificationEvents = all.filter((e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId));
+  const userIds = new Set(
+    verificationEvents.flatMap((e) => (e.dataType === 'verification' ? [e.data.userId, e.data.previousUserId] : [])).filter(Boolean),
+  );
+  return all
+    .filter((e) => verificationEvents.includes(e) || (e.dataType === 'user' && userIds.has(e.data.userId)))
+    .map((e) => e.eventType);
+}
+
+describe('the Arazzo description', () => {
+  it('lints with zero errors and zero warnings', async () => {
+    const { exitCode, output } = await run(['lint', ARAZZO, '--format=json'], 30_000);
+    expect(exitCode, output).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+  });
+});
+
+describe('redocly respect against the sandbox', () => {
+  it('runs every workflow of the file and writes a JSON report', () => {
+    expect(respect.report, respect.output).toBeDefined();
+    expect(Object.keys(workflowStatuses()).sort()).toEqual([...WORKFLOWS].sort());
+  });
+
+  it.each(['new-user', 'merge', 'manual-review', 'revert', 'key-rotation'])('workflow %s passes', (workflowId) => {
+    expect(workflowStatuses()[workflowId], respect.output).toBe('success');
+  });
+
+  // Needs webhook delivery: history records turn `success: true` only when
+  // the sandbox has POSTed the event to the webhookUrl and it answered 200.
+  it('workflow webhook-delivery passes, so respect exits 0', () => {
+    expect(workflowStatuses()['webhook-delivery'], respect.output).toBe('success');
+    expect(respect.report?.status).toBe('success');
+    expect(respect.exitCode, respect.output).toBe(0);
+  });
+
+  it('the rotation took effect: the old key is refused and the sandbox answers the new one', async () => {
+    const key = await currentKey();
+    expect(key).not.toBe(FIRST_KEY);
+    expect((await partnerCall('GET', '/partners', FIRST_KEY)).status).toBe(401);
+    const partner = await partnerCall('GET', '/partners', key);
+    expect(partner.status).toBe(200);
+    expect(partner.body.webhookUrl).toBe(receiverUrl);
+  });
+
+  it('every answer the sandbox gave matched the contract', () => {
+    expect(sandbox.violations).toEqual([]);
+  });
+});
+
+// Everything below needs webhook delivery: the receiver gets nothing without it.
+describe('the webhooks the receiver got', () => {
+  it('were POSTed as JSON with an X-SIGNATURE of the current or the previous key, and parse', async () => {
+    const keys = [await currentKey(), FIRST_KEY];
+    await expect.poll(() => deliveries.length).toBeGreaterThanOrEqual(30);
+    for (const d of deliveries) {
+      expect(d.method).toBe('POST');
+      expect(d.path).toBe('/webhooks');
+      expect(d.contentType).toMatch(/^application\/json\b/);
+      expect(verifyWebhookSignature(d.rawBody, d.signature, keys), d.rawBody).toBe(true);
+      expect(verifyWebhookSignature(d.rawBody, d.signature, 'not-a-key-of-this-sandbox')).toBe(false);
+    }
+    const all = events(keys);
+    // The receiver answered 200 every time, so nothing was sent twice.
+    expect(new Set(all.map((e) => e.eventId)).size).toBe(all.length);
+  });
+
+  it('new user: created, opened, completed with user.created, then two user.updated', async () => {
+    const keys = [await currentKey(), FIRST_KEY];
+    await expect
+      .poll(() => sequenceOf(events(keys), [inputs.newUserExternalUserId]))
+      .toEqual(['verification.created', 'verification.updated', 'verification.updated', 'user.created', 'user.updated', 'user.updated']);
+    const statuses = events(keys)
+      .filter((e) => e.dataType === 'verification' && e.data.externalUserId === inputs.newUserExternalUserId)
+      .map((e) => (e.dataType === 'verification' ? e.data.status : undefined));
+    expect(statuses).toEqual(['created', 'started', 'completed']);
+  });
+
+  it('merge: the second verification ends with verification.updated and user.merged into the first user', async () => {
+    const keys = [await currentKey(), FIRST_KEY];
+    const ids = [inputs.mergeFirstExternalUserId, inputs.mergeSecondExternalUserId];
+    await expect
+      .poll(() => sequenceOf(events(keys), ids))
+      .toEqual([
+        'verification.created',
+        'verification.updated',
+        'verification.updated',
+        'user.created',
+        'verification.created',
+        'verification.updated',
+        'verification.updated',
+        'user.merged',
+      ]);
+    const all = events(keys);
+    const merged = all.filter((e) => e.dataType === 'user' && e.eventType === 'user.merged');
+    const completedSecond = all.filter(
+      (e) => e.dataType === 'verification' && e.data.externalUserId === inputs.mergeSecondExternalUserId && e.data.status === 'completed',
+    );
+    expect(completedSecond).toHaveLength(1);
+    const userId = completedSecond[0]!.dataType === 'verification' ? completedSecond[0]!.data.userId : undefined;
+    const mergedIntoUser = merged.filter((e) => e.dataType === 'user' && e.data.userId === userId);
+    expect(mergedIntoUser).toHaveLength(1);
+    const externalIds = mergedIntoUser[0]!.dataType === 'user' ? mergedIntoUser[0]!.data.externalUsers.map((u) => u.id) : [];
+    expect(externalIds.sort()).toEqual([...ids].sort());
+  });
+
+  it('manual review: created, opened, in review, completed with user.created', async () => {
+    const keys = [await currentKey(), FIRST_KEY];
+    await expect
+      .poll(() => sequenceOf(events(keys), [inputs.reviewExternalUserId]))
+      .toEqual(['verification.created', 'verification.updated', 'verification.updated', 'verification.updated', 'user.created']);
+    const statuses = events(keys)
+      .filter((e) => e.dataType === 'verification' && e.data.externalUserId === inputs.reviewExternalUserId)
+      .map((e) => (e.dataType === 'verification' ? e.data.status : undefined));
+    expect(statuses).toEqual(['created', 'started', 'inReview', 'completed']);
+  });
+
+  it('revert: user.deleted, then verification.updated to reverted with previousUserId', async () => {
+    const keys = [await currentKey(), FIRST_KEY];
+    await expect
+      .poll(() => sequenceOf(events(keys), [inputs.revertExternalUserId]))
+      .toEqual([
+        'verification.created',
+        'verification.updated',
+        'verification.updated',
+        'user.created',
+        'user.deleted',
+        'verification.updated',
+      ]);
+    const mine = events(keys).filter((e) => e.dataType === 'verification' && e.data.externalUserId === inputs.revertExternalUserId);
+    const completed = mine.find((e) => e.dataType === 'verification' && e.data.status === 'completed');
+    const reverted = mine.at(-1);
+    expect(reverted?.dataType === 'verification' && reverted.data.status).toBe('reverted');
+    expect(reverted?.dataType === 'verification' && reverted.data.previousUserId).toBe(
+      completed?.dataType === 'verification' && completed.data.userId,
+    );
+  });
+
+  it('webhook-delivery workflow: created, opened, completed with user.created', async () => {
+    const keys = [await currentKey(), FIRST_KEY];
+    await expect
+      .poll(() => sequenceOf(events(keys), [inputs.deliveryExternalUserId]))
+      .toEqual(['verification.created', 'verification.updated', 'verification.updated', 'user.created']);
+  });
+
+  it('key rotation: the verification created with the new key is signed with the new key only', async () => {
+    const newKey = await currentKey();
+    await expect
+      .poll(() => sequenceOf(events([newKey, FIRST_KEY]), [inputs.rotationExternalUserId]))
+      .toEqual(['verification.created']);
+    const delivery = deliveries.find((d) => {
+      const e = JSON.parse(d.rawBody) as WebhookEvent;
+      return e.dataType === 'verification' && e.data.externalUserId === inputs.rotationExternalUserId;
+    })!;
+    expect(verifyWebhookSignature(delivery.rawBody, delivery.signature, newKey)).toBe(true);
+    expect(verifyWebhookSignature(delivery.rawBody, delivery.signature, FIRST_KEY)).toBe(false);
+    expect(() => parseWebhookEvent(delivery.rawBody, delivery.signature, FIRST_KEY)).toThrow(/X-SIGNATURE/);
+  });
+});
