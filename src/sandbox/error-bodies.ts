@@ -10,7 +10,9 @@ const V2_CODES: Record<number, [string, string]> = {
   401: ['UNAUTHORIZED_ERROR', 'Unauthorized'],
   404: ['NOT_FOUND_ERROR', 'Not found'],
   413: ['PAYLOAD_TOO_LARGE_ERROR', 'Request body is larger than 1 MiB'],
+  414: ['URI_TOO_LONG_ERROR', 'Request target is too long'],
   415: ['UNSUPPORTED_MEDIA_TYPE_ERROR', 'Content-Type must be application/json'],
+  431: ['REQUEST_TOO_LARGE_ERROR', 'Request line or headers are too large'],
   500: ['INTERNAL_ERROR', 'Internal error'],
 };
 
@@ -31,9 +33,19 @@ export function errorBody(api: ApiName, status: number, message?: string, violat
   return { statusCode: status, message: text };
 }
 
-/** Which API a URL belongs to, for answers outside any route. */
+/**
+ * Which API a URL belongs to, for answers outside any route. Decided on the
+ * decoded path, as the router matches it (`/%762/…` is `/v2/…`).
+ */
 export function apiOf(url: string): ApiName {
-  if (url.startsWith('/v2/') || url === '/v2') return 'v2';
-  if (url.startsWith('/_sandbox')) return 'sandbox';
+  const raw = url.split('?')[0];
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // An undecodable path is judged as written.
+  }
+  if (path.startsWith('/v2/') || path === '/v2') return 'v2';
+  if (path.startsWith('/_sandbox')) return 'sandbox';
   return 'partner';
 }

@@ -2,6 +2,7 @@
 // bundled documents, with real state, credentials and validation.
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { readBundledDocument } from '../package-files.js';
 import { SandboxClock } from './clock.js';
@@ -44,6 +45,23 @@ export interface Sandbox {
 }
 
 const MiB = 1024 * 1024;
+const MALFORMED_TARGET: Violation = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
+
+function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
+  if (!socket.writable) return;
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const target = Buffer.isBuffer(err.rawPacket) ? (err.rawPacket.toString('latin1').split(' ')[1] ?? '') : '';
+  const body = JSON.stringify(
+    tooLarge
+      ? errorBody(apiOf(target), 431, 'request line or headers are larger than the sandbox accepts (16 KiB)')
+      : errorBody(apiOf(target), 400, undefined, [MALFORMED_TARGET]),
+  );
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -70,7 +88,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const authKey = options.authKey ?? token('sbx');
   const accessToken = options.accessToken ?? token('v2');
   const clock = new SandboxClock();
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: MiB, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: MiB,
+    ignoreTrailingSlash: false,
+    ignoreDuplicateSlashes: false,
+    // A URL that cannot be decoded (`%C3%28`) never reaches a route.
+    frameworkErrors: (_err, request, reply) => fail(reply, apiOf(request.url), 400, undefined, [MALFORMED_TARGET]),
+    // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
+    // path, a request line or headers over its limit) before fastify sees
+    // them; they get the same error shapes, written to the socket.
+    clientErrorHandler: (err, socket) => answerClientError(err, socket),
+  });
   const violations: string[] = [];
 
   // Verification URLs carry the sandbox's address, so the port is settled

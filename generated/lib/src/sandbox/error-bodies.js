@@ -3,7 +3,9 @@ const V2_CODES = {
     401: ['UNAUTHORIZED_ERROR', 'Unauthorized'],
     404: ['NOT_FOUND_ERROR', 'Not found'],
     413: ['PAYLOAD_TOO_LARGE_ERROR', 'Request body is larger than 1 MiB'],
+    414: ['URI_TOO_LONG_ERROR', 'Request target is too long'],
     415: ['UNSUPPORTED_MEDIA_TYPE_ERROR', 'Content-Type must be application/json'],
+    431: ['REQUEST_TOO_LARGE_ERROR', 'Request line or headers are too large'],
     500: ['INTERNAL_ERROR', 'Internal error'],
 };
 const describe = (v) => {
@@ -21,11 +23,22 @@ export function errorBody(api, status, message, violations = []) {
     const text = violations.length ? violations.map(describe).join('; ') : (message ?? V2_CODES[status]?.[1] ?? 'Error');
     return { statusCode: status, message: text };
 }
-/** Which API a URL belongs to, for answers outside any route. */
+/**
+ * Which API a URL belongs to, for answers outside any route. Decided on the
+ * decoded path, as the router matches it (`/%762/…` is `/v2/…`).
+ */
 export function apiOf(url) {
-    if (url.startsWith('/v2/') || url === '/v2')
+    const raw = url.split('?')[0];
+    let path = raw;
+    try {
+        path = decodeURIComponent(raw);
+    }
+    catch {
+        // An undecodable path is judged as written.
+    }
+    if (path.startsWith('/v2/') || path === '/v2')
         return 'v2';
-    if (url.startsWith('/_sandbox'))
+    if (path.startsWith('/_sandbox'))
         return 'sandbox';
     return 'partner';
 }

@@ -14,6 +14,19 @@ import { PartnerState } from './partner-state.js';
 import { V2State } from './v2-state.js';
 import { WebhookDelivery } from './delivery.js';
 const MiB = 1024 * 1024;
+const MALFORMED_TARGET = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
+function answerClientError(err, socket) {
+    if (!socket.writable)
+        return;
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const target = Buffer.isBuffer(err.rawPacket) ? (err.rawPacket.toString('latin1').split(' ')[1] ?? '') : '';
+    const body = JSON.stringify(tooLarge
+        ? errorBody(apiOf(target), 431, 'request line or headers are larger than the sandbox accepts (16 KiB)')
+        : errorBody(apiOf(target), 400, undefined, [MALFORMED_TARGET]));
+    const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
 function freePort(host) {
     return new Promise((resolve, reject) => {
         const probe = createServer();
@@ -37,7 +50,18 @@ export async function startSandbox(options = {}) {
     const authKey = options.authKey ?? token('sbx');
     const accessToken = options.accessToken ?? token('v2');
     const clock = new SandboxClock();
-    const app = Fastify({ logger: false, bodyLimit: MiB, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
+    const app = Fastify({
+        logger: false,
+        bodyLimit: MiB,
+        ignoreTrailingSlash: false,
+        ignoreDuplicateSlashes: false,
+        // A URL that cannot be decoded (`%C3%28`) never reaches a route.
+        frameworkErrors: (_err, request, reply) => fail(reply, apiOf(request.url), 400, undefined, [MALFORMED_TARGET]),
+        // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
+        // path, a request line or headers over its limit) before fastify sees
+        // them; they get the same error shapes, written to the socket.
+        clientErrorHandler: (err, socket) => answerClientError(err, socket),
+    });
     const violations = [];
     // Verification URLs carry the sandbox's address, so the port is settled
     // before the state is made (port 0 asks the OS for a free one).
