@@ -57,6 +57,8 @@ export interface PartnerStateOptions {
 const EXPIRABLE: ReadonlySet<VerificationStatus> = new Set(['created', 'started', 'waitingForUserInput']);
 /** Rule 2 of operation 5 calls these "open". */
 const OPEN: ReadonlySet<VerificationStatus> = new Set(['created', 'started']);
+/** What a new create may close or conflict with. */
+const UNFINISHED: ReadonlySet<VerificationStatus> = new Set([...EXPIRABLE, 'inReview']);
 const IN_SESSION: ReadonlySet<VerificationStatus> = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);
 const DEFAULT_TIME_TO_EXPIRY = 10080;
 /** Reserved top-level domain (RFC 2606): a placeholder that can never receive a webhook. */
@@ -72,6 +74,12 @@ export class PartnerState implements PartnerApi, PartnerControl {
   private partner!: S['Partner'];
   private authKeys: S['AuthKey'][] = [];
   private verifications = new Map<string, StoredVerification>();
+  // Indexes that keep a create independent of how many verifications exist:
+  // the ones a new create may close or conflict with, by phone number, and
+  // the ones that can still expire, with the earliest validTo among them.
+  private unfinishedByPhone = new Map<string, Set<StoredVerification>>();
+  private expirable = new Set<StoredVerification>();
+  private nextExpiryMs = Infinity;
   private users = new Map<string, StoredUser>();
   private fingerprintIds = new Map<string, string>();
   private log!: WebhookLog;
@@ -129,7 +137,8 @@ export class PartnerState implements PartnerApi, PartnerControl {
     const numbers = phoneNumbers.map((p) => p.phoneNumber);
     const sharesNumber = (v: StoredVerification) => v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber));
 
-    const inReview = [...this.verifications.values()].find(
+    const samePhone = new Set(numbers.flatMap((n) => [...(this.unfinishedByPhone.get(n) ?? [])]));
+    const inReview = [...samePhone].find(
       (v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId && sharesNumber(v),
     );
     if (inReview) {
@@ -138,8 +147,8 @@ export class PartnerState implements PartnerApi, PartnerControl {
         `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`,
       );
     }
-    for (const open of this.verifications.values()) {
-      if (OPEN.has(open.data.status) && sharesNumber(open)) this.setStatus(open, 'closed');
+    for (const open of samePhone) {
+      if (OPEN.has(open.data.status)) this.setStatus(open, 'closed');
     }
 
     const now = this.clock();
@@ -180,6 +189,7 @@ export class PartnerState implements PartnerApi, PartnerControl {
     };
     this.refreshCollected(v);
     this.verifications.set(id, v);
+    this.track(v);
     this.emitVerification(v, 'verification.created');
     return createdVerificationView(v);
   }
@@ -415,6 +425,7 @@ export class PartnerState implements PartnerApi, PartnerControl {
     const entry = v.data.phoneNumbers.find((p) => p.phoneNumber === number);
     if (entry) entry.isVerified = true;
     else v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
+    if (UNFINISHED.has(v.data.status)) this.track(v);
     if (v.data.phoneNumber === number) v.data.isPhoneNumberVerified = true;
     if (!v.verifiedPhones.includes(number)) v.verifiedPhones.push(number);
     this.afterInput(v, (user, now) => {
@@ -481,11 +492,15 @@ export class PartnerState implements PartnerApi, PartnerControl {
 
   expireDue(): void {
     const now = this.clock().getTime();
-    const due = [...this.verifications.values()]
-      .filter((v) => EXPIRABLE.has(v.data.status) && Date.parse(v.data.validTo) <= now)
+    if (now < this.nextExpiryMs) return;
+    const due = [...this.expirable]
+      .filter((v) => Date.parse(v.data.validTo) <= now)
       .sort((a, b) => Date.parse(a.data.validTo) - Date.parse(b.data.validTo));
     // The service expires a session when `validTo` is reached, so that is the time of the change.
     for (const v of due) this.setStatus(v, 'expired', v.data.validTo);
+    let next = Infinity;
+    for (const v of this.expirable) next = Math.min(next, Date.parse(v.data.validTo));
+    this.nextExpiryMs = next;
   }
 
   markShareholder(userId: string, input: { sharesNumber: number }): S['Shares'] {
@@ -519,6 +534,9 @@ export class PartnerState implements PartnerApi, PartnerControl {
     };
     this.authKeys = [{ id: this.newId(), key: this.options.authKey, active: true, createdAt: now, updatedAt: now }];
     this.verifications = new Map();
+    this.unfinishedByPhone = new Map();
+    this.expirable = new Set();
+    this.nextExpiryMs = Infinity;
     this.users = new Map();
     this.fingerprintIds = new Map();
     this.log = new WebhookLog(this.newId, () => this.nowIso());
@@ -719,7 +737,30 @@ export class PartnerState implements PartnerApi, PartnerControl {
   private setStatus(v: StoredVerification, status: VerificationStatus, at = this.nowIso()): void {
     v.data.status = status;
     v.data.updatedAt = at;
+    if (!EXPIRABLE.has(status)) this.expirable.delete(v);
+    if (!UNFINISHED.has(status)) this.untrack(v);
     this.emitVerification(v, 'verification.updated', at);
+  }
+
+  /** Indexes a verification that is open or in review (see the fields). */
+  private track(v: StoredVerification): void {
+    for (const { phoneNumber } of v.data.phoneNumbers) {
+      let set = this.unfinishedByPhone.get(phoneNumber);
+      if (!set) this.unfinishedByPhone.set(phoneNumber, (set = new Set()));
+      set.add(v);
+    }
+    if (EXPIRABLE.has(v.data.status)) {
+      this.expirable.add(v);
+      this.nextExpiryMs = Math.min(this.nextExpiryMs, Date.parse(v.data.validTo));
+    }
+  }
+
+  private untrack(v: StoredVerification): void {
+    for (const { phoneNumber } of v.data.phoneNumbers) {
+      const set = this.unfinishedByPhone.get(phoneNumber);
+      set?.delete(v);
+      if (set?.size === 0) this.unfinishedByPhone.delete(phoneNumber);
+    }
   }
 
   private envelope<E extends WebhookEvent>(dataType: E['dataType'], eventType: E['eventType'], data: E['data'], at = this.nowIso()): E {
@@ -735,9 +776,11 @@ export class PartnerState implements PartnerApi, PartnerControl {
   }
 
   /** Records the webhook in the history it belongs to, then hands it to the HTTP layer. */
+  // An event is built from copies of the store and never changed after, so
+  // the history and the listeners share it rather than copy it again.
   private emit(emitted: EmittedEvent, metadata?: Record<string, string>): void {
     this.log.add(emitted, metadata);
-    this.options.onEvent(structuredClone(emitted));
+    this.options.onEvent(emitted);
   }
 }
 

@@ -23,7 +23,8 @@ export class WebhookLog {
   add(emitted: EmittedEvent, metadata: Record<string, string> = {}): void {
     const { event } = emitted;
     const at = event.createdAt;
-    const common = { id: this.newId(), success: false, payload: structuredClone(event), retryAt: null, createdAt: at, updatedAt: at };
+    // The event is never changed after it is emitted (see PartnerState.emit).
+    const common = { id: this.newId(), success: false, payload: event, retryAt: null, createdAt: at, updatedAt: at };
     if (emitted.verificationId !== undefined) {
       this.entries.push({
         eventId: event.eventId,

@@ -5,10 +5,10 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../paths.mjs';
-import { MeasureError } from './proc.mjs';
+import { MeasureError, builtFile } from './proc.mjs';
 import { V2_ID } from './mock.mjs';
 
-const lib = (file) => pathToFileURL(path.join(ROOT, 'generated', 'lib', 'src', file)).href;
+const lib = (file) => pathToFileURL(builtFile(ROOT, 'src', file)).href;
 
 function fixedBody() {
   const doc = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'v2.json'), 'utf8'));
@@ -16,7 +16,7 @@ function fixedBody() {
   return JSON.stringify(example ?? { id: V2_ID, status: 'APPROVED' });
 }
 
-export async function benchClients({ requests = 2000, rounds = 8, log }) {
+export async function benchClients({ requests = 3000, rounds = 12, log }) {
   const { createV2Client } = await import(lib('v2.js'));
   const { createPartnerClient } = await import(lib('partner.js'));
   const body = fixedBody();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../paths.mjs';
 import { freePort, startPrism } from '../prism.mjs';
-import { MeasureError, findChild, spawnServer, watchMemory } from './proc.mjs';
+import { MeasureError, builtFile, findChild, spawnServer, watchMemory } from './proc.mjs';
 
 // A seeded id of the v2 examples (the sandbox serves them; Prism answers any id).
 export const V2_ID = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
@@ -140,7 +140,7 @@ async function runPrism(api, caseNames, opts, log) {
 
 async function runSandbox(opts, log) {
   const port = await freePort();
-  const cli = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
+  const cli = builtFile(ROOT, 'src', 'cli', 'index.js');
   const server = await spawnServer(
     process.execPath,
     [cli, 'sandbox', '--port', String(port), '--auth-key', AUTH_KEY, '--access-token', ACCESS_TOKEN],
@@ -150,8 +150,12 @@ async function runSandbox(opts, log) {
   const url = `http://127.0.0.1:${port}`;
   const results = {};
   let mem;
+  let v2Body;
   try {
     const partnerId = await createOne(url);
+    const v2 = await fetch(`${url}/v2/verifications/${V2_ID}`, { headers: cases.v2Get.request().headers });
+    v2Body = Buffer.from(await v2.arrayBuffer());
+    if (v2.status !== 200) throw new MeasureError(`the sandbox answered ${v2.status} to GET /v2/verifications/${V2_ID}: ${v2Body}`);
     for (const name of ['v2Get', 'partnerGet', 'partnerCreate']) {
       log(`  sandbox: ${cases[name].label}`);
       results[name] = await measureCase({ server: 'the sandbox', name, url, request: cases[name].request(partnerId), ...opts });
@@ -160,7 +164,29 @@ async function runSandbox(opts, log) {
     mem = memory.stop();
     await server.stop();
   }
-  return { startupMs: server.startupMs, startupResolutionMs: 10, peakRss: mem.peak, memory: mem, processes: mem.processes, cases: results };
+  return { startupMs: server.startupMs, startupResolutionMs: 10, peakRss: mem.peak, memory: mem, processes: mem.processes, cases: results, v2Body };
+}
+
+// The ceiling of this machine and load generator: a bare node:http server
+// (a child process too) answering the v2 GET with a fixed body of the same
+// size, under the same load. No server can go faster here.
+const BARE_SERVER = `
+const body = require('node:fs').readFileSync(0);
+require('node:http').createServer((req, res) => {
+  req.resume();
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+  res.end(body);
+}).listen(Number(process.argv[1]), '127.0.0.1');`;
+
+async function runBare(body, opts, log) {
+  const port = await freePort();
+  const server = await spawnServer(process.execPath, ['-e', BARE_SERVER, String(port)], { port, cwd: ROOT, name: 'the bare node:http server', stdin: body });
+  try {
+    log(`  bare node:http: ${cases.v2Get.label}`);
+    return { v2Get: await measureCase({ server: 'bare node:http', name: 'v2Get', url: `http://127.0.0.1:${port}`, request: cases.v2Get.request(), ...opts }) };
+  } finally {
+    await server.stop();
+  }
 }
 
 export async function benchMock({ seconds, warmup, log }) {
@@ -168,5 +194,16 @@ export async function benchMock({ seconds, warmup, log }) {
   const prismV2 = await runPrism('v2', ['v2Get'], opts, log);
   const prismPartner = await runPrism('partner', ['partnerGet', 'partnerCreate'], opts, log);
   const sandbox = await runSandbox(opts, log);
-  return { connections: CONNECTIONS, seconds, warmup, prism: { v2: prismV2, partner: prismPartner }, sandbox, labels: Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, v.label])) };
+  const bare = await runBare(sandbox.v2Body, opts, log);
+  sandbox.v2BodyBytes = sandbox.v2Body.length;
+  delete sandbox.v2Body;
+  return {
+    connections: CONNECTIONS,
+    seconds,
+    warmup,
+    prism: { v2: prismV2, partner: prismPartner },
+    sandbox,
+    bare,
+    labels: Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, v.label])),
+  };
 }

@@ -1,11 +1,19 @@
 // Child processes for the benchmark: their process tree, its memory, and
 // waiting for a port to answer. Linux /proc first, `ps` when /proc is absent.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import net from 'node:net';
 
 /** A measurement that could not be taken; the benchmark exits non-zero on it. */
 export class MeasureError extends Error {}
+
+/** The compiled package code the benchmark loads or runs; throws when a build has not made it. */
+export function builtFile(root, ...parts) {
+  const file = path.join(root, 'generated', 'lib', ...parts);
+  if (!existsSync(file)) throw new MeasureError(`${path.relative(root, file)} is missing; run \`npm run build\` first (or wait for a running build to finish)`);
+  return file;
+}
 
 const started = new Set();
 // Whatever the benchmark started dies with it, even on Ctrl-C or a crash.
@@ -125,9 +133,10 @@ export const accepts = (port, host = '127.0.0.1') =>
  * Spawns a server and resolves when its port accepts connections, with the
  * time from spawn to that moment (polled every `pollMs`).
  */
-export async function spawnServer(command, args, { port, cwd, env, timeoutMs = 30000, pollMs = 10, name = command }) {
+export async function spawnServer(command, args, { port, cwd, env, timeoutMs = 30000, pollMs = 10, name = command, stdin = null }) {
   const start = performance.now();
-  const child = track(spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(command, args, { cwd, env, stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'] }));
+  if (stdin !== null) child.stdin.end(stdin);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

@@ -21,7 +21,8 @@ export class WebhookDelivery {
     }
     /** Queues an event for delivery, in the order it was emitted. */
     enqueue({ event }) {
-        if (this.closed)
+        // The service sends to the address set at the time of the event.
+        if (this.closed || !this.options.target())
             return;
         // Serialized once: every attempt sends (and signs) the same bytes.
         this.queue.push({ eventId: event.eventId, body: JSON.stringify(event), due: this.options.clock.now().getTime() });

@@ -24,6 +24,9 @@ export declare class PartnerState implements PartnerApi, PartnerControl {
     private partner;
     private authKeys;
     private verifications;
+    private unfinishedByPhone;
+    private expirable;
+    private nextExpiryMs;
     private users;
     private fingerprintIds;
     private log;
@@ -98,6 +101,9 @@ export declare class PartnerState implements PartnerApi, PartnerControl {
     private devicesOf;
     /** Every status change emits `verification.updated` (source, States notes). */
     private setStatus;
+    /** Indexes a verification that is open or in review (see the fields). */
+    private track;
+    private untrack;
     private envelope;
     private emitVerification;
     private emitUser;

@@ -15,6 +15,8 @@ import { WebhookLog } from './partner-webhook-log.js';
 const EXPIRABLE = new Set(['created', 'started', 'waitingForUserInput']);
 /** Rule 2 of operation 5 calls these "open". */
 const OPEN = new Set(['created', 'started']);
+/** What a new create may close or conflict with. */
+const UNFINISHED = new Set([...EXPIRABLE, 'inReview']);
 const IN_SESSION = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);
 const DEFAULT_TIME_TO_EXPIRY = 10080;
 /** Reserved top-level domain (RFC 2606): a placeholder that can never receive a webhook. */
@@ -28,6 +30,12 @@ export class PartnerState {
     partner;
     authKeys = [];
     verifications = new Map();
+    // Indexes that keep a create independent of how many verifications exist:
+    // the ones a new create may close or conflict with, by phone number, and
+    // the ones that can still expire, with the earliest validTo among them.
+    unfinishedByPhone = new Map();
+    expirable = new Set();
+    nextExpiryMs = Infinity;
     users = new Map();
     fingerprintIds = new Map();
     log;
@@ -77,12 +85,13 @@ export class PartnerState {
         const phoneNumbers = phoneNumbersOf(body);
         const numbers = phoneNumbers.map((p) => p.phoneNumber);
         const sharesNumber = (v) => v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber));
-        const inReview = [...this.verifications.values()].find((v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId && sharesNumber(v));
+        const samePhone = new Set(numbers.flatMap((n) => [...(this.unfinishedByPhone.get(n) ?? [])]));
+        const inReview = [...samePhone].find((v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId && sharesNumber(v));
         if (inReview) {
             throw new SandboxError(409, `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`);
         }
-        for (const open of this.verifications.values()) {
-            if (OPEN.has(open.data.status) && sharesNumber(open))
+        for (const open of samePhone) {
+            if (OPEN.has(open.data.status))
                 this.setStatus(open, 'closed');
         }
         const now = this.clock();
@@ -123,6 +132,7 @@ export class PartnerState {
         };
         this.refreshCollected(v);
         this.verifications.set(id, v);
+        this.track(v);
         this.emitVerification(v, 'verification.created');
         return createdVerificationView(v);
     }
@@ -344,6 +354,8 @@ export class PartnerState {
             entry.isVerified = true;
         else
             v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
+        if (UNFINISHED.has(v.data.status))
+            this.track(v);
         if (v.data.phoneNumber === number)
             v.data.isPhoneNumberVerified = true;
         if (!v.verifiedPhones.includes(number))
@@ -417,12 +429,18 @@ export class PartnerState {
     }
     expireDue() {
         const now = this.clock().getTime();
-        const due = [...this.verifications.values()]
-            .filter((v) => EXPIRABLE.has(v.data.status) && Date.parse(v.data.validTo) <= now)
+        if (now < this.nextExpiryMs)
+            return;
+        const due = [...this.expirable]
+            .filter((v) => Date.parse(v.data.validTo) <= now)
             .sort((a, b) => Date.parse(a.data.validTo) - Date.parse(b.data.validTo));
         // The service expires a session when `validTo` is reached, so that is the time of the change.
         for (const v of due)
             this.setStatus(v, 'expired', v.data.validTo);
+        let next = Infinity;
+        for (const v of this.expirable)
+            next = Math.min(next, Date.parse(v.data.validTo));
+        this.nextExpiryMs = next;
     }
     markShareholder(userId, input) {
         const user = this.user(userId);
@@ -452,6 +470,9 @@ export class PartnerState {
         };
         this.authKeys = [{ id: this.newId(), key: this.options.authKey, active: true, createdAt: now, updatedAt: now }];
         this.verifications = new Map();
+        this.unfinishedByPhone = new Map();
+        this.expirable = new Set();
+        this.nextExpiryMs = Infinity;
         this.users = new Map();
         this.fingerprintIds = new Map();
         this.log = new WebhookLog(this.newId, () => this.nowIso());
@@ -640,7 +661,32 @@ export class PartnerState {
     setStatus(v, status, at = this.nowIso()) {
         v.data.status = status;
         v.data.updatedAt = at;
+        if (!EXPIRABLE.has(status))
+            this.expirable.delete(v);
+        if (!UNFINISHED.has(status))
+            this.untrack(v);
         this.emitVerification(v, 'verification.updated', at);
+    }
+    /** Indexes a verification that is open or in review (see the fields). */
+    track(v) {
+        for (const { phoneNumber } of v.data.phoneNumbers) {
+            let set = this.unfinishedByPhone.get(phoneNumber);
+            if (!set)
+                this.unfinishedByPhone.set(phoneNumber, (set = new Set()));
+            set.add(v);
+        }
+        if (EXPIRABLE.has(v.data.status)) {
+            this.expirable.add(v);
+            this.nextExpiryMs = Math.min(this.nextExpiryMs, Date.parse(v.data.validTo));
+        }
+    }
+    untrack(v) {
+        for (const { phoneNumber } of v.data.phoneNumbers) {
+            const set = this.unfinishedByPhone.get(phoneNumber);
+            set?.delete(v);
+            if (set?.size === 0)
+                this.unfinishedByPhone.delete(phoneNumber);
+        }
     }
     envelope(dataType, eventType, data, at = this.nowIso()) {
         return { eventId: this.newId(), dataType, eventType, createdAt: at, data };
@@ -652,9 +698,11 @@ export class PartnerState {
         this.emit({ event: this.envelope('user', eventType, userEventData(user)), userId: user.id });
     }
     /** Records the webhook in the history it belongs to, then hands it to the HTTP layer. */
+    // An event is built from copies of the store and never changed after, so
+    // the history and the listeners share it rather than copy it again.
     emit(emitted, metadata) {
         this.log.add(emitted, metadata);
-        this.options.onEvent(structuredClone(emitted));
+        this.options.onEvent(emitted);
     }
 }
 /** Deprecated `phoneNumber`/`isPhoneNumberVerified` become a `phoneNumbers` entry (source: "replaced by"). */

@@ -1,0 +1,159 @@
+// Turns the measurements into table rows with targets, and the rows into one
+// Markdown table.
+import os from 'node:os';
+
+const num = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+const ms = (v) => (!Number.isFinite(v) ? 'n/a' : v >= 1000 ? `${num(v / 1000, 2)} s` : v >= 10 ? `${num(v, 1)} ms` : `${num(v, 2)} ms`);
+const mib = (bytes) => `${num(bytes / 1024 / 1024, 0)} MiB`;
+const kib = (bytes) => `${num(bytes / 1024, 0)} KiB`;
+const times = (r) => (Number.isFinite(r) ? `${num(r, 2)}×` : 'n/a');
+
+/** A row: part, measure, baseline, measured, ratio, target, and pass (true, false or null when no target). */
+const row = (part, measure, baseline, measured, ratio = '', target = '', pass = null) => ({ part, measure, baseline, measured, ratio, target, pass });
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model?.trim() ?? 'unknown',
+    cores: cpus.length,
+    memory: os.totalmem(),
+    memoryText: `${num(os.totalmem() / 1024 ** 3, 1)} GiB`,
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    date: new Date().toISOString(),
+    loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+export function mockRows(r) {
+  const rows = [];
+  const prismFor = (name) => (name === 'v2Get' ? r.prism.v2 : r.prism.partner);
+  for (const name of ['v2Get', 'partnerGet', 'partnerCreate']) {
+    const p = prismFor(name).cases[name];
+    const s = r.sandbox.cases[name];
+    if (!p || !s) continue;
+    const label = r.labels[name];
+    const rps = s.reqPerSec / p.reqPerSec;
+    const p99 = s.p99 / p.p99;
+    const non2xx = (x) => (x.non2xx ? ` (${num(x.non2xx)} non-2xx)` : '');
+    rows.push(row('mock vs sandbox', `${label}: req/s`, `Prism ${num(p.reqPerSec)}${non2xx(p)}`, `sandbox ${num(s.reqPerSec)}${non2xx(s)}`, times(rps), '≥ 10×', rps >= 10));
+    rows.push(row('mock vs sandbox', `${label}: p50`, ms(p.p50), ms(s.p50), times(s.p50 / p.p50)));
+    rows.push(row('mock vs sandbox', `${label}: p99`, ms(p.p99), ms(s.p99), times(p99), '≤ 0.20×', p99 <= 0.2));
+    const b = r.bare?.[name];
+    if (b) {
+      rows.push(
+        row(
+          'mock vs sandbox',
+          `${label}: bare node:http, same body (ceiling here)`,
+          `Prism ${num(p.reqPerSec)} req/s`,
+          `bare ${num(b.reqPerSec)} req/s, p99 ${ms(b.p99)}; sandbox at ${num((100 * s.reqPerSec) / b.reqPerSec)}% of it`,
+          `${times(b.reqPerSec / p.reqPerSec)} Prism`,
+        ),
+      );
+    }
+  }
+  const procs = (x) => `${x.processes.length} process${x.processes.length === 1 ? '' : 'es'}`;
+  rows.push(
+    row(
+      'mock vs sandbox',
+      'start-up (spawn → port answers)',
+      `Prism v2 ${ms(r.prism.v2.startupMs)}, partner ${ms(r.prism.partner.startupMs)}`,
+      `sandbox ${ms(r.sandbox.startupMs)} (both APIs)`,
+      times(r.sandbox.startupMs / Math.max(r.prism.v2.startupMs, r.prism.partner.startupMs)),
+    ),
+  );
+  rows.push(
+    row(
+      'mock vs sandbox',
+      'peak RSS (VmHWM of the process tree)',
+      `Prism v2 ${mib(r.prism.v2.peakRss)}, partner ${mib(r.prism.partner.peakRss)} (${procs(r.prism.v2)} each)`,
+      `sandbox ${mib(r.sandbox.peakRss)} (${procs(r.sandbox)}, both APIs)`,
+      times(r.sandbox.peakRss / (r.prism.v2.peakRss + r.prism.partner.peakRss)) + ' of both',
+    ),
+  );
+  return rows;
+}
+
+export function clientRows(r) {
+  const us = r.usPerRequest;
+  return [
+    row('clients', `createV2Client GET: µs/request (${num(r.requests)} sequential)`, `raw fetch ${num(us.v2Raw, 1)}`, `client ${num(us.v2Client, 1)}`, times(r.ratio.v2), '≤ 1.10×', r.ratio.v2 <= 1.1),
+    row('clients', `createPartnerClient GET: µs/request (${num(r.requests)} sequential)`, `raw fetch ${num(us.partnerRaw, 1)}`, `client ${num(us.partnerClient, 1)}`, times(r.ratio.partner), '≤ 1.10×', r.ratio.partner <= 1.1),
+  ];
+}
+
+export function webhookRows(r) {
+  const rows = [];
+  for (const [size, x] of Object.entries(r.sizes)) {
+    rows.push(
+      row('webhooks', `verifyWebhookSignature ${size}: ops/s`, `raw HMAC ${num(x.rawHmac.opsPerSec)}`, num(x.verify.opsPerSec), times(x.ratio.verifyToRawHmac), '≤ 1.05×', x.ratio.verifyToRawHmac <= 1.05),
+    );
+    rows.push(
+      row(
+        'webhooks',
+        `parseWebhookEvent ${size}: ops/s`,
+        `raw HMAC ${num(x.rawHmac.opsPerSec)}; + JSON.parse ${num(x.rawHmacJsonParse.opsPerSec)}`,
+        num(x.parse.opsPerSec),
+        `${times(x.ratio.parseToRawHmac)}; ${times(x.ratio.parseToRawHmacJsonParse)} of HMAC + JSON.parse`,
+      ),
+    );
+  }
+  return rows;
+}
+
+export function buildRows(r) {
+  const rows = [];
+  for (const [step, inBuild] of Object.entries(r.full.steps)) {
+    const alone = r.alone[step];
+    const failed = r.full.failed.includes(step) ? ' (failed)' : '';
+    rows.push(row('build', `step ${step}${failed}`, alone ? `alone ${ms(alone.ms)}` : '', `in the build ${ms(inBuild)}`));
+  }
+  const failedNote = r.full.failed.length ? ` (${r.full.failed.join(', ')} failed)` : '';
+  rows.push(
+    row(
+      'build',
+      `whole forced build over its slowest step${failedNote}`,
+      `${r.slowest.inBuild.step} ${ms(r.slowest.inBuild.ms)}${r.slowest.alone.step ? `; alone: ${r.slowest.alone.step} ${ms(r.slowest.alone.ms)}` : ''}`,
+      `whole ${ms(r.full.totalMs)}`,
+      `${times(r.ratio.wholeToSlowestInBuild)}${Number.isFinite(r.ratio.wholeToSlowestAlone) ? `; ${times(r.ratio.wholeToSlowestAlone)} of alone` : ''}`,
+      '≤ 1.5×',
+      r.ratio.wholeToSlowestInBuild <= 1.5,
+    ),
+  );
+  const rerun = Object.entries(r.noop.steps).filter(([, v]) => v !== null).map(([k]) => k);
+  rows.push(
+    row(
+      'build',
+      `no-op rebuild over a full one${rerun.length ? ` (re-ran: ${rerun.join(', ')})` : ''}`,
+      `full ${ms(r.full.totalMs)}`,
+      `no-op ${ms(r.noop.totalMs)} (wall ${ms(r.noop.wallMs)})`,
+      times(r.ratio.noopToFull),
+      '< 0.20×',
+      r.ratio.noopToFull < 0.2,
+    ),
+  );
+  return rows;
+}
+
+export function packageRows(r) {
+  return [
+    row('package', 'tarball (npm pack)', '', `${kib(r.tarball.size)} packed, ${kib(r.tarball.unpackedSize)} unpacked, ${r.tarball.files} files`),
+    row(
+      'package',
+      'runtime dependencies',
+      '',
+      `${r.dependencies.direct} direct (${r.dependencies.directNames.join(', ')}), ${r.dependencies.totalInstalled} installed in total`,
+    ),
+    row('package', 'type-check of the consumer fixture (tsc -p)', '', `${ms(r.typecheck.minMs)} (best of ${r.typecheck.runsMs.length})`),
+  ];
+}
+
+const mark = (pass) => (pass === null ? '' : pass ? 'pass' : 'MISS');
+
+export function table(rows) {
+  const head = ['Part', 'Measure', 'Baseline', 'Measured', 'Ratio', 'Target', ''];
+  const cells = rows.map((r) => [r.part, r.measure, r.baseline, r.measured, r.ratio, r.target, mark(r.pass)].map((c) => String(c).replace(/\|/g, '\\|')));
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) => `| ${c.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
+}
