@@ -242,17 +242,17 @@ var require_ucs2length = __commonJS({
 });
 
 // <stdin>
-var validateWebhookEvent = validate21;
+var validateVerificationCreatedEvent = validate21;
 var formats0 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 var formats2 = require_formats().fullFormats["date-time"];
-var schema35 = { "type": "object", "required": ["verificationId", "status", "redirectUrl", "externalUserId", "phoneNumbers", "requirements", "collectedRequirements", "validTo", "createdAt", "updatedAt"], "properties": { "verificationId": { "type": "string" }, "status": { "$ref": "#/components/schemas/VerificationStatus" }, "redirectUrl": { "type": "string", "format": "uri" }, "errorRedirectUrl": { "type": "string", "format": "uri" }, "externalUserId": { "$ref": "#/components/schemas/ExternalUserId" }, "phoneNumber": { "type": "string", "deprecated": true }, "isPhoneNumberVerified": { "type": "boolean", "deprecated": true }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/VerificationPhoneNumber" } }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "requireFirstAndLastName": { "type": "boolean", "deprecated": true }, "requirements": { "type": "array", "items": { "$ref": "#/components/schemas/Requirement" } }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/CollectedRequirement" } }, "userId": { "type": ["string", "null"] }, "previousUserId": { "type": ["string", "null"] }, "reason": { "type": "string", "maxLength": 200 }, "metadata": { "$ref": "#/components/schemas/Metadata" }, "validTo": { "$ref": "#/components/schemas/Timestamp" }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "updatedAt": { "$ref": "#/components/schemas/Timestamp" } }, "$comment": "The if/then/else below ties userId to status completed and previousUserId to status reverted. Its allOf wrappers keep Redocly's example validation (which forces unevaluatedProperties false on schemas listing properties, allOf members excepted) from misreading it; they change nothing otherwise.", "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "completed" } } }] }, "then": { "allOf": [{ "required": ["userId"] }, { "properties": { "userId": { "type": "string" }, "previousUserId": { "type": "null" } } }] }, "else": { "allOf": [{ "properties": { "userId": { "type": "null" } } }, { "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "reverted" } } }] }, "then": { "allOf": [{ "required": ["previousUserId"] }, { "properties": { "previousUserId": { "type": "string" } } }] }, "else": { "allOf": [{ "properties": { "previousUserId": { "type": "null" } } }, { "properties": { "userId": { "type": "null" } } }] } }] } };
-var schema36 = { "type": "string", "enum": ["created", "started", "waitingForUserInput", "inReview", "completed", "declined", "closed", "expired", "reverted"] };
+var schema34 = { "type": "object", "required": ["verificationId", "status", "redirectUrl", "externalUserId", "phoneNumbers", "requirements", "collectedRequirements", "validTo", "createdAt", "updatedAt"], "properties": { "verificationId": { "type": "string" }, "status": { "$ref": "#/components/schemas/VerificationStatus" }, "redirectUrl": { "type": "string", "format": "uri" }, "errorRedirectUrl": { "type": "string", "format": "uri" }, "externalUserId": { "$ref": "#/components/schemas/ExternalUserId" }, "phoneNumber": { "type": "string", "deprecated": true }, "isPhoneNumberVerified": { "type": "boolean", "deprecated": true }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/VerificationPhoneNumber" } }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "requireFirstAndLastName": { "type": "boolean", "deprecated": true }, "requirements": { "type": "array", "items": { "$ref": "#/components/schemas/Requirement" } }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/CollectedRequirement" } }, "userId": { "type": ["string", "null"] }, "previousUserId": { "type": ["string", "null"] }, "reason": { "type": "string", "maxLength": 200 }, "metadata": { "$ref": "#/components/schemas/Metadata" }, "validTo": { "$ref": "#/components/schemas/Timestamp" }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "updatedAt": { "$ref": "#/components/schemas/Timestamp" } }, "$comment": "The if/then/else below ties userId to status completed and previousUserId to status reverted. Its allOf wrappers keep Redocly's example validation (which forces unevaluatedProperties false on schemas listing properties, allOf members excepted) from misreading it; they change nothing otherwise.", "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "completed" } } }] }, "then": { "allOf": [{ "required": ["userId"] }, { "properties": { "userId": { "type": "string" }, "previousUserId": { "type": "null" } } }] }, "else": { "allOf": [{ "properties": { "userId": { "type": "null" } } }, { "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "reverted" } } }] }, "then": { "allOf": [{ "required": ["previousUserId"] }, { "properties": { "previousUserId": { "type": "string" } } }] }, "else": { "allOf": [{ "properties": { "previousUserId": { "type": "null" } } }, { "properties": { "userId": { "type": "null" } } }] } }] } };
+var schema35 = { "type": "string", "enum": ["created", "started", "waitingForUserInput", "inReview", "completed", "declined", "closed", "expired", "reverted"] };
 var formats4 = require_formats().fullFormats.uri;
-var schema40 = { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document", "phoneNumbers"] };
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var schema39 = { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document", "phoneNumbers"] };
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
+  const evaluated0 = validate23.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -281,7 +281,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data0 === "firstAndLastName" || data0 === "dateOfBirth" || data0 === "document" || data0 === "phoneNumbers")) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/RequirementType/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/RequirementType/enum", keyword: "enum", params: { allowedValues: schema39.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -299,18 +299,18 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "type": true }, "dynamicProps": false, "dynamicItems": false };
-var schema42 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "firstAndLastName" }, "result": { "type": ["object", "null"], "required": ["firstName", "lastName"], "properties": { "firstName": { "type": "string" }, "lastName": { "type": "string" } } }, "verified": { "type": "boolean" } } };
-var schema49 = { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers" }, "result": { "type": ["object", "null"], "required": ["objects"], "properties": { "objects": { "type": "array", "items": { "type": "object", "required": ["phoneNumber"], "properties": { "phoneNumber": { "type": "string" } } } } } }, "verified": false } };
-var schema43 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "dateOfBirth" }, "result": { "type": ["object", "null"], "required": ["dateOfBirth"], "properties": { "dateOfBirth": { "$ref": "#/components/schemas/CalendarDate" } } }, "verified": { "type": "boolean" } } };
+validate23.evaluated = { "props": { "type": true }, "dynamicProps": false, "dynamicItems": false };
+var schema41 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "firstAndLastName" }, "result": { "type": ["object", "null"], "required": ["firstName", "lastName"], "properties": { "firstName": { "type": "string" }, "lastName": { "type": "string" } } }, "verified": { "type": "boolean" } } };
+var schema48 = { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers" }, "result": { "type": ["object", "null"], "required": ["objects"], "properties": { "objects": { "type": "array", "items": { "type": "object", "required": ["phoneNumber"], "properties": { "phoneNumber": { "type": "string" } } } } } }, "verified": false } };
+var schema42 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "dateOfBirth" }, "result": { "type": ["object", "null"], "required": ["dateOfBirth"], "properties": { "dateOfBirth": { "$ref": "#/components/schemas/CalendarDate" } } }, "verified": { "type": "boolean" } } };
 var formats10 = require_formats().fullFormats.date;
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate27.evaluated;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -369,7 +369,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.result !== void 0) {
       let data1 = data.result;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema43.properties.result.type }, message: "must be object,null" };
+        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema42.properties.result.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -431,15 +431,15 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate27.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
-validate27.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
-var schema45 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "document" }, "result": { "type": ["object", "null"], "required": ["type", "firstName", "lastName", "dateOfBirth", "placeOfBirth", "nationality", "serialNo", "expiryAt", "issuedAt", "issuingAuthority", "placeOfIssue"], "properties": { "type": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": "string" }, "placeOfBirth": { "type": "string" }, "nationality": { "type": "string" }, "serialNo": { "type": "string" }, "expiryAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuedAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuingAuthority": { "type": ["string", "null"] }, "placeOfIssue": { "type": ["string", "null"] } } }, "verified": { "type": "boolean" } } };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate26.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
+var schema44 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "document" }, "result": { "type": ["object", "null"], "required": ["type", "firstName", "lastName", "dateOfBirth", "placeOfBirth", "nationality", "serialNo", "expiryAt", "issuedAt", "issuingAuthority", "placeOfIssue"], "properties": { "type": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": "string" }, "placeOfBirth": { "type": "string" }, "nationality": { "type": "string" }, "serialNo": { "type": "string" }, "expiryAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuedAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuingAuthority": { "type": ["string", "null"] }, "placeOfIssue": { "type": ["string", "null"] } } }, "verified": { "type": "boolean" } } };
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
+  const evaluated0 = validate29.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -510,14 +510,14 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate30.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate29.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate28.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -576,7 +576,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.result !== void 0) {
       let data1 = data.result;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema45.properties.result.type }, message: "must be object,null" };
+        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema44.properties.result.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -762,21 +762,21 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data1.expiryAt !== void 0) {
-          if (!validate30(data1.expiryAt, { instancePath: instancePath + "/result/expiryAt", parentData: data1, parentDataProperty: "expiryAt", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+          if (!validate29(data1.expiryAt, { instancePath: instancePath + "/result/expiryAt", parentData: data1, parentDataProperty: "expiryAt", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
             errors = vErrors.length;
           }
         }
         if (data1.issuedAt !== void 0) {
-          if (!validate30(data1.issuedAt, { instancePath: instancePath + "/result/issuedAt", parentData: data1, parentDataProperty: "issuedAt", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+          if (!validate29(data1.issuedAt, { instancePath: instancePath + "/result/issuedAt", parentData: data1, parentDataProperty: "issuedAt", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
             errors = vErrors.length;
           }
         }
         if (data1.issuingAuthority !== void 0) {
           let data11 = data1.issuingAuthority;
           if (typeof data11 !== "string" && data11 !== null) {
-            const err24 = { instancePath: instancePath + "/result/issuingAuthority", schemaPath: "#/properties/result/properties/issuingAuthority/type", keyword: "type", params: { type: schema45.properties.result.properties.issuingAuthority.type }, message: "must be string,null" };
+            const err24 = { instancePath: instancePath + "/result/issuingAuthority", schemaPath: "#/properties/result/properties/issuingAuthority/type", keyword: "type", params: { type: schema44.properties.result.properties.issuingAuthority.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err24];
             } else {
@@ -788,7 +788,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         if (data1.placeOfIssue !== void 0) {
           let data12 = data1.placeOfIssue;
           if (typeof data12 !== "string" && data12 !== null) {
-            const err25 = { instancePath: instancePath + "/result/placeOfIssue", schemaPath: "#/properties/result/properties/placeOfIssue/type", keyword: "type", params: { type: schema45.properties.result.properties.placeOfIssue.type }, message: "must be string,null" };
+            const err25 = { instancePath: instancePath + "/result/placeOfIssue", schemaPath: "#/properties/result/properties/placeOfIssue/type", keyword: "type", params: { type: schema44.properties.result.properties.placeOfIssue.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err25];
             } else {
@@ -819,14 +819,14 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate28.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
+  const evaluated0 = validate25.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -889,7 +889,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.result !== void 0) {
       let data1 = data.result;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/type", keyword: "type", params: { type: schema42.properties.result.type }, message: "must be object,null" };
+        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/type", keyword: "type", params: { type: schema41.properties.result.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -970,8 +970,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     props0.verified = true;
   }
   const _errs14 = errors;
-  if (!validate27(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+  if (!validate26(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs14 === errors;
@@ -990,8 +990,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     const _errs15 = errors;
-    if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+    if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs15 === errors;
@@ -1053,7 +1053,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
         if (data.result !== void 0) {
           let data6 = data.result;
           if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-            const err16 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/type", keyword: "type", params: { type: schema49.properties.result.type }, message: "must be object,null" };
+            const err16 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/type", keyword: "type", params: { type: schema48.properties.result.type }, message: "must be object,null" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -1174,16 +1174,16 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate26.errors = vErrors;
+  validate25.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate26.evaluated = { "dynamicProps": true, "dynamicItems": false };
+validate25.evaluated = { "dynamicProps": true, "dynamicItems": false };
 var func1 = require_ucs2length().default;
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate22.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1585,7 +1585,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data9 === "created" || data9 === "started" || data9 === "waitingForUserInput" || data9 === "inReview" || data9 === "completed" || data9 === "declined" || data9 === "closed" || data9 === "expired" || data9 === "reverted")) {
-        const err26 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/enum", keyword: "enum", params: { allowedValues: schema35.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -1787,8 +1787,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data22)) {
         const len1 = data22.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          if (!validate24(data22[i1], { instancePath: instancePath + "/requirements/" + i1, parentData: data22, parentDataProperty: i1, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+          if (!validate23(data22[i1], { instancePath: instancePath + "/requirements/" + i1, parentData: data22, parentDataProperty: i1, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
             errors = vErrors.length;
           }
         }
@@ -1807,8 +1807,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data24)) {
         const len2 = data24.length;
         for (let i2 = 0; i2 < len2; i2++) {
-          if (!validate26(data24[i2], { instancePath: instancePath + "/collectedRequirements/" + i2, parentData: data24, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          if (!validate25(data24[i2], { instancePath: instancePath + "/collectedRequirements/" + i2, parentData: data24, parentDataProperty: i2, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
             errors = vErrors.length;
           }
         }
@@ -1825,7 +1825,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.userId !== void 0) {
       let data26 = data.userId;
       if (typeof data26 !== "string" && data26 !== null) {
-        const err46 = { instancePath: instancePath + "/userId", schemaPath: "#/properties/userId/type", keyword: "type", params: { type: schema35.properties.userId.type }, message: "must be string,null" };
+        const err46 = { instancePath: instancePath + "/userId", schemaPath: "#/properties/userId/type", keyword: "type", params: { type: schema34.properties.userId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err46];
         } else {
@@ -1837,7 +1837,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.previousUserId !== void 0) {
       let data27 = data.previousUserId;
       if (typeof data27 !== "string" && data27 !== null) {
-        const err47 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/properties/previousUserId/type", keyword: "type", params: { type: schema35.properties.previousUserId.type }, message: "must be string,null" };
+        const err47 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/properties/previousUserId/type", keyword: "type", params: { type: schema34.properties.previousUserId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -2011,15 +2011,15 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate22.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate22.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
+  const evaluated0 = validate21.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2159,8 +2159,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate23(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+      if (!validate22(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
@@ -2173,14 +2173,15 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate21.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateVerificationUpdatedEvent = validate35;
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate37.evaluated;
+  const evaluated0 = validate35.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2320,8 +2321,8 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate23(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+      if (!validate22(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
@@ -2334,17 +2335,18 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
-validate37.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var schema58 = { "type": "object", "required": ["userId", "createdAt", "estimatedAge", "phoneNumbers", "names", "externalUsers"], "properties": { "userId": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": ["string", "null"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "estimatedAge": { "$ref": "#/components/schemas/EstimatedAge" }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/UserPhoneNumber" } }, "names": { "type": "array", "items": { "$ref": "#/components/schemas/UserName" } }, "externalUsers": { "type": "array", "items": { "$ref": "#/components/schemas/ExternalUser" } } } };
-var schema60 = { "type": "string", "enum": ["unknown", "under8", "over8", "over13", "over16", "over18", "over21", "over25", "over30"] };
+validate35.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserCreatedEvent = validate37;
+var schema57 = { "type": "object", "required": ["userId", "createdAt", "estimatedAge", "phoneNumbers", "names", "externalUsers"], "properties": { "userId": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": ["string", "null"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "estimatedAge": { "$ref": "#/components/schemas/EstimatedAge" }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/UserPhoneNumber" } }, "names": { "type": "array", "items": { "$ref": "#/components/schemas/UserName" } }, "externalUsers": { "type": "array", "items": { "$ref": "#/components/schemas/ExternalUser" } } } };
+var schema59 = { "type": "string", "enum": ["unknown", "under8", "over8", "over13", "over16", "over18", "over21", "over25", "over30"] };
 var pattern4 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
+  const evaluated0 = validate39.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2443,14 +2445,14 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": { "phoneNumber": true, "createdAt": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate39.evaluated = { "props": { "phoneNumber": true, "createdAt": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
+function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
+  const evaluated0 = validate41.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2538,14 +2540,14 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
-validate44.evaluated = { "props": { "firstName": true, "lastName": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate41.evaluated = { "props": { "firstName": true, "lastName": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate43.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2613,14 +2615,14 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "id": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate43.evaluated = { "props": { "id": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
+  const evaluated0 = validate38.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2718,7 +2720,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dateOfBirth !== void 0) {
       let data3 = data.dateOfBirth;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err9 = { instancePath: instancePath + "/dateOfBirth", schemaPath: "#/properties/dateOfBirth/type", keyword: "type", params: { type: schema58.properties.dateOfBirth.type }, message: "must be string,null" };
+        const err9 = { instancePath: instancePath + "/dateOfBirth", schemaPath: "#/properties/dateOfBirth/type", keyword: "type", params: { type: schema57.properties.dateOfBirth.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2761,7 +2763,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "unknown" || data5 === "under8" || data5 === "over8" || data5 === "over13" || data5 === "over16" || data5 === "over18" || data5 === "over21" || data5 === "over25" || data5 === "over30")) {
-        const err13 = { instancePath: instancePath + "/estimatedAge", schemaPath: "#/components/schemas/EstimatedAge/enum", keyword: "enum", params: { allowedValues: schema60.enum }, message: "must be equal to one of the allowed values" };
+        const err13 = { instancePath: instancePath + "/estimatedAge", schemaPath: "#/components/schemas/EstimatedAge/enum", keyword: "enum", params: { allowedValues: schema59.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -2775,8 +2777,8 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data6)) {
         const len0 = data6.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate42(data6[i0], { instancePath: instancePath + "/phoneNumbers/" + i0, parentData: data6, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+          if (!validate39(data6[i0], { instancePath: instancePath + "/phoneNumbers/" + i0, parentData: data6, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
             errors = vErrors.length;
           }
         }
@@ -2795,8 +2797,8 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data8)) {
         const len1 = data8.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          if (!validate44(data8[i1], { instancePath: instancePath + "/names/" + i1, parentData: data8, parentDataProperty: i1, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+          if (!validate41(data8[i1], { instancePath: instancePath + "/names/" + i1, parentData: data8, parentDataProperty: i1, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
             errors = vErrors.length;
           }
         }
@@ -2815,8 +2817,8 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data10)) {
         const len2 = data10.length;
         for (let i2 = 0; i2 < len2; i2++) {
-          if (!validate46(data10[i2], { instancePath: instancePath + "/externalUsers/" + i2, parentData: data10, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+          if (!validate43(data10[i2], { instancePath: instancePath + "/externalUsers/" + i2, parentData: data10, parentDataProperty: i2, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
             errors = vErrors.length;
           }
         }
@@ -2839,14 +2841,14 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
-validate41.evaluated = { "props": { "userId": true, "firstName": true, "lastName": true, "dateOfBirth": true, "createdAt": true, "estimatedAge": true, "phoneNumbers": true, "names": true, "externalUsers": true }, "dynamicProps": false, "dynamicItems": false };
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate38.evaluated = { "props": { "userId": true, "firstName": true, "lastName": true, "dateOfBirth": true, "createdAt": true, "estimatedAge": true, "phoneNumbers": true, "names": true, "externalUsers": true }, "dynamicProps": false, "dynamicItems": false };
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate40.evaluated;
+  const evaluated0 = validate37.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2986,8 +2988,8 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
         errors = vErrors.length;
       }
     }
@@ -3000,10 +3002,335 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-validate40.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+validate37.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserMergedEvent = validate46;
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate46.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.eventId === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.dataType === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.eventType === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.createdAt === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.data === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.eventId !== void 0) {
+      let data0 = data.eventId;
+      if (typeof data0 === "string") {
+        if (!formats0.test(data0)) {
+          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.dataType !== void 0) {
+      let data1 = data.dataType;
+      if (typeof data1 !== "string") {
+        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if ("user" !== data1) {
+        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if ("user.merged" !== data2) {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.merged" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.createdAt !== void 0) {
+      let data3 = data.createdAt;
+      if (typeof data3 === "string") {
+        if (!formats2.validate(data3)) {
+          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.data !== void 0) {
+      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  validate46.errors = vErrors;
+  return errors === 0;
+}
+validate46.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserUpdatedEvent = validate48;
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate48.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.eventId === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.dataType === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.eventType === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.createdAt === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.data === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.eventId !== void 0) {
+      let data0 = data.eventId;
+      if (typeof data0 === "string") {
+        if (!formats0.test(data0)) {
+          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.dataType !== void 0) {
+      let data1 = data.dataType;
+      if (typeof data1 !== "string") {
+        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if ("user" !== data1) {
+        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if ("user.updated" !== data2) {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.updated" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.createdAt !== void 0) {
+      let data3 = data.createdAt;
+      if (typeof data3 === "string") {
+        if (!formats2.validate(data3)) {
+          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.data !== void 0) {
+      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  validate48.errors = vErrors;
+  return errors === 0;
+}
+validate48.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserDeletedEvent = validate50;
 function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3114,8 +3441,8 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("user.merged" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.merged" }, message: "must be equal to constant" };
+      if ("user.deleted" !== data2) {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.deleted" }, message: "must be equal to constant" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -3147,8 +3474,8 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
         errors = vErrors.length;
       }
     }
@@ -3165,332 +3492,11 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate50.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var validateShareholderVerifiedEvent = validate52;
+function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate53.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("user" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("user.updated" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.updated" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate53.errors = vErrors;
-  return errors === 0;
-}
-validate53.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate56.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("user" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("user.deleted" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.deleted" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate56.errors = vErrors;
-  return errors === 0;
-}
-validate56.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate59.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3735,1425 +3741,10 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate59.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate59.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  let passing0 = null;
-  const _errs1 = errors;
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  if (_valid0) {
-    valid0 = true;
-    passing0 = 0;
-    var props0 = {};
-    props0.eventId = true;
-    props0.dataType = true;
-    props0.eventType = true;
-    props0.createdAt = true;
-    props0.data = true;
-  }
-  const _errs2 = errors;
-  if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
-    valid0 = false;
-    passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
-      valid0 = true;
-      passing0 = 1;
-      if (props0 !== true) {
-        props0 = props0 || {};
-        props0.eventId = true;
-        props0.dataType = true;
-        props0.eventType = true;
-        props0.createdAt = true;
-        props0.data = true;
-      }
-    }
-    const _errs3 = errors;
-    if (!validate40(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 2];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 2;
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.eventId = true;
-          props0.dataType = true;
-          props0.eventType = true;
-          props0.createdAt = true;
-          props0.data = true;
-        }
-      }
-      const _errs4 = errors;
-      if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs4 === errors;
-      if (_valid0 && valid0) {
-        valid0 = false;
-        passing0 = [passing0, 3];
-      } else {
-        if (_valid0) {
-          valid0 = true;
-          passing0 = 3;
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.eventId = true;
-            props0.dataType = true;
-            props0.eventType = true;
-            props0.createdAt = true;
-            props0.data = true;
-          }
-        }
-        const _errs5 = errors;
-        if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs5 === errors;
-        if (_valid0 && valid0) {
-          valid0 = false;
-          passing0 = [passing0, 4];
-        } else {
-          if (_valid0) {
-            valid0 = true;
-            passing0 = 4;
-            if (props0 !== true) {
-              props0 = props0 || {};
-              props0.eventId = true;
-              props0.dataType = true;
-              props0.eventType = true;
-              props0.createdAt = true;
-              props0.data = true;
-            }
-          }
-          const _errs6 = errors;
-          if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs6 === errors;
-          if (_valid0 && valid0) {
-            valid0 = false;
-            passing0 = [passing0, 5];
-          } else {
-            if (_valid0) {
-              valid0 = true;
-              passing0 = 5;
-              if (props0 !== true) {
-                props0 = props0 || {};
-                props0.eventId = true;
-                props0.dataType = true;
-                props0.eventType = true;
-                props0.createdAt = true;
-                props0.data = true;
-              }
-            }
-            const _errs7 = errors;
-            if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs7 === errors;
-            if (_valid0 && valid0) {
-              valid0 = false;
-              passing0 = [passing0, 6];
-            } else {
-              if (_valid0) {
-                valid0 = true;
-                passing0 = 6;
-                if (props0 !== true) {
-                  props0 = props0 || {};
-                  props0.eventId = true;
-                  props0.dataType = true;
-                  props0.eventType = true;
-                  props0.createdAt = true;
-                  props0.data = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if (!valid0) {
-    const err0 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate21.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
-}
-validate21.evaluated = { "dynamicProps": true, "dynamicItems": false };
-var validateVerificationCreatedEvent = validate61;
-function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate61.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("verification" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "verification" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("verification.created" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "verification.created" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate23(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate61.errors = vErrors;
-  return errors === 0;
-}
-validate61.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateVerificationUpdatedEvent = validate63;
-function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("verification" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "verification" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("verification.updated" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "verification.updated" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate23(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
-}
-validate63.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserCreatedEvent = validate65;
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate65.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("user" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("user.created" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.created" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate65.errors = vErrors;
-  return errors === 0;
-}
-validate65.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserMergedEvent = validate67;
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate67.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("user" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("user.merged" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.merged" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate67.errors = vErrors;
-  return errors === 0;
-}
-validate67.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserUpdatedEvent = validate69;
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate69.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("user" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("user.updated" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.updated" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate69.errors = vErrors;
-  return errors === 0;
-}
-validate69.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserDeletedEvent = validate71;
-function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("user" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("user.deleted" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.deleted" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      if (!validate41(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate71.errors = vErrors;
-  return errors === 0;
-}
-validate71.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateShareholderVerifiedEvent = validate73;
-function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate73.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.eventId === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventId" }, message: "must have required property 'eventId'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.dataType === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataType" }, message: "must have required property 'dataType'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.eventType === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "eventType" }, message: "must have required property 'eventType'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.data === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.eventId !== void 0) {
-      let data0 = data.eventId;
-      if (typeof data0 === "string") {
-        if (!formats0.test(data0)) {
-          const err5 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/eventId", schemaPath: "#/properties/eventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.dataType !== void 0) {
-      let data1 = data.dataType;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if ("shareholder" !== data1) {
-        const err8 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/const", keyword: "const", params: { allowedValue: "shareholder" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if ("shareholder.verified" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "shareholder.verified" }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.data !== void 0) {
-      let data4 = data.data;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.userId === void 0) {
-          const err13 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "userId" }, message: "must have required property 'userId'" };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-        if (data4.isShareholder === void 0) {
-          const err14 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "isShareholder" }, message: "must have required property 'isShareholder'" };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        if (data4.externalUserIds === void 0) {
-          const err15 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "externalUserIds" }, message: "must have required property 'externalUserIds'" };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        if (data4.userId !== void 0) {
-          if (typeof data4.userId !== "string") {
-            const err16 = { instancePath: instancePath + "/data/userId", schemaPath: "#/components/schemas/ShareholderEventData/properties/userId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        if (data4.isShareholder !== void 0) {
-          let data6 = data4.isShareholder;
-          if (typeof data6 !== "boolean") {
-            const err17 = { instancePath: instancePath + "/data/isShareholder", schemaPath: "#/components/schemas/ShareholderEventData/properties/isShareholder/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-          if (true !== data6) {
-            const err18 = { instancePath: instancePath + "/data/isShareholder", schemaPath: "#/components/schemas/ShareholderEventData/properties/isShareholder/const", keyword: "const", params: { allowedValue: true }, message: "must be equal to constant" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-        if (data4.externalUserIds !== void 0) {
-          let data7 = data4.externalUserIds;
-          if (Array.isArray(data7)) {
-            const len0 = data7.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              if (typeof data7[i0] !== "string") {
-                const err19 = { instancePath: instancePath + "/data/externalUserIds/" + i0, schemaPath: "#/components/schemas/ShareholderEventData/properties/externalUserIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err20 = { instancePath: instancePath + "/data/externalUserIds", schemaPath: "#/components/schemas/ShareholderEventData/properties/externalUserIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err21 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err22];
-    } else {
-      vErrors.push(err22);
-    }
-    errors++;
-  }
-  validate73.errors = vErrors;
-  return errors === 0;
-}
-validate73.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+validate52.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validatorsByEventType = {
   "verification.created": validateVerificationCreatedEvent,
   "verification.updated": validateVerificationUpdatedEvent,
@@ -5171,6 +3762,5 @@ export {
   validateUserUpdatedEvent,
   validateVerificationCreatedEvent,
   validateVerificationUpdatedEvent,
-  validateWebhookEvent,
   validatorsByEventType
 };

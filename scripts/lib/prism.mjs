@@ -12,7 +12,8 @@ const portFree = (port, host) =>
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
 
-const accepts = (port, host) =>
+/** Whether something accepts connections on the port. */
+export const accepts = (port, host = '127.0.0.1') =>
   new Promise((resolve) => {
     const socket = net.connect(port, host);
     socket.once('connect', () => {

@@ -3,7 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import net from 'node:net';
+import { accepts } from '../prism.mjs';
 
 /** A measurement that could not be taken; the benchmark exits non-zero on it. */
 export class MeasureError extends Error {}
@@ -119,15 +119,6 @@ export function watchMemory(pid, everyMs = 100) {
   };
 }
 
-export const accepts = (port, host = '127.0.0.1') =>
-  new Promise((resolve) => {
-    const socket = net.connect(port, host);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /**
  * Spawns a server and resolves when its port accepts connections, with the

@@ -9,7 +9,5 @@ export interface WebhookValidator {
   (data: unknown): boolean;
   errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
 }
-/** Any webhook event of the partner document. */
-export declare const validateWebhookEvent: WebhookValidator;
 /** One validator per event type. */
 export declare const validatorsByEventType: Readonly<Record<string, WebhookValidator>>;
