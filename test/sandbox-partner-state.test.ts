@@ -7,6 +7,7 @@ import { SandboxClock } from '../src/sandbox/clock.js';
 import { SandboxError, type EmittedEvent } from '../src/sandbox/partner-api.js';
 import { PartnerState } from '../src/sandbox/partner-state.js';
 import { pointer, validatorFor } from './helpers/openapi.js';
+import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 
 type S = components['schemas'];
 
@@ -167,14 +168,7 @@ describe('documented event sequences', () => {
     const userId = done.userId!;
     state.enterName(id, { firstName: 'Lena', lastName: 'Hoffmann-Schulz' });
     state.verifyPhone(id);
-    expect(eventTypes()).toEqual([
-      'verification.created',
-      'verification.updated',
-      'verification.updated',
-      'user.created',
-      'user.updated',
-      'user.updated',
-    ]);
+    expect(eventTypes()).toEqual([...NEW_USER_SEQUENCE]);
     expect(events.map(statusOf)).toEqual(['created', 'started', 'completed', undefined, undefined, undefined]);
     expect(events[2].event.data).toMatchObject({ userId });
     expect(events[1].event.data).not.toHaveProperty('userId');

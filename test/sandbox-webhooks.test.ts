@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { parseWebhookEvent, verifyWebhookSignature, type WebhookEvent } from '../src/webhooks/index.js';
 import { validatorFor } from './helpers/openapi.js';
+import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 
 interface Delivery {
   event: WebhookEvent;
@@ -90,14 +91,7 @@ describe('delivery', () => {
     await control(`/verifications/${id}/name`, { firstName: 'Marta', lastName: 'Nowakowska' });
     await control(`/verifications/${id}/phone-verification`);
     await expect.poll(() => received.length).toBe(6);
-    expect(received.map((d) => d.event.eventType)).toEqual([
-      'verification.created',
-      'verification.updated',
-      'verification.updated',
-      'user.created',
-      'user.updated',
-      'user.updated',
-    ]);
+    expect(received.map((d) => d.event.eventType)).toEqual([...NEW_USER_SEQUENCE]);
     for (const d of received) {
       expect(d.signedWith).toBe(sandbox.authKey);
       partnerDoc.expectValid('WebhookEvent', d.event);
