@@ -137,6 +137,9 @@ export class Contract {
     const bodyRequired = Boolean(deref(this.doc, op.requestBody)?.required);
     const bodyValidate = bodyMedia ? this.compile(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
 
+    // Response schemas are pointers until an answer is first checked: only
+    // a sandbox that validates its answers (tests) pays for compiling them.
+    const responsePointers = new Map<number, string>();
     const responses = new Map<number, ValidateFunction>();
     const declaredWithoutBody = new Set<number>();
     for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
@@ -144,8 +147,13 @@ export class Contract {
       if (!media && /^\d{3}$/.test(status)) declaredWithoutBody.add(Number(status));
       if (!media || !/^\d{3}$/.test(status)) continue;
       const base = raw.$ref ?? `${opPtr}/responses/${status}`;
-      responses.set(Number(status), this.compile(`${base}/content/application~1json/schema`));
+      responsePointers.set(Number(status), `${base}/content/application~1json/schema`);
     }
+    const responseValidator = (status: number) => {
+      const pointer = responsePointers.get(status);
+      if (pointer && !responses.has(status)) responses.set(status, this.compile(pointer));
+      return responses.get(status);
+    };
 
     return {
       api: this.api,
@@ -195,7 +203,7 @@ export class Contract {
       },
       checkResponse: (status, body) => {
         if (body === undefined && declaredWithoutBody.has(status)) return [];
-        const validate = responses.get(status) ?? (status >= 400 ? this.errorValidate : undefined);
+        const validate = responseValidator(status) ?? (status >= 400 ? this.errorValidate : undefined);
         if (!validate) return [`status ${status} is not declared for ${op.operationId}`];
         return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
       },
