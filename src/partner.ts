@@ -3,6 +3,13 @@ import type { paths } from '../generated/types/partner.js';
 import { clientOptions, type BaseClientOptions } from './client-options.js';
 
 export type { paths, components, operations, webhooks } from '../generated/types/partner.js';
+export {
+  narrowVerification,
+  type CompletedVerification,
+  type NarrowedVerification,
+  type PendingVerification,
+  type RevertedVerification,
+} from './verification-states.js';
 
 export interface PartnerClientOptions extends BaseClientOptions {
   /** The integration auth key, sent as `X-Auth-Key`. */

@@ -1,7 +1,13 @@
 // Type tests: wrong calls of the partner client do not compile, and answers
 // are typed from the document.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createPartnerClient, type components } from '../src/partner.js';
+import {
+  createPartnerClient,
+  narrowVerification,
+  type CompletedVerification,
+  type components,
+  type NarrowedVerification,
+} from '../src/partner.js';
 
 const partner = createPartnerClient({ baseUrl: 'http://127.0.0.1:4011', authKey: 'sbx_key' });
 const body = { externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40', redirectUrl: 'https://partner.example.com/done' };
@@ -45,5 +51,23 @@ describe('createPartnerClient types', () => {
     }
     const shares = await partner.GET('/users/{userId}/shares', { params: { path: { userId: 'u1' } } });
     if (shares.data) expectTypeOf(shares.data.sharesNumber).toBeNumber();
+  });
+});
+
+describe('narrowed verifications (the if/then rules no generator enforces)', () => {
+  it('types userId as a string once status is completed', () => {
+    const v = {} as NarrowedVerification;
+    if (v.status === 'completed') expectTypeOf(v.userId).toEqualTypeOf<string>();
+    if (v.status === 'reverted') expectTypeOf(v.previousUserId).toEqualTypeOf<string | null>();
+    if (v.status === 'started') expectTypeOf(v.userId).toEqualTypeOf<null>();
+    expectTypeOf<CompletedVerification['userId']>().toEqualTypeOf<string>();
+    // @ts-expect-error a completed verification has no previousUserId
+    const wrong: CompletedVerification = { ...({} as CompletedVerification), previousUserId: 'e7c41a9d' };
+    void wrong;
+  });
+
+  it('narrowVerification takes the generated Verification and may refuse it', () => {
+    expectTypeOf(narrowVerification).parameter(0).toEqualTypeOf<components['schemas']['Verification']>();
+    expectTypeOf(narrowVerification).returns.toEqualTypeOf<NarrowedVerification | undefined>();
   });
 });

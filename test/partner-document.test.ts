@@ -310,6 +310,8 @@ describe('partner and auth keys', () => {
     wantValid(update, { webhookUrl: 'https://partner.example/hooks' });
     wantInvalid(update, {});
     wantInvalid(update, { webhookUrl: 7 });
+    wantInvalid(update, { webhookUrl: 'partner.example/hooks' }, 'not a URI (P29)');
+    wantValid(partner, { ...example('Partner'), webhookUrl: 'partner.example/hooks' });
     wantValid(response('put /partners', '200'), example('PartnerUpdated'));
     wantInvalid(response('put /partners', '200'), without(example('PartnerUpdated'), 'webhookUrl'));
   });
@@ -325,9 +327,20 @@ describe('partner and auth keys', () => {
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], key: 123 }] });
   });
 
+  it('a rotation answers the new active key, then the previous key now inactive (P31)', () => {
+    const rotation = response('post /auth-keys', '201');
+    const [fresh, previous] = example('AuthKeyCreated').authKeys;
+    for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) wantValid(rotation, example(name), name);
+    wantInvalid(rotation, { authKeys: [fresh], count: 1 }, 'only the new key');
+    wantInvalid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
+    wantInvalid(rotation, { authKeys: [fresh, { ...previous, active: true }], count: 2 }, 'previous key still active');
+    wantInvalid(rotation, { authKeys: [{ ...fresh, active: false }, previous], count: 2 }, 'new key inactive');
+    wantValid(response('get /auth-keys', '200'), { authKeys: [previous], count: 1 }, 'a listing is any page of keys');
+  });
+
   it('listing and creating keys both answer {authKeys, count} with an integer count', () => {
     for (const validate of [response('get /auth-keys', '200'), response('post /auth-keys', '201')]) {
-      const value = example('AuthKeysRotated');
+      const value = example('AuthKeyCreated');
       wantValid(validate, value);
       wantInvalid(validate, without(value, 'count'));
       wantInvalid(validate, without(value, 'authKeys'));
@@ -403,19 +416,25 @@ describe('Verification', () => {
     expect(sorted(deprecated)).toEqual(sorted(DEPRECATED));
   });
 
-  it('metadata is limited to 50 keys, 40-character names and 500-character values', () => {
+  it('metadata in an answer is any object of partner key-value data: the create bounds are not re-checked (P6)', () => {
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'x']));
-    wantValid(verification, { ...completed(), metadata: keys(50) });
-    wantInvalid(verification, { ...completed(), metadata: keys(51) });
-    wantValid(verification, { ...completed(), metadata: { ['a'.repeat(40)]: 'x', v: 'y'.repeat(500) } });
-    wantInvalid(verification, { ...completed(), metadata: { ['a'.repeat(41)]: 'x' } });
-    wantInvalid(verification, { ...completed(), metadata: { v: 'y'.repeat(501) } });
+    wantValid(verification, { ...completed(), metadata: keys(51) });
+    wantValid(verification, { ...completed(), metadata: { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } } });
+    wantInvalid(verification, { ...completed(), metadata: 'orderId=1' });
+    expect(deref(doc, schema.properties.metadata)).not.toHaveProperty('maxProperties');
   });
 
-  it('reason is at most 200 characters and author at most 100 (P16)', () => {
-    wantValid(verification, { ...completed(), reason: 'r'.repeat(200), author: 'a'.repeat(100) });
-    wantInvalid(verification, { ...completed(), reason: 'r'.repeat(201) });
-    wantInvalid(verification, { ...completed(), author: 'a'.repeat(101) });
+  it('reason and author in an answer are not re-checked against the create limits (P16)', () => {
+    wantValid(verification, { ...completed(), reason: 'r'.repeat(201), author: 'a'.repeat(101) });
+    wantInvalid(verification, { ...completed(), reason: 7 });
+  });
+
+  it('takes the address fields as the service sends them: no uri format in answers (P29)', () => {
+    for (const field of ['url', 'redirectUrl', 'errorRedirectUrl']) {
+      wantValid(verification, { ...completed(), [field]: 'app.northwind-mobility.example/verification/done' }, field);
+      wantInvalid(verification, { ...completed(), [field]: 42 }, field);
+      expect(deref(doc, schema.properties[field]).format, field).toBeUndefined();
+    }
   });
 
   it('states where the end user is sent on status change and on error', () => {
@@ -604,6 +623,13 @@ describe('create verification (operation 5)', () => {
     for (const bad of [4, 43201, 0, '60']) wantInvalid(createBody, { ...full(), timeToExpiry: bad }, String(bad));
   });
 
+  it('redirectUrl and errorRedirectUrl, sent by the partner, must be URIs (P29)', () => {
+    for (const field of ['redirectUrl', 'errorRedirectUrl']) {
+      wantValid(createBody, { ...full(), [field]: 'https://app.northwind-mobility.example/verification/done' }, field);
+      wantInvalid(createBody, { ...full(), [field]: 'app.northwind-mobility.example/done' }, field);
+    }
+  });
+
   it('reason is at most 200 characters and author at most 100', () => {
     wantValid(createBody, { ...full(), reason: 'r'.repeat(200) });
     wantInvalid(createBody, { ...full(), reason: 'r'.repeat(201) });
@@ -662,8 +688,9 @@ describe('create verification response', () => {
     expect(sorted(deprecated)).toEqual(sorted(DEPRECATED));
   });
 
-  it('keeps the create limits on the echoed fields', () => {
-    wantInvalid(createdVerification, { ...created(), reason: 'r'.repeat(201) });
+  it('does not re-check the create limits on the echoed fields, but keeps their documented types', () => {
+    wantValid(createdVerification, { ...created(), reason: 'r'.repeat(201), metadata: { k: 'v'.repeat(501) } });
+    wantValid(createdVerification, { ...created(), redirectUrl: 'northwind-app://verification/done' });
     wantInvalid(createdVerification, { ...created(), externalUserId: 'nope' });
   });
 });
@@ -939,6 +966,13 @@ describe('users', () => {
       }
       for (const field of ['id', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'issuingAuthority', 'placeOfIssue']) {
         wantInvalid(details, withDoc({ [field]: 1 }), field);
+      }
+    });
+
+    it('issuingAuthority and placeOfIssue may be null, as on the collected document (P32)', () => {
+      for (const field of ['issuingAuthority', 'placeOfIssue']) {
+        wantValid(details, withDoc({ [field]: null }), field);
+        wantValid(verification, withCollected({ ...collected('document'), result: { ...collected('document').result, [field]: null } }), `collected ${field}`);
       }
     });
 
@@ -1242,11 +1276,13 @@ describe('webhook envelope (WebhookEvent)', () => {
         expect(webhookEvent(value), `${dataType} with ${event}`).toBe(dataType === EVENTS[event]);
       }
     }
-    // Data of one kind with each event type of that kind.
+    // Data of one kind with each event type of that kind; verification.created
+    // also needs a just-created verification, which the updated example is not.
     for (const source of Object.keys(EVENTS)) {
       for (const event of Object.keys(EVENTS)) {
         const value = { ...webhookExample(source), eventType: event };
-        expect(webhookEvent(value), `${source} data as ${event}`).toBe(EVENTS[source] === EVENTS[event]);
+        const pending = event !== 'verification.created' || webhookExample(source).data.status === 'created';
+        expect(webhookEvent(value), `${source} data as ${event}`).toBe(EVENTS[source] === EVENTS[event] && pending);
       }
     }
   });
@@ -1280,7 +1316,7 @@ describe('webhook data', () => {
     it('has the documented fields, identified by verificationId', () => {
       const data = deref(doc, webhookSchema(event).properties.data);
       expect(sorted(Object.keys(data.properties))).toEqual(sorted(VERIFICATION_DATA_FIELDS));
-      expect(deref(doc, webhookSchema('verification.created').properties.data)).toBe(data);
+      expect(deref(doc, deref(doc, webhookSchema('verification.created').properties.data).allOf[0])).toBe(data);
       wantInvalid(validate(), dropData('verificationId'));
       wantInvalid(validate(), withData({ verificationId: 7 }));
       wantInvalid(validate(), { ...dropData('verificationId'), data: { ...dropData('verificationId').data, id: 'x' } });
@@ -1298,7 +1334,21 @@ describe('webhook data', () => {
       wantInvalid(validate(), withData({ collectedRequirements: [{ ...collected('phoneNumbers'), verified: true }] }));
       wantInvalid(validate(), withData({ externalUserId: 'partner-17' }));
       wantInvalid(validate(), withData({ updatedAt: '2026-03-14' }));
-      wantInvalid(validate(), withData({ metadata: { v: 'y'.repeat(501) } }));
+      wantInvalid(validate(), withData({ metadata: 'orderId=1' }));
+      wantValid(validate(), withData({ metadata: { v: 'y'.repeat(501) } }), 'create bounds are not re-checked (P6)');
+      wantValid(validate(), withData({ redirectUrl: 'northwind-app://done', reason: 'r'.repeat(201) }), 'no uri format, no length (P29, P16)');
+    });
+
+    it('verification.created carries a just-created verification: status created, every result null (rule 1 of operation 5)', () => {
+      const created = webhookValidator('verification.created');
+      const value = webhookExample('verification.created');
+      wantValid(created, value);
+      expect(value.data.status).toBe('created');
+      for (const status of STATUSES.filter((s) => s !== 'created')) {
+        wantInvalid(created, { ...value, data: { ...value.data, status } }, status);
+      }
+      const firstType = value.data.collectedRequirements[0].type;
+      wantInvalid(created, { ...value, data: { ...value.data, collectedRequirements: [{ ...collected(firstType) }] } }, 'a collected result');
     });
 
     it('sends userId only when completed and previousUserId only when reverted', () => {

@@ -702,7 +702,6 @@ export interface components {
              */
             id: string;
             /**
-             * Format: uri
              * @description Address the service sends webhooks to. Set by the provider at
              *     onboarding; changed with `PUT /partners`.
              * @example https://api.northwind-mobility.example/hooks/identity
@@ -780,6 +779,32 @@ export interface components {
         };
         /** @description An empty JSON object, `{}`. */
         EmptyObject: Record<string, never>;
+        /**
+         * @description The answer to a rotation (`POST /auth-keys`): as documented, the new active
+         *     key and the previous key, now inactive, with their number in `count`. The
+         *     first entry is the new key (`active: true`), the second the previous one
+         *     (`active: false`). Whether anything else may follow them is not
+         *     documented, so further entries are not refused (DECISIONS.md, P31).
+         */
+        AuthKeyRotation: {
+            authKeys: [
+                components["schemas"]["AuthKey"] & {
+                    /**
+                     * @constant
+                     * @enum {boolean}
+                     */
+                    active?: true;
+                },
+                components["schemas"]["AuthKey"] & {
+                    /**
+                     * @constant
+                     * @enum {boolean}
+                     */
+                    active?: false;
+                }
+            ];
+            count: components["schemas"]["Count"];
+        };
         /**
          * @description Phone number in E.164 form: `+`, the country calling code and the
          *     subscriber number, digits only, at most 15 digits.
@@ -973,17 +998,18 @@ export interface components {
          */
         CollectedRequirement: components["schemas"]["CollectedFirstAndLastName"] | components["schemas"]["CollectedDateOfBirth"] | components["schemas"]["CollectedDocument"] | components["schemas"]["CollectedPhoneNumbers"];
         /**
-         * @description Partner key-value data stored with the verification: up to 50 keys, key
-         *     names up to 40 characters, values strings of up to 500 characters. (The
-         *     documentation gives the value limit in characters only; values are taken
-         *     to be strings. See DECISIONS.md.)
+         * @description Partner key-value data stored with the verification, as the service
+         *     returns it. The documentation describes it only as an object of partner
+         *     key-value data; the bounds of the create body (`MetadataInput`) are rules
+         *     for what the partner sends and are not re-checked here, so a receiver
+         *     never rejects an answer or webhook for them (see DECISIONS.md, P6).
          * @example {
          *       "orderId": "NW-2026-004817",
          *       "channel": "mobile-app"
          *     }
          */
         Metadata: {
-            [key: string]: string;
+            [key: string]: unknown;
         };
         /**
          * @description A verification session. Fields the partner did not supply at creation
@@ -998,7 +1024,6 @@ export interface components {
              */
             id: string;
             /**
-             * Format: uri
              * @description Address to hand to the end user. It carries a session token.
              * @example https://verify.example.com/s/2f6a9c14-8e3b-4d71-a5c2-7b0e9d4f1a38?token=eyJzaWQiOiIyZjZhOWMxNCJ9
              */
@@ -1050,13 +1075,11 @@ export interface components {
             previousUserId: string | null;
             externalUserId: components["schemas"]["ExternalUserId"];
             /**
-             * Format: uri
              * @description Where the end user goes after the status changes to `inReview`, `completed` or `declined`.
              * @example https://app.northwind-mobility.example/verification/done
              */
             redirectUrl: string;
             /**
-             * Format: uri
              * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
              * @example https://app.northwind-mobility.example/verification/error
              */
@@ -1085,6 +1108,21 @@ export interface components {
             /** @description The verifications on the requested page, at most the page size (50). Each has the fields of `GET /verifications/{verificationId}`. */
             verifications: components["schemas"]["Verification"][];
             count: components["schemas"]["Count"];
+        };
+        /**
+         * @description Partner key-value data to store with the verification: up to 50 keys, key
+         *     names up to 40 characters, values strings of up to 500 characters. (The
+         *     documentation gives the value limit in characters only; values are taken
+         *     to be strings. See DECISIONS.md, P6.) These bounds are checked on what the
+         *     partner sends; the verification the service returns carries `Metadata`,
+         *     which does not re-check them.
+         * @example {
+         *       "orderId": "NW-2026-004817",
+         *       "channel": "mobile-app"
+         *     }
+         */
+        MetadataInput: {
+            [key: string]: string;
         };
         /**
          * @description Request body of `POST /verifications`. `externalUserId` and `redirectUrl`
@@ -1159,7 +1197,7 @@ export interface components {
              * @example onboarding-service
              */
             author?: string;
-            metadata?: components["schemas"]["Metadata"];
+            metadata?: components["schemas"]["MetadataInput"];
         };
         /**
          * @description A `collectedRequirements` entry of a just-created verification: nothing is
@@ -1191,7 +1229,6 @@ export interface components {
              */
             id: string;
             /**
-             * Format: uri
              * @description Address to hand to the end user. It carries a session token.
              * @example https://verify.example.com/s/2f6a9c14-8e3b-4d71-a5c2-7b0e9d4f1a38?token=eyJzaWQiOiIyZjZhOWMxNCJ9
              */
@@ -1234,13 +1271,11 @@ export interface components {
             previousUserId: null;
             externalUserId: components["schemas"]["ExternalUserId"];
             /**
-             * Format: uri
              * @description Where the end user goes after the status changes to `inReview`, `completed` or `declined`.
              * @example https://app.northwind-mobility.example/verification/done
              */
             redirectUrl: string;
             /**
-             * Format: uri
              * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
              * @example https://app.northwind-mobility.example/verification/error
              */
@@ -1349,13 +1384,11 @@ export interface components {
             verificationId: string;
             status: components["schemas"]["VerificationStatus"];
             /**
-             * Format: uri
              * @description Where the end user goes after the status changes to `inReview`, `completed` or `declined`.
              * @example https://app.northwind-mobility.example/verification/done
              */
             redirectUrl: string;
             /**
-             * Format: uri
              * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
              * @example https://app.northwind-mobility.example/verification/error
              */
@@ -1420,6 +1453,20 @@ export interface components {
             /** @description Last update time. */
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description `data` of `verification.created`: the verification just created. As for
+         *     the create answer (rule 1 of `POST /verifications`), its `status` is
+         *     `created` and every `collectedRequirements` entry has `result` `null`.
+         */
+        VerificationCreatedEventData: components["schemas"]["VerificationEventData"] & {
+            /**
+             * @description Always `created` for this event.
+             * @constant
+             * @enum {string}
+             */
+            status?: "created";
+            collectedRequirements?: components["schemas"]["PendingCollectedRequirement"][];
+        };
         /** @description Webhook `verification.created`: a verification is created. */
         VerificationCreatedEvent: {
             /**
@@ -1442,7 +1489,7 @@ export interface components {
             eventType: "verification.created";
             /** @description When the event happened. */
             createdAt: components["schemas"]["Timestamp"];
-            data: components["schemas"]["VerificationEventData"];
+            data: components["schemas"]["VerificationCreatedEventData"];
         };
         /** @description Webhook `verification.updated`: the status of a verification changed. */
         VerificationUpdatedEvent: {
@@ -1807,10 +1854,19 @@ export interface components {
              * @example C01X00T47
              */
             serialNo: string;
-            /** @example Stadt Leipzig */
-            issuingAuthority: string;
-            /** @example Leipzig */
-            placeOfIssue: string;
+            /**
+             * @description Authority that issued the document. `null` when the document does not
+             *     show one: the same data as the collected document, where it may be
+             *     null (see DECISIONS.md).
+             * @example Stadt Leipzig
+             */
+            issuingAuthority: string | null;
+            /**
+             * @description Place where the document was issued. `null` when the document does not
+             *     show one, as in the collected document (see DECISIONS.md).
+             * @example Leipzig
+             */
+            placeOfIssue: string | null;
             /** @description Expiry of the document; a date-time or a date. */
             expiryAt: components["schemas"]["DocumentDate"];
             /** @description Issue date of the document; a date-time or a date. */
@@ -2216,7 +2272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthKeyList"];
+                    "application/json": components["schemas"]["AuthKeyRotation"];
                 };
             };
             /**

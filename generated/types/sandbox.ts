@@ -611,17 +611,18 @@ export interface components {
          */
         VerificationStatus: "created" | "started" | "waitingForUserInput" | "inReview" | "completed" | "declined" | "closed" | "expired" | "reverted";
         /**
-         * @description Partner key-value data stored with the verification: up to 50 keys, key
-         *     names up to 40 characters, values strings of up to 500 characters. (The
-         *     documentation gives the value limit in characters only; values are taken
-         *     to be strings. See DECISIONS.md.)
+         * @description Partner key-value data stored with the verification, as the service
+         *     returns it. The documentation describes it only as an object of partner
+         *     key-value data; the bounds of the create body (`MetadataInput`) are rules
+         *     for what the partner sends and are not re-checked here, so a receiver
+         *     never rejects an answer or webhook for them (see DECISIONS.md, P6).
          * @example {
          *       "orderId": "NW-2026-004817",
          *       "channel": "mobile-app"
          *     }
          */
         Metadata: {
-            [key: string]: string;
+            [key: string]: unknown;
         };
         /**
          * @description A verification session. Fields the partner did not supply at creation
@@ -636,7 +637,6 @@ export interface components {
              */
             id: string;
             /**
-             * Format: uri
              * @description Address to hand to the end user. It carries a session token.
              * @example https://verify.example.com/s/2f6a9c14-8e3b-4d71-a5c2-7b0e9d4f1a38?token=eyJzaWQiOiIyZjZhOWMxNCJ9
              */
@@ -688,13 +688,11 @@ export interface components {
             previousUserId: string | null;
             externalUserId: components["schemas"]["ExternalUserId"];
             /**
-             * Format: uri
              * @description Where the end user goes after the status changes to `inReview`, `completed` or `declined`.
              * @example https://app.northwind-mobility.example/verification/done
              */
             redirectUrl: string;
             /**
-             * Format: uri
              * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
              * @example https://app.northwind-mobility.example/verification/error
              */
@@ -849,7 +847,9 @@ export interface components {
         "VerificationStatus-2": "CREATED" | "STARTED" | "EXPIRED" | "USER_DATA_COLLECTED" | "REVIEW" | "APPROVED" | "DECLINED";
         /**
          * Format: date-time
-         * @description ISO 8601 date-time in UTC with millisecond precision.
+         * @description ISO 8601 date-time in UTC. The document states millisecond precision only
+         *     for `expiresAt` (see `MillisecondTimestamp`); for the other timestamps no
+         *     precision is stated, so any valid date-time is accepted (DECISIONS.md, V15).
          * @example 2026-03-14T09:26:53.589Z
          */
         "Timestamp-2": string;
@@ -899,8 +899,11 @@ export interface components {
         /** @description Results of the end user's face scan; `null` until available. */
         FaceScan: {
             /**
-             * @description Estimated minimum age, of the form `OVER_<n>`. The complete set of
-             *     values is not published, so any value of that form is accepted.
+             * @description Estimated minimum age. The document shows values of the form
+             *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
+             *     is not shown, and the same service's partner interface also estimates
+             *     `unknown` and `under8`; so this is an open string and no value is
+             *     refused (DECISIONS.md, V16).
              * @example OVER_18
              */
             ageEstimation: string;
@@ -996,6 +999,14 @@ export interface components {
             expiresAt?: string;
         };
         /**
+         * Format: date-time
+         * @description ISO 8601 date-time in UTC with millisecond precision, as documented for
+         *     `expiresAt`: exactly three fractional digits and a UTC offset (`Z`, or
+         *     `+00:00`, which ISO 8601 also writes UTC as).
+         * @example 2026-03-21T09:26:53.589Z
+         */
+        MillisecondTimestamp: string;
+        /**
          * @description An identity verification session. Every field is always present; the
          *     objects collected during the session are `null` until they exist.
          */
@@ -1048,8 +1059,8 @@ export interface components {
              * @example backoffice:j.meyer
              */
             createdBy: string;
-            /** @description Expiry of the session. */
-            expiresAt: components["schemas"]["Timestamp-2"];
+            /** @description Expiry of the session; ISO 8601, UTC, millisecond precision. */
+            expiresAt: components["schemas"]["MillisecondTimestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp-2"];
             /** @description Last update time. */

@@ -37,9 +37,13 @@ export interface paths {
         };
         /**
          * List verifications
-         * @description Returns one page of verification sessions, newest first (`createdAt`
-         *     descending), with the total number of matches in `count`. Every filter is
-         *     optional; filters combine with AND, and the values of `statuses` with OR.
+         * @description Returns one page of verification sessions with `count`. Every filter is
+         *     optional; a session matches `statuses` when its status equals any of the
+         *     given values.
+         *
+         *     Not documented, and assumed by this contract: the order (newest first,
+         *     `createdAt` descending; do not rely on it), that filters combine with
+         *     AND, and that `count` is the total number of matches across all pages.
          *
          *     The path ends with a slash, as documented.
          *
@@ -91,7 +95,9 @@ export interface components {
         CalendarDate: string;
         /**
          * Format: date-time
-         * @description ISO 8601 date-time in UTC with millisecond precision.
+         * @description ISO 8601 date-time in UTC. The document states millisecond precision only
+         *     for `expiresAt` (see `MillisecondTimestamp`); for the other timestamps no
+         *     precision is stated, so any valid date-time is accepted (DECISIONS.md, V15).
          * @example 2026-03-14T09:26:53.589Z
          */
         Timestamp: string;
@@ -141,8 +147,11 @@ export interface components {
         /** @description Results of the end user's face scan; `null` until available. */
         FaceScan: {
             /**
-             * @description Estimated minimum age, of the form `OVER_<n>`. The complete set of
-             *     values is not published, so any value of that form is accepted.
+             * @description Estimated minimum age. The document shows values of the form
+             *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
+             *     is not shown, and the same service's partner interface also estimates
+             *     `unknown` and `under8`; so this is an open string and no value is
+             *     refused (DECISIONS.md, V16).
              * @example OVER_18
              */
             ageEstimation: string;
@@ -169,6 +178,14 @@ export interface components {
             /** @description Whether the review outcome is sensitive. */
             sensitive: boolean;
         } | null;
+        /**
+         * Format: date-time
+         * @description ISO 8601 date-time in UTC with millisecond precision, as documented for
+         *     `expiresAt`: exactly three fractional digits and a UTC offset (`Z`, or
+         *     `+00:00`, which ISO 8601 also writes UTC as).
+         * @example 2026-03-21T09:26:53.589Z
+         */
+        MillisecondTimestamp: string;
         /**
          * @description An identity verification session. Every field is always present; the
          *     objects collected during the session are `null` until they exist.
@@ -222,8 +239,8 @@ export interface components {
              * @example backoffice:j.meyer
              */
             createdBy: string;
-            /** @description Expiry of the session. */
-            expiresAt: components["schemas"]["Timestamp"];
+            /** @description Expiry of the session; ISO 8601, UTC, millisecond precision. */
+            expiresAt: components["schemas"]["MillisecondTimestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description Last update time. */

@@ -778,7 +778,7 @@ export class PartnerState implements PartnerApi, PartnerControl {
   /** Records the webhook in the history it belongs to, then hands it to the HTTP layer. */
   // An event is built from copies of the store and never changed after, so
   // the history and the listeners share it rather than copy it again.
-  private emit(emitted: EmittedEvent, metadata?: Record<string, string>): void {
+  private emit(emitted: EmittedEvent, metadata?: Record<string, unknown>): void {
     this.log.add(emitted, metadata);
     this.options.onEvent(emitted);
   }

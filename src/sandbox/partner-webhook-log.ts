@@ -20,7 +20,7 @@ export class WebhookLog {
   ) {}
 
   /** `metadata` is the verification's own, kept on verification records only. */
-  add(emitted: EmittedEvent, metadata: Record<string, string> = {}): void {
+  add(emitted: EmittedEvent, metadata: Record<string, unknown> = {}): void {
     const { event } = emitted;
     const at = event.createdAt;
     // The event is never changed after it is emitted (see PartnerState.emit).

@@ -2,6 +2,7 @@ import { type Client } from 'openapi-fetch';
 import type { paths } from '../generated/types/partner.js';
 import { type BaseClientOptions } from './client-options.js';
 export type { paths, components, operations, webhooks } from '../generated/types/partner.js';
+export { narrowVerification, type CompletedVerification, type NarrowedVerification, type PendingVerification, type RevertedVerification, } from './verification-states.js';
 export interface PartnerClientOptions extends BaseClientOptions {
     /** The integration auth key, sent as `X-Auth-Key`. */
     authKey: string;

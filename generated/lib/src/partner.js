@@ -1,5 +1,6 @@
 import createClient, {} from 'openapi-fetch';
 import { clientOptions } from './client-options.js';
+export { narrowVerification, } from './verification-states.js';
 /**
  * Creates an openapi-fetch client of the partner integration API. Every call
  * carries `X-Auth-Key` and `Content-Type: application/json`, as the service

@@ -215,44 +215,19 @@ var require_formats = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
-var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str) {
-      const len = str.length;
-      let length = 0;
-      let pos = 0;
-      let value;
-      while (pos < len) {
-        length++;
-        value = str.charCodeAt(pos++);
-        if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str.charCodeAt(pos);
-          if ((value & 64512) === 56320)
-            pos++;
-        }
-      }
-      return length;
-    }
-    exports.default = ucs2length;
-    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
-  }
-});
-
 // <stdin>
 var validateVerificationCreatedEvent = validate21;
 var formats0 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 var formats2 = require_formats().fullFormats["date-time"];
-var schema34 = { "type": "object", "required": ["verificationId", "status", "redirectUrl", "externalUserId", "phoneNumbers", "requirements", "collectedRequirements", "validTo", "createdAt", "updatedAt"], "properties": { "verificationId": { "type": "string" }, "status": { "$ref": "#/components/schemas/VerificationStatus" }, "redirectUrl": { "type": "string", "format": "uri" }, "errorRedirectUrl": { "type": "string", "format": "uri" }, "externalUserId": { "$ref": "#/components/schemas/ExternalUserId" }, "phoneNumber": { "type": "string", "deprecated": true }, "isPhoneNumberVerified": { "type": "boolean", "deprecated": true }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/VerificationPhoneNumber" } }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "requireFirstAndLastName": { "type": "boolean", "deprecated": true }, "requirements": { "type": "array", "items": { "$ref": "#/components/schemas/Requirement" } }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/CollectedRequirement" } }, "userId": { "type": ["string", "null"] }, "previousUserId": { "type": ["string", "null"] }, "reason": { "type": "string", "maxLength": 200 }, "metadata": { "$ref": "#/components/schemas/Metadata" }, "validTo": { "$ref": "#/components/schemas/Timestamp" }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "updatedAt": { "$ref": "#/components/schemas/Timestamp" } }, "$comment": "The if/then/else below ties userId to status completed and previousUserId to status reverted. Its allOf wrappers keep Redocly's example validation (which forces unevaluatedProperties false on schemas listing properties, allOf members excepted) from misreading it; they change nothing otherwise.", "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "completed" } } }] }, "then": { "allOf": [{ "required": ["userId"] }, { "properties": { "userId": { "type": "string" }, "previousUserId": { "type": "null" } } }] }, "else": { "allOf": [{ "properties": { "userId": { "type": "null" } } }, { "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "reverted" } } }] }, "then": { "allOf": [{ "required": ["previousUserId"] }, { "properties": { "previousUserId": { "type": "string" } } }] }, "else": { "allOf": [{ "properties": { "previousUserId": { "type": "null" } } }, { "properties": { "userId": { "type": "null" } } }] } }] } };
-var schema35 = { "type": "string", "enum": ["created", "started", "waitingForUserInput", "inReview", "completed", "declined", "closed", "expired", "reverted"] };
-var formats4 = require_formats().fullFormats.uri;
-var schema39 = { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document", "phoneNumbers"] };
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var schema34 = { "allOf": [{ "$ref": "#/components/schemas/VerificationEventData" }, { "type": "object", "properties": { "status": { "type": "string", "const": "created", "enum": ["created"] }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/PendingCollectedRequirement" } } } }] };
+var schema54 = { "oneOf": [{ "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document"] }, "result": { "type": "null" }, "verified": { "type": "boolean" } } }, { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers" }, "result": { "type": "null" }, "verified": false } }] };
+var schema35 = { "type": "object", "required": ["verificationId", "status", "redirectUrl", "externalUserId", "phoneNumbers", "requirements", "collectedRequirements", "validTo", "createdAt", "updatedAt"], "properties": { "verificationId": { "type": "string" }, "status": { "$ref": "#/components/schemas/VerificationStatus" }, "redirectUrl": { "type": "string" }, "errorRedirectUrl": { "type": "string" }, "externalUserId": { "$ref": "#/components/schemas/ExternalUserId" }, "phoneNumber": { "type": "string", "deprecated": true }, "isPhoneNumberVerified": { "type": "boolean", "deprecated": true }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/VerificationPhoneNumber" } }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "requireFirstAndLastName": { "type": "boolean", "deprecated": true }, "requirements": { "type": "array", "items": { "$ref": "#/components/schemas/Requirement" } }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/CollectedRequirement" } }, "userId": { "type": ["string", "null"] }, "previousUserId": { "type": ["string", "null"] }, "reason": { "type": "string" }, "metadata": { "$ref": "#/components/schemas/Metadata" }, "validTo": { "$ref": "#/components/schemas/Timestamp" }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "updatedAt": { "$ref": "#/components/schemas/Timestamp" } }, "$comment": "The if/then/else below ties userId to status completed and previousUserId to status reverted. Its allOf wrappers keep Redocly's example validation (which forces unevaluatedProperties false on schemas listing properties, allOf members excepted) from misreading it; they change nothing otherwise.", "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "completed" } } }] }, "then": { "allOf": [{ "required": ["userId"] }, { "properties": { "userId": { "type": "string" }, "previousUserId": { "type": "null" } } }] }, "else": { "allOf": [{ "properties": { "userId": { "type": "null" } } }, { "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "reverted" } } }] }, "then": { "allOf": [{ "required": ["previousUserId"] }, { "properties": { "previousUserId": { "type": "string" } } }] }, "else": { "allOf": [{ "properties": { "previousUserId": { "type": "null" } } }, { "properties": { "userId": { "type": "null" } } }] } }] } };
+var schema36 = { "type": "string", "enum": ["created", "started", "waitingForUserInput", "inReview", "completed", "declined", "closed", "expired", "reverted"] };
+var schema40 = { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document", "phoneNumbers"] };
+function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate24.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -281,7 +256,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data0 === "firstAndLastName" || data0 === "dateOfBirth" || data0 === "document" || data0 === "phoneNumbers")) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/RequirementType/enum", keyword: "enum", params: { allowedValues: schema39.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/RequirementType/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -299,18 +274,18 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
-validate23.evaluated = { "props": { "type": true }, "dynamicProps": false, "dynamicItems": false };
-var schema41 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "firstAndLastName" }, "result": { "type": ["object", "null"], "required": ["firstName", "lastName"], "properties": { "firstName": { "type": "string" }, "lastName": { "type": "string" } } }, "verified": { "type": "boolean" } } };
-var schema48 = { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers" }, "result": { "type": ["object", "null"], "required": ["objects"], "properties": { "objects": { "type": "array", "items": { "type": "object", "required": ["phoneNumber"], "properties": { "phoneNumber": { "type": "string" } } } } } }, "verified": false } };
-var schema42 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "dateOfBirth" }, "result": { "type": ["object", "null"], "required": ["dateOfBirth"], "properties": { "dateOfBirth": { "$ref": "#/components/schemas/CalendarDate" } } }, "verified": { "type": "boolean" } } };
-var formats10 = require_formats().fullFormats.date;
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate24.evaluated = { "props": { "type": true }, "dynamicProps": false, "dynamicItems": false };
+var schema42 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "firstAndLastName" }, "result": { "type": ["object", "null"], "required": ["firstName", "lastName"], "properties": { "firstName": { "type": "string" }, "lastName": { "type": "string" } } }, "verified": { "type": "boolean" } } };
+var schema49 = { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers" }, "result": { "type": ["object", "null"], "required": ["objects"], "properties": { "objects": { "type": "array", "items": { "type": "object", "required": ["phoneNumber"], "properties": { "phoneNumber": { "type": "string" } } } } } }, "verified": false } };
+var schema43 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "dateOfBirth" }, "result": { "type": ["object", "null"], "required": ["dateOfBirth"], "properties": { "dateOfBirth": { "$ref": "#/components/schemas/CalendarDate" } } }, "verified": { "type": "boolean" } } };
+var formats6 = require_formats().fullFormats.date;
+function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
+  const evaluated0 = validate27.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -369,7 +344,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.result !== void 0) {
       let data1 = data.result;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema42.properties.result.type }, message: "must be object,null" };
+        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema43.properties.result.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -390,7 +365,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
         if (data1.dateOfBirth !== void 0) {
           let data2 = data1.dateOfBirth;
           if (typeof data2 === "string") {
-            if (!formats10.validate(data2)) {
+            if (!formats6.validate(data2)) {
               const err7 = { instancePath: instancePath + "/result/dateOfBirth", schemaPath: "#/components/schemas/CalendarDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
               if (vErrors === null) {
                 vErrors = [err7];
@@ -431,15 +406,15 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate26.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
-validate26.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
-var schema44 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "document" }, "result": { "type": ["object", "null"], "required": ["type", "firstName", "lastName", "dateOfBirth", "placeOfBirth", "nationality", "serialNo", "expiryAt", "issuedAt", "issuingAuthority", "placeOfIssue"], "properties": { "type": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": "string" }, "placeOfBirth": { "type": "string" }, "nationality": { "type": "string" }, "serialNo": { "type": "string" }, "expiryAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuedAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuingAuthority": { "type": ["string", "null"] }, "placeOfIssue": { "type": ["string", "null"] } } }, "verified": { "type": "boolean" } } };
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate27.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
+var schema45 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "document" }, "result": { "type": ["object", "null"], "required": ["type", "firstName", "lastName", "dateOfBirth", "placeOfBirth", "nationality", "serialNo", "expiryAt", "issuedAt", "issuingAuthority", "placeOfIssue"], "properties": { "type": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": "string" }, "placeOfBirth": { "type": "string" }, "nationality": { "type": "string" }, "serialNo": { "type": "string" }, "expiryAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuedAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuingAuthority": { "type": ["string", "null"] }, "placeOfIssue": { "type": ["string", "null"] } } }, "verified": { "type": "boolean" } } };
+function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate30.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -472,7 +447,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   valid0 = valid0 || _valid0;
   const _errs4 = errors;
   if (typeof data === "string") {
-    if (!formats10.validate(data)) {
+    if (!formats6.validate(data)) {
       const err2 = { instancePath, schemaPath: "#/components/schemas/CalendarDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
       if (vErrors === null) {
         vErrors = [err2];
@@ -510,14 +485,14 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate29.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate30.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate28.evaluated;
+  const evaluated0 = validate29.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -576,7 +551,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.result !== void 0) {
       let data1 = data.result;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema44.properties.result.type }, message: "must be object,null" };
+        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema45.properties.result.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -762,21 +737,21 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data1.expiryAt !== void 0) {
-          if (!validate29(data1.expiryAt, { instancePath: instancePath + "/result/expiryAt", parentData: data1, parentDataProperty: "expiryAt", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+          if (!validate30(data1.expiryAt, { instancePath: instancePath + "/result/expiryAt", parentData: data1, parentDataProperty: "expiryAt", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
             errors = vErrors.length;
           }
         }
         if (data1.issuedAt !== void 0) {
-          if (!validate29(data1.issuedAt, { instancePath: instancePath + "/result/issuedAt", parentData: data1, parentDataProperty: "issuedAt", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+          if (!validate30(data1.issuedAt, { instancePath: instancePath + "/result/issuedAt", parentData: data1, parentDataProperty: "issuedAt", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
             errors = vErrors.length;
           }
         }
         if (data1.issuingAuthority !== void 0) {
           let data11 = data1.issuingAuthority;
           if (typeof data11 !== "string" && data11 !== null) {
-            const err24 = { instancePath: instancePath + "/result/issuingAuthority", schemaPath: "#/properties/result/properties/issuingAuthority/type", keyword: "type", params: { type: schema44.properties.result.properties.issuingAuthority.type }, message: "must be string,null" };
+            const err24 = { instancePath: instancePath + "/result/issuingAuthority", schemaPath: "#/properties/result/properties/issuingAuthority/type", keyword: "type", params: { type: schema45.properties.result.properties.issuingAuthority.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err24];
             } else {
@@ -788,7 +763,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         if (data1.placeOfIssue !== void 0) {
           let data12 = data1.placeOfIssue;
           if (typeof data12 !== "string" && data12 !== null) {
-            const err25 = { instancePath: instancePath + "/result/placeOfIssue", schemaPath: "#/properties/result/properties/placeOfIssue/type", keyword: "type", params: { type: schema44.properties.result.properties.placeOfIssue.type }, message: "must be string,null" };
+            const err25 = { instancePath: instancePath + "/result/placeOfIssue", schemaPath: "#/properties/result/properties/placeOfIssue/type", keyword: "type", params: { type: schema45.properties.result.properties.placeOfIssue.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err25];
             } else {
@@ -819,14 +794,14 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate28.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate29.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -889,7 +864,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.result !== void 0) {
       let data1 = data.result;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/type", keyword: "type", params: { type: schema41.properties.result.type }, message: "must be object,null" };
+        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/type", keyword: "type", params: { type: schema42.properties.result.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -970,8 +945,8 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     props0.verified = true;
   }
   const _errs14 = errors;
-  if (!validate26(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+  if (!validate27(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs14 === errors;
@@ -990,8 +965,8 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     const _errs15 = errors;
-    if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-      vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+    if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs15 === errors;
@@ -1053,7 +1028,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         if (data.result !== void 0) {
           let data6 = data.result;
           if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-            const err16 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/type", keyword: "type", params: { type: schema48.properties.result.type }, message: "must be object,null" };
+            const err16 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/type", keyword: "type", params: { type: schema49.properties.result.type }, message: "must be object,null" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -1174,16 +1149,15 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate25.errors = vErrors;
+  validate26.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate25.evaluated = { "dynamicProps": true, "dynamicItems": false };
-var func1 = require_ucs2length().default;
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate26.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
+  const evaluated0 = validate23.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1585,7 +1559,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data9 === "created" || data9 === "started" || data9 === "waitingForUserInput" || data9 === "inReview" || data9 === "completed" || data9 === "declined" || data9 === "closed" || data9 === "expired" || data9 === "reverted")) {
-        const err26 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/enum", keyword: "enum", params: { allowedValues: schema35.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -1595,19 +1569,19 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.redirectUrl !== void 0) {
-      let data10 = data.redirectUrl;
-      if (typeof data10 === "string") {
-        if (!formats4(data10)) {
-          const err27 = { instancePath: instancePath + "/redirectUrl", schemaPath: "#/properties/redirectUrl/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
-          if (vErrors === null) {
-            vErrors = [err27];
-          } else {
-            vErrors.push(err27);
-          }
-          errors++;
+      if (typeof data.redirectUrl !== "string") {
+        const err27 = { instancePath: instancePath + "/redirectUrl", schemaPath: "#/properties/redirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
         }
-      } else {
-        const err28 = { instancePath: instancePath + "/redirectUrl", schemaPath: "#/properties/redirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        errors++;
+      }
+    }
+    if (data.errorRedirectUrl !== void 0) {
+      if (typeof data.errorRedirectUrl !== "string") {
+        const err28 = { instancePath: instancePath + "/errorRedirectUrl", schemaPath: "#/properties/errorRedirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -1616,11 +1590,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.errorRedirectUrl !== void 0) {
-      let data11 = data.errorRedirectUrl;
-      if (typeof data11 === "string") {
-        if (!formats4(data11)) {
-          const err29 = { instancePath: instancePath + "/errorRedirectUrl", schemaPath: "#/properties/errorRedirectUrl/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+    if (data.externalUserId !== void 0) {
+      let data12 = data.externalUserId;
+      if (typeof data12 === "string") {
+        if (!formats0.test(data12)) {
+          const err29 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
           if (vErrors === null) {
             vErrors = [err29];
           } else {
@@ -1629,7 +1603,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/errorRedirectUrl", schemaPath: "#/properties/errorRedirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err30 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -1638,46 +1612,24 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.externalUserId !== void 0) {
-      let data12 = data.externalUserId;
-      if (typeof data12 === "string") {
-        if (!formats0.test(data12)) {
-          const err31 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err31];
-          } else {
-            vErrors.push(err31);
-          }
-          errors++;
-        }
-      } else {
-        const err32 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-    }
     if (data.phoneNumber !== void 0) {
       if (typeof data.phoneNumber !== "string") {
-        const err33 = { instancePath: instancePath + "/phoneNumber", schemaPath: "#/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err31 = { instancePath: instancePath + "/phoneNumber", schemaPath: "#/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err31];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
     if (data.isPhoneNumberVerified !== void 0) {
       if (typeof data.isPhoneNumberVerified !== "boolean") {
-        const err34 = { instancePath: instancePath + "/isPhoneNumberVerified", schemaPath: "#/properties/isPhoneNumberVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err32 = { instancePath: instancePath + "/isPhoneNumberVerified", schemaPath: "#/properties/isPhoneNumberVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err32];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err32);
         }
         errors++;
       }
@@ -1690,57 +1642,79 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           let data16 = data15[i0];
           if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
             if (data16.phoneNumber === void 0) {
-              const err35 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "phoneNumber" }, message: "must have required property 'phoneNumber'" };
+              const err33 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "phoneNumber" }, message: "must have required property 'phoneNumber'" };
               if (vErrors === null) {
-                vErrors = [err35];
+                vErrors = [err33];
               } else {
-                vErrors.push(err35);
+                vErrors.push(err33);
               }
               errors++;
             }
             if (data16.isVerified === void 0) {
-              const err36 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "isVerified" }, message: "must have required property 'isVerified'" };
+              const err34 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "isVerified" }, message: "must have required property 'isVerified'" };
               if (vErrors === null) {
-                vErrors = [err36];
+                vErrors = [err34];
               } else {
-                vErrors.push(err36);
+                vErrors.push(err34);
               }
               errors++;
             }
             if (data16.phoneNumber !== void 0) {
               if (typeof data16.phoneNumber !== "string") {
-                const err37 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/phoneNumber", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err35 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/phoneNumber", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err37];
+                  vErrors = [err35];
                 } else {
-                  vErrors.push(err37);
+                  vErrors.push(err35);
                 }
                 errors++;
               }
             }
             if (data16.isVerified !== void 0) {
               if (typeof data16.isVerified !== "boolean") {
-                const err38 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/isVerified", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/isVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err36 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/isVerified", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/isVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err38];
+                  vErrors = [err36];
                 } else {
-                  vErrors.push(err38);
+                  vErrors.push(err36);
                 }
                 errors++;
               }
             }
           } else {
-            const err39 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err37 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err39];
+              vErrors = [err37];
             } else {
-              vErrors.push(err39);
+              vErrors.push(err37);
             }
             errors++;
           }
         }
       } else {
-        const err40 = { instancePath: instancePath + "/phoneNumbers", schemaPath: "#/properties/phoneNumbers/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err38 = { instancePath: instancePath + "/phoneNumbers", schemaPath: "#/properties/phoneNumbers/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+    }
+    if (data.firstName !== void 0) {
+      if (typeof data.firstName !== "string") {
+        const err39 = { instancePath: instancePath + "/firstName", schemaPath: "#/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+    }
+    if (data.lastName !== void 0) {
+      if (typeof data.lastName !== "string") {
+        const err40 = { instancePath: instancePath + "/lastName", schemaPath: "#/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -1749,35 +1723,13 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.firstName !== void 0) {
-      if (typeof data.firstName !== "string") {
-        const err41 = { instancePath: instancePath + "/firstName", schemaPath: "#/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.requireFirstAndLastName !== void 0) {
+      if (typeof data.requireFirstAndLastName !== "boolean") {
+        const err41 = { instancePath: instancePath + "/requireFirstAndLastName", schemaPath: "#/properties/requireFirstAndLastName/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
           vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.lastName !== void 0) {
-      if (typeof data.lastName !== "string") {
-        const err42 = { instancePath: instancePath + "/lastName", schemaPath: "#/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      }
-    }
-    if (data.requireFirstAndLastName !== void 0) {
-      if (typeof data.requireFirstAndLastName !== "boolean") {
-        const err43 = { instancePath: instancePath + "/requireFirstAndLastName", schemaPath: "#/properties/requireFirstAndLastName/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
         }
         errors++;
       }
@@ -1787,17 +1739,17 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data22)) {
         const len1 = data22.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          if (!validate23(data22[i1], { instancePath: instancePath + "/requirements/" + i1, parentData: data22, parentDataProperty: i1, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          if (!validate24(data22[i1], { instancePath: instancePath + "/requirements/" + i1, parentData: data22, parentDataProperty: i1, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err44 = { instancePath: instancePath + "/requirements", schemaPath: "#/properties/requirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err42 = { instancePath: instancePath + "/requirements", schemaPath: "#/properties/requirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err42];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err42);
         }
         errors++;
       }
@@ -1807,13 +1759,37 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data24)) {
         const len2 = data24.length;
         for (let i2 = 0; i2 < len2; i2++) {
-          if (!validate25(data24[i2], { instancePath: instancePath + "/collectedRequirements/" + i2, parentData: data24, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+          if (!validate26(data24[i2], { instancePath: instancePath + "/collectedRequirements/" + i2, parentData: data24, parentDataProperty: i2, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err45 = { instancePath: instancePath + "/collectedRequirements", schemaPath: "#/properties/collectedRequirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err43 = { instancePath: instancePath + "/collectedRequirements", schemaPath: "#/properties/collectedRequirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+    }
+    if (data.userId !== void 0) {
+      let data26 = data.userId;
+      if (typeof data26 !== "string" && data26 !== null) {
+        const err44 = { instancePath: instancePath + "/userId", schemaPath: "#/properties/userId/type", keyword: "type", params: { type: schema35.properties.userId.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+    }
+    if (data.previousUserId !== void 0) {
+      let data27 = data.previousUserId;
+      if (typeof data27 !== "string" && data27 !== null) {
+        const err45 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/properties/previousUserId/type", keyword: "type", params: { type: schema35.properties.previousUserId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -1822,10 +1798,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userId !== void 0) {
-      let data26 = data.userId;
-      if (typeof data26 !== "string" && data26 !== null) {
-        const err46 = { instancePath: instancePath + "/userId", schemaPath: "#/properties/userId/type", keyword: "type", params: { type: schema34.properties.userId.type }, message: "must be string,null" };
+    if (data.reason !== void 0) {
+      if (typeof data.reason !== "string") {
+        const err46 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err46];
         } else {
@@ -1834,10 +1809,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.previousUserId !== void 0) {
-      let data27 = data.previousUserId;
-      if (typeof data27 !== "string" && data27 !== null) {
-        const err47 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/properties/previousUserId/type", keyword: "type", params: { type: schema34.properties.previousUserId.type }, message: "must be string,null" };
+    if (data.metadata !== void 0) {
+      let data29 = data.metadata;
+      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
+      } else {
+        const err47 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -1846,11 +1822,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.reason !== void 0) {
-      let data28 = data.reason;
-      if (typeof data28 === "string") {
-        if (func1(data28) > 200) {
-          const err48 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+    if (data.validTo !== void 0) {
+      let data30 = data.validTo;
+      if (typeof data30 === "string") {
+        if (!formats2.validate(data30)) {
+          const err48 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err48];
           } else {
@@ -1859,7 +1835,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err49 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err49 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -1868,11 +1844,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.metadata !== void 0) {
-      let data29 = data.metadata;
-      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
-        if (Object.keys(data29).length > 50) {
-          const err50 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/maxProperties", keyword: "maxProperties", params: { limit: 50 }, message: "must NOT have more than 50 properties" };
+    if (data.createdAt !== void 0) {
+      let data31 = data.createdAt;
+      if (typeof data31 === "string") {
+        if (!formats2.validate(data31)) {
+          const err50 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err50];
           } else {
@@ -1880,136 +1856,326 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key0 in data29) {
-          const _errs82 = errors;
-          if (typeof key0 === "string") {
-            if (func1(key0) > 40) {
-              const err51 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/propertyNames/maxLength", keyword: "maxLength", params: { limit: 40 }, message: "must NOT have more than 40 characters", propertyName: key0 };
-              if (vErrors === null) {
-                vErrors = [err51];
-              } else {
-                vErrors.push(err51);
-              }
-              errors++;
-            }
-          }
-          var valid27 = _errs82 === errors;
-          if (!valid27) {
-            const err52 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid" };
-            if (vErrors === null) {
-              vErrors = [err52];
-            } else {
-              vErrors.push(err52);
-            }
-            errors++;
-          }
-        }
-        for (const key1 in data29) {
-          let data30 = data29[key1];
-          if (typeof data30 === "string") {
-            if (func1(data30) > 500) {
-              const err53 = { instancePath: instancePath + "/metadata/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/components/schemas/Metadata/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 500 }, message: "must NOT have more than 500 characters" };
-              if (vErrors === null) {
-                vErrors = [err53];
-              } else {
-                vErrors.push(err53);
-              }
-              errors++;
-            }
-          } else {
-            const err54 = { instancePath: instancePath + "/metadata/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/components/schemas/Metadata/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err54];
-            } else {
-              vErrors.push(err54);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err55 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err51 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err51];
         } else {
-          vErrors.push(err55);
-        }
-        errors++;
-      }
-    }
-    if (data.validTo !== void 0) {
-      let data31 = data.validTo;
-      if (typeof data31 === "string") {
-        if (!formats2.validate(data31)) {
-          const err56 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err56];
-          } else {
-            vErrors.push(err56);
-          }
-          errors++;
-        }
-      } else {
-        const err57 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err57];
-        } else {
-          vErrors.push(err57);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data32 = data.createdAt;
-      if (typeof data32 === "string") {
-        if (!formats2.validate(data32)) {
-          const err58 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err58];
-          } else {
-            vErrors.push(err58);
-          }
-          errors++;
-        }
-      } else {
-        const err59 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err59];
-        } else {
-          vErrors.push(err59);
+          vErrors.push(err51);
         }
         errors++;
       }
     }
     if (data.updatedAt !== void 0) {
-      let data33 = data.updatedAt;
-      if (typeof data33 === "string") {
-        if (!formats2.validate(data33)) {
-          const err60 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+      let data32 = data.updatedAt;
+      if (typeof data32 === "string") {
+        if (!formats2.validate(data32)) {
+          const err52 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err60];
+            vErrors = [err52];
           } else {
-            vErrors.push(err60);
+            vErrors.push(err52);
           }
           errors++;
         }
       } else {
-        const err61 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err53 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err61];
+          vErrors = [err53];
         } else {
-          vErrors.push(err61);
+          vErrors.push(err53);
         }
         errors++;
       }
     }
   } else {
-    const err62 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err62];
+      vErrors = [err54];
     } else {
-      vErrors.push(err62);
+      vErrors.push(err54);
     }
     errors++;
+  }
+  validate23.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate22.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate23(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+    errors = vErrors.length;
+  } else {
+    var props0 = validate23.evaluated.props;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.status !== void 0) {
+      let data0 = data.status;
+      if (typeof data0 !== "string") {
+        const err0 = { instancePath: instancePath + "/status", schemaPath: "#/allOf/1/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if ("created" !== data0) {
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/allOf/1/properties/status/const", keyword: "const", params: { allowedValue: "created" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      if (!(data0 === "created")) {
+        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/allOf/1/properties/status/enum", keyword: "enum", params: { allowedValues: schema34.allOf[1].properties.status.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.collectedRequirements !== void 0) {
+      let data1 = data.collectedRequirements;
+      if (Array.isArray(data1)) {
+        const len0 = data1.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data2 = data1[i0];
+          const _errs9 = errors;
+          let valid5 = false;
+          let passing0 = null;
+          const _errs10 = errors;
+          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+            if (data2.type === void 0) {
+              const err3 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (data2.result === void 0) {
+              const err4 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/required", keyword: "required", params: { missingProperty: "result" }, message: "must have required property 'result'" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            if (data2.verified === void 0) {
+              const err5 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/required", keyword: "required", params: { missingProperty: "verified" }, message: "must have required property 'verified'" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+            if (data2.type !== void 0) {
+              let data3 = data2.type;
+              if (typeof data3 !== "string") {
+                const err6 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/type", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+              if (!(data3 === "firstAndLastName" || data3 === "dateOfBirth" || data3 === "document")) {
+                const err7 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/type", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.oneOf[0].properties.type.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+            if (data2.result !== void 0) {
+              if (data2.result !== null) {
+                const err8 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/result", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/properties/result/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            if (data2.verified !== void 0) {
+              if (typeof data2.verified !== "boolean") {
+                const err9 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/verified", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/properties/verified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err10 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+          var _valid0 = _errs10 === errors;
+          if (_valid0) {
+            valid5 = true;
+            passing0 = 0;
+            var props1 = {};
+            props1.type = true;
+            props1.result = true;
+            props1.verified = true;
+          }
+          const _errs18 = errors;
+          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+            if (data2.type === void 0) {
+              const err11 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (data2.result === void 0) {
+              const err12 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/required", keyword: "required", params: { missingProperty: "result" }, message: "must have required property 'result'" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (data2.type !== void 0) {
+              let data6 = data2.type;
+              if (typeof data6 !== "string") {
+                const err13 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/type", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+              if ("phoneNumbers" !== data6) {
+                const err14 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/type", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/type/const", keyword: "const", params: { allowedValue: "phoneNumbers" }, message: "must be equal to constant" };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+            if (data2.result !== void 0) {
+              if (data2.result !== null) {
+                const err15 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/result", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/result/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (data2.verified !== void 0) {
+              const err16 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/verified", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/verified/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          } else {
+            const err17 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+          var _valid0 = _errs18 === errors;
+          if (_valid0 && valid5) {
+            valid5 = false;
+            passing0 = [passing0, 1];
+          } else {
+            if (_valid0) {
+              valid5 = true;
+              passing0 = 1;
+              if (props1 !== true) {
+                props1 = props1 || {};
+                props1.type = true;
+                props1.result = true;
+                props1.verified = true;
+              }
+            }
+          }
+          if (!valid5) {
+            const err18 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          } else {
+            errors = _errs9;
+            if (vErrors !== null) {
+              if (_errs9) {
+                vErrors.length = _errs9;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+      } else {
+        const err19 = { instancePath: instancePath + "/collectedRequirements", schemaPath: "#/allOf/1/properties/collectedRequirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err20 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err20];
+    } else {
+      vErrors.push(err20);
+    }
+    errors++;
+  }
+  if (props0 !== true) {
+    props0 = props0 || {};
+    props0.status = true;
+    props0.collectedRequirements = true;
   }
   validate22.errors = vErrors;
   evaluated0.props = props0;
@@ -2177,11 +2343,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate21.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateVerificationUpdatedEvent = validate35;
-function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var validateVerificationUpdatedEvent = validate37;
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate35.evaluated;
+  const evaluated0 = validate37.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2321,8 +2487,8 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate22(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+      if (!validate23(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -2335,18 +2501,18 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-validate35.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserCreatedEvent = validate37;
-var schema57 = { "type": "object", "required": ["userId", "createdAt", "estimatedAge", "phoneNumbers", "names", "externalUsers"], "properties": { "userId": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": ["string", "null"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "estimatedAge": { "$ref": "#/components/schemas/EstimatedAge" }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/UserPhoneNumber" } }, "names": { "type": "array", "items": { "$ref": "#/components/schemas/UserName" } }, "externalUsers": { "type": "array", "items": { "$ref": "#/components/schemas/ExternalUser" } } } };
-var schema59 = { "type": "string", "enum": ["unknown", "under8", "over8", "over13", "over16", "over18", "over21", "over25", "over30"] };
+validate37.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserCreatedEvent = validate39;
+var schema59 = { "type": "object", "required": ["userId", "createdAt", "estimatedAge", "phoneNumbers", "names", "externalUsers"], "properties": { "userId": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": ["string", "null"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "estimatedAge": { "$ref": "#/components/schemas/EstimatedAge" }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/UserPhoneNumber" } }, "names": { "type": "array", "items": { "$ref": "#/components/schemas/UserName" } }, "externalUsers": { "type": "array", "items": { "$ref": "#/components/schemas/ExternalUser" } } } };
+var schema61 = { "type": "string", "enum": ["unknown", "under8", "over8", "over13", "over16", "over18", "over21", "over25", "over30"] };
 var pattern4 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
+  const evaluated0 = validate41.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2445,14 +2611,14 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
-validate39.evaluated = { "props": { "phoneNumber": true, "createdAt": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate41.evaluated = { "props": { "phoneNumber": true, "createdAt": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
+  const evaluated0 = validate43.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2540,14 +2706,14 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-validate41.evaluated = { "props": { "firstName": true, "lastName": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate43.evaluated = { "props": { "firstName": true, "lastName": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
+  const evaluated0 = validate45.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2615,14 +2781,14 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "id": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate45.evaluated = { "props": { "id": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
+  const evaluated0 = validate40.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2720,7 +2886,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dateOfBirth !== void 0) {
       let data3 = data.dateOfBirth;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err9 = { instancePath: instancePath + "/dateOfBirth", schemaPath: "#/properties/dateOfBirth/type", keyword: "type", params: { type: schema57.properties.dateOfBirth.type }, message: "must be string,null" };
+        const err9 = { instancePath: instancePath + "/dateOfBirth", schemaPath: "#/properties/dateOfBirth/type", keyword: "type", params: { type: schema59.properties.dateOfBirth.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2763,7 +2929,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "unknown" || data5 === "under8" || data5 === "over8" || data5 === "over13" || data5 === "over16" || data5 === "over18" || data5 === "over21" || data5 === "over25" || data5 === "over30")) {
-        const err13 = { instancePath: instancePath + "/estimatedAge", schemaPath: "#/components/schemas/EstimatedAge/enum", keyword: "enum", params: { allowedValues: schema59.enum }, message: "must be equal to one of the allowed values" };
+        const err13 = { instancePath: instancePath + "/estimatedAge", schemaPath: "#/components/schemas/EstimatedAge/enum", keyword: "enum", params: { allowedValues: schema61.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -2777,8 +2943,8 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data6)) {
         const len0 = data6.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate39(data6[i0], { instancePath: instancePath + "/phoneNumbers/" + i0, parentData: data6, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+          if (!validate41(data6[i0], { instancePath: instancePath + "/phoneNumbers/" + i0, parentData: data6, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
             errors = vErrors.length;
           }
         }
@@ -2797,8 +2963,8 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data8)) {
         const len1 = data8.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          if (!validate41(data8[i1], { instancePath: instancePath + "/names/" + i1, parentData: data8, parentDataProperty: i1, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+          if (!validate43(data8[i1], { instancePath: instancePath + "/names/" + i1, parentData: data8, parentDataProperty: i1, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
             errors = vErrors.length;
           }
         }
@@ -2817,8 +2983,8 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data10)) {
         const len2 = data10.length;
         for (let i2 = 0; i2 < len2; i2++) {
-          if (!validate43(data10[i2], { instancePath: instancePath + "/externalUsers/" + i2, parentData: data10, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+          if (!validate45(data10[i2], { instancePath: instancePath + "/externalUsers/" + i2, parentData: data10, parentDataProperty: i2, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
             errors = vErrors.length;
           }
         }
@@ -2841,14 +3007,14 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate38.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": { "userId": true, "firstName": true, "lastName": true, "dateOfBirth": true, "createdAt": true, "estimatedAge": true, "phoneNumbers": true, "names": true, "externalUsers": true }, "dynamicProps": false, "dynamicItems": false };
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate40.evaluated = { "props": { "userId": true, "firstName": true, "lastName": true, "dateOfBirth": true, "createdAt": true, "estimatedAge": true, "phoneNumbers": true, "names": true, "externalUsers": true }, "dynamicProps": false, "dynamicItems": false };
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate37.evaluated;
+  const evaluated0 = validate39.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2988,8 +3154,8 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+      if (!validate40(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
         errors = vErrors.length;
       }
     }
@@ -3002,15 +3168,15 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
-validate37.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserMergedEvent = validate46;
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate39.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserMergedEvent = validate48;
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate48.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3150,8 +3316,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+      if (!validate40(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
         errors = vErrors.length;
       }
     }
@@ -3164,15 +3330,15 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserUpdatedEvent = validate48;
-function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate48.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserUpdatedEvent = validate50;
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate48.evaluated;
+  const evaluated0 = validate50.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3312,8 +3478,8 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+      if (!validate40(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
         errors = vErrors.length;
       }
     }
@@ -3326,15 +3492,15 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate48.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
-validate48.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateUserDeletedEvent = validate50;
-function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate50.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateUserDeletedEvent = validate52;
+function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate50.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3474,8 +3640,8 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.data !== void 0) {
-      if (!validate38(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+      if (!validate40(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
         errors = vErrors.length;
       }
     }
@@ -3488,15 +3654,15 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate50.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
-var validateShareholderVerifiedEvent = validate52;
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate52.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+var validateShareholderVerifiedEvent = validate54;
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate52.evaluated;
+  const evaluated0 = validate54.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3741,10 +3907,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate52.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-validate52.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
+validate54.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validatorsByEventType = {
   "verification.created": validateVerificationCreatedEvent,
   "verification.updated": validateVerificationUpdatedEvent,

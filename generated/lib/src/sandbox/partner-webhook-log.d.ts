@@ -8,7 +8,7 @@ export declare class WebhookLog {
     private entries;
     constructor(newId: () => string, now: () => string);
     /** `metadata` is the verification's own, kept on verification records only. */
-    add(emitted: EmittedEvent, metadata?: Record<string, string>): void;
+    add(emitted: EmittedEvent, metadata?: Record<string, unknown>): void;
     forVerification(verificationId: string): S['VerificationWebhookRecord'][];
     forUser(userId: string): S['UserWebhookRecord'][];
     /** False when no record holds the event (for example after a reset). */
