@@ -52,12 +52,14 @@ import { fail } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
 import {
   compareApis,
+  declaresBreaking,
   defaultBaseRef,
   fileSource,
   formatReport,
   gitSource,
   headSource,
   jsonReport,
+  workingVersion,
 } from './lib/contract-report.mjs';
 
 const USAGE = 'usage: npm run diff -- [--base <git-ref> | --against <file-or-dir>] [--head-dir <dir>] [--json] [--no-redocly]';
@@ -86,5 +88,19 @@ main(async () => {
   const base = opts.against !== undefined ? fileSource(opts.against) : gitSource(opts.base ?? defaultBaseRef());
   const report = await compareApis({ base, head: headSource(opts['head-dir']), redocly: !opts['no-redocly'] });
   console.log(opts.json ? JSON.stringify(jsonReport(report), null, 2) : formatReport(report));
-  if (report.breaking) process.exitCode = 1;
+  if (!report.breaking) return;
+  // A breaking change passes only when package.json already declares it: the
+  // major version went up since the base. Bundles given
+  // with --against carry no version, so they never pass a breaking change.
+  const [from, to] = [base.version?.() ?? null, workingVersion()];
+  if (opts['head-dir'] === undefined && declaresBreaking(from, to)) {
+    console.error(`The breaking changes are declared by the version: ${from} → ${to}. Release notes: npm run changelog -- --version ${to}`);
+    return;
+  }
+  console.error(
+    from && to
+      ? `package.json says ${to} and the base is ${from}: bump the major version to release these breaking changes (npm version major --no-git-tag-version), or undo them.`
+      : 'No package version to compare with: undo the breaking changes, or compare with a release tag (--base vX.Y.Z).',
+  );
+  process.exitCode = 1;
 });

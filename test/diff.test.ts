@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { diffDocuments } from '../scripts/lib/contract-diff.mjs';
-import { compareApis, emptySource, fileSource, redoclyDiff } from '../scripts/lib/contract-report.mjs';
+import { compareApis, declaresBreaking, emptySource, fileSource, redoclyDiff } from '../scripts/lib/contract-report.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
 
@@ -358,6 +358,25 @@ describe('npm run diff', () => {
     const result = await run(['--base', 'no-such-ref-xyz']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--base no-such-ref-xyz is not a commit, branch or tag.*git tag --list/s);
+  });
+});
+
+describe('a breaking change declared by the version', () => {
+  it('passes only when the major version went up since the base', () => {
+    expect(declaresBreaking('0.1.0', '1.0.0')).toBe(true);
+    expect(declaresBreaking('1.4.2', '2.0.0')).toBe(true);
+    expect(declaresBreaking('0.1.0', '0.2.0')).toBe(false);
+    expect(declaresBreaking('1.4.2', '1.5.0')).toBe(false);
+    expect(declaresBreaking('2.0.0', '2.0.0')).toBe(false);
+    expect(declaresBreaking(null, '2.0.0')).toBe(false);
+    expect(declaresBreaking('1.0.0', 'next')).toBe(false);
+  });
+
+  it('never lets bundles given by folder through, since they carry no version', async () => {
+    const dirs = bundleDirs('declared', (d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']);
+    const result = await run(['--against', dirs.base, '--head-dir', dirs.head, '--no-redocly']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/No package version to compare with/);
   });
 });
 

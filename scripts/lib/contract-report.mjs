@@ -2,7 +2,7 @@
 // documents come from (a git ref, a folder, a file, or nothing for the first
 // release), Redocly's verdict, and the per-API report.
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +48,7 @@ export function gitSource(ref) {
   const names = [...new Set(files.map((f) => path.basename(f).replace(/\.(json|yaml)$/, '')).filter((n) => !n.includes('.')))];
   return {
     label: commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`,
+    version: () => packageVersion(tryGit(['show', `${commit}:package.json`])),
     names: () => names,
     read(name) {
       for (const ext of ['json', 'yaml']) {
@@ -75,6 +76,27 @@ export function fileSource(target, { label = target } = {}) {
     names: () => APIS.map((a) => a.name).filter(find),
     read: async (name) => (find(name) ? readDoc(find(name)) : null),
   };
+}
+
+const packageVersion = (text) => {
+  try {
+    return JSON.parse(text).version ?? null;
+  } catch {
+    return null;
+  }
+};
+
+/** The package version in the working tree, which a release bumps before it is tagged. */
+export const workingVersion = () => packageVersion(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+/**
+ * Whether going from version `base` to `head` declares a breaking release: a
+ * higher major, the project's rule for every breaking change (0.x included).
+ */
+export function declaresBreaking(base, head) {
+  const major = (v) => /^(\d+)\.\d+\.\d+/.exec(v ?? '')?.[1];
+  const [b, h] = [major(base), major(head)];
+  return b !== undefined && h !== undefined && Number(h) > Number(b);
 }
 
 /** No documents: the first release, where everything is new. */
