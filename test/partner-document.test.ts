@@ -454,10 +454,12 @@ describe('Verification userId and previousUserId', () => {
     wantInvalid(verification, at('completed', USER_ID, USER_ID), 'previousUserId set');
   });
 
-  it('reverted carries a previousUserId string and no userId', () => {
+  it('reverted carries a previousUserId (null when reverted from waitingForUserInput) and no userId', () => {
     wantValid(verification, example('VerificationReverted'));
     wantValid(verification, at('reverted', null, USER_ID));
-    wantInvalid(verification, at('reverted', null, null), 'previousUserId null');
+    // Revert rule 1: a waitingForUserInput verification had no user yet (DECISIONS P9).
+    wantValid(verification, at('reverted', null, null), 'previousUserId null');
+    wantInvalid(verification, at('reverted', null, 42), 'previousUserId a number');
     wantInvalid(verification, without(at('reverted', null, USER_ID), 'previousUserId'), 'previousUserId absent');
     wantInvalid(verification, at('reverted', USER_ID, USER_ID), 'userId set');
   });
@@ -1357,7 +1359,9 @@ describe('webhook data', () => {
       wantInvalid(validate(), withData({ userId: null }), 'completed with userId null');
       wantInvalid(validate(), withData({ status: 'completed', previousUserId: USER_ID }), 'completed with previousUserId');
       wantValid(validate(), withData({ status: 'reverted', userId: null, previousUserId: USER_ID }));
-      wantInvalid(validate(), withData({ status: 'reverted', userId: null, previousUserId: null }), 'reverted without previousUserId');
+      wantValid(validate(), withData({ status: 'reverted', userId: null, previousUserId: null }), 'reverted before any user held it');
+      const reverted = withData({ status: 'reverted', userId: null });
+      wantInvalid(validate(), { ...reverted, data: without(reverted.data, 'previousUserId') }, 'reverted without previousUserId');
       for (const status of STATUSES.filter((s) => s !== 'completed' && s !== 'reverted')) {
         const base = without(without(webhookExample(event).data, 'userId'), 'previousUserId');
         const envelope = (data: Json) => ({ ...webhookExample(event), data: { ...base, status, ...data } });

@@ -326,8 +326,9 @@ describe('revert verification (operation 6)', () => {
     const emitted = emittedBy(() => expect(state.revertVerification({ verificationId: id, author: 'fraud-team' })).toEqual({ id }));
     expect(emitted.map((e) => e.event.eventType)).toEqual(['verification.updated']);
     const reverted = get(id);
-    expect(reverted).toMatchObject({ status: 'reverted', userId: null, previousUserId: expect.any(String) });
-    expect(emitted[0].event.data).toMatchObject({ status: 'reverted', previousUserId: reverted.previousUserId });
+    // No user held its data yet, so there is no previous user to name (DECISIONS P9).
+    expect(reverted).toMatchObject({ status: 'reverted', userId: null, previousUserId: null });
+    expect(emitted[0].event.data).toMatchObject({ status: 'reverted', previousUserId: null });
   });
 
   it('rules 3 and 4: the last linked externalUserId gone, the user is deleted (user.deleted), then verification.updated', () => {
@@ -450,13 +451,17 @@ describe('lists', () => {
     expect(list({}).count).toBe(5);
   });
 
-  it('bounds from/to (inclusive) on the field named by datetimeField, createdAt when absent', () => {
-    expect(list({ from: '2026-03-14T09:01:00.000Z', to: '2026-03-14T09:03:00.000Z' }).count).toBe(3);
-    expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:04:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[4]]);
+  it('bounds from (exclusive) and to (inclusive) on the field named by datetimeField, createdAt when absent', () => {
+    // Created 09:00 to 09:04: "more recent than" 09:01 leaves it out, "not older than" 09:03 keeps it (DECISIONS S1).
+    expect(list({ from: '2026-03-14T09:01:00.000Z', to: '2026-03-14T09:03:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[3], ids[2]]);
+    expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:03:59.999Z' }).verifications.map((v) => v.id)).toEqual([ids[4]]);
+    expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:04:00.000Z' }).count).toBe(0);
+    expect(list({ to: '2026-03-14T09:00:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[0]]);
     // validTo = createdAt + 60·(i+1) minutes
     expect(list({ datetimeField: 'validTo', to: '2026-03-14T11:01:00.000Z' }).verifications.map((v) => v.id).sort()).toEqual([ids[0], ids[1]].sort());
-    // Only ids[1] changed after 09:05 (opened and completed then).
-    expect(list({ datetimeField: 'updatedAt', from: '2026-03-14T09:05:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[1]]);
+    // Only ids[1] changed after 09:04 (opened and completed at 09:05).
+    expect(list({ datetimeField: 'updatedAt', from: '2026-03-14T09:04:59.999Z' }).verifications.map((v) => v.id)).toEqual([ids[1]]);
+    expect(list({ datetimeField: 'updatedAt', from: '2026-03-14T09:05:00.000Z' }).count).toBe(0);
   });
 
   it('pages with page/limit (defaults 0/15), limit 0 answers only the count', () => {

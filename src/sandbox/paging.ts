@@ -11,12 +11,12 @@ export function pageOf<T>(items: readonly T[], paging: Paging): { items: T[]; co
   return { items: items.slice(page * limit, page * limit + limit), count: items.length };
 }
 
-/** Both bounds inclusive (DECISIONS P19); an absent bound does not restrict. */
+/** `from` exclusive ("more recent than"), `to` inclusive ("not older than"), DECISIONS S1; an absent bound does not restrict. */
 export function inWindow(value: string | undefined, from?: string, to?: string): boolean {
   if (from === undefined && to === undefined) return true;
   if (value === undefined) return false;
   const t = Date.parse(value);
-  if (from !== undefined && t < Date.parse(from)) return false;
+  if (from !== undefined && t <= Date.parse(from)) return false;
   if (to !== undefined && t > Date.parse(to)) return false;
   return true;
 }

@@ -11,6 +11,8 @@ export type DocumentData = NonNullable<S['CollectedDocument']['result']> & { typ
 export type PersonName = { firstName: string; lastName: string };
 
 export interface StoredVerification {
+  /** Creation order: the newest-first lists page by it. */
+  seq: number;
   data: Mutable<S['Verification']>;
   token: string;
   activities: S['UserActivity'][];
@@ -35,6 +37,8 @@ export interface StoredVerification {
 }
 
 export interface StoredUser {
+  /** Creation order: the newest-first lists page by it. */
+  seq: number;
   id: string;
   createdAt: string;
   updatedAt: string;

@@ -1,6 +1,5 @@
 // A small, realistic starting data set, built only through the lifecycle
 // methods so it carries the same webhooks and histories as hand-made data.
-import { randomUUID } from 'node:crypto';
 import type { PartnerApi } from './partner-api.js';
 import type { PartnerControl, SeedResult } from './partner-control.js';
 
@@ -9,7 +8,7 @@ const ERROR_REDIRECT = 'https://app.northwind-mobility.example/verification/erro
 
 // Fresh partner-side ids on every run, so seeding twice never meets its own
 // in-review session (409) and adds a second set instead.
-export function seedPartnerState(state: PartnerApi & PartnerControl): SeedResult {
+export function seedPartnerState(state: PartnerApi & PartnerControl, randomUUID: () => string): SeedResult {
   const create = (phoneNumber: string, externalUserId: string, extra: Partial<Parameters<PartnerApi['createVerification']>[0]> = {}) =>
     state.createVerification({
       phoneNumbers: [{ phoneNumber, isVerified: false }],

@@ -14,6 +14,8 @@ import { partnerHandlers, type Handler } from './partner-handlers.js';
 import { PartnerState } from './partner-state.js';
 import { V2State, type V2Verification } from './v2-state.js';
 import { WebhookDelivery } from './delivery.js';
+import { Changes, savedIdentity } from './persistence.js';
+import { SandboxRandom } from './random.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -30,6 +32,10 @@ export interface SandboxOptions {
   webhookUrl?: string;
   /** Webhook retry interval in ms; the service's is 15 minutes. */
   retryIntervalMs?: number;
+  /** Keep the whole state in this file across restarts (DECISIONS S16); its saved keys win over authKey/accessToken. */
+  state?: string;
+  /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
+  onWarning?: (message: string) => void;
 }
 
 export interface Sandbox {
@@ -85,14 +91,16 @@ function v2Seed(): V2Verification[] {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
-  const authKey = options.authKey ?? token('sbx');
-  const accessToken = options.accessToken ?? token('v2');
+  const saved = options.state === undefined ? undefined : savedIdentity(options.state);
+  const authKey = saved?.meta?.authKey ?? options.authKey ?? token('sbx');
+  const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
+  const random = new SandboxRandom(saved?.meta?.random);
   const clock = new SandboxClock();
   const app: FastifyInstance = Fastify({
     logger: false,
     bodyLimit: MiB,
-    ignoreTrailingSlash: false,
-    ignoreDuplicateSlashes: false,
+    // Router options go under routerOptions: at the top level fastify 5 warns (FSTDEP022).
+    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
     // A URL that cannot be decoded (`%C3%28`) never reaches a route.
     frameworkErrors: (_err, request, reply) => fail(reply, apiOf(request.url), 400, undefined, [MALFORMED_TARGET]),
     // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
@@ -107,26 +115,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
   const url = `http://${host}:${port}`;
   const seed = v2Seed();
-  const v2 = new V2State(() => seed, clock, url);
+  const v2 = new V2State(() => seed, clock, url, random);
   // `partner` is read lazily: delivery needs the state, the state emits into delivery.
   let partner: PartnerState;
   const delivery = new WebhookDelivery({
     clock,
     target: () => partner.webhookTarget(),
     authKey: () => partner.activeAuthKey(),
-    record: (eventId, result) => partner.recordDelivery(eventId, result),
+    record: (eventId, result) => changes.delivered(eventId, result),
     retryIntervalMs: options.retryIntervalMs,
   });
   partner = new PartnerState({
     clock,
     authKey,
+    random,
     webhookUrl: options.webhookUrl,
     publicUrl: url,
     onEvent: (emitted) => {
+      changes.emitted(emitted.event.eventId);
+      // A replayed change rebuilds its webhooks; they were sent the first time.
+      if (changes.replaying) return;
       delivery.enqueue(emitted);
       options.onEvent?.(emitted);
     },
   });
+  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken });
 
   const contracts: Record<ApiName, Contract> = {
     v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
@@ -175,8 +188,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           const parsed = route.parse({ params: request.params as Record<string, string>, query, body: request.body });
           if (!parsed.ok) return fail(reply, api, 400, undefined, parsed.violations, route);
           try {
-            const [status, body] = handle(parsed.value);
-            return send(reply, api, status, body, route);
+            const answer = changes.apply(`${api}.${route.operationId}`, route.method !== 'GET', parsed.value, handle);
+            if (Array.isArray(answer)) return send(reply, api, answer[0], answer[1], route);
+            return answer.then(([status, body]) => send(reply, api, status, body, route));
           } catch (err) {
             if (err instanceof SandboxError) return fail(reply, api, err.status, err.message, [], route);
             throw err;
@@ -212,11 +226,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   });
 
+  if (options.state !== undefined && saved) {
+    const byOp = Object.fromEntries(
+      (Object.keys(handlers) as ApiName[]).flatMap((api) => Object.entries(handlers[api]).map(([op, h]) => [`${api}.${op}`, h])),
+    );
+    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+    for (const message of changes.open(options.state, saved.loaded, byOp)) warn(message);
+  }
+
   await app.listen({ port, host });
+  // Webhooks not yet delivered when the sandbox stopped go out again.
+  for (const eventId of changes.pendingEvents()) {
+    const emitted = partner.emitted(eventId);
+    if (emitted) delivery.enqueue(emitted);
+  }
 
   return {
     url,
-    authKey,
+    // With --state, the key active when the sandbox stopped.
+    authKey: partner.activeAuthKey(),
     accessToken,
     clock,
     partner,
@@ -225,6 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: async () => {
       delivery.close();
       await app.close();
+      changes.close();
     },
   };
 }

@@ -1,8 +1,8 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
 // to through the control API, read with the documented filters and paging.
-import { randomUUID } from 'node:crypto';
 import type { components, operations } from '../../generated/types/v2.js';
 import { SandboxError } from './partner-api.js';
+import type { SandboxRandom } from './random.js';
 
 export type V2Verification = components['schemas']['Verification'];
 type ListQuery = NonNullable<operations['listVerifications']['parameters']['query']>;
@@ -20,12 +20,22 @@ export class V2State {
     private readonly seedSessions: () => V2Verification[],
     private readonly clock: { now(): Date },
     private readonly publicUrl: string,
+    private readonly random: SandboxRandom,
   ) {
     this.reset();
   }
 
   reset(): void {
     this.sessions = new Map(this.seedSessions().map((s) => [s.id, structuredClone(s)]));
+  }
+
+  /** Every session, for a --state snapshot. */
+  saved(): V2Verification[] {
+    return [...this.sessions.values()];
+  }
+
+  load(sessions: V2Verification[]): void {
+    this.sessions = new Map(sessions.map((s) => [s.id, s]));
   }
 
   get(id: string): V2Verification {
@@ -53,11 +63,11 @@ export class V2State {
 
   create(input: V2SessionInput): V2Verification {
     const now = this.clock.now().toISOString();
-    const id = randomUUID();
+    const id = this.random.uuid();
     const session: V2Verification = {
       workflowId: 'wf_kyc_standard',
       requirements: [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }],
-      url: `${this.publicUrl}/s/${id}?token=${randomUUID()}`,
+      url: `${this.publicUrl}/s/${id}?token=${this.random.uuid()}`,
       status: 'CREATED',
       metadata: {},
       successUrl: 'https://shop.example.com/account/verified',

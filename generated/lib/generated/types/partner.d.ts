@@ -1067,8 +1067,9 @@ export interface components {
             userId: string | null;
             /**
              * @description Identifier of the user the verification was attached to before it was
-             *     reverted. Available only when `status` is `reverted`; `null` in every
-             *     other status.
+             *     reverted. Available only when `status` is `reverted`, and `null` there
+             *     too when the verification was reverted from `waitingForUserInput`
+             *     (no user held its data yet); `null` in every other status.
              * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
              */
             previousUserId: string | null;
@@ -1434,8 +1435,9 @@ export interface components {
             userId?: string | null;
             /**
              * @description Identifier of the user the verification was attached to before it was
-             *     reverted. Sent only when `status` is `reverted`; in every other status
-             *     it is absent (or `null`).
+             *     reverted. Sent only when `status` is `reverted` (`null` there when the
+             *     verification was reverted from `waitingForUserInput`, before any user
+             *     held its data); in every other status it is absent (or `null`).
              * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
              */
             previousUserId?: string | null;

@@ -680,8 +680,9 @@ export interface components {
             userId: string | null;
             /**
              * @description Identifier of the user the verification was attached to before it was
-             *     reverted. Available only when `status` is `reverted`; `null` in every
-             *     other status.
+             *     reverted. Available only when `status` is `reverted`, and `null` there
+             *     too when the verification was reverted from `waitingForUserInput`
+             *     (no user held its data yet); `null` in every other status.
              * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
              */
             previousUserId: string | null;

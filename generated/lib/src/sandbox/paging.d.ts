@@ -6,7 +6,7 @@ export declare function pageOf<T>(items: readonly T[], paging: Paging): {
     items: T[];
     count: number;
 };
-/** Both bounds inclusive (DECISIONS P19); an absent bound does not restrict. */
+/** `from` exclusive ("more recent than"), `to` inclusive ("not older than"), DECISIONS S1; an absent bound does not restrict. */
 export declare function inWindow(value: string | undefined, from?: string, to?: string): boolean;
 /** A comma-separated filter: absent or empty keeps everything, else any match keeps. */
 export declare function matchesAny<T>(wanted: readonly T[] | undefined, actual: readonly T[]): boolean;

@@ -6,14 +6,14 @@ export function pageOf(items, paging) {
     const limit = paging.limit ?? DEFAULT_LIMIT;
     return { items: items.slice(page * limit, page * limit + limit), count: items.length };
 }
-/** Both bounds inclusive (DECISIONS P19); an absent bound does not restrict. */
+/** `from` exclusive ("more recent than"), `to` inclusive ("not older than"), DECISIONS S1; an absent bound does not restrict. */
 export function inWindow(value, from, to) {
     if (from === undefined && to === undefined)
         return true;
     if (value === undefined)
         return false;
     const t = Date.parse(value);
-    if (from !== undefined && t < Date.parse(from))
+    if (from !== undefined && t <= Date.parse(from))
         return false;
     if (to !== undefined && t > Date.parse(to))
         return false;

@@ -1,6 +1,3 @@
-// Realistic stand-ins for what a real session would capture: documents,
-// face images, age estimates, names. Deterministic where a test may compare.
-import { randomBytes } from 'node:crypto';
 export const E164 = /^\+[1-9][0-9]{1,14}$/;
 export const CALENDAR_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const NAMES = [
@@ -10,20 +7,19 @@ const NAMES = [
     { firstName: 'Matteo', lastName: 'Rossi' },
     { firstName: 'Aoife', lastName: 'Byrne' },
 ];
-let nameTurn = 0;
-export function someName() {
-    return NAMES[nameTurn++ % NAMES.length];
+/** The `turn`-th stand-in name, in rotation (the state counts the turns). */
+export function someName(turn) {
+    return NAMES[turn % NAMES.length];
 }
-export const hex = (bytes) => randomBytes(bytes).toString('hex');
-export const sessionToken = () => randomBytes(24).toString('base64url');
-export const newAuthKey = () => `sbx_${hex(16)}`;
-export const newDeviceId = () => `dev_${hex(5)}`;
-export const newFingerprintId = () => `fp_${hex(6)}`;
-export const newFingerprintEventId = () => `evt_${hex(5)}`;
+export const sessionToken = (rand) => rand.bytes(24).toString('base64url');
+export const newAuthKey = (rand) => `sbx_${rand.hex(16)}`;
+export const newDeviceId = (rand) => `dev_${rand.hex(5)}`;
+export const newFingerprintId = (rand) => `fp_${rand.hex(6)}`;
+export const newFingerprintEventId = (rand) => `evt_${rand.hex(5)}`;
 /** A JPEG-looking base64 blob: the sandbox has no camera, only the shape of an image field. */
-export function faceImage() {
+export function faceImage(rand) {
     const jfifHeader = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex');
-    return Buffer.concat([jfifHeader, randomBytes(48)]).toString('base64');
+    return Buffer.concat([jfifHeader, rand.bytes(48)]).toString('base64');
 }
 const dateOnly = (d) => d.toISOString().slice(0, 10);
 const yearsFrom = (d, years) => {
@@ -32,7 +28,7 @@ const yearsFrom = (d, years) => {
     return r;
 };
 /** The document a scan reads, from the partner's and the user's data where known. */
-export function scannedDocument(now, name, dateOfBirth, given = {}) {
+export function scannedDocument(rand, now, name, dateOfBirth, given = {}) {
     const issued = yearsFrom(now, -3);
     return {
         type: 'Passport',
@@ -41,7 +37,7 @@ export function scannedDocument(now, name, dateOfBirth, given = {}) {
         dateOfBirth: dateOfBirth ?? '1991-07-23',
         placeOfBirth: 'Leipzig',
         nationality: 'DEU',
-        serialNo: `C01X${hex(3).toUpperCase().slice(0, 5)}`,
+        serialNo: `C01X${rand.hex(3).toUpperCase().slice(0, 5)}`,
         issuedAt: dateOnly(issued),
         expiryAt: dateOnly(yearsFrom(issued, 10)),
         issuingAuthority: 'Stadt Leipzig',

@@ -14,6 +14,8 @@ export type PersonName = {
     lastName: string;
 };
 export interface StoredVerification {
+    /** Creation order: the newest-first lists page by it. */
+    seq: number;
     data: Mutable<S['Verification']>;
     token: string;
     activities: S['UserActivity'][];
@@ -44,6 +46,8 @@ export interface StoredVerification {
     };
 }
 export interface StoredUser {
+    /** Creation order: the newest-first lists page by it. */
+    seq: number;
     id: string;
     createdAt: string;
     updatedAt: string;

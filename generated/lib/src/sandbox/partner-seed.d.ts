@@ -1,3 +1,3 @@
 import type { PartnerApi } from './partner-api.js';
 import type { PartnerControl, SeedResult } from './partner-control.js';
-export declare function seedPartnerState(state: PartnerApi & PartnerControl): SeedResult;
+export declare function seedPartnerState(state: PartnerApi & PartnerControl, randomUUID: () => string): SeedResult;

@@ -1,11 +1,8 @@
-// A small, realistic starting data set, built only through the lifecycle
-// methods so it carries the same webhooks and histories as hand-made data.
-import { randomUUID } from 'node:crypto';
 const REDIRECT = 'https://app.northwind-mobility.example/verification/done';
 const ERROR_REDIRECT = 'https://app.northwind-mobility.example/verification/error';
 // Fresh partner-side ids on every run, so seeding twice never meets its own
 // in-review session (409) and adds a second set instead.
-export function seedPartnerState(state) {
+export function seedPartnerState(state, randomUUID) {
     const create = (phoneNumber, externalUserId, extra = {}) => state.createVerification({
         phoneNumbers: [{ phoneNumber, isVerified: false }],
         externalUserId,

@@ -1,0 +1,104 @@
+// Indexes that keep the partner lists' cost independent of how much is
+// stored (DECISIONS S15): records by each key a list filters on, and a
+// newest-first pager that starts from the smallest index a query names
+// instead of scanning every record.
+import type { Paging } from './partner-api.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE } from './paging.js';
+
+/** Records by the keys they currently have; `set` replaces an item's keys. */
+export class KeyIndex<K, T> {
+  private readonly byKey = new Map<K, Set<T>>();
+  private readonly keysOf = new Map<T, readonly K[]>();
+
+  set(item: T, keys: readonly K[]): void {
+    this.delete(item);
+    if (keys.length === 0) return;
+    const own = [...new Set(keys)]; // the caller's array may change later
+    this.keysOf.set(item, own);
+    for (const key of own) {
+      let set = this.byKey.get(key);
+      if (!set) this.byKey.set(key, (set = new Set()));
+      set.add(item);
+    }
+  }
+
+  delete(item: T): void {
+    for (const key of this.keysOf.get(item) ?? []) {
+      const set = this.byKey.get(key)!;
+      set.delete(item);
+      if (set.size === 0) this.byKey.delete(key);
+    }
+    this.keysOf.delete(item);
+  }
+
+  get(key: K): ReadonlySet<T> {
+    return this.byKey.get(key) ?? EMPTY;
+  }
+
+  first(key: K): T | undefined {
+    return this.get(key).values().next().value;
+  }
+}
+const EMPTY: ReadonlySet<never> = new Set();
+
+/** One filter of a list: a test, and when an index answers it, the sets of the wanted keys. */
+export interface Filter<T> {
+  test: (item: T) => boolean;
+  sets?: ReadonlySet<T>[];
+  /** The sets never share an item (one status per record), so their sizes add up to the count. */
+  disjoint?: boolean;
+  /** A creation-time window that `lo`/`hi` already apply when the range is walked. */
+  coveredByRange?: boolean;
+}
+
+/**
+ * The newest-first page of `order[lo, hi)` (oldest first, `seq` ascending)
+ * that passes every filter, and their count. Starts from the smallest index
+ * set when one is smaller than the range, else walks the range from its
+ * newest end and stops as soon as the page and the count are known.
+ */
+export function newestFirst<T extends { seq: number }>(
+  order: readonly T[],
+  filters: Filter<T>[],
+  paging: Paging,
+  lo = 0,
+  hi = order.length,
+): { items: T[]; count: number } {
+  const start = (paging.page ?? DEFAULT_PAGE) * (paging.limit ?? DEFAULT_LIMIT);
+  const end = start + (paging.limit ?? DEFAULT_LIMIT);
+  const sized = filters.filter((f) => f.sets).map((f) => ({ f, size: f.sets!.reduce((n, s) => n + s.size, 0) }));
+  const smallest = sized.sort((a, b) => a.size - b.size)[0];
+  if (smallest && smallest.size < hi - lo) {
+    const candidates = smallest.f.sets!.length === 1 ? [...smallest.f.sets![0]] : [...new Set(smallest.f.sets!.flatMap((s) => [...s]))];
+    const matches = candidates.filter((item) => filters.every((f) => f.test(item))).sort((a, b) => b.seq - a.seq);
+    return { items: matches.slice(start, end), count: matches.length };
+  }
+  const walked = filters.filter((f) => !f.coveredByRange);
+  // The count is known without walking when nothing filters the range, or one disjoint index alone filters all of it.
+  let count: number | undefined;
+  if (walked.length === 0) count = hi - lo;
+  else if (walked.length === 1 && walked[0].disjoint && lo === 0 && hi === order.length) count = walked[0].sets!.reduce((n, s) => n + s.size, 0);
+  const items: T[] = [];
+  let seen = 0;
+  for (let i = hi - 1; i >= lo; i--) {
+    if (count !== undefined && seen >= end) break;
+    const item = order[i];
+    if (!walked.every((f) => f.test(item))) continue;
+    if (seen >= start && seen < end) items.push(item);
+    seen++;
+  }
+  return { items, count: count ?? seen };
+}
+
+/** First index in `order` whose key is >= `value` (keys ascending). */
+export function lowerBound<T>(order: readonly T[], key: (item: T) => number, value: number, strict = false): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = key(order[mid]);
+    if (strict ? k <= value : k < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
