@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
+import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/faults.js';
 import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
-                                     [--webhook-url URL] [--retry-interval SECONDS]
+                                     [--webhook-url URL] [--retry-interval SECONDS] [--fault LIST]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -16,6 +17,10 @@ Options:
   --access-token TOKEN   the v2 bearer token (default: generated)
   --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
+  --fault LIST           break the contract on purpose, to test a conformance run:
+                         comma-separated faults, each for every operation or one
+                         (missing-field@getUser). The faults:
+${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
   --help                 this text`;
 
 export async function sandboxCommand(argv: string[], out: (line: string) => void): Promise<number> {
@@ -27,6 +32,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
       'access-token': { type: 'string' },
       'webhook-url': { type: 'string' },
       'retry-interval': { type: 'string' },
+      fault: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -47,6 +53,13 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
   if (retrySeconds !== undefined && !(retrySeconds > 0)) throw new UsageError('--retry-interval must be a positive number of seconds', SANDBOX_USAGE);
 
+  let faults: FaultSpec[] | undefined;
+  try {
+    faults = values.fault === undefined ? undefined : parseFaults(values.fault);
+  } catch (err) {
+    throw new UsageError(`--fault: ${(err as Error).message}`, SANDBOX_USAGE);
+  }
+
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -55,6 +68,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
       accessToken: values['access-token'],
       webhookUrl,
       retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
+      faults,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -66,6 +80,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   out(`  v2 API        ${sandbox.url}/v2         Authorization: Bearer ${sandbox.accessToken}`);
   out(`  control API   ${sandbox.url}/_sandbox   (no credentials)`);
   out(`  webhooks      ${webhookUrl ?? 'not sent until PUT /partners sets webhookUrl'}`);
+  if (faults?.length) out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
   out('Ctrl-C stops it.');
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -15,7 +15,9 @@ function schemaProblems(op: OperationModel, status: number, received: unknown): 
   if (!validate) return [];
   if (validate(received)) return [];
   const base = op.responseSchemaPointer(status);
-  return (validate.errors ?? []).map((e) => `body${e.instancePath || ''} ${e.message} (schema ${e.schemaPath.replace(/^#/, base ?? '#')})`);
+  // Ajv names the schema from the document (`partner#/paths/…`) or, inside the $ref wrapper, relative to it.
+  const where = (p: string) => (p.startsWith('#/$ref') ? `${base}${p.slice('#/$ref'.length)}` : p.replace(/^[^#]*#/, '#'));
+  return (validate.errors ?? []).map((e) => `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`);
 }
 
 function statusProblems(op: OperationModel, kind: RequestKind, status: number): Problems {

@@ -55,7 +55,7 @@ export class Target {
   urlOf(target: string): string {
     const url = `${this.base.href.replace(/\/$/, '')}${target}`;
     const parsed = new URL(url);
-    if (parsed.origin !== this.base.origin) throw new Error(`refusing to send a request outside ${this.base.origin}: ${url}`);
+    if (!target.startsWith('/') || parsed.origin !== this.base.origin) throw new Error(`refusing to send a request outside ${this.base.origin}: ${url}`);
     return url;
   }
 

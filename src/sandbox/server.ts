@@ -14,6 +14,7 @@ import { partnerHandlers, type Handler } from './partner-handlers.js';
 import { PartnerState } from './partner-state.js';
 import { V2State, type V2Verification } from './v2-state.js';
 import { WebhookDelivery } from './delivery.js';
+import { Faults, type FaultSpec } from './faults.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -30,6 +31,8 @@ export interface SandboxOptions {
   webhookUrl?: string;
   /** Webhook retry interval in ms; the service's is 15 minutes. */
   retryIntervalMs?: number;
+  /** Departures from the contract to commit on purpose (see faults.ts), for proving a conformance run notices them. */
+  faults?: FaultSpec[];
 }
 
 export interface Sandbox {
@@ -101,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientErrorHandler: (err, socket) => answerClientError(err, socket),
   });
   const violations: string[] = [];
+  const faults = new Faults(options.faults);
 
   // Verification URLs carry the sandbox's address, so the port is settled
   // before the state is made (port 0 asks the OS for a free one).
@@ -171,11 +175,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         url: route.url,
         handler: (request, reply) => {
           if (!authorized(route, request)) return fail(reply, api, 401, 'Unauthorized', [], route);
-          const query = new URL(request.raw.url ?? '/', 'http://sandbox').searchParams;
+          const broken = faults.serverError(route);
+          if (broken) return reply.code(broken[0]).send(broken[1]);
+          const query = faults.query(route, new URL(request.raw.url ?? '/', 'http://sandbox').searchParams);
           const parsed = route.parse({ params: request.params as Record<string, string>, query, body: request.body });
+          const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
+          if (accepted) return reply.code(accepted[0]).send(accepted[1]);
           if (!parsed.ok) return fail(reply, api, 400, undefined, parsed.violations, route);
           try {
-            const [status, body] = handle(parsed.value);
+            const [status, body] = faults.answer(route, handle(parsed.value));
             return send(reply, api, status, body, route);
           } catch (err) {
             if (err instanceof SandboxError) return fail(reply, api, err.status, err.message, [], route);

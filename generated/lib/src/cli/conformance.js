@@ -26,6 +26,8 @@ Options:
   --max-requests N       never send more than N requests in all (default 1000)
   --rate N               at most N requests per second; 0: no limit (default 10)
   --allow-writes         also call the writing operations and run the workflows
+  --check-delivery       also run the webhook-delivery workflow (the partner's
+                         webhookUrl must answer 200); needs --allow-writes
   --rotate-key FILE      also rotate the auth key (POST /auth-keys invalidates the key
                          in use at once) and write the new key to FILE; needs --allow-writes
   --json                 print the report as JSON instead of text
@@ -56,6 +58,7 @@ export async function conformanceCommand(argv, out) {
             rate: { type: 'string' },
             'allow-writes': { type: 'boolean', default: false },
             'rotate-key': { type: 'string' },
+            'check-delivery': { type: 'boolean', default: false },
             json: { type: 'boolean', default: false },
             junit: { type: 'string' },
             help: { type: 'boolean' },
@@ -90,7 +93,7 @@ export async function conformanceCommand(argv, out) {
         throw new UsageError(`--rate must be a number of requests per second (0: no limit), not "${values.rate}"`, CONFORMANCE_USAGE);
     let report;
     try {
-        report = await runConformance({ api, baseUrl, credential, seed, requests, maxRequests, rate, allowWrites: values['allow-writes'], rotateKeyFile: values['rotate-key'] });
+        report = await runConformance({ api, baseUrl, credential, seed, requests, maxRequests, rate, allowWrites: values['allow-writes'], checkDelivery: values['check-delivery'], rotateKeyFile: values['rotate-key'] });
     }
     catch (err) {
         if (err instanceof UnreachableError)

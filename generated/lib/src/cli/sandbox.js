@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
+import { FAULTS, parseFaults } from '../sandbox/faults.js';
 import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
-                                     [--webhook-url URL] [--retry-interval SECONDS]
+                                     [--webhook-url URL] [--retry-interval SECONDS] [--fault LIST]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -15,6 +16,10 @@ Options:
   --access-token TOKEN   the v2 bearer token (default: generated)
   --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
+  --fault LIST           break the contract on purpose, to test a conformance run:
+                         comma-separated faults, each for every operation or one
+                         (missing-field@getUser). The faults:
+${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
   --help                 this text`;
 export async function sandboxCommand(argv, out) {
     const { values } = parseArgs({
@@ -25,6 +30,7 @@ export async function sandboxCommand(argv, out) {
             'access-token': { type: 'string' },
             'webhook-url': { type: 'string' },
             'retry-interval': { type: 'string' },
+            fault: { type: 'string' },
             help: { type: 'boolean' },
         },
         strict: true,
@@ -47,6 +53,13 @@ export async function sandboxCommand(argv, out) {
     const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
     if (retrySeconds !== undefined && !(retrySeconds > 0))
         throw new UsageError('--retry-interval must be a positive number of seconds', SANDBOX_USAGE);
+    let faults;
+    try {
+        faults = values.fault === undefined ? undefined : parseFaults(values.fault);
+    }
+    catch (err) {
+        throw new UsageError(`--fault: ${err.message}`, SANDBOX_USAGE);
+    }
     let sandbox;
     try {
         sandbox = await startSandbox({
@@ -55,6 +68,7 @@ export async function sandboxCommand(argv, out) {
             accessToken: values['access-token'],
             webhookUrl,
             retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
+            faults,
         });
     }
     catch (err) {
@@ -67,6 +81,8 @@ export async function sandboxCommand(argv, out) {
     out(`  v2 API        ${sandbox.url}/v2         Authorization: Bearer ${sandbox.accessToken}`);
     out(`  control API   ${sandbox.url}/_sandbox   (no credentials)`);
     out(`  webhooks      ${webhookUrl ?? 'not sent until PUT /partners sets webhookUrl'}`);
+    if (faults?.length)
+        out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
     out('Ctrl-C stops it.');
     await new Promise((resolve) => {
         const stop = () => resolve();

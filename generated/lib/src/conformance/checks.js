@@ -6,7 +6,9 @@ function schemaProblems(op, status, received) {
     if (validate(received))
         return [];
     const base = op.responseSchemaPointer(status);
-    return (validate.errors ?? []).map((e) => `body${e.instancePath || ''} ${e.message} (schema ${e.schemaPath.replace(/^#/, base ?? '#')})`);
+    // Ajv names the schema from the document (`partner#/paths/…`) or, inside the $ref wrapper, relative to it.
+    const where = (p) => (p.startsWith('#/$ref') ? `${base}${p.slice('#/$ref'.length)}` : p.replace(/^[^#]*#/, '#'));
+    return (validate.errors ?? []).map((e) => `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`);
 }
 function statusProblems(op, kind, status) {
     const documented = op.statuses.includes(status);

@@ -31,7 +31,7 @@ export class Target {
     urlOf(target) {
         const url = `${this.base.href.replace(/\/$/, '')}${target}`;
         const parsed = new URL(url);
-        if (parsed.origin !== this.base.origin)
+        if (!target.startsWith('/') || parsed.origin !== this.base.origin)
             throw new Error(`refusing to send a request outside ${this.base.origin}: ${url}`);
         return url;
     }

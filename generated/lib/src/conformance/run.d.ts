@@ -12,6 +12,8 @@ export interface ConformanceOptions {
     /** Requests per second; 0 for no limit. */
     rate: number;
     allowWrites: boolean;
+    /** Run the webhook-delivery workflow: the partner's webhookUrl answers 200. */
+    checkDelivery?: boolean;
     /** Rotate the auth key (POST /auth-keys) and write the new key to this file. */
     rotateKeyFile?: string;
 }

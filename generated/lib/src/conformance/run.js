@@ -146,8 +146,8 @@ class Run {
                     continue;
                 }
             }
-            if (wf.workflowId === 'webhook-delivery' && !(await this.partnerWebhookUrl())) {
-                skip(wf.workflowId, 'needs a partner webhookUrl that answers 200 (PUT /partners)');
+            if (wf.workflowId === 'webhook-delivery' && !this.options.checkDelivery) {
+                skip(wf.workflowId, "needs the partner's webhookUrl to answer 200; run with --check-delivery");
                 continue;
             }
             await this.workflow(wf, docs);
