@@ -104,6 +104,7 @@ describe('each injected fault is reported, naming the operation', () => {
     { fault: 'ignored-filter@listVerifications', args: (s) => v2Args(s), operation: 'listVerifications', problem: /filter (statuses|id|externalId)=.* ignored: item \d+ has (status|id|externalId) / },
     { fault: 'accepts-invalid@listUsers', args: (s) => partnerArgs(s), operation: 'listUsers', problem: /breaking a documented rule was answered 200/ },
     { fault: 'server-error@getVerification', args: (s) => v2Args(s), operation: 'getVerification', problem: /status 500 is not documented for getVerification/ },
+    { fault: 'ignores-credentials@listAuthKeys', args: (s) => partnerArgs(s), operation: 'listAuthKeys', problem: /with (no|a wrong) credential was answered 200, not the documented 401/ },
   ];
   for (const c of cases) {
     it(c.fault, async () => {
@@ -142,6 +143,27 @@ describe('each injected fault is reported, naming the operation', () => {
       expect(xml).toMatch(/<testcase classname="conformance.partner" name="getUserShares \(GET \/users\/\{userId\}\/shares\)">\s*<failure/);
       expect(xml).toMatch(/<testcase classname="conformance.partner" name="getPartner \(GET \/partners\)"\/>/);
       expect(xml).not.toContain(KEY);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a workflow step that departs from the contract is reported with the workflow, the step and the operation', async () => {
+    const sandbox = await seededSandbox(parseFaults('wrong-status@getVerification'));
+    try {
+      const { code, report } = await jsonRun([...partnerArgs(sandbox), '--seed', '4', '--requests', '40', '--allow-writes']);
+      expect(code).toBe(1);
+      const step = report.violations.filter((v) => v.kind === 'workflow' && v.rule === 'workflow new-user, step read-completed');
+      expect(step.map((v) => [v.operationId, v.operation, v.status])).toEqual([
+        ['getVerification', 'GET /verifications/{verificationId}', 202],
+        ['getVerification', 'GET /verifications/{verificationId}', 202],
+      ]);
+      expect(step.flatMap((v) => v.problems)).toEqual([
+        'status 202 is not documented for getVerification (documented: 200, 400, 401, 404)',
+        'success criterion failed: $statusCode == 200',
+      ]);
+      expect(report.workflows.find((w) => w.workflowId === 'new-user')).toMatchObject({ status: 'failed', reason: expect.stringContaining('$statusCode == 200') });
+      expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set(['getVerification']));
     } finally {
       await sandbox.close();
     }

@@ -173,15 +173,16 @@ class Run {
   async workflow(wf: Record<string, any>, docs: Record<string, any>): Promise<Record<string, unknown>> {
     const { outcomes, outputs } = await runWorkflow(wf, inputsFor(wf, this.credential), docs, async (call) => {
       const op = call.source === this.options.api ? this.model.operations.find((o) => o.operationId === call.operationId) : undefined;
-      if (op) return this.exchange(op, 'workflow', { target: call.target, body: call.body }, call.headers);
+      if (op) return this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers);
       const e = await this.target.send(call.method, call.target, call.headers, call.body);
       this.report.requests = this.target.sent;
       return e;
     });
     const last = outcomes.at(-1);
     if (last?.failed.length) {
-      const where = `workflow ${wf.workflowId}, step ${last.stepId}`;
-      this.record(last.call.operationId, `${last.call.method} ${last.call.target.split('?')[0]}`, 'workflow', last.exchange, last.failed.map((c) => `success criterion failed: ${c}`), where);
+      const op = this.model.operations.find((o) => o.operationId === last.call.operationId && last.call.source === this.options.api);
+      const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
+      this.record(last.call.operationId, operation, 'workflow', last.exchange, last.failed.map((c) => `success criterion failed: ${c}`), last.call.where);
       this.report.workflows.push({ workflowId: wf.workflowId, status: 'failed', reason: `step ${last.stepId}: ${last.failed.join('; ')}` });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed' });
     return outputs;

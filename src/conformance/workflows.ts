@@ -8,6 +8,8 @@ import type { Exchange } from './http.js';
 import { encode, type Json } from './schema-values.js';
 
 export interface StepCall {
+  /** `workflow new-user, step create` */
+  where: string;
   source: string;
   operationId: string;
   method: string;
@@ -145,7 +147,7 @@ export async function runWorkflow(
       body = typeof payload === 'string' ? payload : JSON.stringify(payload);
       headers['Content-Type'] = step.requestBody.contentType ?? 'application/json';
     }
-    const call: StepCall = { ...op, target: query.length ? `${path}?${query.join('&')}` : path, headers, body };
+    const call: StepCall = { ...op, where: `workflow ${workflow.workflowId}, step ${step.stepId}`, target: query.length ? `${path}?${query.join('&')}` : path, headers, body };
     const retry = (step.onFailure ?? []).find((a: Json) => a.type === 'retry');
     let failed: string[] = [];
     for (let attempt = 0; ; attempt++) {

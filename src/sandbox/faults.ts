@@ -12,6 +12,7 @@ export const FAULTS = {
   'ignored-filter': 'ignores the query filters of the lists (keeps page and page size)',
   'accepts-invalid': "answers an invalid request with the success status and the documented example instead of 400",
   'server-error': 'answers 500 to every request',
+  'ignores-credentials': 'serves requests without a valid credential instead of answering 401',
 } as const;
 
 export type FaultName = keyof typeof FAULTS;
@@ -44,6 +45,11 @@ export class Faults {
   private has(fault: FaultName, route: RouteSpec): boolean {
     if (route.api === 'sandbox') return false;
     return this.specs.some((s) => s.fault === fault && (s.operationId === undefined || s.operationId === route.operationId));
+  }
+
+  /** `ignores-credentials`: serve the request whatever its credential. */
+  ignoresCredentials(route: RouteSpec): boolean {
+    return this.has('ignores-credentials', route);
   }
 
   /** `server-error`: the answer to send before anything else, or undefined. */

@@ -174,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         method: route.method as 'GET',
         url: route.url,
         handler: (request, reply) => {
-          if (!authorized(route, request)) return fail(reply, api, 401, 'Unauthorized', [], route);
+          if (!authorized(route, request) && !faults.ignoresCredentials(route)) return fail(reply, api, 401, 'Unauthorized', [], route);
           const broken = faults.serverError(route);
           if (broken) return reply.code(broken[0]).send(broken[1]);
           const query = faults.query(route, new URL(request.raw.url ?? '/', 'http://sandbox').searchParams);

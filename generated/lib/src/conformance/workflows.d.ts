@@ -1,6 +1,8 @@
 import type { Exchange } from './http.js';
 import { type Json } from './schema-values.js';
 export interface StepCall {
+    /** `workflow new-user, step create` */
+    where: string;
     source: string;
     operationId: string;
     method: string;

@@ -122,7 +122,7 @@ export async function runWorkflow(workflow, inputs, docs, send) {
             body = typeof payload === 'string' ? payload : JSON.stringify(payload);
             headers['Content-Type'] = step.requestBody.contentType ?? 'application/json';
         }
-        const call = { ...op, target: query.length ? `${path}?${query.join('&')}` : path, headers, body };
+        const call = { ...op, where: `workflow ${workflow.workflowId}, step ${step.stepId}`, target: query.length ? `${path}?${query.join('&')}` : path, headers, body };
         const retry = (step.onFailure ?? []).find((a) => a.type === 'retry');
         let failed = [];
         for (let attempt = 0;; attempt++) {

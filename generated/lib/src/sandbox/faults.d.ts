@@ -5,6 +5,7 @@ export declare const FAULTS: {
     readonly 'ignored-filter': "ignores the query filters of the lists (keeps page and page size)";
     readonly 'accepts-invalid': "answers an invalid request with the success status and the documented example instead of 400";
     readonly 'server-error': "answers 500 to every request";
+    readonly 'ignores-credentials': "serves requests without a valid credential instead of answering 401";
 };
 export type FaultName = keyof typeof FAULTS;
 export interface FaultSpec {
@@ -19,6 +20,8 @@ export declare class Faults {
     private readonly specs;
     constructor(specs?: FaultSpec[]);
     private has;
+    /** `ignores-credentials`: serve the request whatever its credential. */
+    ignoresCredentials(route: RouteSpec): boolean;
     /** `server-error`: the answer to send before anything else, or undefined. */
     serverError(route: RouteSpec): Answer | undefined;
     /** `ignored-filter`: the query without its filters. */

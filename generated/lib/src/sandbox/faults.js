@@ -10,6 +10,7 @@ export const FAULTS = {
     'ignored-filter': 'ignores the query filters of the lists (keeps page and page size)',
     'accepts-invalid': "answers an invalid request with the success status and the documented example instead of 400",
     'server-error': 'answers 500 to every request',
+    'ignores-credentials': 'serves requests without a valid credential instead of answering 401',
 };
 /** Parses `missing-field,wrong-status@getUser`; throws with the known faults on a mistake. */
 export function parseFaults(text) {
@@ -34,6 +35,10 @@ export class Faults {
         if (route.api === 'sandbox')
             return false;
         return this.specs.some((s) => s.fault === fault && (s.operationId === undefined || s.operationId === route.operationId));
+    }
+    /** `ignores-credentials`: serve the request whatever its credential. */
+    ignoresCredentials(route) {
+        return this.has('ignores-credentials', route);
     }
     /** `server-error`: the answer to send before anything else, or undefined. */
     serverError(route) {

@@ -131,7 +131,7 @@ export async function startSandbox(options = {}) {
                 method: route.method,
                 url: route.url,
                 handler: (request, reply) => {
-                    if (!authorized(route, request))
+                    if (!authorized(route, request) && !faults.ignoresCredentials(route))
                         return fail(reply, api, 401, 'Unauthorized', [], route);
                     const broken = faults.serverError(route);
                     if (broken)
