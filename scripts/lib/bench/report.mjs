@@ -154,7 +154,7 @@ export function conformanceRows(r) {
   return Object.entries(r.runs).map(([api, x]) =>
     row(
       'conformance',
-      `conformance --api ${api} vs the sandbox: ${num(x.generated)} generated requests (--requests ${num(r.requests)}; ${num(x.requests)} in all${x.workflows ? `, ${x.workflows} workflows` : ''}; ${x.violations} violations)`,
+      `conformance --api ${api} vs the sandbox: ${num(r.requests)} generated requests (${num(x.requests)} in all${x.workflows ? `, ${x.workflows} workflows` : ''}; ${x.violations} violations)`,
       '',
       ms(x.ms),
       '',

@@ -107,8 +107,10 @@ class Run {
     /** (b) Valid and invalid requests generated from the contract, spread over the operations. */
     async generated(ctx) {
         const ops = this.callable(ctx);
-        const perOp = Math.max(1, Math.floor(this.options.requests / Math.max(1, ops.length)));
+        const base = Math.floor(this.options.requests / Math.max(1, ops.length));
+        const extra = this.options.requests - base * ops.length;
         const plans = ops.map((op, i) => {
+            const perOp = base + (i < extra ? 1 : 0);
             const invalid = invalidRequests(ctx, op);
             const nInvalid = invalid ? Math.floor(perOp / 2) : 0;
             const valid = sampleDrafts(validRequests(ctx, op), this.options.seed * 31 + i, perOp - nInvalid);
