@@ -24,7 +24,7 @@ const gen = (...p) => path.join(out, ...p);
 const shared = [root('package-lock.json'), root('scripts', 'lib'), root('scripts', 'build.mjs')];
 const STEPS = {
   'lint-sources': { fn: lintSources, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')], outputs: [] },
-  bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs')], outputs: [gen('openapi')] },
+  bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs')], outputs: [gen('openapi'), gen('workflows')] },
   'lint-bundles': { fn: lintBundles, inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')], outputs: [] },
   types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
   validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs')], outputs: [gen('validators')] },

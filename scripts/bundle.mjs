@@ -1,6 +1,7 @@
 // Bundles each API's split sources into one document, as YAML and JSON:
-// generated/openapi/<api>.yaml and <api>.json.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// generated/openapi/<api>.yaml and <api>.json; and the Arazzo workflows as
+// generated/workflows/<name>.arazzo.json.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -33,7 +34,16 @@ export async function bundle(out) {
       await writeFile(path.join(dir, `${api.name}.json`), `${JSON.stringify(doc, null, 2)}\n`);
     }),
   );
-  console.log(`bundle: ${APIS.map((a) => `${a.name}.yaml/.json`).join(', ')}`);
+  // The Arazzo workflows as JSON: the conformance runner of the package runs them.
+  const workflows = path.join(ROOT, 'openapi', 'workflows');
+  const workflowsOut = path.join(out, 'workflows');
+  await rm(workflowsOut, { recursive: true, force: true });
+  await mkdir(workflowsOut, { recursive: true });
+  for (const file of (await readdir(workflows)).filter((f) => f.endsWith('.arazzo.yaml'))) {
+    const doc = parse(await readFile(path.join(workflows, file), 'utf8'));
+    await writeFile(path.join(workflowsOut, file.replace(/\.yaml$/, '.json')), `${JSON.stringify(doc, null, 2)}\n`);
+  }
+  console.log(`bundle: ${APIS.map((a) => `${a.name}.yaml/.json`).join(', ')}; workflows/*.arazzo.json`);
 }
 
 runIfMain(import.meta, bundle);

@@ -22,3 +22,9 @@ export function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Record<s
   root ??= packageRoot();
   return JSON.parse(readFileSync(path.join(root, 'generated', 'openapi', `${api}.json`), 'utf8'));
 }
+
+/** Reads an Arazzo workflow file of the package, as JSON (generated/workflows/<name>.arazzo.json). */
+export function readBundledWorkflows(name: string): Record<string, any> {
+  root ??= packageRoot();
+  return JSON.parse(readFileSync(path.join(root, 'generated', 'workflows', `${name}.arazzo.json`), 'utf8'));
+}

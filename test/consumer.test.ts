@@ -36,7 +36,7 @@ describe('the packed tarball', () => {
   it('holds what consumers need and nothing else', () => {
     const files = packed.files.map((f) => f.path);
     for (const file of files) {
-      expect(file, file).toMatch(/^(generated\/lib\/|generated\/openapi\/|package\.json$|README\.md$)/);
+      expect(file, file).toMatch(/^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$)/);
     }
     expect(files).toEqual(
       expect.arrayContaining([
@@ -47,6 +47,8 @@ describe('the packed tarball', () => {
         'generated/lib/src/cli/index.js',
         'generated/openapi/v2.json',
         'generated/openapi/partner.yaml',
+        // The documented sequences, run by `verification-contracts conformance`.
+        'generated/workflows/partner-sequences.arazzo.json',
       ]),
     );
     expect(files.some((f) => /(^|\/)(test|openapi\/v2|openapi\/partner\/|docs)\//.test(f))).toBe(false);

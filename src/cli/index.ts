@@ -11,6 +11,7 @@ const USAGE = `Usage: verification-contracts <command>
 
 Commands:
   sandbox           serve a stateful sandbox of both APIs on 127.0.0.1
+  conformance       check a running deployment against the contract
   webhooks send     post signed example webhooks to your receiver
   webhooks verify   check a captured webhook body against its X-SIGNATURE
 
@@ -29,6 +30,8 @@ export async function run(argv: string[], out = (line: string) => console.log(li
       return group ? EXIT.ok : EXIT.usage;
     }
     if (group === 'sandbox') return await sandboxCommand(argv.slice(1), out);
+    // Loaded on use: the runner carries the request generators (fast-check).
+    if (group === 'conformance') return await (await import('./conformance.js')).conformanceCommand(argv.slice(1), out);
     if (group !== 'webhooks') throw new UsageError(`unknown command "${group}"`, USAGE);
     if (!command || command === '--help' || command === '-h') {
       out(WEBHOOKS_USAGE);

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/faults.js';
 import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
                                      [--webhook-url URL] [--retry-interval SECONDS] [--state FILE]
+                                     [--fault LIST]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -18,6 +20,10 @@ Options:
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
   --state FILE           keep the whole state in FILE across restarts and crashes
                          (created when missing; its saved keys win over --auth-key)
+  --fault LIST           break the contract on purpose, to test a conformance run:
+                         comma-separated faults, each for every operation or one
+                         (missing-field@getUser). The faults:
+${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
   --help                 this text`;
 
 export async function sandboxCommand(argv: string[], out: (line: string) => void): Promise<number> {
@@ -30,6 +36,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
       'webhook-url': { type: 'string' },
       'retry-interval': { type: 'string' },
       state: { type: 'string' },
+      fault: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -50,6 +57,13 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
   if (retrySeconds !== undefined && !(retrySeconds > 0)) throw new UsageError('--retry-interval must be a positive number of seconds', SANDBOX_USAGE);
 
+  let faults: FaultSpec[] | undefined;
+  try {
+    faults = values.fault === undefined ? undefined : parseFaults(values.fault);
+  } catch (err) {
+    throw new UsageError(`--fault: ${(err as Error).message}`, SANDBOX_USAGE);
+  }
+
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -59,6 +73,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
       webhookUrl,
       retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
       state: values.state,
+      faults,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -72,6 +87,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   const target = sandbox.partner.webhookTarget();
   out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
   if (values.state !== undefined) out(`  state         ${values.state} (every acknowledged change survives a restart)`);
+  if (faults?.length) out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
   out('Ctrl-C stops it.');
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -16,6 +16,7 @@ import { V2State, type V2Verification } from './v2-state.js';
 import { WebhookDelivery } from './delivery.js';
 import { Changes, savedIdentity } from './persistence.js';
 import { SandboxRandom } from './random.js';
+import { Faults, type FaultSpec } from './faults.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -36,6 +37,8 @@ export interface SandboxOptions {
   state?: string;
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
   onWarning?: (message: string) => void;
+  /** Departures from the contract to commit on purpose (see faults.ts), for proving a conformance run notices them. */
+  faults?: FaultSpec[];
 }
 
 export interface Sandbox {
@@ -109,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientErrorHandler: (err, socket) => answerClientError(err, socket),
   });
   const violations: string[] = [];
+  const faults = new Faults(options.faults);
 
   // Verification URLs carry the sandbox's address, so the port is settled
   // before the state is made (port 0 asks the OS for a free one).
@@ -183,14 +187,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         method: route.method as 'GET',
         url: route.url,
         handler: (request, reply) => {
-          if (!authorized(route, request)) return fail(reply, api, 401, 'Unauthorized', [], route);
-          const query = new URL(request.raw.url ?? '/', 'http://sandbox').searchParams;
+          if (!authorized(route, request) && !faults.ignoresCredentials(route)) return fail(reply, api, 401, 'Unauthorized', [], route);
+          const broken = faults.serverError(route);
+          if (broken) return reply.code(broken[0]).send(broken[1]);
+          const query = faults.query(route, new URL(request.raw.url ?? '/', 'http://sandbox').searchParams);
           const parsed = route.parse({ params: request.params as Record<string, string>, query, body: request.body });
+          const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
+          if (accepted) return reply.code(accepted[0]).send(accepted[1]);
           if (!parsed.ok) return fail(reply, api, 400, undefined, parsed.violations, route);
           try {
             const answer = changes.apply(`${api}.${route.operationId}`, route.method !== 'GET', parsed.value, handle);
-            if (Array.isArray(answer)) return send(reply, api, answer[0], answer[1], route);
-            return answer.then(([status, body]) => send(reply, api, status, body, route));
+            const answerWith = (result: [number, unknown]) => {
+              const [status, body] = faults.answer(route, result);
+              return send(reply, api, status, body, route);
+            };
+            return Array.isArray(answer) ? answerWith(answer) : answer.then(answerWith);
           } catch (err) {
             if (err instanceof SandboxError) return fail(reply, api, err.status, err.message, [], route);
             throw err;

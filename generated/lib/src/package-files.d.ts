@@ -1,2 +1,4 @@
 /** Reads a bundled OpenAPI document of the package. */
 export declare function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Record<string, any>;
+/** Reads an Arazzo workflow file of the package, as JSON (generated/workflows/<name>.arazzo.json). */
+export declare function readBundledWorkflows(name: string): Record<string, any>;

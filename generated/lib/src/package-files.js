@@ -21,3 +21,8 @@ export function readBundledDocument(api) {
     root ??= packageRoot();
     return JSON.parse(readFileSync(path.join(root, 'generated', 'openapi', `${api}.json`), 'utf8'));
 }
+/** Reads an Arazzo workflow file of the package, as JSON (generated/workflows/<name>.arazzo.json). */
+export function readBundledWorkflows(name) {
+    root ??= packageRoot();
+    return JSON.parse(readFileSync(path.join(root, 'generated', 'workflows', `${name}.arazzo.json`), 'utf8'));
+}

@@ -150,6 +150,20 @@ export function packageRows(r) {
 
 const mark = (pass) => (pass === null ? '' : pass ? 'pass' : 'MISS');
 
+export function conformanceRows(r) {
+  return Object.entries(r.runs).map(([api, x]) =>
+    row(
+      'conformance',
+      `conformance --api ${api} vs the sandbox: ${num(r.requests)} generated requests (${num(x.requests)} in all${x.workflows ? `, ${x.workflows} workflows` : ''}; ${x.violations} violations)`,
+      '',
+      ms(x.ms),
+      '',
+      '< 30 s',
+      x.ms < 30_000 && x.violations === 0,
+    ),
+  );
+}
+
 export function table(rows) {
   const head = ['Part', 'Measure', 'Baseline', 'Measured', 'Ratio', 'Target', ''];
   const cells = rows.map((r) => [r.part, r.measure, r.baseline, r.measured, r.ratio, r.target, mark(r.pass)].map((c) => String(c).replace(/\|/g, '\\|')));

@@ -10,6 +10,7 @@ const USAGE = `Usage: verification-contracts <command>
 
 Commands:
   sandbox           serve a stateful sandbox of both APIs on 127.0.0.1
+  conformance       check a running deployment against the contract
   webhooks send     post signed example webhooks to your receiver
   webhooks verify   check a captured webhook body against its X-SIGNATURE
 
@@ -27,6 +28,9 @@ export async function run(argv, out = (line) => console.log(line), err = (line) 
         }
         if (group === 'sandbox')
             return await sandboxCommand(argv.slice(1), out);
+        // Loaded on use: the runner carries the request generators (fast-check).
+        if (group === 'conformance')
+            return await (await import('./conformance.js')).conformanceCommand(argv.slice(1), out);
         if (group !== 'webhooks')
             throw new UsageError(`unknown command "${group}"`, USAGE);
         if (!command || command === '--help' || command === '-h') {

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
+import { FAULTS, parseFaults } from '../sandbox/faults.js';
 import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
                                      [--webhook-url URL] [--retry-interval SECONDS] [--state FILE]
+                                     [--fault LIST]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -17,6 +19,10 @@ Options:
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
   --state FILE           keep the whole state in FILE across restarts and crashes
                          (created when missing; its saved keys win over --auth-key)
+  --fault LIST           break the contract on purpose, to test a conformance run:
+                         comma-separated faults, each for every operation or one
+                         (missing-field@getUser). The faults:
+${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
   --help                 this text`;
 export async function sandboxCommand(argv, out) {
     const { values } = parseArgs({
@@ -28,6 +34,7 @@ export async function sandboxCommand(argv, out) {
             'webhook-url': { type: 'string' },
             'retry-interval': { type: 'string' },
             state: { type: 'string' },
+            fault: { type: 'string' },
             help: { type: 'boolean' },
         },
         strict: true,
@@ -50,6 +57,13 @@ export async function sandboxCommand(argv, out) {
     const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
     if (retrySeconds !== undefined && !(retrySeconds > 0))
         throw new UsageError('--retry-interval must be a positive number of seconds', SANDBOX_USAGE);
+    let faults;
+    try {
+        faults = values.fault === undefined ? undefined : parseFaults(values.fault);
+    }
+    catch (err) {
+        throw new UsageError(`--fault: ${err.message}`, SANDBOX_USAGE);
+    }
     let sandbox;
     try {
         sandbox = await startSandbox({
@@ -59,6 +73,7 @@ export async function sandboxCommand(argv, out) {
             webhookUrl,
             retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
             state: values.state,
+            faults,
         });
     }
     catch (err) {
@@ -74,6 +89,8 @@ export async function sandboxCommand(argv, out) {
     out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
     if (values.state !== undefined)
         out(`  state         ${values.state} (every acknowledged change survives a restart)`);
+    if (faults?.length)
+        out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
     out('Ctrl-C stops it.');
     await new Promise((resolve) => {
         const stop = () => resolve();

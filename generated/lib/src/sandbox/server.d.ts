@@ -2,6 +2,7 @@ import { SandboxClock } from './clock.js';
 import { type EmittedEvent } from './partner-api.js';
 import { PartnerState } from './partner-state.js';
 import { V2State } from './v2-state.js';
+import { type FaultSpec } from './faults.js';
 export interface SandboxOptions {
     port?: number;
     host?: string;
@@ -21,6 +22,8 @@ export interface SandboxOptions {
     state?: string;
     /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
     onWarning?: (message: string) => void;
+    /** Departures from the contract to commit on purpose (see faults.ts), for proving a conformance run notices them. */
+    faults?: FaultSpec[];
 }
 export interface Sandbox {
     url: string;

@@ -15,6 +15,7 @@ import { V2State } from './v2-state.js';
 import { WebhookDelivery } from './delivery.js';
 import { Changes, savedIdentity } from './persistence.js';
 import { SandboxRandom } from './random.js';
+import { Faults } from './faults.js';
 const MiB = 1024 * 1024;
 const MALFORMED_TARGET = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
 function answerClientError(err, socket) {
@@ -67,6 +68,7 @@ export async function startSandbox(options = {}) {
         clientErrorHandler: (err, socket) => answerClientError(err, socket),
     });
     const violations = [];
+    const faults = new Faults(options.faults);
     // Verification URLs carry the sandbox's address, so the port is settled
     // before the state is made (port 0 asks the OS for a free one).
     const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
@@ -139,17 +141,25 @@ export async function startSandbox(options = {}) {
                 method: route.method,
                 url: route.url,
                 handler: (request, reply) => {
-                    if (!authorized(route, request))
+                    if (!authorized(route, request) && !faults.ignoresCredentials(route))
                         return fail(reply, api, 401, 'Unauthorized', [], route);
-                    const query = new URL(request.raw.url ?? '/', 'http://sandbox').searchParams;
+                    const broken = faults.serverError(route);
+                    if (broken)
+                        return reply.code(broken[0]).send(broken[1]);
+                    const query = faults.query(route, new URL(request.raw.url ?? '/', 'http://sandbox').searchParams);
                     const parsed = route.parse({ params: request.params, query, body: request.body });
+                    const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
+                    if (accepted)
+                        return reply.code(accepted[0]).send(accepted[1]);
                     if (!parsed.ok)
                         return fail(reply, api, 400, undefined, parsed.violations, route);
                     try {
                         const answer = changes.apply(`${api}.${route.operationId}`, route.method !== 'GET', parsed.value, handle);
-                        if (Array.isArray(answer))
-                            return send(reply, api, answer[0], answer[1], route);
-                        return answer.then(([status, body]) => send(reply, api, status, body, route));
+                        const answerWith = (result) => {
+                            const [status, body] = faults.answer(route, result);
+                            return send(reply, api, status, body, route);
+                        };
+                        return Array.isArray(answer) ? answerWith(answer) : answer.then(answerWith);
                     }
                     catch (err) {
                         if (err instanceof SandboxError)

@@ -1,0 +1,89 @@
+// Sends the runner's requests: only to the base URL, never following a
+// redirect elsewhere, at most --max-requests of them, no faster than --rate.
+// Credentials go in headers here and nowhere else; what is printed is redacted.
+/** The target could not be reached (exit 2: nothing was checked). */
+export class UnreachableError extends Error {
+    name = 'UnreachableError';
+}
+/** --max-requests is spent. */
+export class BudgetError extends Error {
+    name = 'BudgetError';
+}
+export class Target {
+    options;
+    base;
+    sent = 0;
+    nextAt = 0;
+    secrets = new Set();
+    constructor(options) {
+        this.options = options;
+        this.base = new URL(options.baseUrl.replace(/\/+$/, ''));
+    }
+    /** Values never to print (credentials, keys seen in answers). */
+    addSecret(value) {
+        if (value && value.length >= 4)
+            this.secrets.add(value);
+    }
+    get remaining() {
+        return this.options.maxRequests - this.sent;
+    }
+    /** The absolute URL of a path and query, which must stay under the base URL. */
+    urlOf(target) {
+        const url = `${this.base.href.replace(/\/$/, '')}${target}`;
+        const parsed = new URL(url);
+        if (!target.startsWith('/') || parsed.origin !== this.base.origin)
+            throw new Error(`refusing to send a request outside ${this.base.origin}: ${url}`);
+        return url;
+    }
+    async send(method, target, headers, body) {
+        if (this.sent >= this.options.maxRequests)
+            throw new BudgetError(`--max-requests ${this.options.maxRequests} reached`);
+        const url = this.urlOf(target);
+        if (this.options.rate > 0) {
+            const wait = this.nextAt - Date.now();
+            if (wait > 0)
+                await new Promise((r) => setTimeout(r, wait));
+            this.nextAt = Math.max(Date.now(), this.nextAt) + 1000 / this.options.rate;
+        }
+        this.sent += 1;
+        const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
+        let res;
+        try {
+            res = await fetch(url, { method, headers: allHeaders, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+        }
+        catch (err) {
+            const cause = err.cause;
+            throw new UnreachableError(`cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? err.message}) on ${method} ${target}`);
+        }
+        const text = await res.text();
+        let received = text === '' ? undefined : text;
+        try {
+            if (text !== '')
+                received = JSON.parse(text);
+        }
+        catch {
+            // Not JSON: kept as text; the schema check says what is wrong.
+        }
+        return { method, target, headers: allHeaders, body, status: res.status, received, text };
+    }
+    /** Text with every secret replaced. */
+    redact(text) {
+        let out = text;
+        for (const s of this.secrets)
+            out = out.split(s).join('***');
+        // Keys listed by GET /auth-keys or created by POST /auth-keys are credentials too.
+        return out.replace(/("key"\s*:\s*")[^"]*(")/g, '$1***$2');
+    }
+    /** The request as a curl command line, credentials redacted. */
+    curl(e) {
+        const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+        const parts = ['curl', '-X', e.method, q(this.urlOf(e.target))];
+        for (const [name, value] of Object.entries(e.headers)) {
+            const shown = /^(x-auth-key|authorization)$/i.test(name) ? (/^bearer /i.test(value) ? 'Bearer ***' : '***') : value;
+            parts.push('-H', q(`${name}: ${shown}`));
+        }
+        if (e.body !== undefined)
+            parts.push('--data-raw', q(e.body));
+        return this.redact(parts.join(' '));
+    }
+}

@@ -1,0 +1,72 @@
+export function tally(report, operationId, operation) {
+    let row = report.operations.find((o) => o.operationId === operationId);
+    if (!row)
+        report.operations.push((row = { operationId, operation, valid: 0, invalid: 0, credentials: 0, workflow: 0, violations: 0 }));
+    return row;
+}
+function table(rows) {
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd());
+}
+/** The report for a person: each violation with what to act on, then the summary. */
+export function formatText(report) {
+    const out = [];
+    report.violations.forEach((v, i) => {
+        out.push(`✗ ${i + 1}. ${v.api} ${v.operationId} (${v.operation}) — ${v.kind} request${v.rule ? `; ${v.rule}` : ''}`);
+        out.push(`  request:  ${v.curl}`);
+        out.push(`  received: ${v.status} ${v.body}`);
+        for (const p of v.problems)
+            out.push(`  broken:   ${p}`);
+        out.push('');
+    });
+    const rows = [['operation', 'valid', 'invalid', 'credentials', 'workflow', 'violations']];
+    for (const o of report.operations) {
+        rows.push([`${o.operationId} (${o.operation})`, String(o.valid), String(o.invalid), String(o.credentials), String(o.workflow), o.violations ? `✗ ${o.violations}` : '0']);
+    }
+    out.push(...table(rows));
+    if (report.workflows.length) {
+        out.push('', 'Workflows (openapi/workflows, Arazzo):');
+        for (const w of report.workflows)
+            out.push(`  ${w.status.padEnd(7)} ${w.workflowId}${w.reason ? `: ${w.reason}` : ''}`);
+    }
+    out.push('');
+    if (report.stoppedEarly)
+        out.push(`Stopped early: ${report.stoppedEarly}.`);
+    const n = report.violations.length;
+    out.push(`${n ? `✗ ${n} violation${n === 1 ? '' : 's'}` : '✓ 0 violations'} in ${report.requests} requests to ${report.baseUrl} (${report.api} API, ${report.allowWrites ? 'writes allowed' : 'read-only'}). Reproduce with --seed ${report.seed}.`);
+    return out.join('\n');
+}
+const xml = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+/** JUnit XML: one test case per operation (and per workflow), failing with its violations. */
+export function formatJunit(report) {
+    const cases = [];
+    for (const o of report.operations) {
+        const mine = report.violations.filter((v) => v.operationId === o.operationId && v.kind !== 'workflow');
+        const name = xml(`${o.operationId} (${o.operation})`);
+        if (!mine.length)
+            cases.push(`    <testcase classname="conformance.${report.api}" name="${name}"/>`);
+        else {
+            const text = mine.map((v) => `${v.kind}${v.rule ? ` (${v.rule})` : ''}: ${v.problems.join('; ')}\n${v.curl}\n-> ${v.status} ${v.body}`).join('\n\n');
+            cases.push(`    <testcase classname="conformance.${report.api}" name="${name}">\n      <failure message="${xml(`${mine.length} violation(s)`)}">${xml(text)}</failure>\n    </testcase>`);
+        }
+    }
+    for (const w of report.workflows) {
+        const name = xml(`workflow ${w.workflowId}`);
+        if (w.status === 'passed')
+            cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"/>`);
+        else if (w.status === 'skipped')
+            cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"><skipped message="${xml(w.reason ?? '')}"/></testcase>`);
+        else
+            cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"><failure message="${xml(w.reason ?? 'failed')}"/></testcase>`);
+    }
+    const failures = report.operations.filter((o) => o.violations).length + report.workflows.filter((w) => w.status === 'failed').length;
+    const skipped = report.workflows.filter((w) => w.status === 'skipped').length;
+    return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="verification-contracts conformance" tests="${cases.length}" failures="${failures}">
+  <testsuite name="conformance.${report.api}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">
+    <properties><property name="baseUrl" value="${xml(report.baseUrl)}"/><property name="seed" value="${report.seed}"/></properties>
+${cases.join('\n')}
+  </testsuite>
+</testsuites>
+`;
+}

@@ -1,0 +1,315 @@
+// fast-check arbitraries derived from JSON Schema (as in the bundled OpenAPI
+// documents): valid values, and mutated ones that break one rule. Used by the
+// conformance runner and the fuzz tests; nothing here knows an operation.
+import fc from 'fast-check';
+/** Resolves a local `$ref` (and chains of them) inside a document. */
+export function deref(doc, node) {
+    let current = node;
+    while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+        current = current.$ref
+            .slice(2)
+            .split('/')
+            .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+            .reduce((at, key) => at?.[key], doc);
+    }
+    return current;
+}
+const SAFE_URIS = fc.constantFrom('https://partner.example.com/kyc/done', 'https://app.northwind-mobility.example/verification/done?x=1#top', 'urn:isbn:0451450523', 'mailto:ops@example.com');
+const TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];
+/** Flattens `allOf` (and `$ref`s inside it) into one schema; the keywords of later members win, `required` and `properties` merge. */
+export function mergeAllOf(doc, raw) {
+    const schema = deref(doc, raw);
+    if (!schema || typeof schema !== 'object' || !Array.isArray(schema.allOf))
+        return schema;
+    const { allOf, ...rest } = schema;
+    const merged = {};
+    for (const part of [...allOf.map((p) => mergeAllOf(doc, p)), rest]) {
+        for (const [k, v] of Object.entries(part ?? {})) {
+            if (k === 'required')
+                merged.required = [...new Set([...(merged.required ?? []), ...v])];
+            else if (k === 'properties') {
+                merged.properties = { ...(merged.properties ?? {}) };
+                for (const [name, prop] of Object.entries(v)) {
+                    merged.properties[name] = merged.properties[name] ? { allOf: [merged.properties[name], prop] } : prop;
+                }
+            }
+            else
+                merged[k] = v;
+        }
+    }
+    return merged;
+}
+export function typesOf(schema) {
+    if (schema.const !== undefined)
+        return [jsonTypeOf(schema.const)];
+    if (Array.isArray(schema.enum))
+        return [...new Set(schema.enum.map(jsonTypeOf))];
+    if (Array.isArray(schema.type))
+        return schema.type;
+    if (typeof schema.type === 'string')
+        return [schema.type];
+    if (schema.properties || schema.required || schema.additionalProperties !== undefined)
+        return ['object'];
+    if (schema.items)
+        return ['array'];
+    return [];
+}
+export function jsonTypeOf(v) {
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'array';
+    if (typeof v === 'number')
+        return Number.isInteger(v) ? 'integer' : 'number';
+    return typeof v;
+}
+const isoDate = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true });
+function stringArb(schema, opts) {
+    const min = schema.minLength ?? 0;
+    const max = Math.max(min, Math.min(schema.maxLength ?? 24, min + 24));
+    switch (schema.format) {
+        case 'date-time':
+            return fc.oneof(isoDate.map((d) => d.toISOString()), isoDate.map((d) => d.toISOString().replace(/\.\d+Z$/, '+02:00')));
+        case 'date':
+            return isoDate.map((d) => d.toISOString().slice(0, 10));
+        case 'uuid':
+            return fc.uuid();
+        case 'uri':
+        case 'url':
+            return opts.uri ?? SAFE_URIS;
+        case 'email':
+            return fc.constantFrom('ops@example.com', 'lena.hoffmann@example.org');
+        default:
+            break;
+    }
+    if (typeof schema.pattern === 'string') {
+        return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => [...s].length >= min && [...s].length <= (schema.maxLength ?? Infinity));
+    }
+    // Mostly printable ASCII, sometimes any code point (counted as one character by JSON Schema).
+    return fc.oneof({ weight: 3, arbitrary: fc.string({ minLength: min, maxLength: max }) }, { weight: 1, arbitrary: fc.string({ minLength: min, maxLength: max, unit: 'binary' }) });
+}
+function numberArb(schema, integer) {
+    const lo = schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + (integer ? 1 : 1e-6) : schema.minimum;
+    const hi = schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - (integer ? 1 : 1e-6) : schema.maximum;
+    if (integer || schema.format === 'int32' || schema.format === 'int64') {
+        const min = lo ?? -1000;
+        const max = hi ?? Math.max(min + 1000, 1000);
+        const edges = [min, max].filter((n) => Number.isFinite(n)).map((n) => fc.constant(Math.ceil(n)));
+        return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) }, ...edges);
+    }
+    const min = lo ?? -1e6;
+    const max = hi ?? 1e6;
+    return fc.oneof({ weight: 3, arbitrary: fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) }, { weight: 1, arbitrary: fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)) }, fc.constant(min), fc.constant(max));
+}
+/** Values valid against the schema (as far as a generator can tell without solving it). */
+export function valueFor(doc, raw, opts = {}, depth = 0) {
+    const maxDepth = opts.maxDepth ?? 6;
+    let schema = mergeAllOf(doc, raw);
+    if (schema === true || schema === undefined || (typeof schema === 'object' && Object.keys(schema).length === 0)) {
+        return fc.jsonValue({ maxDepth: 2 });
+    }
+    for (const key of ['oneOf', 'anyOf']) {
+        if (Array.isArray(schema[key])) {
+            const { [key]: branches, ...rest } = schema;
+            return fc.oneof(...branches.map((b) => valueFor(doc, { allOf: [rest, b] }, opts, depth)));
+        }
+    }
+    // if/then/else: generate from one of the two combined branches.
+    if (schema.if) {
+        const { if: cond, then: thenS, else: elseS, ...rest } = schema;
+        return fc.oneof(valueFor(doc, { allOf: [rest, cond, thenS ?? {}] }, opts, depth), valueFor(doc, { allOf: [rest, elseS ?? {}] }, opts, depth));
+    }
+    if (schema.const !== undefined)
+        return fc.constant(schema.const);
+    if (Array.isArray(schema.enum))
+        return fc.constantFrom(...schema.enum);
+    const types = typesOf(schema);
+    if (types.length === 0)
+        return fc.jsonValue({ maxDepth: 2 });
+    return fc.oneof(...types.map((t) => valueOfType(doc, schema, t, opts, depth, maxDepth)));
+}
+function valueOfType(doc, schema, type, opts, depth, maxDepth) {
+    switch (type) {
+        case 'null':
+            return fc.constant(null);
+        case 'boolean':
+            return fc.boolean();
+        case 'integer':
+            return numberArb(schema, true);
+        case 'number':
+            return numberArb(schema, false);
+        case 'string':
+            return stringArb(schema, opts);
+        case 'array': {
+            const minLength = schema.minItems ?? 0;
+            const maxLength = depth >= maxDepth ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
+            const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
+            return schema.uniqueItems
+                ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+                : fc.array(item, { minLength, maxLength });
+        }
+        case 'object': {
+            const props = Object.entries(schema.properties ?? {});
+            const required = schema.required ?? [];
+            const shallow = depth >= maxDepth;
+            const record = {};
+            for (const [name, prop] of props) {
+                if (shallow && !required.includes(name))
+                    continue;
+                const generated = valueFor(doc, prop, opts, depth + 1);
+                const known = opts.knownIds?.[name] ?? [];
+                record[name] = known.length && typesOf(mergeAllOf(doc, prop)).includes('string') ? fc.oneof(fc.constantFrom(...known), generated) : generated;
+            }
+            const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
+            const extra = deref(doc, schema.additionalProperties);
+            const maxProps = schema.maxProperties ?? Infinity;
+            if (!extra || typeof extra !== 'object' || shallow || maxProps === 0) {
+                return maxProps === 0 ? fc.constant({}) : base;
+            }
+            const keyMax = deref(doc, schema.propertyNames)?.maxLength ?? 12;
+            const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }), valueFor(doc, extra, opts, depth + 1), {
+                maxKeys: Math.min(3, maxProps),
+                noNullPrototype: true,
+            });
+            return fc.tuple(base, extras).map(([b, e]) => {
+                const out = { ...e, ...b };
+                for (const k of Object.keys(out).slice(maxProps))
+                    delete out[k];
+                return out;
+            });
+        }
+    }
+}
+const SAMPLES = {
+    null: [null],
+    boolean: [true, false],
+    integer: [0, -1, 7, 2 ** 53],
+    number: [1.5, -0.25, 1e308],
+    string: ['', 'x', '42', 'true', 'null', '2026-03-01'],
+    array: [[], [1, 'a'], [null]],
+    object: [{}, { a: 1 }],
+};
+function wrongTypes(types) {
+    const allowed = new Set(types);
+    if (allowed.has('number'))
+        allowed.add('integer');
+    return TYPES.filter((t) => !allowed.has(t)).flatMap((t) => SAMPLES[t]);
+}
+/** Arbitraries of values that break one rule of the schema (none when the schema accepts anything). */
+export function mutationsOf(doc, raw, opts = {}, depth = 0, at = '') {
+    const schema = mergeAllOf(doc, raw);
+    if (!schema || typeof schema !== 'object' || depth > 4)
+        return [];
+    const out = [];
+    const m = (mutation, value, where = at) => out.push(value.map((v) => ({ value: v, mutation, at: where })));
+    const types = typesOf(schema);
+    if (schema.oneOf || schema.anyOf) {
+        // Break a branch: often still invalid against the whole union (every branch refuses it).
+        const branches = schema.oneOf ?? schema.anyOf;
+        const wrong = wrongTypes(branches.flatMap((b) => typesOf(mergeAllOf(doc, b))));
+        if (wrong.length)
+            m('wrong-type', fc.constantFrom(...wrong));
+        return out;
+    }
+    if (types.length) {
+        const wrong = wrongTypes(types);
+        if (wrong.length)
+            m('wrong-type', fc.constantFrom(...wrong));
+    }
+    if (schema.const !== undefined) {
+        m('unknown-const', fc.constantFrom(`${schema.const}x`, String(schema.const).toUpperCase() + '_', 'other'));
+    }
+    if (Array.isArray(schema.enum)) {
+        const known = new Set(schema.enum);
+        const strings = schema.enum.filter((e) => typeof e === 'string');
+        m('unknown-enum', fc
+            .oneof(fc.constantFrom(...strings.flatMap((s) => [s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s} `, `${s}s`, s.slice(0, -1)])), fc.string({ minLength: 1, maxLength: 12 }))
+            .filter((s) => !known.has(s)));
+    }
+    if (types.includes('string') && !schema.enum && schema.const === undefined) {
+        if (schema.maxLength !== undefined)
+            m('too-long', fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n)));
+        if (schema.minLength)
+            m('too-short', fc.constant('a'.repeat(schema.minLength - 1)));
+        const badFormats = {
+            'date-time': ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T25:61:00Z', '2026-03-01', '2026-03-01T00:00:00', '1e10', ''],
+            date: ['2026-02-30', '03/01/2026', '2026-3-1', '20260301', ''],
+            uuid: ['not-a-uuid', '6f1c2b9e4d3a4e8b9a612f7d0c5e8b14', '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b1', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', ''],
+            uri: ['not a uri', '://missing-scheme', 'http://exa mple.com', '', '\\\\server\\share'],
+        };
+        if (badFormats[schema.format])
+            m(`bad-format-${schema.format}`, fc.constantFrom(...badFormats[schema.format]));
+        if (typeof schema.pattern === 'string') {
+            const re = new RegExp(schema.pattern);
+            m('pattern-mismatch', fc.oneof(fc.string({ maxLength: 16 }), fc.constantFrom('+0123', '4915112345678', '+49 151 1234', '+1234567890123456')).filter((s) => !re.test(s)));
+        }
+    }
+    if (types.includes('integer') || types.includes('number')) {
+        if (typeof schema.minimum === 'number')
+            m('below-minimum', fc.constantFrom(schema.minimum - 1, schema.minimum - 0.5, -1e9));
+        if (typeof schema.maximum === 'number')
+            m('above-maximum', fc.constantFrom(schema.maximum + 1, schema.maximum + 0.5, 1e12));
+        if (types.includes('integer') && !types.includes('number'))
+            m('not-integer', fc.constantFrom(1.5, 0.1, 2.0000001));
+    }
+    if (types.includes('array')) {
+        if (schema.maxItems !== undefined)
+            m('too-many-items', valueFor(doc, schema.items ?? {}, opts, depth + 1).map((v) => Array(schema.maxItems + 1).fill(v)));
+        if (schema.minItems)
+            m('too-few-items', fc.constant([]));
+        const inner = mutationsOf(doc, schema.items ?? {}, opts, depth + 1, `${at}/0`);
+        if (inner.length) {
+            const validItems = fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { maxLength: 2 });
+            out.push(fc.tuple(fc.oneof(...inner), validItems).map(([bad, rest]) => ({ ...bad, value: [bad.value, ...rest] })));
+        }
+    }
+    if (types.includes('object')) {
+        const valid = valueFor(doc, schema, opts, depth);
+        const required = schema.required ?? [];
+        if (required.length) {
+            out.push(fc.tuple(valid, fc.constantFrom(...required)).map(([v, name]) => {
+                const copy = { ...v };
+                delete copy[name];
+                return { value: copy, mutation: 'missing-required', at: `${at}/${name}` };
+            }));
+        }
+        if (schema.maxProperties !== undefined) {
+            m('too-many-properties', fc.constant(Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))));
+        }
+        const names = deref(doc, schema.propertyNames);
+        if (names?.maxLength !== undefined)
+            m('property-name-too-long', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
+        if (schema.additionalProperties === false)
+            m('unknown-property', valid.map((v) => ({ ...v, unexpectedProperty: 1 })));
+        const extra = deref(doc, schema.additionalProperties);
+        if (extra && typeof extra === 'object') {
+            const inner = mutationsOf(doc, extra, opts, depth + 1, `${at}/extra`);
+            if (inner.length)
+                out.push(fc.oneof(...inner).map((bad) => ({ ...bad, value: { extra: bad.value } })));
+        }
+        for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+            const inner = mutationsOf(doc, prop, opts, depth + 1, `${at}/${name}`);
+            if (!inner.length)
+                continue;
+            out.push(fc.tuple(valid, fc.oneof(...inner)).map(([v, bad]) => ({ ...bad, value: { ...v, [name]: bad.value } })));
+        }
+    }
+    return out;
+}
+/** One value breaking one rule, or (when nothing can be broken) a valid one labelled `none`. */
+export function mutatedValueFor(doc, schema, opts = {}) {
+    const all = mutationsOf(doc, schema, opts);
+    return all.length ? fc.oneof(...all) : valueFor(doc, schema, opts).map((value) => ({ value, mutation: 'none', at: '' }));
+}
+const unreserved = /[A-Za-z0-9\-._~]/;
+/** Percent-encodes a query or path value as UTF-8, keeping commas when asked. */
+export function encode(value, keep = '') {
+    let out = '';
+    for (const ch of value) {
+        if (unreserved.test(ch) || keep.includes(ch))
+            out += ch;
+        else
+            out += [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    }
+    return out;
+}

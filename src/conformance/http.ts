@@ -1,0 +1,108 @@
+// Sends the runner's requests: only to the base URL, never following a
+// redirect elsewhere, at most --max-requests of them, no faster than --rate.
+// Credentials go in headers here and nowhere else; what is printed is redacted.
+
+export interface Exchange {
+  method: string;
+  /** Path and query relative to the base URL. */
+  target: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  status: number;
+  /** The answer parsed as JSON, or its text when it is not JSON, or undefined when empty. */
+  received: unknown;
+  text: string;
+}
+
+/** The target could not be reached (exit 2: nothing was checked). */
+export class UnreachableError extends Error {
+  override name = 'UnreachableError';
+}
+
+/** --max-requests is spent. */
+export class BudgetError extends Error {
+  override name = 'BudgetError';
+}
+
+export interface TargetOptions {
+  baseUrl: string;
+  /** Requests per second; 0 for no limit. */
+  rate: number;
+  maxRequests: number;
+  timeoutMs?: number;
+}
+
+export class Target {
+  readonly base: URL;
+  sent = 0;
+  private nextAt = 0;
+  private readonly secrets = new Set<string>();
+
+  constructor(readonly options: TargetOptions) {
+    this.base = new URL(options.baseUrl.replace(/\/+$/, ''));
+  }
+
+  /** Values never to print (credentials, keys seen in answers). */
+  addSecret(value: string | undefined): void {
+    if (value && value.length >= 4) this.secrets.add(value);
+  }
+
+  get remaining(): number {
+    return this.options.maxRequests - this.sent;
+  }
+
+  /** The absolute URL of a path and query, which must stay under the base URL. */
+  urlOf(target: string): string {
+    const url = `${this.base.href.replace(/\/$/, '')}${target}`;
+    const parsed = new URL(url);
+    if (!target.startsWith('/') || parsed.origin !== this.base.origin) throw new Error(`refusing to send a request outside ${this.base.origin}: ${url}`);
+    return url;
+  }
+
+  async send(method: string, target: string, headers: Record<string, string>, body?: string): Promise<Exchange> {
+    if (this.sent >= this.options.maxRequests) throw new BudgetError(`--max-requests ${this.options.maxRequests} reached`);
+    const url = this.urlOf(target);
+    if (this.options.rate > 0) {
+      const wait = this.nextAt - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      this.nextAt = Math.max(Date.now(), this.nextAt) + 1000 / this.options.rate;
+    }
+    this.sent += 1;
+    const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
+    let res: Response;
+    try {
+      res = await fetch(url, { method, headers: allHeaders, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new UnreachableError(`cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? (err as Error).message}) on ${method} ${target}`);
+    }
+    const text = await res.text();
+    let received: unknown = text === '' ? undefined : text;
+    try {
+      if (text !== '') received = JSON.parse(text);
+    } catch {
+      // Not JSON: kept as text; the schema check says what is wrong.
+    }
+    return { method, target, headers: allHeaders, body, status: res.status, received, text };
+  }
+
+  /** Text with every secret replaced. */
+  redact(text: string): string {
+    let out = text;
+    for (const s of this.secrets) out = out.split(s).join('***');
+    // Keys listed by GET /auth-keys or created by POST /auth-keys are credentials too.
+    return out.replace(/("key"\s*:\s*")[^"]*(")/g, '$1***$2');
+  }
+
+  /** The request as a curl command line, credentials redacted. */
+  curl(e: Pick<Exchange, 'method' | 'target' | 'headers' | 'body'>): string {
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const parts = ['curl', '-X', e.method, q(this.urlOf(e.target))];
+    for (const [name, value] of Object.entries(e.headers)) {
+      const shown = /^(x-auth-key|authorization)$/i.test(name) ? (/^bearer /i.test(value) ? 'Bearer ***' : '***') : value;
+      parts.push('-H', q(`${name}: ${shown}`));
+    }
+    if (e.body !== undefined) parts.push('--data-raw', q(e.body));
+    return this.redact(parts.join(' '));
+  }
+}

@@ -1,0 +1,153 @@
+// Requests generated from the contract, per operation: valid ones (every
+// documented rule kept) and invalid ones (one documented rule broken). The
+// sandbox's request parser decides what is valid, so a request is sent as
+// "invalid" only when the contract really refuses it, with the rule it breaks.
+import fc from 'fast-check';
+import type { ParsedRequest } from '../sandbox/contract.js';
+import type { OperationModel, ParamModel } from './operations.js';
+import { encode, mutationsOf, valueFor, type Json } from './schema-values.js';
+
+export interface Draft {
+  operation: OperationModel;
+  kind: 'valid' | 'invalid';
+  method: string;
+  /** Path and query, as sent on the request line. */
+  target: string;
+  body: string | undefined;
+  /** Invalid requests: the rule broken, `query limit: above-maximum (MAXIMUM)`. */
+  rule?: string;
+  /** Valid requests: the values as the contract reads them (for the filter checks). */
+  parsed?: ParsedRequest;
+}
+
+export interface GenerationContext {
+  doc: Json;
+  /** Ids that exist on the target, by path parameter name (from the list operations). */
+  knownIds: Record<string, string[]>;
+  /** Fixed bodies for operations that must not send generated ones (PUT /partners gets the partner's current values). */
+  fixedBodies?: Record<string, unknown>;
+}
+
+// URIs in generated bodies stay on documentation hosts: a real service may try them.
+const URIS = fc.constantFrom('https://partner.example.com/kyc/done', 'https://partner.example.com/kyc/error?x=1');
+
+interface Parts {
+  path: Record<string, string>;
+  query: string[];
+  body: unknown;
+  hasBody: boolean;
+  rule?: string;
+}
+
+const scalarText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+
+function queryPairs(p: ParamModel, value: unknown): string[] {
+  const name = encode(p.name);
+  if (!p.array || !Array.isArray(value)) return [`${name}=${encode(scalarText(value))}`];
+  const items = value.map((v) => encode(scalarText(v)));
+  return p.explode ? items.map((i) => `${name}=${i}`) : [`${name}=${items.join(',')}`];
+}
+
+function pathArb(ctx: GenerationContext, p: ParamModel): fc.Arbitrary<string> {
+  const known = ctx.knownIds[p.name] ?? [];
+  // Mostly ids that exist; sometimes an unknown one (a documented 404).
+  const unknown = fc.uuid();
+  return known.length ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: unknown }) : unknown;
+}
+
+function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitrary<string[]> {
+  const query = params.filter((p) => p.in === 'query');
+  if (!query.length) return fc.constant([]);
+  const values = query.map((p) => {
+    const arb = p.array ? fc.array(valueFor(ctx.doc, p.schema.items ?? {}, { uri: URIS }), { minLength: 1, maxLength: 3 }) : valueFor(ctx.doc, p.schema, { uri: URIS });
+    return arb.map((v) => queryPairs(p, v));
+  });
+  return fc.tuple(fc.subarray(query.map((_, i) => i)), fc.tuple(...values)).map(([chosen, pairs]) =>
+    query.flatMap((p, i) => (p.required || chosen.includes(i) ? pairs[i] : [])),
+  );
+}
+
+function pathsArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Record<string, string>> {
+  const params = op.params.filter((p) => p.in === 'path');
+  return fc.record(Object.fromEntries(params.map((p) => [p.name, pathArb(ctx, p)])));
+}
+
+function validBodyArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<unknown> {
+  if (ctx.fixedBodies && op.operationId in ctx.fixedBodies) return fc.constant(ctx.fixedBodies[op.operationId]);
+  return op.bodySchema ? valueFor(ctx.doc, op.bodySchema, { uri: URIS }) : fc.constant(undefined);
+}
+
+/** One documented rule broken: in a query parameter (one array item for lists) or in the body. */
+function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<{ query?: string[]; param?: string; body?: unknown; noBody?: boolean; rule: string }>[] {
+  const out: fc.Arbitrary<{ query?: string[]; param?: string; body?: unknown; noBody?: boolean; rule: string }>[] = [];
+  for (const p of op.params.filter((q) => q.in === 'query')) {
+    const target = p.array ? (p.schema.items ?? {}) : p.schema;
+    const mutations = mutationsOf(ctx.doc, target, { uri: URIS });
+    if (!mutations.length) continue;
+    out.push(
+      fc.oneof(...mutations).map((m) => ({
+        param: p.name,
+        query: queryPairs(p, p.array ? [m.value] : m.value),
+        rule: `query ${p.name}${m.at}: ${m.mutation}`,
+      })),
+    );
+  }
+  if (op.bodySchema) {
+    const mutations = mutationsOf(ctx.doc, op.bodySchema, { uri: URIS });
+    if (mutations.length) out.push(fc.oneof(...mutations).map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}` })));
+    if (op.route.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required' }));
+  }
+  return out;
+}
+
+function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft | undefined {
+  let path = op.path;
+  for (const [name, value] of Object.entries(parts.path)) path = path.replace(`{${name}}`, encode(value));
+  const queryText = parts.query.join('&');
+  const parsed = op.route.parse({ params: parts.path, query: new URLSearchParams(queryText), body: parts.hasBody ? parts.body : undefined });
+  // The contract is the judge: a "valid" draft it refuses, or an "invalid" one it accepts, is not sent.
+  if ((kind === 'valid') !== parsed.ok) return undefined;
+  const rule = parsed.ok ? undefined : `${parts.rule} (${parsed.violations.map((v) => `${v.field} ${v.reasonCode}`).join(', ')})`;
+  return {
+    operation: op,
+    kind,
+    method: op.method,
+    target: queryText ? `${path}?${queryText}` : path,
+    body: parts.hasBody ? JSON.stringify(parts.body) : undefined,
+    rule,
+    parsed: parsed.ok ? parsed.value : undefined,
+  };
+}
+
+/** Valid requests for an operation (a request the contract would refuse is never among them). */
+export function validRequests(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Draft> {
+  return fc
+    .record({ path: pathsArb(ctx, op), query: validQueryArb(ctx, op.params), body: validBodyArb(ctx, op) })
+    .map((r) => toDraft(op, 'valid', { ...r, hasBody: Boolean(op.bodySchema) }))
+    .filter((d): d is Draft => d !== undefined);
+}
+
+/** Requests that break one documented rule, or undefined when the operation has no rule a request can break. */
+export function invalidRequests(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Draft> | undefined {
+  const broken = brokenArbs(ctx, op);
+  if (!broken.length) return undefined;
+  return fc
+    .record({ path: pathsArb(ctx, op), query: validQueryArb(ctx, op.params), body: validBodyArb(ctx, op), broken: fc.oneof(...broken) })
+    .map(({ path, query, body, broken: b }) => {
+      // The broken parameter replaces any valid value of it.
+      const others = b.param ? query.filter((q) => !q.startsWith(`${encode(b.param!)}=`)) : query;
+      return toDraft(op, 'invalid', {
+        path,
+        query: [...others, ...(b.query ?? [])],
+        body: b.body !== undefined ? b.body : body,
+        hasBody: Boolean(op.bodySchema) && !b.noBody,
+        rule: b.rule,
+      });
+    })
+    .filter((d): d is Draft => d !== undefined);
+}
+
+/** `count` drafts from an arbitrary, reproducible from the seed. */
+export function sampleDrafts(arb: fc.Arbitrary<Draft>, seed: number, count: number): Draft[] {
+  return count > 0 ? fc.sample(arb, { seed, numRuns: count }) : [];
+}

@@ -1,0 +1,165 @@
+// Runs the documented sequences (openapi/workflows, Arazzo 1.0) against the
+// target: the subset of Arazzo those files use — operationId steps, header,
+// path and query parameters, JSON payloads, runtime expressions ($inputs,
+// $steps, $statusCode, $response.body#/pointer), simple success criteria and
+// retry on failure. Steps of the partner API are also checked against the contract.
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Exchange } from './http.js';
+import { encode, type Json } from './schema-values.js';
+
+export interface StepCall {
+  /** `workflow new-user, step create` */
+  where: string;
+  source: string;
+  operationId: string;
+  method: string;
+  target: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+export interface StepOutcome {
+  workflowId: string;
+  stepId: string;
+  call: StepCall;
+  exchange: Exchange;
+  /** Success criteria that did not hold. */
+  failed: string[];
+}
+
+type Send = (call: StepCall) => Promise<Exchange>;
+
+interface Scope {
+  inputs: Record<string, unknown>;
+  steps: Record<string, Record<string, unknown>>;
+  exchange?: Exchange;
+}
+
+const pointerGet = (value: unknown, pointer: string): unknown =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
+
+/** The value of a runtime expression or literal. */
+export function evaluate(expr: string, scope: Scope): unknown {
+  const e = expr.trim();
+  if (e === '$statusCode') return scope.exchange?.status;
+  if (e.startsWith('$response.body')) return pointerGet(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
+  let m = /^\$inputs\.(.+)$/.exec(e);
+  if (m) return scope.inputs[m[1]];
+  m = /^\$steps\.([^.]+)\.outputs\.(.+)$/.exec(e);
+  if (m) return scope.steps[m[1]]?.[m[2]];
+  if (/^'.*'$/.test(e)) return e.slice(1, -1);
+  if (e === 'null') return null;
+  if (e === 'true' || e === 'false') return e === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(e)) return Number(e);
+  return e;
+}
+
+const OPERATORS = ['==', '!=', '>=', '<=', '>', '<'] as const;
+
+/** A simple success criterion: `left op right`, or a lone expression that must be truthy. */
+export function holds(condition: string, scope: Scope): boolean {
+  for (const op of OPERATORS) {
+    const i = condition.indexOf(` ${op} `);
+    if (i < 0) continue;
+    const l = evaluate(condition.slice(0, i), scope) as number;
+    const r = evaluate(condition.slice(i + op.length + 2), scope) as number;
+    switch (op) {
+      case '==':
+        return l === r || (l == null && r == null);
+      case '!=':
+        return !(l === r || (l == null && r == null));
+      case '>=':
+        return l >= r;
+      case '<=':
+        return l <= r;
+      case '>':
+        return l > r;
+      case '<':
+        return l < r;
+    }
+  }
+  return Boolean(evaluate(condition, scope));
+}
+
+function resolvePayload(payload: unknown, scope: Scope): unknown {
+  if (typeof payload === 'string') return payload.startsWith('$') ? evaluate(payload, scope) : payload;
+  if (Array.isArray(payload)) return payload.map((p) => resolvePayload(p, scope));
+  if (payload && typeof payload === 'object') return Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, resolvePayload(v, scope)]));
+  return payload;
+}
+
+/** Finds `$sourceDescriptions.<source>.<operationId>` in the documents. */
+function operationOf(ref: string, docs: Record<string, Json>): { source: string; operationId: string; method: string; path: string } {
+  const [, source, operationId] = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref) ?? [];
+  for (const [path, item] of Object.entries<Json>(docs[source]?.paths ?? {})) {
+    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+      if (item[method]?.operationId === operationId) return { source, operationId, method: method.toUpperCase(), path };
+    }
+  }
+  throw new Error(`workflow step names ${ref}, which no bundled document has`);
+}
+
+/** Sources (descriptions) a workflow calls. */
+export function sourcesOf(workflow: Json): Set<string> {
+  return new Set((workflow.steps ?? []).map((s: Json) => /^\$sourceDescriptions\.([^.]+)\./.exec(s.operationId ?? '')?.[1]).filter(Boolean));
+}
+
+/** Fresh inputs: the credential, and partner user ids and phone numbers the target has not seen. */
+export function inputsFor(workflow: Json, credential: string): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  const phoneBase = String(randomInt(10_000_000, 100_000_000));
+  let n = 0;
+  for (const name of Object.keys(workflow.inputs?.properties ?? {})) {
+    if (name === 'authKey') inputs[name] = credential;
+    else if (/ExternalUserId$/.test(name)) inputs[name] = randomUUID();
+    else if (/PhoneNumber$/.test(name)) inputs[name] = `+4915${phoneBase}${n++}`;
+  }
+  return inputs;
+}
+
+/** Runs one workflow; stops at the first step whose criteria fail. Returns every step's outcome and the workflow's outputs. */
+export async function runWorkflow(
+  workflow: Json,
+  inputs: Record<string, unknown>,
+  docs: Record<string, Json>,
+  send: Send,
+): Promise<{ outcomes: StepOutcome[]; outputs: Record<string, unknown> }> {
+  const scope: Scope = { inputs, steps: {} };
+  const outcomes: StepOutcome[] = [];
+  for (const step of workflow.steps ?? []) {
+    const op = operationOf(step.operationId, docs);
+    let path = op.path;
+    const query: string[] = [];
+    const headers: Record<string, string> = {};
+    for (const p of step.parameters ?? []) {
+      const value = String(evaluate(String(p.value), scope));
+      if (p.in === 'header') headers[p.name] = value;
+      else if (p.in === 'path') path = path.replace(`{${p.name}}`, encode(value));
+      else if (p.in === 'query') query.push(`${encode(p.name)}=${encode(value)}`);
+    }
+    let body: string | undefined;
+    if (step.requestBody) {
+      const payload = resolvePayload(step.requestBody.payload, scope);
+      body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+      headers['Content-Type'] = step.requestBody.contentType ?? 'application/json';
+    }
+    const call: StepCall = { ...op, where: `workflow ${workflow.workflowId}, step ${step.stepId}`, target: query.length ? `${path}?${query.join('&')}` : path, headers, body };
+    const retry = (step.onFailure ?? []).find((a: Json) => a.type === 'retry');
+    let failed: string[] = [];
+    for (let attempt = 0; ; attempt++) {
+      scope.exchange = await send(call);
+      failed = (step.successCriteria ?? []).map((c: Json) => String(c.condition)).filter((c: string) => !holds(c, scope));
+      if (!failed.length || !retry || attempt >= (retry.retryLimit ?? 1)) break;
+      await new Promise((r) => setTimeout(r, (retry.retryAfter ?? 0) * 1000));
+    }
+    outcomes.push({ workflowId: workflow.workflowId, stepId: step.stepId, call, exchange: scope.exchange, failed });
+    if (failed.length) return { outcomes, outputs: {} };
+    scope.steps[step.stepId] = Object.fromEntries(Object.entries<string>(step.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]));
+  }
+  const outputs = Object.fromEntries(Object.entries<string>(workflow.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]));
+  return { outcomes, outputs };
+}

@@ -1,0 +1,236 @@
+// `verification-contracts conformance` against the sandbox: no violation
+// against the sandbox as it is; each fault the sandbox is told to commit is
+// reported, naming the operation; and the run stays inside its bounds.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../src/cli/index.js';
+import { Target } from '../src/conformance/http.js';
+import type { ConformanceReport } from '../src/conformance/report.js';
+import { parseFaults, type FaultSpec } from '../src/sandbox/faults.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+
+const KEY = 'sbx_conformance_key_0123456789';
+const TOKEN = 'v2_conformance_token_0123456789';
+
+async function seededSandbox(faults?: FaultSpec[], validateResponses = false): Promise<Sandbox> {
+  const sandbox = await startSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, faults, validateResponses });
+  const res = await fetch(`${sandbox.url}/_sandbox/seed`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  expect(res.status).toBe(200);
+  return sandbox;
+}
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(['conformance', ...args], (l) => out.push(l), (l) => err.push(l));
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const partnerArgs = (s: Sandbox, ...more: string[]) => ['--api', 'partner', '--base-url', s.url, '--auth-key', KEY, '--rate', '0', ...more];
+const v2Args = (s: Sandbox, ...more: string[]) => ['--api', 'v2', '--base-url', s.url, '--access-token', TOKEN, '--rate', '0', ...more];
+
+async function jsonRun(args: string[]): Promise<{ code: number; report: ConformanceReport; out: string }> {
+  const r = await cli([...args, '--json']);
+  return { code: r.code, report: JSON.parse(r.out), out: r.out };
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'vc-conformance-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('conformance against the sandbox as it is', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    // The sandbox checks its own answers too: a 500 from it would be a violation here.
+    sandbox = await seededSandbox(undefined, true);
+  });
+  afterAll(() => sandbox.close());
+
+  it('partner, read-only: 0 violations, every read operation exercised with ids from the lists, no write sent', async () => {
+    const before = await (await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })).json();
+    const { code, report, out } = await jsonRun(partnerArgs(sandbox, '--seed', '7', '--requests', '300'));
+    expect(report.violations).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.operations.map((o) => o.operation).every((o) => o.startsWith('GET '))).toBe(true);
+    expect(report.operations).toHaveLength(13);
+    for (const o of report.operations) {
+      expect(o.valid, o.operationId).toBeGreaterThan(0);
+      expect(o.credentials, o.operationId).toBe(2);
+    }
+    // Operations with a rule a query can break got invalid requests too.
+    expect(report.operations.find((o) => o.operationId === 'listVerifications')!.invalid).toBeGreaterThan(0);
+    expect(report.workflows.every((w) => w.status === 'skipped')).toBe(true);
+    const after = await (await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })).json();
+    expect(after.count).toBe(before.count);
+    expect(out).not.toContain(KEY);
+    expect(sandbox.violations).toEqual([]);
+  });
+
+  it('v2: 0 violations', async () => {
+    const { code, report } = await jsonRun(v2Args(sandbox, '--seed', '11', '--requests', '200'));
+    expect(report.violations).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.operations.map((o) => o.operationId).sort()).toEqual(['getVerification', 'listVerifications']);
+  });
+
+  it('partner with --allow-writes and --rotate-key: the workflows pass, 0 violations, the new key is written and works', async () => {
+    const keyFile = path.join(dir, 'new-key');
+    const r = await cli(partnerArgs(sandbox, '--seed', '3', '--requests', '300', '--allow-writes', '--rotate-key', keyFile));
+    expect(r.out).toContain('✓ 0 violations');
+    expect(r.code).toBe(0);
+    for (const w of ['new-user', 'merge', 'manual-review', 'revert', 'key-rotation']) expect(r.out).toMatch(new RegExp(`passed +${w}`));
+    expect(r.out).toMatch(/skipped +webhook-delivery/);
+    const newKey = (await readFile(keyFile, 'utf8')).trim();
+    expect(newKey).not.toBe(KEY);
+    expect(r.out).not.toContain(KEY);
+    expect(r.out).not.toContain(newKey);
+    expect((await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': newKey } })).status).toBe(200);
+    expect((await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': KEY } })).status).toBe(401);
+    expect(sandbox.violations).toEqual([]);
+  });
+});
+
+describe('each injected fault is reported, naming the operation', () => {
+  const cases: { fault: string; args: (s: Sandbox) => string[]; operation: string; problem: RegExp }[] = [
+    { fault: 'missing-field@getUser', args: (s) => partnerArgs(s), operation: 'getUser', problem: /must have required property/ },
+    { fault: 'wrong-status@getPartner', args: (s) => partnerArgs(s), operation: 'getPartner', problem: /status 202 is not documented for getPartner/ },
+    { fault: 'ignored-filter@listVerifications', args: (s) => v2Args(s), operation: 'listVerifications', problem: /filter (statuses|id|externalId)=.* ignored: item \d+ has (status|id|externalId) / },
+    { fault: 'accepts-invalid@listUsers', args: (s) => partnerArgs(s), operation: 'listUsers', problem: /breaking a documented rule was answered 200/ },
+    { fault: 'server-error@getVerification', args: (s) => v2Args(s), operation: 'getVerification', problem: /status 500 is not documented for getVerification/ },
+    { fault: 'ignores-credentials@listAuthKeys', args: (s) => partnerArgs(s), operation: 'listAuthKeys', problem: /with (no|a wrong) credential was answered 200, not the documented 401/ },
+  ];
+  for (const c of cases) {
+    it(c.fault, async () => {
+      const sandbox = await seededSandbox(parseFaults(c.fault));
+      try {
+        const { code, report } = await jsonRun([...c.args(sandbox), '--seed', '5', '--requests', '200']);
+        expect(code).toBe(1);
+        expect(report.violations.length).toBeGreaterThan(0);
+        expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set([c.operation]));
+        expect(report.violations.some((v) => v.problems.some((p) => c.problem.test(p)))).toBe(true);
+        for (const v of report.violations) {
+          expect(v.curl).toMatch(new RegExp(`^curl -X GET '${sandbox.url}/`));
+          expect(v.curl).not.toContain(KEY);
+          expect(v.curl).not.toContain(TOKEN);
+          expect(v.status).toBeGreaterThan(0);
+        }
+        expect(report.operations.find((o) => o.operationId === c.operation)!.violations).toBe(report.violations.length);
+      } finally {
+        await sandbox.close();
+      }
+    });
+  }
+
+  it('the text report names the operation, the curl line, what was received and what broke; --junit fails that operation', async () => {
+    const sandbox = await seededSandbox(parseFaults('missing-field@getUserShares'));
+    const junit = path.join(dir, 'report.xml');
+    try {
+      const r = await cli([...partnerArgs(sandbox), '--seed', '9', '--requests', '100', '--junit', junit]);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/✗ 1\. partner getUserShares \(GET \/users\/\{userId\}\/shares\) — valid request/);
+      expect(r.out).toMatch(/ {2}request: {2}curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/users\/[^']+\/shares' -H 'X-Auth-Key: \*\*\*'/);
+      expect(r.out).toMatch(/ {2}received: 200 \{/);
+      expect(r.out).toMatch(/ {2}broken: {3}body must have required property '\w+' \(schema #\/.+\/required\)/);
+      expect(r.out).toMatch(/getUserShares \(GET \/users\/\{userId\}\/shares\) +\d+ +0 +2 +0 +✗ \d+/);
+      const xml = await readFile(junit, 'utf8');
+      expect(xml).toMatch(/<testcase classname="conformance.partner" name="getUserShares \(GET \/users\/\{userId\}\/shares\)">\s*<failure/);
+      expect(xml).toMatch(/<testcase classname="conformance.partner" name="getPartner \(GET \/partners\)"\/>/);
+      expect(xml).not.toContain(KEY);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a workflow step that departs from the contract is reported with the workflow, the step and the operation', async () => {
+    const sandbox = await seededSandbox(parseFaults('wrong-status@getVerification'));
+    try {
+      const { code, report } = await jsonRun([...partnerArgs(sandbox), '--seed', '4', '--requests', '40', '--allow-writes']);
+      expect(code).toBe(1);
+      const step = report.violations.filter((v) => v.kind === 'workflow' && v.rule === 'workflow new-user, step read-completed');
+      expect(step.map((v) => [v.operationId, v.operation, v.status])).toEqual([
+        ['getVerification', 'GET /verifications/{verificationId}', 202],
+        ['getVerification', 'GET /verifications/{verificationId}', 202],
+      ]);
+      expect(step.flatMap((v) => v.problems)).toEqual([
+        'status 202 is not documented for getVerification (documented: 200, 400, 401, 404)',
+        'success criterion failed: $statusCode == 200',
+      ]);
+      expect(report.workflows.find((w) => w.workflowId === 'new-user')).toMatchObject({ status: 'failed', reason: expect.stringContaining('$statusCode == 200') });
+      expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set(['getVerification']));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('the same seed sends the same requests; another seed others', async () => {
+    const sandbox = await seededSandbox(parseFaults('accepts-invalid@listVerifications'));
+    try {
+      const curls = async (seed: string) => (await jsonRun([...partnerArgs(sandbox), '--seed', seed, '--requests', '120'])).report.violations.map((v) => v.curl);
+      const first = await curls('42');
+      expect(first.length).toBeGreaterThan(3);
+      expect(await curls('42')).toEqual(first);
+      expect(await curls('43')).not.toEqual(first);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('bounds and arguments', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await seededSandbox();
+  });
+  afterAll(() => sandbox.close());
+
+  it('--max-requests stops the run at that many requests', async () => {
+    const { code, report } = await jsonRun(partnerArgs(sandbox, '--max-requests', '25', '--requests', '500'));
+    expect(report.requests).toBe(25);
+    expect(report.stoppedEarly).toMatch(/--max-requests 25 reached/);
+    expect(code).toBe(0);
+  });
+
+  it('--rate spaces the requests out', async () => {
+    const started = Date.now();
+    const { report } = await jsonRun(['--api', 'v2', '--base-url', sandbox.url, '--access-token', TOKEN, '--rate', '40', '--max-requests', '21']);
+    expect(report.requests).toBe(21);
+    // 21 requests at 40/s: at least 20 intervals of 25 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+  });
+
+  it('requests go to the base URL only', () => {
+    const target = new Target({ baseUrl: 'http://127.0.0.1:9/api', rate: 0, maxRequests: 1 });
+    expect(target.urlOf('/users?limit=1')).toBe('http://127.0.0.1:9/api/users?limit=1');
+    expect(() => target.urlOf('@evil.example/x')).toThrow(/outside/);
+    expect(() => target.urlOf('.evil.example/x')).toThrow(/outside/);
+  });
+
+  it('bad arguments exit 2 with what to fix', async () => {
+    expect(await cli(['--api', 'partner', '--base-url', sandbox.url])).toMatchObject({ code: 2, err: expect.stringContaining('--auth-key is required') });
+    expect(await cli(['--api', 'v3', '--base-url', sandbox.url])).toMatchObject({ code: 2, err: expect.stringContaining('--api must be partner or v2') });
+    expect(await cli(['--api', 'v2', '--base-url', 'ftp://x', '--access-token', 't'])).toMatchObject({ code: 2, err: expect.stringContaining('--base-url must be') });
+    expect(await cli([...partnerArgs(sandbox), '--rotate-key', 'k'])).toMatchObject({ code: 2, err: expect.stringContaining('--rotate-key needs') });
+    expect(await cli([...partnerArgs(sandbox), '--max-requests', '0'])).toMatchObject({ code: 2, err: expect.stringContaining('--max-requests must be') });
+    expect(await cli([...partnerArgs(sandbox), '--bogus'])).toMatchObject({ code: 2 });
+  });
+
+  it('an unreachable target exits 2', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const r = await cli(['--api', 'partner', '--base-url', `http://127.0.0.1:${port}`, '--auth-key', KEY]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(r.err).not.toContain(KEY);
+  });
+});
