@@ -131,7 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const contracts: Record<ApiName, Contract> = {
     v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
     partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),
-    sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none', rejectUnknownQuery: true }),
+    sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none' }),
   };
   const handlers: Record<ApiName, Record<string, Handler>> = {
     v2: {
