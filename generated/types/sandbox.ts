@@ -961,7 +961,11 @@ export interface components {
              */
             url?: string;
             status?: components["schemas"]["VerificationStatus-2"];
-            /** @description Custom key-value data, any values (as on the v2 `Verification`). */
+            /**
+             * @description Custom key-value data, any values (as on the v2 `Verification`). The
+             *     sandbox stores at most 32 levels of nesting and 64 KiB as JSON; more
+             *     is refused with `400` naming `body.metadata`.
+             */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -1070,8 +1074,36 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request does not come from the developer's machine as a local client
+         *     sends it: its `Host` is not `localhost`, `127.0.0.1` or `[::1]` with the
+         *     sandbox's port (a DNS-rebinding page), or it carries an `Origin` that is
+         *     not one of those names (a web page elsewhere). Nothing changed.
+         */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body or a path value is malformed or outside its bounds; nothing changed. */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `Content-Type: application/json` is missing (it is required on every
+         *     control POST and PUT, with or without a body, so that no cross-origin
+         *     "simple" request reaches the sandbox), or names another type or a charset
+         *     other than UTF-8. Nothing changed.
+         */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1143,6 +1175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     getClock: {
@@ -1172,6 +1205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     advanceClock: {
@@ -1197,6 +1231,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     openVerificationLink: {
@@ -1228,8 +1264,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterName: {
@@ -1261,8 +1299,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterDateOfBirth: {
@@ -1294,8 +1334,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     verifyPhone: {
@@ -1327,8 +1369,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     scanVerification: {
@@ -1360,8 +1404,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     acceptReview: {
@@ -1389,8 +1435,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     expireVerification: {
@@ -1418,8 +1466,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     markShareholder: {
@@ -1451,6 +1501,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             /** @description No user has the identifier of the path. */
             404: {
                 headers: {
@@ -1460,6 +1511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createV2Verification: {
@@ -1485,6 +1537,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     seedSandbox: {
@@ -1514,6 +1568,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     resetSandbox: {
@@ -1541,6 +1597,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

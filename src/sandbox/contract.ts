@@ -2,6 +2,7 @@
 // validators, once, at start-up: nothing is derived per request.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { bodyLimitViolations } from './body-limits.js';
 import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -135,6 +136,13 @@ export class Contract {
     const bodyMedia = deref(this.doc, op.requestBody)?.content?.['application/json'];
     const bodyRequired = Boolean(deref(this.doc, op.requestBody)?.required);
     const bodyValidate = bodyMedia ? this.compile(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
+    // Object fields without declared properties keep whatever JSON they are given.
+    const bodySchema = deref(this.doc, bodyMedia?.schema);
+    const freeFormFields = new Set(
+      Object.entries<any>(bodySchema?.properties ?? {})
+        .filter(([, raw]) => schemaType(deref(this.doc, raw)) === 'object' && !deref(this.doc, raw).properties)
+        .map(([name]) => name),
+    );
 
     // Response schemas are pointers until an answer is first checked: only
     // a sandbox that validates its answers (tests) pays for compiling them.
@@ -183,8 +191,12 @@ export class Contract {
           } else (p.in === 'path' ? value.params : value.query)[p.name] = v;
         }
         if (bodyValidate) {
+          // Bounds first: the validator need never walk an unbounded value.
+          const limits = body === undefined ? [] : bodyLimitViolations(body, freeFormFields);
           if (body === undefined) {
             if (bodyRequired) violations.push({ field: 'body', reasonCode: 'REQUIRED', params: {} });
+          } else if (limits.length) {
+            violations.push(...limits);
           } else if (!bodyValidate(body)) {
             violations.push(...violationsOf(bodyValidate.errors, 'body'));
           } else {

@@ -2,11 +2,13 @@
 // bundled documents, with real state, credentials and validation.
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { readBundledDocument } from '../package-files.js';
 import { SandboxClock } from './clock.js';
+import { useJsonBodies } from './body-parsing.js';
+import { answerClientError, MALFORMED_TARGET } from './client-errors.js';
 import { Contract, type RouteSpec, type Violation } from './contract.js';
+import { controlRefusal } from './control-guard.js';
 import { controlHandlers } from './control-handlers.js';
 import { apiOf, errorBody, type ApiName } from './error-bodies.js';
 import { SandboxError, type EmittedEvent } from './partner-api.js';
@@ -30,6 +32,10 @@ export interface SandboxOptions {
   webhookUrl?: string;
   /** Webhook retry interval in ms; the service's is 15 minutes. */
   retryIntervalMs?: number;
+  /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
+  headersTimeoutMs?: number;
+  /** The same for the whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface Sandbox {
@@ -45,24 +51,6 @@ export interface Sandbox {
 }
 
 const MiB = 1024 * 1024;
-const MALFORMED_TARGET: Violation = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
-
-function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
-  if (!socket.writable) return;
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const target = Buffer.isBuffer(err.rawPacket) ? (err.rawPacket.toString('latin1').split(' ')[1] ?? '') : '';
-  const body = JSON.stringify(
-    tooLarge
-      ? errorBody(apiOf(target), 431, 'request line or headers are larger than the sandbox accepts (16 KiB)')
-      : errorBody(apiOf(target), 400, undefined, [MALFORMED_TARGET]),
-  );
-  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -88,7 +76,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const authKey = options.authKey ?? token('sbx');
   const accessToken = options.accessToken ?? token('v2');
   const clock = new SandboxClock();
+  // Slow clients (slowloris) are closed after a bound; Node checks it every
+  // connectionsCheckingInterval, so the check runs often enough to matter.
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const app: FastifyInstance = Fastify({
+    requestTimeout,
+    http: { headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
     logger: false,
     bodyLimit: MiB,
     ignoreTrailingSlash: false,
@@ -101,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientErrorHandler: (err, socket) => answerClientError(err, socket),
   });
   const violations: string[] = [];
+  useJsonBodies(app);
 
   // Verification URLs carry the sandbox's address, so the port is settled
   // before the state is made (port 0 asks the OS for a free one).
@@ -169,6 +164,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       app.route({
         method: route.method as 'GET',
         url: route.url,
+        // Checked before the body is read (control-guard.ts).
+        onRequest:
+          api === 'sandbox'
+            ? (request, reply, done) => {
+                const refusal = controlRefusal(request.method, request.headers, port);
+                if (refusal) fail(reply, api, refusal.status, refusal.message, [], route);
+                else done();
+              }
+            : undefined,
         handler: (request, reply) => {
           if (!authorized(route, request)) return fail(reply, api, 401, 'Unauthorized', [], route);
           const query = new URL(request.raw.url ?? '/', 'http://sandbox').searchParams;
@@ -197,6 +201,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return fail(reply, api, 413, 'request body is larger than 1 MiB');
+      case 'SANDBOX_UNSUPPORTED_CHARSET':
+        return fail(reply, api, 415, err.message);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return fail(reply, api, 415, `Content-Type must be application/json, not ${request.headers['content-type'] ?? 'missing'}`);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

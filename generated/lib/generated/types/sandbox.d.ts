@@ -960,7 +960,11 @@ export interface components {
              */
             url?: string;
             status?: components["schemas"]["VerificationStatus-2"];
-            /** @description Custom key-value data, any values (as on the v2 `Verification`). */
+            /**
+             * @description Custom key-value data, any values (as on the v2 `Verification`). The
+             *     sandbox stores at most 32 levels of nesting and 64 KiB as JSON; more
+             *     is refused with `400` naming `body.metadata`.
+             */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -1069,8 +1073,36 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request does not come from the developer's machine as a local client
+         *     sends it: its `Host` is not `localhost`, `127.0.0.1` or `[::1]` with the
+         *     sandbox's port (a DNS-rebinding page), or it carries an `Origin` that is
+         *     not one of those names (a web page elsewhere). Nothing changed.
+         */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body or a path value is malformed or outside its bounds; nothing changed. */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `Content-Type: application/json` is missing (it is required on every
+         *     control POST and PUT, with or without a body, so that no cross-origin
+         *     "simple" request reaches the sandbox), or names another type or a charset
+         *     other than UTF-8. Nothing changed.
+         */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1142,6 +1174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     getClock: {
@@ -1171,6 +1204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     advanceClock: {
@@ -1196,6 +1230,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     openVerificationLink: {
@@ -1227,8 +1263,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterName: {
@@ -1260,8 +1298,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterDateOfBirth: {
@@ -1293,8 +1333,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     verifyPhone: {
@@ -1326,8 +1368,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     scanVerification: {
@@ -1359,8 +1403,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     acceptReview: {
@@ -1388,8 +1434,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     expireVerification: {
@@ -1417,8 +1465,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     markShareholder: {
@@ -1450,6 +1500,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             /** @description No user has the identifier of the path. */
             404: {
                 headers: {
@@ -1459,6 +1510,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createV2Verification: {
@@ -1484,6 +1536,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     seedSandbox: {
@@ -1513,6 +1567,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     resetSandbox: {
@@ -1540,6 +1596,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

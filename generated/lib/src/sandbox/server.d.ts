@@ -17,6 +17,10 @@ export interface SandboxOptions {
     webhookUrl?: string;
     /** Webhook retry interval in ms; the service's is 15 minutes. */
     retryIntervalMs?: number;
+    /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
+    headersTimeoutMs?: number;
+    /** The same for the whole request, body included (default 30 s). */
+    requestTimeoutMs?: number;
 }
 export interface Sandbox {
     url: string;
