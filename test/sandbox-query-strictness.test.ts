@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const get = async (path: string) => {
-  const headers = path.startsWith('/v2') ? { Authorization: `Bearer ${accessToken}` } : { 'X-Auth-Key': sandbox.partner.activeAuthKey() };
+  const headers: Record<string, string> = path.startsWith('/v2') ? { Authorization: `Bearer ${accessToken}` } : { 'X-Auth-Key': sandbox.partner.activeAuthKey() };
   const res = await fetch(`${sandbox.url}${path}`, { headers });
   return { status: res.status, body: await res.json() };
 };
