@@ -24,7 +24,8 @@ afterAll(async () => {
 async function control(path: string, body?: unknown, method = 'POST') {
   const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    // Control POSTs and PUTs carry the JSON type even without a body (DECISIONS S16).
+    headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

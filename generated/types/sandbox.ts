@@ -965,7 +965,11 @@ export interface components {
              */
             url?: string;
             status?: components["schemas"]["VerificationStatus-2"];
-            /** @description Custom key-value data, any values (as on the v2 `Verification`). */
+            /**
+             * @description Custom key-value data, any values (as on the v2 `Verification`). The
+             *     sandbox stores at most 32 levels of nesting and 64 KiB as JSON; more
+             *     is refused with `400` naming `body.metadata`.
+             */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -1082,8 +1086,36 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request does not come from the developer's machine as a local client
+         *     sends it: its `Host` is not `localhost`, `127.0.0.1` or `[::1]` with the
+         *     sandbox's port (a DNS-rebinding page), or it carries an `Origin` that is
+         *     not one of those names (a web page elsewhere). Nothing changed.
+         */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body or a path value is malformed or outside its bounds; nothing changed. */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `Content-Type: application/json` is missing (it is required on every
+         *     control POST and PUT, with or without a body, so that no cross-origin
+         *     "simple" request reaches the sandbox), or names another type or a charset
+         *     other than UTF-8. Nothing changed.
+         */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1155,6 +1187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     getClock: {
@@ -1184,6 +1217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     advanceClock: {
@@ -1209,6 +1243,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     openVerificationLink: {
@@ -1240,8 +1276,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterName: {
@@ -1273,8 +1311,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterDateOfBirth: {
@@ -1306,8 +1346,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     verifyPhone: {
@@ -1339,8 +1381,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     scanVerification: {
@@ -1372,8 +1416,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     acceptReview: {
@@ -1401,8 +1447,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     expireVerification: {
@@ -1430,8 +1478,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     markShareholder: {
@@ -1463,6 +1513,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             /** @description No user has the identifier of the path. */
             404: {
                 headers: {
@@ -1472,6 +1523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createV2Verification: {
@@ -1497,6 +1549,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     seedSandbox: {
@@ -1526,6 +1580,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     resetSandbox: {
@@ -1553,6 +1609,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

@@ -2,6 +2,8 @@
 // validators, once, at start-up: nothing is derived per request.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { bodyLimitViolations } from './body-limits.js';
+import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -91,8 +93,6 @@ export class Contract {
     options: {
       errorSchema: string;
       security: (op: Doc) => RouteSpec['security'];
-      /** Refuse query parameters the operation does not declare (the control API's rule). */
-      rejectUnknownQuery?: boolean;
     },
   ) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -103,7 +103,7 @@ export class Contract {
     for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
       const item = deref(doc, rawItem);
       for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
-        if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method]), Boolean(options.rejectUnknownQuery)));
+        if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method])));
       }
     }
   }
@@ -113,7 +113,7 @@ export class Contract {
     return this.ajv.compile({ $ref: `${this.api}${pointer}` });
   }
 
-  private route(path: string, method: string, item: Doc, security: RouteSpec['security'], rejectUnknownQuery: boolean): RouteSpec {
+  private route(path: string, method: string, item: Doc, security: RouteSpec['security']): RouteSpec {
     const op = item[method];
     const opPtr = `#/paths/${escape(path)}/${method}`;
     const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((raw: any, i: number) => {
@@ -132,10 +132,17 @@ export class Contract {
       };
     }).filter((p: ParamSpec) => p.in === 'path' || p.in === 'query');
 
-    const queryNames = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
+    const queryForms = params.filter((p) => p.in === 'query');
     const bodyMedia = deref(this.doc, op.requestBody)?.content?.['application/json'];
     const bodyRequired = Boolean(deref(this.doc, op.requestBody)?.required);
     const bodyValidate = bodyMedia ? this.compile(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
+    // Object fields without declared properties keep whatever JSON they are given.
+    const bodySchema = deref(this.doc, bodyMedia?.schema);
+    const freeFormFields = new Set(
+      Object.entries<any>(bodySchema?.properties ?? {})
+        .filter(([, raw]) => schemaType(deref(this.doc, raw)) === 'object' && !deref(this.doc, raw).properties)
+        .map(([name]) => name),
+    );
 
     // Response schemas are pointers until an answer is first checked: only
     // a sandbox that validates its answers (tests) pays for compiling them.
@@ -166,33 +173,30 @@ export class Contract {
       parse: ({ params: rawParams, query: rawQuery, body }) => {
         const violations: Violation[] = [];
         const value: ParsedRequest = { params: {}, query: {}, body: undefined };
-        if (rejectUnknownQuery) {
-          for (const name of new Set(rawQuery.keys())) {
-            if (!queryNames.has(name)) violations.push({ field: name, reasonCode: 'UNKNOWN_PARAMETER', params: { message: 'is not a parameter of this operation' } });
-          }
-        }
+        // Every API refuses a query its operation does not declare or writes in another form (DECISIONS S12, S15).
+        const forms = queryFormViolations(rawQuery, queryForms);
+        violations.push(...forms.violations);
         for (const p of params) {
+          if (p.in === 'query' && forms.refused.has(p.name)) continue;
           const texts = p.in === 'path' ? (rawParams[p.name] === undefined ? [] : [rawParams[p.name]]) : rawQuery.getAll(p.name);
           if (texts.length === 0 || (p.in === 'path' && texts[0] === '')) {
             if (p.required) violations.push({ field: p.name, reasonCode: 'REQUIRED', params: {} });
             continue;
           }
-          let v: unknown;
-          if (p.array) {
-            const items = p.explode ? texts : texts.join(',').split(',');
-            v = items.map((t) => coerce(t, p.itemType));
-          } else if (texts.length > 1) {
-            violations.push({ field: p.name, reasonCode: 'NOT_REPEATABLE', params: { count: texts.length } });
-            continue;
-          } else {
-            v = coerce(texts[0], p.itemType);
-          }
-          if (!p.validate(v)) violations.push(...violationsOf(p.validate.errors, p.name));
-          else (p.in === 'path' ? value.params : value.query)[p.name] = v;
+          // A repeated form parameter that is not an exploded array was refused above.
+          const v = p.array ? (p.explode ? texts : texts[0].split(',')).map((t) => coerce(t, p.itemType)) : coerce(texts[0], p.itemType);
+          if (!p.validate(v)) {
+            const joined = commaJoinedViolation(p, texts);
+            violations.push(...(joined ? [joined] : violationsOf(p.validate.errors, p.name)));
+          } else (p.in === 'path' ? value.params : value.query)[p.name] = v;
         }
         if (bodyValidate) {
+          // Bounds first: the validator need never walk an unbounded value.
+          const limits = body === undefined ? [] : bodyLimitViolations(body, freeFormFields);
           if (body === undefined) {
             if (bodyRequired) violations.push({ field: 'body', reasonCode: 'REQUIRED', params: {} });
+          } else if (limits.length) {
+            violations.push(...limits);
           } else if (!bodyValidate(body)) {
             violations.push(...violationsOf(bodyValidate.errors, 'body'));
           } else {

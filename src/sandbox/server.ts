@@ -2,11 +2,13 @@
 // bundled documents, with real state, credentials and validation.
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { readBundledDocument } from '../package-files.js';
 import { SandboxClock } from './clock.js';
+import { useJsonBodies } from './body-parsing.js';
+import { answerClientError, MALFORMED_TARGET } from './client-errors.js';
 import { Contract, type RouteSpec, type Violation } from './contract.js';
+import { controlRefusal } from './control-guard.js';
 import { controlHandlers } from './control-handlers.js';
 import { apiOf, errorBody, type ApiName } from './error-bodies.js';
 import { SandboxError, type EmittedEvent } from './partner-api.js';
@@ -39,6 +41,10 @@ export interface SandboxOptions {
   onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
+  /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
+  headersTimeoutMs?: number;
+  /** The same for the whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface Sandbox {
@@ -54,24 +60,6 @@ export interface Sandbox {
 }
 
 const MiB = 1024 * 1024;
-const MALFORMED_TARGET: Violation = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
-
-function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
-  if (!socket.writable) return;
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const target = Buffer.isBuffer(err.rawPacket) ? (err.rawPacket.toString('latin1').split(' ')[1] ?? '') : '';
-  const body = JSON.stringify(
-    tooLarge
-      ? errorBody(apiOf(target), 431, 'request line or headers are larger than the sandbox accepts (16 KiB)')
-      : errorBody(apiOf(target), 400, undefined, [MALFORMED_TARGET]),
-  );
-  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -99,7 +87,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
   const random = new SandboxRandom(saved?.meta?.random);
   const clock = new SandboxClock();
+  // Slow clients (slowloris) are closed after a bound; Node checks it every
+  // connectionsCheckingInterval, so the check runs often enough to matter.
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const app: FastifyInstance = Fastify({
+    requestTimeout,
+    http: { headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
     logger: false,
     bodyLimit: MiB,
     // Router options go under routerOptions: at the top level fastify 5 warns (FSTDEP022).
@@ -113,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const violations: string[] = [];
   const faults = new Faults(options.faults);
+  useJsonBodies(app);
 
   // Verification URLs carry the sandbox's address, so the port is settled
   // before the state is made (port 0 asks the OS for a free one).
@@ -148,7 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const contracts: Record<ApiName, Contract> = {
     v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
     partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),
-    sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none', rejectUnknownQuery: true }),
+    sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none' }),
   };
   const handlers: Record<ApiName, Record<string, Handler>> = {
     v2: {
@@ -186,6 +181,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       app.route({
         method: route.method as 'GET',
         url: route.url,
+        // Checked before the body is read (control-guard.ts).
+        onRequest:
+          api === 'sandbox'
+            ? (request, reply, done) => {
+                const refusal = controlRefusal(request.method, request.headers, port);
+                if (refusal) fail(reply, api, refusal.status, refusal.message, [], route);
+                else done();
+              }
+            : undefined,
         handler: (request, reply) => {
           if (!authorized(route, request) && !faults.ignoresCredentials(route)) return fail(reply, api, 401, 'Unauthorized', [], route);
           const broken = faults.serverError(route);
@@ -222,6 +226,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return fail(reply, api, 413, 'request body is larger than 1 MiB');
+      case 'SANDBOX_UNSUPPORTED_CHARSET':
+        return fail(reply, api, 415, err.message);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return fail(reply, api, 415, `Content-Type must be application/json, not ${request.headers['content-type'] ?? 'missing'}`);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

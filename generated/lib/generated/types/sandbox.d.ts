@@ -964,7 +964,11 @@ export interface components {
              */
             url?: string;
             status?: components["schemas"]["VerificationStatus-2"];
-            /** @description Custom key-value data, any values (as on the v2 `Verification`). */
+            /**
+             * @description Custom key-value data, any values (as on the v2 `Verification`). The
+             *     sandbox stores at most 32 levels of nesting and 64 KiB as JSON; more
+             *     is refused with `400` naming `body.metadata`.
+             */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -1081,8 +1085,36 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request does not come from the developer's machine as a local client
+         *     sends it: its `Host` is not `localhost`, `127.0.0.1` or `[::1]` with the
+         *     sandbox's port (a DNS-rebinding page), or it carries an `Origin` that is
+         *     not one of those names (a web page elsewhere). Nothing changed.
+         */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body or a path value is malformed or outside its bounds; nothing changed. */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `Content-Type: application/json` is missing (it is required on every
+         *     control POST and PUT, with or without a body, so that no cross-origin
+         *     "simple" request reaches the sandbox), or names another type or a charset
+         *     other than UTF-8. Nothing changed.
+         */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1154,6 +1186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     getClock: {
@@ -1183,6 +1216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
         };
     };
     advanceClock: {
@@ -1208,6 +1242,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     openVerificationLink: {
@@ -1239,8 +1275,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterName: {
@@ -1272,8 +1310,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     enterDateOfBirth: {
@@ -1305,8 +1345,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     verifyPhone: {
@@ -1338,8 +1380,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     scanVerification: {
@@ -1371,8 +1415,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     acceptReview: {
@@ -1400,8 +1446,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     expireVerification: {
@@ -1429,8 +1477,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     markShareholder: {
@@ -1462,6 +1512,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             /** @description No user has the identifier of the path. */
             404: {
                 headers: {
@@ -1471,6 +1522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createV2Verification: {
@@ -1496,6 +1548,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     seedSandbox: {
@@ -1525,6 +1579,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     resetSandbox: {
@@ -1552,6 +1608,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

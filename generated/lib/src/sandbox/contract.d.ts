@@ -45,8 +45,6 @@ export declare class Contract {
     constructor(api: string, doc: Doc, options: {
         errorSchema: string;
         security: (op: Doc) => RouteSpec['security'];
-        /** Refuse query parameters the operation does not declare (the control API's rule). */
-        rejectUnknownQuery?: boolean;
     });
     /** A validator of the schema at a JSON pointer of the document. */
     compile(pointer: string): ValidateFunction;

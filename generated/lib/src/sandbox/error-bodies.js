@@ -1,7 +1,9 @@
 const V2_CODES = {
     400: ['VALIDATION_ERROR', 'Input data is invalid. Please check the details.'],
     401: ['UNAUTHORIZED_ERROR', 'Unauthorized'],
+    403: ['FORBIDDEN_ERROR', 'Forbidden'],
     404: ['NOT_FOUND_ERROR', 'Not found'],
+    408: ['REQUEST_TIMEOUT_ERROR', 'Request was not complete in time'],
     413: ['PAYLOAD_TOO_LARGE_ERROR', 'Request body is larger than 1 MiB'],
     414: ['URI_TOO_LONG_ERROR', 'Request target is too long'],
     415: ['UNSUPPORTED_MEDIA_TYPE_ERROR', 'Content-Type must be application/json'],
@@ -15,7 +17,9 @@ const describe = (v) => {
 /** The body of an error answer of one API. */
 export function errorBody(api, status, message, violations = []) {
     if (api === 'v2') {
-        const [code, text] = V2_CODES[status] ?? [`HTTP_${status}_ERROR`, message ?? 'Error'];
+        const [code, documented] = V2_CODES[status] ?? [`HTTP_${status}_ERROR`, 'Error'];
+        // The documented statuses keep the documented text; the others say what went wrong.
+        const text = [400, 401, 404].includes(status) ? documented : (message ?? documented);
         return status === 400
             ? { statusCode: 400, code, message: text, details: violations.map(({ field, reasonCode, params }) => ({ field, reasonCode, params })) }
             : { statusCode: status, code, message: text };

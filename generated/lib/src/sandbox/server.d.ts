@@ -24,6 +24,10 @@ export interface SandboxOptions {
     onWarning?: (message: string) => void;
     /** Departures from the contract to commit on purpose (see faults.ts), for proving a conformance run notices them. */
     faults?: FaultSpec[];
+    /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
+    headersTimeoutMs?: number;
+    /** The same for the whole request, body included (default 30 s). */
+    requestTimeoutMs?: number;
 }
 export interface Sandbox {
     url: string;

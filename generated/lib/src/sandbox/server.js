@@ -5,7 +5,10 @@ import { createServer } from 'node:net';
 import Fastify, {} from 'fastify';
 import { readBundledDocument } from '../package-files.js';
 import { SandboxClock } from './clock.js';
+import { useJsonBodies } from './body-parsing.js';
+import { answerClientError, MALFORMED_TARGET } from './client-errors.js';
 import { Contract } from './contract.js';
+import { controlRefusal } from './control-guard.js';
 import { controlHandlers } from './control-handlers.js';
 import { apiOf, errorBody } from './error-bodies.js';
 import { SandboxError } from './partner-api.js';
@@ -17,19 +20,6 @@ import { Changes, savedIdentity } from './persistence.js';
 import { SandboxRandom } from './random.js';
 import { Faults } from './faults.js';
 const MiB = 1024 * 1024;
-const MALFORMED_TARGET = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
-function answerClientError(err, socket) {
-    if (!socket.writable)
-        return;
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const target = Buffer.isBuffer(err.rawPacket) ? (err.rawPacket.toString('latin1').split(' ')[1] ?? '') : '';
-    const body = JSON.stringify(tooLarge
-        ? errorBody(apiOf(target), 431, 'request line or headers are larger than the sandbox accepts (16 KiB)')
-        : errorBody(apiOf(target), 400, undefined, [MALFORMED_TARGET]));
-    const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
 function freePort(host) {
     return new Promise((resolve, reject) => {
         const probe = createServer();
@@ -55,7 +45,13 @@ export async function startSandbox(options = {}) {
     const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
     const random = new SandboxRandom(saved?.meta?.random);
     const clock = new SandboxClock();
+    // Slow clients (slowloris) are closed after a bound; Node checks it every
+    // connectionsCheckingInterval, so the check runs often enough to matter.
+    const headersTimeout = options.headersTimeoutMs ?? 10_000;
+    const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
     const app = Fastify({
+        requestTimeout,
+        http: { headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
         logger: false,
         bodyLimit: MiB,
         // Router options go under routerOptions: at the top level fastify 5 warns (FSTDEP022).
@@ -69,6 +65,7 @@ export async function startSandbox(options = {}) {
     });
     const violations = [];
     const faults = new Faults(options.faults);
+    useJsonBodies(app);
     // Verification URLs carry the sandbox's address, so the port is settled
     // before the state is made (port 0 asks the OS for a free one).
     const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
@@ -103,7 +100,7 @@ export async function startSandbox(options = {}) {
     const contracts = {
         v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
         partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),
-        sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none', rejectUnknownQuery: true }),
+        sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none' }),
     };
     const handlers = {
         v2: {
@@ -140,6 +137,16 @@ export async function startSandbox(options = {}) {
             app.route({
                 method: route.method,
                 url: route.url,
+                // Checked before the body is read (control-guard.ts).
+                onRequest: api === 'sandbox'
+                    ? (request, reply, done) => {
+                        const refusal = controlRefusal(request.method, request.headers, port);
+                        if (refusal)
+                            fail(reply, api, refusal.status, refusal.message, [], route);
+                        else
+                            done();
+                    }
+                    : undefined,
                 handler: (request, reply) => {
                     if (!authorized(route, request) && !faults.ignoresCredentials(route))
                         return fail(reply, api, 401, 'Unauthorized', [], route);
@@ -180,6 +187,8 @@ export async function startSandbox(options = {}) {
         switch (err.code) {
             case 'FST_ERR_CTP_BODY_TOO_LARGE':
                 return fail(reply, api, 413, 'request body is larger than 1 MiB');
+            case 'SANDBOX_UNSUPPORTED_CHARSET':
+                return fail(reply, api, 415, err.message);
             case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
                 return fail(reply, api, 415, `Content-Type must be application/json, not ${request.headers['content-type'] ?? 'missing'}`);
             case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -1,0 +1,58 @@
+// The control API (/_sandbox) answers only the developer on this machine
+// (DECISIONS S16). A web page the developer visits can still send requests to
+// 127.0.0.1; these checks leave it none that reach a control operation:
+// - a DNS-rebinding page talks to the sandbox under its own name, so its Host
+//   header is not a loopback name with the sandbox's port;
+// - a cross-origin fetch or form carries its page's Origin;
+// - a request without CORS consent cannot carry `Content-Type:
+//   application/json` (that makes it non-simple, and the sandbox answers no
+//   preflight), so control POSTs and PUTs require it.
+import contentType from 'content-type';
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+function loopbackHost(host, port) {
+    if (host === undefined)
+        return false;
+    const match = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(host.toLowerCase());
+    if (!match || !LOOPBACK_NAMES.has(match[1]))
+        return false;
+    return Number(match[2] ?? 80) === port;
+}
+function loopbackOrigin(origin) {
+    try {
+        const url = new URL(origin);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname);
+    }
+    catch {
+        // `null` (a sandboxed frame, a file) and anything unparseable.
+        return false;
+    }
+}
+/** Media type of a Content-Type header, or undefined when absent or unparseable. */
+export function mediaTypeOf(header) {
+    if (header === undefined)
+        return undefined;
+    try {
+        return contentType.parse(header).type;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Why a control request is refused, or undefined when it may proceed. */
+export function controlRefusal(method, headers, port) {
+    const host = headers.host;
+    if (!loopbackHost(typeof host === 'string' ? host : undefined, port)) {
+        return { status: 403, message: `the control API answers only requests to localhost:${port}, 127.0.0.1:${port} or [::1]:${port}, not Host ${JSON.stringify(host ?? '')}` };
+    }
+    const origin = headers.origin;
+    if (origin !== undefined && !(typeof origin === 'string' && loopbackOrigin(origin))) {
+        return { status: 403, message: `the control API answers no web page outside this machine, not Origin ${JSON.stringify(origin)}` };
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+        const header = headers['content-type'];
+        if (mediaTypeOf(typeof header === 'string' ? header : undefined) !== 'application/json') {
+            return { status: 415, message: `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${header ?? 'none'}` };
+        }
+    }
+    return undefined;
+}

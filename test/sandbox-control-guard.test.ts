@@ -1,0 +1,129 @@
+// The control API answers only the local developer (issue 12, item 2;
+// DECISIONS S16): a foreign Host (DNS rebinding) or Origin (a web page
+// elsewhere) gets 403, a control POST without the JSON type 415 (no
+// cross-origin "simple" request reaches it), and a refused request changes
+// nothing. The partner and v2 APIs keep answering any local client.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { loadBundle, validatorFor } from './helpers/openapi.js';
+
+let sandbox: Sandbox;
+let port: number;
+const sandboxDoc = validatorFor('sandbox');
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, validateResponses: true });
+  port = Number(new URL(sandbox.url).port);
+});
+afterAll(async () => {
+  expect(sandbox.violations).toEqual([]);
+  await sandbox.close();
+});
+
+/** node:http, because fetch sets Host and Origin itself. */
+function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const r = request({ host: '127.0.0.1', port, method, path, headers: { ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }), ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    r.on('error', reject);
+    r.end(body);
+  });
+}
+const local = () => ({ Host: `127.0.0.1:${port}` });
+const json = { 'Content-Type': 'application/json' };
+const verificationCount = () => sandbox.partner.listVerifications({ limit: 1 }).count;
+
+describe('Host (DNS rebinding)', () => {
+  it('answers the loopback names with the sandbox port', async () => {
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
+      expect((await send('GET', '/_sandbox/credentials', { Host: host })).status, host).toBe(200);
+    }
+  });
+
+  it('refuses another name or another port with 403, before reading or changing anything', async () => {
+    for (const host of [`attacker.example:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1', `localhost.attacker.example:${port}`, `10.0.0.7:${port}`]) {
+      const res = await send('GET', '/_sandbox/credentials', { Host: host });
+      expect(res.status, host).toBe(403);
+      sandboxDoc.expectValid('Error', res.body);
+      expect(res.body.message).toMatch(/answers only requests to localhost/);
+      expect(JSON.stringify(res.body)).not.toContain(sandbox.accessToken);
+    }
+    sandbox.partner.seed();
+    const before = verificationCount();
+    expect((await send('POST', '/_sandbox/reset', { Host: `rebind.attacker.example:${port}`, ...json })).status).toBe(403);
+    expect(verificationCount()).toBe(before);
+  });
+
+  it('leaves the partner and v2 APIs open to any local client, whatever Host it names', async () => {
+    const foreign = { Host: `dev-box.internal:${port}` };
+    expect((await send('GET', '/partners', { ...foreign, 'X-Auth-Key': sandbox.partner.activeAuthKey() })).status).toBe(200);
+    expect((await send('GET', '/v2/verifications/', { ...foreign, Origin: 'https://app.example', Authorization: `Bearer ${sandbox.accessToken}` })).status).toBe(200);
+  });
+});
+
+describe('Origin', () => {
+  it('refuses a web page elsewhere with 403 and answers local pages', async () => {
+    for (const origin of ['https://attacker.example', 'null', 'http://127.0.0.1.attacker.example', 'file://']) {
+      const res = await send('GET', '/_sandbox/clock', { ...local(), Origin: origin });
+      expect(res.status, origin).toBe(403);
+      expect(res.body.message).toContain(`Origin ${JSON.stringify(origin)}`);
+    }
+    for (const origin of ['http://localhost:3000', `http://127.0.0.1:${port}`, 'http://[::1]:5173']) {
+      expect((await send('GET', '/_sandbox/clock', { ...local(), Origin: origin })).status, origin).toBe(200);
+    }
+  });
+
+  it('refuses a cross-origin POST that carries the JSON type and changes nothing', async () => {
+    sandbox.partner.seed();
+    const before = verificationCount();
+    const res = await send('POST', '/_sandbox/reset', { ...local(), Origin: 'https://attacker.example', ...json });
+    expect(res.status).toBe(403);
+    expect(verificationCount()).toBe(before);
+  });
+});
+
+describe('Content-Type on control POSTs and PUTs', () => {
+  it.each([
+    ['no Content-Type and no body', {}, undefined],
+    ['text/plain (a simple request)', { 'Content-Type': 'text/plain' }, '{}'],
+    ['a form (a simple request)', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'minutes=5'],
+    ['multipart (a simple request)', { 'Content-Type': 'multipart/form-data; boundary=x' }, '--x--'],
+  ] as const)('refuses %s with 415 and changes nothing', async (_name, headers, body) => {
+    sandbox.partner.seed();
+    const before = verificationCount();
+    const reset = await send('POST', '/_sandbox/reset', { ...local(), ...headers }, body);
+    expect(reset.status).toBe(415);
+    sandboxDoc.expectValid('Error', reset.body);
+    expect(reset.body.message).toMatch(/Content-Type: application\/json/);
+    expect(verificationCount()).toBe(before);
+    const clock = sandbox.clock.now().getTime();
+    expect((await send('POST', '/_sandbox/clock/advance', { ...local(), ...headers }, body)).status).toBe(415);
+    expect(sandbox.clock.now().getTime() - clock).toBeLessThan(60_000);
+  });
+
+  it('accepts the JSON type with or without a body where the operation takes none', async () => {
+    expect((await send('POST', '/_sandbox/reset', { ...local(), ...json })).status).toBe(204);
+    expect((await send('POST', '/_sandbox/seed', { ...local(), ...json }, '')).status).toBe(200);
+    expect((await send('POST', '/_sandbox/reset', { ...local(), 'Content-Type': 'application/json; charset=utf-8' }, '{}')).status).toBe(204);
+    // An operation that takes a body still requires it.
+    const advance = await send('POST', '/_sandbox/clock/advance', { ...local(), ...json });
+    expect(advance).toMatchObject({ status: 400, body: { message: 'body is required' } });
+  });
+});
+
+describe('the documented control API', () => {
+  it('declares 403 on every operation and 415 on every POST and PUT', () => {
+    const doc = loadBundle('sandbox');
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        expect(op.responses['403'], `${method} ${path}`).toBeDefined();
+        if (method !== 'get') expect(op.responses['415'], `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+});
