@@ -202,14 +202,15 @@ function verificationProblems(story: Story): string[] {
       if (!reachable(a.value.status, b.value.status)) problems.push(`verification ${id}: ${a.value.status} at ${a.at} (${a.where}) cannot become ${b.value.status} at ${b.at} (${b.where})`);
       if (a.at === b.at && a.value.status !== b.value.status) problems.push(`verification ${id}: ${a.value.status} and ${b.value.status} at the same moment ${a.at}`);
     }
-    // A completed verification's user holds its data from the completion on.
+    // A completed verification's user holds its data from the completion on (until a revert detaches it).
+    const revertedAt = snapshots.find((s) => s.value.status === 'reverted')?.at;
     for (const s of snapshots.filter((s) => s.value.status === 'completed' && s.value.userId)) {
       const collectedName = s.value.collectedRequirements?.find((e: Json) => e.type === 'firstAndLastName')?.result;
       const birth = s.value.collectedRequirements?.find((e: Json) => e.type === 'dateOfBirth')?.result?.dateOfBirth;
       for (const u of usersById.get(s.value.userId) ?? []) {
         if (time(u.createdAt) > time(s.at)) problems.push(`verification ${id} completed at ${s.at} with user ${u.id} created later (${u.createdAt}, ${u.where})`);
         if (birth && u.dateOfBirth && birth !== u.dateOfBirth) problems.push(`verification ${id} collected birth date ${birth}, its user ${u.id} has ${u.dateOfBirth} (${u.where})`);
-        if (time(u.at) < time(s.at)) continue;
+        if (time(u.at) < time(s.at) || (revertedAt && time(u.at) >= time(revertedAt))) continue;
         if (!u.externalUsers.has(s.value.externalUserId)) problems.push(`verification ${id} (${s.where}) completed at ${s.at}; its user lacks external user ${s.value.externalUserId} at ${u.at} (${u.where})`);
         for (const phone of phonesOf(s.value)) if (!u.phones.has(phone)) problems.push(`verification ${id} completed at ${s.at}; its user lacks phone ${phone} at ${u.at} (${u.where})`);
         if (collectedName && u.names && !u.names.some((n) => n.name === `${collectedName.firstName} ${collectedName.lastName}`)) {
