@@ -94,7 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const saved = options.state === undefined ? undefined : savedIdentity(options.state);
   const authKey = saved?.meta?.authKey ?? options.authKey ?? token('sbx');
   const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
-  const random = new SandboxRandom(saved?.meta?.random);
+  const random = new SandboxRandom();
   const clock = new SandboxClock();
   const app: FastifyInstance = Fastify({
     logger: false,
@@ -139,7 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       options.onEvent?.(emitted);
     },
   });
-  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken });
+  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken, publicUrl: url });
 
   const contracts: Record<ApiName, Contract> = {
     v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),

@@ -48,6 +48,7 @@ export function readStateFile<Meta, Line, Record>(file: string): LoadedStateFile
       if (end === -1) throw new Error('no line end');
       value = JSON.parse(data.toString('utf8', start, end));
     } catch (err) {
+      if (phase === 'header') throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
       if (last && phase === 'journal') {
         loaded.warnings.push(`state file ${file}: ignored a torn last record (line ${lineNo}, ${data.length - start} bytes): the change it held was never acknowledged`);
         break;

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
-                                     [--webhook-url URL] [--retry-interval SECONDS]
+                                     [--webhook-url URL] [--retry-interval SECONDS] [--state FILE]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -15,6 +15,8 @@ Options:
   --access-token TOKEN   the v2 bearer token (default: generated)
   --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
+  --state FILE           keep the whole state in FILE across restarts and crashes
+                         (created when missing; its saved keys win over --auth-key)
   --help                 this text`;
 export async function sandboxCommand(argv, out) {
     const { values } = parseArgs({
@@ -25,6 +27,7 @@ export async function sandboxCommand(argv, out) {
             'access-token': { type: 'string' },
             'webhook-url': { type: 'string' },
             'retry-interval': { type: 'string' },
+            state: { type: 'string' },
             help: { type: 'boolean' },
         },
         strict: true,
@@ -37,7 +40,7 @@ export async function sandboxCommand(argv, out) {
     const port = Number(rawPort);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new UsageError(`port must be 0 to 65535, not "${rawPort}"`, SANDBOX_USAGE);
-    for (const name of ['auth-key', 'access-token']) {
+    for (const name of ['auth-key', 'access-token', 'state']) {
         if (values[name] !== undefined && values[name].trim() === '')
             throw new UsageError(`--${name} must not be empty`, SANDBOX_USAGE);
     }
@@ -55,6 +58,7 @@ export async function sandboxCommand(argv, out) {
             accessToken: values['access-token'],
             webhookUrl,
             retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
+            state: values.state,
         });
     }
     catch (err) {
@@ -66,7 +70,10 @@ export async function sandboxCommand(argv, out) {
     out(`  partner API   ${sandbox.url}            X-Auth-Key: ${sandbox.authKey}`);
     out(`  v2 API        ${sandbox.url}/v2         Authorization: Bearer ${sandbox.accessToken}`);
     out(`  control API   ${sandbox.url}/_sandbox   (no credentials)`);
-    out(`  webhooks      ${webhookUrl ?? 'not sent until PUT /partners sets webhookUrl'}`);
+    const target = sandbox.partner.webhookTarget();
+    out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
+    if (values.state !== undefined)
+        out(`  state         ${values.state} (every acknowledged change survives a restart)`);
     out('Ctrl-C stops it.');
     await new Promise((resolve) => {
         const stop = () => resolve();

@@ -13,6 +13,8 @@ import { partnerHandlers } from './partner-handlers.js';
 import { PartnerState } from './partner-state.js';
 import { V2State } from './v2-state.js';
 import { WebhookDelivery } from './delivery.js';
+import { Changes, savedIdentity } from './persistence.js';
+import { SandboxRandom } from './random.js';
 const MiB = 1024 * 1024;
 const MALFORMED_TARGET = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
 function answerClientError(err, socket) {
@@ -47,8 +49,10 @@ function v2Seed() {
 }
 export async function startSandbox(options = {}) {
     const host = options.host ?? '127.0.0.1';
-    const authKey = options.authKey ?? token('sbx');
-    const accessToken = options.accessToken ?? token('v2');
+    const saved = options.state === undefined ? undefined : savedIdentity(options.state);
+    const authKey = saved?.meta?.authKey ?? options.authKey ?? token('sbx');
+    const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
+    const random = new SandboxRandom();
     const clock = new SandboxClock();
     const app = Fastify({
         logger: false,
@@ -68,26 +72,32 @@ export async function startSandbox(options = {}) {
     const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
     const url = `http://${host}:${port}`;
     const seed = v2Seed();
-    const v2 = new V2State(() => seed, clock, url);
+    const v2 = new V2State(() => seed, clock, url, random);
     // `partner` is read lazily: delivery needs the state, the state emits into delivery.
     let partner;
     const delivery = new WebhookDelivery({
         clock,
         target: () => partner.webhookTarget(),
         authKey: () => partner.activeAuthKey(),
-        record: (eventId, result) => partner.recordDelivery(eventId, result),
+        record: (eventId, result) => changes.delivered(eventId, result),
         retryIntervalMs: options.retryIntervalMs,
     });
     partner = new PartnerState({
         clock,
         authKey,
+        random,
         webhookUrl: options.webhookUrl,
         publicUrl: url,
         onEvent: (emitted) => {
+            changes.emitted(emitted.event.eventId);
+            // A replayed change rebuilds its webhooks; they were sent the first time.
+            if (changes.replaying)
+                return;
             delivery.enqueue(emitted);
             options.onEvent?.(emitted);
         },
     });
+    const changes = new Changes({ clock, random, partner, v2, authKey, accessToken, publicUrl: url });
     const contracts = {
         v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
         partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),
@@ -136,8 +146,10 @@ export async function startSandbox(options = {}) {
                     if (!parsed.ok)
                         return fail(reply, api, 400, undefined, parsed.violations, route);
                     try {
-                        const [status, body] = handle(parsed.value);
-                        return send(reply, api, status, body, route);
+                        const answer = changes.apply(`${api}.${route.operationId}`, route.method !== 'GET', parsed.value, handle);
+                        if (Array.isArray(answer))
+                            return send(reply, api, answer[0], answer[1], route);
+                        return answer.then(([status, body]) => send(reply, api, status, body, route));
                     }
                     catch (err) {
                         if (err instanceof SandboxError)
@@ -172,10 +184,23 @@ export async function startSandbox(options = {}) {
                 return fail(reply, api, 500, 'internal error of the sandbox');
         }
     });
+    if (options.state !== undefined && saved) {
+        const byOp = Object.fromEntries(Object.keys(handlers).flatMap((api) => Object.entries(handlers[api]).map(([op, h]) => [`${api}.${op}`, h])));
+        const warn = options.onWarning ?? ((message) => process.stderr.write(`warning: ${message}\n`));
+        for (const message of changes.open(options.state, saved.loaded, byOp))
+            warn(message);
+    }
     await app.listen({ port, host });
+    // Webhooks not yet delivered when the sandbox stopped go out again.
+    for (const eventId of changes.pendingEvents()) {
+        const emitted = partner.emitted(eventId);
+        if (emitted)
+            delivery.enqueue(emitted);
+    }
     return {
         url,
-        authKey,
+        // With --state, the key active when the sandbox stopped.
+        authKey: partner.activeAuthKey(),
         accessToken,
         clock,
         partner,
@@ -184,6 +209,7 @@ export async function startSandbox(options = {}) {
         close: async () => {
             delivery.close();
             await app.close();
+            changes.close();
         },
     };
 }

@@ -1,21 +1,31 @@
-// The v2 read API's sessions: seeded from the v2 document's examples, added
-// to through the control API, read with the documented filters and paging.
-import { randomUUID } from 'node:crypto';
 import { SandboxError } from './partner-api.js';
 const DEFAULT_PAGE_SIZE = 15;
 export class V2State {
     seedSessions;
     clock;
     publicUrl;
+    random;
     sessions = new Map();
-    constructor(seedSessions, clock, publicUrl) {
+    constructor(seedSessions, clock, publicUrl, random) {
         this.seedSessions = seedSessions;
         this.clock = clock;
         this.publicUrl = publicUrl;
+        this.random = random;
         this.reset();
     }
     reset() {
         this.sessions = new Map(this.seedSessions().map((s) => [s.id, structuredClone(s)]));
+    }
+    /** The base of new session `url`s (a replay uses the one of the process that made the change). */
+    usePublicUrl(url) {
+        this.publicUrl = url;
+    }
+    /** Every session, for a --state snapshot. */
+    saved() {
+        return [...this.sessions.values()];
+    }
+    load(sessions) {
+        this.sessions = new Map(sessions.map((s) => [s.id, s]));
     }
     get(id) {
         const session = this.sessions.get(id);
@@ -41,11 +51,11 @@ export class V2State {
     }
     create(input) {
         const now = this.clock.now().toISOString();
-        const id = randomUUID();
+        const id = this.random.uuid();
         const session = {
             workflowId: 'wf_kyc_standard',
             requirements: [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }],
-            url: `${this.publicUrl}/s/${id}?token=${randomUUID()}`,
+            url: `${this.publicUrl}/s/${id}?token=${this.random.uuid()}`,
             status: 'CREATED',
             metadata: {},
             successUrl: 'https://shop.example.com/account/verified',

@@ -1,0 +1,202 @@
+// The --state file (DECISIONS S16): one JSON value per line. A snapshot
+// (header line, one line per record, end line) is written whole to a temp
+// file, fsynced and renamed over the file, so the file is always a complete
+// snapshot followed by journal lines appended since. A journal line is
+// fsynced before the change it records is acknowledged; concurrent changes
+// share one fsync (group commit). A crash can only tear the last line,
+// which loading drops with a warning.
+import fs from 'node:fs';
+import path from 'node:path';
+export const STATE_FORMAT = 'verification-contracts-sandbox-state';
+export const STATE_VERSION = 1;
+export class StateFileError extends Error {
+}
+/** Reads a state file; refuses (StateFileError) anything but a torn last line. */
+export function readStateFile(file) {
+    let data;
+    try {
+        data = fs.readFileSync(file);
+    }
+    catch (err) {
+        if (err.code === 'ENOENT')
+            return { lines: [], records: [], warnings: [], validBytes: 0 };
+        throw new StateFileError(`cannot read the state file ${file}: ${err.message}`);
+    }
+    const loaded = { lines: [], records: [], warnings: [], validBytes: 0 };
+    if (data.length === 0)
+        return loaded;
+    let phase = 'header';
+    let start = 0;
+    let lineNo = 0;
+    while (start < data.length) {
+        const end = data.indexOf(10, start);
+        lineNo++;
+        const last = end === -1 || end === data.length - 1;
+        let value;
+        try {
+            if (end === -1)
+                throw new Error('no line end');
+            value = JSON.parse(data.toString('utf8', start, end));
+        }
+        catch (err) {
+            if (phase === 'header')
+                throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
+            if (last && phase === 'journal') {
+                loaded.warnings.push(`state file ${file}: ignored a torn last record (line ${lineNo}, ${data.length - start} bytes): the change it held was never acknowledged`);
+                break;
+            }
+            throw new StateFileError(`state file ${file} is damaged at line ${lineNo} (${err.message}); restore it from a copy or delete it to start empty`);
+        }
+        if (phase === 'header') {
+            if (value?.format !== STATE_FORMAT)
+                throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
+            if (value.version !== STATE_VERSION)
+                throw new StateFileError(`state file ${file} has version ${value.version}; this sandbox reads version ${STATE_VERSION}`);
+            loaded.meta = value.meta;
+            phase = 'snapshot';
+        }
+        else if (phase === 'snapshot') {
+            if (value?.end === true)
+                phase = 'journal';
+            else
+                loaded.lines.push(value);
+        }
+        else {
+            loaded.records.push(value);
+        }
+        start = end + 1;
+        loaded.validBytes = start;
+    }
+    if (phase !== 'journal')
+        throw new StateFileError(`state file ${file} ends inside its snapshot; restore it from a copy or delete it to start empty`);
+    return loaded;
+}
+export class StateFile {
+    file;
+    snapshot;
+    fd;
+    buffered = [];
+    waiters = [];
+    flushing = false;
+    journalBytes = 0;
+    snapshotBytes = 0;
+    closed = false;
+    /** `validBytes`: what loading kept; a torn tail beyond it is cut off before appending. */
+    constructor(file, validBytes, 
+    /** Writes the current state as snapshot lines; used to compact. */
+    snapshot) {
+        this.file = file;
+        this.snapshot = snapshot;
+        this.fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
+        if (fs.fstatSync(this.fd).size > validBytes) {
+            fs.ftruncateSync(this.fd, validBytes);
+            fs.fsyncSync(this.fd);
+        }
+        this.snapshotBytes = validBytes;
+    }
+    /** Resolves once the record is on disk (fsynced). */
+    append(record) {
+        if (this.closed)
+            return Promise.reject(new Error('the state file is closed'));
+        this.buffered.push(`${JSON.stringify(record)}\n`);
+        const done = new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+        if (!this.flushing) {
+            this.flushing = true;
+            // Every change made in this turn of the event loop joins the same write and fsync.
+            setImmediate(() => this.flush());
+        }
+        return done;
+    }
+    /** Replaces the file with a snapshot of the state now: temp file, fsync, rename, fsync of the folder. */
+    compact() {
+        const { meta, lines } = this.snapshot();
+        const temp = `${this.file}.${process.pid}.tmp`;
+        const fd = fs.openSync(temp, 'w', 0o600);
+        let bytes = 0;
+        let chunk = '';
+        const write = (value) => {
+            chunk += `${JSON.stringify(value)}\n`;
+            if (chunk.length > 1 << 20) {
+                bytes += fs.writeSync(fd, chunk);
+                chunk = '';
+            }
+        };
+        try {
+            write({ format: STATE_FORMAT, version: STATE_VERSION, meta });
+            for (const line of lines)
+                write(line);
+            write({ end: true });
+            bytes += fs.writeSync(fd, chunk);
+            fs.fsyncSync(fd);
+        }
+        finally {
+            fs.closeSync(fd);
+        }
+        fs.renameSync(temp, this.file);
+        syncFolder(path.dirname(this.file));
+        fs.closeSync(this.fd);
+        this.fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND);
+        this.snapshotBytes = bytes;
+        this.journalBytes = 0;
+    }
+    /** Writes what is pending, compacts, and closes. */
+    close() {
+        if (this.closed)
+            return;
+        this.closed = true;
+        this.compact();
+        for (const w of this.waiters.splice(0))
+            w.resolve();
+        this.buffered = [];
+        fs.closeSync(this.fd);
+    }
+    flush() {
+        if (this.closed)
+            return;
+        const lines = this.buffered.join('');
+        const waiters = this.waiters;
+        this.buffered = [];
+        this.waiters = [];
+        try {
+            this.journalBytes += fs.writeSync(this.fd, lines);
+        }
+        catch (err) {
+            this.settle(waiters, err);
+            return;
+        }
+        fs.fdatasync(this.fd, (err) => this.settle(waiters, err ?? undefined));
+    }
+    settle(waiters, err) {
+        for (const w of waiters) {
+            if (err)
+                w.reject(new Error(`the change could not be saved to the state file: ${err.message}`));
+            else
+                w.resolve();
+        }
+        if (this.closed)
+            return;
+        if (this.buffered.length) {
+            setImmediate(() => this.flush());
+            return;
+        }
+        this.flushing = false;
+        // Compacting when the journal outgrows the snapshot keeps the file (and a
+        // restart's replay) proportional to the state, at O(1) amortized per change.
+        if (this.journalBytes > Math.max(this.snapshotBytes, 4 << 20))
+            this.compact();
+    }
+}
+function syncFolder(folder) {
+    let fd;
+    try {
+        fd = fs.openSync(folder, 'r');
+        fs.fsyncSync(fd);
+    }
+    catch {
+        // Some file systems cannot fsync a folder; the rename is still atomic.
+    }
+    finally {
+        if (fd !== undefined)
+            fs.closeSync(fd);
+    }
+}
