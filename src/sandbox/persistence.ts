@@ -1,5 +1,5 @@
 // How the sandbox keeps its state across restarts with --state (DECISIONS
-// S16): every change that answered 2xx is journaled as the request that made
+// S21): every change that answered 2xx is journaled as the request that made
 // it, with the instant it happened at, and acknowledged only once on disk.
 // A restart loads the last snapshot and replays the journal through the same
 // handlers, at the same instants and with the same random draws (the seeded
