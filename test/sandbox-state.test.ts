@@ -47,7 +47,7 @@ const createBody = (i: number) => ({
   phoneNumbers: [{ phoneNumber: `+49151${String(2000000 + i).padStart(7, '0')}`, isVerified: false }],
   externalUserId: `7c6c1b3e-0000-4000-8000-${String(i).padStart(12, '0')}`,
   redirectUrl: 'https://app.example.com/done',
-  requirements: [{ type: 'document' }],
+  requirements: [{ type: 'document' as const }],
   metadata: { n: String(i) },
 });
 
@@ -139,6 +139,42 @@ describe('sandbox --state', () => {
     // Deliveries refused before the crash are sent again after the restart, and recorded as delivered.
     await expect.poll(async () => (await (await fetch(`${again}/users/${userId}/webhooks`, withKey(key))).json()).webhooks.every((w: { success: boolean }) => w.success), { timeout: 15_000 }).toBe(true);
     expect([...beforeCrash].every((id) => hooks.seen.has(id))).toBe(true);
+  });
+
+  it('a restart from the journal alone rebuilds the same state, ids and webhook histories included', { timeout: 30_000 }, async () => {
+    const file = stateFile();
+    const sandbox = await startSandbox({ port: 0, state: file, authKey: FIRST_KEY });
+    const call = async (method: string, at: string, body?: unknown) => {
+      const res = await fetch(`${sandbox.url}${at}`, withKey(FIRST_KEY, body === undefined ? { method } : { ...json(body), method }));
+      return { status: res.status, body: res.status === 204 ? null : await res.json() };
+    };
+    const short = await call('POST', '/verifications', { ...createBody(1), timeToExpiry: 5 });
+    const done = await call('POST', '/verifications', createBody(2));
+    await call('POST', `/_sandbox/verifications/${done.body.id}/open`, {});
+    await call('POST', `/_sandbox/verifications/${done.body.id}/scan`, { outcome: 'pass' });
+    // Time passes; a read (not journaled) expires the short session and draws its event ids.
+    await call('POST', '/_sandbox/clock/advance', { minutes: 10 });
+    expect((await call('GET', `/verifications/${short.body.id}`)).body.status).toBe('expired');
+    await call('POST', '/verifications', createBody(3));
+    await call('POST', '/_sandbox/seed', {});
+    const views = async (base: string) => {
+      const get = async (at: string) => (await fetch(`${base}${at}`, withKey(FIRST_KEY))).json();
+      const list = await get('/verifications?limit=50');
+      const users = await get('/users?limit=50');
+      const histories = await Promise.all(list.verifications.map((v: { id: string }) => get(`/verifications/${v.id}/webhooks?limit=50`)));
+      return { list, users, histories };
+    };
+    const before = await views(sandbox.url);
+    // A crash copy: the snapshot written at start plus the journal since.
+    const copy = `${file}.crash`;
+    fs.copyFileSync(file, copy);
+    await sandbox.close();
+    expect(fs.readFileSync(copy, 'utf8').split('\n').filter((l) => l.includes('"op":')).length).toBeGreaterThanOrEqual(7);
+    const restarted = await startSandbox({ port: 0, state: copy });
+    const after = await views(restarted.url);
+    const rebase = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll(restarted.url, sandbox.url));
+    expect(rebase(after)).toEqual(before);
+    await restarted.close();
   });
 
   it('drops a torn last record with a warning and keeps appending after it', { timeout: 30_000 }, async () => {
