@@ -1,7 +1,7 @@
 // npm run bench: the package's performance figures in one table, against
 // their targets. Loopback only; about three minutes at most.
 //
-//   node scripts/bench.mjs [--only mock,clients,webhooks,conformance,build,package] [--duration SECONDS] [--out FILE]
+//   node scripts/bench.mjs [--only mock,scale,clients,webhooks,conformance,build,package] [--duration SECONDS] [--out FILE]
 //
 // It reports and never fails on a missed target; it exits 1 only when a figure
 // could not be measured (and says which and why).
@@ -15,18 +15,20 @@ import { benchConformance } from './lib/bench/conformance.mjs';
 import { benchMock } from './lib/bench/mock.mjs';
 import { benchPackage } from './lib/bench/package.mjs';
 import { MeasureError } from './lib/bench/proc.mjs';
-import { buildRows, clientRows, conformanceRows, machine, mockRows, packageRows, table, webhookRows } from './lib/bench/report.mjs';
+import { buildRows, clientRows, conformanceRows, machine, mockRows, packageRows, scaleRows, table, webhookRows } from './lib/bench/report.mjs';
+import { benchScale } from './lib/bench/scale.mjs';
 import { benchWebhooks } from './lib/bench/webhooks.mjs';
 
 const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS] [--out FILE]
 
-  --only PARTS        comma-separated, of: mock, clients, webhooks, conformance, build, package (default: all)
+  --only PARTS        comma-separated, of: mock, scale, clients, webhooks, conformance, build, package (default: all)
   --duration SECONDS  measured time of each load case of "mock", after a 1 s warm-up (default 5)
   --out FILE          also write the table, the raw figures and the machine as JSON
   --help              this text`;
 
 const PARTS = {
   mock: { title: 'Prism mock vs sandbox under load', run: benchMock, rows: mockRows },
+  scale: { title: 'sandbox left running: --state creates, lists at 100 and 100,000 stored, RSS', run: benchScale, rows: scaleRows },
   clients: { title: 'typed clients vs raw fetch', run: benchClients, rows: clientRows },
   webhooks: { title: 'webhook verification and parsing vs raw HMAC', run: benchWebhooks, rows: webhookRows },
   conformance: { title: 'conformance runner against the sandbox', run: benchConformance, rows: conformanceRows },

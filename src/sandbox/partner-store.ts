@@ -53,7 +53,7 @@ const UNSET_WEBHOOK_URL = 'https://partner.invalid/webhooks';
 export class PartnerStore {
   protected readonly rand: SandboxRandom;
   protected readonly newId: () => string;
-  protected readonly publicUrl: string;
+  protected publicUrl: string;
   protected webhookUrl: string | undefined;
   protected partner!: S['Partner'];
   protected authKeys: S['AuthKey'][] = [];
@@ -105,6 +105,11 @@ export class PartnerStore {
     const now = this.nowIso();
     this.partner = { id: this.newId(), webhookUrl: this.webhookUrl ?? UNSET_WEBHOOK_URL, name: 'Sandbox Partner', createdAt: now, updatedAt: now };
     this.authKeys = [{ id: this.newId(), key: this.options.authKey, active: true, createdAt: now, updatedAt: now }];
+  }
+
+  /** The base of new verification `url`s (a replay uses the one of the process that made the change). */
+  usePublicUrl(url: string): void {
+    this.publicUrl = url.replace(/\/+$/, '');
   }
 
   /** The state as JSON-ready data; shares objects with the live state, so serialize it at once. */

@@ -1,5 +1,5 @@
 // How the sandbox keeps its state across restarts with --state (DECISIONS
-// S16): every change that answered 2xx is journaled as the request that made
+// S21): every change that answered 2xx is journaled as the request that made
 // it, with the instant it happened at, and acknowledged only once on disk.
 // A restart loads the last snapshot and replays the journal through the same
 // handlers, at the same instants and with the same random draws (the seeded
@@ -21,6 +21,8 @@ import type { V2State, V2Verification } from './v2-state.js';
 export interface StateMeta {
   authKey: string;
   accessToken: string;
+  /** The address of the process that wrote the snapshot and the journal after it (verification urls carry it). */
+  publicUrl: string;
   random: RandomState;
   clockOffsetMs: number;
   partner: Omit<PartnerSnapshot, 'verifications' | 'users' | 'log'>;
@@ -43,6 +45,7 @@ export interface PersistenceDeps {
   v2: V2State;
   authKey: string;
   accessToken: string;
+  publicUrl: string;
 }
 
 export class Changes {
@@ -71,10 +74,14 @@ export class Changes {
       }
       partner.load(snapshot);
       v2.load(sessions);
+      // Building the state drew values; the saved sequence continues from where the snapshot was taken.
+      this.deps.random.restore(meta.random);
       clock.offsetMilliseconds = meta.clockOffsetMs;
       for (const id of meta.pending) this.pending.add(id);
     }
     this.replaying = true;
+    partner.usePublicUrl(loaded.meta?.publicUrl ?? this.deps.publicUrl);
+    v2.usePublicUrl(loaded.meta?.publicUrl ?? this.deps.publicUrl);
     try {
       for (const record of loaded.records) {
         if ('eventId' in record) this.deliveryAt(record.t, record.eventId, record.result);
@@ -82,6 +89,8 @@ export class Changes {
       }
     } finally {
       this.replaying = false;
+      partner.usePublicUrl(this.deps.publicUrl);
+      v2.usePublicUrl(this.deps.publicUrl);
     }
     this.file = new StateFile(file, loaded.validBytes, () => this.snapshot());
     // A new file gets its first snapshot now (keys and seed included); a
@@ -150,9 +159,9 @@ export class Changes {
   }
 
   private snapshot(): { meta: StateMeta; lines: Iterable<SnapshotLine> } {
-    const { partner, v2, clock, random, authKey, accessToken } = this.deps;
+    const { partner, v2, clock, random, authKey, accessToken, publicUrl } = this.deps;
     const { verifications, users, log, ...rest } = partner.snapshot();
-    const meta: StateMeta = { authKey, accessToken, random: random.state(), clockOffsetMs: clock.offsetMilliseconds, partner: rest, pending: [...this.pending] };
+    const meta: StateMeta = { authKey, accessToken, publicUrl, random: random.state(), clockOffsetMs: clock.offsetMilliseconds, partner: rest, pending: [...this.pending] };
     function* lines(): Iterable<SnapshotLine> {
       for (const v of verifications) yield { v };
       for (const u of users) yield { u };

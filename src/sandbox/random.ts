@@ -10,12 +10,18 @@ export interface RandomState {
 }
 
 export class SandboxRandom {
-  private readonly seed: Buffer;
+  private seed: Buffer;
   private counter: number;
 
   constructor(state?: RandomState) {
     this.seed = state ? Buffer.from(state.seed, 'base64') : randomBytes(32);
     this.counter = state?.counter ?? 0;
+  }
+
+  /** Continues from a saved point of the sequence. */
+  restore(state: RandomState): void {
+    this.seed = Buffer.from(state.seed, 'base64');
+    this.counter = state.counter;
   }
 
   state(): RandomState {

@@ -1,5 +1,5 @@
 // Indexes that keep the partner lists' cost independent of how much is
-// stored (DECISIONS S15): records by each key a list filters on, and a
+// stored (DECISIONS S20): records by each key a list filters on, and a
 // newest-first pager that starts from the smallest index a query names
 // instead of scanning every record.
 import type { Paging } from './partner-api.js';

@@ -35,7 +35,7 @@ export interface SandboxOptions {
   webhookUrl?: string;
   /** Webhook retry interval in ms; the service's is 15 minutes. */
   retryIntervalMs?: number;
-  /** Keep the whole state in this file across restarts (DECISIONS S16); its saved keys win over authKey/accessToken. */
+  /** Keep the whole state in this file across restarts (DECISIONS S21); its saved keys win over authKey/accessToken. */
   state?: string;
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
   onWarning?: (message: string) => void;
@@ -85,7 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const saved = options.state === undefined ? undefined : savedIdentity(options.state);
   const authKey = saved?.meta?.authKey ?? options.authKey ?? token('sbx');
   const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
-  const random = new SandboxRandom(saved?.meta?.random);
+  const random = new SandboxRandom();
   const clock = new SandboxClock();
   // Slow clients (slowloris) are closed after a bound; Node checks it every
   // connectionsCheckingInterval, so the check runs often enough to matter.
@@ -138,7 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       options.onEvent?.(emitted);
     },
   });
-  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken });
+  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken, publicUrl: url });
 
   const contracts: Record<ApiName, Contract> = {
     v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),

@@ -19,7 +19,7 @@ export class V2State {
   constructor(
     private readonly seedSessions: () => V2Verification[],
     private readonly clock: { now(): Date },
-    private readonly publicUrl: string,
+    private publicUrl: string,
     private readonly random: SandboxRandom,
   ) {
     this.reset();
@@ -27,6 +27,11 @@ export class V2State {
 
   reset(): void {
     this.sessions = new Map(this.seedSessions().map((s) => [s.id, structuredClone(s)]));
+  }
+
+  /** The base of new session `url`s (a replay uses the one of the process that made the change). */
+  usePublicUrl(url: string): void {
+    this.publicUrl = url;
   }
 
   /** Every session, for a --state snapshot. */

@@ -4,18 +4,18 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../paths.mjs';
 import { freePort, startPrism } from '../prism.mjs';
-import { MeasureError, builtFile, findChild, spawnServer, watchMemory } from './proc.mjs';
+import { MeasureError, builtFile, cpuMs, findChild, spawnServer, watchMemory } from './proc.mjs';
 
 // A seeded id of the v2 examples (the sandbox serves them; Prism answers any id).
 export const V2_ID = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
-const AUTH_KEY = 'bench-auth-key-0123456789';
-const ACCESS_TOKEN = 'bench-access-token-0123456789';
-const CONNECTIONS = 16;
+export const AUTH_KEY = 'bench-auth-key-0123456789';
+export const ACCESS_TOKEN = 'bench-access-token-0123456789';
+export const CONNECTIONS = 16;
 
 let sequence = 0;
 // A valid POST /verifications body; a new phone number and externalUserId on
 // every request, so the sandbox never answers 409 for a session in review.
-function createBody() {
+export function createBody() {
   sequence += 1;
   return JSON.stringify({
     externalUserId: randomUUID(),
@@ -36,7 +36,7 @@ function percentile(sorted, p) {
  * (floating-point ms; autocannon's own histogram keeps whole ms) for 2xx
  * answers only, as autocannon does.
  */
-function load({ url, request, seconds }) {
+export function load({ url, request, seconds }) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     const instance = autocannon(
@@ -49,9 +49,16 @@ function load({ url, request, seconds }) {
   });
 }
 
-async function measureCase({ server, name, url, request, seconds, warmup }) {
+/**
+ * One load case after a warm-up: req/s and latencies as the load generator
+ * sees them, and the server's own CPU time (user + system of its process
+ * tree, `pid`) over the requests it answered.
+ */
+export async function measureCase({ server, name, url, request, seconds, warmup, pid }) {
   if (warmup > 0) await load({ url, request, seconds: warmup });
+  const cpuBefore = cpuMs(pid);
   const { result, latencies } = await load({ url, request, seconds });
+  const cpuUsedMs = cpuMs(pid) - cpuBefore;
   const ok = result['2xx'];
   const total = ok + result.non2xx;
   if (ok === 0) {
@@ -61,6 +68,7 @@ async function measureCase({ server, name, url, request, seconds, warmup }) {
   latencies.sort((a, b) => a - b);
   return {
     reqPerSec: ok / result.duration,
+    cpuMsPerRequest: cpuUsedMs / total,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     requests: total,
@@ -72,7 +80,7 @@ async function measureCase({ server, name, url, request, seconds, warmup }) {
   };
 }
 
-const cases = {
+export const cases = {
   v2Get: {
     label: 'v2 GET /v2/verifications/{id}',
     request: () => ({ method: 'GET', path: `/v2/verifications/${V2_ID}`, headers: { authorization: `Bearer ${ACCESS_TOKEN}` } }),
@@ -129,7 +137,7 @@ async function runPrism(api, caseNames, opts, log) {
     const partnerId = randomUUID();
     for (const name of caseNames) {
       log(`  Prism ${api}: ${cases[name].label}`);
-      results[name] = await measureCase({ server: `Prism (${api})`, name, url: prism.url, request: cases[name].request(partnerId), ...opts });
+      results[name] = await measureCase({ server: `Prism (${api})`, name, url: prism.url, request: cases[name].request(partnerId), pid, ...opts });
     }
   } finally {
     mem = memory.stop();
@@ -150,26 +158,30 @@ async function runSandbox(opts, log) {
   const url = `http://127.0.0.1:${port}`;
   const results = {};
   let mem;
-  let v2Body;
+  const bodies = {};
   try {
     const partnerId = await createOne(url);
-    const v2 = await fetch(`${url}/v2/verifications/${V2_ID}`, { headers: cases.v2Get.request().headers });
-    v2Body = Buffer.from(await v2.arrayBuffer());
-    if (v2.status !== 200) throw new MeasureError(`the sandbox answered ${v2.status} to GET /v2/verifications/${V2_ID}: ${v2Body}`);
+    // The exact bytes of each GET, for the bare server to answer.
+    for (const name of ['v2Get', 'partnerGet']) {
+      const { path: at, headers } = cases[name].request(partnerId);
+      const res = await fetch(`${url}${at}`, { headers });
+      bodies[name] = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new MeasureError(`the sandbox answered ${res.status} to GET ${at}: ${bodies[name]}`);
+    }
     for (const name of ['v2Get', 'partnerGet', 'partnerCreate']) {
       log(`  sandbox: ${cases[name].label}`);
-      results[name] = await measureCase({ server: 'the sandbox', name, url, request: cases[name].request(partnerId), ...opts });
+      results[name] = await measureCase({ server: 'the sandbox', name, url, request: cases[name].request(partnerId), pid: server.pid, ...opts });
     }
   } finally {
     mem = memory.stop();
     await server.stop();
   }
-  return { startupMs: server.startupMs, startupResolutionMs: 10, peakRss: mem.peak, memory: mem, processes: mem.processes, cases: results, v2Body };
+  return { startupMs: server.startupMs, startupResolutionMs: 10, peakRss: mem.peak, memory: mem, processes: mem.processes, cases: results, bodies };
 }
 
 // The ceiling of this machine and load generator: a bare node:http server
-// (a child process too) answering the v2 GET with a fixed body of the same
-// size, under the same load. No server can go faster here.
+// (a child process too) answering a GET with the sandbox's exact bytes,
+// under the same load. No server can go faster, or spend less CPU, here.
 const BARE_SERVER = `
 const body = require('node:fs').readFileSync(0);
 require('node:http').createServer((req, res) => {
@@ -178,12 +190,12 @@ require('node:http').createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.argv[1]), '127.0.0.1');`;
 
-async function runBare(body, opts, log) {
+async function runBare(name, body, opts, log) {
   const port = await freePort();
   const server = await spawnServer(process.execPath, ['-e', BARE_SERVER, String(port)], { port, cwd: ROOT, name: 'the bare node:http server', stdin: body });
   try {
-    log(`  bare node:http: ${cases.v2Get.label}`);
-    return { v2Get: await measureCase({ server: 'bare node:http', name: 'v2Get', url: `http://127.0.0.1:${port}`, request: cases.v2Get.request(), ...opts }) };
+    log(`  bare node:http: ${cases[name].label} (same bytes)`);
+    return await measureCase({ server: 'bare node:http', name, url: `http://127.0.0.1:${port}`, request: cases[name].request(randomUUID()), pid: server.pid, ...opts });
   } finally {
     await server.stop();
   }
@@ -194,9 +206,10 @@ export async function benchMock({ seconds, warmup, log }) {
   const prismV2 = await runPrism('v2', ['v2Get'], opts, log);
   const prismPartner = await runPrism('partner', ['partnerGet', 'partnerCreate'], opts, log);
   const sandbox = await runSandbox(opts, log);
-  const bare = await runBare(sandbox.v2Body, opts, log);
-  sandbox.v2BodyBytes = sandbox.v2Body.length;
-  delete sandbox.v2Body;
+  const bare = {};
+  for (const name of ['v2Get', 'partnerGet']) bare[name] = await runBare(name, sandbox.bodies[name], opts, log);
+  sandbox.bodyBytes = Object.fromEntries(Object.entries(sandbox.bodies).map(([k, b]) => [k, b.length]));
+  delete sandbox.bodies;
   return {
     connections: CONNECTIONS,
     seconds,

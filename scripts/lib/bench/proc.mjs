@@ -72,6 +72,37 @@ export function commandLine(pid) {
   }
 }
 
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * User + system CPU time, in ms, the process tree of `pid` has used so far
+ * (/proc/PID/stat utime and stime; `ps` cputime when /proc is absent).
+ */
+export function cpuMs(pid) {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      if (hasProc) {
+        // Fields after the command name, which may hold spaces and ends with ')'.
+        const rest = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ').at(-1).split(' ');
+        ticks += Number(rest[11]) + Number(rest[12]);
+      } else {
+        const [m, sec] = execFileSync('ps', ['-o', 'time=', '-p', String(p)], { encoding: 'utf8' }).trim().split(':').slice(-2).map(Number);
+        ticks += (m * 60 + sec) * TICKS_PER_SECOND;
+      }
+    } catch {
+      // a process that ended between listing and reading
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
 /** { rss, hwm } in bytes of one process; hwm (peak) only from /proc. */
 function memoryOf(pid) {
   try {

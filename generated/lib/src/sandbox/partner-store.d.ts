@@ -41,7 +41,7 @@ export declare class PartnerStore {
     protected readonly options: PartnerStateOptions;
     protected readonly rand: SandboxRandom;
     protected readonly newId: () => string;
-    protected readonly publicUrl: string;
+    protected publicUrl: string;
     protected webhookUrl: string | undefined;
     protected partner: S['Partner'];
     protected authKeys: S['AuthKey'][];
@@ -71,6 +71,8 @@ export declare class PartnerStore {
     protected shareholders: KeyIndex<boolean, StoredUser>;
     constructor(options: PartnerStateOptions);
     reset(): void;
+    /** The base of new verification `url`s (a replay uses the one of the process that made the change). */
+    usePublicUrl(url: string): void;
     /** The state as JSON-ready data; shares objects with the live state, so serialize it at once. */
     snapshot(): PartnerSnapshot;
     /** Replaces the whole state with a snapshot and rebuilds every index. */

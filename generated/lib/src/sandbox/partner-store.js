@@ -65,6 +65,10 @@ export class PartnerStore {
         this.partner = { id: this.newId(), webhookUrl: this.webhookUrl ?? UNSET_WEBHOOK_URL, name: 'Sandbox Partner', createdAt: now, updatedAt: now };
         this.authKeys = [{ id: this.newId(), key: this.options.authKey, active: true, createdAt: now, updatedAt: now }];
     }
+    /** The base of new verification `url`s (a replay uses the one of the process that made the change). */
+    usePublicUrl(url) {
+        this.publicUrl = url.replace(/\/+$/, '');
+    }
     /** The state as JSON-ready data; shares objects with the live state, so serialize it at once. */
     snapshot() {
         return {

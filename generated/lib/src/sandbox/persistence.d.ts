@@ -11,6 +11,8 @@ import type { V2State, V2Verification } from './v2-state.js';
 export interface StateMeta {
     authKey: string;
     accessToken: string;
+    /** The address of the process that wrote the snapshot and the journal after it (verification urls carry it). */
+    publicUrl: string;
     random: RandomState;
     clockOffsetMs: number;
     partner: Omit<PartnerSnapshot, 'verifications' | 'users' | 'log'>;
@@ -48,6 +50,7 @@ export interface PersistenceDeps {
     v2: V2State;
     authKey: string;
     accessToken: string;
+    publicUrl: string;
 }
 export declare class Changes {
     private readonly deps;

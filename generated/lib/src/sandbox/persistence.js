@@ -35,11 +35,15 @@ export class Changes {
             }
             partner.load(snapshot);
             v2.load(sessions);
+            // Building the state drew values; the saved sequence continues from where the snapshot was taken.
+            this.deps.random.restore(meta.random);
             clock.offsetMilliseconds = meta.clockOffsetMs;
             for (const id of meta.pending)
                 this.pending.add(id);
         }
         this.replaying = true;
+        partner.usePublicUrl(loaded.meta?.publicUrl ?? this.deps.publicUrl);
+        v2.usePublicUrl(loaded.meta?.publicUrl ?? this.deps.publicUrl);
         try {
             for (const record of loaded.records) {
                 if ('eventId' in record)
@@ -50,6 +54,8 @@ export class Changes {
         }
         finally {
             this.replaying = false;
+            partner.usePublicUrl(this.deps.publicUrl);
+            v2.usePublicUrl(this.deps.publicUrl);
         }
         this.file = new StateFile(file, loaded.validBytes, () => this.snapshot());
         // A new file gets its first snapshot now (keys and seed included); a
@@ -115,9 +121,9 @@ export class Changes {
             this.pending.delete(eventId);
     }
     snapshot() {
-        const { partner, v2, clock, random, authKey, accessToken } = this.deps;
+        const { partner, v2, clock, random, authKey, accessToken, publicUrl } = this.deps;
         const { verifications, users, log, ...rest } = partner.snapshot();
-        const meta = { authKey, accessToken, random: random.state(), clockOffsetMs: clock.offsetMilliseconds, partner: rest, pending: [...this.pending] };
+        const meta = { authKey, accessToken, publicUrl, random: random.state(), clockOffsetMs: clock.offsetMilliseconds, partner: rest, pending: [...this.pending] };
         function* lines() {
             for (const v of verifications)
                 yield { v };

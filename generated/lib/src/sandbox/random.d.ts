@@ -3,9 +3,11 @@ export interface RandomState {
     counter: number;
 }
 export declare class SandboxRandom {
-    private readonly seed;
+    private seed;
     private counter;
     constructor(state?: RandomState);
+    /** Continues from a saved point of the sequence. */
+    restore(state: RandomState): void;
     state(): RandomState;
     bytes(n: number): Buffer;
     hex(n: number): string;

@@ -10,6 +10,11 @@ export class SandboxRandom {
         this.seed = state ? Buffer.from(state.seed, 'base64') : randomBytes(32);
         this.counter = state?.counter ?? 0;
     }
+    /** Continues from a saved point of the sequence. */
+    restore(state) {
+        this.seed = Buffer.from(state.seed, 'base64');
+        this.counter = state.counter;
+    }
     state() {
         return { seed: this.seed.toString('base64'), counter: this.counter };
     }

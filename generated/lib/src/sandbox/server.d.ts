@@ -18,7 +18,7 @@ export interface SandboxOptions {
     webhookUrl?: string;
     /** Webhook retry interval in ms; the service's is 15 minutes. */
     retryIntervalMs?: number;
-    /** Keep the whole state in this file across restarts (DECISIONS S16); its saved keys win over authKey/accessToken. */
+    /** Keep the whole state in this file across restarts (DECISIONS S21); its saved keys win over authKey/accessToken. */
     state?: string;
     /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
     onWarning?: (message: string) => void;

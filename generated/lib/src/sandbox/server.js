@@ -43,7 +43,7 @@ export async function startSandbox(options = {}) {
     const saved = options.state === undefined ? undefined : savedIdentity(options.state);
     const authKey = saved?.meta?.authKey ?? options.authKey ?? token('sbx');
     const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
-    const random = new SandboxRandom(saved?.meta?.random);
+    const random = new SandboxRandom();
     const clock = new SandboxClock();
     // Slow clients (slowloris) are closed after a bound; Node checks it every
     // connectionsCheckingInterval, so the check runs often enough to matter.
@@ -96,7 +96,7 @@ export async function startSandbox(options = {}) {
             options.onEvent?.(emitted);
         },
     });
-    const changes = new Changes({ clock, random, partner, v2, authKey, accessToken });
+    const changes = new Changes({ clock, random, partner, v2, authKey, accessToken, publicUrl: url });
     const contracts = {
         v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
         partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),

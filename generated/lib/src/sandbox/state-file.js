@@ -1,4 +1,4 @@
-// The --state file (DECISIONS S16): one JSON value per line. A snapshot
+// The --state file (DECISIONS S21): one JSON value per line. A snapshot
 // (header line, one line per record, end line) is written whole to a temp
 // file, fsynced and renamed over the file, so the file is always a complete
 // snapshot followed by journal lines appended since. A journal line is
@@ -39,6 +39,8 @@ export function readStateFile(file) {
             value = JSON.parse(data.toString('utf8', start, end));
         }
         catch (err) {
+            if (phase === 'header')
+                throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
             if (last && phase === 'journal') {
                 loaded.warnings.push(`state file ${file}: ignored a torn last record (line ${lineNo}, ${data.length - start} bytes): the change it held was never acknowledged`);
                 break;

@@ -7,13 +7,15 @@ export type V2SessionInput = Partial<Omit<V2Verification, 'id' | 'createdAt' | '
 export declare class V2State {
     private readonly seedSessions;
     private readonly clock;
-    private readonly publicUrl;
+    private publicUrl;
     private readonly random;
     private sessions;
     constructor(seedSessions: () => V2Verification[], clock: {
         now(): Date;
     }, publicUrl: string, random: SandboxRandom);
     reset(): void;
+    /** The base of new session `url`s (a replay uses the one of the process that made the change). */
+    usePublicUrl(url: string): void;
     /** Every session, for a --state snapshot. */
     saved(): V2Verification[];
     load(sessions: V2Verification[]): void;

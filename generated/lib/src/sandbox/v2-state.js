@@ -16,6 +16,10 @@ export class V2State {
     reset() {
         this.sessions = new Map(this.seedSessions().map((s) => [s.id, structuredClone(s)]));
     }
+    /** The base of new session `url`s (a replay uses the one of the process that made the change). */
+    usePublicUrl(url) {
+        this.publicUrl = url;
+    }
     /** Every session, for a --state snapshot. */
     saved() {
         return [...this.sessions.values()];

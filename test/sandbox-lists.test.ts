@@ -1,0 +1,135 @@
+// The indexed partner lists (DECISIONS S20) answer exactly what a scan of
+// every record answers, for any mix of filters, windows and paging.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/types/partner.js';
+import { SandboxClock } from '../src/sandbox/clock.js';
+import { SandboxError } from '../src/sandbox/partner-api.js';
+import { PartnerState } from '../src/sandbox/partner-state.js';
+
+type S = components['schemas'];
+type VQuery = Parameters<PartnerState['listVerifications']>[0];
+type UQuery = Parameters<PartnerState['listUsers']>[0];
+
+const START = Date.parse('2026-03-14T09:00:00.000Z');
+const PHONES = Array.from({ length: 48 }, (_, i) => `+4915120000${String(i).padStart(3, '0')}`);
+const EXTERNAL = Array.from({ length: 9 }, (_, i) => `5d0c7e1a-0000-4000-8000-${String(i).padStart(12, '0')}`);
+const STATUSES: S['VerificationStatus'][] = ['created', 'started', 'completed', 'closed', 'expired', 'declined', 'inReview', 'waitingForUserInput', 'reverted'];
+
+let state: PartnerState;
+let all: S['Verification'][];
+let users: S['UserDetails'][];
+
+beforeAll(() => {
+  const clock = new SandboxClock(() => new Date(START));
+  state = new PartnerState({ clock, authKey: 'k', publicUrl: 'http://127.0.0.1:4020', onEvent: () => undefined });
+  // 240 verifications over many phones, owners and statuses, a minute apart.
+  for (let i = 0; i < 240; i++) {
+    const phoneNumbers = [{ phoneNumber: PHONES[i % PHONES.length], isVerified: false }, ...(i % 5 === 0 ? [{ phoneNumber: PHONES[(i * 7) % PHONES.length], isVerified: false }] : [])];
+    // A session left in review refuses a create for its phone and owner (409): skip those.
+    const created = attempt(() => state.createVerification({
+      phoneNumbers,
+      externalUserId: EXTERNAL[i % EXTERNAL.length],
+      redirectUrl: 'https://app.example.com/done',
+      requirements: i % 4 === 0 ? [{ type: 'document' }, { type: 'dateOfBirth' }] : [{ type: 'document' }],
+      timeToExpiry: 5 + (i % 50),
+    }));
+    if (!created) continue;
+    const { id } = created;
+    if (i % 3 === 0) {
+      state.openLink(id);
+      state.scan(id, { outcome: i % 18 === 0 ? 'review' : i % 6 === 0 ? 'fail' : 'pass' });
+      if (i % 36 === 0) state.acceptReview(id);
+    }
+    if (i % 11 === 0 && state.getVerification(id).status === 'completed') state.revertVerification({ verificationId: id, author: 't' });
+    const userId = state.getVerification(id).userId;
+    if (i % 13 === 0 && userId) state.markShareholder(userId, { sharesNumber: 3 });
+    clock.advance(1);
+  }
+  all = state.listVerifications({ limit: 100, page: 0 }).verifications;
+  for (let page = 1; all.length < state.listVerifications({ limit: 0 }).count; page++) all.push(...state.listVerifications({ limit: 100, page }).verifications);
+  const ids = state.listUsers({ limit: 100 }).users.map((u) => u.id);
+  users = ids.map((id) => state.getUser(id));
+}, 60_000);
+
+const some = <T>(values: readonly T[]) => fc.option(fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 }), { nil: undefined });
+const instant = fc.integer({ min: -5, max: 260 }).map((m) => new Date(START + m * 60_000 + (m % 2) * 30_000).toISOString());
+const paging = { page: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }), limit: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }) };
+
+function scan<T>(items: T[], keep: (item: T) => boolean, q: { page?: number; limit?: number }) {
+  const matches = items.filter(keep);
+  const limit = q.limit ?? 15;
+  const page = q.page ?? 0;
+  return { items: matches.slice(page * limit, page * limit + limit), count: matches.length };
+}
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof SandboxError && err.status === 409) return undefined;
+    throw err;
+  }
+}
+const anyOf = <T>(wanted: T[] | undefined, actual: T[]) => !wanted || actual.some((a) => wanted.includes(a));
+
+describe('indexed lists answer what a full scan answers', () => {
+  it('GET /verifications, any filters, window and page', () => {
+    expect(all.length).toBeGreaterThan(200);
+    expect(new Set(all.map((v) => v.status)).size).toBeGreaterThanOrEqual(7);
+    expect(all[0].createdAt > all.at(-1)!.createdAt).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.record({
+          phoneNumber: some(PHONES),
+          externalUserId: some(EXTERNAL),
+          userId: some([...users.map((u) => u.id), '00000000-0000-4000-8000-000000000000']),
+          status: some(STATUSES),
+          datetimeField: fc.option(fc.constantFrom('createdAt', 'updatedAt', 'validTo') as fc.Arbitrary<'createdAt' | 'updatedAt' | 'validTo'>, { nil: undefined }),
+          from: fc.option(instant, { nil: undefined }),
+          to: fc.option(instant, { nil: undefined }),
+          ...paging,
+        }, { requiredKeys: [] }),
+        (q: NonNullable<VQuery>) => {
+          const field = q.datetimeField ?? 'createdAt';
+          const expected = scan(all, (v) =>
+            anyOf(q.phoneNumber, v.phoneNumbers.map((p) => p.phoneNumber)) &&
+            anyOf(q.externalUserId, [v.externalUserId]) &&
+            anyOf(q.userId, v.userId ? [v.userId] : []) &&
+            anyOf(q.status, [v.status]) &&
+            (q.from === undefined || Date.parse(v[field]!) > Date.parse(q.from)) &&
+            (q.to === undefined || Date.parse(v[field]!) <= Date.parse(q.to)), q);
+          const got = state.listVerifications(q);
+          expect(got.count).toBe(expected.count);
+          expect(got.verifications.map((v) => v.id)).toEqual(expected.items.map((v) => v.id));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('GET /users, any filters and page', () => {
+    expect(users.length).toBeGreaterThan(5);
+    fc.assert(
+      fc.property(
+        fc.record({
+          phoneNumber: some(PHONES),
+          externalUserId: some(EXTERNAL),
+          id: some(users.map((u) => u.id)),
+          isShareholder: fc.option(fc.boolean(), { nil: undefined }),
+          ...paging,
+        }, { requiredKeys: [] }),
+        (q: NonNullable<UQuery>) => {
+          const expected = scan(users, (u) =>
+            anyOf(q.phoneNumber, u.phoneNumbers.map((p) => p.phoneNumber)) &&
+            anyOf(q.externalUserId, u.externalUsers.map((e) => e.id)) &&
+            anyOf(q.id, [u.id]) &&
+            (q.isShareholder === undefined || state.userShares(u.id).isShareholder === q.isShareholder), q);
+          const got = state.listUsers(q);
+          expect(got.count).toBe(expected.count);
+          expect(got.users.map((u) => u.id)).toEqual(expected.items.map((u) => u.id));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
