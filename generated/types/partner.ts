@@ -955,6 +955,7 @@ export interface components {
                     phoneNumber: string;
                 }[];
             } | null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1173,9 +1174,13 @@ export interface components {
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
         } | {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type: "phoneNumbers";
             result: null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1258,6 +1263,7 @@ export interface components {
             /**
              * @description Always `created` (see `VerificationStatus`).
              * @constant
+             * @enum {string}
              */
             status: "created";
             metadata?: components["schemas"]["Metadata"];
@@ -1265,6 +1271,7 @@ export interface components {
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
+            /** @description Absent from the create response. */
             updatedAt?: never;
         };
         /** @description Request body of `POST /verifications/revert`. */
@@ -1433,6 +1440,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1457,6 +1465,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1541,6 +1550,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1565,6 +1575,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1589,6 +1600,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1613,6 +1625,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1634,6 +1647,7 @@ export interface components {
             /**
              * @description Always `true`.
              * @constant
+             * @enum {boolean}
              */
             isShareholder: true;
             /** @description The partner-side identifiers linked to the user. */
@@ -1652,6 +1666,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `shareholder` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "shareholder";
             /**
@@ -1681,6 +1696,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `verification` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "verification";
             /**
@@ -1929,6 +1945,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `user` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "user";
             /**

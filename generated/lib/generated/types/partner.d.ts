@@ -954,6 +954,7 @@ export interface components {
                     phoneNumber: string;
                 }[];
             } | null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1172,9 +1173,13 @@ export interface components {
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
         } | {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type: "phoneNumbers";
             result: null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1257,6 +1262,7 @@ export interface components {
             /**
              * @description Always `created` (see `VerificationStatus`).
              * @constant
+             * @enum {string}
              */
             status: "created";
             metadata?: components["schemas"]["Metadata"];
@@ -1264,6 +1270,7 @@ export interface components {
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
+            /** @description Absent from the create response. */
             updatedAt?: never;
         };
         /** @description Request body of `POST /verifications/revert`. */
@@ -1432,6 +1439,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1456,6 +1464,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1540,6 +1549,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1564,6 +1574,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1588,6 +1599,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1612,6 +1624,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1633,6 +1646,7 @@ export interface components {
             /**
              * @description Always `true`.
              * @constant
+             * @enum {boolean}
              */
             isShareholder: true;
             /** @description The partner-side identifiers linked to the user. */
@@ -1651,6 +1665,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `shareholder` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "shareholder";
             /**
@@ -1680,6 +1695,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `verification` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "verification";
             /**
@@ -1928,6 +1944,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `user` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "user";
             /**
