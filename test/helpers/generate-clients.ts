@@ -57,8 +57,22 @@ async function orvalFetchAndZod(api: GeneratedApi, out: string) {
 async function openapiZodClient(api: GeneratedApi, out: string) {
   const openApiDoc = JSON.parse(await readFile(bundle(api), 'utf8'));
   await mkdir(path.dirname(out), { recursive: true });
-  await generateZodClientFromOpenAPI({ openApiDoc, distPath: out, options: { shouldExportAllSchemas: true } });
+  await generateZodClientFromOpenAPI({ openApiDoc, distPath: out, options: { shouldExportAllSchemas: true, withAlias: true } });
 }
+
+/**
+ * axios `paramsSerializer` for the partner API, as guides/generators.md gives
+ * it: every array query parameter of that API is one comma-separated value.
+ * (axios' default writes `status[]=a&status[]=b`.)
+ */
+export const commaSeparatedParams = (params: Record<string, unknown>) =>
+  Object.entries(params)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => {
+      const values = (Array.isArray(value) ? value : [value]).map((v) => encodeURIComponent(String(v)));
+      return `${encodeURIComponent(name)}=${values.join(',')}`;
+    })
+    .join('&');
 
 /** Type-checks everything generated with tsc --strict; returns tsc's report. */
 export async function typeCheck(generated: Generated): Promise<{ ok: boolean; report: string }> {
