@@ -104,7 +104,9 @@ describe('the openapi-zod-client (zodios, axios) client against the sandbox, con
     const { createApiClient } = await load('ozc', `${api}.ts`);
     const wire = recordingFetch();
     const paramsSerializer = api === 'partner' ? { serialize: commaSeparatedParams } : { indexes: null };
-    const axiosInstance = axios.create({ adapter: 'fetch', env: { fetch: wire.fetch }, headers, paramsSerializer });
+    // axios' fetch adapter hands fetch one Request; typed as fetch's two arguments.
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => wire.fetch(new Request(input, init));
+    const axiosInstance = axios.create({ adapter: 'fetch', env: { fetch }, headers, paramsSerializer });
     return { api: createApiClient(sandbox.url, { axiosInstance }), urls: () => wire.requests.map((r) => new URL(r.url)) };
   };
 
