@@ -3,8 +3,8 @@
 // zod) and openapi-zod-client generate from generated/openapi/{v2,partner}.json,
 // the output passes tsc --strict, the zod modules import (a zod discriminated
 // union that cannot read its discriminator throws at import), and the
-// @hey-api fetch client talks to the sandbox with the documented query forms
-// on the wire.
+// @hey-api and openapi-zod-client clients talk to the sandbox with the
+// documented query forms on the wire (orval's URL builder is checked too).
 import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
