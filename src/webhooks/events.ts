@@ -4,6 +4,28 @@ type Schemas = components['schemas'];
 
 /** Any webhook the service sends: a union discriminated by `eventType`. */
 export type WebhookEvent = Schemas['WebhookEvent'];
+/**
+ * A correctly signed webhook of an event type added after this version of
+ * the package: only its envelope is checked. Answer 200 and ignore it (or
+ * log it); the service retries anything else.
+ */
+export interface UnknownWebhookEvent {
+  eventId: string;
+  eventType: string;
+  dataType: string;
+  createdAt: string;
+  /**
+   * The object as sent (only checked to be an object). Typed `never` so that
+   * in a `case` of a known event type `data` still narrows to that event's
+   * data (a `string` eventType matches every `case`, and any other type here
+   * would widen it); read it as `unknown` when logging: `event.data as unknown`.
+   */
+  data: never;
+}
+
+/** What `parseWebhookEvent` returns: a known event, or one added since (`default:` branch). */
+export type ReceivedWebhookEvent = WebhookEvent | UnknownWebhookEvent;
+
 /** The seven event types. */
 export type WebhookEventType = WebhookEvent['eventType'];
 /** The event of one type, e.g. `WebhookEventOf<'user.created'>`. */

@@ -1,0 +1,66 @@
+// The package's one runtime dependency is openapi-fetch: modules of
+// generated/lib that use other packages (the sandbox's fastify and Ajv, the
+// webhooks' portable HMAC) are bundled with esbuild in place, with those
+// packages inlined, so `npm install verification-contracts` installs nothing
+// else (decision P-row "one runtime dependency").
+import { existsSync } from 'node:fs';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+// Node's builtins are loaded by the CommonJS packages inlined in the sandbox.
+const REQUIRE_SHIM = "import { createRequire as __vcCreateRequire } from 'node:module';\nconst require = __vcCreateRequire(import.meta.url);";
+
+/**
+ * Bundles `entry` (a file of generated/lib) over itself. The other modules
+ * under `ownDir` are only reached through the entry, so they are removed
+ * with their declarations (assertOnlyDependencies checks nothing else needed them).
+ */
+export async function bundleInPlace(lib, { entry, platform, ownDir }) {
+  const file = path.join(lib, entry);
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: 'esm',
+    platform,
+    target: platform === 'node' ? 'node20' : 'es2022',
+    minify: platform === 'node',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    banner: platform === 'node' ? { js: REQUIRE_SHIM } : undefined,
+  });
+  await writeFile(file, result.outputFiles[0].text);
+  if (!ownDir) return;
+  const dir = path.join(lib, ownDir);
+  for (const name of await readdir(dir)) if (path.join(dir, name) !== file) await rm(path.join(dir, name), { recursive: true });
+}
+
+const IMPORT = /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+
+/**
+ * Fails when a module of generated/lib imports a package outside `allowed`,
+ * or a file of the package that is not there.
+ */
+export async function assertOnlyDependencies(lib, allowed) {
+  const bad = [];
+  for (const entry of await readdir(lib, { recursive: true })) {
+    if (!entry.endsWith('.js')) continue;
+    const text = await readFile(path.join(lib, entry), 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2];
+      if (spec.startsWith('.')) {
+        if (!existsSync(path.join(lib, path.dirname(entry), spec))) bad.push(`${entry} imports ${spec}, which is not in generated/lib`);
+        continue;
+      }
+      if (spec.startsWith('node:')) continue;
+      const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (!allowed.includes(pkg)) bad.push(`${entry} imports ${spec}`);
+    }
+  }
+  if (bad.length) {
+    throw new Error(
+      `generated/lib imports packages that are not runtime dependencies (${allowed.join(', ')}); bundle them in scripts/compile.mjs or add them to "dependencies":\n  ${bad.join('\n  ')}`,
+    );
+  }
+}
