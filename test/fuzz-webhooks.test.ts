@@ -11,7 +11,7 @@
 // is no false accept).
 import { createHash } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
@@ -35,7 +35,7 @@ const openLists = (node: Json, inIf = false): Json =>
       ? Object.fromEntries(Object.entries(node).filter(([k, v]) => inIf || k !== 'enum' || !Array.isArray(v) || v.length < 2).map(([k, v]) => [k, openLists(v, inIf || k === 'if')]))
       : node;
 const openAjv = new Ajv2020({ strict: false });
-addFormats(openAjv);
+(addFormatsModule as unknown as typeof addFormatsModule.default)(openAjv);
 openAjv.addSchema(openLists(doc), 'open');
 const isOpenWebhookEvent = openAjv.compile({ $ref: `open${pointer('components', 'schemas', 'WebhookEvent')}` });
 const knownTypes = new Set(Object.keys(doc.webhooks));

@@ -15,6 +15,7 @@ import { serveStatic } from '../scripts/lib/serve-static.mjs';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { signWebhookPayload } from '../src/webhooks/signature.js';
 import { exec, installInto, pack } from './helpers/packed-package.js';
+import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-runtimes-'));
 const project = path.join(work, 'receiver');
@@ -184,6 +185,10 @@ describe('the installed verification-contracts/webhooks in every runtime', () =>
       expect(text, `${file} uses Buffer`).not.toMatch(/(?<![\w$.])Buffer\b/);
     }
     expect(seen.size).toBeGreaterThan(3);
+  });
+
+  it('covers the runtimes the README names', () => {
+    expect(Object.keys(RUNTIMES)).toEqual(TESTED_RUNTIMES.map((r) => r.id));
   });
 
   let expectedCount = 0;

@@ -4,7 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  isKnownWebhookEvent,
   parseWebhookEvent,
+  verifyWebhookRequest,
   signWebhookPayload,
   verifyWebhookSignature,
   WebhookPayloadError,
@@ -71,6 +73,55 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(body, signature, [key, 'sbx_new_key'])).toBe(true);
     expect(verifyWebhookSignature(body, signature, ['sbx_new_key', 'sbx_other'])).toBe(false);
     expect(verifyWebhookSignature(body, signature, ['', key])).toBe(true);
+  });
+});
+
+describe('additions the service may make (P31, P32) and bodies as runtimes hand them over', () => {
+  const examples = documentedWebhookExamples();
+  const user = examples.get('user.created')!;
+  const updated = examples.get('verification.updated')!;
+  const signedRequest = (text: string, sig = signWebhookPayload(text, key)) =>
+    new Request('http://receiver.test/webhooks', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } });
+
+  it('returns a correctly signed webhook of an unknown event type as an UnknownWebhookEvent, also through verifyWebhookRequest', async () => {
+    const added = { ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } };
+    const text = JSON.stringify(added);
+    const event = parseWebhookEvent(text, signWebhookPayload(text, key), key);
+    expect(event).toEqual(added);
+    expect(isKnownWebhookEvent(event)).toBe(false);
+    expect(await verifyWebhookRequest(signedRequest(text), key)).toEqual(added);
+    expect(isKnownWebhookEvent(parseWebhookEvent(JSON.stringify(user), signWebhookPayload(JSON.stringify(user), key), key))).toBe(true);
+  });
+
+  it('accepts a tenth verification status inside verification.updated, under its event type', () => {
+    const tenth = { ...updated, data: { ...(updated.data as object), status: 'onHold', userId: null } };
+    const text = JSON.stringify(tenth);
+    const event = parseWebhookEvent(text, signWebhookPayload(text, key), key);
+    expect(event.eventType).toBe('verification.updated');
+    expect((event.data as { status: string }).status).toBe('onHold');
+    // A value that is wrong, not new, is still refused: a status must be a string.
+    const wrong = JSON.stringify({ ...updated, data: { ...(updated.data as object), status: 7, userId: null } });
+    expect(() => parseWebhookEvent(wrong, signWebhookPayload(wrong, key), key)).toThrow(/status must be string/);
+  });
+
+  it('verifies an ArrayBuffer or DataView body as the bytes it holds (it used to be called a mismatch)', () => {
+    const raw = bytes(body);
+    expect(verifyWebhookSignature(raw.buffer, signature, key)).toBe(true);
+    expect(verifyWebhookSignature(new DataView(raw.buffer), signature, key)).toBe(true);
+    expect(parseWebhookEvent(bytes(JSON.stringify(user)).buffer, signWebhookPayload(JSON.stringify(user), key), key)).toEqual(user);
+    expect(() => parseWebhookEvent({ parsed: true } as unknown as string, signature, key)).toThrow(/raw body as received/);
+  });
+
+  it('verifyWebhookRequest rejects with the errors parseWebhookEvent throws', async () => {
+    const text = JSON.stringify(user);
+    await expect(verifyWebhookRequest(signedRequest(text, signWebhookPayload(text, 'sbx_other')), key)).rejects.toMatchObject({ name: 'WebhookSignatureError', problem: 'mismatch' });
+    await expect(verifyWebhookRequest(new Request('http://receiver.test/', { method: 'POST', body: text }), key)).rejects.toMatchObject({ problem: 'missing' });
+    const broken = JSON.stringify({ ...user, eventId: undefined });
+    await expect(verifyWebhookRequest(signedRequest(broken), key)).rejects.toBeInstanceOf(WebhookPayloadError);
+    const used = signedRequest(text);
+    await used.text();
+    await expect(verifyWebhookRequest(used, key)).rejects.toThrow(/cannot read the webhook body/);
+    await expect(verifyWebhookRequest({} as Request, key)).rejects.toBeInstanceOf(TypeError);
   });
 });
 

@@ -12,14 +12,14 @@ export type WebhookEvent = Schemas['WebhookEvent'];
 export interface UnknownWebhookEvent {
   eventId: string;
   eventType: string;
-  dataType: string;
   createdAt: string;
-  /**
-   * The object as sent (only checked to be an object). Typed `never` so that
-   * in a `case` of a known event type `data` still narrows to that event's
-   * data (a `string` eventType matches every `case`, and any other type here
-   * would widen it); read it as `unknown` when logging: `event.data as unknown`.
+  /*
+   * `dataType` (a string) and `data` (an object) as sent. Typed `never`
+   * because a `string` eventType matches every `case`: any other type here
+   * would widen a known event's `dataType` and `data` in its `case` branch.
+   * Read them as `unknown` when logging: `event.data as unknown`.
    */
+  dataType: never;
   data: never;
 }
 

@@ -3,6 +3,6 @@
 // unchanged on Node, Bun, Deno, workerd and in browsers; node:crypto is used
 // where the runtime has it, Web Crypto or @noble/hashes where not.
 export { signWebhookPayload, verifyWebhookSignature, verifyWebhookSignatureAsync, type AuthKeys, type RawBody } from './signature.js';
-export { parseWebhookEvent, signatureProblem, verifyWebhookRequest, webhookPayloadIssues } from './parse.js';
+export { isKnownWebhookEvent, parseWebhookEvent, signatureProblem, verifyWebhookRequest, webhookPayloadIssues } from './parse.js';
 export { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
 export type * from './events.js';

@@ -1,7 +1,7 @@
 import { validatorsByEventType, type WebhookValidator } from '../../generated/validators/partner-webhooks.js';
 import { bodyProblem, bodyText, bodyView, type RawBody } from './body.js';
 import { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
-import type { ReceivedWebhookEvent } from './events.js';
+import type { ReceivedWebhookEvent, WebhookEvent } from './events.js';
 import { usableKeys, verifyWebhookSignature, verifyWebhookSignatureAsync, type AuthKeys } from './signature.js';
 
 type AjvError = NonNullable<WebhookValidator['errors']>[number];
@@ -55,6 +55,9 @@ export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
 
 /** Whether this version of the package knows the event type (and so validates its data). */
 export const isKnownEventType = (eventType: unknown): boolean => typeof eventType === 'string' && Object.hasOwn(validateByType, eventType);
+
+/** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
+export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is WebhookEvent => isKnownEventType(event.eventType);
 
 const isNewEnumValue = (error: AjvError) => error.keyword === 'enum' && error.instancePath.startsWith('/data/');
 

@@ -3,5 +3,5 @@
 // unchanged on Node, Bun, Deno, workerd and in browsers; node:crypto is used
 // where the runtime has it, Web Crypto or @noble/hashes where not.
 export { signWebhookPayload, verifyWebhookSignature, verifyWebhookSignatureAsync } from './signature.js';
-export { parseWebhookEvent, signatureProblem, verifyWebhookRequest, webhookPayloadIssues } from './parse.js';
+export { isKnownWebhookEvent, parseWebhookEvent, signatureProblem, verifyWebhookRequest, webhookPayloadIssues } from './parse.js';
 export { WebhookPayloadError, WebhookSignatureError } from './errors.js';

@@ -1,6 +1,6 @@
 import { type RawBody } from './body.js';
 import { type PayloadIssue, type SignatureProblem } from './errors.js';
-import type { ReceivedWebhookEvent } from './events.js';
+import type { ReceivedWebhookEvent, WebhookEvent } from './events.js';
 import { type AuthKeys } from './signature.js';
 /** The envelope every webhook has, whatever its type (each event's schema requires these). */
 export declare const ENVELOPE_FIELDS: readonly ["eventId", "eventType", "dataType", "createdAt", "data"];
@@ -16,6 +16,8 @@ export declare function signatureProblem(rawBody: RawBody, signature: unknown, a
 export declare function webhookPayloadIssues(payload: unknown): PayloadIssue[];
 /** Whether this version of the package knows the event type (and so validates its data). */
 export declare const isKnownEventType: (eventType: unknown) => boolean;
+/** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
+export declare const isKnownWebhookEvent: (event: ReceivedWebhookEvent) => event is WebhookEvent;
 /**
  * Verifies, parses and validates a webhook. Returns the event, typed as a
  * union discriminated by `eventType`, so that `data` narrows; an event type

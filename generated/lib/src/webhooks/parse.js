@@ -49,6 +49,8 @@ export function webhookPayloadIssues(payload) {
 }
 /** Whether this version of the package knows the event type (and so validates its data). */
 export const isKnownEventType = (eventType) => typeof eventType === 'string' && Object.hasOwn(validateByType, eventType);
+/** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
+export const isKnownWebhookEvent = (event) => isKnownEventType(event.eventType);
 const isNewEnumValue = (error) => error.keyword === 'enum' && error.instancePath.startsWith('/data/');
 function envelopeIssues(payload) {
     const issues = [];
