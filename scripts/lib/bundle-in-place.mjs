@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { ROOT } from './paths.mjs';
 
 // Node's builtins are loaded by the CommonJS packages inlined in the sandbox.
 const REQUIRE_SHIM = "import { createRequire as __vcCreateRequire } from 'node:module';\nconst require = __vcCreateRequire(import.meta.url);";
@@ -18,18 +19,28 @@ const REQUIRE_SHIM = "import { createRequire as __vcCreateRequire } from 'node:m
  */
 export async function bundleInPlace(lib, { entry, platform, ownDir }) {
   const file = path.join(lib, entry);
+  // esbuild treats the files as ES modules (which changes how it imports
+  // CommonJS) only under a package.json saying so: a scratch folder outside
+  // the repository (the drift check) has none.
+  const marker = path.join(lib, 'package.json');
+  const marked = !existsSync(marker);
+  if (marked) await writeFile(marker, '{ "type": "module" }\n');
   const result = await build({
     entryPoints: [file],
     bundle: true,
     format: 'esm',
     platform,
     target: platform === 'node' ? 'node20' : 'es2022',
-    minify: platform === 'node',
+    // Minified output names no input paths, so a build into a scratch folder
+    // (the drift check) gives the same bytes.
+    minify: true,
+    // The packages are the repository's, wherever generated/lib is written.
+    nodePaths: [path.join(ROOT, 'node_modules')],
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
     banner: platform === 'node' ? { js: REQUIRE_SHIM } : undefined,
-  });
+  }).finally(() => (marked ? rm(marker) : undefined));
   await writeFile(file, result.outputFiles[0].text);
   if (!ownDir) return;
   const dir = path.join(lib, ownDir);
