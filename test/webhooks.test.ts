@@ -104,6 +104,14 @@ describe('additions the service may make (P31, P32) and bodies as runtimes hand 
     expect(() => parseWebhookEvent(wrong, signWebhookPayload(wrong, key), key)).toThrow(/status must be string/);
   });
 
+  it('accepts a new value in other documented lists too: estimatedAge, a requirement type', () => {
+    const userUpdated = examples.get('user.updated')!;
+    const older = JSON.stringify({ ...userUpdated, data: { ...(userUpdated.data as object), estimatedAge: 'over40' } });
+    expect(parseWebhookEvent(older, signWebhookPayload(older, key), key).eventType).toBe('user.updated');
+    const selfie = JSON.stringify({ ...updated, data: { ...(updated.data as { requirements: object[] }), requirements: [{ type: 'selfie' }] } });
+    expect(parseWebhookEvent(selfie, signWebhookPayload(selfie, key), key).eventType).toBe('verification.updated');
+  });
+
   it('verifies an ArrayBuffer or DataView body as the bytes it holds (it used to be called a mismatch)', () => {
     const raw = bytes(body);
     expect(verifyWebhookSignature(raw.buffer, signature, key)).toBe(true);
