@@ -112,6 +112,17 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     expect(parseWebhookEvent(selfie, signWebhookPayload(selfie, key), key).eventType).toBe('verification.updated');
   });
 
+  it('accepts a collected requirement of a new type, whatever its result, and still checks the documented ones', () => {
+    const data = updated.data as { collectedRequirements: object[] };
+    const withEntry = (entry: object) => JSON.stringify({ ...updated, data: { ...data, collectedRequirements: [...data.collectedRequirements, entry] } });
+    const selfie = withEntry({ type: 'selfie', result: { livenessScore: 0.97 }, verified: true });
+    expect(parseWebhookEvent(selfie, signWebhookPayload(selfie, key), key).eventType).toBe('verification.updated');
+    const brokenKnown = withEntry({ type: 'dateOfBirth', result: { dateOfBirth: 19900101 }, verified: true });
+    expect(() => parseWebhookEvent(brokenKnown, signWebhookPayload(brokenKnown, key), key)).toThrow(WebhookPayloadError);
+    const noType = withEntry({ result: null, verified: false });
+    expect(() => parseWebhookEvent(noType, signWebhookPayload(noType, key), key)).toThrow(WebhookPayloadError);
+  });
+
   it('verifies an ArrayBuffer or DataView body as the bytes it holds (it used to be called a mismatch)', () => {
     const raw = bytes(body);
     expect(verifyWebhookSignature(raw.buffer, signature, key)).toBe(true);
