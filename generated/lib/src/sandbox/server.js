@@ -87,6 +87,7 @@ export async function startSandbox(options = {}) {
         random,
         webhookUrl: options.webhookUrl,
         publicUrl: url,
+        newId: options.newId,
         onEvent: (emitted) => {
             changes.emitted(emitted.event.eventId);
             // A replayed change rebuilds its webhooks; they were sent the first time.
