@@ -5,23 +5,18 @@
 // must get a documented success status and a body valid against that
 // answer's schema. Before each sample the sandbox is reset and given the
 // records the sample's documented ids name.
-import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleRequest } from '../scripts/lib/code-samples.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { deref, loadBundle, pointer, validatorFor, type Json } from './helpers/openapi.js';
 import { IdSource, prepare, type SampleTarget } from './helpers/sample-state.js';
+import { run, scratchDir, typeCheck, writeModule } from './helpers/typescript-snippets.js';
 
-const run = promisify(execFile);
 const APIS = ['v2', 'partner', 'sandbox'] as const;
-// Inside the package, so `verification-contracts/<api>` resolves to this
-// build (package self-reference) as it would from node_modules.
-const WORK = path.join(ROOT, 'test-results', 'code-samples');
+let WORK: string;
 
 interface Sample {
   lang: string;
@@ -82,10 +77,8 @@ async function runCurl(name: string, source: string) {
 }
 
 async function runTypeScript(name: string, source: string) {
-  const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
-  const file = path.join(WORK, `${name}.mjs`);
+  const file = await writeModule(WORK, name, source);
   const record = path.join(WORK, `${name}.record`);
-  await writeFile(file, code);
   await rm(record, { force: true });
   await run(process.execPath, ['--import', path.join(WORK, 'record-fetch.mjs'), file], { env: { ...environment(), SAMPLE_RECORD: record } });
   const answers = (await readFile(record, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
@@ -121,8 +114,8 @@ function expectDocumentedSuccess(api: string, op: OperationSamples, answer: { st
 }
 
 beforeAll(async () => {
-  await rm(WORK, { recursive: true, force: true });
-  await mkdir(WORK, { recursive: true });
+  await rm(path.join(ROOT, 'test-results', 'code-samples'), { recursive: true, force: true });
+  WORK = await scratchDir('code-samples');
   await writeFile(path.join(WORK, 'record-fetch.mjs'), RECORDER);
   sandbox = await startSandbox({ port: 0, validateResponses: true, newId: ids.next });
 });
@@ -155,19 +148,14 @@ describe('the code samples', () => {
   });
 
   it('TypeScript samples type-check against the package (strict, NodeNext)', async () => {
-    const dir = path.join(WORK, 'typecheck');
-    await mkdir(dir, { recursive: true });
+    const snippets: Record<string, string> = {};
     for (const api of APIS) {
       for (const op of SAMPLES[api]) {
         const ts = op.samples.find((s) => s.label === 'TypeScript');
-        if (ts) await writeFile(path.join(dir, `${fileName(api, op)}.ts`), `${ts.source}\nexport {};\n`);
+        if (ts) snippets[fileName(api, op)] = ts.source;
       }
     }
-    const config = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['*.ts'] };
-    await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
-    const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
-    const result = await run(tsc, ['-p', dir]).catch((err) => err);
-    expect(`${result.stdout ?? ''}${result.stderr ?? ''}`).toBe('');
+    expect(await typeCheck(path.join(WORK, 'typecheck'), snippets)).toBe('');
   });
 
   for (const api of APIS) {
