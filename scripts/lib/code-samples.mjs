@@ -49,7 +49,11 @@ function exampleOf(param, where) {
   throw new Error(`${where}: parameter "${param.name}" has no example to build the code samples from; add one`);
 }
 
-/** The values a sample sends, taken from the document. */
+/**
+ * The values a sample sends, taken from the document.
+ * @returns {{ operationId: string, method: string, path: string, pathParams: Record<string, any>,
+ *   query: { name: string, value: any, explode: boolean }[], body: any, scheme: any }}
+ */
 export function sampleRequest(doc, path, method) {
   const deref = resolver(doc);
   const item = doc.paths[path];
