@@ -168,7 +168,7 @@ export function codeSamples(apiName, doc) {
     for (const method of METHODS) {
       if (!item[method]) continue;
       const request = sampleRequest(doc, path, method);
-      const samples = [{ lang: 'Shell', label: 'curl', source: curlSample(request, client) }];
+      const samples = [{ lang: 'curl', label: 'curl', source: curlSample(request, client) }];
       if (client.typescript) samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client) });
       operations.push({ operationId: request.operationId, method, path, samples });
     }
