@@ -5,6 +5,7 @@
 // must get a documented success status and a body valid against that
 // answer's schema. Before each sample the sandbox is reset and given the
 // records the sample's documented ids name.
+import { randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +54,7 @@ function targetOf(api: string, op: OperationSamples): SampleTarget {
     verificationId: request.pathParams.verificationId ?? request.body?.verificationId ?? DEFAULTS.verificationId,
     userId: request.pathParams.userId ?? DEFAULTS.userId,
     phoneNumbers: [...new Set(phones)],
-    externalUserId: DEFAULTS.filters.externalUserId?.[0] ?? '3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90',
+    externalUserId: DEFAULTS.filters.externalUserId?.[0] ?? randomUUID(),
   };
 }
 
