@@ -163,7 +163,8 @@ describe('the code samples', () => {
     for (const op of SAMPLES[api]) {
       for (const sample of op.samples) {
         it(`${api} ${op.operationId} (${op.method.toUpperCase()} ${op.path}): ${sample.label} gets a documented success`, async () => {
-          expect((await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' })).status).toBe(204);
+          const reset = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+          expect(reset.status).toBe(204);
           prepare(sandbox, ids, targetOf(api, op));
           const name = `${fileName(api, op)}-${sample.label}`;
           const answer = sample.label === 'curl' ? await runCurl(name, sample.source) : await runTypeScript(name, sample.source);

@@ -52,7 +52,7 @@ function exampleOf(param, where) {
 /**
  * The values a sample sends, taken from the document.
  * @returns {{ operationId: string, method: string, path: string, pathParams: Record<string, any>,
- *   query: { name: string, value: any, explode: boolean }[], body: any, scheme: any }}
+ *   query: { name: string, value: any, explode: boolean }[], body: any, scheme: any, jsonContentType: boolean }}
  */
 export function sampleRequest(doc, path, method) {
   const deref = resolver(doc);
@@ -79,7 +79,11 @@ export function sampleRequest(doc, path, method) {
   const security = operation.security ?? doc.security ?? [];
   const schemeName = Object.keys(security[0] ?? {})[0];
   const scheme = schemeName ? deref(doc.components.securitySchemes[schemeName]) : undefined;
-  return { operationId: operation.operationId, method, path, pathParams, query, body, scheme };
+  // An operation that documents 415 for a missing media type wants
+  // `Content-Type: application/json` even when it takes no body (the sandbox's
+  // control POSTs, S16).
+  const jsonContentType = body !== undefined || (method !== 'get' && operation.responses?.['415'] !== undefined);
+  return { operationId: operation.operationId, method, path, pathParams, query, body, scheme, jsonContentType };
 }
 
 const shellQuote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
@@ -102,10 +106,8 @@ export function curlSample(request, client) {
   if (scheme?.type === 'http' && scheme.scheme === 'bearer') lines.push(`-H "Authorization: Bearer $${client.credentialVar}"`);
   else if (scheme?.type === 'apiKey' && scheme.in === 'header') lines.push(`-H "${scheme.name}: $${client.credentialVar}"`);
   else if (scheme) throw new Error(`${request.operationId}: no curl sample for security scheme ${JSON.stringify(scheme)}`);
-  if (request.body !== undefined) {
-    lines.push(`-H 'Content-Type: application/json'`);
-    lines.push(`-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
-  }
+  if (request.jsonContentType) lines.push(`-H 'Content-Type: application/json'`);
+  if (request.body !== undefined) lines.push(`-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
   return lines.join(' \\\n  ');
 }
 
