@@ -41,6 +41,8 @@ describe('webhook types', () => {
         expectTypeOf(event.data).toEqualTypeOf<UserEventData>();
         break;
       case 'verification.created':
+        expectTypeOf(event.data.status).toEqualTypeOf<'created'>();
+        break;
       case 'verification.updated':
         expectTypeOf(event.data).toEqualTypeOf<VerificationEventData>();
         break;
