@@ -194,7 +194,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           if (!authorized(route, request) && !faults.ignoresCredentials(route)) return fail(reply, api, 401, 'Unauthorized', [], route);
           const broken = faults.serverError(route);
           if (broken) return reply.code(broken[0]).send(broken[1]);
-          const query = faults.query(route, new URL(request.raw.url ?? '/', 'http://sandbox').searchParams);
+          const target = request.raw.url ?? '/';
+          // Most requests carry no query: they skip parsing a URL.
+          const search = target.includes('?') ? new URL(target, 'http://sandbox').searchParams : new URLSearchParams();
+          const query = faults.query(route, search);
           const parsed = route.parse({ params: request.params as Record<string, string>, query, body: request.body });
           const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
           if (accepted) return reply.code(accepted[0]).send(accepted[1]);
