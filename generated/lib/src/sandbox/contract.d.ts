@@ -41,13 +41,15 @@ export declare class Contract {
     readonly doc: Doc;
     readonly ajv: Ajv2020;
     readonly routes: RouteSpec[];
-    private readonly errorValidate;
+    private readonly errorValidator;
     constructor(api: string, doc: Doc, options: {
         errorSchema: string;
         security: (op: Doc) => RouteSpec['security'];
     });
     /** A validator of the schema at a JSON pointer of the document. */
     compile(pointer: string): ValidateFunction;
+    /** The same, compiled on its first use. */
+    lazy(pointer: string): () => ValidateFunction;
     private route;
     /** Violations of the document's error schema (for answers outside any route). */
     checkError(body: unknown): string[];

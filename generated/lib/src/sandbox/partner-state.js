@@ -4,6 +4,7 @@ import { E164, newAuthKey, sessionToken } from './partner-fixtures.js';
 import { PartnerLifecycle } from './partner-lifecycle.js';
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './partner-views.js';
 import { lowerBound, newestFirst } from './record-index.js';
+import { jsonCopy } from './json-copy.js';
 /** Rule 2 of operation 5 calls these "open". */
 const OPEN = new Set(['created', 'started']);
 const DEFAULT_TIME_TO_EXPIRY = 10080;
@@ -25,7 +26,7 @@ export class PartnerState extends PartnerLifecycle {
     }
     listAuthKeys(paging) {
         const { items, count } = pageOf([...this.authKeys].reverse(), paging);
-        return { authKeys: structuredClone(items), count };
+        return { authKeys: jsonCopy(items), count };
     }
     rotateAuthKey() {
         const now = this.nowIso();
@@ -36,7 +37,7 @@ export class PartnerState extends PartnerLifecycle {
         this.authKeys.push(created);
         // The source describes the answer as "the new active key and the previous
         // key now inactive": those two, and `count` is their number.
-        const authKeys = structuredClone(previous ? [created, previous] : [created]);
+        const authKeys = jsonCopy(previous ? [created, previous] : [created]);
         return { authKeys, count: authKeys.length };
     }
     activeAuthKey() {
@@ -151,13 +152,13 @@ export class PartnerState extends PartnerLifecycle {
             }
         }
         const { items, count } = newestFirst(this.order, filters, q, lo, hi);
-        return { verifications: items.map((v) => structuredClone(v.data)), count };
+        return { verifications: items.map((v) => jsonCopy(v.data)), count };
     }
     getVerification(verificationId) {
         return verificationView(this.verification(verificationId));
     }
     userActivities(verificationId) {
-        return { activities: structuredClone(this.verification(verificationId).activities) };
+        return { activities: jsonCopy(this.verification(verificationId).activities) };
     }
     verificationLinkedByDevice(verificationId) {
         const v = this.verification(verificationId);
@@ -244,7 +245,7 @@ export class PartnerState extends PartnerLifecycle {
         for (const v of this.attached(user)) {
             for (const e of v.fingerprintEvents) {
                 const fingerprint = byDevice.get(e.deviceId) ?? { id: this.fingerprintIds.get(e.deviceId), events: [] };
-                fingerprint.events.push({ id: e.id, data: structuredClone(e.data) });
+                fingerprint.events.push({ id: e.id, data: jsonCopy(e.data) });
                 byDevice.set(e.deviceId, fingerprint);
             }
         }

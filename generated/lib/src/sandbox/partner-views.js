@@ -1,4 +1,5 @@
-const copy = (value) => structuredClone(value);
+import { jsonCopy } from './json-copy.js';
+const copy = jsonCopy;
 export function verificationView(v) {
     return copy(v.data);
 }

@@ -1,3 +1,4 @@
+import { jsonCopy } from './json-copy.js';
 export class WebhookLog {
     newId;
     now;
@@ -32,10 +33,10 @@ export class WebhookLog {
         }
     }
     forVerification(verificationId) {
-        return (this.byOwner.get(`v:${verificationId}`) ?? []).map((e) => structuredClone(e.record));
+        return (this.byOwner.get(`v:${verificationId}`) ?? []).map((e) => jsonCopy(e.record));
     }
     forUser(userId) {
-        return (this.byOwner.get(`u:${userId}`) ?? []).map((e) => structuredClone(e.record));
+        return (this.byOwner.get(`u:${userId}`) ?? []).map((e) => jsonCopy(e.record));
     }
     /** The emitted event with this id, for a delivery still pending after a restart. */
     emitted(eventId) {

@@ -153,7 +153,10 @@ export async function startSandbox(options = {}) {
                     const broken = faults.serverError(route);
                     if (broken)
                         return reply.code(broken[0]).send(broken[1]);
-                    const query = faults.query(route, new URL(request.raw.url ?? '/', 'http://sandbox').searchParams);
+                    const target = request.raw.url ?? '/';
+                    // Most requests carry no query: they skip parsing a URL.
+                    const search = target.includes('?') ? new URL(target, 'http://sandbox').searchParams : new URLSearchParams();
+                    const query = faults.query(route, search);
                     const parsed = route.parse({ params: request.params, query, body: request.body });
                     const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
                     if (accepted)

@@ -157,14 +157,18 @@ export class StateFile {
         const waiters = this.waiters;
         this.buffered = [];
         this.waiters = [];
+        // Synchronously: a sync of one small append takes less than the hand-off
+        // to libuv's thread pool and back, which on a busy machine waits for a
+        // time slice; requests that arrive meanwhile form the next group.
+        let failed;
         try {
             this.journalBytes += fs.writeSync(this.fd, lines);
+            fs.fdatasyncSync(this.fd);
         }
         catch (err) {
-            this.settle(waiters, err);
-            return;
+            failed = err;
         }
-        fs.fdatasync(this.fd, (err) => this.settle(waiters, err ?? undefined));
+        this.settle(waiters, failed);
     }
     settle(waiters, err) {
         for (const w of waiters) {

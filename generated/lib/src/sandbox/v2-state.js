@@ -1,4 +1,5 @@
 import { SandboxError } from './partner-api.js';
+import { jsonCopy } from './json-copy.js';
 const DEFAULT_PAGE_SIZE = 15;
 export class V2State {
     seedSessions;
@@ -14,7 +15,7 @@ export class V2State {
         this.reset();
     }
     reset() {
-        this.sessions = new Map(this.seedSessions().map((s) => [s.id, structuredClone(s)]));
+        this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
     }
     /** The base of new session `url`s (a replay uses the one of the process that made the change). */
     usePublicUrl(url) {

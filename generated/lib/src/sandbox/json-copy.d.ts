@@ -1,0 +1,1 @@
+export declare function jsonCopy<T>(value: T): T;
