@@ -5,6 +5,8 @@ export interface RandomState {
 export declare class SandboxRandom {
     private seed;
     private counter;
+    /** seed || counter (64-bit big-endian), hashed in one call per block. */
+    private block;
     constructor(state?: RandomState);
     /** Continues from a saved point of the sequence. */
     restore(state: RandomState): void;
