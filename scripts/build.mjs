@@ -1,5 +1,5 @@
 // The whole build: lint the sources, bundle, then lint the bundles, generate
-// types and validators, render docs and compile. Independent steps run in
+// types, validators and code samples, render docs and compile. Independent steps run in
 // parallel; every step runs even when another fails, so one build reports
 // every problem. A step whose inputs and outputs are unchanged since its last
 // success is skipped (`--force` runs everything).
@@ -9,6 +9,7 @@ import { compile } from './compile.mjs';
 import { docs } from './docs.mjs';
 import { lintBundles } from './lint-bundles.mjs';
 import { lintSources } from './lint-sources.mjs';
+import { samples } from './samples.mjs';
 import { types } from './types.mjs';
 import { validators } from './validators.mjs';
 import { BuildCache } from './lib/build-cache.mjs';
@@ -28,7 +29,8 @@ const STEPS = {
   'lint-bundles': { fn: lintBundles, inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')], outputs: [] },
   types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
   validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs')], outputs: [gen('validators')] },
-  docs: { fn: docs, inputs: [gen('openapi'), root('redocly.yaml'), root('scripts', 'docs.mjs')], outputs: [gen('docs')] },
+  samples: { fn: samples, inputs: [gen('openapi'), root('scripts', 'samples.mjs')], outputs: [gen('samples')] },
+  docs: { fn: docs, inputs: [gen('openapi'), gen('samples'), root('redocly.yaml'), root('scripts', 'docs.mjs')], outputs: [gen('docs')] },
   compile: {
     fn: compile,
     inputs: [root('src'), root('tsconfig.json'), root('generated', 'types'), root('generated', 'validators'), root('scripts', 'compile.mjs')],
@@ -59,7 +61,7 @@ const results = await Promise.allSettled([
   bundled.then(() => step('lint-bundles')),
   typed,
   typed.then(() => step('compile')),
-  bundled.then(() => step('docs')),
+  bundled.then(() => step('samples')).then(() => step('docs')),
 ]);
 
 const failed = [...new Set(results.filter((r) => r.status === 'rejected').map((r) => r.reason))];

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { bundle } from './bundle.mjs';
 import { compile } from './compile.mjs';
 import { docs } from './docs.mjs';
+import { samples } from './samples.mjs';
 import { types } from './types.mjs';
 import { validators } from './validators.mjs';
 import { ROOT } from './lib/paths.mjs';
@@ -28,7 +29,7 @@ export async function checkDrift() {
     await bundle(scratch);
     // Compile reads the committed types and validators; comparing the fresh
     // ones below covers a stale file, so the compiled output is compared as is.
-    await Promise.all([types(scratch), validators(scratch), docs(scratch), compile(scratch)]);
+    await Promise.all([types(scratch), validators(scratch), samples(scratch).then(() => docs(scratch)), compile(scratch)]);
     const committed = path.join(ROOT, 'generated');
     const [want, have] = await Promise.all([listFiles(scratch), listFiles(committed)]);
     const problems = [];

@@ -1,8 +1,10 @@
 // Compiles the runtime code (src/) and the generated types to JavaScript and
 // declarations: generated/lib/. The generated validators are JavaScript with
 // declarations already; they are copied beside the code that imports them.
+// Modules using packages other than openapi-fetch are then bundled in place.
 import path from 'node:path';
-import { cp, rm } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
+import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
@@ -18,6 +20,18 @@ export async function compile(out) {
   // tsc reads the validators from generated/ (as it reads the types), so they
   // are copied from there whatever the output folder.
   await cp(path.join(ROOT, 'generated', 'validators'), path.join(lib, 'generated', 'validators'), { recursive: true });
+  // The sandbox server with fastify and Ajv, its fault list, and the
+  // conformance runner with fast-check (sharing the sandbox's Ajv code); the
+  // command line's usage module is an entry so both use one UsageError.
+  await bundleInPlace(lib, {
+    entries: ['src/sandbox/server.js', 'src/sandbox/faults.js', 'src/cli/conformance.js', 'src/cli/usage.js'],
+    platform: 'node',
+    ownDirs: ['src/sandbox', 'src/conformance'],
+  });
+  // The webhooks' portable HMAC.
+  await bundleInPlace(lib, { entries: ['src/webhooks/hmac-sha256.js'], platform: 'neutral' });
+  const { dependencies } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
+  await assertOnlyDependencies(lib, Object.keys(dependencies ?? {}));
   console.log('compile: generated/lib');
 }
 

@@ -1,9 +1,11 @@
 // Renders the reference docs: generated/docs/<api>.html per API (Redocly
 // build-docs, scripts inlined so the pages work offline) and an index page
-// that links every API.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+// that links every API. Each operation shows its code samples
+// (generated/samples, by scripts/samples.mjs) as Redoc's x-codeSamples; they
+// are added to a scratch copy of the bundle, not to the published one.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { APIS } from './lib/apis.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
@@ -15,19 +17,36 @@ export async function docs(out) {
   const dir = path.join(out, 'docs');
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const entries = await Promise.all(
-    APIS.map(async (api) => {
-      const bundled = path.join(out, 'openapi', `${api.name}.yaml`);
-      const page = `${api.name}.html`;
-      const file = path.join(dir, page);
-      await runTool('redocly', ['build-docs', bundled, '--inlineBundle', '--title', api.title, '-o', file], { quiet: true });
-      await writeFile(file, offline(await readFile(file, 'utf8')));
-      const { info } = parse(await readFile(bundled, 'utf8'));
-      return { ...api, page, version: info.version };
-    }),
-  );
-  await writeFile(path.join(dir, 'index.html'), indexPage(entries));
-  console.log(`docs: ${entries.map((e) => e.page).join(', ')}, index.html`);
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'vc-docs-'));
+  try {
+    const entries = await Promise.all(
+      APIS.map(async (api) => {
+        const doc = JSON.parse(await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8'));
+        const samples = JSON.parse(await readFile(path.join(out, 'samples', `${api.name}.json`), 'utf8'));
+        const source = path.join(scratch, `${api.name}.json`);
+        await writeFile(source, JSON.stringify(withCodeSamples(doc, samples)));
+        const page = `${api.name}.html`;
+        const file = path.join(dir, page);
+        await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', file], { quiet: true });
+        await writeFile(file, offline(await readFile(file, 'utf8')));
+        return { ...api, page, version: doc.info.version };
+      }),
+    );
+    await writeFile(path.join(dir, 'index.html'), indexPage(entries));
+    console.log(`docs: ${entries.map((e) => e.page).join(', ')}, index.html`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function withCodeSamples(doc, samples) {
+  const copy = structuredClone(doc);
+  for (const { method, path: route, samples: list } of samples) {
+    const operation = copy.paths?.[route]?.[method];
+    if (!operation) throw new Error(`generated/samples names ${method.toUpperCase()} ${route}, which the bundle lacks; run the samples step`);
+    operation['x-codeSamples'] = list;
+  }
+  return copy;
 }
 
 // Redoc's "API docs by" badge loads its logo from Redocly's CDN, the one

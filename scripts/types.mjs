@@ -3,7 +3,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, NEVER } from 'openapi-typescript';
 import { APIS } from './lib/apis.mjs';
 import { runIfMain } from './lib/step.mjs';
 
@@ -23,11 +23,23 @@ export async function types(out) {
       const source = pathToFileURL(path.join(out, 'openapi', `${api.name}.yaml`));
       // defaultNonNullable off: a request field with a default (timeToExpiry)
       // stays optional for the caller instead of becoming required.
-      const ast = await openapiTS(source, { alphabetize: false, silent: true, defaultNonNullable: false });
+      // `not: {}` (a field that must be absent; the bundles carry no boolean
+      // `false` schemas, which other generators crash on) becomes `never`.
+      const ast = await openapiTS(source, {
+        alphabetize: false,
+        silent: true,
+        defaultNonNullable: false,
+        transform: (schema) => (isEmptyNot(schema) ? NEVER : undefined),
+      });
       await writeFile(path.join(dir, `${api.name}.ts`), HEADER + astToString(ast));
     }),
   );
   console.log(`types: ${APIS.map((a) => `${a.name}.ts`).join(', ')}`);
+}
+
+function isEmptyNot(schema) {
+  const not = schema?.not;
+  return typeof not === 'object' && not !== null && Object.keys(not).length === 0;
 }
 
 runIfMain(import.meta, types);

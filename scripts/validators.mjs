@@ -32,7 +32,7 @@ const DECLARATIONS = `${HEADER}
 /** An Ajv validation function: true when valid; otherwise \`errors\` says why. */
 export interface WebhookValidator {
   (data: unknown): boolean;
-  errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
+  errors?: { instancePath: string; keyword: string; message?: string; params?: Record<string, unknown> }[] | null;
 }
 /** One validator per event type. */
 export declare const validatorsByEventType: Readonly<Record<string, WebhookValidator>>;

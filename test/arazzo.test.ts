@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { parseWebhookEvent, verifyWebhookSignature, type WebhookEvent } from '../src/webhooks/index.js';
+import { knownEvent } from './helpers/known-event.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ARAZZO = 'openapi/workflows/partner-sequences.arazzo.yaml';
@@ -148,7 +149,7 @@ async function currentKey(): Promise<string> {
   return ((await res.json()) as { authKey: string }).authKey;
 }
 
-const events = (keys: string[]): WebhookEvent[] => deliveries.map((d) => parseWebhookEvent(d.rawBody, d.signature, keys));
+const events = (keys: string[]): WebhookEvent[] => deliveries.map((d) => knownEvent(parseWebhookEvent(d.rawBody, d.signature, keys)));
 
 /**
  * The event types delivered about the verifications of these partner user

@@ -1,38 +1,89 @@
 // The package as a consumer gets it: packed, installed from the tarball into
 // a fresh project, type-checked and run there; its exports checked with
 // @arethetypeswrong/cli and publint.
-import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { exec, installInto, pack, type Packed } from './helpers/packed-package.js';
 
-const exec = promisify(execFile);
 const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-consumer-'));
 const project = path.join(work, 'consumer');
+// Only the package, as `npm install verification-contracts` leaves it.
+const bare = path.join(work, 'bare');
 let tarball = '';
-let packed: { size: number; unpackedSize: number; files: { path: string }[] };
+let packed: Packed;
 
 beforeAll(async () => {
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT });
-  packed = JSON.parse(stdout)[0];
-  tarball = path.join(work, (packed as unknown as { filename: string }).filename);
+  ({ tarball, packed } = await pack(work));
   console.log(`tarball: ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packed.files.length} files`);
 
+  await Promise.all([installInto(project, tarball, ['@types/node@20.19.43']), installInto(bare, tarball)]);
   const fixture = path.join(ROOT, 'test', 'fixtures', 'consumer');
-  await exec('mkdir', ['-p', project]);
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   for (const file of ['consumer.ts', 'tsconfig.json']) copyFileSync(path.join(fixture, file), path.join(project, file));
-  // openapi-fetch and @types/node come from the npm cache when they can.
-  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@types/node@20.19.43'], { cwd: project });
 }, 180_000);
+
+/** Every package installed under node_modules, scoped ones included, at any depth. */
+function installedPackages(dir: string): string[] {
+  const modules = path.join(dir, 'node_modules');
+  let names: string[];
+  try {
+    names = readdirSync(modules).filter((n) => !n.startsWith('.'));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(modules, n)).map((m) => `${n}/${m}`) : [n])).flatMap((n) => [n, ...installedPackages(path.join(modules, n))]);
+}
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
+  it('is under 400 KiB packed', () => {
+    expect(packed.size).toBeLessThan(400 * 1024);
+  });
+
+  it('installs three packages at most: itself, openapi-fetch and what openapi-fetch needs', () => {
+    const installed = installedPackages(bare).sort();
+    const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(Object.keys(dependencies)).toEqual(['openapi-fetch']);
+    expect(installed).toEqual(expect.arrayContaining(['openapi-fetch', 'verification-contracts']));
+    expect(installed.length, installed.join(', ')).toBeLessThanOrEqual(3);
+    expect(installed.filter((n) => /fastify|ajv|pino/.test(n))).toEqual([]);
+  });
+
+  it('starts the sandbox from that install alone, which answers both APIs', async () => {
+    const child = spawn(path.join(bare, 'node_modules', '.bin', 'verification-contracts'), ['sandbox', '--port', '0', '--auth-key', 'bare-key', '--access-token', 'bare-token'], {
+      cwd: bare,
+      env: { ...process.env, NODE_PATH: '' },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
+      });
+      const created = await fetch(`${url}/verifications`, {
+        method: 'POST',
+        headers: { 'X-Auth-Key': 'bare-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ externalUserId: 'd41f7a2c-9e3b-4c05-8a6f-2b7e9c1d4f80', redirectUrl: 'https://partner.example/done', requirements: [{ type: 'document' }] }),
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const refused = await fetch(`${url}/verifications`, { headers: { 'X-Auth-Key': 'wrong' } });
+      expect(refused.status).toBe(401);
+      const v2 = await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer bare-token' } });
+      expect(v2.status).toBe(200);
+    } finally {
+      child.kill('SIGINT');
+    }
+  }, 60_000);
+
   it('holds what consumers need and nothing else', () => {
     const files = packed.files.map((f) => f.path);
     for (const file of files) {
@@ -62,6 +113,7 @@ describe('the packed tarball', () => {
       status: 'APPROVED',
       estimatedAge: 'over18',
       refused: 'mismatch',
+      answered: '200 ignored company.created',
       verified: true,
       openapi: ['3.1.0', '3.1.0'],
     });

@@ -6,13 +6,17 @@
 // opens it; every operation and webhook of the bundled document is listed in
 // Redoc's menu and renders when chosen; the Markdown tables of the
 // descriptions Redoc shows on load (info and tags) render as <table>s, cell
-// by cell. Full-page screenshots go to test-results/screenshots/ (git-ignored).
+// by cell; every operation shows its code samples (generated/samples).
+// Full-page screenshots go to test-results/screenshots/ (git-ignored); the
+// three the guides show (the index, an operation with its samples, the
+// webhook section) go to guides/images/ when missing or with
+// UPDATE_SCREENSHOTS=1.
 //
 // Without Chromium the suite does not pretend: one test prints a banner that
 // says what was not checked, and fails when CI=true.
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
@@ -22,6 +26,8 @@ import { loadBundle, operationsOf, type Json } from './helpers/openapi.js';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DOCS = path.join(ROOT, 'generated', 'docs');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
+const GUIDE_IMAGES = path.join(ROOT, 'guides', 'images');
+const GUIDE_SHOTS = ['docs-index.png', 'docs-operation.png', 'docs-webhooks.png'];
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -147,6 +153,34 @@ if (!existsSync(CHROMIUM)) {
       expect(trouble.failedLoads, 'loads that failed').toEqual([]);
     }
 
+    /** The request-samples panel of an operation, after navigating to it (Redoc renders a section when it is shown). */
+    async function samplesPanel(page: Page, api: string, operationId: string) {
+      const operation = operationsOf(loadBundle(api)).find((o) => o.operation.operationId === operationId)!.operation;
+      // Redoc's own addresses: #/<tag slug>/<operationId in lower case>.
+      const tag = String(operation.tags[0]).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      await page.evaluate((hash) => (location.hash = hash), `/${tag}/${operationId.toLowerCase()}`);
+      const section = page.locator(`[id$="/${operationId.toLowerCase()}"]`).first();
+      await section.waitFor();
+      return section.locator('.panel-request-samples').first();
+    }
+
+    /** Picks a sample language in Redoc's language menu of a samples panel. */
+    async function chooseLanguage(panel: Locator, label: string) {
+      const header = panel.locator('[data-component-name="Panel/PanelHeader"]');
+      // The first menu is the server address; a second one lists the languages. With one language, Redoc shows its name instead.
+      if ((await header.locator('> [data-testid="dropdown"]').count()) < 2) {
+        expect((await header.locator('> span').last().textContent())?.trim()).toBe(label);
+        return;
+      }
+      const menu = header.locator('> [data-testid="dropdown"]').last().locator('button').first();
+      if ((await menu.textContent())?.trim() === label) return;
+      await menu.click();
+      // The menu opens outside the panel, at the page's level.
+      const page = panel.page();
+      await page.locator('[role="menuitem"]:visible').filter({ has: page.locator(`span[title="${label}"]`) }).click();
+      await expect.poll(async () => (await menu.textContent())?.trim()).toBe(label);
+    }
+
     it('index.html links every API page, and each link opens it', async () => {
       const { page, trouble } = await openPage('index.html');
       const links = await page.$$eval('a[href]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent?.trim() })));
@@ -249,6 +283,67 @@ if (!existsSync(CHROMIUM)) {
         await expectClean(page, trouble);
         await page.context().close();
       });
+
+      it('shows the code samples of every operation beside it (curl, and TypeScript where the package has a client)', async () => {
+        const samples: { operationId: string; samples: { label: string; source: string }[] }[] = JSON.parse(
+          readFileSync(path.join(ROOT, 'generated', 'samples', `${name}.json`), 'utf8'),
+        );
+        const { page, trouble } = await openPage(`${name}.html`);
+        await page.waitForSelector(MENU_ITEM);
+        for (const op of samples) {
+          const panel = await samplesPanel(page, name, op.operationId);
+          for (const sample of op.samples) {
+            await chooseLanguage(panel, sample.label);
+            await expect
+              .poll(async () => (await panel.locator('pre[data-testid="source-code"]').first().textContent())?.trimEnd(), {
+                message: `${op.operationId} ${sample.label}`,
+              })
+              .toBe(sample.source);
+          }
+        }
+        await expectClean(page, trouble);
+        await page.context().close();
+      });
+    });
+
+    /** Keeps a screenshot for the guides when it is missing or UPDATE_SCREENSHOTS=1 asks for new ones. */
+    function keepForGuides(file: string) {
+      mkdirSync(GUIDE_IMAGES, { recursive: true });
+      const target = path.join(GUIDE_IMAGES, file);
+      if (process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(target)) copyFileSync(path.join(SHOTS, file), target);
+      // Committed images stay small.
+      expect(statSync(target).size, `guides/images/${file}`).toBeLessThan(300 * 1024);
+    }
+
+    it('takes the screenshots the guides show: the index, an operation with its samples, the webhook section', async () => {
+      const viewport = { width: 1200, height: 760 };
+      const index = await openPage('index.html');
+      await index.page.setViewportSize(viewport);
+      await index.page.screenshot({ path: path.join(SHOTS, 'docs-index.png') });
+      await index.page.context().close();
+
+      const { page, trouble } = await openPage('partner.html');
+      // Wide enough for Redoc's third column, where the samples sit beside the operation.
+      await page.setViewportSize({ width: 1600, height: 900 });
+      await page.waitForSelector(MENU_ITEM);
+      const panel = await samplesPanel(page, 'partner', 'createVerification');
+      await chooseLanguage(panel, 'TypeScript');
+      await expect.poll(() => panel.locator('pre[data-testid="source-code"]').first().textContent()).toContain('createPartnerClient');
+      await page.locator('[id$="/createverification"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      expect(await panel.locator('pre[data-testid="source-code"]').first().isVisible(), 'the samples are in view').toBe(true);
+      await page.screenshot({ path: path.join(SHOTS, 'docs-operation.png') });
+      await page.setViewportSize(viewport);
+
+      await page.evaluate(() => (location.hash = '/webhooks'));
+      const receiving = page.getByRole('heading', { name: 'Receiving webhooks' });
+      await receiving.waitFor();
+      await receiving.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      expect(await page.getByText('The raw-body pitfall.').isVisible()).toBe(true);
+      await page.screenshot({ path: path.join(SHOTS, 'docs-webhooks.png') });
+      await expectClean(page, trouble);
+      await page.context().close();
+
+      for (const file of GUIDE_SHOTS) keepForGuides(file);
     });
   });
 }

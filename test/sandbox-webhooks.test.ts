@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { parseWebhookEvent, verifyWebhookSignature, type WebhookEvent } from '../src/webhooks/index.js';
+import { knownEvent } from './helpers/known-event.js';
 import { validatorFor } from './helpers/openapi.js';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 
@@ -32,7 +33,7 @@ const receiver = createServer((req: IncomingMessage, res) => {
     const raw = Buffer.concat(chunks);
     const signature = req.headers['x-signature'];
     const signedWith = keys.find((k) => verifyWebhookSignature(raw, signature, k)) ?? 'unknown key';
-    const event = parseWebhookEvent(raw, signature, keys);
+    const event = knownEvent(parseWebhookEvent(raw, signature, keys));
     const attempt = (attempts.get(event.eventId) ?? 0) + 1;
     attempts.set(event.eventId, attempt);
     received.push({ event, signedWith, attempt });

@@ -123,6 +123,17 @@ describe('webhooks verify', () => {
     expect(result.code).toBe(0);
   });
 
+  it('calls a webhook of an event type it does not know valid, to be answered 200 and ignored (P37)', async () => {
+    const added = JSON.stringify({ eventId: 'e-1', dataType: 'company', eventType: 'company.created', createdAt: '2026-03-14T09:32:12.480Z', data: { companyId: 'c-1' } });
+    const result = await cli(['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(added, key), '-'], added);
+    expect(result.stdout).toContain('payload: a valid webhook of event type company.created, which this version does not know; a receiver answers 200 and ignores it.');
+    expect(result.code).toBe(0);
+    const noId = JSON.stringify({ ...JSON.parse(added), eventId: undefined });
+    const refused = await cli(['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(noId, key), '-'], noId);
+    expect(refused.stdout).toContain('/eventId must be a non-empty string');
+    expect(refused.code).toBe(1);
+  });
+
   it('says why a signature does not match', async () => {
     const wrongKey = await cli(['webhooks', 'verify', '--key', 'sbx_other', '--signature', signature, file]);
     expect(wrongKey.code).toBe(1);

@@ -1,7 +1,12 @@
 // Type tests: a parsed webhook is a union on eventType whose data narrows.
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  isKnownWebhookEvent,
   parseWebhookEvent,
+  verifyWebhookRequest,
+  type ReceivedWebhookEvent,
+  type UnknownWebhookEvent,
+  type WebhookEvent,
   type ShareholderEventData,
   type UserEventData,
   type VerificationEventData,
@@ -26,6 +31,27 @@ describe('webhook types', () => {
       expectTypeOf(event.data).toEqualTypeOf<ShareholderEventData>();
       expectTypeOf(event.data.isShareholder).toEqualTypeOf<true>();
     }
+  });
+
+  it('leaves an event type added later to a default branch, whose eventType is a string', async () => {
+    const event = await verifyWebhookRequest(new Request('http://receiver.test/'), 'key');
+    expectTypeOf(event).toEqualTypeOf<ReceivedWebhookEvent>();
+    switch (event.eventType) {
+      case 'user.deleted':
+        expectTypeOf(event.data).toEqualTypeOf<UserEventData>();
+        break;
+      case 'verification.created':
+        expectTypeOf(event.data.status).toEqualTypeOf<'created'>();
+        break;
+      case 'verification.updated':
+        expectTypeOf(event.data).toEqualTypeOf<VerificationEventData>();
+        break;
+      default:
+        expectTypeOf(event.eventType).toBeString();
+        expectTypeOf(event.eventId).toBeString();
+    }
+    if (isKnownWebhookEvent(event)) expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
+    else expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
   });
 
   it('names exactly the seven event types', () => {

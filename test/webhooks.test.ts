@@ -1,9 +1,12 @@
 // verification-contracts/webhooks: signatures against independently computed
 // vectors, every way a signature can be wrong, and parsing of every
 // documented webhook example.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  isKnownWebhookEvent,
   parseWebhookEvent,
+  verifyWebhookRequest,
   signWebhookPayload,
   verifyWebhookSignature,
   WebhookPayloadError,
@@ -12,25 +15,9 @@ import {
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { loadBundle } from './helpers/openapi.js';
 
-// Vectors computed outside this code: RFC 4231 test case 2, and openssl
-// (`printf '%s' BODY | openssl dgst -sha256 -hmac KEY`) for the others.
-const VECTORS = [
-  {
-    body: 'what do ya want for nothing?',
-    key: 'Jefe',
-    signature: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
-  },
-  {
-    body: '{"eventId":"4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84","dataType":"user","eventType":"user.deleted"}',
-    key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8',
-    signature: 'ee3087cc182d8fdbc5fb104a86c499656075c16b1c8d41ed168a56ada0b0e3f9',
-  },
-  {
-    body: '{"name":"Zoë Łukasiewicz","city":"Kraków"}',
-    key: 'sbx_rotated_key_2',
-    signature: '5ce2c99df890525aaffa90f4ae6a3d7db88a09116e697698602b1de21fd4eae5',
-  },
-];
+// Vectors computed outside this code (shared with the runtime tests): RFC 4231
+// test case 2, and openssl (`printf '%s' BODY | openssl dgst -sha256 -hmac KEY`) for the others.
+const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(readFileSync(new URL('./fixtures/webhook-vectors.json', import.meta.url), 'utf8'));
 const bytes = (s: string) => new TextEncoder().encode(s);
 const { body, key, signature } = VECTORS[1];
 
@@ -43,7 +30,7 @@ describe('signWebhookPayload', () => {
 
   it('refuses a missing key or a body that is not a string or bytes', () => {
     expect(() => signWebhookPayload(body, '')).toThrow(TypeError);
-    expect(() => signWebhookPayload({ a: 1 } as unknown as string, key)).toThrow(/rawBody must be a string or bytes/);
+    expect(() => signWebhookPayload({ a: 1 } as unknown as string, key)).toThrow(/rawBody must be a string, Uint8Array, ArrayBuffer or DataView/);
   });
 });
 
@@ -86,6 +73,74 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(body, signature, [key, 'sbx_new_key'])).toBe(true);
     expect(verifyWebhookSignature(body, signature, ['sbx_new_key', 'sbx_other'])).toBe(false);
     expect(verifyWebhookSignature(body, signature, ['', key])).toBe(true);
+  });
+});
+
+describe('additions the service may make (P37, P38) and bodies as runtimes hand them over', () => {
+  const examples = documentedWebhookExamples();
+  const user = examples.get('user.created')!;
+  const updated = examples.get('verification.updated')!;
+  const signedRequest = (text: string, sig = signWebhookPayload(text, key)) =>
+    new Request('http://receiver.test/webhooks', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } });
+
+  it('returns a correctly signed webhook of an unknown event type as an UnknownWebhookEvent, also through verifyWebhookRequest', async () => {
+    const added = { ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } };
+    const text = JSON.stringify(added);
+    const event = parseWebhookEvent(text, signWebhookPayload(text, key), key);
+    expect(event).toEqual(added);
+    expect(isKnownWebhookEvent(event)).toBe(false);
+    expect(await verifyWebhookRequest(signedRequest(text), key)).toEqual(added);
+    expect(isKnownWebhookEvent(parseWebhookEvent(JSON.stringify(user), signWebhookPayload(JSON.stringify(user), key), key))).toBe(true);
+  });
+
+  it('accepts a tenth verification status inside verification.updated, under its event type', () => {
+    const tenth = { ...updated, data: { ...(updated.data as object), status: 'onHold', userId: null } };
+    const text = JSON.stringify(tenth);
+    const event = parseWebhookEvent(text, signWebhookPayload(text, key), key);
+    expect(event.eventType).toBe('verification.updated');
+    expect((event.data as { status: string }).status).toBe('onHold');
+    // A value that is wrong, not new, is still refused: a status must be a string.
+    const wrong = JSON.stringify({ ...updated, data: { ...(updated.data as object), status: 7, userId: null } });
+    expect(() => parseWebhookEvent(wrong, signWebhookPayload(wrong, key), key)).toThrow(/status must be string/);
+  });
+
+  it('accepts a new value in other documented lists too: estimatedAge, a requirement type', () => {
+    const userUpdated = examples.get('user.updated')!;
+    const older = JSON.stringify({ ...userUpdated, data: { ...(userUpdated.data as object), estimatedAge: 'over40' } });
+    expect(parseWebhookEvent(older, signWebhookPayload(older, key), key).eventType).toBe('user.updated');
+    const selfie = JSON.stringify({ ...updated, data: { ...(updated.data as { requirements: object[] }), requirements: [{ type: 'selfie' }] } });
+    expect(parseWebhookEvent(selfie, signWebhookPayload(selfie, key), key).eventType).toBe('verification.updated');
+  });
+
+  it('accepts a collected requirement of a new type, whatever its result, and still checks the documented ones', () => {
+    const data = updated.data as { collectedRequirements: object[] };
+    const withEntry = (entry: object) => JSON.stringify({ ...updated, data: { ...data, collectedRequirements: [...data.collectedRequirements, entry] } });
+    const selfie = withEntry({ type: 'selfie', result: { livenessScore: 0.97 }, verified: true });
+    expect(parseWebhookEvent(selfie, signWebhookPayload(selfie, key), key).eventType).toBe('verification.updated');
+    const brokenKnown = withEntry({ type: 'dateOfBirth', result: { dateOfBirth: 19900101 }, verified: true });
+    expect(() => parseWebhookEvent(brokenKnown, signWebhookPayload(brokenKnown, key), key)).toThrow(WebhookPayloadError);
+    const noType = withEntry({ result: null, verified: false });
+    expect(() => parseWebhookEvent(noType, signWebhookPayload(noType, key), key)).toThrow(WebhookPayloadError);
+  });
+
+  it('verifies an ArrayBuffer or DataView body as the bytes it holds (it used to be called a mismatch)', () => {
+    const raw = bytes(body);
+    expect(verifyWebhookSignature(raw.buffer, signature, key)).toBe(true);
+    expect(verifyWebhookSignature(new DataView(raw.buffer), signature, key)).toBe(true);
+    expect(parseWebhookEvent(bytes(JSON.stringify(user)).buffer, signWebhookPayload(JSON.stringify(user), key), key)).toEqual(user);
+    expect(() => parseWebhookEvent({ parsed: true } as unknown as string, signature, key)).toThrow(/raw body as received/);
+  });
+
+  it('verifyWebhookRequest rejects with the errors parseWebhookEvent throws', async () => {
+    const text = JSON.stringify(user);
+    await expect(verifyWebhookRequest(signedRequest(text, signWebhookPayload(text, 'sbx_other')), key)).rejects.toMatchObject({ name: 'WebhookSignatureError', problem: 'mismatch' });
+    await expect(verifyWebhookRequest(new Request('http://receiver.test/', { method: 'POST', body: text }), key)).rejects.toMatchObject({ problem: 'missing' });
+    const broken = JSON.stringify({ ...user, eventId: undefined });
+    await expect(verifyWebhookRequest(signedRequest(broken), key)).rejects.toBeInstanceOf(WebhookPayloadError);
+    const used = signedRequest(text);
+    await used.text();
+    await expect(verifyWebhookRequest(used, key)).rejects.toThrow(/cannot read the webhook body/);
+    await expect(verifyWebhookRequest({} as Request, key)).rejects.toBeInstanceOf(TypeError);
   });
 });
 
@@ -133,11 +188,14 @@ describe('parseWebhookEvent', () => {
     const cases: [string, unknown, RegExp][] = [
       ['a user envelope carrying verification.created', { ...user, eventType: 'verification.created' }, /dataType/],
       ['a verification envelope with user data', { ...examples.get('verification.created')!, data: user.data }, /data/],
-      ['an unknown event type', { ...user, eventType: 'user.exploded' }, /eventType must be one of/],
+      ['an unknown event type without an eventId', { ...user, eventType: 'user.exploded', eventId: undefined }, /eventId/],
+      ['an unknown event type without data', { ...user, eventType: 'user.exploded', data: 'x' }, /data must be an object/],
+      ['a known event type with an unknown dataType', { ...user, dataType: 'company' }, /dataType/],
+      ['a known event with a new status and a userId only completed carries', { ...examples.get('verification.updated')!, data: { ...(examples.get('verification.updated')!.data as object), status: 'onHold', userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' } }, /userId/],
       ['a shareholder that is not one', { ...examples.get('shareholder.verified')!, data: { ...(examples.get('shareholder.verified')!.data as object), isShareholder: false } }, /isShareholder/],
       ['an eventId that is not a uuid', { ...user, eventId: 'evt-1' }, /eventId/],
       ['a missing createdAt', { ...user, createdAt: undefined }, /createdAt/],
-      ['an array', [user], /eventType/],
+      ['an array', [user], /must be a JSON object/],
     ];
     for (const [name, value, message] of cases) {
       const [raw, sig] = signed(value);

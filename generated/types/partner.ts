@@ -980,6 +980,7 @@ export interface components {
                     phoneNumber: string;
                 }[];
             } | null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1212,9 +1213,13 @@ export interface components {
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
         } | {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type: "phoneNumbers";
             result: null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1294,6 +1299,7 @@ export interface components {
             /**
              * @description Always `created` (see `VerificationStatus`).
              * @constant
+             * @enum {string}
              */
             status: "created";
             metadata?: components["schemas"]["Metadata"];
@@ -1301,6 +1307,7 @@ export interface components {
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
+            /** @description Absent from the create response. */
             updatedAt?: never;
         };
         /** @description Request body of `POST /verifications/revert`. */
@@ -1482,6 +1489,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1506,6 +1514,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1590,6 +1599,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1614,6 +1624,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1638,6 +1649,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1662,6 +1674,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1683,6 +1696,7 @@ export interface components {
             /**
              * @description Always `true`.
              * @constant
+             * @enum {boolean}
              */
             isShareholder: true;
             /** @description The partner-side identifiers linked to the user. */
@@ -1701,6 +1715,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `shareholder` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "shareholder";
             /**
@@ -1730,6 +1745,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `verification` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "verification";
             /**
@@ -1987,6 +2003,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `user` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "user";
             /**

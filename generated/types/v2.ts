@@ -289,9 +289,15 @@ export interface components {
         };
         /** @description 400: a path or query value is invalid or missing. */
         ValidationError: components["schemas"]["Error"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {unknown}
+             */
             statusCode?: 400;
-            /** @constant */
+            /**
+             * @constant
+             * @enum {unknown}
+             */
             code?: "VALIDATION_ERROR";
             /**
              * @description The documented text; human-readable, so not fixed by the contract.
@@ -301,9 +307,15 @@ export interface components {
         };
         /** @description 401: the authorization header is absent or not accepted. */
         UnauthorizedError: components["schemas"]["Error"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {unknown}
+             */
             statusCode?: 401;
-            /** @constant */
+            /**
+             * @constant
+             * @enum {unknown}
+             */
             code?: "UNAUTHORIZED_ERROR";
             /**
              * @description The documented text; human-readable, so not fixed by the contract.
@@ -313,9 +325,15 @@ export interface components {
         };
         /** @description 404: no verification has the requested id. */
         NotFoundError: components["schemas"]["Error"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {unknown}
+             */
             statusCode?: 404;
-            /** @constant */
+            /**
+             * @constant
+             * @enum {unknown}
+             */
             code?: "NOT_FOUND_ERROR";
             /**
              * @description The documented text; human-readable, so not fixed by the contract.

@@ -217,11 +217,12 @@ var require_formats = __commonJS({
 
 // <stdin>
 var validateVerificationCreatedEvent = validate21;
+var schema32 = { "type": "object", "required": ["eventId", "dataType", "eventType", "createdAt", "data"], "properties": { "eventId": { "type": "string", "format": "uuid" }, "dataType": { "type": "string", "const": "verification", "enum": ["verification"] }, "eventType": { "type": "string", "const": "verification.created", "enum": ["verification.created"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "data": { "$ref": "#/components/schemas/VerificationCreatedEventData" } } };
 var formats0 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 var formats2 = require_formats().fullFormats["date-time"];
 var schema34 = { "allOf": [{ "$ref": "#/components/schemas/VerificationEventData" }, { "type": "object", "properties": { "status": { "type": "string", "const": "created", "enum": ["created"] }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/PendingCollectedRequirement" } } } }] };
-var schema54 = { "oneOf": [{ "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document"] }, "result": { "type": "null" }, "verified": { "type": "boolean" } } }, { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers" }, "result": { "type": "null" }, "verified": false } }] };
-var schema35 = { "type": "object", "required": ["verificationId", "status", "redirectUrl", "externalUserId", "phoneNumbers", "requirements", "collectedRequirements", "validTo", "createdAt", "updatedAt"], "properties": { "verificationId": { "type": "string" }, "status": { "$ref": "#/components/schemas/VerificationStatus" }, "redirectUrl": { "type": "string" }, "errorRedirectUrl": { "type": "string" }, "externalUserId": { "$ref": "#/components/schemas/ExternalUserId" }, "phoneNumber": { "type": "string", "deprecated": true }, "isPhoneNumberVerified": { "type": "boolean", "deprecated": true }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/VerificationPhoneNumber" } }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "requireFirstAndLastName": { "type": "boolean", "deprecated": true }, "requirements": { "type": "array", "items": { "$ref": "#/components/schemas/Requirement" } }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/CollectedRequirement" } }, "userId": { "type": ["string", "null"] }, "previousUserId": { "type": ["string", "null"] }, "reason": { "type": "string" }, "metadata": { "$ref": "#/components/schemas/Metadata" }, "validTo": { "$ref": "#/components/schemas/Timestamp" }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "updatedAt": { "$ref": "#/components/schemas/Timestamp" } }, "$comment": "The if/then/else below ties userId to status completed and previousUserId to status reverted. Its allOf wrappers keep Redocly's example validation (which forces unevaluatedProperties false on schemas listing properties, allOf members excepted) from misreading it; they change nothing otherwise.", "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "completed" } } }] }, "then": { "allOf": [{ "required": ["userId"] }, { "properties": { "userId": { "type": "string" }, "previousUserId": { "type": "null" } } }] }, "else": { "allOf": [{ "properties": { "userId": { "type": "null" } } }, { "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "reverted" } } }] }, "then": { "allOf": [{ "required": ["previousUserId"] }, { "properties": { "previousUserId": { "type": ["string", "null"] } } }] }, "else": { "allOf": [{ "properties": { "previousUserId": { "type": "null" } } }, { "properties": { "userId": { "type": "null" } } }] } }] } };
+var schema54 = { "oneOf": [{ "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document"] }, "result": { "type": "null" }, "verified": { "type": "boolean" } } }, { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers", "enum": ["phoneNumbers"] }, "result": { "type": "null" }, "verified": { "not": {} } } }] };
+var schema35 = { "type": "object", "required": ["verificationId", "status", "redirectUrl", "externalUserId", "phoneNumbers", "requirements", "collectedRequirements", "validTo", "createdAt", "updatedAt"], "properties": { "verificationId": { "type": "string" }, "status": { "$ref": "#/components/schemas/VerificationStatus" }, "redirectUrl": { "type": "string" }, "errorRedirectUrl": { "type": "string" }, "externalUserId": { "$ref": "#/components/schemas/ExternalUserId" }, "phoneNumber": { "type": "string", "deprecated": true }, "isPhoneNumberVerified": { "type": "boolean", "deprecated": true }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/VerificationPhoneNumber" } }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "requireFirstAndLastName": { "type": "boolean", "deprecated": true }, "requirements": { "type": "array", "items": { "$ref": "#/components/schemas/Requirement" } }, "collectedRequirements": { "type": "array", "items": { "$ref": "#/components/schemas/CollectedRequirement" } }, "userId": { "type": ["string", "null"] }, "previousUserId": { "type": ["string", "null"] }, "reason": { "type": "string" }, "metadata": { "$ref": "#/components/schemas/Metadata" }, "validTo": { "$ref": "#/components/schemas/Timestamp" }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "updatedAt": { "$ref": "#/components/schemas/Timestamp" } }, "$comment": "The if/then/else below ties userId to status completed and previousUserId to status reverted. Its allOf wrappers keep Redocly's example validation (which forces unevaluatedProperties false on schemas listing properties, allOf members excepted) from misreading it; they change nothing otherwise.", "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "completed", "enum": ["completed"] } } }] }, "then": { "allOf": [{ "required": ["userId"] }, { "properties": { "userId": { "type": "string" }, "previousUserId": { "type": "null" } } }] }, "else": { "allOf": [{ "properties": { "userId": { "type": "null" } } }, { "if": { "allOf": [{ "required": ["status"] }, { "properties": { "status": { "const": "reverted", "enum": ["reverted"] } } }] }, "then": { "allOf": [{ "required": ["previousUserId"] }, { "properties": { "previousUserId": { "type": ["string", "null"] } } }] }, "else": { "allOf": [{ "properties": { "previousUserId": { "type": "null" } } }, { "properties": { "userId": { "type": "null" } } }] } }] } };
 var schema36 = { "type": "string", "enum": ["created", "started", "waitingForUserInput", "inReview", "completed", "declined", "closed", "expired", "reverted"] };
 var schema40 = { "type": "string", "enum": ["firstAndLastName", "dateOfBirth", "document", "phoneNumbers"] };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -278,9 +279,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate24.evaluated = { "props": { "type": true }, "dynamicProps": false, "dynamicItems": false };
-var schema42 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "firstAndLastName" }, "result": { "type": ["object", "null"], "required": ["firstName", "lastName"], "properties": { "firstName": { "type": "string" }, "lastName": { "type": "string" } } }, "verified": { "type": "boolean" } } };
-var schema49 = { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers" }, "result": { "type": ["object", "null"], "required": ["objects"], "properties": { "objects": { "type": "array", "items": { "type": "object", "required": ["phoneNumber"], "properties": { "phoneNumber": { "type": "string" } } } } } }, "verified": false } };
-var schema43 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "dateOfBirth" }, "result": { "type": ["object", "null"], "required": ["dateOfBirth"], "properties": { "dateOfBirth": { "$ref": "#/components/schemas/CalendarDate" } } }, "verified": { "type": "boolean" } } };
+var schema42 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "firstAndLastName", "enum": ["firstAndLastName"] }, "result": { "type": ["object", "null"], "required": ["firstName", "lastName"], "properties": { "firstName": { "type": "string" }, "lastName": { "type": "string" } } }, "verified": { "type": "boolean" } } };
+var schema49 = { "type": "object", "required": ["type", "result"], "properties": { "type": { "type": "string", "const": "phoneNumbers", "enum": ["phoneNumbers"] }, "result": { "type": ["object", "null"], "required": ["objects"], "properties": { "objects": { "type": "array", "items": { "type": "object", "required": ["phoneNumber"], "properties": { "phoneNumber": { "type": "string" } } } } } }, "verified": { "not": {} } } };
+var schema43 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "dateOfBirth", "enum": ["dateOfBirth"] }, "result": { "type": ["object", "null"], "required": ["dateOfBirth"], "properties": { "dateOfBirth": { "$ref": "#/components/schemas/CalendarDate" } } }, "verified": { "type": "boolean" } } };
 var formats6 = require_formats().fullFormats.date;
 function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
@@ -340,11 +341,8 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.result !== void 0) {
-      let data1 = data.result;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema43.properties.result.type }, message: "must be object,null" };
+      if (!(data0 === "dateOfBirth")) {
+        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -352,13 +350,25 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+    }
+    if (data.result !== void 0) {
+      let data1 = data.result;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
+        const err6 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema43.properties.result.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         if (data1.dateOfBirth === void 0) {
-          const err6 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "dateOfBirth" }, message: "must have required property 'dateOfBirth'" };
+          const err7 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "dateOfBirth" }, message: "must have required property 'dateOfBirth'" };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
@@ -366,20 +376,20 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           let data2 = data1.dateOfBirth;
           if (typeof data2 === "string") {
             if (!formats6.validate(data2)) {
-              const err7 = { instancePath: instancePath + "/result/dateOfBirth", schemaPath: "#/components/schemas/CalendarDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+              const err8 = { instancePath: instancePath + "/result/dateOfBirth", schemaPath: "#/components/schemas/CalendarDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
               if (vErrors === null) {
-                vErrors = [err7];
+                vErrors = [err8];
               } else {
-                vErrors.push(err7);
+                vErrors.push(err8);
               }
               errors++;
             }
           } else {
-            const err8 = { instancePath: instancePath + "/result/dateOfBirth", schemaPath: "#/components/schemas/CalendarDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err9 = { instancePath: instancePath + "/result/dateOfBirth", schemaPath: "#/components/schemas/CalendarDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err8];
+              vErrors = [err9];
             } else {
-              vErrors.push(err8);
+              vErrors.push(err9);
             }
             errors++;
           }
@@ -388,21 +398,21 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.verified !== void 0) {
       if (typeof data.verified !== "boolean") {
-        const err9 = { instancePath: instancePath + "/verified", schemaPath: "#/properties/verified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err10 = { instancePath: instancePath + "/verified", schemaPath: "#/properties/verified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err10];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err10);
         }
         errors++;
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err11];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err11);
     }
     errors++;
   }
@@ -410,7 +420,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate27.evaluated = { "props": { "type": true, "result": true, "verified": true }, "dynamicProps": false, "dynamicItems": false };
-var schema45 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "document" }, "result": { "type": ["object", "null"], "required": ["type", "firstName", "lastName", "dateOfBirth", "placeOfBirth", "nationality", "serialNo", "expiryAt", "issuedAt", "issuingAuthority", "placeOfIssue"], "properties": { "type": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": "string" }, "placeOfBirth": { "type": "string" }, "nationality": { "type": "string" }, "serialNo": { "type": "string" }, "expiryAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuedAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuingAuthority": { "type": ["string", "null"] }, "placeOfIssue": { "type": ["string", "null"] } } }, "verified": { "type": "boolean" } } };
+var schema45 = { "type": "object", "required": ["type", "result", "verified"], "properties": { "type": { "type": "string", "const": "document", "enum": ["document"] }, "result": { "type": ["object", "null"], "required": ["type", "firstName", "lastName", "dateOfBirth", "placeOfBirth", "nationality", "serialNo", "expiryAt", "issuedAt", "issuingAuthority", "placeOfIssue"], "properties": { "type": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": "string" }, "placeOfBirth": { "type": "string" }, "nationality": { "type": "string" }, "serialNo": { "type": "string" }, "expiryAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuedAt": { "$ref": "#/components/schemas/DocumentDate" }, "issuingAuthority": { "type": ["string", "null"] }, "placeOfIssue": { "type": ["string", "null"] } } }, "verified": { "type": "boolean" } } };
 function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -547,11 +557,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.result !== void 0) {
-      let data1 = data.result;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema45.properties.result.type }, message: "must be object,null" };
+      if (!(data0 === "document")) {
+        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema45.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -559,18 +566,21 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+    }
+    if (data.result !== void 0) {
+      let data1 = data.result;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
+        const err6 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: schema45.properties.result.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         if (data1.type === void 0) {
-          const err6 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (data1.firstName === void 0) {
-          const err7 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "firstName" }, message: "must have required property 'firstName'" };
+          const err7 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -578,8 +588,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.lastName === void 0) {
-          const err8 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "lastName" }, message: "must have required property 'lastName'" };
+        if (data1.firstName === void 0) {
+          const err8 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "firstName" }, message: "must have required property 'firstName'" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -587,8 +597,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.dateOfBirth === void 0) {
-          const err9 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "dateOfBirth" }, message: "must have required property 'dateOfBirth'" };
+        if (data1.lastName === void 0) {
+          const err9 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "lastName" }, message: "must have required property 'lastName'" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -596,8 +606,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.placeOfBirth === void 0) {
-          const err10 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "placeOfBirth" }, message: "must have required property 'placeOfBirth'" };
+        if (data1.dateOfBirth === void 0) {
+          const err10 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "dateOfBirth" }, message: "must have required property 'dateOfBirth'" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -605,8 +615,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.nationality === void 0) {
-          const err11 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "nationality" }, message: "must have required property 'nationality'" };
+        if (data1.placeOfBirth === void 0) {
+          const err11 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "placeOfBirth" }, message: "must have required property 'placeOfBirth'" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -614,8 +624,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.serialNo === void 0) {
-          const err12 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "serialNo" }, message: "must have required property 'serialNo'" };
+        if (data1.nationality === void 0) {
+          const err12 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "nationality" }, message: "must have required property 'nationality'" };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -623,8 +633,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.expiryAt === void 0) {
-          const err13 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "expiryAt" }, message: "must have required property 'expiryAt'" };
+        if (data1.serialNo === void 0) {
+          const err13 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "serialNo" }, message: "must have required property 'serialNo'" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -632,8 +642,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.issuedAt === void 0) {
-          const err14 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "issuedAt" }, message: "must have required property 'issuedAt'" };
+        if (data1.expiryAt === void 0) {
+          const err14 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "expiryAt" }, message: "must have required property 'expiryAt'" };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -641,8 +651,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.issuingAuthority === void 0) {
-          const err15 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "issuingAuthority" }, message: "must have required property 'issuingAuthority'" };
+        if (data1.issuedAt === void 0) {
+          const err15 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "issuedAt" }, message: "must have required property 'issuedAt'" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -650,8 +660,8 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data1.placeOfIssue === void 0) {
-          const err16 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "placeOfIssue" }, message: "must have required property 'placeOfIssue'" };
+        if (data1.issuingAuthority === void 0) {
+          const err16 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "issuingAuthority" }, message: "must have required property 'issuingAuthority'" };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -659,20 +669,18 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data1.placeOfIssue === void 0) {
+          const err17 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/required", keyword: "required", params: { missingProperty: "placeOfIssue" }, message: "must have required property 'placeOfIssue'" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
         if (data1.type !== void 0) {
           if (typeof data1.type !== "string") {
-            const err17 = { instancePath: instancePath + "/result/type", schemaPath: "#/properties/result/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        if (data1.firstName !== void 0) {
-          if (typeof data1.firstName !== "string") {
-            const err18 = { instancePath: instancePath + "/result/firstName", schemaPath: "#/properties/result/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err18 = { instancePath: instancePath + "/result/type", schemaPath: "#/properties/result/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -681,9 +689,9 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data1.lastName !== void 0) {
-          if (typeof data1.lastName !== "string") {
-            const err19 = { instancePath: instancePath + "/result/lastName", schemaPath: "#/properties/result/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data1.firstName !== void 0) {
+          if (typeof data1.firstName !== "string") {
+            const err19 = { instancePath: instancePath + "/result/firstName", schemaPath: "#/properties/result/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -692,9 +700,9 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data1.dateOfBirth !== void 0) {
-          if (typeof data1.dateOfBirth !== "string") {
-            const err20 = { instancePath: instancePath + "/result/dateOfBirth", schemaPath: "#/properties/result/properties/dateOfBirth/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data1.lastName !== void 0) {
+          if (typeof data1.lastName !== "string") {
+            const err20 = { instancePath: instancePath + "/result/lastName", schemaPath: "#/properties/result/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err20];
             } else {
@@ -703,9 +711,9 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data1.placeOfBirth !== void 0) {
-          if (typeof data1.placeOfBirth !== "string") {
-            const err21 = { instancePath: instancePath + "/result/placeOfBirth", schemaPath: "#/properties/result/properties/placeOfBirth/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data1.dateOfBirth !== void 0) {
+          if (typeof data1.dateOfBirth !== "string") {
+            const err21 = { instancePath: instancePath + "/result/dateOfBirth", schemaPath: "#/properties/result/properties/dateOfBirth/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -714,9 +722,9 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data1.nationality !== void 0) {
-          if (typeof data1.nationality !== "string") {
-            const err22 = { instancePath: instancePath + "/result/nationality", schemaPath: "#/properties/result/properties/nationality/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data1.placeOfBirth !== void 0) {
+          if (typeof data1.placeOfBirth !== "string") {
+            const err22 = { instancePath: instancePath + "/result/placeOfBirth", schemaPath: "#/properties/result/properties/placeOfBirth/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -725,13 +733,24 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data1.serialNo !== void 0) {
-          if (typeof data1.serialNo !== "string") {
-            const err23 = { instancePath: instancePath + "/result/serialNo", schemaPath: "#/properties/result/properties/serialNo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data1.nationality !== void 0) {
+          if (typeof data1.nationality !== "string") {
+            const err23 = { instancePath: instancePath + "/result/nationality", schemaPath: "#/properties/result/properties/nationality/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err23];
             } else {
               vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        if (data1.serialNo !== void 0) {
+          if (typeof data1.serialNo !== "string") {
+            const err24 = { instancePath: instancePath + "/result/serialNo", schemaPath: "#/properties/result/properties/serialNo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
             }
             errors++;
           }
@@ -751,19 +770,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         if (data1.issuingAuthority !== void 0) {
           let data11 = data1.issuingAuthority;
           if (typeof data11 !== "string" && data11 !== null) {
-            const err24 = { instancePath: instancePath + "/result/issuingAuthority", schemaPath: "#/properties/result/properties/issuingAuthority/type", keyword: "type", params: { type: schema45.properties.result.properties.issuingAuthority.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-        if (data1.placeOfIssue !== void 0) {
-          let data12 = data1.placeOfIssue;
-          if (typeof data12 !== "string" && data12 !== null) {
-            const err25 = { instancePath: instancePath + "/result/placeOfIssue", schemaPath: "#/properties/result/properties/placeOfIssue/type", keyword: "type", params: { type: schema45.properties.result.properties.placeOfIssue.type }, message: "must be string,null" };
+            const err25 = { instancePath: instancePath + "/result/issuingAuthority", schemaPath: "#/properties/result/properties/issuingAuthority/type", keyword: "type", params: { type: schema45.properties.result.properties.issuingAuthority.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err25];
             } else {
@@ -772,25 +779,37 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data1.placeOfIssue !== void 0) {
+          let data12 = data1.placeOfIssue;
+          if (typeof data12 !== "string" && data12 !== null) {
+            const err26 = { instancePath: instancePath + "/result/placeOfIssue", schemaPath: "#/properties/result/properties/placeOfIssue/type", keyword: "type", params: { type: schema45.properties.result.properties.placeOfIssue.type }, message: "must be string,null" };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
       }
     }
     if (data.verified !== void 0) {
       if (typeof data.verified !== "boolean") {
-        const err26 = { instancePath: instancePath + "/verified", schemaPath: "#/properties/verified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err27 = { instancePath: instancePath + "/verified", schemaPath: "#/properties/verified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err27];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err27);
         }
         errors++;
       }
     }
   } else {
-    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err28 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err28];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err28);
     }
     errors++;
   }
@@ -860,11 +879,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.result !== void 0) {
-      let data1 = data.result;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/type", keyword: "type", params: { type: schema42.properties.result.type }, message: "must be object,null" };
+      if (!(data0 === "firstAndLastName")) {
+        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/type/enum", keyword: "enum", params: { allowedValues: schema42.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -872,18 +888,21 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+    }
+    if (data.result !== void 0) {
+      let data1 = data.result;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
+        const err6 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/type", keyword: "type", params: { type: schema42.properties.result.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         if (data1.firstName === void 0) {
-          const err6 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/required", keyword: "required", params: { missingProperty: "firstName" }, message: "must have required property 'firstName'" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (data1.lastName === void 0) {
-          const err7 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/required", keyword: "required", params: { missingProperty: "lastName" }, message: "must have required property 'lastName'" };
+          const err7 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/required", keyword: "required", params: { missingProperty: "firstName" }, message: "must have required property 'firstName'" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -891,20 +910,18 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data1.lastName === void 0) {
+          const err8 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/required", keyword: "required", params: { missingProperty: "lastName" }, message: "must have required property 'lastName'" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
         if (data1.firstName !== void 0) {
           if (typeof data1.firstName !== "string") {
-            const err8 = { instancePath: instancePath + "/result/firstName", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if (data1.lastName !== void 0) {
-          if (typeof data1.lastName !== "string") {
-            const err9 = { instancePath: instancePath + "/result/lastName", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err9 = { instancePath: instancePath + "/result/firstName", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -913,25 +930,36 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data1.lastName !== void 0) {
+          if (typeof data1.lastName !== "string") {
+            const err10 = { instancePath: instancePath + "/result/lastName", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/result/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
       }
     }
     if (data.verified !== void 0) {
       if (typeof data.verified !== "boolean") {
-        const err10 = { instancePath: instancePath + "/verified", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/verified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err11 = { instancePath: instancePath + "/verified", schemaPath: "#/components/schemas/CollectedFirstAndLastName/properties/verified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err11];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err11);
         }
         errors++;
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/components/schemas/CollectedFirstAndLastName/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/components/schemas/CollectedFirstAndLastName/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err12];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err12);
     }
     errors++;
   }
@@ -987,16 +1015,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs16 = errors;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         if (data.type === void 0) {
-          const err12 = { instancePath, schemaPath: "#/components/schemas/CollectedPhoneNumbers/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-        if (data.result === void 0) {
-          const err13 = { instancePath, schemaPath: "#/components/schemas/CollectedPhoneNumbers/required", keyword: "required", params: { missingProperty: "result" }, message: "must have required property 'result'" };
+          const err13 = { instancePath, schemaPath: "#/components/schemas/CollectedPhoneNumbers/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -1004,19 +1023,19 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data.result === void 0) {
+          const err14 = { instancePath, schemaPath: "#/components/schemas/CollectedPhoneNumbers/required", keyword: "required", params: { missingProperty: "result" }, message: "must have required property 'result'" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
         if (data.type !== void 0) {
           let data5 = data.type;
           if (typeof data5 !== "string") {
-            const err14 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-          if ("phoneNumbers" !== data5) {
-            const err15 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/type/const", keyword: "const", params: { allowedValue: "phoneNumbers" }, message: "must be equal to constant" };
+            const err15 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -1024,11 +1043,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-        }
-        if (data.result !== void 0) {
-          let data6 = data.result;
-          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-            const err16 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/type", keyword: "type", params: { type: schema49.properties.result.type }, message: "must be object,null" };
+          if ("phoneNumbers" !== data5) {
+            const err16 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/type/const", keyword: "const", params: { allowedValue: "phoneNumbers" }, message: "must be equal to constant" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -1036,13 +1052,34 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
+          if (!(data5 === "phoneNumbers")) {
+            const err17 = { instancePath: instancePath + "/type", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/type/enum", keyword: "enum", params: { allowedValues: schema49.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data.result !== void 0) {
+          let data6 = data.result;
+          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
+            const err18 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/type", keyword: "type", params: { type: schema49.properties.result.type }, message: "must be object,null" };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
           if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
             if (data6.objects === void 0) {
-              const err17 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/required", keyword: "required", params: { missingProperty: "objects" }, message: "must have required property 'objects'" };
+              const err19 = { instancePath: instancePath + "/result", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/required", keyword: "required", params: { missingProperty: "objects" }, message: "must have required property 'objects'" };
               if (vErrors === null) {
-                vErrors = [err17];
+                vErrors = [err19];
               } else {
-                vErrors.push(err17);
+                vErrors.push(err19);
               }
               errors++;
             }
@@ -1054,41 +1091,41 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
                   let data8 = data7[i0];
                   if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
                     if (data8.phoneNumber === void 0) {
-                      const err18 = { instancePath: instancePath + "/result/objects/" + i0, schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/items/required", keyword: "required", params: { missingProperty: "phoneNumber" }, message: "must have required property 'phoneNumber'" };
+                      const err20 = { instancePath: instancePath + "/result/objects/" + i0, schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/items/required", keyword: "required", params: { missingProperty: "phoneNumber" }, message: "must have required property 'phoneNumber'" };
                       if (vErrors === null) {
-                        vErrors = [err18];
+                        vErrors = [err20];
                       } else {
-                        vErrors.push(err18);
+                        vErrors.push(err20);
                       }
                       errors++;
                     }
                     if (data8.phoneNumber !== void 0) {
                       if (typeof data8.phoneNumber !== "string") {
-                        const err19 = { instancePath: instancePath + "/result/objects/" + i0 + "/phoneNumber", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/items/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err21 = { instancePath: instancePath + "/result/objects/" + i0 + "/phoneNumber", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/items/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err19];
+                          vErrors = [err21];
                         } else {
-                          vErrors.push(err19);
+                          vErrors.push(err21);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err20 = { instancePath: instancePath + "/result/objects/" + i0, schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err22 = { instancePath: instancePath + "/result/objects/" + i0, schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err20];
+                      vErrors = [err22];
                     } else {
-                      vErrors.push(err20);
+                      vErrors.push(err22);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err21 = { instancePath: instancePath + "/result/objects", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err23 = { instancePath: instancePath + "/result/objects", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/result/properties/objects/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
@@ -1096,20 +1133,20 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data.verified !== void 0) {
-          const err22 = { instancePath: instancePath + "/verified", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/verified/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
+          const err24 = { instancePath: instancePath + "/verified", schemaPath: "#/components/schemas/CollectedPhoneNumbers/properties/verified/not", keyword: "not", params: {}, message: "must NOT be valid" };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err24];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err24);
           }
           errors++;
         }
       } else {
-        const err23 = { instancePath, schemaPath: "#/components/schemas/CollectedPhoneNumbers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err25 = { instancePath, schemaPath: "#/components/schemas/CollectedPhoneNumbers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err25];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err25);
         }
         errors++;
       }
@@ -1132,11 +1169,11 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   if (!valid0) {
-    const err24 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+    const err26 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
     if (vErrors === null) {
-      vErrors = [err24];
+      vErrors = [err26];
     } else {
-      vErrors.push(err24);
+      vErrors.push(err26);
     }
     errors++;
   } else {
@@ -1185,7 +1222,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     const _errs5 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.status !== void 0) {
-        if ("completed" !== data.status) {
+        let data0 = data.status;
+        if ("completed" !== data0) {
           const err1 = {};
           if (vErrors === null) {
             vErrors = [err1];
@@ -1193,6 +1231,16 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             vErrors.push(err1);
           }
           errors++;
+        } else {
+          if (!(data0 === "completed")) {
+            const err2 = {};
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
         }
       }
     }
@@ -1212,11 +1260,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     const _errs7 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.userId === void 0) {
-        const err2 = { instancePath, schemaPath: "#/then/allOf/0/required", keyword: "required", params: { missingProperty: "userId" }, message: "must have required property 'userId'" };
+        const err3 = { instancePath, schemaPath: "#/then/allOf/0/required", keyword: "required", params: { missingProperty: "userId" }, message: "must have required property 'userId'" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err3];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -1224,22 +1272,22 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.userId !== void 0) {
         if (typeof data.userId !== "string") {
-          const err3 = { instancePath: instancePath + "/userId", schemaPath: "#/then/allOf/1/properties/userId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          const err4 = { instancePath: instancePath + "/userId", schemaPath: "#/then/allOf/1/properties/userId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err4];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err4);
           }
           errors++;
         }
       }
       if (data.previousUserId !== void 0) {
         if (data.previousUserId !== null) {
-          const err4 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/then/allOf/1/properties/previousUserId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+          const err5 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/then/allOf/1/properties/previousUserId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err5];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err5);
           }
           errors++;
         }
@@ -1259,11 +1307,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.userId !== void 0) {
         if (data.userId !== null) {
-          const err5 = { instancePath: instancePath + "/userId", schemaPath: "#/else/allOf/0/properties/userId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+          const err6 = { instancePath: instancePath + "/userId", schemaPath: "#/else/allOf/0/properties/userId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -1276,11 +1324,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.status === void 0 && (missing1 = "status")) {
-        const err6 = {};
+        const err7 = {};
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
@@ -1290,14 +1338,25 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs22 = errors;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         if (data.status !== void 0) {
-          if ("reverted" !== data.status) {
-            const err7 = {};
+          let data4 = data.status;
+          if ("reverted" !== data4) {
+            const err8 = {};
             if (vErrors === null) {
-              vErrors = [err7];
+              vErrors = [err8];
             } else {
-              vErrors.push(err7);
+              vErrors.push(err8);
             }
             errors++;
+          } else {
+            if (!(data4 === "reverted")) {
+              const err9 = {};
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
           }
         }
       }
@@ -1317,11 +1376,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs24 = errors;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         if (data.previousUserId === void 0) {
-          const err8 = { instancePath, schemaPath: "#/else/allOf/1/then/allOf/0/required", keyword: "required", params: { missingProperty: "previousUserId" }, message: "must have required property 'previousUserId'" };
+          const err10 = { instancePath, schemaPath: "#/else/allOf/1/then/allOf/0/required", keyword: "required", params: { missingProperty: "previousUserId" }, message: "must have required property 'previousUserId'" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err10];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err10);
           }
           errors++;
         }
@@ -1330,11 +1389,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         if (data.previousUserId !== void 0) {
           let data5 = data.previousUserId;
           if (typeof data5 !== "string" && data5 !== null) {
-            const err9 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/else/allOf/1/then/allOf/1/properties/previousUserId/type", keyword: "type", params: { type: schema35.else.allOf[1].then.allOf[1].properties.previousUserId.type }, message: "must be string,null" };
+            const err11 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/else/allOf/1/then/allOf/1/properties/previousUserId/type", keyword: "type", params: { type: schema35.else.allOf[1].then.allOf[1].properties.previousUserId.type }, message: "must be string,null" };
             if (vErrors === null) {
-              vErrors = [err9];
+              vErrors = [err11];
             } else {
-              vErrors.push(err9);
+              vErrors.push(err11);
             }
             errors++;
           }
@@ -1353,11 +1412,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       if (data && typeof data == "object" && !Array.isArray(data)) {
         if (data.previousUserId !== void 0) {
           if (data.previousUserId !== null) {
-            const err10 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/else/allOf/1/else/allOf/0/properties/previousUserId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+            const err12 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/else/allOf/1/else/allOf/0/properties/previousUserId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
             if (vErrors === null) {
-              vErrors = [err10];
+              vErrors = [err12];
             } else {
-              vErrors.push(err10);
+              vErrors.push(err12);
             }
             errors++;
           }
@@ -1366,11 +1425,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       if (data && typeof data == "object" && !Array.isArray(data)) {
         if (data.userId !== void 0) {
           if (data.userId !== null) {
-            const err11 = { instancePath: instancePath + "/userId", schemaPath: "#/else/allOf/1/else/allOf/1/properties/userId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+            const err13 = { instancePath: instancePath + "/userId", schemaPath: "#/else/allOf/1/else/allOf/1/properties/userId/type", keyword: "type", params: { type: "null" }, message: "must be null" };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err13];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err13);
             }
             errors++;
           }
@@ -1388,11 +1447,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       ifClause1 = "else";
     }
     if (!valid7) {
-      const err12 = { instancePath, schemaPath: "#/else/allOf/1/if", keyword: "if", params: { failingKeyword: ifClause1 }, message: 'must match "' + ifClause1 + '" schema' };
+      const err14 = { instancePath, schemaPath: "#/else/allOf/1/if", keyword: "if", params: { failingKeyword: ifClause1 }, message: 'must match "' + ifClause1 + '" schema' };
       if (vErrors === null) {
-        vErrors = [err12];
+        vErrors = [err14];
       } else {
-        vErrors.push(err12);
+        vErrors.push(err14);
       }
       errors++;
     }
@@ -1415,35 +1474,17 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     ifClause0 = "else";
   }
   if (!valid0) {
-    const err13 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema' };
+    const err15 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema' };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.verificationId === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "verificationId" }, message: "must have required property 'verificationId'" };
-      if (vErrors === null) {
-        vErrors = [err14];
-      } else {
-        vErrors.push(err14);
-      }
-      errors++;
-    }
-    if (data.status === void 0) {
-      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
-      if (vErrors === null) {
-        vErrors = [err15];
-      } else {
-        vErrors.push(err15);
-      }
-      errors++;
-    }
-    if (data.redirectUrl === void 0) {
-      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "redirectUrl" }, message: "must have required property 'redirectUrl'" };
+      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "verificationId" }, message: "must have required property 'verificationId'" };
       if (vErrors === null) {
         vErrors = [err16];
       } else {
@@ -1451,8 +1492,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.externalUserId === void 0) {
-      const err17 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "externalUserId" }, message: "must have required property 'externalUserId'" };
+    if (data.status === void 0) {
+      const err17 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
       if (vErrors === null) {
         vErrors = [err17];
       } else {
@@ -1460,8 +1501,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.phoneNumbers === void 0) {
-      const err18 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "phoneNumbers" }, message: "must have required property 'phoneNumbers'" };
+    if (data.redirectUrl === void 0) {
+      const err18 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "redirectUrl" }, message: "must have required property 'redirectUrl'" };
       if (vErrors === null) {
         vErrors = [err18];
       } else {
@@ -1469,8 +1510,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.requirements === void 0) {
-      const err19 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "requirements" }, message: "must have required property 'requirements'" };
+    if (data.externalUserId === void 0) {
+      const err19 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "externalUserId" }, message: "must have required property 'externalUserId'" };
       if (vErrors === null) {
         vErrors = [err19];
       } else {
@@ -1478,8 +1519,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.collectedRequirements === void 0) {
-      const err20 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collectedRequirements" }, message: "must have required property 'collectedRequirements'" };
+    if (data.phoneNumbers === void 0) {
+      const err20 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "phoneNumbers" }, message: "must have required property 'phoneNumbers'" };
       if (vErrors === null) {
         vErrors = [err20];
       } else {
@@ -1487,8 +1528,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.validTo === void 0) {
-      const err21 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "validTo" }, message: "must have required property 'validTo'" };
+    if (data.requirements === void 0) {
+      const err21 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "requirements" }, message: "must have required property 'requirements'" };
       if (vErrors === null) {
         vErrors = [err21];
       } else {
@@ -1496,8 +1537,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.createdAt === void 0) {
-      const err22 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
+    if (data.collectedRequirements === void 0) {
+      const err22 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collectedRequirements" }, message: "must have required property 'collectedRequirements'" };
       if (vErrors === null) {
         vErrors = [err22];
       } else {
@@ -1505,12 +1546,30 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.updatedAt === void 0) {
-      const err23 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "updatedAt" }, message: "must have required property 'updatedAt'" };
+    if (data.validTo === void 0) {
+      const err23 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "validTo" }, message: "must have required property 'validTo'" };
       if (vErrors === null) {
         vErrors = [err23];
       } else {
         vErrors.push(err23);
+      }
+      errors++;
+    }
+    if (data.createdAt === void 0) {
+      const err24 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "createdAt" }, message: "must have required property 'createdAt'" };
+      if (vErrors === null) {
+        vErrors = [err24];
+      } else {
+        vErrors.push(err24);
+      }
+      errors++;
+    }
+    if (data.updatedAt === void 0) {
+      const err25 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "updatedAt" }, message: "must have required property 'updatedAt'" };
+      if (vErrors === null) {
+        vErrors = [err25];
+      } else {
+        vErrors.push(err25);
       }
       errors++;
     }
@@ -1539,28 +1598,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.verificationId !== void 0) {
       if (typeof data.verificationId !== "string") {
-        const err24 = { instancePath: instancePath + "/verificationId", schemaPath: "#/properties/verificationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data9 = data.status;
-      if (typeof data9 !== "string") {
-        const err25 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-      if (!(data9 === "created" || data9 === "started" || data9 === "waitingForUserInput" || data9 === "inReview" || data9 === "completed" || data9 === "declined" || data9 === "closed" || data9 === "expired" || data9 === "reverted")) {
-        const err26 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { instancePath: instancePath + "/verificationId", schemaPath: "#/properties/verificationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -1569,9 +1607,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.redirectUrl !== void 0) {
-      if (typeof data.redirectUrl !== "string") {
-        const err27 = { instancePath: instancePath + "/redirectUrl", schemaPath: "#/properties/redirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.status !== void 0) {
+      let data9 = data.status;
+      if (typeof data9 !== "string") {
+        const err27 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -1579,10 +1618,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.errorRedirectUrl !== void 0) {
-      if (typeof data.errorRedirectUrl !== "string") {
-        const err28 = { instancePath: instancePath + "/errorRedirectUrl", schemaPath: "#/properties/errorRedirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data9 === "created" || data9 === "started" || data9 === "waitingForUserInput" || data9 === "inReview" || data9 === "completed" || data9 === "declined" || data9 === "closed" || data9 === "expired" || data9 === "reverted")) {
+        const err28 = { instancePath: instancePath + "/status", schemaPath: "#/components/schemas/VerificationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -1591,20 +1628,20 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.externalUserId !== void 0) {
-      let data12 = data.externalUserId;
-      if (typeof data12 === "string") {
-        if (!formats0.test(data12)) {
-          const err29 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
+    if (data.redirectUrl !== void 0) {
+      if (typeof data.redirectUrl !== "string") {
+        const err29 = { instancePath: instancePath + "/redirectUrl", schemaPath: "#/properties/redirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
         }
-      } else {
-        const err30 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        errors++;
+      }
+    }
+    if (data.errorRedirectUrl !== void 0) {
+      if (typeof data.errorRedirectUrl !== "string") {
+        const err30 = { instancePath: instancePath + "/errorRedirectUrl", schemaPath: "#/properties/errorRedirectUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -1613,24 +1650,46 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.externalUserId !== void 0) {
+      let data12 = data.externalUserId;
+      if (typeof data12 === "string") {
+        if (!formats0.test(data12)) {
+          const err31 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/format", keyword: "format", params: { format: "uuid" }, message: 'must match format "uuid"' };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+      } else {
+        const err32 = { instancePath: instancePath + "/externalUserId", schemaPath: "#/components/schemas/ExternalUserId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
     if (data.phoneNumber !== void 0) {
       if (typeof data.phoneNumber !== "string") {
-        const err31 = { instancePath: instancePath + "/phoneNumber", schemaPath: "#/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err33 = { instancePath: instancePath + "/phoneNumber", schemaPath: "#/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err33];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err33);
         }
         errors++;
       }
     }
     if (data.isPhoneNumberVerified !== void 0) {
       if (typeof data.isPhoneNumberVerified !== "boolean") {
-        const err32 = { instancePath: instancePath + "/isPhoneNumberVerified", schemaPath: "#/properties/isPhoneNumberVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err34 = { instancePath: instancePath + "/isPhoneNumberVerified", schemaPath: "#/properties/isPhoneNumberVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err34];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err34);
         }
         errors++;
       }
@@ -1643,79 +1702,57 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           let data16 = data15[i0];
           if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
             if (data16.phoneNumber === void 0) {
-              const err33 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "phoneNumber" }, message: "must have required property 'phoneNumber'" };
+              const err35 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "phoneNumber" }, message: "must have required property 'phoneNumber'" };
               if (vErrors === null) {
-                vErrors = [err33];
+                vErrors = [err35];
               } else {
-                vErrors.push(err33);
+                vErrors.push(err35);
               }
               errors++;
             }
             if (data16.isVerified === void 0) {
-              const err34 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "isVerified" }, message: "must have required property 'isVerified'" };
+              const err36 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/required", keyword: "required", params: { missingProperty: "isVerified" }, message: "must have required property 'isVerified'" };
               if (vErrors === null) {
-                vErrors = [err34];
+                vErrors = [err36];
               } else {
-                vErrors.push(err34);
+                vErrors.push(err36);
               }
               errors++;
             }
             if (data16.phoneNumber !== void 0) {
               if (typeof data16.phoneNumber !== "string") {
-                const err35 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/phoneNumber", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err37 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/phoneNumber", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/phoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err35];
+                  vErrors = [err37];
                 } else {
-                  vErrors.push(err35);
+                  vErrors.push(err37);
                 }
                 errors++;
               }
             }
             if (data16.isVerified !== void 0) {
               if (typeof data16.isVerified !== "boolean") {
-                const err36 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/isVerified", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/isVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err38 = { instancePath: instancePath + "/phoneNumbers/" + i0 + "/isVerified", schemaPath: "#/components/schemas/VerificationPhoneNumber/properties/isVerified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err38];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err38);
                 }
                 errors++;
               }
             }
           } else {
-            const err37 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err39 = { instancePath: instancePath + "/phoneNumbers/" + i0, schemaPath: "#/components/schemas/VerificationPhoneNumber/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err39];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err39);
             }
             errors++;
           }
         }
       } else {
-        const err38 = { instancePath: instancePath + "/phoneNumbers", schemaPath: "#/properties/phoneNumbers/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-    }
-    if (data.firstName !== void 0) {
-      if (typeof data.firstName !== "string") {
-        const err39 = { instancePath: instancePath + "/firstName", schemaPath: "#/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err39];
-        } else {
-          vErrors.push(err39);
-        }
-        errors++;
-      }
-    }
-    if (data.lastName !== void 0) {
-      if (typeof data.lastName !== "string") {
-        const err40 = { instancePath: instancePath + "/lastName", schemaPath: "#/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err40 = { instancePath: instancePath + "/phoneNumbers", schemaPath: "#/properties/phoneNumbers/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -1724,13 +1761,35 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.requireFirstAndLastName !== void 0) {
-      if (typeof data.requireFirstAndLastName !== "boolean") {
-        const err41 = { instancePath: instancePath + "/requireFirstAndLastName", schemaPath: "#/properties/requireFirstAndLastName/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+    if (data.firstName !== void 0) {
+      if (typeof data.firstName !== "string") {
+        const err41 = { instancePath: instancePath + "/firstName", schemaPath: "#/properties/firstName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
           vErrors.push(err41);
+        }
+        errors++;
+      }
+    }
+    if (data.lastName !== void 0) {
+      if (typeof data.lastName !== "string") {
+        const err42 = { instancePath: instancePath + "/lastName", schemaPath: "#/properties/lastName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+    }
+    if (data.requireFirstAndLastName !== void 0) {
+      if (typeof data.requireFirstAndLastName !== "boolean") {
+        const err43 = { instancePath: instancePath + "/requireFirstAndLastName", schemaPath: "#/properties/requireFirstAndLastName/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
         }
         errors++;
       }
@@ -1746,11 +1805,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err42 = { instancePath: instancePath + "/requirements", schemaPath: "#/properties/requirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err44 = { instancePath: instancePath + "/requirements", schemaPath: "#/properties/requirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err44];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err44);
         }
         errors++;
       }
@@ -1766,31 +1825,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err43 = { instancePath: instancePath + "/collectedRequirements", schemaPath: "#/properties/collectedRequirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      }
-    }
-    if (data.userId !== void 0) {
-      let data26 = data.userId;
-      if (typeof data26 !== "string" && data26 !== null) {
-        const err44 = { instancePath: instancePath + "/userId", schemaPath: "#/properties/userId/type", keyword: "type", params: { type: schema35.properties.userId.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-    }
-    if (data.previousUserId !== void 0) {
-      let data27 = data.previousUserId;
-      if (typeof data27 !== "string" && data27 !== null) {
-        const err45 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/properties/previousUserId/type", keyword: "type", params: { type: schema35.properties.previousUserId.type }, message: "must be string,null" };
+        const err45 = { instancePath: instancePath + "/collectedRequirements", schemaPath: "#/properties/collectedRequirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -1799,9 +1834,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.reason !== void 0) {
-      if (typeof data.reason !== "string") {
-        const err46 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.userId !== void 0) {
+      let data26 = data.userId;
+      if (typeof data26 !== "string" && data26 !== null) {
+        const err46 = { instancePath: instancePath + "/userId", schemaPath: "#/properties/userId/type", keyword: "type", params: { type: schema35.properties.userId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err46];
         } else {
@@ -1810,11 +1846,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.metadata !== void 0) {
-      let data29 = data.metadata;
-      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
-      } else {
-        const err47 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (data.previousUserId !== void 0) {
+      let data27 = data.previousUserId;
+      if (typeof data27 !== "string" && data27 !== null) {
+        const err47 = { instancePath: instancePath + "/previousUserId", schemaPath: "#/properties/previousUserId/type", keyword: "type", params: { type: schema35.properties.previousUserId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -1823,20 +1858,22 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.validTo !== void 0) {
-      let data30 = data.validTo;
-      if (typeof data30 === "string") {
-        if (!formats2.validate(data30)) {
-          const err48 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err48];
-          } else {
-            vErrors.push(err48);
-          }
-          errors++;
+    if (data.reason !== void 0) {
+      if (typeof data.reason !== "string") {
+        const err48 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
         }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data29 = data.metadata;
+      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
       } else {
-        const err49 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err49 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -1845,11 +1882,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.createdAt !== void 0) {
-      let data31 = data.createdAt;
-      if (typeof data31 === "string") {
-        if (!formats2.validate(data31)) {
-          const err50 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+    if (data.validTo !== void 0) {
+      let data30 = data.validTo;
+      if (typeof data30 === "string") {
+        if (!formats2.validate(data30)) {
+          const err50 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err50];
           } else {
@@ -1858,7 +1895,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err51 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err51 = { instancePath: instancePath + "/validTo", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err51];
         } else {
@@ -1867,11 +1904,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.updatedAt !== void 0) {
-      let data32 = data.updatedAt;
-      if (typeof data32 === "string") {
-        if (!formats2.validate(data32)) {
-          const err52 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+    if (data.createdAt !== void 0) {
+      let data31 = data.createdAt;
+      if (typeof data31 === "string") {
+        if (!formats2.validate(data31)) {
+          const err52 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err52];
           } else {
@@ -1880,7 +1917,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err53 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err53 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err53];
         } else {
@@ -1889,12 +1926,34 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.updatedAt !== void 0) {
+      let data32 = data.updatedAt;
+      if (typeof data32 === "string") {
+        if (!formats2.validate(data32)) {
+          const err54 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err54];
+          } else {
+            vErrors.push(err54);
+          }
+          errors++;
+        }
+      } else {
+        const err55 = { instancePath: instancePath + "/updatedAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err55];
+        } else {
+          vErrors.push(err55);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err56 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err54];
+      vErrors = [err56];
     } else {
-      vErrors.push(err54);
+      vErrors.push(err56);
     }
     errors++;
   }
@@ -2089,10 +2148,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.result !== void 0) {
-              if (data2.result !== null) {
-                const err15 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/result", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/result/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+              if (!(data6 === "phoneNumbers")) {
+                const err15 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/type", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/type/enum", keyword: "enum", params: { allowedValues: schema54.oneOf[1].properties.type.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err15];
                 } else {
@@ -2101,21 +2158,32 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.result !== void 0) {
+              if (data2.result !== null) {
+                const err16 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/result", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/result/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
             if (data2.verified !== void 0) {
-              const err16 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/verified", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/verified/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
+              const err17 = { instancePath: instancePath + "/collectedRequirements/" + i0 + "/verified", schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/properties/verified/not", keyword: "not", params: {}, message: "must NOT be valid" };
               if (vErrors === null) {
-                vErrors = [err16];
+                vErrors = [err17];
               } else {
-                vErrors.push(err16);
+                vErrors.push(err17);
               }
               errors++;
             }
           } else {
-            const err17 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err18 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err18];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err18);
             }
             errors++;
           }
@@ -2136,11 +2204,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (!valid5) {
-            const err18 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+            const err19 = { instancePath: instancePath + "/collectedRequirements/" + i0, schemaPath: "#/components/schemas/PendingCollectedRequirement/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err19];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err19);
             }
             errors++;
           } else {
@@ -2155,21 +2223,21 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err19 = { instancePath: instancePath + "/collectedRequirements", schemaPath: "#/allOf/1/properties/collectedRequirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err20 = { instancePath: instancePath + "/collectedRequirements", schemaPath: "#/allOf/1/properties/collectedRequirements/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err20];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err20);
         }
         errors++;
       }
     }
   } else {
-    const err20 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err21 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err20];
+      vErrors = [err21];
     } else {
-      vErrors.push(err20);
+      vErrors.push(err21);
     }
     errors++;
   }
@@ -2281,11 +2349,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data1 === "verification")) {
+        const err9 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/enum", keyword: "enum", params: { allowedValues: schema32.properties.dataType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2293,12 +2358,33 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("verification.created" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "verification.created" }, message: "must be equal to constant" };
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
+        }
+        errors++;
+      }
+      if ("verification.created" !== data2) {
+        const err11 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "verification.created" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (!(data2 === "verification.created")) {
+        const err12 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/enum", keyword: "enum", params: { allowedValues: schema32.properties.eventType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -2307,20 +2393,20 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.createdAt;
       if (typeof data3 === "string") {
         if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err13 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -2332,11 +2418,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -2345,6 +2431,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate21.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validateVerificationUpdatedEvent = validate37;
+var schema55 = { "type": "object", "required": ["eventId", "dataType", "eventType", "createdAt", "data"], "properties": { "eventId": { "type": "string", "format": "uuid" }, "dataType": { "type": "string", "const": "verification", "enum": ["verification"] }, "eventType": { "type": "string", "const": "verification.updated", "enum": ["verification.updated"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "data": { "$ref": "#/components/schemas/VerificationEventData" } } };
 function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2443,11 +2530,8 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data1 === "verification")) {
+        const err9 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/enum", keyword: "enum", params: { allowedValues: schema55.properties.dataType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2455,12 +2539,33 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("verification.updated" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "verification.updated" }, message: "must be equal to constant" };
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
+        }
+        errors++;
+      }
+      if ("verification.updated" !== data2) {
+        const err11 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "verification.updated" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (!(data2 === "verification.updated")) {
+        const err12 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/enum", keyword: "enum", params: { allowedValues: schema55.properties.eventType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -2469,20 +2574,20 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.createdAt;
       if (typeof data3 === "string") {
         if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err13 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -2494,11 +2599,11 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -2507,6 +2612,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate37.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validateUserCreatedEvent = validate39;
+var schema57 = { "type": "object", "required": ["eventId", "dataType", "eventType", "createdAt", "data"], "properties": { "eventId": { "type": "string", "format": "uuid" }, "dataType": { "type": "string", "const": "user", "enum": ["user"] }, "eventType": { "type": "string", "const": "user.created", "enum": ["user.created"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "data": { "$ref": "#/components/schemas/UserEventData" } } };
 var schema59 = { "type": "object", "required": ["userId", "createdAt", "estimatedAge", "phoneNumbers", "names", "externalUsers"], "properties": { "userId": { "type": "string" }, "firstName": { "type": "string" }, "lastName": { "type": "string" }, "dateOfBirth": { "type": ["string", "null"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "estimatedAge": { "$ref": "#/components/schemas/EstimatedAge" }, "phoneNumbers": { "type": "array", "items": { "$ref": "#/components/schemas/UserPhoneNumber" } }, "names": { "type": "array", "items": { "$ref": "#/components/schemas/UserName" } }, "externalUsers": { "type": "array", "items": { "$ref": "#/components/schemas/ExternalUser" } } } };
 var schema61 = { "type": "string", "enum": ["unknown", "under8", "over8", "over13", "over16", "over18", "over21", "over25", "over30"] };
 var pattern4 = new RegExp("^\\+[1-9][0-9]{1,14}$", "u");
@@ -3110,11 +3216,8 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data1 === "user")) {
+        const err9 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/enum", keyword: "enum", params: { allowedValues: schema57.properties.dataType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3122,12 +3225,33 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("user.created" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.created" }, message: "must be equal to constant" };
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
+        }
+        errors++;
+      }
+      if ("user.created" !== data2) {
+        const err11 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.created" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (!(data2 === "user.created")) {
+        const err12 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/enum", keyword: "enum", params: { allowedValues: schema57.properties.eventType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -3136,20 +3260,20 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.createdAt;
       if (typeof data3 === "string") {
         if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err13 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -3161,11 +3285,11 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -3174,6 +3298,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate39.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validateUserMergedEvent = validate48;
+var schema69 = { "type": "object", "required": ["eventId", "dataType", "eventType", "createdAt", "data"], "properties": { "eventId": { "type": "string", "format": "uuid" }, "dataType": { "type": "string", "const": "user", "enum": ["user"] }, "eventType": { "type": "string", "const": "user.merged", "enum": ["user.merged"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "data": { "$ref": "#/components/schemas/UserEventData" } } };
 function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3272,11 +3397,8 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data1 === "user")) {
+        const err9 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/enum", keyword: "enum", params: { allowedValues: schema69.properties.dataType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3284,12 +3406,33 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("user.merged" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.merged" }, message: "must be equal to constant" };
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
+        }
+        errors++;
+      }
+      if ("user.merged" !== data2) {
+        const err11 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.merged" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (!(data2 === "user.merged")) {
+        const err12 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/enum", keyword: "enum", params: { allowedValues: schema69.properties.eventType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -3298,20 +3441,20 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.createdAt;
       if (typeof data3 === "string") {
         if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err13 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -3323,11 +3466,11 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -3336,6 +3479,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate48.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validateUserUpdatedEvent = validate50;
+var schema71 = { "type": "object", "required": ["eventId", "dataType", "eventType", "createdAt", "data"], "properties": { "eventId": { "type": "string", "format": "uuid" }, "dataType": { "type": "string", "const": "user", "enum": ["user"] }, "eventType": { "type": "string", "const": "user.updated", "enum": ["user.updated"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "data": { "$ref": "#/components/schemas/UserEventData" } } };
 function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3434,11 +3578,8 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data1 === "user")) {
+        const err9 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/enum", keyword: "enum", params: { allowedValues: schema71.properties.dataType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3446,12 +3587,33 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("user.updated" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.updated" }, message: "must be equal to constant" };
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
+        }
+        errors++;
+      }
+      if ("user.updated" !== data2) {
+        const err11 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.updated" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (!(data2 === "user.updated")) {
+        const err12 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/enum", keyword: "enum", params: { allowedValues: schema71.properties.eventType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -3460,20 +3622,20 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.createdAt;
       if (typeof data3 === "string") {
         if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err13 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -3485,11 +3647,11 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -3498,6 +3660,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate50.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validateUserDeletedEvent = validate52;
+var schema73 = { "type": "object", "required": ["eventId", "dataType", "eventType", "createdAt", "data"], "properties": { "eventId": { "type": "string", "format": "uuid" }, "dataType": { "type": "string", "const": "user", "enum": ["user"] }, "eventType": { "type": "string", "const": "user.deleted", "enum": ["user.deleted"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "data": { "$ref": "#/components/schemas/UserEventData" } } };
 function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3596,11 +3759,8 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data1 === "user")) {
+        const err9 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/enum", keyword: "enum", params: { allowedValues: schema73.properties.dataType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3608,12 +3768,33 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("user.deleted" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.deleted" }, message: "must be equal to constant" };
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
+        }
+        errors++;
+      }
+      if ("user.deleted" !== data2) {
+        const err11 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "user.deleted" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (!(data2 === "user.deleted")) {
+        const err12 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/enum", keyword: "enum", params: { allowedValues: schema73.properties.eventType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -3622,20 +3803,20 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.createdAt;
       if (typeof data3 === "string") {
         if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err13 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -3647,11 +3828,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -3660,6 +3841,8 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate52.evaluated = { "props": { "eventId": true, "dataType": true, "eventType": true, "createdAt": true, "data": true }, "dynamicProps": false, "dynamicItems": false };
 var validateShareholderVerifiedEvent = validate54;
+var schema75 = { "type": "object", "required": ["eventId", "dataType", "eventType", "createdAt", "data"], "properties": { "eventId": { "type": "string", "format": "uuid" }, "dataType": { "type": "string", "const": "shareholder", "enum": ["shareholder"] }, "eventType": { "type": "string", "const": "shareholder.verified", "enum": ["shareholder.verified"] }, "createdAt": { "$ref": "#/components/schemas/Timestamp" }, "data": { "$ref": "#/components/schemas/ShareholderEventData" } } };
+var schema77 = { "type": "object", "required": ["userId", "isShareholder", "externalUserIds"], "properties": { "userId": { "type": "string" }, "isShareholder": { "type": "boolean", "const": true, "enum": [true] }, "externalUserIds": { "type": "array", "items": { "type": "string" } } } };
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3758,11 +3941,8 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eventType !== void 0) {
-      let data2 = data.eventType;
-      if (typeof data2 !== "string") {
-        const err9 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data1 === "shareholder")) {
+        const err9 = { instancePath: instancePath + "/dataType", schemaPath: "#/properties/dataType/enum", keyword: "enum", params: { allowedValues: schema75.properties.dataType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3770,8 +3950,11 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("shareholder.verified" !== data2) {
-        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "shareholder.verified" }, message: "must be equal to constant" };
+    }
+    if (data.eventType !== void 0) {
+      let data2 = data.eventType;
+      if (typeof data2 !== "string") {
+        const err10 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -3779,21 +3962,17 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.createdAt !== void 0) {
-      let data3 = data.createdAt;
-      if (typeof data3 === "string") {
-        if (!formats2.validate(data3)) {
-          const err11 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
+      if ("shareholder.verified" !== data2) {
+        const err11 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/const", keyword: "const", params: { allowedValue: "shareholder.verified" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
         }
-      } else {
-        const err12 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        errors++;
+      }
+      if (!(data2 === "shareholder.verified")) {
+        const err12 = { instancePath: instancePath + "/eventType", schemaPath: "#/properties/eventType/enum", keyword: "enum", params: { allowedValues: schema75.properties.eventType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -3802,11 +3981,11 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.data !== void 0) {
-      let data4 = data.data;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.userId === void 0) {
-          const err13 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "userId" }, message: "must have required property 'userId'" };
+    if (data.createdAt !== void 0) {
+      let data3 = data.createdAt;
+      if (typeof data3 === "string") {
+        if (!formats2.validate(data3)) {
+          const err13 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -3814,17 +3993,21 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data4.isShareholder === void 0) {
-          const err14 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "isShareholder" }, message: "must have required property 'isShareholder'" };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
+      } else {
+        const err14 = { instancePath: instancePath + "/createdAt", schemaPath: "#/components/schemas/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
-        if (data4.externalUserIds === void 0) {
-          const err15 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "externalUserIds" }, message: "must have required property 'externalUserIds'" };
+        errors++;
+      }
+    }
+    if (data.data !== void 0) {
+      let data4 = data.data;
+      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+        if (data4.userId === void 0) {
+          const err15 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "userId" }, message: "must have required property 'userId'" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -3832,13 +4015,31 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data4.isShareholder === void 0) {
+          const err16 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "isShareholder" }, message: "must have required property 'isShareholder'" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        if (data4.externalUserIds === void 0) {
+          const err17 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/required", keyword: "required", params: { missingProperty: "externalUserIds" }, message: "must have required property 'externalUserIds'" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
         if (data4.userId !== void 0) {
           if (typeof data4.userId !== "string") {
-            const err16 = { instancePath: instancePath + "/data/userId", schemaPath: "#/components/schemas/ShareholderEventData/properties/userId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err18 = { instancePath: instancePath + "/data/userId", schemaPath: "#/components/schemas/ShareholderEventData/properties/userId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err18];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err18);
             }
             errors++;
           }
@@ -3846,20 +4047,29 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         if (data4.isShareholder !== void 0) {
           let data6 = data4.isShareholder;
           if (typeof data6 !== "boolean") {
-            const err17 = { instancePath: instancePath + "/data/isShareholder", schemaPath: "#/components/schemas/ShareholderEventData/properties/isShareholder/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            const err19 = { instancePath: instancePath + "/data/isShareholder", schemaPath: "#/components/schemas/ShareholderEventData/properties/isShareholder/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err19];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err19);
             }
             errors++;
           }
           if (true !== data6) {
-            const err18 = { instancePath: instancePath + "/data/isShareholder", schemaPath: "#/components/schemas/ShareholderEventData/properties/isShareholder/const", keyword: "const", params: { allowedValue: true }, message: "must be equal to constant" };
+            const err20 = { instancePath: instancePath + "/data/isShareholder", schemaPath: "#/components/schemas/ShareholderEventData/properties/isShareholder/const", keyword: "const", params: { allowedValue: true }, message: "must be equal to constant" };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err20];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if (!(data6 === true)) {
+            const err21 = { instancePath: instancePath + "/data/isShareholder", schemaPath: "#/components/schemas/ShareholderEventData/properties/isShareholder/enum", keyword: "enum", params: { allowedValues: schema77.properties.isShareholder.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
             }
             errors++;
           }
@@ -3870,41 +4080,41 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
             const len0 = data7.length;
             for (let i0 = 0; i0 < len0; i0++) {
               if (typeof data7[i0] !== "string") {
-                const err19 = { instancePath: instancePath + "/data/externalUserIds/" + i0, schemaPath: "#/components/schemas/ShareholderEventData/properties/externalUserIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err22 = { instancePath: instancePath + "/data/externalUserIds/" + i0, schemaPath: "#/components/schemas/ShareholderEventData/properties/externalUserIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err22];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err22);
                 }
                 errors++;
               }
             }
           } else {
-            const err20 = { instancePath: instancePath + "/data/externalUserIds", schemaPath: "#/components/schemas/ShareholderEventData/properties/externalUserIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err23 = { instancePath: instancePath + "/data/externalUserIds", schemaPath: "#/components/schemas/ShareholderEventData/properties/externalUserIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err23];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err23);
             }
             errors++;
           }
         }
       } else {
-        const err21 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err24 = { instancePath: instancePath + "/data", schemaPath: "#/components/schemas/ShareholderEventData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err24];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err24);
         }
         errors++;
       }
     }
   } else {
-    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err25 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err22];
+      vErrors = [err25];
     } else {
-      vErrors.push(err22);
+      vErrors.push(err25);
     }
     errors++;
   }

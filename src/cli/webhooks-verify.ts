@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { signatureProblem, webhookPayloadIssues } from '../webhooks/parse.js';
+import { isKnownEventType, signatureProblem, webhookPayloadIssues } from '../webhooks/parse.js';
 import { verifyWebhookSignature } from '../webhooks/signature.js';
 import { EXIT, UsageError } from './usage.js';
 
@@ -85,6 +85,9 @@ export async function verifyCommand(argv: string[], out: (line: string) => void)
     for (const i of issues) out(`  ${i.path || '(body)'} ${i.message}`);
     return EXIT.failed;
   }
-  out(`payload: a valid ${(payload as { eventType: string }).eventType} webhook.`);
+  const { eventType } = payload as { eventType: string };
+  // What parseWebhookEvent returns as an UnknownWebhookEvent: a receiver answers 200 and ignores it.
+  if (!isKnownEventType(eventType)) out(`payload: a valid webhook of event type ${eventType}, which this version does not know; a receiver answers 200 and ignores it.`);
+  else out(`payload: a valid ${eventType} webhook.`);
   return EXIT.ok;
 }

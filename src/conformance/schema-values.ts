@@ -257,7 +257,8 @@ export function mutationsOf(doc: Json, raw: Json, opts: SchemaArbitraryOptions =
   if (schema.const !== undefined) {
     m('unknown-const', fc.constantFrom(`${schema.const}x`, String(schema.const).toUpperCase() + '_', 'other'));
   }
-  if (Array.isArray(schema.enum)) {
+  // A `const` carries a one-value `enum` saying the same (for other generators); the const mutation covers it.
+  if (Array.isArray(schema.enum) && schema.const === undefined) {
     const known = new Set(schema.enum);
     const strings = schema.enum.filter((e: unknown) => typeof e === 'string') as string[];
     m(

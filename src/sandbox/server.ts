@@ -45,6 +45,8 @@ export interface SandboxOptions {
   headersTimeoutMs?: number;
   /** The same for the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
+  /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
+  newId?: () => string;
 }
 
 export interface Sandbox {
@@ -130,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     random,
     webhookUrl: options.webhookUrl,
     publicUrl: url,
+    newId: options.newId,
     onEvent: (emitted) => {
       changes.emitted(emitted.event.eventId);
       // A replayed change rebuilds its webhooks; they were sent the first time.

@@ -1,11 +1,15 @@
 import { validatorsByEventType, type WebhookValidator } from '../../generated/validators/partner-webhooks.js';
+import { bodyProblem, bodyText, bodyView, type RawBody } from './body.js';
 import { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
-import type { WebhookEvent } from './events.js';
-import { verifyWebhookSignature, type AuthKeys, type RawBody } from './signature.js';
+import type { components } from '../../generated/types/partner.js';
+import type { ReceivedWebhookEvent, WebhookEvent } from './events.js';
+import { usableKeys, verifyWebhookSignature, verifyWebhookSignatureAsync, type AuthKeys } from './signature.js';
 
 type AjvError = NonNullable<WebhookValidator['errors']>[number];
 const validateByType = validatorsByEventType;
-const EVENT_TYPES = Object.keys(validateByType);
+
+/** The envelope every webhook has, whatever its type (each event's schema requires these). */
+export const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'] as const;
 
 const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   missing: 'X-SIGNATURE is missing or empty',
@@ -15,29 +19,82 @@ const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   'no-key': 'no auth key was given to verify X-SIGNATURE with',
 };
 
-/** Why `verifyWebhookSignature` would refuse, or null when it accepts. */
-export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null {
+/** Why the signature cannot be checked at all, before any HMAC; null when it can. */
+function formProblem(signature: unknown, authKey: unknown): SignatureProblem | null {
   if (signature === undefined || signature === null || signature === '') return 'missing';
   if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return 'malformed';
-  const keys = typeof authKey === 'string' ? [authKey] : Array.isArray(authKey) ? authKey : [];
-  if (!keys.some((key) => typeof key === 'string' && key !== '')) return 'no-key';
-  return verifyWebhookSignature(rawBody, signature, authKey) ? null : 'mismatch';
+  return usableKeys(authKey).length ? null : 'no-key';
 }
 
-/** Checks a parsed body against the partner document's webhook schemas. */
+/** Why `verifyWebhookSignature` would refuse, or null when it accepts. */
+export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null {
+  return formProblem(signature, authKey) ?? (verifyWebhookSignature(rawBody, signature, authKey) ? null : 'mismatch');
+}
+
+/**
+ * Checks a parsed body against the partner document's webhook schemas. An
+ * event type the package does not know is no issue (the service may add
+ * one): only its envelope is checked. In a known event, a value outside a
+ * documented list (a new verification status) is no issue either (decision
+ * P in openapi/DECISIONS.md: "a new enum value in webhook data").
+ */
 export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
-  const eventType = (payload as { eventType?: unknown } | null)?.eventType;
-  if (typeof eventType !== 'string' || !Object.hasOwn(validateByType, eventType)) {
-    return [{ path: '/eventType', message: `must be one of ${EVENT_TYPES.join(', ')}` }];
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    return [{ path: '', message: 'must be a JSON object (a webhook envelope)' }];
   }
+  const eventType = (payload as { eventType?: unknown }).eventType;
+  if (!isKnownEventType(eventType)) return envelopeIssues(payload as Record<string, unknown>);
   // The event's own schema names the real problem; its const eventType makes
   // it the only branch of the union that could match.
-  const validate = validateByType[eventType];
+  const validate = validateByType[eventType as string];
   if (validate(payload)) return [];
-  return (validate.errors ?? []).map((e) => ({
+  const added = addedVariantPaths(payload);
+  return (validate.errors ?? []).filter((e) => !isNewEnumValue(e) && !added.some((p) => isWithin(e.instancePath, p))).map((e) => ({
     path: e.instancePath,
     message: [e.message ?? 'is invalid', allowed(e)].filter(Boolean).join(' '),
   }));
+}
+
+/** Whether this version of the package knows the event type (and so validates its data). */
+export const isKnownEventType = (eventType: unknown): boolean => typeof eventType === 'string' && Object.hasOwn(validateByType, eventType);
+
+/** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
+export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is WebhookEvent => isKnownEventType(event.eventType);
+
+const isNewEnumValue = (error: AjvError) => error.keyword === 'enum' && error.instancePath.startsWith('/data/');
+
+// The collected requirement types of the partner document; the `satisfies`
+// fails to compile when the document gains or loses one.
+const REQUIREMENT_TYPES = { firstAndLastName: true, dateOfBirth: true, document: true, phoneNumbers: true } satisfies Record<
+  components['schemas']['RequirementType'],
+  true
+>;
+
+/**
+ * `collectedRequirements` entries of a type the package does not know: their
+ * result shape is not documented, so nothing inside them is checked (a new
+ * variant of a `const`-discriminated list is an addition, P38).
+ */
+function addedVariantPaths(payload: object): string[] {
+  const entries = (payload as { data?: { collectedRequirements?: unknown } }).data?.collectedRequirements;
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((entry, i) => {
+    const type = (entry as { type?: unknown } | null)?.type;
+    return typeof type === 'string' && !Object.hasOwn(REQUIREMENT_TYPES, type) ? [`/data/collectedRequirements/${i}`] : [];
+  });
+}
+
+const isWithin = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+function envelopeIssues(payload: Record<string, unknown>): PayloadIssue[] {
+  const issues: PayloadIssue[] = [];
+  for (const field of ENVELOPE_FIELDS) {
+    if (field === 'data') continue;
+    if (typeof payload[field] !== 'string' || payload[field] === '') issues.push({ path: `/${field}`, message: 'must be a non-empty string' });
+  }
+  const data = payload.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) issues.push({ path: '/data', message: 'must be an object' });
+  return issues;
 }
 
 function allowed(error: AjvError): string {
@@ -48,30 +105,11 @@ function allowed(error: AjvError): string {
   return '';
 }
 
-function decode(rawBody: RawBody): string {
-  return typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: true }).decode(rawBody);
-}
-
-/**
- * Verifies, parses and validates a webhook. Returns the event, typed as a
- * union discriminated by `eventType`, so that `data` narrows:
- *
- * ```ts
- * const event = parseWebhookEvent(rawBody, req.headers['x-signature'], authKey);
- * if (event.eventType === 'user.created') event.data.userId;
- * ```
- *
- * Throws `WebhookSignatureError` when the signature does not prove the body
- * came from the service, and `WebhookPayloadError` when the body is not JSON
- * or not a webhook of the contract (for example a `user` envelope carrying
- * `verification.created`).
- */
-export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): WebhookEvent {
-  const problem = signatureProblem(rawBody, signature, authKey);
-  if (problem) throw new WebhookSignatureError(SIGNATURE_MESSAGES[problem], problem);
+/** The event in a body whose signature is proven. */
+function eventOf(body: string | Uint8Array): ReceivedWebhookEvent {
   let payload: unknown;
   try {
-    payload = JSON.parse(decode(rawBody));
+    payload = JSON.parse(bodyText(body));
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
     throw new WebhookPayloadError(`webhook body is not UTF-8 JSON: ${detail}`, [{ path: '', message: detail }]);
@@ -81,5 +119,63 @@ export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey:
     const list = issues.map((i) => `${i.path || '(body)'} ${i.message}`).join('; ');
     throw new WebhookPayloadError(`webhook body does not match the partner contract: ${list}`, issues);
   }
-  return payload as WebhookEvent;
+  return payload as ReceivedWebhookEvent;
+}
+
+function readableBody(rawBody: unknown): string | Uint8Array {
+  const problem = bodyProblem(rawBody);
+  const body = problem ? null : bodyView(rawBody);
+  if (body === null) throw new WebhookPayloadError(problem ?? 'the webhook body cannot be read', [{ path: '', message: problem ?? 'cannot be read' }]);
+  return body;
+}
+
+/**
+ * Verifies, parses and validates a webhook. Returns the event, typed as a
+ * union discriminated by `eventType`, so that `data` narrows; an event type
+ * this version of the package does not know comes back as an
+ * `UnknownWebhookEvent` (answer 200 and ignore it):
+ *
+ * ```ts
+ * const event = parseWebhookEvent(rawBody, req.headers['x-signature'], authKey);
+ * switch (event.eventType) {
+ *   case 'user.created': event.data.userId; break;
+ *   default: // a newer event type
+ * }
+ * ```
+ *
+ * Throws only `WebhookSignatureError`, when the signature does not prove the
+ * body came from the service, and `WebhookPayloadError`, when the body is
+ * not a string or bytes, not JSON, or breaks a documented rule of the
+ * contract (no `eventId`, a `user` envelope carrying `verification.created`).
+ */
+export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): ReceivedWebhookEvent {
+  const body = readableBody(rawBody);
+  const problem = signatureProblem(body, signature, authKey);
+  if (problem) throw new WebhookSignatureError(SIGNATURE_MESSAGES[problem], problem);
+  return eventOf(body);
+}
+
+/**
+ * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js
+ * route handlers, `Deno.serve`, `Bun.serve`): reads the raw body and
+ * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto where
+ * node:crypto is absent. Rejects with the errors `parseWebhookEvent` throws,
+ * and with a `TypeError` when given something other than a `Request`.
+ */
+export async function verifyWebhookRequest(request: Request, authKey: AuthKeys): Promise<ReceivedWebhookEvent> {
+  const headers = (request as { headers?: { get?: unknown } } | null)?.headers;
+  if (typeof headers?.get !== 'function' || typeof request.arrayBuffer !== 'function') {
+    throw new TypeError('verifyWebhookRequest: request must be a Web Request (the handler\'s own, before its body is read)');
+  }
+  const signature = request.headers.get('x-signature');
+  let body: Uint8Array;
+  try {
+    body = new Uint8Array(await request.arrayBuffer());
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new WebhookPayloadError(`cannot read the webhook body (read it only through verifyWebhookRequest): ${detail}`, [{ path: '', message: detail }]);
+  }
+  const problem = formProblem(signature, authKey) ?? ((await verifyWebhookSignatureAsync(body, signature, authKey)) ? null : 'mismatch');
+  if (problem) throw new WebhookSignatureError(SIGNATURE_MESSAGES[problem], problem);
+  return eventOf(body);
 }

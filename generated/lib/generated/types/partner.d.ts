@@ -979,6 +979,7 @@ export interface components {
                     phoneNumber: string;
                 }[];
             } | null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1211,9 +1212,13 @@ export interface components {
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
         } | {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type: "phoneNumbers";
             result: null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**
@@ -1293,6 +1298,7 @@ export interface components {
             /**
              * @description Always `created` (see `VerificationStatus`).
              * @constant
+             * @enum {string}
              */
             status: "created";
             metadata?: components["schemas"]["Metadata"];
@@ -1300,6 +1306,7 @@ export interface components {
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
+            /** @description Absent from the create response. */
             updatedAt?: never;
         };
         /** @description Request body of `POST /verifications/revert`. */
@@ -1481,6 +1488,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1505,6 +1513,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `verification` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "verification";
             /**
@@ -1589,6 +1598,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1613,6 +1623,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1637,6 +1648,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1661,6 +1673,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `user` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "user";
             /**
@@ -1682,6 +1695,7 @@ export interface components {
             /**
              * @description Always `true`.
              * @constant
+             * @enum {boolean}
              */
             isShareholder: true;
             /** @description The partner-side identifiers linked to the user. */
@@ -1700,6 +1714,7 @@ export interface components {
             /**
              * @description Kind of object in `data`; always `shareholder` for this event.
              * @constant
+             * @enum {string}
              */
             dataType: "shareholder";
             /**
@@ -1729,6 +1744,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `verification` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "verification";
             /**
@@ -1986,6 +2002,7 @@ export interface components {
             /**
              * @description Kind of record (`verification` or `user`); always `user` in this listing.
              * @constant
+             * @enum {string}
              */
             type: "user";
             /**

@@ -558,6 +558,7 @@ export interface components {
                     phoneNumber: string;
                 }[];
             } | null;
+            /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
         };
         /**

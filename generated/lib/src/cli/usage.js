@@ -1,11 +1,3 @@
-/** A mistake in the command line: printed with the command's usage, exit 2. */
-export class UsageError extends Error {
-    usage;
-    name = 'UsageError';
-    constructor(message, usage) {
-        super(message);
-        this.usage = usage;
-    }
-}
-/** Exit codes of the command line. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 };
+import { createRequire as __vcCreateRequire } from 'node:module';
+const require = __vcCreateRequire(import.meta.url);
+import{a,b}from"../chunks/chunk-61A216BD.js";import"../chunks/chunk-F7A59D25.js";export{b as EXIT,a as UsageError};

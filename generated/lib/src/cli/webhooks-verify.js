@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { signatureProblem, webhookPayloadIssues } from '../webhooks/parse.js';
+import { isKnownEventType, signatureProblem, webhookPayloadIssues } from '../webhooks/parse.js';
 import { verifyWebhookSignature } from '../webhooks/signature.js';
 import { EXIT, UsageError } from './usage.js';
 export const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
@@ -86,6 +86,11 @@ export async function verifyCommand(argv, out) {
             out(`  ${i.path || '(body)'} ${i.message}`);
         return EXIT.failed;
     }
-    out(`payload: a valid ${payload.eventType} webhook.`);
+    const { eventType } = payload;
+    // What parseWebhookEvent returns as an UnknownWebhookEvent: a receiver answers 200 and ignores it.
+    if (!isKnownEventType(eventType))
+        out(`payload: a valid webhook of event type ${eventType}, which this version does not know; a receiver answers 200 and ignores it.`);
+    else
+        out(`payload: a valid ${eventType} webhook.`);
     return EXIT.ok;
 }

@@ -2,6 +2,20 @@ import type { components } from '../../generated/types/partner.js';
 type Schemas = components['schemas'];
 /** Any webhook the service sends: a union discriminated by `eventType`. */
 export type WebhookEvent = Schemas['WebhookEvent'];
+/**
+ * A correctly signed webhook of an event type added after this version of
+ * the package: only its envelope is checked. Answer 200 and ignore it (or
+ * log it); the service retries anything else.
+ */
+export interface UnknownWebhookEvent {
+    eventId: string;
+    eventType: string;
+    createdAt: string;
+    dataType: never;
+    data: never;
+}
+/** What `parseWebhookEvent` returns: a known event, or one added since (`default:` branch). */
+export type ReceivedWebhookEvent = WebhookEvent | UnknownWebhookEvent;
 /** The seven event types. */
 export type WebhookEventType = WebhookEvent['eventType'];
 /** The event of one type, e.g. `WebhookEventOf<'user.created'>`. */

@@ -1,5 +1,7 @@
 // verification-contracts/webhooks: check, parse and type the webhooks the
-// service sends. Runs on node:crypto and generated validation code only.
-export { signWebhookPayload, verifyWebhookSignature } from './signature.js';
-export { parseWebhookEvent, signatureProblem, webhookPayloadIssues } from './parse.js';
+// service sends. Portable: no node: import and no Buffer, so it runs
+// unchanged on Node, Bun, Deno, workerd and in browsers; node:crypto is used
+// where the runtime has it, Web Crypto or @noble/hashes where not.
+export { signWebhookPayload, verifyWebhookSignature, verifyWebhookSignatureAsync } from './signature.js';
+export { isKnownWebhookEvent, parseWebhookEvent, signatureProblem, verifyWebhookRequest, webhookPayloadIssues } from './parse.js';
 export { WebhookPayloadError, WebhookSignatureError } from './errors.js';

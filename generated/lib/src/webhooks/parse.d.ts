@@ -1,22 +1,48 @@
+import { type RawBody } from './body.js';
 import { type PayloadIssue, type SignatureProblem } from './errors.js';
-import type { WebhookEvent } from './events.js';
-import { type AuthKeys, type RawBody } from './signature.js';
+import type { ReceivedWebhookEvent, WebhookEvent } from './events.js';
+import { type AuthKeys } from './signature.js';
+/** The envelope every webhook has, whatever its type (each event's schema requires these). */
+export declare const ENVELOPE_FIELDS: readonly ["eventId", "eventType", "dataType", "createdAt", "data"];
 /** Why `verifyWebhookSignature` would refuse, or null when it accepts. */
 export declare function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null;
-/** Checks a parsed body against the partner document's webhook schemas. */
+/**
+ * Checks a parsed body against the partner document's webhook schemas. An
+ * event type the package does not know is no issue (the service may add
+ * one): only its envelope is checked. In a known event, a value outside a
+ * documented list (a new verification status) is no issue either (decision
+ * P in openapi/DECISIONS.md: "a new enum value in webhook data").
+ */
 export declare function webhookPayloadIssues(payload: unknown): PayloadIssue[];
+/** Whether this version of the package knows the event type (and so validates its data). */
+export declare const isKnownEventType: (eventType: unknown) => boolean;
+/** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
+export declare const isKnownWebhookEvent: (event: ReceivedWebhookEvent) => event is WebhookEvent;
 /**
  * Verifies, parses and validates a webhook. Returns the event, typed as a
- * union discriminated by `eventType`, so that `data` narrows:
+ * union discriminated by `eventType`, so that `data` narrows; an event type
+ * this version of the package does not know comes back as an
+ * `UnknownWebhookEvent` (answer 200 and ignore it):
  *
  * ```ts
  * const event = parseWebhookEvent(rawBody, req.headers['x-signature'], authKey);
- * if (event.eventType === 'user.created') event.data.userId;
+ * switch (event.eventType) {
+ *   case 'user.created': event.data.userId; break;
+ *   default: // a newer event type
+ * }
  * ```
  *
- * Throws `WebhookSignatureError` when the signature does not prove the body
- * came from the service, and `WebhookPayloadError` when the body is not JSON
- * or not a webhook of the contract (for example a `user` envelope carrying
- * `verification.created`).
+ * Throws only `WebhookSignatureError`, when the signature does not prove the
+ * body came from the service, and `WebhookPayloadError`, when the body is
+ * not a string or bytes, not JSON, or breaks a documented rule of the
+ * contract (no `eventId`, a `user` envelope carrying `verification.created`).
  */
-export declare function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): WebhookEvent;
+export declare function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): ReceivedWebhookEvent;
+/**
+ * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js
+ * route handlers, `Deno.serve`, `Bun.serve`): reads the raw body and
+ * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto where
+ * node:crypto is absent. Rejects with the errors `parseWebhookEvent` throws,
+ * and with a `TypeError` when given something other than a `Request`.
+ */
+export declare function verifyWebhookRequest(request: Request, authKey: AuthKeys): Promise<ReceivedWebhookEvent>;

@@ -1,5 +1,5 @@
-/** A webhook body exactly as it arrived: the string or the bytes, never re-serialized JSON. */
-export type RawBody = string | Uint8Array;
+import { type RawBody } from './body.js';
+export type { RawBody } from './body.js';
 /** One auth key, or several while a key rotation is in flight. */
 export type AuthKeys = string | readonly string[];
 /**
@@ -7,6 +7,8 @@ export type AuthKeys = string | readonly string[];
  * body, keyed with the partner's auth key.
  */
 export declare function signWebhookPayload(rawBody: RawBody, authKey: string): string;
+/** The keys worth trying: none when `authKey` is neither a key nor a list of keys. */
+export declare function usableKeys(authKey: unknown): string[];
 /**
  * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth
  * key, or under any of the keys given as a list (a rotation with
@@ -18,3 +20,8 @@ export declare function signWebhookPayload(rawBody: RawBody, authKey: string): s
  * comparison takes the same time wherever the signatures differ.
  */
 export declare function verifyWebhookSignature(rawBody: RawBody, signature: unknown, authKey: AuthKeys): boolean;
+/**
+ * `verifyWebhookSignature` for runtimes without node:crypto, where Web Crypto
+ * is fast but async. Never rejects.
+ */
+export declare function verifyWebhookSignatureAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<boolean>;

@@ -1,0 +1,115 @@
+// The package's one runtime dependency is openapi-fetch: modules of
+// generated/lib that use other packages (the sandbox's fastify and Ajv, the
+// webhooks' portable HMAC) are bundled with esbuild in place, with those
+// packages inlined, so `npm install verification-contracts` installs nothing
+// else (decision P-row "one runtime dependency").
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { ROOT } from './paths.mjs';
+
+// Node's builtins are loaded by the CommonJS packages inlined in the sandbox.
+const REQUIRE_SHIM = "import { createRequire as __vcCreateRequire } from 'node:module';\nconst require = __vcCreateRequire(import.meta.url);";
+
+/**
+ * Bundles `entries` (files of generated/lib) over themselves, code they share
+ * going into chunks under src/chunks/ (so one copy of Ajv, and one class
+ * where two entries use the same module). The other modules under `ownDirs`
+ * are only reached through the entries, so they are removed with their
+ * declarations (assertOnlyDependencies checks nothing else needed them).
+ */
+export async function bundleInPlace(lib, { entries, platform, ownDirs = [] }) {
+  const files = entries.map((entry) => path.join(lib, entry));
+  // esbuild treats the files as ES modules (which changes how it imports
+  // CommonJS) only under a package.json saying so: a scratch folder outside
+  // the repository (the drift check) has none.
+  const marker = path.join(lib, 'package.json');
+  const marked = !existsSync(marker);
+  if (marked) await writeFile(marker, '{ "type": "module" }\n');
+  const result = await build({
+    entryPoints: files,
+    bundle: true,
+    splitting: files.length > 1,
+    outdir: lib,
+    outbase: lib,
+    // Paths (and so chunk hashes) relative to generated/lib, wherever it is written.
+    absWorkingDir: lib,
+    chunkNames: 'src/chunks/[name]-[hash]',
+    format: 'esm',
+    platform,
+    target: platform === 'node' ? 'node20' : 'es2022',
+    // Minified output names no input paths, so a build into a scratch folder
+    // (the drift check) gives the same bytes.
+    minify: true,
+    // The packages are the repository's, wherever generated/lib is written.
+    nodePaths: [path.join(ROOT, 'node_modules')],
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    banner: platform === 'node' ? { js: REQUIRE_SHIM } : undefined,
+  }).finally(() => (marked ? rm(marker) : undefined));
+  for (const dir of ownDirs) {
+    for (const name of await readdir(path.join(lib, dir))) {
+      const full = path.join(lib, dir, name);
+      const keep = files.some((f) => f === full || f.replace(/\.js$/, '.d.ts') === full);
+      if (!keep) await rm(full, { recursive: true });
+    }
+  }
+  for (const [file, text] of stableChunkNames(result.outputFiles)) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+}
+
+/**
+ * esbuild's chunk hashes depend on where the packages sit relative to the
+ * output, so a build into a scratch folder (the drift check) names chunks
+ * differently. Chunks are renamed after a hash of their text with every chunk
+ * name blanked, which depends on the code alone.
+ */
+function stableChunkNames(outputs) {
+  const chunkName = /chunk-[A-Z0-9]{8}\.js/g;
+  const renamed = new Map();
+  for (const out of outputs) {
+    const base = path.basename(out.path);
+    if (!/^chunk-[A-Z0-9]{8}\.js$/.test(base)) continue;
+    const digest = createHash('sha256').update(out.text.replace(chunkName, 'chunk')).digest('hex').slice(0, 8).toUpperCase();
+    renamed.set(base, `chunk-${digest}.js`);
+  }
+  return outputs.map((out) => {
+    const base = path.basename(out.path);
+    const file = renamed.has(base) ? path.join(path.dirname(out.path), renamed.get(base)) : out.path;
+    return [file, out.text.replace(chunkName, (name) => renamed.get(name) ?? name)];
+  });
+}
+
+const IMPORT = /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+
+/**
+ * Fails when a module of generated/lib imports a package outside `allowed`,
+ * or a file of the package that is not there.
+ */
+export async function assertOnlyDependencies(lib, allowed) {
+  const bad = [];
+  for (const entry of await readdir(lib, { recursive: true })) {
+    if (!entry.endsWith('.js')) continue;
+    const text = await readFile(path.join(lib, entry), 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2];
+      if (spec.startsWith('.')) {
+        if (!existsSync(path.join(lib, path.dirname(entry), spec))) bad.push(`${entry} imports ${spec}, which is not in generated/lib`);
+        continue;
+      }
+      if (spec.startsWith('node:')) continue;
+      const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (!allowed.includes(pkg)) bad.push(`${entry} imports ${spec}`);
+    }
+  }
+  if (bad.length) {
+    throw new Error(
+      `generated/lib imports packages that are not runtime dependencies (${allowed.join(', ')}); bundle them in scripts/compile.mjs or add them to "dependencies":\n  ${bad.join('\n  ')}`,
+    );
+  }
+}

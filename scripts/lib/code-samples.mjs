@@ -1,0 +1,179 @@
+// Builds the code samples of every operation from what the bundled document
+// says about it: the security scheme gives the credential header, each
+// parameter's style its serialization, the examples the values. Nothing is
+// written by hand, so an edited example changes its samples on the next build.
+//
+// Which values a sample sends: every path parameter and every required query
+// parameter (their examples), every array-valued query filter (its example,
+// to show the API's serialization), and the first named example of the
+// request body. Optional scalar filters and paging are left out: a sample
+// shows the call, not every option.
+
+/** How each API is called from a shell and from TypeScript; every API of the package needs an entry. */
+export const SAMPLE_CLIENTS = {
+  v2: {
+    urlVar: 'V2_URL',
+    credentialVar: 'ACCESS_TOKEN',
+    typescript: { module: 'verification-contracts/v2', factory: 'createV2Client', name: 'v2', credentialOption: 'accessToken' },
+  },
+  partner: {
+    urlVar: 'PARTNER_URL',
+    credentialVar: 'AUTH_KEY',
+    typescript: { module: 'verification-contracts/partner', factory: 'createPartnerClient', name: 'partner', credentialOption: 'authKey' },
+  },
+  // The control API has no client in the package: curl only.
+  sandbox: { urlVar: 'SANDBOX_URL', credentialVar: null, typescript: null },
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function resolver(doc) {
+  return (node) => {
+    let current = node;
+    while (current && typeof current.$ref === 'string') {
+      current = current.$ref
+        .slice(2)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce((at, key) => at?.[key], doc);
+      if (current === undefined) throw new Error(`unresolved $ref ${node.$ref}`);
+    }
+    return current;
+  };
+}
+
+function exampleOf(param, where) {
+  if (param.example !== undefined) return param.example;
+  const first = Object.values(param.examples ?? {})[0];
+  if (first?.value !== undefined) return first.value;
+  throw new Error(`${where}: parameter "${param.name}" has no example to build the code samples from; add one`);
+}
+
+/**
+ * The values a sample sends, taken from the document.
+ * @returns {{ operationId: string, method: string, path: string, pathParams: Record<string, any>,
+ *   query: { name: string, value: any, explode: boolean }[], body: any, scheme: any, jsonContentType: boolean }}
+ */
+export function sampleRequest(doc, path, method) {
+  const deref = resolver(doc);
+  const item = doc.paths[path];
+  const operation = item[method];
+  const where = `${method.toUpperCase()} ${path}`;
+  const params = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(deref);
+  const pathParams = {};
+  const query = [];
+  for (const p of params) {
+    if (p.in === 'path') pathParams[p.name] = exampleOf(p, where);
+    else if (p.in === 'query' && (p.required || deref(p.schema)?.type === 'array')) {
+      query.push({ name: p.name, value: exampleOf(p, where), explode: p.explode ?? (p.style ?? 'form') === 'form' });
+    }
+  }
+  const requestBody = deref(operation.requestBody);
+  let body;
+  if (requestBody) {
+    const media = requestBody.content?.['application/json'];
+    const named = Object.values(media?.examples ?? {})[0];
+    body = media?.example ?? (named && deref(named).value);
+    if (body === undefined) throw new Error(`${where}: the request body has no example to build the code samples from; add one`);
+  }
+  const security = operation.security ?? doc.security ?? [];
+  const schemeName = Object.keys(security[0] ?? {})[0];
+  const scheme = schemeName ? deref(doc.components.securitySchemes[schemeName]) : undefined;
+  // An operation that documents 415 for a missing media type wants
+  // `Content-Type: application/json` even when it takes no body (the sandbox's
+  // control POSTs, S16).
+  const jsonContentType = body !== undefined || (method !== 'get' && operation.responses?.['415'] !== undefined);
+  return { operationId: operation.operationId, method, path, pathParams, query, body, scheme, jsonContentType };
+}
+
+const shellQuote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
+
+function queryString(query) {
+  const pairs = query.flatMap(({ name, value, explode }) => {
+    const values = Array.isArray(value) ? value.map(String) : [String(value)];
+    if (Array.isArray(value) && !explode) return [`${name}=${values.map(encodeURIComponent).join(',')}`];
+    return values.map((v) => `${name}=${encodeURIComponent(v)}`);
+  });
+  return pairs.length ? `?${pairs.join('&')}` : '';
+}
+
+const fillPath = (path, values) => path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(values[name]));
+
+export function curlSample(request, client) {
+  const url = `"$${client.urlVar}${fillPath(request.path, request.pathParams)}${queryString(request.query)}"`;
+  const lines = [`curl ${request.method === 'get' ? '' : `-X ${request.method.toUpperCase()} `}${url}`];
+  const { scheme } = request;
+  if (scheme?.type === 'http' && scheme.scheme === 'bearer') lines.push(`-H "Authorization: Bearer $${client.credentialVar}"`);
+  else if (scheme?.type === 'apiKey' && scheme.in === 'header') lines.push(`-H "${scheme.name}: $${client.credentialVar}"`);
+  else if (scheme) throw new Error(`${request.operationId}: no curl sample for security scheme ${JSON.stringify(scheme)}`);
+  if (request.jsonContentType) lines.push(`-H 'Content-Type: application/json'`);
+  if (request.body !== undefined) lines.push(`-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
+  return lines.join(' \\\n  ');
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A value as a TypeScript literal: JSON, with plain keys unquoted and single-quoted strings. */
+export function tsLiteral(value, indent = '') {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const flat = `[${value.map((v) => tsLiteral(v, indent)).join(', ')}]`;
+    if (!flat.includes('\n') && flat.length <= 60) return flat;
+    return `[\n${value.map((v) => `${inner}${tsLiteral(v, inner)},`).join('\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    const key = (k) => (IDENTIFIER.test(k) ? k : `'${k.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
+    const flat = `{ ${entries.map(([k, v]) => `${key(k)}: ${tsLiteral(v, indent)}`).join(', ')} }`;
+    if (!flat.includes('\n') && flat.length <= 60) return flat;
+    return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${tsLiteral(v, inner)},`).join('\n')}\n${indent}}`;
+  }
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+  return JSON.stringify(value);
+}
+
+export function typescriptSample(request, client) {
+  const ts = client.typescript;
+  const params = {};
+  if (Object.keys(request.pathParams).length) params.path = request.pathParams;
+  if (request.query.length) params.query = Object.fromEntries(request.query.map((q) => [q.name, q.value]));
+  const init = {};
+  if (Object.keys(params).length) init.params = params;
+  if (request.body !== undefined) init.body = request.body;
+  const args = [`'${request.path}'`, ...(Object.keys(init).length ? [tsLiteral(init)] : [])].join(', ');
+  return [
+    `import { ${ts.factory} } from '${ts.module}';`,
+    '',
+    `const ${ts.name} = ${ts.factory}({`,
+    `  baseUrl: process.env.${client.urlVar}!,`,
+    `  ${ts.credentialOption}: process.env.${client.credentialVar}!,`,
+    '});',
+    '',
+    `const { data, error, response } = await ${ts.name}.${request.method.toUpperCase()}(${args});`,
+    'if (error) throw new Error(`${response.status}: ${JSON.stringify(error)}`);',
+    'console.log(response.status, data);',
+  ].join('\n');
+}
+
+/**
+ * The samples of every operation of one API's bundled document, in document
+ * order: `[{ operationId, method, path, samples: [{ lang, label, source }] }]`,
+ * the shape of Redoc's `x-codeSamples`.
+ */
+export function codeSamples(apiName, doc) {
+  const client = SAMPLE_CLIENTS[apiName];
+  if (!client) throw new Error(`no code-sample settings for API "${apiName}"; add it to SAMPLE_CLIENTS in scripts/lib/code-samples.mjs`);
+  const operations = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      if (!item[method]) continue;
+      const request = sampleRequest(doc, path, method);
+      const samples = [{ lang: 'curl', label: 'curl', source: curlSample(request, client) }];
+      if (client.typescript) samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client) });
+      operations.push({ operationId: request.operationId, method, path, samples });
+    }
+  }
+  return operations;
+}

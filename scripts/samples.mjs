@@ -1,0 +1,28 @@
+// Generates the code samples of every operation (curl, and TypeScript with the
+// package's clients) from the bundled documents' examples:
+// generated/samples/<api>.json. The docs step renders them beside each
+// operation (x-codeSamples) and test/code-samples.test.ts runs every one
+// against the sandbox. The bundled documents themselves stay as the sources
+// say (see DECISIONS.md, S-table: where the samples live).
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { APIS } from './lib/apis.mjs';
+import { codeSamples } from './lib/code-samples.mjs';
+import { runIfMain } from './lib/step.mjs';
+
+export async function samples(out) {
+  const dir = path.join(out, 'samples');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const counts = await Promise.all(
+    APIS.map(async (api) => {
+      const doc = JSON.parse(await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8'));
+      const operations = codeSamples(api.name, doc);
+      await writeFile(path.join(dir, `${api.name}.json`), `${JSON.stringify(operations, null, 2)}\n`);
+      return `${api.name}.json (${operations.length} operations)`;
+    }),
+  );
+  console.log(`samples: ${counts.join(', ')}`);
+}
+
+runIfMain(import.meta, samples);

@@ -1,0 +1,55 @@
+// The bundles avoid the JSON Schema forms other generators misread:
+// orval's zod output and openapi-zod-client crash on a boolean `false` schema,
+// and openapi-zod-client turns a bare `const` into z.string(), which makes its
+// zod discriminated unions throw at import. test/generators.test.ts runs the
+// generators themselves; this test names the offending place in a bundle.
+import { describe, expect, it } from 'vitest';
+import { APIS } from '../scripts/lib/apis.mjs';
+import { loadBundle } from './helpers/openapi.js';
+import { constCount, constsWithoutEnum, falseSchemas } from './helpers/schema-walk.js';
+
+describe.each(APIS.map((api) => api.name))('the %s bundle', (api) => {
+  it('has no boolean `false` schema (a field that must be absent says `not: {}`)', () => {
+    expect(falseSchemas(loadBundle(api))).toEqual([]);
+  });
+
+  it('states every `const` also as a one-value `enum`', () => {
+    expect(constsWithoutEnum(loadBundle(api))).toEqual([]);
+  });
+});
+
+describe('the checks find what they look for', () => {
+  const doc = {
+    components: {
+      schemas: {
+        Created: {
+          type: 'object',
+          properties: { updatedAt: false, status: { const: 'created' }, kind: { const: 'a', enum: ['a'] } },
+          examples: [{ updatedAt: false, status: { const: 'not a schema' } }],
+        },
+      },
+    },
+    paths: {
+      '/x': { get: { parameters: [{ name: 'q', in: 'query', schema: { items: false, oneOf: [{ const: 1, enum: [2] }] } }] } },
+    },
+  };
+
+  it('reports a `false` schema in properties and items, not in examples', () => {
+    expect(falseSchemas(doc)).toEqual([
+      '#/components/schemas/Created/properties/updatedAt',
+      '#/paths/~1x/get/parameters/0/schema/items',
+    ]);
+  });
+
+  it('reports a `const` with no enum or a different one', () => {
+    expect(constsWithoutEnum(doc)).toEqual([
+      '#/components/schemas/Created/properties/status',
+      '#/paths/~1x/get/parameters/0/schema/oneOf/0',
+    ]);
+  });
+
+  it('sees the discriminating consts of the partner bundle (type, eventType, dataType)', () => {
+    // 4 collected requirement types, 7 eventTypes, 7 dataTypes at least.
+    expect(constCount(loadBundle('partner'))).toBeGreaterThanOrEqual(18);
+  });
+});

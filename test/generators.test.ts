@@ -1,0 +1,139 @@
+// The bundles work with the generators consuming teams use, configured as
+// guides/generators.md says: @hey-api/openapi-ts, orval (fetch client and
+// zod) and openapi-zod-client generate from generated/openapi/{v2,partner}.json,
+// the output passes tsc --strict, the zod modules import (a zod discriminated
+// union that cannot read its discriminator throws at import), and the
+// @hey-api and openapi-zod-client clients talk to the sandbox with the
+// documented query forms on the wire (orval's URL builder is checked too).
+import axios from 'axios';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { commaSeparatedParams, generateAll, GENERATED_APIS, typeCheck, type Generated } from './helpers/generate-clients.js';
+import { recordingFetch } from './helpers/recording-fetch.js';
+
+let generated: Generated;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  generated = await generateAll();
+  sandbox = await startSandbox({ port: 0, validateResponses: true });
+}, 120_000);
+
+afterAll(async () => {
+  await generated?.remove();
+  if (!sandbox) return;
+  expect(sandbox.violations).toEqual([]);
+  await sandbox.close();
+});
+
+// Generated at test time, so typed loosely here; tsc --strict checks them below.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const load = (...parts: string[]): Promise<any> => import(generated.file(...parts));
+
+const phoneEntry = { type: 'phoneNumbers', result: null };
+const createdEvent = (data: object) => ({
+  eventId: 'e1',
+  eventType: 'verification.created',
+  dataType: 'verification',
+  data,
+});
+
+describe('generated code', () => {
+  it('passes tsc --strict --noEmit (hey-api, orval fetch and zod, openapi-zod-client)', async () => {
+    const { ok, report } = await typeCheck(generated);
+    expect(report).toBe('');
+    expect(ok).toBe(true);
+  }, 120_000);
+
+  it.each(GENERATED_APIS)('imports the openapi-zod-client and orval zod modules of %s', async (api) => {
+    const ozc = await load('ozc', `${api}.ts`);
+    const orvalZod = await load('orval', api, 'zod.ts');
+    expect(Object.keys(ozc.schemas).length).toBeGreaterThan(5);
+    expect(Object.keys(orvalZod).length).toBeGreaterThan(5);
+  });
+
+  it('openapi-zod-client discriminates collected requirements on `type` and webhooks on `eventType`', async () => {
+    const { schemas } = await load('ozc', 'partner.ts');
+    expect(schemas.CollectedRequirement.safeParse(phoneEntry).success).toBe(true);
+    expect(schemas.CollectedRequirement.safeParse({ ...phoneEntry, type: 'selfie' }).success).toBe(false);
+    const event = schemas.WebhookEvent.safeParse(createdEvent({}));
+    // The verification.created member was chosen: its data is checked.
+    expect(event.success).toBe(false);
+    expect(JSON.stringify(event.error.issues)).toContain('verificationId');
+  });
+});
+
+describe('the @hey-api fetch client against the sandbox', () => {
+  const client = async (api: 'v2' | 'partner', headers: Record<string, string>) => {
+    const { createClient } = await load('hey-api', api, 'client', 'index.ts');
+    const sdk = await load('hey-api', api, 'sdk.gen.ts');
+    const wire = recordingFetch();
+    const c = createClient({ baseUrl: sandbox.url, headers, fetch: wire.fetch });
+    return { sdk, c, urls: () => wire.requests.map((r) => new URL(r.url)) };
+  };
+
+  it('sends partner filters comma-separated in one parameter (status=created,started)', async () => {
+    const { sdk, c, urls } = await client('partner', { 'X-Auth-Key': sandbox.authKey });
+    const created = await sdk.createVerification({
+      client: c,
+      body: { externalUserId: '6d0c1f3a-2b4e-4c8d-9a1f-3e5b7c9d0a12', redirectUrl: 'https://app.example/done' },
+    });
+    expect(created.error).toBeUndefined();
+    expect(created.response.status).toBe(201);
+    const listed = await sdk.listVerifications({ client: c, query: { status: ['created', 'started'] } });
+    expect(listed.response.status).toBe(200);
+    expect(urls().at(-1)?.search).toBe('?status=created,started');
+    expect(listed.data.verifications.map((v: { id: string }) => v.id)).toContain(created.data.id);
+    const statuses = listed.data.verifications.map((v: { status: string }) => v.status);
+    for (const status of statuses) expect(['created', 'started']).toContain(status);
+  });
+
+  it('sends v2 statuses repeated (statuses=CREATED&statuses=STARTED)', async () => {
+    const { sdk, c, urls } = await client('v2', { Authorization: `Bearer ${sandbox.accessToken}` });
+    const session = sandbox.v2.create({ externalId: 'gen-client-v2', country: 'DE', phoneNo: '+4915112345678' });
+    const listed = await sdk.listVerifications({ client: c, query: { statuses: ['CREATED', 'STARTED'], pageSize: 50 } });
+    expect(listed.response.status).toBe(200);
+    expect(urls().at(-1)?.search).toBe('?statuses=CREATED&statuses=STARTED&pageSize=50');
+    expect(listed.data.items.map((v: { id: string }) => v.id)).toContain(session.id);
+    for (const item of listed.data.items) expect(['CREATED', 'STARTED']).toContain(item.status);
+  });
+});
+
+describe('the openapi-zod-client (zodios, axios) client against the sandbox, configured as the guide says', () => {
+  const client = async (api: 'v2' | 'partner', headers: Record<string, string>) => {
+    const { createApiClient } = await load('ozc', `${api}.ts`);
+    const wire = recordingFetch();
+    const paramsSerializer = api === 'partner' ? { serialize: commaSeparatedParams } : { indexes: null };
+    // axios' fetch adapter hands fetch one Request; typed as fetch's two arguments.
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => wire.fetch(new Request(input, init));
+    const axiosInstance = axios.create({ adapter: 'fetch', env: { fetch }, headers, paramsSerializer });
+    return { api: createApiClient(sandbox.url, { axiosInstance }), urls: () => wire.requests.map((r) => new URL(r.url)) };
+  };
+
+  it('sends partner filters comma-separated and reads the answer through its zod schemas', async () => {
+    const { api, urls } = await client('partner', { 'X-Auth-Key': sandbox.authKey });
+    const created = await api.createVerification({ externalUserId: '0b7c2e4d-5f6a-4b8c-9d0e-1f2a3b4c5d6e', redirectUrl: 'https://app.example/done' });
+    expect(created.status).toBe('created');
+    const page = await api.listVerifications({ queries: { status: ['created', 'started'] } });
+    expect(urls().at(-1)?.search).toBe('?status=created,started');
+    expect(page.verifications.map((v: { id: string }) => v.id)).toContain(created.id);
+    for (const v of page.verifications) expect(['created', 'started']).toContain(v.status);
+  });
+
+  it('sends v2 statuses repeated', async () => {
+    const { api, urls } = await client('v2', { Authorization: `Bearer ${sandbox.accessToken}` });
+    await api.listVerifications({ queries: { statuses: ['CREATED', 'STARTED'] } });
+    expect(urls().at(-1)?.search).toBe('?statuses=CREATED&statuses=STARTED');
+  });
+});
+
+describe('the orval fetch client, configured as the guide says', () => {
+  it('builds partner filters comma-separated and v2 statuses repeated', async () => {
+    const partner = await load('orval', 'partner', 'client.ts');
+    const v2 = await load('orval', 'v2', 'client.ts');
+    const url = partner.getListVerificationsUrl({ status: ['created', 'started'] });
+    // orval percent-encodes the comma (URLSearchParams); it decodes to one value.
+    expect(new URL(url, 'http://x').searchParams.getAll('status')).toEqual(['created,started']);
+    expect(v2.getListVerificationsUrl({ statuses: ['CREATED', 'STARTED'] })).toMatch(/\?statuses=CREATED&statuses=STARTED$/);
+  });
+});

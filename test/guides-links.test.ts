@@ -1,0 +1,81 @@
+// Every relative link and image of README.md and guides/*.md points at a file
+// that exists, and every #anchor at a heading of the target page (GitHub's
+// heading ids). Links inside code are not links and are not checked.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import GithubSlugger from 'github-slugger';
+import { marked, type Token, type Tokens } from 'marked';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+
+const guidesDir = path.join(ROOT, 'guides');
+const PAGES = ['README.md', ...readdirSync(guidesDir).filter((f) => f.endsWith('.md')).map((f) => `guides/${f}`)];
+
+function walk(tokens: Token[], visit: (token: Token) => void): void {
+  for (const token of tokens) {
+    visit(token);
+    const nested = (token as { tokens?: Token[] }).tokens;
+    if (nested) walk(nested, visit);
+    if (token.type === 'list') walk((token as Tokens.List).items, visit);
+    if (token.type === 'table') {
+      const table = token as Tokens.Table;
+      for (const cell of [...table.header, ...table.rows.flat()]) walk(cell.tokens, visit);
+    }
+  }
+}
+
+function linksOf(markdown: string): string[] {
+  const links: string[] = [];
+  walk(marked.lexer(markdown), (token) => {
+    if (token.type === 'link' || token.type === 'image') links.push((token as Tokens.Link).href);
+    // Inline HTML: <a href> and <img src>.
+    if (token.type === 'html') for (const m of token.raw.matchAll(/(?:href|src)="([^"]+)"/g)) links.push(m[1]);
+  });
+  return links;
+}
+
+function anchorsOf(markdown: string): Set<string> {
+  const slugger = new GithubSlugger();
+  const anchors = new Set<string>();
+  walk(marked.lexer(markdown), (token) => {
+    if (token.type === 'heading') anchors.add(slugger.slug((token as Tokens.Heading).text.replace(/`/g, '')));
+  });
+  return anchors;
+}
+
+const isExternal = (href: string) => /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//');
+
+describe('links of the README and the guides', () => {
+  it('finds the guides', () => {
+    for (const guide of ['clients', 'sandbox', 'mock', 'releasing', 'benchmarks', 'testing', 'contract']) {
+      expect(PAGES).toContain(`guides/${guide}.md`);
+    }
+  });
+
+  it.each(PAGES)('%s: every relative link resolves, anchors included', (page) => {
+    const markdown = readFileSync(path.join(ROOT, page), 'utf8');
+    const broken: string[] = [];
+    for (const href of linksOf(markdown)) {
+      if (isExternal(href)) continue;
+      const [target, anchor] = href.split('#') as [string, string | undefined];
+      const file = target ? path.resolve(path.dirname(path.join(ROOT, page)), decodeURIComponent(target)) : path.join(ROOT, page);
+      if (!existsSync(file)) {
+        broken.push(`${href}: no file ${path.relative(ROOT, file)}`);
+        continue;
+      }
+      if (anchor && !(statSync(file).isFile() && file.endsWith('.md') && anchorsOf(readFileSync(file, 'utf8')).has(anchor))) {
+        broken.push(`${href}: no heading #${anchor} in ${path.relative(ROOT, file)}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('catches a broken file link and a broken anchor (the checker itself)', () => {
+    expect(linksOf('[a](guides/none.md) `[b](x.md)` ![c](images/x.png)\n\n```\n[d](y.md)\n```\n| t |\n|---|\n| [e](z.md#q) |')).toEqual([
+      'guides/none.md',
+      'images/x.png',
+      'z.md#q',
+    ]);
+    expect([...anchorsOf('# The `mock`\n## Run it, twice!\n## Run it, twice!')]).toEqual(['the-mock', 'run-it-twice', 'run-it-twice-1']);
+  });
+});

@@ -1,0 +1,40 @@
+// Runs TypeScript snippets from the docs as a partner would: type-checked
+// against this build of the package (strict, NodeNext) and executed as ES
+// modules. Snippets are written below the package root so that
+// `verification-contracts/<entry>` resolves to this build (package
+// self-reference), as it would from node_modules.
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { transform } from 'esbuild';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+
+export const run = promisify(execFile);
+
+/** A scratch folder under test-results/ (git-ignored), inside the package. */
+export async function scratchDir(name: string): Promise<string> {
+  const dir = path.join(ROOT, 'test-results', name);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** Compiles a snippet to `<dir>/<name>.mjs` and returns the file. */
+export async function writeModule(dir: string, name: string, source: string): Promise<string> {
+  const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
+  const file = path.join(dir, `${name}.mjs`);
+  await writeFile(file, code);
+  return file;
+}
+
+/** Type-checks the snippets together; returns tsc's complaints ('' when there are none). */
+export async function typeCheck(dir: string, snippets: Record<string, string>): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  for (const [name, source] of Object.entries(snippets)) {
+    await writeFile(path.join(dir, `${name}.ts`), `${source}\nexport {};\n`);
+  }
+  const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] };
+  await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+  const result = await run(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', dir]).catch((err) => err);
+  return `${result.stdout ?? ''}${result.stderr ?? ''}`;
+}

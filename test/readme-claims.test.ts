@@ -1,0 +1,41 @@
+// The README's statements about dependencies and runtimes, checked against
+// package.json, the lockfile and the runtimes the tests run the webhooks in.
+// The README must hold these sentences word for word.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { RUNTIMES_SENTENCE } from './runtimes/runtimes.js';
+
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+
+/** Every package `npm install` of `name` brings, itself included, from the lockfile. */
+function tree(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const dep of Object.keys(lock.packages[`node_modules/${name}`]?.dependencies ?? {})) tree(dep, seen);
+  return seen;
+}
+
+const says = (sentence: string) => expect(readme.includes(sentence), `README.md must say, word for word: ${sentence}`).toBe(true);
+
+describe('README claims', () => {
+  it('"`openapi-fetch` is the package\'s only runtime dependency."', () => {
+    says("`openapi-fetch` is the package's only runtime dependency.");
+    expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
+    expect(manifest.peerDependencies ?? {}).toEqual({});
+    expect(manifest.optionalDependencies ?? {}).toEqual({});
+  });
+
+  it('names the three packages `npm install verification-contracts` installs', () => {
+    const installed = [...tree('openapi-fetch')];
+    expect(installed).toEqual(['openapi-fetch', 'openapi-typescript-helpers']);
+    says('`npm install verification-contracts` installs three packages: the package, openapi-fetch and openapi-typescript-helpers.');
+  });
+
+  it('names the runtimes the webhook helpers are tested in', () => {
+    says(RUNTIMES_SENTENCE);
+  });
+});

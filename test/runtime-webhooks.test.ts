@@ -1,0 +1,204 @@
+// verification-contracts/webhooks as installed from the packed tarball, run
+// unchanged in every runtime partners receive webhooks on: Node, Bun, Deno,
+// Cloudflare's workerd (no nodejs_compat) and headless Chromium. Each runs
+// the same cases (test/runtimes/webhook-cases.js) over the same data.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { serveStatic } from '../scripts/lib/serve-static.mjs';
+import { documentedWebhookExamples } from '../src/webhooks/examples.js';
+import { signWebhookPayload } from '../src/webhooks/signature.js';
+import { exec, installInto, pack } from './helpers/packed-package.js';
+import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'vc-runtimes-'));
+const project = path.join(work, 'receiver');
+const KEY = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
+const OTHER = 'sbx_other_key';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const WEBHOOKS_ENTRY = 'node_modules/verification-contracts/generated/lib/src/webhooks/index.js';
+
+interface CaseResult {
+  name: string;
+  pass: boolean;
+  detail: string;
+}
+
+function testData() {
+  const examples = [...documentedWebhookExamples().values()] as Record<string, any>[];
+  const byType = new Map(examples.map((e) => [e.eventType, e]));
+  const user = byType.get('user.created')!;
+  const updated = byType.get('verification.updated')!;
+  const parseCases = [
+    { name: 'an event type added after this version', value: { ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } }, expected: 'returned' },
+    { name: 'a new verification status (no userId)', value: { ...updated, data: { ...updated.data, status: 'onHold', userId: null } }, expected: 'returned' },
+    { name: 'no eventId', value: { ...user, eventId: undefined }, expected: 'payload' },
+    { name: 'a user envelope carrying verification.created', value: { ...user, eventType: 'verification.created' }, expected: 'payload' },
+    { name: 'signed with another key', value: user, signature: signWebhookPayload(JSON.stringify(user), OTHER), expected: 'signature' },
+  ];
+  const vectors = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'webhook-vectors.json'), 'utf8'));
+  return { key: KEY, otherKey: OTHER, vectors, examples, parseCases };
+}
+
+/** The cases' entry module for a runtime: the installed package, the shared cases, the data inlined. */
+function entry(tail: string): string {
+  return [
+    "import * as wh from 'verification-contracts/webhooks';",
+    "import { runWebhookCases } from './webhook-cases.js';",
+    `const data = ${JSON.stringify(testData())};`,
+    tail,
+  ].join('\n');
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const parseResults = (stdout: string): CaseResult[] => JSON.parse(stdout.trim().split('\n').at(-1)!);
+
+async function inWorkerd(): Promise<CaseResult[]> {
+  // As wrangler deploys a Worker: bundled with esbuild under the workerd conditions.
+  const worker = await build({
+    entryPoints: [path.join(project, 'worker.js')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'silent',
+  });
+  writeFileSync(path.join(project, 'worker-bundle.js'), worker.outputFiles[0].text);
+  const port = await freePort();
+  writeFileSync(
+    path.join(project, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed "worker-bundle.js")],
+  compatibilityDate = "2025-09-01",
+);
+`,
+  );
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'workerd'), ['serve', 'config.capnp'], { cwd: project });
+  let log = '';
+  child.stderr.on('data', (d) => (log += d));
+  try {
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+      if (res) {
+        expect(res.status, log).toBe(200);
+        return (await res.json()) as CaseResult[];
+      }
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`workerd did not answer: ${log}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+async function inChromium(): Promise<CaseResult[]> {
+  // The installed files as they are, loaded by the browser through an import map: no bundler.
+  const importMap = { imports: { 'verification-contracts/webhooks': `/${WEBHOOKS_ENTRY}` } };
+  writeFileSync(
+    path.join(project, 'index.html'),
+    `<!doctype html><script type="importmap">${JSON.stringify(importMap)}</script><script type="module" src="/browser.js"></script>`,
+  );
+  const server = await serveStatic(project);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    timeout: 20_000,
+  });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForFunction(() => 'results' in window, undefined, { timeout: 20_000 }).catch(() => {
+      throw new Error(`the page did not run the cases: ${errors.join('; ')}`);
+    });
+    return (await page.evaluate(() => (window as unknown as { results: CaseResult[] }).results)) as CaseResult[];
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+const RUNTIMES: Record<string, () => Promise<CaseResult[]>> = {
+  'Node 20': async () => parseResults((await exec(process.execPath, ['run.js'], { cwd: project })).stdout),
+  Bun: async () => parseResults((await exec(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run.js'], { cwd: project })).stdout),
+  Deno: async () =>
+    parseResults(
+      (
+        await exec(path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno'), ['run', '--quiet', '--no-prompt', 'run.js'], {
+          cwd: project,
+          env: { ...process.env, DENO_DIR: path.join(work, 'deno'), DENO_NO_UPDATE_CHECK: '1' },
+        })
+      ).stdout,
+    ),
+  'workerd (no nodejs_compat)': inWorkerd,
+  'headless Chromium': inChromium,
+};
+
+beforeAll(async () => {
+  const { tarball } = await pack(work);
+  await installInto(project, tarball);
+  copyFileSync(path.join(ROOT, 'test', 'runtimes', 'webhook-cases.js'), path.join(project, 'webhook-cases.js'));
+  writeFileSync(path.join(project, 'run.js'), entry('console.log(JSON.stringify(await runWebhookCases(wh, data)));'));
+  writeFileSync(path.join(project, 'worker.js'), entry('export default { async fetch() { return Response.json(await runWebhookCases(wh, data)); } };'));
+  writeFileSync(path.join(project, 'browser.js'), entry('window.results = await runWebhookCases(wh, data);'));
+}, 180_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the installed verification-contracts/webhooks in every runtime', () => {
+  it('loads no node: module and no Buffer', () => {
+    const files = [WEBHOOKS_ENTRY];
+    const seen = new Set<string>();
+    while (files.length) {
+      const file = files.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      // Comments may name what the code avoids.
+      const text = readFileSync(path.join(project, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) {
+        expect(m[1], `${file} imports ${m[1]}`).toMatch(/^\.\.?\//);
+        files.push(path.join(path.dirname(file), m[1]));
+      }
+      expect(text, `${file} uses Buffer`).not.toMatch(/(?<![\w$.])Buffer\b/);
+    }
+    expect(seen.size).toBeGreaterThan(3);
+  });
+
+  it('covers the runtimes the README names', () => {
+    expect(Object.keys(RUNTIMES)).toEqual(TESTED_RUNTIMES.map((r) => r.id));
+  });
+
+  let expectedCount = 0;
+  it.each(Object.keys(RUNTIMES))('passes every case in %s', async (runtime) => {
+    const results = await RUNTIMES[runtime]();
+    const failed = results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.detail}`);
+    expect(failed, runtime).toEqual([]);
+    expectedCount ||= results.length;
+    // The same cases everywhere, and enough of them to mean something.
+    expect(results.length).toBe(expectedCount);
+    expect(results.length).toBeGreaterThan(50);
+  }, 90_000);
+});
