@@ -1,1 +1,0 @@
-export declare function jsonCopy<T>(value: T): T;
