@@ -1,5 +1,5 @@
 // The package's one runtime dependency is openapi-fetch: modules of
-// generated/lib that use other packages (the sandbox's fastify and Ajv, the
+// generated/lib that use other packages (the sandbox's Ajv, the
 // webhooks' portable HMAC) are bundled with esbuild in place, with those
 // packages inlined, so `npm install verification-contracts` installs nothing
 // else (decision P-row "one runtime dependency").

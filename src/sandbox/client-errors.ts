@@ -1,4 +1,4 @@
-// Requests Node's HTTP parser refuses before fastify sees them, answered on
+// Requests Node's HTTP parser refuses before they are requests, answered on
 // the socket in the error shape of the API the target belongs to: a request
 // line or headers over the limit (431), a request that is not well-formed
 // HTTP (400 that says so: a bad chunk size, Content-Length with
@@ -37,7 +37,7 @@ function answer(err: Error & { code?: string; reason?: string; rawPacket?: unkno
   }
 }
 
-/** Fastify's `clientErrorHandler`: answers and closes the connection. */
+/** The server's `clientError` listener: answers and closes the connection. */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
   // A connection reset or closed by the client has no one to answer.
   if (err.code === 'ECONNRESET' || !socket.writable) {

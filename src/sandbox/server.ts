@@ -1,17 +1,16 @@
 // The stateful sandbox: both APIs and the control API served from their
 // bundled documents, with real state, credentials and validation.
 import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { readBundledDocument } from '../package-files.js';
 import { SandboxClock } from './clock.js';
-import { useJsonBodies } from './body-parsing.js';
-import { answerClientError, MALFORMED_TARGET } from './client-errors.js';
-import { Contract, type RouteSpec, type Violation } from './contract.js';
-import { controlRefusal } from './control-guard.js';
+import { answerClientError } from './client-errors.js';
+import { Contract, type RouteSpec } from './contract.js';
 import { controlHandlers } from './control-handlers.js';
-import { apiOf, errorBody, type ApiName } from './error-bodies.js';
-import { SandboxError, type EmittedEvent } from './partner-api.js';
+import { Dispatcher } from './dispatch.js';
+import type { ApiName } from './error-bodies.js';
+import type { EmittedEvent } from './partner-api.js';
 import { partnerHandlers, type Handler } from './partner-handlers.js';
 import { PartnerState } from './partner-state.js';
 import { V2State, type V2Verification } from './v2-state.js';
@@ -61,7 +60,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const MiB = 1024 * 1024;
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -93,23 +91,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // connectionsCheckingInterval, so the check runs often enough to matter.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
-  const app: FastifyInstance = Fastify({
-    requestTimeout,
-    http: { headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
-    logger: false,
-    bodyLimit: MiB,
-    // Router options go under routerOptions: at the top level fastify 5 warns (FSTDEP022).
-    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
-    // A URL that cannot be decoded (`%C3%28`) never reaches a route.
-    frameworkErrors: (_err, request, reply) => fail(reply, apiOf(request.url), 400, undefined, [MALFORMED_TARGET]),
-    // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
-    // path, a request line or headers over its limit) before fastify sees
-    // them; they get the same error shapes, written to the socket.
-    clientErrorHandler: (err, socket) => answerClientError(err, socket),
-  });
   const violations: string[] = [];
   const faults = new Faults(options.faults);
-  useJsonBodies(app);
 
   // Verification URLs carry the sandbox's address, so the port is settled
   // before the state is made (port 0 asks the OS for a free one).
@@ -157,97 +140,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     sandbox: controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
   };
 
-  const send = (reply: FastifyReply, api: ApiName, status: number, body: unknown, route?: RouteSpec) => {
-    if (options.validateResponses) {
-      const problems = route ? route.checkResponse(status, body) : contracts[api].checkError(body);
-      if (problems.length) {
-        const where = route ? `${route.method} ${route.path}` : api;
-        violations.push(`${where} ${status}: ${problems.join('; ')}`);
-        return reply.code(500).send(errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`));
-      }
-    }
-    return body === undefined ? reply.code(status).send() : reply.code(status).send(body);
-  };
-  const fail = (reply: FastifyReply, api: ApiName, status: number, message?: string, found: Violation[] = [], route?: RouteSpec) =>
-    send(reply, api, status, errorBody(api, status, message, found), route);
-
-  const authorized = (route: RouteSpec, request: FastifyRequest) => {
-    if (route.security === 'authKey') return request.headers['x-auth-key'] === partner.activeAuthKey();
-    if (route.security === 'bearer') return request.headers.authorization === `Bearer ${accessToken}`;
+  const authorized = (route: RouteSpec, headers: IncomingHttpHeaders) => {
+    if (route.security === 'authKey') return headers['x-auth-key'] === partner.activeAuthKey();
+    if (route.security === 'bearer') return headers.authorization === `Bearer ${accessToken}`;
     return true;
   };
-
-  for (const api of Object.keys(contracts) as ApiName[]) {
-    for (const route of contracts[api].routes) {
-      const handle = handlers[api][route.operationId];
-      if (!handle) throw new Error(`sandbox: no handler for ${api} ${route.operationId}`);
-      app.route({
-        method: route.method as 'GET',
-        url: route.url,
-        // Checked before the body is read (control-guard.ts).
-        onRequest:
-          api === 'sandbox'
-            ? (request, reply, done) => {
-                const refusal = controlRefusal(request.method, request.headers, port);
-                if (refusal) fail(reply, api, refusal.status, refusal.message, [], route);
-                else done();
-              }
-            : undefined,
-        handler: (request, reply) => {
-          if (!authorized(route, request) && !faults.ignoresCredentials(route)) return fail(reply, api, 401, 'Unauthorized', [], route);
-          const broken = faults.serverError(route);
-          if (broken) return reply.code(broken[0]).send(broken[1]);
-          const target = request.raw.url ?? '/';
-          // Most requests carry no query: they skip parsing a URL.
-          const search = target.includes('?') ? new URL(target, 'http://sandbox').searchParams : new URLSearchParams();
-          const query = faults.query(route, search);
-          const parsed = route.parse({ params: request.params as Record<string, string>, query, body: request.body });
-          const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
-          if (accepted) return reply.code(accepted[0]).send(accepted[1]);
-          if (!parsed.ok) return fail(reply, api, 400, undefined, parsed.violations, route);
-          try {
-            const answer = changes.apply(`${api}.${route.operationId}`, route.method !== 'GET', parsed.value, handle);
-            const answerWith = (result: [number, unknown]) => {
-              const [status, body] = faults.answer(route, result);
-              return send(reply, api, status, body, route);
-            };
-            return Array.isArray(answer) ? answerWith(answer) : answer.then(answerWith);
-          } catch (err) {
-            if (err instanceof SandboxError) return fail(reply, api, err.status, err.message, [], route);
-            throw err;
-          }
-        },
-      });
-    }
-  }
-
-  app.setNotFoundHandler((request, reply) => {
-    const api = apiOf(request.url);
-    return fail(reply, api, 404, `no operation ${request.method} ${request.url.split('?')[0]}`);
+  const dispatcher = new Dispatcher({
+    contracts,
+    handlers,
+    authorized,
+    apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
+    faults,
+    port,
+    validateResponses: Boolean(options.validateResponses),
+    violations,
   });
-
-  // Framework-level refusals (body parsing, size, media type) in the API's shape.
-  app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, request, reply) => {
-    const api = apiOf(request.url);
-    switch (err.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return fail(reply, api, 413, 'request body is larger than 1 MiB');
-      case 'SANDBOX_UNSUPPORTED_CHARSET':
-        return fail(reply, api, 415, err.message);
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return fail(reply, api, 415, `Content-Type must be application/json, not ${request.headers['content-type'] ?? 'missing'}`);
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } }]);
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: 'is not valid JSON' } }]);
-      default:
-        if (err instanceof SyntaxError || err.statusCode === 400) {
-          return fail(reply, api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: err.message } }]);
-        }
-        violations.push(`unexpected error on ${request.method} ${request.url}: ${err.stack ?? err.message}`);
-        return fail(reply, api, 500, 'internal error of the sandbox');
-    }
-  });
+  const server = createHttpServer(
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
+    dispatcher.listener,
+  );
+  // Idle keep-alive connections are kept 72 s (Node's default is 5 s), as before (DECISIONS S23).
+  server.keepAliveTimeout = 72_000;
+  // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
+  // path, a request line or headers over its limit, broken framing, a slow
+  // client) before they are requests; they get the same error shapes.
+  server.on('clientError', answerClientError);
 
   if (options.state !== undefined && saved) {
     const byOp = Object.fromEntries(
@@ -257,7 +174,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     for (const message of changes.open(options.state, saved.loaded, byOp)) warn(message);
   }
 
-  await app.listen({ port, host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   // Webhooks not yet delivered when the sandbox stopped go out again.
   for (const eventId of changes.pendingEvents()) {
     const emitted = partner.emitted(eventId);
@@ -275,7 +198,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     violations,
     close: async () => {
       delivery.close();
-      await app.close();
+      dispatcher.closing = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
       changes.close();
     },
   };

@@ -6,6 +6,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
+// One $ref resolver for the tests and the conformance runner.
+import { deref } from '../../src/conformance/schema-values.js';
+
+export { deref };
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -24,19 +28,6 @@ export function loadBundle(api: string): Json {
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 export const pointer = (...parts: (string | number)[]) => `#/${parts.map((p) => escapePointer(String(p))).join('/')}`;
-
-/** Resolves a local `$ref` (and chains of them) inside a document. */
-export function deref(doc: Json, node: Json): Json {
-  let current = node;
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((at: Json, key: string) => at?.[key], doc);
-  }
-  return current;
-}
 
 export interface SchemaValidator {
   /** Asserts (with vitest's expect) that a value is valid against a named component schema. */

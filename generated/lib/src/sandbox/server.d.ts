@@ -1,5 +1,5 @@
 import { SandboxClock } from './clock.js';
-import { type EmittedEvent } from './partner-api.js';
+import type { EmittedEvent } from './partner-api.js';
 import { PartnerState } from './partner-state.js';
 import { V2State } from './v2-state.js';
 import { type FaultSpec } from './faults.js';

@@ -1,0 +1,181 @@
+// The sandbox's HTTP layer on node:http (DECISIONS S23): finds the operation,
+// guards the control API, reads the JSON body, checks the credential, parses
+// the request from the contract, runs the handler and answers with the
+// JSON text and its length. Every refusal is in the error shape of the API
+// the path belongs to (error-bodies.ts).
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { MALFORMED_TARGET } from './client-errors.js';
+import type { Contract, ParsedRequest, RouteSpec, Violation } from './contract.js';
+import { controlRefusal } from './control-guard.js';
+import { apiOf, errorBody, type ApiName } from './error-bodies.js';
+import type { Faults } from './faults.js';
+import { SandboxError } from './partner-api.js';
+import type { Handler } from './partner-handlers.js';
+import { readJsonBody, type BodyResult } from './request-body.js';
+import { Router } from './router.js';
+
+type Answer = [number, unknown];
+
+export interface DispatchOptions {
+  contracts: Record<ApiName, Contract>;
+  handlers: Record<ApiName, Record<string, Handler>>;
+  /** Whether the request carries the credential the route requires. */
+  authorized: (route: RouteSpec, headers: IncomingHttpHeaders) => boolean;
+  /** Runs a handler (journaling the change with --state); see persistence.ts. */
+  apply: (op: string, write: boolean, req: ParsedRequest, handle: Handler) => Answer | Promise<Answer>;
+  faults: Faults;
+  /** The sandbox's port, which the control API's Host must name. */
+  port: number;
+  /** Check every answer against the documents and answer 500 on a violation. */
+  validateResponses: boolean;
+  violations: string[];
+}
+
+interface Operation {
+  api: ApiName;
+  route: RouteSpec;
+  handle: Handler;
+  /** `partner.createVerification`: the journal's name of the operation. */
+  op: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+// Most requests have no query; they share one (never modified) empty one.
+const NO_QUERY = new URLSearchParams();
+
+const hasBody = (headers: IncomingHttpHeaders) => headers['transfer-encoding'] !== undefined || Number(headers['content-length']) > 0;
+
+export class Dispatcher {
+  /** Set when the sandbox stops: answers then close their connection. */
+  closing = false;
+  private readonly router = new Router<Operation>();
+
+  constructor(private readonly o: DispatchOptions) {
+    for (const api of Object.keys(o.contracts) as ApiName[]) {
+      for (const route of o.contracts[api].routes) {
+        const handle = o.handlers[api][route.operationId];
+        if (!handle) throw new Error(`sandbox: no handler for ${api} ${route.operationId}`);
+        const operation = { api, route, handle, op: `${api}.${route.operationId}` };
+        this.router.add(route.method, route.path, operation);
+        // HEAD answers as GET without the body (node:http leaves it out).
+        if (route.method === 'GET') this.router.add('HEAD', route.path, operation);
+      }
+    }
+  }
+
+  /** The `request` listener of the server. */
+  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      this.dispatch(req, res);
+    } catch (err) {
+      this.crashed(req, res, err as Error);
+    }
+  };
+
+  private dispatch(req: IncomingMessage, res: ServerResponse): void {
+    const target = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    const found = this.router.lookup(method, target);
+    if (!found.found) {
+      const api = apiOf(target);
+      if (found.malformed) return this.fail(res, api, 400, undefined, [MALFORMED_TARGET]);
+      return this.fail(res, api, 404, `no operation ${method} ${target.split('?')[0]}`);
+    }
+    const operation = found.value;
+    const { api, route } = operation;
+    // Before the body is read (control-guard.ts).
+    if (api === 'sandbox') {
+      const refusal = controlRefusal(method, req.headers, this.o.port);
+      if (refusal) return this.fail(res, api, refusal.status, refusal.message, [], route);
+    }
+    if (method === 'GET' || method === 'HEAD') return this.serve(req, res, operation, found.params, found.query, undefined);
+    const read = readJsonBody(req, api);
+    const then = (result: BodyResult) => {
+      if (result.ok) this.serve(req, res, operation, found.params, found.query, result.body);
+      else this.fail(res, api, result.status, result.message, result.violations, undefined, result.close);
+    };
+    // A body cut short or broken mid-way rejects: the clientError listener
+    // answers the framing error (client-errors.ts), a client that left needs no answer.
+    if (read instanceof Promise) read.then(then, () => undefined).catch((err: Error) => this.crashed(req, res, err));
+    else then(read);
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse, operation: Operation, params: Record<string, string>, queryText: string, body: unknown): void {
+    const { api, route } = operation;
+    const faults = this.o.faults;
+    if (!this.o.authorized(route, req.headers) && !faults.ignoresCredentials(route)) return this.fail(res, api, 401, 'Unauthorized', [], route);
+    const broken = faults.serverError(route);
+    if (broken) return this.respond(res, broken[0], broken[1]);
+    const query = faults.query(route, queryText === '' ? NO_QUERY : new URLSearchParams(queryText));
+    const parsed = route.parse({ params, query, body });
+    const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
+    if (accepted) return this.respond(res, accepted[0], accepted[1]);
+    if (!parsed.ok) return this.fail(res, api, 400, undefined, parsed.violations, route);
+    let answer: Answer | Promise<Answer>;
+    try {
+      answer = this.o.apply(operation.op, route.method !== 'GET', parsed.value, operation.handle);
+    } catch (err) {
+      if (err instanceof SandboxError) return this.fail(res, api, err.status, err.message, [], route);
+      throw err;
+    }
+    const answerWith = (result: Answer) => {
+      const [status, answerBody] = faults.answer(route, result);
+      this.send(res, api, status, answerBody, route);
+    };
+    if (Array.isArray(answer)) answerWith(answer);
+    else answer.then(answerWith).catch((err: Error) => this.crashed(req, res, err));
+  }
+
+  /** An answer of the sandbox: checked against the documents when asked to (for tests). */
+  private send(res: ServerResponse, api: ApiName, status: number, body: unknown, route?: RouteSpec, close = false): void {
+    if (this.o.validateResponses) {
+      const problems = route ? route.checkResponse(status, body) : this.o.contracts[api].checkError(body);
+      if (problems.length) {
+        const where = route ? `${route.method} ${route.path}` : api;
+        this.o.violations.push(`${where} ${status}: ${problems.join('; ')}`);
+        return this.respond(res, 500, errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`), close);
+      }
+    }
+    this.respond(res, status, body, close);
+  }
+
+  private fail(res: ServerResponse, api: ApiName, status: number, message?: string, found: Violation[] = [], route?: RouteSpec, close = false): void {
+    this.send(res, api, status, errorBody(api, status, message, found), route, close);
+  }
+
+  private respond(res: ServerResponse, status: number, body: unknown, close = false): void {
+    const req = res.req;
+    if (!close && !req.complete && hasBody(req.headers)) {
+      // Answered before its body was read (an unknown path, a refusal): the
+      // body is drained first, so that broken framing in it gets the one
+      // answer the clientError listener gives, not a second one.
+      req.once('end', () => this.respond(res, status, body, close)).resume();
+      return;
+    }
+    let headers: OutgoingHttpHeaders;
+    let text: string | undefined;
+    if (body === undefined) {
+      headers = status === 204 || status === 304 ? {} : { 'content-length': 0 };
+    } else {
+      text = JSON.stringify(body);
+      headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
+    }
+    if (close || this.closing) headers.connection = 'close';
+    res.writeHead(status, headers);
+    res.end(text);
+  }
+
+  /** A handler or the state file failed: a 500 the tests see as a violation (a bad body is a 400). */
+  private crashed(req: IncomingMessage, res: ServerResponse, err: Error & { statusCode?: number }): void {
+    if (res.headersSent) {
+      res.destroy(err);
+      return;
+    }
+    const api = apiOf(req.url ?? '/');
+    if (err instanceof SyntaxError || err.statusCode === 400) {
+      return this.fail(res, api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: err.message } }]);
+    }
+    this.o.violations.push(`unexpected error on ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+    this.fail(res, api, 500, 'internal error of the sandbox');
+  }
+}

@@ -1,0 +1,111 @@
+// How request bodies are read: JSON in UTF-8 only, at most 1 MiB. Any other
+// media type (`text/plain` too) is refused 415; a charset other than UTF-8 is
+// refused 415 rather than decoded as UTF-8 into different text (DECISIONS
+// S17); a body that is not JSON, or carries `__proto__` or
+// `constructor.prototype` keys, is a 400.
+import type { IncomingMessage } from 'node:http';
+import contentType from 'content-type';
+import secureJsonParse from 'secure-json-parse';
+import type { Violation } from './contract.js';
+import type { ApiName } from './error-bodies.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export type BodyResult =
+  | { ok: true; body: unknown }
+  /** `close`: the connection is closed after the answer (the client may still be sending). */
+  | { ok: false; status: 400 | 413 | 415; message?: string; violations?: Violation[]; close: boolean };
+
+const TOO_LARGE: BodyResult = { ok: false, status: 413, message: 'request body is larger than 1 MiB', close: true };
+const INVALID: Violation = { field: 'body', reasonCode: 'INVALID_JSON', params: { message: 'is not valid JSON' } };
+const EMPTY: Violation = { field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } };
+
+const TYPE = /^[\w!#$%&'*+.^`|~-]+$/;
+
+/**
+ * The lower-cased `type/subtype` of a Content-Type, or undefined when it has
+ * none; parameters are not checked here (as the sandbox always did).
+ */
+function mediaType(header: string): string | undefined {
+  const semicolon = header.indexOf(';');
+  const media = (semicolon === -1 ? header : header.slice(0, semicolon)).toLowerCase();
+  const slash = media.indexOf('/');
+  if (slash === -1) return undefined;
+  const type = media.slice(0, slash).trimStart();
+  const subtype = media.slice(slash + 1).trimEnd();
+  return TYPE.test(type) && TYPE.test(subtype) ? `${type}/${subtype}` : undefined;
+}
+
+function charsetOf(header: string): string | undefined {
+  try {
+    return contentType.parse(header).parameters.charset?.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The raw body, or undefined once it passes `limit` bytes (the rest is left unread). */
+function readRaw(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
+  const charset = charsetOf(header);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return { ok: false, status: 415, message: `Content-Type charset must be utf-8, not ${charset}`, close: true };
+  }
+  const text = raw.toString('utf8');
+  // Control requests must send the JSON type (control-guard.ts) even where
+  // the operation takes no body, so an empty one is no body there.
+  if (text === '') return api === 'sandbox' ? { ok: true, body: undefined } : { ok: false, status: 400, violations: [EMPTY], close: true };
+  try {
+    return { ok: true, body: secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' }) };
+  } catch {
+    return { ok: false, status: 400, violations: [INVALID], close: true };
+  }
+}
+
+/**
+ * The JSON body of a request to an operation of `api` (undefined when it
+ * sends none), or why it is refused; rejects when the connection breaks
+ * before the body is complete. Only methods that may carry a body (not GET,
+ * HEAD) are read.
+ */
+export function readJsonBody(req: IncomingMessage, api: ApiName): BodyResult | Promise<BodyResult> {
+  const header = req.headers['content-type'];
+  if (header === undefined) {
+    const length = req.headers['content-length'];
+    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return { ok: true, body: undefined };
+  }
+  if (header === undefined || mediaType(header) !== 'application/json') {
+    return { ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false };
+  }
+  if (Number(req.headers['content-length']) > BODY_LIMIT) return TOO_LARGE;
+  return readRaw(req, BODY_LIMIT).then((raw) => (raw === undefined ? TOO_LARGE : parse(raw, header, api)));
+}
