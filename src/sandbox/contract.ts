@@ -1,5 +1,6 @@
-// Turns a bundled OpenAPI document into route specifications with compiled
-// validators, once, at start-up: nothing is derived per request.
+// Turns a bundled OpenAPI document into route specifications. Everything but
+// the validators is derived once at start-up; each validator is compiled the
+// first time its route needs it, so a start compiles nothing (DECISIONS S22).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { bodyLimitViolations } from './body-limits.js';
@@ -47,7 +48,7 @@ interface ParamSpec {
   array: boolean;
   explode: boolean;
   itemType: string | undefined;
-  validate: ValidateFunction;
+  validator: () => ValidateFunction;
 }
 
 const deref = (doc: Doc, node: any): any => {
@@ -85,7 +86,7 @@ function schemaType(schema: any): string | undefined {
 export class Contract {
   readonly ajv: Ajv2020;
   readonly routes: RouteSpec[];
-  private readonly errorValidate: ValidateFunction;
+  private readonly errorValidator: () => ValidateFunction;
 
   constructor(
     readonly api: string,
@@ -95,10 +96,12 @@ export class Contract {
       security: (op: Doc) => RouteSpec['security'];
     },
   ) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    // The bundles are linted against the OpenAPI schema dialect at build time;
+    // checking them again here would compile Ajv's meta-schema at every start.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
     addFormats(this.ajv);
     this.ajv.addSchema(doc, api);
-    this.errorValidate = this.compile(`#/components/schemas/${options.errorSchema}`);
+    this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
     this.routes = [];
     for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
       const item = deref(doc, rawItem);
@@ -111,6 +114,12 @@ export class Contract {
   /** A validator of the schema at a JSON pointer of the document. */
   compile(pointer: string): ValidateFunction {
     return this.ajv.compile({ $ref: `${this.api}${pointer}` });
+  }
+
+  /** The same, compiled on its first use. */
+  lazy(pointer: string): () => ValidateFunction {
+    let validate: ValidateFunction | undefined;
+    return () => (validate ??= this.compile(pointer));
   }
 
   private route(path: string, method: string, item: Doc, security: RouteSpec['security']): RouteSpec {
@@ -128,14 +137,14 @@ export class Contract {
         array,
         explode: p.explode ?? (p.style ?? 'form') === 'form',
         itemType: schemaType(array ? deref(this.doc, schema.items) : schema),
-        validate: this.compile(ptr),
+        validator: this.lazy(ptr),
       };
     }).filter((p: ParamSpec) => p.in === 'path' || p.in === 'query');
 
     const queryForms = params.filter((p) => p.in === 'query');
     const bodyMedia = deref(this.doc, op.requestBody)?.content?.['application/json'];
     const bodyRequired = Boolean(deref(this.doc, op.requestBody)?.required);
-    const bodyValidate = bodyMedia ? this.compile(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
+    const bodyValidator = bodyMedia ? this.lazy(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
     // Object fields without declared properties keep whatever JSON they are given.
     const bodySchema = deref(this.doc, bodyMedia?.schema);
     const freeFormFields = new Set(
@@ -144,23 +153,16 @@ export class Contract {
         .map(([name]) => name),
     );
 
-    // Response schemas are pointers until an answer is first checked: only
-    // a sandbox that validates its answers (tests) pays for compiling them.
-    const responsePointers = new Map<number, string>();
-    const responses = new Map<number, ValidateFunction>();
+    // Only a sandbox that validates its answers (tests) compiles these.
+    const responses = new Map<number, () => ValidateFunction>();
     const declaredWithoutBody = new Set<number>();
     for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
       const media = deref(this.doc, raw)?.content?.['application/json'];
       if (!media && /^\d{3}$/.test(status)) declaredWithoutBody.add(Number(status));
       if (!media || !/^\d{3}$/.test(status)) continue;
       const base = raw.$ref ?? `${opPtr}/responses/${status}`;
-      responsePointers.set(Number(status), `${base}/content/application~1json/schema`);
+      responses.set(Number(status), this.lazy(`${base}/content/application~1json/schema`));
     }
-    const responseValidator = (status: number) => {
-      const pointer = responsePointers.get(status);
-      if (pointer && !responses.has(status)) responses.set(status, this.compile(pointer));
-      return responses.get(status);
-    };
 
     return {
       api: this.api,
@@ -185,12 +187,14 @@ export class Contract {
           }
           // A repeated form parameter that is not an exploded array was refused above.
           const v = p.array ? (p.explode ? texts : texts[0].split(',')).map((t) => coerce(t, p.itemType)) : coerce(texts[0], p.itemType);
-          if (!p.validate(v)) {
+          const validate = p.validator();
+          if (!validate(v)) {
             const joined = commaJoinedViolation(p, texts);
-            violations.push(...(joined ? [joined] : violationsOf(p.validate.errors, p.name)));
+            violations.push(...(joined ? [joined] : violationsOf(validate.errors, p.name)));
           } else (p.in === 'path' ? value.params : value.query)[p.name] = v;
         }
-        if (bodyValidate) {
+        if (bodyValidator) {
+          const bodyValidate = bodyValidator();
           // Bounds first: the validator need never walk an unbounded value.
           const limits = body === undefined ? [] : bodyLimitViolations(body, freeFormFields);
           if (body === undefined) {
@@ -207,7 +211,7 @@ export class Contract {
       },
       checkResponse: (status, body) => {
         if (body === undefined && declaredWithoutBody.has(status)) return [];
-        const validate = responseValidator(status) ?? (status >= 400 ? this.errorValidate : undefined);
+        const validate = responses.get(status)?.() ?? (status >= 400 ? this.errorValidator() : undefined);
         if (!validate) return [`status ${status} is not declared for ${op.operationId}`];
         return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
       },
@@ -216,6 +220,7 @@ export class Contract {
 
   /** Violations of the document's error schema (for answers outside any route). */
   checkError(body: unknown): string[] {
-    return this.errorValidate(body) ? [] : (this.errorValidate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    const validate = this.errorValidator();
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   }
 }

@@ -11,6 +11,7 @@ import { PartnerLifecycle } from './partner-lifecycle.js';
 import type { StoredUser, StoredVerification, VerificationStatus } from './partner-records.js';
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './partner-views.js';
 import { lowerBound, newestFirst, type Filter } from './record-index.js';
+import { jsonCopy } from './json-copy.js';
 
 export type { PartnerStateOptions, PartnerSnapshot } from './partner-store.js';
 
@@ -42,7 +43,7 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
 
   listAuthKeys(paging: Paging): S['AuthKeyList'] {
     const { items, count } = pageOf([...this.authKeys].reverse(), paging);
-    return { authKeys: structuredClone(items), count };
+    return { authKeys: jsonCopy(items), count };
   }
 
   rotateAuthKey(): S['AuthKeyList'] {
@@ -53,7 +54,7 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     this.authKeys.push(created);
     // The source describes the answer as "the new active key and the previous
     // key now inactive": those two, and `count` is their number.
-    const authKeys = structuredClone(previous ? [created, previous] : [created]);
+    const authKeys = jsonCopy(previous ? [created, previous] : [created]);
     return { authKeys, count: authKeys.length };
   }
 
@@ -179,7 +180,7 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
       }
     }
     const { items, count } = newestFirst(this.order, filters, q, lo, hi);
-    return { verifications: items.map((v) => structuredClone(v.data)), count };
+    return { verifications: items.map((v) => jsonCopy(v.data)), count };
   }
 
   getVerification(verificationId: string): S['Verification'] {
@@ -187,7 +188,7 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
   }
 
   userActivities(verificationId: string): S['UserActivityList'] {
-    return { activities: structuredClone(this.verification(verificationId).activities) };
+    return { activities: jsonCopy(this.verification(verificationId).activities) };
   }
 
   verificationLinkedByDevice(verificationId: string): S['VerificationLinkedByDevice'] {
@@ -281,7 +282,7 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     for (const v of this.attached(user)) {
       for (const e of v.fingerprintEvents) {
         const fingerprint = byDevice.get(e.deviceId) ?? { id: this.fingerprintIds.get(e.deviceId)!, events: [] };
-        fingerprint.events.push({ id: e.id, data: structuredClone(e.data) });
+        fingerprint.events.push({ id: e.id, data: jsonCopy(e.data) });
         byDevice.set(e.deviceId, fingerprint);
       }
     }

@@ -2,10 +2,11 @@
 // so callers (and recorded webhook payloads) never share state with the store.
 import type { components } from '../../generated/types/partner.js';
 import type { StoredUser, StoredVerification } from './partner-records.js';
+import { jsonCopy } from './json-copy.js';
 
 type S = components['schemas'];
 
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = jsonCopy;
 
 export function verificationView(v: StoredVerification): S['Verification'] {
   return copy(v.data);

@@ -5,6 +5,7 @@
 import type { components } from '../../generated/types/partner.js';
 import type { EmittedEvent } from './partner-api.js';
 import type { DeliveryResult } from './partner-control.js';
+import { jsonCopy } from './json-copy.js';
 
 type S = components['schemas'];
 export type WebhookLogEntry = { eventId: string } & (
@@ -48,11 +49,11 @@ export class WebhookLog {
   }
 
   forVerification(verificationId: string): S['VerificationWebhookRecord'][] {
-    return (this.byOwner.get(`v:${verificationId}`) ?? []).map((e) => structuredClone(e.record) as S['VerificationWebhookRecord']);
+    return (this.byOwner.get(`v:${verificationId}`) ?? []).map((e) => jsonCopy(e.record) as S['VerificationWebhookRecord']);
   }
 
   forUser(userId: string): S['UserWebhookRecord'][] {
-    return (this.byOwner.get(`u:${userId}`) ?? []).map((e) => structuredClone(e.record) as S['UserWebhookRecord']);
+    return (this.byOwner.get(`u:${userId}`) ?? []).map((e) => jsonCopy(e.record) as S['UserWebhookRecord']);
   }
 
   /** The emitted event with this id, for a delivery still pending after a restart. */

@@ -157,13 +157,17 @@ export class StateFile {
     const waiters = this.waiters;
     this.buffered = [];
     this.waiters = [];
+    // Synchronously: a sync of one small append takes less than the hand-off
+    // to libuv's thread pool and back, which on a busy machine waits for a
+    // time slice; requests that arrive meanwhile form the next group.
+    let failed: Error | undefined;
     try {
       this.journalBytes += fs.writeSync(this.fd, lines);
+      fs.fdatasyncSync(this.fd);
     } catch (err) {
-      this.settle(waiters, err as Error);
-      return;
+      failed = err as Error;
     }
-    fs.fdatasync(this.fd, (err) => this.settle(waiters, err ?? undefined));
+    this.settle(waiters, failed);
   }
 
   private settle(waiters: { resolve: () => void; reject: (err: Error) => void }[], err?: Error): void {

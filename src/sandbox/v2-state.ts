@@ -3,6 +3,7 @@
 import type { components, operations } from '../../generated/types/v2.js';
 import { SandboxError } from './partner-api.js';
 import type { SandboxRandom } from './random.js';
+import { jsonCopy } from './json-copy.js';
 
 export type V2Verification = components['schemas']['Verification'];
 type ListQuery = NonNullable<operations['listVerifications']['parameters']['query']>;
@@ -26,7 +27,7 @@ export class V2State {
   }
 
   reset(): void {
-    this.sessions = new Map(this.seedSessions().map((s) => [s.id, structuredClone(s)]));
+    this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
   }
 
   /** The base of new session `url`s (a replay uses the one of the process that made the change). */

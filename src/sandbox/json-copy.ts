@@ -1,0 +1,19 @@
+// A deep copy of a JSON value, which is all the store holds. Several times
+// cheaper than structuredClone, and the sandbox copies on every answer so
+// that callers never share state with the store.
+export function jsonCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = jsonCopy(value[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = jsonCopy((value as Record<string, unknown>)[key]);
+    // A JSON key `__proto__` is data; plain assignment would set the prototype.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out as T;
+}
