@@ -29,8 +29,6 @@ export interface RouteSpec {
   method: string;
   /** The path as documented, `/verifications/{verificationId}`. */
   path: string;
-  /** The same in fastify's syntax, `/verifications/:verificationId`. */
-  url: string;
   security: 'bearer' | 'authKey' | 'none';
   hasBody: boolean;
   /** Parses and checks path, query and body; returns the typed values or the violations. */
@@ -169,7 +167,6 @@ export class Contract {
       operationId: op.operationId,
       method: method.toUpperCase(),
       path,
-      url: path.replace(/\{([^}]+)\}/g, ':$1'),
       security,
       hasBody: Boolean(bodyMedia),
       parse: ({ params: rawParams, query: rawQuery, body }) => {
