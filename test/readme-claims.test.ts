@@ -38,4 +38,13 @@ describe('README claims', () => {
   it('names the runtimes the webhook helpers are tested in', () => {
     says(RUNTIMES_SENTENCE);
   });
+
+  it('stays a front door: at most 200 lines, with the two set-up commands', () => {
+    const lines = readFileSync(path.join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(200);
+    says('npm ci && npm run build');
+    says('npm test');
+    expect(manifest.engines.node).toBe('>=20.19.0');
+    says('Node 20.19 or newer (`engines`)');
+  });
 });
