@@ -9,11 +9,20 @@ export class SandboxClock implements Clock {
   private offsetMs = 0;
   private pinnedMs: number | undefined;
 
-  /** `base` is the clock being shifted; tests pass a fixed one. */
-  constructor(private readonly base: () => Date = () => new Date()) {}
+  private readonly baseMs: () => number;
+
+  /** `base` is the clock being shifted (real time when absent); tests pass a fixed one. */
+  constructor(base?: () => Date) {
+    this.baseMs = base ? () => base().getTime() : Date.now;
+  }
 
   now(): Date {
-    return new Date(this.pinnedMs ?? this.base().getTime() + this.offsetMs);
+    return new Date(this.nowMs());
+  }
+
+  /** The same in ms since the epoch, without making a Date (every request asks). */
+  nowMs(): number {
+    return this.pinnedMs ?? this.baseMs() + this.offsetMs;
   }
 
   /**
@@ -21,7 +30,7 @@ export class SandboxClock implements Clock {
    * happens at one instant, and a replayed change (--state) at the instant it
    * first happened.
    */
-  at<T>(fn: () => T, atMs = this.now().getTime()): T {
+  at<T>(fn: () => T, atMs = this.nowMs()): T {
     const outer = this.pinnedMs;
     this.pinnedMs = atMs;
     try {

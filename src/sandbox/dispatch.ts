@@ -3,7 +3,8 @@
 // the request from the contract, runs the handler and answers with the
 // JSON text and its length. Every refusal is in the error shape of the API
 // the path belongs to (error-bodies.ts).
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { JsonText, type CachedAnswer } from './answer-cache.js';
 import { MALFORMED_TARGET } from './client-errors.js';
 import type { Contract, ParsedRequest, RouteSpec, Violation } from './contract.js';
 import { controlRefusal } from './control-guard.js';
@@ -12,18 +13,21 @@ import type { Faults } from './faults.js';
 import { SandboxError } from './partner-api.js';
 import type { Handler } from './partner-handlers.js';
 import { readJsonBody, type BodyResult } from './request-body.js';
-import { Router } from './router.js';
+import { announcesBody, headerOf } from './request-headers.js';
+import { Router, type Lookup } from './router.js';
 
 type Answer = [number, unknown];
 
 export interface DispatchOptions {
   contracts: Record<ApiName, Contract>;
   handlers: Record<ApiName, Record<string, Handler>>;
-  /** Whether the request carries the credential the route requires. */
-  authorized: (route: RouteSpec, headers: IncomingHttpHeaders) => boolean;
+  /** Whether the request carries the credential the route requires (`header` reads one of its headers). */
+  authorized: (route: RouteSpec, header: (name: string) => string | undefined) => boolean;
   /** Runs a handler (journaling the change with --state); see persistence.ts. */
   apply: (op: string, write: boolean, req: ParsedRequest, handle: Handler) => Answer | Promise<Answer>;
   faults: Faults;
+  /** GET answers sent before (answer-cache.ts): the one for a key while the state is unchanged, and where a new one is kept. */
+  cache: { read(key: string): CachedAnswer | undefined; keep(key: string, status: number, text: string): void };
   /** The sandbox's port, which the control API's Host must name. */
   port: number;
   /** Check every answer against the documents and answer 500 on a violation. */
@@ -43,12 +47,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 // Most requests have no query; they share one (never modified) empty one.
 const NO_QUERY = new URLSearchParams();
 
-const hasBody = (headers: IncomingHttpHeaders) => headers['transfer-encoding'] !== undefined || Number(headers['content-length']) > 0;
+/** Lookups kept per method; a client that sends more distinct targets than this starts the memory again. */
+const MAX_REMEMBERED_TARGETS = 4096;
 
 export class Dispatcher {
   /** Set when the sandbox stops: answers then close their connection. */
   closing = false;
   private readonly router = new Router<Operation>();
+  // Clients send the same targets again and again; a found one is looked up once.
+  private readonly found = new Map<string, Map<string, Lookup<Operation>>>();
 
   constructor(private readonly o: DispatchOptions) {
     for (const api of Object.keys(o.contracts) as ApiName[]) {
@@ -75,7 +82,7 @@ export class Dispatcher {
   private dispatch(req: IncomingMessage, res: ServerResponse): void {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
-    const found = this.router.lookup(method, target);
+    const found = this.lookup(method, target);
     if (!found.found) {
       const api = apiOf(target);
       if (found.malformed) return this.fail(res, api, 400, undefined, [MALFORMED_TARGET]);
@@ -100,16 +107,35 @@ export class Dispatcher {
     else then(read);
   }
 
+  private lookup(method: string, target: string): Lookup<Operation> {
+    let byTarget = this.found.get(method);
+    const known = byTarget?.get(target);
+    if (known) return known;
+    const found = this.router.lookup(method, target);
+    if (!found.found) return found;
+    if (!byTarget) this.found.set(method, (byTarget = new Map()));
+    if (byTarget.size >= MAX_REMEMBERED_TARGETS) byTarget.clear();
+    byTarget.set(target, found);
+    return found;
+  }
+
   private serve(req: IncomingMessage, res: ServerResponse, operation: Operation, params: Record<string, string>, queryText: string, body: unknown): void {
     const { api, route } = operation;
     const faults = this.o.faults;
-    if (!this.o.authorized(route, req.headers) && !faults.ignoresCredentials(route)) return this.fail(res, api, 401, 'Unauthorized', [], route);
+    if (!this.o.authorized(route, (name) => headerOf(req, name)) && !faults.ignoresCredentials(route)) return this.fail(res, api, 401, 'Unauthorized', [], route);
     const broken = faults.serverError(route);
-    if (broken) return this.respond(res, broken[0], broken[1]);
+    if (broken) return void this.respond(res, broken[0], broken[1]);
+    // The same target read again while nothing changed: the text sent then.
+    // Never the control API (its clock and outbox move on their own), nor with faults.
+    const cacheKey = route.method === 'GET' && api !== 'sandbox' && !faults.active ? `${operation.op} ${req.url}` : undefined;
+    if (cacheKey !== undefined) {
+      const hit = this.o.cache.read(cacheKey);
+      if (hit) return void this.respond(res, hit[0], hit[1]);
+    }
     const query = faults.query(route, queryText === '' ? NO_QUERY : new URLSearchParams(queryText));
     const parsed = route.parse({ params, query, body });
     const accepted = parsed.ok ? undefined : faults.acceptInvalid(route);
-    if (accepted) return this.respond(res, accepted[0], accepted[1]);
+    if (accepted) return void this.respond(res, accepted[0], accepted[1]);
     if (!parsed.ok) return this.fail(res, api, 400, undefined, parsed.violations, route);
     let answer: Answer | Promise<Answer>;
     try {
@@ -120,49 +146,52 @@ export class Dispatcher {
     }
     const answerWith = (result: Answer) => {
       const [status, answerBody] = faults.answer(route, result);
-      this.send(res, api, status, answerBody, route);
+      this.send(res, api, status, answerBody, route, false, cacheKey);
     };
     if (Array.isArray(answer)) answerWith(answer);
     else answer.then(answerWith).catch((err: Error) => this.crashed(req, res, err));
   }
 
   /** An answer of the sandbox: checked against the documents when asked to (for tests). */
-  private send(res: ServerResponse, api: ApiName, status: number, body: unknown, route?: RouteSpec, close = false): void {
+  private send(res: ServerResponse, api: ApiName, status: number, body: unknown, route?: RouteSpec, close = false, cacheKey?: string): void {
     if (this.o.validateResponses) {
       const problems = route ? route.checkResponse(status, body) : this.o.contracts[api].checkError(body);
       if (problems.length) {
         const where = route ? `${route.method} ${route.path}` : api;
         this.o.violations.push(`${where} ${status}: ${problems.join('; ')}`);
-        return this.respond(res, 500, errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`), close);
+        return void this.respond(res, 500, errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`), close);
       }
     }
-    this.respond(res, status, body, close);
+    const text = this.respond(res, status, body, close);
+    if (cacheKey !== undefined && text !== undefined && status >= 200 && status < 300) this.o.cache.keep(cacheKey, status, text);
   }
 
   private fail(res: ServerResponse, api: ApiName, status: number, message?: string, found: Violation[] = [], route?: RouteSpec, close = false): void {
     this.send(res, api, status, errorBody(api, status, message, found), route, close);
   }
 
-  private respond(res: ServerResponse, status: number, body: unknown, close = false): void {
+  /** Sends the answer; returns its JSON text when it was sent at once. */
+  private respond(res: ServerResponse, status: number, body: unknown, close = false): string | undefined {
     const req = res.req;
-    if (!close && !req.complete && hasBody(req.headers)) {
+    if (!close && !req.complete && announcesBody(req)) {
       // Answered before its body was read (an unknown path, a refusal): the
       // body is drained first, so that broken framing in it gets the one
       // answer the clientError listener gives, not a second one.
       req.once('end', () => this.respond(res, status, body, close)).resume();
-      return;
+      return undefined;
     }
     let headers: OutgoingHttpHeaders;
     let text: string | undefined;
     if (body === undefined) {
       headers = status === 204 || status === 304 ? {} : { 'content-length': 0 };
     } else {
-      text = JSON.stringify(body);
+      text = body instanceof JsonText ? body.text : JSON.stringify(body);
       headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
     }
     if (close || this.closing) headers.connection = 'close';
     res.writeHead(status, headers);
     res.end(text);
+    return text;
   }
 
   /** A handler or the state file failed: a 500 the tests see as a violation (a bad body is a 400). */

@@ -42,6 +42,11 @@ type Answer = [number, unknown];
 export class Faults {
   constructor(private readonly specs: FaultSpec[] = []) {}
 
+  /** Whether any fault was asked for. */
+  get active(): boolean {
+    return this.specs.length > 0;
+  }
+
   private has(fault: FaultName, route: RouteSpec): boolean {
     if (route.api === 'sandbox') return false;
     return this.specs.some((s) => s.fault === fault && (s.operationId === undefined || s.operationId === route.operationId));

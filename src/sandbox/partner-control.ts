@@ -47,8 +47,8 @@ export interface PartnerControl {
   scan(verificationId: string, input: ScanInput): S['Verification'];
   acceptReview(verificationId: string): S['Verification'];
   expire(verificationId: string): S['Verification'];
-  /** Expires what the clock has passed; call after moving the clock so the webhooks go out at once. */
-  expireDue(): void;
+  /** Expires what the clock has passed and says how many; call after moving the clock so the webhooks go out at once. */
+  expireDue(): number;
   markShareholder(userId: string, input: { sharesNumber: number }): S['Shares'];
   recordDelivery(eventId: string, result: DeliveryResult): boolean;
   /** The verification a session token of a `url` belongs to. */

@@ -151,9 +151,9 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
     return verificationView(v);
   }
 
-  override expireDue(): void {
+  override expireDue(): number {
     const now = this.clock().getTime();
-    if (now < this.nextExpiryMs) return;
+    if (now < this.nextExpiryMs) return 0;
     const due = [...this.expirable]
       .filter((v) => Date.parse(v.data.validTo) <= now)
       .sort((a, b) => Date.parse(a.data.validTo) - Date.parse(b.data.validTo));
@@ -162,6 +162,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
     let next = Infinity;
     for (const v of this.expirable) next = Math.min(next, Date.parse(v.data.validTo));
     this.nextExpiryMs = next;
+    return due.length;
   }
 
   markShareholder(userId: string, input: { sharesNumber: number }): S['Shares'] {

@@ -70,7 +70,8 @@ export class PartnerStore {
   // Indexes: a create, a lookup or a list costs the same with 100,000 stored as with 100.
   protected unfinishedByPhone = new KeyIndex<string, StoredVerification>();
   protected expirable = new Set<StoredVerification>();
-  protected nextExpiryMs = Infinity;
+  /** When the next session expires (ms since the epoch); Infinity when none can. */
+  nextExpiryMs = Infinity;
   protected byPhone = new KeyIndex<string, StoredVerification>();
   protected byExternalUserId = new KeyIndex<string, StoredVerification>();
   protected byUserId = new KeyIndex<string, StoredVerification>();
@@ -186,8 +187,10 @@ export class PartnerStore {
     return this.usersByPhone.first(phoneNumber);
   }
 
-  /** Overridden by the lifecycle: expires what the clock has passed. */
-  expireDue(): void {}
+  /** Overridden by the lifecycle: expires what the clock has passed, and says how many. */
+  expireDue(): number {
+    return 0;
+  }
 
   // ---- records and their indexes ---------------------------------------------
 

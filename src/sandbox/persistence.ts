@@ -6,6 +6,7 @@
 // generator in random.ts), so it rebuilds exactly the state that was
 // acknowledged. Without --state the same wrapper only stops the clock for
 // the length of a request.
+import type { AnswerCache, CachedAnswer } from './answer-cache.js';
 import type { SandboxClock } from './clock.js';
 import type { ParsedRequest } from './contract.js';
 import type { DeliveryResult } from './partner-control.js';
@@ -46,6 +47,8 @@ export interface PersistenceDeps {
   authKey: string;
   accessToken: string;
   publicUrl: string;
+  /** Emptied on every change (answer-cache.ts). */
+  cache: AnswerCache;
 }
 
 export class Changes {
@@ -91,6 +94,7 @@ export class Changes {
       this.replaying = false;
       partner.usePublicUrl(this.deps.publicUrl);
       v2.usePublicUrl(this.deps.publicUrl);
+      this.deps.cache.invalidate();
     }
     this.file = new StateFile(file, loaded.validBytes, () => this.snapshot());
     // A new file gets its first snapshot now (keys and seed included); a
@@ -104,10 +108,18 @@ export class Changes {
    * journaled; its answer is then returned only once it is on disk.
    */
   apply(op: string, write: boolean, req: ParsedRequest, handle: Handler): [number, unknown] | Promise<[number, unknown]> {
-    const t = this.deps.clock.now().getTime();
-    const answer = this.run(op, req, handle, t);
+    const t = this.deps.clock.nowMs();
+    const answer = this.run(op, write, req, handle, t);
     if (!write || !this.file || answer[0] >= 300) return answer;
     return this.file.append({ t, op, req }).then(() => answer);
+  }
+
+  /** The answer sent before to the same read, when nothing has changed since (time may have expired a session meanwhile). */
+  cachedRead(key: string): CachedAnswer | undefined {
+    const { clock, cache, partner } = this.deps;
+    if (cache.size === 0) return undefined;
+    if (partner.nextExpiryMs <= clock.nowMs()) clock.at(() => this.expire());
+    return cache.get(key);
   }
 
   /** A webhook emitted now; it stays pending until delivered with success. */
@@ -135,26 +147,35 @@ export class Changes {
   /** A journaled change again; one that no longer succeeds would mean the replay diverged. */
   private replay(op: string, req: ParsedRequest, handle: Handler | undefined, t: number): void {
     if (!handle) throw new StateFileError(`the state file names an operation this sandbox does not have: ${op}`);
-    this.run(op, req, handle, t);
+    this.run(op, true, req, handle, t);
   }
 
-  private run(op: string, req: ParsedRequest, handle: Handler, t: number): [number, unknown] {
-    const { clock, partner } = this.deps;
+  private run(op: string, write: boolean, req: ParsedRequest, handle: Handler, t: number): [number, unknown] {
+    const { clock, cache } = this.deps;
     return clock.at(() => {
       // Time does its work before every request, so a replay expires the
       // same sessions at the same point of the random sequence.
-      partner.expireDue();
-      const answer = handle(req);
-      if (op === 'sandbox.resetSandbox' && answer[0] < 300) this.pending.clear();
-      return answer;
+      this.expire();
+      try {
+        const answer = handle(req);
+        if (op === 'sandbox.resetSandbox' && answer[0] < 300) this.pending.clear();
+        return answer;
+      } finally {
+        if (write) cache.invalidate();
+      }
     }, t);
+  }
+
+  private expire(): void {
+    if (this.deps.partner.expireDue() > 0) this.deps.cache.invalidate();
   }
 
   private deliveryAt(t: number, eventId: string, result: DeliveryResult): void {
     this.deps.clock.at(() => {
-      this.deps.partner.expireDue();
+      this.expire();
       this.deps.partner.recordDelivery(eventId, result);
     }, t);
+    this.deps.cache.invalidate();
     if (result.success) this.pending.delete(eventId);
   }
 

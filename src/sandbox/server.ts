@@ -1,7 +1,8 @@
 // The stateful sandbox: both APIs and the control API served from their
 // bundled documents, with real state, credentials and validation.
 import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import { AnswerCache, invalidatingCalls } from './answer-cache.js';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { readBundledDocument } from '../package-files.js';
 import { SandboxClock } from './clock.js';
@@ -124,7 +125,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       options.onEvent?.(emitted);
     },
   });
-  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken, publicUrl: url });
+  const cache = new AnswerCache();
+  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken, publicUrl: url, cache });
 
   const contracts: Record<ApiName, Contract> = {
     v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
@@ -140,9 +142,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     sandbox: controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
   };
 
-  const authorized = (route: RouteSpec, headers: IncomingHttpHeaders) => {
-    if (route.security === 'authKey') return headers['x-auth-key'] === partner.activeAuthKey();
-    if (route.security === 'bearer') return headers.authorization === `Bearer ${accessToken}`;
+  const bearer = `Bearer ${accessToken}`;
+  const authorized = (route: RouteSpec, header: (name: string) => string | undefined) => {
+    if (route.security === 'authKey') return header('x-auth-key') === partner.activeAuthKey();
+    if (route.security === 'bearer') return header('authorization') === bearer;
     return true;
   };
   const dispatcher = new Dispatcher({
@@ -151,6 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     authorized,
     apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
     faults,
+    cache: { read: (key) => changes.cachedRead(key), keep: (key, status, text) => cache.set(key, status, text) },
     port,
     validateResponses: Boolean(options.validateResponses),
     violations,
@@ -193,8 +197,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     authKey: partner.activeAuthKey(),
     accessToken,
     clock,
-    partner,
-    v2,
+    // Calls made here bypass the HTTP layer, so each one empties the answer cache.
+    partner: invalidatingCalls(partner, cache),
+    v2: invalidatingCalls(v2, cache),
     violations,
     close: async () => {
       delivery.close();

@@ -47,7 +47,7 @@ export class V2State {
   get(id: string): V2Verification {
     const session = this.sessions.get(id);
     if (!session) throw new SandboxError(404, 'Not found');
-    return session;
+    return jsonCopy(session);
   }
 
   list(query: ListQuery): components['schemas']['VerificationList'] {

@@ -19,6 +19,8 @@ type Answer = [number, unknown];
 export declare class Faults {
     private readonly specs;
     constructor(specs?: FaultSpec[]);
+    /** Whether any fault was asked for. */
+    get active(): boolean;
     private has;
     /** `ignores-credentials`: serve the request whatever its credential. */
     ignoresCredentials(route: RouteSpec): boolean;
