@@ -46,11 +46,11 @@ export class WebhookDelivery {
   }
 
   /** Queues an event for delivery, in the order it was emitted. */
-  enqueue({ event }: EmittedEvent): void {
+  enqueue({ eventId, text }: EmittedEvent): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
-    // Serialized once: every attempt sends (and signs) the same bytes.
-    this.queue.push({ eventId: event.eventId, body: JSON.stringify(event), due: this.options.clock.now().getTime() });
+    // Serialized once, when emitted: every attempt sends (and signs) the same bytes.
+    this.queue.push({ eventId, body: text, due: this.options.clock.now().getTime() });
     void this.pump();
   }
 

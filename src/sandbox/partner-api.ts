@@ -21,9 +21,31 @@ export class SandboxError extends Error {
 
 /** How a change of the sandbox is announced: the webhook, and which histories keep its record. */
 export interface EmittedEvent {
-  event: WebhookEvent;
-  verificationId?: string;
-  userId?: string;
+  /** The webhook; a new copy parsed from `text` at each read. */
+  readonly event: WebhookEvent;
+  /** The webhook's JSON text: what is signed and sent, and what the histories keep. */
+  readonly text: string;
+  readonly eventId: string;
+  readonly verificationId?: string;
+  readonly userId?: string;
+}
+
+/**
+ * An event kept as its JSON text (DECISIONS S25): serialized once when it is
+ * emitted, it can never change afterwards, and the store holds one string per
+ * webhook instead of a copy of the record's objects.
+ */
+export class SerializedEvent implements EmittedEvent {
+  constructor(
+    readonly text: string,
+    readonly eventId: string,
+    readonly verificationId?: string,
+    readonly userId?: string,
+  ) {}
+
+  get event(): WebhookEvent {
+    return JSON.parse(this.text) as WebhookEvent;
+  }
 }
 
 /** Outcome of the simulated document and face scan. */

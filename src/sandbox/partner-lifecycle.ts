@@ -272,7 +272,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
     v.data.previousUserId = null;
     this.setStatus(v, 'completed', now);
     this.emitUser(user, existing ? 'user.merged' : 'user.created');
-    if (user.shares.isShareholder) this.emit({ event: this.envelope('shareholder', 'shareholder.verified', shareholderEventData(user)), userId: user.id });
+    if (user.shares.isShareholder) this.emit(this.envelope('shareholder', 'shareholder.verified', shareholderEventData(user)), { userId: user.id });
   }
 
   private attach(user: StoredUser, v: StoredVerification, now: string): void {

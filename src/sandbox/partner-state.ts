@@ -72,7 +72,8 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     const numbers = phoneNumbers.map((p) => p.phoneNumber);
     const sharesNumber = (v: StoredVerification) => v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber));
 
-    const samePhone = new Set(numbers.flatMap((n) => [...this.unfinishedByPhone.get(n)]));
+    const samePhone = new Set<StoredVerification>();
+    for (const n of numbers) for (const open of this.unfinishedByPhone.get(n)) samePhone.add(open);
     const inReview = [...samePhone].find(
       (v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId && sharesNumber(v),
     );
@@ -89,39 +90,30 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     const now = this.clock();
     const id = this.newId();
     const token = sessionToken(this.rand);
-    const v: StoredVerification = {
-      seq: -1,
-      token,
-      activities: [],
-      devices: [],
-      fingerprintEvents: [],
-      entered: {},
-      verifiedPhones: [],
-      data: {
-        id,
-        url: `${this.publicUrl}/s/${id}?token=${token}`,
-        ...(body.phoneNumber !== undefined && { phoneNumber: body.phoneNumber }),
-        ...(body.isPhoneNumberVerified !== undefined && { isPhoneNumberVerified: body.isPhoneNumberVerified }),
-        phoneNumbers,
-        ...(body.firstName !== undefined && { firstName: body.firstName }),
-        ...(body.lastName !== undefined && { lastName: body.lastName }),
-        ...(body.requireFirstAndLastName !== undefined && { requireFirstAndLastName: body.requireFirstAndLastName }),
-        requirements: requirementsOf(body),
-        collectedRequirements: [],
-        userId: null,
-        previousUserId: null,
-        externalUserId: body.externalUserId,
-        redirectUrl: body.redirectUrl,
-        ...(body.errorRedirectUrl !== undefined && { errorRedirectUrl: body.errorRedirectUrl }),
-        ...(body.reason !== undefined && { reason: body.reason }),
-        ...(body.author !== undefined && { author: body.author }),
-        status: 'created',
-        ...(body.metadata !== undefined && { metadata: { ...body.metadata } }),
-        validTo: new Date(now.getTime() + minutes * 60_000).toISOString(),
-        createdAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-      },
-    };
+    const createdAt = now.toISOString();
+    // Built field by field in the documented order (conditional spreads cost a copy each).
+    const data = { id, url: `${this.publicUrl}/s/${id}?token=${token}` } as StoredVerification['data'];
+    if (body.phoneNumber !== undefined) data.phoneNumber = body.phoneNumber;
+    if (body.isPhoneNumberVerified !== undefined) data.isPhoneNumberVerified = body.isPhoneNumberVerified;
+    data.phoneNumbers = phoneNumbers;
+    if (body.firstName !== undefined) data.firstName = body.firstName;
+    if (body.lastName !== undefined) data.lastName = body.lastName;
+    if (body.requireFirstAndLastName !== undefined) data.requireFirstAndLastName = body.requireFirstAndLastName;
+    data.requirements = requirementsOf(body);
+    data.collectedRequirements = [];
+    data.userId = null;
+    data.previousUserId = null;
+    data.externalUserId = body.externalUserId;
+    data.redirectUrl = body.redirectUrl;
+    if (body.errorRedirectUrl !== undefined) data.errorRedirectUrl = body.errorRedirectUrl;
+    if (body.reason !== undefined) data.reason = body.reason;
+    if (body.author !== undefined) data.author = body.author;
+    data.status = 'created';
+    if (body.metadata !== undefined) data.metadata = { ...body.metadata };
+    data.validTo = new Date(now.getTime() + minutes * 60_000).toISOString();
+    data.createdAt = createdAt;
+    data.updatedAt = createdAt;
+    const v: StoredVerification = { seq: -1, token, activities: [], devices: [], fingerprintEvents: [], entered: {}, verifiedPhones: [], data };
     this.refreshCollected(v);
     this.addVerification(v);
     this.emitVerification(v, 'verification.created');

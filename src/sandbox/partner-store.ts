@@ -6,7 +6,7 @@
 import type { components } from '../../generated/types/partner.js';
 import type { WebhookEvent } from '../webhooks/events.js';
 import type { Clock } from './clock.js';
-import { SandboxError, type EmittedEvent } from './partner-api.js';
+import { SandboxError, SerializedEvent, type EmittedEvent } from './partner-api.js';
 import type { StoredUser, StoredVerification, VerificationStatus } from './partner-records.js';
 import { verificationEventData, userEventData } from './partner-views.js';
 import { SandboxRandom } from './random.js';
@@ -38,7 +38,7 @@ export interface PartnerSnapshot {
   verifications: StoredVerification[];
   users: StoredUser[];
   fingerprintIds: [string, string][];
-  log: readonly WebhookLogEntry[];
+  log: Iterable<WebhookLogEntry>;
   nameTurn: number;
   nextUserSeq: number;
 }
@@ -263,18 +263,21 @@ export class PartnerStore {
   }
 
   protected emitVerification(v: StoredVerification, eventType: 'verification.created' | 'verification.updated', at?: string): void {
-    this.emit({ event: this.envelope('verification', eventType, verificationEventData(v), at), verificationId: v.data.id }, v.data.metadata);
+    const event = this.envelope('verification', eventType, verificationEventData(v), at);
+    this.emit(event, { verificationId: v.data.id }, v.data.metadata);
   }
 
   protected emitUser(user: StoredUser, eventType: 'user.created' | 'user.merged' | 'user.updated' | 'user.deleted'): void {
-    this.emit({ event: this.envelope('user', eventType, userEventData(user)), userId: user.id });
+    this.emit(this.envelope('user', eventType, userEventData(user)), { userId: user.id });
   }
 
-  /** Records the webhook in the history it belongs to, then hands it to the HTTP layer. */
-  // An event is built from copies of the store and never changed after, so
-  // the history and the listeners share it rather than copy it again.
-  protected emit(emitted: EmittedEvent, metadata?: Record<string, unknown>): void {
-    this.log.add(emitted, metadata);
+  /**
+   * Serializes the webhook at once (its data may share arrays with the live
+   * record), records it in the history it belongs to, then hands it to the HTTP layer.
+   */
+  protected emit(event: WebhookEvent, owner: { verificationId?: string; userId?: string }, metadata?: Record<string, unknown>): void {
+    const emitted = new SerializedEvent(JSON.stringify(event), event.eventId, owner.verificationId, owner.userId);
+    this.log.add(emitted, event.createdAt, metadata);
     this.options.onEvent(emitted);
   }
 

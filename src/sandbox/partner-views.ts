@@ -1,5 +1,6 @@
-// Stored records as the partner document shapes them. Every view is a copy,
-// so callers (and recorded webhook payloads) never share state with the store.
+// Stored records as the partner document shapes them. Every answer view is a
+// copy, so callers never share state with the store; event data is not, as
+// it is serialized the moment it is made (SerializedEvent).
 import type { components } from '../../generated/types/partner.js';
 import type { StoredUser, StoredVerification } from './partner-records.js';
 import { jsonCopy } from './json-copy.js';
@@ -12,23 +13,29 @@ export function verificationView(v: StoredVerification): S['Verification'] {
   return copy(v.data);
 }
 
-/** The create answer: no `updatedAt` (DECISIONS P10). */
+/** The create answer: no `updatedAt` (DECISIONS P10). Field by field, copying only what nests. */
 export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
-  const { updatedAt: _updatedAt, status: _status, userId: _u, previousUserId: _p, collectedRequirements, ...rest } = copy(v.data);
-  return {
-    ...rest,
-    status: 'created',
-    userId: null,
-    previousUserId: null,
-    collectedRequirements: collectedRequirements.map((c) =>
-      c.type === 'phoneNumbers' ? { type: c.type, result: null } : { type: c.type, result: null, verified: c.verified },
-    ),
-  };
+  const out: Record<string, unknown> = {};
+  const d = v.data as Record<string, unknown>;
+  for (const key of Object.keys(d)) {
+    if (key === 'updatedAt') continue;
+    if (key === 'status') out.status = 'created';
+    else if (key === 'userId' || key === 'previousUserId') out[key] = null;
+    else if (key === 'collectedRequirements') {
+      out.collectedRequirements = v.data.collectedRequirements.map((c) =>
+        c.type === 'phoneNumbers' ? { type: c.type, result: null } : { type: c.type, result: null, verified: c.verified },
+      );
+    } else out[key] = copy(d[key]);
+  }
+  return out as S['CreatedVerification'];
 }
 
-/** `data` of verification webhooks: the documented field list; `userId`/`previousUserId` only in their status. */
+/**
+ * `data` of verification webhooks: the documented field list; `userId`/`previousUserId` only in their status.
+ * Shares the record's arrays: the event is serialized at once.
+ */
 export function verificationEventData(v: StoredVerification): S['VerificationEventData'] {
-  const d = copy(v.data);
+  const d = v.data;
   const data: S['VerificationEventData'] = {
     verificationId: d.id,
     status: d.status,
@@ -81,8 +88,9 @@ export function userDetailsView(u: StoredUser): S['UserDetails'] {
   });
 }
 
+/** `data` of user webhooks; shares the user's arrays, as the event is serialized at once. */
 export function userEventData(u: StoredUser): S['UserEventData'] {
-  return copy({
+  return {
     userId: u.id,
     ...personal(u),
     createdAt: u.createdAt,
@@ -90,7 +98,7 @@ export function userEventData(u: StoredUser): S['UserEventData'] {
     phoneNumbers: u.phoneNumbers,
     names: u.names,
     externalUsers: u.externalUsers,
-  });
+  };
 }
 
 export function shareholderEventData(u: StoredUser): S['ShareholderEventData'] {

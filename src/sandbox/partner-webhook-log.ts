@@ -3,74 +3,89 @@
 // source says retries do ("no new record is made"). Indexed by verification,
 // user and event, so no lookup scans the whole history.
 import type { components } from '../../generated/types/partner.js';
-import type { EmittedEvent } from './partner-api.js';
+import { SerializedEvent, type EmittedEvent } from './partner-api.js';
 import type { DeliveryResult } from './partner-control.js';
 import { jsonCopy } from './json-copy.js';
 
 type S = components['schemas'];
-export type WebhookLogEntry = { eventId: string } & (
-  | { kind: 'verification'; record: S['VerificationWebhookRecord'] }
-  | { kind: 'user'; record: S['UserWebhookRecord'] }
+type VerificationRecord = S['VerificationWebhookRecord'];
+type UserRecord = S['UserWebhookRecord'];
+
+/** A record as --state snapshots save it (the payload as JSON). */
+export type WebhookLogEntry = { eventId: string } & ({ kind: 'verification'; record: VerificationRecord } | { kind: 'user'; record: UserRecord });
+
+/** A record as the log keeps it: the payload is the event's JSON text, shared with the delivery. */
+type Kept = { eventId: string; text: string } & (
+  | { kind: 'verification'; record: Omit<VerificationRecord, 'payload'> }
+  | { kind: 'user'; record: Omit<UserRecord, 'payload'> }
 );
 
+/** The record as the API answers it: a copy, with the payload parsed into its place after `success`. */
+function answered<R extends { id: string; success: boolean }>(record: R, text: string): R & { payload: unknown } {
+  const { id, success, ...rest } = jsonCopy(record);
+  return { id, success, payload: JSON.parse(text), ...rest } as unknown as R & { payload: unknown };
+}
+
 export class WebhookLog {
-  private readonly entries: WebhookLogEntry[] = [];
-  private readonly byOwner = new Map<string, WebhookLogEntry[]>();
-  private readonly byEvent = new Map<string, WebhookLogEntry[]>();
+  private readonly entries: Kept[] = [];
+  private readonly byVerification = new Map<string, Kept[]>();
+  private readonly byUser = new Map<string, Kept[]>();
+  /** Most events have one record; those with two (a user's and a verification's) keep an array. */
+  private readonly byEvent = new Map<string, Kept | Kept[]>();
 
   constructor(
     private readonly newId: () => string,
     private readonly now: () => string,
-    saved: readonly WebhookLogEntry[] = [],
+    saved: Iterable<WebhookLogEntry> = [],
   ) {
-    for (const entry of saved) this.push(entry);
+    for (const { eventId, kind, record } of saved) {
+      const { payload, ...rest } = record;
+      this.push({ eventId, kind, record: rest, text: JSON.stringify(payload) } as Kept);
+    }
   }
 
-  /** `metadata` is the verification's own, kept on verification records only. */
-  add(emitted: EmittedEvent, metadata: Record<string, unknown> = {}): void {
-    const { event } = emitted;
-    const at = event.createdAt;
-    // The event is never changed after it is emitted (see PartnerStore.emit).
-    const common = { id: this.newId(), success: false, payload: event, retryAt: null, createdAt: at, updatedAt: at };
+  /** `at` is the event's `createdAt`; `metadata` is the verification's own, kept on verification records only. */
+  add(emitted: EmittedEvent, at: string, metadata: Record<string, unknown> = {}): void {
+    const { eventId, text } = emitted;
     if (emitted.verificationId !== undefined) {
       this.push({
-        eventId: event.eventId,
+        eventId,
+        text,
         kind: 'verification',
-        record: { ...common, verificationId: emitted.verificationId, type: 'verification', metadata: { ...metadata } },
+        // `metadata` is set when the verification is created and never changed, so the record shares it.
+        record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, verificationId: emitted.verificationId, type: 'verification', metadata },
       });
     }
     if (emitted.userId !== undefined) {
-      this.push({
-        eventId: event.eventId,
-        kind: 'user',
-        record: { ...common, id: emitted.verificationId !== undefined ? this.newId() : common.id, userId: emitted.userId, type: 'user' },
-      });
+      this.push({ eventId, text, kind: 'user', record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId: emitted.userId, type: 'user' } });
     }
   }
 
-  forVerification(verificationId: string): S['VerificationWebhookRecord'][] {
-    return (this.byOwner.get(`v:${verificationId}`) ?? []).map((e) => jsonCopy(e.record) as S['VerificationWebhookRecord']);
+  forVerification(verificationId: string): VerificationRecord[] {
+    return (this.byVerification.get(verificationId) ?? []).map((e) => answered(e.record, e.text) as VerificationRecord);
   }
 
-  forUser(userId: string): S['UserWebhookRecord'][] {
-    return (this.byOwner.get(`u:${userId}`) ?? []).map((e) => jsonCopy(e.record) as S['UserWebhookRecord']);
+  forUser(userId: string): UserRecord[] {
+    return (this.byUser.get(userId) ?? []).map((e) => answered(e.record, e.text) as UserRecord);
   }
 
   /** The emitted event with this id, for a delivery still pending after a restart. */
   emitted(eventId: string): EmittedEvent | undefined {
-    const hits = this.byEvent.get(eventId);
-    if (!hits) return undefined;
-    const emitted: EmittedEvent = { event: hits[0].record.payload as EmittedEvent['event'] };
-    for (const e of hits) {
-      if (e.kind === 'verification') emitted.verificationId = e.record.verificationId;
-      else emitted.userId = e.record.userId;
-    }
-    return emitted;
+    const hits = this.hits(eventId);
+    if (hits.length === 0) return undefined;
+    const verification = hits.find((e) => e.kind === 'verification');
+    const user = hits.find((e) => e.kind === 'user');
+    return new SerializedEvent(
+      hits[0].text,
+      eventId,
+      verification?.kind === 'verification' ? verification.record.verificationId : undefined,
+      user?.kind === 'user' ? user.record.userId : undefined,
+    );
   }
 
   /** False when no record holds the event (for example after a reset). */
   recordDelivery(eventId: string, result: DeliveryResult): boolean {
-    const hits = this.byEvent.get(eventId) ?? [];
+    const hits = this.hits(eventId);
     const at = this.now();
     for (const { record } of hits) {
       record.success = result.success;
@@ -82,17 +97,25 @@ export class WebhookLog {
     return hits.length > 0;
   }
 
-  saved(): readonly WebhookLogEntry[] {
-    return this.entries;
+  /** Every record in the snapshot's form, made one at a time as a snapshot is written. */
+  *saved(): Iterable<WebhookLogEntry> {
+    for (const { eventId, kind, record, text } of this.entries) {
+      yield { eventId, kind, record: answered(record, text) } as WebhookLogEntry;
+    }
   }
 
-  private push(entry: WebhookLogEntry): void {
+  private hits(eventId: string): Kept[] {
+    const at = this.byEvent.get(eventId);
+    return at === undefined ? [] : Array.isArray(at) ? at : [at];
+  }
+
+  private push(entry: Kept): void {
     this.entries.push(entry);
-    const owner = entry.kind === 'verification' ? `v:${entry.record.verificationId}` : `u:${entry.record.userId}`;
-    for (const [map, key] of [[this.byOwner, owner], [this.byEvent, entry.eventId]] as const) {
-      const list = map.get(key);
-      if (list) list.push(entry);
-      else map.set(key, [entry]);
-    }
+    const [owners, owner] = entry.kind === 'verification' ? [this.byVerification, entry.record.verificationId] : [this.byUser, entry.record.userId];
+    const list = owners.get(owner);
+    if (list) list.push(entry);
+    else owners.set(owner, [entry]);
+    const same = this.byEvent.get(entry.eventId);
+    this.byEvent.set(entry.eventId, same === undefined ? entry : Array.isArray(same) ? [...same, entry] : [same, entry]);
   }
 }

@@ -1,47 +1,57 @@
 // The sandbox's one source of randomness: ids, tokens, keys and fake data.
-// A counter-mode SHA-256 generator seeded from the OS, so that with --state
-// a replayed change draws exactly the values it drew the first time (the
-// seed and the counter are part of the saved state).
-import { hash, randomBytes } from 'node:crypto';
+// A deterministic generator seeded from the OS, so that with --state a
+// replayed change draws exactly the values it drew the first time (the seed
+// and the position are part of the saved state). Two definitions (DECISIONS
+// S24): the AES-256-CTR keystream under the seed, which new state uses
+// (one cipher call yields 256 UUIDs), and SHA-256 of seed || 64-bit counter
+// per 32-byte block, which state files written before it keep using.
+import { createCipheriv, hash, randomBytes } from 'node:crypto';
 
 export interface RandomState {
   seed: string;
+  /** AES-256-CTR: bytes drawn so far. SHA-256: blocks drawn so far. */
   counter: number;
+  /** Absent in state saved before the keystream: SHA-256 counter mode. */
+  generator?: 'aes-256-ctr';
 }
+
+/** Keystream bytes made per cipher call. */
+const POOL = 4096;
+const ZEROS = Buffer.alloc(POOL);
 
 export class SandboxRandom {
   private seed!: Buffer;
   private counter!: number;
-  /** seed || counter (64-bit big-endian), hashed in one call per block. */
+  private generator: RandomState['generator'];
+  /** SHA-256: seed || counter (64-bit big-endian), hashed in one call per block. */
   private block = Buffer.alloc(40);
+  /** AES-256-CTR: keystream from byte `poolAt` (a multiple of 16). */
+  private pool: Buffer = Buffer.alloc(0);
+  private poolAt = 0;
 
   constructor(state?: RandomState) {
-    this.restore(state ?? { seed: randomBytes(32).toString('base64'), counter: 0 });
+    this.restore(state ?? { seed: randomBytes(32).toString('base64'), counter: 0, generator: 'aes-256-ctr' });
   }
 
   /** Continues from a saved point of the sequence. */
   restore(state: RandomState): void {
     this.seed = Buffer.from(state.seed, 'base64');
     this.counter = state.counter;
+    this.generator = state.generator;
     this.block = Buffer.alloc(this.seed.length + 8);
     this.seed.copy(this.block);
+    this.pool = Buffer.alloc(0);
+    this.poolAt = 0;
   }
 
   state(): RandomState {
-    return { seed: this.seed.toString('base64'), counter: this.counter };
+    const state: RandomState = { seed: this.seed.toString('base64'), counter: this.counter };
+    if (this.generator) state.generator = this.generator;
+    return state;
   }
 
   bytes(n: number): Buffer {
-    const blocks: Buffer[] = [];
-    const at = this.seed.length;
-    for (let got = 0; got < n; got += 32) {
-      // The counter as a 64-bit big-endian number: the same bytes as before this was made cheaper, so saved states replay alike.
-      this.block.writeUInt32BE(Math.floor(this.counter / 2 ** 32), at);
-      this.block.writeUInt32BE(this.counter >>> 0, at + 4);
-      this.counter++;
-      blocks.push(hash('sha256', this.block, 'buffer'));
-    }
-    return blocks.length === 1 ? blocks[0].subarray(0, n) : Buffer.concat(blocks).subarray(0, n);
+    return this.generator === 'aes-256-ctr' ? this.keystream(n) : this.hashed(n);
   }
 
   hex(n: number): string {
@@ -55,5 +65,36 @@ export class SandboxRandom {
     b[8] = (b[8] & 0x3f) | 0x80;
     const h = b.toString('hex');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  /** Bytes [counter, counter + n) of the keystream: a view of the pool, which never hands out a byte twice, so the caller may change it. */
+  private keystream(n: number): Buffer {
+    const from = this.counter;
+    if (from < this.poolAt || from + n > this.poolAt + this.pool.length) {
+      this.poolAt = from - (from % 16);
+      // The IV is the 128-bit big-endian number of the first block; CTR counts up from it.
+      const iv = Buffer.alloc(16);
+      const blockNo = this.poolAt / 16;
+      iv.writeUInt32BE(Math.floor(blockNo / 2 ** 32), 8);
+      iv.writeUInt32BE(blockNo >>> 0, 12);
+      const cipher = createCipheriv('aes-256-ctr', this.seed, iv);
+      const length = Math.max(POOL, from - this.poolAt + n + 15) & ~15;
+      this.pool = length === POOL ? cipher.update(ZEROS) : cipher.update(Buffer.alloc(length));
+    }
+    this.counter = from + n;
+    return this.pool.subarray(from - this.poolAt, from - this.poolAt + n);
+  }
+
+  private hashed(n: number): Buffer {
+    const blocks: Buffer[] = [];
+    const at = this.seed.length;
+    for (let got = 0; got < n; got += 32) {
+      // The counter as a 64-bit big-endian number: the same bytes as the first definition, so saved states replay alike.
+      this.block.writeUInt32BE(Math.floor(this.counter / 2 ** 32), at);
+      this.block.writeUInt32BE(this.counter >>> 0, at + 4);
+      this.counter++;
+      blocks.push(hash('sha256', this.block, 'buffer'));
+    }
+    return blocks.length === 1 ? blocks[0].subarray(0, n) : Buffer.concat(blocks).subarray(0, n);
   }
 }

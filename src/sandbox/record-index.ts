@@ -5,38 +5,64 @@
 import type { Paging } from './partner-api.js';
 import { DEFAULT_LIMIT, DEFAULT_PAGE } from './paging.js';
 
-/** Records by the keys they currently have; `set` replaces an item's keys. */
-export class KeyIndex<K, T> {
-  private readonly byKey = new Map<K, Set<T>>();
-  private readonly keysOf = new Map<T, readonly K[]>();
+/**
+ * Records by the keys they currently have; `set` replaces an item's keys.
+ * Most keys (an externalUserId, a phone number) name one record, so a key
+ * holds its record itself until a second one joins it, and an item with one
+ * key keeps the key itself: a create then allocates no Set or array here.
+ */
+export class KeyIndex<K, T extends object> {
+  private readonly byKey = new Map<K, T | Set<T>>();
+  private readonly keysOf = new Map<T, K | K[]>();
 
   set(item: T, keys: readonly K[]): void {
-    this.delete(item);
+    const had = this.keysOf.get(item);
+    if (keys.length === 1 && had !== undefined && !Array.isArray(had) && had === keys[0]) return;
+    if (had !== undefined) this.delete(item);
     if (keys.length === 0) return;
+    if (keys.length === 1) {
+      this.keysOf.set(item, keys[0]);
+      this.add(keys[0], item);
+      return;
+    }
     const own = [...new Set(keys)]; // the caller's array may change later
     this.keysOf.set(item, own);
-    for (const key of own) {
-      let set = this.byKey.get(key);
-      if (!set) this.byKey.set(key, (set = new Set()));
-      set.add(item);
-    }
+    for (const key of own) this.add(key, item);
   }
 
   delete(item: T): void {
-    for (const key of this.keysOf.get(item) ?? []) {
-      const set = this.byKey.get(key)!;
-      set.delete(item);
-      if (set.size === 0) this.byKey.delete(key);
-    }
+    const had = this.keysOf.get(item);
+    if (had === undefined) return;
+    if (Array.isArray(had)) for (const key of had) this.remove(key, item);
+    else this.remove(had as K, item);
     this.keysOf.delete(item);
   }
 
   get(key: K): ReadonlySet<T> {
-    return this.byKey.get(key) ?? EMPTY;
+    const at = this.byKey.get(key);
+    if (at === undefined) return EMPTY;
+    return at instanceof Set ? at : new Set([at]);
   }
 
   first(key: K): T | undefined {
-    return this.get(key).values().next().value;
+    const at = this.byKey.get(key);
+    return at instanceof Set ? at.values().next().value : at;
+  }
+
+  private add(key: K, item: T): void {
+    const at = this.byKey.get(key);
+    if (at === undefined) this.byKey.set(key, item);
+    else if (at instanceof Set) at.add(item);
+    else if (at !== item) this.byKey.set(key, new Set([at, item]));
+  }
+
+  private remove(key: K, item: T): void {
+    const at = this.byKey.get(key);
+    if (at === item) this.byKey.delete(key);
+    else if (at instanceof Set) {
+      at.delete(item);
+      if (at.size === 0) this.byKey.delete(key);
+    }
   }
 }
 const EMPTY: ReadonlySet<never> = new Set();

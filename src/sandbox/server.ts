@@ -118,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     publicUrl: url,
     newId: options.newId,
     onEvent: (emitted) => {
-      changes.emitted(emitted.event.eventId);
+      changes.emitted(emitted.eventId);
       // A replayed change rebuilds its webhooks; they were sent the first time.
       if (changes.replaying) return;
       delivery.enqueue(emitted);
