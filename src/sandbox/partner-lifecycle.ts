@@ -182,6 +182,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
   }
 
   verificationIdForToken(token: string): string | undefined {
+    this.byToken ??= new Map(this.order.map((v) => [v.token, v]));
     return this.byToken.get(token)?.data.id;
   }
 

@@ -77,7 +77,8 @@ export class PartnerStore {
   protected byUserId = new KeyIndex<string, StoredVerification>();
   protected byStatus = new KeyIndex<VerificationStatus, StoredVerification>();
   protected byDevice = new KeyIndex<string, StoredVerification>();
-  protected byToken = new Map<string, StoredVerification>();
+  /** Session tokens: made on first use (only the control API's session links ask), then kept up to date. */
+  protected byToken?: Map<string, StoredVerification>;
   /** Whether `createdAt` rises with `seq`, so a createdAt window is a range of `order`. */
   protected createdInOrder = true;
   protected usersByPhone = new KeyIndex<string, StoredUser>();
@@ -147,7 +148,7 @@ export class PartnerStore {
     this.byUserId = new KeyIndex();
     this.byStatus = new KeyIndex();
     this.byDevice = new KeyIndex();
-    this.byToken = new Map();
+    this.byToken = undefined;
     this.createdInOrder = true;
     for (const v of saved.verifications) this.addVerification(v);
     this.users = new Map();
@@ -200,7 +201,7 @@ export class PartnerStore {
     v.seq = this.order.length;
     this.order.push(v);
     this.verifications.set(v.data.id, v);
-    this.byToken.set(v.token, v);
+    this.byToken?.set(v.token, v);
     this.byExternalUserId.set(v, [v.data.externalUserId]);
     this.reindex(v);
     if (UNFINISHED.has(v.data.status)) this.track(v);

@@ -30,8 +30,12 @@ export class WebhookLog {
   private readonly entries: Kept[] = [];
   private readonly byVerification = new Map<string, Kept[]>();
   private readonly byUser = new Map<string, Kept[]>();
-  /** Most events have one record; those with two (a user's and a verification's) keep an array. */
-  private readonly byEvent = new Map<string, Kept | Kept[]>();
+  /**
+   * Records by event id, for deliveries: made on first use (a sandbox with
+   * no webhookUrl never asks), then kept up to date. Most events have one
+   * record; those with two (a user's and a verification's) keep an array.
+   */
+  private byEvent?: Map<string, Kept | Kept[]>;
 
   constructor(
     private readonly newId: () => string,
@@ -105,6 +109,10 @@ export class WebhookLog {
   }
 
   private hits(eventId: string): Kept[] {
+    if (!this.byEvent) {
+      this.byEvent = new Map();
+      for (const entry of this.entries) this.indexEvent(entry);
+    }
     const at = this.byEvent.get(eventId);
     return at === undefined ? [] : Array.isArray(at) ? at : [at];
   }
@@ -115,7 +123,11 @@ export class WebhookLog {
     const list = owners.get(owner);
     if (list) list.push(entry);
     else owners.set(owner, [entry]);
-    const same = this.byEvent.get(entry.eventId);
-    this.byEvent.set(entry.eventId, same === undefined ? entry : Array.isArray(same) ? [...same, entry] : [same, entry]);
+    if (this.byEvent) this.indexEvent(entry);
+  }
+
+  private indexEvent(entry: Kept): void {
+    const same = this.byEvent!.get(entry.eventId);
+    this.byEvent!.set(entry.eventId, same === undefined ? entry : Array.isArray(same) ? [...same, entry] : [same, entry]);
   }
 }

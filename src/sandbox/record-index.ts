@@ -8,34 +8,35 @@ import { DEFAULT_LIMIT, DEFAULT_PAGE } from './paging.js';
 /**
  * Records by the keys they currently have; `set` replaces an item's keys.
  * Most keys (an externalUserId, a phone number) name one record, so a key
- * holds its record itself until a second one joins it, and an item with one
- * key keeps the key itself: a create then allocates no Set or array here.
+ * holds its record itself until a second one joins it; an item keeps its
+ * keys in a symbol-keyed property of its own, so a create adds one map
+ * entry per key here and allocates no Set.
  */
 export class KeyIndex<K, T extends object> {
   private readonly byKey = new Map<K, T | Set<T>>();
-  private readonly keysOf = new Map<T, K | K[]>();
+  private readonly slot = Symbol('index keys');
 
   set(item: T, keys: readonly K[]): void {
-    const had = this.keysOf.get(item);
+    const had = this.keysOf(item);
     if (keys.length === 1 && had !== undefined && !Array.isArray(had) && had === keys[0]) return;
     if (had !== undefined) this.delete(item);
     if (keys.length === 0) return;
     if (keys.length === 1) {
-      this.keysOf.set(item, keys[0]);
+      this.keep(item, keys[0]);
       this.add(keys[0], item);
       return;
     }
     const own = [...new Set(keys)]; // the caller's array may change later
-    this.keysOf.set(item, own);
+    this.keep(item, own);
     for (const key of own) this.add(key, item);
   }
 
   delete(item: T): void {
-    const had = this.keysOf.get(item);
+    const had = this.keysOf(item);
     if (had === undefined) return;
     if (Array.isArray(had)) for (const key of had) this.remove(key, item);
     else this.remove(had as K, item);
-    this.keysOf.delete(item);
+    this.keep(item, undefined);
   }
 
   get(key: K): ReadonlySet<T> {
@@ -47,6 +48,15 @@ export class KeyIndex<K, T extends object> {
   first(key: K): T | undefined {
     const at = this.byKey.get(key);
     return at instanceof Set ? at.values().next().value : at;
+  }
+
+  private keysOf(item: T): K | K[] | undefined {
+    return (item as Record<symbol, K | K[] | undefined>)[this.slot];
+  }
+
+  /** Object.keys, JSON and jsonCopy never see a symbol-keyed property (and no record is spread). */
+  private keep(item: T, keys: K | K[] | undefined): void {
+    (item as Record<symbol, unknown>)[this.slot] = keys;
   }
 
   private add(key: K, item: T): void {
