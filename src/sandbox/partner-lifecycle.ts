@@ -154,15 +154,15 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
   override expireDue(): number {
     const now = this.clock().getTime();
     if (now < this.nextExpiryMs) return 0;
-    const due = [...this.expirable]
-      .filter((v) => Date.parse(v.data.validTo) <= now)
-      .sort((a, b) => Date.parse(a.data.validTo) - Date.parse(b.data.validTo));
+    let expired = 0;
     // The service expires a session when `validTo` is reached, so that is the time of the change.
-    for (const v of due) this.setStatus(v, 'expired', v.data.validTo);
-    let next = Infinity;
-    for (const v of this.expirable) next = Math.min(next, Date.parse(v.data.validTo));
-    this.nextExpiryMs = next;
-    return due.length;
+    for (const v of this.expiries.popDue(now)) {
+      // Left the expirable statuses (or was expired by hand) since it was queued.
+      if (!EXPIRABLE.has(v.data.status)) continue;
+      this.setStatus(v, 'expired', v.data.validTo);
+      expired++;
+    }
+    return expired;
   }
 
   markShareholder(userId: string, input: { sharesNumber: number }): S['Shares'] {

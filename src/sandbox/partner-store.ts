@@ -10,7 +10,7 @@ import { SandboxError, SerializedEvent, type EmittedEvent } from './partner-api.
 import type { StoredUser, StoredVerification, VerificationStatus } from './partner-records.js';
 import { verificationEventData, userEventData } from './partner-views.js';
 import { SandboxRandom } from './random.js';
-import { KeyIndex } from './record-index.js';
+import { ExpiryQueue, KeyIndex } from './record-index.js';
 import { WebhookLog, type WebhookLogEntry } from './partner-webhook-log.js';
 
 type S = components['schemas'];
@@ -69,9 +69,8 @@ export class PartnerStore {
   protected log!: WebhookLog;
   // Indexes: a create, a lookup or a list costs the same with 100,000 stored as with 100.
   protected unfinishedByPhone = new KeyIndex<string, StoredVerification>();
-  protected expirable = new Set<StoredVerification>();
-  /** When the next session expires (ms since the epoch); Infinity when none can. */
-  nextExpiryMs = Infinity;
+  /** Verifications that may expire, by validTo (record-index.ts). */
+  protected expiries = new ExpiryQueue<StoredVerification>();
   protected byPhone = new KeyIndex<string, StoredVerification>();
   protected byExternalUserId = new KeyIndex<string, StoredVerification>();
   protected byUserId = new KeyIndex<string, StoredVerification>();
@@ -141,8 +140,7 @@ export class PartnerStore {
     this.order = [];
     this.verifications = new Map();
     this.unfinishedByPhone = new KeyIndex();
-    this.expirable = new Set();
-    this.nextExpiryMs = Infinity;
+    this.expiries = new ExpiryQueue();
     this.byPhone = new KeyIndex();
     this.byExternalUserId = new KeyIndex();
     this.byUserId = new KeyIndex();
@@ -205,6 +203,7 @@ export class PartnerStore {
     this.byExternalUserId.set(v, [v.data.externalUserId]);
     this.reindex(v);
     if (UNFINISHED.has(v.data.status)) this.track(v);
+    if (EXPIRABLE.has(v.data.status)) this.expiries.push(v, Date.parse(v.data.validTo));
   }
 
   /** After a change of status, user, phone numbers or devices. */
@@ -242,19 +241,19 @@ export class PartnerStore {
   protected setStatus(v: StoredVerification, status: VerificationStatus, at = this.nowIso()): void {
     v.data.status = status;
     v.data.updatedAt = at;
-    if (!EXPIRABLE.has(status)) this.expirable.delete(v);
     if (!UNFINISHED.has(status)) this.unfinishedByPhone.delete(v);
     this.reindex(v);
     this.emitVerification(v, 'verification.updated', at);
   }
 
-  /** Indexes a verification that is open or in review by phone, and one that can expire by its validTo. */
+  /** When the soonest session may expire (ms since the epoch; Infinity when none can): before it, time has nothing to do. */
+  get nextExpiryMs(): number {
+    return this.expiries.next;
+  }
+
+  /** Indexes a verification that is open or in review by its phone numbers (again after a number is added). */
   protected track(v: StoredVerification): void {
     this.unfinishedByPhone.set(v, v.data.phoneNumbers.map((p) => p.phoneNumber));
-    if (EXPIRABLE.has(v.data.status)) {
-      this.expirable.add(v);
-      this.nextExpiryMs = Math.min(this.nextExpiryMs, Date.parse(v.data.validTo));
-    }
   }
 
   // ---- events ------------------------------------------------------------------

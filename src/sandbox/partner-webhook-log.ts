@@ -1,7 +1,9 @@
 // The per-verification and per-user webhook histories (operations 11 and 18).
 // One record per emitted webhook; deliveries update it in place, as the
 // source says retries do ("no new record is made"). Indexed by verification,
-// user and event, so no lookup scans the whole history.
+// user and event, so no lookup scans the whole history; each index is made
+// the first time it is asked for, so a sandbox that never reads histories or
+// sends webhooks keeps none.
 import type { components } from '../../generated/types/partner.js';
 import { SerializedEvent, type EmittedEvent } from './partner-api.js';
 import type { DeliveryResult } from './partner-control.js';
@@ -28,8 +30,8 @@ function answered<R extends { id: string; success: boolean }>(record: R, text: s
 
 export class WebhookLog {
   private readonly entries: Kept[] = [];
-  private readonly byVerification = new Map<string, Kept[]>();
-  private readonly byUser = new Map<string, Kept[]>();
+  /** Records by verification and by user: made on the first history read, then kept up to date. */
+  private owners?: { verification: Map<string, Kept[]>; user: Map<string, Kept[]> };
   /**
    * Records by event id, for deliveries: made on first use (a sandbox with
    * no webhookUrl never asks), then kept up to date. Most events have one
@@ -66,11 +68,11 @@ export class WebhookLog {
   }
 
   forVerification(verificationId: string): VerificationRecord[] {
-    return (this.byVerification.get(verificationId) ?? []).map((e) => answered(e.record, e.text) as VerificationRecord);
+    return (this.byOwner().verification.get(verificationId) ?? []).map((e) => answered(e.record, e.text) as VerificationRecord);
   }
 
   forUser(userId: string): UserRecord[] {
-    return (this.byUser.get(userId) ?? []).map((e) => answered(e.record, e.text) as UserRecord);
+    return (this.byOwner().user.get(userId) ?? []).map((e) => answered(e.record, e.text) as UserRecord);
   }
 
   /** The emitted event with this id, for a delivery still pending after a restart. */
@@ -119,11 +121,23 @@ export class WebhookLog {
 
   private push(entry: Kept): void {
     this.entries.push(entry);
-    const [owners, owner] = entry.kind === 'verification' ? [this.byVerification, entry.record.verificationId] : [this.byUser, entry.record.userId];
+    if (this.owners) this.indexOwner(entry);
+    if (this.byEvent) this.indexEvent(entry);
+  }
+
+  private byOwner(): NonNullable<WebhookLog['owners']> {
+    if (!this.owners) {
+      this.owners = { verification: new Map(), user: new Map() };
+      for (const entry of this.entries) this.indexOwner(entry);
+    }
+    return this.owners;
+  }
+
+  private indexOwner(entry: Kept): void {
+    const [owners, owner] = entry.kind === 'verification' ? [this.owners!.verification, entry.record.verificationId] : [this.owners!.user, entry.record.userId];
     const list = owners.get(owner);
     if (list) list.push(entry);
     else owners.set(owner, [entry]);
-    if (this.byEvent) this.indexEvent(entry);
   }
 
   private indexEvent(entry: Kept): void {

@@ -138,3 +138,69 @@ export function lowerBound<T>(order: readonly T[], key: (item: T) => number, val
   }
   return lo;
 }
+
+/**
+ * Records by when they expire, soonest first (ties in creation order): a
+ * binary heap, so a create adds in O(log n) and time passing pops only what
+ * is due, however many are stored. A record that can no longer expire stays
+ * until it surfaces; the caller skips it then.
+ */
+export class ExpiryQueue<T extends { seq: number }> {
+  private readonly at: number[] = [];
+  private readonly items: T[] = [];
+
+  /** When the soonest queued record expires (ms since the epoch); Infinity when none is queued. */
+  get next(): number {
+    return this.at.length ? this.at[0] : Infinity;
+  }
+
+  push(item: T, atMs: number): void {
+    let i = this.at.length;
+    this.at.push(atMs);
+    this.items.push(item);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  /** Removes and answers every record queued at or before `nowMs`, soonest first. */
+  popDue(nowMs: number): T[] {
+    const due: T[] = [];
+    while (this.at.length && this.at[0] <= nowMs) due.push(this.pop());
+    return due;
+  }
+
+  private pop(): T {
+    const top = this.items[0];
+    const lastAt = this.at.pop()!;
+    const lastItem = this.items.pop()!;
+    if (this.at.length) {
+      this.at[0] = lastAt;
+      this.items[0] = lastItem;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let least = i;
+        if (left < this.at.length && this.before(left, least)) least = left;
+        if (right < this.at.length && this.before(right, least)) least = right;
+        if (least === i) break;
+        this.swap(i, least);
+        i = least;
+      }
+    }
+    return top;
+  }
+
+  private before(a: number, b: number): boolean {
+    return this.at[a] < this.at[b] || (this.at[a] === this.at[b] && this.items[a].seq < this.items[b].seq);
+  }
+
+  private swap(a: number, b: number): void {
+    [this.at[a], this.at[b]] = [this.at[b], this.at[a]];
+    [this.items[a], this.items[b]] = [this.items[b], this.items[a]];
+  }
+}
