@@ -25,7 +25,7 @@ export function createdVerificationView(v: StoredVerification): S['CreatedVerifi
       out.collectedRequirements = v.data.collectedRequirements.map((c) =>
         c.type === 'phoneNumbers' ? { type: c.type, result: null } : { type: c.type, result: null, verified: c.verified },
       );
-    } else out[key] = copy(d[key]);
+    } else if (d[key] !== undefined) out[key] = copy(d[key]);
   }
   return out as S['CreatedVerification'];
 }
