@@ -8,6 +8,7 @@ import type { components } from '../../generated/types/partner.js';
 import { SerializedEvent, type EmittedEvent } from './partner-api.js';
 import type { DeliveryResult } from './partner-control.js';
 import { jsonCopy } from './json-copy.js';
+import { TextArena, type TextRef } from './text-arena.js';
 
 type S = components['schemas'];
 type VerificationRecord = S['VerificationWebhookRecord'];
@@ -16,8 +17,8 @@ type UserRecord = S['UserWebhookRecord'];
 /** A record as --state snapshots save it (the payload as JSON). */
 export type WebhookLogEntry = { eventId: string } & ({ kind: 'verification'; record: VerificationRecord } | { kind: 'user'; record: UserRecord });
 
-/** A record as the log keeps it: the payload is the event's JSON text, shared with the delivery. */
-type Kept = { eventId: string; text: string } & (
+/** A record as the log keeps it: the payload is the event's JSON text, kept in the arena. */
+type Kept = { eventId: string; text: TextRef } & (
   | { kind: 'verification'; record: Omit<VerificationRecord, 'payload'> }
   | { kind: 'user'; record: Omit<UserRecord, 'payload'> }
 );
@@ -30,6 +31,7 @@ function answered<R extends { id: string; success: boolean }>(record: R, text: s
 
 export class WebhookLog {
   private readonly entries: Kept[] = [];
+  private readonly texts = new TextArena();
   /** Records by verification and by user: made on the first history read, then kept up to date. */
   private owners?: { verification: Map<string, Kept[]>; user: Map<string, Kept[]> };
   /**
@@ -46,13 +48,14 @@ export class WebhookLog {
   ) {
     for (const { eventId, kind, record } of saved) {
       const { payload, ...rest } = record;
-      this.push({ eventId, kind, record: rest, text: JSON.stringify(payload) } as Kept);
+      this.push({ eventId, kind, record: rest, text: this.texts.put(JSON.stringify(payload)) } as Kept);
     }
   }
 
   /** `at` is the event's `createdAt`; `metadata` is the verification's own, kept on verification records only. */
   add(emitted: EmittedEvent, at: string, metadata: Record<string, unknown> = {}): void {
-    const { eventId, text } = emitted;
+    const { eventId } = emitted;
+    const text = this.texts.put(emitted.text);
     if (emitted.verificationId !== undefined) {
       this.push({
         eventId,
@@ -68,11 +71,11 @@ export class WebhookLog {
   }
 
   forVerification(verificationId: string): VerificationRecord[] {
-    return (this.byOwner().verification.get(verificationId) ?? []).map((e) => answered(e.record, e.text) as VerificationRecord);
+    return (this.byOwner().verification.get(verificationId) ?? []).map((e) => answered(e.record, this.texts.get(e.text)) as VerificationRecord);
   }
 
   forUser(userId: string): UserRecord[] {
-    return (this.byOwner().user.get(userId) ?? []).map((e) => answered(e.record, e.text) as UserRecord);
+    return (this.byOwner().user.get(userId) ?? []).map((e) => answered(e.record, this.texts.get(e.text)) as UserRecord);
   }
 
   /** The emitted event with this id, for a delivery still pending after a restart. */
@@ -82,7 +85,7 @@ export class WebhookLog {
     const verification = hits.find((e) => e.kind === 'verification');
     const user = hits.find((e) => e.kind === 'user');
     return new SerializedEvent(
-      hits[0].text,
+      this.texts.get(hits[0].text),
       eventId,
       verification?.kind === 'verification' ? verification.record.verificationId : undefined,
       user?.kind === 'user' ? user.record.userId : undefined,
@@ -106,7 +109,7 @@ export class WebhookLog {
   /** Every record in the snapshot's form, made one at a time as a snapshot is written. */
   *saved(): Iterable<WebhookLogEntry> {
     for (const { eventId, kind, record, text } of this.entries) {
-      yield { eventId, kind, record: answered(record, text) } as WebhookLogEntry;
+      yield { eventId, kind, record: answered(record, this.texts.get(text)) } as WebhookLogEntry;
     }
   }
 
