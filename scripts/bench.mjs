@@ -1,7 +1,7 @@
 // npm run bench: the package's performance figures in one table, against
 // their targets. Loopback only; about three minutes at most.
 //
-//   node scripts/bench.mjs [--only mock,scale,clients,webhooks,conformance,build,package] [--duration SECONDS] [--out FILE]
+//   node scripts/bench.mjs [--only mock,scale,clients,webhooks,conformance,build,package] [--duration SECONDS] [--rounds N] [--out FILE]
 //
 // It reports and never fails on a missed target; it exits 1 only when a figure
 // could not be measured (and says which and why).
@@ -19,10 +19,11 @@ import { buildRows, clientRows, conformanceRows, machine, mockRows, packageRows,
 import { benchScale } from './lib/bench/scale.mjs';
 import { benchWebhooks } from './lib/bench/webhooks.mjs';
 
-const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS] [--out FILE]
+const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS] [--rounds N] [--out FILE]
 
   --only PARTS        comma-separated, of: mock, scale, clients, webhooks, conformance, build, package (default: all)
-  --duration SECONDS  measured time of each load case of "mock", after a 1 s warm-up (default 5)
+  --duration SECONDS  measured time of each load case of "mock" and "scale" per round, after a 1 s warm-up in the first (default 3)
+  --rounds N          interleaved rounds of those load cases; each figure is the median of its rounds (default 3)
   --out FILE          also write the table, the raw figures and the machine as JSON
   --help              this text`;
 
@@ -44,7 +45,7 @@ function usageError(message) {
 let values;
 try {
   ({ values } = parseArgs({
-    options: { only: { type: 'string' }, duration: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } },
+    options: { only: { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } },
     strict: true,
   }));
 } catch (err) {
@@ -57,8 +58,10 @@ if (values.help) {
 const only = values.only === undefined ? Object.keys(PARTS) : values.only.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only.filter((p) => !Object.hasOwn(PARTS, p));
 if (unknown.length || only.length === 0) usageError(`--only takes ${Object.keys(PARTS).join(', ')}; not "${values.only}"`);
-const seconds = values.duration === undefined ? 5 : Number(values.duration);
+const seconds = values.duration === undefined ? 3 : Number(values.duration);
 if (!(seconds >= 1 && seconds <= 60)) usageError(`--duration must be 1 to 60 seconds, not "${values.duration}"`);
+const rounds = values.rounds === undefined ? 3 : Number(values.rounds);
+if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 9)) usageError(`--rounds must be a whole number from 1 to 9, not "${values.rounds}"`);
 const out = values.out === undefined ? null : path.resolve(values.out);
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -74,7 +77,7 @@ for (const name of Object.keys(PARTS).filter((p) => only.includes(p))) {
   const t0 = performance.now();
   log(`${name}: ${part.title}`);
   try {
-    results[name] = await part.run({ seconds, warmup: 1, log });
+    results[name] = await part.run({ seconds, warmup: 1, rounds, log });
     rows.push(...part.rows(results[name]));
     log(`${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   } catch (err) {
@@ -98,7 +101,7 @@ console.log(`\n${rows.filter((r) => r.pass !== null).length} targets: ${missed.l
 if (out) {
   await writeFile(
     out,
-    `${JSON.stringify({ machine: host, options: { only, duration: seconds, warmup: 1 }, elapsedMs, table: text, rows, results, errors }, null, 2)}\n`,
+    `${JSON.stringify({ machine: host, options: { only, duration: seconds, rounds, warmup: 1 }, elapsedMs, table: text, rows, results, errors }, null, 2)}\n`,
   );
   log(`wrote ${out}`);
 }

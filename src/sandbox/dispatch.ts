@@ -47,6 +47,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 // Most requests have no query; they share one (never modified) empty one.
 const NO_QUERY = new URLSearchParams();
 
+/** An answer body as a value (a handler may answer with JSON text). */
+const plain = (body: unknown) => (body instanceof JsonText ? JSON.parse(body.text) : body);
+
 /** Lookups kept per method; a client that sends more distinct targets than this starts the memory again. */
 const MAX_REMEMBERED_TARGETS = 4096;
 
@@ -145,7 +148,8 @@ export class Dispatcher {
       throw err;
     }
     const answerWith = (result: Answer) => {
-      const [status, answerBody] = faults.answer(route, result);
+      // A fault changes the answer's value, so it works on the parsed text.
+      const [status, answerBody] = faults.active ? faults.answer(route, [result[0], plain(result[1])]) : result;
       this.send(res, api, status, answerBody, route, false, cacheKey);
     };
     if (Array.isArray(answer)) answerWith(answer);
@@ -155,7 +159,7 @@ export class Dispatcher {
   /** An answer of the sandbox: checked against the documents when asked to (for tests). */
   private send(res: ServerResponse, api: ApiName, status: number, body: unknown, route?: RouteSpec, close = false, cacheKey?: string): void {
     if (this.o.validateResponses) {
-      const problems = route ? route.checkResponse(status, body) : this.o.contracts[api].checkError(body);
+      const problems = route ? route.checkResponse(status, plain(body)) : this.o.contracts[api].checkError(plain(body));
       if (problems.length) {
         const where = route ? `${route.method} ${route.path}` : api;
         this.o.violations.push(`${where} ${status}: ${problems.join('; ')}`);

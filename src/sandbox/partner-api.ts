@@ -3,6 +3,7 @@
 // validated against the partner document; outputs must validate against it.
 import type { components, operations } from '../../generated/types/partner.js';
 import type { WebhookEvent } from '../webhooks/events.js';
+import type { JsonText } from './answer-cache.js';
 
 type S = components['schemas'];
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
@@ -61,6 +62,8 @@ export interface PartnerApi {
   activeAuthKey(): string;
 
   createVerification(body: S['VerificationCreate']): S['CreatedVerification'];
+  /** The same answer as JSON text, for the HTTP layer. */
+  createVerificationJson(body: S['VerificationCreate']): JsonText;
   revertVerification(body: S['VerificationRevert']): S['VerificationRevertResult'];
   listVerifications(query: Query<'listVerifications'>): S['VerificationList'];
   getVerification(verificationId: string): S['Verification'];

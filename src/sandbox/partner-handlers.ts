@@ -15,7 +15,8 @@ export function partnerHandlers(state: PartnerApi): Record<string, Handler> {
     updatePartner: (req) => [200, state.updatePartner(req.body as never)],
     listAuthKeys: (req) => [200, state.listAuthKeys(paging(req))],
     createAuthKey: () => [201, state.rotateAuthKey()],
-    createVerification: (req) => [201, state.createVerification(req.body as never)],
+    // Answered as JSON text made from the record (no copy); the in-process API copies.
+    createVerification: (req) => [201, state.createVerificationJson(req.body as never)],
     revertVerification: (req) => [200, state.revertVerification(req.body as never)],
     listVerifications: (req) => [200, state.listVerifications(req.query as never)],
     getVerification: (req) => [200, state.getVerification(id(req, 'verificationId'))],

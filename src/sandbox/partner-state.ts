@@ -9,7 +9,8 @@ import { SandboxError, type Paging, type PartnerApi } from './partner-api.js';
 import { E164, newAuthKey, sessionToken } from './partner-fixtures.js';
 import { PartnerLifecycle } from './partner-lifecycle.js';
 import type { StoredUser, StoredVerification, VerificationStatus } from './partner-records.js';
-import { createdVerificationView, userDetailsView, userListItem, verificationView } from './partner-views.js';
+import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './partner-views.js';
+import { JsonText } from './answer-cache.js';
 import { lowerBound, newestFirst, type Filter } from './record-index.js';
 import { jsonCopy } from './json-copy.js';
 
@@ -65,6 +66,15 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
   // ---- verifications ------------------------------------------------------
 
   createVerification(body: S['VerificationCreate']): S['CreatedVerification'] {
+    return createdVerificationView(this.addCreated(body));
+  }
+
+  /** The same for the HTTP layer: the answer serialized straight from the record, with no copy made first. */
+  createVerificationJson(body: S['VerificationCreate']): JsonText {
+    return new JsonText(JSON.stringify(createdVerificationShape(this.addCreated(body))));
+  }
+
+  private addCreated(body: S['VerificationCreate']): StoredVerification {
     this.expireDue();
     const minutes = body.timeToExpiry ?? DEFAULT_TIME_TO_EXPIRY;
     if (!(minutes >= 5 && minutes <= 43200)) throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
@@ -123,7 +133,7 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     this.refreshCollected(v);
     this.addVerification(v);
     this.emitVerification(v, 'verification.created');
-    return createdVerificationView(v);
+    return v;
   }
 
   revertVerification(body: S['VerificationRevert']): S['VerificationRevertResult'] {

@@ -13,21 +13,43 @@ export function verificationView(v: StoredVerification): S['Verification'] {
   return copy(v.data);
 }
 
-/** The create answer: no `updatedAt` (DECISIONS P10). Field by field, copying only what nests. */
+/**
+ * The create answer: no `updatedAt` (DECISIONS P10), status `created`, no
+ * user and no results yet. Shares the record's arrays: serialize it at once
+ * or copy it (createdVerificationView).
+ */
+export function createdVerificationShape(v: StoredVerification): S['CreatedVerification'] {
+  const d = v.data;
+  return {
+    id: d.id,
+    url: d.url,
+    phoneNumber: d.phoneNumber,
+    isPhoneNumberVerified: d.isPhoneNumberVerified,
+    phoneNumbers: d.phoneNumbers,
+    firstName: d.firstName,
+    lastName: d.lastName,
+    requireFirstAndLastName: d.requireFirstAndLastName,
+    requirements: d.requirements,
+    collectedRequirements: d.collectedRequirements.map((c) =>
+      c.type === 'phoneNumbers' ? { type: c.type, result: null } : { type: c.type, result: null, verified: c.verified },
+    ),
+    userId: null,
+    previousUserId: null,
+    externalUserId: d.externalUserId,
+    redirectUrl: d.redirectUrl,
+    errorRedirectUrl: d.errorRedirectUrl,
+    reason: d.reason,
+    author: d.author,
+    status: 'created',
+    metadata: d.metadata,
+    validTo: d.validTo,
+    createdAt: d.createdAt,
+  } as S['CreatedVerification'];
+}
+
+/** The create answer as a copy the caller owns (undefined optional fields left out). */
 export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
-  const out: Record<string, unknown> = {};
-  const d = v.data as Record<string, unknown>;
-  for (const key of Object.keys(d)) {
-    if (key === 'updatedAt') continue;
-    if (key === 'status') out.status = 'created';
-    else if (key === 'userId' || key === 'previousUserId') out[key] = null;
-    else if (key === 'collectedRequirements') {
-      out.collectedRequirements = v.data.collectedRequirements.map((c) =>
-        c.type === 'phoneNumbers' ? { type: c.type, result: null } : { type: c.type, result: null, verified: c.verified },
-      );
-    } else if (d[key] !== undefined) out[key] = copy(d[key]);
-  }
-  return out as S['CreatedVerification'];
+  return copy(createdVerificationShape(v));
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../paths.mjs';
 import { freePort, startPrism } from '../prism.mjs';
-import { MeasureError, builtFile, cpuMs, findChild, spawnServer, watchMemory } from './proc.mjs';
+import { MeasureError, builtFile, cpuMs, findChild, pinServer, pinning, spawnServer, watchMemory, withLoadPinned } from './proc.mjs';
 
 // A seeded id of the v2 examples (the sandbox serves them; Prism answers any id).
 export const V2_ID = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
@@ -113,7 +113,27 @@ async function createOne(baseUrl) {
   return body.id;
 }
 
-async function runPrism(api, caseNames, opts, log) {
+/** The median of some numbers. */
+export const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const FIGURES = ['reqPerSec', 'cpuMsPerRequest', 'p50', 'p99'];
+
+/** One figure set from a case's rounds: the median of each figure, the counts summed, and every round kept. */
+export function combineRounds(rounds) {
+  const out = { ...rounds[0] };
+  for (const f of FIGURES) out[f] = median(rounds.map((r) => r[f]));
+  for (const f of ['requests', 'ok', 'non2xx', 'errors', 'seconds']) out[f] = rounds.reduce((n, r) => n + r[f], 0);
+  out.statusCodes = {};
+  for (const r of rounds) for (const [code, n] of Object.entries(r.statusCodes)) out.statusCodes[code] = (out.statusCodes[code] ?? 0) + n;
+  out.rounds = rounds.map((r) => Object.fromEntries(FIGURES.map((f) => [f, r[f]])));
+  return out;
+}
+
+async function startPrismServer(api) {
   const port = await freePort();
   const document = path.join(ROOT, 'generated', 'openapi', `${api}.yaml`);
   const start = performance.now();
@@ -129,54 +149,20 @@ async function runPrism(api, caseNames, opts, log) {
     await prism.stop();
     throw new MeasureError(`Prism (${api}) runs but its process was not found among this process's children`);
   }
-  const memory = watchMemory(pid);
-  const results = {};
-  let mem;
-  try {
-    // Prism answers any well-formed id.
-    const partnerId = randomUUID();
-    for (const name of caseNames) {
-      log(`  Prism ${api}: ${cases[name].label}`);
-      results[name] = await measureCase({ server: `Prism (${api})`, name, url: prism.url, request: cases[name].request(partnerId), pid, ...opts });
-    }
-  } finally {
-    mem = memory.stop();
-    await prism.stop();
-  }
-  return { startupMs, startupResolutionMs: 100, peakRss: mem.peak, memory: mem, processes: mem.processes, cases: results };
+  pinServer(pid);
+  return { name: `Prism (${api})`, url: prism.url, pid, startupMs, startupResolutionMs: 100, memory: watchMemory(pid), stop: () => prism.stop() };
 }
 
-async function runSandbox(opts, log) {
+async function startSandboxServer() {
   const port = await freePort();
   const cli = builtFile(ROOT, 'src', 'cli', 'index.js');
-  const server = await spawnServer(
-    process.execPath,
-    [cli, 'sandbox', '--port', String(port), '--auth-key', AUTH_KEY, '--access-token', ACCESS_TOKEN],
-    { port, cwd: ROOT, name: 'the sandbox' },
-  );
-  const memory = watchMemory(server.pid);
-  const url = `http://127.0.0.1:${port}`;
-  const results = {};
-  let mem;
-  const bodies = {};
-  try {
-    const partnerId = await createOne(url);
-    // The exact bytes of each GET, for the bare server to answer.
-    for (const name of ['v2Get', 'partnerGet']) {
-      const { path: at, headers } = cases[name].request(partnerId);
-      const res = await fetch(`${url}${at}`, { headers });
-      bodies[name] = Buffer.from(await res.arrayBuffer());
-      if (res.status !== 200) throw new MeasureError(`the sandbox answered ${res.status} to GET ${at}: ${bodies[name]}`);
-    }
-    for (const name of ['v2Get', 'partnerGet', 'partnerCreate']) {
-      log(`  sandbox: ${cases[name].label}`);
-      results[name] = await measureCase({ server: 'the sandbox', name, url, request: cases[name].request(partnerId), pid: server.pid, ...opts });
-    }
-  } finally {
-    mem = memory.stop();
-    await server.stop();
-  }
-  return { startupMs: server.startupMs, startupResolutionMs: 10, peakRss: mem.peak, memory: mem, processes: mem.processes, cases: results, bodies };
+  const server = await spawnServer(process.execPath, [cli, 'sandbox', '--port', String(port), '--auth-key', AUTH_KEY, '--access-token', ACCESS_TOKEN], {
+    port,
+    cwd: ROOT,
+    name: 'the sandbox',
+    pin: true,
+  });
+  return { name: 'the sandbox', url: `http://127.0.0.1:${port}`, pid: server.pid, startupMs: server.startupMs, startupResolutionMs: 10, memory: watchMemory(server.pid), stop: server.stop };
 }
 
 // The ceiling of this machine and load generator: a bare node:http server
@@ -190,33 +176,92 @@ require('node:http').createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.argv[1]), '127.0.0.1');`;
 
-async function runBare(name, body, opts, log) {
+async function startBareServer(body) {
   const port = await freePort();
-  const server = await spawnServer(process.execPath, ['-e', BARE_SERVER, String(port)], { port, cwd: ROOT, name: 'the bare node:http server', stdin: body });
-  try {
-    log(`  bare node:http: ${cases[name].label} (same bytes)`);
-    return await measureCase({ server: 'bare node:http', name, url: `http://127.0.0.1:${port}`, request: cases[name].request(randomUUID()), pid: server.pid, ...opts });
-  } finally {
-    await server.stop();
-  }
+  const server = await spawnServer(process.execPath, ['-e', BARE_SERVER, String(port)], { port, cwd: ROOT, name: 'the bare node:http server', stdin: body, pin: true });
+  return { name: 'bare node:http', url: `http://127.0.0.1:${port}`, pid: server.pid, stop: server.stop };
 }
 
-export async function benchMock({ seconds, warmup, log }) {
-  const opts = { seconds, warmup };
-  const prismV2 = await runPrism('v2', ['v2Get'], opts, log);
-  const prismPartner = await runPrism('partner', ['partnerGet', 'partnerCreate'], opts, log);
-  const sandbox = await runSandbox(opts, log);
-  const bare = {};
-  for (const name of ['v2Get', 'partnerGet']) bare[name] = await runBare(name, sandbox.bodies[name], opts, log);
-  sandbox.bodyBytes = Object.fromEntries(Object.entries(sandbox.bodies).map(([k, b]) => [k, b.length]));
-  delete sandbox.bodies;
-  return {
-    connections: CONNECTIONS,
-    seconds,
-    warmup,
-    prism: { v2: prismV2, partner: prismPartner },
-    sandbox,
-    bare,
-    labels: Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, v.label])),
-  };
+/**
+ * Every server runs at once (idle while another is measured) and the cases
+ * are measured in `rounds` interleaved rounds, each server in turn; each
+ * figure is the median of its rounds. A slow spell of the machine then
+ * lands on every server alike instead of on whichever ran during it.
+ */
+export async function benchMock({ seconds, warmup, rounds = 3, log }) {
+  return withLoadPinned(async () => {
+    const running = [];
+    const started = async (promise) => {
+      const server = await promise;
+      running.push(server);
+      return server;
+    };
+    try {
+      const prismV2 = await started(startPrismServer('v2'));
+      const prismPartner = await started(startPrismServer('partner'));
+      const sandbox = await started(startSandboxServer());
+      const partnerId = await createOne(sandbox.url);
+      // The exact bytes of each GET, for the bare server to answer.
+      const bodies = {};
+      for (const name of ['v2Get', 'partnerGet']) {
+        const { path: at, headers } = cases[name].request(partnerId);
+        const res = await fetch(`${sandbox.url}${at}`, { headers });
+        bodies[name] = Buffer.from(await res.arrayBuffer());
+        if (res.status !== 200) throw new MeasureError(`the sandbox answered ${res.status} to GET ${at}: ${bodies[name]}`);
+      }
+      const bare = { v2Get: await started(startBareServer(bodies.v2Get)), partnerGet: await started(startBareServer(bodies.partnerGet)) };
+      // Prism answers any well-formed id; the sandbox and the bare servers get the created one.
+      const plan = [
+        ['v2Get', prismV2, 'prism'],
+        ['v2Get', sandbox, 'sandbox'],
+        ['v2Get', bare.v2Get, 'bare'],
+        ['partnerGet', prismPartner, 'prism'],
+        ['partnerGet', sandbox, 'sandbox'],
+        ['partnerGet', bare.partnerGet, 'bare'],
+        ['partnerCreate', prismPartner, 'prism'],
+        ['partnerCreate', sandbox, 'sandbox'],
+      ];
+      const samples = new Map();
+      for (let round = 1; round <= rounds; round++) {
+        for (const [name, server, kind] of plan) {
+          log(`  round ${round}/${rounds}: ${server.name}: ${cases[name].label}`);
+          const id = kind === 'prism' ? randomUUID() : partnerId;
+          // Warm-up once per server and case; later rounds find it warm.
+          const figures = await measureCase({ server: server.name, name, url: server.url, request: cases[name].request(id), pid: server.pid, seconds, warmup: round === 1 ? warmup : 0 });
+          const key = `${kind}:${server.name}:${name}`;
+          samples.set(key, [...(samples.get(key) ?? []), figures]);
+        }
+      }
+      const of = (kind, server, name) => combineRounds(samples.get(`${kind}:${server.name}:${name}`));
+      const memoryOf = (server) => {
+        const mem = server.memory.stop();
+        return { peakRss: mem.peak, memory: mem, processes: mem.processes };
+      };
+      const prismResult = (server, names) => ({
+        startupMs: server.startupMs,
+        startupResolutionMs: server.startupResolutionMs,
+        ...memoryOf(server),
+        cases: Object.fromEntries(names.map((n) => [n, of('prism', server, n)])),
+      });
+      return {
+        connections: CONNECTIONS,
+        seconds,
+        warmup,
+        rounds,
+        pinned: pinning.pinned ? { load: `CPU ${pinning.load}`, servers: `CPU ${pinning.server}` } : { why: pinning.why },
+        prism: { v2: prismResult(prismV2, ['v2Get']), partner: prismResult(prismPartner, ['partnerGet', 'partnerCreate']) },
+        sandbox: {
+          startupMs: sandbox.startupMs,
+          startupResolutionMs: sandbox.startupResolutionMs,
+          ...memoryOf(sandbox),
+          cases: Object.fromEntries(['v2Get', 'partnerGet', 'partnerCreate'].map((n) => [n, of('sandbox', sandbox, n)])),
+          bodyBytes: Object.fromEntries(Object.entries(bodies).map(([k, b]) => [k, b.length])),
+        },
+        bare: { v2Get: of('bare', bare.v2Get, 'v2Get'), partnerGet: of('bare', bare.partnerGet, 'partnerGet') },
+        labels: Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, v.label])),
+      };
+    } finally {
+      for (const server of running) await server.stop();
+    }
+  });
 }

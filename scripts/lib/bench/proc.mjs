@@ -2,6 +2,7 @@
 // waiting for a port to answer. Linux /proc first, `ps` when /proc is absent.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { accepts } from '../prism.mjs';
 
@@ -155,9 +156,11 @@ export function watchMemory(pid, everyMs = 100) {
  * Spawns a server and resolves when its port accepts connections, with the
  * time from spawn to that moment (polled every `pollMs`).
  */
-export async function spawnServer(command, args, { port, cwd, env, timeoutMs = 30000, pollMs = 10, name = command, stdin = null }) {
+export async function spawnServer(command, args, { port, cwd, env, timeoutMs = 30000, pollMs = 10, name = command, stdin = null, pin = false }) {
   const start = performance.now();
-  const child = track(spawn(command, args, { cwd, env, stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'] }));
+  // Pinned from its first instruction: taskset execs the server (same pid) on the server CPU.
+  const [file, argv] = pin && pinning.pinned ? ['taskset', ['-c', pinning.server, command, ...args]] : [command, args];
+  const child = track(spawn(file, argv, { cwd, env, stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'] }));
   if (stdin !== null) child.stdin.end(stdin);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -220,4 +223,43 @@ export function runCommand(command, args, { cwd, env, timeoutMs = 120000 } = {})
       resolve({ code, stdout, stderr, ms: performance.now() - start });
     });
   });
+}
+
+/**
+ * Load and servers on separate CPUs: on Linux with two CPUs or more and
+ * `taskset`, the benchmark (and its load generator, autocannon, which runs
+ * in this process) keeps CPU 0 and each measured server gets CPU 1, so a
+ * server's CPU time is not inflated by fighting the load generator for one
+ * core, and every server meets the same conditions. Elsewhere nothing is
+ * pinned and the report says so.
+ */
+export const pinning = (() => {
+  if (process.platform !== 'linux' || os.cpus().length < 2) return { pinned: false, why: `${os.cpus().length} CPU` };
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return { pinned: false, why: 'no taskset' };
+  }
+  return { pinned: true, load: '0', server: '1', all: `0-${os.cpus().length - 1}` };
+})();
+
+/** Sets the CPUs of every thread of a process (and of the threads it makes later). */
+function setCpus(pid, cpus) {
+  for (const p of processTree(pid)) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(p)], { stdio: 'ignore' });
+}
+
+/** Runs `fn` with this process on the load CPU; all CPUs again afterwards. */
+export async function withLoadPinned(fn) {
+  if (!pinning.pinned) return fn();
+  setCpus(process.pid, pinning.load);
+  try {
+    return await fn();
+  } finally {
+    execFileSync('taskset', ['-a', '-p', '-c', pinning.all, String(process.pid)], { stdio: 'ignore' });
+  }
+}
+
+/** Moves a running server (Prism, started elsewhere) to the server CPU. */
+export function pinServer(pid) {
+  if (pinning.pinned) setCpus(pid, pinning.server);
 }

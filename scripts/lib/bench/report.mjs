@@ -44,7 +44,7 @@ export function scaleRows(r) {
     );
   }
   rows.push(row('scale', `RSS after ${num(r.large)} creates (in memory)`, `${mib(small.rss)} at ${num(r.small)}`, mib(large.rss), `${kib((large.rss - small.rss) / (r.large - r.small))} per verification`));
-  rows.push(row('scale', `filling to ${num(r.large)} (creates, ${CONNECTIONS_NOTE})`, '', `${num(large.fillSeconds, 1)} s`, `${num((r.large - r.small) / large.fillSeconds)} creates/s`));
+  rows.push(row('scale', `filling to ${num(r.large)} (creates, ${CONNECTIONS_NOTE})`, '', `${num(large.fillSeconds, 1)} s`, `${num((r.large - 1) / large.fillSeconds)} creates/s`));
   return rows;
 }
 const CONNECTIONS_NOTE = '16 connections';

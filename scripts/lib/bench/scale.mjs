@@ -1,15 +1,16 @@
 // Part "scale": what the sandbox costs as it is left running. Creates with
 // --state (journal fsynced per change, group commit) against in memory, and
 // the partner lists at 100 and at 100,000 stored verifications, with the
-// resident memory after 100,000 creates.
+// resident memory after 100,000 creates. Each comparison runs two sandboxes
+// at once and measures them in interleaved rounds (medians), as "mock" does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../paths.mjs';
 import { freePort } from '../prism.mjs';
-import { ACCESS_TOKEN, AUTH_KEY, cases, CONNECTIONS, createBody, measureCase } from './mock.mjs';
-import { MeasureError, builtFile, spawnServer } from './proc.mjs';
+import { ACCESS_TOKEN, AUTH_KEY, cases, combineRounds, CONNECTIONS, createBody, measureCase } from './mock.mjs';
+import { MeasureError, builtFile, spawnServer, withLoadPinned } from './proc.mjs';
 import { readFileSync } from 'node:fs';
 
 const LARGE = 100_000;
@@ -22,6 +23,7 @@ async function startSandbox(extra = []) {
     port,
     cwd: ROOT,
     name: 'the sandbox',
+    pin: true,
   });
   return { server, url: `http://127.0.0.1:${port}` };
 }
@@ -51,52 +53,78 @@ function listCases(externalUserId) {
   };
 }
 
-async function runCreates(stateFile, opts, log) {
-  const { server, url } = await startSandbox(stateFile ? ['--state', stateFile] : []);
-  try {
-    log(`  sandbox ${stateFile ? 'with --state' : 'in memory'}: ${cases.partnerCreate.label}`);
-    return await measureCase({ server: 'the sandbox', name: 'partnerCreate', url, request: cases.partnerCreate.request(), pid: server.pid, ...opts });
-  } finally {
-    await server.stop();
-  }
-}
-
-async function runLists(opts, log) {
-  const { server, url } = await startSandbox();
-  const sizes = {};
-  try {
-    const first = await fetch(`${url}/verifications`, { method: 'POST', headers: { 'x-auth-key': AUTH_KEY, 'content-type': 'application/json' }, body: createBody() });
-    const { id } = await first.json();
-    const detail = await (await fetch(`${url}/verifications/${id}`, { headers: { 'x-auth-key': AUTH_KEY } })).json();
-    const queries = listCases(detail.externalUserId);
-    let stored = 1;
-    for (const size of [SMALL, LARGE]) {
-      log(`  filling the sandbox to ${size.toLocaleString('en-US')} verifications`);
-      const t0 = performance.now();
-      await fill(url, size - stored);
-      const fillSeconds = (performance.now() - t0) / 1000;
-      stored = size;
-      const results = { fillSeconds, rss: rssOf(server.pid) };
-      for (const [name, c] of Object.entries(queries)) {
-        log(`  ${size.toLocaleString('en-US')} stored: ${c.label}`);
-        results[name] = await measureCase({ server: 'the sandbox', name, url, request: c.request, pid: server.pid, ...opts });
+/**
+ * Measures each server's cases (`caseLists[i]`: name → { label, request })
+ * in interleaved rounds, case by case and server by server; answers, per
+ * server, each case's medians.
+ */
+async function interleaved(servers, caseLists, { seconds, warmup, rounds, log }) {
+  const samples = servers.map(() => ({}));
+  for (let round = 1; round <= rounds; round++) {
+    for (const name of Object.keys(caseLists[0])) {
+      for (const [i, s] of servers.entries()) {
+        const c = caseLists[i][name];
+        log(`  round ${round}/${rounds}: ${s.label}: ${c.label}`);
+        const figures = await measureCase({ server: s.label, name, url: s.url, request: c.request, pid: s.server.pid, seconds, warmup: round === 1 ? warmup : 0 });
+        (samples[i][name] ??= []).push(figures);
       }
-      sizes[size] = results;
     }
-  } finally {
-    await server.stop();
   }
-  return { sizes, labels: Object.fromEntries(Object.entries(listCases('x')).map(([k, v]) => [k, v.label])) };
+  return samples.map((byCase) => Object.fromEntries(Object.entries(byCase).map(([name, rs]) => [name, combineRounds(rs)])));
 }
 
-export async function benchScale({ seconds, warmup, log }) {
-  const opts = { seconds, warmup };
+async function runCreates(stateFile, opts) {
+  const running = [];
+  try {
+    const memory = { ...(await startSandbox()), label: 'sandbox in memory' };
+    running.push(memory);
+    const durable = { ...(await startSandbox(['--state', stateFile])), label: 'sandbox with --state' };
+    running.push(durable);
+    const create = { partnerCreate: { label: cases.partnerCreate.label, request: cases.partnerCreate.request() } };
+    const [inMemory, withState] = await interleaved(running, [create, create], opts);
+    return { inMemory: inMemory.partnerCreate, withState: withState.partnerCreate };
+  } finally {
+    for (const s of running) await s.server.stop();
+  }
+}
+
+async function runLists(opts) {
+  const { log } = opts;
+  const running = [];
+  try {
+    const sizes = {};
+    const ids = {};
+    for (const size of [SMALL, LARGE]) {
+      const sandbox = { ...(await startSandbox()), label: `sandbox with ${size.toLocaleString('en-US')} stored` };
+      running.push(sandbox);
+      const { url } = sandbox;
+      const first = await fetch(`${url}/verifications`, { method: 'POST', headers: { 'x-auth-key': AUTH_KEY, 'content-type': 'application/json' }, body: createBody() });
+      ids[size] = (await first.json()).id;
+      log(`  filling a sandbox to ${size.toLocaleString('en-US')} verifications`);
+      const t0 = performance.now();
+      await fill(url, size - 1);
+      sizes[size] = { fillSeconds: (performance.now() - t0) / 1000, rss: rssOf(sandbox.server.pid) };
+    }
+    // Each sandbox is asked for its own first verification's externalUserId (one match in both).
+    const detail = await (await fetch(`${running[0].url}/verifications/${ids[SMALL]}`, { headers: { 'x-auth-key': AUTH_KEY } })).json();
+    const other = await (await fetch(`${running[1].url}/verifications/${ids[LARGE]}`, { headers: { 'x-auth-key': AUTH_KEY } })).json();
+    const figures = await interleaved(running, [listCases(detail.externalUserId), listCases(other.externalUserId)], opts);
+    for (const [i, size] of [SMALL, LARGE].entries()) Object.assign(sizes[size], figures[i]);
+    return { sizes, labels: Object.fromEntries(Object.entries(listCases('x')).map(([k, v]) => [k, v.label])) };
+  } finally {
+    for (const s of running) await s.server.stop();
+  }
+}
+
+export async function benchScale({ seconds, warmup, rounds = 3, log }) {
+  const opts = { seconds, warmup, rounds, log };
   const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-state-'));
   try {
-    const inMemory = await runCreates(null, opts, log);
-    const withState = await runCreates(path.join(folder, 'state.jsonl'), opts, log);
-    const lists = await runLists(opts, log);
-    return { small: SMALL, large: LARGE, creates: { inMemory, withState }, lists };
+    return await withLoadPinned(async () => {
+      const creates = await runCreates(path.join(folder, 'state.jsonl'), opts);
+      const lists = await runLists(opts);
+      return { small: SMALL, large: LARGE, creates, lists };
+    });
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
