@@ -9,15 +9,11 @@ export const MAX_DEPTH = 32;
 /** Bytes of one free-form field as JSON; the partner's largest metadata (50 keys of 540 characters) is about 28 KB. */
 export const MAX_FREE_FORM_BYTES = 64 * 1024;
 
-/** Whether a value nests objects or arrays more than `limit` levels (iterative: no stack to overflow). */
+/** Whether a value nests objects or arrays more than `limit` levels (recursion stops at the limit, so the stack stays shallow). */
 function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
+  if (value === null || typeof value !== 'object') return false;
+  if (limit < 1) return true;
+  for (const child of Object.values(value)) if (deeperThan(child, limit - 1)) return true;
   return false;
 }
 

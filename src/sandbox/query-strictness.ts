@@ -30,7 +30,10 @@ function violation(field: string, reasonCode: string, message: string, extra: Re
  * Violations of the query's serialisation, and the declared names they
  * concern (their values are then not checked again).
  */
+const NONE: Set<string> = new Set();
+
 export function queryFormViolations(query: URLSearchParams, forms: QueryForm[]): { violations: Violation[]; refused: Set<string> } {
+  if (query.size === 0) return { violations: [], refused: NONE };
   const byName = new Map(forms.map((p) => [p.name, p]));
   const violations: Violation[] = [];
   const refused = new Set<string>();

@@ -8,6 +8,7 @@ import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from './contract.js';
 import type { ApiName } from './error-bodies.js';
+import { headerOf } from './request-headers.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -37,6 +38,7 @@ function mediaType(header: string): string | undefined {
 }
 
 function charsetOf(header: string): string | undefined {
+  if (!header.includes(';')) return undefined; // no parameters, so no charset
   try {
     return contentType.parse(header).parameters.charset?.toLowerCase();
   } catch {
@@ -110,14 +112,14 @@ function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
  * HEAD) are read.
  */
 export function readJsonBody(req: IncomingMessage, api: ApiName): BodyResult | Promise<BodyResult> {
-  const header = req.headers['content-type'];
+  const header = headerOf(req, 'content-type');
+  const length = headerOf(req, 'content-length');
   if (header === undefined) {
-    const length = req.headers['content-length'];
-    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return { ok: true, body: undefined };
+    if (headerOf(req, 'transfer-encoding') === undefined && (length === undefined || length === '0')) return { ok: true, body: undefined };
   }
   if (header === undefined || mediaType(header) !== 'application/json') {
     return { ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false };
   }
-  if (Number(req.headers['content-length']) > BODY_LIMIT) return TOO_LARGE;
+  if (Number(length) > BODY_LIMIT) return TOO_LARGE;
   return readRaw(req, BODY_LIMIT).then((raw) => (raw === undefined ? TOO_LARGE : parse(raw, header, api)));
 }
