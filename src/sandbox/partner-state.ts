@@ -101,6 +101,7 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     const id = this.newId();
     const token = sessionToken(this.rand);
     const createdAt = now.toISOString();
+    const validToMs = now.getTime() + minutes * 60_000;
     // One object literal in the documented order: every create makes the same
     // shape with its fields in the object itself. An optional field the body
     // leaves out is undefined, which JSON, copies and views leave out.
@@ -125,14 +126,15 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
       author: body.author,
       status: 'created',
       metadata: body.metadata === undefined ? undefined : { ...body.metadata },
-      validTo: new Date(now.getTime() + minutes * 60_000).toISOString(),
+      validTo: new Date(validToMs).toISOString(),
       createdAt,
       updatedAt: createdAt,
     };
     const v: StoredVerification = { seq: -1, token, activities: [], devices: [], fingerprintEvents: [], entered: {}, verifiedPhones: [], data };
     this.refreshCollected(v);
-    this.addVerification(v);
-    this.emitVerification(v, 'verification.created');
+    this.addVerification(v, validToMs);
+    // The event happens at the instant of the create (the clock stands still during a request).
+    this.emitVerification(v, 'verification.created', createdAt);
     return v;
   }
 
@@ -318,5 +320,14 @@ function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumb
 function requirementsOf(body: S['VerificationCreate']): S['Requirement'][] {
   const types = (body.requirements ?? []).map((r) => r.type);
   if (body.requireFirstAndLastName === true) types.unshift('firstAndLastName');
-  return [...new Set(types)].map((type) => ({ type }));
+  return [...new Set(types)].map(requirement);
+}
+
+// A requirement is never changed once stored, so every record shares one
+// frozen object per type (the request schema admits the documented types only).
+const REQUIREMENTS = new Map<string, S['Requirement']>();
+function requirement(type: S['Requirement']['type']): S['Requirement'] {
+  let shared = REQUIREMENTS.get(type);
+  if (!shared) REQUIREMENTS.set(type, (shared = Object.freeze({ type })));
+  return shared;
 }

@@ -68,21 +68,21 @@ export class PartnerStore {
   protected nameTurn = 0;
   protected log!: WebhookLog;
   // Indexes: a create, a lookup or a list costs the same with 100,000 stored as with 100.
-  protected unfinishedByPhone = new KeyIndex<string, StoredVerification>();
+  protected unfinishedByPhone = new KeyIndex<string, StoredVerification>('unfinishedByPhone');
   /** Verifications that may expire, by validTo (record-index.ts). */
   protected expiries = new ExpiryQueue<StoredVerification>();
-  protected byPhone = new KeyIndex<string, StoredVerification>();
-  protected byExternalUserId = new KeyIndex<string, StoredVerification>();
-  protected byUserId = new KeyIndex<string, StoredVerification>();
-  protected byStatus = new KeyIndex<VerificationStatus, StoredVerification>();
-  protected byDevice = new KeyIndex<string, StoredVerification>();
+  protected byPhone = new KeyIndex<string, StoredVerification>('byPhone');
+  protected byExternalUserId = new KeyIndex<string, StoredVerification>('byExternalUserId');
+  protected byUserId = new KeyIndex<string, StoredVerification>('byUserId');
+  protected byStatus = new KeyIndex<VerificationStatus, StoredVerification>('byStatus');
+  protected byDevice = new KeyIndex<string, StoredVerification>('byDevice');
   /** Session tokens: made on first use (only the control API's session links ask), then kept up to date. */
   protected byToken?: Map<string, StoredVerification>;
   /** Whether `createdAt` rises with `seq`, so a createdAt window is a range of `order`. */
   protected createdInOrder = true;
-  protected usersByPhone = new KeyIndex<string, StoredUser>();
-  protected usersByExternalUserId = new KeyIndex<string, StoredUser>();
-  protected shareholders = new KeyIndex<boolean, StoredUser>();
+  protected usersByPhone = new KeyIndex<string, StoredUser>('usersByPhone');
+  protected usersByExternalUserId = new KeyIndex<string, StoredUser>('usersByExternalUserId');
+  protected shareholders = new KeyIndex<boolean, StoredUser>('shareholders');
 
   constructor(protected readonly options: PartnerStateOptions) {
     this.rand = options.random ?? new SandboxRandom();
@@ -139,21 +139,21 @@ export class PartnerStore {
     this.log = new WebhookLog(this.newId, () => this.nowIso(), saved.log);
     this.order = [];
     this.verifications = new Map();
-    this.unfinishedByPhone = new KeyIndex();
+    this.unfinishedByPhone = new KeyIndex('unfinishedByPhone');
     this.expiries = new ExpiryQueue();
-    this.byPhone = new KeyIndex();
-    this.byExternalUserId = new KeyIndex();
-    this.byUserId = new KeyIndex();
-    this.byStatus = new KeyIndex();
-    this.byDevice = new KeyIndex();
+    this.byPhone = new KeyIndex('byPhone');
+    this.byExternalUserId = new KeyIndex('byExternalUserId');
+    this.byUserId = new KeyIndex('byUserId');
+    this.byStatus = new KeyIndex('byStatus');
+    this.byDevice = new KeyIndex('byDevice');
     this.byToken = undefined;
     this.createdInOrder = true;
     for (const v of saved.verifications) this.addVerification(v);
     this.users = new Map();
     this.userOrder = [];
-    this.usersByPhone = new KeyIndex();
-    this.usersByExternalUserId = new KeyIndex();
-    this.shareholders = new KeyIndex();
+    this.usersByPhone = new KeyIndex('usersByPhone');
+    this.usersByExternalUserId = new KeyIndex('usersByExternalUserId');
+    this.shareholders = new KeyIndex('shareholders');
     for (const u of saved.users) this.addUser(u);
   }
 
@@ -193,7 +193,7 @@ export class PartnerStore {
 
   // ---- records and their indexes ---------------------------------------------
 
-  protected addVerification(v: StoredVerification): void {
+  protected addVerification(v: StoredVerification, validToMs = Date.parse(v.data.validTo)): void {
     const last = this.order.at(-1);
     if (last && last.data.createdAt > v.data.createdAt) this.createdInOrder = false;
     v.seq = this.order.length;
@@ -203,7 +203,7 @@ export class PartnerStore {
     this.byExternalUserId.set(v, [v.data.externalUserId]);
     this.reindex(v);
     if (UNFINISHED.has(v.data.status)) this.track(v);
-    if (EXPIRABLE.has(v.data.status)) this.expiries.push(v, Date.parse(v.data.validTo));
+    if (EXPIRABLE.has(v.data.status)) this.expiries.push(v, validToMs);
   }
 
   /** After a change of status, user, phone numbers or devices. */

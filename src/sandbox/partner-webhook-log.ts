@@ -17,8 +17,8 @@ type UserRecord = S['UserWebhookRecord'];
 /** A record as --state snapshots save it (the payload as JSON). */
 export type WebhookLogEntry = { eventId: string } & ({ kind: 'verification'; record: VerificationRecord } | { kind: 'user'; record: UserRecord });
 
-/** A record as the log keeps it: the payload is the event's JSON text, kept in the arena. */
-type Kept = { eventId: string; text: TextRef } & (
+/** A record as the log keeps it: the payload is the event's JSON text, kept in the arena (where: the TextRef fields). */
+type Kept = { eventId: string } & TextRef & (
   | { kind: 'verification'; record: Omit<VerificationRecord, 'payload'> }
   | { kind: 'user'; record: Omit<UserRecord, 'payload'> }
 );
@@ -48,34 +48,37 @@ export class WebhookLog {
   ) {
     for (const { eventId, kind, record } of saved) {
       const { payload, ...rest } = record;
-      this.push({ eventId, kind, record: rest, text: this.texts.put(JSON.stringify(payload)) } as Kept);
+      const { chunk, offset, bytes } = this.texts.put(JSON.stringify(payload));
+      this.push({ eventId, chunk, offset, bytes, kind, record: rest } as Kept);
     }
   }
 
   /** `at` is the event's `createdAt`; `metadata` is the verification's own, kept on verification records only. */
   add(emitted: EmittedEvent, at: string, metadata: Record<string, unknown> = {}): void {
     const { eventId } = emitted;
-    const text = this.texts.put(emitted.text);
+    const { chunk, offset, bytes } = this.texts.put(emitted.text);
     if (emitted.verificationId !== undefined) {
       this.push({
         eventId,
-        text,
+        chunk,
+        offset,
+        bytes,
         kind: 'verification',
         // `metadata` is set when the verification is created and never changed, so the record shares it.
         record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, verificationId: emitted.verificationId, type: 'verification', metadata },
       });
     }
     if (emitted.userId !== undefined) {
-      this.push({ eventId, text, kind: 'user', record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId: emitted.userId, type: 'user' } });
+      this.push({ eventId, chunk, offset, bytes, kind: 'user', record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId: emitted.userId, type: 'user' } });
     }
   }
 
   forVerification(verificationId: string): VerificationRecord[] {
-    return (this.byOwner().verification.get(verificationId) ?? []).map((e) => answered(e.record, this.texts.get(e.text)) as VerificationRecord);
+    return (this.byOwner().verification.get(verificationId) ?? []).map((e) => answered(e.record, this.texts.get(e)) as VerificationRecord);
   }
 
   forUser(userId: string): UserRecord[] {
-    return (this.byOwner().user.get(userId) ?? []).map((e) => answered(e.record, this.texts.get(e.text)) as UserRecord);
+    return (this.byOwner().user.get(userId) ?? []).map((e) => answered(e.record, this.texts.get(e)) as UserRecord);
   }
 
   /** The emitted event with this id, for a delivery still pending after a restart. */
@@ -85,7 +88,7 @@ export class WebhookLog {
     const verification = hits.find((e) => e.kind === 'verification');
     const user = hits.find((e) => e.kind === 'user');
     return new SerializedEvent(
-      this.texts.get(hits[0].text),
+      this.texts.get(hits[0]),
       eventId,
       verification?.kind === 'verification' ? verification.record.verificationId : undefined,
       user?.kind === 'user' ? user.record.userId : undefined,
@@ -108,8 +111,8 @@ export class WebhookLog {
 
   /** Every record in the snapshot's form, made one at a time as a snapshot is written. */
   *saved(): Iterable<WebhookLogEntry> {
-    for (const { eventId, kind, record, text } of this.entries) {
-      yield { eventId, kind, record: answered(record, this.texts.get(text)) } as WebhookLogEntry;
+    for (const entry of this.entries) {
+      yield { eventId: entry.eventId, kind: entry.kind, record: answered(entry.record, this.texts.get(entry)) } as WebhookLogEntry;
     }
   }
 

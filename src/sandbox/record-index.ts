@@ -5,16 +5,28 @@
 import type { Paging } from './partner-api.js';
 import { DEFAULT_LIMIT, DEFAULT_PAGE } from './paging.js';
 
+/** Where a record keeps its keys in every index: one array, a slot per index (JSON and copies skip symbol keys). */
+const INDEX_KEYS = Symbol('index keys');
+/** Slot numbers by index name: the same name always has the same slot. */
+const SLOTS = new Map<string, number>();
+
 /**
  * Records by the keys they currently have; `set` replaces an item's keys.
  * Most keys (an externalUserId, a phone number) name one record, so a key
  * holds its record itself until a second one joins it; an item keeps its
- * keys in a symbol-keyed property of its own, so a create adds one map
- * entry per key here and allocates no Set.
+ * keys in its own slot array, so a create adds one map entry per key here
+ * and allocates no Set.
  */
 export class KeyIndex<K, T extends object> {
   private readonly byKey = new Map<K, T | Set<T>>();
-  private readonly slot = Symbol('index keys');
+  private readonly slot: number;
+
+  /** `name` names the index (its slot in each record); two indexes of one record type need two names. */
+  constructor(name: string) {
+    let slot = SLOTS.get(name);
+    if (slot === undefined) SLOTS.set(name, (slot = SLOTS.size));
+    this.slot = slot;
+  }
 
   set(item: T, keys: readonly K[]): void {
     const had = this.keysOf(item);
@@ -51,12 +63,13 @@ export class KeyIndex<K, T extends object> {
   }
 
   private keysOf(item: T): K | K[] | undefined {
-    return (item as Record<symbol, K | K[] | undefined>)[this.slot];
+    return (item as { [INDEX_KEYS]?: (K | K[] | undefined)[] })[INDEX_KEYS]?.[this.slot];
   }
 
   /** Object.keys, JSON and jsonCopy never see a symbol-keyed property (and no record is spread). */
   private keep(item: T, keys: K | K[] | undefined): void {
-    (item as Record<symbol, unknown>)[this.slot] = keys;
+    const slots = ((item as { [INDEX_KEYS]?: unknown[] })[INDEX_KEYS] ??= []);
+    slots[this.slot] = keys;
   }
 
   private add(key: K, item: T): void {

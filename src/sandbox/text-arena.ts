@@ -6,9 +6,10 @@
 /** Bytes per buffer; no text kept here comes near it (request bodies are bounded far lower). */
 const CHUNK = 1 << 20;
 
-/** Where a kept text is: its first byte across all buffers, and its length in bytes. */
+/** Where a kept text is: its buffer, where it starts there and its length, all in bytes. */
 export interface TextRef {
-  at: number;
+  chunk: number;
+  offset: number;
   bytes: number;
 }
 
@@ -16,7 +17,7 @@ export class TextArena {
   private readonly chunks: Buffer[] = [];
   private used = CHUNK;
 
-  /** Keeps a text; answers where it is. */
+  /** Keeps a text; answers where it is (small integers, which the records holding them store inline). */
   put(text: string): TextRef {
     const bytes = Buffer.byteLength(text);
     if (bytes > CHUNK) throw new RangeError(`a kept text is ${bytes} bytes, more than ${CHUNK}`);
@@ -25,14 +26,13 @@ export class TextArena {
       this.used = 0;
     }
     const chunk = this.chunks.length - 1;
-    this.chunks[chunk].write(text, this.used);
-    const ref = { at: chunk * CHUNK + this.used, bytes };
+    const offset = this.used;
+    this.chunks[chunk].write(text, offset);
     this.used += bytes;
-    return ref;
+    return { chunk, offset, bytes };
   }
 
-  get({ at, bytes }: TextRef): string {
-    const offset = at % CHUNK;
-    return this.chunks[(at - offset) / CHUNK].toString('utf8', offset, offset + bytes);
+  get({ chunk, offset, bytes }: TextRef): string {
+    return this.chunks[chunk].toString('utf8', offset, offset + bytes);
   }
 }
