@@ -17,14 +17,15 @@ export type CachedAnswer = [number, JsonText];
 const MAX_BYTES = 16 * 1024 * 1024;
 
 export class AnswerCache {
-  private readonly entries = new Map<string, CachedAnswer>();
+  /** Keyed by the dispatcher's remembered lookup of a method and target. */
+  private readonly entries = new Map<object, CachedAnswer>();
   private bytes = 0;
 
-  get(key: string): CachedAnswer | undefined {
+  get(key: object): CachedAnswer | undefined {
     return this.entries.get(key);
   }
 
-  set(key: string, status: number, text: string): void {
+  set(key: object, status: number, text: string): void {
     if (text.length > MAX_BYTES / 16) return;
     if (this.bytes + text.length > MAX_BYTES) this.invalidate();
     this.entries.set(key, [status, new JsonText(text)]);

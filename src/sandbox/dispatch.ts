@@ -27,7 +27,7 @@ export interface DispatchOptions {
   apply: (op: string, write: boolean, req: ParsedRequest, handle: Handler) => Answer | Promise<Answer>;
   faults: Faults;
   /** GET answers sent before (answer-cache.ts): the one for a key while the state is unchanged, and where a new one is kept. */
-  cache: { read(key: string): CachedAnswer | undefined; keep(key: string, status: number, text: string): void };
+  cache: { read(key: object): CachedAnswer | undefined; keep(key: object, status: number, text: string): void };
   /** The sandbox's port, which the control API's Host must name. */
   port: number;
   /** Check every answer against the documents and answer 500 on a violation. */
@@ -49,6 +49,8 @@ const NO_QUERY = new URLSearchParams();
 
 /** An answer body as a value (a handler may answer with JSON text). */
 const plain = (body: unknown) => (body instanceof JsonText ? JSON.parse(body.text) : body);
+
+type Found = Extract<Lookup<Operation>, { found: true }>;
 
 /** Lookups kept per method; a client that sends more distinct targets than this starts the memory again. */
 const MAX_REMEMBERED_TARGETS = 4096;
@@ -98,10 +100,10 @@ export class Dispatcher {
       const refusal = controlRefusal(method, req.headers, this.o.port);
       if (refusal) return this.fail(res, api, refusal.status, refusal.message, [], route);
     }
-    if (method === 'GET' || method === 'HEAD') return this.serve(req, res, operation, found.params, found.query, undefined);
+    if (method === 'GET' || method === 'HEAD') return this.serve(req, res, operation, found, undefined);
     const read = readJsonBody(req, api);
     const then = (result: BodyResult) => {
-      if (result.ok) this.serve(req, res, operation, found.params, found.query, result.body);
+      if (result.ok) this.serve(req, res, operation, found, result.body);
       else this.fail(res, api, result.status, result.message, result.violations, undefined, result.close);
     };
     // A body cut short or broken mid-way rejects: the clientError listener
@@ -122,15 +124,17 @@ export class Dispatcher {
     return found;
   }
 
-  private serve(req: IncomingMessage, res: ServerResponse, operation: Operation, params: Record<string, string>, queryText: string, body: unknown): void {
+  private serve(req: IncomingMessage, res: ServerResponse, operation: Operation, found: Found, body: unknown): void {
+    const { params, query: queryText } = found;
     const { api, route } = operation;
     const faults = this.o.faults;
     if (!this.o.authorized(route, (name) => headerOf(req, name)) && !faults.ignoresCredentials(route)) return this.fail(res, api, 401, 'Unauthorized', [], route);
     const broken = faults.serverError(route);
     if (broken) return void this.respond(res, broken[0], broken[1]);
-    // The same target read again while nothing changed: the text sent then.
+    // The same target read again while nothing changed: the text sent then,
+    // found by the remembered lookup of the target (one per method and target).
     // Never the control API (its clock and outbox move on their own), nor with faults.
-    const cacheKey = route.method === 'GET' && api !== 'sandbox' && !faults.active ? `${operation.op} ${req.url}` : undefined;
+    const cacheKey = route.method === 'GET' && api !== 'sandbox' && !faults.active ? found : undefined;
     if (cacheKey !== undefined) {
       const hit = this.o.cache.read(cacheKey);
       if (hit) return void this.respond(res, hit[0], hit[1]);
@@ -157,7 +161,7 @@ export class Dispatcher {
   }
 
   /** An answer of the sandbox: checked against the documents when asked to (for tests). */
-  private send(res: ServerResponse, api: ApiName, status: number, body: unknown, route?: RouteSpec, close = false, cacheKey?: string): void {
+  private send(res: ServerResponse, api: ApiName, status: number, body: unknown, route?: RouteSpec, close = false, cacheKey?: object): void {
     if (this.o.validateResponses) {
       const problems = route ? route.checkResponse(status, plain(body)) : this.o.contracts[api].checkError(plain(body));
       if (problems.length) {

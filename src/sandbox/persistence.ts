@@ -115,7 +115,7 @@ export class Changes {
   }
 
   /** The answer sent before to the same read, when nothing has changed since (time may have expired a session meanwhile). */
-  cachedRead(key: string): CachedAnswer | undefined {
+  cachedRead(key: object): CachedAnswer | undefined {
     const { clock, cache, partner } = this.deps;
     if (cache.size === 0) return undefined;
     if (partner.nextExpiryMs <= clock.nowMs()) clock.at(() => this.expire());
