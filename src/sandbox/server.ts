@@ -45,6 +45,8 @@ export interface SandboxOptions {
   headersTimeoutMs?: number;
   /** The same for the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
+  /** Send a GET's kept answer while the state is unchanged (DECISIONS S25); default true. */
+  answerCache?: boolean;
   /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
   newId?: () => string;
 }
@@ -154,7 +156,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     authorized,
     apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
     faults,
-    cache: { read: (key) => changes.cachedRead(key), keep: (key, status, text) => cache.set(key, status, text) },
+    cache:
+      options.answerCache === false
+        ? { read: () => undefined, keep: () => undefined }
+        : { read: (key) => changes.cachedRead(key), keep: (key, status, text) => cache.set(key, status, text) },
     port,
     validateResponses: Boolean(options.validateResponses),
     violations,

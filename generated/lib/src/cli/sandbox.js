@@ -4,7 +4,7 @@ import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
                                      [--webhook-url URL] [--retry-interval SECONDS] [--state FILE]
-                                     [--fault LIST]
+                                     [--fault LIST] [--no-answer-cache]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -23,6 +23,8 @@ Options:
                          comma-separated faults, each for every operation or one
                          (missing-field@getUser). The faults:
 ${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
+  --no-answer-cache      work out every GET answer afresh instead of sending the one
+                         kept since the state last changed (to measure that work)
   --help                 this text`;
 export async function sandboxCommand(argv, out) {
     const { values } = parseArgs({
@@ -35,6 +37,7 @@ export async function sandboxCommand(argv, out) {
             'retry-interval': { type: 'string' },
             state: { type: 'string' },
             fault: { type: 'string' },
+            'no-answer-cache': { type: 'boolean' },
             help: { type: 'boolean' },
         },
         strict: true,
@@ -74,6 +77,7 @@ export async function sandboxCommand(argv, out) {
             retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
             state: values.state,
             faults,
+            answerCache: !values['no-answer-cache'],
         });
     }
     catch (err) {

@@ -28,6 +28,8 @@ export interface SandboxOptions {
     headersTimeoutMs?: number;
     /** The same for the whole request, body included (default 30 s). */
     requestTimeoutMs?: number;
+    /** Send a GET's kept answer while the state is unchanged (DECISIONS S25); default true. */
+    answerCache?: boolean;
     /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
     newId?: () => string;
 }
