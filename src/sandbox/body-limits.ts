@@ -13,24 +13,34 @@ export const MAX_FREE_FORM_BYTES = 64 * 1024;
 function deeperThan(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (limit < 1) return true;
-  for (const child of Object.values(value)) if (deeperThan(child, limit - 1)) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (deeperThan(value[i], limit - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
   return false;
 }
 
+const NONE: readonly Violation[] = [];
+
 /**
  * Violations of the bounds, one per offending top-level field of the body,
- * named like the validator names fields (`body.metadata`).
+ * named like the validator names fields (`body.metadata`). Every body is
+ * checked, so nothing is allocated unless a bound is broken.
  */
-export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<string>): Violation[] {
-  if (body === null || typeof body !== 'object') return [];
-  const violations: Violation[] = [];
-  for (const [key, value] of Object.entries(body)) {
-    const field = `body.${key}`;
+export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<string>): readonly Violation[] {
+  if (body === null || typeof body !== 'object') return NONE;
+  let violations: Violation[] | undefined;
+  // JSON bodies have own properties only (and `__proto__` keys are refused before this).
+  for (const key in body) {
+    const value = (body as Record<string, unknown>)[key];
+    // A string or number holds no nesting, and a free-form field is an object (the validator refuses anything else).
+    if (value === null || typeof value !== 'object') continue;
     if (deeperThan(value, MAX_DEPTH)) {
-      violations.push({ field, reasonCode: 'MAX_DEPTH', params: { limit: MAX_DEPTH, message: `is nested deeper than ${MAX_DEPTH} levels` } });
+      (violations ??= []).push({ field: `body.${key}`, reasonCode: 'MAX_DEPTH', params: { limit: MAX_DEPTH, message: `is nested deeper than ${MAX_DEPTH} levels` } });
     } else if (freeFormFields.has(key) && Buffer.byteLength(JSON.stringify(value)) > MAX_FREE_FORM_BYTES) {
-      violations.push({ field, reasonCode: 'MAX_SIZE', params: { limit: MAX_FREE_FORM_BYTES, message: `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON` } });
+      (violations ??= []).push({ field: `body.${key}`, reasonCode: 'MAX_SIZE', params: { limit: MAX_FREE_FORM_BYTES, message: `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON` } });
     }
   }
-  return violations;
+  return violations ?? NONE;
 }

@@ -101,15 +101,22 @@ export class Dispatcher {
       if (refusal) return this.fail(res, api, refusal.status, refusal.message, [], route);
     }
     if (method === 'GET' || method === 'HEAD') return this.serve(req, res, operation, found, undefined);
-    const read = readJsonBody(req, api);
-    const then = (result: BodyResult) => {
-      if (result.ok) this.serve(req, res, operation, found, result.body);
-      else this.fail(res, api, result.status, result.message, result.violations, undefined, result.close);
-    };
-    // A body cut short or broken mid-way rejects: the clientError listener
-    // answers the framing error (client-errors.ts), a client that left needs no answer.
-    if (read instanceof Promise) read.then(then, () => undefined).catch((err: Error) => this.crashed(req, res, err));
-    else then(read);
+    readJsonBody(
+      req,
+      api,
+      (result: BodyResult) => {
+        // Called from the request's stream events: a throw here must become a 500, not leave the process.
+        try {
+          if (result.ok) this.serve(req, res, operation, found, result.body);
+          else this.fail(res, api, result.status, result.message, result.violations, undefined, result.close);
+        } catch (err) {
+          this.crashed(req, res, err as Error);
+        }
+      },
+      // A body cut short or broken mid-way: the clientError listener answers
+      // the framing error (client-errors.ts), a client that left needs no answer.
+      () => undefined,
+    );
   }
 
   private lookup(method: string, target: string): Lookup<Operation> {

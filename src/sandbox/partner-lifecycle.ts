@@ -152,7 +152,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
   }
 
   override expireDue(): number {
-    const now = this.clock().getTime();
+    const now = this.options.clock.nowMs?.() ?? this.clock().getTime();
     if (now < this.nextExpiryMs) return 0;
     let expired = 0;
     // The service expires a session when `validTo` is reached, so that is the time of the change.

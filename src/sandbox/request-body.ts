@@ -46,35 +46,39 @@ function charsetOf(header: string): string | undefined {
   }
 }
 
-/** The raw body, or undefined once it passes `limit` bytes (the rest is left unread). */
-function readRaw(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        stop();
-        resolve(undefined);
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => {
+/**
+ * Calls `done` with the raw body, or undefined once it passes `limit` bytes
+ * (the rest is left unread), or `broken` when the stream fails first.
+ * Callbacks, not a promise: every POST reads a body, and this is its cost.
+ */
+function readRaw(req: IncomingMessage, limit: number, done: (raw: Buffer | undefined) => void, broken: (err: Error) => void): void {
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  const stop = () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
       stop();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    };
-    const onError = (err: Error) => {
-      stop();
-      reject(err);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
+      done(undefined);
+    } else if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
+  };
+  const onEnd = () => {
+    stop();
+    done(more ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));
+  };
+  const onError = (err: Error) => {
+    stop();
+    broken(err);
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
 }
 
 /**
@@ -106,20 +110,20 @@ function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
 }
 
 /**
- * The JSON body of a request to an operation of `api` (undefined when it
- * sends none), or why it is refused; rejects when the connection breaks
- * before the body is complete. Only methods that may carry a body (not GET,
- * HEAD) are read.
+ * Calls `done` with the JSON body of a request to an operation of `api`
+ * (undefined when it sends none) or why it is refused, at once when that is
+ * known from the headers; `broken` when the connection breaks before the
+ * body is complete. Only methods that may carry a body (not GET, HEAD) are read.
  */
-export function readJsonBody(req: IncomingMessage, api: ApiName): BodyResult | Promise<BodyResult> {
+export function readJsonBody(req: IncomingMessage, api: ApiName, done: (result: BodyResult) => void, broken: (err: Error) => void): void {
   const header = headerOf(req, 'content-type');
   const length = headerOf(req, 'content-length');
   if (header === undefined) {
-    if (headerOf(req, 'transfer-encoding') === undefined && (length === undefined || length === '0')) return { ok: true, body: undefined };
+    if (headerOf(req, 'transfer-encoding') === undefined && (length === undefined || length === '0')) return done({ ok: true, body: undefined });
   }
   if (header === undefined || mediaType(header) !== 'application/json') {
-    return { ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false };
+    return done({ ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false });
   }
-  if (Number(length) > BODY_LIMIT) return TOO_LARGE;
-  return readRaw(req, BODY_LIMIT).then((raw) => (raw === undefined ? TOO_LARGE : parse(raw, header, api)));
+  if (Number(length) > BODY_LIMIT) return done(TOO_LARGE);
+  readRaw(req, BODY_LIMIT, (raw) => done(raw === undefined ? TOO_LARGE : parse(raw, header, api)), broken);
 }
