@@ -68,20 +68,28 @@ export class SandboxRandom {
    * for every stored id.
    */
   uuid(): string {
-    const b = this.bytes(16);
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let at = 0;
+    // The 16 bytes read in place (no Buffer made for them), with the version and variant bits set.
+    const [b, at] = this.generator === 'aes-256-ctr' ? this.reserve(16) : [this.hashed(16), 0];
+    let o = 0;
     for (let i = 0; i < 16; i++) {
-      if (i === 4 || i === 6 || i === 8 || i === 10) UUID_TEXT[at++] = DASH;
-      UUID_TEXT[at++] = HEX_DIGITS[b[i] >> 4];
-      UUID_TEXT[at++] = HEX_DIGITS[b[i] & 15];
+      if (i === 4 || i === 6 || i === 8 || i === 10) UUID_TEXT[o++] = DASH;
+      let byte = b[at + i];
+      if (i === 6) byte = (byte & 0x0f) | 0x40;
+      else if (i === 8) byte = (byte & 0x3f) | 0x80;
+      UUID_TEXT[o++] = HEX_DIGITS[byte >> 4];
+      UUID_TEXT[o++] = HEX_DIGITS[byte & 15];
     }
     return UUID_TEXT.toString('latin1', 0, 36);
   }
 
   /** Bytes [counter, counter + n) of the keystream: a view of the pool, which never hands out a byte twice, so the caller may change it. */
   private keystream(n: number): Buffer {
+    const [pool, at] = this.reserve(n);
+    return pool.subarray(at, at + n);
+  }
+
+  /** Takes the next `n` keystream bytes: the pool that holds them and where they start in it. */
+  private reserve(n: number): [Buffer, number] {
     const from = this.counter;
     if (from < this.poolAt || from + n > this.poolAt + this.pool.length) {
       this.poolAt = from - (from % 16);
@@ -95,7 +103,7 @@ export class SandboxRandom {
       this.pool = length === POOL ? cipher.update(ZEROS) : cipher.update(Buffer.alloc(length));
     }
     this.counter = from + n;
-    return this.pool.subarray(from - this.poolAt, from - this.poolAt + n);
+    return [this.pool, from - this.poolAt];
   }
 
   private hashed(n: number): Buffer {

@@ -3,7 +3,7 @@
 // JavaScript heap: the garbage collector never copies or scans them, which
 // at 100,000 verifications is most of what a create would cost it.
 
-/** Bytes per buffer; no text kept here comes near it (request bodies are bounded far lower). */
+/** Bytes per shared buffer; a text that might not fit one gets its own. */
 const CHUNK = 1 << 20;
 
 /** Where a kept text is: its buffer, where it starts there and its length, all in bytes. */
@@ -19,15 +19,22 @@ export class TextArena {
 
   /** Keeps a text; answers where it is (small integers, which the records holding them store inline). */
   put(text: string): TextRef {
-    const bytes = Buffer.byteLength(text);
-    if (bytes > CHUNK) throw new RangeError(`a kept text is ${bytes} bytes, more than ${CHUNK}`);
-    if (this.used + bytes > CHUNK) {
+    // Room for the longest UTF-8 the text could be (3 bytes per UTF-16 unit), so it is written without being measured first.
+    const most = text.length * 3;
+    if (most > CHUNK) {
+      // A large text (a body near the 1 MiB limit) gets a buffer of its own; the next text starts a new one.
+      const own = Buffer.from(text);
+      this.chunks.push(own);
+      this.used = CHUNK;
+      return { chunk: this.chunks.length - 1, offset: 0, bytes: own.length };
+    }
+    if (this.used + most > CHUNK) {
       this.chunks.push(Buffer.allocUnsafeSlow(CHUNK));
       this.used = 0;
     }
     const chunk = this.chunks.length - 1;
     const offset = this.used;
-    this.chunks[chunk].write(text, offset);
+    const bytes = this.chunks[chunk].write(text, offset);
     this.used += bytes;
     return { chunk, offset, bytes };
   }
