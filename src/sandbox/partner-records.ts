@@ -56,3 +56,17 @@ export interface StoredUser {
   verificationIds: string[];
 }
 
+
+/**
+ * A new verification's lists and `entered` start as these shared, frozen
+ * empties (most verifications never get any: one object fewer each for the
+ * garbage collector to keep); `own` gives a record its own copy before the
+ * first change, and a change made without it throws instead of leaking.
+ */
+export const NOTHING: never[] = Object.freeze([]) as never[];
+export const NOTHING_ENTERED: StoredVerification['entered'] = Object.freeze({});
+
+/** The value itself, or a copy of it the record can change when it is one of the shared empties. */
+export function own<T extends object>(value: T): T {
+  return Object.isFrozen(value) ? ((Array.isArray(value) ? [...value] : { ...value }) as T) : value;
+}

@@ -8,7 +8,7 @@ import { pageOf, inWindow } from './paging.js';
 import { SandboxError, type Paging, type PartnerApi } from './partner-api.js';
 import { E164, newAuthKey, sessionToken } from './partner-fixtures.js';
 import { PartnerLifecycle } from './partner-lifecycle.js';
-import type { StoredUser, StoredVerification, VerificationStatus } from './partner-records.js';
+import { NOTHING, NOTHING_ENTERED, type StoredUser, type StoredVerification, type VerificationStatus } from './partner-records.js';
 import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './partner-views.js';
 import { JsonText } from './answer-cache.js';
 import { lowerBound, newestFirst, type Filter } from './record-index.js';
@@ -130,7 +130,16 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
       createdAt,
       updatedAt: createdAt,
     };
-    const v: StoredVerification = { seq: -1, token, activities: [], devices: [], fingerprintEvents: [], entered: {}, verifiedPhones: [], data };
+    const v: StoredVerification = {
+      seq: -1,
+      token,
+      activities: NOTHING,
+      devices: NOTHING,
+      fingerprintEvents: NOTHING,
+      entered: NOTHING_ENTERED,
+      verifiedPhones: NOTHING,
+      data,
+    };
     this.refreshCollected(v);
     this.addVerification(v, validToMs);
     // The event happens at the instant of the create (the clock stands still during a request).
