@@ -8,7 +8,11 @@
 
 /** An answer body already serialized, sent as it is. */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /** Its length in UTF-8, for Content-Length: measured once, however often it is sent. */
+  readonly bytes: number;
+  constructor(readonly text: string) {
+    this.bytes = Buffer.byteLength(text);
+  }
 }
 
 export type CachedAnswer = [number, JsonText];
@@ -25,11 +29,11 @@ export class AnswerCache {
     return this.entries.get(key);
   }
 
-  set(key: object, status: number, text: string): void {
-    if (text.length > MAX_BYTES / 16) return;
-    if (this.bytes + text.length > MAX_BYTES) this.invalidate();
-    this.entries.set(key, [status, new JsonText(text)]);
-    this.bytes += text.length;
+  set(key: object, status: number, answer: JsonText): void {
+    if (answer.bytes > MAX_BYTES / 16) return;
+    if (this.bytes + answer.bytes > MAX_BYTES) this.invalidate();
+    this.entries.set(key, [status, answer]);
+    this.bytes += answer.bytes;
   }
 
   /** The state changed: nothing kept can be sent again. */

@@ -27,7 +27,7 @@ export interface DispatchOptions {
   apply: (op: string, write: boolean, req: ParsedRequest, handle: Handler) => Answer | Promise<Answer>;
   faults: Faults;
   /** GET answers sent before (answer-cache.ts): the one for a key while the state is unchanged, and where a new one is kept. */
-  cache: { read(key: object): CachedAnswer | undefined; keep(key: object, status: number, text: string): void };
+  cache: { read(key: object): CachedAnswer | undefined; keep(key: object, status: number, answer: JsonText): void };
   /** The sandbox's port, which the control API's Host must name. */
   port: number;
   /** Check every answer against the documents and answer 500 on a violation. */
@@ -177,8 +177,8 @@ export class Dispatcher {
         return void this.respond(res, 500, errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`), close);
       }
     }
-    const text = this.respond(res, status, body, close);
-    if (cacheKey !== undefined && text !== undefined && status >= 200 && status < 300) this.o.cache.keep(cacheKey, status, text);
+    const sent = this.respond(res, status, body, close);
+    if (cacheKey !== undefined && sent !== undefined && status >= 200 && status < 300) this.o.cache.keep(cacheKey, status, sent);
   }
 
   private fail(res: ServerResponse, api: ApiName, status: number, message?: string, found: Violation[] = [], route?: RouteSpec, close = false): void {
@@ -186,7 +186,7 @@ export class Dispatcher {
   }
 
   /** Sends the answer; returns its JSON text when it was sent at once. */
-  private respond(res: ServerResponse, status: number, body: unknown, close = false): string | undefined {
+  private respond(res: ServerResponse, status: number, body: unknown, close = false): JsonText | undefined {
     const req = res.req;
     if (!close && !req.complete && announcesBody(req)) {
       // Answered before its body was read (an unknown path, a refusal): the
@@ -196,17 +196,17 @@ export class Dispatcher {
       return undefined;
     }
     let headers: OutgoingHttpHeaders;
-    let text: string | undefined;
+    let json: JsonText | undefined;
     if (body === undefined) {
       headers = status === 204 || status === 304 ? {} : { 'content-length': 0 };
     } else {
-      text = body instanceof JsonText ? body.text : JSON.stringify(body);
-      headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
+      json = body instanceof JsonText ? body : new JsonText(JSON.stringify(body));
+      headers = { 'content-type': JSON_TYPE, 'content-length': json.bytes };
     }
     if (close || this.closing) headers.connection = 'close';
     res.writeHead(status, headers);
-    res.end(text);
-    return text;
+    res.end(json?.text);
+    return json;
   }
 
   /** A handler or the state file failed: a 500 the tests see as a violation (a bad body is a 400). */

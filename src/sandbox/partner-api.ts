@@ -32,7 +32,7 @@ export interface EmittedEvent {
 }
 
 /**
- * An event kept as its JSON text (DECISIONS S25): serialized once when it is
+ * An event kept as its JSON text (DECISIONS S26): serialized once when it is
  * emitted, it can never change afterwards, and the store holds one string per
  * webhook instead of a copy of the record's objects.
  */

@@ -6,7 +6,7 @@ import type { components } from '../../generated/types/partner.js';
 import { SandboxError } from './partner-api.js';
 import type { DeliveryResult, PartnerControl, ScanInput, SeedResult } from './partner-control.js';
 import { ageBracket, CALENDAR_DATE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './partner-fixtures.js';
-import { own, type PersonName, type StoredUser, type StoredVerification } from './partner-records.js';
+import { own, shared, type PersonName, type StoredUser, type StoredVerification } from './partner-records.js';
 import { seedPartnerState } from './partner-seed.js';
 import { EXPIRABLE, PartnerStore, UNFINISHED } from './partner-store.js';
 import { shareholderEventData, verificationView } from './partner-views.js';
@@ -371,14 +371,10 @@ function collected(v: StoredVerification, type: S['RequirementType']): S['Collec
 
 /**
  * A requirement with nothing collected yet (`result` null, not verified) is
- * the same for every verification: records share one frozen object per type
- * (entries are replaced on every refresh, never changed in place).
+ * the same for every verification, so records share it (entries are
+ * replaced on every refresh, never changed in place).
  */
-const NOTHING_YET = new Map<string, S['CollectedRequirement']>();
 function nothingYetShared(item: S['CollectedRequirement']): S['CollectedRequirement'] {
   if (item.result !== null || ('verified' in item && item.verified)) return item;
-  const key = 'verified' in item ? `${item.type} unverified` : item.type;
-  let shared = NOTHING_YET.get(key);
-  if (!shared) NOTHING_YET.set(key, (shared = Object.freeze(item)));
-  return shared;
+  return shared(`nothing collected ${item.type}${'verified' in item ? ' unverified' : ''}`, () => item);
 }

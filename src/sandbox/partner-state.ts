@@ -8,7 +8,7 @@ import { pageOf, inWindow } from './paging.js';
 import { SandboxError, type Paging, type PartnerApi } from './partner-api.js';
 import { E164, newAuthKey, sessionToken } from './partner-fixtures.js';
 import { PartnerLifecycle } from './partner-lifecycle.js';
-import { NOTHING, NOTHING_ENTERED, type StoredUser, type StoredVerification, type VerificationStatus } from './partner-records.js';
+import { NOTHING, NOTHING_ENTERED, shared, type StoredUser, type StoredVerification, type VerificationStatus } from './partner-records.js';
 import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './partner-views.js';
 import { JsonText } from './answer-cache.js';
 import { lowerBound, newestFirst, type Filter } from './record-index.js';
@@ -329,14 +329,6 @@ function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumb
 function requirementsOf(body: S['VerificationCreate']): S['Requirement'][] {
   const types = (body.requirements ?? []).map((r) => r.type);
   if (body.requireFirstAndLastName === true) types.unshift('firstAndLastName');
-  return [...new Set(types)].map(requirement);
-}
-
-// A requirement is never changed once stored, so every record shares one
-// frozen object per type (the request schema admits the documented types only).
-const REQUIREMENTS = new Map<string, S['Requirement']>();
-function requirement(type: S['Requirement']['type']): S['Requirement'] {
-  let shared = REQUIREMENTS.get(type);
-  if (!shared) REQUIREMENTS.set(type, (shared = Object.freeze({ type })));
-  return shared;
+  // A requirement is never changed once stored (the request schema admits the documented types only).
+  return [...new Set(types)].map((type) => shared(`requirement ${type}`, () => ({ type })));
 }

@@ -1,10 +1,10 @@
 // The stateful sandbox: both APIs and the control API served from their
 // bundled documents, with real state, credentials and validation.
 import { randomBytes } from 'node:crypto';
-import { AnswerCache, invalidatingCalls } from './answer-cache.js';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { readBundledDocument } from '../package-files.js';
+import { AnswerCache, invalidatingCalls } from './answer-cache.js';
 import { SandboxClock } from './clock.js';
 import { answerClientError } from './client-errors.js';
 import { Contract, type RouteSpec } from './contract.js';
@@ -159,7 +159,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     cache:
       options.answerCache === false
         ? { read: () => undefined, keep: () => undefined }
-        : { read: (key) => changes.cachedRead(key), keep: (key, status, text) => cache.set(key, status, text) },
+        : { read: (key) => changes.cachedRead(key), keep: (key, status, answer) => cache.set(key, status, answer) },
     port,
     validateResponses: Boolean(options.validateResponses),
     violations,
