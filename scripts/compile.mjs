@@ -24,9 +24,9 @@ export async function compile(out) {
   // conformance runner with fast-check (sharing the sandbox's Ajv code); the
   // command line's usage module is an entry so both use one UsageError.
   await bundleInPlace(lib, {
-    entries: ['src/sandbox/server.js', 'src/sandbox/faults.js', 'src/cli/conformance.js', 'src/cli/usage.js'],
+    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/cli/conformance.js', 'src/cli/usage.js'],
     platform: 'node',
-    ownDirs: ['src/sandbox', 'src/conformance'],
+    ownDirs: ['src/sandbox', 'src/contract', 'src/conformance'],
   });
   // The webhooks' portable HMAC.
   await bundleInPlace(lib, { entries: ['src/webhooks/hmac-sha256.js'], platform: 'neutral' });

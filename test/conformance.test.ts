@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/index.js';
 import { Target } from '../src/conformance/http.js';
 import type { ConformanceReport } from '../src/conformance/report.js';
-import { parseFaults, type FaultSpec } from '../src/sandbox/faults.js';
+import { parseFaults, type FaultSpec } from '../src/sandbox/http/faults.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 const KEY = 'sbx_conformance_key_0123456789';

@@ -1,7 +1,7 @@
 // Answers are deep copies of the store made by jsonCopy: a copy is equal,
 // shares nothing, and keeps a JSON key `__proto__` as data.
 import { describe, expect, it } from 'vitest';
-import { jsonCopy } from '../src/sandbox/json-copy.js';
+import { jsonCopy } from '../src/sandbox/common/json-copy.js';
 
 describe('jsonCopy', () => {
   it('copies JSON deeply without sharing, as structuredClone does', () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../src/partner.js';
 import { createV2Client } from '../src/v2.js';
-import type { EmittedEvent } from '../src/sandbox/partner-api.js';
+import type { EmittedEvent } from '../src/sandbox/partner/api.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 

@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/types/partner.js';
-import { SandboxClock } from '../src/sandbox/clock.js';
-import { SandboxError } from '../src/sandbox/partner-api.js';
-import { PartnerState } from '../src/sandbox/partner-state.js';
+import { SandboxClock } from '../src/sandbox/common/clock.js';
+import { SandboxError } from '../src/sandbox/partner/api.js';
+import { PartnerState } from '../src/sandbox/partner/state.js';
 
 type S = components['schemas'];
 type VQuery = Parameters<PartnerState['listVerifications']>[0];

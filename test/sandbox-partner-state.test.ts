@@ -3,9 +3,9 @@
 // returned object and emitted webhook checked against the partner document.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../generated/types/partner.js';
-import { SandboxClock } from '../src/sandbox/clock.js';
-import { SandboxError, type EmittedEvent } from '../src/sandbox/partner-api.js';
-import { PartnerState } from '../src/sandbox/partner-state.js';
+import { SandboxClock } from '../src/sandbox/common/clock.js';
+import { SandboxError, type EmittedEvent } from '../src/sandbox/partner/api.js';
+import { PartnerState } from '../src/sandbox/partner/state.js';
 import { pointer, validatorFor } from './helpers/openapi.js';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 

@@ -5,7 +5,7 @@
 // seed || 64-bit big-endian counter.
 import { createCipheriv, createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SandboxRandom } from '../src/sandbox/random.js';
+import { SandboxRandom } from '../src/sandbox/common/random.js';
 
 function block(seed: Buffer, counter: number): Buffer {
   const c = Buffer.alloc(8);

@@ -2,7 +2,7 @@
 // every text comes back exactly, across buffer boundaries and with
 // characters of every UTF-8 length.
 import { describe, expect, it } from 'vitest';
-import { TextArena } from '../src/sandbox/text-arena.js';
+import { TextArena } from '../src/sandbox/partner/text-arena.js';
 
 describe('text arena', () => {
   it('gives back every text exactly, across its 1 MiB buffers', () => {

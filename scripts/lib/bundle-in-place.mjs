@@ -50,16 +50,23 @@ export async function bundleInPlace(lib, { entries, platform, ownDirs = [] }) {
     logLevel: 'silent',
     banner: platform === 'node' ? { js: REQUIRE_SHIM } : undefined,
   }).finally(() => (marked ? rm(marker) : undefined));
-  for (const dir of ownDirs) {
-    for (const name of await readdir(path.join(lib, dir))) {
-      const full = path.join(lib, dir, name);
-      const keep = files.some((f) => f === full || f.replace(/\.js$/, '.d.ts') === full);
-      if (!keep) await rm(full, { recursive: true });
-    }
-  }
+  for (const dir of ownDirs) await removeUnlessKept(path.join(lib, dir), files);
   for (const [file, text] of stableChunkNames(result.outputFiles)) {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
+  }
+}
+
+/** Removes every file under `dir` (folders too) but the entries and their declarations. */
+async function removeUnlessKept(dir, files) {
+  for (const name of await readdir(dir)) {
+    const full = path.join(dir, name);
+    if (files.some((f) => f.startsWith(full + path.sep))) {
+      await removeUnlessKept(full, files);
+      continue;
+    }
+    const keep = files.some((f) => f === full || f.replace(/\.js$/, '.d.ts') === full);
+    if (!keep) await rm(full, { recursive: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/faults.js';
+import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/http/faults.js';
 import { startSandbox } from '../sandbox/server.js';
 import { EXIT, UsageError } from './usage.js';
 

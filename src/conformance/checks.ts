@@ -1,7 +1,7 @@
 // Judges one answer against the contract: the status is documented and fits
 // what was sent, the body validates against the documented schema (Ajv, JSON
 // Schema 2020-12), and a list honours the filters and page size it was given.
-import type { ParsedRequest } from '../sandbox/contract.js';
+import type { ParsedRequest } from '../contract/routes.js';
 import type { OperationModel } from './operations.js';
 import { mergeAllOf, type Json } from './schema-values.js';
 

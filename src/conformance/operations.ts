@@ -4,7 +4,7 @@
 // are the sandbox's, so the runner and the sandbox read the contract alike.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { readBundledDocument } from '../package-files.js';
-import { Contract, type RouteSpec } from '../sandbox/contract.js';
+import { Contract, type RouteSpec } from '../contract/routes.js';
 import { deref, mergeAllOf, typesOf, type Json } from './schema-values.js';
 
 export type ApiName = 'partner' | 'v2';

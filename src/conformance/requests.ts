@@ -3,7 +3,7 @@
 // sandbox's request parser decides what is valid, so a request is sent as
 // "invalid" only when the contract really refuses it, with the rule it breaks.
 import fc from 'fast-check';
-import type { ParsedRequest } from '../sandbox/contract.js';
+import type { ParsedRequest } from '../contract/routes.js';
 import type { OperationModel, ParamModel } from './operations.js';
 import { encode, mutationsOf, valueFor, type Json } from './schema-values.js';
 

@@ -1,7 +1,7 @@
 // A small, realistic starting data set, built only through the lifecycle
 // methods so it carries the same webhooks and histories as hand-made data.
-import type { PartnerApi } from './partner-api.js';
-import type { PartnerControl, SeedResult } from './partner-control.js';
+import type { PartnerApi } from './api.js';
+import type { PartnerControl, SeedResult } from './control.js';
 
 const REDIRECT = 'https://app.northwind-mobility.example/verification/done';
 const ERROR_REDIRECT = 'https://app.northwind-mobility.example/verification/error';

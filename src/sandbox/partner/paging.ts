@@ -1,5 +1,5 @@
 // Paging and time windows shared by every partner list.
-import type { Paging } from './partner-api.js';
+import type { Paging } from './api.js';
 
 export const DEFAULT_PAGE = 0;
 export const DEFAULT_LIMIT = 15;

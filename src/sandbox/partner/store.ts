@@ -3,15 +3,15 @@
 // histories, and the saved form of all of it (for --state). The lifecycle
 // (partner-lifecycle.ts) and the partner operations (partner-state.ts) build
 // on it.
-import type { components } from '../../generated/types/partner.js';
-import type { WebhookEvent } from '../webhooks/events.js';
-import type { Clock } from './clock.js';
-import { SandboxError, SerializedEvent, type EmittedEvent } from './partner-api.js';
-import type { StoredUser, StoredVerification, VerificationStatus } from './partner-records.js';
-import { verificationEventData, userEventData } from './partner-views.js';
-import { SandboxRandom } from './random.js';
+import type { components } from '../../../generated/types/partner.js';
+import type { WebhookEvent } from '../../webhooks/events.js';
+import type { Clock } from '../common/clock.js';
+import { SandboxError, SerializedEvent, type EmittedEvent } from './api.js';
+import type { StoredUser, StoredVerification, VerificationStatus } from './records.js';
+import { verificationEventData, userEventData } from './views.js';
+import { SandboxRandom } from '../common/random.js';
 import { ExpiryQueue, KeyIndex } from './record-index.js';
-import { WebhookLog, type WebhookLogEntry } from './partner-webhook-log.js';
+import { WebhookLog, type WebhookLogEntry } from './webhook-log.js';
 
 type S = components['schemas'];
 

@@ -1,8 +1,8 @@
 // What the sandbox control API (openapi/sandbox) asks of the partner state:
 // acting as the end user, as the reviewer and as time, plus bookkeeping the
 // HTTP layer needs (deliveries, tokens, seeding).
-import type { components } from '../../generated/types/partner.js';
-import type { ScanOutcome } from './partner-api.js';
+import type { components } from '../../../generated/types/partner.js';
+import type { ScanOutcome } from './api.js';
 
 type S = components['schemas'];
 

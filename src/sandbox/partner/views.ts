@@ -1,9 +1,9 @@
 // Stored records as the partner document shapes them. Every answer view is a
 // copy, so callers never share state with the store; event data is not, as
 // it is serialized the moment it is made (SerializedEvent).
-import type { components } from '../../generated/types/partner.js';
-import type { StoredUser, StoredVerification } from './partner-records.js';
-import { jsonCopy } from './json-copy.js';
+import type { components } from '../../../generated/types/partner.js';
+import type { StoredUser, StoredVerification } from './records.js';
+import { jsonCopy } from '../common/json-copy.js';
 
 type S = components['schemas'];
 

@@ -3,9 +3,9 @@
 // answer but 200 (or none) is retried on the retry interval. Delivery runs
 // beside the API: an API call only enqueues, so a slow or dead receiver
 // never slows or fails it.
-import { signWebhookPayload } from '../webhooks/signature.js';
-import type { EmittedEvent } from './partner-api.js';
-import type { DeliveryResult } from './partner-control.js';
+import { signWebhookPayload } from '../../webhooks/signature.js';
+import type { EmittedEvent } from './api.js';
+import type { DeliveryResult } from './control.js';
 
 export const DOCUMENTED_RETRY_INTERVAL_MS = 15 * 60_000;
 

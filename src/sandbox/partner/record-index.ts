@@ -2,7 +2,7 @@
 // stored (DECISIONS S20): records by each key a list filters on, and a
 // newest-first pager that starts from the smallest index a query names
 // instead of scanning every record.
-import type { Paging } from './partner-api.js';
+import type { Paging } from './api.js';
 import { DEFAULT_LIMIT, DEFAULT_PAGE } from './paging.js';
 
 /** Where a record keeps its keys in every index: one array, a slot per index (JSON and copies skip symbol keys). */

@@ -1,7 +1,7 @@
 // Error bodies in the shape each document declares: v2's
 // `{statusCode, code, message, details?}`, the partner's (and the control
 // API's) `{statusCode, message}`.
-import type { Violation } from './contract.js';
+import type { Violation } from '../../contract/routes.js';
 
 export type ApiName = 'v2' | 'partner' | 'sandbox';
 

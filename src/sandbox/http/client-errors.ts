@@ -5,7 +5,7 @@
 // Transfer-Encoding, a body cut short, an invalid target), and a client too
 // slow to finish its headers or its request (408, DECISIONS S17).
 import type { Duplex } from 'node:stream';
-import type { Violation } from './contract.js';
+import type { Violation } from '../../contract/routes.js';
 import { apiOf, errorBody } from './error-bodies.js';
 
 export const MALFORMED_TARGET: Violation = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };

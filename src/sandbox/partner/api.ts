@@ -1,9 +1,9 @@
 // The contract between the sandbox's HTTP layer (src/sandbox/server.ts) and
 // its partner state (src/sandbox/partner-state.ts). Inputs arrive already
 // validated against the partner document; outputs must validate against it.
-import type { components, operations } from '../../generated/types/partner.js';
-import type { WebhookEvent } from '../webhooks/events.js';
-import type { JsonText } from './answer-cache.js';
+import type { components, operations } from '../../../generated/types/partner.js';
+import type { WebhookEvent } from '../../webhooks/events.js';
+import type { JsonText } from '../common/answer-cache.js';
 
 type S = components['schemas'];
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;

@@ -2,8 +2,8 @@
 // conformance run against it can prove it notices each kind of departure
 // from the contract. Only the partner and v2 APIs are faulted, never the
 // control API; a fault names one operation (`missing-field@getUser`) or all.
-import { readBundledDocument } from '../package-files.js';
-import type { RouteSpec } from './contract.js';
+import { readBundledDocument } from '../../package-files.js';
+import type { RouteSpec } from '../../contract/routes.js';
 import { errorBody, type ApiName } from './error-bodies.js';
 
 export const FAULTS = {

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
-import type { Violation } from './contract.js';
+import type { Violation } from '../../contract/routes.js';
 import type { ApiName } from './error-bodies.js';
 import { headerOf } from './request-headers.js';
 

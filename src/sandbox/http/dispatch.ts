@@ -4,14 +4,14 @@
 // JSON text and its length. Every refusal is in the error shape of the API
 // the path belongs to (error-bodies.ts).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { JsonText, type CachedAnswer } from './answer-cache.js';
+import { JsonText, type CachedAnswer } from '../common/answer-cache.js';
 import { MALFORMED_TARGET } from './client-errors.js';
-import type { Contract, ParsedRequest, RouteSpec, Violation } from './contract.js';
+import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { controlRefusal } from './control-guard.js';
 import { apiOf, errorBody, type ApiName } from './error-bodies.js';
 import type { Faults } from './faults.js';
-import { SandboxError } from './partner-api.js';
-import type { Handler } from './partner-handlers.js';
+import { SandboxError } from '../partner/api.js';
+import type { Handler } from '../operations/partner.js';
 import { readJsonBody, type BodyResult } from './request-body.js';
 import { announcesBody, headerOf } from './request-headers.js';
 import { Router, type Lookup } from './router.js';

@@ -1,8 +1,8 @@
 // Realistic stand-ins for what a real session would capture: documents,
 // face images, age estimates, names. Deterministic where a test may compare.
-import type { components } from '../../generated/types/partner.js';
-import type { DocumentData, PersonName } from './partner-records.js';
-import type { SandboxRandom } from './random.js';
+import type { components } from '../../../generated/types/partner.js';
+import type { DocumentData, PersonName } from './records.js';
+import type { SandboxRandom } from '../common/random.js';
 
 type S = components['schemas'];
 

@@ -6,17 +6,17 @@
 // generator in random.ts), so it rebuilds exactly the state that was
 // acknowledged. Without --state the same wrapper only stops the clock for
 // the length of a request.
-import type { AnswerCache, CachedAnswer } from './answer-cache.js';
-import type { SandboxClock } from './clock.js';
-import type { ParsedRequest } from './contract.js';
-import type { DeliveryResult } from './partner-control.js';
-import type { Handler } from './partner-handlers.js';
-import type { StoredUser, StoredVerification } from './partner-records.js';
-import type { PartnerSnapshot, PartnerState } from './partner-state.js';
-import type { WebhookLogEntry } from './partner-webhook-log.js';
-import type { RandomState, SandboxRandom } from './random.js';
+import type { AnswerCache, CachedAnswer } from '../common/answer-cache.js';
+import type { SandboxClock } from '../common/clock.js';
+import type { ParsedRequest } from '../../contract/routes.js';
+import type { DeliveryResult } from '../partner/control.js';
+import type { Handler } from '../operations/partner.js';
+import type { StoredUser, StoredVerification } from '../partner/records.js';
+import type { PartnerSnapshot, PartnerState } from '../partner/state.js';
+import type { WebhookLogEntry } from '../partner/webhook-log.js';
+import type { RandomState, SandboxRandom } from '../common/random.js';
 import { readStateFile, StateFile, StateFileError } from './state-file.js';
-import type { V2State, V2Verification } from './v2-state.js';
+import type { V2State, V2Verification } from '../v2/state.js';
 
 /** What the header line of a snapshot holds besides the records. */
 export interface StateMeta {

@@ -4,10 +4,10 @@
 // user and event, so no lookup scans the whole history; each index is made
 // the first time it is asked for, so a sandbox that never reads histories or
 // sends webhooks keeps none.
-import type { components } from '../../generated/types/partner.js';
-import { SerializedEvent, type EmittedEvent } from './partner-api.js';
-import type { DeliveryResult } from './partner-control.js';
-import { jsonCopy } from './json-copy.js';
+import type { components } from '../../../generated/types/partner.js';
+import { SerializedEvent, type EmittedEvent } from './api.js';
+import type { DeliveryResult } from './control.js';
+import { jsonCopy } from '../common/json-copy.js';
 import { TextArena, type TextRef } from './text-arena.js';
 
 type S = components['schemas'];

@@ -1,10 +1,10 @@
 // The sandbox control API (/_sandbox, openapi/sandbox), by operationId.
-import type { SandboxClock } from './clock.js';
-import type { ParsedRequest } from './contract.js';
-import type { Handler } from './partner-handlers.js';
-import type { PartnerState } from './partner-state.js';
-import type { V2SessionInput, V2State } from './v2-state.js';
-import type { WebhookDelivery } from './delivery.js';
+import type { SandboxClock } from '../common/clock.js';
+import type { ParsedRequest } from '../../contract/routes.js';
+import type { Handler } from './partner.js';
+import type { PartnerState } from '../partner/state.js';
+import type { V2SessionInput, V2State } from '../v2/state.js';
+import type { WebhookDelivery } from '../partner/delivery.js';
 
 export interface ControlDeps {
   partner: PartnerState;

@@ -2,15 +2,15 @@
 // rules of operations 5 and 6, event sequences) as the control API drives
 // it: the end user opening the link, entering data and scanning, the
 // reviewer, and time. Completion attaches a verification to its user.
-import type { components } from '../../generated/types/partner.js';
-import { SandboxError } from './partner-api.js';
-import type { DeliveryResult, PartnerControl, ScanInput, SeedResult } from './partner-control.js';
-import { ageBracket, CALENDAR_DATE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './partner-fixtures.js';
-import { own, shared, type PersonName, type StoredUser, type StoredVerification } from './partner-records.js';
-import { seedPartnerState } from './partner-seed.js';
-import { EXPIRABLE, PartnerStore, UNFINISHED } from './partner-store.js';
-import { shareholderEventData, verificationView } from './partner-views.js';
-import type { PartnerApi } from './partner-api.js';
+import type { components } from '../../../generated/types/partner.js';
+import { SandboxError } from './api.js';
+import type { DeliveryResult, PartnerControl, ScanInput, SeedResult } from './control.js';
+import { ageBracket, CALENDAR_DATE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
+import { own, shared, type PersonName, type StoredUser, type StoredVerification } from './records.js';
+import { seedPartnerState } from './seed.js';
+import { EXPIRABLE, PartnerStore, UNFINISHED } from './store.js';
+import { shareholderEventData, verificationView } from './views.js';
+import type { PartnerApi } from './api.js';
 
 type S = components['schemas'];
 

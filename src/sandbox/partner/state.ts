@@ -3,18 +3,18 @@
 // (partner-lifecycle.ts). The HTTP layer (server.ts) validates inputs
 // against the documents and turns SandboxError into error answers;
 // everything returned here is a copy shaped by the partner document.
-import type { components } from '../../generated/types/partner.js';
+import type { components } from '../../../generated/types/partner.js';
 import { pageOf, inWindow } from './paging.js';
-import { SandboxError, type Paging, type PartnerApi } from './partner-api.js';
-import { E164, newAuthKey, sessionToken } from './partner-fixtures.js';
-import { PartnerLifecycle } from './partner-lifecycle.js';
-import { NOTHING, NOTHING_ENTERED, shared, type StoredUser, type StoredVerification, type VerificationStatus } from './partner-records.js';
-import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './partner-views.js';
-import { JsonText } from './answer-cache.js';
+import { SandboxError, type Paging, type PartnerApi } from './api.js';
+import { E164, newAuthKey, sessionToken } from './fixtures.js';
+import { PartnerLifecycle } from './lifecycle.js';
+import { NOTHING, NOTHING_ENTERED, shared, type StoredUser, type StoredVerification, type VerificationStatus } from './records.js';
+import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
+import { JsonText } from '../common/answer-cache.js';
 import { lowerBound, newestFirst, type Filter } from './record-index.js';
-import { jsonCopy } from './json-copy.js';
+import { jsonCopy } from '../common/json-copy.js';
 
-export type { PartnerStateOptions, PartnerSnapshot } from './partner-store.js';
+export type { PartnerStateOptions, PartnerSnapshot } from './store.js';
 
 type S = components['schemas'];
 type Query<Op extends 'listVerifications' | 'listUsers'> = Parameters<PartnerApi[Op]>[0];

@@ -1,6 +1,6 @@
 // The partner operations, by operationId: request in, [status, body] out.
-import type { ParsedRequest } from './contract.js';
-import type { PartnerApi } from './partner-api.js';
+import type { ParsedRequest } from '../../contract/routes.js';
+import type { PartnerApi } from '../partner/api.js';
 
 export type Handler = (req: ParsedRequest) => [number, unknown];
 

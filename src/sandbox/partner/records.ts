@@ -1,7 +1,7 @@
 // What the partner state keeps per verification and per user: the documented
 // fields plus the sandbox's own bookkeeping (session token, devices, the data
 // the end user entered or scanned, which completed verifications feed a user).
-import type { components } from '../../generated/types/partner.js';
+import type { components } from '../../../generated/types/partner.js';
 
 type S = components['schemas'];
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
