@@ -217,4 +217,17 @@ describe('sandbox --state', () => {
     fs.writeFileSync(`${file}.new`, lines.join('\n'));
     await expect(startSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(/is damaged at line 2 .*delete it to start empty/);
   });
+
+  it('refuses a version 1 file (the SHA-256 random sequence of development builds, which a replay would not draw alike), saying what to do', async () => {
+    const file = stateFile();
+    const sandbox = await startSandbox({ port: 0, state: file });
+    sandbox.partner.createVerification(createBody(4));
+    await sandbox.close();
+    const [header, ...rest] = fs.readFileSync(file, 'utf8').split('\n');
+    const old = JSON.parse(header);
+    expect(old.version).toBe(2);
+    old.version = 1;
+    fs.writeFileSync(file, [JSON.stringify(old), ...rest].join('\n'));
+    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(/has version 1; this sandbox reads version 2 only: delete the file to start empty, or choose another --state path/);
+  });
 });

@@ -1,18 +1,15 @@
 // The sandbox's one source of randomness: ids, tokens, keys and fake data.
 // A deterministic generator seeded from the OS, so that with --state a
 // replayed change draws exactly the values it drew the first time (the seed
-// and the position are part of the saved state). Two definitions (DECISIONS
-// S24): the AES-256-CTR keystream under the seed, which new state uses
-// (one cipher call yields 256 UUIDs), and SHA-256 of seed || 64-bit counter
-// per 32-byte block, which state files written before it keep using.
-import { createCipheriv, hash, randomBytes } from 'node:crypto';
+// and the position are part of the saved state). The values are the
+// AES-256-CTR keystream under the seed (DECISIONS S24): one cipher call
+// yields 256 UUIDs.
+import { createCipheriv, randomBytes } from 'node:crypto';
 
 export interface RandomState {
   seed: string;
-  /** AES-256-CTR: bytes drawn so far. SHA-256: blocks drawn so far. */
+  /** Keystream bytes drawn so far. */
   counter: number;
-  /** Absent in state saved before the keystream: SHA-256 counter mode. */
-  generator?: 'aes-256-ctr';
 }
 
 const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
@@ -26,36 +23,28 @@ const ZEROS = Buffer.alloc(POOL);
 export class SandboxRandom {
   private seed!: Buffer;
   private counter!: number;
-  private generator: RandomState['generator'];
-  /** SHA-256: seed || counter (64-bit big-endian), hashed in one call per block. */
-  private block = Buffer.alloc(40);
-  /** AES-256-CTR: keystream from byte `poolAt` (a multiple of 16). */
+  /** Keystream from byte `poolAt` (a multiple of 16). */
   private pool: Buffer = Buffer.alloc(0);
   private poolAt = 0;
 
   constructor(state?: RandomState) {
-    this.restore(state ?? { seed: randomBytes(32).toString('base64'), counter: 0, generator: 'aes-256-ctr' });
+    this.restore(state ?? { seed: randomBytes(32).toString('base64'), counter: 0 });
   }
 
   /** Continues from a saved point of the sequence. */
   restore(state: RandomState): void {
     this.seed = Buffer.from(state.seed, 'base64');
     this.counter = state.counter;
-    this.generator = state.generator;
-    this.block = Buffer.alloc(this.seed.length + 8);
-    this.seed.copy(this.block);
     this.pool = Buffer.alloc(0);
     this.poolAt = 0;
   }
 
   state(): RandomState {
-    const state: RandomState = { seed: this.seed.toString('base64'), counter: this.counter };
-    if (this.generator) state.generator = this.generator;
-    return state;
+    return { seed: this.seed.toString('base64'), counter: this.counter };
   }
 
   bytes(n: number): Buffer {
-    return this.generator === 'aes-256-ctr' ? this.keystream(n) : this.hashed(n);
+    return this.keystream(n);
   }
 
   hex(n: number): string {
@@ -69,7 +58,7 @@ export class SandboxRandom {
    */
   uuid(): string {
     // The 16 bytes read in place (no Buffer made for them), with the version and variant bits set.
-    const [b, at] = this.generator === 'aes-256-ctr' ? this.reserve(16) : [this.hashed(16), 0];
+    const [b, at] = this.reserve(16);
     let o = 0;
     for (let i = 0; i < 16; i++) {
       if (i === 4 || i === 6 || i === 8 || i === 10) UUID_TEXT[o++] = DASH;
@@ -104,18 +93,5 @@ export class SandboxRandom {
     }
     this.counter = from + n;
     return [this.pool, from - this.poolAt];
-  }
-
-  private hashed(n: number): Buffer {
-    const blocks: Buffer[] = [];
-    const at = this.seed.length;
-    for (let got = 0; got < n; got += 32) {
-      // The counter as a 64-bit big-endian number: the same bytes as the first definition, so saved states replay alike.
-      this.block.writeUInt32BE(Math.floor(this.counter / 2 ** 32), at);
-      this.block.writeUInt32BE(this.counter >>> 0, at + 4);
-      this.counter++;
-      blocks.push(hash('sha256', this.block, 'buffer'));
-    }
-    return blocks.length === 1 ? blocks[0].subarray(0, n) : Buffer.concat(blocks).subarray(0, n);
   }
 }

@@ -9,7 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const STATE_FORMAT = 'verification-contracts-sandbox-state';
-export const STATE_VERSION = 1;
+// Version 2: the random sequence is the AES-256-CTR keystream (S24); a
+// version 1 file may hold the SHA-256 sequence of earlier development builds,
+// which a replay here would not draw alike, so it is refused.
+export const STATE_VERSION = 2;
 
 export interface LoadedStateFile<Meta, Line, Record> {
   /** Absent for a new (missing or empty) file. */
@@ -57,7 +60,7 @@ export function readStateFile<Meta, Line, Record>(file: string): LoadedStateFile
     }
     if (phase === 'header') {
       if (value?.format !== STATE_FORMAT) throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
-      if (value.version !== STATE_VERSION) throw new StateFileError(`state file ${file} has version ${value.version}; this sandbox reads version ${STATE_VERSION}`);
+      if (value.version !== STATE_VERSION) throw new StateFileError(`state file ${file} has version ${value.version}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`);
       loaded.meta = value.meta;
       phase = 'snapshot';
     } else if (phase === 'snapshot') {
