@@ -10,7 +10,7 @@ import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contra
 import { controlRefusal } from './control-guard.js';
 import { apiOf, errorBody, type ApiName } from './error-bodies.js';
 import type { Faults } from './faults.js';
-import { SandboxError } from '../partner/api.js';
+import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/partner.js';
 import { readJsonBody, type BodyResult } from './request-body.js';
 import { announcesBody, headerOf } from './request-headers.js';
@@ -23,7 +23,7 @@ export interface DispatchOptions {
   handlers: Record<ApiName, Record<string, Handler>>;
   /** Whether the request carries the credential the route requires (`header` reads one of its headers). */
   authorized: (route: RouteSpec, header: (name: string) => string | undefined) => boolean;
-  /** Runs a handler (journaling the change with --state); see persistence.ts. */
+  /** Runs a handler (journaling the change with --state); see ../persistence/journal.ts. */
   apply: (op: string, write: boolean, req: ParsedRequest, handle: Handler) => Answer | Promise<Answer>;
   faults: Faults;
   /** GET answers sent before (answer-cache.ts): the one for a key while the state is unchanged, and where a new one is kept. */

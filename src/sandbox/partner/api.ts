@@ -1,24 +1,16 @@
-// The contract between the sandbox's HTTP layer (src/sandbox/server.ts) and
-// its partner state (src/sandbox/partner-state.ts). Inputs arrive already
-// validated against the partner document; outputs must validate against it.
+// The contract between the sandbox's HTTP layer (../http, ../operations) and
+// its partner state (state.ts). Inputs arrive already validated against the
+// partner document; outputs must validate against it.
 import type { components, operations } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { JsonText } from '../common/answer-cache.js';
+
+export { SandboxError } from '../common/sandbox-error.js';
 
 type S = components['schemas'];
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
 export type Paging = { page?: number; limit?: number };
-
-/** A refusal the HTTP layer turns into the documented status and Error body. */
-export class SandboxError extends Error {
-  constructor(
-    readonly status: 400 | 401 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** How a change of the sandbox is announced: the webhook, and which histories keep its record. */
 export interface EmittedEvent {

@@ -1,6 +1,6 @@
 // The partner sandbox's state engine: the partner operations of the partner
-// source document over the store (partner-store.ts) and its lifecycle
-// (partner-lifecycle.ts). The HTTP layer (server.ts) validates inputs
+// source document over the store (store.ts) and its lifecycle
+// (lifecycle.ts). The HTTP layer (../http) validates inputs
 // against the documents and turns SandboxError into error answers;
 // everything returned here is a copy shaped by the partner document.
 import type { components } from '../../../generated/types/partner.js';

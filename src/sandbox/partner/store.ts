@@ -1,7 +1,7 @@
 // What the partner sandbox stores and how it is found again: the partner,
 // its keys, verifications and users with their indexes, the webhook
 // histories, and the saved form of all of it (for --state). The lifecycle
-// (partner-lifecycle.ts) and the partner operations (partner-state.ts) build
+// (lifecycle.ts) and the partner operations (state.ts) build
 // on it.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';

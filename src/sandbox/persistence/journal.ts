@@ -3,7 +3,7 @@
 // it, with the instant it happened at, and acknowledged only once on disk.
 // A restart loads the last snapshot and replays the journal through the same
 // handlers, at the same instants and with the same random draws (the seeded
-// generator in random.ts), so it rebuilds exactly the state that was
+// generator in ../common/random.ts), so it rebuilds exactly the state that was
 // acknowledged. Without --state the same wrapper only stops the clock for
 // the length of a request.
 import type { AnswerCache, CachedAnswer } from '../common/answer-cache.js';

@@ -1,7 +1,7 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
 // to through the control API, read with the documented filters and paging.
 import type { components, operations } from '../../../generated/types/v2.js';
-import { SandboxError } from '../partner/api.js';
+import { SandboxError } from '../common/sandbox-error.js';
 import type { SandboxRandom } from '../common/random.js';
 import { jsonCopy } from '../common/json-copy.js';
 

@@ -1,0 +1,96 @@
+// The folders of src/ say the architecture (issue 22): each has a README
+// saying its room and, on a "May import:" line, what its modules may import
+// from the project. These tests read every import of every module and hold
+// each folder to its line, so an arrow against the layers fails here rather
+// than in a review. They also keep the repository free of stray files.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
+
+function foldersUnder(dir: string): string[] {
+  const subs = readdirSync(dir).filter((n) => statSync(path.join(dir, n)).isDirectory());
+  return [dir, ...subs.flatMap((n) => foldersUnder(path.join(dir, n)))];
+}
+
+const FOLDERS = foldersUnder(path.join(ROOT, 'src')).filter((d) => d !== path.join(ROOT, 'src'));
+
+/** The folder's "May import:" line: project paths (folders or files) its modules may import, besides their own folder. */
+function allowedBy(folder: string): string[] {
+  const readme = readFileSync(path.join(folder, 'README.md'), 'utf8');
+  const line = /^May import: (.*)$/m.exec(readme)?.[1];
+  if (line === undefined) throw new Error(`${rel(folder)}/README.md has no "May import:" line; add one listing what its modules may import`);
+  return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+}
+
+const IMPORT = /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+
+/** The project files a module imports (relative specifiers), as repository paths with .ts for .js. */
+function projectImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT)]
+    .map((m) => m[1] ?? m[2])
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => rel(path.resolve(path.dirname(file), spec)).replace(/^(src\/.*)\.js$/, '$1.ts'));
+}
+
+const within = (target: string, allowed: string) => target === allowed || target.startsWith(`${allowed}/`);
+
+describe('architecture of src/', () => {
+  it('every folder of src/ opens with a README saying its room and what it may import', () => {
+    const missing = FOLDERS.filter((d) => !existsSync(path.join(d, 'README.md'))).map(rel);
+    expect(missing, 'folders without a README.md').toEqual([]);
+    for (const folder of FOLDERS) expect(() => allowedBy(folder), rel(folder)).not.toThrow();
+  });
+
+  it.each(FOLDERS.map((d) => [rel(d), d]))('%s imports only what its README allows', (_name, folder) => {
+    const own = rel(folder);
+    const allowed = [own, ...allowedBy(folder)];
+    for (const listed of allowed) expect(existsSync(path.join(ROOT, listed)), `${own}/README.md lists ${listed}, which does not exist`).toBe(true);
+    const modules = readdirSync(folder).filter((n) => n.endsWith('.ts'));
+    const arrows = modules.flatMap((name) => projectImports(path.join(folder, name)).map((target) => `${own}/${name} → ${target}`));
+    const against = arrows.filter((arrow) => !allowed.some((a) => within(arrow.split(' → ')[1], a)));
+    expect(against, `imports that ${own}/README.md does not allow; move the code or change the layering on purpose`).toEqual([]);
+  });
+
+  it('the conformance runner imports nothing of the sandbox, directly or through another module', () => {
+    const seen = new Set<string>();
+    const queue = readdirSync(path.join(ROOT, 'src/conformance')).filter((n) => n.endsWith('.ts')).map((n) => `src/conformance/${n}`);
+    while (queue.length) {
+      const file = queue.pop()!;
+      if (seen.has(file) || !file.startsWith('src/')) continue;
+      seen.add(file);
+      queue.push(...projectImports(path.join(ROOT, file)));
+    }
+    expect(seen.size).toBeGreaterThan(8);
+    expect([...seen].filter((f) => f.startsWith('src/sandbox/'))).toEqual([]);
+    expect(seen.has('src/contract/routes.ts')).toBe(true);
+  });
+
+  it('the rule catches an arrow against the layers (a conformance module importing the sandbox)', () => {
+    const allowed = ['src/conformance', ...allowedBy(path.join(ROOT, 'src/conformance'))];
+    expect(allowed.some((a) => within('src/sandbox/server.ts', a))).toBe(false);
+    expect(allowed.some((a) => within('src/contract/routes.ts', a))).toBe(true);
+    expect(projectImports(path.join(ROOT, 'src/conformance/operations.ts'))).toContain('src/contract/routes.ts');
+  });
+});
+
+describe('repository hygiene', () => {
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+
+  it('tracks nothing at the top level outside the fixed layout', () => {
+    const LAYOUT = ['package.json', 'package-lock.json', 'tsconfig.json', 'openapi', 'generated', 'scripts', 'test', 'redocly.yaml', '.spectral.yaml', 'README.md', 'src', '.ci', 'CHANGELOG.md', 'guides', '.gitignore'];
+    const top = [...new Set(tracked.map((f) => f.split('/')[0]))];
+    expect(top.filter((name) => !LAYOUT.includes(name))).toEqual([]);
+  });
+
+  it('tracks no file that .gitignore names (profiler logs, heap snapshots, packed tarballs)', () => {
+    const ignored = execFileSync('git', ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    expect(ignored).toEqual([]);
+    const check = execFileSync('git', ['check-ignore', '--no-index', '--stdin', '-v', '-n'], { cwd: ROOT, encoding: 'utf8', input: 'isolate-0x1-2-v8.log\nCPU.20261123.cpuprofile\nHeap.heapprofile\nx.heapsnapshot\n' });
+    expect(check.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
+  });
+});
