@@ -513,14 +513,17 @@ describe('lists', () => {
 
 describe('webhook histories', () => {
   it('keeps one record per webhook, in the verification or user history, updated in place by deliveries', () => {
-    const done = completeOne({ metadata: { orderId: 'NW-2026-004817' } });
+    // Characters of every UTF-8 length: the history gives back each payload exactly as it was emitted.
+    const metadata = { orderId: 'NW-2026-004817', customer: 'Zoë Ångström, 李小龍 🐉' };
+    const done = completeOne({ metadata });
     const userId = done.userId!;
     const vHistory = state.verificationWebhooks(done.id, {});
     expectResponse('/verifications/{verificationId}/webhooks', 'get', '200', vHistory);
     expect(vHistory.count).toBe(3);
     expect(vHistory.webhooks.map((r) => r.payload.eventType)).toEqual(['verification.created', 'verification.updated', 'verification.updated']);
-    expect(vHistory.webhooks[0]).toMatchObject({ type: 'verification', verificationId: done.id, success: false, retryAt: null, metadata: { orderId: 'NW-2026-004817' } });
+    expect(vHistory.webhooks[0]).toMatchObject({ type: 'verification', verificationId: done.id, success: false, retryAt: null, metadata });
     expect(vHistory.webhooks.map((r) => r.payload)).toEqual(events.filter((e) => e.verificationId).map((e) => e.event));
+    expect(JSON.stringify(vHistory.webhooks[0].payload)).toContain('Zoë Ångström, 李小龍 🐉');
 
     const uHistory = state.userWebhooks(userId, {});
     expectResponse('/users/{userId}/webhooks', 'get', '200', uHistory);

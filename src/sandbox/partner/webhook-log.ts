@@ -8,7 +8,6 @@ import type { components } from '../../../generated/types/partner.js';
 import { SerializedEvent, type EmittedEvent } from './api.js';
 import type { DeliveryResult } from './control.js';
 import { jsonCopy } from '../common/json-copy.js';
-import { TextArena, type TextRef } from './text-arena.js';
 
 type S = components['schemas'];
 type VerificationRecord = S['VerificationWebhookRecord'];
@@ -17,8 +16,8 @@ type UserRecord = S['UserWebhookRecord'];
 /** A record as --state snapshots save it (the payload as JSON). */
 export type WebhookLogEntry = { eventId: string } & ({ kind: 'verification'; record: VerificationRecord } | { kind: 'user'; record: UserRecord });
 
-/** A record as the log keeps it: the payload is the event's JSON text, kept in the arena (where: the TextRef fields). */
-type Kept = { eventId: string } & TextRef & (
+/** A record as the log keeps it: the payload is the event's JSON text, as it was sent. */
+type Kept = { eventId: string; text: string } & (
   | { kind: 'verification'; record: Omit<VerificationRecord, 'payload'> }
   | { kind: 'user'; record: Omit<UserRecord, 'payload'> }
 );
@@ -31,7 +30,6 @@ function answered<R extends { id: string; success: boolean }>(record: R, text: s
 
 export class WebhookLog {
   private readonly entries: Kept[] = [];
-  private readonly texts = new TextArena();
   /** Records by verification and by user: made on the first history read, then kept up to date. */
   private owners?: { verification: Map<string, Kept[]>; user: Map<string, Kept[]> };
   /**
@@ -48,37 +46,33 @@ export class WebhookLog {
   ) {
     for (const { eventId, kind, record } of saved) {
       const { payload, ...rest } = record;
-      const { chunk, offset, bytes } = this.texts.put(JSON.stringify(payload));
-      this.push({ eventId, chunk, offset, bytes, kind, record: rest } as Kept);
+      this.push({ eventId, text: JSON.stringify(payload), kind, record: rest } as Kept);
     }
   }
 
   /** `at` is the event's `createdAt`; `metadata` is the verification's own, kept on verification records only. */
   add(emitted: EmittedEvent, at: string, metadata: Record<string, unknown> = {}): void {
-    const { eventId } = emitted;
-    const { chunk, offset, bytes } = this.texts.put(emitted.text);
+    const { eventId, text } = emitted;
     if (emitted.verificationId !== undefined) {
       this.push({
         eventId,
-        chunk,
-        offset,
-        bytes,
+        text,
         kind: 'verification',
         // `metadata` is set when the verification is created and never changed, so the record shares it.
         record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, verificationId: emitted.verificationId, type: 'verification', metadata },
       });
     }
     if (emitted.userId !== undefined) {
-      this.push({ eventId, chunk, offset, bytes, kind: 'user', record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId: emitted.userId, type: 'user' } });
+      this.push({ eventId, text, kind: 'user', record: { id: this.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId: emitted.userId, type: 'user' } });
     }
   }
 
   forVerification(verificationId: string): VerificationRecord[] {
-    return (this.byOwner().verification.get(verificationId) ?? []).map((e) => answered(e.record, this.texts.get(e)) as VerificationRecord);
+    return (this.byOwner().verification.get(verificationId) ?? []).map((e) => answered(e.record, e.text) as VerificationRecord);
   }
 
   forUser(userId: string): UserRecord[] {
-    return (this.byOwner().user.get(userId) ?? []).map((e) => answered(e.record, this.texts.get(e)) as UserRecord);
+    return (this.byOwner().user.get(userId) ?? []).map((e) => answered(e.record, e.text) as UserRecord);
   }
 
   /** The emitted event with this id, for a delivery still pending after a restart. */
@@ -88,7 +82,7 @@ export class WebhookLog {
     const verification = hits.find((e) => e.kind === 'verification');
     const user = hits.find((e) => e.kind === 'user');
     return new SerializedEvent(
-      this.texts.get(hits[0]),
+      hits[0].text,
       eventId,
       verification?.kind === 'verification' ? verification.record.verificationId : undefined,
       user?.kind === 'user' ? user.record.userId : undefined,
@@ -112,7 +106,7 @@ export class WebhookLog {
   /** Every record in the snapshot's form, made one at a time as a snapshot is written. */
   *saved(): Iterable<WebhookLogEntry> {
     for (const entry of this.entries) {
-      yield { eventId: entry.eventId, kind: entry.kind, record: answered(entry.record, this.texts.get(entry)) } as WebhookLogEntry;
+      yield { eventId: entry.eventId, kind: entry.kind, record: answered(entry.record, entry.text) } as WebhookLogEntry;
     }
   }
 
