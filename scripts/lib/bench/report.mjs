@@ -43,7 +43,7 @@ export function scaleRows(r) {
       row('scale', `${label}: at ${num(r.small)} vs ${num(r.large)} stored (CPU per request; answer cache off)`, `${num(a.reqPerSec)} req/s, p99 ${ms(a.p99)}, ${cpu(a)}`, `${num(b.reqPerSec)} req/s, p99 ${ms(b.p99)}, ${cpu(b)}`, `${times(cost)} CPU, ${times(b.reqPerSec / a.reqPerSec)} req/s`, '≤ 1.25× CPU (about the same)', cost <= 1.25),
     );
   }
-  rows.push(row('scale', `RSS after ${num(r.large)} creates (in memory)`, `${mib(small.rss)} at ${num(r.small)}`, mib(large.rss), `${kib((large.rss - small.rss) / (r.large - r.small))} per verification`));
+  rows.push(row('scale', `RSS after ${num(r.large)} creates (in memory)`, `${mib(small.rss)} at ${num(r.small)}`, mib(large.rss), `${kib((large.rss - small.rss) / (r.large - r.small))} per verification`, '≤ 400 MiB', large.rss <= 400 * 1024 * 1024));
   rows.push(row('scale', `filling to ${num(r.large)} (creates, ${CONNECTIONS_NOTE})`, '', `${num(large.fillSeconds, 1)} s`, `${num((r.large - 1) / large.fillSeconds)} creates/s`));
   return rows;
 }
@@ -66,14 +66,15 @@ export function mockRows(r) {
     const cpu = (x) => `${num(x.cpuMsPerRequest * 1000, 0)} µs`;
     if (name === 'partnerCreate') {
       const ratio = s.cpuMsPerRequest / p.cpuMsPerRequest;
-      rows.push(row('mock vs sandbox', `${label}: server CPU per request`, `Prism ${cpu(p)}`, `sandbox ${cpu(s)}`, times(ratio), '≤ 0.20×', ratio <= 0.2));
+      // Issue 22: the bound a simpler sandbox must keep (issue 12 chased 0.20×).
+      rows.push(row('mock vs sandbox', `${label}: server CPU per request`, `Prism ${cpu(p)}`, `sandbox ${cpu(s)}`, times(ratio), '≤ 0.30×', ratio <= 0.3));
     } else {
       rows.push(row('mock vs sandbox', `${label}: server CPU per request`, `Prism ${cpu(p)}`, `sandbox ${cpu(s)}`, times(s.cpuMsPerRequest / p.cpuMsPerRequest)));
     }
     const b = r.bare?.[name];
     if (b) {
       const ratio = s.cpuMsPerRequest / b.cpuMsPerRequest;
-      rows.push(row('mock vs sandbox', `${label}: server CPU per request vs bare node:http, same bytes`, `bare ${cpu(b)}`, `sandbox ${cpu(s)}`, times(ratio), '≤ 1.30×', ratio <= 1.3));
+      rows.push(row('mock vs sandbox', `${label}: server CPU per request vs bare node:http, same bytes`, `bare ${cpu(b)}`, `sandbox ${cpu(s)}`, times(ratio), '≤ 1.50×', ratio <= 1.5));
       rows.push(
         row(
           'mock vs sandbox',
