@@ -6,7 +6,7 @@ import type { components } from '../../../generated/types/partner.js';
 import { SandboxError } from './api.js';
 import type { DeliveryResult, PartnerControl, ScanInput, SeedResult } from './control.js';
 import { ageBracket, CALENDAR_DATE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
-import type { PersonName, StoredUser, StoredVerification } from './records.js';
+import { own, shared, type PersonName, type StoredUser, type StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import { EXPIRABLE, PartnerStore, UNFINISHED } from './store.js';
 import { shareholderEventData, verificationView } from './views.js';
@@ -28,10 +28,10 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
     const now = this.nowIso();
     const sessionId = this.newId();
     const deviceId = options.deviceId ?? newDeviceId(this.rand);
-    v.activities.push({ activity: 'startSession', sessionId, createdAt: now });
-    if (!v.devices.includes(deviceId)) v.devices.push(deviceId);
+    (v.activities = own(v.activities)).push({ activity: 'startSession', sessionId, createdAt: now });
+    if (!v.devices.includes(deviceId)) (v.devices = own(v.devices)).push(deviceId);
     if (!this.fingerprintIds.has(deviceId)) this.fingerprintIds.set(deviceId, newFingerprintId(this.rand));
-    v.fingerprintEvents.push({
+    (v.fingerprintEvents = own(v.fingerprintEvents)).push({
       deviceId,
       id: newFingerprintEventId(this.rand),
       data: {
@@ -54,7 +54,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
     const firstName = name.firstName?.trim();
     const lastName = name.lastName?.trim();
     if (!firstName || !lastName) throw new SandboxError(400, 'firstName and lastName must not be empty');
-    v.entered.name = { firstName, lastName };
+    (v.entered = own(v.entered)).name = { firstName, lastName };
     this.afterInput(v, (user, now) => {
       if (sameName(currentName(user), v.entered.name)) return false;
       user.names.push({ firstName, lastName, createdAt: now });
@@ -67,7 +67,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
   enterDateOfBirth(verificationId: string, input: { dateOfBirth: string }): S['Verification'] {
     const v = this.inSession(verificationId);
     if (!CALENDAR_DATE.test(input.dateOfBirth ?? '')) throw new SandboxError(400, 'dateOfBirth must be a date (YYYY-MM-DD)');
-    v.entered.dateOfBirth = input.dateOfBirth;
+    (v.entered = own(v.entered)).dateOfBirth = input.dateOfBirth;
     this.afterInput(v, (user) => {
       if (user.dateOfBirth === input.dateOfBirth) return false;
       user.dateOfBirth = input.dateOfBirth;
@@ -87,7 +87,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
     this.reindex(v);
     if (UNFINISHED.has(v.data.status)) this.track(v);
     if (v.data.phoneNumber === number) v.data.isPhoneNumberVerified = true;
-    if (!v.verifiedPhones.includes(number)) v.verifiedPhones.push(number);
+    if (!v.verifiedPhones.includes(number)) (v.verifiedPhones = own(v.verifiedPhones)).push(number);
     this.afterInput(v, (user, now) => {
       const known = user.phoneNumbers.find((p) => p.phoneNumber === number);
       if (known?.verified) return false;
@@ -232,7 +232,7 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
 
   /** `collectedRequirements` follow from what was entered and scanned; `verified` means the scanned document confirms it. */
   protected refreshCollected(v: StoredVerification): void {
-    v.data.collectedRequirements = v.data.requirements.map(({ type }) => collected(v, type));
+    v.data.collectedRequirements = v.data.requirements.map(({ type }) => nothingYetShared(collected(v, type)));
   }
 
   /** The sandbox's stand-in for the face model: the user holding one of the session's phone numbers. */
@@ -367,4 +367,14 @@ function collected(v: StoredVerification, type: S['RequirementType']): S['Collec
     case 'phoneNumbers':
       return { type, result: v.verifiedPhones.length ? { objects: v.verifiedPhones.map((phoneNumber) => ({ phoneNumber })) } : null };
   }
+}
+
+/**
+ * A requirement with nothing collected yet (`result` null, not verified) is
+ * the same for every verification, so records share it (entries are
+ * replaced on every refresh, never changed in place).
+ */
+function nothingYetShared(item: S['CollectedRequirement']): S['CollectedRequirement'] {
+  if (item.result !== null || ('verified' in item && item.verified)) return item;
+  return shared(`nothing collected ${item.type}${'verified' in item ? ' unverified' : ''}`, () => item);
 }

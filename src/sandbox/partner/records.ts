@@ -55,3 +55,29 @@ export interface StoredUser {
   /** Completed verifications whose data the user holds, oldest first. */
   verificationIds: string[];
 }
+
+/**
+ * A new verification's lists and `entered` start as these shared, frozen
+ * empties (most verifications never get any: one object fewer each for the
+ * garbage collector to keep); `own` gives a record its own copy before the
+ * first change, and a change made without it throws instead of leaking.
+ */
+export const NOTHING: never[] = Object.freeze([]) as never[];
+export const NOTHING_ENTERED: StoredVerification['entered'] = Object.freeze({});
+
+/**
+ * One frozen object per key, shared by every record that holds it: for
+ * values stored and never changed in place (a requirement, a requirement
+ * with nothing collected yet), so each record does not keep its own.
+ */
+const SHARED = new Map<string, object>();
+export function shared<T extends object>(key: string, make: () => T): T {
+  let value = SHARED.get(key) as T | undefined;
+  if (!value) SHARED.set(key, (value = Object.freeze(make())));
+  return value;
+}
+
+/** The value itself, or a copy of it the record can change when it is one of the shared empties. */
+export function own<T extends object>(value: T): T {
+  return Object.isFrozen(value) ? ((Array.isArray(value) ? [...value] : { ...value }) as T) : value;
+}

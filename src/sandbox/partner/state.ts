@@ -8,7 +8,7 @@ import { pageOf, inWindow } from './paging.js';
 import { SandboxError, type Paging, type PartnerApi } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import { PartnerLifecycle } from './lifecycle.js';
-import type { StoredUser, StoredVerification, VerificationStatus } from './records.js';
+import { NOTHING, NOTHING_ENTERED, shared, type StoredUser, type StoredVerification, type VerificationStatus } from './records.js';
 import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
 import { JsonText } from '../common/answer-cache.js';
 import { lowerBound, newestFirst, type Filter } from './record-index.js';
@@ -133,11 +133,11 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     const v: StoredVerification = {
       seq: -1,
       token,
-      activities: [],
-      devices: [],
-      fingerprintEvents: [],
-      entered: {},
-      verifiedPhones: [],
+      activities: NOTHING,
+      devices: NOTHING,
+      fingerprintEvents: NOTHING,
+      entered: NOTHING_ENTERED,
+      verifiedPhones: NOTHING,
       data,
     };
     this.refreshCollected(v);
@@ -329,5 +329,6 @@ function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumb
 function requirementsOf(body: S['VerificationCreate']): S['Requirement'][] {
   const types = (body.requirements ?? []).map((r) => r.type);
   if (body.requireFirstAndLastName === true) types.unshift('firstAndLastName');
-  return [...new Set(types)].map((type) => ({ type }));
+  // A requirement is never changed once stored (the request schema admits the documented types only).
+  return [...new Set(types)].map((type) => shared(`requirement ${type}`, () => ({ type })));
 }
