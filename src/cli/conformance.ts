@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { UnreachableError } from '../conformance/http.js';
+import { PreflightError } from '../conformance/preflight.js';
 import { formatJunit, formatText } from '../conformance/report.js';
 import { runConformance } from '../conformance/run.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
@@ -83,10 +84,10 @@ export async function conformanceCommand(argv: string[], out: (line: string) => 
 
   let report;
   try {
-    report = await runConformance({ api, baseUrl, credential, seed, requests, maxRequests, rate, allowWrites: values['allow-writes'], checkDelivery: values['check-delivery'], rotateKeyFile: values['rotate-key'] });
-  } catch (err) {
-    if (err instanceof UnreachableError) throw new UsageError(err.message);
-    throw err;
+    report = await runConformance({ api, baseUrl, credential, seed, requests, maxRequests, rate, allowWrites: values['allow-writes'], checkDelivery: values['check-delivery'], rotateKeyFile: values['rotate-key'], progress: (line) => err(`conformance: ${line}`) });
+  } catch (e) {
+    if (e instanceof UnreachableError || e instanceof PreflightError) throw new UsageError(e.message);
+    throw e;
   }
   if (values.junit) await writeFile(values.junit, formatJunit(report));
   out(values.json ? JSON.stringify(report, null, 2) : formatText(report));
