@@ -302,6 +302,19 @@ describe('stops early with the fix', () => {
     }
   });
 
+  it('against the sandbox, the refusal carries its reason: a key rotated away', async () => {
+    const sandbox = await seededSandbox();
+    try {
+      const rotated = await fetch(`${sandbox.url}/auth-keys`, { method: 'POST', headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' }, body: '{}' });
+      expect(rotated.status).toBe(201);
+      const r = await cli(partnerArgs(sandbox));
+      expect(r.code).toBe(2);
+      expect(r.err).toContain('answered 401 to the given --auth-key (the target says: this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key). Check the key');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('every probed path 404: exit 2 with a base-URL hint, after at most 3 requests', async () => {
     const target = await answering(404);
     try {

@@ -9,6 +9,7 @@ import { SandboxClock } from './clock.js';
 import { answerClientError } from './client-errors.js';
 import { Contract, type RouteSpec } from './contract.js';
 import { controlHandlers } from './control-handlers.js';
+import { refusalReason } from './credential-refusal.js';
 import { Dispatcher } from './dispatch.js';
 import type { ApiName } from './error-bodies.js';
 import type { EmittedEvent } from './partner-api.js';
@@ -154,6 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     contracts,
     handlers,
     authorized,
+    refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
     apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
     faults,
     cache:
