@@ -35,8 +35,13 @@ Options:
   --junit FILE           also write the report as JUnit XML to FILE
   -h, --help             this text
 
-Credentials are never printed. Exit status: 0 on no violation, 1 on any
-violation, 2 on bad arguments or when the target cannot be reached.`;
+--base-url is what the documented paths are appended to (v2's paths start
+with /v2: give the URL without it). One request with the credential comes
+first: a 401 there, or a 404 on every path tried, stops the run at once.
+Progress goes to stderr, the report to stdout; credentials are never printed.
+
+Exit status: 0 on no violation, 1 on any violation, 2 on bad arguments, a
+target that cannot be reached, a refused credential or a wrong base URL.`;
 
 function count(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;

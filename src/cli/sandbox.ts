@@ -18,7 +18,8 @@ Options:
   --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
   --state FILE           keep the whole state in FILE across restarts and crashes
-                         (created when missing; its saved keys win over --auth-key)
+                         (created with its folders when missing; its saved keys win
+                         over --auth-key and --access-token)
   --fault LIST           break the contract on purpose, to test a conformance run:
                          comma-separated faults, each for every operation or one
                          (missing-field@getUser). The faults:
