@@ -28,3 +28,9 @@ export function readBundledWorkflows(name: string): Record<string, any> {
   root ??= packageRoot();
   return JSON.parse(readFileSync(path.join(root, 'generated', 'workflows', `${name}.arazzo.json`), 'utf8'));
 }
+
+/** The package's version, from its package.json. */
+export function packageVersion(): string {
+  root ??= packageRoot();
+  return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+}

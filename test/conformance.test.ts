@@ -2,15 +2,19 @@
 // against the sandbox as it is; each fault the sandbox is told to commit is
 // reported, naming the operation; and the run stays inside its bounds.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/index.js';
+import { checkAnswer } from '../src/conformance/checks.js';
 import { Target } from '../src/conformance/http.js';
-import type { ConformanceReport } from '../src/conformance/report.js';
+import { loadApi } from '../src/conformance/operations.js';
+import { WORKFLOWS_FILE, type ConformanceReport } from '../src/conformance/report.js';
 import { parseFaults, type FaultSpec } from '../src/sandbox/http/faults.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { ROOT } from '../scripts/lib/paths.mjs';
 
 const KEY = 'sbx_conformance_key_0123456789';
 const TOKEN = 'v2_conformance_token_0123456789';
@@ -94,6 +98,37 @@ describe('conformance against the sandbox as it is', () => {
     expect((await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': newKey } })).status).toBe(200);
     expect((await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': KEY } })).status).toBe(401);
     expect(sandbox.violations).toEqual([]);
+  });
+});
+
+describe('false alarms', () => {
+  it('the phoneNumber filter is judged on phoneNumbers[].phoneNumber, not the deprecated top-level field (issue 20 reproduction)', async () => {
+    const sandbox = await seededSandbox(undefined, true);
+    try {
+      const created = await fetch(`${sandbox.url}/verifications`, {
+        method: 'POST',
+        headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40', redirectUrl: 'https://partner.example.com/done', phoneNumbers: [{ phoneNumber: '+7724004', isVerified: false }] }),
+      });
+      expect(created.status).toBe(201);
+      const { code, report } = await jsonRun(partnerArgs(sandbox, '--seed', '2'));
+      expect(report.violations).toEqual([]);
+      expect(code).toBe(0);
+      // The check still sees a phoneNumber filter that was ignored.
+      const model = loadApi('partner');
+      const list = model.operations.find((o) => o.operationId === 'listVerifications')!;
+      const all = await (await fetch(`${sandbox.url}/verifications`, { headers: { 'X-Auth-Key': KEY } })).json();
+      const other = all.verifications.findIndex((v: { phoneNumbers: { phoneNumber: string }[] }) => !v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'));
+      expect(other).toBeGreaterThanOrEqual(0);
+      const wanted = { params: {}, query: { phoneNumber: ['+7724004'] }, body: undefined };
+      expect(checkAnswer(list, model.doc, 'valid', 200, all, wanted)).toEqual([
+        `filter phoneNumber=+7724004 ignored: item ${other} has phoneNumbers[].phoneNumber ${JSON.stringify(all.verifications[other].phoneNumbers.map((p: { phoneNumber: string }) => p.phoneNumber))}`,
+      ]);
+      const matching = { ...all, verifications: all.verifications.filter((_: unknown, i: number) => i !== other).filter((v: { phoneNumbers: { phoneNumber: string }[] }) => v.phoneNumbers.some((p) => p.phoneNumber === '+7724004')) };
+      expect(checkAnswer(list, model.doc, 'valid', 200, matching, wanted)).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 
@@ -232,5 +267,99 @@ describe('bounds and arguments', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     expect(r.err).not.toContain(KEY);
+  });
+});
+
+describe('stops early with the fix', () => {
+  /** A server answering every request with `status`; counts what it got. */
+  async function answering(status: number): Promise<{ url: string; got: string[]; close: () => Promise<void> }> {
+    const got: string[] = [];
+    const server = createHttpServer((req, res) => {
+      got.push(`${req.method} ${req.url}`);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: status, message: 'no' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    return { url, got, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('a refused credential: one request, exit 2, "the credential was refused" with the rotation hint', async () => {
+    const target = await answering(401);
+    try {
+      const r = await cli(['--api', 'partner', '--base-url', target.url, '--auth-key', 'sbx_rotated_away', '--rate', '0']);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(target.got).toEqual(['GET /partners']);
+      expect(r.err).toContain(
+        'error: the credential was refused: GET /partners answered 401 to the given --auth-key. Check the key: POST /auth-keys makes the previous key invalid at once, so after a rotation use the new key (GET /auth-keys with it lists both). Nothing else was sent.',
+      );
+      expect(r.err).not.toContain('sbx_rotated_away');
+      const v2 = await cli(['--api', 'v2', '--base-url', target.url, '--access-token', 'v2_wrong', '--rate', '0']);
+      expect(v2.code).toBe(2);
+      expect(v2.err).toContain('error: the credential was refused: GET /v2/verifications/ answered 401 to the given --access-token');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('against the sandbox, the refusal carries its reason: a key rotated away', async () => {
+    const sandbox = await seededSandbox();
+    try {
+      const rotated = await fetch(`${sandbox.url}/auth-keys`, { method: 'POST', headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' }, body: '{}' });
+      expect(rotated.status).toBe(201);
+      const r = await cli(partnerArgs(sandbox));
+      expect(r.code).toBe(2);
+      expect(r.err).toContain('answered 401 to the given --auth-key (the target says: this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key). Check the key');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('every probed path 404: exit 2 with a base-URL hint, after at most 3 requests', async () => {
+    const target = await answering(404);
+    try {
+      const r = await cli(['--api', 'partner', '--base-url', `${target.url}/api`, '--auth-key', KEY, '--rate', '0']);
+      expect(r.code).toBe(2);
+      expect(target.got.length).toBeLessThanOrEqual(3);
+      expect(target.got[0]).toBe('GET /api/partners');
+      expect(r.err).toMatch(/error: every path probed answered 404 \(GET http:\/\/127\.0\.0\.1:\d+\/api\/partners, .*\): check --base-url: the documented paths are appended to it/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a v2 base URL ending in /v2 (the banner of old): exit 2, saying to drop it', async () => {
+    const sandbox = await seededSandbox();
+    try {
+      const r = await cli(['--api', 'v2', '--base-url', `${sandbox.url}/v2`, '--access-token', TOKEN, '--rate', '0']);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`drop the trailing /v2 from --base-url (${sandbox.url}): the v2 paths already start with /v2`);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('tells its progress on stderr while it runs; the report names files that are in the package', async () => {
+    const sandbox = await seededSandbox();
+    try {
+      const r = await cli(partnerArgs(sandbox, '--seed', '8', '--requests', '120'));
+      expect(r.code).toBe(0);
+      const progress = r.err.split('\n');
+      expect(progress[0]).toBe(`conformance: checking the credential and the base URL with one request to ${sandbox.url}`);
+      for (const line of ['conformance: finding ids through the list operations', 'conformance: 50 requests sent, 0 violations so far', 'conformance: sending 120 requests generated from the contract (seed 8)']) {
+        expect(progress).toContain(line);
+      }
+      expect(progress.at(-1)).toMatch(/^conformance: done: \d+ requests, 0 violations$/);
+      // Any file the report names is in the installed package.
+      const named = [...r.out.matchAll(/[\w.-]+(?:\/[\w.-]+)+\.(?:json|ya?ml|md|xml|html)/g)].map((m) => m[0]);
+      expect(named).toContain(WORKFLOWS_FILE);
+      const { files } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+      for (const file of named) {
+        expect(files.some((f) => file.startsWith(`${f}/`)), file).toBe(true);
+        await expect(readFile(path.join(ROOT, file)), file).resolves.toBeDefined();
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -1,11 +1,27 @@
 // `verification-contracts sandbox` (and `npm run sandbox`): starts, prints its
 // credentials and URLs, serves, and stops cleanly on Ctrl-C.
 import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
+const scratch = mkdtempSync(path.join(tmpdir(), 'vc-sandbox-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Starts `sandbox ARGS` in `cwd`; resolves once its banner is out, with what it printed and a stop. */
+async function started(args: string[], cwd = scratch) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { cwd });
+  const printed = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (printed.stdout += d));
+  child.stderr.on('data', (d) => (printed.stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await expect.poll(() => printed.stdout + printed.stderr, { timeout: 20_000 }).toMatch(/Ctrl-C stops it|error:/);
+  const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed.stdout)?.[1] ?? '';
+  return { printed, url, stop: async () => (child.kill('SIGINT'), await exited) };
+}
 
 describe('sandbox command', () => {
   it('prints its URLs and credentials, serves them, and stops on SIGINT', async () => {
@@ -22,6 +38,9 @@ describe('sandbox command', () => {
     expect(stdout).toContain('X-Auth-Key: sbx_cli_key');
     expect(stdout).toContain('Authorization: Bearer v2_cli_token');
     expect((await fetch(`${url}/partners`, { headers: { 'X-Auth-Key': 'sbx_cli_key' } })).status).toBe(200);
+    // The line to paste: each client's base URL (v2's without /v2: its paths start with /v2).
+    expect(stdout).toContain(`  export PARTNER_URL=${url} AUTH_KEY=sbx_cli_key V2_URL=${url} ACCESS_TOKEN=v2_cli_token SANDBOX_URL=${url}\n`);
+    expect(stdout).not.toMatch(/V2_URL=\S*\/v2/);
     expect((await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer v2_cli_token' } })).status).toBe(200);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
@@ -35,6 +54,35 @@ describe('sandbox command', () => {
       ),
     );
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('port must be 0 to 65535, not "eighty"');
+    expect(result.stderr.trim()).toBe('error: SANDBOX_PORT must be a port number, 0 to 65535, not "eighty"; see verification-contracts sandbox --help');
+  });
+
+  it('--state makes the missing folders of its file, as the state guide writes it', async () => {
+    const fresh = mkdtempSync(path.join(scratch, 'fresh-'));
+    const run = await started(['--state', '.sandbox/state.jsonl'], fresh);
+    expect(run.printed.stderr).toBe('');
+    expect(run.printed.stdout).toContain('state         .sandbox/state.jsonl');
+    expect(existsSync(path.join(fresh, '.sandbox', 'state.jsonl'))).toBe(true);
+    expect(await run.stop()).toBe(0);
+  });
+
+  it('--auth-key given with a state file that holds another key: says which key is in force', async () => {
+    const dir = mkdtempSync(path.join(scratch, 'keys-'));
+    const first = await started(['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], dir);
+    expect(await first.stop()).toBe(0);
+    const again = await started(['--state', 'state.jsonl', '--auth-key', 'sbx_second_key'], dir);
+    try {
+      expect(again.printed.stdout).toContain('X-Auth-Key: sbx_first_key');
+      expect(again.printed.stderr.trim()).toBe(
+        'warning: --auth-key sbx_second_key is not in force: the state file state.jsonl keeps its own credentials, and sbx_first_key is in force. Use that, or delete state.jsonl to start empty with --auth-key sbx_second_key.',
+      );
+      expect((await fetch(`${again.url}/partners`, { headers: { 'X-Auth-Key': 'sbx_first_key' } })).status).toBe(200);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+    // The same key as saved, or none: nothing to warn about.
+    const same = await started(['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], dir);
+    expect(same.printed.stderr).toBe('');
+    expect(await same.stop()).toBe(0);
   });
 });

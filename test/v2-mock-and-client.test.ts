@@ -97,4 +97,13 @@ describe('createV2Client against the mock', () => {
     expect(() => createV2Client({ baseUrl, accessToken: '' })).toThrow(/accessToken must be a non-empty string/);
     expect(() => createV2Client({ baseUrl: 'localhost:4010', accessToken: 't' })).toThrow(/baseUrl must be an http\(s\) URL/);
   });
+
+  it('refuses a base URL ending in /v2 at construction, saying to drop it (the paths start with /v2)', () => {
+    for (const given of ['http://127.0.0.1:4020/v2', 'https://api.example.com/v2/', 'https://api.example.com/V2//']) {
+      expect(() => createV2Client({ baseUrl: given, accessToken: 't' })).toThrow(/ends in \/v2, but the paths already start with \/v2 .*drop it: baseUrl: "(http:\/\/127\.0\.0\.1:4020|https:\/\/api\.example\.com)"/);
+    }
+    // A path that merely contains v2 is someone's mount point, not the doubled prefix.
+    expect(() => createV2Client({ baseUrl: 'https://api.example.com/v2-gateway', accessToken: 't' })).not.toThrow();
+    expect(() => createV2Client({ baseUrl: 'https://api.example.com/kyc', accessToken: 't' })).not.toThrow();
+  });
 });

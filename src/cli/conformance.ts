@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { UnreachableError } from '../conformance/http.js';
+import { PreflightError } from '../conformance/preflight.js';
 import { formatJunit, formatText } from '../conformance/report.js';
 import { runConformance } from '../conformance/run.js';
-import { EXIT, UsageError } from './usage.js';
+import { EXIT, parseOptions, UsageError } from './usage.js';
 
 export const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
        verification-contracts conformance --api v2 --base-url URL --access-token TOKEN [options]
@@ -33,67 +33,66 @@ Options:
                          in use at once) and write the new key to FILE; needs --allow-writes
   --json                 print the report as JSON instead of text
   --junit FILE           also write the report as JUnit XML to FILE
-  --help                 this text
+  -h, --help             this text
 
-Credentials are never printed. Exit status: 0 on no violation, 1 on any
-violation, 2 on bad arguments or when the target cannot be reached.`;
+--base-url is what the documented paths are appended to (v2's paths start
+with /v2: give the URL without it). One request with the credential comes
+first: a 401 there, or a 404 on every path tried, stops the run at once.
+Progress goes to stderr, the report to stdout; credentials are never printed.
+
+Exit status: 0 on no violation, 1 on any violation, 2 on bad arguments, a
+target that cannot be reached, a refused credential or a wrong base URL.`;
 
 function count(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}"`, CONFORMANCE_USAGE);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}"`, 'conformance');
   return n;
 }
 
-export async function conformanceCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      api: { type: 'string' },
-      'base-url': { type: 'string' },
-      'auth-key': { type: 'string' },
-      'access-token': { type: 'string' },
-      seed: { type: 'string' },
-      requests: { type: 'string' },
-      'max-requests': { type: 'string' },
-      rate: { type: 'string' },
-      'allow-writes': { type: 'boolean', default: false },
-      'rotate-key': { type: 'string' },
-      'check-delivery': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      junit: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-    allowPositionals: false,
+export async function conformanceCommand(argv: string[], out: (line: string) => void, err: (line: string) => void = () => undefined): Promise<number> {
+  const { values } = parseOptions('conformance', argv, {
+    api: { type: 'string' },
+    'base-url': { type: 'string' },
+    'auth-key': { type: 'string' },
+    'access-token': { type: 'string' },
+    seed: { type: 'string' },
+    requests: { type: 'string' },
+    'max-requests': { type: 'string' },
+    rate: { type: 'string' },
+    'allow-writes': { type: 'boolean', default: false },
+    'rotate-key': { type: 'string' },
+    'check-delivery': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    junit: { type: 'string' },
   });
   if (values.help) {
     out(CONFORMANCE_USAGE);
     return EXIT.ok;
   }
   const api = values.api;
-  if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', CONFORMANCE_USAGE);
+  if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', 'conformance');
   const baseUrl = values['base-url'];
-  if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError('--base-url must be an http:// or https:// URL', CONFORMANCE_USAGE);
+  if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError('--base-url must be an http:// or https:// URL', 'conformance');
   const credential = api === 'partner' ? (values['auth-key'] ?? process.env.CONFORMANCE_AUTH_KEY) : (values['access-token'] ?? process.env.CONFORMANCE_ACCESS_TOKEN);
   const wrongFlag = api === 'partner' ? values['access-token'] : values['auth-key'];
-  if (wrongFlag !== undefined) throw new UsageError(api === 'partner' ? 'the partner API takes --auth-key, not --access-token' : 'the v2 API takes --access-token, not --auth-key', CONFORMANCE_USAGE);
-  if (!credential?.trim()) throw new UsageError(api === 'partner' ? '--auth-key is required for --api partner' : '--access-token is required for --api v2', CONFORMANCE_USAGE);
+  if (wrongFlag !== undefined) throw new UsageError(api === 'partner' ? 'the partner API takes --auth-key, not --access-token' : 'the v2 API takes --access-token, not --auth-key', 'conformance');
+  if (!credential?.trim()) throw new UsageError(api === 'partner' ? '--auth-key is required for --api partner' : '--access-token is required for --api v2', 'conformance');
   if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner')) {
-    throw new UsageError('--rotate-key needs --api partner and --allow-writes', CONFORMANCE_USAGE);
+    throw new UsageError('--rotate-key needs --api partner and --allow-writes', 'conformance');
   }
   const seed = count(values.seed, 'seed', 0) ?? randomInt(0, 2 ** 31);
   const maxRequests = count(values['max-requests'], 'max-requests', 1) ?? 1000;
   const requests = count(values.requests, 'requests', 0) ?? Math.min(300, maxRequests);
   const rate = values.rate === undefined ? 10 : Number(values.rate);
-  if (!(rate >= 0)) throw new UsageError(`--rate must be a number of requests per second (0: no limit), not "${values.rate}"`, CONFORMANCE_USAGE);
+  if (!(rate >= 0)) throw new UsageError(`--rate must be a number of requests per second (0: no limit), not "${values.rate}"`, 'conformance');
 
   let report;
   try {
-    report = await runConformance({ api, baseUrl, credential, seed, requests, maxRequests, rate, allowWrites: values['allow-writes'], checkDelivery: values['check-delivery'], rotateKeyFile: values['rotate-key'] });
-  } catch (err) {
-    if (err instanceof UnreachableError) throw new UsageError(err.message, '');
-    throw err;
+    report = await runConformance({ api, baseUrl, credential, seed, requests, maxRequests, rate, allowWrites: values['allow-writes'], checkDelivery: values['check-delivery'], rotateKeyFile: values['rotate-key'], progress: (line) => err(`conformance: ${line}`) });
+  } catch (e) {
+    if (e instanceof UnreachableError || e instanceof PreflightError) throw new UsageError(e.message);
+    throw e;
   }
   if (values.junit) await writeFile(values.junit, formatJunit(report));
   out(values.json ? JSON.stringify(report, null, 2) : formatText(report));

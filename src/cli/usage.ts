@@ -1,13 +1,62 @@
-/** A mistake in the command line: printed with the command's usage, exit 2. */
+// How every command of the command line reads its options and words its
+// mistakes: one line naming what is wrong and where to read the options.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export const PROGRAM = 'verification-contracts';
+
+/**
+ * A mistake in the command line, or a reason the command cannot run: one
+ * line on stderr, exit 2. `command` (`sandbox`, `webhooks send`, or '' for
+ * the program itself) adds where to read the options; absent when the
+ * options are not at fault (a port in use, a target that cannot be reached).
+ */
 export class UsageError extends Error {
   override name = 'UsageError';
   constructor(
     message: string,
-    readonly usage: string,
+    readonly command?: string,
   ) {
     super(message);
+  }
+
+  /** The line printed for it. */
+  get line(): string {
+    if (this.command === undefined) return `error: ${this.message}`;
+    return `error: ${this.message}; see ${[PROGRAM, this.command, '--help'].filter(Boolean).join(' ')}`;
   }
 }
 
 /** Exit codes of the command line. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** The name a parseArgs message quotes: `--port` of "Option '--port <value>' argument missing", `--help` of "Option '-h, --help' …". */
+const quoted = (message: string) => /'(?:-\w, )?([^' ]+)/.exec(message)?.[1] ?? '';
+
+type Options<T, P extends boolean> = { args: string[]; options: T & { help: { type: 'boolean'; short: 'h' } }; strict: true; allowPositionals: P };
+
+/**
+ * node:util parseArgs with its errors reworded for a person: what was wrong
+ * and which command's --help to read, without the parser's advice about `--`.
+ * Every command takes -h as --help.
+ */
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(
+  command: string,
+  args: string[],
+  options: T,
+  allowPositionals?: P,
+): ReturnType<typeof parseArgs<Options<T, P>>> {
+  try {
+    const config: Options<T, P> = { args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: (allowPositionals ?? false) as P };
+    return parseArgs(config);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const message = (err as Error).message;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${quoted(message)}`, command);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`unexpected argument "${quoted(message)}"`, command);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const option = quoted(message);
+      throw new UsageError(/does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`, command);
+    }
+    throw err;
+  }
+}

@@ -53,6 +53,28 @@ function listItems(op: OperationModel, doc: Json, received: unknown): { items: J
 
 const PAGE_SIZE = new Set(['limit', 'pageSize']);
 
+/**
+ * Where an item holds what a filter names, and its values there: the field
+ * of that name; else (or when that field is deprecated, which a service need
+ * not fill) a list of objects carrying the name (`phoneNumber` filters
+ * `phoneNumbers[].phoneNumber`); else the singular (`statuses` filters `status`).
+ */
+function filteredField(doc: Json, item: Json, name: string): { name: string; values: (it: Json) => unknown[] } | undefined {
+  const props: Record<string, Json> = item.properties ?? {};
+  const direct = (field: string) => ({ name: field, values: (it: Json) => [it?.[field]] });
+  if (name in props && !mergeAllOf(doc, props[name])?.deprecated) return direct(name);
+  for (const [listName, raw] of Object.entries(props)) {
+    const list = mergeAllOf(doc, raw);
+    if (list?.type !== 'array' || !(name in (mergeAllOf(doc, list.items ?? {})?.properties ?? {}))) continue;
+    return {
+      name: `${listName}[].${name}`,
+      values: (it) => (Array.isArray(it?.[listName]) ? it[listName].map((entry: Json) => entry?.[name]) : []),
+    };
+  }
+  const field = [name, name.replace(/s$/, '')].find((f) => f in props);
+  return field === undefined ? undefined : direct(field);
+}
+
 /** A documented filter (`status=…` keeps only those statuses) or page size the answer ignored. */
 function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, received: unknown): Problems {
   const list = listItems(op, doc, received);
@@ -63,13 +85,12 @@ function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, rece
       problems.push(`${name}=${value} but the page has ${list.items.length} items`);
       continue;
     }
-    // The item field a filter names: the same name, or its singular (`statuses` filters `status`).
-    const field = [name, name.replace(/s$/, '')].find((f) => f in (list.item.properties ?? {}));
+    const field = filteredField(doc, list.item, name);
     if (!field) continue;
     const wanted = Array.isArray(value) ? value : [value];
-    const bad = list.items.findIndex((it) => !wanted.some((w) => w === it?.[field]));
+    const bad = list.items.findIndex((it) => !field.values(it).some((v) => wanted.includes(v)));
     if (bad >= 0) {
-      problems.push(`filter ${name}=${wanted.join(',')} ignored: item ${bad} has ${field} ${JSON.stringify(list.items[bad]?.[field])}`);
+      problems.push(`filter ${name}=${wanted.join(',')} ignored: item ${bad} has ${field.name} ${JSON.stringify(field.values(list.items[bad]))}`);
     }
   }
   return problems;

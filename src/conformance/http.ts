@@ -12,6 +12,8 @@ export interface Exchange {
   /** The answer parsed as JSON, or its text when it is not JSON, or undefined when empty. */
   received: unknown;
   text: string;
+  /** Why the local sandbox refused the request (its X-Sandbox-Reason header), when it says. */
+  reason?: string;
 }
 
 /** The target could not be reached (exit 2: nothing was checked). */
@@ -30,6 +32,8 @@ export interface TargetOptions {
   rate: number;
   maxRequests: number;
   timeoutMs?: number;
+  /** Called after each answer with the number of requests sent so far (progress). */
+  onSent?: (sent: number) => void;
 }
 
 export class Target {
@@ -83,7 +87,9 @@ export class Target {
     } catch {
       // Not JSON: kept as text; the schema check says what is wrong.
     }
-    return { method, target, headers: allHeaders, body, status: res.status, received, text };
+    const reason = res.headers.get('x-sandbox-reason') ?? undefined;
+    this.options.onSent?.(this.sent);
+    return { method, target, headers: allHeaders, body, status: res.status, received, text, ...(reason ? { reason } : {}) };
   }
 
   /** Text with every secret replaced. */

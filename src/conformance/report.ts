@@ -47,6 +47,9 @@ export interface ConformanceReport {
   violations: Violation[];
 }
 
+/** The Arazzo file of the workflows, relative to the package's folder. */
+export const WORKFLOWS_FILE = 'generated/workflows/partner-sequences.arazzo.json';
+
 export function tally(report: ConformanceReport, operationId: string, operation: string): OperationTally {
   let row = report.operations.find((o) => o.operationId === operationId);
   if (!row) report.operations.push((row = { operationId, operation, valid: 0, invalid: 0, credentials: 0, workflow: 0, violations: 0 }));
@@ -74,7 +77,8 @@ export function formatText(report: ConformanceReport): string {
   }
   out.push(...table(rows));
   if (report.workflows.length) {
-    out.push('', 'Workflows (openapi/workflows, Arazzo):');
+    // Named as installed: node_modules/verification-contracts/<this path>.
+    out.push('', `Workflows (Arazzo, ${WORKFLOWS_FILE} in the package):`);
     for (const w of report.workflows) out.push(`  ${w.status.padEnd(7)} ${w.workflowId}${w.reason ? `: ${w.reason}` : ''}`);
   }
   out.push('');

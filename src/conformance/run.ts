@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { readBundledDocument, readBundledWorkflows } from '../package-files.js';
 import { checkAnswer, type RequestKind } from './checks.js';
 import { BudgetError, Target, type Exchange } from './http.js';
+import { preflight } from './preflight.js';
 import { loadApi, type ApiModel, type ApiName, type OperationModel } from './operations.js';
 import { tally, type ConformanceReport } from './report.js';
 import { invalidRequests, sampleDrafts, validRequests, type Draft, type GenerationContext } from './requests.js';
@@ -27,9 +28,12 @@ export interface ConformanceOptions {
   checkDelivery?: boolean;
   /** Rotate the auth key (POST /auth-keys) and write the new key to this file. */
   rotateKeyFile?: string;
+  /** Told what the run is doing, while it runs (the command line prints it on stderr). */
+  progress?: (line: string) => void;
 }
 
 const BODY_LIMIT = 2000;
+const PROGRESS_EVERY = 50;
 const operationName = (op: OperationModel) => `${op.method} ${op.path}`;
 
 class Run {
@@ -39,12 +43,23 @@ class Run {
   credential: string;
 
   constructor(readonly options: ConformanceOptions) {
-    this.target = new Target({ baseUrl: options.baseUrl, rate: options.rate, maxRequests: options.maxRequests });
+    this.target = new Target({
+      baseUrl: options.baseUrl,
+      rate: options.rate,
+      maxRequests: options.maxRequests,
+      onSent: (sent) => {
+        if (sent % PROGRESS_EVERY === 0) this.say(`${sent} requests sent, ${this.report.violations.length} violations so far`);
+      },
+    });
     this.target.addSecret(options.credential);
     this.credential = options.credential;
     this.model = loadApi(options.api);
     this.report = { api: options.api, baseUrl: this.target.base.origin + this.target.base.pathname.replace(/\/$/, ''), seed: options.seed, allowWrites: options.allowWrites, requests: 0, operations: [], workflows: [], violations: [] };
     for (const op of this.eligible()) tally(this.report, op.operationId, operationName(op));
+  }
+
+  say(line: string): void {
+    this.options.progress?.(line);
   }
 
   /** Operations the run may call: reads always; writes with --allow-writes; never key rotation (it has its own flag). */
@@ -218,10 +233,18 @@ class Run {
   }
 }
 
-/** Runs every part the options allow; throws UnreachableError when the target cannot be reached. */
+/**
+ * Runs every part the options allow; throws UnreachableError when the target
+ * cannot be reached, PreflightError when it refuses the credential or serves
+ * none of the documented paths.
+ */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const run = new Run(options);
   try {
+    // A refused credential or a wrong base URL throws PreflightError: nothing else is sent.
+    run.say(`checking the credential and the base URL with one request to ${run.report.baseUrl}`);
+    await preflight(run.target, run.model, run.authHeaders('valid'));
+    run.say('finding ids through the list operations');
     const ids = await run.discover();
     const fixedBodies: Record<string, unknown> = {};
     if (options.allowWrites && options.api === 'partner') {
@@ -230,14 +253,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (current) fixedBodies.updatePartner = { webhookUrl: current };
     }
     const ctx = run.context(ids, fixedBodies);
+    run.say('checking that a missing or wrong credential gets the documented 401');
     await run.credentials(ctx);
+    if (options.api === 'partner') run.say(options.allowWrites ? 'running the documented sequences (workflows)' : 'skipping the workflows (they write; --allow-writes runs them)');
     await run.workflows();
+    run.say(`sending ${options.requests} requests generated from the contract (seed ${options.seed})`);
     await run.generated(ctx);
+    if (options.rotateKeyFile) run.say('rotating the auth key (key-rotation workflow)');
     await run.rotate();
   } catch (err) {
     if (!(err instanceof BudgetError)) throw err;
     run.report.stoppedEarly = err.message;
   }
   run.report.requests = run.target.sent;
+  run.say(`done: ${run.report.requests} requests, ${run.report.violations.length} violations`);
   return run.report;
 }

@@ -9,6 +9,7 @@ import { SandboxClock } from './common/clock.js';
 import { answerClientError } from './http/client-errors.js';
 import { Contract, type RouteSpec } from '../contract/routes.js';
 import { controlHandlers } from './operations/control.js';
+import { refusalReason } from './http/credential-refusal.js';
 import { Dispatcher } from './http/dispatch.js';
 import type { ApiName } from './http/error-bodies.js';
 import type { EmittedEvent } from './partner/api.js';
@@ -154,6 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     contracts,
     handlers,
     authorized,
+    refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
     apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
     faults,
     cache:

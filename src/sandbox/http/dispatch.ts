@@ -8,6 +8,7 @@ import { JsonText, type CachedAnswer } from '../common/answer-cache.js';
 import { MALFORMED_TARGET } from './client-errors.js';
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { controlRefusal } from './control-guard.js';
+import { REASON_HEADER } from './credential-refusal.js';
 import { apiOf, errorBody, type ApiName } from './error-bodies.js';
 import type { Faults } from './faults.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -23,6 +24,8 @@ export interface DispatchOptions {
   handlers: Record<ApiName, Record<string, Handler>>;
   /** Whether the request carries the credential the route requires (`header` reads one of its headers). */
   authorized: (route: RouteSpec, header: (name: string) => string | undefined) => boolean;
+  /** Why `authorized` said no, sent in a header of the sandbox's own (credential-refusal.ts). */
+  refusalReason?: (route: RouteSpec, header: (name: string) => string | undefined) => string | undefined;
   /** Runs a handler (journaling the change with --state); see ../persistence/journal.ts. */
   apply: (op: string, write: boolean, req: ParsedRequest, handle: Handler) => Answer | Promise<Answer>;
   faults: Faults;
@@ -135,7 +138,11 @@ export class Dispatcher {
     const { params, query: queryText } = found;
     const { api, route } = operation;
     const faults = this.o.faults;
-    if (!this.o.authorized(route, (name) => headerOf(req, name)) && !faults.ignoresCredentials(route)) return this.fail(res, api, 401, 'Unauthorized', [], route);
+    if (!this.o.authorized(route, (name) => headerOf(req, name)) && !faults.ignoresCredentials(route)) {
+      const why = this.o.refusalReason?.(route, (name) => headerOf(req, name));
+      if (why) res.setHeader(REASON_HEADER, why);
+      return this.fail(res, api, 401, 'Unauthorized', [], route);
+    }
     const broken = faults.serverError(route);
     if (broken) return void this.respond(res, broken[0], broken[1]);
     // The same target read again while nothing changed: the text sent then,

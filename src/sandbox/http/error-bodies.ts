@@ -20,7 +20,10 @@ const V2_CODES: Record<number, [string, string]> = {
 
 const describe = (v: Violation) => {
   const why = typeof v.params.message === 'string' ? v.params.message : v.reasonCode.toLowerCase();
-  return v.reasonCode === 'REQUIRED' ? `${v.field} is required` : `${v.field} ${why}`;
+  if (v.reasonCode === 'REQUIRED') return `${v.field} is required`;
+  // v2 lists them in `details[].params.allowedValues`; the partner's message is all a client gets.
+  if (v.reasonCode === 'ENUM' && Array.isArray(v.params.allowedValues)) return `${v.field} must be one of ${v.params.allowedValues.join(', ')}`;
+  return `${v.field} ${why}`;
 };
 
 /** The body of an error answer of one API. */

@@ -8,6 +8,7 @@ import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
 import type { ApiName } from './error-bodies.js';
+import { jsonMistake } from './json-position.js';
 import { headerOf } from './request-headers.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -19,6 +20,13 @@ export type BodyResult =
 
 const TOO_LARGE: BodyResult = { ok: false, status: 413, message: 'request body is larger than 1 MiB', close: true };
 const INVALID: Violation = { field: 'body', reasonCode: 'INVALID_JSON', params: { message: 'is not valid JSON' } };
+/** The refusal of a body that is not JSON, saying where it stops being JSON (json-position.ts). */
+function invalidJson(text: string): Violation {
+  const mistake = jsonMistake(text);
+  if (!mistake) return INVALID;
+  const { what, position, line, column } = mistake;
+  return { field: 'body', reasonCode: 'INVALID_JSON', params: { message: `is not valid JSON: ${what} at line ${line}, column ${column} (offset ${position})`, position, line, column } };
+}
 const EMPTY: Violation = { field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } };
 
 const TYPE = /^[\w!#$%&'*+.^`|~-]+$/;
@@ -105,7 +113,7 @@ function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
   try {
     return { ok: true, body: parseJson(text) };
   } catch {
-    return { ok: false, status: 400, violations: [INVALID], close: true };
+    return { ok: false, status: 400, violations: [invalidJson(text)], close: true };
   }
 }
 

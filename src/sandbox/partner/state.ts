@@ -63,6 +63,12 @@ export class PartnerState extends PartnerLifecycle implements PartnerApi {
     return this.authKeys.find((k) => k.active)!.key;
   }
 
+  /** Whether a key is the active one, one rotated away by POST /auth-keys, or none of the partner's (undefined). */
+  authKeyState(key: string): 'active' | 'retired' | undefined {
+    const found = this.authKeys.find((k) => k.key === key);
+    return found && (found.active ? 'active' : 'retired');
+  }
+
   // ---- verifications ------------------------------------------------------
 
   createVerification(body: S['VerificationCreate']): S['CreatedVerification'] {

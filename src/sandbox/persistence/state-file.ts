@@ -92,6 +92,8 @@ export class StateFile {
     /** Writes the current state as snapshot lines; used to compact. */
     private readonly snapshot: () => { meta: unknown; lines: Iterable<unknown> },
   ) {
+    // `--state .sandbox/state.jsonl` in a fresh checkout: the folder is made, as the file is.
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
     if (fs.fstatSync(this.fd).size > validBytes) {
       fs.ftruncateSync(this.fd, validBytes);

@@ -1,0 +1,44 @@
+// Why a request's credential was refused. The 401 keeps the documented body
+// ("Unauthorized"); the sandbox adds the reason in a header of its own,
+// X-Sandbox-Reason (DECISIONS S33), since a test double should name the
+// mistake: no credential, an unknown one, a key rotated away, or the
+// credential of the other API.
+
+export const REASON_HEADER = 'X-Sandbox-Reason';
+
+export interface KnownCredentials {
+  /** The partner's keys: the active one, one rotated away, or none of them (undefined). */
+  authKeyState(key: string): 'active' | 'retired' | undefined;
+  /** The v2 access token. */
+  accessToken: string;
+}
+
+const BEARER = /^bearer\s+/i;
+
+/** The reason for a 401 on a route secured by `security`; `header` reads the request's headers. */
+export function refusalReason(security: 'authKey' | 'bearer' | 'none', header: (name: string) => string | undefined, known: KnownCredentials): string | undefined {
+  const key = header('x-auth-key');
+  const authorization = header('authorization');
+  if (security === 'authKey') {
+    if (key === undefined) {
+      return authorization !== undefined && BEARER.test(authorization)
+        ? 'a bearer token was sent to the partner API, which takes the auth key in the X-Auth-Key header'
+        : 'no X-Auth-Key header: the partner API takes the auth key in X-Auth-Key';
+    }
+    if (known.authKeyState(key) === 'retired') return 'this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key';
+    if (key === known.accessToken) return 'X-Auth-Key holds the v2 access token; the partner API takes the auth key';
+    return 'unknown X-Auth-Key: no key of this sandbox has this value (its start-up banner prints the key in force)';
+  }
+  if (security === 'bearer') {
+    if (authorization === undefined) {
+      return key !== undefined
+        ? 'X-Auth-Key was sent to the v2 API, which takes Authorization: Bearer <access token>'
+        : 'no Authorization header: the v2 API takes Authorization: Bearer <access token>';
+    }
+    if (!authorization.startsWith('Bearer ')) return 'Authorization is not "Bearer <access token>" (the scheme is Bearer, then one space)';
+    const token = authorization.slice('Bearer '.length);
+    if (known.authKeyState(token) !== undefined) return 'the bearer token is a partner auth key; the v2 API takes the v2 access token';
+    return 'unknown bearer token: not the access token of this sandbox (its start-up banner prints it)';
+  }
+  return undefined;
+}
