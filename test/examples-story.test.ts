@@ -26,8 +26,17 @@
 //   reads it, so its holder and dates agree everywhere.
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadBundle, type Json } from './helpers/openapi.js';
-import { readStory, type Story, type UserSnapshot, type VerificationSnapshot } from './helpers/story.js';
+import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import { readStory, schemaSamples, type Story, type UserSnapshot, type VerificationSnapshot } from './helpers/story.js';
+import {
+  crossApiProblems,
+  eventIdProblems,
+  externalLinkProblems,
+  historyProblems,
+  idProblems,
+  previousUserProblems,
+  userListProblems,
+} from './helpers/story-checks.js';
 
 const time = (iso: string) => Date.parse(iso);
 const groupBy = <T>(items: T[], key: (t: T) => string) => {
@@ -229,7 +238,9 @@ function eventProblems(story: Story): string[] {
   }
   for (const { where, value: record } of story.webhookRecords) {
     const data = record.payload.data;
-    if (record.type !== record.payload.dataType) problems.push(`${where}: record of type ${record.type} holds a ${record.payload.dataType} webhook`);
+    // The user's history also keeps the shareholder webhooks about the user (sandbox S10).
+    const holds = record.type === 'user' ? ['user', 'shareholder'] : [record.type];
+    if (!holds.includes(record.payload.dataType)) problems.push(`${where}: record of type ${record.type} holds a ${record.payload.dataType} webhook`);
     if (record.verificationId && record.verificationId !== data.verificationId) problems.push(`${where}: record of verification ${record.verificationId} holds data of ${data.verificationId}`);
     if (record.userId && record.userId !== data.userId) problems.push(`${where}: record of user ${record.userId} holds data of ${data.userId}`);
     if (time(record.createdAt) < time(record.payload.createdAt)) problems.push(`${where}: record created before its webhook`);
@@ -324,8 +335,37 @@ function v2Problems(story: Story): string[] {
   return problems;
 }
 
+/** An error example about a path value quotes the request it answers, and that request reaches its operation. */
+function requestProblems(doc: Json): string[] {
+  const problems: string[] = [];
+  const route = (key: string) => new RegExp(`^${key.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+  for (const op of operationsOf(doc).filter((o) => o.kind === 'path')) {
+    const pathParams = (op.operation.parameters ?? []).map((p: Json) => deref(doc, p)).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+    for (const [status, response] of Object.entries<Json>(op.operation.responses ?? {})) {
+      if (!status.startsWith('4')) continue;
+      for (const media of Object.values<Json>(deref(doc, response).content ?? {})) {
+        for (const [name, ref] of Object.entries<Json>(media.examples ?? {})) {
+          const example = deref(doc, ref);
+          if (!(example.value?.details ?? []).some((d: Json) => pathParams.includes(d.field))) continue;
+          const where = `${op.method.toUpperCase()} ${op.key} ${status} ${name}`;
+          const [request] = [...(example.description ?? '').matchAll(/`([A-Z]+) (\/[^`\s]*)`/g)].filter((m) => m[1] === op.method.toUpperCase());
+          if (!request) problems.push(`${where}: names no request it answers`);
+          else if (!route(op.key).test(request[2])) problems.push(`${where}: ${request[2]} does not reach ${op.key}`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
 const partner = readStory(loadBundle('partner'));
 const v2 = readStory(loadBundle('v2'));
+const sandbox = readStory(loadBundle('sandbox'));
+const samples = {
+  partner: schemaSamples(loadBundle('partner')),
+  all: ['partner', 'v2', 'sandbox'].flatMap((api) => schemaSamples(loadBundle(api))),
+};
+const sampleDocuments = samples.all.filter((s) => typeof s.value.serialNo === 'string');
 
 describe('the examples tell one story', () => {
   it('reads the entities of the examples', () => {
@@ -363,8 +403,38 @@ describe('the examples tell one story', () => {
     expect(deviceProblems(partner)).toEqual([]);
   });
 
-  it('a document serial number names one document, in both APIs', () => {
-    expect(documentProblems([...partner.documents, ...v2.documents])).toEqual([]);
+  it('a document serial number names one document, in every API and in the schemas\' own examples', () => {
+    expect(sampleDocuments.length).toBeGreaterThanOrEqual(4);
+    expect(documentProblems([...partner.documents, ...v2.documents, ...sandbox.documents, ...sampleDocuments])).toEqual([]);
+  });
+
+  it('a history page holds every webhook of its subject between its records, and counts them all', () => {
+    expect(partner.historyPages.length).toBeGreaterThanOrEqual(2);
+    expect(historyProblems(partner)).toEqual([]);
+  });
+
+  it('a page of all users lists every live user; a batch link shows in its user', () => {
+    expect(partner.userPages.some((p) => /all users/i.test(p.description ?? ''))).toBe(true);
+    expect(userListProblems(partner)).toEqual([]);
+    expect(externalLinkProblems(partner)).toEqual([]);
+  });
+
+  it('an eventId is one webhook, an id one thing, a previousUserId a detached user (schema samples included)', () => {
+    expect(samples.partner.filter((s) => typeof s.value.eventId === 'string').length).toBeGreaterThanOrEqual(7);
+    expect(eventIdProblems(partner, samples.partner)).toEqual([]);
+    expect(idProblems(partner, samples.partner, v2)).toEqual([]);
+    expect(previousUserProblems(partner, samples.partner)).toEqual([]);
+  });
+
+  it('one person agrees through both APIs: session expiry and age estimate', () => {
+    const readings = [...v2.v2Readings, ...sandbox.v2Readings];
+    expect(readings.length).toBeGreaterThanOrEqual(3);
+    expect(crossApiProblems(partner, readings)).toEqual([]);
+  });
+
+  it('an error example about a path value answers a request that reaches its operation', () => {
+    expect(requestProblems(loadBundle('v2'))).toEqual([]);
+    expect(requestProblems(loadBundle('partner'))).toEqual([]);
   });
 
   it('auth keys and the partner record keep their identity; a rotated key stays inactive', () => {
@@ -401,6 +471,21 @@ describe('the examples tell one story', () => {
     expect(documentProblems([...partner.documents, { where: 'planted', value: { ...doc.value, lastName: 'Planted' } }])).not.toEqual([]);
     const keys = partner.authKeyLists[0];
     expect(accountProblems(plant((s) => s.authKeyLists.push({ where: 'planted', value: keys.value.map((k) => ({ ...k, key: 'ak_live_planted' })) })))).not.toEqual([]);
+    const page = partner.historyPages.find((p) => p.value.webhooks.length > 1)!;
+    expect(historyProblems(plant((s) => s.historyPages.push({ ...page, value: { ...page.value, count: 1 } })))).not.toEqual([]);
+    const all = partner.userPages.find((p) => /all users/i.test(p.description ?? ''))!;
+    expect(userListProblems(plant((s) => s.userPages.push({ ...all, value: { users: all.value.users.slice(1), count: all.value.count - 1 } })))).not.toEqual([]);
+    const batch = partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!;
+    const link = { ...batch.value.externalUsersWithSuccess[0], externalUserId: '00000000-0000-4000-8000-000000000000' };
+    expect(externalLinkProblems(plant((s) => s.externalUserBatches.push({ where: 'planted', value: { externalUsersWithSuccess: [link] } })))).not.toEqual([]);
+    const [created, updated] = ['verification.created', 'verification.updated'].map((t) => samples.partner.find((x) => x.value.eventType === t)!);
+    expect(eventIdProblems(partner, [created, { ...updated, value: { ...updated.value, eventId: created.value.eventId } }])).not.toEqual([]);
+    const record = samples.partner.find((x) => x.schema === 'UserWebhookRecord')!;
+    expect(idProblems(partner, [{ ...record, value: { ...record.value, id: partner.verifications[0].id } }], v2)).not.toEqual([]);
+    expect(previousUserProblems(partner, [{ where: 'planted', schema: 'Verification', value: { previousUserId: partner.users[0].id } }])).not.toEqual([]);
+    const reading = v2.v2Readings.find((r) => r.value.phoneNo === '+4915112345678')!;
+    expect(crossApiProblems(partner, [{ ...reading, value: { ...reading.value, faceScan: { ageEstimation: 'OVER_18' } } }])).not.toEqual([]);
+    expect(crossApiProblems(partner, [{ ...reading, value: { ...reading.value, expiresAt: '2026-03-21T09:26:53.589Z' } }])).not.toEqual([]);
     const session = v2.v2Sessions[0];
     expect(v2Problems({ ...v2, v2Sessions: [...v2.v2Sessions, { where: 'planted', value: { ...session.value, phoneNo: '+4930123456' } }] })).not.toEqual([]);
   });
