@@ -24,27 +24,33 @@
 //   store "the full webhook body sent").
 // - A document's serial number names one physical document, whichever API
 //   reads it, so its holder and dates agree everywhere.
+// - A history page holds every webhook of its subject between its records; a
+//   page said to hold all users lists every live one; an id, an eventId and a
+//   previousUserId each name one thing; the samples a renderer assembles from
+//   schema-level examples join this story too (test/helpers/story-checks.ts).
+// - One person seen through both APIs has one session expiry and one age
+//   estimate.
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import { loadBundle, type Json } from './helpers/openapi.js';
 import { readStory, schemaSamples, type Story, type UserSnapshot, type VerificationSnapshot } from './helpers/story.js';
 import {
+  accountProblems,
   crossApiProblems,
+  deviceProblems,
+  documentProblems,
   eventIdProblems,
   externalLinkProblems,
+  groupBy,
   historyProblems,
   idProblems,
   previousUserProblems,
+  requestProblems,
+  time,
   userListProblems,
+  v2Problems,
 } from './helpers/story-checks.js';
 
-const time = (iso: string) => Date.parse(iso);
-const groupBy = <T>(items: T[], key: (t: T) => string) => {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
-};
-const dateOnly = (d: unknown) => (typeof d === 'string' ? d.slice(0, 10) : d);
 
 // The documented transitions (partner document, "States and transitions";
 // revert rule 1 adds waitingForUserInput -> reverted).
@@ -249,114 +255,10 @@ function eventProblems(story: Story): string[] {
   return problems;
 }
 
-/** Device links are symmetric: every result that shows a device shows the same users (verifications) on it. */
-function deviceProblems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const [kind, results, key, listKey, idKey] of [
-    ['user', story.userDevices, 'userId', 'linkedUsersByDevice', 'users'],
-    ['verification', story.verificationDevices, 'verificationId', 'linkedVerificationsByDevice', 'verifications'],
-  ] as const) {
-    const devices = new Map<string, { ids: string[]; where: string }>();
-    const devicesOf = new Map<string, Set<string>>();
-    for (const { where, value } of results) {
-      devicesOf.set(value[key], new Set(value[listKey].map((d: Json) => d.deviceId)));
-      for (const device of value[listKey]) {
-        const ids = [...new Set([value[key], ...device[idKey].map((x: Json) => x[key])])].sort();
-        const known = devices.get(device.deviceId);
-        if (known && !isDeepStrictEqual(known.ids, ids)) problems.push(`${kind} device ${device.deviceId}: [${ids}] at ${where}, [${known.ids}] at ${known.where}`);
-        devices.set(device.deviceId, { ids, where });
-      }
-    }
-    for (const [deviceId, { ids, where }] of devices) {
-      for (const id of ids) {
-        if (devicesOf.has(id) && !devicesOf.get(id)!.has(deviceId)) problems.push(`${kind} ${id} shares device ${deviceId} (${where}) but its own result does not list it`);
-      }
-    }
-  }
-  return problems;
-}
 
-/** Physical documents, by serial number: the same holder and dates wherever they are read. */
-function documentProblems(documents: Story['documents']): string[] {
-  const problems: string[] = [];
-  for (const [serialNo, seen] of groupBy(documents, (d) => d.value.serialNo)) {
-    for (const d of seen.slice(1)) {
-      for (const field of ['firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'expiryAt', 'issuedAt']) {
-        if (dateOnly(d.value[field]) !== dateOnly(seen[0].value[field])) {
-          problems.push(`document ${serialNo}: ${field} ${d.value[field]} at ${d.where}, ${seen[0].value[field]} at ${seen[0].where}`);
-        }
-      }
-    }
-  }
-  return problems;
-}
 
-function accountProblems(story: Story): string[] {
-  const problems: string[] = [];
-  const keys = story.authKeyLists.flatMap(({ where, value }) => value.map((k) => ({ where, k, at: value.reduce((m, x) => (x.updatedAt > m ? x.updatedAt : m), '') })));
-  for (const [id, seen] of groupBy(keys, (x) => x.k.id)) {
-    for (const x of seen) {
-      if (x.k.key !== seen[0].k.key || x.k.createdAt !== seen[0].k.createdAt) problems.push(`auth key ${id}: differs at ${x.where} and ${seen[0].where}`);
-      // Rotation makes a key inactive for good.
-      for (const y of seen) if (!x.k.active && y.k.active && time(y.at) > time(x.at)) problems.push(`auth key ${id}: inactive at ${x.at} (${x.where}), active again at ${y.at} (${y.where})`);
-    }
-  }
-  for (const [value, seen] of groupBy(keys, (x) => x.k.key)) {
-    if (new Set(seen.map((x) => x.k.id)).size > 1) problems.push(`auth key value ${value} has ids ${[...new Set(seen.map((x) => x.k.id))]}`);
-  }
-  for (const { where, value } of story.authKeyLists) if (value.filter((k) => k.active).length > 1) problems.push(`${where}: more than one active key`);
-  for (const [id, seen] of groupBy(story.partners, (p) => p.value.id)) {
-    for (const p of seen) {
-      if (p.value.name !== seen[0].value.name || p.value.createdAt !== seen[0].value.createdAt) problems.push(`partner ${id}: differs at ${p.where} and ${seen[0].where}`);
-      for (const q of seen) if (p.value.updatedAt === q.value.updatedAt && p.value.webhookUrl !== q.value.webhookUrl) problems.push(`partner ${id}: two addresses at ${p.value.updatedAt}`);
-    }
-  }
-  return problems;
-}
 
-/** v2 sessions: one content per id (the sandbox seeds them by id), one session per externalId, ordered timestamps. */
-function v2Problems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const [id, seen] of groupBy(story.v2Sessions, (s) => s.value.id)) {
-    for (const s of seen.slice(1)) if (!isDeepStrictEqual(s.value, seen[0].value)) problems.push(`v2 session ${id} differs at ${s.where} and ${seen[0].where}`);
-  }
-  for (const [externalId, seen] of groupBy(story.v2Sessions, (s) => s.value.externalId)) {
-    if (new Set(seen.map((s) => s.value.id)).size > 1) problems.push(`v2 externalId ${externalId} names sessions ${[...new Set(seen.map((s) => s.value.id))]}`);
-  }
-  for (const { where, value: s } of story.v2Sessions) {
-    const steps = [s.createdAt, s.identityDocument?.createdAt, s.identityDocument?.updatedAt, s.faceScan?.createdAt, s.faceScan?.updatedAt].filter(Boolean);
-    for (const at of steps) if (time(at) < time(s.createdAt) || time(at) > time(s.updatedAt)) problems.push(`${where}: ${at} outside the session's ${s.createdAt}..${s.updatedAt}`);
-    if (time(s.expiresAt) <= time(s.createdAt)) problems.push(`${where}: expires before it is created`);
-  }
-  for (const [phone, seen] of groupBy(story.v2Sessions.filter((s) => s.value.identityDocument), (s) => s.value.phoneNo)) {
-    const births = new Set(seen.map((s) => s.value.identityDocument.dateOfBirth));
-    if (births.size > 1) problems.push(`v2 phone ${phone}: holders born ${[...births]}`);
-  }
-  return problems;
-}
 
-/** An error example about a path value quotes the request it answers, and that request reaches its operation. */
-function requestProblems(doc: Json): string[] {
-  const problems: string[] = [];
-  const route = (key: string) => new RegExp(`^${key.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-  for (const op of operationsOf(doc).filter((o) => o.kind === 'path')) {
-    const pathParams = (op.operation.parameters ?? []).map((p: Json) => deref(doc, p)).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
-    for (const [status, response] of Object.entries<Json>(op.operation.responses ?? {})) {
-      if (!status.startsWith('4')) continue;
-      for (const media of Object.values<Json>(deref(doc, response).content ?? {})) {
-        for (const [name, ref] of Object.entries<Json>(media.examples ?? {})) {
-          const example = deref(doc, ref);
-          if (!(example.value?.details ?? []).some((d: Json) => pathParams.includes(d.field))) continue;
-          const where = `${op.method.toUpperCase()} ${op.key} ${status} ${name}`;
-          const [request] = [...(example.description ?? '').matchAll(/`([A-Z]+) (\/[^`\s]*)`/g)].filter((m) => m[1] === op.method.toUpperCase());
-          if (!request) problems.push(`${where}: names no request it answers`);
-          else if (!route(op.key).test(request[2])) problems.push(`${where}: ${request[2]} does not reach ${op.key}`);
-        }
-      }
-    }
-  }
-  return problems;
-}
 
 const partner = readStory(loadBundle('partner'));
 const v2 = readStory(loadBundle('v2'));
