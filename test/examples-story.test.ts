@@ -24,18 +24,33 @@
 //   store "the full webhook body sent").
 // - A document's serial number names one physical document, whichever API
 //   reads it, so its holder and dates agree everywhere.
+// - A history page holds every webhook of its subject between its records; a
+//   page said to hold all users lists every live one; an id, an eventId and a
+//   previousUserId each name one thing; the samples a renderer assembles from
+//   schema-level examples join this story too (test/helpers/story-checks.ts).
+// - One person seen through both APIs has one session expiry and one age
+//   estimate.
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadBundle, type Json } from './helpers/openapi.js';
-import { readStory, type Story, type UserSnapshot, type VerificationSnapshot } from './helpers/story.js';
+import { readStory, schemaSamples, type Story, type UserSnapshot, type VerificationSnapshot } from './helpers/story.js';
+import {
+  accountProblems,
+  crossApiProblems,
+  deviceProblems,
+  documentProblems,
+  eventIdProblems,
+  externalLinkProblems,
+  groupBy,
+  historyProblems,
+  idProblems,
+  previousUserProblems,
+  requestProblems,
+  time,
+  userListProblems,
+  v2Problems,
+} from './helpers/story-checks.js';
 
-const time = (iso: string) => Date.parse(iso);
-const groupBy = <T>(items: T[], key: (t: T) => string) => {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
-};
-const dateOnly = (d: unknown) => (typeof d === 'string' ? d.slice(0, 10) : d);
 
 // The documented transitions (partner document, "States and transitions";
 // revert rule 1 adds waitingForUserInput -> reverted).
@@ -229,7 +244,9 @@ function eventProblems(story: Story): string[] {
   }
   for (const { where, value: record } of story.webhookRecords) {
     const data = record.payload.data;
-    if (record.type !== record.payload.dataType) problems.push(`${where}: record of type ${record.type} holds a ${record.payload.dataType} webhook`);
+    // The user's history also keeps the shareholder webhooks about the user (sandbox S10).
+    const holds = record.type === 'user' ? ['user', 'shareholder'] : [record.type];
+    if (!holds.includes(record.payload.dataType)) problems.push(`${where}: record of type ${record.type} holds a ${record.payload.dataType} webhook`);
     if (record.verificationId && record.verificationId !== data.verificationId) problems.push(`${where}: record of verification ${record.verificationId} holds data of ${data.verificationId}`);
     if (record.userId && record.userId !== data.userId) problems.push(`${where}: record of user ${record.userId} holds data of ${data.userId}`);
     if (time(record.createdAt) < time(record.payload.createdAt)) problems.push(`${where}: record created before its webhook`);
@@ -238,94 +255,19 @@ function eventProblems(story: Story): string[] {
   return problems;
 }
 
-/** Device links are symmetric: every result that shows a device shows the same users (verifications) on it. */
-function deviceProblems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const [kind, results, key, listKey, idKey] of [
-    ['user', story.userDevices, 'userId', 'linkedUsersByDevice', 'users'],
-    ['verification', story.verificationDevices, 'verificationId', 'linkedVerificationsByDevice', 'verifications'],
-  ] as const) {
-    const devices = new Map<string, { ids: string[]; where: string }>();
-    const devicesOf = new Map<string, Set<string>>();
-    for (const { where, value } of results) {
-      devicesOf.set(value[key], new Set(value[listKey].map((d: Json) => d.deviceId)));
-      for (const device of value[listKey]) {
-        const ids = [...new Set([value[key], ...device[idKey].map((x: Json) => x[key])])].sort();
-        const known = devices.get(device.deviceId);
-        if (known && !isDeepStrictEqual(known.ids, ids)) problems.push(`${kind} device ${device.deviceId}: [${ids}] at ${where}, [${known.ids}] at ${known.where}`);
-        devices.set(device.deviceId, { ids, where });
-      }
-    }
-    for (const [deviceId, { ids, where }] of devices) {
-      for (const id of ids) {
-        if (devicesOf.has(id) && !devicesOf.get(id)!.has(deviceId)) problems.push(`${kind} ${id} shares device ${deviceId} (${where}) but its own result does not list it`);
-      }
-    }
-  }
-  return problems;
-}
 
-/** Physical documents, by serial number: the same holder and dates wherever they are read. */
-function documentProblems(documents: Story['documents']): string[] {
-  const problems: string[] = [];
-  for (const [serialNo, seen] of groupBy(documents, (d) => d.value.serialNo)) {
-    for (const d of seen.slice(1)) {
-      for (const field of ['firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'expiryAt', 'issuedAt']) {
-        if (dateOnly(d.value[field]) !== dateOnly(seen[0].value[field])) {
-          problems.push(`document ${serialNo}: ${field} ${d.value[field]} at ${d.where}, ${seen[0].value[field]} at ${seen[0].where}`);
-        }
-      }
-    }
-  }
-  return problems;
-}
 
-function accountProblems(story: Story): string[] {
-  const problems: string[] = [];
-  const keys = story.authKeyLists.flatMap(({ where, value }) => value.map((k) => ({ where, k, at: value.reduce((m, x) => (x.updatedAt > m ? x.updatedAt : m), '') })));
-  for (const [id, seen] of groupBy(keys, (x) => x.k.id)) {
-    for (const x of seen) {
-      if (x.k.key !== seen[0].k.key || x.k.createdAt !== seen[0].k.createdAt) problems.push(`auth key ${id}: differs at ${x.where} and ${seen[0].where}`);
-      // Rotation makes a key inactive for good.
-      for (const y of seen) if (!x.k.active && y.k.active && time(y.at) > time(x.at)) problems.push(`auth key ${id}: inactive at ${x.at} (${x.where}), active again at ${y.at} (${y.where})`);
-    }
-  }
-  for (const [value, seen] of groupBy(keys, (x) => x.k.key)) {
-    if (new Set(seen.map((x) => x.k.id)).size > 1) problems.push(`auth key value ${value} has ids ${[...new Set(seen.map((x) => x.k.id))]}`);
-  }
-  for (const { where, value } of story.authKeyLists) if (value.filter((k) => k.active).length > 1) problems.push(`${where}: more than one active key`);
-  for (const [id, seen] of groupBy(story.partners, (p) => p.value.id)) {
-    for (const p of seen) {
-      if (p.value.name !== seen[0].value.name || p.value.createdAt !== seen[0].value.createdAt) problems.push(`partner ${id}: differs at ${p.where} and ${seen[0].where}`);
-      for (const q of seen) if (p.value.updatedAt === q.value.updatedAt && p.value.webhookUrl !== q.value.webhookUrl) problems.push(`partner ${id}: two addresses at ${p.value.updatedAt}`);
-    }
-  }
-  return problems;
-}
 
-/** v2 sessions: one content per id (the sandbox seeds them by id), one session per externalId, ordered timestamps. */
-function v2Problems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const [id, seen] of groupBy(story.v2Sessions, (s) => s.value.id)) {
-    for (const s of seen.slice(1)) if (!isDeepStrictEqual(s.value, seen[0].value)) problems.push(`v2 session ${id} differs at ${s.where} and ${seen[0].where}`);
-  }
-  for (const [externalId, seen] of groupBy(story.v2Sessions, (s) => s.value.externalId)) {
-    if (new Set(seen.map((s) => s.value.id)).size > 1) problems.push(`v2 externalId ${externalId} names sessions ${[...new Set(seen.map((s) => s.value.id))]}`);
-  }
-  for (const { where, value: s } of story.v2Sessions) {
-    const steps = [s.createdAt, s.identityDocument?.createdAt, s.identityDocument?.updatedAt, s.faceScan?.createdAt, s.faceScan?.updatedAt].filter(Boolean);
-    for (const at of steps) if (time(at) < time(s.createdAt) || time(at) > time(s.updatedAt)) problems.push(`${where}: ${at} outside the session's ${s.createdAt}..${s.updatedAt}`);
-    if (time(s.expiresAt) <= time(s.createdAt)) problems.push(`${where}: expires before it is created`);
-  }
-  for (const [phone, seen] of groupBy(story.v2Sessions.filter((s) => s.value.identityDocument), (s) => s.value.phoneNo)) {
-    const births = new Set(seen.map((s) => s.value.identityDocument.dateOfBirth));
-    if (births.size > 1) problems.push(`v2 phone ${phone}: holders born ${[...births]}`);
-  }
-  return problems;
-}
+
 
 const partner = readStory(loadBundle('partner'));
 const v2 = readStory(loadBundle('v2'));
+const sandbox = readStory(loadBundle('sandbox'));
+const samples = {
+  partner: schemaSamples(loadBundle('partner')),
+  all: ['partner', 'v2', 'sandbox'].flatMap((api) => schemaSamples(loadBundle(api))),
+};
+const sampleDocuments = samples.all.filter((s) => typeof s.value.serialNo === 'string');
 
 describe('the examples tell one story', () => {
   it('reads the entities of the examples', () => {
@@ -363,8 +305,38 @@ describe('the examples tell one story', () => {
     expect(deviceProblems(partner)).toEqual([]);
   });
 
-  it('a document serial number names one document, in both APIs', () => {
-    expect(documentProblems([...partner.documents, ...v2.documents])).toEqual([]);
+  it('a document serial number names one document, in every API and in the schemas\' own examples', () => {
+    expect(sampleDocuments.length).toBeGreaterThanOrEqual(4);
+    expect(documentProblems([...partner.documents, ...v2.documents, ...sandbox.documents, ...sampleDocuments])).toEqual([]);
+  });
+
+  it('a history page holds every webhook of its subject between its records, and counts them all', () => {
+    expect(partner.historyPages.length).toBeGreaterThanOrEqual(2);
+    expect(historyProblems(partner)).toEqual([]);
+  });
+
+  it('a page of all users lists every live user; a batch link shows in its user', () => {
+    expect(partner.userPages.some((p) => /all users/i.test(p.description ?? ''))).toBe(true);
+    expect(userListProblems(partner)).toEqual([]);
+    expect(externalLinkProblems(partner)).toEqual([]);
+  });
+
+  it('an eventId is one webhook, an id one thing, a previousUserId a detached user (schema samples included)', () => {
+    expect(samples.partner.filter((s) => typeof s.value.eventId === 'string').length).toBeGreaterThanOrEqual(7);
+    expect(eventIdProblems(partner, samples.partner)).toEqual([]);
+    expect(idProblems(partner, samples.partner, v2)).toEqual([]);
+    expect(previousUserProblems(partner, samples.partner)).toEqual([]);
+  });
+
+  it('one person agrees through both APIs: session expiry and age estimate', () => {
+    const readings = [...v2.v2Readings, ...sandbox.v2Readings];
+    expect(readings.length).toBeGreaterThanOrEqual(3);
+    expect(crossApiProblems(partner, readings)).toEqual([]);
+  });
+
+  it('an error example about a path value answers a request that reaches its operation', () => {
+    expect(requestProblems(loadBundle('v2'))).toEqual([]);
+    expect(requestProblems(loadBundle('partner'))).toEqual([]);
   });
 
   it('auth keys and the partner record keep their identity; a rotated key stays inactive', () => {
@@ -401,6 +373,21 @@ describe('the examples tell one story', () => {
     expect(documentProblems([...partner.documents, { where: 'planted', value: { ...doc.value, lastName: 'Planted' } }])).not.toEqual([]);
     const keys = partner.authKeyLists[0];
     expect(accountProblems(plant((s) => s.authKeyLists.push({ where: 'planted', value: keys.value.map((k) => ({ ...k, key: 'ak_live_planted' })) })))).not.toEqual([]);
+    const page = partner.historyPages.find((p) => p.value.webhooks.length > 1)!;
+    expect(historyProblems(plant((s) => s.historyPages.push({ ...page, value: { ...page.value, count: 1 } })))).not.toEqual([]);
+    const all = partner.userPages.find((p) => /all users/i.test(p.description ?? ''))!;
+    expect(userListProblems(plant((s) => s.userPages.push({ ...all, value: { users: all.value.users.slice(1), count: all.value.count - 1 } })))).not.toEqual([]);
+    const batch = partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!;
+    const link = { ...batch.value.externalUsersWithSuccess[0], externalUserId: '00000000-0000-4000-8000-000000000000' };
+    expect(externalLinkProblems(plant((s) => s.externalUserBatches.push({ where: 'planted', value: { externalUsersWithSuccess: [link] } })))).not.toEqual([]);
+    const [created, updated] = ['verification.created', 'verification.updated'].map((t) => samples.partner.find((x) => x.value.eventType === t)!);
+    expect(eventIdProblems(partner, [created, { ...updated, value: { ...updated.value, eventId: created.value.eventId } }])).not.toEqual([]);
+    const record = samples.partner.find((x) => x.schema === 'UserWebhookRecord')!;
+    expect(idProblems(partner, [{ ...record, value: { ...record.value, id: partner.verifications[0].id } }], v2)).not.toEqual([]);
+    expect(previousUserProblems(partner, [{ where: 'planted', schema: 'Verification', value: { previousUserId: partner.users[0].id } }])).not.toEqual([]);
+    const reading = v2.v2Readings.find((r) => r.value.phoneNo === '+4915112345678')!;
+    expect(crossApiProblems(partner, [{ ...reading, value: { ...reading.value, faceScan: { ageEstimation: 'OVER_18' } } }])).not.toEqual([]);
+    expect(crossApiProblems(partner, [{ ...reading, value: { ...reading.value, expiresAt: '2026-03-21T09:26:53.589Z' } }])).not.toEqual([]);
     const session = v2.v2Sessions[0];
     expect(v2Problems({ ...v2, v2Sessions: [...v2.v2Sessions, { where: 'planted', value: { ...session.value, phoneNo: '+4930123456' } }] })).not.toEqual([]);
   });

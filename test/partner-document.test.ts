@@ -70,7 +70,7 @@ const VERIFICATION_FIELDS = [
   'redirectUrl', 'errorRedirectUrl', 'reason', 'author', 'status', 'metadata', 'validTo', 'createdAt', 'updatedAt',
 ];
 /** Verification fields that echo optional create input and may be absent (P8). */
-const VERIFICATION_OPTIONAL = ['phoneNumber', 'isPhoneNumberVerified', 'firstName', 'lastName', 'requireFirstAndLastName', 'errorRedirectUrl', 'reason', 'author', 'metadata'];
+const VERIFICATION_OPTIONAL = ['phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'requirements', 'firstName', 'lastName', 'requireFirstAndLastName', 'errorRedirectUrl', 'reason', 'author', 'metadata'];
 const CREATE_FIELDS = [
   'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName', 'requireFirstAndLastName',
   'requirements', 'externalUserId', 'redirectUrl', 'errorRedirectUrl', 'timeToExpiry', 'reason', 'author', 'metadata',
@@ -327,12 +327,12 @@ describe('partner and auth keys', () => {
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], key: 123 }] });
   });
 
-  it('a rotation answers the new active key, then the previous key now inactive (P31)', () => {
+  it('a rotation answers the new active key and the previous key now inactive, in any order (P31)', () => {
     const rotation = response('post /auth-keys', '201');
     const [fresh, previous] = example('AuthKeyCreated').authKeys;
     for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) wantValid(rotation, example(name), name);
     wantInvalid(rotation, { authKeys: [fresh], count: 1 }, 'only the new key');
-    wantInvalid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
+    wantValid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
     wantInvalid(rotation, { authKeys: [fresh, { ...previous, active: true }], count: 2 }, 'previous key still active');
     wantInvalid(rotation, { authKeys: [{ ...fresh, active: false }, previous], count: 2 }, 'new key inactive');
     wantValid(response('get /auth-keys', '200'), { authKeys: [previous], count: 1 }, 'a listing is any page of keys');
@@ -1552,5 +1552,80 @@ describe('lifecycle in the overview', () => {
     expect(text).toMatch(/HMAC-SHA256/);
     expect(text).toMatch(/15 minutes/);
     for (const field of ENVELOPE_FIELDS) expect(text).toContain(`\`${field}\``);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Issue 19: answers the audit found stricter than the documents.
+
+describe('audit findings: answers hold what the documents state, not more', () => {
+  it('a rotation answer may list the previous key first; both keys must be there (P31)', () => {
+    const rotation = response('post /auth-keys', '201');
+    const [fresh, previous] = example('AuthKeyCreated').authKeys;
+    wantValid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
+    wantValid(rotation, { authKeys: [previous, fresh, { ...previous, id: UUID, key: 'ak_live_older' }], count: 3 }, 'a further entry');
+    wantInvalid(rotation, { authKeys: [fresh, { ...fresh, id: UUID }], count: 2 }, 'two active keys, no previous one');
+    wantInvalid(rotation, { authKeys: [previous, { ...previous, id: UUID }], count: 2 }, 'no active key');
+    wantInvalid(rotation, { authKeys: [previous, { ...fresh, active: 'true' }], count: 2 }, 'active not a boolean');
+    expect(JSON.stringify(responseSchema('post /auth-keys', '201'))).not.toContain('prefixItems');
+  });
+
+  describe.each([
+    ['get /verifications/{verificationId}/webhooks', 'VerificationWebhookRecords'],
+    ['get /users/{userId}/webhooks', 'UserWebhookRecords'],
+  ])('%s: a record of an event type added later (P24)', (key, exampleName) => {
+    const list = response(key, '200');
+    const page = () => example(exampleName);
+    const withPayload = (payload: unknown) => {
+      const value = page();
+      return { ...value, webhooks: [...value.webhooks, { ...value.webhooks[0], id: UUID, payload }] };
+    };
+    const added = () => ({
+      eventId: '5e9a1c7d-3b4f-4d62-8e0a-b7c2f9d1e456',
+      dataType: 'user',
+      eventType: 'user.phoneNumberRemoved',
+      createdAt: TIMESTAMP,
+      data: { userId: USER_ID, anything: ['new'] },
+    });
+
+    it('validates, with a new data type too, so the page stays valid', () => {
+      wantValid(list, withPayload(added()), 'new event type');
+      wantValid(list, withPayload({ ...added(), dataType: 'document', eventType: 'document.expired' }), 'new data type');
+    });
+
+    it('still has the documented envelope', () => {
+      for (const field of ENVELOPE_FIELDS) wantInvalid(list, withPayload(without(added(), field)), `without ${field}`);
+      wantInvalid(list, withPayload({ ...added(), eventId: 'not-a-uuid' }), 'eventId not a uuid');
+      wantInvalid(list, withPayload({ ...added(), createdAt: 'yesterday' }), 'createdAt not a date-time');
+      wantInvalid(list, withPayload({ ...added(), data: 'text' }), 'data not an object');
+      wantInvalid(list, withPayload({ ...added(), eventType: 7 }), 'eventType not a string');
+    });
+
+    it('a known event type is still checked as its schema says', () => {
+      const known = webhookExample('user.created');
+      wantValid(list, withPayload(known));
+      wantInvalid(list, withPayload({ ...known, dataType: 'verification' }), 'user.created with a verification dataType');
+      wantInvalid(list, withPayload({ ...known, data: without(known.data, 'userId') }), 'user.created without data.userId');
+      wantInvalid(list, withPayload({ ...webhookExample('verification.created'), data: {} }), 'verification.created with empty data');
+    });
+  });
+
+  it('phoneNumbers and requirements may be absent from answers and webhook data, like other optional input (P8)', () => {
+    const lean = (value: Json) => without(without(value, 'phoneNumbers'), 'requirements');
+    wantValid(verification, lean(completed()), 'Verification');
+    wantValid(createdVerification, lean(example('CreatedVerificationMinimal')), 'create answer');
+    for (const event of ['verification.created', 'verification.updated']) {
+      const body = webhookExample(event);
+      wantValid(webhookValidator(event), { ...body, data: lean(body.data) }, event);
+    }
+    // Present, they keep their documented shapes; collectedRequirements stays required.
+    wantInvalid(verification, { ...completed(), phoneNumbers: null }, 'phoneNumbers null');
+    wantInvalid(verification, { ...completed(), requirements: null }, 'requirements null');
+    wantInvalid(verification, without(lean(completed()), 'collectedRequirements'), 'without collectedRequirements');
+    for (const key of ['get /verifications/{verificationId}', 'post /verifications']) {
+      const schema = responseSchema(key, key.startsWith('post') ? '201' : '200');
+      expect(requiredOf(schema), key).not.toContain('phoneNumbers');
+      expect(requiredOf(schema), key).not.toContain('requirements');
+    }
   });
 });

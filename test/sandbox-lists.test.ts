@@ -92,7 +92,7 @@ describe('indexed lists answer what a full scan answers', () => {
         (q: NonNullable<VQuery>) => {
           const field = q.datetimeField ?? 'createdAt';
           const expected = scan(all, (v) =>
-            anyOf(q.phoneNumber, v.phoneNumbers.map((p) => p.phoneNumber)) &&
+            anyOf(q.phoneNumber, (v.phoneNumbers ?? []).map((p) => p.phoneNumber)) &&
             anyOf(q.externalUserId, [v.externalUserId]) &&
             anyOf(q.userId, v.userId ? [v.userId] : []) &&
             anyOf(q.status, [v.status]) &&

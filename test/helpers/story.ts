@@ -9,6 +9,8 @@ import { deref, type Json } from './openapi.js';
 export interface Seen<T> {
   where: string;
   value: T;
+  /** The description of the named example it stands in, if any. */
+  description?: string;
 }
 
 /** A user as one example shows it, at one moment (`at`). */
@@ -26,6 +28,7 @@ export interface UserSnapshot {
   currentName?: string;
   dateOfBirth?: string | null;
   documents: Json[];
+  estimatedAge?: string;
   /** Sent as the data of `user.deleted`. */
   deleted: boolean;
 }
@@ -58,10 +61,15 @@ export interface Story {
   userMentions: UserMention[];
   externalUserBatches: Seen<Json>[];
   authKeyLists: Seen<Json[]>[];
+  /** `{users, count}` pages and `{webhooks, count}` history pages, with their example's description. */
+  userPages: Seen<Json>[];
+  historyPages: Seen<Json>[];
   partners: Seen<Json>[];
   /** Identity documents, by whichever API reads them (collected, user documents, v2). */
   documents: Seen<Json>[];
   v2Sessions: Seen<Json>[];
+  /** v2 session data with a face scan, whether or not it has an id yet (the sandbox's create body). */
+  v2Readings: Seen<Json>[];
 }
 
 export const VERIFICATION_STATUSES = new Set([
@@ -92,15 +100,17 @@ function userSnapshot(where: string, v: Json, eventAt: string | undefined, event
     currentName: v.firstName !== undefined ? nameOf(v) : undefined,
     dateOfBirth: v.dateOfBirth,
     documents: v.documents ?? [],
+    estimatedAge: v.estimatedAge,
     deleted: eventType === 'user.deleted',
   };
 }
 
 /** Every example value of a document: those its operations and webhooks show and its named examples. */
 export function exampleValues(doc: Json): Seen<Json>[] {
-  const found = Object.entries<Json>(doc.components?.examples ?? {}).map(([name, example]) => ({
+  const found: Seen<Json>[] = Object.entries<Json>(doc.components?.examples ?? {}).map(([name, example]) => ({
     where: `#/components/examples/${name}`,
     value: deref(doc, example).value,
+    description: deref(doc, example).description,
   }));
   // A media type's `$ref` to a named example resolves to the same value: count it once.
   const named = new Set(found.map((f) => f.value));
@@ -119,10 +129,14 @@ export function readStory(doc: Json): Story {
     userMentions: [],
     externalUserBatches: [],
     authKeyLists: [],
+    userPages: [],
+    historyPages: [],
     partners: [],
     documents: [],
     v2Sessions: [],
+    v2Readings: [],
   };
+  let description: string | undefined;
   const walk = (v: Json, where: string, eventAt?: string, eventType?: string) => {
     if (Array.isArray(v)) return v.forEach((item, i) => walk(item, `${where}/${i}`, eventAt, eventType));
     if (!isObject(v)) return;
@@ -150,11 +164,51 @@ export function readStory(doc: Json): Story {
     if (Array.isArray(v.linkedVerificationsByDevice)) story.verificationDevices.push({ where, value: v });
     if (Array.isArray(v.externalUsersWithSuccess)) story.externalUserBatches.push({ where, value: v });
     if (Array.isArray(v.authKeys)) story.authKeyLists.push({ where, value: v.authKeys });
+    if (Array.isArray(v.users) && typeof v.count === 'number') story.userPages.push({ where, value: v, description });
+    if (Array.isArray(v.webhooks) && typeof v.count === 'number') story.historyPages.push({ where, value: v, description });
     if (typeof v.webhookUrl === 'string' && typeof v.name === 'string' && typeof v.id === 'string') story.partners.push({ where, value: v });
     if (typeof v.serialNo === 'string') story.documents.push({ where, value: v });
     if (typeof v.externalId === 'string' && typeof v.phoneNo === 'string' && typeof v.id === 'string') story.v2Sessions.push({ where, value: v });
+    if (typeof v.phoneNo === 'string' && isObject(v.faceScan)) story.v2Readings.push({ where, value: v });
     for (const [key, child] of Object.entries<Json>(v)) walk(child, `${where}/${key}`, eventAt, eventType);
   };
-  for (const { where, value } of exampleValues(doc)) walk(value, where);
+  for (const example of exampleValues(doc)) {
+    description = example.description;
+    walk(example.value, example.where);
+  }
   return story;
+}
+
+/** The first example a schema gives for a value (its own, its `const`, or the one of the schema it refers to); scalars only. */
+function sampleOf(doc: Json, schema: Json): unknown {
+  if (!isObject(schema)) return undefined;
+  if (Array.isArray(schema.examples) && schema.examples.length && !isObject(schema.examples[0])) return schema.examples[0];
+  if ('const' in schema) return schema.const;
+  return schema.$ref ? sampleOf(doc, deref(doc, { $ref: schema.$ref })) : undefined;
+}
+
+/**
+ * The samples a reader sees where a schema has no example of its own: for each
+ * schema listing `properties` (a component or a nested object), an object of
+ * each property's first example, as renderers such as Redoc assemble them.
+ * Only properties with an example are kept; `schema` names the component.
+ */
+export function schemaSamples(doc: Json): (Seen<Json> & { schema: string })[] {
+  const found: (Seen<Json> & { schema: string })[] = [];
+  const visit = (schema: Json, where: string, name: string) => {
+    if (!isObject(schema) || schema.$ref) return;
+    if (isObject(schema.properties)) {
+      const value: Json = {};
+      for (const [key, property] of Object.entries<Json>(schema.properties)) {
+        const sample = sampleOf(doc, property);
+        if (sample !== undefined) value[key] = sample;
+        visit(property, `${where}/properties/${key}`, name);
+      }
+      if (Object.keys(value).length > 1) found.push({ where, value, schema: name });
+    }
+    for (const key of ['allOf', 'anyOf', 'oneOf']) (schema[key] ?? []).forEach((sub: Json, i: number) => visit(sub, `${where}/${key}/${i}`, name));
+    if (isObject(schema.items)) visit(schema.items, `${where}/items`, name);
+  };
+  for (const [name, schema] of Object.entries<Json>(doc.components?.schemas ?? {})) visit(schema, `#/components/schemas/${name}`, name);
+  return found;
 }

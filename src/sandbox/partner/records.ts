@@ -13,7 +13,11 @@ export type PersonName = { firstName: string; lastName: string };
 export interface StoredVerification {
   /** Creation order: the newest-first lists page by it. */
   seq: number;
-  data: Mutable<S['Verification']>;
+  /**
+   * The sandbox always answers `phoneNumbers` and `requirements` (empty lists
+   * when none were sent); the service may leave them out (DECISIONS P8).
+   */
+  data: Mutable<S['Verification'] & Required<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>>;
   token: string;
   activities: S['UserActivity'][];
   /** Device ids in order of first use. */
