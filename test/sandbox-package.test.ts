@@ -51,10 +51,10 @@ describe('verification-contracts/sandbox from the packed tarball', () => {
     expect(stdout).toMatch(/1 passed/);
   }, 120_000);
 
-  it('keeps a state file across an in-process restart, and the control client refuses a base URL with a path', async () => {
+  it('keeps a state file (its folders made) across an in-process restart, and the control client refuses a base URL with a path', async () => {
     const script = `
       import { createSandboxClient, startSandbox } from 'verification-contracts/sandbox';
-      const state = ${JSON.stringify(path.join(work, 'state.jsonl'))};
+      const state = ${JSON.stringify(path.join(work, 'not-yet', 'there', 'state.jsonl'))};
       const first = await startSandbox({ state, authKey: 'suite-key' });
       const control = createSandboxClient({ baseUrl: first.url });
       const moved = await control.POST('/_sandbox/clock/advance', { body: { minutes: 90 } });

@@ -3,6 +3,8 @@
 // command's options, answering with where it listens and the credentials it
 // accepts. Only plain types cross this boundary, so the published
 // declarations name nothing of the sandbox's insides.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { WebhookEvent } from '../webhooks/events.js';
 import { startSandbox as startServer } from './server.js';
 
@@ -17,7 +19,7 @@ export interface StartSandboxOptions {
   webhookUrl?: string;
   /** Seconds between retries of a webhook not answered 200 (`--retry-interval`); the service's 900 when absent. */
   retryIntervalSeconds?: number;
-  /** Keep the whole state in this file across restarts (`--state`); its folder must exist. */
+  /** Keep the whole state in this file across restarts (`--state`); missing folders are created. */
   state?: string;
   /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
   onWebhook?: (event: WebhookEvent, body: string) => void;
@@ -62,6 +64,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const value = options[name];
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new TypeError(`startSandbox: ${name} must be a non-empty string when given`);
   }
+  // `.sandbox/state.jsonl` in a fresh checkout: the folder is made, as a test suite expects.
+  if (options.state !== undefined) mkdirSync(path.dirname(path.resolve(options.state)), { recursive: true });
   const sandbox = await startServer({
     port,
     authKey: options.authKey,
