@@ -123,8 +123,10 @@ describe('bodies', () => {
     expect((await call('POST', '/verifications', '{"__proto__":')).body.message).toMatch(/not valid JSON/);
   });
 
-  it.each(['[]', '1', 'null', '"seed"', '{"count":3}'])('POST /_sandbox/seed and /_sandbox/reset refuse %s: they take no fields', async (body) => {
-    for (const target of ['/_sandbox/seed', '/_sandbox/reset']) {
+  it.each(['[]', '1', 'null', '"seed"', '{"count":3}'])('the control operations that take no data refuse %s', async (body) => {
+    const session = await createVerification('+4915188880009');
+    const targets = ['/_sandbox/seed', '/_sandbox/reset', `/_sandbox/verifications/${session.id}/expire`, `/_sandbox/verifications/${session.id}/review/accept`];
+    for (const target of targets) {
       const answer = await call('POST', target, body);
       expect(answer.status, target).toBe(400);
       expect(answer.body.message).toMatch(/^body must/);
@@ -134,6 +136,8 @@ describe('bodies', () => {
   it('and take no body or {}', async () => {
     expect((await call('POST', '/_sandbox/seed')).status).toBe(200);
     expect((await call('POST', '/_sandbox/seed', '{}')).status).toBe(200);
+    const session = await createVerification('+4915188880010');
+    expect((await call('POST', `/_sandbox/verifications/${session.id}/expire`, '{}')).status).toBe(200);
     expect((await call('POST', '/_sandbox/reset', '{}')).status).toBe(204);
   });
 });
