@@ -20,11 +20,12 @@ export async function compile(out) {
   // tsc reads the validators from generated/ (as it reads the types), so they
   // are copied from there whatever the output folder.
   await cp(path.join(ROOT, 'generated', 'validators'), path.join(lib, 'generated', 'validators'), { recursive: true });
-  // The sandbox server with Ajv, its fault list, and the
+  // The sandbox server with Ajv, its fault list, its in-process entry
+  // (verification-contracts/sandbox), and the
   // conformance runner with fast-check (sharing the sandbox's Ajv code); the
   // command line's usage module is an entry so both use one UsageError.
   await bundleInPlace(lib, {
-    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/cli/conformance.js', 'src/cli/usage.js'],
+    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/sandbox/in-process.js', 'src/cli/conformance.js', 'src/cli/usage.js'],
     platform: 'node',
     ownDirs: ['src/sandbox', 'src/contract', 'src/conformance'],
   });

@@ -20,6 +20,8 @@ import { WebhookDelivery } from './partner/delivery.js';
 import { Changes, savedIdentity } from './persistence/journal.js';
 import { SandboxRandom } from './common/random.js';
 import { Faults, type FaultSpec } from './http/faults.js';
+import { EndUserPage } from './http/end-user-page.js';
+import { servesHomePage } from './http/home-page.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -166,9 +168,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     validateResponses: Boolean(options.validateResponses),
     violations,
   });
+  // Pages for a browser: the root, and the end user's page at each verification `url`.
+  const endUserPage = new EndUserPage({
+    url,
+    port,
+    control: { contract: contracts.sandbox, handlers: handlers.sandbox },
+    getVerification: handlers.partner.getVerification,
+    apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
+    verificationIdForToken: (token) => partner.verificationIdForToken(token),
+    isV2Session: (id) => v2.saved().some((s) => s.id === id),
+  });
   const server = createHttpServer(
     { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
-    dispatcher.listener,
+    (req, res) => servesHomePage(req, res, url) || endUserPage.serves(req, res) || dispatcher.listener(req, res),
   );
   // Idle keep-alive connections are kept 72 s (Node's default is 5 s), as before (DECISIONS S23).
   server.keepAliveTimeout = 72_000;

@@ -1,6 +1,21 @@
 // The sandbox's clock: real time shifted by however far the control API has
 // moved it forward, so expiry and retries can be tried without waiting.
 
+/** The last instant an RFC 3339 date-time can say; after it `toISOString` writes `+010000-…`. */
+export const LAST_DATE_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/**
+ * The latest the clock may be moved to: 30 days (the longest `timeToExpiry`)
+ * before the last date-time, so a session made then still ends at one (DECISIONS S28).
+ */
+export const LATEST_CLOCK_MS = LAST_DATE_TIME_MS - 43_200 * 60_000;
+
+/** Why the clock cannot be at `ms`, or undefined when it can. */
+export function beyondDateTimes(ms: number): string | undefined {
+  if (ms <= LATEST_CLOCK_MS) return undefined;
+  const at = Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : 'beyond any date';
+  return `the sandbox clock would be at ${at}, past ${new Date(LATEST_CLOCK_MS).toISOString()}: after that a 30-day session would end after 9999-12-31T23:59:59.999Z, the last instant a date-time can say`;
+}
+
 export interface Clock {
   now(): Date;
   /** The same in ms, where the clock can say it without making a Date. */

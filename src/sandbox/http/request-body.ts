@@ -27,6 +27,12 @@ function invalidJson(text: string): Violation {
   const { what, position, line, column } = mistake;
   return { field: 'body', reasonCode: 'INVALID_JSON', params: { message: `is not valid JSON: ${what} at line ${line}, column ${column} (offset ${position})`, position, line, column } };
 }
+
+const PROTOTYPE_KEY: Violation = {
+  field: 'body',
+  reasonCode: 'FORBIDDEN_KEY',
+  params: { message: 'has a "__proto__" key, or a "constructor" key holding "prototype", which is refused (such keys can change every object a body is merged into); rename or remove it' },
+};
 const EMPTY: Violation = { field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } };
 
 const TYPE = /^[\w!#$%&'*+.^`|~-]+$/;
@@ -112,8 +118,10 @@ function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
   if (text === '') return api === 'sandbox' ? { ok: true, body: undefined } : { ok: false, status: 400, violations: [EMPTY], close: true };
   try {
     return { ok: true, body: parseJson(text) };
-  } catch {
-    return { ok: false, status: 400, violations: [invalidJson(text)], close: true };
+  } catch (err) {
+    // secure-json-parse refuses a prototype key in JSON that is otherwise valid.
+    const prototypeKey = (err as Error).message === 'Object contains forbidden prototype property';
+    return { ok: false, status: 400, violations: [prototypeKey ? PROTOTYPE_KEY : invalidJson(text)], close: true };
   }
 }
 

@@ -1,5 +1,6 @@
 // The sandbox control API (/_sandbox, openapi/sandbox), by operationId.
-import type { SandboxClock } from '../common/clock.js';
+import { beyondDateTimes, LATEST_CLOCK_MS, type SandboxClock } from '../common/clock.js';
+import { SandboxError } from '../common/sandbox-error.js';
 import type { ParsedRequest } from '../../contract/routes.js';
 import type { Handler } from './partner.js';
 import type { PartnerState } from '../partner/state.js';
@@ -23,7 +24,13 @@ export function controlHandlers({ partner, v2, clock, delivery, credentials }: C
     getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
     getClock: () => [200, clockView()],
     advanceClock: (req) => {
-      clock.advance(body<{ minutes: number }>(req).minutes);
+      const { minutes } = body<{ minutes: number }>(req);
+      const refused = beyondDateTimes(clock.nowMs() + minutes * 60_000);
+      if (refused) {
+        const left = Math.floor((LATEST_CLOCK_MS - clock.nowMs()) / 60_000);
+        throw new SandboxError(400, `minutes ${minutes} refused: ${refused}. Move it at most ${left} minutes more; the clock never moves back, so start the sandbox afresh (a new --state file) to use earlier times again`);
+      }
+      clock.advance(minutes);
       // Expire what the jump passed over now, so its webhooks go out at once,
       // and retry the deliveries that fell due.
       partner.expireDue();

@@ -8,7 +8,7 @@ import type { DeliveryResult, PartnerControl, ScanInput, SeedResult } from './co
 import { ageBracket, CALENDAR_DATE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
 import { own, shared, type PersonName, type StoredUser, type StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
-import { EXPIRABLE, PartnerStore, UNFINISHED } from './store.js';
+import { EXPIRABLE, OPEN, PartnerStore, UNFINISHED } from './store.js';
 import { shareholderEventData, verificationView } from './views.js';
 import type { PartnerApi } from './api.js';
 
@@ -83,7 +83,14 @@ export abstract class PartnerLifecycle extends PartnerStore implements PartnerCo
     if (!E164.test(number)) throw new SandboxError(400, `${number} is not an E.164 phone number`);
     const entry = v.data.phoneNumbers.find((p) => p.phoneNumber === number);
     if (entry) entry.isVerified = true;
-    else v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
+    else {
+      // Rule 2 of operation 5 holds here too: the open session that takes a
+      // number closes the other open ones holding it (DECISIONS S29).
+      if (OPEN.has(v.data.status)) {
+        for (const other of [...this.unfinishedByPhone.get(number)]) if (other !== v && OPEN.has(other.data.status)) this.setStatus(other, 'closed');
+      }
+      v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
+    }
     this.reindex(v);
     if (UNFINISHED.has(v.data.status)) this.track(v);
     if (v.data.phoneNumber === number) v.data.isPhoneNumberVerified = true;

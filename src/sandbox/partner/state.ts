@@ -12,6 +12,7 @@ import { NOTHING, NOTHING_ENTERED, shared, type StoredUser, type StoredVerificat
 import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
 import { JsonText } from '../common/answer-cache.js';
 import { lowerBound, newestFirst, type Filter } from './record-index.js';
+import { OPEN } from './store.js';
 import { jsonCopy } from '../common/json-copy.js';
 
 export type { PartnerStateOptions, PartnerSnapshot } from './store.js';
@@ -19,8 +20,6 @@ export type { PartnerStateOptions, PartnerSnapshot } from './store.js';
 type S = components['schemas'];
 type Query<Op extends 'listVerifications' | 'listUsers'> = Parameters<PartnerApi[Op]>[0];
 
-/** Rule 2 of operation 5 calls these "open". */
-const OPEN: ReadonlySet<VerificationStatus> = new Set(['created', 'started']);
 const DEFAULT_TIME_TO_EXPIRY = 10080;
 
 /** A filter answered by an index: the sets of the wanted keys, and the same test for candidates. */

@@ -45,6 +45,8 @@ export interface PartnerSnapshot {
 
 /** Statuses in which `validTo` still matters (source: "`validTo` reached" rows). */
 export const EXPIRABLE: ReadonlySet<VerificationStatus> = new Set(['created', 'started', 'waitingForUserInput']);
+/** Rule 2 of operation 5 calls these "open": one phone number has at most one open verification. */
+export const OPEN: ReadonlySet<VerificationStatus> = new Set(['created', 'started']);
 /** What a new create may close or conflict with. */
 export const UNFINISHED: ReadonlySet<VerificationStatus> = new Set([...EXPIRABLE, 'inReview']);
 /** Reserved top-level domain (RFC 2606): a placeholder that can never receive a webhook. */

@@ -7,9 +7,10 @@
 // acknowledged. Without --state the same wrapper only stops the clock for
 // the length of a request.
 import type { AnswerCache, CachedAnswer } from '../common/answer-cache.js';
-import type { SandboxClock } from '../common/clock.js';
+import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
 import type { ParsedRequest } from '../../contract/routes.js';
 import type { DeliveryResult } from '../partner/control.js';
+import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/partner.js';
 import type { StoredUser, StoredVerification } from '../partner/records.js';
 import type { PartnerSnapshot, PartnerState } from '../partner/state.js';
@@ -80,6 +81,8 @@ export class Changes {
       // Building the state drew values; the saved sequence continues from where the snapshot was taken.
       this.deps.random.restore(meta.random);
       clock.offsetMilliseconds = meta.clockOffsetMs;
+      const beyond = beyondDateTimes(clock.nowMs());
+      if (beyond) throw new StateFileError(`${file}: its clock runs ${meta.clockOffsetMs / 60_000} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`);
       for (const id of meta.pending) this.pending.add(id);
     }
     this.replaying = true;
@@ -147,7 +150,13 @@ export class Changes {
   /** A journaled change again; one that no longer succeeds would mean the replay diverged. */
   private replay(op: string, req: ParsedRequest, handle: Handler | undefined, t: number): void {
     if (!handle) throw new StateFileError(`the state file names an operation this sandbox does not have: ${op}`);
-    this.run(op, true, req, handle, t);
+    try {
+      this.run(op, true, req, handle, t);
+    } catch (err) {
+      // A change this sandbox now refuses (a clock move past the date-times, S28) cannot be rebuilt.
+      if (err instanceof SandboxError) throw new StateFileError(`the state file's journal holds a change this sandbox refuses (${op}: ${err.message}); start with a new state file (or delete this one)`);
+      throw err;
+    }
   }
 
   private run(op: string, write: boolean, req: ParsedRequest, handle: Handler, t: number): [number, unknown] {

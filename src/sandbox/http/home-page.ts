@@ -1,0 +1,51 @@
+// What a browser gets at the sandbox's root: a short page saying what runs
+// here and where (each API, the control API, the end user's pages) and
+// where the documents are; the bundled documents themselves at
+// /openapi/<api>.json, so a tool or a viewer can load them from here.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBundledDocument } from '../../package-files.js';
+import { escapeHtml, htmlPage, sendHtml } from './html.js';
+
+const DOCUMENTS = ['partner', 'v2', 'sandbox'] as const;
+const DOCUMENT_PATH = /^\/openapi\/(partner|v2|sandbox)\.json$/;
+
+function homePage(url: string): string {
+  const row = (what: string, where: string, how: string) => `<tr><td>${what}</td><td><code>${escapeHtml(where)}</code></td><td>${how}</td></tr>`;
+  return htmlPage(
+    'Verification service sandbox',
+    `<p>A local, stateful sandbox of the identity verification service, for development and tests (never production). Requests and answers are checked against the service's documents; each change sends the webhooks the service would send.</p>
+<table>
+<thead><tr><th>What</th><th>Base URL</th><th>Credential</th></tr></thead>
+<tbody>
+${row('Partner integration API', `${url}/`, '<code>X-Auth-Key</code> header')}
+${row('v2 read API', `${url}/v2`, '<code>Authorization: Bearer</code> header')}
+${row('Sandbox control API', `${url}/_sandbox`, 'none; answers this machine only')}
+${row("End user's page", `${url}/s/{verificationId}?token=…`, 'the <code>url</code> of a verification')}
+</tbody>
+</table>
+<p>The credentials in force: <code>GET ${escapeHtml(url)}/_sandbox/credentials</code> (or the lines the sandbox printed when it started).</p>
+<h2>Documents</h2>
+<ul>
+${DOCUMENTS.map((api) => `<li><a href="/openapi/${api}.json">/openapi/${api}.json</a> (also <code>verification-contracts/openapi/${api}.yaml</code> in the installed package)</li>`).join('\n')}
+</ul>
+<p>Each control operation is described in the control API's document above; the sandbox guide of the <code>verification-contracts</code> package walks through a session.</p>`,
+  );
+}
+
+/** Answers GET / and the documents; false for any other request. */
+export function servesHomePage(req: IncomingMessage, res: ServerResponse, url: string): boolean {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const path = (req.url ?? '/').split('?')[0];
+  const headOnly = method === 'HEAD';
+  if (path === '/') {
+    sendHtml(res, 200, homePage(url), {}, headOnly);
+    return true;
+  }
+  const document = DOCUMENT_PATH.exec(path)?.[1] as (typeof DOCUMENTS)[number] | undefined;
+  if (!document) return false;
+  const text = Buffer.from(JSON.stringify(readBundledDocument(document)));
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length, 'cache-control': 'no-store' });
+  res.end(headOnly ? undefined : text);
+  return true;
+}

@@ -1,0 +1,79 @@
+// The sandbox for a partner's own test suite (`verification-contracts/sandbox`):
+// the same server the `sandbox` command starts, started in-process with the
+// command's options, answering with where it listens and the credentials it
+// accepts. Only plain types cross this boundary, so the published
+// declarations name nothing of the sandbox's insides.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { WebhookEvent } from '../webhooks/events.js';
+import { startSandbox as startServer } from './server.js';
+
+export interface StartSandboxOptions {
+  /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */
+  port?: number;
+  /** The partner's first active `X-Auth-Key` (`--auth-key`); generated when absent. A state file's saved key wins. */
+  authKey?: string;
+  /** The v2 bearer token (`--access-token`); generated when absent. A state file's saved token wins. */
+  accessToken?: string;
+  /** Where webhooks are sent (`--webhook-url`); none until `PUT /partners` sets it when absent. */
+  webhookUrl?: string;
+  /** Seconds between retries of a webhook not answered 200 (`--retry-interval`); the service's 900 when absent. */
+  retryIntervalSeconds?: number;
+  /** Keep the whole state in this file across restarts (`--state`); missing folders are created. */
+  state?: string;
+  /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
+  onWebhook?: (event: WebhookEvent, body: string) => void;
+}
+
+export interface RunningSandbox {
+  /**
+   * The base URL every client of the package takes (`createPartnerClient`,
+   * `createV2Client`, `createSandboxClient`): the partner API is at `/`, the v2
+   * API at `/v2`, the control API at `/_sandbox`, each path as its document writes it.
+   */
+  url: string;
+  /** The partner's active `X-Auth-Key` (after a restart with `state`, the one active when it stopped). */
+  authKey: string;
+  /** The v2 bearer token. */
+  accessToken: string;
+  /** Stops listening, stops webhook retries and closes the state file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the stateful sandbox in this process. Use one per test file (or
+ * `POST /_sandbox/reset` between tests) and close it when done.
+ *
+ * ```ts
+ * const sandbox = await startSandbox();
+ * const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
+ * const control = createSandboxClient({ baseUrl: sandbox.url });
+ * await sandbox.close();
+ * ```
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const { port = 0, retryIntervalSeconds, onWebhook } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`startSandbox: port must be a whole number from 0 to 65535, not ${port}`);
+  if (retryIntervalSeconds !== undefined && !(retryIntervalSeconds > 0)) {
+    throw new TypeError(`startSandbox: retryIntervalSeconds must be a positive number of seconds, not ${retryIntervalSeconds}`);
+  }
+  if (options.webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(options.webhookUrl)) {
+    throw new TypeError(`startSandbox: webhookUrl must be an http:// or https:// URL, not ${JSON.stringify(options.webhookUrl)}`);
+  }
+  for (const name of ['authKey', 'accessToken', 'state'] as const) {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new TypeError(`startSandbox: ${name} must be a non-empty string when given`);
+  }
+  // `.sandbox/state.jsonl` in a fresh checkout: the folder is made, as a test suite expects.
+  if (options.state !== undefined) mkdirSync(path.dirname(path.resolve(options.state)), { recursive: true });
+  const sandbox = await startServer({
+    port,
+    authKey: options.authKey,
+    accessToken: options.accessToken,
+    webhookUrl: options.webhookUrl,
+    retryIntervalMs: retryIntervalSeconds === undefined ? undefined : retryIntervalSeconds * 1000,
+    state: options.state,
+    onEvent: onWebhook ? (emitted) => onWebhook(emitted.event, emitted.text) : undefined,
+  });
+  return { url: sandbox.url, authKey: sandbox.authKey, accessToken: sandbox.accessToken, close: () => sandbox.close() };
+}

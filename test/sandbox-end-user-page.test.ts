@@ -1,0 +1,242 @@
+// The end user's page driven in a real browser (Debian's Chromium through
+// playwright-core): a verification's `url` opens the sandbox's page, the
+// buttons move the session through the lifecycle, the browser lands on the
+// partner's redirectUrl or errorRedirectUrl, and the partner receives the
+// webhooks of each step. The "partner" here is a small server on loopback
+// that receives the webhooks and answers the redirect targets. Also the
+// sandbox's root page, and the refusals of a page asked under another Host
+// or posted from another origin.
+import { createServer, request, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPartnerClient, type PartnerClient } from '../src/partner.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+interface Received {
+  eventType: string;
+  data: { verificationId?: string; userId?: string; status?: string };
+}
+
+let app: Server;
+let appUrl: string;
+const received: Received[] = [];
+let sandbox: Sandbox;
+let partner: PartnerClient;
+let browser: Browser;
+let page: Page;
+/** Every URL the browser requested. */
+const requested: string[] = [];
+
+beforeAll(async () => {
+  app = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/webhooks') received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>partner ${req.url}</title><p>partner app at ${req.url}</p>`);
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  sandbox = await startSandbox({ port: 0, validateResponses: true, webhookUrl: `${appUrl}/webhooks` });
+  partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 20_000 });
+  page = await browser.newPage();
+  page.on('request', (r) => requested.push(r.url()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+  await new Promise((resolve) => app?.close(resolve));
+  expect(sandbox.violations).toEqual([]);
+});
+
+let phone = 4915100000000;
+async function create(extra: Record<string, unknown> = {}) {
+  const { data, error } = await partner.POST('/verifications', {
+    body: {
+      phoneNumbers: [{ phoneNumber: `+${phone++}`, isVerified: false }],
+      externalUserId: crypto.randomUUID(),
+      redirectUrl: `${appUrl}/done`,
+      errorRedirectUrl: `${appUrl}/error`,
+      requirements: [{ type: 'firstAndLastName' }, { type: 'dateOfBirth' }, { type: 'document' }],
+      ...extra,
+    },
+  });
+  expect(error).toBeUndefined();
+  return data!;
+}
+
+async function statusOf(id: string) {
+  const { data } = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId: id } } });
+  return data!;
+}
+
+/** The webhooks about one verification, as `eventType status`, once `count` have arrived. */
+async function webhooksOf(id: string, count: number): Promise<string[]> {
+  await expect.poll(() => received.filter((e) => e.data.verificationId === id).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
+  return received.filter((e) => e.data.verificationId === id).map((e) => `${e.eventType} ${e.data.status}`);
+}
+
+const buttons = () => page.getByRole('button').allTextContents();
+
+describe("the end user's page", () => {
+  it('opening the url starts the session; Complete enters the typed name and lands on redirectUrl (user.created)', async () => {
+    const v = await create();
+    await page.goto(v.url);
+    expect(await page.locator('#status').textContent()).toBe('started');
+    expect(await buttons()).toEqual(['Complete', 'Waiting for user input', 'Needs review', 'Decline']);
+    expect((await statusOf(v.id)).status).toBe('started');
+    expect(await webhooksOf(v.id, 2)).toEqual(['verification.created created', 'verification.updated started']);
+
+    await page.getByLabel('First name').fill('Lena');
+    await page.getByLabel('Last name').fill('Hoffmann');
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await page.waitForURL(`${appUrl}/done`);
+
+    const done = await statusOf(v.id);
+    expect(done.status).toBe('completed');
+    expect(await webhooksOf(v.id, 3)).toEqual(['verification.created created', 'verification.updated started', 'verification.updated completed']);
+    await expect.poll(() => received.filter((e) => e.eventType === 'user.created' && e.data.userId === done.userId).length).toBe(1);
+    const { data: user } = await partner.GET('/users/{userId}', { params: { path: { userId: done.userId! } } });
+    expect([user!.firstName, user!.lastName, user!.dateOfBirth]).toEqual(['Lena', 'Hoffmann', '1990-01-01']);
+
+    // The journey is over: the link hands the user back to the partner again.
+    await page.goto(v.url);
+    expect(page.url()).toBe(`${appUrl}/done`);
+  });
+
+  it('Waiting for user input stays on the page with Complete only; completing then merges into the user of the same phone (user.merged)', async () => {
+    const first = await create();
+    await page.goto(first.url);
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await page.waitForURL(`${appUrl}/done`);
+    const firstUser = (await statusOf(first.id)).userId!;
+
+    const again = await create({ phoneNumbers: first.phoneNumbers, externalUserId: first.externalUserId });
+    await page.goto(again.url);
+    await page.getByRole('button', { name: 'Waiting for user input' }).click();
+    await page.waitForURL(again.url);
+    expect(await page.locator('#status').textContent()).toBe('waitingForUserInput');
+    expect(await buttons()).toEqual(['Complete']);
+
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await page.waitForURL(`${appUrl}/done`);
+    const done = await statusOf(again.id);
+    expect([done.status, done.userId]).toEqual(['completed', firstUser]);
+    expect(await webhooksOf(again.id, 4)).toEqual([
+      'verification.created created',
+      'verification.updated started',
+      'verification.updated waitingForUserInput',
+      'verification.updated completed',
+    ]);
+    await expect.poll(() => received.filter((e) => e.eventType === 'user.merged' && e.data.userId === firstUser).length).toBe(1);
+  });
+
+  it('Needs review and Decline land on redirectUrl with inReview and declined', async () => {
+    for (const [button, status] of [
+      ['Needs review', 'inReview'],
+      ['Decline', 'declined'],
+    ] as const) {
+      const v = await create({ requirements: [{ type: 'document' }] });
+      await page.goto(v.url);
+      expect(await buttons()).toEqual(['Complete', 'Needs review', 'Decline']);
+      await page.getByRole('button', { name: button }).click();
+      await page.waitForURL(`${appUrl}/done`);
+      expect((await statusOf(v.id)).status).toBe(status);
+      expect(await webhooksOf(v.id, 3)).toEqual(['verification.created created', 'verification.updated started', `verification.updated ${status}`]);
+    }
+  });
+
+  it('an expired session, a wrong token and a closed session go to errorRedirectUrl, or a plain error page without one', async () => {
+    const expired = await create();
+    const moved = await fetch(`${sandbox.url}/_sandbox/verifications/${expired.id}/expire`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(moved.status).toBe(200);
+    await page.goto(expired.url);
+    expect(page.url()).toBe(`${appUrl}/error`);
+
+    const wrong = await create();
+    await page.goto(wrong.url.replace(/token=[^&]+/, 'token=not-the-token'));
+    expect(page.url()).toBe(`${appUrl}/error`);
+    expect((await statusOf(wrong.id)).status).toBe('created');
+
+    const closed = await create({ errorRedirectUrl: undefined });
+    await create({ phoneNumbers: closed.phoneNumbers });
+    expect((await statusOf(closed.id)).status).toBe('closed');
+    const answer = await page.goto(closed.url);
+    expect(answer!.status()).toBe(410);
+    expect(await page.getByRole('alert').textContent()).toContain('the verification is closed');
+  });
+
+  it('a form posted from another origin, or the page asked under another Host, is refused and changes nothing', async () => {
+    const v = await create();
+    const path = v.url.slice(sandbox.url.length);
+    const foreign = await fetch(`${sandbox.url}${path}`, {
+      method: 'POST',
+      headers: { origin: 'https://attacker.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=decline',
+    });
+    expect(foreign.status).toBe(403);
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const { port } = new URL(sandbox.url);
+      request({ host: '127.0.0.1', port, path, headers: { host: 'attacker.example' } }, (res) => resolve(res.resume().statusCode!))
+        .on('error', reject)
+        .end();
+    });
+    expect(rebound).toBe(403);
+    expect((await statusOf(v.id)).status).toBe('created');
+  });
+
+  it('GET / says what runs here and links the documents, which load from the sandbox', async () => {
+    await page.goto(`${sandbox.url}/`);
+    expect(await page.title()).toBe('Verification service sandbox');
+    const text = await page.locator('body').innerText();
+    for (const where of [`${sandbox.url}/`, `${sandbox.url}/v2`, `${sandbox.url}/_sandbox`]) expect(text).toContain(where);
+    await page.getByRole('link', { name: '/openapi/partner.json' }).click();
+    const doc = JSON.parse(await page.locator('body').innerText());
+    expect(doc.info.title).toMatch(/Partner/);
+  });
+
+  it('with --state, what the page did is journaled like the control call it stands for and survives a restart', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'end-user-page-'));
+    const state = path.join(dir, 'state.jsonl');
+    const first = await startSandbox({ port: 0, state });
+    const client = createPartnerClient({ baseUrl: first.url, authKey: first.authKey });
+    const { data: v } = await client.POST('/verifications', { body: { externalUserId: crypto.randomUUID(), redirectUrl: `${appUrl}/done`, requirements: [{ type: 'document' }] } });
+    const opened = await fetch(v!.url, { redirect: 'manual' });
+    expect(opened.status).toBe(200);
+    const posted = await fetch(v!.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: first.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=review',
+    });
+    expect([posted.status, posted.headers.get('location')]).toEqual([303, `${appUrl}/done`]);
+    await first.close();
+    const second = await startSandbox({ port: 0, state });
+    try {
+      const again = createPartnerClient({ baseUrl: second.url, authKey: second.authKey });
+      const { data } = await again.GET('/verifications/{verificationId}', { params: { path: { verificationId: v!.id } } });
+      expect(data!.status).toBe('inReview');
+      const { data: history } = await again.GET('/verifications/{verificationId}/webhooks', { params: { path: { verificationId: v!.id } } });
+      expect(history!.webhooks.map((w) => (w.payload as Received).data.status).sort()).toEqual(['created', 'inReview', 'started']);
+    } finally {
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the pages load nothing from outside loopback', () => {
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((u) => new URL(u).hostname !== '127.0.0.1')).toEqual([]);
+  });
+});

@@ -1,0 +1,83 @@
+// `verification-contracts/sandbox` as a partner's test suite gets it: the
+// package packed and installed from the tarball into a fresh project with
+// vitest, the sandbox guide's vitest example written there as it stands,
+// type-checked (strict, NodeNext) and run by that project's vitest. Also the
+// in-process sandbox with a state file, and the control client's refusals
+// of a wrong base URL, from the installed package.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { exec, installInto, pack } from './helpers/packed-package.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-package-'));
+const project = path.join(work, 'partner-suite');
+
+/** The guide's vitest example: the TypeScript block that starts with `// sandbox.test.ts`. */
+function guideExample(): string {
+  const guide = readFileSync(path.join(ROOT, 'guides', 'sandbox.md'), 'utf8');
+  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.startsWith('// sandbox.test.ts\n'));
+  if (!block) throw new Error('guides/sandbox.md has no ```ts block starting with "// sandbox.test.ts"');
+  return block;
+}
+
+beforeAll(async () => {
+  const { tarball } = await pack(work);
+  await installInto(project, tarball, ['vitest@4.1.12', '@types/node@20.19.43']);
+  writeFileSync(path.join(project, 'sandbox.test.ts'), guideExample());
+  writeFileSync(
+    path.join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] },
+      files: ['sandbox.test.ts'],
+    }),
+  );
+}, 240_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('verification-contracts/sandbox from the packed tarball', () => {
+  it("type-checks the sandbox guide's vitest example (strict, NodeNext, library declarations checked)", async () => {
+    await exec(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
+  }, 120_000);
+
+  it("runs the guide's vitest example with the project's own vitest, and it passes", async () => {
+    const { stdout } = await exec(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'], {
+      cwd: project,
+      env: { ...process.env, CI: 'true', NODE_OPTIONS: '' },
+    });
+    expect(stdout).toMatch(/a passed scan completes the verification and creates a user/);
+    expect(stdout).toMatch(/1 passed/);
+  }, 120_000);
+
+  it('keeps a state file (its folders made) across an in-process restart, and the control client refuses a base URL with a path', async () => {
+    const script = `
+      import { createSandboxClient, startSandbox } from 'verification-contracts/sandbox';
+      const state = ${JSON.stringify(path.join(work, 'not-yet', 'there', 'state.jsonl'))};
+      const first = await startSandbox({ state, authKey: 'suite-key' });
+      const control = createSandboxClient({ baseUrl: first.url });
+      const moved = await control.POST('/_sandbox/clock/advance', { body: { minutes: 90 } });
+      const seeded = await control.POST('/_sandbox/seed');
+      await first.close();
+      const second = await startSandbox({ state });
+      const again = createSandboxClient({ baseUrl: second.url });
+      const { data: clock } = await again.GET('/_sandbox/clock');
+      const { data: credentials } = await again.GET('/_sandbox/credentials');
+      await second.close();
+      const refused = [];
+      for (const baseUrl of [second.url + '/_sandbox', 'localhost:4020']) {
+        try { createSandboxClient({ baseUrl }); } catch (err) { refused.push(err.message); }
+      }
+      console.log(JSON.stringify({ moved: moved.response.status, seeded: seeded.data.verificationIds.length, offset: clock.offsetMinutes, key: credentials.authKey, sameKey: second.authKey, refused }));
+    `;
+    writeFileSync(path.join(project, 'restart.mjs'), script);
+    const { stdout } = await exec(process.execPath, [path.join(project, 'restart.mjs')], { cwd: project });
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ moved: 200, seeded: 6, offset: 90, key: 'suite-key', sameKey: 'suite-key' });
+    expect(result.refused).toEqual([
+      expect.stringMatching(/^createSandboxClient: baseUrl ".*\/_sandbox" ends in a path; give the sandbox URL without it/),
+      expect.stringMatching(/^createSandboxClient: baseUrl must be the sandbox URL, such as "http:\/\/127\.0\.0\.1:4020"/),
+    ]);
+  }, 60_000);
+});
