@@ -87,7 +87,11 @@ const MEDIA_KEYS = new Set(['schema']);
 /** What is left of an object once its annotations and known keys are set aside, as text. */
 const rest = (obj, known) => JSON.stringify(Object.entries(obj ?? {}).filter(([k]) => !known.has(k) && !isAnnotation(k)).sort(([a], [b]) => (a < b ? -1 : 1)));
 
+/** @typedef {{ location: string, kind: string, detail: string, about: string }} Change */
+
+/** @returns {{ breaking: Change[], review: Change[], nonBreaking: Change[] }} */
 export function diffDocuments(base, head) {
+  /** @type {{ breaking: Change[], review: Change[], nonBreaking: Change[] }} */
   const out = { breaking: [], review: [], nonBreaking: [] };
   const seen = new Set();
   const add = (verdict, location, kind, detail, about = detail) => {
