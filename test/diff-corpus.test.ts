@@ -73,9 +73,9 @@ describe.each(MUTATIONS.map((m) => [m.name, m] as const))('%s', (_name, m) => {
       const locations = [...new Set(list.map((c) => c.location))].sort();
       if (Array.isArray(m.reaches)) for (const location of m.reaches) expect(locations, location).toContain(location);
       else {
-        const every = operationsOf(head).filter((o: { isWebhook: boolean }) => o.isWebhook === (m.reaches === 'every webhook'));
+        const every = operationsOf(head).filter((o) => Boolean(o.isWebhook) === (m.reaches === 'every webhook'));
         expect(every.length).toBeGreaterThan(1);
-        expect(locations).toEqual(every.map((o: { location: string }) => o.location).sort());
+        expect(locations).toEqual(every.map((o) => o.location).sort());
       }
     }
   });

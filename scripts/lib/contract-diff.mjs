@@ -210,7 +210,7 @@ function compareOperation({ base, head, b, h, report }) {
 
   // Responses ('4xx' and '4XX' are one key).
   const responseDir = flip(requestDir);
-  const statuses = (r) => new Map(Object.entries(r ?? {}).map(([k, v]) => [k.toUpperCase(), v]));
+  const statuses = (r) => new Map(Object.entries(r ?? {}).map(([k, v]) => [/^\dxx$/i.test(k) ? k.toUpperCase() : k, v]));
   const [br, hr] = [statuses(bo.responses), statuses(ho.responses)];
   for (const status of br.keys()) {
     if (!hr.has(status)) report('breaking', 'response-removed', `response ${status} removed`);
@@ -286,21 +286,20 @@ function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
   const byName = (doc, hs) => new Map(Object.entries(hs).map(([k, v]) => [k.toLowerCase(), { name: k, ...deref(doc, v) }]));
   const [bh, hh] = [byName(ctx.base, baseHeaders), byName(ctx.head, headHeaders)];
   const isOutput = dir === 'output';
-  for (const [key, x] of bh) if (!hh.has(key)) report(ctx, isOutput ? 'breaking' : 'ok', 'header-removed', `${where}: header ${x.name} removed`);
+  for (const [key, x] of bh) if (!hh.has(key)) ctx.report(isOutput ? 'breaking' : 'ok', 'header-removed', `${where}: header ${x.name} removed`);
   for (const [key, x] of hh) {
     const old = bh.get(key);
     const name = `${where}: header ${x.name}`;
     if (!old) {
-      report(ctx, x.required && !isOutput ? 'breaking' : 'ok', 'header-added', `${name} added${x.required ? ' (required)' : ''}`);
+      ctx.report(x.required && !isOutput ? 'breaking' : 'ok', 'header-added', `${name} added${x.required ? ' (required)' : ''}`);
       continue;
     }
-    if (!old.required && x.required && !isOutput) report(ctx, 'breaking', 'header-became-required', `${name} became required`);
-    if (old.required && !x.required && isOutput) report(ctx, 'breaking', 'header-became-optional', `${name} became optional (may be absent)`);
-    if (rest(old, PARAMETER_KEYS) !== rest(x, PARAMETER_KEYS)) report(ctx, 'review', 'header-keyword-changed', `${name}: keywords with no rule changed`);
+    if (!old.required && x.required && !isOutput) ctx.report('breaking', 'header-became-required', `${name} became required`);
+    if (old.required && !x.required && isOutput) ctx.report('breaking', 'header-became-optional', `${name} became optional (may be absent)`);
+    if (rest(old, PARAMETER_KEYS) !== rest(x, PARAMETER_KEYS)) ctx.report('review', 'header-keyword-changed', `${name}: keywords with no rule changed`);
     compareSchema(ctx, old.schema, x.schema, dir, name);
   }
 }
-const report = (ctx, ...args) => ctx.report(...args);
 
 function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
   // Media types compare without case or spaces: `application/json; charset=utf-8`.

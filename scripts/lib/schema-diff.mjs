@@ -46,6 +46,7 @@ const WIDER_FORMATS = {
 };
 const merged = (subs) => (subs.length === 1 ? subs[0] : { allOf: subs });
 const show = (set) => [...set].join(' | ');
+const jsonType = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
 
 /**
  * Compares base and head schemas in a direction and reports each difference
@@ -97,8 +98,10 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
 
   // Types; integer is a kind of number.
   const hasAlternatives = b.alternatives.length || h.alternatives.length;
+  const covers = (set, t) => set.has(t) || (t === 'integer' && set.has('number'));
+  // An enum whose values all have the base's types keeps the type without saying it.
+  const enumFits = (view, types) => view.enum && [...view.enum.values()].every((v) => covers(types, jsonType(v)));
   if (b.types && h.types) {
-    const covers = (set, t) => set.has(t) || (t === 'integer' && set.has('number'));
     const lost = [...b.types].filter((t) => !covers(h.types, t));
     const gained = [...h.types].filter((t) => !covers(b.types, t));
     if (lost.length && gained.length) {
@@ -108,7 +111,7 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
     if (lost.length) narrowed('type-narrowed', `type ${show(b.types)} → ${show(h.types)}`);
     if (gained.length) widened('type-widened', `type ${show(b.types)} → ${show(h.types)}`);
   } else if (!b.types && h.types && !hasAlternatives) narrowed('type-narrowed', `type ${show(h.types)} added`);
-  else if (b.types && !h.types && !hasAlternatives) widened('type-widened', `type ${show(b.types)} dropped`);
+  else if (b.types && !h.types && !hasAlternatives && !enumFits(h, b.types)) widened('type-widened', `type ${show(b.types)} dropped`);
 
   // Enums (const is an enum of one value).
   if (b.enum && h.enum) {
@@ -163,7 +166,7 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
     if (b.unknown.get(k) !== h.unknown.get(k)) say('review', 'keyword-changed', `${k} ${b.unknown.get(k) ?? 'none'} → ${h.unknown.get(k) ?? 'none'}`);
   }
 
-  compareObjects(ctx, { b, h, say, narrowed, widened, sub, deeper, added, isInput });
+  compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput });
 
   // Arrays.
   if (b.items === false || h.items === false) {
@@ -195,7 +198,7 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
   compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field });
 }
 
-function compareObjects(ctx, { b, h, say, narrowed, widened, sub, deeper, added, isInput }) {
+function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput }) {
   for (const [name] of b.properties) {
     if (!h.properties.has(name)) say('breaking', 'field-removed', 'removed', name);
   }
@@ -270,7 +273,11 @@ const discriminatorValue = (doc, node, property) => {
 function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field }) {
   const [ba, ha] = [b.alternatives, h.alternatives];
   if (!ba.length && !ha.length) return;
-  if (ba.length > 1 || ha.length > 1) return say('review', 'alternatives-changed', 'several oneOf/anyOf lists changed');
+  if (ba.length > 1 || ha.length > 1) {
+    const lists = (doc, alts) => JSON.stringify(alts.map((a) => [a.kind, a.list.map((x) => fingerprint(doc, x)).sort()]));
+    if (lists(ctx.base, ba) !== lists(ctx.head, ha)) say('review', 'alternatives-changed', 'several oneOf/anyOf lists changed');
+    return;
+  }
   // One side without alternatives: the base (or head) as a whole may be one of them.
   const [bl, hl] = [ba[0]?.list ?? [baseNode], ha[0]?.list ?? [headNode]];
   if (!ba.length || !ha.length) {
