@@ -400,6 +400,9 @@ describe('npm run diff', () => {
     expect(passing.code, passing.stdout + passing.stderr).toBe(0);
     expect(passing.stdout).toContain('(acknowledged: Clients send dates only; checked with the partners.)');
 
+    write([{ api: 'v2', change: item.about, location: GET, reason: 'Acknowledged for another endpoint only.' }]);
+    expect((await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file])).code).toBe(1);
+
     write([{ api: 'v2', change: item.about }]);
     const noReason = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
     expect(noReason.code).toBe(1);

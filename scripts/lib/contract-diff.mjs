@@ -39,9 +39,13 @@
 //   | security: a call without the credential  | review   | review   |
 //   |   now accepted (requirement removed)     |          |          |
 //
-// Schema keywords are judged by scripts/lib/schema-diff.mjs (its table);
-// keywords with no rule, anywhere, are reported for review: the gate fails
-// on them until they are acknowledged (.ci/diff-acknowledged.yaml).
+// Schema keywords are judged by scripts/lib/schema-diff.mjs (its table).
+// OpenAPI keywords with no rule here (callbacks, servers, a media type's
+// encoding, a response's links, unknown fields of a parameter, header, body
+// or operation) are reported for review, like schema keywords with no rule:
+// the gate fails on them until they are acknowledged
+// (.ci/diff-acknowledged.yaml). Annotations (descriptions, examples,
+// summaries, tags, `x-` extensions) are not compared.
 // Decisions (openapi/DECISIONS.md D1–D5): a removed request field is
 // breaking, like a removed parameter (the client loses what it asked for); a
 // removed response status is breaking; an added enum value in a response is
@@ -84,6 +88,8 @@ const OPERATION_KEYS = new Set(['tags', 'operationId', 'parameters', 'requestBod
 // Security scheme fields that only document the credential (OpenAPI: "primarily for documentation").
 const SCHEME_NOTES = new Set(['bearerFormat']);
 const MEDIA_KEYS = new Set(['schema']);
+const BODY_KEYS = new Set(['content', 'required']);
+const RESPONSE_KEYS = new Set(['headers', 'content', 'links']);
 /** What is left of an object once its annotations and known keys are set aside, as text. */
 const rest = (obj, known) => JSON.stringify(Object.entries(obj ?? {}).filter(([k]) => !known.has(k) && !isAnnotation(k)).sort(([a], [b]) => (a < b ? -1 : 1)));
 
@@ -190,6 +196,8 @@ function compareOperation({ base, head, b, h, report }) {
   if (rest(bo, OPERATION_KEYS) !== rest(ho, OPERATION_KEYS)) {
     report('review', 'operation-keyword-changed', `operation keywords with no rule changed (callbacks, servers, …): ${rest(bo, OPERATION_KEYS)} → ${rest(ho, OPERATION_KEYS)}`);
   }
+  const itemServers = (op) => JSON.stringify(op.item.servers ?? null);
+  if (itemServers(b) !== itemServers(h)) report('review', 'servers-changed', `path servers ${itemServers(b)} → ${itemServers(h)}`);
   compareSecurity({ base, head, b, h, report });
   compareParameters(ctx, b, h, requestDir);
 
@@ -205,6 +213,7 @@ function compareOperation({ base, head, b, h, report }) {
   if (bb && hb) {
     if (!bb.required && hb.required) report(requestDir === 'input' ? 'breaking' : 'ok', 'request-body-became-required', `${bodyName} became required`);
     if (bb.required && !hb.required) report(requestDir === 'output' ? 'breaking' : 'ok', 'request-body-became-optional', `${bodyName} became optional`);
+    if (rest(bb, BODY_KEYS) !== rest(hb, BODY_KEYS)) report('review', 'request-body-keyword-changed', `${bodyName}: keywords with no rule changed: ${rest(bb, BODY_KEYS)} → ${rest(hb, BODY_KEYS)}`);
     compareContent(ctx, bb.content, hb.content, requestDir, bodyName);
   }
 
@@ -221,6 +230,7 @@ function compareOperation({ base, head, b, h, report }) {
       continue;
     }
     const [bResp, hResp] = [deref(base, br.get(status)), deref(head, raw)];
+    if (rest(bResp, RESPONSE_KEYS) !== rest(hResp, RESPONSE_KEYS)) report('review', 'response-keyword-changed', `response ${status}: keywords with no rule changed: ${rest(bResp, RESPONSE_KEYS)} → ${rest(hResp, RESPONSE_KEYS)}`);
     compareHeaders(ctx, bResp.headers, hResp.headers, responseDir, `response ${status}`);
     compareContent(ctx, bResp.content, hResp.content, responseDir, `response ${status}`);
   }

@@ -239,6 +239,8 @@ export function formatReport(report) {
       for (const c of changes) {
         const note = c.acknowledged ? ` (acknowledged: ${c.acknowledged})` : '';
         lines.push(`    ${MARK[c.verdict]}  ${c.detail}  [${c.kind}]${note}`);
+        // The text to paste into the acknowledged file covers every operation the change reaches.
+        if (c.verdict === 'review') lines.push(`              to acknowledge everywhere: change: ${JSON.stringify(c.about)}`);
       }
     }
     lines.push('');
