@@ -51,7 +51,7 @@
 // removed response status is breaking; an added enum value in a response is
 // breaking (exhaustive handling in consumers no longer is); an added response
 // status is not. Local `$ref`s are resolved and compared by content.
-import { compareSchema, deref, isAnnotation } from './schema-diff.mjs';
+import { compareSchema, deref, forgetFingerprints, isAnnotation } from './schema-diff.mjs';
 
 export { deref };
 
@@ -99,6 +99,7 @@ const rest = (obj, known) => JSON.stringify(Object.entries(obj ?? {}).filter(([k
 export function diffDocuments(base, head) {
   /** @type {{ breaking: Change[], review: Change[], nonBreaking: Change[] }} */
   const out = { breaking: [], review: [], nonBreaking: [] };
+  forgetFingerprints(base, head);
   const seen = new Set();
   const add = (verdict, location, kind, detail, about = detail) => {
     const key = `${location}\n${kind}\n${detail}`;

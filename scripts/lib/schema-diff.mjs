@@ -35,9 +35,9 @@
 // `anyOf|oneOf: [X, {type: 'null'}]` are one thing; `$ref` and inline compare
 // by resolved content.
 
-import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, isAnnotation, refName } from './schema-view.mjs';
+import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, forgetFingerprints, isAnnotation, refName } from './schema-view.mjs';
 
-export { deref, fingerprint, isAnnotation };
+export { deref, fingerprint, forgetFingerprints, isAnnotation };
 
 // format → the formats that accept every value it accepts, and more.
 const WIDER_FORMATS = {

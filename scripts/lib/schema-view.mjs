@@ -49,7 +49,20 @@ export const sortedJson = (value) => JSON.stringify(value, (k, v) => (v && typeo
  * becomes its name), annotations left out, sets sorted. Equal texts accept
  * the same values.
  */
+const fingerprints = new WeakMap(); // doc → node → text, kept for one comparison
+/** Forgets what was worked out for these documents (a caller may have changed them since). */
+export const forgetFingerprints = (...docs) => docs.forEach((doc) => doc && typeof doc === 'object' && fingerprints.delete(doc));
 export function fingerprint(doc, node, seen = new Set(), depth = 0) {
+  if (!seen.size && !depth && node && typeof node === 'object' && doc && typeof doc === 'object') {
+    if (!fingerprints.has(doc)) fingerprints.set(doc, new WeakMap());
+    const cache = fingerprints.get(doc);
+    if (!cache.has(node)) cache.set(node, fingerprintOf(doc, node, seen, depth));
+    return cache.get(node);
+  }
+  return fingerprintOf(doc, node, seen, depth);
+}
+
+function fingerprintOf(doc, node, seen, depth) {
   const plain = (n, d) => {
     if (n === true || n === false || n === null || typeof n !== 'object') return n;
     if (Array.isArray(n)) return n.map((x) => plain(x, d + 1));
