@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffDocuments, operationsOf } from '../scripts/lib/contract-diff.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { KEYWORD_CHANGES } from './fixtures/diff-keywords.js';
 import { MUTATIONS, type Mutation } from './fixtures/diff-mutations.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -78,5 +79,13 @@ describe.each(MUTATIONS.map((m) => [m.name, m] as const))('%s', (_name, m) => {
         expect(locations).toEqual(every.map((o) => o.location).sort());
       }
     }
+  });
+});
+
+describe('no keyword passes unseen: each one that narrows a request (or an answer) is breaking or to review', () => {
+  it.each(KEYWORD_CHANGES)('%s', (keyword, mutate) => {
+    const { base, head, result, verdict } = judge({ name: keyword, api: 'partner', verdict: 'breaking', reason: 'narrows', mutate });
+    expect(JSON.stringify(head), 'the change changes the document').not.toBe(JSON.stringify(base));
+    expect(verdict, JSON.stringify(result, null, 2)).not.toBe('harmless');
   });
 });
