@@ -79,7 +79,8 @@ main(async () => {
   // given with --against carry no version, so they never pass one.
   const [from, to] = [base.version?.() ?? null, workingVersion()];
   if (opts['head-dir'] === undefined && declaresBreaking(from, to)) {
-    console.error(`The breaking changes are declared by the version: ${from} → ${to}. Release notes: npm run changelog -- --version ${to}`);
+    const declared = report.breaking ? 'The breaking changes are' : 'The changes to review are';
+    console.error(`${declared} declared by the version: ${from} → ${to}. Release notes: npm run changelog -- --version ${to}`);
     return;
   }
   const what = report.breaking ? 'these breaking changes' : 'these changes (or acknowledge them, see above)';
