@@ -25,7 +25,7 @@ import {
   gitSource,
   headSource,
   lastReleaseTag,
-  redoclyMajors,
+  loadAcknowledged,
 } from './lib/contract-report.mjs';
 
 const FILE = path.join(ROOT, 'CHANGELOG.md');
@@ -80,12 +80,10 @@ export function renderSection({ version, date, report, initial }) {
   );
   for (const api of report.apis) {
     lines.push(`### ${api.name}: ${api.title}${api.status === 'new' && !initial ? ' (new API)' : ''}`, '');
-    const majors = api.breaking.length ? [] : redoclyMajors(api.redocly);
-    if (api.status === 'unchanged' || (!api.breaking.length && !api.nonBreaking.length && !majors.length)) {
+    if (api.status === 'unchanged' || (!api.breaking.length && !api.review.length && !api.nonBreaking.length)) {
       lines.push('No contract changes.', '');
       continue;
     }
-    for (const m of majors) lines.push(`- **BREAKING** (flagged by redocly diff) ${m}`);
     for (const [location, changes] of byLocation(api)) {
       const where = location === 'API' ? 'API' : `\`${location}\``;
       if (changes.length === 1 && ADDED.includes(changes[0].kind)) {
@@ -95,7 +93,8 @@ export function renderSection({ version, date, report, initial }) {
         continue;
       }
       lines.push(`- ${where}`);
-      for (const c of changes) lines.push(`  - ${c.breaking ? '**BREAKING** ' : ''}${c.detail}`);
+      const mark = { breaking: '**BREAKING** ', review: '**TO REVIEW** ', ok: '' };
+      for (const c of changes) lines.push(`  - ${mark[c.verdict]}${c.detail}${c.acknowledged ? ` (reviewed: ${c.acknowledged})` : ''}`);
     }
     lines.push('');
   }
@@ -117,7 +116,7 @@ runIfMain(import.meta, async () => {
   const baseRef = opts.base ?? tag;
   const initial = !baseRef;
   const base = initial ? emptySource() : gitSource(baseRef);
-  const report = await compareApis({ base, head: headSource() });
+  const report = await compareApis({ base, head: headSource(), acknowledged: loadAcknowledged() });
   const current = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
   const required = initial ? current : nextVersion(current, bumpOf(report));
   const version = opts.version ?? required;

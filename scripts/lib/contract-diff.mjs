@@ -1,9 +1,12 @@
 // Structural diff of two bundled OpenAPI 3.x documents, judged from the
 // consumer's side. Pure: no files, no git, no tools.
 //
-//   diffDocuments(base, head) → { breaking: Change[], nonBreaking: Change[] }
-//   Change = { location, kind, detail }
+//   diffDocuments(base, head) → { breaking: Change[], review: Change[], nonBreaking: Change[] }
+//   Change = { location, kind, detail, about }
 //   location = 'GET /v2/verifications/{id}' | 'webhook user.created' | 'API'
+//   about    = the change named by what it is in ("schema Verification: field
+//              phoneNo removed", "security scheme authKey: …"), the same on
+//              every operation it reaches
 //
 // The rule behind every verdict: what a consumer SENDS ("input": parameters
 // and request bodies of paths; the answer a partner gives to a webhook) may
@@ -13,59 +16,46 @@
 //
 //   | change                                   | input    | output   |
 //   |------------------------------------------|----------|----------|
-//   | field / parameter removed                | breaking | breaking |
+//   | field / parameter / header removed       | breaking | breaking |
 //   | field / parameter added, optional        | fine     | fine     |
 //   | field / parameter newly required         | breaking | fine     |
 //   | field / parameter no longer required     | fine     | breaking |
 //   | enum value removed (or enum/const added) | breaking | fine     |
 //   | enum value added (or enum/const dropped) | fine     | breaking |
 //   | bound narrowed (min raised, max lowered, | breaking | fine     |
-//   |   maxLength/maxItems lowered, pattern or |          |          |
-//   |   format added, …)                       |          |          |
+//   |   pattern or format added, int64→int32…) |          |          |
 //   | bound widened                            | fine     | breaking |
 //   | type changed (disjoint types)            | breaking | breaking |
-//   | type narrowed / widened (integer⊂number, | as bound | as bound |
-//   |   null added or removed)                 |          |          |
 //   | operation / webhook / response status /  | breaking | breaking |
 //   |   media type removed                     |          |          |
 //   | operationId changed (renames the type)   | breaking | breaking |
+//   | parameter style/explode changed (after   | breaking | breaking |
+//   |   the defaults: form+explode for query…) |          |          |
+//   | allowReserved / allowEmptyValue dropped  | breaking | fine     |
+//   | security: a credential that worked no    | breaking | review   |
+//   |   longer does (scheme type, header name  |          |          |
+//   |   or place, bearer scheme, requirement   |          |          |
+//   |   added)                                 |          |          |
+//   | security: a call without the credential  | review   | review   |
+//   |   now accepted (requirement removed)     |          |          |
 //
-// Decisions: a removed request field is breaking, like a removed parameter
-// (the client loses what it asked for); a removed response status is
-// breaking (typed clients lose the branch, and consumers keyed on it stop
-// matching); an added enum value in a response is breaking (exhaustive
-// handling in consumers no longer is); an added response status is not.
-// Local `$ref`s are resolved; `allOf` is merged into one view; `oneOf` and
-// `anyOf` alternatives are matched by `$ref` (else by position).
+// Schema keywords are judged by scripts/lib/schema-diff.mjs (its table).
+// OpenAPI keywords with no rule here (callbacks, servers, a media type's
+// encoding, a response's links, unknown fields of a parameter, header, body
+// or operation) are reported for review, like schema keywords with no rule:
+// the gate fails on them until they are acknowledged
+// (.ci/diff-acknowledged.yaml). Annotations (descriptions, examples,
+// summaries, tags, `x-` extensions) are not compared.
+// Decisions (openapi/DECISIONS.md D1–D5): a removed request field is
+// breaking, like a removed parameter (the client loses what it asked for); a
+// removed response status is breaking; an added enum value in a response is
+// breaking (exhaustive handling in consumers no longer is); an added response
+// status is not. Local `$ref`s are resolved and compared by content.
+import { compareSchema, deref, forgetFingerprints, isAnnotation } from './schema-diff.mjs';
+
+export { deref };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
-const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
-// Keywords whose presence narrows the accepted values; their removal widens.
-const PRESENCE = ['format', 'pattern', 'multipleOf'];
-const MAX_DEPTH = 64;
-
-const safeDecode = (s) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
-
-/** Resolves a local `$ref` (and chains of them) inside a document. */
-export function deref(doc, node) {
-  let current = node;
-  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
-    if (!current.$ref.startsWith('#/') || hops > 32) return {};
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((p) => safeDecode(p).replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((at, key) => at?.[key], doc);
-  }
-  return current ?? {};
-}
 
 /** Every operation and webhook of a document, with its location label. */
 export function operationsOf(doc) {
@@ -92,16 +82,30 @@ export function operationsOf(doc) {
 
 const flip = (dir) => (dir === 'input' ? 'output' : 'input');
 const label = (op) => op.summary ?? op.operationId ?? '';
+const VERDICTS = { breaking: 'breaking', review: 'review', ok: 'nonBreaking' };
+const PARAMETER_KEYS = new Set(['name', 'in', 'required', 'deprecated', 'allowEmptyValue', 'style', 'explode', 'allowReserved', 'schema', 'content']);
+const OPERATION_KEYS = new Set(['tags', 'operationId', 'parameters', 'requestBody', 'responses', 'security', 'deprecated']);
+// Security scheme fields that only document the credential (OpenAPI: "primarily for documentation").
+const SCHEME_NOTES = new Set(['bearerFormat']);
+const MEDIA_KEYS = new Set(['schema']);
+const BODY_KEYS = new Set(['content', 'required']);
+const RESPONSE_KEYS = new Set(['headers', 'content', 'links']);
+/** What is left of an object once its annotations and known keys are set aside, as text. */
+const rest = (obj, known) => JSON.stringify(Object.entries(obj ?? {}).filter(([k]) => !known.has(k) && !isAnnotation(k)).sort(([a], [b]) => (a < b ? -1 : 1)));
 
+/** @typedef {{ location: string, kind: string, detail: string, about: string }} Change */
+
+/** @returns {{ breaking: Change[], review: Change[], nonBreaking: Change[] }} */
 export function diffDocuments(base, head) {
-  const breaking = [];
-  const nonBreaking = [];
+  /** @type {{ breaking: Change[], review: Change[], nonBreaking: Change[] }} */
+  const out = { breaking: [], review: [], nonBreaking: [] };
+  forgetFingerprints(base, head);
   const seen = new Set();
-  const add = (isBreaking, location, kind, detail) => {
+  const add = (verdict, location, kind, detail, about = detail) => {
     const key = `${location}\n${kind}\n${detail}`;
     if (seen.has(key)) return;
     seen.add(key);
-    (isBreaking ? breaking : nonBreaking).push({ location, kind, detail });
+    out[VERDICTS[verdict]].push({ location, kind, detail, about });
   };
 
   const baseOps = new Map(operationsOf(base).map((o) => [o.match, o]));
@@ -110,21 +114,73 @@ export function diffDocuments(base, head) {
 
   for (const [match, op] of baseOps) {
     if (!headMatches.has(match)) {
-      add(true, op.location, op.isWebhook ? 'webhook-removed' : 'operation-removed',
+      add('breaking', op.location, op.isWebhook ? 'webhook-removed' : 'operation-removed',
         `${op.isWebhook ? 'webhook' : 'operation'} removed${label(op.operation) ? ` (${label(op.operation)})` : ''}`);
     }
   }
   for (const h of headOps) {
     const b = baseOps.get(h.match);
     if (!b) {
-      add(false, h.location, h.isWebhook ? 'webhook-added' : 'operation-added',
+      add('ok', h.location, h.isWebhook ? 'webhook-added' : 'operation-added',
         `${h.isWebhook ? 'webhook' : 'operation'} added${label(h.operation) ? ` (${label(h.operation)})` : ''}`);
       continue;
     }
-    const report = (isBreaking, kind, detail) => add(isBreaking, h.location, kind, detail);
+    const report = (verdict, kind, detail, about) => add(verdict, h.location, kind, detail, about);
     compareOperation({ base, head, b, h, report });
   }
-  return { breaking, nonBreaking };
+  const servers = (doc) => JSON.stringify([...new Set((doc?.servers ?? []).map((sv) => sv.url))].sort());
+  if (Object.keys(base ?? {}).length && servers(base) !== servers(head)) {
+    add('review', 'API', 'servers-changed', `servers ${servers(base)} → ${servers(head)}`);
+  }
+  return out;
+}
+
+/** An operation's security as alternatives, each a list of `{ name, scheme, scopes }`; [[]] when none is needed. */
+function securityOf(doc, op) {
+  const list = op.operation.security ?? doc.security ?? [];
+  if (!list.length) return [[]];
+  return list.map((alt) => Object.entries(alt).map(([name, scopes]) => {
+    const raw = deref(doc, doc.components?.securitySchemes?.[name]);
+    const scheme = Object.fromEntries(Object.entries(raw).filter(([k]) => !isAnnotation(k) && !SCHEME_NOTES.has(k)).map(([k, v]) => [k, typeof v === 'string' && (k === 'scheme' || (k === 'name' && raw.in === 'header')) ? v.toLowerCase() : v]));
+    return { name, scheme, key: JSON.stringify(Object.entries(scheme).sort()), scopes: [...(scopes ?? [])].sort() };
+  }));
+}
+
+/** Says what changed between two schemes ("name X-Auth-Key → X-Api-Key"). */
+function schemeChange(doc, bDoc, name) {
+  const [was, now] = [deref(bDoc, bDoc.components?.securitySchemes?.[name]), deref(doc, doc.components?.securitySchemes?.[name])];
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((k) => !isAnnotation(k) && !SCHEME_NOTES.has(k));
+  return keys.filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k])).map((k) => `${k} ${JSON.stringify(was[k]) ?? 'none'} → ${JSON.stringify(now[k]) ?? 'none'}`).join(', ');
+}
+
+function compareSecurity({ base, head, b, h, report }) {
+  const [bs, hs] = [securityOf(base, b), securityOf(head, h)];
+  // A set of credentials satisfies an alternative that asks for no more than it holds.
+  const satisfies = (creds, alt) => alt.every((need) => creds.some((c) => c.key === need.key && need.scopes.every((s) => c.scopes.includes(s))));
+  const names = (alt) => (alt.length ? alt.map((x) => x.name).join(' + ') : 'none');
+  for (const alt of bs) {
+    if (hs.some((hAlt) => satisfies(alt, hAlt))) continue;
+    // What changed: a scheme of the same name, or the requirement itself.
+    const changed = alt.map((x) => x.name).filter((n) => base.components?.securitySchemes?.[n] && head.components?.securitySchemes?.[n] && schemeChange(head, base, n));
+    const verdict = h.isWebhook ? 'review' : 'breaking';
+    if (changed.length) {
+      for (const n of changed) {
+        const text = `security scheme ${n}: ${schemeChange(head, base, n)}`;
+        report(verdict, 'security-scheme-changed', `${text} (credentials sent as before are refused)`, text);
+      }
+    } else {
+      const text = `security ${names(alt)} → ${hs.map(names).join(' or ')}`;
+      report(verdict, alt.length ? 'security-requirement-changed' : 'security-requirement-added', `${text} (a call made as before is refused)`, text);
+    }
+  }
+  for (const alt of hs) {
+    // Holding only what this alternative asks for, would the base have let the call through?
+    if (bs.some((bAlt) => satisfies(alt, bAlt))) continue;
+    // The same schemes, changed: reported above as a credential that no longer works.
+    if (bs.some((bAlt) => names(bAlt) === names(alt) && alt.length)) continue;
+    const text = `security ${bs.map(names).join(' or ')} → ${hs.map(names).join(' or ')}`;
+    report('review', 'security-relaxed', `${text} (calls without the former credentials are accepted)`, text);
+  }
 }
 
 function compareOperation({ base, head, b, h, report }) {
@@ -135,280 +191,144 @@ function compareOperation({ base, head, b, h, report }) {
   const ctx = { base, head, report };
 
   if (bo.operationId && ho.operationId && bo.operationId !== ho.operationId) {
-    report(true, 'operation-id-changed', `operationId ${bo.operationId} → ${ho.operationId} (renames the generated operation type)`);
+    report('breaking', 'operation-id-changed', `operationId ${bo.operationId} → ${ho.operationId} (renames the generated operation type)`);
   }
-  if (!bo.deprecated && ho.deprecated) report(false, 'deprecated', 'operation deprecated');
-
-  // Parameters: path-item level, overridden by operation level.
-  const params = (doc, op) => {
-    const byKey = new Map();
-    const pathParams = (op.key.match(/\{[^}]*\}/g) ?? []).map((s) => s.slice(1, -1));
-    for (const raw of [...(op.item.parameters ?? []), ...(op.operation.parameters ?? [])]) {
-      const p = deref(doc, raw);
-      if (!p.name || !p.in) continue;
-      // Path parameters are matched by position, so renaming one is no change.
-      const key = p.in === 'path' && pathParams.includes(p.name)
-        ? `path #${pathParams.indexOf(p.name)}`
-        : `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
-      byKey.set(key, p);
-    }
-    return byKey;
-  };
-  const bp = params(base, b);
-  const hp = params(head, h);
-  for (const [key, p] of bp) {
-    if (!hp.has(key)) report(true, 'parameter-removed', `${p.in} parameter ${p.name} removed`);
+  if (!bo.deprecated && ho.deprecated) report('ok', 'deprecated', 'operation deprecated');
+  if (rest(bo, OPERATION_KEYS) !== rest(ho, OPERATION_KEYS)) {
+    report('review', 'operation-keyword-changed', `operation keywords with no rule changed (callbacks, servers, …): ${rest(bo, OPERATION_KEYS)} → ${rest(ho, OPERATION_KEYS)}`);
   }
-  for (const [key, p] of hp) {
-    const old = bp.get(key);
-    const name = `${p.in} parameter ${p.name}`;
-    if (!old) {
-      const required = Boolean(p.required) && requestDir === 'input';
-      report(required, required ? 'parameter-added-required' : 'parameter-added',
-        `${name} added${p.required ? ' (required)' : ' (optional)'}`);
-    } else {
-      if (!old.required && p.required) {
-        report(requestDir === 'input', 'parameter-became-required', `${name} became required`);
-      }
-      if (old.required && !p.required) {
-        report(requestDir === 'output', 'parameter-became-optional', `${name} became optional`);
-      }
-      const style = (x) => `${x.style ?? ''}/${x.explode ?? ''}`;
-      if (style(old) !== style(p)) {
-        report(true, 'parameter-serialization-changed', `${name}: style/explode ${style(old)} → ${style(p)}`);
-      }
-      compareSchema(ctx, old.schema, p.schema, requestDir, name, '', 0, new Set());
-    }
-  }
+  const itemServers = (op) => JSON.stringify(op.item.servers ?? null);
+  if (itemServers(b) !== itemServers(h)) report('review', 'servers-changed', `path servers ${itemServers(b)} → ${itemServers(h)}`);
+  compareSecurity({ base, head, b, h, report });
+  compareParameters(ctx, b, h, requestDir);
 
   // Request body.
   const bb = bo.requestBody ? deref(base, bo.requestBody) : null;
   const hb = ho.requestBody ? deref(head, ho.requestBody) : null;
   const bodyName = h.isWebhook ? 'payload' : 'request body';
-  if (bb && !hb) report(true, 'request-body-removed', `${bodyName} removed`);
+  if (bb && !hb) report('breaking', 'request-body-removed', `${bodyName} removed`);
   if (!bb && hb) {
     const isBreaking = Boolean(hb.required) && requestDir === 'input';
-    report(isBreaking, 'request-body-added', `${bodyName} added${hb.required ? ' (required)' : ''}`);
+    report(isBreaking ? 'breaking' : 'ok', 'request-body-added', `${bodyName} added${hb.required ? ' (required)' : ''}`);
   }
   if (bb && hb) {
-    if (!bb.required && hb.required && requestDir === 'input') report(true, 'request-body-became-required', `${bodyName} became required`);
+    if (!bb.required && hb.required) report(requestDir === 'input' ? 'breaking' : 'ok', 'request-body-became-required', `${bodyName} became required`);
+    if (bb.required && !hb.required) report(requestDir === 'output' ? 'breaking' : 'ok', 'request-body-became-optional', `${bodyName} became optional`);
+    if (rest(bb, BODY_KEYS) !== rest(hb, BODY_KEYS)) report('review', 'request-body-keyword-changed', `${bodyName}: keywords with no rule changed: ${rest(bb, BODY_KEYS)} → ${rest(hb, BODY_KEYS)}`);
     compareContent(ctx, bb.content, hb.content, requestDir, bodyName);
   }
 
-  // Responses.
+  // Responses ('4xx' and '4XX' are one key).
   const responseDir = flip(requestDir);
-  const br = bo.responses ?? {};
-  const hr = ho.responses ?? {};
-  for (const status of Object.keys(br)) {
-    if (!(status in hr)) report(true, 'response-removed', `response ${status} removed`);
+  const statuses = (r) => new Map(Object.entries(r ?? {}).map(([k, v]) => [/^\dxx$/i.test(k) ? k.toUpperCase() : k, v]));
+  const [br, hr] = [statuses(bo.responses), statuses(ho.responses)];
+  for (const status of br.keys()) {
+    if (!hr.has(status)) report('breaking', 'response-removed', `response ${status} removed`);
   }
-  for (const [status, raw] of Object.entries(hr)) {
-    if (!(status in br)) {
-      report(false, 'response-added', `response ${status} added`);
+  for (const [status, raw] of hr) {
+    if (!br.has(status)) {
+      report('ok', 'response-added', `response ${status} added`);
       continue;
     }
-    const bResp = deref(base, br[status]);
-    const hResp = deref(head, raw);
-    for (const name of Object.keys(bResp.headers ?? {})) {
-      if (!(name in (hResp.headers ?? {})) && responseDir === 'output') {
-        report(true, 'response-header-removed', `response ${status}: header ${name} removed`);
-      }
-    }
+    const [bResp, hResp] = [deref(base, br.get(status)), deref(head, raw)];
+    if (rest(bResp, RESPONSE_KEYS) !== rest(hResp, RESPONSE_KEYS)) report('review', 'response-keyword-changed', `response ${status}: keywords with no rule changed: ${rest(bResp, RESPONSE_KEYS)} → ${rest(hResp, RESPONSE_KEYS)}`);
+    compareHeaders(ctx, bResp.headers, hResp.headers, responseDir, `response ${status}`);
     compareContent(ctx, bResp.content, hResp.content, responseDir, `response ${status}`);
   }
 }
 
-function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
-  const single = Object.keys(baseContent).length <= 1 && Object.keys(headContent).length <= 1;
-  for (const type of Object.keys(baseContent)) {
-    if (!(type in headContent)) ctx.report(true, 'media-type-removed', `${where}: media type ${type} removed`);
+/** Parameters: path-item level, overridden by operation level; defaults made explicit. */
+function parametersOf(doc, op) {
+  const byKey = new Map();
+  const pathParams = (op.key.match(/\{[^}]*\}/g) ?? []).map((s) => s.slice(1, -1));
+  for (const raw of [...(op.item.parameters ?? []), ...(op.operation.parameters ?? [])]) {
+    const p = deref(doc, raw);
+    if (!p.name || !p.in) continue;
+    // Path parameters are matched by position, so renaming one is no change.
+    const key = p.in === 'path' && pathParams.includes(p.name)
+      ? `path #${pathParams.indexOf(p.name)}`
+      : `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+    const style = p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
+    byKey.set(key, { ...p, style, explode: p.explode ?? style === 'form', required: p.in === 'path' || Boolean(p.required) });
   }
-  for (const [type, media] of Object.entries(headContent)) {
-    if (!(type in baseContent)) {
-      ctx.report(false, 'media-type-added', `${where}: media type ${type} added`);
+  return byKey;
+}
+
+function compareParameters(ctx, b, h, dir) {
+  const { base, head, report } = ctx;
+  const [bp, hp] = [parametersOf(base, b), parametersOf(head, h)];
+  const isInput = dir === 'input';
+  for (const [key, p] of bp) {
+    if (!hp.has(key)) report('breaking', 'parameter-removed', `${p.in} parameter ${p.name} removed`);
+  }
+  for (const [key, p] of hp) {
+    const old = bp.get(key);
+    const name = `${p.in} parameter ${p.name}`;
+    if (!old) {
+      const required = p.required && isInput;
+      report(required ? 'breaking' : 'ok', required ? 'parameter-added-required' : 'parameter-added', `${name} added${p.required ? ' (required)' : ' (optional)'}`);
+      continue;
+    }
+    if (!old.required && p.required) report(isInput ? 'breaking' : 'ok', 'parameter-became-required', `${name} became required`);
+    if (old.required && !p.required) report(isInput ? 'ok' : 'breaking', 'parameter-became-optional', `${name} became optional`);
+    if (!old.deprecated && p.deprecated) report('ok', 'deprecated', `${name} deprecated`);
+    if (old.style !== p.style) report('breaking', 'parameter-serialization-changed', `${name}: style ${old.style} → ${p.style}`);
+    else if (old.explode !== p.explode) {
+      // explode only changes how arrays and objects are written.
+      const types = [].concat(deref(head, p.schema).type ?? ['array', 'object']);
+      const matters = types.some((t) => t === 'array' || t === 'object');
+      report(matters ? 'breaking' : 'ok', 'parameter-serialization-changed', `${name}: explode ${old.explode} → ${p.explode}${matters ? '' : ' (no effect on a single value)'}`);
+    }
+    for (const k of ['allowReserved', 'allowEmptyValue']) {
+      if (Boolean(old[k]) === Boolean(p[k])) continue;
+      // Allowing more raw values widens; the other way narrows.
+      const narrows = Boolean(old[k]);
+      report(narrows === isInput ? 'breaking' : 'ok', `parameter-${k}-changed`, `${name}: ${k} ${Boolean(old[k])} → ${Boolean(p[k])}`);
+    }
+    if (rest(old, PARAMETER_KEYS) !== rest(p, PARAMETER_KEYS)) report('review', 'parameter-keyword-changed', `${name}: keywords with no rule changed: ${rest(old, PARAMETER_KEYS)} → ${rest(p, PARAMETER_KEYS)}`);
+    if (Boolean(old.content) !== Boolean(p.content)) report('review', 'parameter-content-changed', `${name}: ${old.content ? 'content → schema' : 'schema → content'}`);
+    else if (p.content) compareContent(ctx, old.content, p.content, dir, name);
+    compareSchema(ctx, old.schema, p.schema, dir, name);
+  }
+}
+
+/** Response headers (or, for webhooks, the partner's answer headers). */
+function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
+  const byName = (doc, hs) => new Map(Object.entries(hs).map(([k, v]) => [k.toLowerCase(), { name: k, ...deref(doc, v) }]));
+  const [bh, hh] = [byName(ctx.base, baseHeaders), byName(ctx.head, headHeaders)];
+  const isOutput = dir === 'output';
+  for (const [key, x] of bh) if (!hh.has(key)) ctx.report(isOutput ? 'breaking' : 'ok', 'header-removed', `${where}: header ${x.name} removed`);
+  for (const [key, x] of hh) {
+    const old = bh.get(key);
+    const name = `${where}: header ${x.name}`;
+    if (!old) {
+      ctx.report(x.required && !isOutput ? 'breaking' : 'ok', 'header-added', `${name} added${x.required ? ' (required)' : ''}`);
+      continue;
+    }
+    if (!old.required && x.required && !isOutput) ctx.report('breaking', 'header-became-required', `${name} became required`);
+    if (old.required && !x.required && isOutput) ctx.report('breaking', 'header-became-optional', `${name} became optional (may be absent)`);
+    if (rest(old, PARAMETER_KEYS) !== rest(x, PARAMETER_KEYS)) ctx.report('review', 'header-keyword-changed', `${name}: keywords with no rule changed`);
+    compareSchema(ctx, old.schema, x.schema, dir, name);
+  }
+}
+
+function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
+  // Media types compare without case or spaces: `application/json; charset=utf-8`.
+  const norm = (c) => new Map(Object.entries(c).map(([k, v]) => [k.toLowerCase().replace(/\s+/g, ''), v]));
+  const [bc, hc] = [norm(baseContent), norm(headContent)];
+  const single = bc.size <= 1 && hc.size <= 1;
+  for (const type of bc.keys()) {
+    if (!hc.has(type)) ctx.report('breaking', 'media-type-removed', `${where}: media type ${type} removed`);
+  }
+  for (const [type, media] of hc) {
+    if (!bc.has(type)) {
+      ctx.report('ok', 'media-type-added', `${where}: media type ${type} added`);
       continue;
     }
     const at = single && type === 'application/json' ? where : `${where} (${type})`;
-    compareSchema(ctx, baseContent[type].schema, media.schema, dir, at, '', 0, new Set());
+    const old = bc.get(type);
+    if (rest(old, MEDIA_KEYS) !== rest(media, MEDIA_KEYS)) ctx.report('review', 'media-keyword-changed', `${at}: encoding or other keywords changed: ${rest(old, MEDIA_KEYS)} → ${rest(media, MEDIA_KEYS)}`);
+    compareSchema(ctx, old.schema, media.schema, dir, at);
   }
 }
 
-// ---------------------------------------------------------------- schemas --
-
-const typesOf = (s) => {
-  const list = s.type === undefined ? [] : [].concat(s.type);
-  if (s.nullable === true) list.push('null');
-  return new Set(list);
-};
-
-/**
- * One view of a schema with its `allOf` members merged: properties (each a
- * list of the member schemas that define it), required, types, enum and the
- * tightest bounds.
- */
-function flatten(doc, node, depth = 0) {
-  const s = deref(doc, node);
-  const view = {
-    properties: new Map(),
-    required: new Set(s.required ?? []),
-    types: typesOf(s),
-    enum: s.enum ? new Set(s.enum.map((v) => JSON.stringify(v))) : 'const' in s ? new Set([JSON.stringify(s.const)]) : null,
-    bounds: {},
-    presence: {},
-    additionalProperties: s.additionalProperties,
-    items: s.items,
-    oneOf: s.oneOf,
-    anyOf: s.anyOf,
-  };
-  for (const k of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) if (typeof s[k] === 'number') view.bounds[k] = s[k];
-  for (const k of PRESENCE) if (s[k] !== undefined) view.presence[k] = JSON.stringify(s[k]);
-  if (s.uniqueItems === true) view.presence.uniqueItems = 'true';
-  for (const [name, sub] of Object.entries(s.properties ?? {})) view.properties.set(name, [sub]);
-  if (depth > MAX_DEPTH) return view;
-  for (const member of s.allOf ?? []) {
-    const m = flatten(doc, member, depth + 1);
-    for (const [name, subs] of m.properties) view.properties.set(name, [...(view.properties.get(name) ?? []), ...subs]);
-    for (const r of m.required) view.required.add(r);
-    if (m.types.size) view.types = view.types.size ? new Set([...view.types].filter((t) => m.types.has(t))) : m.types;
-    if (m.enum) view.enum = view.enum ? new Set([...view.enum].filter((v) => m.enum.has(v))) : m.enum;
-    for (const [k, v] of Object.entries(m.bounds)) {
-      const tighter = LOWER_BOUNDS.includes(k) ? Math.max : Math.min;
-      view.bounds[k] = k in view.bounds ? tighter(view.bounds[k], v) : v;
-    }
-    for (const [k, v] of Object.entries(m.presence)) view.presence[k] = k in view.presence ? `${view.presence[k]}&${v}` : v;
-    if (m.additionalProperties === false) view.additionalProperties = false;
-    view.items ??= m.items;
-    view.oneOf ??= m.oneOf;
-    view.anyOf ??= m.anyOf;
-  }
-  return view;
-}
-
-// A property defined in several allOf members is the allOf of its definitions.
-const merged = (subs) => (subs.length === 1 ? subs[0] : { allOf: subs });
-
-function compareSchema(ctx, baseNode, headNode, dir, where, field, depth, refs) {
-  if (!baseNode || !headNode || depth > MAX_DEPTH) return;
-  // Recursive schemas: stop when the same pair of references comes round again.
-  const pair = `${baseNode.$ref ?? ''}|${headNode.$ref ?? ''}|${dir}`;
-  if (pair !== `||${dir}`) {
-    if (refs.has(pair)) return;
-    refs = new Set(refs).add(pair);
-  }
-  const { base, head, report } = ctx;
-  const b = flatten(base, baseNode);
-  const h = flatten(head, headNode);
-  const at = field ? `${where}: field ${field}` : where;
-  const isInput = dir === 'input';
-  // A narrowing breaks input; a widening breaks output.
-  const narrowed = (kind, detail) => report(isInput, kind, `${at}: ${detail}`);
-  const widened = (kind, detail) => report(!isInput, kind, `${at}: ${detail}`);
-
-  // Types; integer is a kind of number.
-  if (b.types.size && h.types.size) {
-    const covers = (set, t) => set.has(t) || (t === 'integer' && set.has('number'));
-    const lost = [...b.types].filter((t) => !covers(h.types, t));
-    const gained = [...h.types].filter((t) => !covers(b.types, t));
-    const show = (set) => [...set].join(' | ');
-    if (lost.length && gained.length) {
-      // Another type: its old constraints no longer apply, so say only that.
-      report(true, 'type-changed', `${at}: type ${show(b.types)} → ${show(h.types)}`);
-      return;
-    } else if (lost.length) {
-      narrowed('type-narrowed', `type ${show(b.types)} → ${show(h.types)}`);
-    } else if (gained.length) {
-      widened('type-widened', `type ${show(b.types)} → ${show(h.types)}`);
-    }
-  } else if (!b.types.size && h.types.size) {
-    narrowed('type-narrowed', `type ${[...h.types].join(' | ')} added`);
-  } else if (b.types.size && !h.types.size && !h.oneOf && !h.anyOf) {
-    widened('type-widened', `type ${[...b.types].join(' | ')} dropped`);
-  }
-
-  // Enums (const is an enum of one value).
-  if (b.enum && h.enum) {
-    const removed = [...b.enum].filter((v) => !h.enum.has(v));
-    const added = [...h.enum].filter((v) => !b.enum.has(v));
-    if (removed.length) narrowed('enum-values-removed', `enum values removed: ${removed.join(', ')}`);
-    if (added.length) widened('enum-values-added', `enum values added: ${added.join(', ')}`);
-  } else if (!b.enum && h.enum) {
-    narrowed('enum-added', `restricted to ${[...h.enum].join(', ')}`);
-  } else if (b.enum && !h.enum) {
-    widened('enum-dropped', `no longer restricted to ${[...b.enum].join(', ')}`);
-  }
-
-  // Bounds.
-  for (const k of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) {
-    const [was, now] = [b.bounds[k], h.bounds[k]];
-    if (was === now) continue;
-    const text = `${k} ${was ?? 'none'} → ${now ?? 'none'}`;
-    const tighter = was === undefined || (now !== undefined && (LOWER_BOUNDS.includes(k) ? now > was : now < was));
-    if (tighter) narrowed('bound-narrowed', text);
-    else widened('bound-widened', text);
-  }
-  for (const k of new Set([...Object.keys(b.presence), ...Object.keys(h.presence)])) {
-    const [was, now] = [b.presence[k], h.presence[k]];
-    if (was === now) continue;
-    const text = `${k} ${was ?? 'none'} → ${now ?? 'none'}`;
-    if (was !== undefined && now !== undefined) report(true, 'constraint-changed', `${at}: ${text}`);
-    else if (now !== undefined) narrowed('constraint-added', text);
-    else widened('constraint-removed', text);
-  }
-
-  // Object properties.
-  const sub = (name) => (field ? `${field}.${name}` : name);
-  for (const [name] of b.properties) {
-    if (!h.properties.has(name)) {
-      report(true, 'field-removed', `${where}: field ${sub(name)} removed`);
-    }
-  }
-  for (const [name, subs] of h.properties) {
-    if (!b.properties.has(name)) {
-      const required = h.required.has(name);
-      report(required && isInput, required && isInput ? 'field-added-required' : 'field-added',
-        `${where}: field ${sub(name)} added${required ? ' (required)' : ' (optional)'}`);
-      continue;
-    }
-    if (!b.required.has(name) && h.required.has(name)) {
-      report(isInput, 'field-became-required', `${where}: field ${sub(name)} became required`);
-    }
-    if (b.required.has(name) && !h.required.has(name)) {
-      report(!isInput, 'field-became-optional', `${where}: field ${sub(name)} became optional (may be absent)`);
-    }
-    compareSchema(ctx, merged(b.properties.get(name)), merged(subs), dir, where, sub(name), depth + 1, refs);
-  }
-  // Required names without a property schema (possible in JSON Schema).
-  for (const name of h.required) {
-    if (!b.required.has(name) && !h.properties.has(name) && isInput) {
-      report(true, 'field-became-required', `${where}: field ${sub(name)} became required`);
-    }
-  }
-  if (b.additionalProperties !== false && h.additionalProperties === false) {
-    narrowed('additional-properties-closed', 'no longer accepts fields it does not declare');
-  }
-  const objectSchema = (x) => x && typeof x === 'object';
-  if (objectSchema(b.additionalProperties) && objectSchema(h.additionalProperties)) {
-    compareSchema(ctx, b.additionalProperties, h.additionalProperties, dir, where, sub('*'), depth + 1, refs);
-  }
-
-  // Arrays.
-  if (b.items && h.items) compareSchema(ctx, b.items, h.items, dir, where, `${field}[]`, depth + 1, refs);
-
-  // Alternatives.
-  for (const k of ['oneOf', 'anyOf']) {
-    const [bs, hs] = [b[k], h[k]];
-    if (!bs && !hs) continue;
-    if (!bs || !hs) {
-      report(true, 'type-changed', `${at}: ${bs ? `${k} removed` : `${k} added`}`);
-      continue;
-    }
-    const keyOf = (s, i) => s.$ref ?? `#${i}`;
-    const bm = new Map(bs.map((s, i) => [keyOf(s, i), s]));
-    const hm = new Map(hs.map((s, i) => [keyOf(s, i), s]));
-    for (const [key] of bm) if (!hm.has(key)) narrowed('alternative-removed', `${k} alternative ${key} removed`);
-    for (const [key, s] of hm) {
-      if (!bm.has(key)) widened('alternative-added', `${k} alternative ${key} added`);
-      else compareSchema(ctx, bm.get(key), s, dir, where, field, depth + 1, refs);
-    }
-  }
-}

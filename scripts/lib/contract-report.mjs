@@ -1,16 +1,15 @@
 // What `npm run diff` and `npm run changelog` share: where the base and head
 // documents come from (a git ref, a folder, a file, or nothing for the first
-// release), Redocly's verdict, and the per-API report.
+// release), the acknowledged review items, and the per-API report in text,
+// Markdown (for a pull-request comment) and JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { APIS } from './apis.mjs';
 import { diffDocuments } from './contract-diff.mjs';
 import { ROOT } from './paths.mjs';
-import { runTool } from './run.mjs';
 
 const BUNDLES = 'generated/openapi';
 
@@ -106,43 +105,38 @@ export const emptySource = () => ({ label: 'nothing (first release)', names: () 
 export const headSource = (dir) =>
   fileSource(dir ?? path.join(ROOT, BUNDLES), { label: dir ?? 'working tree (generated/openapi)' });
 
-/**
- * Runs `redocly diff` with the `diff-recommended` rules (the project's
- * redocly.yaml only extends `recommended`, under which redocly diff rates
- * every change a patch and passes). Resolves with its summary and its major
- * verdicts, or with `{ error }` when it cannot run: it is experimental, and
- * the structural diff still decides alone then.
- */
-export async function redoclyDiff(baseDoc, headDoc) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'verification-contracts-diff-'));
-  try {
-    const [base, head, config, out] = ['base.json', 'head.json', 'redocly.yaml', 'report.json'].map((f) => path.join(dir, f));
-    await Promise.all([
-      writeFile(base, JSON.stringify(baseDoc)),
-      writeFile(head, JSON.stringify(headDoc)),
-      writeFile(config, 'extends:\n  - diff-recommended\ntelemetry: off\n'),
-    ]);
-    await runTool('redocly', ['diff', base, head, '--config', config, '--lint-config', 'off', '--format', 'json', '--fail-on', 'none', '-o', out], { quiet: true });
-    const report = JSON.parse(await readFile(out, 'utf8'));
-    const major = report.changes
-      .filter((c) => c.impact === 'major')
-      .flatMap((c) => c.verdicts.map((v) => ({ rule: v.ruleId, message: v.message, pointer: c.path })));
-    return { bump: report.bump ?? null, summary: report.summary, major };
-  } catch (err) {
-    return { error: err.message.split('\n')[0] };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/** Where reviewed changes are acknowledged: a list of { api, change, location?, reason }. */
+export const ACKNOWLEDGED_FILE = '.ci/diff-acknowledged.yaml';
+
+/** The acknowledged review items of a file (none when it does not exist), checked. */
+export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
+  if (!existsSync(file)) return [];
+  const list = parse(readFileSync(file, 'utf8'))?.acknowledged ?? [];
+  if (!Array.isArray(list)) throw new Error(`${file}: \`acknowledged\` must be a list of { api, change, location?, reason }`);
+  list.forEach((entry, i) => {
+    for (const key of ['api', 'change', 'reason']) {
+      if (typeof entry?.[key] !== 'string' || !entry[key].trim()) {
+        throw new Error(`${file}: entry ${i + 1} has no \`${key}\`; each entry names the api, the change as \`npm run diff\` prints it, and the reason no client breaks`);
+      }
+    }
+  });
+  return list;
 }
+
+const acknowledges = (entry, api, change) =>
+  entry.api === api && (entry.location === undefined || entry.location === change.location) && (entry.change === change.detail || entry.change === change.about);
 
 /**
  * Compares every API of the package (and any the base has that the package
- * no longer has) and returns the report both scripts print.
+ * no longer has) and returns the report both scripts print. A change to
+ * review that an entry of `acknowledged` names moves to the non-breaking ones
+ * with that entry's reason.
  */
-export async function compareApis({ base, head, redocly = true }) {
+export async function compareApis({ base, head, acknowledged = [] }) {
   const known = APIS.map((a) => a.name);
   const names = [...known, ...base.names().filter((n) => !known.includes(n))];
   const apis = [];
+  const used = new Set();
   for (const name of names) {
     const title = APIS.find((a) => a.name === name)?.title ?? name;
     const [baseDoc, headDoc] = await Promise.all([base.read(name), known.includes(name) ? head.read(name) : null]);
@@ -151,79 +145,153 @@ export async function compareApis({ base, head, redocly = true }) {
     }
     if (!headDoc) {
       apis.push({
-        name, title, status: 'removed', nonBreaking: [], redocly: null,
-        breaking: [{ location: 'API', kind: 'api-removed', detail: `the ${name} API is no longer in the package` }],
+        name, title, status: 'removed', nonBreaking: [], review: [],
+        breaking: [{ location: 'API', kind: 'api-removed', detail: `the ${name} API is no longer in the package`, about: `the ${name} API removed` }],
       });
       continue;
     }
-    const status = baseDoc ? 'changed' : 'new';
-    const { breaking, nonBreaking } = diffDocuments(baseDoc ?? {}, headDoc);
-    const verdict = baseDoc && redocly ? await redoclyDiff(baseDoc, headDoc) : null;
-    const quiet = !breaking.length && !nonBreaking.length && !verdict?.major?.length;
-    apis.push({ name, title, status: status === 'changed' && quiet ? 'unchanged' : status, breaking, nonBreaking, redocly: verdict });
+    const { breaking, review, nonBreaking } = diffDocuments(baseDoc ?? {}, headDoc);
+    const open = [];
+    for (const change of review) {
+      const entry = acknowledged.find((e) => acknowledges(e, name, change));
+      if (!entry) open.push(change);
+      else {
+        used.add(entry);
+        nonBreaking.push({ ...change, acknowledged: entry.reason });
+      }
+    }
+    const quiet = !breaking.length && !review.length && !nonBreaking.length;
+    apis.push({ name, title, status: !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed', breaking, review: open, nonBreaking });
   }
-  const isBreaking = (api) => api.breaking.length > 0 || (api.redocly?.major?.length ?? 0) > 0;
-  return { base: base.label, head: head.label, apis, breaking: apis.some(isBreaking), isBreaking };
+  const isBreaking = (api) => api.breaking.length > 0;
+  return {
+    base: base.label,
+    head: head.label,
+    apis,
+    breaking: apis.some(isBreaking),
+    needsReview: apis.some((a) => a.review.length > 0),
+    stale: acknowledged.filter((e) => !used.has(e)),
+    isBreaking,
+  };
 }
 
-/** The semver bump a report calls for: breaking → major, any other change → minor, else patch. */
+/**
+ * The semver bump a report calls for: breaking → major (a change still to
+ * review counts as breaking until acknowledged), any other change → minor,
+ * else patch.
+ */
 export const bumpOf = (report) =>
-  report.breaking ? 'major' : report.apis.some((a) => a.nonBreaking.length || a.status === 'new') ? 'minor' : 'patch';
+  report.breaking || report.needsReview ? 'major' : report.apis.some((a) => a.nonBreaking.length || a.status === 'new') ? 'minor' : 'patch';
 
 /** Groups changes by location (endpoint or webhook), breaking ones first within each. */
 export function byLocation(api) {
   const groups = new Map();
-  for (const [isBreaking, list] of [
-    [true, api.breaking],
-    [false, api.nonBreaking],
+  for (const [verdict, list] of [
+    ['breaking', api.breaking],
+    ['review', api.review ?? []],
+    ['ok', api.nonBreaking],
   ]) {
     for (const change of list) {
       if (!groups.has(change.location)) groups.set(change.location, []);
-      groups.get(change.location).push({ ...change, breaking: isBreaking });
+      groups.get(change.location).push({ ...change, verdict, breaking: verdict === 'breaking' });
     }
   }
-  // Locations with a breaking change first, the rest in document order.
-  return [...groups].sort(([, a], [, b]) => Number(b[0].breaking) - Number(a[0].breaking));
+  // Locations with a breaking change first, then those to review, the rest in document order.
+  const rank = (changes) => (changes[0].verdict === 'breaking' ? 0 : changes[0].verdict === 'review' ? 1 : 2);
+  return [...groups].sort(([, a], [, b]) => rank(a) - rank(b));
 }
 
 // An added operation or webhook is one line, not a heading with one entry.
 export const ADDED = ['operation-added', 'webhook-added'];
 
-/** Redocly's major verdicts, deduplicated, for printing. */
-export const redoclyMajors = (verdict) => [...new Set((verdict?.major ?? []).map((m) => `${m.message} (${m.rule})`))];
+const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', ok: 'ok      ' };
+
+/** What to do about a failing report, in one paragraph each. */
+function verdictLines(report) {
+  const lines = [];
+  const broken = report.apis.filter(report.isBreaking).map((a) => a.name);
+  const toReview = report.apis.filter((a) => a.review.length).map((a) => a.name);
+  if (broken.length) lines.push(`Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`);
+  if (toReview.length) {
+    lines.push(
+      `Changes the gate cannot judge, in: ${toReview.join(', ')}. Have a person check that no client breaks, then acknowledge each in ${ACKNOWLEDGED_FILE} ` +
+        '(api, change as printed, reason); or release a new major version, or undo them.',
+    );
+  }
+  if (!lines.length) lines.push('No breaking changes.');
+  for (const e of report.stale ?? []) lines.push(`Note: the acknowledgement "${e.change}" (${e.api}) matches no change any more; delete it from ${ACKNOWLEDGED_FILE}.`);
+  return lines;
+}
 
 /** The readable report of `npm run diff`. */
 export function formatReport(report) {
   const lines = [`Contract diff: ${report.base} → ${report.head}`, ''];
   for (const api of report.apis) {
-    const counts = `${api.breaking.length} breaking, ${api.nonBreaking.length} non-breaking`;
+    const counts = `${api.breaking.length} breaking, ${api.review.length} to review, ${api.nonBreaking.length} non-breaking`;
     const status = { new: 'new API (not at the base)', removed: 'removed', unchanged: 'no contract changes', changed: counts }[api.status];
     lines.push(`${api.name} (${api.title}): ${status}`);
-    const r = api.redocly;
-    if (r?.error) lines.push(`  redocly diff could not run (${r.error}); the structural diff decides alone`);
-    else if (r) {
-      const { major, minor, patch } = r.summary;
-      lines.push(`  redocly diff (diff-recommended): ${major} major, ${minor} minor, ${patch} patch${r.bump ? ` → ${r.bump}` : ''}`);
-      const majors = redoclyMajors(r);
-      for (const m of majors.slice(0, 15)) lines.push(`    ${m}`);
-      if (majors.length > 15) lines.push(`    … and ${majors.length - 15} more`);
-    }
     for (const [location, changes] of byLocation(api)) {
       if (changes.length === 1 && ADDED.includes(changes[0].kind)) {
         lines.push(`  ${location}: ${changes[0].detail}`);
         continue;
       }
       lines.push(`  ${location}`);
-      for (const c of changes) lines.push(`    ${c.breaking ? 'BREAKING' : 'ok      '}  ${c.detail}  [${c.kind}]`);
+      for (const c of changes) {
+        const note = c.acknowledged ? ` (acknowledged: ${c.acknowledged})` : '';
+        lines.push(`    ${MARK[c.verdict]}  ${c.detail}  [${c.kind}]${note}`);
+        // The text to paste into the acknowledged file covers every operation the change reaches.
+        if (c.verdict === 'review') lines.push(`              to acknowledge everywhere: change: ${JSON.stringify(c.about)}`);
+      }
     }
     lines.push('');
   }
-  const broken = report.apis.filter(report.isBreaking).map((a) => a.name);
-  lines.push(
-    broken.length
-      ? `Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`
-      : 'No breaking changes.',
-  );
+  lines.push(...verdictLines(report));
+  return lines.join('\n');
+}
+
+// Code spans that survive backticks inside the text.
+const code = (text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
+const MARKDOWN_LIMIT = 60;
+
+/** One Markdown section: each change once, with every operation and webhook it reaches. */
+function markdownSection(report, list) {
+  const groups = new Map();
+  for (const api of report.apis) {
+    for (const c of list(api)) {
+      const key = `${api.name}\n${c.about ?? c.detail}`;
+      if (!groups.has(key)) groups.set(key, { api: api.name, about: c.about ?? c.detail, kind: c.kind, acknowledged: c.acknowledged, at: [] });
+      groups.get(key).at.push(c);
+    }
+  }
+  const lines = [];
+  for (const g of [...groups.values()].slice(0, MARKDOWN_LIMIT)) {
+    const locations = [...new Set(g.at.map((c) => c.location))];
+    const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
+    const count = [[locations.length - hooks, 'operation'], [hooks, 'webhook']].filter(([n]) => n).map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`);
+    lines.push(`- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${count.join(' and ')}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`);
+    // One line of places when the change reads the same everywhere; else each place with its own wording.
+    if (g.at.every((c) => c.detail === g.at[0].detail)) lines.push(`  - ${locations.map(code).join(', ')}`);
+    else for (const c of g.at) lines.push(`  - ${code(c.location)}: ${code(c.detail)}`);
+  }
+  if (groups.size > MARKDOWN_LIMIT) lines.push(`- … and ${groups.size - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
+  return { count: groups.size, lines };
+}
+
+/** The report of `npm run diff -- --markdown`, for a pull-request comment. */
+export function formatMarkdown(report) {
+  const breaking = markdownSection(report, (a) => a.breaking);
+  const review = markdownSection(report, (a) => a.review);
+  const additive = markdownSection(report, (a) => a.nonBreaking);
+  const verdict = breaking.count ? '❌ **Breaking changes**' : review.count ? '⚠️ **Changes to review by hand**' : '✅ **No breaking changes**';
+  const lines = ['## Contract diff', '', `${verdict}: ${code(report.base)} → ${code(report.head)}`, ''];
+  const apis = report.apis.map((a) => `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.nonBreaking.length}` : a.status}`);
+  lines.push(`Per API (breaking/to review/non-breaking): ${apis.join(', ')}.`, '');
+  if (breaking.count) lines.push(`### Breaking changes (${breaking.count})`, '', ...breaking.lines, '');
+  if (review.count) {
+    lines.push(`### To review by hand (${review.count})`, '', `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`, '', ...review.lines, '');
+  }
+  if (additive.count) lines.push(`### Additive and other non-breaking changes (${additive.count})`, '', '<details><summary>Show</summary>', '', ...additive.lines, '', '</details>', '');
+  lines.push(...verdictLines(report).map((l) => `> ${l}`));
   return lines.join('\n');
 }
 
@@ -232,6 +300,8 @@ export const jsonReport = (report) => ({
   base: report.base,
   head: report.head,
   breaking: report.breaking,
+  needsReview: report.needsReview,
   bump: bumpOf(report),
+  staleAcknowledgements: report.stale,
   apis: report.apis.map((a) => ({ ...a, isBreaking: report.isBreaking(a) })),
 });

@@ -1,0 +1,328 @@
+// Compares two JSON Schemas (OpenAPI 3.1's dialect; 3.0's `nullable` too) by
+// what they accept, for the contract diff (scripts/lib/contract-diff.mjs).
+//
+// Every keyword is either compared by direction, ignored as an annotation, or
+// reported for review: a keyword this module has no rule for ("unknown")
+// never passes unseen. In the direction `input` (what a consumer sends) a
+// narrowing breaks; in `output` (what it receives) a widening breaks.
+//
+//   keyword                                   | rule
+//   ------------------------------------------|-----------------------------
+//   type, nullable, enum, const               | by direction (integer ⊂ number)
+//   min*/max*/exclusive*, min/maxContains     | by direction
+//   multipleOf                                | by direction (4 ⊂ 2); other → both
+//   format                                    | added/removed by direction;
+//                                             |   int32→int64, float→double… widen;
+//                                             |   other pairs → review
+//   pattern                                   | added/removed by direction; changed → review
+//   uniqueItems, contains, dependentRequired, | by direction
+//   dependentSchemas, propertyNames, not (its  |
+//   schema compared in the other direction),  |
+//   if/then/else (a new condition narrows)    |
+//   properties, required, additional-/        | fields as the contract table says;
+//   unevaluatedProperties, items, prefixItems | closing narrows, opening is an addition
+//   patternProperties                         | same pattern: compared; other → review
+//   oneOf/anyOf                               | alternatives matched by content
+//   discriminator                             | property renamed → breaking; added/
+//                                             |   removed → review; mapping by direction
+//   readOnly / writeOnly added                | breaks input / output
+//   default                                   | changed → breaking; removed → review;
+//                                             |   added → fine (DECISIONS.md D3)
+//   $ref with siblings                        | the siblings apply too (allOf)
+//   anything else (contentMediaType, …)       | changed → review
+//
+// The nullable idioms `type: [X, 'null']`, `nullable: true` and
+// `anyOf|oneOf: [X, {type: 'null'}]` are one thing; `$ref` and inline compare
+// by resolved content.
+
+import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, forgetFingerprints, isAnnotation, refName } from './schema-view.mjs';
+
+export { deref, fingerprint, forgetFingerprints, isAnnotation };
+
+// format → the formats that accept every value it accepts, and more.
+const WIDER_FORMATS = {
+  int32: ['int64'], float: ['double'], email: ['idn-email'], hostname: ['idn-hostname'],
+  uri: ['uri-reference', 'iri', 'iri-reference'], 'uri-reference': ['iri-reference'], iri: ['iri-reference'],
+};
+const merged = (subs) => (subs.length === 1 ? subs[0] : { allOf: subs });
+const show = (set) => [...set].join(' | ');
+const jsonType = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+
+/**
+ * Compares base and head schemas in a direction and reports each difference
+ * through `ctx.report(verdict, kind, detail, about)`, verdict 'breaking',
+ * 'review' or 'ok'. `where` names the place in the operation ("response 200"),
+ * `field` the path inside the schema; `origin` the nearest named schema.
+ */
+export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', depth = 0, refs = new Set(), origin = null) {
+  if ((baseNode === undefined && headNode === undefined) || depth > MAX_DEPTH) return;
+  baseNode ??= {};
+  headNode ??= {};
+  const pair = `${baseNode?.$ref ?? ''}|${headNode?.$ref ?? ''}|${dir}`;
+  if (pair !== `||${dir}`) {
+    if (refs.has(pair)) return;
+    refs = new Set(refs).add(pair);
+  }
+  const { base, head } = ctx;
+  if (fingerprint(base, baseNode) === fingerprint(head, headNode)) return;
+  const b = flatten(base, baseNode);
+  const h = flatten(head, headNode);
+  const name = h.ref ?? b.ref;
+  if (name) origin = { name, at: field };
+  const at = field ? `${where}: field ${field}` : where;
+  const isInput = dir === 'input';
+  // `about` names the change by the shared schema it is in, so that a report
+  // can list every operation one change reaches.
+  const relative = (f) => (origin ? f.slice(origin.at.length).replace(/^\./, '') : f);
+  const sub = (n) => (field ? `${field}.${n}` : n);
+  // With `name`, the text is about that property: "field a.b removed".
+  const say = (verdict, kind, text, name) => {
+    const f = name === undefined ? field : sub(name);
+    const rel = relative(f);
+    const [detail, inner] = name === undefined
+      ? [`${at}: ${text}`, rel ? `: field ${rel}: ${text}` : `: ${text}`]
+      : [`${where}: field ${f} ${text}`, `: field ${rel} ${text}`];
+    ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
+  };
+  // A narrowing (fewer values valid) breaks input; a widening breaks output.
+  const narrowed = (kind, text, name) => say(isInput ? 'breaking' : 'ok', kind, text, name);
+  const widened = (kind, text, name) => say(isInput ? 'ok' : 'breaking', kind, text, name);
+  const deeper = (bn, hn, f, d = dir) => compareSchema(ctx, bn, hn, d, where, f, depth + 1, refs, origin);
+  // A subschema on one side only: its constraint was added (narrows) or removed (widens).
+  const added = (was, now, f, what) => {
+    if (was && now) deeper(was, now, f);
+    else if (now) narrowed(`${what.split(/[ []/)[0]}-added`, `${what} added`);
+    else if (was) widened(`${what.split(/[ []/)[0]}-removed`, `${what} removed`);
+  };
+  const flip = dir === 'input' ? 'output' : 'input';
+
+  // Types; integer is a kind of number.
+  const hasAlternatives = b.alternatives.length || h.alternatives.length;
+  const covers = (set, t) => set.has(t) || (t === 'integer' && set.has('number'));
+  // An enum whose values all have the base's types keeps the type without saying it.
+  const enumFits = (view, types) => view.enum && [...view.enum.values()].every((v) => covers(types, jsonType(v)));
+  if (b.types && h.types) {
+    const lost = [...b.types].filter((t) => !covers(h.types, t));
+    const gained = [...h.types].filter((t) => !covers(b.types, t));
+    if (lost.length && gained.length) {
+      say('breaking', 'type-changed', `type ${show(b.types)} → ${show(h.types)}`);
+      return;
+    }
+    if (lost.length) narrowed('type-narrowed', `type ${show(b.types)} → ${show(h.types)}`);
+    if (gained.length) widened('type-widened', `type ${show(b.types)} → ${show(h.types)}`);
+  } else if (!b.types && h.types && !hasAlternatives) narrowed('type-narrowed', `type ${show(h.types)} added`);
+  else if (b.types && !h.types && !hasAlternatives && !enumFits(h, b.types)) widened('type-widened', `type ${show(b.types)} dropped`);
+
+  // Enums (const is an enum of one value).
+  if (b.enum && h.enum) {
+    const removed = [...b.enum.keys()].filter((v) => !h.enum.has(v));
+    const added = [...h.enum.keys()].filter((v) => !b.enum.has(v));
+    if (removed.length) narrowed('enum-values-removed', `enum values removed: ${removed.join(', ')}`);
+    if (added.length) widened('enum-values-added', `enum values added: ${added.join(', ')}`);
+  } else if (!b.enum && h.enum) narrowed('enum-added', `restricted to ${[...h.enum.keys()].join(', ')}`);
+  else if (b.enum && !h.enum) widened('enum-dropped', `no longer restricted to ${[...b.enum.keys()].join(', ')}`);
+
+  // Bounds.
+  for (const k of [...LOWER, ...UPPER]) {
+    const [was, now] = [b.bounds[k], h.bounds[k]];
+    if (was === now) continue;
+    const tighter = was === undefined || (now !== undefined && (LOWER.includes(k) ? now > was : now < was));
+    (tighter ? narrowed : widened)(tighter ? 'bound-narrowed' : 'bound-widened', `${k} ${was ?? 'none'} → ${now ?? 'none'}`);
+  }
+  if (b.multipleOf !== h.multipleOf) {
+    const text = `multipleOf ${b.multipleOf ?? 'none'} → ${h.multipleOf ?? 'none'}`;
+    const divides = (x, y) => Math.abs(x / y - Math.round(x / y)) < 1e-9; // x is a multiple of y
+    if (b.multipleOf === undefined || (h.multipleOf !== undefined && divides(h.multipleOf, b.multipleOf))) narrowed('bound-narrowed', text);
+    else if (h.multipleOf === undefined || divides(b.multipleOf, h.multipleOf)) widened('bound-widened', text);
+    else say('breaking', 'constraint-changed', text);
+  }
+  if (b.uniqueItems !== h.uniqueItems) (h.uniqueItems ? narrowed : widened)(h.uniqueItems ? 'constraint-added' : 'constraint-removed', `uniqueItems ${b.uniqueItems} → ${h.uniqueItems}`);
+  if (b.format !== h.format) {
+    const text = `format ${b.format ?? 'none'} → ${h.format ?? 'none'}`;
+    if (b.format === undefined) narrowed('constraint-added', text);
+    else if (h.format === undefined || WIDER_FORMATS[b.format]?.includes(h.format)) widened('format-widened', text);
+    else if (WIDER_FORMATS[h.format]?.includes(b.format)) narrowed('format-narrowed', text);
+    else say('review', 'format-changed', `${text} (how the two relate is not known)`);
+  }
+  const patternsAdded = [...h.patterns].filter((p) => !b.patterns.has(p));
+  const patternsRemoved = [...b.patterns].filter((p) => !h.patterns.has(p));
+  if (patternsAdded.length && patternsRemoved.length) say('review', 'pattern-changed', `pattern ${patternsRemoved.join(' & ')} → ${patternsAdded.join(' & ')} (whether it accepts more or less is not known)`);
+  else if (patternsAdded.length) narrowed('constraint-added', `pattern ${patternsAdded.join(' & ')} added`);
+  else if (patternsRemoved.length) widened('constraint-removed', `pattern ${patternsRemoved.join(' & ')} removed`);
+
+  // Annotations that change what a side may send or rely on.
+  if (!b.readOnly && h.readOnly) say(isInput ? 'breaking' : 'ok', 'read-only-added', 'became readOnly (no longer sent in requests)');
+  if (!b.writeOnly && h.writeOnly) say(isInput ? 'ok' : 'breaking', 'write-only-added', 'became writeOnly (no longer in answers)');
+  if (b.readOnly && !h.readOnly) say('ok', 'read-only-removed', 'no longer readOnly');
+  if (b.writeOnly && !h.writeOnly) say('ok', 'write-only-removed', 'no longer writeOnly');
+  if (!b.deprecated && h.deprecated) say('ok', 'deprecated', 'deprecated');
+  if (b.default !== h.default) {
+    const text = `default ${b.default ?? 'none'} → ${h.default ?? 'none'}`;
+    if (b.default === undefined) say('ok', 'default-added', text);
+    else if (h.default === undefined) say('review', 'default-removed', `${text} (is what an absent value means still the same?)`);
+    else say('breaking', 'default-changed', `${text} (an absent value now means something else)`);
+  }
+  for (const k of new Set([...b.unknown.keys(), ...h.unknown.keys()])) {
+    if (b.unknown.get(k) !== h.unknown.get(k)) say('review', 'keyword-changed', `${k} ${b.unknown.get(k) ?? 'none'} → ${h.unknown.get(k) ?? 'none'}`);
+  }
+
+  compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput });
+
+  // Arrays.
+  if (b.items === false || h.items === false) {
+    if (b.items !== h.items) (h.items === false ? narrowed : widened)(h.items === false ? 'items-closed' : 'items-opened', h.items === false ? 'no items beyond prefixItems' : 'items beyond prefixItems allowed');
+  } else added(b.items, h.items, `${field}[]`, 'items');
+  for (let i = 0; i < Math.max(b.prefixItems.length, h.prefixItems.length); i++) {
+    added(b.prefixItems[i] && merged(b.prefixItems[i]), h.prefixItems[i] && merged(h.prefixItems[i]), `${field}[${i}]`, `prefixItems[${i}]`);
+  }
+  if (!b.contains.length && h.contains.length) narrowed('contains-added', 'must contain a matching item');
+  else if (b.contains.length && !h.contains.length) widened('contains-removed', 'no longer must contain a matching item');
+  else if (b.contains.length) deeper(merged(b.contains), merged(h.contains), `${field}[contains]`);
+
+  // not: its schema is compared the other way round.
+  pairUp(ctx, b.not, h.not, (x) => x, {
+    removed: () => widened('not-removed', 'a `not` constraint removed'),
+    added: () => narrowed('not-added', 'a `not` constraint added'),
+    changed: (x, y) => deeper(x, y, field ? `${field}[not]` : '[not]', flip),
+  });
+  // if/then/else: matched by their condition.
+  pairUp(ctx, b.conditionals, h.conditionals, (c) => c.if ?? {}, {
+    removed: () => widened('condition-removed', 'an if/then/else condition removed'),
+    added: () => narrowed('condition-added', 'an if/then/else condition added'),
+    changed: (x, y, sameIf) => {
+      if (!sameIf) return say('review', 'condition-changed', 'the `if` of an if/then/else changed');
+      deeper(x.then ?? {}, y.then ?? {}, field ? `${field}[then]` : '[then]');
+      deeper(x.else ?? {}, y.else ?? {}, field ? `${field}[else]` : '[else]');
+    },
+  });
+  compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field });
+}
+
+function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput }) {
+  for (const [name] of b.properties) {
+    if (!h.properties.has(name)) say('breaking', 'field-removed', 'removed', name);
+  }
+  for (const [name, subs] of h.properties) {
+    if (!b.properties.has(name)) {
+      const required = h.required.has(name);
+      say(required && isInput ? 'breaking' : 'ok', required && isInput ? 'field-added-required' : 'field-added', `added${required ? ' (required)' : ' (optional)'}`, name);
+      // A name the base accepted under additionalProperties keeps its old schema as the base.
+      if (b.additionalProperties && typeof b.additionalProperties === 'object') deeper(b.additionalProperties, merged(subs), sub(name));
+      continue;
+    }
+    if (!b.required.has(name) && h.required.has(name)) narrowed('field-became-required', 'became required', name);
+    if (b.required.has(name) && !h.required.has(name)) widened('field-became-optional', 'became optional (may be absent)', name);
+    deeper(merged(b.properties.get(name)), merged(subs), sub(name));
+  }
+  for (const name of h.required) {
+    if (!b.required.has(name) && !h.properties.has(name)) narrowed('field-became-required', 'became required', name);
+  }
+  for (const [name] of b.required.entries()) {
+    if (!h.required.has(name) && !b.properties.has(name)) widened('field-became-optional', 'became optional (may be absent)', name);
+  }
+  for (const k of ['additionalProperties', 'unevaluatedProperties']) {
+    const [was, now] = [b[k], h[k]];
+    if (was === false && now !== false) say('ok', `${k}-opened`, `${k}: accepts fields it does not declare`);
+    else if (was !== false && now === false) narrowed(`${k}-closed`, `${k}: no longer accepts fields it does not declare`);
+    else added(was, now, sub('*'), k);
+  }
+  for (const k of new Set([...b.patternProperties.keys(), ...h.patternProperties.keys()])) {
+    const [was, now] = [b.patternProperties.get(k), h.patternProperties.get(k)];
+    if (was && now) deeper(merged(was), merged(now), sub(`/${k}/`));
+    else say('review', 'pattern-properties-changed', `patternProperties /${k}/ ${was ? 'removed' : 'added'}`);
+  }
+  added(b.propertyNames.length && merged(b.propertyNames), h.propertyNames.length && merged(h.propertyNames), sub('[name]'), 'propertyNames');
+  for (const k of new Set([...b.dependentRequired.keys(), ...h.dependentRequired.keys()])) {
+    const [was, now] = [b.dependentRequired.get(k) ?? new Set(), h.dependentRequired.get(k) ?? new Set()];
+    const added = [...now].filter((n) => !was.has(n));
+    const removed = [...was].filter((n) => !now.has(n));
+    if (added.length) narrowed('dependent-required-added', `with ${k}, also requires ${added.join(', ')}`);
+    if (removed.length) widened('dependent-required-removed', `with ${k}, no longer requires ${removed.join(', ')}`);
+  }
+  for (const k of new Set([...b.dependentSchemas.keys(), ...h.dependentSchemas.keys()])) {
+    const [was, now] = [b.dependentSchemas.get(k), h.dependentSchemas.get(k)];
+    added(was && merged(was), now && merged(now), sub(`[with ${k}]`), `dependentSchemas ${k}`);
+  }
+}
+
+/** Pairs two lists of schemas by content, then one left on each side; reports the rest. */
+function pairUp(ctx, bs, hs, keyOf, on) {
+  const bf = bs.map((x) => fingerprint(ctx.base, keyOf(x)));
+  const hf = hs.map((x) => fingerprint(ctx.head, keyOf(x)));
+  const hUsed = new Set();
+  const bLeft = [];
+  bs.forEach((x, i) => {
+    const j = hf.findIndex((f, k) => !hUsed.has(k) && f === bf[i]);
+    if (j < 0) return bLeft.push(i);
+    hUsed.add(j);
+    on.changed(x, hs[j], true);
+  });
+  const hLeft = hs.map((_, j) => j).filter((j) => !hUsed.has(j));
+  if (bLeft.length === 1 && hLeft.length === 1) return on.changed(bs[bLeft[0]], hs[hLeft[0]], false);
+  for (const i of bLeft) on.removed(bs[i]);
+  for (const j of hLeft) on.added(hs[j]);
+}
+
+const discriminatorValue = (doc, node, property) => {
+  if (!property) return null;
+  const v = flatten(doc, node).properties.get(property);
+  const e = v && flatten(doc, merged(v)).enum;
+  return e?.size === 1 ? [...e.keys()][0] : null;
+};
+
+function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field }) {
+  const [ba, ha] = [b.alternatives, h.alternatives];
+  if (!ba.length && !ha.length) return;
+  if (ba.length > 1 || ha.length > 1) {
+    const lists = (doc, alts) => JSON.stringify(alts.map((a) => [a.kind, a.list.map((x) => fingerprint(doc, x)).sort()]));
+    if (lists(ctx.base, ba) !== lists(ctx.head, ha)) say('review', 'alternatives-changed', 'several oneOf/anyOf lists changed');
+    return;
+  }
+  // One side without alternatives: the base (or head) as a whole may be one of them.
+  const [bl, hl] = [ba[0]?.list ?? [baseNode], ha[0]?.list ?? [headNode]];
+  if (!ba.length || !ha.length) {
+    const lone = fingerprint(ba.length ? ctx.head : ctx.base, ba.length ? headNode : baseNode);
+    const list = ba.length ? bl : hl;
+    if (!list.some((x) => fingerprint(ba.length ? ctx.base : ctx.head, x) === lone)) {
+      return say('review', 'alternatives-changed', ba.length ? `${ba[0].kind} removed` : `${ha[0].kind} added`);
+    }
+  } else if (ba[0].kind !== ha[0].kind) {
+    (ha[0].kind === 'anyOf' ? widened : narrowed)('alternatives-kind-changed', `${ba[0].kind} → ${ha[0].kind}`);
+  }
+  const [bd, hd] = [ba[0]?.discriminator, ha[0]?.discriminator];
+  if (bd?.propertyName !== hd?.propertyName) {
+    if (bd && hd) say('breaking', 'discriminator-changed', `discriminator ${bd.propertyName} → ${hd.propertyName}`);
+    else say('review', 'discriminator-changed', `discriminator ${bd ? `${bd.propertyName} removed` : `${hd.propertyName} added`}`);
+  } else if (bd && hd) {
+    const [bm, hm] = [bd.mapping ?? {}, hd.mapping ?? {}];
+    for (const k of Object.keys(bm)) if (!(k in hm)) narrowed('discriminator-mapping-removed', `discriminator value ${k} no longer mapped`);
+    for (const k of Object.keys(hm)) {
+      if (!(k in bm)) widened('discriminator-mapping-added', `discriminator value ${k} mapped`);
+      else if (fingerprint(ctx.base, { $ref: bm[k] }) !== fingerprint(ctx.head, { $ref: hm[k] })) deeper({ $ref: bm[k] }, { $ref: hm[k] }, field);
+    }
+  }
+  // Alternatives: same content, else same name, else same discriminator value, else the last one left.
+  const property = hd?.propertyName ?? bd?.propertyName;
+  const keys = [
+    (doc, x) => fingerprint(doc, x),
+    (doc, x) => refName(x),
+    (doc, x) => discriminatorValue(doc, x, property),
+  ];
+  const bLeft = new Set(bl.keys());
+  const hLeft = new Set(hl.keys());
+  for (const key of keys) {
+    for (const i of [...bLeft]) {
+      const k = key(ctx.base, bl[i]);
+      if (k === null || k === undefined) continue;
+      const j = [...hLeft].find((j2) => key(ctx.head, hl[j2]) === k);
+      if (j === undefined) continue;
+      bLeft.delete(i);
+      hLeft.delete(j);
+      deeper(bl[i], hl[j], field);
+    }
+  }
+  if (bLeft.size === 1 && hLeft.size === 1) return deeper(bl[[...bLeft][0]], hl[[...hLeft][0]], field);
+  const labelOf = (x, i) => refName(x) ?? `#${i + 1}`;
+  for (const i of bLeft) narrowed('alternative-removed', `alternative ${labelOf(bl[i], i)} removed`);
+  for (const j of hLeft) widened('alternative-added', `alternative ${labelOf(hl[j], j)} added`);
+}

@@ -1,0 +1,206 @@
+// One view of a JSON Schema for the contract diff (scripts/lib/schema-diff.mjs):
+// `$ref`s resolved (siblings of a `$ref` apply too), `allOf` merged, the
+// nullable idioms (`type: [X, 'null']`, `nullable: true`, `anyOf|oneOf: [X,
+// {type: 'null'}]`) folded into one, every keyword sorted into what is
+// compared, what is an annotation, and what has no rule (`unknown`); and a
+// canonical text of a schema's content, so that `$ref` and inline schemas,
+// and reordered alternatives, compare equal.
+
+export const ANNOTATIONS = new Set([
+  'description', 'title', 'summary', 'examples', 'example', '$comment', 'externalDocs', 'xml', 'deprecated',
+  '$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions',
+]);
+export const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
+export const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+export const HANDLED = new Set([
+  ...LOWER, ...UPPER, '$ref', 'type', 'nullable', 'enum', 'const', 'format', 'pattern', 'multipleOf', 'uniqueItems',
+  'properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'patternProperties', 'propertyNames',
+  'dependentRequired', 'dependentSchemas', 'items', 'prefixItems', 'contains', 'not', 'if', 'then', 'else',
+  'allOf', 'oneOf', 'anyOf', 'discriminator', 'readOnly', 'writeOnly', 'default',
+]);
+export const MAX_DEPTH = 64;
+export const isAnnotation = (key) => ANNOTATIONS.has(key) || key.startsWith('x-');
+
+const decode = (s) => {
+  try {
+    return decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~');
+  } catch {
+    return s;
+  }
+};
+
+/** Resolves a local `$ref` (and chains of them) inside a document; siblings are dropped. */
+export function deref(doc, node) {
+  let current = node;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
+    if (!current.$ref.startsWith('#/') || hops > 32) return {};
+    current = current.$ref.slice(2).split('/').map(decode).reduce((at, key) => at?.[key], doc);
+  }
+  return current ?? {};
+}
+
+export const refName = (node) => (typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : null);
+const asSchema = (node) => (node === true || node == null ? {} : node === false ? { not: {} } : node);
+export const sortedJson = (value) => JSON.stringify(value, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)
+  ? Object.fromEntries(Object.keys(v).sort().map((key) => [key, v[key]])) : v));
+
+/**
+ * A canonical text of a schema's resolved content: `$ref`s inlined (a cycle
+ * becomes its name), annotations left out, sets sorted. Equal texts accept
+ * the same values.
+ */
+const fingerprints = new WeakMap(); // doc → node → text, kept for one comparison
+/** Forgets what was worked out for these documents (a caller may have changed them since). */
+export const forgetFingerprints = (...docs) => docs.forEach((doc) => doc && typeof doc === 'object' && fingerprints.delete(doc));
+export function fingerprint(doc, node, seen = new Set(), depth = 0) {
+  if (!seen.size && !depth && node && typeof node === 'object' && doc && typeof doc === 'object') {
+    if (!fingerprints.has(doc)) fingerprints.set(doc, new WeakMap());
+    const cache = fingerprints.get(doc);
+    if (!cache.has(node)) cache.set(node, fingerprintOf(doc, node, seen, depth));
+    return cache.get(node);
+  }
+  return fingerprintOf(doc, node, seen, depth);
+}
+
+function fingerprintOf(doc, node, seen, depth) {
+  const plain = (n, d) => {
+    if (n === true || n === false || n === null || typeof n !== 'object') return n;
+    if (Array.isArray(n)) return n.map((x) => plain(x, d + 1));
+    if (d > MAX_DEPTH) return '…';
+    let own = n;
+    if (typeof n.$ref === 'string') {
+      if (seen.has(n.$ref)) return { $cycle: n.$ref };
+      seen = new Set(seen).add(n.$ref);
+      const { $ref, ...siblings } = n;
+      const extra = Object.keys(siblings).filter((k) => !isAnnotation(k));
+      own = extra.length ? { allOf: [deref(doc, n), siblings] } : deref(doc, n);
+    }
+    const out = {};
+    for (const [k, v] of Object.entries(own)) {
+      if (isAnnotation(k)) continue;
+      if (k === 'properties' || k === 'patternProperties' || k === 'dependentSchemas' || k === '$defs') {
+        out[k] = Object.fromEntries(Object.entries(v ?? {}).map(([name, s]) => [name, plain(s, d + 1)]));
+      } else if (['required', 'type', 'enum'].includes(k) && Array.isArray(v)) {
+        out[k] = v.map((x) => JSON.stringify(x)).sort();
+      } else if (['oneOf', 'anyOf', 'allOf'].includes(k) && Array.isArray(v)) {
+        out[k] = v.map((x) => sortedJson(plain(x, d + 1))).sort();
+      } else out[k] = plain(v, d + 1);
+    }
+    return out;
+  };
+  return sortedJson(plain(node, depth));
+}
+
+const emptyView = () => ({
+  types: null, enum: null, bounds: {}, format: undefined, patterns: new Set(), multipleOf: undefined, uniqueItems: false,
+  properties: new Map(), required: new Set(), additionalProperties: undefined, unevaluatedProperties: undefined,
+  patternProperties: new Map(), propertyNames: [], dependentRequired: new Map(), dependentSchemas: new Map(),
+  items: undefined, prefixItems: [], contains: [], not: [], conditionals: [], alternatives: [],
+  readOnly: false, writeOnly: false, deprecated: false, default: undefined, unknown: new Map(), ref: null,
+});
+
+const intersect = (a, b) => (a === null ? b : b === null ? a : new Set([...a].filter((x) => b.has(x))));
+const intersectMap = (a, b) => (a === null ? b : b === null ? a : new Map([...a].filter(([k]) => b.has(k))));
+const isNullSchema = (doc, node) => {
+  const s = deref(doc, node);
+  const keys = Object.keys(s).filter((k) => !isAnnotation(k));
+  return keys.length === 1 && (s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null'));
+};
+
+/** Folds `other` into `view` as if both applied (allOf). */
+export function merge(view, other) {
+  view.types = intersect(view.types, other.types);
+  view.enum = intersectMap(view.enum, other.enum);
+  for (const [k, v] of Object.entries(other.bounds)) {
+    view.bounds[k] = k in view.bounds ? (LOWER.includes(k) ? Math.max : Math.min)(view.bounds[k], v) : v;
+  }
+  if (other.format !== undefined) view.format = view.format === undefined || view.format === other.format ? other.format : `${view.format}&${other.format}`;
+  for (const p of other.patterns) view.patterns.add(p);
+  if (other.multipleOf !== undefined) view.multipleOf = view.multipleOf === undefined ? other.multipleOf : view.multipleOf * other.multipleOf;
+  view.uniqueItems ||= other.uniqueItems;
+  for (const [name, subs] of other.properties) view.properties.set(name, [...(view.properties.get(name) ?? []), ...subs]);
+  for (const r of other.required) view.required.add(r);
+  for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
+    if (other[k] === false || view[k] === undefined) view[k] = other[k];
+  }
+  for (const [k, subs] of other.patternProperties) view.patternProperties.set(k, [...(view.patternProperties.get(k) ?? []), ...subs]);
+  for (const [k, names] of other.dependentRequired) view.dependentRequired.set(k, new Set([...(view.dependentRequired.get(k) ?? []), ...names]));
+  for (const [k, subs] of other.dependentSchemas) view.dependentSchemas.set(k, [...(view.dependentSchemas.get(k) ?? []), ...subs]);
+  other.prefixItems.forEach((subs, i) => (view.prefixItems[i] = [...(view.prefixItems[i] ?? []), ...subs]));
+  for (const k of ['propertyNames', 'contains', 'not', 'conditionals', 'alternatives']) view[k].push(...other[k]);
+  view.readOnly ||= other.readOnly;
+  view.writeOnly ||= other.writeOnly;
+  view.deprecated ||= other.deprecated;
+  view.default ??= other.default;
+  for (const [k, v] of other.unknown) view.unknown.set(k, view.unknown.has(k) ? `${view.unknown.get(k)}&${v}` : v);
+}
+
+/** One view of a schema: `$ref`s resolved, `allOf` (and a lone alternative) merged, the nullable idiom folded in. */
+export function flatten(doc, rawNode, depth = 0) {
+  const node = asSchema(rawNode);
+  const view = emptyView();
+  if (depth > MAX_DEPTH) return view;
+  if (typeof node.$ref === 'string') {
+    const { $ref, ...siblings } = node;
+    const target = flatten(doc, deref(doc, { $ref }), depth + 1);
+    // With siblings the result is no longer the named schema alone.
+    if (Object.keys(siblings).some((k) => !isAnnotation(k))) merge(target, flatten(doc, siblings, depth + 1));
+    else target.ref = refName(node);
+    return target;
+  }
+  const s = node;
+  if (s.type !== undefined) view.types = new Set([].concat(s.type));
+  if (s.nullable === true && view.types) view.types.add('null');
+  const values = s.enum ?? ('const' in s ? [s.const] : null);
+  if (values) view.enum = new Map(values.map((v) => [JSON.stringify(v), v]));
+  if (s.enum && 'const' in s) view.enum = intersectMap(view.enum, new Map([[JSON.stringify(s.const), s.const]]));
+  if (s.nullable === true && view.enum) view.enum.set('null', null);
+  for (const k of [...LOWER, ...UPPER]) {
+    if (typeof s[k] === 'number') view.bounds[k] = s[k];
+    else if (s[k] !== undefined) view.unknown.set(k, JSON.stringify(s[k])); // 3.0's boolean exclusive*
+  }
+  if (s.format !== undefined) view.format = String(s.format);
+  if (s.pattern !== undefined) view.patterns.add(String(s.pattern));
+  if (typeof s.multipleOf === 'number') view.multipleOf = s.multipleOf;
+  view.uniqueItems = s.uniqueItems === true;
+  for (const [name, sub] of Object.entries(s.properties ?? {})) view.properties.set(name, [sub]);
+  for (const r of s.required ?? []) view.required.add(r);
+  for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
+    const v = s[k];
+    view[k] = v === false ? false : v === undefined || v === true || (typeof v === 'object' && !Object.keys(v).length) ? undefined : v;
+  }
+  for (const [k, sub] of Object.entries(s.patternProperties ?? {})) view.patternProperties.set(k, [sub]);
+  if (s.propertyNames !== undefined) view.propertyNames.push(s.propertyNames);
+  for (const [k, names] of Object.entries(s.dependentRequired ?? {})) view.dependentRequired.set(k, new Set(names));
+  for (const [k, sub] of Object.entries(s.dependentSchemas ?? {})) view.dependentSchemas.set(k, [sub]);
+  (s.prefixItems ?? []).forEach((sub, i) => (view.prefixItems[i] = [sub]));
+  if (s.contains !== undefined) view.contains.push(s.contains);
+  if (s.not !== undefined) view.not.push(s.not);
+  if (s.if !== undefined || s.then !== undefined || s.else !== undefined) view.conditionals.push({ if: s.if, then: s.then, else: s.else });
+  view.readOnly = s.readOnly === true;
+  view.writeOnly = s.writeOnly === true;
+  view.deprecated = s.deprecated === true;
+  if ('default' in s) view.default = JSON.stringify(s.default);
+  for (const [k, v] of Object.entries(s)) if (!HANDLED.has(k) && !isAnnotation(k)) view.unknown.set(k, sortedJson(v));
+
+  for (const member of s.allOf ?? []) merge(view, flatten(doc, member, depth + 1));
+  for (const kind of ['oneOf', 'anyOf']) {
+    if (!Array.isArray(s[kind])) continue;
+    let list = s[kind];
+    // The nullable idiom: X or null, where nothing outside the alternatives constrains the type.
+    const nullable = list.length === 2 && list.some((x) => isNullSchema(doc, x)) && view.types === null && view.enum === null;
+    if (nullable) list = list.filter((x) => !isNullSchema(doc, x));
+    if (list.length === 1) {
+      const only = flatten(doc, list[0], depth + 1);
+      if (nullable) {
+        if (only.types) only.types.add('null');
+        if (only.enum) only.enum.set('null', null);
+      }
+      only.ref = null;
+      merge(view, only);
+    } else view.alternatives.push({ kind, list, discriminator: s.discriminator });
+  }
+  if (s.discriminator && !view.alternatives.length) view.unknown.set('discriminator', sortedJson(s.discriminator));
+  return view;
+}
+

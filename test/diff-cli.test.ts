@@ -1,0 +1,213 @@
+// The commands of the breaking-change gate on folders of real bundles, one
+// of them mutated: `npm run diff` (exit codes, the text, JSON and Markdown
+// reports, acknowledging a change to review, a breaking change declared by
+// the version) and `npm run changelog` (the release notes).
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { APIS } from '../scripts/lib/apis.mjs';
+import { compareApis, declaresBreaking, emptySource, fileSource } from '../scripts/lib/contract-report.mjs';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+const v2: Json = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'v2.json'), 'utf8'));
+const GET = 'GET /v2/verifications/{id}';
+const LIST = 'GET /v2/verifications/';
+const S = (doc: Json) => doc.components.schemas;
+const P = (doc: Json) => doc.components.parameters;
+const dropRequired = (schema: Json, name: string) => (schema.required = schema.required.filter((n: string) => n !== name));
+
+// Scratch folders of bundles: `base` holds the committed-state copies, `head`
+// the mutated ones; the CLI reads them with --against and --head-dir.
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'verification-contracts-diff-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+function bundleDirs(name: string, mutate: (doc: Json) => void) {
+  const dirs = { base: path.join(scratch, name, 'base'), head: path.join(scratch, name, 'head') };
+  for (const dir of Object.values(dirs)) {
+    mkdirSync(dir, { recursive: true });
+    for (const api of APIS) {
+      const file = path.join(ROOT, 'generated', 'openapi', `${api.name}.json`);
+      if (existsSync(file)) copyFileSync(file, path.join(dir, `${api.name}.json`));
+    }
+  }
+  const head = structuredClone(v2);
+  mutate(head);
+  writeFileSync(path.join(dirs.head, 'v2.json'), JSON.stringify(head));
+  return dirs;
+}
+
+const run = (args: string[]) =>
+  promisify(execFile)(process.execPath, ['scripts/diff.mjs', ...args], { cwd: ROOT }).then(
+    (r) => ({ code: 0, ...r }),
+    (err) => ({ code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string }),
+  );
+
+describe('npm run diff', () => {
+  it('passes the committed state compared with itself (--base HEAD)', async () => {
+    const result = await run(['--base', 'HEAD']);
+    expect(result.stderr).toBe('');
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/No breaking changes\.$/m);
+    expect(result.stdout).toContain('v2 (Verification API v2)');
+  });
+
+  it('exits 1 and names the endpoint on a breaking change', async () => {
+    const dirs = bundleDirs('removed-field', (d) => {
+      delete S(d).Verification.properties.phoneNo;
+      dropRequired(S(d).Verification, 'phoneNo');
+    });
+    const result = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toContain(`  ${GET}\n    BREAKING  response 200: field phoneNo removed`);
+    expect(result.stdout).toMatch(/Breaking changes in: v2\./);
+  });
+
+  it('exits 0 on non-breaking changes and lists them; --json gives machine output', async () => {
+    const dirs = bundleDirs('added-field', (d) => (S(d).Verification.properties.locale = { type: 'string' }));
+    const result = await run(['--against', dirs.base, '--head-dir', dirs.head, '--json']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.breaking).toBe(false);
+    expect(report.bump).toBe('minor');
+    const v2Report = report.apis.find((a: Json) => a.name === 'v2');
+    expect(v2Report.breaking).toEqual([]);
+    expect(v2Report.nonBreaking).toContainEqual({
+      location: GET,
+      kind: 'field-added',
+      detail: 'response 200: field locale added (optional)',
+      about: 'schema Verification: field locale added (optional)',
+    });
+  });
+
+  it('--markdown prints a pull-request summary: each breaking change with the operations it reaches, then the additive ones', async () => {
+    const dirs = bundleDirs('markdown', (d) => {
+      delete S(d).Verification.properties.phoneNo;
+      dropRequired(S(d).Verification, 'phoneNo');
+      S(d).Verification.properties.locale = { type: 'string' };
+    });
+    const result = await run(['--against', dirs.base, '--head-dir', dirs.head, '--markdown']);
+    expect(result.code, result.stderr).toBe(1);
+    const md = result.stdout;
+    expect(md).toMatch(/^## Contract diff\n\n❌ \*\*Breaking changes\*\*/);
+    const breaking = md.indexOf('### Breaking changes (1)');
+    const additive = md.indexOf('### Additive and other non-breaking changes (1)');
+    expect(breaking).toBeGreaterThan(-1);
+    expect(additive).toBeGreaterThan(breaking);
+    const section = md.slice(breaking, additive);
+    expect(section).toContain('- **v2** `schema Verification: field phoneNo removed` (field-removed); reaches 2 operations');
+    expect(section).toContain(`\`${GET}\`: \`response 200: field phoneNo removed\``);
+    expect(section).toContain(`\`${LIST}\`: \`response 200: field items[].phoneNo removed\``);
+    expect(md.slice(additive)).toContain('`schema Verification: field locale added (optional)`');
+    expect(md).toMatch(/^> Breaking changes in: v2\./m);
+  });
+
+  it('a change the diff cannot judge fails the gate until a person acknowledges it with a reason', async () => {
+    const dirs = bundleDirs('review', (d) => (P(d).CreatedFrom.schema.format = 'date'));
+    const failing = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain(`  ${LIST}\n    REVIEW    query parameter createdFrom: format date-time → date`);
+    expect(failing.stdout).toMatch(/Changes the gate cannot judge, in: v2\. .*acknowledge each in \.ci\/diff-acknowledged\.yaml/);
+
+    const json = JSON.parse((await run(['--against', dirs.base, '--head-dir', dirs.head, '--json'])).stdout);
+    expect(json.breaking).toBe(false);
+    expect(json.needsReview).toBe(true);
+    const [item] = json.apis.find((a: Json) => a.name === 'v2').review;
+    const file = path.join(scratch, 'review', 'acknowledged.yaml');
+    const write = (entries: object[]) => writeFileSync(file, JSON.stringify({ acknowledged: entries }));
+
+    write([{ api: 'v2', change: item.about, reason: 'Clients send dates only; checked with the partners.' }]);
+    const passing = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
+    expect(passing.code, passing.stdout + passing.stderr).toBe(0);
+    expect(passing.stdout).toContain('(acknowledged: Clients send dates only; checked with the partners.)');
+
+    write([{ api: 'v2', change: item.about, location: GET, reason: 'Acknowledged for another endpoint only.' }]);
+    expect((await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file])).code).toBe(1);
+
+    write([{ api: 'v2', change: item.about }]);
+    const noReason = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
+    expect(noReason.code).toBe(1);
+    expect(noReason.stderr).toMatch(/entry 1 has no `reason`/);
+
+    write([{ api: 'v2', change: item.about, reason: 'checked' }, { api: 'v2', change: 'a change long gone', reason: 'old' }]);
+    const stale = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toContain('the acknowledgement "a change long gone" (v2) matches no change any more');
+  });
+
+  it('rejects a bad --base with a message saying what to pass', async () => {
+    const result = await run(['--base', 'no-such-ref-xyz']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--base no-such-ref-xyz is not a commit, branch or tag.*git tag --list/s);
+  });
+});
+
+describe('a breaking change declared by the version', () => {
+  it('passes only when the major version went up since the base', () => {
+    expect(declaresBreaking('0.1.0', '1.0.0')).toBe(true);
+    expect(declaresBreaking('1.4.2', '2.0.0')).toBe(true);
+    expect(declaresBreaking('0.1.0', '0.2.0')).toBe(false);
+    expect(declaresBreaking('1.4.2', '1.5.0')).toBe(false);
+    expect(declaresBreaking('2.0.0', '2.0.0')).toBe(false);
+    expect(declaresBreaking(null, '2.0.0')).toBe(false);
+    expect(declaresBreaking('1.0.0', 'next')).toBe(false);
+  });
+
+  it('never lets bundles given by folder through, since they carry no version', async () => {
+    const dirs = bundleDirs('declared', (d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']);
+    const result = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/No package version to compare with/);
+  });
+});
+
+describe('npm run changelog', () => {
+  it('computes the next version per semver', () => {
+    expect(nextVersion('1.4.2', 'major')).toBe('2.0.0');
+    expect(nextVersion('1.4.2', 'minor')).toBe('1.5.0');
+    expect(nextVersion('1.4.2', 'patch')).toBe('1.4.3');
+  });
+
+  it('lists every operation and webhook of a first release as added', async () => {
+    const report = await compareApis({ base: emptySource(), head: fileSource(path.join(ROOT, 'generated', 'openapi')) });
+    expect(report.breaking).toBe(false);
+    expect(report.apis.map((a: Json) => a.status)).toEqual(APIS.map(() => 'new'));
+    const section = renderSection({ version: '0.1.0', date: '2026-01-01', report, initial: true });
+    expect(section).toMatch(/^## 0\.1\.0 \(2026-01-01\)/);
+    expect(section).toContain('- `GET /v2/verifications/{id}`: Get a verification');
+  });
+
+  it('puts breaking changes first and marks them; a new version goes on top, the same version is replaced', async () => {
+    const dirs = bundleDirs('changelog', (d) => {
+      d.paths['/v2/health'] = { get: { summary: 'Health', responses: { '200': { description: 'ok' } } } };
+      delete d.paths['/v2/verifications/{id}'].get.responses['404'];
+    });
+    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
+    const section = renderSection({ version: '1.0.0', date: '2026-02-01', report, initial: false });
+    const v2Part = section.slice(section.indexOf('### v2'));
+    expect(v2Part.indexOf('**BREAKING** response 404 removed')).toBeGreaterThan(-1);
+    expect(v2Part.indexOf('**BREAKING**')).toBeLessThan(v2Part.indexOf('`GET /v2/health`: operation added (Health)'));
+    expect(section).toContain('**breaking changes**, a major release');
+
+    const first = updateChangelog('', '0.1.0', '## 0.1.0 (2026-01-01)\n\nFirst.');
+    const second = updateChangelog(first, '1.0.0', section);
+    expect(second.indexOf('## 1.0.0')).toBeLessThan(second.indexOf('## 0.1.0'));
+    expect(second.startsWith('# Changelog')).toBe(true);
+    const again = updateChangelog(second, '1.0.0', section);
+    expect(again).toBe(second);
+  });
+
+  it('CHANGELOG.md has the first release, 0.1.0, with the v2 operations', () => {
+    const text = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+    expect(text.startsWith('# Changelog')).toBe(true);
+    const first = text.slice(text.lastIndexOf('\n## '));
+    expect(first).toMatch(/^\n## 0\.1\.0 \(\d{4}-\d{2}-\d{2}\)$/m);
+    expect(first).toContain('### v2: Verification API v2');
+    expect(first).toContain('- `GET /v2/verifications/`: List verifications');
+  });
+});
