@@ -84,6 +84,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   out(`  partner API   ${sandbox.url}/…            X-Auth-Key: ${sandbox.authKey}`);
   out(`  v2 API        ${sandbox.url}/v2/…         Authorization: Bearer ${sandbox.accessToken}`);
   out(`  control API   ${sandbox.url}/_sandbox/…   (no credentials)`);
+  out(`  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`);
   const target = sandbox.partner.webhookTarget();
   out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
   if (values.state !== undefined) out(`  state         ${values.state} (every acknowledged change survives a restart)`);
