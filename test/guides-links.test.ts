@@ -3,47 +3,12 @@
 // heading ids). Links inside code are not links and are not checked.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import GithubSlugger from 'github-slugger';
-import { marked, type Token, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { anchorsOf, isExternal, linksOf } from './helpers/markdown-links.js';
 
 const guidesDir = path.join(ROOT, 'guides');
 const PAGES = ['README.md', ...readdirSync(guidesDir).filter((f) => f.endsWith('.md')).map((f) => `guides/${f}`)];
-
-function walk(tokens: Token[], visit: (token: Token) => void): void {
-  for (const token of tokens) {
-    visit(token);
-    const nested = (token as { tokens?: Token[] }).tokens;
-    if (nested) walk(nested, visit);
-    if (token.type === 'list') walk((token as Tokens.List).items, visit);
-    if (token.type === 'table') {
-      const table = token as Tokens.Table;
-      for (const cell of [...table.header, ...table.rows.flat()]) walk(cell.tokens, visit);
-    }
-  }
-}
-
-function linksOf(markdown: string): string[] {
-  const links: string[] = [];
-  walk(marked.lexer(markdown), (token) => {
-    if (token.type === 'link' || token.type === 'image') links.push((token as Tokens.Link).href);
-    // Inline HTML: <a href> and <img src>.
-    if (token.type === 'html') for (const m of token.raw.matchAll(/(?:href|src)="([^"]+)"/g)) links.push(m[1]);
-  });
-  return links;
-}
-
-function anchorsOf(markdown: string): Set<string> {
-  const slugger = new GithubSlugger();
-  const anchors = new Set<string>();
-  walk(marked.lexer(markdown), (token) => {
-    if (token.type === 'heading') anchors.add(slugger.slug((token as Tokens.Heading).text.replace(/`/g, '')));
-  });
-  return anchors;
-}
-
-const isExternal = (href: string) => /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//');
 
 describe('links of the README and the guides', () => {
   it('finds the guides', () => {

@@ -1,0 +1,65 @@
+// The README as an npm user reads it: from the installed package. Every
+// relative link of the README, and of each shipped page it leads to, must
+// point at a file inside the tarball (npm's own file list, `npm pack
+// --dry-run`), or the link is dead for everyone who did not clone the
+// repository.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { isExternal, linksOf } from './helpers/markdown-links.js';
+
+const exec = promisify(execFile);
+let shipped = new Set<string>();
+
+beforeAll(async () => {
+  const { stdout } = await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT });
+  shipped = new Set((JSON.parse(stdout)[0].files as { path: string }[]).map((f) => f.path));
+}, 60_000);
+
+/** Follows the relative links from `start` through every shipped Markdown page; returns the dead ones. */
+function deadLinks(start: string, inPackage: Set<string>, read: (file: string) => string): string[] {
+  const dead: string[] = [];
+  const seen = new Set<string>();
+  const queue = [start];
+  while (queue.length) {
+    const page = queue.shift()!;
+    if (seen.has(page)) continue;
+    seen.add(page);
+    for (const href of linksOf(read(page))) {
+      if (isExternal(href) || href.startsWith('#')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(href.split('#')[0])));
+      if (!inPackage.has(target)) dead.push(`${page}: ${href}`);
+      else if (target.endsWith('.md')) queue.push(target);
+    }
+  }
+  return dead;
+}
+
+const fromRepo = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+
+describe('the README read from the installed package', () => {
+  it('ships the README and the pages it links', () => {
+    expect(shipped.has('README.md')).toBe(true);
+    expect(shipped.has('guides/webhooks.md')).toBe(true);
+  });
+
+  it('has no link to a file the tarball lacks, through every shipped page it leads to', () => {
+    expect(deadLinks('README.md', shipped, fromRepo)).toEqual([]);
+  });
+
+  it('reports a link to a file left out of the tarball (the checker itself)', () => {
+    const pages: Record<string, string> = {
+      'README.md': '[ok](guides/a.md) [gone](openapi/DECISIONS.md) [web](https://example.com) [here](#top)',
+      'guides/a.md': '![shot](images/x.png) [back](../README.md#top) [missing](b.md)',
+    };
+    const files = new Set(['README.md', 'guides/a.md']);
+    expect(deadLinks('README.md', files, (f) => pages[f])).toEqual([
+      'README.md: openapi/DECISIONS.md',
+      'guides/a.md: images/x.png',
+      'guides/a.md: b.md',
+    ]);
+  });
+});
