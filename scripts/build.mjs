@@ -2,8 +2,9 @@
 // types, validators and code samples, render docs and compile. Independent steps run in
 // parallel; every step runs even when another fails, so one build reports
 // every problem. A step whose inputs and outputs are unchanged since its last
-// success is skipped (`--force` runs everything). `npm run dev`
-// (scripts/dev.mjs) runs the same steps through `createBuild`.
+// success is skipped (`--force` runs everything). `--only a,b` runs just
+// those steps (`npm run lint`: a lint that passed on the same inputs is not
+// run again). `npm run dev` (scripts/dev.mjs) runs the steps through `createBuild`.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundle } from './bundle.mjs';
@@ -15,7 +16,7 @@ import { samples } from './samples.mjs';
 import { types } from './types.mjs';
 import { validators } from './validators.mjs';
 import { BuildCache } from './lib/build-cache.mjs';
-import { outRoot, ROOT } from './lib/paths.mjs';
+import { fail, outRoot, ROOT } from './lib/paths.mjs';
 
 /** Each step: what it runs, and the files whose change makes it run again. */
 export function buildSteps(out) {
@@ -93,7 +94,16 @@ export async function createBuild(out, { force = false } = {}) {
     return { timings: [...timings], errors, total: performance.now() - start };
   }
 
-  return { step, all, steps: STEPS };
+  /** The named steps side by side (for steps that need no other first). */
+  async function some(names) {
+    timings = [];
+    const start = performance.now();
+    const results = await Promise.allSettled(names.map((name) => step(name)));
+    const errors = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
+    return { timings: [...timings], errors, total: performance.now() - start };
+  }
+
+  return { step, all, some, steps: STEPS };
 }
 
 /** One line: each step's time, or "unchanged". */
@@ -102,8 +112,13 @@ export function describeTimings(timings) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const build = await createBuild(outRoot(), { force: process.argv.includes('--force') });
-  const { timings, errors, total } = await build.all();
+  const argv = process.argv.slice(2);
+  const build = await createBuild(outRoot(argv), { force: argv.includes('--force') });
+  const only = argv.includes('--only') ? String(argv[argv.indexOf('--only') + 1]).split(',') : null;
+  const unknown = (only ?? []).filter((name) => !build.steps[name]);
+  if (unknown.length) fail(`--only ${unknown.join(',')}: no such step; the steps are ${Object.keys(build.steps).join(', ')}`);
+  const { timings, errors, total } = only ? await build.some(only) : await build.all();
+  if (timings.some(([, , ran]) => !ran)) console.log('(unchanged: passed on the same inputs and outputs before; --force runs it again)');
   console.log(`build: ${describeTimings(timings)}; total ${(total / 1000).toFixed(1)}s`);
   if (errors.length) {
     for (const err of errors) console.error(`\nerror in ${err.step ?? 'build'}: ${err.message}`);

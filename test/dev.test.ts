@@ -68,8 +68,11 @@ beforeAll(async () => {
   const stream = await fetch(`${docsUrl}/__dev/events`);
   expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
   (async () => {
+    const reader = stream.body!.getReader();
     const decoder = new TextDecoder();
-    for await (const chunk of stream.body!) events.push(...decoder.decode(chunk as Uint8Array).split('\n').filter((l) => l.startsWith('event:')));
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      events.push(...decoder.decode(chunk.value).split('\n').filter((l) => l.startsWith('event:')));
+    }
   })().catch(() => {});
 }, 300_000);
 

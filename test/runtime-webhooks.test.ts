@@ -192,7 +192,7 @@ describe('the installed verification-contracts/webhooks in every runtime', () =>
 
   // The runtimes are independent processes: they run side by side.
   let expectedCount = 0;
-  it.concurrent.for(Object.keys(RUNTIMES))('passes every case in %s', async (runtime, { expect }) => {
+  it.concurrent.for(Object.keys(RUNTIMES))('passes every case in %s', { timeout: 90_000 }, async (runtime, { expect }) => {
     const results = await RUNTIMES[runtime]();
     const failed = results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.detail}`);
     expect(failed, runtime).toEqual([]);
@@ -200,5 +200,5 @@ describe('the installed verification-contracts/webhooks in every runtime', () =>
     // The same cases everywhere, and enough of them to mean something.
     expect(results.length).toBe(expectedCount);
     expect(results.length).toBeGreaterThan(50);
-  }, 90_000);
+  });
 });
