@@ -88,7 +88,8 @@ function mocks() {
   async function start(api) {
     const document = path.join(out, 'openapi', `${api.name}.yaml`);
     try {
-      running.set(api.name, await startPrism({ document, port: mockPortOf(api) }));
+      // Prism takes seconds to start, many more on a busy machine.
+      running.set(api.name, await startPrism({ document, port: mockPortOf(api), timeoutMs: 120_000 }));
       log(`${api.title} mock: ${running.get(api.name).url}`);
     } catch (err) {
       console.error(`[dev] the ${api.name} mock did not start: ${err.message}`);

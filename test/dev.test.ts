@@ -28,7 +28,7 @@ const events: string[] = [];
 const copyRecord = new BuildCache(path.join(work, 'generated')).file;
 
 /** Waits until `check` returns something truthy; fails with what dev printed. */
-async function until<T>(what: string, check: () => Promise<T> | T, timeoutMs = 120_000): Promise<T> {
+async function until<T>(what: string, check: () => Promise<T> | T, timeoutMs = 240_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -74,7 +74,7 @@ beforeAll(async () => {
       events.push(...decoder.decode(chunk.value).split('\n').filter((l) => l.startsWith('event:')));
     }
   })().catch(() => {});
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   if (dev && dev.exitCode === null) {
@@ -116,7 +116,7 @@ describe('npm run dev', () => {
     await until('the sandbox restarted on the new bundle', () => output.match(/\[dev\] sandbox: /g)!.length > sandboxStarts);
     const sandboxUrl = /\[dev\] sandbox: (http:\S+)/.exec(output.slice(output.lastIndexOf('[dev] sandbox: ')))![1];
     expect((await fetch(`${sandboxUrl}/v2/verifications/`)).status).toBe(401);
-  }, 300_000);
+  }, 600_000);
 
   it('prints a lint problem as it happens and goes on watching', async () => {
     // An unused component: bundled and rendered fine, refused by Redocly's lint.
@@ -129,5 +129,5 @@ describe('npm run dev', () => {
     edit(V2_SOURCE, '  schemas:\n    UnusedByDevTest:\n      type: object\n', '');
     edit(V2_SOURCE, '(edited twice):', '(edited three times):');
     await until('the third edit in the served page', async () => (await page('v2.html')).includes('(edited three times):'));
-  }, 300_000);
+  }, 600_000);
 });
