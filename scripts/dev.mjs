@@ -48,7 +48,11 @@ function handleEvents(req, res) {
   return true;
 }
 const reloadPages = () => listeners.forEach((res) => res.write('event: reload\ndata: docs\n\n'));
-const withReload = (html) => (html.includes('</body>') ? html.replace('</body>', `${RELOAD}</body>`) : html + RELOAD);
+// Before the last </body>: Redoc's inlined scripts come earlier in the page.
+const withReload = (html) => {
+  const at = html.lastIndexOf('</body>');
+  return at === -1 ? html + RELOAD : html.slice(0, at) + RELOAD + html.slice(at);
+};
 
 /** The text of each API's bundle, to tell which ones an edit changed. */
 const readBundles = async () =>
@@ -92,7 +96,7 @@ function mocks() {
       running.set(api.name, await startPrism({ document, port: mockPortOf(api), timeoutMs: 120_000 }));
       log(`${api.title} mock: ${running.get(api.name).url}`);
     } catch (err) {
-      console.error(`[dev] the ${api.name} mock did not start: ${err.message}`);
+      console.error(`[dev] the ${api.name} mock did not start (${err.message}); it is tried again after the next edit of its sources`);
     }
   }
   // One restart at a time, so two edits never start two mocks on one port.
@@ -126,7 +130,7 @@ function sandbox(port) {
       });
       me.once('exit', () => resolve(false));
     });
-    if (!started) return console.error(`[dev] the sandbox did not start: ${text.trim()}`);
+    if (!started) return console.error(`[dev] the sandbox did not start (${text.trim() || 'no output'}); it is tried again after the next rebuild`);
     const url = /listening on (\S+)/.exec(text)[1];
     const key = /X-Auth-Key: (\S+)/.exec(text)[1];
     const token = /Bearer (\S+)/.exec(text)[1];
@@ -156,7 +160,9 @@ async function main() {
   const initial = await build.all({ onError: report });
   log(`build: ${describeTimings(initial.timings)}; ${seconds(first)}`);
 
-  const site = await serveStatic(path.join(out, 'docs'), { port, handle: handleEvents, html: withReload });
+  const site = await serveStatic(path.join(out, 'docs'), { port, handle: handleEvents, html: withReload }).catch((err) => {
+    throw new Error(err.code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port or DEV_PORT` : err.message);
+  });
   const servers = { mocks: mocks(), sandbox: sandbox(sandboxPort) };
   await Promise.all([servers.mocks.start(), servers.sandbox.start()]);
   log(`docs: ${site.url}/ (reload on change)`);
