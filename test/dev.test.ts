@@ -18,6 +18,8 @@ const COPIED = ['openapi', 'scripts', 'src', 'generated', 'redocly.yaml', '.spec
 const V2_SOURCE = path.join(work, 'openapi', 'v2', 'openapi.yaml');
 const V2_EXAMPLE = path.join(work, 'openapi', 'v2', 'components', 'examples', 'VerificationCreated.yaml');
 const LEAD = 'The version 2 interface of the identity verification service is read-only';
+const SANDBOX_SOURCE = path.join(work, 'openapi', 'sandbox', 'openapi.yaml');
+const SANDBOX_LEAD = 'The local sandbox serves the partner integration API';
 
 let dev: ChildProcess;
 let output = '';
@@ -119,15 +121,18 @@ describe('npm run dev', () => {
   }, 600_000);
 
   it('prints a lint problem as it happens and goes on watching', async () => {
-    // An unused component: bundled and rendered fine, refused by Redocly's lint.
-    edit(V2_SOURCE, 'components:\n  securitySchemes:', 'components:\n  schemas:\n    UnusedByDevTest:\n      type: object\n  securitySchemes:');
-    edit(V2_SOURCE, '(edited by the dev test):', '(edited twice):');
-    await until('the second edit in the served page', async () => (await page('v2.html')).includes('(edited twice):'));
+    // In the sandbox control API, which has no mock to restart. An unused
+    // component: bundled and rendered fine, refused by Redocly's lint.
+    const source = readFileSync(SANDBOX_SOURCE, 'utf8');
+    expect(source).toContain(SANDBOX_LEAD);
+    expect(source).not.toMatch(/^components:/m);
+    const unused = 'components:\n  schemas:\n    UnusedByDevTest:\n      type: object\n';
+    writeFileSync(SANDBOX_SOURCE, `${source.replace(SANDBOX_LEAD, `${SANDBOX_LEAD} (edited once)`).trimEnd()}\n${unused}`);
+    await until('the edit in the served sandbox.html', async () => (await page('sandbox.html')).includes(`${SANDBOX_LEAD} (edited once)`));
     await until('the lint problem printed', () => /problem in lint-sources[\s\S]*no-unused-components/.test(output));
     expect(dev.exitCode).toBe(null);
 
-    edit(V2_SOURCE, '  schemas:\n    UnusedByDevTest:\n      type: object\n', '');
-    edit(V2_SOURCE, '(edited twice):', '(edited three times):');
-    await until('the third edit in the served page', async () => (await page('v2.html')).includes('(edited three times):'));
+    writeFileSync(SANDBOX_SOURCE, source.replace(SANDBOX_LEAD, `${SANDBOX_LEAD} (edited twice)`));
+    await until('the next edit in the served page', async () => (await page('sandbox.html')).includes(`${SANDBOX_LEAD} (edited twice)`));
   }, 600_000);
 });
