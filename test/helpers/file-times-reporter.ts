@@ -2,8 +2,9 @@
 // tests) and the run's wall time to test-results/test-times.json, for
 // `npm run test-times`, which puts the table in guides/testing.md. (vitest's
 // JSON report times a file from its first test to its last, without the
-// beforeAll where the slow set-up lives.)
-import { mkdirSync, writeFileSync } from 'node:fs';
+// beforeAll where the slow set-up lives.) Only a run of every test file
+// writes it: a run of one file leaves the last full run's times alone.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
@@ -24,6 +25,9 @@ export default class FileTimesReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
+    const run = new Set(modules.map((m) => path.relative(ROOT, m.moduleId)));
+    const all = readdirSync(path.join(ROOT, 'test')).filter((f) => /\.test(-d)?\.ts$/.test(f));
+    if (!all.every((f) => run.has(`test/${f}`))) return;
     const files = modules.map((m) => {
       const d = m.diagnostic();
       return {
