@@ -2,8 +2,11 @@
 // types, validators and code samples, render docs and compile. Independent steps run in
 // parallel; every step runs even when another fails, so one build reports
 // every problem. A step whose inputs and outputs are unchanged since its last
-// success is skipped (`--force` runs everything).
+// success is skipped (`--force` runs everything). `--only a,b` runs just
+// those steps (`npm run lint`: a lint that passed on the same inputs is not
+// run again). `npm run dev` (scripts/dev.mjs) runs the steps through `createBuild`.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { bundle } from './bundle.mjs';
 import { compile } from './compile.mjs';
 import { docs } from './docs.mjs';
@@ -13,62 +16,112 @@ import { samples } from './samples.mjs';
 import { types } from './types.mjs';
 import { validators } from './validators.mjs';
 import { BuildCache } from './lib/build-cache.mjs';
-import { outRoot, ROOT } from './lib/paths.mjs';
+import { fail, outRoot, ROOT } from './lib/paths.mjs';
 
-const out = outRoot();
-const cache = new BuildCache(out, { force: process.argv.includes('--force') });
-await cache.load();
-
-const root = (...p) => path.join(ROOT, ...p);
-const gen = (...p) => path.join(out, ...p);
-// Every step also depends on the tool versions and the shared script code.
-const shared = [root('package-lock.json'), root('scripts', 'lib'), root('scripts', 'build.mjs')];
-const STEPS = {
-  'lint-sources': { fn: lintSources, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')], outputs: [] },
-  bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs')], outputs: [gen('openapi'), gen('workflows')] },
-  'lint-bundles': { fn: lintBundles, inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')], outputs: [] },
-  types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
-  validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs')], outputs: [gen('validators')] },
-  samples: { fn: samples, inputs: [gen('openapi'), root('scripts', 'samples.mjs')], outputs: [gen('samples')] },
-  docs: { fn: docs, inputs: [gen('openapi'), gen('samples'), root('redocly.yaml'), root('scripts', 'docs.mjs')], outputs: [gen('docs')] },
-  compile: {
-    fn: compile,
-    inputs: [root('src'), root('tsconfig.json'), root('generated', 'types'), root('generated', 'validators'), root('scripts', 'compile.mjs')],
-    outputs: [gen('lib')],
-  },
-};
-
-const timings = [];
-function step(name) {
-  const { fn, inputs, outputs } = STEPS[name];
-  const start = performance.now();
-  return cache.run(name, { inputs: [...inputs, ...shared], outputs }, () => fn(out)).then(
-    (ran) => timings.push([name, performance.now() - start, ran]),
-    (err) => {
-      timings.push([name, performance.now() - start, true]);
-      throw Object.assign(err, { step: name });
+/** Each step: what it runs, and the files whose change makes it run again. */
+export function buildSteps(out) {
+  const root = (...p) => path.join(ROOT, ...p);
+  const gen = (...p) => path.join(out, ...p);
+  // Every step also depends on the tool versions and the shared script code.
+  const shared = [root('package-lock.json'), root('scripts', 'lib'), root('scripts', 'build.mjs')];
+  const steps = {
+    'lint-sources': { fn: lintSources, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')], outputs: [] },
+    bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs')], outputs: [gen('openapi'), gen('workflows')] },
+    'lint-bundles': { fn: lintBundles, inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')], outputs: [] },
+    types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
+    validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs')], outputs: [gen('validators')] },
+    samples: { fn: samples, inputs: [gen('openapi'), root('scripts', 'samples.mjs')], outputs: [gen('samples')] },
+    docs: { fn: docs, inputs: [gen('openapi'), gen('samples'), root('redocly.yaml'), root('scripts', 'docs.mjs')], outputs: [gen('docs')] },
+    compile: {
+      fn: compile,
+      inputs: [root('src'), root('tsconfig.json'), root('generated', 'types'), root('generated', 'validators'), root('scripts', 'compile.mjs')],
+      outputs: [gen('lib')],
     },
-  );
+  };
+  for (const step of Object.values(steps)) step.inputs.push(...shared);
+  return steps;
 }
 
-const start = performance.now();
-const bundled = step('bundle');
-// Compile needs the generated types and validators.
-const typed = bundled.then(() => Promise.all([step('types'), step('validators')]));
-const results = await Promise.allSettled([
-  step('lint-sources'),
-  bundled,
-  bundled.then(() => step('lint-bundles')),
-  typed,
-  typed.then(() => step('compile')),
-  bundled.then(() => step('samples')).then(() => step('docs')),
-]);
+/**
+ * A build into `out` with its cache loaded. `step(name, fn?)` runs one step
+ * unless unchanged (`fn` replaces the step's own function, e.g. to render
+ * only the docs of the APIs that changed); `all()` runs the whole graph and
+ * resolves with every step's timing and the errors, without throwing
+ * (`onError` hears of each failure as it happens).
+ */
+export async function createBuild(out, { force = false } = {}) {
+  const cache = new BuildCache(out, { force });
+  await cache.load();
+  const STEPS = buildSteps(out);
 
-const failed = [...new Set(results.filter((r) => r.status === 'rejected').map((r) => r.reason))];
-const total = performance.now() - start;
-const report = timings.map(([n, ms, ran]) => `${n} ${ran ? `${(ms / 1000).toFixed(1)}s` : 'unchanged'}`).join(', ');
-console.log(`build: ${report}; total ${(total / 1000).toFixed(1)}s`);
-if (failed.length) {
-  for (const err of failed) console.error(`\nerror in ${err.step ?? 'build'}: ${err.message}`);
-  process.exit(1);
+  let timings = [];
+  function step(name, fn = STEPS[name].fn) {
+    const { inputs, outputs } = STEPS[name];
+    const start = performance.now();
+    return cache.run(name, { inputs, outputs }, () => fn(out)).then(
+      (ran) => timings.push([name, performance.now() - start, ran]),
+      (err) => {
+        timings.push([name, performance.now() - start, true]);
+        throw Object.assign(err, { step: name });
+      },
+    );
+  }
+
+  async function all({ onError } = {}) {
+    timings = [];
+    const start = performance.now();
+    const bundled = step('bundle');
+    // Compile needs the generated types and validators.
+    const typed = bundled.then(() => Promise.all([step('types'), step('validators')]));
+    const branches = [
+      step('lint-sources'),
+      bundled,
+      bundled.then(() => step('lint-bundles')),
+      typed,
+      typed.then(() => step('compile')),
+      bundled.then(() => step('samples')).then(() => step('docs')),
+    ];
+    // A failure is reported as it happens, once (a failed bundle fails every branch after it).
+    const reported = new Set();
+    for (const branch of branches) {
+      branch.catch((err) => {
+        if (onError && !reported.has(err)) onError(err);
+        reported.add(err);
+      });
+    }
+    const results = await Promise.allSettled(branches);
+    const errors = [...new Set(results.filter((r) => r.status === 'rejected').map((r) => r.reason))];
+    return { timings: [...timings], errors, total: performance.now() - start };
+  }
+
+  /** The named steps side by side (for steps that need no other first). */
+  async function some(names) {
+    timings = [];
+    const start = performance.now();
+    const results = await Promise.allSettled(names.map((name) => step(name)));
+    const errors = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
+    return { timings: [...timings], errors, total: performance.now() - start };
+  }
+
+  return { step, all, some, steps: STEPS };
+}
+
+/** One line: each step's time, or "unchanged". */
+export function describeTimings(timings) {
+  return timings.map(([n, ms, ran]) => `${n} ${ran ? `${(ms / 1000).toFixed(1)}s` : 'unchanged'}`).join(', ');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const argv = process.argv.slice(2);
+  const build = await createBuild(outRoot(argv), { force: argv.includes('--force') });
+  const only = argv.includes('--only') ? String(argv[argv.indexOf('--only') + 1]).split(',') : null;
+  const unknown = (only ?? []).filter((name) => !build.steps[name]);
+  if (unknown.length) fail(`--only ${unknown.join(',')}: no such step; the steps are ${Object.keys(build.steps).join(', ')}`);
+  const { timings, errors, total } = only ? await build.some(only) : await build.all();
+  if (timings.some(([, , ran]) => !ran)) console.log('(unchanged: passed on the same inputs and outputs before; --force runs it again)');
+  console.log(`build: ${describeTimings(timings)}; total ${(total / 1000).toFixed(1)}s`);
+  if (errors.length) {
+    for (const err of errors) console.error(`\nerror in ${err.step ?? 'build'}: ${err.message}`);
+    process.exit(1);
+  }
 }

@@ -3,6 +3,7 @@
 // that links every API. Each operation shows its code samples
 // (generated/samples, by scripts/samples.mjs) as Redoc's x-codeSamples; they
 // are added to a scratch copy of the bundle, not to the published one.
+// `npm run dev` passes `only` to re-render just the APIs whose bundle changed.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,19 +14,20 @@ import { runIfMain } from './lib/step.mjs';
 const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
-export async function docs(out) {
+export async function docs(out, { only } = {}) {
   const dir = path.join(out, 'docs');
-  await rm(dir, { recursive: true, force: true });
+  if (!only) await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'vc-docs-'));
   try {
     const entries = await Promise.all(
       APIS.map(async (api) => {
         const doc = JSON.parse(await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8'));
+        const page = `${api.name}.html`;
+        if (only && !only.includes(api.name)) return { ...api, page, version: doc.info.version, kept: true };
         const samples = JSON.parse(await readFile(path.join(out, 'samples', `${api.name}.json`), 'utf8'));
         const source = path.join(scratch, `${api.name}.json`);
         await writeFile(source, JSON.stringify(withCodeSamples(doc, samples)));
-        const page = `${api.name}.html`;
         const file = path.join(dir, page);
         await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', file], { quiet: true });
         await writeFile(file, offline(await readFile(file, 'utf8')));
@@ -33,7 +35,7 @@ export async function docs(out) {
       }),
     );
     await writeFile(path.join(dir, 'index.html'), indexPage(entries));
-    console.log(`docs: ${entries.map((e) => e.page).join(', ')}, index.html`);
+    console.log(`docs: ${entries.filter((e) => !e.kept).map((e) => e.page).join(', ')}, index.html`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -4,17 +4,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { MOCKED_APIS as APIS } from './lib/apis.mjs';
 import { ROOT, fail } from './lib/paths.mjs';
-import { startPrism } from './lib/prism.mjs';
-
-function portOf(api) {
-  const raw = process.env[api.mockPortEnv];
-  if (raw === undefined || raw === '') return api.mockPort;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    fail(`${api.mockPortEnv}=${raw} is not a port number (1-65535)`);
-  }
-  return port;
-}
+import { mockPortOf, startPrism } from './lib/prism.mjs';
 
 const servers = [];
 let stopping = false;
@@ -31,7 +21,7 @@ try {
   for (const api of APIS) {
     const document = path.join(ROOT, 'generated', 'openapi', `${api.name}.yaml`);
     if (!existsSync(document)) fail(`${document} is missing; run \`npm run build\` first`);
-    const server = await startPrism({ document, port: portOf(api) });
+    const server = await startPrism({ document, port: mockPortOf(api) });
     servers.push(server);
     // A mock that dies alone would leave the others up and the user puzzled.
     server.exited.then(({ code }) => {

@@ -14,7 +14,7 @@ import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveStatic } from '../scripts/lib/serve-static.mjs';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { signWebhookPayload } from '../src/webhooks/signature.js';
-import { exec, installInto, pack } from './helpers/packed-package.js';
+import { exec, linkSharedInstall } from './helpers/packed-package.js';
 import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-runtimes-'));
@@ -158,8 +158,7 @@ const RUNTIMES: Record<string, () => Promise<CaseResult[]>> = {
 };
 
 beforeAll(async () => {
-  const { tarball } = await pack(work);
-  await installInto(project, tarball);
+  await linkSharedInstall(project);
   copyFileSync(path.join(ROOT, 'test', 'runtimes', 'webhook-cases.js'), path.join(project, 'webhook-cases.js'));
   writeFileSync(path.join(project, 'run.js'), entry('console.log(JSON.stringify(await runWebhookCases(wh, data)));'));
   writeFileSync(path.join(project, 'worker.js'), entry('export default { async fetch() { return Response.json(await runWebhookCases(wh, data)); } };'));
@@ -191,8 +190,9 @@ describe('the installed verification-contracts/webhooks in every runtime', () =>
     expect(Object.keys(RUNTIMES)).toEqual(TESTED_RUNTIMES.map((r) => r.id));
   });
 
+  // The runtimes are independent processes: they run side by side.
   let expectedCount = 0;
-  it.each(Object.keys(RUNTIMES))('passes every case in %s', async (runtime) => {
+  it.concurrent.for(Object.keys(RUNTIMES))('passes every case in %s', { timeout: 90_000 }, async (runtime, { expect }) => {
     const results = await RUNTIMES[runtime]();
     const failed = results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.detail}`);
     expect(failed, runtime).toEqual([]);
@@ -200,5 +200,5 @@ describe('the installed verification-contracts/webhooks in every runtime', () =>
     // The same cases everywhere, and enough of them to mean something.
     expect(results.length).toBe(expectedCount);
     expect(results.length).toBeGreaterThan(50);
-  }, 90_000);
+  });
 });

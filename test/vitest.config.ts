@@ -5,7 +5,11 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/mock-servers.ts'],
+    globalSetup: ['test/helpers/mock-servers.ts', 'test/helpers/packed-setup.ts'],
+    reporters: ['default', './test/helpers/file-times-reporter.ts'],
+    // vitest's default on 2 cores is 1 worker; most slow files wait on other
+    // processes (Chromium, npm, tsc, Prism), so three files run side by side.
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     typecheck: {

@@ -12,6 +12,17 @@ const portFree = (port, host) =>
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
 
+/** The port of an API's mock: its environment variable (e.g. MOCK_V2_PORT), else its default. */
+export function mockPortOf(api, env = process.env) {
+  const raw = env[api.mockPortEnv];
+  if (raw === undefined || raw === '') return api.mockPort;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${api.mockPortEnv}=${raw} is not a port number (1-65535)`);
+  }
+  return port;
+}
+
 /** Whether something accepts connections on the port. */
 export const accepts = (port, host = '127.0.0.1') =>
   new Promise((resolve) => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './paths.mjs';
@@ -12,16 +13,20 @@ export const TOOL_ENV = {
 
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 
+// An AbortSignal for every tool started inside `toolAbort.run(signal, fn)`:
+// `npm run dev` stops a rebuild's slow steps when a newer edit arrives.
+export const toolAbort = new AsyncLocalStorage();
+
 // Runs a tool from node_modules/.bin. Resolves with its output; rejects with
 // an error that carries the output when it exits non-zero.
 export function runTool(name, args, { quiet = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin(name), args, { cwd: ROOT, env: TOOL_ENV });
+    const child = spawn(bin(name), args, { cwd: ROOT, env: TOOL_ENV, signal: toolAbort.getStore() });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', (err) =>
-      reject(new Error(`${name} could not start (${err.message}); run \`npm ci\` first`)),
+      reject(err.name === 'AbortError' ? err : new Error(`${name} could not start (${err.message}); run \`npm ci\` first`)),
     );
     child.on('close', (code) => {
       const clean = dropNoise(output);

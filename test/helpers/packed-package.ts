@@ -1,9 +1,12 @@
 // The package as a consumer gets it: `npm pack`, then `npm install` of the
 // tarball into a fresh project (with any extra packages the test needs).
+// `sharedInstall` packs and installs once per test run for every test file
+// that needs only the package itself.
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { inject } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 
 export const exec = promisify(execFile);
@@ -28,4 +31,56 @@ export async function installInto(project: string, tarball: string, extra: strin
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: path.basename(project), private: true, type: 'module' }));
   // openapi-fetch and the extras come from the npm cache when they can.
   await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...extra], { cwd: project });
+}
+
+export interface SharedInstall {
+  tarball: string;
+  packed: Packed;
+  /** A project with only the package installed, as `npm install verification-contracts` leaves it. Read-only. */
+  project: string;
+}
+
+/**
+ * The run's packed tarball and its install, made by whichever test file asks
+ * first (test files run in separate workers: a lock folder decides, the
+ * others wait for its result). Nothing may be written into it: a test that
+ * needs files beside the package uses linkSharedInstall.
+ */
+export async function sharedInstall(): Promise<SharedInstall> {
+  const dir = inject('packedPackageDir');
+  const ready = path.join(dir, 'ready.json');
+  const failed = path.join(dir, 'failed.txt');
+  let first = true;
+  try {
+    mkdirSync(path.join(dir, 'lock'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    first = false;
+  }
+  if (first) {
+    try {
+      const { tarball, packed } = await pack(dir);
+      const project = path.join(dir, 'package-only');
+      await installInto(project, tarball);
+      writeFileSync(`${ready}.part`, JSON.stringify({ tarball, packed, project }));
+      renameSync(`${ready}.part`, ready);
+    } catch (err) {
+      writeFileSync(failed, (err as Error).message);
+      throw err;
+    }
+  }
+  for (const deadline = Date.now() + 300_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    if (existsSync(ready)) return JSON.parse(readFileSync(ready, 'utf8')) as SharedInstall;
+    if (existsSync(failed)) throw new Error(`packing or installing the package failed in another test file: ${readFileSync(failed, 'utf8')}`);
+  }
+  throw new Error(`the shared install in ${dir} was not ready within 300 s`);
+}
+
+/** A fresh ESM project at `project` whose node_modules is the shared install's: the files a test writes stay in its own folder. */
+export async function linkSharedInstall(project: string): Promise<SharedInstall> {
+  const shared = await sharedInstall();
+  mkdirSync(project, { recursive: true });
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: path.basename(project), private: true, type: 'module' }));
+  symlinkSync(path.join(shared.project, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+  return shared;
 }
