@@ -62,11 +62,23 @@ const LOGO = (full) =>
     `<svg xmlns="http://www.w3.org/2000/svg" width="${full ? 64 : 16}" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#5c6166">${full ? 'Redocly' : 'R'}</text></svg>`,
   )}`;
 
+// Redoc shows code samples with \`white-space: pre\` and its copy button laid
+// over the code's top right corner: a long line is cut off at the panel's
+// edge, and a long first line runs under the button. Samples wrap instead
+// (the copy button still copies the text as written), and the button gets a
+// row of its own above the code.
+const SAMPLE_CSS = `<style id="vc-samples">
+pre[data-testid="source-code"] { white-space: pre-wrap !important; overflow-wrap: anywhere !important; }
+[data-component-name="CodeBlock/CodeBlockControls"] { position: static !important; }
+</style>`;
+
 function offline(html) {
   const out = html
     .replaceAll('https://cdn.redoc.ly/redoc/logo-mini-full.svg', LOGO(true))
-    .replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', LOGO(false));
+    .replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', LOGO(false))
+    .replace('</head>', `${SAMPLE_CSS}\n</head>`);
   if (out.includes('cdn.redoc.ly')) throw new Error('the rendered docs still load from cdn.redoc.ly; update scripts/docs.mjs');
+  if (!out.includes('id="vc-samples"')) throw new Error('the rendered docs have no </head> to add the sample styles to; update scripts/docs.mjs');
   return out;
 }
 
