@@ -13,7 +13,11 @@ export const MAINTAINER_TALK = /DECISIONS\.md|\b(?:openapi|guides|scripts|src|te
 /** The statement marker every description uses for a decision: `Assumed ([P1](assumptions.html#P1)): `. */
 export const ASSUMED_MARKER = /Assumed \(\[([A-Z]+\d+)\]\(assumptions\.html#\1\)\): /g;
 
-/** The rows of the V and P tables of DECISIONS.md: { id, source, decision, why }. */
+/**
+ * The rows of the V and P tables of DECISIONS.md.
+ * @param {string} markdown
+ * @returns {{ id: string, source: string, decision: string, why: string }[]}
+ */
 export function decisionRows(markdown) {
   return markdown
     .split('\n')
