@@ -3,7 +3,7 @@
 // `Assumed ([P1](assumptions.html#P1)): …`, and the docs publish the list as
 // generated/docs/assumptions.html. These tests keep the three in step and the
 // published text in the service's voice.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
@@ -143,5 +143,20 @@ describe('the published assumptions page (generated/docs/assumptions.html)', () 
 
   it('leaves out S and C rows (the package\'s own tools)', () => {
     expect(html).not.toMatch(/id="[SC]\d+"/);
+  });
+});
+
+describe('the rendered docs (generated/docs/*.html)', () => {
+  const dir = path.join(ROOT, 'generated', 'docs');
+  const pages = readdirSync(dir).filter((f) => f.endsWith('.html'));
+
+  it.each(pages)('%s names no repository file and never says "the contract"', (page) => {
+    // The Redoc pages hold Redoc's own script; these words cannot come from it.
+    const html = readFileSync(path.join(dir, page), 'utf8');
+    expect(html.match(/DECISIONS\.md|\b(?:this|the) contract\b|\bguides\/[\w-]+\.md|\bopenapi\/(?:v2|partner|sandbox|workflows)\/|npm run [a-z]/i)?.[0]).toBeUndefined();
+  });
+
+  it('are the API pages, the changelog, the assumptions and the index', () => {
+    expect(pages.sort()).toEqual([...APIS.map((api) => `${api.name}.html`), 'assumptions.html', 'changelog.html', 'index.html'].sort());
   });
 });
