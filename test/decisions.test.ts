@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { ASSUMED_MARKER, MAINTAINER_TALK, decisionRows } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import { documentTexts } from './helpers/document-texts.js';
+import { deref, loadBundle, operationsOf } from './helpers/openapi.js';
 
 const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
 const rows = decisions
@@ -25,25 +26,9 @@ const unmarked = new Map(
   [...decisions.slice(decisions.indexOf('## Rows no description marks')).matchAll(/^- ([VP]\d+): (.+)$/gm)].map((m) => [m[1], m[2]]),
 );
 
-/** Every human-readable text of a document (description, summary, title) with its location. */
-function texts(doc: Json): { at: string; text: string }[] {
-  const out: { at: string; text: string }[] = [];
-  const walk = (node: Json, at: string) => {
-    if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${at}/${i}`));
-    else if (node && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (['description', 'summary', 'title'].includes(key) && typeof value === 'string') out.push({ at: `${at}/${key}`, text: value });
-        else walk(value, `${at}/${key}`);
-      }
-    }
-  };
-  walk(doc, '');
-  return out;
-}
-
 const markedIds = (text: string) => [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1]);
 const bundles = APIS.map((api) => ({ api: api.name, doc: loadBundle(api.name) }));
-const allMarked = new Set(bundles.flatMap(({ doc }) => texts(doc).flatMap((t) => markedIds(t.text))));
+const allMarked = new Set(bundles.flatMap(({ doc }) => documentTexts(doc).flatMap((t) => markedIds(t.text))));
 
 describe('DECISIONS.md', () => {
   it('has numbered rows, each naming the source line it answers, a decision and a reason', () => {
@@ -106,11 +91,11 @@ describe('DECISIONS.md', () => {
     });
 
     it('gives every marked assumption its row', () => {
-      for (const { at, text } of texts(doc)) for (const id of markedIds(text)) expect(rowIds.has(id), `${at} marks ${id}`).toBe(true);
+      for (const { at, text } of documentTexts(doc)) for (const id of markedIds(text)) expect(rowIds.has(id), `${at} marks ${id}`).toBe(true);
     });
 
     it('writes every assumption in the one marker form (the word, the row linked, then the statement)', () => {
-      for (const { at, text } of texts(doc)) {
+      for (const { at, text } of documentTexts(doc)) {
         // "Assumed" anywhere else than in the marker (the introduction's **Assumed** names the marker).
         const loose = text.replace(ASSUMED_MARKER, '').replace(/\*\*Assumed\*\*/g, '');
         expect(loose, at).not.toMatch(/\bAssumed\b/);
@@ -118,7 +103,7 @@ describe('DECISIONS.md', () => {
     });
 
     it('names no repository file and never calls itself "the contract"', () => {
-      for (const { at, text } of texts(doc)) expect(text.match(MAINTAINER_TALK)?.[0], at).toBeUndefined();
+      for (const { at, text } of documentTexts(doc)) expect(text.match(MAINTAINER_TALK)?.[0], at).toBeUndefined();
     });
 
   });

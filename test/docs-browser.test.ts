@@ -22,8 +22,10 @@ import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
+import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveStatic } from '../scripts/lib/serve-static.mjs';
+import { cellText, documentTexts, markdownTables } from './helpers/document-texts.js';
 import { loadBundle, operationsOf, type Json } from './helpers/openapi.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -60,58 +62,6 @@ const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
 const MARKDOWN_TABLE = '[data-component-name="Markdown/Markdown"] table';
 
 const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name;
-
-/** Every description of a document. */
-function texts(doc: Json): string[] {
-  const out: string[] = [];
-  const walk = (node: Json) => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === 'description' && typeof value === 'string') out.push(value);
-        else walk(value);
-      }
-    }
-  };
-  walk(doc);
-  return out;
-}
-
-interface MarkdownTable {
-  header: string[];
-  rows: string[][];
-}
-
-/** The text a Markdown cell renders to: no backticks, emphasis or link targets. */
-const cellText = (cell: string) =>
-  cell
-    .replace(/\\\|/g, '|')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`|\*\*|__/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-const splitRow = (line: string) =>
-  line
-    .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split(/(?<!\\)\|/)
-    .map(cellText);
-
-/** The Markdown tables of a description: a `|` line followed by a `|---` line, then its rows. */
-function markdownTables(markdown: string | undefined): MarkdownTable[] {
-  const lines = (markdown ?? '').split('\n').map((l) => l.trim());
-  const tables: MarkdownTable[] = [];
-  for (let i = 0; i < lines.length - 1; i++) {
-    if (!lines[i].startsWith('|') || !/^\|\s*:?-{3,}/.test(lines[i + 1])) continue;
-    const table: MarkdownTable = { header: splitRow(lines[i]), rows: [] };
-    let j = i + 2;
-    for (; j < lines.length && lines[j].startsWith('|'); j++) table.rows.push(splitRow(lines[j]));
-    tables.push(table);
-    i = j - 1;
-  }
-  return tables;
-}
 
 /** What a page did that it must not: errors logged or thrown, failed loads, requests off loopback. */
 interface Trouble {
@@ -265,7 +215,7 @@ if (!existsSync(CHROMIUM)) {
 
       for (const api of APIS) {
         const marked = new Set(
-          texts(loadBundle(api.name)).flatMap((text) => [...text.matchAll(/Assumed \(\[([A-Z]+\d+)\]\(assumptions\.html#\1\)\)/g)].map((m) => m[1])),
+          documentTexts(loadBundle(api.name)).flatMap(({ text }) => [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1])),
         );
         for (const id of marked) expect(entries, `${api.name} marks ${id}`).toContain(id);
       }
