@@ -74,7 +74,7 @@ export function renderSection({ version, date, report, initial }) {
   const lines = [`## ${version} (${date})`, ''];
   lines.push(
     initial
-      ? 'First release of the contract: every operation and webhook below is new.'
+      ? 'First release of the API descriptions: every operation and webhook below is new.'
       : `Compared with ${report.base}: ${report.breaking ? '**breaking changes**, a major release' : bump === 'minor' ? 'no breaking changes, a minor release' : 'no contract changes, a patch release'}.`,
     '',
   );

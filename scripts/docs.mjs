@@ -1,6 +1,9 @@
 // Renders the reference docs: generated/docs/<api>.html per API (Redocly
-// build-docs, scripts inlined so the pages work offline) and an index page
-// that links every API. Each operation shows its code samples
+// build-docs, scripts inlined so the pages work offline), the list of
+// assumptions the descriptions' "Assumed" markers link to (assumptions.html,
+// from openapi/DECISIONS.md), the changelog (changelog.html, from
+// CHANGELOG.md) and an index page that links them all (scripts/lib/doc-pages.mjs).
+// Each operation shows its code samples
 // (generated/samples, by scripts/samples.mjs) as Redoc's x-codeSamples; they
 // are added to a scratch copy of the bundle, not to the published one.
 // `npm run dev` passes `only` to re-render just the APIs whose bundle changed.
@@ -8,11 +11,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APIS } from './lib/apis.mjs';
+import { assumptionsPage, changelogPage, indexPage } from './lib/doc-pages.mjs';
+import { ROOT } from './lib/paths.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
-
-const escapeHtml = (s) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 export async function docs(out, { only } = {}) {
   const dir = path.join(out, 'docs');
@@ -34,8 +36,11 @@ export async function docs(out, { only } = {}) {
         return { ...api, page, version: doc.info.version };
       }),
     );
-    await writeFile(path.join(dir, 'index.html'), indexPage(entries));
-    console.log(`docs: ${entries.filter((e) => !e.kept).map((e) => e.page).join(', ')}, index.html`);
+    const { name: packageName } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
+    await writeFile(path.join(dir, 'assumptions.html'), assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8')));
+    await writeFile(path.join(dir, 'changelog.html'), changelogPage(await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8')));
+    await writeFile(path.join(dir, 'index.html'), indexPage(entries, { packageName }));
+    console.log(`docs: ${entries.filter((e) => !e.kept).map((e) => e.page).join(', ')}, assumptions.html, changelog.html, index.html`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -59,48 +64,24 @@ const LOGO = (full) =>
     `<svg xmlns="http://www.w3.org/2000/svg" width="${full ? 64 : 16}" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#5c6166">${full ? 'Redocly' : 'R'}</text></svg>`,
   )}`;
 
+// Redoc shows code samples with \`white-space: pre\` and its copy button laid
+// over the code's top right corner: a long line is cut off at the panel's
+// edge, and a long first line runs under the button. Samples wrap instead
+// (the copy button still copies the text as written), and the button gets a
+// row of its own above the code.
+const SAMPLE_CSS = `<style id="vc-samples">
+pre[data-testid="source-code"] { white-space: pre-wrap !important; overflow-wrap: anywhere !important; }
+[data-component-name="CodeBlock/CodeBlockControls"] { position: static !important; }
+</style>`;
+
 function offline(html) {
   const out = html
     .replaceAll('https://cdn.redoc.ly/redoc/logo-mini-full.svg', LOGO(true))
-    .replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', LOGO(false));
+    .replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', LOGO(false))
+    .replace('</head>', `${SAMPLE_CSS}\n</head>`);
   if (out.includes('cdn.redoc.ly')) throw new Error('the rendered docs still load from cdn.redoc.ly; update scripts/docs.mjs');
+  if (!out.includes('id="vc-samples"')) throw new Error('the rendered docs have no </head> to add the sample styles to; update scripts/docs.mjs');
   return out;
-}
-
-function indexPage(entries) {
-  const items = entries
-    .map(
-      (e) => `    <li>
-      <a href="./${e.page}">${escapeHtml(e.title)}</a> <span class="version">${escapeHtml(e.version)}</span>
-      <p>${escapeHtml(e.summary)}</p>
-    </li>`,
-    )
-    .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>verification-contracts: API reference</title>
-  <style>
-    body { font-family: system-ui, sans-serif; max-width: 46rem; margin: 3rem auto; padding: 0 1rem; color: #1f2933; }
-    h1 { font-size: 1.6rem; }
-    ul { list-style: none; padding: 0; }
-    li { border: 1px solid #d9e2ec; border-radius: 6px; padding: 0.8rem 1rem; margin: 0.8rem 0; }
-    a { font-weight: 600; font-size: 1.1rem; color: #0b5fff; }
-    .version { color: #627d98; font-size: 0.9rem; }
-    p { margin: 0.3rem 0 0; }
-  </style>
-</head>
-<body>
-  <h1>Identity verification service: API reference</h1>
-  <p>Generated from the OpenAPI documents of the verification-contracts package.</p>
-  <ul>
-${items}
-  </ul>
-</body>
-</html>
-`;
 }
 
 runIfMain(import.meta, docs);

@@ -1,10 +1,15 @@
-// openapi/DECISIONS.md lists every choice the contract makes where the source
-// documents are silent; the documents point to it where they make one.
-import { readFileSync } from 'node:fs';
+// openapi/DECISIONS.md lists every choice made where the source documents are
+// silent; the published descriptions mark a statement that rests on one with
+// `Assumed ([P1](assumptions.html#P1)): …`, and the docs publish the list as
+// generated/docs/assumptions.html. These tests keep the three in step and the
+// published text in the service's voice.
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
+import { ASSUMED_MARKER, MAINTAINER_TALK, decisionRows } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { documentTexts } from './helpers/document-texts.js';
 import { deref, loadBundle, operationsOf } from './helpers/openapi.js';
 
 const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
@@ -13,6 +18,17 @@ const rows = decisions
   .filter((line) => /^\| [A-Z]+\d+ \|/.test(line))
   // Cells may hold escaped pipes (`\|`) when they quote a source table.
   .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+const contractRows = decisionRows(decisions);
+const rowIds = new Set(contractRows.map((r) => r.id));
+
+/** The V and P rows DECISIONS.md lists, with a reason, as marked by no description. */
+const unmarked = new Map(
+  [...decisions.slice(decisions.indexOf('## Rows no description marks')).matchAll(/^- ([VP]\d+): (.+)$/gm)].map((m) => [m[1], m[2]]),
+);
+
+const markedIds = (text: string) => [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1]);
+const bundles = APIS.map((api) => ({ api: api.name, doc: loadBundle(api.name) }));
+const allMarked = new Set(bundles.flatMap(({ doc }) => documentTexts(doc).flatMap((t) => markedIds(t.text))));
 
 describe('DECISIONS.md', () => {
   it('has numbered rows, each naming the source line it answers, a decision and a reason', () => {
@@ -26,6 +42,47 @@ describe('DECISIONS.md', () => {
     }
   });
 
+  it('says "not documented; assumed" where a row assumes a fact (V1, V10, P1, P9, P21)', () => {
+    for (const id of ['V1', 'V10', 'P1', 'P9', 'P21']) {
+      expect(contractRows.find((r) => r.id === id)?.decision, id).toMatch(/Not documented; assumed/);
+    }
+  });
+
+  it('describes absent fields as the bundles declare them (`not: {}`), never as a `false` schema', () => {
+    for (const r of contractRows) expect(r.decision, r.id).not.toMatch(/declared `false`/);
+    const phone = loadBundle('partner').components.schemas.CollectedPhoneNumbers;
+    expect(phone.properties.verified.not).toEqual({});
+  });
+
+  it('marks every V and P row in some description, or lists it with a reason as marked by none (not both)', () => {
+    for (const id of rowIds) {
+      const marked = allMarked.has(id);
+      const listed = unmarked.has(id);
+      expect(marked || listed, `${id}: neither marked in a description nor listed under "Rows no description marks"`).toBe(true);
+      expect(marked && listed, `${id}: marked in a description but also listed as marked by none`).toBe(false);
+    }
+    for (const [id, reason] of unmarked) {
+      expect(rowIds.has(id), `${id} is listed as unmarked but has no row`).toBe(true);
+      expect(reason.length, `${id} reason`).toBeGreaterThan(20);
+    }
+  });
+
+  it('names each marked parameter in the row it links to', () => {
+    const params = bundles.flatMap(({ doc }) =>
+      operationsOf(doc)
+        .flatMap((o) => o.operation.parameters ?? [])
+        .map((p: object) => deref(doc, p) as { name: string; description?: string }),
+    );
+    const marked = params.filter((p) => markedIds(p.description ?? '').length > 0);
+    expect(marked.length).toBeGreaterThan(5);
+    for (const p of marked) {
+      for (const id of markedIds(p.description!)) {
+        const row = contractRows.find((r) => r.id === id)!;
+        expect(`${row.source} ${row.decision}`, `${p.name} → ${id}`).toContain(`\`${p.name}\``);
+      }
+    }
+  });
+
   describe.each(APIS.map((api) => api.name))('%s', (api) => {
     const doc = loadBundle(api);
 
@@ -33,12 +90,58 @@ describe('DECISIONS.md', () => {
       expect(decisions).toContain(`(\`openapi/${api}\`)`);
     });
 
-    it('lists every parameter whose description says it is a decision', () => {
-      const params = operationsOf(doc)
-        .flatMap((o) => o.operation.parameters ?? [])
-        .map((p: object) => deref(doc, p))
-        .filter((p: { description?: string }) => p.description?.includes('DECISIONS.md'));
-      for (const p of params) expect(decisions, p.name).toContain(`\`${p.name}\``);
+    it('gives every marked assumption its row', () => {
+      for (const { at, text } of documentTexts(doc)) for (const id of markedIds(text)) expect(rowIds.has(id), `${at} marks ${id}`).toBe(true);
     });
+
+    it('writes every assumption in the one marker form (the word, the row linked, then the statement)', () => {
+      for (const { at, text } of documentTexts(doc)) {
+        // "Assumed" anywhere else than in the marker (the introduction's **Assumed** names the marker).
+        const loose = text.replace(ASSUMED_MARKER, '').replace(/\*\*Assumed\*\*/g, '');
+        expect(loose, at).not.toMatch(/\bAssumed\b/);
+      }
+    });
+
+    it('names no repository file and never calls itself "the contract"', () => {
+      for (const { at, text } of documentTexts(doc)) expect(text.match(MAINTAINER_TALK)?.[0], at).toBeUndefined();
+    });
+
+  });
+});
+
+describe('the published assumptions page (generated/docs/assumptions.html)', () => {
+  const html = readFileSync(path.join(ROOT, 'generated', 'docs', 'assumptions.html'), 'utf8');
+  const text = html.replace(/<[^>]+>/g, ' ');
+
+  it('has an anchor for every V and P row, so every marker link lands', () => {
+    for (const id of rowIds) expect(html, id).toContain(`<section class="assumption" id="${id}">`);
+    for (const id of allMarked) expect(html, id).toContain(`id="${id}"`);
+  });
+
+  it('shows each row\'s source line and decision, and speaks to partners', () => {
+    const p1 = contractRows.find((r) => r.id === 'P1')!;
+    expect(text).toContain('Success status codes of all operations: not shown.');
+    expect(p1.decision).toContain('Not documented; assumed');
+    expect(text.replace(/\s+/g, ' ')).toContain('Not documented; assumed: 201 Created');
+    expect(text.match(MAINTAINER_TALK)?.[0]).toBeUndefined();
+  });
+
+  it('leaves out S and C rows (the package\'s own tools)', () => {
+    expect(html).not.toMatch(/id="[SC]\d+"/);
+  });
+});
+
+describe('the rendered docs (generated/docs/*.html)', () => {
+  const dir = path.join(ROOT, 'generated', 'docs');
+  const pages = readdirSync(dir).filter((f) => f.endsWith('.html'));
+
+  it.each(pages)('%s names no repository file and never says "the contract"', (page) => {
+    // The Redoc pages hold Redoc's own script; these words cannot come from it.
+    const html = readFileSync(path.join(dir, page), 'utf8');
+    expect(html.match(/DECISIONS\.md|\b(?:this|the) contract\b|\bguides\/[\w-]+\.md|\bopenapi\/(?:v2|partner|sandbox|workflows)\/|npm run [a-z]/i)?.[0]).toBeUndefined();
+  });
+
+  it('are the API pages, the changelog, the assumptions and the index', () => {
+    expect(pages.sort()).toEqual([...APIS.map((api) => `${api.name}.html`), 'assumptions.html', 'changelog.html', 'index.html'].sort());
   });
 });

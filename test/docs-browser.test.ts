@@ -2,15 +2,18 @@
 // Chromium driven by playwright-core, the folder served from 127.0.0.1 the
 // way a static host would serve it. For the index and every API page of
 // APIS: the page loads, nothing is logged as an error, nothing fails to load,
-// no request leaves loopback; the index links every API page and each link
-// opens it; every operation and webhook of the bundled document is listed in
-// Redoc's menu and renders when chosen; the Markdown tables of the
-// descriptions Redoc shows on load (info and tags) render as <table>s, cell
-// by cell; every operation shows its code samples (generated/samples).
-// Full-page screenshots go to test-results/screenshots/ (git-ignored); the
-// three the guides show (the index, an operation with its samples, the
-// webhook section) go to guides/images/ when missing or with
-// UPDATE_SCREENSHOTS=1.
+// no request leaves loopback; the index links every API page, the changelog
+// and the assumptions, each link opens its page, and it gives the npx
+// command of the sandbox; every operation and webhook of the bundled
+// document is listed in Redoc's menu and renders when chosen; the Markdown
+// tables of the descriptions Redoc shows on load (info and tags) render as
+// <table>s, cell by cell; every operation shows its code samples
+// (generated/samples), each line within the panel (wrapped, not cut off) and
+// no text under the copy button; the Servers box shows the address without
+// Markdown marks; every "Assumed" marker links to its entry of
+// assumptions.html. Full-page screenshots go to test-results/screenshots/
+// (git-ignored); one per page for the guides (GUIDE_SHOTS) goes to
+// guides/images/ when missing or with UPDATE_SCREENSHOTS=1.
 //
 // Without Chromium the suite does not pretend: one test prints a banner that
 // says what was not checked, and fails when CI=true.
@@ -19,15 +22,30 @@ import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
+import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveStatic } from '../scripts/lib/serve-static.mjs';
+import { cellText, documentTexts, markdownTables } from './helpers/document-texts.js';
 import { loadBundle, operationsOf, type Json } from './helpers/openapi.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DOCS = path.join(ROOT, 'generated', 'docs');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 const GUIDE_IMAGES = path.join(ROOT, 'guides', 'images');
-const GUIDE_SHOTS = ['docs-index.png', 'docs-operation.png', 'docs-webhooks.png'];
+const GUIDE_SHOTS = [
+  'docs-index.png',
+  'docs-operation.png',
+  'docs-webhooks.png',
+  'docs-v2.png',
+  'docs-sandbox.png',
+  'docs-assumptions.png',
+  'docs-changelog.png',
+];
+/** The docs site's own pages beside the API pages, as the index links them. */
+const SITE_PAGES = [
+  { href: './changelog.html', text: 'Changelog', heading: 'Changelog' },
+  { href: './assumptions.html', text: 'Assumptions', heading: 'Assumptions in the API reference' },
+];
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -43,41 +61,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
 const MARKDOWN_TABLE = '[data-component-name="Markdown/Markdown"] table';
 
-interface MarkdownTable {
-  header: string[];
-  rows: string[][];
-}
-
-/** The text a Markdown cell renders to: no backticks, emphasis or link targets. */
-const cellText = (cell: string) =>
-  cell
-    .replace(/\\\|/g, '|')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`|\*\*|__/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-const splitRow = (line: string) =>
-  line
-    .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split(/(?<!\\)\|/)
-    .map(cellText);
-
-/** The Markdown tables of a description: a `|` line followed by a `|---` line, then its rows. */
-function markdownTables(markdown: string | undefined): MarkdownTable[] {
-  const lines = (markdown ?? '').split('\n').map((l) => l.trim());
-  const tables: MarkdownTable[] = [];
-  for (let i = 0; i < lines.length - 1; i++) {
-    if (!lines[i].startsWith('|') || !/^\|\s*:?-{3,}/.test(lines[i + 1])) continue;
-    const table: MarkdownTable = { header: splitRow(lines[i]), rows: [] };
-    let j = i + 2;
-    for (; j < lines.length && lines[j].startsWith('|'); j++) table.rows.push(splitRow(lines[j]));
-    tables.push(table);
-    i = j - 1;
-  }
-  return tables;
-}
+const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name;
 
 /** What a page did that it must not: errors logged or thrown, failed loads, requests off loopback. */
 interface Trouble {
@@ -181,10 +165,13 @@ if (!existsSync(CHROMIUM)) {
       await expect.poll(async () => (await menu.textContent())?.trim()).toBe(label);
     }
 
-    it('index.html links every API page, and each link opens it', async () => {
+    it('index.html links every API page, the changelog and the assumptions, each link opens it, and it gives the npx command', async () => {
       const { page, trouble } = await openPage('index.html');
       const links = await page.$$eval('a[href]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent?.trim() })));
-      expect(links.map((l) => l.href).sort()).toEqual(APIS.map((api) => `./${api.name}.html`).sort());
+      expect(links.map((l) => l.href).sort()).toEqual([...APIS.map((api) => `./${api.name}.html`), ...SITE_PAGES.map((p) => p.href)].sort());
+      const body = (await page.textContent('body')) ?? '';
+      expect(body).toContain(`npx ${PACKAGE_NAME} sandbox`);
+      expect(body).not.toContain('npm run');
       await page.screenshot({ path: path.join(SHOTS, 'index.png'), fullPage: true });
       for (const api of APIS) {
         expect(links.find((l) => l.href === `./${api.name}.html`)?.text, api.name).toBe(api.title);
@@ -197,6 +184,51 @@ if (!existsSync(CHROMIUM)) {
         await page.goBack({ waitUntil: 'load' });
         expect(new URL(page.url()).pathname).toBe('/index.html');
       }
+      for (const site of SITE_PAGES) {
+        expect(links.find((l) => l.href === site.href)?.text, site.href).toBe(site.text);
+        const [res] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(`a[href="${site.href}"]`)]);
+        expect(res?.status(), site.href).toBe(200);
+        expect(await page.locator('h1').first().textContent()).toBe(site.heading);
+        await page.goBack({ waitUntil: 'load' });
+      }
+      await expectClean(page, trouble);
+      await page.context().close();
+    });
+
+    it('changelog.html lists the releases of CHANGELOG.md', async () => {
+      const { page, trouble } = await openPage('changelog.html');
+      const versions = [...readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
+      expect(versions.length).toBeGreaterThan(0);
+      expect(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent?.trim()))).toEqual(versions);
+      await page.screenshot({ path: path.join(SHOTS, 'changelog.png'), fullPage: true });
+      await expectClean(page, trouble);
+      await page.context().close();
+    });
+
+    it('assumptions.html has an entry for every marker of every API page, and a marker opens its entry', async () => {
+      const assumptions = await openPage('assumptions.html');
+      const entries = await assumptions.page.$$eval('section.assumption', (ss) => ss.map((s) => s.id));
+      expect(entries.length).toBeGreaterThan(20);
+      await assumptions.page.screenshot({ path: path.join(SHOTS, 'assumptions.png'), fullPage: true });
+      await expectClean(assumptions.page, assumptions.trouble);
+      await assumptions.page.context().close();
+
+      for (const api of APIS) {
+        const marked = new Set(
+          documentTexts(loadBundle(api.name)).flatMap(({ text }) => [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1])),
+        );
+        for (const id of marked) expect(entries, `${api.name} marks ${id}`).toContain(id);
+      }
+      // Follow one marker as a partner would: from an operation to its entry.
+      const { page, trouble } = await openPage('partner.html');
+      await page.waitForSelector(MENU_ITEM);
+      await samplesPanel(page, 'partner', 'createVerification');
+      const marker = page.locator('[id$="/createverification"] a[href="assumptions.html#P1"]').first();
+      expect((await marker.evaluate((a) => a.parentElement?.textContent ?? ''))).toMatch(/Assumed \(P1\): /);
+      const [res] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), marker.click()]);
+      expect(res?.status()).toBe(200);
+      expect(new URL(page.url()).pathname + new URL(page.url()).hash).toBe('/assumptions.html#P1');
+      expect(await page.locator('section.assumption:target').getAttribute('id')).toBe('P1');
       await expectClean(page, trouble);
       await page.context().close();
     });
@@ -299,8 +331,39 @@ if (!existsSync(CHROMIUM)) {
                 message: `${op.operationId} ${sample.label}`,
               })
               .toBe(sample.source);
+            // Every line stays inside the panel, and no text sits under the copy button.
+            const layout = await panel
+              .locator('pre[data-testid="source-code"]')
+              .first()
+              .evaluate((pre) => {
+                const button = pre.parentElement?.querySelector('[data-testid="copy-button"]')?.getBoundingClientRect();
+                const range = document.createRange();
+                range.selectNodeContents(pre);
+                const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+                const covered = button
+                  ? lines.filter((r) => r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top).length
+                  : 0;
+                return { overflow: pre.scrollWidth - pre.clientWidth, covered, lines: lines.length };
+              });
+            expect(layout.lines, `${op.operationId} ${sample.label}: rendered lines`).toBeGreaterThan(0);
+            expect(layout.overflow, `${op.operationId} ${sample.label}: pixels of a line cut off at the panel's edge`).toBeLessThanOrEqual(0);
+            expect(layout.covered, `${op.operationId} ${sample.label}: lines under the copy button`).toBe(0);
           }
         }
+        // The Servers box (the address menu of the first panel) shows the address, and no Markdown marks.
+        const first = samples[0];
+        const panel = await samplesPanel(page, name, first.operationId);
+        const serverMenu = panel.locator('[data-component-name="Panel/PanelHeader"] > [data-testid="dropdown"]').first();
+        await serverMenu.locator('button').first().click();
+        const item = serverMenu.locator('[role="menuitem"]').first();
+        await item.waitFor();
+        const shown = ((await item.textContent()) ?? '').replace(/\s+/g, ' ');
+        const server = doc.servers[0];
+        const base = String(server.url).replace(/\{(\w+)\}/g, (_: string, v: string) => server.variables[v].default);
+        const route = operations.find((o) => o.operation.operationId === first.operationId)!.key;
+        expect(shown).toContain(`${base}${route}`);
+        expect(shown, 'the Servers box shows Markdown marks').not.toMatch(/[`*]|\]\(/);
+        await page.keyboard.press('Escape');
         await expectClean(page, trouble);
         await page.context().close();
       });
@@ -315,7 +378,7 @@ if (!existsSync(CHROMIUM)) {
       expect(statSync(target).size, `guides/images/${file}`).toBeLessThan(300 * 1024);
     }
 
-    it('takes the screenshots the guides show: the index, an operation with its samples, the webhook section', async () => {
+    it('takes the screenshots the guides show: the index, an operation with its samples, the webhook section, and each other page', async () => {
       const viewport = { width: 1200, height: 760 };
       const index = await openPage('index.html');
       await index.page.setViewportSize(viewport);
@@ -342,6 +405,21 @@ if (!existsSync(CHROMIUM)) {
       await page.screenshot({ path: path.join(SHOTS, 'docs-webhooks.png') });
       await expectClean(page, trouble);
       await page.context().close();
+
+      // The other pages as a partner first sees them.
+      for (const [file, shot] of [
+        ['v2.html', 'docs-v2.png'],
+        ['sandbox.html', 'docs-sandbox.png'],
+        ['assumptions.html', 'docs-assumptions.png'],
+        ['changelog.html', 'docs-changelog.png'],
+      ]) {
+        const opened = await openPage(file);
+        await opened.page.setViewportSize(viewport);
+        if (APIS.some((api) => `${api.name}.html` === file)) await opened.page.waitForSelector(MENU_ITEM);
+        await opened.page.screenshot({ path: path.join(SHOTS, shot) });
+        await expectClean(opened.page, opened.trouble);
+        await opened.page.context().close();
+      }
 
       for (const file of GUIDE_SHOTS) keepForGuides(file);
     });

@@ -1,0 +1,153 @@
+// The docs site's own pages, beside Redoc's API pages: the index, the list of
+// assumptions (from openapi/DECISIONS.md) and the changelog (from
+// CHANGELOG.md). They speak to partners: no page names a repository file or
+// calls itself "the contract"; a text that would is refused at build time.
+import { marked } from 'marked';
+
+export const escapeHtml = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+/** Words a partner-facing text must not hold: repository paths and files, and "the/this contract". */
+export const MAINTAINER_TALK = /DECISIONS\.md|\b(?:openapi|guides|scripts|src|test|generated)\/|\b[\w-]+\.(?:mjs|ts|md)\b|\b(?:this|the) contract\b|npm run /i;
+
+/** The statement marker every description uses for a decision: `Assumed ([P1](assumptions.html#P1)): `. */
+export const ASSUMED_MARKER = /Assumed \(\[([A-Z]+\d+)\]\(assumptions\.html#\1\)\): /g;
+
+/**
+ * The rows of the V and P tables of DECISIONS.md.
+ * @param {string} markdown
+ * @returns {{ id: string, source: string, decision: string, why: string }[]}
+ */
+export function decisionRows(markdown) {
+  return markdown
+    .split('\n')
+    .filter((line) => /^\| [VP]\d+ \|/.test(line))
+    .map((line) => {
+      // Cells may hold escaped pipes (`\|`) when they quote a source table.
+      const [id, source, decision, why] = line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/\\\|/g, '|'));
+      return { id, source, decision, why };
+    });
+}
+
+const inline = (md) => marked.parseInline(md);
+
+function page(title, body) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(title)}</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 50rem; margin: 3rem auto; padding: 0 1rem; color: #1f2933; line-height: 1.45; }
+    h1 { font-size: 1.6rem; }
+    h2 { font-size: 1.25rem; margin-top: 2rem; }
+    ul.apis { list-style: none; padding: 0; }
+    ul.apis li { border: 1px solid #d9e2ec; border-radius: 6px; padding: 0.8rem 1rem; margin: 0.8rem 0; }
+    ul.apis a { font-weight: 600; font-size: 1.1rem; }
+    a { color: #0b5fff; }
+    .version { color: #627d98; font-size: 0.9rem; }
+    ul.apis p { margin: 0.3rem 0 0; }
+    code { background: #f0f4f8; padding: 0 0.2em; border-radius: 3px; overflow-wrap: anywhere; }
+    pre { background: #f0f4f8; padding: 0.6rem 0.8rem; border-radius: 4px; overflow-x: auto; }
+    pre code { padding: 0; }
+    section.assumption { border-top: 1px solid #d9e2ec; padding: 0.4rem 0; }
+    section.assumption:target { background: #fff8e1; }
+    section.assumption h3 { margin: 0.4rem 0; font-size: 1rem; }
+    dl { margin: 0; } dt { font-weight: 600; color: #486581; margin-top: 0.3rem; } dd { margin: 0 0 0 1rem; }
+  </style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/** The docs index: every API page, the sandbox command, the changelog and the assumptions. */
+export function indexPage(entries, { packageName }) {
+  const items = entries
+    .map(
+      (e) => `    <li>
+      <a href="./${e.page}">${escapeHtml(e.title)}</a> <span class="version">${escapeHtml(e.version)}</span>
+      <p>${escapeHtml(e.summary)}</p>
+    </li>`,
+    )
+    .join('\n');
+  return page(
+    'Identity verification service: API reference',
+    `  <h1>Identity verification service: API reference</h1>
+  <p>The reference of the service's interfaces, with a ready request for every operation.</p>
+  <ul class="apis">
+${items}
+  </ul>
+  <h2>Try it locally</h2>
+  <p>The sandbox answers the partner and v2 APIs on your machine and lets you act as the end user or reviewer through the sandbox control API:</p>
+  <pre><code>npx ${escapeHtml(packageName)} sandbox</code></pre>
+  <h2>More</h2>
+  <ul>
+    <li><a href="./changelog.html">Changelog</a>: what changed in each version of these API descriptions.</li>
+    <li><a href="./assumptions.html">Assumptions</a>: where the service's documentation leaves something open, what the reference assumes and why.</li>
+  </ul>`,
+  );
+}
+
+/** Refuses a partner-facing text that speaks of repository files or of "the contract". */
+function checkVoice(text, where) {
+  const hit = text.match(MAINTAINER_TALK);
+  if (hit) {
+    throw new Error(
+      `${where} says "${hit[0]}", which partners cannot follow; reword it for partners (name the service's documentation or the reference, not a repository file or "the contract").`,
+    );
+  }
+}
+
+/** The published list of assumptions: every V and P row of DECISIONS.md, its id as anchor. */
+export function assumptionsPage(decisionsMarkdown) {
+  const rows = decisionRows(decisionsMarkdown);
+  if (rows.length === 0) throw new Error('openapi/DECISIONS.md has no V or P rows; the assumptions page would be empty.');
+  const section = (title, prefix) => {
+    const entries = rows
+      .filter((r) => r.id.startsWith(prefix))
+      .map((r) => {
+        checkVoice(r.source, `DECISIONS.md row ${r.id} (source line)`);
+        checkVoice(r.decision, `DECISIONS.md row ${r.id} (decision)`);
+        // The reason is maintainers' reasoning; it is shown when it speaks to partners.
+        const why = MAINTAINER_TALK.test(r.why) ? '' : `\n      <dt>Why</dt><dd>${inline(r.why)}</dd>`;
+        return `  <section class="assumption" id="${r.id}">
+    <h3><a href="#${r.id}">${r.id}</a></h3>
+    <dl>
+      <dt>The service's documentation</dt><dd>${inline(r.source)}</dd>
+      <dt>The reference</dt><dd>${inline(r.decision)}</dd>${why}
+    </dl>
+  </section>`;
+      })
+      .join('\n');
+    return `  <h2>${title}</h2>\n${entries}`;
+  };
+  return page(
+    'Assumptions in the API reference',
+    `  <p><a href="./index.html">API reference</a></p>
+  <h1>Assumptions in the API reference</h1>
+  <p>The reference follows the service's documentation. Where that documentation leaves something open (a parameter name, a default, a success status), the reference decides as the service most plausibly behaves and marks the statement <strong>Assumed</strong>, with a link to its entry below. Each entry quotes the line of the documentation it answers (or says what is missing), what the reference takes as given, and why. Do not rely on an assumption more than on the documentation itself.</p>
+${section('Verification API v2', 'V')}
+${section('Partner Integration API', 'P')}`,
+  );
+}
+
+/** The changelog as a page: the release sections of CHANGELOG.md, under a partner-facing introduction. */
+export function changelogPage(changelogMarkdown) {
+  const start = changelogMarkdown.search(/^## /m);
+  const releases = start < 0 ? '' : changelogMarkdown.slice(start);
+  checkVoice(releases, 'CHANGELOG.md');
+  return page(
+    'Changelog: API reference',
+    `  <p><a href="./index.html">API reference</a></p>
+  <h1>Changelog</h1>
+  <p>What changed in each version of these API descriptions, per API and per operation or webhook; breaking changes come first and are marked <strong>BREAKING</strong>.</p>
+${marked.parse(releases)}`,
+  );
+}

@@ -1,0 +1,150 @@
+// The audit of issue 19 read both bundles against the source documents and
+// found statements the documents do not make, stated as facts. Each test here
+// pins one finding: the statement is either gone or carries the Assumed
+// marker of its DECISIONS.md row in the same paragraph; and the answer
+// constraints a receiver meets are documented or recorded.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { loadBundle, operationsOf, validatorFor, type Json } from './helpers/openapi.js';
+
+const v2 = loadBundle('v2');
+const partner = loadBundle('partner');
+const operation = (doc: Json, id: string) => operationsOf(doc).find((o) => o.operation.operationId === id)!.operation;
+
+/** A description's paragraphs and list items: the unit a marker vouches for. */
+const paragraphs = (text: string) => text.split(/\n\s*\n|\n\s*(?=[-*] |\d+\. )/).map((p) => p.replace(/\s+/g, ' ').trim());
+
+/** The row ids marked in the paragraphs of `text` that match `claim`; [] when a matching paragraph is unmarked. */
+function markersOfClaim(text: string, claim: RegExp): string[][] {
+  return paragraphs(text)
+    .filter((p) => claim.test(p))
+    .map((p) => [...p.matchAll(ASSUMED_MARKER)].map((m) => m[1]));
+}
+
+/** Every paragraph stating `claim` carries the marker of `id`, and at least one paragraph states it. */
+function expectMarked(text: string, claim: RegExp, id: string) {
+  const found = markersOfClaim(text, claim);
+  expect(found.length, `a paragraph matching ${claim}`).toBeGreaterThan(0);
+  for (const ids of found) expect(ids, `${claim} is stated without Assumed ([${id}](…))`).toContain(id);
+}
+
+describe('statements the source documents do not make carry their Assumed marker', () => {
+  it('v2 info: only `expiresAt` is said to have millisecond precision', () => {
+    const conventions = paragraphs(v2.info.description).filter((p) => /millisecond/.test(p));
+    expect(conventions.length).toBeGreaterThan(0);
+    for (const p of conventions) {
+      expect(p).not.toMatch(/Timestamps are [^.;]*millisecond/);
+      expect(p).toContain('`expiresAt`');
+    }
+  });
+
+  it('server descriptions do not invent how the address is handed out; the info marks what is assumed (V13, P27)', () => {
+    for (const [doc, id, claim] of [[v2, 'V13', /production address nor/], [partner, 'P27', /sandbox address nor/]] as const) {
+      const server = doc.servers[0].description as string;
+      expect(server).not.toMatch(/handed out|handed over|with the integration|with the access token/);
+      // Redoc shows a server description as plain text: no Markdown, or its marks show as typed.
+      expect(server).not.toMatch(/[`*[\]]/);
+      expectMarked(doc.info.description, claim, id);
+    }
+    const sandbox = loadBundle('sandbox');
+    for (const server of sandbox.servers) expect(server.description).not.toMatch(/[`*[\]]/);
+  });
+
+  it('filter combination (AND across filters, OR within a comma list) is marked as assumed (P40, V18)', () => {
+    expectMarked(operation(partner, 'listVerifications').description, /\bAND\b/, 'P40');
+    expectMarked(operation(partner, 'listUsers').description, /\bAND\b/, 'P40');
+    expectMarked(operation(partner, 'listUsers').description, /\bOR\b/, 'P40');
+    expectMarked(operation(v2, 'listVerifications').description, /\bAND\b/, 'V18');
+  });
+
+  it("which webhooks a history holds is marked as assumed (P24)", () => {
+    expectMarked(operation(partner, 'listUserWebhooks').description, /shareholder\.verified/, 'P24');
+    expectMarked(operation(partner, 'listVerificationWebhooks').description, /verification\.\*/, 'P24');
+  });
+
+  it('"the same `eventId` on every retry" is marked, and no text says retries go on until a 200 (P23)', () => {
+    const webhooksTag = partner.tags.find((t: Json) => t.name === 'Webhooks').description as string;
+    expect(webhooksTag).not.toMatch(/until it gets/);
+    expectMarked(webhooksTag, /same `eventId`|each `eventId` once/, 'P23');
+    // The seven documented events (not the unions, nor the envelope of an event type yet unknown).
+    const events = Object.entries(partner.components.schemas).filter(([name]) => /Event$/.test(name) && !['WebhookEvent', 'OtherWebhookEvent'].includes(name));
+    expect(events.length).toBe(7);
+    for (const [name, schema] of events as [string, Json][]) {
+      expect(schema.properties.eventId.description, name).toBeDefined();
+      expectMarked(schema.properties.eventId.description, /retr/, 'P23');
+    }
+  });
+
+  it('revert rule 4 states what the document does; what `previousUserId` holds is marked (P9)', () => {
+    const revert = operation(partner, 'revertVerification').description as string;
+    const rule4 = paragraphs(revert).find((p) => p.startsWith('4.'))!;
+    expect(rule4).toMatch(/`reverted`/);
+    expect(rule4).toMatch(/verification\.updated/);
+    expect(rule4).not.toMatch(/names the user/);
+    expectMarked(revert, /waitingForUserInput`, when no user/, 'P9');
+    for (const schema of ['Verification', 'VerificationEventData']) {
+      expectMarked(partner.components.schemas[schema].properties.previousUserId.description, /null/, 'P9');
+    }
+  });
+
+  it('the partner API says both documented headers go on every call, not only with bodies', () => {
+    const conventions = paragraphs(partner.info.description).find((p) => p.includes('X-Auth-Key'))!;
+    expect(conventions).toContain('`Content-Type: application/json`');
+    expect(conventions).toMatch(/every call/i);
+    expect(conventions).not.toMatch(/with every request body/);
+    expect(partner.components.securitySchemes.authKey.description).toMatch(/`X-Auth-Key: <AUTH_KEY>` and `Content-Type: application\/json`\s+on every call/);
+  });
+});
+
+describe('answer constraints are documented or recorded in the strictness table', () => {
+  const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
+  const table = decisions.slice(decisions.indexOf('| Constraint in answers or webhooks |'), decisions.indexOf('## v2 read API'));
+
+  it('every numeric bound on a field of an answer or webhook is named, with its value, in a row of the table', () => {
+    const bounds: { field: string; rule: string }[] = [];
+    // Component schemas that an answer or a webhook uses; request-only schemas are strict by policy.
+    const requestOnly = new Set(['VerificationCreate', 'MetadataInput', 'ExternalUsersCreate', 'VerificationRevert', 'PartnerUpdate', 'EmptyObject']);
+    const note = (field: string, s: Json) => {
+      for (const key of ['minimum', 'maximum']) if (key in s) bounds.push({ field, rule: `${key}: ${s[key]}` });
+    };
+    for (const doc of [v2, partner]) {
+      const visit = (node: Json) => {
+        if (!node || typeof node !== 'object') return;
+        for (const [key, value] of Object.entries(node)) {
+          if (['examples', 'example', 'enum', 'const', 'default'].includes(key)) continue;
+          if (key === 'properties') {
+            for (const [prop, schema] of Object.entries(value as Json)) {
+              note(prop, schema);
+              visit(schema);
+            }
+          } else visit(value);
+        }
+      };
+      for (const [name, schema] of Object.entries(doc.components.schemas)) {
+        if (requestOnly.has(name)) continue;
+        // A named schema such as `Count` is the field `count` wherever it is used.
+        note(`${name[0].toLowerCase()}${name.slice(1)}`, schema);
+        visit(schema);
+      }
+    }
+    expect(bounds.length).toBeGreaterThan(0);
+    const rows = table.split('\n').filter((line) => line.startsWith('| '));
+    for (const { field, rule } of bounds) {
+      const row = rows.find((r) => r.includes(`\`${field}\``) && r.includes(rule));
+      expect(row, `\`${field}\` has \`${rule}\` in answers; record it in the strictness table of DECISIONS.md`).toBeDefined();
+    }
+  });
+
+  it('`externalUsersWithSuccess[].externalUserId` takes any string: the uuid format is a request rule', () => {
+    const { expectValid } = validatorFor('partner');
+    expectValid('ExternalUsersResult', {
+      externalUsersWithSuccess: [{ externalUserId: 'crm-4711', phoneNumber: '+4915112345678', partnerUserId: 'u-1' }],
+      unknownPhoneNumbers: [],
+      invalidPhoneNumbers: [],
+      duplicatedExternalUserIds: [],
+    });
+  });
+});
