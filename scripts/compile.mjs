@@ -21,7 +21,7 @@ export async function compile(out) {
   // are copied from there whatever the output folder.
   await cp(path.join(ROOT, 'generated', 'validators'), path.join(lib, 'generated', 'validators'), { recursive: true });
   // The sandbox server with Ajv, its fault list, its in-process entry
-  // (verification-contracts/sandbox), and the
+  // (@verification-service/contracts/sandbox), and the
   // conformance runner with fast-check (sharing the sandbox's Ajv code); the
   // command line's usage module is an entry so both use one UsageError.
   await bundleInPlace(lib, {

@@ -1,4 +1,4 @@
-// verification-contracts/sandbox: the local sandbox inside a partner's test
+// @verification-service/contracts/sandbox: the local sandbox inside a partner's test
 // suite. `startSandbox` runs it in-process (sandbox/in-process.ts);
 // `createSandboxClient` is a typed client of its control API (/_sandbox),
 // typed from the control API's bundled document.

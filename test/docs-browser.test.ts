@@ -13,7 +13,7 @@
 // Markdown marks; every "Assumed" marker links to its entry of
 // assumptions.html. Full-page screenshots go to test-results/screenshots/
 // (git-ignored); one per page for the guides (GUIDE_SHOTS) goes to
-// guides/images/ when missing or with UPDATE_SCREENSHOTS=1.
+// guides/images/ (JPEG) when missing or with UPDATE_SCREENSHOTS=1.
 //
 // Without Chromium the suite does not pretend: one test prints a banner that
 // says what was not checked, and fails when CI=true.
@@ -32,14 +32,16 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DOCS = path.join(ROOT, 'generated', 'docs');
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 const GUIDE_IMAGES = path.join(ROOT, 'guides', 'images');
+// The guides ship in the package, so their screenshots are JPEG: a third of a PNG's bytes, still legible.
+const JPEG_QUALITY = 70;
 const GUIDE_SHOTS = [
-  'docs-index.png',
-  'docs-operation.png',
-  'docs-webhooks.png',
-  'docs-v2.png',
-  'docs-sandbox.png',
-  'docs-assumptions.png',
-  'docs-changelog.png',
+  'docs-index.jpg',
+  'docs-operation.jpg',
+  'docs-webhooks.jpg',
+  'docs-v2.jpg',
+  'docs-sandbox.jpg',
+  'docs-assumptions.jpg',
+  'docs-changelog.jpg',
 ];
 /** The docs site's own pages beside the API pages, as the index links them. */
 const SITE_PAGES = [
@@ -382,7 +384,7 @@ if (!existsSync(CHROMIUM)) {
       const viewport = { width: 1200, height: 760 };
       const index = await openPage('index.html');
       await index.page.setViewportSize(viewport);
-      await index.page.screenshot({ path: path.join(SHOTS, 'docs-index.png') });
+      await index.page.screenshot({ path: path.join(SHOTS, 'docs-index.jpg'), quality: JPEG_QUALITY });
       await index.page.context().close();
 
       const { page, trouble } = await openPage('partner.html');
@@ -394,7 +396,7 @@ if (!existsSync(CHROMIUM)) {
       await expect.poll(() => panel.locator('pre[data-testid="source-code"]').first().textContent()).toContain('createPartnerClient');
       await page.locator('[id$="/createverification"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
       expect(await panel.locator('pre[data-testid="source-code"]').first().isVisible(), 'the samples are in view').toBe(true);
-      await page.screenshot({ path: path.join(SHOTS, 'docs-operation.png') });
+      await page.screenshot({ path: path.join(SHOTS, 'docs-operation.jpg'), quality: JPEG_QUALITY });
       await page.setViewportSize(viewport);
 
       await page.evaluate(() => (location.hash = '/webhooks'));
@@ -402,21 +404,21 @@ if (!existsSync(CHROMIUM)) {
       await receiving.waitFor();
       await receiving.evaluate((el) => el.scrollIntoView({ block: 'start' }));
       expect(await page.getByText('The raw-body pitfall.').isVisible()).toBe(true);
-      await page.screenshot({ path: path.join(SHOTS, 'docs-webhooks.png') });
+      await page.screenshot({ path: path.join(SHOTS, 'docs-webhooks.jpg'), quality: JPEG_QUALITY });
       await expectClean(page, trouble);
       await page.context().close();
 
       // The other pages as a partner first sees them.
       for (const [file, shot] of [
-        ['v2.html', 'docs-v2.png'],
-        ['sandbox.html', 'docs-sandbox.png'],
-        ['assumptions.html', 'docs-assumptions.png'],
-        ['changelog.html', 'docs-changelog.png'],
+        ['v2.html', 'docs-v2.jpg'],
+        ['sandbox.html', 'docs-sandbox.jpg'],
+        ['assumptions.html', 'docs-assumptions.jpg'],
+        ['changelog.html', 'docs-changelog.jpg'],
       ]) {
         const opened = await openPage(file);
         await opened.page.setViewportSize(viewport);
         if (APIS.some((api) => `${api.name}.html` === file)) await opened.page.waitForSelector(MENU_ITEM);
-        await opened.page.screenshot({ path: path.join(SHOTS, shot) });
+        await opened.page.screenshot({ path: path.join(SHOTS, shot), quality: JPEG_QUALITY });
         await expectClean(opened.page, opened.trouble);
         await opened.page.context().close();
       }

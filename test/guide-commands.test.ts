@@ -49,7 +49,7 @@ function commandsOf(guide: string): Command[] {
 const guides = ['README.md', ...readdirSync(path.join(ROOT, 'guides')).filter((f) => f.endsWith('.md')).map((f) => `guides/${f}`)];
 const commands = guides.flatMap(commandsOf);
 const webhooksGuide = readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8');
-const sendExample = /^npx verification-contracts webhooks send .*$/m.exec(webhooksGuide)?.[0] ?? '';
+const sendExample = /^npx @verification-service/contracts webhooks send .*$/m.exec(webhooksGuide)?.[0] ?? '';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'vc-guide-commands-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -68,8 +68,8 @@ function freePort(): Promise<number> {
 async function freshProject(command: Command): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
   const dir = mkdtempSync(path.join(scratch, 'project-'));
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'partner-project', private: true, type: 'module' }));
-  mkdirSync(path.join(dir, 'node_modules'));
-  symlinkSync(ROOT, path.join(dir, 'node_modules', 'verification-contracts'), 'dir');
+  mkdirSync(path.join(dir, 'node_modules', '@verification-service'), { recursive: true });
+  symlinkSync(ROOT, path.join(dir, 'node_modules', '@verification-service', 'contracts'), 'dir');
   const bin = path.join(dir, '.bin');
   mkdirSync(bin);
   // npx runs the installed package's bin, and Prism at the version the guide pins (here: the lockfile's).
@@ -77,7 +77,7 @@ async function freshProject(command: Command): Promise<{ dir: string; env: NodeJ
     path.join(bin, 'npx'),
     `#!/bin/sh
 case "$1" in
-  verification-contracts) shift; exec "${process.execPath}" "${BIN}" "$@" ;;
+  @verification-service/contracts) shift; exec "${process.execPath}" "${BIN}" "$@" ;;
   @stoplight/prism-cli@5.14.2) shift; exec "${process.execPath}" "${PRISM}" "$@" ;;
   *) echo "npx $1: not available in this test" >&2; exit 127 ;;
 esac
@@ -124,7 +124,7 @@ describe('the guides mark the commands that start something', () => {
   it('README, sandbox, state, mock and webhooks guides have them; the state example is among them', () => {
     const where = new Set(commands.map((c) => c.guide));
     for (const guide of ['README.md', 'guides/sandbox.md', 'guides/sandbox-state.md', 'guides/mock.md', 'guides/webhooks.md']) expect(where, guide).toContain(guide);
-    expect(commands.map((c) => c.line)).toContain('npx verification-contracts sandbox --state .sandbox/state.jsonl');
+    expect(commands.map((c) => c.line)).toContain('npx @verification-service/contracts sandbox --state .sandbox/state.jsonl');
     expect(commands.some((c) => c.line.includes('deno run --allow-net --allow-env=AUTH_KEY,PORT receiver.ts'))).toBe(true);
     expect(sendExample).toMatch(/--url http:\/\/127\.0\.0\.1:8080\/webhooks --key sbx_mykey$/);
   });

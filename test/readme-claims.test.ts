@@ -29,10 +29,10 @@ describe('README claims', () => {
     expect(manifest.optionalDependencies ?? {}).toEqual({});
   });
 
-  it('names the three packages `npm install verification-contracts` installs', () => {
+  it('names the three packages `npm install @verification-service/contracts` installs', () => {
     const installed = [...tree('openapi-fetch')];
     expect(installed).toEqual(['openapi-fetch', 'openapi-typescript-helpers']);
-    says('`npm install verification-contracts` installs three packages: the package, openapi-fetch and openapi-typescript-helpers.');
+    says('`npm install @verification-service/contracts` installs three packages: the package, openapi-fetch and openapi-typescript-helpers.');
   });
 
   it('names the runtimes the webhook helpers are tested in', () => {

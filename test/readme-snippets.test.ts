@@ -1,5 +1,5 @@
 // The TypeScript in README.md type-checks against the package as a partner
-// imports it (strict, NodeNext, `verification-contracts/<entry>` resolving to
+// imports it (strict, NodeNext, `@verification-service/contracts/<entry>` resolving to
 // this build's declarations, which test/drift.test.ts holds to the sources),
 // so the first steps it shows cannot drift from the API. Functions a snippet
 // only calls (a partner's own handlers) are declared here, not in the README.

@@ -1,4 +1,4 @@
-// verification-contracts/webhooks as installed from the packed tarball, run
+// @verification-service/contracts/webhooks as installed from the packed tarball, run
 // unchanged in every runtime partners receive webhooks on: Node, Bun, Deno,
 // Cloudflare's workerd (no nodejs_compat) and headless Chromium. Each runs
 // the same cases (test/runtimes/webhook-cases.js) over the same data.
@@ -22,7 +22,7 @@ const project = path.join(work, 'receiver');
 const KEY = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
 const OTHER = 'sbx_other_key';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const WEBHOOKS_ENTRY = 'node_modules/verification-contracts/generated/lib/src/webhooks/index.js';
+const WEBHOOKS_ENTRY = 'node_modules/@verification-service/contracts/generated/lib/src/webhooks/index.js';
 
 interface CaseResult {
   name: string;
@@ -49,7 +49,7 @@ function testData() {
 /** The cases' entry module for a runtime: the installed package, the shared cases, the data inlined. */
 function entry(tail: string): string {
   return [
-    "import * as wh from 'verification-contracts/webhooks';",
+    "import * as wh from '@verification-service/contracts/webhooks';",
     "import { runWebhookCases } from './webhook-cases.js';",
     `const data = ${JSON.stringify(testData())};`,
     tail,
@@ -114,7 +114,7 @@ const worker :Workerd.Worker = (
 
 async function inChromium(): Promise<CaseResult[]> {
   // The installed files as they are, loaded by the browser through an import map: no bundler.
-  const importMap = { imports: { 'verification-contracts/webhooks': `/${WEBHOOKS_ENTRY}` } };
+  const importMap = { imports: { '@verification-service/contracts/webhooks': `/${WEBHOOKS_ENTRY}` } };
   writeFileSync(
     path.join(project, 'index.html'),
     `<!doctype html><script type="importmap">${JSON.stringify(importMap)}</script><script type="module" src="/browser.js"></script>`,
@@ -167,7 +167,7 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('the installed verification-contracts/webhooks in every runtime', () => {
+describe('the installed @verification-service/contracts/webhooks in every runtime', () => {
   it('loads no node: module and no Buffer', () => {
     const files = [WEBHOOKS_ENTRY];
     const seen = new Set<string>();

@@ -1,4 +1,4 @@
-// `verification-contracts/sandbox` as a partner's test suite gets it: the
+// `@verification-service/contracts/sandbox` as a partner's test suite gets it: the
 // package packed and installed from the tarball into a fresh project with
 // vitest, the sandbox guide's vitest example written there as it stands,
 // type-checked (strict, NodeNext) and run by that project's vitest. Also the
@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('verification-contracts/sandbox from the packed tarball', () => {
+describe('@verification-service/contracts/sandbox from the packed tarball', () => {
   it("type-checks the sandbox guide's vitest example (strict, NodeNext, library declarations checked)", async () => {
     await exec(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
   }, 120_000);
@@ -53,7 +53,7 @@ describe('verification-contracts/sandbox from the packed tarball', () => {
 
   it('keeps a state file (its folders made) across an in-process restart, and the control client refuses a base URL with a path', async () => {
     const script = `
-      import { createSandboxClient, startSandbox } from 'verification-contracts/sandbox';
+      import { createSandboxClient, startSandbox } from '@verification-service/contracts/sandbox';
       const state = ${JSON.stringify(path.join(work, 'not-yet', 'there', 'state.jsonl'))};
       const first = await startSandbox({ state, authKey: 'suite-key' });
       const control = createSandboxClient({ baseUrl: first.url });

@@ -1,4 +1,4 @@
-// verification-contracts/webhooks: signatures against independently computed
+// @verification-service/contracts/webhooks: signatures against independently computed
 // vectors, every way a signature can be wrong, and parsing of every
 // documented webhook example.
 import { readFileSync } from 'node:fs';

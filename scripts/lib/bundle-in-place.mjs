@@ -1,7 +1,7 @@
 // The package's one runtime dependency is openapi-fetch: modules of
 // generated/lib that use other packages (the sandbox's Ajv, the
 // webhooks' portable HMAC) are bundled with esbuild in place, with those
-// packages inlined, so `npm install verification-contracts` installs nothing
+// packages inlined, so `npm install @verification-service/contracts` installs nothing
 // else (decision P-row "one runtime dependency").
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';

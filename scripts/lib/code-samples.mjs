@@ -14,12 +14,12 @@ export const SAMPLE_CLIENTS = {
   v2: {
     urlVar: 'V2_URL',
     credentialVar: 'ACCESS_TOKEN',
-    typescript: { module: 'verification-contracts/v2', factory: 'createV2Client', name: 'v2', credentialOption: 'accessToken' },
+    typescript: { module: '@verification-service/contracts/v2', factory: 'createV2Client', name: 'v2', credentialOption: 'accessToken' },
   },
   partner: {
     urlVar: 'PARTNER_URL',
     credentialVar: 'AUTH_KEY',
-    typescript: { module: 'verification-contracts/partner', factory: 'createPartnerClient', name: 'partner', credentialOption: 'authKey' },
+    typescript: { module: '@verification-service/contracts/partner', factory: 'createPartnerClient', name: 'partner', credentialOption: 'authKey' },
   },
   // The control API has no client in the package: curl only.
   sandbox: { urlVar: 'SANDBOX_URL', credentialVar: null, typescript: null },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The command line of the package: `npx verification-contracts …`. Each
+// The command line of the package: `npx @verification-service/contracts …`. Each
 // command reads its own options (usage.ts words their mistakes); this file
 // picks the command, and answers --help, help [command] and --version.
 import { realpathSync } from 'node:fs';

@@ -77,7 +77,7 @@ export function formatText(report: ConformanceReport): string {
   }
   out.push(...table(rows));
   if (report.workflows.length) {
-    // Named as installed: node_modules/verification-contracts/<this path>.
+    // Named as installed: node_modules/@verification-service/contracts/<this path>.
     out.push('', `Workflows (Arazzo, ${WORKFLOWS_FILE} in the package):`);
     for (const w of report.workflows) out.push(`  ${w.status.padEnd(7)} ${w.workflowId}${w.reason ? `: ${w.reason}` : ''}`);
   }

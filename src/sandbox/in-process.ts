@@ -1,4 +1,4 @@
-// The sandbox for a partner's own test suite (`verification-contracts/sandbox`):
+// The sandbox for a partner's own test suite (`@verification-service/contracts/sandbox`):
 // the same server the `sandbox` command starts, started in-process with the
 // command's options, answering with where it listens and the credentials it
 // accepts. Only plain types cross this boundary, so the published

@@ -1,4 +1,4 @@
-// verification-contracts/webhooks: check, parse and type the webhooks the
+// @verification-service/contracts/webhooks: check, parse and type the webhooks the
 // service sends. Portable: no node: import and no Buffer, so it runs
 // unchanged on Node, Bun, Deno, workerd and in browsers; node:crypto is used
 // where the runtime has it, Web Crypto or @noble/hashes where not.

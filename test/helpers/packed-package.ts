@@ -15,7 +15,7 @@ export interface Packed {
   filename: string;
   size: number;
   unpackedSize: number;
-  files: { path: string }[];
+  files: { path: string; size: number }[];
 }
 
 /** Packs the package into `dir`; returns the tarball's path and npm's report. */
@@ -36,7 +36,7 @@ export async function installInto(project: string, tarball: string, extra: strin
 export interface SharedInstall {
   tarball: string;
   packed: Packed;
-  /** A project with only the package installed, as `npm install verification-contracts` leaves it. Read-only. */
+  /** A project with only the package installed, as `npm install @verification-service/contracts` leaves it. Read-only. */
   project: string;
 }
 

@@ -1,7 +1,7 @@
 // Runs TypeScript snippets from the docs as a partner would: type-checked
 // against this build of the package (strict, NodeNext) and executed as ES
 // modules. Snippets are written below the package root so that
-// `verification-contracts/<entry>` resolves to this build (package
+// `@verification-service/contracts/<entry>` resolves to this build (package
 // self-reference), as it would from node_modules.
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';

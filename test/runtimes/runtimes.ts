@@ -9,6 +9,6 @@ export const TESTED_RUNTIMES = [
 ] as const;
 
 /** The README's sentence on runtimes, built from the list so the two cannot drift apart. */
-export const RUNTIMES_SENTENCE = `\`verification-contracts/webhooks\` runs unchanged on ${TESTED_RUNTIMES.slice(0, -1)
+export const RUNTIMES_SENTENCE = `\`@verification-service/contracts/webhooks\` runs unchanged on ${TESTED_RUNTIMES.slice(0, -1)
   .map((r) => r.readme)
   .join(', ')} and in ${TESTED_RUNTIMES.at(-1)!.readme}.`;

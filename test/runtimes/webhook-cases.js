@@ -1,6 +1,6 @@
 // The webhook cases every runtime runs (Node, Bun, Deno, workerd, Chromium):
 // plain JavaScript with no imports, given the installed package's
-// `verification-contracts/webhooks` module and the data the test wrote
+// `@verification-service/contracts/webhooks` module and the data the test wrote
 // (signature vectors and the documented examples). Returns one result per
 // case; a case that throws where it should not is a failure, not a crash.
 export async function runWebhookCases(wh, data) {

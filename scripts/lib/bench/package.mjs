@@ -56,7 +56,7 @@ export async function benchPackage({ log, typecheckRuns = 2 }) {
       throw new MeasureError(`npm install of the packed tarball failed (exit ${install.code}); the package could not be measured:\n${install.stderr.trim().slice(-1500)}`);
     }
     const tree = await npmJson(['ls', '--all', '--json'], project, 'installed dependencies');
-    const installed = packagesBelow(tree.dependencies?.['verification-contracts'] ?? {});
+    const installed = packagesBelow(tree.dependencies?.['@verification-service/contracts'] ?? {});
 
     log(`  tsc -p <consumer> × ${typecheckRuns}`);
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -26,9 +26,9 @@ ${row("End user's page", `${url}/s/{verificationId}?token=…`, 'the <code>url</
 <p>The credentials in force: <code>GET ${escapeHtml(url)}/_sandbox/credentials</code> (or the lines the sandbox printed when it started).</p>
 <h2>Documents</h2>
 <ul>
-${DOCUMENTS.map((api) => `<li><a href="/openapi/${api}.json">/openapi/${api}.json</a> (also <code>verification-contracts/openapi/${api}.yaml</code> in the installed package)</li>`).join('\n')}
+${DOCUMENTS.map((api) => `<li><a href="/openapi/${api}.json">/openapi/${api}.json</a> (also <code>@verification-service/contracts/openapi/${api}.yaml</code> in the installed package)</li>`).join('\n')}
 </ul>
-<p>Each control operation is described in the control API's document above; the sandbox guide of the <code>verification-contracts</code> package walks through a session.</p>`,
+<p>Each control operation is described in the control API's document above; the sandbox guide of the <code>@verification-service/contracts</code> package walks through a session.</p>`,
   );
 }
 
