@@ -26,7 +26,10 @@ const SCHEMA = new Set(['items', 'not', 'if', 'then', 'else', 'additionalPropert
 const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
 const PREFIX = '#/components/schemas/';
 
-/** The event type to schema name mapping of the WebhookEvent union, and every schema they need, reduced. */
+/**
+ * The event type to schema name mapping of the WebhookEvent union, and every schema they need, reduced.
+ * @returns {{ events: Record<string, string>, defs: Record<string, any> }}
+ */
 export function webhookSchemas(doc) {
   const { mapping } = doc.components.schemas.WebhookEvent.discriminator;
   const defs = {};

@@ -18,7 +18,10 @@ const errorAnswers = `      if (err instanceof WebhookSignatureError) return new
       if (err instanceof WebhookPayloadError) return new Response(err.message, { status: 400 });
       throw err;`;
 
-/** The package's receivers, by the function they import; `budget` is the most a bundle may weigh. */
+/**
+ * The package's receivers, by the function they import; `budget` is the most a bundle may weigh.
+ * @type {Record<string, { budget: number, parses: boolean, source: string }>}
+ */
 export const RECEIVERS = {
   verifyWebhookSignature: {
     budget: VERIFY_BUDGET,
@@ -86,7 +89,10 @@ ${errorAnswers}
   },
 };
 
-/** The same verify-only receiver with the libraries the issue measured against (devDependencies). */
+/**
+ * The same verify-only receiver with the libraries the issue measured against (devDependencies).
+ * @type {Record<string, string>}
+ */
 export const ANCHORS = {
   '@octokit/webhooks-methods verify': `import { verify } from '@octokit/webhooks-methods';
 export default {
