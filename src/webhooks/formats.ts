@@ -9,7 +9,9 @@ const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function date(text: string): boolean {
   const m = /^(\d\d\d\d)-(\d\d)-(\d\d)$/.exec(text);
   if (!m) return false;
-  const [year, month, day] = [+m[1], +m[2], +m[3]];
+  const year = +m[1];
+  const month = +m[2];
+  const day = +m[3];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : DAYS[month]);
 }
@@ -17,9 +19,12 @@ function date(text: string): boolean {
 function time(text: string): boolean {
   const m = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)$/i.exec(text);
   if (!m) return false;
-  const [hour, minute, second] = [+m[1], +m[2], +m[3]];
+  const hour = +m[1];
+  const minute = +m[2];
+  const second = +m[3];
   const sign = m[5] === '-' ? -1 : 1;
-  const [zoneHour, zoneMinute] = [+(m[6] || 0), +(m[7] || 0)];
+  const zoneHour = +(m[6] || 0);
+  const zoneMinute = +(m[7] || 0);
   if (zoneHour > 23 || zoneMinute > 59) return false;
   if (hour <= 23 && minute <= 59 && second < 60) return true;
   // A leap second: 23:59:60 in UTC.
