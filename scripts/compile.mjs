@@ -29,8 +29,6 @@ export async function compile(out) {
     platform: 'node',
     ownDirs: ['src/sandbox', 'src/contract', 'src/conformance'],
   });
-  // The webhooks' portable HMAC.
-  await bundleInPlace(lib, { entries: ['src/webhooks/hmac-sha256.js'], platform: 'neutral' });
   const { dependencies } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
   await assertOnlyDependencies(lib, Object.keys(dependencies ?? {}));
   console.log('compile: generated/lib');

@@ -1,83 +1,125 @@
-// Generates the webhook validator of the package from the bundled partner
-// document: Ajv standalone code (JSON Schema 2020-12 with formats), bundled
-// with esbuild into one dependency-free module, so that parseWebhookEvent
-// validates without Ajv at run time: generated/validators/partner-webhooks.js
-// and its declarations. It is JavaScript already, so tsc only copies it.
+// Generates the webhook schemas the package checks payloads with, from the
+// bundled partner document: generated/validators/partner-webhooks.js (and its
+// declarations). Each event schema and every schema it refers to, by short
+// name, reduced to the keywords that judge a value; src/webhooks/schema-check.ts
+// interprets them. Data rather than compiled validators: Ajv's standalone
+// code for the seven events is about 100 KB minified, this is about 8 KB, and
+// an edge receiver that parses has 30 KB (openapi/DECISIONS.md P52). The step
+// fails when the schemas use a keyword or format the checks do not know, so
+// no documented rule is ever skipped in silence.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
-import addFormats from 'ajv-formats';
-import { build } from 'esbuild';
 import { runIfMain } from './lib/step.mjs';
 
-// One validator per event type, taken from the union's discriminator
-// mapping: a body is checked against the event its eventType names, so its
-// errors name the real problem instead of listing why it fails each of the
-// seven branches. (The union itself is not compiled: each event's const
-// eventType makes it the only branch that could match.)
-function validatorsOf(doc) {
+/** Keywords src/webhooks/schema-check.ts judges a value by. */
+export const CHECKED_KEYWORDS = [
+  '$ref', 'type', 'const', 'enum', 'format', 'pattern', 'required', 'properties', 'additionalProperties', 'items',
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+  'minLength', 'maxLength', 'minItems', 'maxItems', 'maxProperties', 'minimum', 'maximum',
+]; // prettier-ignore
+/** Formats src/webhooks/formats.ts checks. */
+export const CHECKED_FORMATS = ['date', 'date-time', 'uuid'];
+// Keywords that only describe (or, like discriminator, only guide
+// generators; each branch's const decides): dropped.
+const ANNOTATIONS = new Set(['description', 'examples', 'example', 'title', 'deprecated', '$comment', 'discriminator', 'readOnly', 'writeOnly', 'default', 'externalDocs']);
+const SCHEMA = new Set(['items', 'not', 'if', 'then', 'else', 'additionalProperties']);
+const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
+const PREFIX = '#/components/schemas/';
+
+/**
+ * The event type to schema name mapping of the WebhookEvent union, and every schema they need, reduced.
+ * @returns {{ events: Record<string, string>, defs: Record<string, any> }}
+ */
+export function webhookSchemas(doc) {
   const { mapping } = doc.components.schemas.WebhookEvent.discriminator;
-  return Object.entries(mapping).map(([eventType, ref]) => ({ eventType, name: `validate${ref.split('/').pop()}`, ref }));
+  const defs = {};
+  const reduce = (schema, at) => {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error(`${at}: a webhook schema must be an object, not ${JSON.stringify(schema)}`);
+    const out = {};
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (ANNOTATIONS.has(keyword) || keyword.startsWith('x-')) continue;
+      if (!CHECKED_KEYWORDS.includes(keyword)) {
+        throw new Error(`${at} uses "${keyword}", which webhook payloads are not checked for: teach src/webhooks/schema-check.ts the keyword (and scripts/validators.mjs CHECKED_KEYWORDS), or express the rule with the ones it knows`);
+      }
+      if (keyword === 'format' && !CHECKED_FORMATS.includes(value)) {
+        throw new Error(`${at} uses format "${value}", which webhook payloads are not checked for: add it to src/webhooks/formats.ts and CHECKED_FORMATS`);
+      }
+      if (keyword === '$ref') out.$ref = refName(value, at);
+      else if (keyword === 'properties') out.properties = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, reduce(s, `${at}/properties/${name}`)]));
+      else if (SCHEMA_LIST.has(keyword)) out[keyword] = value.map((s, i) => reduce(s, `${at}/${keyword}/${i}`));
+      else if (SCHEMA.has(keyword) && typeof value !== 'boolean') out[keyword] = reduce(value, `${at}/${keyword}`);
+      else out[keyword] = value;
+    }
+    // A one-value enum beside the equal const says it twice (for generators, P35).
+    if (out.enum?.length === 1 && 'const' in out && JSON.stringify(out.enum[0]) === JSON.stringify(out.const)) delete out.enum;
+    return out;
+  };
+  const refName = (ref, at) => {
+    if (!ref.startsWith(PREFIX)) throw new Error(`${at}: only references to ${PREFIX}… are followed in webhook schemas, not ${ref}`);
+    const name = ref.slice(PREFIX.length);
+    if (!(name in defs)) {
+      defs[name] = null; // taken, against cycles
+      const target = doc.components.schemas[name];
+      if (!target) throw new Error(`${at}: ${ref} does not exist`);
+      defs[name] = reduce(target, ref);
+    }
+    return name;
+  };
+  const events = Object.fromEntries(Object.entries(mapping).map(([eventType, ref]) => [eventType, refName(ref, `the WebhookEvent mapping of ${eventType}`)]));
+  return { events, defs };
 }
 
 const HEADER = `/**
- * Generated by scripts/validators.mjs (Ajv standalone, bundled with esbuild)
- * from the bundled partner document. Do not edit: change openapi/ and run
- * \`npm run build\`.
+ * Generated by scripts/validators.mjs from the bundled partner document: the
+ * webhook schemas, reduced to the keywords that judge a value. Do not edit:
+ * change openapi/ and run \`npm run build\`.
  */
 `;
 
 const DECLARATIONS = `${HEADER}
-/** An Ajv validation function: true when valid; otherwise \`errors\` says why. */
-export interface WebhookValidator {
-  (data: unknown): boolean;
-  errors?: { instancePath: string; keyword: string; message?: string; params?: Record<string, unknown> }[] | null;
+/** A webhook schema, reduced to the keywords that judge a value; \`$ref\` names another in \`defs\`. */
+export interface WebhookSchema {
+  $ref?: string;
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  format?: string;
+  pattern?: string;
+  required?: string[];
+  properties?: Record<string, WebhookSchema>;
+  additionalProperties?: boolean | WebhookSchema;
+  items?: WebhookSchema;
+  allOf?: WebhookSchema[];
+  anyOf?: WebhookSchema[];
+  oneOf?: WebhookSchema[];
+  not?: WebhookSchema;
+  if?: WebhookSchema;
+  then?: WebhookSchema;
+  else?: WebhookSchema;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  minimum?: number;
+  maximum?: number;
 }
-/** One validator per event type. */
-export declare const validatorsByEventType: Readonly<Record<string, WebhookValidator>>;
+/** The schema name of each event type, and every schema by name. */
+export declare const webhookSchemas: {
+  readonly events: Readonly<Record<string, string>>;
+  readonly defs: Readonly<Record<string, WebhookSchema>>;
+};
 `;
 
 export async function validators(out) {
   const dir = path.join(out, 'validators');
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const doc = withoutAnnotations(JSON.parse(await readFile(path.join(out, 'openapi', 'partner.json'), 'utf8')));
-  const ajv = new Ajv2020({ code: { source: true, esm: true }, strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addSchema(doc, 'partner');
-  const perEvent = validatorsOf(doc);
-  const refs = Object.fromEntries(perEvent.map(({ name, ref }) => [name, `partner${ref}`]));
-  const byType = perEvent.map(({ eventType, name }) => `  ${JSON.stringify(eventType)}: ${name},`).join('\n');
-  const source = `${standaloneCode.default(ajv, refs)}\nexport const validatorsByEventType = {\n${byType}\n};\n`;
-  // Ajv's standalone output require()s its runtime helpers and ajv-formats;
-  // esbuild inlines them so the package gains no runtime dependency.
-  const bundled = await build({
-    stdin: { contents: source, resolveDir: process.cwd(), loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
-  await writeFile(path.join(dir, 'partner-webhooks.js'), HEADER + bundled.outputFiles[0].text);
+  const doc = JSON.parse(await readFile(path.join(out, 'openapi', 'partner.json'), 'utf8'));
+  const schemas = webhookSchemas(doc);
+  await writeFile(path.join(dir, 'partner-webhooks.js'), `${HEADER}export const webhookSchemas = ${JSON.stringify(schemas)};\n`);
   await writeFile(path.join(dir, 'partner-webhooks.d.ts'), DECLARATIONS);
-  console.log(`validators: one per event type (${perEvent.length})`);
-}
-
-// Descriptions and examples do not take part in validation; dropping them
-// keeps the generated module small. Only string descriptions and array
-// examples are annotations (a property could be named either).
-function withoutAnnotations(node) {
-  if (Array.isArray(node)) return node.map(withoutAnnotations);
-  if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([key, value]) => !(key === 'description' && typeof value === 'string') && !(key === 'examples' && Array.isArray(value)))
-      .map(([key, value]) => [key, withoutAnnotations(value)]),
-  );
+  console.log(`validators: ${Object.keys(schemas.events).length} event types, ${Object.keys(schemas.defs).length} schemas`);
 }
 
 runIfMain(import.meta, validators);

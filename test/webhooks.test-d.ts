@@ -4,6 +4,7 @@ import {
   isKnownWebhookEvent,
   parseWebhookEvent,
   verifyWebhookRequest,
+  verifyWebhookRequestBody,
   type ReceivedWebhookEvent,
   type UnknownWebhookEvent,
   type WebhookEvent,
@@ -15,6 +16,11 @@ import {
 } from '../src/webhooks/index.js';
 
 describe('webhook types', () => {
+  it('verifies a Request without parsing to its text or null', () => {
+    expectTypeOf(verifyWebhookRequestBody).parameters.toEqualTypeOf<[Request, string | readonly string[]]>();
+    expectTypeOf(verifyWebhookRequestBody).returns.toEqualTypeOf<Promise<string | null>>();
+  });
+
   it('narrows data on eventType', () => {
     const event = parseWebhookEvent('{}', 'sig', 'key');
     if (event.eventType === 'user.created') {

@@ -7,6 +7,7 @@ import {
   isKnownWebhookEvent,
   parseWebhookEvent,
   verifyWebhookRequest,
+  verifyWebhookRequestBody,
   signWebhookPayload,
   verifyWebhookSignature,
   WebhookPayloadError,
@@ -141,6 +142,36 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     await used.text();
     await expect(verifyWebhookRequest(used, key)).rejects.toThrow(/cannot read the webhook body/);
     await expect(verifyWebhookRequest({} as Request, key)).rejects.toBeInstanceOf(TypeError);
+  });
+});
+
+describe('verifyWebhookRequestBody (verifies without parsing)', () => {
+  const text = JSON.stringify(documentedWebhookExamples().get('user.created'));
+  const request = (body: string, sig?: string) =>
+    new Request('http://receiver.test/webhooks', { method: 'POST', body, headers: sig === undefined ? {} : { 'X-SIGNATURE': sig } });
+
+  it('resolves to the body as received when X-SIGNATURE proves it, under any key of a list', async () => {
+    const sig = signWebhookPayload(text, key);
+    expect(await verifyWebhookRequestBody(request(text, sig), key)).toBe(text);
+    expect(await verifyWebhookRequestBody(request(text, sig), ['sbx_new_key', key])).toBe(text);
+    // Not parsed, not checked: a signed body that is no webhook comes back as it is.
+    expect(await verifyWebhookRequestBody(request('not json', signWebhookPayload('not json', key)), key)).toBe('not json');
+  });
+
+  it('resolves to null for a missing, wrong or re-serialized signature, or no key', async () => {
+    const sig = signWebhookPayload(text, key);
+    expect(await verifyWebhookRequestBody(request(text), key)).toBeNull();
+    expect(await verifyWebhookRequestBody(request(text, sig.toUpperCase()), key)).toBeNull();
+    expect(await verifyWebhookRequestBody(request(JSON.stringify(JSON.parse(text), null, 2), sig), key)).toBeNull();
+    expect(await verifyWebhookRequestBody(request(text, sig), 'sbx_other')).toBeNull();
+    expect(await verifyWebhookRequestBody(request(text, sig), [])).toBeNull();
+  });
+
+  it('rejects with a TypeError for something other than a Request, and with the runtime\'s error for a body already read', async () => {
+    await expect(verifyWebhookRequestBody({} as Request, key)).rejects.toThrow(/verifyWebhookRequestBody: request must be a Web Request/);
+    const used = request(text, signWebhookPayload(text, key));
+    await used.text();
+    await expect(verifyWebhookRequestBody(used, key)).rejects.toBeInstanceOf(TypeError);
   });
 });
 

@@ -1,13 +1,13 @@
 import { bodyView, type RawBody } from './body.js';
-import { hmac, sha256 } from './hmac-sha256.js';
+import { hmacSha256, toHex } from './sha256.js';
 
 export type { RawBody } from './body.js';
 
 /** One auth key, or several while a key rotation is in flight. */
 export type AuthKeys = string | readonly string[];
 
-const SIGNATURE = /^[0-9a-f]{64}$/;
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
+const bytesOf = (text: string | Uint8Array) => (typeof text === 'string' ? utf8.encode(text) : text);
 
 interface NodeCrypto {
   createHmac(algorithm: 'sha256', key: string): { update(data: string | Uint8Array): { digest(encoding: 'hex'): string } };
@@ -16,36 +16,35 @@ interface NodeCrypto {
 // node:crypto where the runtime has it (Node, Bun, Deno): OpenSSL's HMAC is
 // several times faster than JavaScript's on large bodies. getBuiltinModule
 // loads it without an import, so this module also loads where there is no
-// node:crypto (workerd, browsers) and uses @noble/hashes there.
-const nodeCrypto: NodeCrypto | undefined = (() => {
+// node:crypto (workerd, browsers) and uses ./sha256.js there. Pure: a bundle
+// that never verifies drops it.
+const nodeCrypto: NodeCrypto | undefined = /* @__PURE__ */ (() => {
   try {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    return (proc?.getBuiltinModule?.('crypto') as NodeCrypto | undefined) ?? undefined;
+    return proc?.getBuiltinModule?.('crypto') as NodeCrypto | undefined;
   } catch {
     return undefined;
   }
 })();
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const toHex = (bytes: Uint8Array) => {
-  let hex = '';
-  for (const byte of bytes) hex += HEX[byte];
-  return hex;
-};
-
 /** Lowercase hex HMAC-SHA256 of `body` keyed with `key`, synchronously. */
 function hmacHex(body: string | Uint8Array, key: string): string {
-  if (nodeCrypto) return nodeCrypto.createHmac('sha256', key).update(body).digest('hex');
-  return toHex(hmac(sha256, utf8.encode(key), typeof body === 'string' ? utf8.encode(body) : body));
+  return nodeCrypto ? nodeCrypto.createHmac('sha256', key).update(body).digest('hex') : toHex(hmacSha256(key, body));
 }
 
-/** The same with Web Crypto where node:crypto is absent: native speed on workerd and in browsers. */
-async function hmacHexAsync(body: string | Uint8Array, key: string): Promise<string> {
-  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
-  if (nodeCrypto || !subtle) return hmacHex(body, key);
+const webCrypto = () => (globalThis as { crypto?: Crypto }).crypto?.subtle;
+
+/**
+ * The same natively: node:crypto, else Web Crypto (native speed on workerd
+ * and in browsers, but async); null where there is neither (a browser page
+ * that is not a secure context).
+ */
+async function nativeHmacHex(body: string | Uint8Array, key: string): Promise<string | null> {
+  if (nodeCrypto) return nodeCrypto.createHmac('sha256', key).update(body).digest('hex');
+  const subtle = webCrypto();
+  if (!subtle) return null;
   const cryptoKey = await subtle.importKey('raw', utf8.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const data = typeof body === 'string' ? utf8.encode(body) : body;
-  return toHex(new Uint8Array(await subtle.sign('HMAC', cryptoKey, data as Uint8Array<ArrayBuffer>)));
+  return toHex(new Uint8Array(await subtle.sign('HMAC', cryptoKey, bytesOf(body) as Uint8Array<ArrayBuffer>)));
 }
 
 /** Compares two 64-character hex strings in time independent of where they differ. */
@@ -70,8 +69,8 @@ export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
 
 /** The keys worth trying: none when `authKey` is neither a key nor a list of keys. */
 export function usableKeys(authKey: unknown): string[] {
-  const keys: unknown[] = typeof authKey === 'string' ? [authKey] : Array.isArray(authKey) ? authKey : [];
-  return keys.filter((key): key is string => typeof key === 'string' && key !== '');
+  // One key, or the keys of a list; anything else is no string and drops out.
+  return [authKey].flat().filter((key): key is string => typeof key === 'string' && key !== '');
 }
 
 /**
@@ -86,18 +85,28 @@ export function usableKeys(authKey: unknown): string[] {
  */
 export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, authKey: AuthKeys): boolean {
   try {
-    // The length first: cheaper than the pattern on the common single-key path.
-    if (typeof signature !== 'string' || signature.length !== 64 || !SIGNATURE.test(signature)) return false;
-    const body = bodyView(rawBody);
-    if (body === null) return false;
-    // One key is the common case: no list is built for it.
-    if (typeof authKey === 'string') return authKey !== '' && sameHex(hmacHex(body, authKey), signature);
-    let match = false;
+    // Any 64 characters: only the exact lowercase hex digest compares equal.
+    if (typeof signature !== 'string' || signature.length !== 64) return false;
+    // A body that is not a string or bytes (null here) throws below.
+    const body = bodyView(rawBody) as Uint8Array;
     // Every key is tried, so the time taken does not tell which one matched.
-    for (const key of usableKeys(authKey)) if (sameHex(hmacHex(body, key), signature)) match = true;
-    return match;
+    return usableKeys(authKey).reduce((match, key) => sameHex(hmacHex(body, key), signature) || match, false);
   } catch {
     // A detached ArrayBuffer, a hostile key list: not a proof of origin.
+    return false;
+  }
+}
+
+/** Whether any usable key signs `body` as `signature` says, every key tried; false on any error. */
+async function signedWithAny(rawBody: unknown, signature: unknown, authKey: unknown, hex: typeof nativeHmacHex): Promise<boolean> {
+  try {
+    if (typeof signature !== 'string' || signature.length !== 64) return false;
+    const body = bodyView(rawBody);
+    if (body === null) return false;
+    let match = false;
+    for (const key of usableKeys(authKey)) if (sameHex((await hex(body, key)) ?? '', signature)) match = true;
+    return match;
+  } catch {
     return false;
   }
 }
@@ -106,15 +115,30 @@ export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, aut
  * `verifyWebhookSignature` for runtimes without node:crypto, where Web Crypto
  * is fast but async. Never rejects.
  */
-export async function verifyWebhookSignatureAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<boolean> {
-  try {
-    if (typeof signature !== 'string' || !SIGNATURE.test(signature)) return false;
-    const body = bodyView(rawBody);
-    if (body === null) return false;
-    let match = false;
-    for (const key of usableKeys(authKey)) if (sameHex(await hmacHexAsync(body, key), signature)) match = true;
-    return match;
-  } catch {
-    return false;
+export function verifyWebhookSignatureAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<boolean> {
+  return signedWithAny(rawBody, signature, authKey, async (body, key) => (await nativeHmacHex(body, key)) ?? hmacHex(body, key));
+}
+
+/** Throws unless `request` is a Web Request whose body can still be read. */
+export function assertRequest(request: unknown, caller: string): asserts request is Request {
+  const r = request as { headers?: { get?: unknown }; arrayBuffer?: unknown } | null;
+  if (typeof r?.headers?.get !== 'function' || typeof r.arrayBuffer !== 'function') {
+    throw new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`);
   }
+}
+
+/**
+ * The smallest receiver: the body of a Web `Request` as text when its
+ * `X-SIGNATURE` proves the service sent it, `null` when not (answer 401). For
+ * a handler that forwards or stores webhooks, or reads them without the
+ * payload checks; `verifyWebhookRequest` also parses and checks, and says
+ * why it refuses. Uses node:crypto or Web Crypto; rejects with a `TypeError`
+ * when given something other than a `Request`, or where neither exists (a
+ * browser page that is not a secure context: use `verifyWebhookSignature`).
+ */
+export async function verifyWebhookRequestBody(request: Request, authKey: AuthKeys): Promise<string | null> {
+  assertRequest(request, 'verifyWebhookRequestBody');
+  if (!nodeCrypto && !webCrypto()) throw new TypeError('verifyWebhookRequestBody: this runtime has neither node:crypto nor Web Crypto; use verifyWebhookSignature');
+  const body = new Uint8Array(await request.arrayBuffer());
+  return (await signedWithAny(body, request.headers.get('x-signature'), authKey, nativeHmacHex)) ? new TextDecoder().decode(body) : null;
 }

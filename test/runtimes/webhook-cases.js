@@ -82,6 +82,11 @@ export async function runWebhookCases(wh, data) {
       const event = await wh.verifyWebhookRequest(request(text, signature), [data.otherKey, data.key]);
       return event.eventId === example.eventId || 'other event';
     });
+    await check(`verifyWebhookRequestBody resolves ${example.eventType} to its text, and to null under another key`, async () => {
+      const body = await wh.verifyWebhookRequestBody(request(text, signature), [data.otherKey, data.key]);
+      if (body !== text) return `resolved ${String(body).slice(0, 40)}`;
+      return (await wh.verifyWebhookRequestBody(request(text, signature), data.otherKey)) === null || 'accepted under another key';
+    });
   }
 
   for (const c of data.parseCases) {
@@ -90,6 +95,12 @@ export async function runWebhookCases(wh, data) {
     await check(`parse case: ${c.name} -> ${c.expected}`, () => outcome(() => wh.parseWebhookEvent(text, signature, data.key)) === c.expected || outcome(() => wh.parseWebhookEvent(text, signature, data.key)));
     await check(`request case: ${c.name} -> ${c.expected}`, async () => (await rejection(wh.verifyWebhookRequest(request(text, signature), data.key))) === c.expected || 'other outcome');
   }
+  await check('verifyWebhookRequestBody without X-SIGNATURE, or with a changed body, resolves to null', async () => {
+    const text = JSON.stringify(data.examples[0]);
+    const signature = wh.signWebhookPayload(text, data.key);
+    const results = [await wh.verifyWebhookRequestBody(request(text), data.key), await wh.verifyWebhookRequestBody(request(`${text} `, signature), data.key)];
+    return results.every((r) => r === null) || 'accepted';
+  });
   await check('verifyWebhookRequest without X-SIGNATURE rejects with WebhookSignatureError (missing)', async () => {
     try {
       await wh.verifyWebhookRequest(request('{}'), data.key);

@@ -121,6 +121,11 @@ export function clientRows(r) {
 
 export function webhookRows(r) {
   const rows = [];
+  const bytes = (n) => `${num(n)} B`;
+  const anchors = Object.entries(r.edge?.anchors ?? {}).map(([name, a]) => `${name} ${bytes(a.bytes)}`).join('; ');
+  for (const [name, x] of Object.entries(r.edge?.receivers ?? {})) {
+    rows.push(row('webhooks', `edge receiver importing ${name}: bundle, minified (esbuild, browser)`, anchors, bytes(x.bytes), '', `≤ ${bytes(x.budget)}`, x.bytes <= x.budget));
+  }
   for (const [size, x] of Object.entries(r.sizes)) {
     rows.push(
       row('webhooks', `verifyWebhookSignature ${size}: ops/s`, `raw HMAC ${num(x.rawHmac.opsPerSec)}`, num(x.verify.opsPerSec), times(x.ratio.verifyToRawHmac), '≤ 1.05×', x.ratio.verifyToRawHmac <= 1.05),

@@ -1,7 +1,9 @@
-// Part 3: verifying and parsing webhooks against raw node:crypto.
+// Part 3: verifying and parsing webhooks against raw node:crypto, and what a
+// receiver weighs bundled for the edge beside two verify-only libraries.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../paths.mjs';
+import { benchEdgeBundles } from './edge-bundles.mjs';
 import { MeasureError, builtFile } from './proc.mjs';
 
 const lib = (file) => pathToFileURL(builtFile(ROOT, 'src', file)).href;
@@ -112,5 +114,6 @@ export async function benchWebhooks({ log }) {
       },
     };
   }
-  return { bodies: 'verification.updated envelopes grown with phoneNumbers entries, padded with reason; passed as a Buffer (raw bytes as received)', sizes: results };
+  const edge = await benchEdgeBundles({ log });
+  return { bodies: 'verification.updated envelopes grown with phoneNumbers entries, padded with reason; passed as a Buffer (raw bytes as received)', sizes: results, edge };
 }

@@ -1,0 +1,218 @@
+// The small parts that keep an edge receiver light, each held to the tool it
+// replaces: the HMAC-SHA256 to node:crypto, the formats to ajv-formats, the
+// schema interpreter to Ajv (keyword by keyword, and on the real webhook
+// schemas), and the generated schemas to the bundled partner document.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { build } from 'esbuild';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CHECKED_FORMATS, CHECKED_KEYWORDS, webhookSchemas as reduceWebhookSchemas } from '../scripts/validators.mjs';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { webhookSchemas } from '../generated/validators/partner-webhooks.js';
+import { documentedWebhookExamples } from '../src/webhooks/examples.js';
+import { FORMATS } from '../src/webhooks/formats.js';
+import { schemaIssues } from '../src/webhooks/schema-check.js';
+import { hmacSha256, toHex } from '../src/webhooks/sha256.js';
+import { deref, loadBundle, pointer, validatorFor, type Json } from './helpers/openapi.js';
+import { mutatedValueFor, valueFor } from './helpers/request-arbitraries.js';
+
+const SEED = 20261123;
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'webhook-vectors.json'), 'utf8'));
+const nodeHmac = (key: string, message: string | Uint8Array) => createHmac('sha256', key).update(message).digest('hex');
+
+describe('HMAC-SHA256 without node:crypto', () => {
+  it('matches the independent vectors', () => {
+    for (const v of VECTORS) expect(toHex(hmacSha256(v.key, v.body)), v.key).toBe(v.signature);
+  });
+
+  it('matches node:crypto at every padding boundary and for keys longer than a block', () => {
+    for (const length of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 121, 127, 128, 129, 1000, 65_537]) {
+      const message = Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff);
+      for (const key of ['', 'k', 'k'.repeat(63), 'k'.repeat(64), 'k'.repeat(65), 'ключ'.repeat(40)]) {
+        expect(toHex(hmacSha256(key, message)), `${length} bytes, key of ${key.length}`).toBe(nodeHmac(key, message));
+      }
+    }
+  });
+
+  it('matches node:crypto on any key and body, as text or bytes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 150 }), fc.oneof(fc.uint8Array({ maxLength: 400 }), fc.string({ unit: 'binary', maxLength: 300 })), (key, message) => {
+        expect(toHex(hmacSha256(key, message))).toBe(nodeHmac(key, message));
+      }),
+      { numRuns: 2000, seed: SEED },
+    );
+  });
+
+  it('serves the webhook functions where neither node:crypto nor Web Crypto exists (a page that is not a secure context)', async () => {
+    // The signature module alone, run in a realm with no process and no crypto.
+    const bundled = await build({
+      entryPoints: [path.join(ROOT, 'src', 'webhooks', 'signature.ts')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'wh',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
+    const realm = vm.createContext({ TextEncoder, TextDecoder });
+    vm.runInContext(bundled.outputFiles[0].text, realm);
+    const wh = realm.wh;
+    expect(vm.runInContext('typeof process + typeof crypto', realm)).toBe('undefinedundefined');
+    for (const v of VECTORS) {
+      expect(wh.signWebhookPayload(v.body, v.key)).toBe(v.signature);
+      // Bodies from this realm: the module checks views and buffers by tag, not instanceof.
+      expect(wh.verifyWebhookSignature(new TextEncoder().encode(v.body).buffer, v.signature, ['other', v.key])).toBe(true);
+      expect(wh.verifyWebhookSignature(`${v.body} `, v.signature, v.key)).toBe(false);
+      expect(await wh.verifyWebhookSignatureAsync(v.body, v.signature, v.key)).toBe(true);
+    }
+    const request = new Request('http://receiver.test/', { method: 'POST', body: VECTORS[1].body, headers: { 'X-SIGNATURE': VECTORS[1].signature } });
+    await expect(wh.verifyWebhookRequestBody(request, VECTORS[1].key)).rejects.toThrow(/neither node:crypto nor Web Crypto; use verifyWebhookSignature/);
+  });
+});
+
+describe('string formats', () => {
+  it('are the formats the build accepts', () => {
+    expect(Object.keys(FORMATS).sort()).toEqual([...CHECKED_FORMATS].sort());
+  });
+
+  // Near misses of valid values: each character may be replaced, dropped or doubled.
+  const seeds: Record<string, string[]> = {
+    date: ['2026-02-28', '2024-02-29', '2023-02-29', '2026-04-31', '1900-02-29', '2000-02-29', '2026-13-01', '2026-00-10'],
+    'date-time': ['2026-03-07T09:15:00Z', '2026-03-07t09:15:00.123+01:00', '2026-12-31T23:59:60Z', '2026-12-31T22:59:60-01:00', '2026-03-07 09:15:00+0100', '2026-03-07T24:00:00Z'],
+    uuid: ['4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84', 'urn:uuid:4C7E2A19-8B3D-4F60-A5E1-9D2B7C0F3E84', '00000000-0000-0000-0000-000000000000'],
+  };
+  const nearMiss = (text: string) =>
+    fc.tuple(fc.nat(text.length), fc.constantFrom('', '0', '9', '-', ':', 'T', 'z', '+', '.', 'x', ' ', '60', 'a'), fc.boolean()).map(([at, ch, drop]) => text.slice(0, at) + ch + text.slice(at + (drop ? 1 : 0)));
+
+  it.each(CHECKED_FORMATS)('%s judges as ajv-formats (full mode) judges', (format) => {
+    const reference = fullFormats[format as keyof typeof fullFormats] as { validate: (s: string) => boolean } | RegExp;
+    const expected = (s: string) => (reference instanceof RegExp ? reference.test(s) : reference.validate(s));
+    for (const s of seeds[format]) expect(FORMATS[format](s), s).toBe(expected(s));
+    fc.assert(
+      fc.property(fc.oneof(fc.constantFrom(...seeds[format]).chain(nearMiss), fc.string({ maxLength: 40 })), (s) => {
+        expect(FORMATS[format](s), s).toBe(expected(s));
+      }),
+      { numRuns: 3000, seed: SEED },
+    );
+  });
+});
+
+describe('the schema interpreter', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+
+  // Schemas that use each checked keyword, against Ajv on the same values.
+  const CASES: { keywords: string[]; schema: Json; defs?: Json }[] = [
+    { keywords: ['$ref'], schema: { $ref: 'S', required: ['a'] }, defs: { S: { type: 'object', properties: { a: { type: 'string' } } } } },
+    { keywords: ['type'], schema: { type: 'integer' } },
+    { keywords: ['type'], schema: { type: ['string', 'null'] } },
+    { keywords: ['type'], schema: { type: ['number', 'boolean'] } },
+    { keywords: ['type'], schema: { type: ['object', 'array'] } },
+    { keywords: ['const'], schema: { const: 'a' } },
+    { keywords: ['const'], schema: { const: true } },
+    { keywords: ['const'], schema: { const: null } },
+    { keywords: ['enum'], schema: { enum: ['a', 1, null, false] } },
+    { keywords: ['format'], schema: { format: 'date-time' } },
+    { keywords: ['format'], schema: { type: 'string', format: 'uuid' } },
+    { keywords: ['format'], schema: { format: 'date' } },
+    { keywords: ['pattern'], schema: { pattern: '^\\+[1-9][0-9]{1,14}$' } },
+    { keywords: ['required'], schema: { required: ['a', 'b'] } },
+    { keywords: ['properties'], schema: { properties: { a: { type: 'string' }, b: { type: 'integer' }, '~/x': { const: 1 } } } },
+    { keywords: ['additionalProperties'], schema: { properties: { a: {} }, additionalProperties: false } },
+    { keywords: ['additionalProperties'], schema: { properties: { a: {} }, additionalProperties: { type: 'string' } } },
+    { keywords: ['additionalProperties'], schema: { type: 'object', additionalProperties: true } },
+    { keywords: ['items'], schema: { items: { type: 'number' } } },
+    { keywords: ['allOf'], schema: { allOf: [{ required: ['a'] }, { properties: { a: { type: 'string' } } }] } },
+    { keywords: ['anyOf'], schema: { anyOf: [{ type: 'string' }, { type: 'object', required: ['a'] }] } },
+    { keywords: ['oneOf'], schema: { oneOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }, { type: 'string' }] } },
+    { keywords: ['not'], schema: { not: { type: 'string' } } },
+    { keywords: ['not'], schema: { properties: { a: { not: {} } } } },
+    { keywords: ['if', 'then', 'else'], schema: { if: { required: ['a'], properties: { a: { const: 1 } } }, then: { required: ['b'] }, else: { properties: { b: { type: 'null' } } } } },
+    { keywords: ['if', 'then'], schema: { if: { type: 'string' }, then: { minLength: 2 } } },
+    { keywords: ['minLength', 'maxLength'], schema: { minLength: 2, maxLength: 3 } },
+    { keywords: ['minItems', 'maxItems'], schema: { minItems: 1, maxItems: 2 } },
+    { keywords: ['maxProperties'], schema: { maxProperties: 1 } },
+    { keywords: ['minimum', 'maximum'], schema: { minimum: -1, maximum: 2.5 } },
+  ];
+
+  it('has a case for every keyword the build lets through', () => {
+    expect([...new Set(CASES.flatMap((c) => c.keywords))].sort()).toEqual([...CHECKED_KEYWORDS].sort());
+  });
+
+  const special = fc.constantFrom<unknown>('a', '😀😀', '😀😀😀😀', '2026-03-07T09:15:00Z', '2026-02-30', '4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84', '+4915112345678', '+0123', 1, 2.5, 3, -2, 0, true, false, null, [], [1], [1, 'a', 3], {}, { a: 1, b: 2 }, { a: 'x' });
+  const values = fc.oneof(
+    special,
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', '~/x'), fc.oneof(special, fc.jsonValue({ maxDepth: 1 })), { maxKeys: 4 }),
+  );
+
+  it.each(CASES.map((c, i) => [`${i}: ${c.keywords.join(', ')}`, c] as const))('judges as Ajv judges (%s)', (_name, { schema, defs = {} }) => {
+    const refs = JSON.parse(JSON.stringify({ ...schema, $defs: defs }).replace(/"\$ref":"(\w+)"/g, '"$ref":"#/$defs/$1"'));
+    const validate = ajv.compile(refs);
+    fc.assert(
+      fc.property(values, (value) => {
+        const issues = schemaIssues(value, schema, defs);
+        expect(issues.length === 0, `${JSON.stringify(value)}: ${JSON.stringify(issues)}`).toBe(validate(value));
+        // An issue says where, with a JSON pointer Ajv would give too.
+        if (!validate(value)) expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining([validate.errors![0].instancePath]));
+      }),
+      { numRuns: 400, seed: SEED },
+    );
+  });
+
+  it('judges every webhook of the partner document as Ajv judges it, on valid and mutated payloads', () => {
+    const doc = loadBundle('partner');
+    const { events, defs } = webhookSchemas;
+    const validator = validatorFor('partner');
+    for (const [eventType, name] of Object.entries(events)) {
+      const validate = validator.at(pointer('components', 'schemas', name));
+      const schema = deref(doc, { $ref: `#/components/schemas/${name}` });
+      const example = documentedWebhookExamples().get(eventType as never);
+      expect(schemaIssues(example, defs[name], defs), eventType).toEqual([]);
+      const payloads = fc.oneof(
+        valueFor(doc, schema, { maxDepth: 4 }),
+        mutatedValueFor(doc, schema, { maxDepth: 4 }).map((m) => m.value),
+      );
+      fc.assert(
+        fc.property(payloads, (value) => {
+          expect(schemaIssues(value, defs[name], defs).length === 0, `${eventType}: ${JSON.stringify(value).slice(0, 400)}`).toBe(validate(value));
+        }),
+        { numRuns: 400, seed: SEED },
+      );
+    }
+  });
+});
+
+describe('the generated webhook schemas', () => {
+  const doc = loadBundle('partner');
+
+  it('are the bundled document\'s, event by event, without annotations and with their references by name', () => {
+    const reduced = reduceWebhookSchemas(doc);
+    expect(reduced).toEqual(webhookSchemas);
+    expect(Object.keys(reduced.events).sort()).toEqual(Object.keys(doc.webhooks).sort());
+    const text = JSON.stringify(reduced);
+    for (const annotation of ['description', 'examples', 'discriminator', 'deprecated', '$comment']) expect(text).not.toContain(`"${annotation}"`);
+    expect(text).not.toContain('#/components/schemas/');
+    // The rules that tell events apart and the documented ones stay.
+    expect(reduced.defs.UserCreatedEvent.properties!.dataType).toEqual({ type: 'string', const: 'user' });
+    expect(JSON.stringify(reduced.defs.VerificationEventData.if)).toContain('"completed"');
+  });
+
+  it('refuse a keyword or format the checks do not know, naming it and where', () => {
+    const withRule = (rule: Json) => {
+      const copy = structuredClone(doc);
+      Object.assign(copy.components.schemas.ShareholderEventData.properties.externalUserIds, rule);
+      return copy;
+    };
+    expect(() => reduceWebhookSchemas(withRule({ uniqueItems: true }))).toThrow(/ShareholderEventData\/properties\/externalUserIds uses "uniqueItems".*teach src\/webhooks\/schema-check\.ts/);
+    expect(() => reduceWebhookSchemas(withRule({ items: { type: 'string', format: 'email' } }))).toThrow(/uses format "email"/);
+    expect(() => reduceWebhookSchemas(withRule({ 'x-note': 'kept out', description: 'kept out' }))).not.toThrow();
+  });
+});
