@@ -55,7 +55,7 @@ describe('an edge receiver bundled from the installed package', () => {
   });
 
   it('a bare import of the webhooks module bundles to nothing: the declaration lets the bundler drop it', async () => {
-    expect((await bundleReceiver(project, "import 'verification-contracts/webhooks';")).trim()).toBe('');
+    expect((await bundleReceiver(project, "import '@verification-service/contracts/webhooks';")).trim()).toBe('');
   });
 });
 

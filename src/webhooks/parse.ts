@@ -1,4 +1,4 @@
-// verification-contracts/webhooks, parsing: the event in a signed body,
+// @verification-service/contracts/webhooks, parsing: the event in a signed body,
 // checked as the strictness policy asks of a receiver (the envelope, the
 // eventType/dataType pair, the documented rules) and no further.
 import { webhookSchemas } from '../../generated/validators/partner-webhooks.js';

@@ -26,7 +26,7 @@ export const RECEIVERS = {
   verifyWebhookSignature: {
     budget: VERIFY_BUDGET,
     parses: false,
-    source: `import { verifyWebhookSignature } from 'verification-contracts/webhooks';
+    source: `import { verifyWebhookSignature } from '@verification-service/contracts/webhooks';
 export default {
   async fetch(request, env) {
     const body = await request.arrayBuffer();
@@ -38,7 +38,7 @@ export default {
   verifyWebhookRequestBody: {
     budget: VERIFY_BUDGET,
     parses: false,
-    source: `import { verifyWebhookRequestBody } from 'verification-contracts/webhooks';
+    source: `import { verifyWebhookRequestBody } from '@verification-service/contracts/webhooks';
 export default {
   async fetch(request, env) {
     const body = await verifyWebhookRequestBody(request, env.WEBHOOK_AUTH_KEY);
@@ -51,7 +51,7 @@ export default {
   verifyWebhookRequest: {
     budget: PARSE_BUDGET,
     parses: true,
-    source: `import { verifyWebhookRequest, WebhookPayloadError, WebhookSignatureError } from 'verification-contracts/webhooks';
+    source: `import { verifyWebhookRequest, WebhookPayloadError, WebhookSignatureError } from '@verification-service/contracts/webhooks';
 export default {
   async fetch(request, env) {
     let event;
@@ -74,7 +74,7 @@ ${errorAnswers}
   parseWebhookEvent: {
     budget: PARSE_BUDGET,
     parses: true,
-    source: `import { parseWebhookEvent, WebhookPayloadError, WebhookSignatureError } from 'verification-contracts/webhooks';
+    source: `import { parseWebhookEvent, WebhookPayloadError, WebhookSignatureError } from '@verification-service/contracts/webhooks';
 export default {
   async fetch(request, env) {
     try {
