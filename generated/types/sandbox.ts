@@ -61,6 +61,12 @@ export interface paths {
          *     `started` or `waitingForUserInput` whose `validTo` is passed become
          *     `expired` at once, each with a `verification.updated` webhook dated at
          *     its `validTo`.
+         *
+         *     The clock never moves back, and not past 9999-12-01T23:59:59.999Z:
+         *     30 days (the longest session) before 9999-12-31T23:59:59.999Z, the last
+         *     instant a date-time can say. A move beyond it is refused with 400,
+         *     saying how many minutes are left; to use earlier times again, start
+         *     the sandbox afresh.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -164,6 +170,11 @@ export interface paths {
          *     added) with `user.updated`. Allowed in `started`,
          *     `waitingForUserInput`, `inReview` and `completed`; 400 when no
          *     number is given and the verification has none.
+         *
+         *     A number added to a `started` verification closes every other open
+         *     (`created` or `started`) verification holding it, with
+         *     `verification.updated`, as a new verification for that number would:
+         *     one phone number has at most one open verification.
          */
         post: operations["verifyPhone"];
         delete?: never;
@@ -456,7 +467,7 @@ export interface components {
             result: {
                 /** @example Lena */
                 firstName: string;
-                /** @example Hoffmann */
+                /** @example Schulz */
                 lastName: string;
             } | null;
             /** @description Whether the service has verified the collected data. */
@@ -516,7 +527,7 @@ export interface components {
                 type: string;
                 /** @example Lena */
                 firstName: string;
-                /** @example Hoffmann */
+                /** @example Schulz */
                 lastName: string;
                 /**
                  * @description Date of birth as read from the document.
@@ -532,7 +543,9 @@ export interface components {
                  * @example C01X00T47
                  */
                 serialNo: string;
+                /** @example 2031-05-11 */
                 expiryAt: components["schemas"]["DocumentDate"];
+                /** @example 2021-05-12 */
                 issuedAt: components["schemas"]["DocumentDate"];
                 /** @example Stadt Leipzig */
                 issuingAuthority: string | null;
@@ -614,9 +627,9 @@ export interface components {
         /**
          * @description Partner key-value data stored with the verification, as the service
          *     returns it. The documentation describes it only as an object of partner
-         *     key-value data; the bounds of the create body (`MetadataInput`) are rules
-         *     for what the partner sends and are not re-checked here, so a receiver
-         *     never rejects an answer or webhook for them (see DECISIONS.md, P6).
+         *     key-value data. Assumed ([P6](assumptions.html#P6)): the bounds of the create body
+         *     (`MetadataInput`) are rules for what the partner sends; any object is
+         *     accepted here, so a receiver never rejects an answer or webhook for them.
          * @example {
          *       "orderId": "NW-2026-004817",
          *       "channel": "mobile-app"
@@ -627,9 +640,9 @@ export interface components {
         };
         /**
          * @description A verification session. Fields the partner did not supply at creation
-         *     (`firstName`, `lastName`, `errorRedirectUrl`, `reason`, `author`,
-         *     `metadata` and the deprecated fields) may be absent; the other fields are
-         *     always present.
+         *     (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
+         *     `errorRedirectUrl`, `reason`, `author`, `metadata` and the deprecated
+         *     fields) may be absent; the other fields are always present.
          */
         Verification: {
             /**
@@ -653,8 +666,14 @@ export interface components {
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              */
             isPhoneNumberVerified?: boolean;
-            /** @description Phone numbers of the verification. */
-            phoneNumbers: components["schemas"]["VerificationPhoneNumber"][];
+            /**
+             * @description Phone numbers of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `phoneNumbers`, which is optional in
+             *     the create request.
+             */
+            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
              * @description First name as supplied by the partner; absent when none was supplied.
              * @example Lena
@@ -662,7 +681,7 @@ export interface components {
             firstName?: string;
             /**
              * @description Last name as supplied by the partner; absent when none was supplied.
-             * @example Hoffmann
+             * @example Schulz
              */
             lastName?: string;
             /**
@@ -670,22 +689,30 @@ export interface components {
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              */
             requireFirstAndLastName?: boolean;
-            /** @description The data the end user must provide. */
-            requirements: components["schemas"]["Requirement"][];
+            /**
+             * @description The data the end user must provide.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `requirements`, which is optional in
+             *     the create request.
+             */
+            requirements?: components["schemas"]["Requirement"][];
             /** @description The data collected so far, one entry per requirement; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
              * @description Identifier of the service user the verification resulted in. Available
-             *     only when `status` is `completed`; `null` in every other status.
+             *     only when `status` is `completed`. Assumed ([P9](assumptions.html#P9)): the field is
+             *     taken to be present and `null` in every other status.
              * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
              */
             userId: string | null;
             /**
-             * @description Identifier of the user the verification was attached to before it was
-             *     reverted. Available only when `status` is `reverted`, and `null` there
-             *     too when the verification was reverted from `waitingForUserInput`
-             *     (no user held its data yet); `null` in every other status.
-             * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
+             * @description Available only when `status` is `reverted`. Assumed ([P9](assumptions.html#P9)): the
+             *     service's documentation does not say what it holds; it is taken to be
+             *     the identifier of the user the verification was attached to before it
+             *     was reverted, `null` when it was reverted from `waitingForUserInput`
+             *     (no user held its data yet), and `null` in every other status.
+             * @example 4b8e2d6f-7a1c-4f93-a5d0-c2e9b7f1a364
              */
             previousUserId: string | null;
             externalUserId: components["schemas"]["ExternalUserId"];
@@ -718,6 +745,12 @@ export interface components {
             /** @description Last update time. */
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description The verification as the partner API answers it. The sandbox always sends
+         *     `phoneNumbers` and `requirements` (empty lists when none were given at
+         *     creation).
+         */
+        SandboxVerification: components["schemas"]["Verification"] & Record<string, never>;
         /** @description The name the end user types in. */
         EnteredName: {
             /** @example Lena */
@@ -757,7 +790,7 @@ export interface components {
             type?: "Passport" | "Government Issued Photo ID" | "Driver License";
             /** @example Lena */
             firstName?: string;
-            /** @example Hoffmann */
+            /** @example Schulz */
             lastName?: string;
             /**
              * Format: date
@@ -775,12 +808,12 @@ export interface components {
             serialNo?: string;
             /**
              * Format: date
-             * @example 2033-03-14
+             * @example 2031-05-11
              */
             expiryAt?: string;
             /**
              * Format: date
-             * @example 2023-03-14
+             * @example 2021-05-12
              */
             issuedAt?: string;
             /** @example Stadt Leipzig */
@@ -805,6 +838,12 @@ export interface components {
              */
             estimatedAge?: "unknown" | "under8" | "over8" | "over13" | "over16" | "over18" | "over21" | "over25" | "over30";
         };
+        /**
+         * @description This operation takes no fields: send no body, or `{}`. Any other JSON
+         *     (an array, a number, `null`, an object with fields) is refused with 400,
+         *     so a body meant for another operation does not pass unnoticed.
+         */
+        NoFields: Record<string, never>;
         /** @description The user's holding, as a shareholder register would report it. */
         SharesUpdate: {
             /**
@@ -849,9 +888,10 @@ export interface components {
         "VerificationStatus-2": "CREATED" | "STARTED" | "EXPIRED" | "USER_DATA_COLLECTED" | "REVIEW" | "APPROVED" | "DECLINED";
         /**
          * Format: date-time
-         * @description ISO 8601 date-time in UTC. The document states millisecond precision only
-         *     for `expiresAt` (see `MillisecondTimestamp`); for the other timestamps no
-         *     precision is stated, so any valid date-time is accepted (DECISIONS.md, V15).
+         * @description ISO 8601 date-time in UTC. Millisecond precision is documented only for
+         *     `expiresAt` (see `MillisecondTimestamp`). Assumed ([V15](assumptions.html#V15)): the
+         *     service's documentation states no precision for the other timestamps; any
+         *     valid date-time is accepted.
          * @example 2026-03-14T09:26:53.589Z
          */
         "Timestamp-2": string;
@@ -882,14 +922,16 @@ export interface components {
             nationalNo: string;
             /** @example Lena */
             firstName: string;
-            /** @example Hoffmann */
+            /** @example Schulz */
             lastName: string;
             dateOfBirth: components["schemas"]["CalendarDate"];
             /** @example Leipzig */
             placeOfBirth: string;
             /** @example DEU */
             nationality: string;
+            /** @example 2031-05-11 */
             expiryAt: components["schemas"]["CalendarDate"];
+            /** @example 2021-05-12 */
             issuedAt: components["schemas"]["CalendarDate"];
             /** @example Stadt Leipzig */
             issuingAuthority: string;
@@ -904,8 +946,8 @@ export interface components {
              * @description Estimated minimum age. The document shows values of the form
              *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
              *     is not shown, and the same service's partner interface also estimates
-             *     `unknown` and `under8`; so this is an open string and no value is
-             *     refused (DECISIONS.md, V16).
+             *     `unknown` and `under8`. Assumed ([V16](assumptions.html#V16)): the complete set is not
+             *     documented; any string is accepted.
              * @example OVER_18
              */
             ageEstimation: string;
@@ -1013,8 +1055,10 @@ export interface components {
          */
         MillisecondTimestamp: string;
         /**
-         * @description An identity verification session. Every field is always present; the
-         *     objects collected during the session are `null` until they exist.
+         * @description An identity verification session. The objects collected during the
+         *     session are `null` until they exist. Assumed ([V10](assumptions.html#V10)): the service's
+         *     documentation marks no field optional; every field is taken to be always
+         *     present.
          */
         "Verification-2": {
             /**
@@ -1273,7 +1317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Verification"];
+                    "application/json": components["schemas"]["SandboxVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1308,7 +1352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Verification"];
+                    "application/json": components["schemas"]["SandboxVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1343,7 +1387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Verification"];
+                    "application/json": components["schemas"]["SandboxVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1378,7 +1422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Verification"];
+                    "application/json": components["schemas"]["SandboxVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1413,7 +1457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Verification"];
+                    "application/json": components["schemas"]["SandboxVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1436,7 +1480,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
         responses: {
             /** @description The completed verification. */
             200: {
@@ -1444,7 +1492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Verification"];
+                    "application/json": components["schemas"]["SandboxVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1467,7 +1515,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
         responses: {
             /** @description The expired verification. */
             200: {
@@ -1475,7 +1527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Verification"];
+                    "application/json": components["schemas"]["SandboxVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1561,7 +1613,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
         responses: {
             /** @description What was created. */
             200: {
@@ -1572,7 +1628,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeedResult"];
                 };
             };
-            /** @description A request body was sent and is not JSON; this operation takes none. */
+            /** @description A request body was sent that is not JSON, or not an empty object; this operation takes none. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1592,7 +1648,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
         responses: {
             /** @description The sandbox is back at its start. */
             204: {
@@ -1601,7 +1661,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A request body was sent and is not JSON; this operation takes none. */
+            /** @description A request body was sent that is not JSON, or not an empty object; this operation takes none. */
             400: {
                 headers: {
                     [name: string]: unknown;

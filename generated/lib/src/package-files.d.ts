@@ -2,3 +2,5 @@
 export declare function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Record<string, any>;
 /** Reads an Arazzo workflow file of the package, as JSON (generated/workflows/<name>.arazzo.json). */
 export declare function readBundledWorkflows(name: string): Record<string, any>;
+/** The package's version, from its package.json. */
+export declare function packageVersion(): string;

@@ -7,11 +7,11 @@ function packageRoot() {
     let dir = path.dirname(fileURLToPath(import.meta.url));
     for (;;) {
         const manifest = path.join(dir, 'package.json');
-        if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'verification-contracts')
+        if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === '@verification-service/contracts')
             return dir;
         const parent = path.dirname(dir);
         if (parent === dir)
-            throw new Error('verification-contracts: cannot find the package root');
+            throw new Error('@verification-service/contracts: cannot find the package root');
         dir = parent;
     }
 }
@@ -25,4 +25,9 @@ export function readBundledDocument(api) {
 export function readBundledWorkflows(name) {
     root ??= packageRoot();
     return JSON.parse(readFileSync(path.join(root, 'generated', 'workflows', `${name}.arazzo.json`), 'utf8'));
+}
+/** The package's version, from its package.json. */
+export function packageVersion() {
+    root ??= packageRoot();
+    return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 }

@@ -15,8 +15,8 @@ export interface paths {
          * @description Returns the partner the `X-Auth-Key` belongs to, including the webhook
          *     address the service sends webhooks to.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["getPartner"];
         /**
@@ -24,8 +24,8 @@ export interface paths {
          * @description Sets the address the service sends webhooks to and returns the partner
          *     with the new address.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         put: operations["updatePartner"];
         post?: never;
@@ -48,8 +48,8 @@ export interface paths {
          *     the currently valid one, and their total number in `count`. Paged with
          *     `page` and `limit`. The order of the keys is not documented.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["listAuthKeys"];
         put?: never;
@@ -63,8 +63,9 @@ export interface paths {
          *
          *     The body is an empty JSON object, `{}`.
          *
-         *     The success status is not documented; this contract assumes
-         *     `201 Created`, as a key is created (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `201 Created`, as a key is
+         *     created.
          */
         post: operations["createAuthKey"];
         delete?: never;
@@ -84,16 +85,18 @@ export interface paths {
          * List verifications
          * @description Returns one page of verifications, each with the fields of
          *     `GET /verifications/{verificationId}`, and the total number of matches
-         *     in `count`. Every filter is optional; filters combine with AND, and the
-         *     comma-separated values of one filter with OR. `from` and `to` bound
+         *     in `count`. Every filter is optional. Assumed ([P40](assumptions.html#P40)): the
+         *     service's documentation does not say how filters combine; a result is
+         *     taken to match when it matches every filter sent (AND) and, within one
+         *     filter, any of its comma-separated values (OR). `from` and `to` bound
          *     the field named by `datetimeField`. The order of the results is not
          *     documented.
          *
          *     The path is `/verifications` (one example of the documentation writes
          *     `/verification`).
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["listVerifications"];
         put?: never;
@@ -121,8 +124,9 @@ export interface paths {
          *     `phoneNumber`, `isPhoneNumberVerified` and `requireFirstAndLastName`
          *     are deprecated: use `phoneNumbers` and `requirements`.
          *
-         *     The success status is not documented; this contract assumes
-         *     `201 Created`, as a verification is created (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `201 Created`, as a
+         *     verification is created.
          */
         post: operations["createVerification"];
         delete?: never;
@@ -153,12 +157,16 @@ export interface paths {
          *        successfully completed verification provides the same data.
          *     3. When no `externalUserId` remains linked to the user, the user is
          *        deleted and a `user.deleted` webhook is sent.
-         *     4. The status becomes `reverted`, `previousUserId` names the user the
-         *        verification was attached to, and a `verification.updated` webhook is
-         *        sent.
+         *     4. The status becomes `reverted` and a `verification.updated` webhook is
+         *        sent; `previousUserId` becomes available.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P9](assumptions.html#P9)): the service's documentation does not say what
+         *     `previousUserId` holds; it is taken to name the user the verification was
+         *     attached to, and to be `null` after a revert from `waitingForUserInput`,
+         *     when no user held its data yet.
+         *
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         post: operations["revertVerification"];
         delete?: never;
@@ -180,8 +188,8 @@ export interface paths {
          *     `previousUserId` only in status `reverted`; both are `null` otherwise.
          *     The state table is in the description of `VerificationStatus`.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["getVerification"];
         put?: never;
@@ -208,8 +216,8 @@ export interface paths {
          *
          *     The path starts with `/verification` (singular), as documented.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["listVerificationUserActivities"];
         put?: never;
@@ -232,8 +240,8 @@ export interface paths {
          * @description Returns, for each device used for the verification, the verifications
          *     made from that device. The list is not paged.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["getVerificationLinkedByDevice"];
         put?: never;
@@ -254,14 +262,16 @@ export interface paths {
         /**
          * List the webhooks of a verification
          * @description Returns one page of the webhooks sent about the verification, with the
-         *     total number in `count`. Each record holds the full webhook body sent
+         *     total number in `count`. Assumed ([P24](assumptions.html#P24)): the service's
+         *     documentation does not say which webhooks each history holds; this one is
+         *     taken to hold the `verification.*` webhooks of the verification. Each record holds the full webhook body sent
          *     (`payload`), whether it was delivered (`success`) and the next planned
          *     retry (`retryAt`). A retry updates the existing record (`success`,
          *     `retryAt`, `updatedAt`) rather than adding one. The order of the records
          *     is not documented.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["listVerificationWebhooks"];
         put?: never;
@@ -282,12 +292,14 @@ export interface paths {
         /**
          * List users
          * @description Returns one page of users and the total number of matches in `count`.
-         *     Every filter is optional; filters combine with AND, and the
-         *     comma-separated values of one filter with OR. The order of the results is
+         *     Every filter is optional. Assumed ([P40](assumptions.html#P40)): the service's
+         *     documentation does not say how filters combine; a result is taken to
+         *     match when it matches every filter sent (AND) and, within one filter, any
+         *     of its comma-separated values (OR). The order of the results is
          *     not documented.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["listUsers"];
         put?: never;
@@ -317,9 +329,9 @@ export interface paths {
          *     (the number is not valid) and `duplicatedExternalUserIds` (the external
          *     user id already exists).
          *
-         *     The success status is not documented; this contract assumes
-         *     `201 Created`, as links are created; an answer in which no link was
-         *     created uses the same status (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `201 Created`, as links are
+         *     created, also for an answer in which no link was created.
          */
         post: operations["createExternalUsers"];
         delete?: never;
@@ -341,8 +353,8 @@ export interface paths {
          *     data, age estimate, face image (base64), name history and identity
          *     documents.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["getUser"];
         put?: never;
@@ -366,8 +378,8 @@ export interface paths {
          *     queried user is included in the `users` list of each device. The list is
          *     not paged.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["getUserLinkedByDevice"];
         put?: never;
@@ -389,8 +401,8 @@ export interface paths {
          * Get the shares of a user
          * @description Returns whether the user is a shareholder and how many shares they hold.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["getUserShares"];
         put?: never;
@@ -414,8 +426,8 @@ export interface paths {
          *     collected for each, and the total number in `count`. `events[].data` is
          *     free-form data collected during fingerprinting.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["listUserFingerprints"];
         put?: never;
@@ -435,15 +447,17 @@ export interface paths {
         };
         /**
          * List the webhooks of a user
-         * @description Returns one page of the webhooks sent about the user (`user.*` and
-         *     `shareholder.verified`), with the total number in `count`. Each record
+         * @description Returns one page of the webhooks sent about the user, with the total
+         *     number in `count`. Assumed ([P24](assumptions.html#P24)): the service's documentation
+         *     does not say which webhooks each history holds; this one is taken to hold
+         *     the `user.*` and `shareholder.verified` webhooks of the user. Each record
          *     holds the full webhook body sent (`payload`), whether it was delivered
          *     (`success`) and the next planned retry (`retryAt`). A retry updates the
          *     existing record (`success`, `retryAt`, `updatedAt`) rather than adding
          *     one. The order of the records is not documented.
          *
-         *     The success status is not documented; this contract assumes `200 OK`
-         *     (see DECISIONS.md).
+         *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
+         *     give the success status; it is taken to be `200 OK`.
          */
         get: operations["listUserWebhooks"];
         put?: never;
@@ -471,8 +485,9 @@ export interface webhooks {
          *     is the verification, identified by `verificationId`, in status `created`.
          *
          *     Delivery: the service sends a JSON body to the partner's `webhookUrl`
-         *     with the header `X-SIGNATURE`. The delivery method is not documented;
-         *     this contract assumes `POST` (see DECISIONS.md). Answer `200` once
+         *     with the header `X-SIGNATURE`. Assumed ([P21](assumptions.html#P21)): the
+         *     service's documentation does not give the delivery method; it is taken to
+         *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
          *     15 minutes. Past deliveries are listed by
          *     `GET /verifications/{verificationId}/webhooks` and
@@ -502,8 +517,9 @@ export interface webhooks {
          *     `previousUserId` when it is `reverted`.
          *
          *     Delivery: the service sends a JSON body to the partner's `webhookUrl`
-         *     with the header `X-SIGNATURE`. The delivery method is not documented;
-         *     this contract assumes `POST` (see DECISIONS.md). Answer `200` once
+         *     with the header `X-SIGNATURE`. Assumed ([P21](assumptions.html#P21)): the
+         *     service's documentation does not give the delivery method; it is taken to
+         *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
          *     15 minutes. Past deliveries are listed by
          *     `GET /verifications/{verificationId}/webhooks` and
@@ -532,8 +548,9 @@ export interface webhooks {
          *     `data` is the user, identified by `userId`.
          *
          *     Delivery: the service sends a JSON body to the partner's `webhookUrl`
-         *     with the header `X-SIGNATURE`. The delivery method is not documented;
-         *     this contract assumes `POST` (see DECISIONS.md). Answer `200` once
+         *     with the header `X-SIGNATURE`. Assumed ([P21](assumptions.html#P21)): the
+         *     service's documentation does not give the delivery method; it is taken to
+         *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
          *     15 minutes. Past deliveries are listed by
          *     `GET /verifications/{verificationId}/webhooks` and
@@ -562,8 +579,9 @@ export interface webhooks {
          *     the user, identified by `userId`.
          *
          *     Delivery: the service sends a JSON body to the partner's `webhookUrl`
-         *     with the header `X-SIGNATURE`. The delivery method is not documented;
-         *     this contract assumes `POST` (see DECISIONS.md). Answer `200` once
+         *     with the header `X-SIGNATURE`. Assumed ([P21](assumptions.html#P21)): the
+         *     service's documentation does not give the delivery method; it is taken to
+         *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
          *     15 minutes. Past deliveries are listed by
          *     `GET /verifications/{verificationId}/webhooks` and
@@ -592,8 +610,9 @@ export interface webhooks {
          *     `userId`.
          *
          *     Delivery: the service sends a JSON body to the partner's `webhookUrl`
-         *     with the header `X-SIGNATURE`. The delivery method is not documented;
-         *     this contract assumes `POST` (see DECISIONS.md). Answer `200` once
+         *     with the header `X-SIGNATURE`. Assumed ([P21](assumptions.html#P21)): the
+         *     service's documentation does not give the delivery method; it is taken to
+         *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
          *     15 minutes. Past deliveries are listed by
          *     `GET /verifications/{verificationId}/webhooks` and
@@ -623,8 +642,9 @@ export interface webhooks {
          *     `userId`.
          *
          *     Delivery: the service sends a JSON body to the partner's `webhookUrl`
-         *     with the header `X-SIGNATURE`. The delivery method is not documented;
-         *     this contract assumes `POST` (see DECISIONS.md). Answer `200` once
+         *     with the header `X-SIGNATURE`. Assumed ([P21](assumptions.html#P21)): the
+         *     service's documentation does not give the delivery method; it is taken to
+         *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
          *     15 minutes. Past deliveries are listed by
          *     `GET /verifications/{verificationId}/webhooks` and
@@ -654,8 +674,9 @@ export interface webhooks {
          *     `externalUserIds`.
          *
          *     Delivery: the service sends a JSON body to the partner's `webhookUrl`
-         *     with the header `X-SIGNATURE`. The delivery method is not documented;
-         *     this contract assumes `POST` (see DECISIONS.md). Answer `200` once
+         *     with the header `X-SIGNATURE`. Assumed ([P21](assumptions.html#P21)): the
+         *     service's documentation does not give the delivery method; it is taken to
+         *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
          *     15 minutes. Past deliveries are listed by
          *     `GET /verifications/{verificationId}/webhooks` and
@@ -716,10 +737,10 @@ export interface components {
         };
         /**
          * @description Error body. The documentation says only that the body "carries an error
-         *     message"; its shape is not published. This contract assumes a minimal body
-         *     with a human-readable `message` (always present) and, usually, the HTTP
-         *     status repeated in `statusCode`. Clients must ignore other fields the
-         *     service may add. See DECISIONS.md.
+         *     message". Assumed ([P2](assumptions.html#P2)): the service's documentation does not
+         *     publish the shape of the body; it is taken to hold a human-readable
+         *     `message` (always present) and, usually, the HTTP status repeated in
+         *     `statusCode`. Clients must ignore other fields the service may add.
          */
         Error: {
             /**
@@ -780,28 +801,17 @@ export interface components {
         EmptyObject: Record<string, never>;
         /**
          * @description The answer to a rotation (`POST /auth-keys`): as documented, the new active
-         *     key and the previous key, now inactive, with their number in `count`. The
-         *     first entry is the new key (`active: true`), the second the previous one
-         *     (`active: false`). Whether anything else may follow them is not
-         *     documented, so further entries are not refused (DECISIONS.md, P31).
+         *     key and the previous key, now inactive, with their number in `count`.
+         *     The documentation names what the list holds, not its order: the new key
+         *     (`active: true`) and the previous one (`active: false`) may come in either
+         *     order.
+         *
+         *     Assumed ([P31](assumptions.html#P31)): further entries may follow the two
+         *     keys; they are accepted as plain auth keys.
          */
         AuthKeyRotation: {
-            authKeys: [
-                components["schemas"]["AuthKey"] & {
-                    /**
-                     * @constant
-                     * @enum {boolean}
-                     */
-                    active?: true;
-                },
-                components["schemas"]["AuthKey"] & {
-                    /**
-                     * @constant
-                     * @enum {boolean}
-                     */
-                    active?: false;
-                }
-            ];
+            /** @description The new active key and the previous, now inactive key, in any order. */
+            authKeys: components["schemas"]["AuthKey"][];
             count: components["schemas"]["Count"];
         };
         /**
@@ -882,7 +892,7 @@ export interface components {
             result: {
                 /** @example Lena */
                 firstName: string;
-                /** @example Hoffmann */
+                /** @example Schulz */
                 lastName: string;
             } | null;
             /** @description Whether the service has verified the collected data. */
@@ -936,7 +946,7 @@ export interface components {
                 type: string;
                 /** @example Lena */
                 firstName: string;
-                /** @example Hoffmann */
+                /** @example Schulz */
                 lastName: string;
                 /**
                  * @description Date of birth as read from the document.
@@ -952,7 +962,9 @@ export interface components {
                  * @example C01X00T47
                  */
                 serialNo: string;
+                /** @example 2031-05-11 */
                 expiryAt: components["schemas"]["DocumentDate"];
+                /** @example 2021-05-12 */
                 issuedAt: components["schemas"]["DocumentDate"];
                 /** @example Stadt Leipzig */
                 issuingAuthority: string | null;
@@ -1000,9 +1012,9 @@ export interface components {
         /**
          * @description Partner key-value data stored with the verification, as the service
          *     returns it. The documentation describes it only as an object of partner
-         *     key-value data; the bounds of the create body (`MetadataInput`) are rules
-         *     for what the partner sends and are not re-checked here, so a receiver
-         *     never rejects an answer or webhook for them (see DECISIONS.md, P6).
+         *     key-value data. Assumed ([P6](assumptions.html#P6)): the bounds of the create body
+         *     (`MetadataInput`) are rules for what the partner sends; any object is
+         *     accepted here, so a receiver never rejects an answer or webhook for them.
          * @example {
          *       "orderId": "NW-2026-004817",
          *       "channel": "mobile-app"
@@ -1013,9 +1025,9 @@ export interface components {
         };
         /**
          * @description A verification session. Fields the partner did not supply at creation
-         *     (`firstName`, `lastName`, `errorRedirectUrl`, `reason`, `author`,
-         *     `metadata` and the deprecated fields) may be absent; the other fields are
-         *     always present.
+         *     (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
+         *     `errorRedirectUrl`, `reason`, `author`, `metadata` and the deprecated
+         *     fields) may be absent; the other fields are always present.
          */
         Verification: {
             /**
@@ -1039,8 +1051,14 @@ export interface components {
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              */
             isPhoneNumberVerified?: boolean;
-            /** @description Phone numbers of the verification. */
-            phoneNumbers: components["schemas"]["VerificationPhoneNumber"][];
+            /**
+             * @description Phone numbers of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `phoneNumbers`, which is optional in
+             *     the create request.
+             */
+            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
              * @description First name as supplied by the partner; absent when none was supplied.
              * @example Lena
@@ -1048,7 +1066,7 @@ export interface components {
             firstName?: string;
             /**
              * @description Last name as supplied by the partner; absent when none was supplied.
-             * @example Hoffmann
+             * @example Schulz
              */
             lastName?: string;
             /**
@@ -1056,22 +1074,30 @@ export interface components {
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              */
             requireFirstAndLastName?: boolean;
-            /** @description The data the end user must provide. */
-            requirements: components["schemas"]["Requirement"][];
+            /**
+             * @description The data the end user must provide.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `requirements`, which is optional in
+             *     the create request.
+             */
+            requirements?: components["schemas"]["Requirement"][];
             /** @description The data collected so far, one entry per requirement; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
              * @description Identifier of the service user the verification resulted in. Available
-             *     only when `status` is `completed`; `null` in every other status.
+             *     only when `status` is `completed`. Assumed ([P9](assumptions.html#P9)): the field is
+             *     taken to be present and `null` in every other status.
              * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
              */
             userId: string | null;
             /**
-             * @description Identifier of the user the verification was attached to before it was
-             *     reverted. Available only when `status` is `reverted`, and `null` there
-             *     too when the verification was reverted from `waitingForUserInput`
-             *     (no user held its data yet); `null` in every other status.
-             * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
+             * @description Available only when `status` is `reverted`. Assumed ([P9](assumptions.html#P9)): the
+             *     service's documentation does not say what it holds; it is taken to be
+             *     the identifier of the user the verification was attached to before it
+             *     was reverted, `null` when it was reverted from `waitingForUserInput`
+             *     (no user held its data yet), and `null` in every other status.
+             * @example 4b8e2d6f-7a1c-4f93-a5d0-c2e9b7f1a364
              */
             previousUserId: string | null;
             externalUserId: components["schemas"]["ExternalUserId"];
@@ -1112,9 +1138,10 @@ export interface components {
         };
         /**
          * @description Partner key-value data to store with the verification: up to 50 keys, key
-         *     names up to 40 characters, values strings of up to 500 characters. (The
-         *     documentation gives the value limit in characters only; values are taken
-         *     to be strings. See DECISIONS.md, P6.) These bounds are checked on what the
+         *     names up to 40 characters, values strings of up to 500 characters.
+         *     Assumed ([P6](assumptions.html#P6)): the service's documentation gives the value limit
+         *     in characters only; values are taken to be strings. These bounds are
+         *     checked on what the
          *     partner sends; the verification the service returns carries `Metadata`,
          *     which does not re-check them.
          * @example {
@@ -1127,8 +1154,10 @@ export interface components {
         };
         /**
          * @description Request body of `POST /verifications`. `externalUserId` and `redirectUrl`
-         *     are the two fields the documentation does not mark optional; this contract
-         *     makes them required (see DECISIONS.md). Every other field is optional.
+         *     are the two fields the documentation does not mark optional.
+         *     Assumed ([P5](assumptions.html#P5)): the service's documentation does not say they are
+         *     required; not marked optional, they are taken to be required. Every other
+         *     field is optional.
          */
         VerificationCreate: {
             /**
@@ -1154,7 +1183,7 @@ export interface components {
             firstName?: string;
             /**
              * @description The end user's last name, if the partner knows it.
-             * @example Hoffmann
+             * @example Schulz
              */
             lastName?: string;
             /**
@@ -1249,8 +1278,14 @@ export interface components {
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              */
             isPhoneNumberVerified?: boolean;
-            /** @description Phone numbers of the verification. */
-            phoneNumbers: components["schemas"]["VerificationPhoneNumber"][];
+            /**
+             * @description Phone numbers of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `phoneNumbers`, which is optional in
+             *     the create request.
+             */
+            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
              * @description First name as supplied by the partner; absent when none was supplied.
              * @example Lena
@@ -1258,7 +1293,7 @@ export interface components {
             firstName?: string;
             /**
              * @description Last name as supplied by the partner; absent when none was supplied.
-             * @example Hoffmann
+             * @example Schulz
              */
             lastName?: string;
             /**
@@ -1266,8 +1301,14 @@ export interface components {
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              */
             requireFirstAndLastName?: boolean;
-            /** @description The data the end user must provide. */
-            requirements: components["schemas"]["Requirement"][];
+            /**
+             * @description The data the end user must provide.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `requirements`, which is optional in
+             *     the create request.
+             */
+            requirements?: components["schemas"]["Requirement"][];
             /** @description One entry per requirement, each with `result` still `null`. */
             collectedRequirements: components["schemas"]["PendingCollectedRequirement"][];
             /** @description Always `null` at creation (a user id is available only when `completed`). */
@@ -1412,8 +1453,14 @@ export interface components {
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              */
             isPhoneNumberVerified?: boolean;
-            /** @description Phone numbers of the verification. */
-            phoneNumbers: components["schemas"]["VerificationPhoneNumber"][];
+            /**
+             * @description Phone numbers of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `phoneNumbers`, which is optional in
+             *     the create request.
+             */
+            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
              * @description First name as supplied by the partner; absent when none was supplied.
              * @example Lena
@@ -1421,7 +1468,7 @@ export interface components {
             firstName?: string;
             /**
              * @description Last name as supplied by the partner; absent when none was supplied.
-             * @example Hoffmann
+             * @example Schulz
              */
             lastName?: string;
             /**
@@ -1429,8 +1476,14 @@ export interface components {
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              */
             requireFirstAndLastName?: boolean;
-            /** @description The data the end user must provide. */
-            requirements: components["schemas"]["Requirement"][];
+            /**
+             * @description The data the end user must provide.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     verification was created without `requirements`, which is optional in
+             *     the create request.
+             */
+            requirements?: components["schemas"]["Requirement"][];
             /** @description The data collected so far, one entry per requirement; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
@@ -1441,11 +1494,13 @@ export interface components {
              */
             userId?: string | null;
             /**
-             * @description Identifier of the user the verification was attached to before it was
-             *     reverted. Sent only when `status` is `reverted` (`null` there when the
-             *     verification was reverted from `waitingForUserInput`, before any user
-             *     held its data); in every other status it is absent (or `null`).
-             * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
+             * @description Sent only when `status` is `reverted`. Assumed ([P9](assumptions.html#P9)): the
+             *     service's documentation does not say what it holds; it is taken to be
+             *     the identifier of the user the verification was attached to before it
+             *     was reverted (`null` when it was reverted from `waitingForUserInput`,
+             *     before any user held its data); in every other status it is absent (or
+             *     `null`).
+             * @example 4b8e2d6f-7a1c-4f93-a5d0-c2e9b7f1a364
              */
             previousUserId?: string | null;
             /**
@@ -1479,9 +1534,11 @@ export interface components {
         VerificationCreatedEvent: {
             /**
              * Format: uuid
-             * @description Unique per webhook. A retry re-sends the same webhook (its history keeps
-             *     one record with one payload), so a receiver can use `eventId` to
-             *     recognise repeated deliveries.
+             * @description Unique per webhook. Assumed ([P23](assumptions.html#P23)): the service's documentation
+             *     does not say that a retry carries the same `eventId`; a retry is taken
+             *     to re-send the recorded webhook (its history keeps one record with one
+             *     payload), so a receiver can use `eventId` to recognise repeated
+             *     deliveries.
              * @example 4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84
              */
             eventId: string;
@@ -1504,10 +1561,12 @@ export interface components {
         VerificationUpdatedEvent: {
             /**
              * Format: uuid
-             * @description Unique per webhook. A retry re-sends the same webhook (its history keeps
-             *     one record with one payload), so a receiver can use `eventId` to
-             *     recognise repeated deliveries.
-             * @example 4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84
+             * @description Unique per webhook. Assumed ([P23](assumptions.html#P23)): the service's documentation
+             *     does not say that a retry carries the same `eventId`; a retry is taken
+             *     to re-send the recorded webhook (its history keeps one record with one
+             *     payload), so a receiver can use `eventId` to recognise repeated
+             *     deliveries.
+             * @example 8a3f6d1c-2e9b-4b57-9c04-e1d7a5b3f862
              */
             eventId: string;
             /**
@@ -1589,10 +1648,12 @@ export interface components {
         UserCreatedEvent: {
             /**
              * Format: uuid
-             * @description Unique per webhook. A retry re-sends the same webhook (its history keeps
-             *     one record with one payload), so a receiver can use `eventId` to
-             *     recognise repeated deliveries.
-             * @example 4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84
+             * @description Unique per webhook. Assumed ([P23](assumptions.html#P23)): the service's documentation
+             *     does not say that a retry carries the same `eventId`; a retry is taken
+             *     to re-send the recorded webhook (its history keeps one record with one
+             *     payload), so a receiver can use `eventId` to recognise repeated
+             *     deliveries.
+             * @example 2d9b7e4a-6c1f-4a83-b5e0-9f3c8d2a7b16
              */
             eventId: string;
             /**
@@ -1614,10 +1675,12 @@ export interface components {
         UserMergedEvent: {
             /**
              * Format: uuid
-             * @description Unique per webhook. A retry re-sends the same webhook (its history keeps
-             *     one record with one payload), so a receiver can use `eventId` to
-             *     recognise repeated deliveries.
-             * @example 4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84
+             * @description Unique per webhook. Assumed ([P23](assumptions.html#P23)): the service's documentation
+             *     does not say that a retry carries the same `eventId`; a retry is taken
+             *     to re-send the recorded webhook (its history keeps one record with one
+             *     payload), so a receiver can use `eventId` to recognise repeated
+             *     deliveries.
+             * @example b6e1c8f3-4a7d-4e29-8b50-1c9f2e7d3a84
              */
             eventId: string;
             /**
@@ -1639,10 +1702,12 @@ export interface components {
         UserUpdatedEvent: {
             /**
              * Format: uuid
-             * @description Unique per webhook. A retry re-sends the same webhook (its history keeps
-             *     one record with one payload), so a receiver can use `eventId` to
-             *     recognise repeated deliveries.
-             * @example 4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84
+             * @description Unique per webhook. Assumed ([P23](assumptions.html#P23)): the service's documentation
+             *     does not say that a retry carries the same `eventId`; a retry is taken
+             *     to re-send the recorded webhook (its history keeps one record with one
+             *     payload), so a receiver can use `eventId` to recognise repeated
+             *     deliveries.
+             * @example f1a7c3e9-5d2b-4c68-a0f4-7e9b1d3c5a27
              */
             eventId: string;
             /**
@@ -1664,10 +1729,12 @@ export interface components {
         UserDeletedEvent: {
             /**
              * Format: uuid
-             * @description Unique per webhook. A retry re-sends the same webhook (its history keeps
-             *     one record with one payload), so a receiver can use `eventId` to
-             *     recognise repeated deliveries.
-             * @example 4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84
+             * @description Unique per webhook. Assumed ([P23](assumptions.html#P23)): the service's documentation
+             *     does not say that a retry carries the same `eventId`; a retry is taken
+             *     to re-send the recorded webhook (its history keeps one record with one
+             *     payload), so a receiver can use `eventId` to recognise repeated
+             *     deliveries.
+             * @example 7e3d9b1f-8c4a-4f02-b6e5-2a8c1f7d9e43
              */
             eventId: string;
             /**
@@ -1705,10 +1772,12 @@ export interface components {
         ShareholderVerifiedEvent: {
             /**
              * Format: uuid
-             * @description Unique per webhook. A retry re-sends the same webhook (its history keeps
-             *     one record with one payload), so a receiver can use `eventId` to
-             *     recognise repeated deliveries.
-             * @example 4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84
+             * @description Unique per webhook. Assumed ([P23](assumptions.html#P23)): the service's documentation
+             *     does not say that a retry carries the same `eventId`; a retry is taken
+             *     to re-send the recorded webhook (its history keeps one record with one
+             *     payload), so a receiver can use `eventId` to recognise repeated
+             *     deliveries.
+             * @example 3a8c5e2f-1d7b-4b94-9f06-c4e2a8d1b735
              */
             eventId: string;
             /**
@@ -1726,6 +1795,39 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             data: components["schemas"]["ShareholderEventData"];
         };
+        /**
+         * @description A webhook of an event type other than the seven listed under Webhooks, as
+         *     kept in a webhook history. Only its envelope is checked: `eventId`,
+         *     `dataType`, `eventType`, `createdAt` and an object `data`.
+         */
+        OtherWebhookEvent: {
+            /**
+             * Format: uuid
+             * @description Unique per webhook.
+             * @example 5e9a1c7d-3b4f-4d62-8e0a-b7c2f9d1e456
+             */
+            eventId: string;
+            /** @description Kind of object in `data`. */
+            dataType: string;
+            /** @description The event type; any value except the seven listed under Webhooks. */
+            eventType: string;
+            /** @description When the event happened. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The related object of type `dataType`. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The full webhook body that was sent: one of the seven webhooks listed under
+         *     Webhooks, checked as its schema says, or a webhook of an event type added
+         *     since, of which only the envelope is checked.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): which events each history holds is
+         *     not documented beyond the record `type`, so any webhook is accepted here,
+         *     including one of an event type added later.
+         */
+        WebhookRecordPayload: components["schemas"]["WebhookEvent"] | components["schemas"]["OtherWebhookEvent"];
         /**
          * @description A webhook sent about a verification, as kept in its history. Retries update
          *     this record (`success`, `retryAt`, `updatedAt`); they do not add records.
@@ -1747,12 +1849,7 @@ export interface components {
              * @enum {string}
              */
             type: "verification";
-            /**
-             * @description The full webhook body that was sent. Which events each history holds is
-             *     not documented beyond the record `type`, so any webhook is accepted
-             *     here.
-             */
-            payload: components["schemas"]["WebhookEvent"];
+            payload: components["schemas"]["WebhookRecordPayload"];
             /** @description Data the service keeps with a verification record. Its content is not specified. */
             metadata: {
                 [key: string]: unknown;
@@ -1811,8 +1908,8 @@ export interface components {
              */
             externalUsers: {
                 /**
-                 * @description Phone number of the service user (E.164 form expected). Not
-                 *     validated by the contract: numbers the service finds invalid are
+                 * @description Phone number of the service user (E.164 form expected). Any
+                 *     string is accepted here: numbers the service finds invalid are
                  *     reported in `invalidPhoneNumbers` of the response.
                  * @example +4915112345678
                  */
@@ -1824,7 +1921,12 @@ export interface components {
         ExternalUsersResult: {
             /** @description The links that were created. */
             externalUsersWithSuccess: {
-                externalUserId: components["schemas"]["ExternalUserId"];
+                /**
+                 * @description The partner-side user identifier of the request entry. The uuid
+                 *     format is checked on the request; the answer echoes the value.
+                 * @example 3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90
+                 */
+                externalUserId: string;
                 /** @example +4915112345678 */
                 phoneNumber: string;
                 /**
@@ -1855,7 +1957,7 @@ export interface components {
             type: components["schemas"]["DocumentType"];
             /** @example Lena */
             firstName: string;
-            /** @example Hoffmann */
+            /** @example Schulz */
             lastName: string;
             /**
              * @description Date of birth as read from the document.
@@ -1872,21 +1974,29 @@ export interface components {
              */
             serialNo: string;
             /**
-             * @description Authority that issued the document. `null` when the document does not
-             *     show one: the same data as the collected document, where it may be
-             *     null (see DECISIONS.md).
+             * @description Authority that issued the document. Assumed ([P32](assumptions.html#P32)): the
+             *     service's documentation types it as a string; it may be `null` when the
+             *     document does not show one, as in the collected document, where the
+             *     documentation allows null.
              * @example Stadt Leipzig
              */
             issuingAuthority: string | null;
             /**
-             * @description Place where the document was issued. `null` when the document does not
-             *     show one, as in the collected document (see DECISIONS.md).
+             * @description Place where the document was issued. Assumed ([P32](assumptions.html#P32)): the
+             *     service's documentation types it as a string; it may be `null` when the
+             *     document does not show one, as in the collected document.
              * @example Leipzig
              */
             placeOfIssue: string | null;
-            /** @description Expiry of the document; a date-time or a date. */
+            /**
+             * @description Expiry of the document; a date-time or a date.
+             * @example 2031-05-11
+             */
             expiryAt: components["schemas"]["DocumentDate"];
-            /** @description Issue date of the document; a date-time or a date. */
+            /**
+             * @description Issue date of the document; a date-time or a date.
+             * @example 2021-05-12
+             */
             issuedAt: components["schemas"]["DocumentDate"];
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -1894,7 +2004,9 @@ export interface components {
          * @description A user with all details, as returned by `GET /users/{userId}`: the fields of
          *     the list item plus personal data, the age estimate, the face image, the
          *     name history and the identity documents. `firstName`, `lastName` and
-         *     `dateOfBirth` are absent until known.
+         *     `dateOfBirth` are absent until known. Assumed ([P8](assumptions.html#P8)): the
+         *     service's documentation marks only those three optional; every other
+         *     field is taken to be always present.
          */
         UserDetails: components["schemas"]["User"] & {
             /**
@@ -1991,7 +2103,7 @@ export interface components {
         UserWebhookRecord: {
             /**
              * @description Identifier of the webhook record.
-             * @example 61b9d4e2-7a3c-4f85-9e20-c4a8f1d6b7e3
+             * @example 0f7c2e9a-4b6d-4a18-9c35-b1e8d4f2a790
              */
             id: string;
             /**
@@ -2005,12 +2117,7 @@ export interface components {
              * @enum {string}
              */
             type: "user";
-            /**
-             * @description The full webhook body that was sent. Which events each history holds is
-             *     not documented beyond the record `type`, so any webhook is accepted
-             *     here.
-             */
-            payload: components["schemas"]["WebhookEvent"];
+            payload: components["schemas"]["WebhookRecordPayload"];
             /** @description Whether the webhook was delivered (the partner address answered 200). */
             success: boolean;
             /**
@@ -2041,8 +2148,9 @@ export interface components {
     responses: {
         /**
          * @description The `X-Auth-Key` header is missing, or the key is unknown or no longer
-         *     active (for example after a rotation). The documentation shows no status
-         *     for this case; this contract assumes `401 Unauthorized` (see DECISIONS.md).
+         *     active (for example after a rotation). Assumed ([P3](assumptions.html#P3)): the
+         *     service's documentation shows no status for this case; it is taken to be
+         *     `401 Unauthorized`.
          */
         Unauthorized: {
             headers: {
@@ -2055,9 +2163,9 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Page to return, counted from 0. When omitted, the first page (0). The
-         *     documentation calls paging values "numbers"; this contract takes them as
-         *     whole numbers (see DECISIONS.md).
+         * @description Page to return, counted from 0. When omitted, the first page (0).
+         *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+         *     "numbers"; they are taken to be whole numbers.
          * @example 1
          */
         Page: number;
@@ -2110,15 +2218,17 @@ export interface components {
         From: string;
         /**
          * @description End of the time window, an RFC 3339 date-time compared on the field named
-         *     by `datetimeField`: results at or before this instant are kept. (The
-         *     documentation words it "results not older than this"; read with `from` it
-         *     bounds the window from above. See DECISIONS.md.)
+         *     by `datetimeField`: results at or before this instant are kept.
+         *     Assumed ([P19](assumptions.html#P19)): the service's documentation words it "results not
+         *     older than this"; read with `from`, it is taken to bound the window from
+         *     above, and its inclusiveness is not documented.
          * @example 2026-03-31T23:59:59.999Z
          */
         To: string;
         /**
-         * @description The field `from` and `to` apply to. Which field is used when it is omitted
-         *     is not documented, so the contract declares no default.
+         * @description The field `from` and `to` apply to. Assumed ([P20](assumptions.html#P20)): the service's
+         *     documentation does not say which field is used when it is omitted; no
+         *     default is given.
          * @example updatedAt
          */
         DatetimeField: "createdAt" | "updatedAt" | "validTo";
@@ -2207,10 +2317,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A body value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A body value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2227,9 +2338,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page to return, counted from 0. When omitted, the first page (0). The
-                 *     documentation calls paging values "numbers"; this contract takes them as
-                 *     whole numbers (see DECISIONS.md).
+                 * @description Page to return, counted from 0. When omitted, the first page (0).
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2255,10 +2366,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A query value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A query value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2294,10 +2406,11 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is not the empty object. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description The body is not the empty object.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2314,9 +2427,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page to return, counted from 0. When omitted, the first page (0). The
-                 *     documentation calls paging values "numbers"; this contract takes them as
-                 *     whole numbers (see DECISIONS.md).
+                 * @description Page to return, counted from 0. When omitted, the first page (0).
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2369,15 +2482,17 @@ export interface operations {
                 from?: components["parameters"]["From"];
                 /**
                  * @description End of the time window, an RFC 3339 date-time compared on the field named
-                 *     by `datetimeField`: results at or before this instant are kept. (The
-                 *     documentation words it "results not older than this"; read with `from` it
-                 *     bounds the window from above. See DECISIONS.md.)
+                 *     by `datetimeField`: results at or before this instant are kept.
+                 *     Assumed ([P19](assumptions.html#P19)): the service's documentation words it "results not
+                 *     older than this"; read with `from`, it is taken to bound the window from
+                 *     above, and its inclusiveness is not documented.
                  * @example 2026-03-31T23:59:59.999Z
                  */
                 to?: components["parameters"]["To"];
                 /**
-                 * @description The field `from` and `to` apply to. Which field is used when it is omitted
-                 *     is not documented, so the contract declares no default.
+                 * @description The field `from` and `to` apply to. Assumed ([P20](assumptions.html#P20)): the service's
+                 *     documentation does not say which field is used when it is omitted; no
+                 *     default is given.
                  * @example updatedAt
                  */
                 datetimeField?: components["parameters"]["DatetimeField"];
@@ -2398,10 +2513,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A query value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A query value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2437,10 +2553,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A body value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A body value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2489,10 +2606,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A body value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A body value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2504,9 +2622,11 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No verification has the `verificationId` of the body. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No verification has the `verificationId` of the body.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status for an unknown identifier; it is taken to be `404
+             *     Not Found` with the error body, as the v2 interface of the same
+             *     service answers.
              */
             404: {
                 headers: {
@@ -2555,10 +2675,11 @@ export interface operations {
                 };
             };
             /**
-             * @description The path value is malformed. The documentation publishes no status or
-             *     body for invalid input (only 409 is documented); this contract
-             *     assumes `400 Bad Request` with the error body, as the v2 interface of
-             *     the same service answers an invalid path value (see DECISIONS.md).
+             * @description The path value is malformed. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status or body for invalid input
+             *     (only 409 is documented); it is taken to be `400 Bad Request` with the
+             *     error body, as the v2 interface of the same service answers an invalid
+             *     path value.
              */
             400: {
                 headers: {
@@ -2570,9 +2691,11 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No verification has this `verificationId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No verification has this `verificationId`.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status for an unknown identifier; it is taken to be `404
+             *     Not Found` with the error body, as the v2 interface of the same
+             *     service answers.
              */
             404: {
                 headers: {
@@ -2609,10 +2732,11 @@ export interface operations {
                 };
             };
             /**
-             * @description The path value is malformed. The documentation publishes no status or
-             *     body for invalid input (only 409 is documented); this contract
-             *     assumes `400 Bad Request` with the error body, as the v2 interface of
-             *     the same service answers an invalid path value (see DECISIONS.md).
+             * @description The path value is malformed. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status or body for invalid input
+             *     (only 409 is documented); it is taken to be `400 Bad Request` with the
+             *     error body, as the v2 interface of the same service answers an invalid
+             *     path value.
              */
             400: {
                 headers: {
@@ -2624,9 +2748,11 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No verification has this `verificationId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No verification has this `verificationId`.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status for an unknown identifier; it is taken to be `404
+             *     Not Found` with the error body, as the v2 interface of the same
+             *     service answers.
              */
             404: {
                 headers: {
@@ -2663,10 +2789,11 @@ export interface operations {
                 };
             };
             /**
-             * @description The path value is malformed. The documentation publishes no status or
-             *     body for invalid input (only 409 is documented); this contract
-             *     assumes `400 Bad Request` with the error body, as the v2 interface of
-             *     the same service answers an invalid path value (see DECISIONS.md).
+             * @description The path value is malformed. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status or body for invalid input
+             *     (only 409 is documented); it is taken to be `400 Bad Request` with the
+             *     error body, as the v2 interface of the same service answers an invalid
+             *     path value.
              */
             400: {
                 headers: {
@@ -2678,9 +2805,11 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No verification has this `verificationId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No verification has this `verificationId`.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status for an unknown identifier; it is taken to be `404
+             *     Not Found` with the error body, as the v2 interface of the same
+             *     service answers.
              */
             404: {
                 headers: {
@@ -2696,9 +2825,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page to return, counted from 0. When omitted, the first page (0). The
-                 *     documentation calls paging values "numbers"; this contract takes them as
-                 *     whole numbers (see DECISIONS.md).
+                 * @description Page to return, counted from 0. When omitted, the first page (0).
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2730,10 +2859,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A query value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A query value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2745,9 +2875,11 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No verification has this `verificationId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No verification has this `verificationId`.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status for an unknown identifier; it is taken to be `404
+             *     Not Found` with the error body, as the v2 interface of the same
+             *     service answers.
              */
             404: {
                 headers: {
@@ -2763,9 +2895,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page to return, counted from 0. When omitted, the first page (0). The
-                 *     documentation calls paging values "numbers"; this contract takes them as
-                 *     whole numbers (see DECISIONS.md).
+                 * @description Page to return, counted from 0. When omitted, the first page (0).
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2824,10 +2956,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A query value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A query value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2863,10 +2996,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A body value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A body value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -2904,10 +3038,11 @@ export interface operations {
                 };
             };
             /**
-             * @description The path value is malformed. The documentation publishes no status or
-             *     body for invalid input (only 409 is documented); this contract
-             *     assumes `400 Bad Request` with the error body, as the v2 interface of
-             *     the same service answers an invalid path value (see DECISIONS.md).
+             * @description The path value is malformed. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status or body for invalid input
+             *     (only 409 is documented); it is taken to be `400 Bad Request` with the
+             *     error body, as the v2 interface of the same service answers an invalid
+             *     path value.
              */
             400: {
                 headers: {
@@ -2919,9 +3054,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No user has this `userId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No user has this `userId`. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status for an unknown identifier;
+             *     it is taken to be `404 Not Found` with the error body, as the v2
+             *     interface of the same service answers.
              */
             404: {
                 headers: {
@@ -2958,10 +3094,11 @@ export interface operations {
                 };
             };
             /**
-             * @description The path value is malformed. The documentation publishes no status or
-             *     body for invalid input (only 409 is documented); this contract
-             *     assumes `400 Bad Request` with the error body, as the v2 interface of
-             *     the same service answers an invalid path value (see DECISIONS.md).
+             * @description The path value is malformed. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status or body for invalid input
+             *     (only 409 is documented); it is taken to be `400 Bad Request` with the
+             *     error body, as the v2 interface of the same service answers an invalid
+             *     path value.
              */
             400: {
                 headers: {
@@ -2973,9 +3110,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No user has this `userId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No user has this `userId`. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status for an unknown identifier;
+             *     it is taken to be `404 Not Found` with the error body, as the v2
+             *     interface of the same service answers.
              */
             404: {
                 headers: {
@@ -3012,10 +3150,11 @@ export interface operations {
                 };
             };
             /**
-             * @description The path value is malformed. The documentation publishes no status or
-             *     body for invalid input (only 409 is documented); this contract
-             *     assumes `400 Bad Request` with the error body, as the v2 interface of
-             *     the same service answers an invalid path value (see DECISIONS.md).
+             * @description The path value is malformed. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status or body for invalid input
+             *     (only 409 is documented); it is taken to be `400 Bad Request` with the
+             *     error body, as the v2 interface of the same service answers an invalid
+             *     path value.
              */
             400: {
                 headers: {
@@ -3027,9 +3166,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No user has this `userId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No user has this `userId`. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status for an unknown identifier;
+             *     it is taken to be `404 Not Found` with the error body, as the v2
+             *     interface of the same service answers.
              */
             404: {
                 headers: {
@@ -3045,9 +3185,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page to return, counted from 0. When omitted, the first page (0). The
-                 *     documentation calls paging values "numbers"; this contract takes them as
-                 *     whole numbers (see DECISIONS.md).
+                 * @description Page to return, counted from 0. When omitted, the first page (0).
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3079,10 +3219,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A query value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A query value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -3094,9 +3235,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No user has this `userId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No user has this `userId`. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status for an unknown identifier;
+             *     it is taken to be `404 Not Found` with the error body, as the v2
+             *     interface of the same service answers.
              */
             404: {
                 headers: {
@@ -3112,9 +3254,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page to return, counted from 0. When omitted, the first page (0). The
-                 *     documentation calls paging values "numbers"; this contract takes them as
-                 *     whole numbers (see DECISIONS.md).
+                 * @description Page to return, counted from 0. When omitted, the first page (0).
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3146,10 +3288,11 @@ export interface operations {
                 };
             };
             /**
-             * @description A query value is invalid or outside its documented bounds. The documentation publishes no status or body for invalid
-             *     input (only 409 is documented); this contract assumes `400 Bad
-             *     Request` with the error body, as the v2 interface of the same service
-             *     answers invalid input (see DECISIONS.md).
+             * @description A query value is invalid or outside its documented bounds.
+             *     Assumed ([P4](assumptions.html#P4)): the service's documentation
+             *     publishes no status or body for invalid input (only 409 is
+             *     documented); it is taken to be `400 Bad Request` with the error body,
+             *     as the v2 interface of the same service answers invalid input.
              */
             400: {
                 headers: {
@@ -3161,9 +3304,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description No user has this `userId`. The documentation publishes no status for an unknown
-             *     identifier; this contract assumes `404 Not Found` with the error body,
-             *     as the v2 interface of the same service answers (see DECISIONS.md).
+             * @description No user has this `userId`. Assumed ([P4](assumptions.html#P4)): the
+             *     service's documentation publishes no status for an unknown identifier;
+             *     it is taken to be `404 Not Found` with the error body, as the v2
+             *     interface of the same service answers.
              */
             404: {
                 headers: {

@@ -15,8 +15,8 @@ export interface paths {
          * @description Returns one verification session by its identifier.
          *
          *     - An unknown identifier is answered with 404 `NOT_FOUND_ERROR`.
-         *     - The success status code is not published; this contract assumes `200 OK`
-         *       (see DECISIONS.md).
+         *     - Assumed ([V1](assumptions.html#V1)): the service's documentation does
+         *       not give the success status; it is taken to be `200 OK`.
          */
         get: operations["getVerification"];
         put?: never;
@@ -40,16 +40,19 @@ export interface paths {
          *     optional; a session matches `statuses` when its status equals any of the
          *     given values.
          *
-         *     Not documented, and assumed by this contract: the order (newest first,
-         *     `createdAt` descending; do not rely on it), that filters combine with
-         *     AND, and that `count` is the total number of matches across all pages.
+         *     - Assumed ([V8](assumptions.html#V8)): the service's documentation gives no order; newest
+         *       first (`createdAt` descending) is assumed. Do not rely on it.
+         *     - Assumed ([V18](assumptions.html#V18)): the service's documentation does not say how
+         *       filters combine; a session is taken to match when it matches every
+         *       filter sent (AND).
+         *     - Assumed ([V7](assumptions.html#V7)): `count` is taken to be the total number of
+         *       matches across all pages.
+         *     - Assumed ([V1](assumptions.html#V1)): the service's documentation does not give the
+         *       success status; it is taken to be `200 OK`.
+         *     - The names and defaults of the parameters other than `statuses` are
+         *       assumptions too; each parameter says which.
          *
          *     The path ends with a slash, as documented.
-         *
-         *     Decisions this contract makes where the documentation is silent (see
-         *     DECISIONS.md): the parameter names other than `statuses`, the defaults
-         *     (`page` 0, `pageSize` 15), `count` as the total across all pages, the
-         *     success status `200 OK`, and the newest-first order.
          */
         get: operations["listVerifications"];
         put?: never;
@@ -94,9 +97,10 @@ export interface components {
         CalendarDate: string;
         /**
          * Format: date-time
-         * @description ISO 8601 date-time in UTC. The document states millisecond precision only
-         *     for `expiresAt` (see `MillisecondTimestamp`); for the other timestamps no
-         *     precision is stated, so any valid date-time is accepted (DECISIONS.md, V15).
+         * @description ISO 8601 date-time in UTC. Millisecond precision is documented only for
+         *     `expiresAt` (see `MillisecondTimestamp`). Assumed ([V15](assumptions.html#V15)): the
+         *     service's documentation states no precision for the other timestamps; any
+         *     valid date-time is accepted.
          * @example 2026-03-14T09:26:53.589Z
          */
         Timestamp: string;
@@ -127,14 +131,16 @@ export interface components {
             nationalNo: string;
             /** @example Lena */
             firstName: string;
-            /** @example Hoffmann */
+            /** @example Schulz */
             lastName: string;
             dateOfBirth: components["schemas"]["CalendarDate"];
             /** @example Leipzig */
             placeOfBirth: string;
             /** @example DEU */
             nationality: string;
+            /** @example 2031-05-11 */
             expiryAt: components["schemas"]["CalendarDate"];
+            /** @example 2021-05-12 */
             issuedAt: components["schemas"]["CalendarDate"];
             /** @example Stadt Leipzig */
             issuingAuthority: string;
@@ -149,8 +155,8 @@ export interface components {
              * @description Estimated minimum age. The document shows values of the form
              *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
              *     is not shown, and the same service's partner interface also estimates
-             *     `unknown` and `under8`; so this is an open string and no value is
-             *     refused (DECISIONS.md, V16).
+             *     `unknown` and `under8`. Assumed ([V16](assumptions.html#V16)): the complete set is not
+             *     documented; any string is accepted.
              * @example OVER_18
              */
             ageEstimation: string;
@@ -186,8 +192,10 @@ export interface components {
          */
         MillisecondTimestamp: string;
         /**
-         * @description An identity verification session. Every field is always present; the
-         *     objects collected during the session are `null` until they exist.
+         * @description An identity verification session. The objects collected during the
+         *     session are `null` until they exist. Assumed ([V10](assumptions.html#V10)): the service's
+         *     documentation marks no field optional; every field is taken to be always
+         *     present.
          */
         Verification: {
             /**
@@ -299,7 +307,7 @@ export interface components {
              */
             code?: "VALIDATION_ERROR";
             /**
-             * @description The documented text; human-readable, so not fixed by the contract.
+             * @description The documented text. Assumed ([V14](assumptions.html#V14)): a human-readable text, so other texts are accepted too.
              * @example Input data is invalid. Please check the details.
              */
             message?: unknown;
@@ -317,7 +325,7 @@ export interface components {
              */
             code?: "UNAUTHORIZED_ERROR";
             /**
-             * @description The documented text; human-readable, so not fixed by the contract.
+             * @description The documented text. Assumed ([V14](assumptions.html#V14)): a human-readable text, so other texts are accepted too.
              * @example Unauthorized
              */
             message?: unknown;
@@ -335,7 +343,7 @@ export interface components {
              */
             code?: "NOT_FOUND_ERROR";
             /**
-             * @description The documented text; human-readable, so not fixed by the contract.
+             * @description The documented text. Assumed ([V14](assumptions.html#V14)): a human-readable text, so other texts are accepted too.
              * @example Not found
              */
             message?: unknown;
@@ -347,9 +355,9 @@ export interface components {
             /**
              * Format: int64
              * @description Total number of verifications that match the filters, across all pages.
-             *     (The documentation does not say whether this is the total or the size of
-             *     the page; the total is assumed, as the partner interface of the same
-             *     service documents it. See DECISIONS.md.)
+             *     Assumed ([V7](assumptions.html#V7)): the service's documentation does not say whether
+             *     this is the total or the size of the page; it is taken to be the total,
+             *     as the partner interface of the same service documents it.
              */
             count: number;
         };
@@ -382,29 +390,31 @@ export interface components {
         VerificationId: string;
         /**
          * @description Page number to retrieve, counted from 0. When omitted, the first page (0) is
-         *     returned. The documentation gives the bound (at least 0) and the type
-         *     (number) but neither the name nor the default; `page` and 0 are this
-         *     contract's decision (see DECISIONS.md).
+         *     returned. The bound (at least 0) and the type (number) are documented.
+         *     Assumed ([V2](assumptions.html#V2)): the service's documentation gives neither the
+         *     name nor the default; they are taken to be `page` and 0.
          * @example 2
          */
         Page: number;
         /**
          * @description Number of verifications per page, 1 to 50. When omitted, 15 per page. The
-         *     documentation gives the bounds but neither the name nor the default;
-         *     `pageSize` and 15 are this contract's decision (see DECISIONS.md).
+         *     bounds are documented. Assumed ([V3](assumptions.html#V3)): the service's documentation
+         *     gives neither the name nor the default; they are taken to be `pageSize`
+         *     and 15.
          * @example 25
          */
         PageSize: number;
         /**
-         * @description Keep only the verification with this identifier. The documentation does not
-         *     name this filter; `id` is this contract's decision (see DECISIONS.md).
+         * @description Keep only the verification with this identifier.
+         *     Assumed ([V4](assumptions.html#V4)): the service's documentation does not
+         *     name this filter; it is taken to be `id`.
          * @example 6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14
          */
         IdFilter: string;
         /**
-         * @description Keep only verifications whose `externalId` equals this value. The
-         *     documentation does not name this filter; `externalId`, after the field it
-         *     filters on, is this contract's decision (see DECISIONS.md).
+         * @description Keep only verifications whose `externalId` equals this value.
+         *     Assumed ([V5](assumptions.html#V5)): the service's documentation does not name this
+         *     filter; it is taken to be `externalId`, after the field it filters on.
          * @example order-2026-000481
          */
         ExternalIdFilter: string;
@@ -419,15 +429,15 @@ export interface components {
         Statuses: components["schemas"]["VerificationStatus"][];
         /**
          * @description Keep only verifications created at or after this ISO 8601 date-time
-         *     (inclusive). The documentation does not name this filter; `createdFrom` is
-         *     this contract's decision (see DECISIONS.md).
+         *     (inclusive). Assumed ([V6](assumptions.html#V6)): the service's documentation does not
+         *     name this filter; it is taken to be `createdFrom`.
          * @example 2026-03-01T00:00:00.000Z
          */
         CreatedFrom: string;
         /**
          * @description Keep only verifications created at or before this ISO 8601 date-time
-         *     (inclusive). The documentation does not name this filter; `createdTo` is
-         *     this contract's decision (see DECISIONS.md).
+         *     (inclusive). Assumed ([V6](assumptions.html#V6)): the service's documentation does not
+         *     name this filter; it is taken to be `createdTo`.
          * @example 2026-03-31T23:59:59.999Z
          */
         CreatedTo: string;
@@ -480,29 +490,31 @@ export interface operations {
             query?: {
                 /**
                  * @description Page number to retrieve, counted from 0. When omitted, the first page (0) is
-                 *     returned. The documentation gives the bound (at least 0) and the type
-                 *     (number) but neither the name nor the default; `page` and 0 are this
-                 *     contract's decision (see DECISIONS.md).
+                 *     returned. The bound (at least 0) and the type (number) are documented.
+                 *     Assumed ([V2](assumptions.html#V2)): the service's documentation gives neither the
+                 *     name nor the default; they are taken to be `page` and 0.
                  * @example 2
                  */
                 page?: components["parameters"]["Page"];
                 /**
                  * @description Number of verifications per page, 1 to 50. When omitted, 15 per page. The
-                 *     documentation gives the bounds but neither the name nor the default;
-                 *     `pageSize` and 15 are this contract's decision (see DECISIONS.md).
+                 *     bounds are documented. Assumed ([V3](assumptions.html#V3)): the service's documentation
+                 *     gives neither the name nor the default; they are taken to be `pageSize`
+                 *     and 15.
                  * @example 25
                  */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
-                 * @description Keep only the verification with this identifier. The documentation does not
-                 *     name this filter; `id` is this contract's decision (see DECISIONS.md).
+                 * @description Keep only the verification with this identifier.
+                 *     Assumed ([V4](assumptions.html#V4)): the service's documentation does not
+                 *     name this filter; it is taken to be `id`.
                  * @example 6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14
                  */
                 id?: components["parameters"]["IdFilter"];
                 /**
-                 * @description Keep only verifications whose `externalId` equals this value. The
-                 *     documentation does not name this filter; `externalId`, after the field it
-                 *     filters on, is this contract's decision (see DECISIONS.md).
+                 * @description Keep only verifications whose `externalId` equals this value.
+                 *     Assumed ([V5](assumptions.html#V5)): the service's documentation does not name this
+                 *     filter; it is taken to be `externalId`, after the field it filters on.
                  * @example order-2026-000481
                  */
                 externalId?: components["parameters"]["ExternalIdFilter"];
@@ -517,15 +529,15 @@ export interface operations {
                 statuses?: components["parameters"]["Statuses"];
                 /**
                  * @description Keep only verifications created at or after this ISO 8601 date-time
-                 *     (inclusive). The documentation does not name this filter; `createdFrom` is
-                 *     this contract's decision (see DECISIONS.md).
+                 *     (inclusive). Assumed ([V6](assumptions.html#V6)): the service's documentation does not
+                 *     name this filter; it is taken to be `createdFrom`.
                  * @example 2026-03-01T00:00:00.000Z
                  */
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /**
                  * @description Keep only verifications created at or before this ISO 8601 date-time
-                 *     (inclusive). The documentation does not name this filter; `createdTo` is
-                 *     this contract's decision (see DECISIONS.md).
+                 *     (inclusive). Assumed ([V6](assumptions.html#V6)): the service's documentation does not
+                 *     name this filter; it is taken to be `createdTo`.
                  * @example 2026-03-31T23:59:59.999Z
                  */
                 createdTo?: components["parameters"]["CreatedTo"];

@@ -1,55 +1,89 @@
 #!/usr/bin/env node
-// The command line of the package: `npx verification-contracts …`.
+// The command line of the package: `npx @verification-service/contracts …`. Each
+// command reads its own options (usage.ts words their mistakes); this file
+// picks the command, and answers --help, help [command] and --version.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { sandboxCommand } from './sandbox.js';
-import { EXIT, UsageError } from './usage.js';
+import { packageVersion } from '../package-files.js';
+import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
+import { EXIT, PROGRAM, UsageError } from './usage.js';
 import { SEND_USAGE, sendCommand } from './webhooks-send.js';
 import { VERIFY_USAGE, verifyCommand } from './webhooks-verify.js';
-const USAGE = `Usage: verification-contracts <command>
+const USAGE = `Usage: ${PROGRAM} <command> [options]
 
 Commands:
   sandbox           serve a stateful sandbox of both APIs on 127.0.0.1
   conformance       check a running deployment against the contract
   webhooks send     post signed example webhooks to your receiver
   webhooks verify   check a captured webhook body against its X-SIGNATURE
+  help [command]    the options of a command (or --help after it)
 
-Run a command with --help for its options.`;
-const WEBHOOKS_USAGE = `Usage: verification-contracts webhooks <send|verify> [options]
+Options:
+  --version         print the version of the package
+  -h, --help        this text`;
+const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify> [options]
 
 ${SEND_USAGE.split('\n')[0]}
 ${VERIFY_USAGE.split('\n')[0]}`;
+// Loaded on use: the runner carries the request generators (fast-check).
+const conformance = () => import('./conformance.js');
+/** The help text of a command named as on the command line (`webhooks send`). */
+async function usageOf(words) {
+    const name = words.join(' ');
+    if (name === '')
+        return USAGE;
+    if (name === 'sandbox')
+        return SANDBOX_USAGE;
+    if (name === 'conformance')
+        return (await conformance()).CONFORMANCE_USAGE;
+    if (name === 'webhooks')
+        return WEBHOOKS_USAGE;
+    if (name === 'webhooks send')
+        return SEND_USAGE;
+    if (name === 'webhooks verify')
+        return VERIFY_USAGE;
+    throw new UsageError(`unknown command "${name}"`, '');
+}
 export async function run(argv, out = (line) => console.log(line), err = (line) => console.error(line)) {
     const [group, command, ...rest] = argv;
     try {
-        if (!group || group === '--help' || group === '-h') {
-            out(USAGE);
-            return group ? EXIT.ok : EXIT.usage;
+        if (!group) {
+            err(USAGE);
+            return EXIT.usage;
         }
+        if (group === '--help' || group === '-h') {
+            out(USAGE);
+            return EXIT.ok;
+        }
+        if (group === '--version') {
+            out(packageVersion());
+            return EXIT.ok;
+        }
+        if (group === 'help') {
+            out(await usageOf(argv.slice(1)));
+            return EXIT.ok;
+        }
+        if (group.startsWith('-'))
+            throw new UsageError(`unknown option ${group}`, '');
         if (group === 'sandbox')
-            return await sandboxCommand(argv.slice(1), out);
-        // Loaded on use: the runner carries the request generators (fast-check).
+            return await sandboxCommand(argv.slice(1), out, err);
         if (group === 'conformance')
-            return await (await import('./conformance.js')).conformanceCommand(argv.slice(1), out);
+            return await (await conformance()).conformanceCommand(argv.slice(1), out, err);
         if (group !== 'webhooks')
-            throw new UsageError(`unknown command "${group}"`, USAGE);
-        if (!command || command === '--help' || command === '-h') {
+            throw new UsageError(`unknown command "${group}"`, '');
+        if (command === '--help' || command === '-h') {
             out(WEBHOOKS_USAGE);
-            return command ? EXIT.ok : EXIT.usage;
+            return EXIT.ok;
         }
         if (command === 'send')
             return await sendCommand(rest, out);
         if (command === 'verify')
             return await verifyCommand(rest, out);
-        throw new UsageError(`unknown webhooks command "${command}"`, WEBHOOKS_USAGE);
+        throw new UsageError(command === undefined ? 'webhooks needs a command, send or verify' : `unknown command "webhooks ${command}"`, 'webhooks');
     }
     catch (e) {
-        // parseArgs reports unknown or malformed options with these codes.
-        const code = e.code ?? '';
-        if (e instanceof UsageError || code.startsWith('ERR_PARSE_ARGS')) {
-            err(`error: ${e.message}`);
-            if (e instanceof UsageError && e.usage)
-                err(`\n${e.usage}`);
+        if (e instanceof UsageError) {
+            err(e.line);
             return EXIT.usage;
         }
         throw e;

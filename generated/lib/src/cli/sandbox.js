@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
-import { FAULTS, parseFaults } from '../sandbox/faults.js';
+import { FAULTS, parseFaults } from '../sandbox/http/faults.js';
 import { startSandbox } from '../sandbox/server.js';
-import { EXIT, UsageError } from './usage.js';
+import { EXIT, parseOptions, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
                                      [--webhook-url URL] [--retry-interval SECONDS] [--state FILE]
                                      [--fault LIST] [--no-answer-cache]
@@ -18,29 +17,25 @@ Options:
   --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
   --state FILE           keep the whole state in FILE across restarts and crashes
-                         (created when missing; its saved keys win over --auth-key)
+                         (created with its folders when missing; its saved keys win
+                         over --auth-key and --access-token)
   --fault LIST           break the contract on purpose, to test a conformance run:
                          comma-separated faults, each for every operation or one
                          (missing-field@getUser). The faults:
 ${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
   --no-answer-cache      work out every GET answer afresh instead of sending the one
                          kept since the state last changed (to measure that work)
-  --help                 this text`;
-export async function sandboxCommand(argv, out) {
-    const { values } = parseArgs({
-        args: argv,
-        options: {
-            port: { type: 'string' },
-            'auth-key': { type: 'string' },
-            'access-token': { type: 'string' },
-            'webhook-url': { type: 'string' },
-            'retry-interval': { type: 'string' },
-            state: { type: 'string' },
-            fault: { type: 'string' },
-            'no-answer-cache': { type: 'boolean' },
-            help: { type: 'boolean' },
-        },
-        strict: true,
+  -h, --help             this text`;
+export async function sandboxCommand(argv, out, err = out) {
+    const { values } = parseOptions('sandbox', argv, {
+        port: { type: 'string' },
+        'auth-key': { type: 'string' },
+        'access-token': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'retry-interval': { type: 'string' },
+        state: { type: 'string' },
+        fault: { type: 'string' },
+        'no-answer-cache': { type: 'boolean' },
     });
     if (values.help) {
         out(SANDBOX_USAGE);
@@ -48,24 +43,25 @@ export async function sandboxCommand(argv, out) {
     }
     const rawPort = values.port ?? process.env.SANDBOX_PORT ?? '4020';
     const port = Number(rawPort);
+    const portName = values.port !== undefined ? '--port' : 'SANDBOX_PORT';
     if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new UsageError(`port must be 0 to 65535, not "${rawPort}"`, SANDBOX_USAGE);
+        throw new UsageError(`${portName} must be a port number, 0 to 65535, not "${rawPort}"`, 'sandbox');
     for (const name of ['auth-key', 'access-token', 'state']) {
         if (values[name] !== undefined && values[name].trim() === '')
-            throw new UsageError(`--${name} must not be empty`, SANDBOX_USAGE);
+            throw new UsageError(`--${name} must not be empty`, 'sandbox');
     }
     const webhookUrl = values['webhook-url'];
     if (webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(webhookUrl))
-        throw new UsageError('--webhook-url must be an http:// or https:// URL', SANDBOX_USAGE);
+        throw new UsageError('--webhook-url must be an http:// or https:// URL', 'sandbox');
     const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
     if (retrySeconds !== undefined && !(retrySeconds > 0))
-        throw new UsageError('--retry-interval must be a positive number of seconds', SANDBOX_USAGE);
+        throw new UsageError('--retry-interval must be a positive number of seconds', 'sandbox');
     let faults;
     try {
         faults = values.fault === undefined ? undefined : parseFaults(values.fault);
     }
     catch (err) {
-        throw new UsageError(`--fault: ${err.message}`, SANDBOX_USAGE);
+        throw new UsageError(`--fault: ${err.message}`, 'sandbox');
     }
     let sandbox;
     try {
@@ -83,18 +79,27 @@ export async function sandboxCommand(argv, out) {
     catch (err) {
         const code = err.code;
         const reason = code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port` : err.message;
-        throw new UsageError(`cannot start the sandbox: ${reason}`, '');
+        throw new UsageError(`cannot start the sandbox: ${reason}`);
     }
     out(`Sandbox listening on ${sandbox.url}`);
-    out(`  partner API   ${sandbox.url}            X-Auth-Key: ${sandbox.authKey}`);
-    out(`  v2 API        ${sandbox.url}/v2         Authorization: Bearer ${sandbox.accessToken}`);
-    out(`  control API   ${sandbox.url}/_sandbox   (no credentials)`);
+    out(`  partner API   ${sandbox.url}/…            X-Auth-Key: ${sandbox.authKey}`);
+    out(`  v2 API        ${sandbox.url}/v2/…         Authorization: Bearer ${sandbox.accessToken}`);
+    out(`  control API   ${sandbox.url}/_sandbox/…   (no credentials)`);
+    out(`  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`);
     const target = sandbox.partner.webhookTarget();
     out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
     if (values.state !== undefined)
         out(`  state         ${values.state} (every acknowledged change survives a restart)`);
     if (faults?.length)
         out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
+    out(`For your shell; each URL is the base URL its client takes (the v2 paths already start with /v2):`);
+    out(`  ${exportLine(sandbox)}`);
+    // The state file's saved keys win (DECISIONS S21); a flag that lost says so where it was given.
+    for (const [flag, given, inForce] of [['--auth-key', values['auth-key'], sandbox.authKey], ['--access-token', values['access-token'], sandbox.accessToken]]) {
+        if (given !== undefined && given !== inForce) {
+            err(`warning: ${flag} ${given} is not in force: the state file ${values.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${values.state} to start empty with ${flag} ${given}.`);
+        }
+    }
     out('Ctrl-C stops it.');
     await new Promise((resolve) => {
         const stop = () => resolve();
@@ -104,4 +109,11 @@ export async function sandboxCommand(argv, out) {
     await sandbox.close();
     out('Sandbox stopped.');
     return EXIT.ok;
+}
+/** A shell word: bare when it is safe, in single quotes otherwise. */
+const shellWord = (value) => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+/** The variables the guides and the docs' samples read, set for this sandbox. */
+export function exportLine(sandbox) {
+    const vars = { PARTNER_URL: sandbox.url, AUTH_KEY: sandbox.authKey, V2_URL: sandbox.url, ACCESS_TOKEN: sandbox.accessToken, SANDBOX_URL: sandbox.url };
+    return `export ${Object.entries(vars).map(([name, value]) => `${name}=${shellWord(value)}`).join(' ')}`;
 }

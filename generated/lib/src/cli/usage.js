@@ -1,3 +1,3 @@
 import { createRequire as __vcCreateRequire } from 'node:module';
 const require = __vcCreateRequire(import.meta.url);
-import{a,b}from"../chunks/chunk-61A216BD.js";import"../chunks/chunk-23FF86B4.js";export{b as EXIT,a as UsageError};
+import{a,b,c,d}from"../chunks/chunk-D8F3B918.js";import"../chunks/chunk-23FF86B4.js";export{c as EXIT,a as PROGRAM,b as UsageError,d as parseOptions};

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { documentedWebhookExamples } from '../webhooks/examples.js';
 import { signWebhookPayload } from '../webhooks/signature.js';
-import { EXIT, UsageError } from './usage.js';
+import { EXIT, parseOptions, UsageError } from './usage.js';
 export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--timeout SECONDS]
 
 Posts the documented example of each chosen webhook to your receiver, as the
@@ -14,39 +13,33 @@ Options:
   --key KEY          the integration auth key the service signs with
   --event NAME       an event type, a comma-separated list, or all (default)
   --timeout SECONDS  how long to wait for each answer (default 10)
-  --help             this text
+  -h, --help         this text
 
 Exit status: 0 when every event was answered 200, 1 when any would be
 retried, 2 on bad arguments or when the receiver cannot be reached.`;
 export async function sendCommand(argv, out) {
-    const { values } = parseArgs({
-        args: argv,
-        options: {
-            url: { type: 'string' },
-            key: { type: 'string' },
-            event: { type: 'string', default: 'all' },
-            timeout: { type: 'string', default: '10' },
-            help: { type: 'boolean' },
-        },
-        strict: true,
-        allowPositionals: false,
+    const { values } = parseOptions('webhooks send', argv, {
+        url: { type: 'string' },
+        key: { type: 'string' },
+        event: { type: 'string', default: 'all' },
+        timeout: { type: 'string', default: '10' },
     });
     if (values.help) {
         out(SEND_USAGE);
         return EXIT.ok;
     }
     if (!values.url || !/^https?:\/\/[^/]/.test(values.url))
-        throw new UsageError('--url must be an http:// or https:// URL', SEND_USAGE);
+        throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
     if (!values.key)
-        throw new UsageError('--key is required: the auth key the webhooks are signed with', SEND_USAGE);
+        throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');
     const timeout = Number(values.timeout);
     if (!(timeout > 0))
-        throw new UsageError('--timeout must be a positive number of seconds', SEND_USAGE);
+        throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
     const examples = documentedWebhookExamples();
     const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
     const unknown = chosen.filter((e) => !examples.has(e));
     if (unknown.length) {
-        throw new UsageError(`unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`, SEND_USAGE);
+        throw new UsageError(`unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`, 'webhooks send');
     }
     let retried = 0;
     for (const eventType of chosen) {
@@ -65,7 +58,7 @@ export async function sendCommand(argv, out) {
         catch (err) {
             const cause = err.cause;
             const reason = cause?.code ?? cause?.message ?? err.message;
-            throw new UsageError(`cannot reach ${values.url} (${reason}) while sending ${eventType}`, '');
+            throw new UsageError(`cannot reach ${values.url} (${reason}) while sending ${eventType}`);
         }
         const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
         if (status !== 200)

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { isKnownEventType, signatureProblem, webhookPayloadIssues } from '../webhooks/parse.js';
 import { verifyWebhookSignature } from '../webhooks/signature.js';
-import { EXIT, UsageError } from './usage.js';
+import { EXIT, parseOptions, UsageError } from './usage.js';
 export const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
 
 Tells whether a captured webhook body (FILE, or standard input for - or no
@@ -13,7 +12,7 @@ Options:
   --key KEY          the integration auth key; repeat it to try the previous
                      key too (after POST /auth-keys)
   --signature SIG    the X-SIGNATURE header as received
-  --help             this text
+  -h, --help         this text
 
 Exit status: 0 when the signature matches and the body is a valid webhook,
 1 when it does not, 2 on bad arguments or an unreadable file.`;
@@ -30,33 +29,27 @@ async function readStdin() {
     return Buffer.concat(chunks);
 }
 export async function verifyCommand(argv, out) {
-    const { values, positionals } = parseArgs({
-        args: argv,
-        options: {
-            key: { type: 'string', multiple: true },
-            signature: { type: 'string' },
-            help: { type: 'boolean' },
-        },
-        strict: true,
-        allowPositionals: true,
-    });
+    const { values, positionals } = parseOptions('webhooks verify', argv, {
+        key: { type: 'string', multiple: true },
+        signature: { type: 'string' },
+    }, true);
     if (values.help) {
         out(VERIFY_USAGE);
         return EXIT.ok;
     }
     if (!values.key?.length)
-        throw new UsageError('--key is required', VERIFY_USAGE);
+        throw new UsageError('--key is required', 'webhooks verify');
     if (values.signature === undefined)
-        throw new UsageError('--signature is required', VERIFY_USAGE);
+        throw new UsageError('--signature is required', 'webhooks verify');
     if (positionals.length > 1)
-        throw new UsageError('give one FILE at most', VERIFY_USAGE);
+        throw new UsageError('give one FILE at most', 'webhooks verify');
     const source = positionals[0] ?? '-';
     let body;
     try {
         body = source === '-' ? await readStdin() : await readFile(source);
     }
     catch (err) {
-        throw new UsageError(`cannot read ${source}: ${err.message}`, '');
+        throw new UsageError(`cannot read ${source}: ${err.message}`);
     }
     const problem = signatureProblem(body, values.signature, values.key);
     if (problem) {

@@ -1,8 +1,8 @@
-import { SandboxClock } from './clock.js';
-import type { EmittedEvent } from './partner-api.js';
-import { PartnerState } from './partner-state.js';
-import { V2State } from './v2-state.js';
-import { type FaultSpec } from './faults.js';
+import { SandboxClock } from './common/clock.js';
+import type { EmittedEvent } from './partner/api.js';
+import { PartnerState } from './partner/state.js';
+import { V2State } from './v2/state.js';
+import { type FaultSpec } from './http/faults.js';
 export interface SandboxOptions {
     port?: number;
     host?: string;
@@ -22,7 +22,7 @@ export interface SandboxOptions {
     state?: string;
     /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
     onWarning?: (message: string) => void;
-    /** Departures from the contract to commit on purpose (see faults.ts), for proving a conformance run notices them. */
+    /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
     faults?: FaultSpec[];
     /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
     headersTimeoutMs?: number;

@@ -1,8 +1,11 @@
-import { validatorsByEventType } from '../../generated/validators/partner-webhooks.js';
+// @verification-service/contracts/webhooks, parsing: the event in a signed body,
+// checked as the strictness policy asks of a receiver (the envelope, the
+// eventType/dataType pair, the documented rules) and no further.
+import { webhookSchemas } from '../../generated/validators/partner-webhooks.js';
 import { bodyProblem, bodyText, bodyView } from './body.js';
 import { WebhookPayloadError, WebhookSignatureError } from './errors.js';
-import { usableKeys, verifyWebhookSignature, verifyWebhookSignatureAsync } from './signature.js';
-const validateByType = validatorsByEventType;
+import { schemaIssues } from './schema-check.js';
+import { assertRequest, usableKeys, verifyWebhookSignature, verifyWebhookSignatureAsync } from './signature.js';
 /** The envelope every webhook has, whatever its type (each event's schema requires these). */
 export const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'];
 const SIGNATURE_MESSAGES = {
@@ -39,20 +42,20 @@ export function webhookPayloadIssues(payload) {
         return envelopeIssues(payload);
     // The event's own schema names the real problem; its const eventType makes
     // it the only branch of the union that could match.
-    const validate = validateByType[eventType];
-    if (validate(payload))
-        return [];
+    const { events, defs } = webhookSchemas;
+    const issues = schemaIssues(payload, defs[events[eventType]], defs);
     const added = addedVariantPaths(payload);
-    return (validate.errors ?? []).filter((e) => !isNewEnumValue(e) && !added.some((p) => isWithin(e.instancePath, p))).map((e) => ({
-        path: e.instancePath,
-        message: [e.message ?? 'is invalid', allowed(e)].filter(Boolean).join(' '),
-    }));
+    return issues
+        .filter((issue) => !isNewEnumValue(issue) && !added.some((p) => isWithin(issue.path, p)))
+        .map(({ path, message }) => ({ path, message }));
 }
 /** Whether this version of the package knows the event type (and so validates its data). */
-export const isKnownEventType = (eventType) => typeof eventType === 'string' && Object.hasOwn(validateByType, eventType);
+export const isKnownEventType = (eventType) => typeof eventType === 'string' && Object.hasOwn(webhookSchemas.events, eventType);
 /** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
 export const isKnownWebhookEvent = (event) => isKnownEventType(event.eventType);
-const isNewEnumValue = (error) => error.keyword === 'enum' && error.instancePath.startsWith('/data/');
+// A value outside a documented list inside data is not refused by itself;
+// where the list decides a branch (a oneOf, an if), the branch still decides.
+const isNewEnumValue = (issue) => issue.keyword === 'enum' && issue.path.startsWith('/data/');
 // The collected requirement types of the partner document; the `satisfies`
 // fails to compile when the document gains or loses one.
 const REQUIREMENT_TYPES = { firstAndLastName: true, dateOfBirth: true, document: true, phoneNumbers: true };
@@ -83,16 +86,6 @@ function envelopeIssues(payload) {
     if (typeof data !== 'object' || data === null || Array.isArray(data))
         issues.push({ path: '/data', message: 'must be an object' });
     return issues;
-}
-function allowed(error) {
-    const p = error.params ?? {};
-    if ('allowedValue' in p)
-        return `(${JSON.stringify(p.allowedValue)})`;
-    if ('allowedValues' in p)
-        return `(${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')})`;
-    if ('additionalProperty' in p)
-        return `(${String(p.additionalProperty)})`;
-    return '';
 }
 /** The event in a body whose signature is proven. */
 function eventOf(body) {
@@ -152,10 +145,7 @@ export function parseWebhookEvent(rawBody, signature, authKey) {
  * and with a `TypeError` when given something other than a `Request`.
  */
 export async function verifyWebhookRequest(request, authKey) {
-    const headers = request?.headers;
-    if (typeof headers?.get !== 'function' || typeof request.arrayBuffer !== 'function') {
-        throw new TypeError('verifyWebhookRequest: request must be a Web Request (the handler\'s own, before its body is read)');
-    }
+    assertRequest(request, 'verifyWebhookRequest');
     const signature = request.headers.get('x-signature');
     let body;
     try {

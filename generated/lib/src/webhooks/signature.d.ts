@@ -25,3 +25,15 @@ export declare function verifyWebhookSignature(rawBody: RawBody, signature: unkn
  * is fast but async. Never rejects.
  */
 export declare function verifyWebhookSignatureAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<boolean>;
+/** Throws unless `request` is a Web Request whose body can still be read. */
+export declare function assertRequest(request: unknown, caller: string): asserts request is Request;
+/**
+ * The smallest receiver: the body of a Web `Request` as text when its
+ * `X-SIGNATURE` proves the service sent it, `null` when not (answer 401). For
+ * a handler that forwards or stores webhooks, or reads them without the
+ * payload checks; `verifyWebhookRequest` also parses and checks, and says
+ * why it refuses. Uses node:crypto or Web Crypto; rejects with a `TypeError`
+ * when given something other than a `Request`, or where neither exists (a
+ * browser page that is not a secure context: use `verifyWebhookSignature`).
+ */
+export declare function verifyWebhookRequestBody(request: Request, authKey: AuthKeys): Promise<string | null>;

@@ -1,41 +1,39 @@
 import { bodyView } from './body.js';
-import { hmac, sha256 } from './hmac-sha256.js';
-const SIGNATURE = /^[0-9a-f]{64}$/;
-const utf8 = new TextEncoder();
+import { hmacSha256, toHex } from './sha256.js';
+const utf8 = /* @__PURE__ */ new TextEncoder();
+const bytesOf = (text) => (typeof text === 'string' ? utf8.encode(text) : text);
 // node:crypto where the runtime has it (Node, Bun, Deno): OpenSSL's HMAC is
 // several times faster than JavaScript's on large bodies. getBuiltinModule
 // loads it without an import, so this module also loads where there is no
-// node:crypto (workerd, browsers) and uses @noble/hashes there.
-const nodeCrypto = (() => {
+// node:crypto (workerd, browsers) and uses ./sha256.js there. Pure: a bundle
+// that never verifies drops it.
+const nodeCrypto = /* @__PURE__ */ (() => {
     try {
         const proc = globalThis.process;
-        return proc?.getBuiltinModule?.('crypto') ?? undefined;
+        return proc?.getBuiltinModule?.('crypto');
     }
     catch {
         return undefined;
     }
 })();
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const toHex = (bytes) => {
-    let hex = '';
-    for (const byte of bytes)
-        hex += HEX[byte];
-    return hex;
-};
 /** Lowercase hex HMAC-SHA256 of `body` keyed with `key`, synchronously. */
 function hmacHex(body, key) {
+    return nodeCrypto ? nodeCrypto.createHmac('sha256', key).update(body).digest('hex') : toHex(hmacSha256(key, body));
+}
+const webCrypto = () => globalThis.crypto?.subtle;
+/**
+ * The same natively: node:crypto, else Web Crypto (native speed on workerd
+ * and in browsers, but async); null where there is neither (a browser page
+ * that is not a secure context).
+ */
+async function nativeHmacHex(body, key) {
     if (nodeCrypto)
         return nodeCrypto.createHmac('sha256', key).update(body).digest('hex');
-    return toHex(hmac(sha256, utf8.encode(key), typeof body === 'string' ? utf8.encode(body) : body));
-}
-/** The same with Web Crypto where node:crypto is absent: native speed on workerd and in browsers. */
-async function hmacHexAsync(body, key) {
-    const subtle = globalThis.crypto?.subtle;
-    if (nodeCrypto || !subtle)
-        return hmacHex(body, key);
+    const subtle = webCrypto();
+    if (!subtle)
+        return null;
     const cryptoKey = await subtle.importKey('raw', utf8.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    const data = typeof body === 'string' ? utf8.encode(body) : body;
-    return toHex(new Uint8Array(await subtle.sign('HMAC', cryptoKey, data)));
+    return toHex(new Uint8Array(await subtle.sign('HMAC', cryptoKey, bytesOf(body))));
 }
 /** Compares two 64-character hex strings in time independent of where they differ. */
 function sameHex(a, b) {
@@ -59,8 +57,8 @@ export function signWebhookPayload(rawBody, authKey) {
 }
 /** The keys worth trying: none when `authKey` is neither a key nor a list of keys. */
 export function usableKeys(authKey) {
-    const keys = typeof authKey === 'string' ? [authKey] : Array.isArray(authKey) ? authKey : [];
-    return keys.filter((key) => typeof key === 'string' && key !== '');
+    // One key, or the keys of a list; anything else is no string and drops out.
+    return [authKey].flat().filter((key) => typeof key === 'string' && key !== '');
 }
 /**
  * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth
@@ -74,24 +72,34 @@ export function usableKeys(authKey) {
  */
 export function verifyWebhookSignature(rawBody, signature, authKey) {
     try {
-        // The length first: cheaper than the pattern on the common single-key path.
-        if (typeof signature !== 'string' || signature.length !== 64 || !SIGNATURE.test(signature))
+        // Any 64 characters: only the exact lowercase hex digest compares equal.
+        if (typeof signature !== 'string' || signature.length !== 64)
+            return false;
+        // A body that is not a string or bytes (null here) throws below.
+        const body = bodyView(rawBody);
+        // Every key is tried, so the time taken does not tell which one matched.
+        return usableKeys(authKey).reduce((match, key) => sameHex(hmacHex(body, key), signature) || match, false);
+    }
+    catch {
+        // A detached ArrayBuffer, a hostile key list: not a proof of origin.
+        return false;
+    }
+}
+/** Whether any usable key signs `body` as `signature` says, every key tried; false on any error. */
+async function signedWithAny(rawBody, signature, authKey, hex) {
+    try {
+        if (typeof signature !== 'string' || signature.length !== 64)
             return false;
         const body = bodyView(rawBody);
         if (body === null)
             return false;
-        // One key is the common case: no list is built for it.
-        if (typeof authKey === 'string')
-            return authKey !== '' && sameHex(hmacHex(body, authKey), signature);
         let match = false;
-        // Every key is tried, so the time taken does not tell which one matched.
         for (const key of usableKeys(authKey))
-            if (sameHex(hmacHex(body, key), signature))
+            if (sameHex((await hex(body, key)) ?? '', signature))
                 match = true;
         return match;
     }
     catch {
-        // A detached ArrayBuffer, a hostile key list: not a proof of origin.
         return false;
     }
 }
@@ -99,20 +107,29 @@ export function verifyWebhookSignature(rawBody, signature, authKey) {
  * `verifyWebhookSignature` for runtimes without node:crypto, where Web Crypto
  * is fast but async. Never rejects.
  */
-export async function verifyWebhookSignatureAsync(rawBody, signature, authKey) {
-    try {
-        if (typeof signature !== 'string' || !SIGNATURE.test(signature))
-            return false;
-        const body = bodyView(rawBody);
-        if (body === null)
-            return false;
-        let match = false;
-        for (const key of usableKeys(authKey))
-            if (sameHex(await hmacHexAsync(body, key), signature))
-                match = true;
-        return match;
+export function verifyWebhookSignatureAsync(rawBody, signature, authKey) {
+    return signedWithAny(rawBody, signature, authKey, async (body, key) => (await nativeHmacHex(body, key)) ?? hmacHex(body, key));
+}
+/** Throws unless `request` is a Web Request whose body can still be read. */
+export function assertRequest(request, caller) {
+    const r = request;
+    if (typeof r?.headers?.get !== 'function' || typeof r.arrayBuffer !== 'function') {
+        throw new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`);
     }
-    catch {
-        return false;
-    }
+}
+/**
+ * The smallest receiver: the body of a Web `Request` as text when its
+ * `X-SIGNATURE` proves the service sent it, `null` when not (answer 401). For
+ * a handler that forwards or stores webhooks, or reads them without the
+ * payload checks; `verifyWebhookRequest` also parses and checks, and says
+ * why it refuses. Uses node:crypto or Web Crypto; rejects with a `TypeError`
+ * when given something other than a `Request`, or where neither exists (a
+ * browser page that is not a secure context: use `verifyWebhookSignature`).
+ */
+export async function verifyWebhookRequestBody(request, authKey) {
+    assertRequest(request, 'verifyWebhookRequestBody');
+    if (!nodeCrypto && !webCrypto())
+        throw new TypeError('verifyWebhookRequestBody: this runtime has neither node:crypto nor Web Crypto; use verifyWebhookSignature');
+    const body = new Uint8Array(await request.arrayBuffer());
+    return (await signedWithAny(body, request.headers.get('x-signature'), authKey, nativeHmacHex)) ? new TextDecoder().decode(body) : null;
 }

@@ -1,4 +1,4 @@
-import type { RouteSpec } from './contract.js';
+import type { RouteSpec } from '../../contract/routes.js';
 export declare const FAULTS: {
     readonly 'missing-field': "drops the first field of every successful answer";
     readonly 'wrong-status': "answers 202 (documented nowhere) instead of the success status";

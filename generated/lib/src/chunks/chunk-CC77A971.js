@@ -1,3 +1,0 @@
-import { createRequire as __vcCreateRequire } from 'node:module';
-const require = __vcCreateRequire(import.meta.url);
-import{existsSync as f,readFileSync as e}from"node:fs";import r from"node:path";import{fileURLToPath as c}from"node:url";function i(){let o=r.dirname(c(import.meta.url));for(;;){let n=r.join(o,"package.json");if(f(n)&&JSON.parse(e(n,"utf8")).name==="verification-contracts")return o;let a=r.dirname(o);if(a===o)throw new Error("verification-contracts: cannot find the package root");o=a}}var t;function m(o){return t??=i(),JSON.parse(e(r.join(t,"generated","openapi",`${o}.json`),"utf8"))}function u(o){return t??=i(),JSON.parse(e(r.join(t,"generated","workflows",`${o}.arazzo.json`),"utf8"))}export{m as a,u as b};

@@ -1,0 +1,32 @@
+// @verification-service/contracts/sandbox: the local sandbox inside a partner's test
+// suite. `startSandbox` runs it in-process (sandbox/in-process.ts);
+// `createSandboxClient` is a typed client of its control API (/_sandbox),
+// typed from the control API's bundled document.
+import createClient, {} from 'openapi-fetch';
+export { startSandbox } from './sandbox/in-process.js';
+/**
+ * Creates an openapi-fetch client of the sandbox control API: act as the end
+ * user or the reviewer, move the clock, seed and reset. Every call carries
+ * `Content-Type: application/json`, which the control API asks of every
+ * POST, also those that take no body.
+ *
+ * ```ts
+ * const control = createSandboxClient({ baseUrl: sandbox.url });
+ * await control.POST('/_sandbox/verifications/{verificationId}/open', { params: { path: { verificationId } } });
+ * await control.POST('/_sandbox/verifications/{verificationId}/scan', { params: { path: { verificationId } }, body: { outcome: 'pass' } });
+ * ```
+ */
+export function createSandboxClient(options) {
+    const baseUrl = options?.baseUrl;
+    if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(baseUrl)) {
+        throw new TypeError('createSandboxClient: baseUrl must be the sandbox URL, such as "http://127.0.0.1:4020" (the url startSandbox returns)');
+    }
+    if (/\/(_sandbox|v2)\/*$/.test(baseUrl)) {
+        throw new TypeError(`createSandboxClient: baseUrl ${JSON.stringify(baseUrl)} ends in a path; give the sandbox URL without it (the paths start with /_sandbox)`);
+    }
+    return createClient({
+        baseUrl: baseUrl.replace(/\/+$/, ''),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        headers: { ...options.headers, 'Content-Type': 'application/json' },
+    });
+}

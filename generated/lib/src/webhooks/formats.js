@@ -1,0 +1,44 @@
+// The string formats the webhook schemas use, as ajv-formats checks them in
+// full mode (RFC 3339 dates with real calendar days, times with a zone and
+// the leap second; RFC 4122 UUIDs), so that a payload is judged as the
+// partner document's own validator judges it. test/webhook-checks.test.ts
+// compares them with ajv-formats.
+const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function date(text) {
+    const m = /^(\d\d\d\d)-(\d\d)-(\d\d)$/.exec(text);
+    if (!m)
+        return false;
+    const year = +m[1];
+    const month = +m[2];
+    const day = +m[3];
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : DAYS[month]);
+}
+function time(text) {
+    const m = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)$/i.exec(text);
+    if (!m)
+        return false;
+    const hour = +m[1];
+    const minute = +m[2];
+    const second = +m[3];
+    const sign = m[5] === '-' ? -1 : 1;
+    const zoneHour = +(m[6] || 0);
+    const zoneMinute = +(m[7] || 0);
+    if (zoneHour > 23 || zoneMinute > 59)
+        return false;
+    if (hour <= 23 && minute <= 59 && second < 60)
+        return true;
+    // A leap second: 23:59:60 in UTC.
+    const utcMinute = minute - zoneMinute * sign;
+    const utcHour = hour - zoneHour * sign - (utcMinute < 0 ? 1 : 0);
+    return (utcHour === 23 || utcHour === -1) && (utcMinute === 59 || utcMinute === -1) && second < 61;
+}
+/** Format name to check; a string of an unlisted format is not checked (the build refuses one). */
+export const FORMATS = {
+    date,
+    'date-time': (text) => {
+        const parts = text.split(/t|\s/i);
+        return parts.length === 2 && date(parts[0]) && time(parts[1]);
+    },
+    uuid: (text) => /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(text),
+};

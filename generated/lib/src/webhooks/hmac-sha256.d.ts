@@ -1,2 +1,0 @@
-export { hmac } from '@noble/hashes/hmac.js';
-export { sha256 } from '@noble/hashes/sha2.js';

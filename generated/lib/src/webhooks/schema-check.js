@@ -1,0 +1,224 @@
+import { FORMATS } from './formats.js';
+const typeOf = (value) => value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+const hasType = (value, type) => {
+    const actual = typeOf(value);
+    return actual === type || (type === 'number' && actual === 'integer');
+};
+/** Whether a value of JSON type `type` (from typeOf) is one of `types`. */
+function typeIn(types, type) {
+    for (const t of types)
+        if (t === type || (t === 'number' && type === 'integer'))
+            return true;
+    return false;
+}
+const equal = (a, b) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+const quoted = (values) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
+// Bounds: keyword, what is measured, and how the bound compares.
+const BOUNDS = [
+    ['minLength', 'string', (s) => [...s].length, true, 'must NOT have fewer than %s characters'],
+    ['maxLength', 'string', (s) => [...s].length, false, 'must NOT have more than %s characters'],
+    ['minItems', 'array', (a) => a.length, true, 'must NOT have fewer than %s items'],
+    ['maxItems', 'array', (a) => a.length, false, 'must NOT have more than %s items'],
+    ['maxProperties', 'object', (o) => Object.keys(o).length, false, 'must NOT have more than %s properties'],
+    ['minimum', 'number', (n) => n, true, 'must be >= %s'],
+    ['maximum', 'number', (n) => n, false, 'must be <= %s'],
+];
+const nodes = new WeakMap();
+function nodeOf(schema, defs) {
+    let node = nodes.get(schema);
+    if (node)
+        return node;
+    const sub = (s) => (s ? nodeOf(s, defs) : null);
+    const list = (l) => (l ? l.map((s) => nodeOf(s, defs)) : null);
+    // One literal, every field in the same order: one object shape for all nodes.
+    node = {
+        schema,
+        ref: null,
+        types: schema.type === undefined ? null : [].concat(schema.type),
+        hasConst: 'const' in schema,
+        enum: schema.enum ?? null,
+        bounds: BOUNDS.filter(([keyword]) => schema[keyword] !== undefined),
+        format: schema.format === undefined ? null : (FORMATS[schema.format] ?? (() => true)),
+        pattern: schema.pattern === undefined ? null : new RegExp(schema.pattern, 'u'),
+        required: schema.required ?? null,
+        properties: null,
+        names: schema.properties ? new Set(Object.keys(schema.properties)) : null,
+        additional: typeof schema.additionalProperties === 'boolean' ? schema.additionalProperties : true,
+        items: null,
+        allOf: null,
+        anyOf: null,
+        oneOf: null,
+        not: null,
+        if: null,
+        then: null,
+        else: null,
+    };
+    nodes.set(schema, node); // before the children: a schema may refer to itself
+    node.ref = sub(schema.$ref === undefined ? undefined : defs[schema.$ref]);
+    node.properties = schema.properties ? Object.entries(schema.properties).map(([name, s]) => [name, nodeOf(s, defs)]) : null;
+    if (typeof schema.additionalProperties === 'object')
+        node.additional = nodeOf(schema.additionalProperties, defs);
+    node.items = sub(schema.items);
+    node.allOf = list(schema.allOf);
+    node.anyOf = list(schema.anyOf);
+    node.oneOf = list(schema.oneOf);
+    node.not = sub(schema.not);
+    node.if = sub(schema.if);
+    node.then = sub(schema.then);
+    node.else = sub(schema.else);
+    return node;
+}
+/** Every way `value` at `path` breaks `schema`; none when it keeps it. */
+export function schemaIssues(value, schema, defs, path = '') {
+    const node = nodeOf(schema, defs);
+    // Most payloads keep their schema: a yes/no pass builds no path and no issue.
+    if (keeps(value, node))
+        return [];
+    const issues = [];
+    collect(value, node, path, issues);
+    return issues;
+}
+/** Whether `value` keeps the schema of `node`: what `collect` finds nothing in. */
+function keeps(value, node) {
+    const { schema } = node;
+    const type = typeOf(value);
+    if (node.ref && !keeps(value, node.ref))
+        return false;
+    if (node.types && !typeIn(node.types, type))
+        return false;
+    if (node.hasConst && !equal(value, schema.const))
+        return false;
+    if (node.enum && !node.enum.some((v) => equal(value, v)))
+        return false;
+    if (node.bounds.length) {
+        for (const [keyword, boundType, measure, atLeast] of node.bounds) {
+            const bound = schema[keyword];
+            if (hasType(value, boundType) && (atLeast ? measure(value) < bound : measure(value) > bound))
+                return false;
+        }
+    }
+    if (type === 'string' && ((node.format && !node.format(value)) || (node.pattern && !node.pattern.test(value))))
+        return false;
+    if (type === 'object') {
+        const object = value;
+        if (node.required)
+            for (const name of node.required)
+                if (!Object.hasOwn(object, name))
+                    return false;
+        if (node.properties)
+            for (const [name, child] of node.properties)
+                if (Object.hasOwn(object, name) && !keeps(object[name], child))
+                    return false;
+        if (node.additional !== true) {
+            for (const name of Object.keys(object)) {
+                if (!node.names?.has(name) && (node.additional === false || !keeps(object[name], node.additional)))
+                    return false;
+            }
+        }
+    }
+    if (node.items && type === 'array')
+        for (const item of value)
+            if (!keeps(item, node.items))
+                return false;
+    if (node.allOf)
+        for (const n of node.allOf)
+            if (!keeps(value, n))
+                return false;
+    if (node.anyOf && !node.anyOf.some((n) => keeps(value, n)))
+        return false;
+    if (node.oneOf && node.oneOf.filter((n) => keeps(value, n)).length !== 1)
+        return false;
+    if (node.not && keeps(value, node.not))
+        return false;
+    if (node.if) {
+        const branch = keeps(value, node.if) ? node.then : node.else;
+        if (branch && !keeps(value, branch))
+            return false;
+    }
+    return true;
+}
+const pointer = (path, name) => `${path}/${name.includes('~') || name.includes('/') ? name.replace(/~/g, '~0').replace(/\//g, '~1') : name}`;
+const issuesOf = (value, node, path) => {
+    const issues = [];
+    if (!keeps(value, node))
+        collect(value, node, path, issues);
+    return issues;
+};
+/** The issues of the closest of several branches, and the combinator's own, unless enough branches fit. */
+function branchIssues(value, branches, one, path, issues) {
+    const found = branches.map((n) => issuesOf(value, n, path));
+    const passing = found.filter((f) => f.length === 0).length;
+    if (one ? passing === 1 : passing > 0)
+        return;
+    // No branch fits: the closest one says what is wrong.
+    if (passing === 0)
+        issues.push(...found.reduce((a, b) => (b.length < a.length ? b : a)));
+    issues.push({ path, keyword: one ? 'oneOf' : 'anyOf', message: one ? 'must match exactly one schema in oneOf' : 'must match a schema in anyOf' });
+}
+/** Adds to `issues` every way `value` at `path` breaks the schema of `node`. */
+function collect(value, node, path, issues) {
+    const { schema } = node;
+    const type = typeOf(value);
+    if (node.ref)
+        collect(value, node.ref, path, issues);
+    if (node.types && !typeIn(node.types, type))
+        issues.push({ path, keyword: 'type', message: `must be ${node.types.join(',')}` });
+    if (node.hasConst && !equal(value, schema.const))
+        issues.push({ path, keyword: 'const', message: `must be equal to constant ${quoted([schema.const])}` });
+    if (node.enum && !node.enum.some((v) => equal(value, v)))
+        issues.push({ path, keyword: 'enum', message: `must be equal to one of the allowed values ${quoted(node.enum)}` });
+    for (const [keyword, boundType, measure, atLeast, message] of node.bounds) {
+        const bound = schema[keyword];
+        if (hasType(value, boundType) && (atLeast ? measure(value) < bound : measure(value) > bound))
+            issues.push({ path, keyword, message: message.replace('%s', String(bound)) });
+    }
+    if (type === 'string') {
+        if (node.format && !node.format(value))
+            issues.push({ path, keyword: 'format', message: `must match format "${schema.format}"` });
+        if (node.pattern && !node.pattern.test(value))
+            issues.push({ path, keyword: 'pattern', message: `must match pattern "${schema.pattern}"` });
+    }
+    if (type === 'object') {
+        const object = value;
+        if (node.required)
+            for (const name of node.required)
+                if (!Object.hasOwn(object, name))
+                    issues.push({ path, keyword: 'required', message: `must have required property '${name}'` });
+        if (node.properties)
+            for (const [name, child] of node.properties)
+                if (Object.hasOwn(object, name))
+                    collect(object[name], child, pointer(path, name), issues);
+        if (node.additional !== true) {
+            for (const name of Object.keys(object)) {
+                if (node.names?.has(name))
+                    continue;
+                if (node.additional === false)
+                    issues.push({ path, keyword: 'additionalProperties', message: `must NOT have additional properties (${name})` });
+                else
+                    collect(object[name], node.additional, pointer(path, name), issues);
+            }
+        }
+    }
+    if (node.items && type === 'array') {
+        const items = value;
+        for (let i = 0; i < items.length; i++)
+            collect(items[i], node.items, `${path}/${i}`, issues);
+    }
+    if (node.allOf)
+        for (const n of node.allOf)
+            collect(value, n, path, issues);
+    if (node.anyOf)
+        branchIssues(value, node.anyOf, false, path, issues);
+    if (node.oneOf)
+        branchIssues(value, node.oneOf, true, path, issues);
+    if (node.not && issuesOf(value, node.not, path).length === 0)
+        issues.push({ path, keyword: 'not', message: 'must NOT be valid' });
+    if (node.if) {
+        const branch = issuesOf(value, node.if, path).length === 0 ? node.then : node.else;
+        const before = issues.length;
+        if (branch)
+            collect(value, branch, path, issues);
+        if (issues.length > before)
+            issues.push({ path, keyword: 'if', message: `must match "${branch === node.then ? 'then' : 'else'}" schema` });
+    }
+}
