@@ -93,7 +93,7 @@ describe('the packed tarball', () => {
   it('holds what consumers need and nothing else', () => {
     const files = packed.files.map((f) => f.path);
     for (const file of files) {
-      expect(file, file).toMatch(/^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$)/);
+      expect(file, file).toMatch(/^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$|CHANGELOG\.md$|openapi\/DECISIONS\.md$|guides\/[a-z-]+\.md$|guides\/images\/docs-[a-z]+\.jpg$)/);
     }
     expect(files).toEqual(
       expect.arrayContaining([

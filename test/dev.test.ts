@@ -14,7 +14,8 @@ import { ROOT } from '../scripts/lib/paths.mjs';
 import { freePort } from '../scripts/lib/prism.mjs';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-dev-'));
-const COPIED = ['openapi', 'scripts', 'src', 'generated', 'redocly.yaml', '.spectral.yaml', 'package.json', 'package-lock.json', 'tsconfig.json'];
+// What the build reads: the docs step also renders CHANGELOG.md.
+const COPIED = ['openapi', 'scripts', 'src', 'generated', 'redocly.yaml', '.spectral.yaml', 'package.json', 'package-lock.json', 'tsconfig.json', 'CHANGELOG.md'];
 const V2_SOURCE = path.join(work, 'openapi', 'v2', 'openapi.yaml');
 const V2_EXAMPLE = path.join(work, 'openapi', 'v2', 'components', 'examples', 'VerificationCreated.yaml');
 const LEAD = 'The version 2 interface of the identity verification service is read-only';

@@ -61,7 +61,7 @@ describe('an edge receiver bundled from the installed package', () => {
 
 describe('the sideEffects declaration', () => {
   it('is true of every module it covers: importing one adds no global, listener, handle or output', async () => {
-    const pkg = JSON.parse(readFileSync(path.join(project, 'node_modules', 'verification-contracts', 'package.json'), 'utf8'));
+    const pkg = JSON.parse(readFileSync(path.join(project, 'node_modules', '@verification-service', 'contracts', 'package.json'), 'utf8'));
     expect(pkg.sideEffects).toEqual(['./generated/lib/src/cli/index.js']);
     // The one module with side effects is the command line, which runs when loaded.
     expect(Object.values(pkg.bin)).toEqual(['generated/lib/src/cli/index.js']);
@@ -70,7 +70,7 @@ describe('the sideEffects declaration', () => {
       `import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-const root = path.resolve('node_modules/verification-contracts');
+const root = path.resolve('node_modules/@verification-service/contracts');
 const declared = new Set(${JSON.stringify(pkg.sideEffects)}.map((f) => path.join(root, f)));
 const files = readdirSync(path.join(root, 'generated', 'lib'), { recursive: true }).map((f) => path.join(root, 'generated', 'lib', f)).filter((f) => f.endsWith('.js') && !declared.has(f)).sort();
 let output = 0;

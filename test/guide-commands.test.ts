@@ -49,7 +49,7 @@ function commandsOf(guide: string): Command[] {
 const guides = ['README.md', ...readdirSync(path.join(ROOT, 'guides')).filter((f) => f.endsWith('.md')).map((f) => `guides/${f}`)];
 const commands = guides.flatMap(commandsOf);
 const webhooksGuide = readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8');
-const sendExample = /^npx @verification-service/contracts webhooks send .*$/m.exec(webhooksGuide)?.[0] ?? '';
+const sendExample = /^npx @verification-service\/contracts webhooks send .*$/m.exec(webhooksGuide)?.[0] ?? '';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'vc-guide-commands-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -142,7 +142,7 @@ describe.each(commands)('$guide: $line', (command) => {
     try {
       const url = `http://127.0.0.1:${port}`;
       await answers(`${url}/`, child, () => output);
-      if (/verification-contracts sandbox/.test(line)) {
+      if (/@verification-service\/contracts sandbox/.test(line)) {
         await expect.poll(() => output, { timeout: 10_000 }).toContain('Ctrl-C stops it.');
         const printed = /export PARTNER_URL=(\S+) AUTH_KEY=(\S+) V2_URL=(\S+) ACCESS_TOKEN=(\S+)/.exec(output);
         expect(printed, output).not.toBeNull();

@@ -843,7 +843,9 @@ export interface components {
          *     (an array, a number, `null`, an object with fields) is refused with 400,
          *     so a body meant for another operation does not pass unnoticed.
          */
-        NoFields: Record<string, never>;
+        NoFields: {
+            [key: string]: unknown;
+        };
         /** @description The user's holding, as a shareholder register would report it. */
         SharesUpdate: {
             /**
