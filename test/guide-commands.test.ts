@@ -9,13 +9,13 @@
 // them, with the `.js` a project's `tsc` would emit next to each.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { freePort } from '../scripts/lib/prism.mjs';
 import { startSandbox } from '../src/sandbox/server.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
@@ -53,16 +53,6 @@ const sendExample = /^npx @verification-service\/contracts webhooks send .*$/m.e
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'vc-guide-commands-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A fresh project with the package installed (a link to this build), `npx` and `deno` on the PATH. */
 async function freshProject(command: Command): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {

@@ -842,9 +842,7 @@ export interface components {
          *     (an array, a number, `null`, an object with fields) is refused with 400,
          *     so a body meant for another operation does not pass unnoticed.
          */
-        NoFields: {
-            [key: string]: unknown;
-        };
+        NoFields: Record<string, never>;
         /** @description The user's holding, as a shareholder register would report it. */
         SharesUpdate: {
             /**
