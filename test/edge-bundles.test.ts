@@ -47,7 +47,7 @@ describe('an edge receiver bundled from the installed package', () => {
     const key = 'sbx_edge_key';
     const text = JSON.stringify(documentedWebhookExamples().get('verification.updated'));
     const sent: unknown[] = [];
-    const env = { WEBHOOK_AUTH_KEY: key, QUEUE: { send: async (m: unknown) => void sent.push(m) } };
+    const env = { AUTH_KEY: key, QUEUE: { send: async (m: unknown) => void sent.push(m) } };
     const post = (sig: string) => worker.fetch(new Request('https://receiver.example/', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } }), env);
     expect((await post(signWebhookPayload(text, key))).status).toBe(200);
     expect((await post(signWebhookPayload(text, 'sbx_forger'))).status).toBe(401);

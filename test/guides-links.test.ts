@@ -44,3 +44,18 @@ describe('links of the README and the guides', () => {
     expect([...anchorsOf('# The `mock`\n## Run it, twice!\n## Run it, twice!')]).toEqual(['the-mock', 'run-it-twice', 'run-it-twice-1']);
   });
 });
+
+// The sandbox prints AUTH_KEY and ACCESS_TOKEN; a page that reads the key from
+// another variable leaves the newcomer's pasted line unused (issue 20).
+// PREVIOUS_AUTH_KEY, the key kept through a rotation, is the one other name.
+const OTHER_CREDENTIAL_NAME = /\b(?!PREVIOUS_AUTH_KEY\b)(?:[A-Z][A-Z0-9]*_)+AUTH_KEY\b|\bAUTH_KEY_[A-Z0-9_]+|\bVERIFICATION_TOKEN\b|\$\{?TOKEN\b/g;
+
+describe('credential variables of the README and the guides', () => {
+  it.each(PAGES)('%s reads the key from AUTH_KEY and the v2 token from ACCESS_TOKEN only', (page) => {
+    expect(readFileSync(path.join(ROOT, page), 'utf8').match(OTHER_CREDENTIAL_NAME) ?? []).toEqual([]);
+  });
+
+  it('catches another name (the checker itself)', () => {
+    expect('env.WEBHOOK_AUTH_KEY, AUTH_KEY_OLD, $TOKEN, ${TOKEN}, AUTH_KEY, ACCESS_TOKEN, PREVIOUS_AUTH_KEY'.match(OTHER_CREDENTIAL_NAME)).toEqual(['WEBHOOK_AUTH_KEY', 'AUTH_KEY_OLD', '$TOKEN', '${TOKEN']);
+  });
+});

@@ -30,7 +30,7 @@ export const RECEIVERS = {
 export default {
   async fetch(request, env) {
     const body = await request.arrayBuffer();
-    const ok = verifyWebhookSignature(body, request.headers.get('x-signature'), env.WEBHOOK_AUTH_KEY);
+    const ok = verifyWebhookSignature(body, request.headers.get('x-signature'), env.AUTH_KEY);
     return new Response(null, { status: ok ? 200 : 401 });
   },
 };`,
@@ -41,7 +41,7 @@ export default {
     source: `import { verifyWebhookRequestBody } from '@verification-service/contracts/webhooks';
 export default {
   async fetch(request, env) {
-    const body = await verifyWebhookRequestBody(request, env.WEBHOOK_AUTH_KEY);
+    const body = await verifyWebhookRequestBody(request, env.AUTH_KEY);
     if (body === null) return new Response(null, { status: 401 });
     await env.QUEUE.send(body);
     return new Response(null, { status: 200 });
@@ -56,7 +56,7 @@ export default {
   async fetch(request, env) {
     let event;
     try {
-      event = await verifyWebhookRequest(request, env.WEBHOOK_AUTH_KEY);
+      event = await verifyWebhookRequest(request, env.AUTH_KEY);
     } catch (err) {
 ${errorAnswers}
     }
@@ -78,7 +78,7 @@ ${errorAnswers}
 export default {
   async fetch(request, env) {
     try {
-      const event = parseWebhookEvent(await request.arrayBuffer(), request.headers.get('x-signature'), env.WEBHOOK_AUTH_KEY);
+      const event = parseWebhookEvent(await request.arrayBuffer(), request.headers.get('x-signature'), env.AUTH_KEY);
       await env.QUEUE.send(event.eventId);
       return new Response(null, { status: 200 });
     } catch (err) {
