@@ -3,8 +3,6 @@
 // command's options, answering with where it listens and the credentials it
 // accepts. Only plain types cross this boundary, so the published
 // declarations name nothing of the sandbox's insides.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { WebhookEvent } from '../webhooks/events.js';
 import { startSandbox as startServer } from './server.js';
 
@@ -64,8 +62,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const value = options[name];
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new TypeError(`startSandbox: ${name} must be a non-empty string when given`);
   }
-  // `.sandbox/state.jsonl` in a fresh checkout: the folder is made, as a test suite expects.
-  if (options.state !== undefined) mkdirSync(path.dirname(path.resolve(options.state)), { recursive: true });
   const sandbox = await startServer({
     port,
     authKey: options.authKey,
