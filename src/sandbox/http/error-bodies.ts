@@ -23,6 +23,8 @@ const describe = (v: Violation) => {
   if (v.reasonCode === 'REQUIRED') return `${v.field} is required`;
   // v2 lists them in `details[].params.allowedValues`; the partner's message is all a client gets.
   if (v.reasonCode === 'ENUM' && Array.isArray(v.params.allowedValues)) return `${v.field} must be one of ${v.params.allowedValues.join(', ')}`;
+  // An operation that takes no fields (NoFields): say what to send instead.
+  if (v.reasonCode === 'MAX_PROPERTIES' && v.params.limit === 0) return `${v.field} must be {} or left out: this operation takes no fields`;
   return `${v.field} ${why}`;
 };
 
