@@ -24,15 +24,17 @@
 // connection), and that where its answer is one of the operation's documented
 // examples (for 400 and 401, and for 2xx) the example is the one of that
 // status and valid against the schema. Its statuses are counted and printed,
-// not asserted. Prism 5.14.2 exits on two kinds of input (see the last
-// test), so the fuzz runs against its own Prism processes, not the shared
-// mocks of the other test files, and leaves those two inputs out.
+// not asserted. Prism 5.14.2 exits on two kinds of input (the last test pins
+// both on Prism processes of its own); the fuzz leaves those two inputs out,
+// so it can use the run's shared mocks (test/helpers/mock-servers.ts) and
+// start no Prism of its own. A new input that stops Prism fails the fuzz
+// as a dropped request, and the mock tests after it.
 import { createServer, request, Agent, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, startPrism } from '../scripts/lib/prism.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
@@ -376,15 +378,7 @@ function crashesPrism(api: Api, req: FuzzRequest, headers: Record<string, string
 const prismDocument = (api: Api) => path.join(ROOT, 'generated', 'openapi', `${api}.yaml`);
 
 describe('fuzzing the Prism mocks', () => {
-  const mocks: Partial<Record<Api, { url: string; exited: Promise<unknown>; stop(): Promise<void> }>> = {};
-  beforeAll(async () => {
-    for (const api of ['v2', 'partner'] as const) {
-      mocks[api] = await startPrism({ document: prismDocument(api), port: await freePort(), logLevel: 'silent' });
-    }
-  });
-  afterAll(async () => {
-    await Promise.all(Object.values(mocks).map((m) => m.stop()));
-  });
+  const mockUrls = inject('mockUrls');
 
   const exampleIds = (api: Api, name: string) =>
     Object.values<Json>(docs[api].components.parameters)
@@ -402,7 +396,7 @@ describe('fuzzing the Prism mocks', () => {
       .filter(({ req, headers }) => !crashesPrism(api, req, headers));
     let examples = 0;
     let ownBodies = 0;
-    const base = mocks[api]!.url;
+    const base = mockUrls[api];
     try {
       await fc.assert(
         fc.asyncProperty(arb, async ({ req, headers }) => {
