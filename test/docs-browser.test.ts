@@ -19,7 +19,7 @@
 // says what was not checked, and fails when CI=true.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
@@ -92,6 +92,7 @@ if (!existsSync(CHROMIUM)) {
 } else {
   describe('docs in a real browser', () => {
     let browser: Browser;
+    let context: BrowserContext;
     let site: { url: string; close(): Promise<void> };
     // One page per API document, opened once: loading a Redoc page costs
     // seconds of browser CPU, so its tests (and the guide screenshots) share it,
@@ -103,6 +104,7 @@ if (!existsSync(CHROMIUM)) {
       site = await serveStatic(DOCS);
       // launch() gives the browser a fresh, empty profile of its own.
       browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 20_000 });
+      context = await browser.newContext({ viewport: VIEWPORT });
     }, 30_000);
 
     afterAll(async () => {
@@ -110,20 +112,19 @@ if (!existsSync(CHROMIUM)) {
       await site?.close();
     });
 
-    /** A new page in its own context that records everything it must not do. */
+    /** A new page that records everything it must not do (in the run's one context: a context costs a second of browser CPU). */
     async function openPage(file: string): Promise<{ page: Page; trouble: Trouble }> {
-      const context = await browser.newContext({ viewport: VIEWPORT });
-      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
       const trouble: Trouble = { errors: [], offLoopback: [], failedLoads: [] };
       // Every request passes here: loopback goes through, anything else is
       // recorded and refused (data: and blob: URLs stay inside the page).
-      await context.route('**/*', (route) => {
+      await page.route('**/*', (route) => {
         const url = new URL(route.request().url());
         if (url.protocol === 'data:' || url.protocol === 'blob:' || LOOPBACK.has(url.hostname)) return route.continue();
         trouble.offLoopback.push(url.href);
         return route.abort('blockedbyclient');
       });
-      const page = await context.newPage();
       page.on('console', (m) => {
         if (m.type() === 'error') trouble.errors.push(`console: ${m.text()}`);
       });
@@ -207,7 +208,7 @@ if (!existsSync(CHROMIUM)) {
         await page.goBack({ waitUntil: 'load' });
       }
       await expectClean(page, trouble);
-      await page.context().close();
+      await page.close();
     });
 
     it('changelog.html lists the releases of CHANGELOG.md', async () => {
@@ -217,7 +218,7 @@ if (!existsSync(CHROMIUM)) {
       expect(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent?.trim()))).toEqual(versions);
       await page.screenshot({ path: path.join(SHOTS, 'changelog.png'), fullPage: true });
       await expectClean(page, trouble);
-      await page.context().close();
+      await page.close();
     });
 
     it('assumptions.html has an entry for every marker of every API page, and a marker opens its entry', async () => {
@@ -226,7 +227,7 @@ if (!existsSync(CHROMIUM)) {
       expect(entries.length).toBeGreaterThan(20);
       await assumptions.page.screenshot({ path: path.join(SHOTS, 'assumptions.png'), fullPage: true });
       await expectClean(assumptions.page, assumptions.trouble);
-      await assumptions.page.context().close();
+      await assumptions.page.close();
 
       for (const api of APIS) {
         const marked = new Set(
@@ -245,7 +246,7 @@ if (!existsSync(CHROMIUM)) {
       expect(new URL(page.url()).pathname + new URL(page.url()).hash).toBe('/assumptions.html#P1');
       expect(await page.locator('section.assumption:target').getAttribute('id')).toBe('P1');
       await expectClean(page, trouble);
-      await page.context().close();
+      await page.close();
     });
 
     describe.each(APIS.map((api) => api.name))('%s.html', (name) => {
@@ -405,7 +406,7 @@ if (!existsSync(CHROMIUM)) {
       const index = await openPage('index.html');
       await index.page.setViewportSize(viewport);
       await index.page.screenshot({ path: path.join(SHOTS, 'docs-index.jpg'), quality: JPEG_QUALITY });
-      await index.page.context().close();
+      await index.page.close();
 
       // The partner page its tests used (the v2 and sandbox pages were shot on load).
       const { page, trouble } = apiPages.get('partner')!;
@@ -436,7 +437,7 @@ if (!existsSync(CHROMIUM)) {
         await opened.page.setViewportSize(viewport);
         await opened.page.screenshot({ path: path.join(SHOTS, shot), quality: JPEG_QUALITY });
         await expectClean(opened.page, opened.trouble);
-        await opened.page.context().close();
+        await opened.page.close();
       }
 
       for (const file of GUIDE_SHOTS) keepForGuides(file);
