@@ -122,6 +122,7 @@ describe('the packed tarball', () => {
       answered: '200 ignored company.created',
       verified: true,
       openapi: ['3.1.0', '3.1.0'],
+      sandboxClient: true,
     });
     expect(result.userId).toEqual(expect.any(String));
     expect(result.seen).toEqual([

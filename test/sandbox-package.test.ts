@@ -29,7 +29,9 @@ beforeAll(async () => {
   writeFileSync(
     path.join(project, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] },
+      // The package's own declarations are checked with skipLibCheck off by
+      // consumer.test.ts; here that would check vitest's and vite's too (9 s of CPU).
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
       files: ['sandbox.test.ts'],
     }),
   );
@@ -38,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('@verification-service/contracts/sandbox from the packed tarball', () => {
-  it("type-checks the sandbox guide's vitest example (strict, NodeNext, library declarations checked)", async () => {
+  it("type-checks the sandbox guide's vitest example (strict, NodeNext)", async () => {
     await exec(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
   }, 120_000);
 
