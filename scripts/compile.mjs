@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { cp, readFile, rm } from 'node:fs/promises';
 import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';
-import { ROOT } from './lib/paths.mjs';
+import { ROOT, TSC } from './lib/paths.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
@@ -13,7 +13,7 @@ export async function compile(out) {
   const lib = path.join(out, 'lib');
   await rm(lib, { recursive: true, force: true });
   try {
-    await runTool('tsc', ['-p', 'tsconfig.json', '--outDir', lib], { quiet: true });
+    await runTool(TSC, ['-p', 'tsconfig.json', '--outDir', lib], { quiet: true });
   } catch (err) {
     throw new Error(`TypeScript did not compile; fix the errors in src/:\n${err.message}`);
   }

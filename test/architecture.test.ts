@@ -94,3 +94,34 @@ describe('repository hygiene', () => {
     expect(check.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
   });
 });
+
+// The test files share worker processes (isolate: false, DECISIONS T2), so
+// none may change what the next file in the same process would see.
+describe('test files run side by side in one process', () => {
+  const PROCESS_WIDE = [
+    [/process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/, 'assigns an environment variable'],
+    [/\bdelete process\.env/, 'deletes an environment variable'],
+    [/^\s*globalThis\.\w+\s*=[^=]/m, 'replaces a global'],
+    [/\bprocess\.chdir\(/, 'changes the working folder'],
+    [/\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/, 'mocks a module, a global, the environment or the clock'],
+  ] as const;
+  const testDir = path.join(ROOT, 'test');
+  const sources = [
+    ...readdirSync(testDir).filter((f) => f.endsWith('.ts')).map((f) => path.join(testDir, f)),
+    ...readdirSync(path.join(testDir, 'helpers')).map((f) => path.join(testDir, 'helpers', f)),
+  ];
+  /** The code outside strings and template literals: a test may write such code into a file another process runs. */
+  const outsideTemplates = (text: string) =>
+    text.replace(/`(?:\\[\s\S]|[^`\\])*`/g, '``').replace(/'(?:\\.|[^'\\\n])*'/g, "''").replace(/"(?:\\.|[^"\\\n])*"/g, '""');
+
+  it.each(PROCESS_WIDE.map(([pattern, what]) => [what, pattern] as const))('no test file or helper %s', (_what, pattern) => {
+    const offenders = sources.filter((file) => pattern.test(outsideTemplates(readFileSync(file, 'utf8'))));
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('the rule sees such code, and not the same code inside a template written for another process', () => {
+    expect(PROCESS_WIDE[0][0].test(outsideTemplates('process.env.CI = `true`;'))).toBe(true);
+    expect(PROCESS_WIDE[2][0].test(outsideTemplates('globalThis.fetch = async () => {};'))).toBe(true);
+    expect(PROCESS_WIDE[2][0].test(outsideTemplates('const RECORDER = `\nglobalThis.fetch = async () => {};\n`;'))).toBe(false);
+  });
+});

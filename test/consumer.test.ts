@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { ROOT, TSC } from '../scripts/lib/paths.mjs';
 import { exec, installInto, sharedInstall, type Packed } from './helpers/packed-package.js';
 
 const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
@@ -112,7 +112,8 @@ describe('the packed tarball', () => {
   });
 
   it('type-checks a strict NodeNext consumer of every entry point, and runs it', async () => {
-    await exec(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
+    // TypeScript 5, the compiler the package is built with, as a partner's project would run it.
+    await exec(process.execPath, [TSC, '-p', project]);
     const { stdout } = await exec(process.execPath, [path.join(project, 'dist', 'consumer.js')], { cwd: project });
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { ROOT, TSC } from '../scripts/lib/paths.mjs';
 import { exec, installInto, pack } from './helpers/packed-package.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-package-'));
@@ -41,7 +41,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('@verification-service/contracts/sandbox from the packed tarball', () => {
   it("type-checks the sandbox guide's vitest example (strict, NodeNext)", async () => {
-    await exec(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
+    await exec(process.execPath, [TSC, '-p', project]);
   }, 120_000);
 
   it("runs the guide's vitest example with the project's own vitest, and it passes", async () => {

@@ -19,6 +19,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     typecheck: {
       enabled: true,
+      // The native TypeScript 7 (scripts/lib/paths.mjs): 3 s of CPU where TypeScript 5 takes 17 s.
+      checker: 'node_modules/typescript-native/bin/tsc',
       include: ['test/**/*.test-d.ts'],
       tsconfig: 'test/tsconfig.json',
     },

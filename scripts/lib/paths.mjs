@@ -3,6 +3,14 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+// Two TypeScript compilers, each named by its path (both install a `tsc`
+// command, so node_modules/.bin/tsc may be either): TypeScript 5 compiles the
+// package and checks what a partner's compiler sees; the native TypeScript 7
+// checks the repository's own code and the docs' snippets in a fifth of the
+// CPU time (openapi/DECISIONS.md, T1).
+export const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+export const TSC_NATIVE = path.join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc');
+
 // Every generator writes below one root, `generated/` unless `--out DIR` is
 // given; the drift check uses that to rebuild into a scratch folder.
 export function outRoot(argv = process.argv.slice(2)) {

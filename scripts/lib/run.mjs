@@ -11,7 +11,8 @@ export const TOOL_ENV = {
   NO_UPDATE_NOTIFIER: '1',
 };
 
-const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+// A name is a command of node_modules/.bin; a path is run as it is.
+const bin = (name) => (path.isAbsolute(name) ? name : path.join(ROOT, 'node_modules', '.bin', name));
 
 // An AbortSignal for every tool started inside `toolAbort.run(signal, fn)`:
 // `npm run dev` stops a rebuild's slow steps when a newer edit arrives.
@@ -26,7 +27,7 @@ export function runTool(name, args, { quiet = false } = {}) {
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', (err) =>
-      reject(err.name === 'AbortError' ? err : new Error(`${name} could not start (${err.message}); run \`npm ci\` first`)),
+      reject(err.name === 'AbortError' ? err : new Error(`${path.basename(name)} could not start (${err.message}); run \`npm ci\` first`)),
     );
     child.on('close', (code) => {
       const clean = dropNoise(output);

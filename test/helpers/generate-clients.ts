@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { createClient } from '@hey-api/openapi-ts';
 import { generateZodClientFromOpenAPI } from 'openapi-zod-client';
 import { generate as orval } from 'orval';
-import { ROOT } from '../../scripts/lib/paths.mjs';
+import { ROOT, TSC_NATIVE } from '../../scripts/lib/paths.mjs';
 
 export const GENERATED_APIS = ['v2', 'partner'] as const;
 export type GeneratedApi = (typeof GENERATED_APIS)[number];
@@ -97,7 +97,7 @@ export async function typeCheck(generated: Generated): Promise<{ ok: boolean; re
     include: ['hey-api/**/*.ts', 'orval/**/*.ts', 'ozc/**/*.ts'],
   };
   await writeFile(generated.file('tsconfig.json'), JSON.stringify(tsconfig));
-  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const tsc = TSC_NATIVE;
   try {
     await promisify(execFile)(process.execPath, [tsc, '-p', generated.file('tsconfig.json')]);
     return { ok: true, report: '' };

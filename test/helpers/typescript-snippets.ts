@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
-import { ROOT } from '../../scripts/lib/paths.mjs';
+import { ROOT, TSC_NATIVE } from '../../scripts/lib/paths.mjs';
 
 export const run = promisify(execFile);
 
@@ -35,6 +35,7 @@ export async function typeCheck(dir: string, snippets: Record<string, string>): 
   }
   const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] };
   await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
-  const result = await run(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', dir]).catch((err) => err);
+  // The native compiler (scripts/lib/paths.mjs): same options, a fifth of the CPU.
+  const result = await run(TSC_NATIVE, ['-p', dir]).catch((err) => err);
   return `${result.stdout ?? ''}${result.stderr ?? ''}`;
 }
