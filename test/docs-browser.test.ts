@@ -293,7 +293,46 @@ if (!existsSync(CHROMIUM)) {
         await expectClean(page, trouble);
       });
 
-      it(`lists every operation and webhook (${operations.length}) in the menu, and each renders when chosen`, async () => {
+      const samples: { operationId: string; samples: { label: string; source: string }[] }[] = JSON.parse(
+        readFileSync(path.join(ROOT, 'generated', 'samples', `${name}.json`), 'utf8'),
+      );
+
+      /** The samples of an operation as its panel shows them: each language's code, every line inside the panel, none under the copy button. */
+      async function expectSamples(page: Page, op: (typeof samples)[number]) {
+        const panel = page.locator(`[id$="/${op.operationId.toLowerCase()}"]`).first().locator('.panel-request-samples').first();
+        await panel.waitFor();
+        // The language shown first, then the others: one switch fewer per panel.
+        const shown = await shownLanguage(panel);
+        for (const sample of [...op.samples].sort((a, b) => Number(b.label === shown) - Number(a.label === shown))) {
+          await chooseLanguage(panel, sample.label);
+          await expect
+            .poll(async () => (await panel.locator('pre[data-testid="source-code"]').first().textContent())?.trimEnd(), {
+              message: `${op.operationId} ${sample.label}`,
+            })
+            .toBe(sample.source);
+          const layout = await panel
+            .locator('pre[data-testid="source-code"]')
+            .first()
+            .evaluate((pre) => {
+              const button = pre.parentElement?.querySelector('[data-testid="copy-button"]')?.getBoundingClientRect();
+              const range = document.createRange();
+              range.selectNodeContents(pre);
+              const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+              const covered = button
+                ? lines.filter((r) => r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top).length
+                : 0;
+              return { overflow: pre.scrollWidth - pre.clientWidth, covered, lines: lines.length };
+            });
+          expect(layout.lines, `${op.operationId} ${sample.label}: rendered lines`).toBeGreaterThan(0);
+          expect(layout.overflow, `${op.operationId} ${sample.label}: pixels of a line cut off at the panel's edge`).toBeLessThanOrEqual(0);
+          expect(layout.covered, `${op.operationId} ${sample.label}: lines under the copy button`).toBe(0);
+        }
+      }
+
+      // One walk through the menu checks both: choosing an operation renders
+      // it, with its samples beside it (a second navigation per operation
+      // would cost the browser half a second each).
+      it(`lists every operation and webhook (${operations.length}) in the menu; each renders when chosen, with its code samples beside it (curl, and TypeScript where the package has a client)`, async () => {
         expect(operations.length).toBeGreaterThan(0);
         const { page, trouble } = shared();
         // Redoc lists operations under collapsed tag groups and keeps one
@@ -305,6 +344,7 @@ if (!existsSync(CHROMIUM)) {
         const groupHrefs = await page.$$eval(`${MENU_ITEM}.menu-item-type-group > a`, (as) => as.map((a) => a.getAttribute('href') ?? ''));
         expect(groupHrefs.length, 'tag groups in the menu').toBeGreaterThan(0);
         const menu: string[] = [];
+        const sampled: string[] = [];
         for (const href of groupHrefs) {
           const g = group(href);
           expect(await g.count(), href).toBe(1);
@@ -329,6 +369,11 @@ if (!existsSync(CHROMIUM)) {
             const op = operations.find((o) => o.label === item.label);
             const tables = markdownTables(op?.operation.description).length;
             if (tables > 0) expect(await page.locator(MARKDOWN_TABLE).count(), `${item.label}: tables`).toBeGreaterThanOrEqual(tables);
+            const opSamples = samples.find((s) => s.operationId === op?.operation.operationId);
+            if (opSamples) {
+              await expectSamples(page, opSamples);
+              sampled.push(opSamples.operationId);
+            }
           }
         }
         // Every operation and webhook of the document, and nothing else.
@@ -336,44 +381,13 @@ if (!existsSync(CHROMIUM)) {
         // Webhooks are listed and rendered like operations; say so when the document has them.
         const webhooks = operations.filter((o) => o.kind === 'webhook');
         for (const w of webhooks) expect(menu, `webhook ${w.key}`).toContain(w.label);
+        // Every operation with samples had them checked.
+        expect(sampled.sort(), 'operations whose samples were checked').toEqual(samples.map((s) => s.operationId).sort());
         await expectClean(page, trouble);
       });
 
-      it('shows the code samples of every operation beside it (curl, and TypeScript where the package has a client)', async () => {
-        const samples: { operationId: string; samples: { label: string; source: string }[] }[] = JSON.parse(
-          readFileSync(path.join(ROOT, 'generated', 'samples', `${name}.json`), 'utf8'),
-        );
+      it('shows the address in the Servers box of a samples panel, without Markdown marks', async () => {
         const { page, trouble } = shared();
-        for (const op of samples) {
-          const panel = await samplesPanel(page, name, op.operationId);
-          // The language shown first, then the others: one switch fewer per panel.
-          const shown = await shownLanguage(panel);
-          for (const sample of [...op.samples].sort((a, b) => Number(b.label === shown) - Number(a.label === shown))) {
-            await chooseLanguage(panel, sample.label);
-            await expect
-              .poll(async () => (await panel.locator('pre[data-testid="source-code"]').first().textContent())?.trimEnd(), {
-                message: `${op.operationId} ${sample.label}`,
-              })
-              .toBe(sample.source);
-            // Every line stays inside the panel, and no text sits under the copy button.
-            const layout = await panel
-              .locator('pre[data-testid="source-code"]')
-              .first()
-              .evaluate((pre) => {
-                const button = pre.parentElement?.querySelector('[data-testid="copy-button"]')?.getBoundingClientRect();
-                const range = document.createRange();
-                range.selectNodeContents(pre);
-                const lines = [...range.getClientRects()].filter((r) => r.width > 0);
-                const covered = button
-                  ? lines.filter((r) => r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top).length
-                  : 0;
-                return { overflow: pre.scrollWidth - pre.clientWidth, covered, lines: lines.length };
-              });
-            expect(layout.lines, `${op.operationId} ${sample.label}: rendered lines`).toBeGreaterThan(0);
-            expect(layout.overflow, `${op.operationId} ${sample.label}: pixels of a line cut off at the panel's edge`).toBeLessThanOrEqual(0);
-            expect(layout.covered, `${op.operationId} ${sample.label}: lines under the copy button`).toBe(0);
-          }
-        }
         // The Servers box (the address menu of the first panel) shows the address, and no Markdown marks.
         const first = samples[0];
         const panel = await samplesPanel(page, name, first.operationId);
@@ -408,10 +422,12 @@ if (!existsSync(CHROMIUM)) {
       await index.page.screenshot({ path: path.join(SHOTS, 'docs-index.jpg'), quality: JPEG_QUALITY });
       await index.page.close();
 
-      // The partner page its tests used (the v2 and sandbox pages were shot on load).
-      const { page, trouble } = apiPages.get('partner')!;
+      // A fresh partner page (the v2 and sandbox pages were shot on load): the
+      // one its tests walked has every section rendered, and its resizes cost more than a load.
+      const { page, trouble } = await openPage('partner.html');
       // Wide enough for Redoc's third column, where the samples sit beside the operation.
       await page.setViewportSize({ width: 1600, height: 900 });
+      await page.waitForSelector(MENU_ITEM);
       const panel = await samplesPanel(page, 'partner', 'createVerification');
       await chooseLanguage(panel, 'TypeScript');
       await expect.poll(() => panel.locator('pre[data-testid="source-code"]').first().textContent()).toContain('createPartnerClient');
@@ -427,6 +443,7 @@ if (!existsSync(CHROMIUM)) {
       expect(await page.getByText('The raw-body pitfall.').isVisible()).toBe(true);
       await page.screenshot({ path: path.join(SHOTS, 'docs-webhooks.jpg'), quality: JPEG_QUALITY });
       await expectClean(page, trouble);
+      await page.close();
 
       // The site's own pages as a partner first sees them.
       for (const [file, shot] of [
