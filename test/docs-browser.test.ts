@@ -59,6 +59,9 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+// How long a poll waits for the page (vitest's default is 1 s): in a full
+// run the browser shares two cores with the other test files.
+const POLL_MS = 5_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 // Redoc's DOM (Redoc 3, as rendered by @redocly/cli build-docs).
@@ -178,7 +181,7 @@ if (!existsSync(CHROMIUM)) {
       // The menu opens outside the panel, at the page's level.
       const page = panel.page();
       await page.locator('[role="menuitem"]:visible').filter({ has: page.locator(`span[title="${label}"]`) }).click();
-      await expect.poll(async () => (await menu.textContent())?.trim()).toBe(label);
+      await expect.poll(async () => (await menu.textContent())?.trim(), { timeout: POLL_MS }).toBe(label);
     }
 
     it('index.html links every API page, the changelog and the assumptions, each link opens it, and it gives the npx command', async () => {
@@ -195,7 +198,7 @@ if (!existsSync(CHROMIUM)) {
         expect(res?.status(), api.name).toBe(200);
         expect(new URL(page.url()).pathname).toBe(`/${api.name}.html`);
         // Redoc ran: the page carries the API's title and its menu.
-        await expect.poll(() => page.title()).toBe(api.title);
+        await expect.poll(() => page.title(), { timeout: POLL_MS }).toBe(api.title);
         await page.waitForSelector(MENU_ITEM);
         await page.goBack({ waitUntil: 'load' });
         expect(new URL(page.url()).pathname).toBe('/index.html');
@@ -270,7 +273,7 @@ if (!existsSync(CHROMIUM)) {
         const firstWords = cellText(String(doc.info.description ?? '').split('\n')[0]).split(' ').slice(0, 6).join(' ');
         if (firstWords) {
           await expect
-            .poll(() => page.$$eval('[data-component-name="Markdown/Markdown"]', (ms) => ms.map((m) => m.textContent?.replace(/\s+/g, ' ') ?? '')))
+            .poll(() => page.$$eval('[data-component-name="Markdown/Markdown"]', (ms) => ms.map((m) => m.textContent?.replace(/\s+/g, ' ') ?? '')), { timeout: POLL_MS })
             .toContainEqual(expect.stringContaining(firstWords));
         }
         const expected = [doc.info.description, ...(doc.tags ?? []).map((t: Json) => t.description)].flatMap((d) => markdownTables(d));
@@ -308,6 +311,7 @@ if (!existsSync(CHROMIUM)) {
           await expect
             .poll(async () => (await panel.locator('pre[data-testid="source-code"]').first().textContent())?.trimEnd(), {
               message: `${op.operationId} ${sample.label}`,
+              timeout: POLL_MS,
             })
             .toBe(sample.source);
           const layout = await panel
@@ -350,19 +354,19 @@ if (!existsSync(CHROMIUM)) {
           expect(await g.count(), href).toBe(1);
           if ((await g.locator(MENU_ITEM).count()) === 0) await g.locator('[data-testid="menu-item-label"]').first().click();
           const ops = g.locator(`${MENU_ITEM}.menu-item-type-operation`);
-          await expect.poll(() => ops.count(), { message: `${href}: operations shown` }).toBeGreaterThan(0);
+          await expect.poll(() => ops.count(), { message: `${href}: operations shown`, timeout: POLL_MS }).toBeGreaterThan(0);
           const items = await ops.evaluateAll((els) =>
             els.map((el) => ({ label: el.querySelector('[data-text]')?.getAttribute('data-text') ?? '', href: el.querySelector('a')?.getAttribute('href') ?? '' })),
           );
           for (const [i, item] of items.entries()) {
             menu.push(item.label);
             await ops.nth(i).locator('[data-testid="menu-item-label"]').first().click();
-            await expect.poll(() => new URL(page.url()).hash, { message: `${item.label}: address` }).toBe(item.href);
+            await expect.poll(() => new URL(page.url()).hash, { message: `${item.label}: address`, timeout: POLL_MS }).toBe(item.href);
             // (Redoc appends a "Webhook" badge to the heading of a webhook.)
             await expect
               .poll(async () => (await headings()).some((h) => h === item.label || h?.startsWith(`${item.label}Webhook`)), {
                 message: `${item.label}: rendered heading`,
-                timeout: 5_000,
+                timeout: POLL_MS,
               })
               .toBe(true);
             // Tables in the operation's description render too.
@@ -430,7 +434,7 @@ if (!existsSync(CHROMIUM)) {
       await page.waitForSelector(MENU_ITEM);
       const panel = await samplesPanel(page, 'partner', 'createVerification');
       await chooseLanguage(panel, 'TypeScript');
-      await expect.poll(() => panel.locator('pre[data-testid="source-code"]').first().textContent()).toContain('createPartnerClient');
+      await expect.poll(() => panel.locator('pre[data-testid="source-code"]').first().textContent(), { timeout: POLL_MS }).toContain('createPartnerClient');
       await page.locator('[id$="/createverification"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
       expect(await panel.locator('pre[data-testid="source-code"]').first().isVisible(), 'the samples are in view').toBe(true);
       await page.screenshot({ path: path.join(SHOTS, 'docs-operation.jpg'), quality: JPEG_QUALITY });
