@@ -12,15 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { signWebhookPayload } from '../src/webhooks/signature.js';
 import { bundleReceiver, RECEIVERS } from '../scripts/lib/bench/edge-bundles.mjs';
-import { exec, installInto, pack } from './helpers/packed-package.js';
+import { exec, linkSharedInstall } from './helpers/packed-package.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-edge-'));
 const project = path.join(work, 'receiver');
 const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
-  const { tarball } = await pack(work);
-  await installInto(project, tarball);
+  // The run's one packed install (bundles and workers are written beside it, in this folder).
+  await linkSharedInstall(project);
   for (const [name, receiver] of Object.entries(RECEIVERS)) {
     bundles[name] = await bundleReceiver(project, receiver.source);
     writeFileSync(path.join(project, `${name}.bundle.mjs`), bundles[name]);

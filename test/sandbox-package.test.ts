@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TSC } from '../scripts/lib/paths.mjs';
-import { exec, installInto, pack } from './helpers/packed-package.js';
+import { exec, installInto, sharedInstall } from './helpers/packed-package.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-package-'));
 const project = path.join(work, 'partner-suite');
@@ -23,7 +23,8 @@ function guideExample(): string {
 }
 
 beforeAll(async () => {
-  const { tarball } = await pack(work);
+  // The run's one tarball, installed here with the project's own vitest.
+  const { tarball } = await sharedInstall();
   await installInto(project, tarball, ['vitest@4.1.12', '@types/node@20.19.43']);
   writeFileSync(path.join(project, 'sandbox.test.ts'), guideExample());
   writeFileSync(
