@@ -75,20 +75,22 @@ function fingerprintOf(doc, node, seen, depth) {
       const extra = Object.keys(siblings).filter((k) => !isAnnotation(k));
       own = extra.length ? { allOf: [deref(doc, n), siblings] } : deref(doc, n);
     }
+    // Keys go in sorted order here, so the text needs no second sorting pass.
     const out = {};
-    for (const [k, v] of Object.entries(own)) {
+    for (const k of Object.keys(own).sort()) {
+      const v = own[k];
       if (isAnnotation(k)) continue;
       if (k === 'properties' || k === 'patternProperties' || k === 'dependentSchemas' || k === '$defs') {
-        out[k] = Object.fromEntries(Object.entries(v ?? {}).map(([name, s]) => [name, plain(s, d + 1)]));
+        out[k] = Object.fromEntries(Object.keys(v ?? {}).sort().map((name) => [name, plain(v[name], d + 1)]));
       } else if (['required', 'type', 'enum'].includes(k) && Array.isArray(v)) {
         out[k] = v.map((x) => JSON.stringify(x)).sort();
       } else if (['oneOf', 'anyOf', 'allOf'].includes(k) && Array.isArray(v)) {
-        out[k] = v.map((x) => sortedJson(plain(x, d + 1))).sort();
+        out[k] = v.map((x) => JSON.stringify(plain(x, d + 1))).sort();
       } else out[k] = plain(v, d + 1);
     }
     return out;
   };
-  return sortedJson(plain(node, depth));
+  return JSON.stringify(plain(node, depth));
 }
 
 const emptyView = () => ({
