@@ -375,7 +375,7 @@ function crashesPrism(api: Api, req: FuzzRequest, headers: Record<string, string
   return req.body !== undefined && typeof contentType === 'string' && !MIME.test(contentType) && !route?.operation.requestBody;
 }
 
-const prismDocument = (api: Api) => path.join(ROOT, 'generated', 'openapi', `${api}.yaml`);
+const prismDocument = (api: Api) => path.join(ROOT, 'generated', 'openapi', `${api}.json`);
 
 describe('fuzzing the Prism mocks', () => {
   const mockUrls = inject('mockUrls');
@@ -445,13 +445,14 @@ describe('fuzzing the Prism mocks', () => {
     await fuzz('partner', RUNS.prismPartner);
   });
 
-  // Pins the two Prism 5.14.2 crashes the fuzz leaves out. When a Prism
-  // upgrade makes this fail, drop `crashesPrism` and this test.
+  // Pins the two Prism 5.14.2 crashes the fuzz leaves out, on the smaller v2
+  // document (Prism starts sooner; the crashes do not depend on the API).
+  // When a Prism upgrade makes this fail, drop `crashesPrism` and this test.
   it.each<[string, { method: string; path: string; headers: Record<string, string>; body?: string }]>([
-    ['a malformed percent-escape in a path parameter', { method: 'GET', path: '/verifications/%zz', headers: { 'x-auth-key': 'k' } }],
-    ['a body with an unparseable Content-Type on an operation without a body', { method: 'GET', path: '/partners', headers: { 'x-auth-key': 'k', 'content-type': 'abc' }, body: '{}' }],
+    ['a malformed percent-escape in a path parameter', { method: 'GET', path: '/v2/verifications/%zz', headers: { authorization: 'Bearer k' } }],
+    ['a body with an unparseable Content-Type on an operation without a body', { method: 'GET', path: '/v2/verifications/', headers: { authorization: 'Bearer k', 'content-type': 'abc' }, body: '{}' }],
   ])('Prism 5.14.2 still exits on %s (known; left out of the fuzz above)', async (_name, input) => {
-    const prism = await startPrism({ document: prismDocument('partner'), port: await freePort(), logLevel: 'silent' });
+    const prism = await startPrism({ document: prismDocument('v2'), port: await freePort(), logLevel: 'silent' });
     try {
       const url = new URL(prism.url);
       await new Promise<void>((resolve) => {
