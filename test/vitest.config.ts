@@ -7,9 +7,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/mock-servers.ts', 'test/helpers/packed-setup.ts'],
     reporters: ['default', './test/helpers/file-times-reporter.ts'],
-    // vitest's default on 2 cores is 1 worker; most slow files wait on other
-    // processes (Chromium, npm, tsc, Prism), so three files run side by side.
-    maxWorkers: 3,
+    // Two files side by side, one per core: the suite is bound by CPU (its
+    // processes, Chromium's and Prism's included, keep both cores busy), and a
+    // third worker only added a third copy of every shared module (measured:
+    // 128 s with 2 workers, 135-150 s with 3).
+    maxWorkers: 2,
     // Each worker runs file after file in one process with one module cache:
     // a fresh process per file cost about 45 s of CPU per run (starting
     // Node and vitest, importing the same helpers, Ajv and the sandbox again).
