@@ -11,16 +11,17 @@
 // (generated/samples), each line within the panel (wrapped, not cut off) and
 // no text under the copy button; the Servers box shows the address without
 // Markdown marks; every "Assumed" marker links to its entry of
-// assumptions.html. Full-page screenshots go to test-results/screenshots/
-// (git-ignored); one per page for the guides (GUIDE_SHOTS) goes to
-// guides/images/ (JPEG) when missing or with UPDATE_SCREENSHOTS=1.
+// assumptions.html. A failing test leaves a full-page screenshot of its page
+// in test-results/screenshots/ (git-ignored); one per page for the guides
+// (GUIDE_SHOTS) goes to guides/images/ (JPEG) when missing or with
+// UPDATE_SCREENSHOTS=1.
 //
 // Without Chromium the suite does not pretend: one test prints a banner that
 // says what was not checked, and fails when CI=true.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
@@ -141,6 +142,13 @@ if (!existsSync(CHROMIUM)) {
       return { page, trouble };
     }
 
+    /** A full-page screenshot of the page in test-results/screenshots/ when the running test fails. */
+    function screenshotOnFailure(page: Page, name: string) {
+      onTestFailed(async () => {
+        if (!page.isClosed()) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }).catch(() => {});
+      });
+    }
+
     /** Nothing logged as an error, nothing failed to load, nothing left loopback. */
     async function expectClean(page: Page, trouble: Trouble) {
       await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
@@ -186,12 +194,12 @@ if (!existsSync(CHROMIUM)) {
 
     it('index.html links every API page, the changelog and the assumptions, each link opens it, and it gives the npx command', async () => {
       const { page, trouble } = await openPage('index.html');
+      screenshotOnFailure(page, 'index');
       const links = await page.$$eval('a[href]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent?.trim() })));
       expect(links.map((l) => l.href).sort()).toEqual([...APIS.map((api) => `./${api.name}.html`), ...SITE_PAGES.map((p) => p.href)].sort());
       const body = (await page.textContent('body')) ?? '';
       expect(body).toContain(`npx ${PACKAGE_NAME} sandbox`);
       expect(body).not.toContain('npm run');
-      await page.screenshot({ path: path.join(SHOTS, 'index.png'), fullPage: true });
       for (const api of APIS) {
         expect(links.find((l) => l.href === `./${api.name}.html`)?.text, api.name).toBe(api.title);
         const [res] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(`a[href="./${api.name}.html"]`)]);
@@ -216,19 +224,19 @@ if (!existsSync(CHROMIUM)) {
 
     it('changelog.html lists the releases of CHANGELOG.md', async () => {
       const { page, trouble } = await openPage('changelog.html');
+      screenshotOnFailure(page, 'changelog');
       const versions = [...readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
       expect(versions.length).toBeGreaterThan(0);
       expect(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent?.trim()))).toEqual(versions);
-      await page.screenshot({ path: path.join(SHOTS, 'changelog.png'), fullPage: true });
       await expectClean(page, trouble);
       await page.close();
     });
 
     it('assumptions.html has an entry for every marker of every API page', async () => {
       const assumptions = await openPage('assumptions.html');
+      screenshotOnFailure(assumptions.page, 'assumptions');
       const entries = await assumptions.page.$$eval('section.assumption', (ss) => ss.map((s) => s.id));
       expect(entries.length).toBeGreaterThan(20);
-      await assumptions.page.screenshot({ path: path.join(SHOTS, 'assumptions.png'), fullPage: true });
       await expectClean(assumptions.page, assumptions.trouble);
       await assumptions.page.close();
 
@@ -256,6 +264,7 @@ if (!existsSync(CHROMIUM)) {
 
       it('renders the tables of its info and tag descriptions, cell by cell', async () => {
         const { page, trouble } = shared();
+        screenshotOnFailure(page, name);
         // Redoc rendered the descriptions at all: the info description's
         // first sentence is in a Markdown block (so 0 tables below means 0).
         const firstWords = cellText(String(doc.info.description ?? '').split('\n')[0]).split(' ').slice(0, 6).join(' ');
@@ -276,7 +285,6 @@ if (!existsSync(CHROMIUM)) {
         );
         // The same tables in the same order, each cell as written (0 included).
         expect(rendered).toEqual(expected);
-        await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
         // The page as a partner first sees it, for the guides (kept by the last test).
         await page.setViewportSize(GUIDE_VIEWPORT);
         await page.screenshot({ path: path.join(SHOTS, `docs-${name}.jpg`), quality: JPEG_QUALITY });
@@ -327,6 +335,7 @@ if (!existsSync(CHROMIUM)) {
       it(`lists every operation and webhook (${operations.length}) in the menu; each renders when chosen, with its code samples beside it (curl, and TypeScript where the package has a client)`, async () => {
         expect(operations.length).toBeGreaterThan(0);
         const { page, trouble } = shared();
+        screenshotOnFailure(page, name);
         // Redoc lists operations under collapsed tag groups and keeps one
         // group open at a time: open each group in turn, then choose each of
         // its operations; each must render as a section headed by its label.
@@ -380,6 +389,7 @@ if (!existsSync(CHROMIUM)) {
 
       it('shows the address in the Servers box of a samples panel, without Markdown marks', async () => {
         const { page, trouble } = shared();
+        screenshotOnFailure(page, name);
         // The Servers box (the address menu of the first panel) shows the address, and no Markdown marks.
         const first = samples[0];
         const panel = await samplesPanel(page, name, first.operationId);
