@@ -20,22 +20,36 @@
 // says what was not checked, and fails when CI=true.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveStatic } from '../scripts/lib/serve-static.mjs';
 import { cellText, documentTexts, markdownTables } from './helpers/document-texts.js';
 import { loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import {
+  CHROMIUM_ARGS,
+  chooseLanguage,
+  expectClean,
+  expectSamples,
+  MARKDOWN_TABLE,
+  MENU_ITEM,
+  openPage as openPageIn,
+  POLL_MS,
+  samplesPanel,
+  screenshotOnFailure,
+  SHOTS,
+  VIEWPORT,
+  type OpenedPage,
+  type OperationSamples,
+} from './helpers/redoc-page.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DOCS = path.join(ROOT, 'generated', 'docs');
-const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 const GUIDE_IMAGES = path.join(ROOT, 'guides', 'images');
 // The guides ship in the package, so their screenshots are JPEG: a third of a PNG's bytes, still legible.
 const JPEG_QUALITY = 70;
-const VIEWPORT = { width: 1280, height: 1000 };
 const GUIDE_VIEWPORT = { width: 1200, height: 760 };
 const GUIDE_SHOTS = [
   'docs-index.jpg',
@@ -51,32 +65,9 @@ const SITE_PAGES = [
   { href: './changelog.html', text: 'Changelog', heading: 'Changelog' },
   { href: './assumptions.html', text: 'Assumptions', heading: 'Assumptions in the API reference' },
 ];
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-// How long a poll waits for the page (vitest's default is 1 s): in a full
-// run the browser shares two cores with the other test files.
-const POLL_MS = 5_000;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-// Redoc's DOM (Redoc 3, as rendered by @redocly/cli build-docs).
-const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
-const MARKDOWN_TABLE = '[data-component-name="Markdown/Markdown"] table';
 
 const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name;
-
-/** What a page did that it must not: errors logged or thrown, failed loads, requests off loopback. */
-interface Trouble {
-  errors: string[];
-  offLoopback: string[];
-  failedLoads: string[];
-}
 
 if (!existsSync(CHROMIUM)) {
   describe('docs in a real browser', () => {
@@ -101,13 +92,14 @@ if (!existsSync(CHROMIUM)) {
     // One page per API document, opened once: loading a Redoc page costs
     // seconds of browser CPU, so its tests (and the guide screenshots) share it,
     // in order, each checking what the page did so far.
-    const apiPages = new Map<string, { page: Page; trouble: Trouble }>();
+    const apiPages = new Map<string, OpenedPage>();
+    const openPage = (file: string) => openPageIn(context, site.url, file);
 
     beforeAll(async () => {
       mkdirSync(SHOTS, { recursive: true });
       site = await serveStatic(DOCS);
       // launch() gives the browser a fresh, empty profile of its own.
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 20_000 });
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
       context = await browser.newContext({ viewport: VIEWPORT });
     }, 30_000);
 
@@ -115,82 +107,6 @@ if (!existsSync(CHROMIUM)) {
       await browser?.close();
       await site?.close();
     });
-
-    /** A new page that records everything it must not do (in the run's one context: a context costs a second of browser CPU). */
-    async function openPage(file: string): Promise<{ page: Page; trouble: Trouble }> {
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      const trouble: Trouble = { errors: [], offLoopback: [], failedLoads: [] };
-      // Every request passes here: loopback goes through, anything else is
-      // recorded and refused (data: and blob: URLs stay inside the page).
-      await page.route('**/*', (route) => {
-        const url = new URL(route.request().url());
-        if (url.protocol === 'data:' || url.protocol === 'blob:' || LOOPBACK.has(url.hostname)) return route.continue();
-        trouble.offLoopback.push(url.href);
-        return route.abort('blockedbyclient');
-      });
-      page.on('console', (m) => {
-        if (m.type() === 'error') trouble.errors.push(`console: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => trouble.errors.push(`pageerror: ${e.message}`));
-      page.on('response', (r) => {
-        if (r.status() >= 400) trouble.failedLoads.push(`${r.status()} ${r.url()}`);
-      });
-      const res = await page.goto(`${site.url}/${file}`, { waitUntil: 'load', timeout: 15_000 });
-      expect(res?.status(), file).toBe(200);
-      expect(res?.headers()['content-type'], file).toMatch(/^text\/html/);
-      return { page, trouble };
-    }
-
-    /** A full-page screenshot of the page in test-results/screenshots/ when the running test fails. */
-    function screenshotOnFailure(page: Page, name: string) {
-      onTestFailed(async () => {
-        if (!page.isClosed()) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }).catch(() => {});
-      });
-    }
-
-    /** Nothing logged as an error, nothing failed to load, nothing left loopback. */
-    async function expectClean(page: Page, trouble: Trouble) {
-      await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
-      expect(trouble.offLoopback, 'requests that left 127.0.0.1').toEqual([]);
-      expect(trouble.errors, 'console errors and uncaught exceptions').toEqual([]);
-      expect(trouble.failedLoads, 'loads that failed').toEqual([]);
-    }
-
-    /** The request-samples panel of an operation, after navigating to it (Redoc renders a section when it is shown). */
-    async function samplesPanel(page: Page, api: string, operationId: string) {
-      const operation = operationsOf(loadBundle(api)).find((o) => o.operation.operationId === operationId)!.operation;
-      // Redoc's own addresses: #/<tag slug>/<operationId in lower case>.
-      const tag = String(operation.tags[0]).toLowerCase().replace(/[^a-z0-9]+/g, '-');
-      await page.evaluate((hash) => (location.hash = hash), `/${tag}/${operationId.toLowerCase()}`);
-      const section = page.locator(`[id$="/${operationId.toLowerCase()}"]`).first();
-      await section.waitFor();
-      return section.locator('.panel-request-samples').first();
-    }
-
-    /** The sample language a panel shows now (its only one, or the language menu's choice). */
-    async function shownLanguage(panel: Locator): Promise<string | undefined> {
-      const header = panel.locator('[data-component-name="Panel/PanelHeader"]');
-      if ((await header.locator('> [data-testid="dropdown"]').count()) < 2) return (await header.locator('> span').last().textContent())?.trim();
-      return (await header.locator('> [data-testid="dropdown"]').last().locator('button').first().textContent())?.trim();
-    }
-
-    /** Picks a sample language in Redoc's language menu of a samples panel. */
-    async function chooseLanguage(panel: Locator, label: string) {
-      const header = panel.locator('[data-component-name="Panel/PanelHeader"]');
-      // The first menu is the server address; a second one lists the languages. With one language, Redoc shows its name instead.
-      if ((await header.locator('> [data-testid="dropdown"]').count()) < 2) {
-        expect((await header.locator('> span').last().textContent())?.trim()).toBe(label);
-        return;
-      }
-      const menu = header.locator('> [data-testid="dropdown"]').last().locator('button').first();
-      if ((await menu.textContent())?.trim() === label) return;
-      await menu.click();
-      // The menu opens outside the panel, at the page's level.
-      const page = panel.page();
-      await page.locator('[role="menuitem"]:visible').filter({ has: page.locator(`span[title="${label}"]`) }).click();
-      await expect.poll(async () => (await menu.textContent())?.trim(), { timeout: POLL_MS }).toBe(label);
-    }
 
     it('index.html links every API page, the changelog and the assumptions, each link opens it, and it gives the npx command', async () => {
       const { page, trouble } = await openPage('index.html');
@@ -218,7 +134,7 @@ if (!existsSync(CHROMIUM)) {
         expect(await page.locator('h1').first().textContent()).toBe(site.heading);
         await page.goBack({ waitUntil: 'load' });
       }
-      await expectClean(page, trouble);
+      await expectClean({ page, trouble });
       await page.close();
     });
 
@@ -228,7 +144,7 @@ if (!existsSync(CHROMIUM)) {
       const versions = [...readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
       expect(versions.length).toBeGreaterThan(0);
       expect(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent?.trim()))).toEqual(versions);
-      await expectClean(page, trouble);
+      await expectClean({ page, trouble });
       await page.close();
     });
 
@@ -237,7 +153,7 @@ if (!existsSync(CHROMIUM)) {
       screenshotOnFailure(assumptions.page, 'assumptions');
       const entries = await assumptions.page.$$eval('section.assumption', (ss) => ss.map((s) => s.id));
       expect(entries.length).toBeGreaterThan(20);
-      await expectClean(assumptions.page, assumptions.trouble);
+      await expectClean(assumptions);
       await assumptions.page.close();
 
       for (const api of APIS) {
@@ -289,45 +205,12 @@ if (!existsSync(CHROMIUM)) {
         await page.setViewportSize(GUIDE_VIEWPORT);
         await page.screenshot({ path: path.join(SHOTS, `docs-${name}.jpg`), quality: JPEG_QUALITY });
         await page.setViewportSize(VIEWPORT);
-        await expectClean(page, trouble);
+        await expectClean({ page, trouble });
       });
 
-      const samples: { operationId: string; samples: { label: string; source: string }[] }[] = JSON.parse(
+      const samples: OperationSamples[] = JSON.parse(
         readFileSync(path.join(ROOT, 'generated', 'samples', `${name}.json`), 'utf8'),
       );
-
-      /** The samples of an operation as its panel shows them: each language's code, every line inside the panel, none under the copy button. */
-      async function expectSamples(page: Page, op: (typeof samples)[number]) {
-        const panel = page.locator(`[id$="/${op.operationId.toLowerCase()}"]`).first().locator('.panel-request-samples').first();
-        await panel.waitFor();
-        // The language shown first, then the others: one switch fewer per panel.
-        const shown = await shownLanguage(panel);
-        for (const sample of [...op.samples].sort((a, b) => Number(b.label === shown) - Number(a.label === shown))) {
-          await chooseLanguage(panel, sample.label);
-          await expect
-            .poll(async () => (await panel.locator('pre[data-testid="source-code"]').first().textContent())?.trimEnd(), {
-              message: `${op.operationId} ${sample.label}`,
-              timeout: POLL_MS,
-            })
-            .toBe(sample.source);
-          const layout = await panel
-            .locator('pre[data-testid="source-code"]')
-            .first()
-            .evaluate((pre) => {
-              const button = pre.parentElement?.querySelector('[data-testid="copy-button"]')?.getBoundingClientRect();
-              const range = document.createRange();
-              range.selectNodeContents(pre);
-              const lines = [...range.getClientRects()].filter((r) => r.width > 0);
-              const covered = button
-                ? lines.filter((r) => r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top).length
-                : 0;
-              return { overflow: pre.scrollWidth - pre.clientWidth, covered, lines: lines.length };
-            });
-          expect(layout.lines, `${op.operationId} ${sample.label}: rendered lines`).toBeGreaterThan(0);
-          expect(layout.overflow, `${op.operationId} ${sample.label}: pixels of a line cut off at the panel's edge`).toBeLessThanOrEqual(0);
-          expect(layout.covered, `${op.operationId} ${sample.label}: lines under the copy button`).toBe(0);
-        }
-      }
 
       // One walk through the menu checks both: choosing an operation renders
       // it, with its samples beside it (a second navigation per operation
@@ -384,7 +267,7 @@ if (!existsSync(CHROMIUM)) {
         for (const w of webhooks) expect(menu, `webhook ${w.key}`).toContain(w.label);
         // Every operation with samples had them checked.
         expect(sampled.sort(), 'operations whose samples were checked').toEqual(samples.map((s) => s.operationId).sort());
-        await expectClean(page, trouble);
+        await expectClean({ page, trouble });
       });
 
       it('shows the address in the Servers box of a samples panel, without Markdown marks', async () => {
@@ -404,7 +287,7 @@ if (!existsSync(CHROMIUM)) {
         expect(shown).toContain(`${base}${route}`);
         expect(shown, 'the Servers box shows Markdown marks').not.toMatch(/[`*]|\]\(/);
         await page.keyboard.press('Escape');
-        await expectClean(page, trouble);
+        await expectClean({ page, trouble });
       });
     });
 
@@ -419,7 +302,7 @@ if (!existsSync(CHROMIUM)) {
       expect(res?.status()).toBe(200);
       expect(new URL(page.url()).pathname + new URL(page.url()).hash).toBe('/assumptions.html#P1');
       expect(await page.locator('section.assumption:target').getAttribute('id')).toBe('P1');
-      await expectClean(page, trouble);
+      await expectClean({ page, trouble });
       await page.close();
     });
 
@@ -459,7 +342,7 @@ if (!existsSync(CHROMIUM)) {
       await receiving.evaluate((el) => el.scrollIntoView({ block: 'start' }));
       expect(await page.getByText('The raw-body pitfall.').isVisible()).toBe(true);
       await page.screenshot({ path: path.join(SHOTS, 'docs-webhooks.jpg'), quality: JPEG_QUALITY });
-      await expectClean(page, trouble);
+      await expectClean({ page, trouble });
       await page.close();
 
       // The site's own pages as a partner first sees them.
@@ -470,7 +353,7 @@ if (!existsSync(CHROMIUM)) {
         const opened = await openPage(file);
         await opened.page.setViewportSize(viewport);
         await opened.page.screenshot({ path: path.join(SHOTS, shot), quality: JPEG_QUALITY });
-        await expectClean(opened.page, opened.trouble);
+        await expectClean(opened);
         await opened.page.close();
       }
 
