@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordedSeconds } from './helpers/slowest-first.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
@@ -123,5 +124,14 @@ describe('test files run side by side in one process', () => {
     expect(PROCESS_WIDE[0][0].test(outsideTemplates('process.env.CI = `true`;'))).toBe(true);
     expect(PROCESS_WIDE[2][0].test(outsideTemplates('globalThis.fetch = async () => {};'))).toBe(true);
     expect(PROCESS_WIDE[2][0].test(outsideTemplates('const RECORDER = `\nglobalThis.fetch = async () => {};\n`;'))).toBe(false);
+  });
+});
+
+describe('the order test files start in', () => {
+  it('the slowest first: guides/testing.md times every test file (npm run test-times after a full run)', () => {
+    const seconds = recordedSeconds();
+    const files = readdirSync(path.join(ROOT, 'test')).filter((f) => /\.test(-d)?\.ts$/.test(f)).map((f) => `test/${f}`);
+    expect(files.filter((f) => !seconds.has(f))).toEqual([]);
+    expect(recordedSeconds('| `test/a.test.ts` | 3 | 12.5 |\n| `test/b.test.ts` | 1 | 0.2 |')).toEqual(new Map([['test/a.test.ts', 12.5], ['test/b.test.ts', 0.2]]));
   });
 });

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './helpers/slowest-first.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -17,6 +18,8 @@ export default defineConfig({
     // Node and vitest, importing the same helpers, Ajv and the sandbox again).
     // The test files keep no state outside their own module and folders.
     isolate: false,
+    // The slowest files first, also in a fresh clone (test/helpers/slowest-first.ts).
+    sequence: { sequencer: SlowestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     typecheck: {
