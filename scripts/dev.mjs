@@ -16,7 +16,7 @@ import { docs } from './docs.mjs';
 import { APIS, MOCKED_APIS, sourceOf } from './lib/apis.mjs';
 import { outRoot, ROOT } from './lib/paths.mjs';
 import { toolAbort } from './lib/run.mjs';
-import { mockPortOf, startPrism } from './lib/prism.mjs';
+import { mockDocumentOf, mockPortOf, startPrism } from './lib/prism.mjs';
 import { serveStatic } from './lib/serve-static.mjs';
 
 const USAGE = `Usage: npm run dev -- [--port PORT] [--sandbox-port PORT]
@@ -90,8 +90,7 @@ async function apisTouchedBy(files) {
 function mocks() {
   const running = new Map();
   async function start(api) {
-    // JSON: Prism starts 0.7 s of CPU sooner than on the YAML twin.
-    const document = path.join(out, 'openapi', `${api.name}.json`);
+    const document = mockDocumentOf(api.name, out);
     try {
       // Prism takes seconds to start, many more on a busy machine.
       running.set(api.name, await startPrism({ document, port: mockPortOf(api), timeoutMs: 120_000 }));

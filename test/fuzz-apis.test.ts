@@ -33,10 +33,8 @@ import { createServer, request, Agent, type IncomingHttpHeaders } from 'node:htt
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, startPrism } from '../scripts/lib/prism.mjs';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { freePort, mockDocumentOf, startPrism } from '../scripts/lib/prism.mjs';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { deref, loadBundle, pointer, validatorFor, type Json } from './helpers/openapi.js';
 import { headersFor, requestsForDocument, type FuzzRequest } from './helpers/request-arbitraries.js';
@@ -375,7 +373,6 @@ function crashesPrism(api: Api, req: FuzzRequest, headers: Record<string, string
   return req.body !== undefined && typeof contentType === 'string' && !MIME.test(contentType) && !route?.operation.requestBody;
 }
 
-const prismDocument = (api: Api) => path.join(ROOT, 'generated', 'openapi', `${api}.json`);
 
 describe('fuzzing the Prism mocks', () => {
   const mockUrls = inject('mockUrls');
@@ -452,7 +449,7 @@ describe('fuzzing the Prism mocks', () => {
     ['a malformed percent-escape in a path parameter', { method: 'GET', path: '/v2/verifications/%zz', headers: { authorization: 'Bearer k' } }],
     ['a body with an unparseable Content-Type on an operation without a body', { method: 'GET', path: '/v2/verifications/', headers: { authorization: 'Bearer k', 'content-type': 'abc' }, body: '{}' }],
   ])('Prism 5.14.2 still exits on %s (known; left out of the fuzz above)', async (_name, input) => {
-    const prism = await startPrism({ document: prismDocument('v2'), port: await freePort(), logLevel: 'silent' });
+    const prism = await startPrism({ document: mockDocumentOf('v2'), port: await freePort(), logLevel: 'silent' });
     try {
       const url = new URL(prism.url);
       await new Promise<void>((resolve) => {

@@ -97,9 +97,8 @@ export async function typeCheck(generated: Generated): Promise<{ ok: boolean; re
     include: ['hey-api/**/*.ts', 'orval/**/*.ts', 'ozc/**/*.ts'],
   };
   await writeFile(generated.file('tsconfig.json'), JSON.stringify(tsconfig));
-  const tsc = TSC_NATIVE;
   try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', generated.file('tsconfig.json')]);
+    await promisify(execFile)(process.execPath, [TSC_NATIVE, '-p', generated.file('tsconfig.json')]);
     return { ok: true, report: '' };
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
