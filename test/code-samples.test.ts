@@ -144,6 +144,14 @@ describe('the code samples', () => {
     expect(source('partner', 'listVerifications', 'curl')).toMatch(/status=[A-Za-z]+,[A-Za-z]+/);
     expect(source('partner', 'listVerifications', 'curl')).toMatch(/phoneNumber=%2B\d+,%2B\d+/);
     expect(source('partner', 'getPartner', 'curl')).toContain('-H "X-Auth-Key: $AUTH_KEY"');
+    // The partner API documents both headers on every call, a GET's included.
+    for (const op of SAMPLES.partner) {
+      const curl = op.samples.find((s) => s.label === 'curl')!.source;
+      expect(curl, op.operationId).toContain('-H "X-Auth-Key: $AUTH_KEY"');
+      expect(curl, op.operationId).toContain("-H 'Content-Type: application/json'");
+    }
+    // The v2 API documents no Content-Type for its GETs.
+    expect(source('v2', 'getVerification', 'curl')).not.toContain('Content-Type');
     expect(source('partner', 'createVerification', 'TypeScript')).toContain("createPartnerClient({");
     expect(source('v2', 'getVerification', 'TypeScript')).toContain("createV2Client({");
   });

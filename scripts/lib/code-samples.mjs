@@ -19,6 +19,8 @@ export const SAMPLE_CLIENTS = {
   partner: {
     urlVar: 'PARTNER_URL',
     credentialVar: 'AUTH_KEY',
+    // The service's "Headers on every call": the key and `Content-Type: application/json`, GETs included (S19).
+    jsonContentTypeOnEveryCall: true,
     typescript: { module: '@verification-service/contracts/partner', factory: 'createPartnerClient', name: 'partner', credentialOption: 'authKey' },
   },
   // The control API has no client in the package: curl only.
@@ -106,7 +108,7 @@ export function curlSample(request, client) {
   if (scheme?.type === 'http' && scheme.scheme === 'bearer') lines.push(`-H "Authorization: Bearer $${client.credentialVar}"`);
   else if (scheme?.type === 'apiKey' && scheme.in === 'header') lines.push(`-H "${scheme.name}: $${client.credentialVar}"`);
   else if (scheme) throw new Error(`${request.operationId}: no curl sample for security scheme ${JSON.stringify(scheme)}`);
-  if (request.jsonContentType) lines.push(`-H 'Content-Type: application/json'`);
+  if (request.jsonContentType || client.jsonContentTypeOnEveryCall) lines.push(`-H 'Content-Type: application/json'`);
   if (request.body !== undefined) lines.push(`-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
   return lines.join(' \\\n  ');
 }
