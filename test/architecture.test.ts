@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordedSeconds } from './helpers/slowest-first.js';
+import { recordedSeconds, timesRow } from '../scripts/lib/test-times.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
@@ -132,6 +132,7 @@ describe('the order test files start in', () => {
     const seconds = recordedSeconds();
     const files = readdirSync(path.join(ROOT, 'test')).filter((f) => /\.test(-d)?\.ts$/.test(f)).map((f) => `test/${f}`);
     expect(files.filter((f) => !seconds.has(f))).toEqual([]);
-    expect(recordedSeconds('| `test/a.test.ts` | 3 | 12.5 |\n| `test/b.test.ts` | 1 | 0.2 |')).toEqual(new Map([['test/a.test.ts', 12.5], ['test/b.test.ts', 0.2]]));
+    // The rows npm run test-times writes read back as written.
+    expect(recordedSeconds(`${timesRow('test/a.test.ts', 3, 12.5)}\n${timesRow('test/b.test.ts', 1, 0.2)}`)).toEqual(new Map([['test/a.test.ts', 12.5], ['test/b.test.ts', 0.2]]));
   });
 });

@@ -1,0 +1,150 @@
+// Property-based fuzzing of the Prism mocks (issue 7, part 4): the requests
+// of test/fuzz-sandbox.test.ts, generated from the bundled documents and
+// mutated (helpers/request-arbitraries.ts), sent to the run's shared mocks.
+//
+// Prism is a canned mock: it answers from the documents' examples and makes
+// up its own bodies for what the document does not describe (422 or 400
+// without an example, `{"error":{"code":"invalid_json",...}}`, problem+json
+// 404 for unknown paths, 405, 500 for an unparseable Content-Type, ...). So of
+// Prism we only require that it answers every request (no dropped
+// connection), and that where its answer is one of the operation's documented
+// examples (for 400 and 401, and for 2xx) the example is the one of that
+// status and valid against the schema. Its statuses are counted and printed,
+// not asserted. Prism 5.14.2 exits on two kinds of input (the last test pins
+// both on Prism processes of its own); the fuzz leaves those two inputs out,
+// so it can use the run's shared mocks (test/helpers/mock-servers.ts) and
+// start no Prism of its own. A new input that stops Prism fails the fuzz
+// as a dropped request, and the mock tests after it.
+import { request } from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, inject, it } from 'vitest';
+import { freePort, mockDocumentOf, startPrism } from '../scripts/lib/prism.mjs';
+import { checkAnswer, Counts, describeRequest, docs, routeOf, SEED, send, type Answer, type Api, type RouteMatch } from './helpers/fuzz-http.js';
+import { deref, type Json } from './helpers/openapi.js';
+import { headersFor, requestsForDocument, type FuzzRequest } from './helpers/request-arbitraries.js';
+
+const RUNS = { prismV2: 400, prismPartner: 600 };
+
+/** The documented example values of an operation's answer with this status. */
+function examplesOf(api: Api, route: RouteMatch, status: number): unknown[] {
+  const media = deref(docs[api], route.operation.responses?.[String(status)])?.content?.['application/json'];
+  if (!media) return [];
+  return [...Object.values<Json>(media.examples ?? {}).map((e) => deref(docs[api], e).value), ...(media.example === undefined ? [] : [media.example])];
+}
+
+const MIME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(;.*)?$/;
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The two inputs on which Prism 5.14.2 exits instead of answering (the last
+ * test pins both): a malformed percent-escape in the path (`%zz`, `%FF`;
+ * uri-template-lite's decodeURIComponent throws), and a body with an
+ * unparseable Content-Type sent to an operation that takes no body
+ * (whatwg-mimetype throws).
+ */
+function crashesPrism(api: Api, req: FuzzRequest, headers: Record<string, string | string[]>): boolean {
+  if (!req.target.split('?')[0].split('/').every(decodes)) return true;
+  const contentType = headers['content-type'];
+  const route = routeOf(docs[api], req.method, req.target);
+  return req.body !== undefined && typeof contentType === 'string' && !MIME.test(contentType) && !route?.operation.requestBody;
+}
+
+
+describe('fuzzing the Prism mocks', () => {
+  const mockUrls = inject('mockUrls');
+
+  const exampleIds = (api: Api, name: string) =>
+    Object.values<Json>(docs[api].components.parameters)
+      .filter((p) => p.in === 'path' && p.name === name && typeof p.example === 'string')
+      .map((p) => p.example as string);
+
+  const fuzz = async (api: Api, numRuns: number) => {
+    const counts = new Counts();
+    const arb = requestsForDocument(docs[api], api, {
+      knownIds: api === 'v2' ? { id: exampleIds('v2', 'id') } : { verificationId: exampleIds('partner', 'verificationId'), userId: exampleIds('partner', 'userId') },
+      weights: { huge: 1 },
+    })
+      // Prism accepts any non-empty credential; the variants still exercise its security check.
+      .map((req) => ({ req, headers: headersFor(req, api === 'v2' ? 'bearer' : 'authKey', 'any-credential-1234') }))
+      .filter(({ req, headers }) => !crashesPrism(api, req, headers));
+    let examples = 0;
+    let ownBodies = 0;
+    const base = mockUrls[api];
+    try {
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ req, headers }) => {
+          let answer: Answer;
+          try {
+            answer = await send(base, req, headers);
+          } catch (err) {
+            counts.add(req, 'dropped');
+            throw new Error(`Prism dropped the request (${(err as Error).message})\n    ${describeRequest(req, headers)}`);
+          }
+          counts.add(req, answer.status);
+          // Each Prism serves one document.
+          const route = routeOf(docs[api], req.method, req.target);
+          let body: unknown;
+          try {
+            body = JSON.parse(answer.text);
+          } catch {
+            body = undefined;
+          }
+          const documented = route ? examplesOf(api, route, answer.status) : [];
+          const checked = [400, 401].includes(answer.status) || (answer.status >= 200 && answer.status < 300);
+          if (checked && documented.some((e) => isDeepStrictEqual(e, body))) {
+            examples++;
+            const { problems, schema } = checkAnswer(api, route, answer);
+            if (problems.length) throw new Error(`Prism's example does not match ${schema}: ${problems.join('; ')}\n    ${describeRequest(req, headers)}`);
+          } else {
+            ownBodies++;
+          }
+        }),
+        { numRuns, seed: SEED, endOnFailure: true },
+      );
+    } finally {
+      counts.print(`prism ${api}`);
+      console.log(`[fuzz] prism ${api}: ${examples} answers were documented examples (validated), ${ownBodies} were Prism's own (not asserted)`);
+    }
+    expect(counts.sent).toBe(numRuns);
+    expect(counts.dropped).toBe(0);
+    expect(examples).toBeGreaterThan(numRuns / 10);
+  };
+
+  it(`v2: ${RUNS.prismV2} requests, every one answered`, async () => {
+    await fuzz('v2', RUNS.prismV2);
+  });
+
+  it(`partner: ${RUNS.prismPartner} requests, every one answered`, async () => {
+    await fuzz('partner', RUNS.prismPartner);
+  });
+
+  // Pins the two Prism 5.14.2 crashes the fuzz leaves out, on the smaller v2
+  // document (Prism starts sooner; the crashes do not depend on the API).
+  // When a Prism upgrade makes this fail, drop `crashesPrism` and this test.
+  it.each<[string, { method: string; path: string; headers: Record<string, string>; body?: string }]>([
+    ['a malformed percent-escape in a path parameter', { method: 'GET', path: '/v2/verifications/%zz', headers: { authorization: 'Bearer k' } }],
+    ['a body with an unparseable Content-Type on an operation without a body', { method: 'GET', path: '/v2/verifications/', headers: { authorization: 'Bearer k', 'content-type': 'abc' }, body: '{}' }],
+  ])('Prism 5.14.2 still exits on %s (known; left out of the fuzz above)', async (_name, input) => {
+    const prism = await startPrism({ document: mockDocumentOf('v2'), port: await freePort(), logLevel: 'silent' });
+    try {
+      const url = new URL(prism.url);
+      await new Promise<void>((resolve) => {
+        const r = request({ host: url.hostname, port: url.port, method: input.method, path: input.path, headers: input.headers, agent: false }, (res) => res.resume().on('end', resolve));
+        r.on('error', () => resolve());
+        r.end(input.body);
+      });
+      const exited = await Promise.race([prism.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+      expect(exited).toBe(true);
+    } finally {
+      await prism.stop();
+    }
+  });
+});

@@ -1,0 +1,130 @@
+// Property-based fuzzing of the sandbox's two APIs (issue 7, part 4).
+// Requests are generated from the bundled documents (every operation: method,
+// path parameters, query, headers, JSON body from the schemas; see
+// helpers/request-arbitraries.ts) and mutated: wrong types, out-of-bound
+// values, missing required fields, unknown enum values, garbage and non-JSON
+// bodies, bodies of ~100 KB and over 1 MiB, odd headers, odd paths, repeated
+// or wrongly joined query parameters. They go to the sandbox with response
+// validation on (helpers/fuzz-http.ts sends them and judges the answers).
+//
+// The sandbox must never answer 5xx, never drop a connection, answer every
+// error with the error body the document declares for that status, every
+// success with the declared schema, and record no contract violation.
+//
+// Which API an answer belongs to follows the path the router sees
+// (percent-decoded): `/v2` and below is the v2 API, everything else the
+// partner API (served at `/`), so `/V2/...` or `//v2/...` get the partner's
+// error body.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { apiOfTarget, checkAnswer, Counts, describeRequest, docs, Mismatches, routeOf, SEED, send, type Answer, type Api } from './helpers/fuzz-http.js';
+import { type Json } from './helpers/openapi.js';
+import { headersFor, requestsForDocument } from './helpers/request-arbitraries.js';
+
+const RUNS = { sandboxV2: 1200, sandboxPartner: 2800 };
+const authKey = 'sbx_fuzz_key_5e2a9c7d1b';
+const accessToken = 'v2_fuzz_token_8f3b6d';
+
+describe('fuzzing the sandbox (validateResponses on)', () => {
+  let sandbox: Sandbox;
+  // Webhook URLs the fuzzer sets with PUT /partners point here, never off the machine.
+  const sink = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
+  let sinkUrl = '';
+  const knownIds: Record<string, string[]> = {};
+  const v2Ids = Object.values<Json>(docs.v2.components.examples)
+    .map((e) => e.value)
+    .flatMap((v) => (Array.isArray(v?.items) ? v.items : [v]))
+    .filter((v) => typeof v?.id === 'string')
+    .map((v) => v.id as string);
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+    sandbox = await startSandbox({ port: 0, authKey, accessToken, validateResponses: true });
+    const seeded = sandbox.partner.seed();
+    knownIds.verificationId = seeded.verificationIds;
+    knownIds.userId = seeded.userIds;
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await new Promise((resolve) => sink.close(resolve));
+  });
+
+  /** The sandbox still answers a plain valid call. */
+  const alive = async () => {
+    try {
+      const res = await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey() } });
+      return res.status === 200;
+    } catch {
+      return false;
+    }
+  };
+
+  const fuzz = async (api: Api, numRuns: number) => {
+    const counts = new Counts();
+    const mismatches = new Mismatches();
+    const uri = fc.constantFrom(`${sinkUrl}/hooks/identity`, `${sinkUrl}/hooks?partner=1`, 'urn:isbn:0451450523', 'mailto:ops@example.com');
+    const arb = requestsForDocument(docs[api], api, { uri, knownIds: api === 'v2' ? { id: v2Ids } : knownIds });
+    try {
+      await fc.assert(
+        fc.asyncProperty(arb, async (req) => {
+          // The credential valid now: a fuzzed POST /auth-keys rotates the key.
+          const credential = api === 'v2' ? accessToken : sandbox.partner.activeAuthKey();
+          const headers = headersFor(req, api === 'v2' ? 'bearer' : 'authKey', credential);
+          let answer: Answer;
+          try {
+            answer = await send(sandbox.url, req, headers);
+          } catch (err) {
+            counts.add(req, 'dropped');
+            throw new Error(`the sandbox dropped the request (${(err as Error).message}); still answering: ${await alive()}\n    ${describeRequest(req, headers)}`);
+          }
+          counts.add(req, answer.status);
+          const shown = `${describeRequest(req, headers)}\n    answered ${answer.status} ${answer.text.slice(0, 300)}`;
+          // A crash, a 5xx or a violation the sandbox saw itself stops the run at once.
+          if (answer.status >= 500) throw new Error(`the sandbox answered ${answer.status}\n    ${shown}\n    violations: ${sandbox.violations.join(' | ')}`);
+          if (sandbox.violations.length) throw new Error(`sandbox.violations: ${sandbox.violations.join(' | ')}\n    ${shown}`);
+          const owner = apiOfTarget(req.target);
+          const route = routeOf(docs[owner], req.method, req.target);
+          const { problems, schema } = checkAnswer(owner, route, answer);
+          if (answer.status < 300 && problems.length) throw new Error(`a success answer does not match ${schema}: ${problems.join('; ')}\n    ${shown}`);
+          if (problems.length) mismatches.add(`${answer.status} on ${owner} ${route?.pathKey ?? '(no operation)'} does not match ${schema}: ${problems[0]}`, shown);
+        }),
+        { numRuns, seed: SEED, endOnFailure: true },
+      );
+    } finally {
+      counts.print(`sandbox ${api}`);
+    }
+    expect(counts.sent).toBe(numRuns);
+    expect(counts.fiveXx).toBe(0);
+    expect(counts.dropped).toBe(0);
+    expect(await alive()).toBe(true);
+    expect(sandbox.violations).toEqual([]);
+    // Every error answer in the shape the document declares for its status.
+    expect(mismatches.list()).toEqual([]);
+    return counts;
+  };
+
+  // Fails as of this writing (issue 7, part 4 report): answers made by Node's
+  // HTTP parser or Fastify before the sandbox's handlers (a raw non-ASCII byte
+  // in the path: 400 "Client Error"; a request line over 16 KiB: 431; a
+  // malformed percent-escape: 400 FST_ERR_BAD_URL), and the 404 of
+  // `POST /%762/verifications/`, are not in the v2 error shape (no `code`, no
+  // `details`). The partner's `Error` needs only `message`, so they pass there.
+  it(`v2: ${RUNS.sandboxV2} generated and mutated requests, no 5xx, every answer as documented`, async () => {
+    const counts = await fuzz('v2', RUNS.sandboxV2);
+    // The run reached the handlers and the validation, not only the credential check.
+    expect(counts.byStatus['200']).toBeGreaterThan(RUNS.sandboxV2 / 10);
+    expect(counts.byStatus['400']).toBeGreaterThan(RUNS.sandboxV2 / 10);
+    expect(counts.byStatus['401']).toBeGreaterThan(0);
+  });
+
+  it(`partner: ${RUNS.sandboxPartner} generated and mutated requests, no 5xx, every answer as documented`, async () => {
+    const counts = await fuzz('partner', RUNS.sandboxPartner);
+    expect((counts.byStatus['200'] ?? 0) + (counts.byStatus['201'] ?? 0)).toBeGreaterThan(RUNS.sandboxPartner / 10);
+    expect(counts.byStatus['400']).toBeGreaterThan(RUNS.sandboxPartner / 10);
+    for (const status of ['401', '404', '409', '413', '415']) expect(counts.byStatus[status], status).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,201 @@
+// The partner integration API document and the facts of the service's
+// partner documentation that several test/partner-document*.test.ts files
+// restate: the operations in the documentation's order, the enums, the field
+// lists, and access to the bundle by JSON pointer (validators, schemas,
+// parameters, named examples).
+import { expect } from 'vitest';
+import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json, type OperationEntry } from './openapi.js';
+
+export const doc = loadBundle('partner');
+export const v = validatorFor('partner');
+
+// ---------------------------------------------------------------------------
+// Facts of the documentation, restated.
+
+/** The 18 operations, in the documentation's order. */
+export const OPERATIONS = [
+  'get /partners',
+  'put /partners',
+  'get /auth-keys',
+  'post /auth-keys',
+  'post /verifications',
+  'post /verifications/revert',
+  'get /verifications',
+  'get /verifications/{verificationId}',
+  'get /verification/{verificationId}/user-activities',
+  'get /verifications/{verificationId}/linked-by-device',
+  'get /verifications/{verificationId}/webhooks',
+  'get /users',
+  'get /users/{userId}',
+  'get /users/{userId}/linked-by-device',
+  'get /users/{userId}/shares',
+  'post /users/external-users',
+  'get /users/{userId}/fingerprints',
+  'get /users/{userId}/webhooks',
+];
+
+/** Operations whose lists are paged with `page` and `limit` (3, 7, 11, 12, 17, 18). */
+export const PAGED = [
+  'get /auth-keys',
+  'get /verifications',
+  'get /verifications/{verificationId}/webhooks',
+  'get /users',
+  'get /users/{userId}/fingerprints',
+  'get /users/{userId}/webhooks',
+];
+
+export const STATUSES = [
+  'created', 'started', 'waitingForUserInput', 'inReview', 'completed', 'declined', 'closed', 'expired', 'reverted',
+];
+export const REQUIREMENT_TYPES = ['firstAndLastName', 'dateOfBirth', 'document', 'phoneNumbers'];
+export const ESTIMATED_AGES = ['unknown', 'under8', 'over8', 'over13', 'over16', 'over18', 'over21', 'over25', 'over30'];
+export const DOCUMENT_TYPES = ['Passport', 'Government Issued Photo ID', 'Driver License'];
+export const DEPRECATED = ['phoneNumber', 'isPhoneNumberVerified', 'requireFirstAndLastName'];
+
+/** Event type → the data type it is sent with. */
+export const EVENTS: Record<string, string> = {
+  'verification.created': 'verification',
+  'verification.updated': 'verification',
+  'user.created': 'user',
+  'user.merged': 'user',
+  'user.updated': 'user',
+  'user.deleted': 'user',
+  'shareholder.verified': 'shareholder',
+};
+export const DATA_TYPES = ['user', 'verification', 'shareholder'];
+
+export const VERIFICATION_FIELDS = [
+  'id', 'url', 'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName',
+  'requireFirstAndLastName', 'requirements', 'collectedRequirements', 'userId', 'previousUserId', 'externalUserId',
+  'redirectUrl', 'errorRedirectUrl', 'reason', 'author', 'status', 'metadata', 'validTo', 'createdAt', 'updatedAt',
+];
+/** Verification fields that echo optional create input and may be absent (P8). */
+export const VERIFICATION_OPTIONAL = ['phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'requirements', 'firstName', 'lastName', 'requireFirstAndLastName', 'errorRedirectUrl', 'reason', 'author', 'metadata'];
+export const CREATE_FIELDS = [
+  'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName', 'requireFirstAndLastName',
+  'requirements', 'externalUserId', 'redirectUrl', 'errorRedirectUrl', 'timeToExpiry', 'reason', 'author', 'metadata',
+];
+export const DOCUMENT_RESULT_FIELDS = [
+  'type', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'expiryAt', 'issuedAt',
+  'issuingAuthority', 'placeOfIssue',
+];
+export const USER_FIELDS = ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'];
+export const USER_DETAIL_FIELDS = [...USER_FIELDS, 'firstName', 'lastName', 'dateOfBirth', 'estimatedAge', 'image', 'names', 'documents'];
+export const USER_DOCUMENT_FIELDS = [
+  'id', 'type', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'issuingAuthority',
+  'placeOfIssue', 'expiryAt', 'issuedAt', 'createdAt',
+];
+export const VERIFICATION_DATA_FIELDS = [
+  'verificationId', 'status', 'redirectUrl', 'errorRedirectUrl', 'externalUserId', 'phoneNumber', 'isPhoneNumberVerified',
+  'phoneNumbers', 'firstName', 'lastName', 'requireFirstAndLastName', 'requirements', 'collectedRequirements', 'userId',
+  'previousUserId', 'reason', 'metadata', 'validTo', 'createdAt', 'updatedAt',
+];
+export const USER_DATA_FIELDS = ['userId', 'firstName', 'lastName', 'dateOfBirth', 'createdAt', 'estimatedAge', 'phoneNumbers', 'names', 'externalUsers'];
+export const ENVELOPE_FIELDS = ['eventId', 'dataType', 'eventType', 'createdAt', 'data'];
+
+export const UUID = '0b7d3c5e-9a1f-4e2b-8c6d-4f1a2b3c4d5e';
+export const USER_ID = 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53';
+export const TIMESTAMP = '2026-03-14T09:26:53.589Z';
+export const SIGNATURE = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
+
+// ---------------------------------------------------------------------------
+// Access to the document.
+
+export type Validate = ReturnType<SchemaValidatorAt>;
+export type SchemaValidatorAt = typeof v.at;
+
+export const sub = (ptr: string, ...parts: (string | number)[]) => ptr + pointer(...parts).slice(1);
+
+/** The node at a JSON pointer, following `$ref`s on the way (not at the end). */
+export function rawAt(ptr: string): Json {
+  return ptr
+    .slice(2)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((at: Json, key: string) => deref(doc, at)?.[key], doc);
+}
+export const nodeAt = (ptr: string): Json => deref(doc, rawAt(ptr));
+/** Validator of the schema at a pointer (through its `$ref`, if it is one). */
+export const validatorAt = (ptr: string): Validate => v.at(rawAt(ptr)?.$ref ?? ptr);
+
+export const pathOps = operationsOf(doc).filter((o) => o.kind === 'path');
+export const webhookOps = operationsOf(doc).filter((o) => o.kind === 'webhook');
+export const op = (key: string): OperationEntry => {
+  const [method, path] = key.split(' ');
+  const found = pathOps.find((o) => o.method === method && o.key === path);
+  if (!found) throw new Error(`no operation ${key}`);
+  return found;
+};
+export const responsePtr = (key: string, status: string) => {
+  const entry = op(key);
+  const response = entry.operation.responses[status];
+  return sub(response.$ref ?? sub(entry.ptr, 'responses', status), 'content', 'application/json', 'schema');
+};
+export const bodyPtr = (entry: OperationEntry) => {
+  const body = entry.operation.requestBody;
+  return sub(body.$ref ?? sub(entry.ptr, 'requestBody'), 'content', 'application/json', 'schema');
+};
+export const response = (key: string, status: string) => validatorAt(responsePtr(key, status));
+export const body = (key: string) => validatorAt(bodyPtr(op(key)));
+export const responseSchema = (key: string, status: string) => nodeAt(responsePtr(key, status));
+export const bodySchema = (key: string) => nodeAt(bodyPtr(op(key)));
+
+/** Parameters of an operation (path-item and operation level) by name, with a pointer to each schema. */
+export function paramsOf(key: string): Record<string, { param: Json; schemaPtr: string }> {
+  const entry = op(key);
+  const out: Record<string, { param: Json; schemaPtr: string }> = {};
+  const lists: [Json[], string][] = [
+    [deref(doc, doc.paths[entry.key]).parameters ?? [], pointer('paths', entry.key, 'parameters')],
+    [entry.operation.parameters ?? [], sub(entry.ptr, 'parameters')],
+  ];
+  for (const [list, base] of lists) {
+    list.forEach((raw, i) => {
+      const param = deref(doc, raw);
+      out[param.name] = { param, schemaPtr: sub(raw.$ref ?? sub(base, i), 'schema') };
+    });
+  }
+  return out;
+}
+
+/** Properties of an object schema, including those of its `allOf` members. */
+export function propsOf(schema: Json): Record<string, Json> {
+  const s = deref(doc, schema);
+  return Object.assign({}, ...(s.allOf ?? []).map(propsOf), s.properties ?? {});
+}
+export function requiredOf(schema: Json): string[] {
+  const s = deref(doc, schema);
+  return [...(s.required ?? []), ...(s.allOf ?? []).flatMap(requiredOf)];
+}
+
+/** A fresh copy of a named example's value. */
+export const example = (name: string): Json => structuredClone(deref(doc, doc.components.examples[name]).value);
+export const without = (value: Json, field: string) => {
+  const { [field]: _dropped, ...rest } = value;
+  return rest;
+};
+export const sorted = (list: string[]) => [...list].sort();
+
+export const wantValid = (validate: Validate, value: unknown, label = '') =>
+  expect(validate(value), `${label} ${v.errors(validate)}`).toBe(true);
+export const wantInvalid = (validate: Validate, value: unknown, label = '') => expect(validate(value), label).toBe(false);
+
+// Validators used throughout.
+export const verification = response('get /verifications/{verificationId}', '200');
+export const createdVerification = response('post /verifications', '201');
+export const createBody = body('post /verifications');
+export const webhookEvent = v.schema('WebhookEvent');
+
+export const completed = () => example('VerificationCompleted');
+export const collected = (type: string) => completed().collectedRequirements.find((c: Json) => c.type === type);
+export const withCollected = (entry: Json) => ({ ...completed(), collectedRequirements: [entry] });
+
+/** The request body of a webhook, its first example, its schema and validator. */
+export function webhookBody(event: string): Json {
+  return deref(doc, doc.webhooks[event]).post.requestBody;
+}
+export function webhookExample(event: string): Json {
+  const examples = Object.values<Json>(deref(doc, webhookBody(event)).content['application/json'].examples);
+  return structuredClone(deref(doc, examples[0]).value);
+}
+export const webhookValidator = (event: string) => validatorAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema'));
+export const webhookSchema = (event: string) => nodeAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema'));

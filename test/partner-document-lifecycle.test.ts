@@ -1,0 +1,217 @@
+// The partner integration API document holds every fact of the service's
+// partner documentation; this file: the lifecycle in the overview (the state
+// table and the event sequences) and the audit findings: answers hold what the
+// documents state, not more. Each expectation restates one of those facts (or,
+// where the documentation is silent, the decision recorded in
+// openapi/DECISIONS.md); dropping or loosening it in openapi/partner makes a
+// test fail.
+import { describe, expect, it } from 'vitest';
+import { type Json } from './helpers/openapi.js';
+import {
+  doc, STATUSES, EVENTS, ENVELOPE_FIELDS, UUID, USER_ID, TIMESTAMP, SIGNATURE, response, body,
+  responseSchema, requiredOf, example, without, sorted, wantValid, wantInvalid, verification,
+  createdVerification, completed, webhookExample, webhookValidator,
+} from './helpers/partner-document.js';
+
+function tablesOf(md: string): string[][][] {
+  const blocks: string[][] = [];
+  let block: string[] = [];
+  for (const line of [...md.split('\n'), '']) {
+    if (line.trim().startsWith('|')) block.push(line.trim());
+    else {
+      if (block.length) blocks.push(block);
+      block = [];
+    }
+  }
+  const cells = (row: string) => row.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  return blocks.filter((b) => b.length > 2 && /^\|(\s*:?-{3,}:?\s*\|)+$/.test(b[1])).map((b) => [b[0], ...b.slice(2)].map(cells));
+}
+
+describe('lifecycle in the overview', () => {
+  const text: string = doc.info.description;
+  const tables = tablesOf(text);
+
+  it('names the nine statuses', () => {
+    for (const status of STATUSES) expect(text).toContain(`\`${status}\``);
+  });
+
+  describe('state table', () => {
+    const table = tables.find((t) => /From/.test(t[0][0]) && t[0].some((c) => /Next/.test(c)))!;
+    const nextAt = table ? table[0].findIndex((c) => /Next/.test(c)) : -1;
+    const alsoAt = table ? table[0].findIndex((c) => /Also/.test(c)) : -1;
+    const TRANSITIONS: [string, string, string?][] = [
+      ['(none)', 'created', 'verification.created'],
+      ['created', 'started', 'verification.updated'],
+      ['created', 'closed'],
+      ['created', 'expired'],
+      ['started', 'waitingForUserInput'],
+      ['started', 'inReview'],
+      ['started', 'completed'],
+      ['started', 'declined'],
+      ['started', 'closed'],
+      ['started', 'expired'],
+      ['waitingForUserInput', 'inReview'],
+      ['waitingForUserInput', 'completed'],
+      ['waitingForUserInput', 'declined'],
+      ['waitingForUserInput', 'closed'],
+      ['waitingForUserInput', 'expired'],
+      ['inReview', 'completed', 'user.created'],
+      ['completed', 'reverted', 'previousUserId'],
+    ];
+
+    it('is a Markdown table with From, Moved by, Condition, Next and Also columns', () => {
+      expect(table).toBeDefined();
+      expect(table[0]).toHaveLength(5);
+      expect(table[0].join('|')).toMatch(/From\|Moved by\|Condition\|Next[^|]*\|Also/);
+    });
+
+    it.each(TRANSITIONS)('lists %s → %s', (from, next, also) => {
+      const token = from === '(none)' ? '(none)' : `\`${from}\``;
+      const rows = table.slice(1).filter((r) => r[0] === token && r[nextAt].includes(`\`${next}\``));
+      expect(rows.length).toBeGreaterThan(0);
+      if (also) expect(rows.map((r) => r[alsoAt]).join(' ')).toContain(`\`${also}\``);
+    });
+
+    it('lists no transition the documentation does not', () => {
+      const listed = table.slice(1).flatMap((r) =>
+        [...r[nextAt].matchAll(/`([a-zA-Z]+)`/g)].map((m) => `${r[0].replace(/`/g, '')} -> ${m[1]}`),
+      );
+      expect(sorted([...new Set(listed)])).toEqual(sorted(TRANSITIONS.map(([f, n]) => `${f} -> ${n}`)));
+    });
+
+    it('names the causes: link opened, review, revert or later analysis, validTo', () => {
+      const joined = table.map((r) => r.join(' | ')).join('\n');
+      expect(joined).toMatch(/opens the link/);
+      expect(joined).toMatch(/manual review/);
+      expect(joined).toMatch(/revert operation[^\n]*analysis[^\n]*irregularities/);
+      expect(joined).toMatch(/`validTo` reached/);
+      expect(joined).toMatch(/phone number belongs to another user/);
+      expect(joined).toMatch(/same phone number/);
+    });
+
+    it('states final states and that every status change sends verification.updated', () => {
+      expect(text).toMatch(/`completed` carries `userId`/);
+      expect(text).toMatch(/`closed` and\s+`expired` are final/);
+      expect(text).toMatch(/`declined`[\s\S]*`reverted`/);
+      expect(text).toMatch(/Every status change sends `verification\.updated`/);
+    });
+  });
+
+  describe('event sequences', () => {
+    const table = tables.find((t) => /Scenario/.test(t[0][0]))!;
+    const SEQUENCES: Record<string, string[]> = {
+      'New user': ['verification.created', 'verification.updated', 'verification.updated', 'user.created', 'user.updated', 'user.updated'],
+      Merge: ['verification.created', 'verification.updated', 'verification.updated', 'user.merged'],
+      'Manual review': ['verification.created', 'verification.updated', 'verification.updated', 'verification.updated', 'user.created'],
+    };
+
+    it('is a Markdown table of the three scenarios', () => {
+      expect(table).toBeDefined();
+      expect(sorted(table.slice(1).map((r) => r[0]))).toEqual(sorted(Object.keys(SEQUENCES)));
+    });
+
+    it.each(Object.entries(SEQUENCES))('%s: events in order', (scenario, events) => {
+      const row = table.slice(1).find((r) => r[0] === scenario)!;
+      expect([...row[1].matchAll(/`([a-z]+\.[a-z]+)`/g)].map((m) => m[1])).toEqual(events);
+    });
+
+    it('says what triggers the steps', () => {
+      const joined = table.map((r) => r.join(' | ')).join('\n');
+      expect(joined).toMatch(/opens the link/);
+      expect(joined).toMatch(/name entered/);
+      expect(joined).toMatch(/phone verified/);
+      expect(joined).toMatch(/face model matches an existing user/);
+      expect(joined).toMatch(/review needed/);
+      expect(joined).toMatch(/reviewer creates an account/);
+    });
+  });
+
+  it('lists the seven events with their data types in a table', () => {
+    const table = tables.find((t) => t[0].some((c) => /eventType/.test(c)))!;
+    expect(table).toBeDefined();
+    const pairs = Object.fromEntries(table.slice(1).map((r) => [r[1].replace(/`/g, ''), r[0].replace(/`/g, '')]));
+    expect(pairs).toEqual(EVENTS);
+  });
+
+  it('states webhook delivery: signature, retry every 15 minutes, the envelope', () => {
+    expect(text).toMatch(/X-SIGNATURE/);
+    expect(text).toMatch(/HMAC-SHA256/);
+    expect(text).toMatch(/15 minutes/);
+    for (const field of ENVELOPE_FIELDS) expect(text).toContain(`\`${field}\``);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Issue 19: answers the audit found stricter than the documents.
+
+describe('audit findings: answers hold what the documents state, not more', () => {
+  it('a rotation answer may list the previous key first; both keys must be there (P31)', () => {
+    const rotation = response('post /auth-keys', '201');
+    const [fresh, previous] = example('AuthKeyCreated').authKeys;
+    wantValid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
+    wantValid(rotation, { authKeys: [previous, fresh, { ...previous, id: UUID, key: 'ak_live_older' }], count: 3 }, 'a further entry');
+    wantInvalid(rotation, { authKeys: [fresh, { ...fresh, id: UUID }], count: 2 }, 'two active keys, no previous one');
+    wantInvalid(rotation, { authKeys: [previous, { ...previous, id: UUID }], count: 2 }, 'no active key');
+    wantInvalid(rotation, { authKeys: [previous, { ...fresh, active: 'true' }], count: 2 }, 'active not a boolean');
+    expect(JSON.stringify(responseSchema('post /auth-keys', '201'))).not.toContain('prefixItems');
+  });
+
+  describe.each([
+    ['get /verifications/{verificationId}/webhooks', 'VerificationWebhookRecords'],
+    ['get /users/{userId}/webhooks', 'UserWebhookRecords'],
+  ])('%s: a record of an event type added later (P24)', (key, exampleName) => {
+    const list = response(key, '200');
+    const page = () => example(exampleName);
+    const withPayload = (payload: unknown) => {
+      const value = page();
+      return { ...value, webhooks: [...value.webhooks, { ...value.webhooks[0], id: UUID, payload }] };
+    };
+    const added = () => ({
+      eventId: '5e9a1c7d-3b4f-4d62-8e0a-b7c2f9d1e456',
+      dataType: 'user',
+      eventType: 'user.phoneNumberRemoved',
+      createdAt: TIMESTAMP,
+      data: { userId: USER_ID, anything: ['new'] },
+    });
+
+    it('validates, with a new data type too, so the page stays valid', () => {
+      wantValid(list, withPayload(added()), 'new event type');
+      wantValid(list, withPayload({ ...added(), dataType: 'document', eventType: 'document.expired' }), 'new data type');
+    });
+
+    it('still has the documented envelope', () => {
+      for (const field of ENVELOPE_FIELDS) wantInvalid(list, withPayload(without(added(), field)), `without ${field}`);
+      wantInvalid(list, withPayload({ ...added(), eventId: 'not-a-uuid' }), 'eventId not a uuid');
+      wantInvalid(list, withPayload({ ...added(), createdAt: 'yesterday' }), 'createdAt not a date-time');
+      wantInvalid(list, withPayload({ ...added(), data: 'text' }), 'data not an object');
+      wantInvalid(list, withPayload({ ...added(), eventType: 7 }), 'eventType not a string');
+    });
+
+    it('a known event type is still checked as its schema says', () => {
+      const known = webhookExample('user.created');
+      wantValid(list, withPayload(known));
+      wantInvalid(list, withPayload({ ...known, dataType: 'verification' }), 'user.created with a verification dataType');
+      wantInvalid(list, withPayload({ ...known, data: without(known.data, 'userId') }), 'user.created without data.userId');
+      wantInvalid(list, withPayload({ ...webhookExample('verification.created'), data: {} }), 'verification.created with empty data');
+    });
+  });
+
+  it('phoneNumbers and requirements may be absent from answers and webhook data, like other optional input (P8)', () => {
+    const lean = (value: Json) => without(without(value, 'phoneNumbers'), 'requirements');
+    wantValid(verification, lean(completed()), 'Verification');
+    wantValid(createdVerification, lean(example('CreatedVerificationMinimal')), 'create answer');
+    for (const event of ['verification.created', 'verification.updated']) {
+      const body = webhookExample(event);
+      wantValid(webhookValidator(event), { ...body, data: lean(body.data) }, event);
+    }
+    // Present, they keep their documented shapes; collectedRequirements stays required.
+    wantInvalid(verification, { ...completed(), phoneNumbers: null }, 'phoneNumbers null');
+    wantInvalid(verification, { ...completed(), requirements: null }, 'requirements null');
+    wantInvalid(verification, without(lean(completed()), 'collectedRequirements'), 'without collectedRequirements');
+    for (const key of ['get /verifications/{verificationId}', 'post /verifications']) {
+      const schema = responseSchema(key, key.startsWith('post') ? '201' : '200');
+      expect(requiredOf(schema), key).not.toContain('phoneNumbers');
+      expect(requiredOf(schema), key).not.toContain('requirements');
+    }
+  });
+});

@@ -1,0 +1,315 @@
+// The partner integration API document holds every fact of the service's
+// partner documentation; this file: users and their documents, the sub-
+// resources of users and of verifications, the batch of external users
+// (operation 16), and the webhook records of operations 11 and 18. Each
+// expectation restates one of those facts (or, where the documentation is
+// silent, the decision recorded in openapi/DECISIONS.md); dropping or
+// loosening it in openapi/partner makes a test fail.
+import { describe, expect, it } from 'vitest';
+import { deref, type Json } from './helpers/openapi.js';
+import {
+  doc, v, ESTIMATED_AGES, DOCUMENT_TYPES, EVENTS, USER_FIELDS, USER_DETAIL_FIELDS,
+  USER_DOCUMENT_FIELDS, UUID, USER_ID, TIMESTAMP, sub, response, body, responseSchema, propsOf,
+  requiredOf, example, without, sorted, wantValid, wantInvalid, verification, collected,
+  withCollected, webhookExample,
+} from './helpers/partner-document.js';
+
+describe('users', () => {
+  const list = response('get /users', '200');
+  const details = response('get /users/{userId}', '200');
+  const full = () => example('UserDetailsFull');
+  const page = () => example('UserListPage');
+  const withUser = (user: Json) => ({ users: [user], count: 1 });
+
+  it('list item has id, phoneNumbers, externalUsers, createdAt and updatedAt, all sent', () => {
+    const item = deref(doc, responseSchema('get /users', '200').properties.users.items);
+    expect(sorted(Object.keys(propsOf(item)))).toEqual(sorted(USER_FIELDS));
+    wantValid(list, page());
+    for (const field of USER_FIELDS) wantInvalid(list, withUser(without(page().users[0], field)), `without ${field}`);
+    wantInvalid(list, without(page(), 'count'));
+  });
+
+  it('user phone numbers are {E.164 phoneNumber, createdAt, verified}', () => {
+    const user = page().users[0];
+    const phone = user.phoneNumbers[0];
+    wantValid(list, withUser({ ...user, phoneNumbers: [{ phoneNumber: '+33612345678', createdAt: TIMESTAMP, verified: false }] }));
+    wantInvalid(list, withUser({ ...user, phoneNumbers: [{ ...phone, phoneNumber: '0612345678' }] }));
+    wantInvalid(list, withUser({ ...user, phoneNumbers: [{ ...phone, verified: 'yes' }] }));
+    for (const field of ['phoneNumber', 'createdAt', 'verified']) {
+      wantInvalid(list, withUser({ ...user, phoneNumbers: [without(phone, field)] }), field);
+    }
+  });
+
+  it('external users are {id, createdAt}, several allowed', () => {
+    const user = page().users[0];
+    expect(user.externalUsers.length).toBeGreaterThan(1);
+    wantValid(list, withUser(user));
+    wantInvalid(list, withUser({ ...user, externalUsers: [{ id: UUID }] }));
+    wantInvalid(list, withUser({ ...user, externalUsers: [{ createdAt: TIMESTAMP }] }));
+    wantInvalid(list, withUser({ ...user, externalUsers: [UUID] }));
+  });
+
+  it('details add firstName, lastName, dateOfBirth, estimatedAge, image, names and documents', () => {
+    const schema = responseSchema('get /users/{userId}', '200');
+    expect(sorted(Object.keys(propsOf(schema)))).toEqual(sorted(USER_DETAIL_FIELDS));
+    expect(sorted(requiredOf(schema))).toEqual(sorted([...USER_FIELDS, 'estimatedAge', 'image', 'names', 'documents']));
+    wantValid(details, full());
+    wantValid(details, example('UserDetailsMinimal'));
+    for (const field of ['estimatedAge', 'image', 'names', 'documents', ...USER_FIELDS]) {
+      wantInvalid(details, without(full(), field), `without ${field}`);
+    }
+  });
+
+  it('firstName, lastName and dateOfBirth are optional; dateOfBirth is string or null', () => {
+    for (const field of ['firstName', 'lastName', 'dateOfBirth']) wantValid(details, without(full(), field), `without ${field}`);
+    wantValid(details, { ...full(), dateOfBirth: null });
+    wantValid(details, { ...full(), dateOfBirth: '1991-07-23' });
+    wantInvalid(details, { ...full(), dateOfBirth: 19910723 });
+    wantInvalid(details, { ...full(), firstName: null });
+    wantInvalid(details, { ...full(), lastName: 7 });
+  });
+
+  it('estimatedAge takes exactly the nine documented values', () => {
+    expect(deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).estimatedAge).enum).toEqual(ESTIMATED_AGES);
+    for (const age of ESTIMATED_AGES) wantValid(details, { ...full(), estimatedAge: age }, age);
+    for (const bad of ['over99', 'OVER_18', 'over40', 18]) wantInvalid(details, { ...full(), estimatedAge: bad }, String(bad));
+    expect(deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).estimatedAge).description).toMatch(/99\.5\s*%/);
+  });
+
+  it('image is a base64-encoded string', () => {
+    expect(propsOf(responseSchema('get /users/{userId}', '200')).image).toMatchObject({ type: 'string', contentEncoding: 'base64' });
+    wantInvalid(details, { ...full(), image: 42 });
+    wantInvalid(details, { ...full(), image: null });
+  });
+
+  it('names is a history of {firstName, lastName, createdAt}', () => {
+    expect(full().names.length).toBeGreaterThan(1);
+    wantValid(details, { ...full(), names: [] });
+    for (const field of ['firstName', 'lastName', 'createdAt']) {
+      wantInvalid(details, { ...full(), names: [without(full().names[0], field)] }, field);
+    }
+    wantInvalid(details, { ...full(), names: [{ ...full().names[0], createdAt: 'March' }] });
+  });
+
+  describe('documents', () => {
+    const withDoc = (change: Json) => ({ ...full(), documents: [{ ...full().documents[0], ...change }] });
+
+    it('have the thirteen documented fields', () => {
+      const docSchema = deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).documents.items);
+      expect(sorted(Object.keys(docSchema.properties))).toEqual(sorted(USER_DOCUMENT_FIELDS));
+      for (const field of USER_DOCUMENT_FIELDS) {
+        wantInvalid(details, { ...full(), documents: [without(full().documents[0], field)] }, `without ${field}`);
+      }
+      for (const field of ['id', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'issuingAuthority', 'placeOfIssue']) {
+        wantInvalid(details, withDoc({ [field]: 1 }), field);
+      }
+    });
+
+    it('issuingAuthority and placeOfIssue may be null, as on the collected document (P32)', () => {
+      for (const field of ['issuingAuthority', 'placeOfIssue']) {
+        wantValid(details, withDoc({ [field]: null }), field);
+        wantValid(verification, withCollected({ ...collected('document'), result: { ...collected('document').result, [field]: null } }), `collected ${field}`);
+      }
+    });
+
+    it('type is exactly Passport, Government Issued Photo ID or Driver License', () => {
+      const docSchema = deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).documents.items);
+      expect(deref(doc, docSchema.properties.type).enum).toEqual(DOCUMENT_TYPES);
+      for (const type of DOCUMENT_TYPES) wantValid(details, withDoc({ type }), type);
+      for (const bad of ['ID Card', 'passport', 'DRIVER_LICENSE']) wantInvalid(details, withDoc({ type: bad }), bad);
+    });
+
+    it('expiryAt and issuedAt take a date-time or a date, nothing else', () => {
+      for (const field of ['expiryAt', 'issuedAt']) {
+        wantValid(details, withDoc({ [field]: '2031-05-11T00:00:00.000Z' }), field);
+        wantValid(details, withDoc({ [field]: '2031-05-11' }), field);
+        for (const bad of ['11/05/2031', '2031-13-11', '']) wantInvalid(details, withDoc({ [field]: bad }), `${field} ${bad}`);
+      }
+      wantValid(details, withDoc({ createdAt: TIMESTAMP }));
+      wantInvalid(details, withDoc({ createdAt: '2031-05-11' }));
+    });
+  });
+});
+
+describe('user sub-resources', () => {
+  it('shares: boolean isShareholder and integer sharesNumber', () => {
+    const shares = response('get /users/{userId}/shares', '200');
+    expect(sorted(Object.keys(responseSchema('get /users/{userId}/shares', '200').properties))).toEqual(['isShareholder', 'sharesNumber']);
+    wantValid(shares, example('SharesShareholder'));
+    wantValid(shares, example('SharesNone'));
+    wantValid(shares, { isShareholder: true, sharesNumber: 250 });
+    expect(responseSchema('get /users/{userId}/shares', '200').properties.sharesNumber.type).toBe('integer');
+    wantInvalid(shares, { isShareholder: true, sharesNumber: 1.5 });
+    wantInvalid(shares, { isShareholder: true, sharesNumber: '250' });
+    wantInvalid(shares, { isShareholder: 'true', sharesNumber: 250 });
+    wantInvalid(shares, { isShareholder: true });
+    wantInvalid(shares, { sharesNumber: 0 });
+  });
+
+  it('linked by device: {userId, linkedUsersByDevice: [{deviceId, users: [{userId}]}]}', () => {
+    const linked = response('get /users/{userId}/linked-by-device', '200');
+    const value = example('UserLinkedByDevice');
+    wantValid(linked, value);
+    wantValid(linked, example('UserLinkedByDeviceAlone'));
+    // The queried user is in each device's list.
+    for (const device of value.linkedUsersByDevice) expect(device.users.map((u: Json) => u.userId)).toContain(value.userId);
+    wantInvalid(linked, without(value, 'userId'));
+    wantInvalid(linked, without(value, 'linkedUsersByDevice'));
+    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ users: [{ userId: USER_ID }] }] });
+    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd', users: [USER_ID] }] });
+    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd' }] });
+    expect(responseSchema('get /users/{userId}/linked-by-device', '200').description).toMatch(/queried user/i);
+  });
+
+  it('fingerprints: {fingerprints: [{id, events: [{id, data}]}], count}, data free-form', () => {
+    const prints = response('get /users/{userId}/fingerprints', '200');
+    const value = example('FingerprintListPage');
+    wantValid(prints, value);
+    wantValid(prints, example('FingerprintListEmpty'));
+    const withEvent = (event: Json) => ({ fingerprints: [{ id: 'fp', events: [event] }], count: 1 });
+    wantValid(prints, withEvent({ id: 'e', data: { anything: { nested: [1, 'two', null] }, flag: true } }));
+    wantValid(prints, withEvent({ id: 'e', data: {} }));
+    wantInvalid(prints, withEvent({ id: 'e', data: 'free text' }));
+    wantInvalid(prints, withEvent({ id: 'e' }));
+    wantInvalid(prints, withEvent({ data: {} }));
+    wantInvalid(prints, { fingerprints: [{ events: [] }], count: 0 });
+    wantInvalid(prints, without(value, 'count'));
+  });
+
+  describe('batch external users (operation 16)', () => {
+    it('takes {externalUsers: [{phoneNumber, externalUserId (uuid)}]}', () => {
+      const request = body('post /users/external-users');
+      wantValid(request, example('ExternalUsersRequest'));
+      wantValid(request, { externalUsers: [{ phoneNumber: '+4915112345678', externalUserId: UUID }] });
+      wantInvalid(request, { externalUsers: [{ phoneNumber: '+4915112345678', externalUserId: 'partner-17' }] });
+      wantInvalid(request, { externalUsers: [{ phoneNumber: '+4915112345678' }] });
+      wantInvalid(request, { externalUsers: [{ externalUserId: UUID }] });
+      wantInvalid(request, {});
+      // Invalid numbers must be sendable: they are reported back in invalidPhoneNumbers (P17).
+      wantValid(request, { externalUsers: [{ phoneNumber: '+49 151 1234', externalUserId: UUID }] });
+    });
+
+    it('answers four arrays: created links, unknown and invalid numbers, duplicated external ids', () => {
+      const result = response('post /users/external-users', '201');
+      const value = example('ExternalUsersResultMixed');
+      const ARRAYS = ['externalUsersWithSuccess', 'unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'];
+      expect(sorted(Object.keys(responseSchema('post /users/external-users', '201').properties))).toEqual(sorted(ARRAYS));
+      wantValid(result, value);
+      wantValid(result, example('ExternalUsersResultDuplicate'));
+      for (const field of ARRAYS) {
+        wantInvalid(result, without(value, field), `without ${field}`);
+        wantInvalid(result, { ...value, [field]: 'x' }, `${field} not an array`);
+      }
+      for (const field of ['unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds']) {
+        wantInvalid(result, { ...value, [field]: [1] }, field);
+      }
+      const link = { externalUserId: UUID, phoneNumber: '+4915112345678', partnerUserId: 'pu-1' };
+      wantValid(result, { ...value, externalUsersWithSuccess: [link] });
+      for (const field of Object.keys(link)) {
+        wantInvalid(result, { ...value, externalUsersWithSuccess: [without(link, field)] }, `link without ${field}`);
+      }
+    });
+  });
+});
+
+describe('verification sub-resources', () => {
+  it('user activities: {activities: [{activity, sessionId, createdAt}]}, activity an open string', () => {
+    const activities = response('get /verification/{verificationId}/user-activities', '200');
+    wantValid(activities, example('UserActivities'));
+    wantValid(activities, example('UserActivitiesEmpty'));
+    const item = { activity: 'startSession', sessionId: 's-1', createdAt: TIMESTAMP };
+    for (const activity of ['startSession', 'cameraIssue', 'documentUploaded']) {
+      wantValid(activities, { activities: [{ ...item, activity }] }, activity);
+    }
+    const activitySchema = deref(doc, responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items).properties.activity;
+    expect(activitySchema.enum).toBeUndefined();
+    expect(activitySchema.const).toBeUndefined();
+    expect(activitySchema.description).toMatch(/startSession[\s\S]*cameraIssue/);
+    for (const field of Object.keys(item)) wantInvalid(activities, { activities: [without(item, field)] }, `without ${field}`);
+    wantInvalid(activities, { activities: [{ ...item, createdAt: '14.03.2026' }] });
+    wantInvalid(activities, { activities: [{ ...item, activity: 3 }] });
+    wantInvalid(activities, {});
+  });
+
+  it('linked by device: {verificationId, linkedVerificationsByDevice: [{deviceId, verifications: [{verificationId}]}]}', () => {
+    const linked = response('get /verifications/{verificationId}/linked-by-device', '200');
+    const value = example('VerificationLinkedByDevice');
+    wantValid(linked, value);
+    wantValid(linked, example('VerificationLinkedByDeviceNone'));
+    wantInvalid(linked, without(value, 'verificationId'));
+    wantInvalid(linked, without(value, 'linkedVerificationsByDevice'));
+    wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ verifications: [] }] });
+    wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ deviceId: 'd', verifications: [{ id: 'v' }] }] });
+    wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ deviceId: 'd' }] });
+  });
+});
+
+describe('webhook records (operations 11 and 18)', () => {
+  const listings = [
+    { key: 'get /verifications/{verificationId}/webhooks', idField: 'verificationId', type: 'verification', otherType: 'user', example: 'VerificationWebhookRecords' },
+    { key: 'get /users/{userId}/webhooks', idField: 'userId', type: 'user', otherType: 'verification', example: 'UserWebhookRecords' },
+  ];
+
+  describe.each(listings)('$key', ({ key, idField, type, otherType, example: exampleName }) => {
+    const list = response(key, '200');
+    const value = () => example(exampleName);
+    const withRecord = (change: Json) => {
+      const page = value();
+      return { ...page, webhooks: [{ ...page.webhooks[0], ...change }] };
+    };
+    const record = () => value().webhooks[0];
+
+    it(`has id, ${idField}, type, success, payload, retryAt, reason, createdAt and updatedAt`, () => {
+      const schema = deref(doc, responseSchema(key, '200').properties.webhooks.items);
+      const expected = ['id', idField, 'type', 'success', 'payload', 'retryAt', 'reason', 'createdAt', 'updatedAt'];
+      if (type === 'verification') expected.push('metadata');
+      expect(sorted(Object.keys(schema.properties))).toEqual(sorted(expected));
+      wantValid(list, value());
+      for (const field of expected.filter((f) => f !== 'reason')) {
+        wantInvalid(list, { ...value(), webhooks: [without(record(), field)] }, `without ${field}`);
+      }
+      wantValid(list, { ...value(), webhooks: [without(record(), 'reason')] }, 'without reason (P24)');
+      wantInvalid(list, without(value(), 'count'));
+    });
+
+    it(`type is ${type} in this listing`, () => {
+      wantValid(list, withRecord({ type }));
+      wantInvalid(list, withRecord({ type: otherType }));
+      wantInvalid(list, withRecord({ type: 'shareholder' }));
+    });
+
+    it('success is a boolean; reason a string', () => {
+      wantValid(list, withRecord({ success: false, reason: 'Request failed with status code 503' }));
+      wantInvalid(list, withRecord({ success: 'yes' }));
+      wantInvalid(list, withRecord({ reason: 503 }));
+    });
+
+    it('retryAt is a date-time or null', () => {
+      wantValid(list, withRecord({ retryAt: null }));
+      wantValid(list, withRecord({ retryAt: '2026-03-14T09:42:12.480Z' }));
+      wantInvalid(list, withRecord({ retryAt: '2026-03-14' }));
+      wantInvalid(list, withRecord({ retryAt: 15 }));
+    });
+
+    it('payload is a webhook envelope, any of the seven events', () => {
+      for (const event of Object.keys(EVENTS)) wantValid(list, withRecord({ payload: webhookExample(event) }), event);
+      wantInvalid(list, withRecord({ payload: { foo: 1 } }));
+      wantInvalid(list, withRecord({ payload: JSON.stringify(webhookExample('user.created')) }));
+      wantInvalid(list, withRecord({ payload: { ...webhookExample('user.created'), eventType: 'verification.created' } }));
+    });
+
+    if (type === 'verification') {
+      it('metadata is an object', () => {
+        wantValid(list, withRecord({ metadata: { attempt: 2 } }));
+        wantInvalid(list, withRecord({ metadata: 'x' }));
+      });
+    }
+  });
+
+  it('records are updated on retry rather than duplicated', () => {
+    const text = [responseSchema(listings[0].key, '200'), responseSchema(listings[1].key, '200')]
+      .map((s) => deref(doc, s.properties.webhooks.items).description)
+      .join('\n');
+    expect(text).toMatch(/retr[^.]*(update|do not add)/i);
+  });
+});

@@ -1,0 +1,250 @@
+// The partner integration API document holds every fact of the service's
+// partner documentation; this file: the seven webhooks (each event's body and
+// example), the envelope (WebhookEvent) and the data of each type. Each
+// expectation restates one of those facts (or, where the documentation is
+// silent, the decision recorded in openapi/DECISIONS.md); dropping or
+// loosening it in openapi/partner makes a test fail.
+import { describe, expect, it } from 'vitest';
+import { deref, pointer, type Json } from './helpers/openapi.js';
+import {
+  doc, v, STATUSES, DEPRECATED, EVENTS, DATA_TYPES, VERIFICATION_DATA_FIELDS, USER_DATA_FIELDS,
+  ENVELOPE_FIELDS, UUID, USER_ID, TIMESTAMP, SIGNATURE, sub, validatorAt, webhookOps, example,
+  without, sorted, wantValid, wantInvalid, verification, webhookEvent, completed, collected,
+  webhookExample, webhookValidator, webhookSchema,
+} from './helpers/partner-document.js';
+
+describe('webhooks', () => {
+  it('are exactly the seven event types', () => {
+    expect(sorted(Object.keys(doc.webhooks))).toEqual(sorted(Object.keys(EVENTS)));
+    expect(webhookOps).toHaveLength(7);
+  });
+
+  describe.each(Object.keys(EVENTS))('%s', (event) => {
+    const item = deref(doc, doc.webhooks[event]) ?? {};
+    const operation = item.post ?? {};
+
+    it('is delivered by POST with no API key (P21)', () => {
+      expect(Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(k))).toEqual(['post']);
+      expect(operation.security).toEqual([]);
+      expect(deref(doc, operation.requestBody).required).toBe(true);
+    });
+
+    it('carries the required X-SIGNATURE header, lowercase hex of 64 digits', () => {
+      const raw = (operation.parameters ?? []).find((p: Json) => deref(doc, p).name === 'X-SIGNATURE');
+      expect(raw).toBeDefined();
+      const param = deref(doc, raw);
+      expect(param).toMatchObject({ in: 'header', required: true });
+      expect(param.description).toMatch(/HMAC-SHA256/);
+      expect(param.description).toMatch(/auth key/i);
+      const i = operation.parameters.indexOf(raw);
+      const validate = validatorAt(sub(raw.$ref ?? sub(pointer('webhooks', event, 'post', 'parameters'), i), 'schema'));
+      wantValid(validate, SIGNATURE);
+      wantInvalid(validate, SIGNATURE.toUpperCase().replace(/[0-9]/g, 'A'));
+      wantInvalid(validate, SIGNATURE.slice(1));
+      wantInvalid(validate, `${SIGNATURE}0`);
+      wantInvalid(validate, 'g'.repeat(64));
+    });
+
+    it('answers only 200, and anything else is retried every 15 minutes', () => {
+      expect(Object.keys(operation.responses)).toEqual(['200']);
+      const description = deref(doc, operation.responses['200']).description;
+      expect(description).toMatch(/15 minutes/);
+      expect(description).toMatch(/retr/i);
+    });
+
+    it('has a realistic example of its own event', () => {
+      const value = webhookExample(event);
+      wantValid(webhookValidator(event), value);
+      wantValid(webhookEvent, value);
+      expect(value.eventType).toBe(event);
+      expect(value.dataType).toBe(EVENTS[event]);
+      expect(value.eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(Object.keys(value.data).length).toBeGreaterThanOrEqual(3);
+    });
+
+    it('has the envelope eventId (uuid), dataType, eventType, createdAt (date-time) and data, all required', () => {
+      const schema = webhookSchema(event);
+      const validate = webhookValidator(event);
+      expect(sorted(Object.keys(schema.properties))).toEqual(sorted(ENVELOPE_FIELDS));
+      for (const field of ENVELOPE_FIELDS) wantInvalid(validate, without(webhookExample(event), field), `without ${field}`);
+      wantInvalid(validate, { ...webhookExample(event), eventId: 'evt-1' });
+      wantValid(validate, { ...webhookExample(event), eventId: UUID });
+      wantInvalid(validate, { ...webhookExample(event), createdAt: '2026-03-14' });
+      wantInvalid(validate, { ...webhookExample(event), data: 'x' });
+    });
+
+    it('fixes its eventType and the dataType it pairs with', () => {
+      const validate = webhookValidator(event);
+      for (const other of Object.keys(EVENTS).filter((e) => e !== event)) {
+        wantInvalid(validate, { ...webhookExample(event), eventType: other }, other);
+      }
+      for (const dataType of DATA_TYPES.filter((d) => d !== EVENTS[event])) {
+        wantInvalid(validate, { ...webhookExample(event), dataType }, dataType);
+      }
+    });
+  });
+});
+
+describe('webhook envelope (WebhookEvent)', () => {
+  it('takes dataType from user, verification and shareholder, and eventType from the seven events', () => {
+    const members = deref(doc, doc.components.schemas.WebhookEvent).oneOf.map((m: Json) => deref(doc, m));
+    expect(sorted([...new Set<string>(members.map((m: Json) => m.properties.dataType.const))])).toEqual(sorted(DATA_TYPES));
+    expect(sorted(members.map((m: Json) => m.properties.eventType.const))).toEqual(sorted(Object.keys(EVENTS)));
+  });
+
+  it('accepts every documented dataType/eventType pair and rejects every other', () => {
+    for (const event of Object.keys(EVENTS)) {
+      for (const dataType of DATA_TYPES) {
+        const value = { ...webhookExample(event), dataType };
+        expect(webhookEvent(value), `${dataType} with ${event}`).toBe(dataType === EVENTS[event]);
+      }
+    }
+    // Data of one kind with each event type of that kind; verification.created
+    // also needs a just-created verification, which the updated example is not.
+    for (const source of Object.keys(EVENTS)) {
+      for (const event of Object.keys(EVENTS)) {
+        const value = { ...webhookExample(source), eventType: event };
+        const pending = event !== 'verification.created' || webhookExample(source).data.status === 'created';
+        expect(webhookEvent(value), `${source} data as ${event}`).toBe(EVENTS[source] === EVENTS[event] && pending);
+      }
+    }
+  });
+
+  it('rejects a user envelope carrying verification.created', () => {
+    wantInvalid(webhookEvent, { ...webhookExample('user.created'), eventType: 'verification.created' });
+    wantInvalid(webhookEvent, { ...webhookExample('verification.created'), dataType: 'user' });
+  });
+
+  it('is described with the pairing table', () => {
+    const text = deref(doc, doc.components.schemas.WebhookEvent).description;
+    for (const [event, dataType] of Object.entries(EVENTS)) {
+      expect(text).toMatch(new RegExp(`\\|\\s*\`?${dataType}\`?\\s*\\|\\s*\`${event.replace('.', '\\.')}\``));
+    }
+  });
+});
+
+describe('webhook data', () => {
+  describe('verification', () => {
+    const event = 'verification.updated';
+    const validate = () => webhookValidator(event);
+    const withData = (change: Json) => {
+      const value = webhookExample(event);
+      return { ...value, data: { ...value.data, ...change } };
+    };
+    const dropData = (field: string) => {
+      const value = webhookExample(event);
+      return { ...value, data: without(value.data, field) };
+    };
+
+    it('has the documented fields, identified by verificationId', () => {
+      const data = deref(doc, webhookSchema(event).properties.data);
+      expect(sorted(Object.keys(data.properties))).toEqual(sorted(VERIFICATION_DATA_FIELDS));
+      expect(deref(doc, deref(doc, webhookSchema('verification.created').properties.data).allOf[0])).toBe(data);
+      wantInvalid(validate(), dropData('verificationId'));
+      wantInvalid(validate(), withData({ verificationId: 7 }));
+      wantInvalid(validate(), { ...dropData('verificationId'), data: { ...dropData('verificationId').data, id: 'x' } });
+    });
+
+    it('marks the deprecated fields deprecated', () => {
+      const data = deref(doc, webhookSchema(event).properties.data);
+      const deprecated = Object.entries<Json>(data.properties).filter(([, s]) => s.deprecated === true).map(([k]) => k);
+      expect(sorted(deprecated)).toEqual(sorted(DEPRECATED));
+    });
+
+    it('types status, requirements, collectedRequirements, externalUserId and timestamps as the Verification', () => {
+      wantInvalid(validate(), withData({ status: 'pending' }));
+      wantInvalid(validate(), withData({ requirements: [{ type: 'selfie' }] }));
+      wantInvalid(validate(), withData({ collectedRequirements: [{ ...collected('phoneNumbers'), verified: true }] }));
+      wantInvalid(validate(), withData({ externalUserId: 'partner-17' }));
+      wantInvalid(validate(), withData({ updatedAt: '2026-03-14' }));
+      wantInvalid(validate(), withData({ metadata: 'orderId=1' }));
+      wantValid(validate(), withData({ metadata: { v: 'y'.repeat(501) } }), 'create bounds are not re-checked (P6)');
+      wantValid(validate(), withData({ redirectUrl: 'northwind-app://done', reason: 'r'.repeat(201) }), 'no uri format, no length (P29, P16)');
+    });
+
+    it('verification.created carries a just-created verification: status created, every result null (rule 1 of operation 5)', () => {
+      const created = webhookValidator('verification.created');
+      const value = webhookExample('verification.created');
+      wantValid(created, value);
+      expect(value.data.status).toBe('created');
+      for (const status of STATUSES.filter((s) => s !== 'created')) {
+        wantInvalid(created, { ...value, data: { ...value.data, status } }, status);
+      }
+      const firstType = value.data.collectedRequirements[0].type;
+      wantInvalid(created, { ...value, data: { ...value.data, collectedRequirements: [{ ...collected(firstType) }] } }, 'a collected result');
+    });
+
+    it('sends userId only when completed and previousUserId only when reverted', () => {
+      wantValid(validate(), withData({ status: 'completed', userId: USER_ID, previousUserId: null }));
+      wantInvalid(validate(), dropData('userId'), 'completed without userId');
+      wantInvalid(validate(), withData({ userId: null }), 'completed with userId null');
+      wantInvalid(validate(), withData({ status: 'completed', previousUserId: USER_ID }), 'completed with previousUserId');
+      wantValid(validate(), withData({ status: 'reverted', userId: null, previousUserId: USER_ID }));
+      wantValid(validate(), withData({ status: 'reverted', userId: null, previousUserId: null }), 'reverted before any user held it');
+      const reverted = withData({ status: 'reverted', userId: null });
+      wantInvalid(validate(), { ...reverted, data: without(reverted.data, 'previousUserId') }, 'reverted without previousUserId');
+      for (const status of STATUSES.filter((s) => s !== 'completed' && s !== 'reverted')) {
+        const base = without(without(webhookExample(event).data, 'userId'), 'previousUserId');
+        const envelope = (data: Json) => ({ ...webhookExample(event), data: { ...base, status, ...data } });
+        wantValid(validate(), envelope({}), `${status} without either`);
+        wantValid(validate(), envelope({ userId: null, previousUserId: null }), `${status} with nulls`);
+        wantInvalid(validate(), envelope({ userId: USER_ID }), `${status} with userId`);
+        wantInvalid(validate(), envelope({ previousUserId: USER_ID }), `${status} with previousUserId`);
+      }
+    });
+  });
+
+  describe('user', () => {
+    const validate = () => webhookValidator('user.created');
+    const withData = (change: Json) => {
+      const value = webhookExample('user.created');
+      return { ...value, data: { ...value.data, ...change } };
+    };
+
+    it('has the documented fields, identified by userId, shaped as the User resource', () => {
+      const data = deref(doc, webhookSchema('user.created').properties.data);
+      expect(sorted(Object.keys(data.properties))).toEqual(sorted(USER_DATA_FIELDS));
+      for (const event of ['user.merged', 'user.updated', 'user.deleted']) expect(deref(doc, webhookSchema(event).properties.data)).toBe(data);
+      const value = webhookExample('user.created');
+      wantInvalid(validate(), { ...value, data: without(value.data, 'userId') });
+      wantInvalid(validate(), withData({ estimatedAge: 'over99' }));
+      wantValid(validate(), withData({ dateOfBirth: null }));
+      wantInvalid(validate(), withData({ phoneNumbers: [{ phoneNumber: '015112345678', createdAt: TIMESTAMP, verified: true }] }));
+      wantInvalid(validate(), withData({ names: [{ firstName: 'Lena' }] }));
+      wantInvalid(validate(), withData({ externalUsers: [{ id: UUID }] }));
+      wantInvalid(validate(), withData({ createdAt: 'today' }));
+    });
+  });
+
+  describe('shareholder', () => {
+    const validate = () => webhookValidator('shareholder.verified');
+    const withData = (change: Json) => {
+      const value = webhookExample('shareholder.verified');
+      return { ...value, data: { ...value.data, ...change } };
+    };
+
+    it('has userId, isShareholder (always true) and externalUserIds (strings)', () => {
+      const data = deref(doc, webhookSchema('shareholder.verified').properties.data);
+      expect(sorted(Object.keys(data.properties))).toEqual(sorted(['userId', 'isShareholder', 'externalUserIds']));
+      wantValid(validate(), withData({ isShareholder: true, externalUserIds: ['a', UUID] }));
+      wantValid(validate(), withData({ externalUserIds: [] }));
+      wantInvalid(validate(), withData({ isShareholder: false }));
+      wantInvalid(validate(), withData({ isShareholder: 'true' }));
+      wantInvalid(validate(), withData({ externalUserIds: [1] }));
+      wantInvalid(validate(), withData({ externalUserIds: 'a,b' }));
+      wantInvalid(validate(), withData({ userId: 1 }));
+      for (const field of ['userId', 'isShareholder', 'externalUserIds']) {
+        const value = webhookExample('shareholder.verified');
+        wantInvalid(validate(), { ...value, data: without(value.data, field) }, `without ${field}`);
+      }
+    });
+
+    it('is sent every time a verification completes for a shareholder', () => {
+      expect(deref(doc, doc.webhooks['shareholder.verified']).post.description).toMatch(/every time/i);
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+/** Markdown tables of a text: rows of cells, header first, separator dropped. */

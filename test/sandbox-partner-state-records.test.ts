@@ -1,0 +1,291 @@
+// The sandbox's partner state engine, without HTTP, with every returned object
+// and emitted webhook checked against the partner document
+// (test/helpers/partner-state.ts); this file: revert (operation 6), the batch
+// of external users, the partner and its auth keys, lists, webhook histories,
+// devices, reset and seed.
+import { describe, expect, it, beforeEach } from 'vitest';
+import { PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';
+import type { PartnerState } from '../src/sandbox/partner/state.js';
+
+const t = usePartnerState();
+const { eventTypes, advance, create, get, getUser, emittedBy, refusal, completeOne } = t;
+
+describe('revert verification (operation 6)', () => {
+  it('rule 1: refuses with 409 outside completed, or waitingForUserInput with an ID scan required', () => {
+    const created = create();
+    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(409);
+    t.state.openLink(created.id);
+    t.state.scan(created.id, { outcome: 'review' });
+    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(409);
+
+    const noDocument = create({ phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: false }], requirements: [{ type: 'dateOfBirth' }] });
+    t.state.openLink(noDocument.id);
+    t.state.scan(noDocument.id, { outcome: 'pass' });
+    expect(get(noDocument.id).status).toBe('waitingForUserInput');
+    expect(refusal(() => t.state.revertVerification({ verificationId: noDocument.id, author: 'fraud-team' })).status).toBe(409);
+    expect(refusal(() => t.state.revertVerification({ verificationId: 'no-such-id', author: 'fraud-team' })).status).toBe(404);
+  });
+
+  it('rule 1: reverts a waitingForUserInput verification that requires an ID scan', () => {
+    const { id } = create({ requirements: [{ type: 'document' }, { type: 'firstAndLastName' }] });
+    t.state.openLink(id);
+    t.state.scan(id, { outcome: 'pass' });
+    const emitted = emittedBy(() => expect(t.state.revertVerification({ verificationId: id, author: 'fraud-team' })).toEqual({ id }));
+    expect(emitted.map((e) => e.event.eventType)).toEqual(['verification.updated']);
+    const reverted = get(id);
+    // No user held its data yet, so there is no previous user to name (DECISIONS P9).
+    expect(reverted).toMatchObject({ status: 'reverted', userId: null, previousUserId: null });
+    expect(emitted[0].event.data).toMatchObject({ status: 'reverted', previousUserId: null });
+  });
+
+  it('rules 3 and 4: the last linked externalUserId gone, the user is deleted (user.deleted), then verification.updated', () => {
+    const done = completeOne();
+    const userId = done.userId!;
+    const emitted = emittedBy(() => {
+      const result = t.state.revertVerification({ verificationId: done.id, author: 'fraud-team:m.kowalski' });
+      expectResponse('/verifications/revert', 'post', '200', result);
+    });
+    expect(emitted.map((e) => [e.event.eventType, e.userId ?? e.verificationId])).toEqual([
+      ['user.deleted', userId],
+      ['verification.updated', done.id],
+    ]);
+    expect(get(done.id)).toMatchObject({ status: 'reverted', userId: null, previousUserId: userId });
+    expect(refusal(() => t.state.getUser(userId)).status).toBe(404);
+    expect(t.state.listVerifications({ userId: [userId] }).count).toBe(0);
+    expect(refusal(() => t.state.revertVerification({ verificationId: done.id, author: 'x' })).status).toBe(409);
+  });
+
+  it('rule 2: detaches only data no other completed verification provides; the user stays while an externalUserId is linked', () => {
+    const first = completeOne({}, { firstName: 'Lena', lastName: 'Hoffmann' });
+    const userId = first.userId!;
+    // Same phone and name, another partner account, plus a second phone number.
+    const second = completeOne(
+      { externalUserId: EXT_B, phoneNumbers: [{ phoneNumber: PHONE, isVerified: false }, { phoneNumber: OTHER_PHONE, isVerified: true }] },
+      { firstName: 'Lena', lastName: 'Hoffmann' },
+    );
+    expect(second.userId).toBe(userId);
+    t.state.enterName(second.id, { firstName: 'Lena', lastName: 'Berg' });
+    const emitted = emittedBy(() => t.state.revertVerification({ verificationId: second.id, author: 'fraud-team' }));
+    expect(emitted.map((e) => e.event.eventType)).toEqual(['verification.updated']);
+    const user = getUser(userId);
+    expect(user.externalUsers.map((e) => e.id)).toEqual([EXT_A]);
+    expect(user.phoneNumbers.map((p) => p.phoneNumber)).toEqual([PHONE]);
+    expect(user).toMatchObject({ firstName: 'Lena', lastName: 'Hoffmann' });
+    expect(user.names.map((n) => n.lastName)).toEqual(['Hoffmann']);
+    expect(get(second.id)).toMatchObject({ status: 'reverted', previousUserId: userId, userId: null });
+  });
+});
+
+describe('batch external users (operation 16)', () => {
+  it('sorts each entry into one of the four lists', () => {
+    const userId = completeOne().userId!;
+    const EXT_C = 'c5d8a2f1-9e47-4b30-8a6c-2f1e7d9b4c05';
+    const result = t.state.createExternalUsers({
+      externalUsers: [
+        { phoneNumber: PHONE, externalUserId: EXT_C },
+        { phoneNumber: '+49 151 1234', externalUserId: EXT_B },
+        { phoneNumber: '+4930123456', externalUserId: EXT_B },
+        { phoneNumber: PHONE, externalUserId: EXT_A },
+        { phoneNumber: PHONE, externalUserId: EXT_C },
+      ],
+    });
+    expectResponse('/users/external-users', 'post', '201', result);
+    expect(result).toEqual({
+      externalUsersWithSuccess: [{ externalUserId: EXT_C, phoneNumber: PHONE, partnerUserId: userId }],
+      invalidPhoneNumbers: ['+49 151 1234'],
+      unknownPhoneNumbers: ['+4930123456'],
+      duplicatedExternalUserIds: [EXT_A, EXT_C],
+    });
+    expect(getUser(userId).externalUsers.map((e) => e.id)).toEqual([EXT_A, EXT_C]);
+    expect(t.state.listUsers({ externalUserId: [EXT_C] }).users.map((u) => u.id)).toEqual([userId]);
+  });
+});
+
+describe('partner and auth keys', () => {
+  it('starts with the given key active; rotation answers the new active key and the previous one inactive', () => {
+    const first = t.state.listAuthKeys({});
+    expectResponse('/auth-keys', 'get', '200', first);
+    expect(first.authKeys).toEqual([expect.objectContaining({ key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8', active: true })]);
+    advance(1);
+    const rotated = t.state.rotateAuthKey();
+    expectResponse('/auth-keys', 'post', '201', rotated);
+    expect(rotated.count).toBe(2);
+    expect(rotated.authKeys.map((k) => k.active)).toEqual([true, false]);
+    expect(rotated.authKeys[1]).toMatchObject({ key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8', updatedAt: '2026-03-14T09:01:00.000Z' });
+    expect(t.state.activeAuthKey()).toBe(rotated.authKeys[0].key);
+    expect(t.state.activeAuthKey()).not.toBe('sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8');
+    expect(t.state.listAuthKeys({ limit: 1 })).toMatchObject({ count: 2, authKeys: [{ active: true }] });
+    t.state.reset();
+    expect(t.state.activeAuthKey()).toBe('sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8');
+  });
+
+  it('keeps the partner and its webhook address', () => {
+    expectResponse('/partners', 'get', '200', t.state.getPartner());
+    expect(t.state.webhookTarget()).toBeUndefined();
+    const updated = t.state.updatePartner({ webhookUrl: 'https://api.northwind-mobility.example/hooks/identity' });
+    expectResponse('/partners', 'put', '200', updated);
+    expect(t.state.webhookTarget()).toBe('https://api.northwind-mobility.example/hooks/identity');
+  });
+});
+
+describe('lists', () => {
+  let ids: string[];
+  beforeEach(() => {
+    // Five verifications, one minute apart, on different phones.
+    ids = [];
+    const phones = ['+4915110000001', '+4915110000002', '+4915110000003', '+4915110000004', '+4915110000005'];
+    for (const [i, phoneNumber] of phones.entries()) {
+      ids.push(create({ phoneNumbers: [{ phoneNumber, isVerified: false }], externalUserId: i % 2 ? EXT_B : EXT_A, timeToExpiry: 60 * (i + 1) }).id);
+      advance(1);
+    }
+    t.state.openLink(ids[1]);
+    t.state.scan(ids[1], { outcome: 'pass' });
+  });
+
+  const list = (q: Parameters<PartnerState['listVerifications']>[0]) => {
+    const answer = t.state.listVerifications(q);
+    expectResponse('/verifications', 'get', '200', answer);
+    return answer;
+  };
+
+  it('filters by phone number, externalUserId, userId and status (arrays: any of)', () => {
+    expect(list({ phoneNumber: ['+4915110000001', '+4915110000003'] }).count).toBe(2);
+    expect(list({ externalUserId: [EXT_B] }).verifications.map((v) => v.id).sort()).toEqual([ids[1], ids[3]].sort());
+    const userId = get(ids[1]).userId!;
+    expect(list({ userId: [userId, 'unknown'] }).verifications.map((v) => v.id)).toEqual([ids[1]]);
+    expect(list({ status: ['completed', 'started'] }).count).toBe(1);
+    expect(list({ status: ['created'], externalUserId: [EXT_A] }).count).toBe(3);
+    expect(list({}).count).toBe(5);
+  });
+
+  it('bounds from (exclusive) and to (inclusive) on the field named by datetimeField, createdAt when absent', () => {
+    // Created 09:00 to 09:04: "more recent than" 09:01 leaves it out, "not older than" 09:03 keeps it (DECISIONS S1).
+    expect(list({ from: '2026-03-14T09:01:00.000Z', to: '2026-03-14T09:03:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[3], ids[2]]);
+    expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:03:59.999Z' }).verifications.map((v) => v.id)).toEqual([ids[4]]);
+    expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:04:00.000Z' }).count).toBe(0);
+    expect(list({ to: '2026-03-14T09:00:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[0]]);
+    // validTo = createdAt + 60·(i+1) minutes
+    expect(list({ datetimeField: 'validTo', to: '2026-03-14T11:01:00.000Z' }).verifications.map((v) => v.id).sort()).toEqual([ids[0], ids[1]].sort());
+    // Only ids[1] changed after 09:04 (opened and completed at 09:05).
+    expect(list({ datetimeField: 'updatedAt', from: '2026-03-14T09:04:59.999Z' }).verifications.map((v) => v.id)).toEqual([ids[1]]);
+    expect(list({ datetimeField: 'updatedAt', from: '2026-03-14T09:05:00.000Z' }).count).toBe(0);
+  });
+
+  it('pages with page/limit (defaults 0/15), limit 0 answers only the count', () => {
+    expect(list({}).verifications).toHaveLength(5);
+    const pages = [0, 1, 2].map((page) => list({ page, limit: 2 }));
+    expect(pages.map((p) => p.verifications.length)).toEqual([2, 2, 1]);
+    expect(pages.every((p) => p.count === 5)).toBe(true);
+    expect(new Set(pages.flatMap((p) => p.verifications.map((v) => v.id))).size).toBe(5);
+    expect(list({ limit: 0 })).toEqual({ verifications: [], count: 5 });
+    expect(list({ page: 9 })).toEqual({ verifications: [], count: 5 });
+  });
+
+  it('filters users by phone number, externalUserId, id and isShareholder', () => {
+    const userId = get(ids[1]).userId!;
+    const users = (q: Parameters<PartnerState['listUsers']>[0]) => {
+      const answer = t.state.listUsers(q);
+      expectResponse('/users', 'get', '200', answer);
+      return answer.users.map((u) => u.id);
+    };
+    expect(users({ phoneNumber: ['+4915110000002'] })).toEqual([userId]);
+    expect(users({ phoneNumber: ['+4915110000001'] })).toEqual([]);
+    expect(users({ externalUserId: [EXT_B] })).toEqual([userId]);
+    expect(users({ id: [userId] })).toEqual([userId]);
+    expect(users({ isShareholder: true })).toEqual([]);
+    t.state.markShareholder(userId, { sharesNumber: 10 });
+    expect(users({ isShareholder: true })).toEqual([userId]);
+    expect(users({ isShareholder: false })).toEqual([]);
+    expect(t.state.listUsers({ limit: 0 })).toEqual({ users: [], count: 1 });
+  });
+
+  it('answers 404 for unknown ids', () => {
+    for (const call of [
+      () => t.state.getVerification('nope'),
+      () => t.state.userActivities('nope'),
+      () => t.state.verificationLinkedByDevice('nope'),
+      () => t.state.verificationWebhooks('nope', {}),
+      () => t.state.getUser('nope'),
+      () => t.state.userLinkedByDevice('nope'),
+      () => t.state.userShares('nope'),
+      () => t.state.userFingerprints('nope', {}),
+      () => t.state.userWebhooks('nope', {}),
+      () => t.state.openLink('nope'),
+      () => t.state.markShareholder('nope', { sharesNumber: 1 }),
+    ]) {
+      expect(refusal(call).status).toBe(404);
+    }
+  });
+});
+
+describe('webhook histories', () => {
+  it('keeps one record per webhook, in the verification or user history, updated in place by deliveries', () => {
+    // Characters of every UTF-8 length: the history gives back each payload exactly as it was emitted.
+    const metadata = { orderId: 'NW-2026-004817', customer: 'Zoë Ångström, 李小龍 🐉' };
+    const done = completeOne({ metadata });
+    const userId = done.userId!;
+    const vHistory = t.state.verificationWebhooks(done.id, {});
+    expectResponse('/verifications/{verificationId}/webhooks', 'get', '200', vHistory);
+    expect(vHistory.count).toBe(3);
+    expect(vHistory.webhooks.map((r) => r.payload.eventType)).toEqual(['verification.created', 'verification.updated', 'verification.updated']);
+    expect(vHistory.webhooks[0]).toMatchObject({ type: 'verification', verificationId: done.id, success: false, retryAt: null, metadata });
+    expect(vHistory.webhooks.map((r) => r.payload)).toEqual(t.events.filter((e) => e.verificationId).map((e) => e.event));
+    expect(JSON.stringify(vHistory.webhooks[0].payload)).toContain('Zoë Ångström, 李小龍 🐉');
+
+    const uHistory = t.state.userWebhooks(userId, {});
+    expectResponse('/users/{userId}/webhooks', 'get', '200', uHistory);
+    expect(uHistory.webhooks.map((r) => [r.type, r.userId, r.payload.eventType])).toEqual([['user', userId, 'user.created']]);
+
+    const eventId = vHistory.webhooks[1].payload.eventId;
+    advance(1);
+    expect(t.state.recordDelivery(eventId, { success: false, retryAt: '2026-03-14T09:19:00.000Z', reason: 'Request failed with status code 503' })).toBe(true);
+    advance(15);
+    t.state.recordDelivery(eventId, { success: true, retryAt: null });
+    const after = t.state.verificationWebhooks(done.id, {});
+    expectResponse('/verifications/{verificationId}/webhooks', 'get', '200', after);
+    expect(after.count).toBe(3);
+    expect(after.webhooks[1]).toMatchObject({ id: vHistory.webhooks[1].id, success: true, retryAt: null, createdAt: vHistory.webhooks[1].createdAt, updatedAt: '2026-03-14T09:19:00.000Z' });
+    expect(after.webhooks[1]).not.toHaveProperty('reason');
+    expect(t.state.recordDelivery('00000000-0000-4000-8000-000000000000', { success: true, retryAt: null })).toBe(false);
+    expect(t.state.verificationWebhooks(done.id, { limit: 1, page: 2 }).webhooks.map((r) => r.id)).toEqual([vHistory.webhooks[2].id]);
+  });
+});
+
+describe('devices, reset and seed', () => {
+  it('links verifications opened from the same device', () => {
+    const a = create();
+    t.state.openLink(a.id, { deviceId: 'dev_shared' });
+    const b = create({ phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: false }] });
+    t.state.openLink(b.id, { deviceId: 'dev_shared' });
+    t.state.openLink(b.id);
+    const linked = t.state.verificationLinkedByDevice(b.id);
+    expectResponse('/verifications/{verificationId}/linked-by-device', 'get', '200', linked);
+    expect(linked.linkedVerificationsByDevice[0]).toEqual({ deviceId: 'dev_shared', verifications: [{ verificationId: a.id }, { verificationId: b.id }] });
+    expect(linked.linkedVerificationsByDevice).toHaveLength(2);
+    expect(t.state.userActivities(b.id).activities).toHaveLength(2);
+  });
+
+  it('reset empties the state; seed builds a valid data set through the lifecycle', () => {
+    completeOne();
+    t.state.reset();
+    expect(t.state.listVerifications({}).count).toBe(0);
+    t.events = [];
+    const seeded = t.state.seed();
+    expect(seeded.verificationIds).toHaveLength(6);
+    const statuses = seeded.verificationIds.map((id) => get(id).status);
+    expect(statuses).toEqual(['completed', 'completed', 'inReview', 'waitingForUserInput', 'declined', 'created']);
+    for (const id of seeded.userIds) {
+      const user = getUser(id);
+      expect(user.externalUsers).toHaveLength(2);
+      expect(t.state.userShares(id)).toEqual({ isShareholder: true, sharesNumber: 250 });
+      expectResponse('/users/{userId}/webhooks', 'get', '200', t.state.userWebhooks(id, {}));
+      expectResponse('/users/{userId}/fingerprints', 'get', '200', t.state.userFingerprints(id, {}));
+    }
+    expect(eventTypes()).toContain('shareholder.verified');
+    expectResponse('/verifications', 'get', '200', t.state.listVerifications({ limit: 50 }));
+    expectResponse('/users', 'get', '200', t.state.listUsers({}));
+    const again = t.state.seed();
+    expect(again.userIds).toEqual(seeded.userIds);
+    expect(t.state.listVerifications({}).count).toBe(12);
+  });
+});
