@@ -129,6 +129,12 @@ if (!existsSync(CHROMIUM)) {
         // Redoc ran: the page carries the API's title and its menu.
         await expect.poll(() => opened.page.title(), { timeout: POLL_MS }).toBe(api.title);
         await opened.page.waitForSelector(MENU_ITEM);
+        // Back leads to the index, and forward to the page again.
+        await opened.page.goBack({ waitUntil: 'load' });
+        expect(new URL(opened.page.url()).pathname).toBe('/index.html');
+        await opened.page.goForward({ waitUntil: 'load' });
+        expect(new URL(opened.page.url()).pathname).toBe(`/${api.name}.html`);
+        await opened.page.waitForSelector(MENU_ITEM);
         apiPages.set(api.name, opened);
       }
       for (const site of SITE_PAGES) {
@@ -137,6 +143,7 @@ if (!existsSync(CHROMIUM)) {
         expect(res?.status(), site.href).toBe(200);
         expect(await page.locator('h1').first().textContent()).toBe(site.heading);
         await page.goBack({ waitUntil: 'load' });
+        expect(new URL(page.url()).pathname).toBe('/index.html');
       }
       await expectClean({ page, trouble });
       await page.close();
