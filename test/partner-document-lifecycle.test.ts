@@ -13,6 +13,7 @@ import {
   createdVerification, completed, webhookExample, webhookValidator,
 } from './helpers/partner-document.js';
 
+/** Markdown tables of a text as written (backticks kept, unlike helpers/document-texts.ts's rendered cells): rows of cells, header first, separator dropped. */
 function tablesOf(md: string): string[][][] {
   const blocks: string[][] = [];
   let block: string[] = [];

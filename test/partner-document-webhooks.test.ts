@@ -244,7 +244,3 @@ describe('webhook data', () => {
     });
   });
 });
-
-// ---------------------------------------------------------------------------
-
-/** Markdown tables of a text: rows of cells, header first, separator dropped. */
