@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
-import { compareApis, declaresBreaking, emptySource, fileSource } from '../scripts/lib/contract-report.mjs';
+import { compareApis, declaresBreaking, fileSource, formatMarkdown, withVerdict } from '../scripts/lib/contract-report.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
 
@@ -158,6 +158,17 @@ describe('a breaking change declared by the version', () => {
     expect(declaresBreaking('1.0.0', 'next')).toBe(false);
   });
 
+  it('the Markdown verdict agrees with the gate: ✅ only when the version declares the breaking changes', async () => {
+    const dirs = bundleDirs('declared-markdown', (d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']);
+    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
+    const declared = withVerdict(report, { from: '2.0.0', to: '3.0.0' });
+    expect(declared.passes).toBe(true);
+    expect(formatMarkdown(declared)).toMatch(/^✅ \*\*Breaking changes declared by the version 2\.0\.0 → 3\.0\.0\*\*/m);
+    const undeclared = withVerdict(report, { from: '2.0.0', to: '2.1.0' });
+    expect(undeclared.passes).toBe(false);
+    expect(formatMarkdown(undeclared)).toMatch(/^❌ \*\*Breaking changes\*\*/m);
+  });
+
   it('never lets bundles given by folder through, since they carry no version', async () => {
     const dirs = bundleDirs('declared', (d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']);
     const result = await run(['--against', dirs.base, '--head-dir', dirs.head]);
@@ -173,13 +184,14 @@ describe('npm run changelog', () => {
     expect(nextVersion('1.4.2', 'patch')).toBe('1.4.3');
   });
 
-  it('lists every operation and webhook of a first release as added', async () => {
-    const report = await compareApis({ base: emptySource(), head: fileSource(path.join(ROOT, 'generated', 'openapi')) });
-    expect(report.breaking).toBe(false);
-    expect(report.apis.map((a: Json) => a.status)).toEqual(APIS.map(() => 'new'));
-    const section = renderSection({ version: '0.1.0', date: '2026-01-01', report, initial: true });
-    expect(section).toMatch(/^## 0\.1\.0 \(2026-01-01\)/);
-    expect(section).toContain('- `GET /v2/verifications/{id}`: Get a verification');
+  it('lists each change once, by what it changes, with every operation it reaches', async () => {
+    const dirs = bundleDirs('changelog-field', (d) => (S(d).Verification.properties.locale = { type: 'string' }));
+    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
+    const section = renderSection({ version: '2.1.0', date: '2026-02-01', report });
+    expect(section).toContain('no breaking changes, a minor release');
+    const lines = section.split('\n').filter((l) => l.includes('locale'));
+    expect(lines).toEqual([`- schema Verification: field locale added (optional); reaches 2 operations: \`${GET}\`, \`${LIST}\``]);
+    expect(section).not.toMatch(/first release/i);
   });
 
   it('puts breaking changes first and marks them; a new version goes on top, the same version is replaced', async () => {
@@ -188,9 +200,9 @@ describe('npm run changelog', () => {
       delete d.paths['/v2/verifications/{id}'].get.responses['404'];
     });
     const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
-    const section = renderSection({ version: '1.0.0', date: '2026-02-01', report, initial: false });
+    const section = renderSection({ version: '1.0.0', date: '2026-02-01', report });
     const v2Part = section.slice(section.indexOf('### v2'));
-    expect(v2Part.indexOf('**BREAKING** response 404 removed')).toBeGreaterThan(-1);
+    expect(v2Part).toContain(`- **BREAKING** \`${GET}\`: response 404 removed`);
     expect(v2Part.indexOf('**BREAKING**')).toBeLessThan(v2Part.indexOf('`GET /v2/health`: operation added (Health)'));
     expect(section).toContain('**breaking changes**, a major release');
 

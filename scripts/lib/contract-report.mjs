@@ -22,20 +22,48 @@ const tryGit = (args) => {
   }
 };
 
-/** The newest release tag (`v*`) reachable from HEAD, or null. */
-export const lastReleaseTag = () => tryGit(['describe', '--tags', '--abbrev=0', '--match', 'v*']) || null;
+/**
+ * The last release: the newest commit on HEAD's first-parent line that set
+ * package.json's `version`. The release step commits the version together
+ * with its notes (guides/releasing.md), so this is found from what every
+ * clone has; tags do not travel with a clone and are not read. Throws, saying
+ * how to give a base, when history cannot tell.
+ */
+export function lastRelease() {
+  const ask = 'Pass the base yourself: --base <commit or branch> (a commit from `git log --oneline -- package.json`), or --against <folder of bundles>.';
+  if (!tryGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])) {
+    throw new Error(`this is not a git repository with commits, so the last release cannot be found. ${ask}`);
+  }
+  const shallow = tryGit(['rev-parse', '--is-shallow-repository']) === 'true';
+  const unshallow = 'This clone is shallow (for example actions/checkout without `fetch-depth: 0`): fetch the history with `git fetch --unshallow`, or';
+  const candidates = (tryGit(['log', '--first-parent', '--format=%H', '-G', '"version"', 'HEAD', '--', 'package.json']) ?? '').split('\n').filter(Boolean);
+  for (const commit of candidates) {
+    const version = packageVersion(tryGit(['show', `${commit}:package.json`]));
+    const parent = tryGit(['rev-parse', '--verify', '--quiet', `${commit}^`]);
+    // In a shallow clone the oldest commit looks like a root that set every line.
+    if (!parent && shallow) throw new Error(`the last release is older than this clone's history. ${unshallow} ${ask[0].toLowerCase()}${ask.slice(1)}`);
+    if (version && version !== (parent ? packageVersion(tryGit(['show', `${parent}:package.json`])) : null)) return { commit, version };
+  }
+  throw new Error(
+    `no commit on this branch sets package.json's version, so there is no release to compare with. ${shallow ? `${unshallow} ` : ''}${ask}`,
+  );
+}
 
-/** The default base: the last release tag, else the first commit. */
-export function defaultBaseRef() {
-  const tag = lastReleaseTag();
-  if (tag) return tag;
-  const roots = tryGit(['rev-list', '--max-parents=0', 'HEAD']);
-  if (!roots) throw new Error('this is not a git repository with commits; pass --against FILE_OR_DIR to compare with saved documents');
-  return roots.split('\n').pop();
+/** The last release as a base: its commit's bundles, labelled with its version. */
+export function releaseSource() {
+  const { commit, version } = lastRelease();
+  const source = gitSource(commit, { label: `release ${version} (commit ${commit.slice(0, 7)}, the last to set package.json's version)` });
+  if (!source.names().length) {
+    throw new Error(
+      `release ${version} (commit ${commit.slice(0, 7)}) has no bundles in ${BUNDLES}/ to compare with. ` +
+        'Pass the base yourself: --base <commit or branch>, or --against <folder of bundles>.',
+    );
+  }
+  return source;
 }
 
 /** Documents as they were at a git ref (`generated/openapi/<api>.json`, else `.yaml`). */
-export function gitSource(ref) {
+export function gitSource(ref, { label } = {}) {
   const commit = tryGit(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (!commit) {
     throw new Error(
@@ -46,7 +74,7 @@ export function gitSource(ref) {
   const files = (tryGit(['ls-tree', '--name-only', commit, `${BUNDLES}/`]) ?? '').split('\n').filter(Boolean);
   const names = [...new Set(files.map((f) => path.basename(f).replace(/\.(json|yaml)$/, '')).filter((n) => !n.includes('.')))];
   return {
-    label: commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`,
+    label: label ?? (commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`),
     version: () => packageVersion(tryGit(['show', `${commit}:package.json`])),
     names: () => names,
     read(name) {
@@ -99,9 +127,6 @@ export function declaresBreaking(base, head) {
   const [b, h] = [major(base), major(head)];
   return b !== undefined && h !== undefined && Number(h) > Number(b);
 }
-
-/** No documents: the first release, where everything is new. */
-export const emptySource = () => ({ label: 'nothing (first release)', names: () => [], read: async () => null });
 
 /** The working tree's bundles, or another folder of them. */
 export const headSource = (dir) =>
@@ -178,6 +203,18 @@ export async function compareApis({ base, head, acknowledged = [] }) {
 }
 
 /**
+ * The gate's verdict on a report: it fails on a breaking change or one to
+ * review, unless the version declares them (a higher major at the head than
+ * at the base). Bundles given by folder carry no version, so `from` is null
+ * and nothing is declared.
+ */
+export function withVerdict(report, { from = null, to = null } = {}) {
+  const flagged = report.breaking || report.needsReview;
+  const declared = flagged && declaresBreaking(from, to) ? { from, to } : null;
+  return { ...report, declared, passes: !flagged || declared !== null };
+}
+
+/**
  * The semver bump a report calls for: breaking → major (a change still to
  * review counts as breaking until acknowledged), any other change → minor,
  * else patch.
@@ -213,8 +250,11 @@ function verdictLines(report) {
   const lines = [];
   const broken = report.apis.filter(report.isBreaking).map((a) => a.name);
   const toReview = report.apis.filter((a) => a.review.length).map((a) => a.name);
-  if (broken.length) lines.push(`Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`);
-  if (toReview.length) {
+  if (report.declared) {
+    const { from, to } = report.declared;
+    lines.push(`${broken.length ? 'Breaking changes' : 'Changes to review'} in: ${[...new Set([...broken, ...toReview])].join(', ')}, declared by the version ${from} → ${to} (a new major release).`);
+  } else if (broken.length) lines.push(`Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`);
+  if (toReview.length && !report.declared) {
     lines.push(
       `Changes the gate cannot judge, in: ${toReview.join(', ')}. Have a person check that no client breaks, then acknowledge each in ${ACKNOWLEDGED_FILE} ` +
         '(api, change as printed, reason); or release a new major version, or undo them.',
@@ -255,36 +295,56 @@ export function formatReport(report) {
 const code = (text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 const MARKDOWN_LIMIT = 60;
 
-/** One Markdown section: each change once, with every operation and webhook it reaches. */
-function markdownSection(report, list) {
+/**
+ * Each change of one API once, named by what it changes (`about`: "schema
+ * Verification: field x added"), with every operation and webhook it reaches;
+ * breaking ones first, then those to review, then the rest.
+ */
+export function changeGroups(api) {
   const groups = new Map();
-  for (const api of report.apis) {
-    for (const c of list(api)) {
-      const key = `${api.name}\n${c.about ?? c.detail}`;
-      if (!groups.has(key)) groups.set(key, { api: api.name, about: c.about ?? c.detail, kind: c.kind, acknowledged: c.acknowledged, at: [] });
+  for (const [verdict, list] of [['breaking', api.breaking], ['review', api.review ?? []], ['ok', api.nonBreaking]]) {
+    for (const c of list) {
+      const about = c.about ?? c.detail;
+      const key = `${verdict}\n${about}`;
+      if (!groups.has(key)) groups.set(key, { verdict, about, kind: c.kind, acknowledged: c.acknowledged, at: [] });
       groups.get(key).at.push(c);
     }
   }
+  return [...groups.values()].map((g) => ({ ...g, locations: [...new Set(g.at.map((c) => c.location))] }));
+}
+
+/** "2 operations and 1 webhook": how far a change reaches. */
+export function reach(locations) {
+  const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
+  return [[locations.length - hooks, 'operation'], [hooks, 'webhook']]
+    .filter(([n]) => n)
+    .map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`)
+    .join(' and ');
+}
+
+/** One Markdown section: each change once, with every operation and webhook it reaches. */
+function markdownSection(report, verdict) {
+  const groups = report.apis.flatMap((api) => changeGroups(api).filter((g) => g.verdict === verdict).map((g) => ({ ...g, api: api.name })));
   const lines = [];
-  for (const g of [...groups.values()].slice(0, MARKDOWN_LIMIT)) {
-    const locations = [...new Set(g.at.map((c) => c.location))];
-    const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
-    const count = [[locations.length - hooks, 'operation'], [hooks, 'webhook']].filter(([n]) => n).map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`);
-    lines.push(`- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${count.join(' and ')}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`);
+  for (const g of groups.slice(0, MARKDOWN_LIMIT)) {
+    lines.push(`- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${reach(g.locations)}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`);
     // One line of places when the change reads the same everywhere; else each place with its own wording.
-    if (g.at.every((c) => c.detail === g.at[0].detail)) lines.push(`  - ${locations.map(code).join(', ')}`);
+    if (g.at.every((c) => c.detail === g.at[0].detail)) lines.push(`  - ${g.locations.map(code).join(', ')}`);
     else for (const c of g.at) lines.push(`  - ${code(c.location)}: ${code(c.detail)}`);
   }
-  if (groups.size > MARKDOWN_LIMIT) lines.push(`- … and ${groups.size - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
-  return { count: groups.size, lines };
+  if (groups.length > MARKDOWN_LIMIT) lines.push(`- … and ${groups.length - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
+  return { count: groups.length, lines };
 }
 
 /** The report of `npm run diff -- --markdown`, for a pull-request comment. */
 export function formatMarkdown(report) {
-  const breaking = markdownSection(report, (a) => a.breaking);
-  const review = markdownSection(report, (a) => a.review);
-  const additive = markdownSection(report, (a) => a.nonBreaking);
-  const verdict = breaking.count ? '❌ **Breaking changes**' : review.count ? '⚠️ **Changes to review by hand**' : '✅ **No breaking changes**';
+  const breaking = markdownSection(report, 'breaking');
+  const review = markdownSection(report, 'review');
+  const additive = markdownSection(report, 'ok');
+  // The mark agrees with the exit code: ✅ passes, ❌ and ⚠️ fail.
+  const verdict = report.declared
+    ? `✅ **${breaking.count ? 'Breaking changes' : 'Changes to review'} declared by the version ${report.declared.from} → ${report.declared.to}**`
+    : breaking.count ? '❌ **Breaking changes**' : review.count ? '⚠️ **Changes to review by hand**' : '✅ **No breaking changes**';
   const lines = ['## Contract diff', '', `${verdict}: ${code(report.base)} → ${code(report.head)}`, ''];
   const apis = report.apis.map((a) => `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.nonBreaking.length}` : a.status}`);
   lines.push(`Per API (breaking/to review/non-breaking): ${apis.join(', ')}.`, '');
@@ -303,6 +363,8 @@ export const jsonReport = (report) => ({
   head: report.head,
   breaking: report.breaking,
   needsReview: report.needsReview,
+  declared: report.declared ?? null,
+  passes: report.passes ?? !(report.breaking || report.needsReview),
   bump: bumpOf(report),
   staleAcknowledgements: report.stale,
   apis: report.apis.map((a) => ({ ...a, isBreaking: report.isBreaking(a) })),

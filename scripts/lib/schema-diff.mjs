@@ -22,6 +22,7 @@
 //   properties, required, additional-/        | fields as the contract table says;
 //   unevaluatedProperties, items, prefixItems | closing narrows, opening is an addition
 //   patternProperties                         | same pattern: compared; other → review
+//   additionalProperties: false alone         | the same as maxProperties: 0
 //   oneOf/anyOf                               | alternatives matched by content
 //   discriminator                             | property renamed → breaking; added/
 //                                             |   removed → review; mapping by direction

@@ -137,6 +137,10 @@ export function merge(view, other) {
   for (const [k, v] of other.unknown) view.unknown.set(k, view.unknown.has(k) ? `${view.unknown.get(k)}&${v}` : v);
 }
 
+// `{not: {}}` (or `{not: true}`) is the schema spelling of `false`.
+const acceptsNothing = (v) =>
+  typeof v === 'object' && v !== null && Object.keys(v).length === 1 && (v.not === true || (typeof v.not === 'object' && v.not !== null && !Object.keys(v.not).length));
+
 /** One view of a schema: `$ref`s resolved, `allOf` (and a lone alternative) merged, the nullable idiom folded in. */
 export function flatten(doc, rawNode, depth = 0) {
   const node = asSchema(rawNode);
@@ -169,9 +173,16 @@ export function flatten(doc, rawNode, depth = 0) {
   for (const r of s.required ?? []) view.required.add(r);
   for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
     const v = s[k];
-    view[k] = v === false ? false : v === undefined || v === true || (typeof v === 'object' && !Object.keys(v).length) ? undefined : v;
+    view[k] = v === false || acceptsNothing(v) ? false : v === undefined || v === true || (typeof v === 'object' && !Object.keys(v).length) ? undefined : v;
   }
   for (const [k, sub] of Object.entries(s.patternProperties ?? {})) view.patternProperties.set(k, [sub]);
+  // `additionalProperties: false` beside no properties and no patternProperties
+  // accepts only the empty object, which is what `maxProperties: 0` says: the
+  // two spellings compare as one, so moving between them is no change.
+  if (view.additionalProperties === false && !Object.keys(s.properties ?? {}).length && !Object.keys(s.patternProperties ?? {}).length) {
+    view.additionalProperties = undefined;
+    view.bounds.maxProperties = 0;
+  }
   if (s.propertyNames !== undefined) view.propertyNames.push(s.propertyNames);
   for (const [k, names] of Object.entries(s.dependentRequired ?? {})) view.dependentRequired.set(k, new Set(names));
   for (const [k, sub] of Object.entries(s.dependentSchemas ?? {})) view.dependentSchemas.set(k, [sub]);
