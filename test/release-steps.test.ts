@@ -101,7 +101,6 @@ describe('the breaking-change gate on a fresh clone', () => {
     expect(result.stdout).toContain('POST /verifications\n    BREAKING  request body: field redirectUrl removed');
     expect(result.stdout).toContain('BREAKING  request body: field returnUrl added (required)');
     git(clone, 'checkout', '--', 'openapi');
-    expect((await bundle()).code).toBe(0);
   });
 
   it('in a shallow clone it fails and says how to fetch the history or give a base', async () => {
@@ -121,7 +120,7 @@ describe('the release steps of guides/releasing.md', () => {
     expect(steps[0]).toMatch(/^npm run diff\b/);
     const clone = freshClone('release');
     edit(clone, 'openapi/partner/components/schemas/Verification.yaml', (t) =>
-      t.replace(/^ {2}author:$/m, '  riskScore:\n    type: integer\n    minimum: 0\n    maximum: 100\n    description: Risk the service sees in the session.\n  author:'),
+      t.replace(/^ {2}author:$/m, '  riskScore:\n    type: integer\n    format: int32\n    minimum: 0\n    maximum: 100\n    description: Risk the service sees in the session.\n  author:'),
     );
     expect((await sh(clone, 'node scripts/build.mjs --only bundle')).code).toBe(0);
     for (const line of steps) {
