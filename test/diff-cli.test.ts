@@ -143,7 +143,7 @@ describe('npm run diff', () => {
   it('rejects a bad --base with a message saying what to pass', async () => {
     const result = await run(['--base', 'no-such-ref-xyz']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/--base no-such-ref-xyz is not a commit, branch or tag.*git tag --list/s);
+    expect(result.stderr).toMatch(/--base no-such-ref-xyz is not a commit, branch or tag.*git log --oneline -- package.json/s);
   });
 });
 

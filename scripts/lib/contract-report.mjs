@@ -68,7 +68,7 @@ export function gitSource(ref, { label } = {}) {
   if (!commit) {
     throw new Error(
       `--base ${ref} is not a commit, branch or tag of this repository. ` +
-        "Pass an existing one (release tags: `git tag --list 'v*'`; or a commit from `git log --oneline`).",
+        "Pass an existing one: a branch, or a commit from `git log --oneline` (the releases: `git log --oneline -- package.json`).",
     );
   }
   const files = (tryGit(['ls-tree', '--name-only', commit, `${BUNDLES}/`]) ?? '').split('\n').filter(Boolean);
