@@ -1,3 +1,5 @@
+// The options every client of the package takes (v2, partner, sandbox control), checked
+// when a client is made: a wrong option fails there, naming itself, not on the first call.
 import type { ClientOptions } from 'openapi-fetch';
 
 /** Options every client of the package takes. */

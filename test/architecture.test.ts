@@ -1,4 +1,4 @@
-// The folders of src/ say the architecture (issue 22): each has a README
+// The folders of src/ say the architecture: each has a README
 // saying its room and, on a "May import:" line, what its modules may import
 // from the project. These tests read every import of every module and hold
 // each folder to its line, so an arrow against the layers fails here rather
@@ -17,7 +17,10 @@ function foldersUnder(dir: string): string[] {
   return [dir, ...subs.flatMap((n) => foldersUnder(path.join(dir, n)))];
 }
 
-const FOLDERS = foldersUnder(path.join(ROOT, 'src')).filter((d) => d !== path.join(ROOT, 'src'));
+const SRC = path.join(ROOT, 'src');
+// src/ itself counts: its README is the map, and its files (the entry points) have a line like any folder's.
+const FOLDERS = foldersUnder(SRC);
+const modulesOf = (folder: string) => readdirSync(folder).filter((n) => n.endsWith('.ts'));
 
 /** The folder's "May import:" line: project paths (folders or files) its modules may import, besides their own folder. */
 function allowedBy(folder: string): string[] {
@@ -49,12 +52,29 @@ describe('architecture of src/', () => {
 
   it.each(FOLDERS.map((d) => [rel(d), d]))('%s imports only what its README allows', (_name, folder) => {
     const own = rel(folder);
-    const allowed = [own, ...allowedBy(folder)];
+    const modules = modulesOf(folder);
+    // A folder's modules may import each other; src/'s own files are its modules, not everything below it.
+    const allowed = [...(folder === SRC ? modules.map((n) => `src/${n}`) : [own]), ...allowedBy(folder)];
     for (const listed of allowed) expect(existsSync(path.join(ROOT, listed)), `${own}/README.md lists ${listed}, which does not exist`).toBe(true);
-    const modules = readdirSync(folder).filter((n) => n.endsWith('.ts'));
     const arrows = modules.flatMap((name) => projectImports(path.join(folder, name)).map((target) => `${own}/${name} → ${target}`));
     const against = arrows.filter((arrow) => !allowed.some((a) => within(arrow.split(' → ')[1], a)));
     expect(against, `imports that ${own}/README.md does not allow; move the code or change the layering on purpose`).toEqual([]);
+  });
+
+  it('each README names every folder below it, and src/README.md every file beside it: one map, no second one', () => {
+    for (const folder of FOLDERS) {
+      const readme = readFileSync(path.join(folder, 'README.md'), 'utf8');
+      const subfolders = readdirSync(folder).filter((n) => statSync(path.join(folder, n)).isDirectory());
+      const unnamed = subfolders.filter((n) => !readme.includes(`\`${n}/\``));
+      expect(unnamed, `${rel(folder)}/README.md does not name these folders (as \`name/\`); add a line for each`).toEqual([]);
+    }
+    const map = readFileSync(path.join(SRC, 'README.md'), 'utf8');
+    const unlisted = modulesOf(SRC).filter((n) => !map.includes(`\`${n}\``));
+    expect(unlisted, 'files of src/ that src/README.md does not list; add a row for each').toEqual([]);
+    // The guide points at the map instead of keeping a copy of the layering.
+    const guide = readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8');
+    expect(guide).toContain('`src/README.md` is the map');
+    expect(guide, 'guides/contract.md has its own "May import" table; the READMEs are the one map').not.toMatch(/\|\s*May import\s*\|/);
   });
 
   it('the conformance runner imports nothing of the sandbox, directly or through another module', () => {
@@ -124,6 +144,18 @@ describe('test files run side by side in one process', () => {
     expect(PROCESS_WIDE[0][0].test(outsideTemplates('process.env.CI = `true`;'))).toBe(true);
     expect(PROCESS_WIDE[2][0].test(outsideTemplates('globalThis.fetch = async () => {};'))).toBe(true);
     expect(PROCESS_WIDE[2][0].test(outsideTemplates('const RECORDER = `\nglobalThis.fetch = async () => {};\n`;'))).toBe(false);
+  });
+});
+
+describe('guides/testing.md', () => {
+  it('says what every test file holds: each one is named, or matched by a pattern, in the first column of its table', () => {
+    const guide = readFileSync(path.join(ROOT, 'guides', 'testing.md'), 'utf8');
+    const table = guide.slice(guide.indexOf('| File | What it proves |'), guide.indexOf('Rules: no skipped tests'));
+    const named = [...table.matchAll(/^\| (.*?) \|/gm)].flatMap((m) => [...m[1].matchAll(/`(test\/[^`]+)`/g)].map((n) => n[1]));
+    const patterns = named.map((n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
+    const files = readdirSync(path.join(ROOT, 'test')).filter((f) => /\.test(-d)?\.ts$/.test(f)).map((f) => `test/${f}`);
+    expect(patterns.length).toBeGreaterThan(20);
+    expect(files.filter((f) => !patterns.some((p) => p.test(f))), 'test files guides/testing.md does not describe; add a row saying what each proves').toEqual([]);
   });
 });
 
