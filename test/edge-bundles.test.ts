@@ -67,12 +67,25 @@ describe('the sideEffects declaration', () => {
     expect(Object.values(pkg.bin)).toEqual(['generated/lib/src/cli/index.js']);
     writeFileSync(
       path.join(project, 'side-effects.mjs'),
-      `import { readdirSync } from 'node:fs';
+      `import { readdirSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 const root = path.resolve('node_modules/@verification-service/contracts');
 const declared = new Set(${JSON.stringify(pkg.sideEffects)}.map((f) => path.join(root, f)));
 const files = readdirSync(path.join(root, 'generated', 'lib'), { recursive: true }).map((f) => path.join(root, 'generated', 'lib', f)).filter((f) => f.endsWith('.js') && !declared.has(f)).sort();
+// Node sets parts of itself up on first use, and some of that lands on
+// globalThis: reading Response or Request, or (from Node 22 on) importing
+// node:http, whose module namespace reads its lazy WebSocket export, loads
+// Node's own undici, which puts Symbol(undici.globalDispatcher.1) on
+// globalThis. That is the runtime's state, not the module's, so it goes into
+// the baseline: every global read once and every built-in module the package
+// imports loaded before any module is measured, and any warning that prints
+// printed before output is counted.
+for (const key of Reflect.ownKeys(globalThis)) void globalThis[key];
+const specifiers = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\\b(?:from|import|require)\\s*\\(?\\s*["']([^"']+)["']/g)].map((m) => m[1]));
+for (const builtin of new Set(specifiers.filter((s) => isBuiltin(s)))) await import(builtin);
+await new Promise((resolve) => setImmediate(resolve));
 let output = 0;
 for (const stream of [process.stdout, process.stderr]) {
   const write = stream.write.bind(stream);
@@ -84,11 +97,20 @@ const state = () => ({
   handles: process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').join(),
   output,
 });
+// Node 20 reads ES modules with asynchronous file calls and closes each file
+// after the import has settled (Node 22 reads them synchronously): the
+// loader's own requests finish before a snapshot, within a second, so a
+// request a module leaves running still shows.
+const settled = async () => {
+  const deadline = Date.now() + 1000;
+  while (Date.now() < deadline && process.getActiveResourcesInfo().some((r) => r === 'CloseReq' || r.startsWith('FSReq'))) await new Promise((resolve) => setImmediate(resolve));
+  return state();
+};
 const found = [];
 for (const file of files) {
-  const before = state();
+  const before = await settled();
   await import(pathToFileURL(file).href);
-  const after = state();
+  const after = await settled();
   const changes = {
     globals: after.globals.filter((g) => !before.globals.includes(g)),
     listeners: after.listeners === before.listeners ? '' : after.listeners,
