@@ -142,7 +142,7 @@ async function inChromium(): Promise<CaseResult[]> {
 }
 
 const RUNTIMES: Record<string, () => Promise<CaseResult[]>> = {
-  'Node 20': async () => parseResults((await exec(process.execPath, ['run.js'], { cwd: project })).stdout),
+  Node: async () => parseResults((await exec(process.execPath, ['run.js'], { cwd: project })).stdout),
   Bun: async () => parseResults((await exec(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run.js'], { cwd: project })).stdout),
   Deno: async () =>
     parseResults(

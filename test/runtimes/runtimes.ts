@@ -1,7 +1,7 @@
 // The runtimes test/runtime-webhooks.test.ts runs the webhook cases in, with
 // the words the README uses for each (test/readme-claims.test.ts).
 export const TESTED_RUNTIMES = [
-  { id: 'Node 20', readme: 'Node 20+' },
+  { id: 'Node', readme: 'Node 20, 22 and 24' },
   { id: 'Bun', readme: 'Bun' },
   { id: 'Deno', readme: 'Deno' },
   { id: 'workerd (no nodejs_compat)', readme: 'Cloudflare Workers (without `nodejs_compat`)' },
