@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { deref, pointer, type Json } from './helpers/openapi.js';
 import {
   doc, v, STATUSES, DEPRECATED, EVENTS, DATA_TYPES, VERIFICATION_DATA_FIELDS, USER_DATA_FIELDS,
-  ENVELOPE_FIELDS, UUID, USER_ID, TIMESTAMP, SIGNATURE, sub, validatorAt, webhookOps, example,
-  without, sorted, wantValid, wantInvalid, verification, webhookEvent, completed, collected,
-  webhookExample, webhookValidator, webhookSchema,
+  SHAREHOLDER_DATA_FIELDS, ENVELOPE_FIELDS, UUID, USER_ID, TIMESTAMP, SIGNATURE, sub, validatorAt, webhookOps,
+  example, without, sorted, expectDocumented, wantValid, wantInvalid, verification, webhookEvent, completed,
+  collected, webhookExample, webhookValidator, webhookSchema,
 } from './helpers/partner-document.js';
 
 describe('webhooks', () => {
@@ -65,7 +65,7 @@ describe('webhooks', () => {
     it('has the envelope eventId (uuid), dataType, eventType, createdAt (date-time) and data, all required', () => {
       const schema = webhookSchema(event);
       const validate = webhookValidator(event);
-      expect(sorted(Object.keys(schema.properties))).toEqual(sorted(ENVELOPE_FIELDS));
+      expectDocumented(Object.keys(schema.properties), ENVELOPE_FIELDS, `fields of the ${event} envelope`);
       for (const field of ENVELOPE_FIELDS) wantInvalid(validate, without(webhookExample(event), field), `without ${field}`);
       wantInvalid(validate, { ...webhookExample(event), eventId: 'evt-1' });
       wantValid(validate, { ...webhookExample(event), eventId: UUID });
@@ -138,7 +138,7 @@ describe('webhook data', () => {
 
     it('has the documented fields, identified by verificationId', () => {
       const data = deref(doc, webhookSchema(event).properties.data);
-      expect(sorted(Object.keys(data.properties))).toEqual(sorted(VERIFICATION_DATA_FIELDS));
+      expectDocumented(Object.keys(data.properties), VERIFICATION_DATA_FIELDS, 'fields of VerificationEventData');
       expect(deref(doc, deref(doc, webhookSchema('verification.created').properties.data).allOf[0])).toBe(data);
       wantInvalid(validate(), dropData('verificationId'));
       wantInvalid(validate(), withData({ verificationId: 7 }));
@@ -203,7 +203,7 @@ describe('webhook data', () => {
 
     it('has the documented fields, identified by userId, shaped as the User resource', () => {
       const data = deref(doc, webhookSchema('user.created').properties.data);
-      expect(sorted(Object.keys(data.properties))).toEqual(sorted(USER_DATA_FIELDS));
+      expectDocumented(Object.keys(data.properties), USER_DATA_FIELDS, 'fields of UserEventData');
       for (const event of ['user.merged', 'user.updated', 'user.deleted']) expect(deref(doc, webhookSchema(event).properties.data)).toBe(data);
       const value = webhookExample('user.created');
       wantInvalid(validate(), { ...value, data: without(value.data, 'userId') });
@@ -225,7 +225,7 @@ describe('webhook data', () => {
 
     it('has userId, isShareholder (always true) and externalUserIds (strings)', () => {
       const data = deref(doc, webhookSchema('shareholder.verified').properties.data);
-      expect(sorted(Object.keys(data.properties))).toEqual(sorted(['userId', 'isShareholder', 'externalUserIds']));
+      expectDocumented(Object.keys(data.properties), SHAREHOLDER_DATA_FIELDS, 'fields of ShareholderEventData');
       wantValid(validate(), withData({ isShareholder: true, externalUserIds: ['a', UUID] }));
       wantValid(validate(), withData({ externalUserIds: [] }));
       wantInvalid(validate(), withData({ isShareholder: false }));
@@ -233,7 +233,7 @@ describe('webhook data', () => {
       wantInvalid(validate(), withData({ externalUserIds: [1] }));
       wantInvalid(validate(), withData({ externalUserIds: 'a,b' }));
       wantInvalid(validate(), withData({ userId: 1 }));
-      for (const field of ['userId', 'isShareholder', 'externalUserIds']) {
+      for (const field of SHAREHOLDER_DATA_FIELDS) {
         const value = webhookExample('shareholder.verified');
         wantInvalid(validate(), { ...value, data: without(value.data, field) }, `without ${field}`);
       }

@@ -2,15 +2,22 @@
 // partner documentation; this file: the whole document (OpenAPI version,
 // server, the 18 operations and their paths, media types, statuses, the
 // headers of every call, deprecations), authentication with `X-Auth-Key` and
-// key rotation, the partner and its auth keys (operations 1 to 4). Each
-// expectation restates one of those facts (or, where the documentation is
-// silent, the decision recorded in openapi/DECISIONS.md); dropping or
-// loosening it in openapi/partner makes a test fail.
+// key rotation, the partner and its auth keys (operations 1 to 4), and what
+// the contract adds to the documentation (listed in
+// helpers/partner-additions.ts). Each expectation restates one of those facts
+// (or, where the documentation is silent, the decision recorded in
+// openapi/DECISIONS.md); dropping or loosening it in openapi/partner makes a
+// test fail.
 import { describe, expect, it } from 'vitest';
-import { deref, operationsOf, type Json } from './helpers/openapi.js';
+import { deref, operationsOf, pointer, type Json } from './helpers/openapi.js';
+import { ADDED_FIELDS, ADDED_OPERATIONS, ADDED_VALUES } from './helpers/partner-additions.js';
 import {
-  doc, OPERATIONS, DEPRECATED, sub, nodeAt, pathOps, op, responsePtr, response, body,
-  responseSchema, bodySchema, paramsOf, example, without, sorted, wantValid, wantInvalid,
+  doc, OPERATIONS, STATUSES, REQUIREMENT_TYPES, ESTIMATED_AGES, DOCUMENT_TYPES, DEPRECATED, EVENTS, PARTNER_FIELDS,
+  PARTNER_UPDATE_FIELDS, AUTH_KEY_FIELDS, CREATE_FIELDS, REVERT_FIELDS, VERIFICATION_FIELDS, DOCUMENT_RESULT_FIELDS,
+  USER_FIELDS, USER_DETAIL_FIELDS, USER_DOCUMENT_FIELDS, SHARES_FIELDS, EXTERNAL_USERS_RESULT_FIELDS,
+  VERIFICATION_WEBHOOK_RECORD_FIELDS, USER_WEBHOOK_RECORD_FIELDS, VERIFICATION_DATA_FIELDS, USER_DATA_FIELDS,
+  SHAREHOLDER_DATA_FIELDS, ENVELOPE_FIELDS, sub, nodeAt, rawAt, pathOps, op, responsePtr, response, body,
+  responseSchema, bodySchema, paramsOf, example, without, sorted, expectDocumented, wantValid, wantInvalid,
   verification,
 } from './helpers/partner-document.js';
 
@@ -23,8 +30,8 @@ describe('document', () => {
     expect(doc.servers[0].description).toMatch(/sandbox/i);
   });
 
-  it('has exactly the 18 documented operations (user-activities under the singular /verification)', () => {
-    expect(sorted(pathOps.map((o) => `${o.method} ${o.key}`))).toEqual(sorted(OPERATIONS));
+  it('has the 18 documented operations (user-activities under the singular /verification)', () => {
+    expectDocumented(pathOps.map((o) => `${o.method} ${o.key}`), OPERATIONS, 'operations');
     expect(Object.keys(doc.paths)).toContain('/verification/{verificationId}/user-activities');
     expect(Object.keys(doc.paths)).not.toContain('/verifications/{verificationId}/user-activities');
     expect(Object.keys(doc.paths)).not.toContain('/verification');
@@ -60,7 +67,7 @@ describe('document', () => {
         expect(deref(doc, operation.requestBody).required, `${method} ${key}`).toBe(true);
       }
     }
-    expect(sorted(pathOps.filter((o) => o.operation.requestBody).map((o) => `${o.method} ${o.key}`))).toEqual(
+    expect(sorted(OPERATIONS.filter((key) => op(key).operation.requestBody))).toEqual(
       sorted(['put /partners', 'post /auth-keys', 'post /verifications', 'post /verifications/revert', 'post /users/external-users']),
     );
   });
@@ -74,7 +81,7 @@ describe('document', () => {
   });
 
   it('documents 409 Conflict exactly on create verification and revert verification', () => {
-    const with409 = pathOps.filter((o) => o.operation.responses['409']).map((o) => `${o.method} ${o.key}`);
+    const with409 = OPERATIONS.filter((key) => op(key).operation.responses['409']);
     expect(sorted(with409)).toEqual(sorted(['post /verifications', 'post /verifications/revert']));
   });
 
@@ -118,18 +125,17 @@ describe('partner and auth keys', () => {
   const partner = response('get /partners', '200');
 
   it('Partner has id, webhookUrl, name, createdAt and updatedAt', () => {
-    const FIELDS = ['id', 'webhookUrl', 'name', 'createdAt', 'updatedAt'];
     const value = example('Partner');
-    expect(sorted(Object.keys(responseSchema('get /partners', '200').properties))).toEqual(sorted(FIELDS));
+    expectDocumented(Object.keys(responseSchema('get /partners', '200').properties), PARTNER_FIELDS, 'fields of Partner');
     wantValid(partner, value);
-    for (const field of FIELDS) wantInvalid(partner, without(value, field), `without ${field}`);
+    for (const field of PARTNER_FIELDS) wantInvalid(partner, without(value, field), `without ${field}`);
     for (const field of ['id', 'webhookUrl', 'name']) wantInvalid(partner, { ...value, [field]: 42 }, field);
     for (const field of ['createdAt', 'updatedAt']) wantInvalid(partner, { ...value, [field]: '14.03.2026' }, field);
   });
 
   it('PUT /partners takes {webhookUrl} and answers the Partner', () => {
     const update = body('put /partners');
-    expect(Object.keys(bodySchema('put /partners').properties)).toEqual(['webhookUrl']);
+    expectDocumented(Object.keys(bodySchema('put /partners').properties), PARTNER_UPDATE_FIELDS, 'fields of PartnerUpdate');
     wantValid(update, { webhookUrl: 'https://partner.example/hooks' });
     wantInvalid(update, {});
     wantInvalid(update, { webhookUrl: 7 });
@@ -142,10 +148,10 @@ describe('partner and auth keys', () => {
   it('Auth key has id, key, active, createdAt and updatedAt', () => {
     const list = response('get /auth-keys', '200');
     const value = example('AuthKeysRotated');
-    const FIELDS = ['id', 'key', 'active', 'createdAt', 'updatedAt'];
-    expect(sorted(Object.keys(nodeAt(sub(responsePtr('get /auth-keys', '200'), 'properties', 'authKeys', 'items')).properties))).toEqual(sorted(FIELDS));
+    const item = nodeAt(sub(responsePtr('get /auth-keys', '200'), 'properties', 'authKeys', 'items'));
+    expectDocumented(Object.keys(item.properties), AUTH_KEY_FIELDS, 'fields of AuthKey');
     wantValid(list, value);
-    for (const field of FIELDS) wantInvalid(list, { ...value, authKeys: [without(value.authKeys[0], field)] }, `without ${field}`);
+    for (const field of AUTH_KEY_FIELDS) wantInvalid(list, { ...value, authKeys: [without(value.authKeys[0], field)] }, `without ${field}`);
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], active: 'true' }] });
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], key: 123 }] });
   });
@@ -179,5 +185,119 @@ describe('partner and auth keys', () => {
     wantValid(create, {});
     wantInvalid(create, { name: 'second key' });
     wantInvalid(create, []);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// What the contract adds to the documentation. Every test above and in the
+// other partner-document files lets additions through; these are the one
+// place an addition shows, until it is listed in helpers/partner-additions.ts.
+
+const ADDITIONS = 'test/helpers/partner-additions.ts';
+
+/**
+ * Messages for what `have` holds beyond the documented and the added
+ * entries, and for added entries that are documented or not there; each
+ * names the entry and says what to change in ADDITIONS.
+ */
+function unlisted(have: string[], documented: string[], added: string[], item: (name: string) => string, list: string): string[] {
+  const problems = have
+    .filter((name) => !documented.includes(name) && !added.includes(name))
+    .map((name) => `${item(name)} is in openapi/partner but not in the documentation; if the API team added it on purpose, add '${name}' to ${list} in ${ADDITIONS}`);
+  for (const name of added) {
+    if (documented.includes(name)) problems.push(`${list} lists '${name}', which is documented: remove it from ${ADDITIONS}`);
+    else if (!have.includes(name)) problems.push(`${list} lists '${name}', which openapi/partner does not have: remove it from ${ADDITIONS}`);
+  }
+  return problems;
+}
+
+const entryOf = (list: string, name: string) => (/^\w+$/.test(name) ? `${list}.${name}` : `${list}['${name}']`);
+const componentOf = (ref: string) => ref.replace('#/components/schemas/', '');
+const schemaNamed = (name: string): Json => {
+  const [component, ...inside] = name.split('.');
+  const schema = doc.components.schemas[component];
+  if (!schema) throw new Error(`openapi/partner has no schema ${component}`);
+  return inside.reduce((s: Json, key) => deref(doc, s.properties[key]), deref(doc, schema));
+};
+/** The fields a schema declares itself: those of a schema it refers to in `allOf` count under that schema's name. */
+const ownFields = (name: string): string[] => {
+  const schema = schemaNamed(name);
+  return [schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].flatMap((s: Json) => Object.keys(s.properties ?? {}));
+};
+
+describe('additions to the documentation', () => {
+  /** The documented objects, by component name (a dotted name: the object in one of its fields). */
+  const FIELD_LISTS: Record<string, string[]> = {
+    Partner: PARTNER_FIELDS,
+    PartnerUpdate: PARTNER_UPDATE_FIELDS,
+    AuthKey: AUTH_KEY_FIELDS,
+    VerificationCreate: CREATE_FIELDS,
+    Verification: VERIFICATION_FIELDS,
+    CreatedVerification: VERIFICATION_FIELDS,
+    VerificationRevert: REVERT_FIELDS,
+    'CollectedDocument.result': DOCUMENT_RESULT_FIELDS,
+    User: USER_FIELDS,
+    UserDetails: USER_DETAIL_FIELDS,
+    UserDocument: USER_DOCUMENT_FIELDS,
+    Shares: SHARES_FIELDS,
+    ExternalUsersResult: EXTERNAL_USERS_RESULT_FIELDS,
+    VerificationWebhookRecord: VERIFICATION_WEBHOOK_RECORD_FIELDS,
+    UserWebhookRecord: USER_WEBHOOK_RECORD_FIELDS,
+    VerificationEventData: VERIFICATION_DATA_FIELDS,
+    UserEventData: USER_DATA_FIELDS,
+    ShareholderEventData: SHAREHOLDER_DATA_FIELDS,
+    ...Object.fromEntries(
+      Object.keys(EVENTS).map((event) => [
+        componentOf(rawAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema')).$ref),
+        ENVELOPE_FIELDS,
+      ]),
+    ),
+  };
+  const VALUE_LISTS: Record<string, string[]> = {
+    VerificationStatus: STATUSES,
+    RequirementType: REQUIREMENT_TYPES,
+    EstimatedAge: ESTIMATED_AGES,
+    DocumentType: DOCUMENT_TYPES,
+  };
+  const unknownNames = (list: string, added: Record<string, string[]>, known: Record<string, string[]>) =>
+    Object.keys(added)
+      .filter((name) => !(name in known))
+      .map((name) => `${list} has ${name}, which is none of the documented ${list === 'ADDED_FIELDS' ? 'objects' : 'enums'} (${Object.keys(known).join(', ')})`);
+
+  it('a field beyond a documented object is listed in ADDED_FIELDS', () => {
+    const problems = Object.entries(FIELD_LISTS).flatMap(([name, documented]) =>
+      unlisted(ownFields(name), documented, ADDED_FIELDS[name] ?? [], (field) => `field ${field} of ${name}`, entryOf('ADDED_FIELDS', name)),
+    );
+    problems.push(...unknownNames('ADDED_FIELDS', ADDED_FIELDS, FIELD_LISTS));
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('a value beyond a documented enum is listed in ADDED_VALUES', () => {
+    const problems = Object.entries(VALUE_LISTS).flatMap(([name, documented]) =>
+      unlisted(schemaNamed(name).enum, documented, ADDED_VALUES[name] ?? [], (value) => `value ${value} of ${name}`, entryOf('ADDED_VALUES', name)),
+    );
+    problems.push(...unknownNames('ADDED_VALUES', ADDED_VALUES, VALUE_LISTS));
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('an operation beyond the documented ones is listed in ADDED_OPERATIONS', () => {
+    const operations = pathOps.map((o) => `${o.method} ${o.key}`);
+    const problems = unlisted(operations, OPERATIONS, ADDED_OPERATIONS, (key) => `operation ${key}`, 'ADDED_OPERATIONS');
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('the messages name the entry and the list to change', () => {
+    const item = (field: string) => `field ${field} of Verification`;
+    expect(unlisted(['id', 'riskScore'], ['id'], [], item, 'ADDED_FIELDS.Verification')).toEqual([
+      `field riskScore of Verification is in openapi/partner but not in the documentation; if the API team added it on purpose, add 'riskScore' to ADDED_FIELDS.Verification in ${ADDITIONS}`,
+    ]);
+    expect(unlisted(['id', 'riskScore'], ['id'], ['riskScore'], item, 'ADDED_FIELDS.Verification')).toEqual([]);
+    expect(unlisted(['id'], ['id'], ['id', 'riskScore'], item, 'ADDED_FIELDS.Verification')).toEqual([
+      `ADDED_FIELDS.Verification lists 'id', which is documented: remove it from ${ADDITIONS}`,
+      `ADDED_FIELDS.Verification lists 'riskScore', which openapi/partner does not have: remove it from ${ADDITIONS}`,
+    ]);
+    expect(entryOf('ADDED_FIELDS', 'CollectedDocument.result')).toBe("ADDED_FIELDS['CollectedDocument.result']");
+    expect(ownFields('UserDetails')).not.toContain('id');
+    expect(ownFields('UserDetails')).toContain('estimatedAge');
   });
 });

@@ -10,7 +10,10 @@ export const doc = loadBundle('partner');
 export const v = validatorFor('partner');
 
 // ---------------------------------------------------------------------------
-// Facts of the documentation, restated.
+// Facts of the documentation, restated. They change only when the
+// documentation does: the contract may add to these operations, enums and
+// field lists (helpers/partner-additions.ts says what it adds), and the tests
+// check that every documented entry is there, not that nothing else is.
 
 /** The 18 operations, in the documentation's order. */
 export const OPERATIONS = [
@@ -64,17 +67,28 @@ export const EVENTS: Record<string, string> = {
 };
 export const DATA_TYPES = ['user', 'verification', 'shareholder'];
 
+export const PARTNER_FIELDS = ['id', 'webhookUrl', 'name', 'createdAt', 'updatedAt'];
+export const PARTNER_UPDATE_FIELDS = ['webhookUrl'];
+export const AUTH_KEY_FIELDS = ['id', 'key', 'active', 'createdAt', 'updatedAt'];
+export const CREATE_FIELDS = [
+  'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName', 'requireFirstAndLastName',
+  'requirements', 'externalUserId', 'redirectUrl', 'errorRedirectUrl', 'timeToExpiry', 'reason', 'author', 'metadata',
+];
+/** The create fields not marked optional (P5). */
+export const CREATE_REQUIRED = ['externalUserId', 'redirectUrl'];
+export const REVERT_FIELDS = ['verificationId', 'author'];
+/** The Verification, also the create answer's fields (that answer declares `updatedAt` absent). */
 export const VERIFICATION_FIELDS = [
   'id', 'url', 'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName',
   'requireFirstAndLastName', 'requirements', 'collectedRequirements', 'userId', 'previousUserId', 'externalUserId',
   'redirectUrl', 'errorRedirectUrl', 'reason', 'author', 'status', 'metadata', 'validTo', 'createdAt', 'updatedAt',
 ];
-/** Verification fields that echo optional create input and may be absent (P8). */
-export const VERIFICATION_OPTIONAL = ['phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'requirements', 'firstName', 'lastName', 'requireFirstAndLastName', 'errorRedirectUrl', 'reason', 'author', 'metadata'];
-export const CREATE_FIELDS = [
-  'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName', 'requireFirstAndLastName',
-  'requirements', 'externalUserId', 'redirectUrl', 'errorRedirectUrl', 'timeToExpiry', 'reason', 'author', 'metadata',
-];
+/**
+ * The documented Verification fields an answer may leave out: those echoing
+ * create input the partner may leave out (P8). Every other documented field
+ * is always sent. Derived, so that it cannot drift from the two tables.
+ */
+export const VERIFICATION_OPTIONAL = VERIFICATION_FIELDS.filter((f) => CREATE_FIELDS.includes(f) && !CREATE_REQUIRED.includes(f));
 export const DOCUMENT_RESULT_FIELDS = [
   'type', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'expiryAt', 'issuedAt',
   'issuingAuthority', 'placeOfIssue',
@@ -91,7 +105,13 @@ export const VERIFICATION_DATA_FIELDS = [
   'previousUserId', 'reason', 'metadata', 'validTo', 'createdAt', 'updatedAt',
 ];
 export const USER_DATA_FIELDS = ['userId', 'firstName', 'lastName', 'dateOfBirth', 'createdAt', 'estimatedAge', 'phoneNumbers', 'names', 'externalUsers'];
+export const SHAREHOLDER_DATA_FIELDS = ['userId', 'isShareholder', 'externalUserIds'];
 export const ENVELOPE_FIELDS = ['eventId', 'dataType', 'eventType', 'createdAt', 'data'];
+export const SHARES_FIELDS = ['isShareholder', 'sharesNumber'];
+export const EXTERNAL_USERS_RESULT_FIELDS = ['externalUsersWithSuccess', 'unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'];
+const RECORD_FIELDS = ['id', 'type', 'success', 'payload', 'retryAt', 'reason', 'createdAt', 'updatedAt'];
+export const VERIFICATION_WEBHOOK_RECORD_FIELDS = [...RECORD_FIELDS, 'verificationId', 'metadata'];
+export const USER_WEBHOOK_RECORD_FIELDS = [...RECORD_FIELDS, 'userId'];
 
 export const UUID = '0b7d3c5e-9a1f-4e2b-8c6d-4f1a2b3c4d5e';
 export const USER_ID = 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53';
@@ -174,6 +194,17 @@ export const without = (value: Json, field: string) => {
   return rest;
 };
 export const sorted = (list: string[]) => [...list].sort();
+
+/** Asserts that each documented name is among `have` (others may be: additions); the message names those missing. */
+export function expectDocumented(have: Iterable<string>, documented: string[], what: string) {
+  const present = new Set(have);
+  expect(documented.filter((name) => !present.has(name)), `documented ${what} missing from openapi/partner`).toEqual([]);
+}
+/** The same for an enum, whose documented values also keep their order (added values may stand anywhere). */
+export function expectDocumentedValues(values: string[], documented: string[], what: string) {
+  expectDocumented(values, documented, what);
+  expect(values.filter((value) => documented.includes(value)), `${what} in the documented order`).toEqual(documented);
+}
 
 export const wantValid = (validate: Validate, value: unknown, label = '') =>
   expect(validate(value), `${label} ${v.errors(validate)}`).toBe(true);
