@@ -207,6 +207,8 @@ export async function compareApis({ base, head, acknowledged = [] }) {
  * review, unless the version declares them (a higher major at the head than
  * at the base). Bundles given by folder carry no version, so `from` is null
  * and nothing is declared.
+ * @param {object} report
+ * @param {{ from?: string | null, to?: string | null }} [versions]
  */
 export function withVerdict(report, { from = null, to = null } = {}) {
   const flagged = report.breaking || report.needsReview;
