@@ -63,7 +63,11 @@ describe('conformance against the sandbox as it is', () => {
     expect(report.violations).toEqual([]);
     expect(code).toBe(0);
     expect(report.operations.map((o) => o.operation).every((o) => o.startsWith('GET '))).toBe(true);
-    expect(report.operations).toHaveLength(13);
+    // Every GET of the partner document, counted from the bundle so an added read operation is expected too.
+    const partnerDoc = JSON.parse(await readFile(path.join(ROOT, 'generated', 'openapi', 'partner.json'), 'utf8'));
+    const reads = Object.values(partnerDoc.paths as Record<string, { get?: { operationId: string } }>).flatMap((item) => (item.get ? [item.get.operationId] : []));
+    expect(reads.length).toBeGreaterThanOrEqual(13);
+    expect(report.operations.map((o) => o.operationId).sort()).toEqual(reads.sort());
     for (const o of report.operations) {
       expect(o.valid, o.operationId).toBeGreaterThan(0);
       expect(o.credentials, o.operationId).toBe(2);
@@ -102,7 +106,7 @@ describe('conformance against the sandbox as it is', () => {
 });
 
 describe('false alarms', () => {
-  it('the phoneNumber filter is judged on phoneNumbers[].phoneNumber, not the deprecated top-level field (issue 20 reproduction)', async () => {
+  it('the phoneNumber filter is judged on phoneNumbers[].phoneNumber, not the deprecated top-level field', async () => {
     const sandbox = await seededSandbox(undefined, true);
     try {
       const created = await fetch(`${sandbox.url}/verifications`, {

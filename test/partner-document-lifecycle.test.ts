@@ -143,7 +143,7 @@ describe('lifecycle in the overview', () => {
 });
 
 // ---------------------------------------------------------------------------
-// Issue 19: answers the audit found stricter than the documents.
+// Answers hold what the documents state and accept what they leave open.
 
 describe('audit findings: answers hold what the documents state, not more', () => {
   it('a rotation answer may list the previous key first; both keys must be there (P31)', () => {

@@ -69,7 +69,11 @@ export class Dispatcher {
     for (const api of Object.keys(o.contracts) as ApiName[]) {
       for (const route of o.contracts[api].routes) {
         const handle = o.handlers[api][route.operationId];
-        if (!handle) throw new Error(`sandbox: no handler for ${api} ${route.operationId}`);
+        if (!handle) {
+          // Met by the API team after adding an operation to a document: say where its handler goes.
+          const home = { v2: 'src/sandbox/server.ts (the v2 handlers)', partner: 'src/sandbox/operations/partner.ts', sandbox: 'src/sandbox/operations/control.ts' }[api];
+          throw new Error(`sandbox: the ${api} document has operation ${route.operationId}, which the sandbox has no handler for; add one in ${home}`);
+        }
         const operation = { api, route, handle, op: `${api}.${route.operationId}` };
         this.router.add(route.method, route.path, operation);
         // HEAD answers as GET without the body (node:http leaves it out).
