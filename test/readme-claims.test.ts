@@ -1,5 +1,6 @@
-// The README's statements about dependencies and runtimes, checked against
-// package.json, the lockfile and the runtimes the tests run the webhooks in.
+// The README's statements about dependencies, runtimes and the APIs' size,
+// checked against package.json, the lockfile, the runtimes the tests run the
+// webhooks in and the bundles.
 // The README must hold these sentences word for word.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,6 +38,12 @@ describe('README claims', () => {
 
   it('names the runtimes the webhook helpers are tested in', () => {
     says(RUNTIMES_SENTENCE);
+  });
+
+  it('counts the partner operations and webhooks as the bundle has them', () => {
+    const partner = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'partner.json'), 'utf8'));
+    const operations = Object.values(partner.paths as Record<string, object>).flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));
+    says(`Partner integration API (${operations.length} operations and ${Object.keys(partner.webhooks).length} webhooks; \`X-Auth-Key\`)`);
   });
 
   it('stays a front door: at most 200 lines, with the two set-up commands', () => {
