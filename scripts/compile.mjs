@@ -2,8 +2,11 @@
 // declarations: generated/lib/. The generated validators are JavaScript with
 // declarations already; they are copied beside the code that imports them.
 // Modules using packages other than openapi-fetch are then bundled in place.
+// All of it is written to a scratch folder beside generated/lib that replaces
+// it only when every part succeeded: a failed or stopped compile leaves the
+// last good generated/lib (which `npm run dev`'s sandbox runs) as it was.
 import path from 'node:path';
-import { cp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';
 import { ROOT, TSC } from './lib/paths.mjs';
 import { runTool } from './lib/run.mjs';
@@ -11,11 +14,32 @@ import { runIfMain } from './lib/step.mjs';
 
 export async function compile(out) {
   const lib = path.join(out, 'lib');
-  await rm(lib, { recursive: true, force: true });
+  // Beside generated/lib, on the same file system (so a rename swaps it in)
+  // and at the same depth (so nothing written relative to it changes).
+  await mkdir(out, { recursive: true });
+  const next = await mkdtemp(path.join(out, '.lib-compiling-'));
+  try {
+    await compileInto(next);
+    const previous = `${next}-previous`;
+    await rename(lib, previous).catch((err) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+    await rename(next, lib);
+    await rm(previous, { recursive: true, force: true });
+  } finally {
+    await rm(next, { recursive: true, force: true });
+  }
+  console.log('compile: generated/lib');
+}
+
+async function compileInto(lib) {
   try {
     await runTool(TSC, ['-p', 'tsconfig.json', '--outDir', lib], { quiet: true });
   } catch (err) {
-    throw new Error(`TypeScript did not compile; fix the errors in src/:\n${err.message}`);
+    if (err.name === 'AbortError') throw err;
+    throw new Error(
+      `TypeScript did not compile; generated/lib is left as the last compile that succeeded. Fix the errors below (in src/, or in the edit of openapi/ that changed the types src/ uses), then build again:\n${err.message}`,
+    );
   }
   // tsc reads the validators from generated/ (as it reads the types), so they
   // are copied from there whatever the output folder.
@@ -31,7 +55,6 @@ export async function compile(out) {
   });
   const { dependencies } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
   await assertOnlyDependencies(lib, Object.keys(dependencies ?? {}));
-  console.log('compile: generated/lib');
 }
 
 runIfMain(import.meta, compile);

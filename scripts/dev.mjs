@@ -1,33 +1,39 @@
 // `npm run dev`: the API team's edit loop. Watches openapi/, rebuilds what a
-// change touches (the build's own steps and cache, scripts/build.mjs), serves
+// change touches (the build's own steps, and its cache for all but the
+// bundle, scripts/build.mjs; the changed sources, scripts/lib/dev-sources.mjs), serves
 // the rendered docs on 127.0.0.1 and reloads the open page when they change,
-// and keeps the Prism mocks and the sandbox running on the new bundles.
-// The docs come first after an edit; lint, types, validators and compile
-// follow, and their problems are printed without stopping the watcher.
-//   node scripts/dev.mjs [--port PORT] [--sandbox-port PORT]
-import { spawn } from 'node:child_process';
-import { watch } from 'node:fs';
+// and keeps the Prism mocks and the sandbox running on the new bundles
+// (scripts/lib/dev-servers.mjs). The docs come first after an edit; lint,
+// types, validators and compile follow, and their problems are printed
+// without stopping the watcher. SIGINT, SIGTERM, or the end of the process
+// that started it, stops everything it started.
+//   node scripts/dev.mjs [--port PORT] [--sandbox-port PORT] [--mock-v2-port PORT] [--mock-partner-port PORT]
+import { watch } from 'chokidar';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBuild, describeTimings } from './build.mjs';
 import { bundle } from './bundle.mjs';
 import { docs } from './docs.mjs';
-import { APIS, MOCKED_APIS, sourceOf } from './lib/apis.mjs';
+import { APIS, MOCKED_APIS } from './lib/apis.mjs';
+import { devMocks, devSandbox } from './lib/dev-servers.mjs';
+import { apisTouchedBy, changedFiles, readSources } from './lib/dev-sources.mjs';
 import { outRoot, ROOT } from './lib/paths.mjs';
 import { toolAbort } from './lib/run.mjs';
-import { mockDocumentOf, mockPortOf, startPrism } from './lib/prism.mjs';
 import { serveStatic } from './lib/serve-static.mjs';
 
-const USAGE = `Usage: npm run dev -- [--port PORT] [--sandbox-port PORT]
-  --port PORT          the docs on http://127.0.0.1:PORT (default 4000, or DEV_PORT; 0: any free port)
-  --sandbox-port PORT  the sandbox (default 4020, or SANDBOX_PORT; 0: any free port)
-The mocks listen on MOCK_V2_PORT (4010) and MOCK_PARTNER_PORT (4011).`;
+const mockOption = (api) => `mock-${api.name}-port`;
+const USAGE = `Usage: npm run dev -- [--port PORT] [--sandbox-port PORT] ${MOCKED_APIS.map((api) => `[--${mockOption(api)} PORT]`).join(' ')}
+  --port PORT               the docs on http://127.0.0.1:PORT (default 4000, or DEV_PORT)
+  --sandbox-port PORT       the sandbox (default 4020, or SANDBOX_PORT)
+${MOCKED_APIS.map((api) => `  --${`${mockOption(api)} PORT`.padEnd(23)} the ${api.name} Prism mock (default ${api.mockPort}, or ${api.mockPortEnv})`).join('\n')}
+Each port may be 0 for any free one; the addresses are printed once they listen.`;
 
-function portOption(value, fallback, name) {
-  const raw = value ?? fallback;
+/** A port from its option, else its environment variable, else its default. */
+function portOption(value, env, fallback, option) {
+  const [raw, from] = value !== undefined ? [value, `--${option}`] : process.env[env] ? [process.env[env], env] : [fallback, 'default'];
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number (0-65535), not "${raw}"\n${USAGE}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${from} must be a port number (0-65535, 0 for any free one), not "${raw}"\n${USAGE}`);
   return port;
 }
 
@@ -58,174 +64,154 @@ const withReload = (html) => {
 const readBundles = async () =>
   Object.fromEntries(await Promise.all(APIS.map(async (api) => [api.name, await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8').catch(() => '')])));
 
-/**
- * The APIs an edit of these files (relative to openapi/) touches: those whose
- * root reaches an edited file through $refs, however indirectly (the
- * sandbox's sources borrow partner and v2 schemas). Null means all of them.
- */
-async function apisTouchedBy(files) {
-  if (files.includes(null)) return null;
-  const sources = path.join(ROOT, 'openapi');
-  const edited = new Set(files.map((f) => path.join(sources, f)));
-  const refs = async (file) => {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    return [...text.matchAll(/\$ref['"]?:\s*['"]?([^'"#\s]+)/g)].map(([, ref]) => path.resolve(path.dirname(file), ref));
-  };
-  const touched = [];
-  for (const api of APIS) {
-    const seen = new Set();
-    const queue = [path.join(ROOT, sourceOf(api))];
-    while (queue.length) {
-      const file = queue.pop();
-      if (seen.has(file)) continue;
-      seen.add(file);
-      queue.push(...(await refs(file)));
-    }
-    if ([...edited].some((file) => seen.has(file))) touched.push(api.name);
-  }
-  return touched;
-}
-
-/** The Prism mocks, one per mocked API; `restart(names)` restarts those. */
-function mocks() {
-  const running = new Map();
-  async function start(api) {
-    const document = mockDocumentOf(api.name, out);
-    try {
-      // Prism takes seconds to start, many more on a busy machine.
-      running.set(api.name, await startPrism({ document, port: mockPortOf(api), timeoutMs: 120_000 }));
-      log(`${api.title} mock: ${running.get(api.name).url}`);
-    } catch (err) {
-      console.error(`[dev] the ${api.name} mock did not start (${err.message}); it is tried again after the next edit of its sources`);
-    }
-  }
-  // One restart at a time, so two edits never start two mocks on one port.
-  let queue = Promise.resolve();
-  const restartOne = async (api) => {
-    await running.get(api.name)?.stop();
-    running.delete(api.name);
-    await start(api);
-  };
-  return {
-    start: () => Promise.all(MOCKED_APIS.map(start)),
-    restart: (names) => (queue = queue.then(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(restartOne)))),
-    stop: () => queue.then(() => Promise.all([...running.values()].map((m) => m.stop()))),
-  };
-}
-
-/** The sandbox from the compiled package; a restart keeps its port and credentials. */
-function sandbox(port) {
-  let child = null;
-  let args = ['--port', String(port)];
-  async function start() {
-    const cli = path.join(out, 'lib', 'src', 'cli', 'index.js');
-    child = spawn(process.execPath, [cli, 'sandbox', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    const me = child;
-    let text = '';
-    me.stderr.on('data', (d) => process.stderr.write(`[sandbox] ${d}`));
-    const started = await new Promise((resolve) => {
-      me.stdout.on('data', (d) => {
-        text += d;
-        if (/Ctrl-C stops it/.test(text)) resolve(true);
-      });
-      me.once('exit', () => resolve(false));
-    });
-    if (!started) return console.error(`[dev] the sandbox did not start (${text.trim() || 'no output'}); it is tried again after the next rebuild`);
-    const url = /listening on (\S+)/.exec(text)[1];
-    const key = /X-Auth-Key: (\S+)/.exec(text)[1];
-    const token = /Bearer (\S+)/.exec(text)[1];
-    args = ['--port', new URL(url).port, '--auth-key', key, '--access-token', token];
-    log(`sandbox: ${url}  X-Auth-Key: ${key}  Bearer ${token}  (state resets on each rebuild)`);
-  }
-  async function stop() {
-    const me = child;
-    child = null;
-    if (!me || me.exitCode !== null || me.signalCode !== null) return;
-    const exited = new Promise((resolve) => me.once('exit', resolve));
-    me.kill('SIGTERM');
-    await exited;
-  }
-  return { start, stop, restart: () => stop().then(start) };
-}
-
 async function main() {
-  const { values } = parseArgs({ options: { port: { type: 'string' }, 'sandbox-port': { type: 'string' }, help: { type: 'boolean' } } });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        'sandbox-port': { type: 'string' },
+        ...Object.fromEntries(MOCKED_APIS.map((api) => [mockOption(api), { type: 'string' }])),
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (err) {
+    throw new Error(`${err.message}\n${USAGE}`);
+  }
   if (values.help) return console.log(USAGE);
-  const port = portOption(values.port, process.env.DEV_PORT || 4000, '--port');
-  const sandboxPort = portOption(values['sandbox-port'], process.env.SANDBOX_PORT || 4020, '--sandbox-port');
+  const port = portOption(values.port, 'DEV_PORT', 4000, 'port');
+  const sandboxPort = portOption(values['sandbox-port'], 'SANDBOX_PORT', 4020, 'sandbox-port');
+  const mockPorts = Object.fromEntries(MOCKED_APIS.map((api) => [api.name, portOption(values[mockOption(api)], api.mockPortEnv, api.mockPort, mockOption(api))]));
+
+  // Fires when dev stops: tools under way are killed (runTool), and no mock
+  // or sandbox starts after it.
+  const shutdown = new AbortController();
+  const { signal } = shutdown;
+  const warn = (line) => signal.aborted || console.error(`[dev] ${line}`);
+  const servers = {
+    mocks: devMocks({ out, ports: mockPorts, signal, log, warn }),
+    sandbox: devSandbox({ out, port: sandboxPort, signal, log, warn }),
+  };
+  let site = null;
+  let watcher = null;
+  let running = null;
+  let tail = null;
+  let stopping = null;
+  function stopAll(why) {
+    if (stopping) {
+      // A second signal: no more waiting (the children are killed on exit, scripts/lib/dev-servers.mjs).
+      log(`${why} again: exiting now`);
+      process.exit(130);
+    }
+    log(`${why}: stopping the watcher, the docs server, the mocks and the sandbox`);
+    shutdown.abort();
+    tail?.controller.abort();
+    stopping = Promise.allSettled([watcher?.close(), running, tail?.done, servers.mocks.stop(), servers.sandbox.stop(), site?.close()]).then(() => {
+      log('stopped');
+      process.exit(0);
+    });
+  }
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(name, () => stopAll(name));
+  // npm runs the script through `sh -c`, and on SIGTERM npm signals that
+  // shell, which ends without passing the signal on: dev learns of it only by
+  // being left an orphan, its parent process changing.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && !stopping && stopAll('the process that started npm run dev ended'), 250).unref();
 
   const build = await createBuild(out);
-  const report = (err) => console.error(`[dev] problem in ${err.step ?? 'build'} (the watcher goes on; fix it and save):\n${err.message}`);
+  // What the bundles are made from: read before the first build bundles it.
+  let bundledFrom = await readSources();
+  const report = (err) => {
+    if (signal.aborted) return;
+    const next =
+      err.step === 'compile'
+        ? 'the watcher goes on, the sandbox keeps the last good generated/lib; fix it, then save a file under openapi/ to compile again'
+        : 'the watcher goes on; fix it and save';
+    console.error(`[dev] problem in ${err.step ?? 'build'} (${next}):\n${err.message}`);
+  };
   const first = performance.now();
-  const initial = await build.all({ onError: report });
+  const initial = await toolAbort.run(signal, () => build.all({ onError: report }));
+  if (signal.aborted) return;
   log(`build: ${describeTimings(initial.timings)}; ${seconds(first)}`);
 
-  const site = await serveStatic(path.join(out, 'docs'), { port, handle: handleEvents, html: withReload }).catch((err) => {
-    throw new Error(err.code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port or DEV_PORT` : err.message);
+  site = await serveStatic(path.join(out, 'docs'), { port, handle: handleEvents, html: withReload }).catch((err) => {
+    throw new Error(err.code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port or DEV_PORT (0 for any free one)` : err.message);
   });
-  const servers = { mocks: mocks(), sandbox: sandbox(sandboxPort) };
   await Promise.all([servers.mocks.start(), servers.sandbox.start()]);
+  if (signal.aborted) return;
   log(`docs: ${site.url}/ (reload on change)`);
 
   // An edit runs the quick steps at once (bundle, samples, docs), then the
   // slow ones (lint, types, validators, compile) in the background; a newer
-  // edit stops those (their tools are killed) and starts over.
-  let running = null;
+  // edit stops those (their tools are killed) and starts over. A stopped or
+  // failed compile leaves generated/lib whole (scripts/compile.mjs).
   let again = false;
   let docsFailed = false;
-  // A stopped compile leaves generated/lib half written: restart once it is whole.
-  let compileStale = false;
-  let edited = [];
-  let tail = null;
   async function rebuild() {
     const start = performance.now();
-    if (tail) {
-      tail.controller.abort();
-      await tail.done;
-    }
-    const files = edited;
-    edited = [];
+    const sources = await readSources();
+    const files = changedFiles(bundledFrom, sources);
     const before = await readBundles();
+    // Every API when a bundle is missing (a build stopped halfway).
+    const missing = Object.values(before).includes('');
+    if (!files.length && !missing) return;
+    // The last save's slow steps are stopped but not waited for: the docs
+    // come first. They write none of what the quick steps write (skip below).
+    const stopped = tail;
+    stopped?.controller.abort();
+    // Each quick step's time, in the log line that says the docs are updated.
+    const took = [];
+    const timed = async (name, run) => {
+      const at = performance.now();
+      await run();
+      took.push(`${name} ${seconds(at)}`);
+    };
     try {
-      const only = await apisTouchedBy(files);
-      await build.step('bundle', (o) => bundle(o, { only: only ?? undefined }));
+      // Not through the build cache: it would record the sources as they are
+      // when the step starts, and a save landing before this bundle reads
+      // them would then pass for bundled. The next `npm run build` bundles all again.
+      const only = missing ? undefined : apisTouchedBy(files, sources);
+      await timed('bundle', () => bundle(out, { only }).catch((err) => Promise.reject(Object.assign(err, { step: 'bundle' }))));
     } catch (err) {
-      // Bundled again with the next edit, whichever file that touches.
-      edited.push(...files);
+      // The files stay unbundled until the next save.
       return report(err);
     }
+    bundledFrom = sources;
     const after = await readBundles();
     const changed = APIS.filter((api) => before[api.name] !== after[api.name]).map((api) => api.name);
     // The docs first: only the pages of the APIs whose bundle changed.
     try {
-      await build.step('samples');
+      await timed('samples', () => build.step('samples'));
       // After a failed render every page is rendered again.
-      await build.step('docs', (o) => docs(o, { only: docsFailed ? undefined : changed }));
+      await timed('docs', () => build.step('docs', (o) => docs(o, { only: docsFailed ? undefined : changed })));
       docsFailed = false;
       reloadPages();
-      log(`docs updated (${changed.join(', ') || 'no bundle changed'}) in ${seconds(start)}`);
+      log(`docs updated (${changed.join(', ') || 'no bundle changed'}) in ${seconds(start)}: ${took.join(', ')}`);
     } catch (err) {
       docsFailed = true;
       report(err);
     }
+    // A compile the stopped steps had nearly done still swaps in its
+    // generated/lib, which the sandbox must start from.
+    await stopped?.done;
+    if (signal.aborted) return;
     // The mocks and the sandbox read the bundles when they start. The
-    // sandbox is back before the slow steps (compile rewrites its code),
-    // and restarted again if compile ran.
+    // sandbox is back before the slow steps, and restarted again if compile
+    // rewrote its code.
     const mocksRestarted = servers.mocks.restart(changed);
-    if (changed.length && !compileStale) await servers.sandbox.restart();
+    if (changed.length) await servers.sandbox.restart();
+    if (signal.aborted) return;
     const controller = new AbortController();
+    // Without the quick steps: a save during this tail would have them run
+    // again in full (the bundles and pages removed first) and stopped halfway
+    // by the rebuild of that save, leaving bundles or pages missing.
+    const slowSteps = () => build.all({ onError: (err) => controller.signal.aborted || report(err), skip: ['bundle', 'samples', 'docs'] });
     const done = toolAbort
-      .run(controller.signal, () => build.all({ onError: (err) => controller.signal.aborted || report(err) }))
+      .run(controller.signal, slowSteps)
       .then(async (rest) => {
+        if (controller.signal.aborted) return;
         await mocksRestarted;
-        if (controller.signal.aborted) {
-          compileStale ||= rest.timings.some(([name]) => name === 'compile');
-          return;
-        }
-        if (compileStale || rest.timings.some(([name, , ran]) => name === 'compile' && ran)) {
-          compileStale = false;
-          await servers.sandbox.restart();
-        }
+        if (rest.timings.some(([name, , ran]) => name === 'compile' && ran) && !rest.errors.some((err) => err.step === 'compile')) await servers.sandbox.restart();
         log(`rebuilt in ${seconds(start)}: ${describeTimings(rest.timings)}`);
       })
       .catch(report);
@@ -235,8 +221,10 @@ async function main() {
     });
   }
   function schedule() {
+    if (signal.aborted) return;
     if (running) return void (again = true);
-    running = rebuild()
+    running = toolAbort
+      .run(signal, rebuild)
       .catch(report)
       .finally(() => {
         running = null;
@@ -246,22 +234,21 @@ async function main() {
         }
       });
   }
+  // chokidar, not Node's recursive fs.watch: that loses a file an editor
+  // saves by writing a new file and renaming it over the old one (vim,
+  // JetBrains' safe write, sed -i), so every save after the first went unseen.
   let timer = null;
-  const watcher = watch(path.join(ROOT, 'openapi'), { recursive: true }, (event, file) => {
-    edited.push(file);
+  watcher = watch(path.join(ROOT, 'openapi'), { ignoreInitial: true });
+  watcher.on('all', () => {
     clearTimeout(timer);
-    timer = setTimeout(schedule, 50);
+    // Longer than chokidar's 50 ms per file in which a second change event
+    // is dropped: the rebuild then starts after, and reads, any such save
+    // (it compares every file's text, scripts/lib/dev-sources.mjs).
+    timer = setTimeout(schedule, 100);
   });
+  watcher.on('error', (err) => warn(`watching openapi/ failed (${err.message}); saves may go unseen until npm run dev is started again`));
+  await new Promise((resolve) => watcher.once('ready', resolve));
   log('watching openapi/ (Ctrl-C stops everything)');
-
-  const stop = async () => {
-    watcher.close();
-    tail?.controller.abort();
-    await Promise.allSettled([running, tail?.done, servers.mocks.stop(), servers.sandbox.stop(), site.close()]);
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main().catch((err) => {

@@ -1,3 +1,6 @@
+// Prism, the example-answering mock, as a child process: its document and
+// port, starting it and waiting until it listens. `npm run mock`,
+// `npm run dev`, the tests' mock servers and the bench start it through here.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
@@ -19,13 +22,16 @@ const portFree = (port, host) =>
  */
 export const mockDocumentOf = (apiName, out = path.join(ROOT, 'generated')) => path.join(out, 'openapi', `${apiName}.json`);
 
-/** The port of an API's mock: its environment variable (e.g. MOCK_V2_PORT), else its default. */
+/**
+ * The port of an API's mock: its environment variable (e.g. MOCK_V2_PORT),
+ * else its default. 0 asks for any free port (startPrism picks one).
+ */
 export function mockPortOf(api, env = process.env) {
   const raw = env[api.mockPortEnv];
   if (raw === undefined || raw === '') return api.mockPort;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`${api.mockPortEnv}=${raw} is not a port number (1-65535)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`${api.mockPortEnv}=${raw} is not a port number (0-65535; 0 for any free port); set it to one and start again`);
   }
   return port;
 }
@@ -55,24 +61,49 @@ export function freePort(host = '127.0.0.1') {
 
 /**
  * Starts `prism mock` on a bundled document and resolves once it accepts
- * connections. Rejects with a message that says what to do when the port is
- * taken or Prism exits early.
+ * connections, with its URL and port. Port 0 means any free port. Rejects
+ * with a message that says what to do when the port is taken or Prism exits
+ * early. `signal` stops a start under way (Prism is killed).
  */
-export async function startPrism({ document, port, host = '127.0.0.1', logLevel = 'error', timeoutMs = 30000 }) {
-  if (!(await portFree(port, host))) {
-    throw new Error(`port ${port} on ${host} is in use; stop what runs there or choose another port`);
+export async function startPrism({ document, port, host = '127.0.0.1', logLevel = 'error', timeoutMs = 30000, signal }) {
+  if (port !== 0) return startPrismOn({ document, port, host, logLevel, timeoutMs, signal });
+  // Prism prints the address it listens on only at log levels that also
+  // print every request, so the free port is chosen here and handed to it.
+  // Another program can take that port before Prism binds it (Prism then
+  // exits): a few tries with fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrismOn({ document, port: await freePort(host), host, logLevel, timeoutMs, signal });
+    } catch (err) {
+      if (attempt === 3 || !err.portTaken || signal?.aborted) throw err;
+    }
   }
+}
+
+async function startPrismOn({ document, port, host, logLevel, timeoutMs, signal }) {
+  if (!(await portFree(port, host))) {
+    throw Object.assign(new Error(`port ${port} on ${host} is in use; stop what runs there or choose another port`), { portTaken: true });
+  }
+  signal?.throwIfAborted();
   const child = spawn(PRISM, ['mock', '-h', host, '-p', String(port), '-v', logLevel, document], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const onAbort = () => child.kill('SIGTERM');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
+  exited.then(() => signal?.removeEventListener('abort', onAbort));
   // Prism prints its start-up banner whatever the log level; drop it, and
-  // everything when the caller asked for silence.
+  // everything when the caller asked for silence. What it prints while
+  // starting is kept, to tell a taken port from other failures.
+  let output = '';
+  let starting = true;
   for (const [from, to] of [
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
   ]) {
     from.on('data', (chunk) => {
+      if (starting) output += chunk;
       if (logLevel === 'silent') return;
       const text = String(chunk)
         .split('\n')
@@ -81,20 +112,25 @@ export async function startPrism({ document, port, host = '127.0.0.1', logLevel 
       if (text.trim()) to.write(text);
     });
   }
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const deadline = Date.now() + timeoutMs;
   let early = null;
   exited.then((result) => (early = result));
   while (!(await accepts(port, host))) {
-    if (early) throw new Error(`Prism exited before it listened (${early.code ?? early.signal}) for ${document}`);
+    if (early) {
+      const why = signal?.aborted ? 'stopped while starting' : `exited before it listened (${early.code ?? early.signal})`;
+      throw Object.assign(new Error(`Prism ${why} for ${document}`), { portTaken: /EADDRINUSE/.test(output) });
+    }
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
       throw new Error(`Prism did not listen on ${host}:${port} within ${timeoutMs / 1000}s`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  starting = false;
   return {
     url: `http://${host}:${port}`,
+    port,
+    pid: child.pid,
     exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

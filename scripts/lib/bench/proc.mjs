@@ -73,7 +73,7 @@ export function commandLine(pid) {
   }
 }
 
-const TICKS_PER_SECOND = (() => {
+export const TICKS_PER_SECOND = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   } catch {
