@@ -244,12 +244,32 @@ if (!existsSync(CHROMIUM)) {
         const group = (href: string) => page.locator(`${MENU_ITEM}.menu-item-type-group`).filter({ has: page.locator(`> a[href="${href}"]`) });
         const groupHrefs = await page.$$eval(`${MENU_ITEM}.menu-item-type-group > a`, (as) => as.map((a) => a.getAttribute('href') ?? ''));
         expect(groupHrefs.length, 'tag groups in the menu').toBeGreaterThan(0);
+        // The groups that show items, each with whether Redoc marks it or one of its items as the chosen one.
+        const openGroups = () =>
+          page.$$eval(
+            `${MENU_ITEM}.menu-item-type-group`,
+            (gs, item) =>
+              gs
+                .filter((g) => g.querySelector(item))
+                .map((g) => ({
+                  href: g.querySelector(':scope > a')?.getAttribute('href'),
+                  chosen: g.querySelector('[data-testid="menu-item-label"][data-active="true"]') !== null,
+                })),
+            MENU_ITEM,
+          );
         const menu: string[] = [];
         const sampled: string[] = [];
         for (const href of groupHrefs) {
           const g = group(href);
           expect(await g.count(), href).toBe(1);
           if ((await g.locator(MENU_ITEM).count()) === 0) await g.locator('[data-testid="menu-item-label"]').first().click();
+          // The group opens at once, but Redoc closes the one open before
+          // only when its router takes the new address (a React transition,
+          // late when the CPU is busy), and that closing slides every item
+          // below it up: a click meanwhile is pressed on one item and
+          // released on another, which chooses nothing. So the walk goes on
+          // once this group is the only one open and is chosen.
+          await expect.poll(openGroups, { message: `${href}: the only group open, and chosen`, timeout: POLL_MS }).toEqual([{ href, chosen: true }]);
           const ops = g.locator(`${MENU_ITEM}.menu-item-type-operation`);
           await expect.poll(() => ops.count(), { message: `${href}: operations shown`, timeout: POLL_MS }).toBeGreaterThan(0);
           const items = await ops.evaluateAll((els) =>
