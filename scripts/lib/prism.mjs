@@ -64,6 +64,7 @@ export function freePort(host = '127.0.0.1') {
  * connections, with its URL and port. Port 0 means any free port. Rejects
  * with a message that says what to do when the port is taken or Prism exits
  * early. `signal` stops a start under way (Prism is killed).
+ * @param {{ document: string, port: number, host?: string, logLevel?: string, timeoutMs?: number, signal?: AbortSignal }} options
  */
 export async function startPrism({ document, port, host = '127.0.0.1', logLevel = 'error', timeoutMs = 30000, signal }) {
   if (port !== 0) return startPrismOn({ document, port, host, logLevel, timeoutMs, signal });
