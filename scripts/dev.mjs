@@ -236,7 +236,7 @@ async function main() {
   }
   // chokidar, not Node's recursive fs.watch: that loses a file an editor
   // saves by writing a new file and renaming it over the old one (vim,
-  // JetBrains' safe write, sed -i), so every save after the first went unseen.
+  // JetBrains' safe write, sed -i), and every later save would go unseen.
   let timer = null;
   watcher = watch(path.join(ROOT, 'openapi'), { ignoreInitial: true });
   watcher.on('all', () => {
