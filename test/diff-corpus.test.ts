@@ -39,9 +39,10 @@ describe('the corpus', () => {
   });
 });
 
-// What issue 23 measured: the 7 misses of the old structural diff (and the
-// keywords it named "by reading"), and its 4 false alarms.
-const ISSUE_23 = {
+// Cases a review of the gate found: changes a structural diff can miss (and
+// the keywords it had covered only by reading), and harmless ones it can
+// take for breaks.
+const REVIEWED_CASES = {
   missed: [
     'API-key scheme becomes a bearer token', 'X-Auth-Key header renamed', 'security requirement added to one sandbox operation',
     'prefixItems added to a request array', 'request default changed (limit 15 → 20)', 'not added to a request field', 'if/then added to a request',
@@ -54,11 +55,11 @@ const ISSUE_23 = {
   ],
 };
 
-describe('the cases issue 23 names', () => {
-  it.each(ISSUE_23.missed)('%s: in the corpus, not harmless', (name) => {
+describe('the cases a review of the gate named', () => {
+  it.each(REVIEWED_CASES.missed)('%s: in the corpus, not harmless', (name) => {
     expect(MUTATIONS.find((m) => m.name === name)?.verdict).toMatch(/^(breaking|review)$/);
   });
-  it.each(ISSUE_23.falseAlarms)('%s: in the corpus, harmless', (name) => {
+  it.each(REVIEWED_CASES.falseAlarms)('%s: in the corpus, harmless', (name) => {
     expect(MUTATIONS.find((m) => m.name === name)?.verdict).toBe('harmless');
   });
 });

@@ -1,7 +1,7 @@
 // What an edge receiver weighs: Workers written against the packed and
 // installed package, bundled as wrangler bundles them (esbuild, browser
 // platform, minified). One that only verifies stays within 2 KB, one that
-// verifies and parses within 30 KB (issue 21); each still works. And the
+// verifies and parses within 30 KB; each still works. And the
 // package's `sideEffects` declaration, which lets bundlers drop what a
 // receiver does not import, is true of every module it covers.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Property-based fuzzing of the Prism mocks (issue 7, part 4): the requests
+// Property-based fuzzing of the Prism mocks: the requests
 // of test/fuzz-sandbox.test.ts, generated from the bundled documents and
 // mutated (helpers/request-arbitraries.ts), sent to the run's shared mocks.
 //

@@ -1,5 +1,4 @@
-// Property-based fuzzing of webhook verification and parsing (issue 7,
-// part 4). Every documented webhook example is signed as the service signs
+// Property-based fuzzing of webhook verification and parsing. Every documented webhook example is signed as the service signs
 // it, then its body and signature are tampered with in every way a transport,
 // a framework or an attacker might: zero false accepts, zero false rejects of
 // the exact bytes, and only the two documented error types.

@@ -46,7 +46,7 @@ describe('links of the README and the guides', () => {
 });
 
 // The sandbox prints AUTH_KEY and ACCESS_TOKEN; a page that reads the key from
-// another variable leaves the newcomer's pasted line unused (issue 20).
+// another variable leaves the newcomer's pasted line unused.
 // PREVIOUS_AUTH_KEY, the key kept through a rotation, is the one other name.
 const OTHER_CREDENTIAL_NAME = /\b(?!PREVIOUS_AUTH_KEY\b)(?:[A-Z][A-Z0-9]*_)+AUTH_KEY\b|\bAUTH_KEY_[A-Z0-9_]+|\bVERIFICATION_TOKEN\b|\$\{?TOKEN\b/g;
 

@@ -1,5 +1,5 @@
-// The audit of issue 19 read both bundles against the source documents and
-// found statements the documents do not make, stated as facts. Each test here
+// An audit read both bundles against the source documents and found
+// statements the documents do not make, stated as facts. Each test here
 // pins one finding: the statement is either gone or carries the Assumed
 // marker of its DECISIONS.md row in the same paragraph; and the answer
 // constraints a receiver meets are documented or recorded.

@@ -1,8 +1,8 @@
-// The control API answers only the local developer (issue 12, item 2;
-// DECISIONS S16): a foreign Host (DNS rebinding) or Origin (a web page
-// elsewhere) gets 403, a control POST without the JSON type 415 (no
-// cross-origin "simple" request reaches it), and a refused request changes
-// nothing. The partner and v2 APIs keep answering any local client.
+// The control API answers only the local developer (DECISIONS S16): a foreign
+// Host (DNS rebinding) or Origin (a web page elsewhere) gets 403, a control
+// POST without the JSON type 415 (no cross-origin "simple" request reaches
+// it), and a refused request changes nothing. The partner and v2 APIs keep
+// answering any local client.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';

@@ -1,4 +1,4 @@
-// What an independent probe of the sandbox found (issue 20, item 7), each
+// What an independent probe of the sandbox found, each
 // kept fixed: the clock cannot be moved past what a date-time can say, and a
 // state file whose clock is there is refused with a clear error; the
 // phone-verification step keeps rule 2 of the create operation (one open

@@ -1,8 +1,8 @@
-// The sandbox surfaces a client's query serialisation mistakes (issue 11,
-// item 5; DECISIONS S15): an unknown parameter, a comma-separated filter sent
-// repeated, bracket style, a repeated filter sent comma-separated. Each is a
-// 400 in the error shape of its API that names the parameter and the form it
-// expects; the documented forms keep working.
+// The sandbox surfaces a client's query serialisation mistakes (DECISIONS
+// S15): an unknown parameter, a comma-separated filter sent repeated, bracket
+// style, a repeated filter sent comma-separated. Each is a 400 in the error
+// shape of its API that names the parameter and the form it expects; the
+// documented forms keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { validatorFor } from './helpers/openapi.js';

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { ROOT } from '../paths.mjs';
 import { MeasureError, runCommand } from './proc.mjs';
 
-/** Bytes, minified; 1 KB is 1,000 bytes, as issue 21's anchors were measured. */
+/** Bytes, minified; 1 KB is 1,000 bytes, the unit the edge budgets are set in. */
 export const VERIFY_BUDGET = 2_000;
 export const PARSE_BUDGET = 30_000;
 

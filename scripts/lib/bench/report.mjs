@@ -66,7 +66,7 @@ export function mockRows(r) {
     const cpu = (x) => `${num(x.cpuMsPerRequest * 1000, 0)} µs`;
     if (name === 'partnerCreate') {
       const ratio = s.cpuMsPerRequest / p.cpuMsPerRequest;
-      // Issue 22: the bound a simpler sandbox must keep (issue 12 chased 0.20×).
+      // A bound a simple sandbox keeps: create costs well under Prism's CPU per request.
       rows.push(row('mock vs sandbox', `${label}: server CPU per request`, `Prism ${cpu(p)}`, `sandbox ${cpu(s)}`, times(ratio), '≤ 0.30×', ratio <= 0.3));
     } else {
       rows.push(row('mock vs sandbox', `${label}: server CPU per request`, `Prism ${cpu(p)}`, `sandbox ${cpu(s)}`, times(s.cpuMsPerRequest / p.cpuMsPerRequest)));
