@@ -57,6 +57,24 @@ describe('sandbox command', () => {
     expect(result.stderr.trim()).toBe('error: SANDBOX_PORT must be a port number, 0 to 65535, not "eighty"; see verification-contracts sandbox --help');
   });
 
+  it('says that PORT is not read, and names --port and SANDBOX_PORT', async () => {
+    const env = { ...process.env, PORT: '8080' };
+    delete env.SANDBOX_PORT;
+    const child = spawn(process.execPath, [BIN, 'sandbox'], { env });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      await expect.poll(() => stderr, { timeout: 20_000 }).toMatch(/warning: PORT/);
+      expect(stderr.split('\n')[0]).toBe(
+        'warning: PORT=8080 is not read by the sandbox, which listens on 4020; to choose its port, pass --port 8080 or set SANDBOX_PORT=8080.',
+      );
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
+  });
+
   it('--state makes the missing folders of its file, as the state guide writes it', async () => {
     const fresh = mkdtempSync(path.join(scratch, 'fresh-'));
     const run = await started(['--state', '.sandbox/state.jsonl'], fresh);

@@ -46,6 +46,11 @@ export async function sandboxCommand(argv, out, err = out) {
     const portName = values.port !== undefined ? '--port' : 'SANDBOX_PORT';
     if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new UsageError(`${portName} must be a port number, 0 to 65535, not "${rawPort}"`, 'sandbox');
+    // PORT is what hosting platforms and many servers read; a partner who sets it
+    // expects it obeyed, so say it is not and what is.
+    if (process.env.PORT !== undefined && values.port === undefined && process.env.SANDBOX_PORT === undefined) {
+        err(`warning: PORT=${process.env.PORT} is not read by the sandbox, which listens on ${port}; to choose its port, pass --port ${process.env.PORT} or set SANDBOX_PORT=${process.env.PORT}.`);
+    }
     for (const name of ['auth-key', 'access-token', 'state']) {
         if (values[name] !== undefined && values[name].trim() === '')
             throw new UsageError(`--${name} must not be empty`, 'sandbox');
