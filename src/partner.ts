@@ -28,7 +28,7 @@ export type PartnerClient = Client<paths>;
  * create a new client with the new key.
  *
  * ```ts
- * const partner = createPartnerClient({ baseUrl: 'http://127.0.0.1:4011', authKey });
+ * const partner = createPartnerClient({ baseUrl: process.env.PARTNER_URL!, authKey });
  * const { data } = await partner.GET('/verifications', {
  *   params: { query: { status: ['inReview', 'completed'], limit: 50 } },
  * });
@@ -42,6 +42,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       { option: 'authKey', value: options?.authKey, header: 'X-Auth-Key', format: (key) => key },
       // Every array filter of the partner document is form, not exploded.
       { style: 'form', explode: false },
+      { variable: 'PARTNER_URL', mockPort: 4011 },
       { 'Content-Type': 'application/json' },
     ),
   );

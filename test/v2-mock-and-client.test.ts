@@ -1,6 +1,7 @@
 // The Prism mock of the v2 document and the typed client, together: the mock
 // answers as documented, and the client gets schema-valid answers from it.
 import { describe, expect, inject, it } from 'vitest';
+import { createPartnerClient } from '../src/partner.js';
 import { createV2Client } from '../src/v2.js';
 import { validatorFor } from './helpers/openapi.js';
 import { recordingFetch } from './helpers/recording-fetch.js';
@@ -96,6 +97,11 @@ describe('createV2Client against the mock', () => {
   it('refuses a missing token or base URL at construction', () => {
     expect(() => createV2Client({ baseUrl, accessToken: '' })).toThrow(/accessToken must be a non-empty string/);
     expect(() => createV2Client({ baseUrl: 'localhost:4010', accessToken: 't' })).toThrow(/baseUrl must be an http\(s\) URL/);
+    // An unset variable, the usual cause: the message names the variable the sandbox prints and this API's mock.
+    expect(() => createV2Client({ baseUrl: process.env.VC_UNSET_BASE_URL!, accessToken: 't' })).toThrow(
+      'createV2Client: baseUrl must be an http(s) URL, not undefined: the sandbox\'s address (it prints V2_URL=…), "http://127.0.0.1:4010" for this API\'s mock, or the service\'s address',
+    );
+    expect(() => createPartnerClient({ baseUrl: '', authKey: 'k' })).toThrow(/^createPartnerClient: baseUrl must be an http\(s\) URL, not "": .*PARTNER_URL=….*"http:\/\/127\.0\.0\.1:4011"/);
   });
 
   it('refuses a base URL ending in /v2 at construction, saying to drop it (the paths start with /v2)', () => {

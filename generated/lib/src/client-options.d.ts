@@ -27,4 +27,9 @@ export declare function clientOptions(factory: string, options: BaseClientOption
 arrays: {
     style: 'form';
     explode: boolean;
+}, 
+/** Where this API's address comes from: the sandbox's printed variable and the local mock's port. */
+address: {
+    variable: string;
+    mockPort: number;
 }, fixedHeaders?: Record<string, string>): ClientOptions;

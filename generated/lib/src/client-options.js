@@ -9,9 +9,14 @@ export function clientOptions(factory, options, credential,
  * to every parameter of a client, so each client passes the style its
  * document declares for all of its array parameters.
  */
-arrays, fixedHeaders = {}) {
+arrays, 
+/** Where this API's address comes from: the sandbox's printed variable and the local mock's port. */
+address, fixedHeaders = {}) {
     if (typeof options?.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(options.baseUrl)) {
-        throw new TypeError(`${factory}: baseUrl must be an http(s) URL such as "http://127.0.0.1:4010"`);
+        // Most often an unset variable: name the one the sandbox prints, and this API's mock.
+        const given = options?.baseUrl === undefined ? 'undefined' : JSON.stringify(options.baseUrl);
+        throw new TypeError(`${factory}: baseUrl must be an http(s) URL, not ${given}: the sandbox's address (it prints ${address.variable}=…), ` +
+            `"http://127.0.0.1:${address.mockPort}" for this API's mock, or the service's address`);
     }
     if (typeof credential.value !== 'string' || credential.value.trim() === '') {
         throw new TypeError(`${factory}: ${credential.option} must be a non-empty string`);

@@ -18,7 +18,7 @@ export type PartnerClient = Client<paths>;
  * create a new client with the new key.
  *
  * ```ts
- * const partner = createPartnerClient({ baseUrl: 'http://127.0.0.1:4011', authKey });
+ * const partner = createPartnerClient({ baseUrl: process.env.PARTNER_URL!, authKey });
  * const { data } = await partner.GET('/verifications', {
  *   params: { query: { status: ['inReview', 'completed'], limit: 50 } },
  * });

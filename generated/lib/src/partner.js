@@ -10,7 +10,7 @@ export { narrowVerification, } from './verification-states.js';
  * create a new client with the new key.
  *
  * ```ts
- * const partner = createPartnerClient({ baseUrl: 'http://127.0.0.1:4011', authKey });
+ * const partner = createPartnerClient({ baseUrl: process.env.PARTNER_URL!, authKey });
  * const { data } = await partner.GET('/verifications', {
  *   params: { query: { status: ['inReview', 'completed'], limit: 50 } },
  * });
@@ -19,5 +19,5 @@ export { narrowVerification, } from './verification-states.js';
 export function createPartnerClient(options) {
     return createClient(clientOptions('createPartnerClient', options, { option: 'authKey', value: options?.authKey, header: 'X-Auth-Key', format: (key) => key }, 
     // Every array filter of the partner document is form, not exploded.
-    { style: 'form', explode: false }, { 'Content-Type': 'application/json' }));
+    { style: 'form', explode: false }, { variable: 'PARTNER_URL', mockPort: 4011 }, { 'Content-Type': 'application/json' }));
 }

@@ -5,7 +5,7 @@ import { clientOptions } from './client-options.js';
  * token on every request and repeats `statuses` once per value.
  *
  * ```ts
- * const v2 = createV2Client({ baseUrl: 'http://127.0.0.1:4010', accessToken });
+ * const v2 = createV2Client({ baseUrl: process.env.V2_URL!, accessToken });
  * const { data, error } = await v2.GET('/v2/verifications/', {
  *   params: { query: { statuses: ['APPROVED', 'DECLINED'] } },
  * });
@@ -20,5 +20,5 @@ export function createV2Client(options) {
     }
     return createClient(clientOptions('createV2Client', options, { option: 'accessToken', value: options?.accessToken, header: 'Authorization', format: (token) => `Bearer ${token}` }, 
     // `statuses` is form, exploded: `statuses=A&statuses=B`.
-    { style: 'form', explode: true }));
+    { style: 'form', explode: true }, { variable: 'V2_URL', mockPort: 4010 }));
 }
