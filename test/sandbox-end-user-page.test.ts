@@ -200,7 +200,10 @@ describe("the end user's page", () => {
     await page.goto(`${sandbox.url}/`);
     expect(await page.title()).toBe('Verification service sandbox');
     const text = await page.locator('body').innerText();
-    for (const where of [`${sandbox.url}/`, `${sandbox.url}/v2`, `${sandbox.url}/_sandbox`]) expect(text).toContain(where);
+    for (const path of ['/verifications', '/v2/verifications/', '/_sandbox/…']) expect(text).toContain(path);
+    // One base URL for every client: createV2Client refuses one that ends in /v2.
+    expect(text).toContain(`Every path follows one base URL, ${sandbox.url}: it is the baseUrl of createPartnerClient, createV2Client`);
+    expect(text).not.toContain(`${sandbox.url}/v2`);
     await page.getByRole('link', { name: '/openapi/partner.json' }).click();
     const doc = JSON.parse(await page.locator('body').innerText());
     expect(doc.info.title).toMatch(/Partner/);

@@ -10,19 +10,21 @@ const DOCUMENTS = ['partner', 'v2', 'sandbox'] as const;
 const DOCUMENT_PATH = /^\/openapi\/(partner|v2|sandbox)\.json$/;
 
 function homePage(url: string): string {
-  const row = (what: string, where: string, how: string) => `<tr><td>${what}</td><td><code>${escapeHtml(where)}</code></td><td>${how}</td></tr>`;
+  const row = (what: string, paths: string, how: string) => `<tr><td>${what}</td><td>${paths}</td><td>${how}</td></tr>`;
+  const base = `<code>${escapeHtml(url)}</code>`;
   return htmlPage(
     'Verification service sandbox',
     `<p>A local, stateful sandbox of the identity verification service, for development and tests (never production). Requests and answers are checked against the service's documents; each change sends the webhooks the service would send.</p>
 <table>
-<thead><tr><th>What</th><th>Base URL</th><th>Credential</th></tr></thead>
+<thead><tr><th>What</th><th>Paths</th><th>Credential</th></tr></thead>
 <tbody>
-${row('Partner integration API', `${url}/`, '<code>X-Auth-Key</code> header')}
-${row('v2 read API', `${url}/v2`, '<code>Authorization: Bearer</code> header')}
-${row('Sandbox control API', `${url}/_sandbox`, 'none; answers this machine only')}
-${row("End user's page", `${url}/s/{verificationId}?token=…`, 'the <code>url</code> of a verification')}
+${row('Partner integration API', '<code>/partners</code>, <code>/verifications</code>, <code>/users</code>, …', '<code>X-Auth-Key</code> header')}
+${row('v2 read API', '<code>/v2/verifications/</code>, <code>/v2/verifications/{id}</code>', '<code>Authorization: Bearer</code> header')}
+${row('Sandbox control API', '<code>/_sandbox/…</code>', 'none; answers this machine only')}
+${row("End user's page", '<code>/s/{verificationId}?token=…</code>', 'the <code>url</code> of a verification')}
 </tbody>
 </table>
+<p>Every path follows one base URL, ${base}: it is the <code>baseUrl</code> of <code>createPartnerClient</code>, <code>createV2Client</code> (whose paths already start with <code>/v2</code>) and <code>createSandboxClient</code> alike, and the <code>PARTNER_URL</code>, <code>V2_URL</code> and <code>SANDBOX_URL</code> the sandbox printed.</p>
 <p>The credentials in force: <code>GET ${escapeHtml(url)}/_sandbox/credentials</code> (or the lines the sandbox printed when it started).</p>
 <h2>Documents</h2>
 <ul>
