@@ -82,6 +82,18 @@ describe('matching', () => {
     expect((await send('OPTIONS', '/partners')).status).toBe(404);
   });
 
+  it('names the documented path when a request differs from it by a trailing slash', async () => {
+    const v2 = await send('GET', '/v2/verifications?pageSize=1', { Authorization: `Bearer ${accessToken}` });
+    expect(v2.status).toBe(404);
+    // v2's body keeps the documented 404; the header names the path.
+    expect(json(v2)).toEqual({ statusCode: 404, code: 'NOT_FOUND_ERROR', message: 'Not found' });
+    expect(v2.headers['x-sandbox-reason']).toBe('no operation GET /v2/verifications; the documented path is /v2/verifications/');
+    const partner = await send('GET', '/partners/');
+    expect(partner.status).toBe(404);
+    expect(json(partner).message).toBe('no operation GET /partners/; the documented path is /partners');
+    expect(json(await send('GET', '/no-such-thing/')).message).toBe('no operation GET /no-such-thing/');
+  });
+
   it('reads the query up to a fragment and serves an absolute-form target', async () => {
     expect(json(await send('GET', '/v2/verifications/?pageSize=1#pageSize=80')).items).toHaveLength(1);
     expect((await send('GET', `http://127.0.0.1:${port}/partners`)).status).toBe(200);

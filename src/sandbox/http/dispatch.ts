@@ -98,7 +98,14 @@ export class Dispatcher {
     if (!found.found) {
       const api = apiOf(target);
       if (found.malformed) return this.fail(res, api, 400, undefined, [MALFORMED_TARGET]);
-      return this.fail(res, api, 404, `no operation ${method} ${target.split('?')[0]}`);
+      const [path, query] = target.split(/\?(.*)/s);
+      // The documents' paths differ by a trailing slash (`/v2/verifications/`
+      // but `/verifications`): a client that got it wrong is told the path.
+      const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
+      const hint = other && this.lookup(method, query === undefined ? other : `${other}?${query}`).found ? `; the documented path is ${other}` : '';
+      // v2's 404 body keeps the documented text, so the hint also travels in the reason header (S33).
+      if (hint) res.setHeader(REASON_HEADER, `no operation ${method} ${path}${hint}`);
+      return this.fail(res, api, 404, `no operation ${method} ${path}${hint}`);
     }
     const operation = found.value;
     const { api, route } = operation;
