@@ -25,6 +25,8 @@ const keys: string[] = [];
 // Per-test behaviour of the receiver: its answer to a delivery.
 let answer: (event: WebhookEvent, attempt: number, res: ServerResponse) => void = (_e, _a, res) => res.writeHead(200).end();
 const attempts = new Map<string, number>();
+// The lines the sandbox prints for failed deliveries (stderr by default).
+const failures: string[] = [];
 
 const receiver = createServer((req: IncomingMessage, res) => {
   const chunks: Buffer[] = [];
@@ -44,7 +46,7 @@ const receiver = createServer((req: IncomingMessage, res) => {
 beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
-  sandbox = await startSandbox({ port: 0, validateResponses: true, webhookUrl: receiverUrl, retryIntervalMs: 200 });
+  sandbox = await startSandbox({ port: 0, validateResponses: true, webhookUrl: receiverUrl, retryIntervalMs: 200, onDeliveryFailure: (line) => failures.push(line) });
   keys.push(sandbox.authKey);
 });
 afterEach(() => {
@@ -123,6 +125,12 @@ describe('delivery', () => {
     expect(delivered.webhooks[0]).toMatchObject({ id: record.id, success: true, retryAt: null });
     expect(Date.parse(delivered.webhooks[0].updatedAt)).toBeGreaterThan(Date.parse(record.updatedAt));
     expect(received.filter((d) => d.event.eventId === record.payload.eventId).map((d) => d.event)).toEqual([record.payload, record.payload, record.payload]);
+    // One line per failed attempt: what, where, why and when it is retried.
+    const lines = failures.filter((l) => l.includes(record.payload.eventId));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      new RegExp(`^webhook verification\\.created ${record.payload.eventId} to ${receiverUrl} not delivered: the webhook address answered 503; retried at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(sandbox time\\)$`),
+    );
   });
 
   it('signs with the new key after a rotation', async () => {

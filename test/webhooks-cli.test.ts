@@ -39,8 +39,10 @@ describe('webhooks send', () => {
     const signatureValid = verifyWebhookSignature(raw, signature, key);
     const event = parseWebhookEvent(raw, signature, key);
     received.push({ method: req.method!, contentType: req.headers['content-type'], signatureValid, eventType: event.eventType });
-    // A receiver that fails one event, to show the retry verdict.
-    res.writeHead(event.eventType === 'user.merged' ? 503 : 200).end();
+    // A receiver that fails two events, to show the retry verdict and what it answered.
+    if (event.eventType === 'user.merged') res.writeHead(503).end('{"error":"database\n  unavailable"}');
+    else if (event.eventType === 'user.deleted') res.writeHead(401).end('signature mismatch');
+    else res.writeHead(200).end();
   });
 
   beforeAll(async () => {
@@ -63,8 +65,9 @@ describe('webhooks send', () => {
     ]);
     for (const r of received) expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
     expect(stdout).toMatch(/user\.created\s+200\s+delivered/);
-    expect(stdout).toMatch(/user\.merged\s+503\s+not 200: the service would retry this every 15 minutes/);
-    expect(stdout).toContain('1 of 7 would be retried.');
+    expect(stdout).toMatch(/user\.merged\s+503\s+not 200: the service would retry this every 15 minutes\n\s+answered: \{"error":"database unavailable"\}\n/);
+    expect(stdout).toMatch(/user\.deleted\s+401\s+not 200: .*\n\s+answered: signature mismatch\n\s+a 401 usually means the receiver checked X-SIGNATURE with another key than --key/);
+    expect(stdout).toContain('2 of 7 would be retried.');
     expect(code).toBe(1);
   });
 

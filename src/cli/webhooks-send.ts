@@ -47,6 +47,7 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
   for (const eventType of chosen as WebhookEventType[]) {
     const body = JSON.stringify(examples.get(eventType));
     let status: number;
+    let answer: string;
     try {
       const res = await fetch(values.url, {
         method: 'POST',
@@ -55,7 +56,7 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
         signal: AbortSignal.timeout(timeout * 1000),
       });
       status = res.status;
-      await res.arrayBuffer();
+      answer = await res.text();
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const reason = cause?.code ?? cause?.message ?? (err as Error).message;
@@ -64,6 +65,12 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
     if (status !== 200) retried += 1;
     out(`${eventType.padEnd(22)} ${status}  ${verdict}`);
+    // What the receiver said is usually why: shown on one line, cut short.
+    const said = answer.replace(/\s+/g, ' ').trim();
+    if (status !== 200 && said) out(`${' '.repeat(22)}      answered: ${said.length > 200 ? `${said.slice(0, 200)}…` : said}`);
+    if (status === 401) {
+      out(`${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`);
+    }
   }
   out(retried ? `${retried} of ${chosen.length} would be retried.` : `all ${chosen.length} delivered.`);
   return retried ? EXIT.failed : EXIT.ok;

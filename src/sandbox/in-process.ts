@@ -21,6 +21,8 @@ export interface StartSandboxOptions {
   state?: string;
   /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
   onWebhook?: (event: WebhookEvent, body: string) => void;
+  /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr when absent. */
+  onDeliveryFailure?: (line: string) => void;
 }
 
 export interface RunningSandbox {
@@ -70,6 +72,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     retryIntervalMs: retryIntervalSeconds === undefined ? undefined : retryIntervalSeconds * 1000,
     state: options.state,
     onEvent: onWebhook ? (emitted) => onWebhook(emitted.event, emitted.text) : undefined,
+    onDeliveryFailure: options.onDeliveryFailure,
   });
   return { url: sandbox.url, authKey: sandbox.authKey, accessToken: sandbox.accessToken, close: () => sandbox.close() };
 }

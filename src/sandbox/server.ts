@@ -42,6 +42,8 @@ export interface SandboxOptions {
   state?: string;
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
   onWarning?: (message: string) => void;
+  /** Called with one line for each webhook delivery that failed (what, where, why, when it is retried); printed to stderr when absent. */
+  onDeliveryFailure?: (line: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
   /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
@@ -114,6 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     authKey: () => partner.activeAuthKey(),
     record: (eventId, result) => changes.delivered(eventId, result),
     retryIntervalMs: options.retryIntervalMs,
+    onFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
   });
   partner = new PartnerState({
     clock,

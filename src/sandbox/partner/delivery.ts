@@ -21,6 +21,8 @@ export interface DeliveryOptions {
   retryIntervalMs?: number;
   /** How long one attempt may take before it counts as no answer. */
   attemptTimeoutMs?: number;
+  /** Told of each attempt that failed, in one line, as `stripe listen` shows each delivery. */
+  onFailure?: (line: string) => void;
 }
 
 interface Pending {
@@ -30,6 +32,9 @@ interface Pending {
   due: number;
   timer?: NodeJS.Timeout;
 }
+
+// The event type for a person reading the line; the body is the sandbox's own JSON.
+const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ?? 'event';
 
 export class WebhookDelivery {
   private readonly queue: Pending[] = [];
@@ -116,7 +121,9 @@ export class WebhookDelivery {
       reason = `no answer from the webhook address (${cause ?? (err as Error).name})`;
     }
     pending.due = this.options.clock.now().getTime() + this.retryMs;
-    this.options.record(pending.eventId, { success: false, retryAt: new Date(pending.due).toISOString(), reason });
+    const retryAt = new Date(pending.due).toISOString();
+    this.options.record(pending.eventId, { success: false, retryAt, reason });
+    this.options.onFailure?.(`webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${retryAt} (sandbox time)`);
     pending.timer = setTimeout(() => this.requeue(pending), this.retryMs);
     pending.timer.unref();
     this.waiting.add(pending);

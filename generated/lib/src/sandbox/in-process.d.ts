@@ -14,6 +14,8 @@ export interface StartSandboxOptions {
     state?: string;
     /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
     onWebhook?: (event: WebhookEvent, body: string) => void;
+    /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr when absent. */
+    onDeliveryFailure?: (line: string) => void;
 }
 export interface RunningSandbox {
     /**

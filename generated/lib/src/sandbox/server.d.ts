@@ -22,6 +22,8 @@ export interface SandboxOptions {
     state?: string;
     /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
     onWarning?: (message: string) => void;
+    /** Called with one line for each webhook delivery that failed (what, where, why, when it is retried); printed to stderr when absent. */
+    onDeliveryFailure?: (line: string) => void;
     /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
     faults?: FaultSpec[];
     /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
