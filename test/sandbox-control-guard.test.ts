@@ -59,10 +59,23 @@ describe('Host (DNS rebinding)', () => {
     expect(verificationCount()).toBe(before);
   });
 
-  it('leaves the partner and v2 APIs open to any local client, whatever Host it names', async () => {
-    const foreign = { Host: `dev-box.internal:${port}` };
-    expect((await send('GET', '/partners', { ...foreign, 'X-Auth-Key': sandbox.partner.activeAuthKey() })).status).toBe(200);
-    expect((await send('GET', '/v2/verifications/', { ...foreign, Origin: 'https://app.example', Authorization: `Bearer ${sandbox.accessToken}` })).status).toBe(200);
+  it('guards every route: under a rebound name a page can neither rotate the key nor repoint webhookUrl', async () => {
+    const foreign = { Host: `rebind.attacker.example:${port}` };
+    const key = sandbox.partner.activeAuthKey();
+    const rotate = await send('POST', '/auth-keys', { ...foreign, 'X-Auth-Key': key, ...json }, '{}');
+    expect(rotate.status).toBe(403);
+    expect(rotate.body.message).toMatch(/answers only requests to localhost/);
+    expect(sandbox.partner.activeAuthKey()).toBe(key);
+    const repoint = await send('PUT', '/partners', { ...foreign, 'X-Auth-Key': key, ...json }, JSON.stringify({ webhookUrl: 'https://attacker.example/hook' }));
+    expect(repoint.status).toBe(403);
+    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key })).body.webhookUrl).not.toBe('https://attacker.example/hook');
+    const v2 = await send('GET', '/v2/verifications/', { ...foreign, Authorization: `Bearer ${sandbox.accessToken}` });
+    expect(v2.status).toBe(403);
+    expect(JSON.stringify(v2.body)).not.toContain(sandbox.accessToken);
+    expect((await send('GET', '/', foreign)).status).toBe(403);
+    // This machine's names keep working.
+    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key })).status).toBe(200);
+    expect((await send('GET', '/v2/verifications/', { Host: `localhost:${port}`, Authorization: `Bearer ${sandbox.accessToken}` })).status).toBe(200);
   });
 });
 

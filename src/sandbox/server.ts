@@ -183,7 +183,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const server = createHttpServer(
     { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
-    (req, res) => servesHomePage(req, res, url) || endUserPage.serves(req, res) || dispatcher.listener(req, res),
+    // The end user's page answers a foreign Host with a page of its own; every other route with the API's 403.
+    (req, res) => endUserPage.serves(req, res) || dispatcher.refusesForeignHost(req, res) || servesHomePage(req, res, url) || dispatcher.listener(req, res),
   );
   // Idle keep-alive connections are kept 72 s (Node's default is 5 s), as before (DECISIONS S23).
   server.keepAliveTimeout = 72_000;

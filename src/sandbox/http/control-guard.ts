@@ -1,8 +1,9 @@
-// The control API (/_sandbox) answers only the developer on this machine
-// (DECISIONS S16). A web page the developer visits can still send requests to
-// 127.0.0.1; these checks leave it none that reach a control operation:
+// The sandbox answers only the developer on this machine (DECISIONS S16). A
+// web page the developer visits can still send requests to 127.0.0.1; these
+// checks leave it none that reach an operation:
 // - a DNS-rebinding page talks to the sandbox under its own name, so its Host
-//   header is not a loopback name with the sandbox's port;
+//   header is not a loopback name with the sandbox's port (every route);
+// and for the control API (/_sandbox):
 // - a cross-origin fetch or form carries its page's Origin;
 // - a request without CORS consent cannot carry `Content-Type:
 //   application/json` (that makes it non-simple, and the sandbox answers no
@@ -43,12 +44,23 @@ export function mediaTypeOf(header: string | undefined): string | undefined {
   }
 }
 
-/** Why a control request is refused, or undefined when it may proceed. */
-export function controlRefusal(method: string, headers: Record<string, string | string[] | undefined>, port: number): Refusal | undefined {
+/**
+ * Why any request is refused for its Host, or undefined when it names this
+ * machine. Every route is guarded, not only the control API: under a rebound
+ * name a page could otherwise rotate the partner's key or repoint its
+ * webhookUrl through the partner API.
+ */
+export function hostRefusal(headers: Record<string, string | string[] | undefined>, port: number): Refusal | undefined {
   const host = headers.host;
-  if (!loopbackHost(typeof host === 'string' ? host : undefined, port)) {
-    return { status: 403, message: `the control API answers only requests to localhost:${port}, 127.0.0.1:${port} or [::1]:${port}, not Host ${JSON.stringify(host ?? '')}` };
-  }
+  if (loopbackHost(typeof host === 'string' ? host : undefined, port)) return undefined;
+  return {
+    status: 403,
+    message: `the sandbox answers only requests to localhost:${port}, 127.0.0.1:${port} or [::1]:${port}, not Host ${JSON.stringify(host ?? '')}; call it by one of those names`,
+  };
+}
+
+/** Why a control request is refused (after the Host check), or undefined when it may proceed. */
+export function controlRefusal(method: string, headers: Record<string, string | string[] | undefined>): Refusal | undefined {
   const origin = headers.origin;
   if (origin !== undefined && !(typeof origin === 'string' && loopbackOrigin(origin))) {
     return { status: 403, message: `the control API answers no web page outside this machine, not Origin ${JSON.stringify(origin)}` };

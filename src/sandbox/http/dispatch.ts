@@ -7,7 +7,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { JsonText, type CachedAnswer } from '../common/answer-cache.js';
 import { MALFORMED_TARGET } from './client-errors.js';
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
-import { controlRefusal } from './control-guard.js';
+import { controlRefusal, hostRefusal } from './control-guard.js';
 import { REASON_HEADER } from './credential-refusal.js';
 import { apiOf, errorBody, type ApiName } from './error-bodies.js';
 import type { Faults } from './faults.js';
@@ -91,6 +91,13 @@ export class Dispatcher {
     }
   };
 
+  /** Answers 403 to a request whose Host is not this machine's (control-guard.ts); true when it did. */
+  refusesForeignHost(req: IncomingMessage, res: ServerResponse): boolean {
+    const refusal = hostRefusal(req.headers, this.o.port);
+    if (refusal) this.fail(res, apiOf(req.url ?? '/'), refusal.status, refusal.message);
+    return refusal !== undefined;
+  }
+
   private dispatch(req: IncomingMessage, res: ServerResponse): void {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
@@ -111,7 +118,7 @@ export class Dispatcher {
     const { api, route } = operation;
     // Before the body is read (control-guard.ts).
     if (api === 'sandbox') {
-      const refusal = controlRefusal(method, req.headers, this.o.port);
+      const refusal = controlRefusal(method, req.headers);
       if (refusal) return this.fail(res, api, refusal.status, refusal.message, [], route);
     }
     if (method === 'GET' || method === 'HEAD') return this.serve(req, res, operation, found, undefined);
