@@ -138,8 +138,10 @@ describe('HTTP framing', () => {
   });
 
   it('still calls an undecodable target a bad request target', async () => {
-    const res = answerOf((await raw(`GET /verifications/\xe9 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)).text);
-    expect(res).toMatchObject({ status: 400, body: { message: 'path is not a valid request target' } });
+    const { text } = await raw(`GET /verifications/\xe9 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    expect(answerOf(text)).toMatchObject({ status: 400, body: { message: 'path is not a valid request target' } });
+    // Answered by the parser's error listener, and still marked nosniff like every JSON answer.
+    expect(text.slice(0, text.indexOf('\r\n\r\n'))).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
   });
 });
 

@@ -110,6 +110,14 @@ describe('answers', () => {
     expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
+  it('marks every JSON answer nosniff: success, refusal, unknown path, the documents', async () => {
+    for (const [method, target] of [['GET', '/partners'], ['GET', '/verifications/nope'], ['POST', '/no-such-thing'], ['GET', '/openapi/partner.json'], ['GET', '/v2/verifications/?pageSize=99']]) {
+      const res = await send(method, target, { Authorization: `Bearer ${accessToken}` });
+      expect(res.headers['content-type'], target).toMatch(/^application\/json/);
+      expect(res.headers['x-content-type-options'], `${method} ${target}`).toBe('nosniff');
+    }
+  });
+
   it('answers an unknown path 404 whatever its body', async () => {
     for (const body of ['{"a":', JSON.stringify({ big: 'x'.repeat(1024 * 1024 + 1) })]) {
       const res = await send('POST', '/no-such-thing', { 'Content-Type': 'application/json' }, body);

@@ -226,7 +226,8 @@ export class Dispatcher {
       headers = status === 204 || status === 304 ? {} : { 'content-length': 0 };
     } else {
       json = body instanceof JsonText ? body : new JsonText(JSON.stringify(body));
-      headers = { 'content-type': JSON_TYPE, 'content-length': json.bytes };
+      // nosniff: a browser never reads an answer as anything but the JSON it is.
+      headers = { 'content-type': JSON_TYPE, 'content-length': json.bytes, 'x-content-type-options': 'nosniff' };
     }
     if (close || this.closing) headers.connection = 'close';
     res.writeHead(status, headers);

@@ -47,7 +47,7 @@ export function servesHomePage(req: IncomingMessage, res: ServerResponse, url: s
   const document = DOCUMENT_PATH.exec(path)?.[1] as (typeof DOCUMENTS)[number] | undefined;
   if (!document) return false;
   const text = Buffer.from(JSON.stringify(readBundledDocument(document)));
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length, 'cache-control': 'no-store' });
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   res.end(headOnly ? undefined : text);
   return true;
 }
