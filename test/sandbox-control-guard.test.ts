@@ -79,6 +79,26 @@ describe('Host (DNS rebinding)', () => {
   });
 });
 
+describe('addresses the sandbox sends a browser or a webhook to', () => {
+  it('must be http:// or https://: a javascript: or data: URL is refused with 400 naming the field, and nothing changes', async () => {
+    const key = sandbox.partner.activeAuthKey();
+    const headers = { ...local(), 'X-Auth-Key': key, ...json };
+    const create = (extra: object) =>
+      send('POST', '/verifications', headers, JSON.stringify({ externalUserId: '3d8f1a52-6c47-4e09-b2a1-9f5e7c3b0d64', redirectUrl: 'https://partner.example.com/done', ...extra }));
+    const before = verificationCount();
+    for (const [field, value] of [['redirectUrl', 'javascript:alert(document.domain)'], ['errorRedirectUrl', 'data:text/html,hello']]) {
+      const res = await create({ [field]: value });
+      expect(res.status, field).toBe(400);
+      expect(res.body.message).toMatch(new RegExp(`^${field} must be an http:// or https:// address in the sandbox, not "`));
+    }
+    expect(verificationCount()).toBe(before);
+    const repoint = await send('PUT', '/partners', headers, JSON.stringify({ webhookUrl: 'javascript:alert(1)' }));
+    expect(repoint.status).toBe(400);
+    expect(repoint.body.message).toMatch(/^webhookUrl must be an http:\/\/ or https:\/\/ address/);
+    expect((await create({ errorRedirectUrl: 'http://127.0.0.1:3000/kyc/error' })).status).toBe(201);
+  });
+});
+
 describe('Origin', () => {
   it('refuses a web page elsewhere with 403 and answers local pages', async () => {
     for (const origin of ['https://attacker.example', 'null', 'http://127.0.0.1.attacker.example', 'file://']) {
