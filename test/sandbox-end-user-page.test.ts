@@ -177,6 +177,21 @@ describe("the end user's page", () => {
     expect(await page.getByRole('alert').textContent()).toContain('the verification is closed');
   });
 
+  it("another verification's token sends the browser to the errorRedirectUrl of the verification the path names, never the other's", async () => {
+    const mine = await create({ errorRedirectUrl: `${appUrl}/mine/error` });
+    const other = await create({ errorRedirectUrl: 'https://other-partner.example/phish' });
+    const otherToken = new URL(other.url).searchParams.get('token')!;
+    const res = await fetch(`${sandbox.url}/s/${mine.id}?token=${encodeURIComponent(otherToken)}`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`${appUrl}/mine/error`);
+    // Without an errorRedirectUrl of its own: the page, not the other's address.
+    const bare = await create({ errorRedirectUrl: undefined });
+    const page410 = await fetch(`${sandbox.url}/s/${bare.id}?token=${encodeURIComponent(otherToken)}`, { redirect: 'manual' });
+    expect(page410.status).toBe(410);
+    expect(page410.headers.get('location')).toBeNull();
+    expect((await statusOf(other.id)).status).toBe('created');
+  });
+
   it('a form posted from another origin, or the page asked under another Host, is refused and changes nothing', async () => {
     const v = await create();
     const path = v.url.slice(sandbox.url.length);

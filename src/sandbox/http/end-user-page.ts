@@ -97,9 +97,10 @@ export class EndUserPage {
     const body = method === 'POST' ? await readForm(req) : undefined;
     if (body === null) return sendHtml(res, 413, htmlPage('Form too large', '<p>The form sent is larger than 16 KiB.</p>'));
 
-    // The token names the session; a token of another verification, or none, is a wrong link.
+    // A token of another verification, or none, is a wrong link to the verification the path names:
+    // its own errorRedirectUrl, never the other one's.
     const owner = this.deps.verificationIdForToken(token);
-    let v = await this.read(owner ?? id);
+    let v = await this.read(id);
     if (!v && this.deps.isV2Session(id)) {
       return this.errorPage(res, 404, `${id} is a v2 session: the sandbox has no end user's journey for v2 sessions; create one with the status it should have (POST /_sandbox/v2/verifications).`);
     }
