@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { RUNTIMES_SENTENCE } from './runtimes/runtimes.js';
 
@@ -44,6 +45,32 @@ describe('README claims', () => {
     const partner = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'partner.json'), 'utf8'));
     const operations = Object.values(partner.paths as Record<string, object>).flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));
     says(`Partner integration API (${operations.length} operations and ${Object.keys(partner.webhooks).length} webhooks; \`X-Auth-Key\`)`);
+  });
+
+  it('gives the hosted reference, package.json\'s homepage, and shows its pictures from there', () => {
+    const home = manifest.homepage as string;
+    expect(home).toMatch(/^https:\/\/[^/]+\/.*\/$/);
+    says(`The reference: [${home}](${home})`);
+    const pictures = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)]+\.(?:jpe?g|png))\)/g)].map((m) => m[1]);
+    expect(pictures.length).toBeGreaterThanOrEqual(4);
+    for (const picture of pictures) expect(picture.startsWith(`${home}images/`), picture).toBe(true);
+  });
+
+  it('the reference is published with the official Pages actions when a release lands, with those pictures', () => {
+    const workflow = parse(readFileSync(path.join(ROOT, '.github', 'workflows', 'reference.yml'), 'utf8'));
+    expect(workflow.on.push).toEqual({ branches: ['main'], paths: ['package.json'] });
+    expect(workflow.on).toHaveProperty('workflow_dispatch');
+    // Only a push that moved the version (the release commit) deploys.
+    expect(workflow.jobs.release.steps.find((s: { id?: string }) => s.id === 'version').run).toContain(`require('./package.json').version`);
+    const deploy = workflow.jobs.deploy;
+    expect(deploy.if).toBe("needs.release.outputs.released == 'true'");
+    expect(deploy.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
+    const uses = deploy.steps.map((s: { uses?: string }) => s.uses?.split('@')[0]).filter(Boolean);
+    expect(uses).toEqual(expect.arrayContaining(['actions/upload-pages-artifact', 'actions/deploy-pages']));
+    const assemble = deploy.steps.find((s: { run?: string }) => s.run?.includes('site/images')).run;
+    expect(assemble).toContain('cp -r generated/docs/. site/');
+    expect(assemble).toContain('cp guides/images/*.jpg site/images/');
+    expect(deploy.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/upload-pages-artifact')).with.path).toBe('site');
   });
 
   it('stays a front door: at most 200 lines, with the two set-up commands', () => {

@@ -7,7 +7,7 @@
 // sandbox's root page, and the refusals of a page asked under another Host
 // or posted from another origin.
 import { createServer, request, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../src/partner.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { ROOT } from '../scripts/lib/paths.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -219,6 +220,8 @@ describe("the end user's page", () => {
     // One base URL for every client: createV2Client refuses one that ends in /v2.
     expect(text).toContain(`Every path follows one base URL, ${sandbox.url}: it is the baseUrl of createPartnerClient, createV2Client`);
     expect(text).not.toContain(`${sandbox.url}/v2`);
+    const { homepage } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(await page.getByRole('link', { name: homepage }).getAttribute('href')).toBe(homepage);
     await page.getByRole('link', { name: '/openapi/partner.json' }).click();
     const doc = JSON.parse(await page.locator('body').innerText());
     expect(doc.info.title).toMatch(/Partner/);

@@ -3,7 +3,7 @@
 // where the documents are; the bundled documents themselves at
 // /openapi/<api>.json, so a tool or a viewer can load them from here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBundledDocument } from '../../package-files.js';
+import { packageHomepage, readBundledDocument } from '../../package-files.js';
 import { escapeHtml, htmlPage, sendHtml } from './html.js';
 
 const DOCUMENTS = ['partner', 'v2', 'sandbox'] as const;
@@ -30,7 +30,8 @@ ${row("End user's page", '<code>/s/{verificationId}?token=…</code>', 'the <cod
 <ul>
 ${DOCUMENTS.map((api) => `<li><a href="/openapi/${api}.json">/openapi/${api}.json</a> (also <code>@verification-service/contracts/openapi/${api}.yaml</code> in the installed package)</li>`).join('\n')}
 </ul>
-<p>Each control operation is described in the control API's document above; the sandbox guide of the <code>@verification-service/contracts</code> package walks through a session.</p>`,
+<p>Each control operation is described in the control API's document above; the sandbox guide of the <code>@verification-service/contracts</code> package walks through a session.</p>
+<p>The service's reference, rendered: <a href="${escapeHtml(packageHomepage())}">${escapeHtml(packageHomepage())}</a>.</p>`,
   );
 }
 

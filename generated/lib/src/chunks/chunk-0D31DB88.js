@@ -1,3 +1,0 @@
-import { createRequire as __vcCreateRequire } from 'node:module';
-const require = __vcCreateRequire(import.meta.url);
-import{existsSync as c,readFileSync as n}from"node:fs";import r from"node:path";import{fileURLToPath as f}from"node:url";function i(){let e=r.dirname(f(import.meta.url));for(;;){let t=r.join(e,"package.json");if(c(t)&&JSON.parse(n(t,"utf8")).name==="@verification-service/contracts")return e;let a=r.dirname(e);if(a===e)throw new Error("@verification-service/contracts: cannot find the package root");e=a}}var o;function d(e){return o??=i(),JSON.parse(n(r.join(o,"generated","openapi",`${e}.json`),"utf8"))}function m(e){return o??=i(),JSON.parse(n(r.join(o,"generated","workflows",`${e}.arazzo.json`),"utf8"))}export{d as a,m as b};
