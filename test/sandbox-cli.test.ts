@@ -58,7 +58,7 @@ describe('sandbox command', () => {
   });
 
   it('says that PORT is not read, and names --port and SANDBOX_PORT', async () => {
-    const env = { ...process.env, PORT: '8080' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '8080' };
     delete env.SANDBOX_PORT;
     const child = spawn(process.execPath, [BIN, 'sandbox'], { env });
     let stderr = '';
