@@ -761,6 +761,10 @@ export interface components {
             /**
              * Format: uri
              * @description The address the service sends webhooks to from now on.
+             *
+             *     Assumed ([P29](assumptions.html#P29)): an absolute address such as
+             *     `https://…`; the documentation does not say, and a relative one such
+             *     as `/done` is refused.
              * @example https://api.northwind-mobility.example/hooks/identity-v2
              */
             webhookUrl: string;
@@ -1201,12 +1205,20 @@ export interface components {
             /**
              * Format: uri
              * @description Where the end user goes after the status changes to `inReview`, `completed` or `declined`.
+             *
+             *     Assumed ([P29](assumptions.html#P29)): an absolute address such as
+             *     `https://…`; the documentation does not say, and a relative one such
+             *     as `/done` is refused.
              * @example https://app.northwind-mobility.example/verification/done
              */
             redirectUrl: string;
             /**
              * Format: uri
              * @description Where the end user goes on error (for example an expired token).
+             *
+             *     Assumed ([P29](assumptions.html#P29)): an absolute address such as
+             *     `https://…`; the documentation does not say, and a relative one such
+             *     as `/done` is refused.
              * @example https://app.northwind-mobility.example/verification/error
              */
             errorRedirectUrl?: string;
