@@ -781,7 +781,8 @@ export interface components {
             id: string;
             /**
              * @description The credential value, sent as `X-Auth-Key` and used as the HMAC key of
-             *     webhook signatures while the key is active.
+             *     webhook signatures (around a rotation, see the signature rule of the
+             *     webhooks).
              * @example ak_live_7Qm2vX9rT4nB8kLp3sW6yZ1c
              */
             key: string;
@@ -2272,10 +2273,13 @@ export interface components {
         /**
          * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
          *     request body (the exact bytes received, taken as a string), keyed with the
-         *     partner's integration auth key. (Which key signs webhooks sent around a key
-         *     rotation is not documented.) Recompute it over the body as
-         *     received, before any JSON parsing, and compare in constant time; reject the
-         *     webhook when they differ.
+         *     partner's integration auth key. Recompute it over the body as received,
+         *     before any JSON parsing, and compare in constant time; reject the webhook
+         *     when they differ.
+         *
+         *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+         *     active when it is sent, so after `POST /auth-keys` a delivery already under
+         *     way may arrive signed with the previous key: accept both keys for a while.
          * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
          */
         XSignature: string;
@@ -3339,10 +3343,13 @@ export interface operations {
                 /**
                  * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
                  *     request body (the exact bytes received, taken as a string), keyed with the
-                 *     partner's integration auth key. (Which key signs webhooks sent around a key
-                 *     rotation is not documented.) Recompute it over the body as
-                 *     received, before any JSON parsing, and compare in constant time; reject the
-                 *     webhook when they differ.
+                 *     partner's integration auth key. Recompute it over the body as received,
+                 *     before any JSON parsing, and compare in constant time; reject the webhook
+                 *     when they differ.
+                 *
+                 *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+                 *     active when it is sent, so after `POST /auth-keys` a delivery already under
+                 *     way may arrive signed with the previous key: accept both keys for a while.
                  * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
                  */
                 "X-SIGNATURE": components["parameters"]["XSignature"];
@@ -3375,10 +3382,13 @@ export interface operations {
                 /**
                  * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
                  *     request body (the exact bytes received, taken as a string), keyed with the
-                 *     partner's integration auth key. (Which key signs webhooks sent around a key
-                 *     rotation is not documented.) Recompute it over the body as
-                 *     received, before any JSON parsing, and compare in constant time; reject the
-                 *     webhook when they differ.
+                 *     partner's integration auth key. Recompute it over the body as received,
+                 *     before any JSON parsing, and compare in constant time; reject the webhook
+                 *     when they differ.
+                 *
+                 *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+                 *     active when it is sent, so after `POST /auth-keys` a delivery already under
+                 *     way may arrive signed with the previous key: accept both keys for a while.
                  * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
                  */
                 "X-SIGNATURE": components["parameters"]["XSignature"];
@@ -3411,10 +3421,13 @@ export interface operations {
                 /**
                  * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
                  *     request body (the exact bytes received, taken as a string), keyed with the
-                 *     partner's integration auth key. (Which key signs webhooks sent around a key
-                 *     rotation is not documented.) Recompute it over the body as
-                 *     received, before any JSON parsing, and compare in constant time; reject the
-                 *     webhook when they differ.
+                 *     partner's integration auth key. Recompute it over the body as received,
+                 *     before any JSON parsing, and compare in constant time; reject the webhook
+                 *     when they differ.
+                 *
+                 *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+                 *     active when it is sent, so after `POST /auth-keys` a delivery already under
+                 *     way may arrive signed with the previous key: accept both keys for a while.
                  * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
                  */
                 "X-SIGNATURE": components["parameters"]["XSignature"];
@@ -3447,10 +3460,13 @@ export interface operations {
                 /**
                  * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
                  *     request body (the exact bytes received, taken as a string), keyed with the
-                 *     partner's integration auth key. (Which key signs webhooks sent around a key
-                 *     rotation is not documented.) Recompute it over the body as
-                 *     received, before any JSON parsing, and compare in constant time; reject the
-                 *     webhook when they differ.
+                 *     partner's integration auth key. Recompute it over the body as received,
+                 *     before any JSON parsing, and compare in constant time; reject the webhook
+                 *     when they differ.
+                 *
+                 *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+                 *     active when it is sent, so after `POST /auth-keys` a delivery already under
+                 *     way may arrive signed with the previous key: accept both keys for a while.
                  * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
                  */
                 "X-SIGNATURE": components["parameters"]["XSignature"];
@@ -3483,10 +3499,13 @@ export interface operations {
                 /**
                  * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
                  *     request body (the exact bytes received, taken as a string), keyed with the
-                 *     partner's integration auth key. (Which key signs webhooks sent around a key
-                 *     rotation is not documented.) Recompute it over the body as
-                 *     received, before any JSON parsing, and compare in constant time; reject the
-                 *     webhook when they differ.
+                 *     partner's integration auth key. Recompute it over the body as received,
+                 *     before any JSON parsing, and compare in constant time; reject the webhook
+                 *     when they differ.
+                 *
+                 *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+                 *     active when it is sent, so after `POST /auth-keys` a delivery already under
+                 *     way may arrive signed with the previous key: accept both keys for a while.
                  * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
                  */
                 "X-SIGNATURE": components["parameters"]["XSignature"];
@@ -3519,10 +3538,13 @@ export interface operations {
                 /**
                  * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
                  *     request body (the exact bytes received, taken as a string), keyed with the
-                 *     partner's integration auth key. (Which key signs webhooks sent around a key
-                 *     rotation is not documented.) Recompute it over the body as
-                 *     received, before any JSON parsing, and compare in constant time; reject the
-                 *     webhook when they differ.
+                 *     partner's integration auth key. Recompute it over the body as received,
+                 *     before any JSON parsing, and compare in constant time; reject the webhook
+                 *     when they differ.
+                 *
+                 *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+                 *     active when it is sent, so after `POST /auth-keys` a delivery already under
+                 *     way may arrive signed with the previous key: accept both keys for a while.
                  * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
                  */
                 "X-SIGNATURE": components["parameters"]["XSignature"];
@@ -3555,10 +3577,13 @@ export interface operations {
                 /**
                  * @description Signature of the webhook: the lowercase hexadecimal HMAC-SHA256 of the raw
                  *     request body (the exact bytes received, taken as a string), keyed with the
-                 *     partner's integration auth key. (Which key signs webhooks sent around a key
-                 *     rotation is not documented.) Recompute it over the body as
-                 *     received, before any JSON parsing, and compare in constant time; reject the
-                 *     webhook when they differ.
+                 *     partner's integration auth key. Recompute it over the body as received,
+                 *     before any JSON parsing, and compare in constant time; reject the webhook
+                 *     when they differ.
+                 *
+                 *     Assumed ([P53](assumptions.html#P53)): each delivery is signed with the key
+                 *     active when it is sent, so after `POST /auth-keys` a delivery already under
+                 *     way may arrive signed with the previous key: accept both keys for a while.
                  * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f
                  */
                 "X-SIGNATURE": components["parameters"]["XSignature"];
