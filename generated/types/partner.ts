@@ -1129,7 +1129,7 @@ export interface components {
             author?: string;
             status: components["schemas"]["VerificationStatus"];
             metadata?: components["schemas"]["Metadata"];
-            /** @description Expiry time of the session; when reached before completion, the status becomes `expired`. */
+            /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
@@ -1357,7 +1357,7 @@ export interface components {
              */
             status: "created";
             metadata?: components["schemas"]["Metadata"];
-            /** @description Expiry time of the session; when reached before completion, the status becomes `expired`. */
+            /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
@@ -1523,7 +1523,7 @@ export interface components {
              */
             reason?: string;
             metadata?: components["schemas"]["Metadata"];
-            /** @description Expiry time of the session; when reached before completion, the status becomes `expired`. */
+            /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
