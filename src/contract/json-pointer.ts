@@ -1,0 +1,42 @@
+// JSON Pointers (RFC 6901) inside one document: the `$ref`s of a bundle, the
+// pointers a runtime expression of a workflow names, the pointers this package
+// builds to a schema. Written once, so every reader unescapes `~1` and `~0`
+// alike (a key such as `application/json` is the token `application~1json`).
+
+/** A key as a pointer token: `~` becomes `~0`, `/` becomes `~1`. */
+export const escapePointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A pointer token as the key it names: `~1` becomes `/`, then `~0` becomes `~`. */
+export const unescapePointerToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * The value at `pointer` (`""` or `"/a/b"`, or a fragment `"#/a/b"`) inside
+ * `value`; undefined where a step is missing or not an object.
+ */
+export function valueAtPointer(value: unknown, pointer: string): unknown {
+  const path = pointer.startsWith('#') ? pointer.slice(1) : pointer;
+  if (path === '') return value;
+  let at = value;
+  for (const token of path.slice(1).split('/')) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[unescapePointerToken(token)];
+  }
+  return at;
+}
+
+/**
+ * Follows a node's local `$ref` (and a chain of them) inside `doc`; a node
+ * without one is returned as it is. Throws when a `$ref` leads nowhere or
+ * loops, naming it, since a bundle that does is broken.
+ */
+export function resolveRef<T = any>(doc: unknown, node: unknown): T {
+  let current = node as { $ref?: unknown } | undefined;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#') || hops > 64) throw new Error(`cannot resolve $ref ${ref}: only local references without cycles are followed`);
+    const next = valueAtPointer(doc, ref) as typeof current;
+    if (next === undefined) throw new Error(`$ref ${ref} names nothing in the document`);
+    current = next;
+  }
+  return current as T;
+}
