@@ -3,7 +3,7 @@
 // generated/samples/<api>.json. The docs step renders them beside each
 // operation (x-codeSamples) and test/code-samples.test.ts runs every one
 // against the sandbox. The bundled documents themselves stay as the sources
-// say (see DECISIONS.md, S-table: where the samples live).
+// say (S18).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APIS } from './lib/apis.mjs';

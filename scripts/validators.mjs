@@ -4,7 +4,7 @@
 // name, reduced to the keywords that judge a value; src/webhooks/schema-check.ts
 // interprets them. Data rather than compiled validators: Ajv's standalone
 // code for the seven events is about 100 KB minified, this is about 8 KB, and
-// an edge receiver that parses has 30 KB (openapi/DECISIONS.md P52). The step
+// an edge receiver that parses has 30 KB (W4). The step
 // fails when the schemas use a keyword or format the checks do not know, so
 // no documented rule is ever skipped in silence.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';

@@ -114,7 +114,7 @@ describe('the packed tarball', () => {
     // native compiler; and the consumer compiled to dist/ by TypeScript 5, the
     // package's own compiler, as a partner's build would (its declarations
     // were emitted by that compiler). 6 s of CPU where TypeScript 5 checking
-    // every declaration took 12 s (DECISIONS T1).
+    // every declaration took 12 s (T1).
     await Promise.all([
       exec(process.execPath, [TSC_NATIVE, '-p', project, '--noEmit']),
       exec(process.execPath, [TSC, '-p', project, '--skipLibCheck']),

@@ -1,5 +1,6 @@
-// openapi/DECISIONS.md lists every choice made where the source documents are
-// silent; the published descriptions mark a statement that rests on one with
+// openapi/DECISIONS.md lists every assumption about the service made where
+// the source documents are silent (the package's own tools keep theirs in
+// guides/maintainers-decisions.md); the published descriptions mark a statement that rests on one with
 // `Assumed ([P1](assumptions.html#P1)): …`, and the docs publish the list as
 // generated/docs/assumptions.html. These tests keep the three in step and the
 // published text in the service's voice.
@@ -13,11 +14,15 @@ import { documentTexts } from './helpers/document-texts.js';
 import { deref, loadBundle, operationsOf } from './helpers/openapi.js';
 
 const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
-const rows = decisions
-  .split('\n')
-  .filter((line) => /^\| [A-Z]+\d+ \|/.test(line))
-  // Cells may hold escaped pipes (`\|`) when they quote a source table.
-  .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+const maintainers = readFileSync(path.join(ROOT, 'guides', 'maintainers-decisions.md'), 'utf8');
+const tableRows = (markdown: string) =>
+  markdown
+    .split('\n')
+    .filter((line) => /^\| [A-Z]+\d+ \|/.test(line))
+    // Cells may hold escaped pipes (`\|`) when they quote a source table.
+    .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+const rows = tableRows(decisions);
+const toolRows = tableRows(maintainers);
 const contractRows = decisionRows(decisions);
 const rowIds = new Set(contractRows.map((r) => r.id));
 
@@ -36,6 +41,22 @@ describe('DECISIONS.md', () => {
     const ids = rows.map((r) => r[0]);
     expect(new Set(ids).size).toBe(ids.length);
     for (const [id, source, decision, why] of rows) {
+      expect(source.length, `${id} source`).toBeGreaterThan(10);
+      expect(decision.length, `${id} decision`).toBeGreaterThan(10);
+      expect(why.length, `${id} reason`).toBeGreaterThan(10);
+    }
+  });
+
+  it('holds the service assumptions (V, P) only; the tools\' rows are in guides/maintainers-decisions.md', () => {
+    expect(rows.map((r) => r[0]).filter((id) => !/^[VP]\d+$/.test(id))).toEqual([]);
+    expect(toolRows.map((r) => r[0]).filter((id) => !/^[SCDWKT]\d+$/.test(id))).toEqual([]);
+    for (const letter of ['S', 'C', 'D', 'W', 'K', 'T']) expect(toolRows.some((r) => r[0].startsWith(letter)), letter).toBe(true);
+  });
+
+  it('gives every tool row of guides/maintainers-decisions.md a unique id, a source line, a decision and a reason', () => {
+    const ids = toolRows.map((r) => r[0]);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [id, source, decision, why] of toolRows) {
       expect(source.length, `${id} source`).toBeGreaterThan(10);
       expect(decision.length, `${id} decision`).toBeGreaterThan(10);
       expect(why.length, `${id} reason`).toBeGreaterThan(10);

@@ -284,7 +284,7 @@ describe('one change, every place it reaches', () => {
     expect(removed.map((c) => c.location).sort()).toEqual([LIST, GET].sort());
   });
 
-  it('a removed request-body field is breaking (DECISIONS.md D1), which redocly diff rated a patch', () => {
+  it('a removed request-body field is breaking (D1), which redocly diff rated a patch', () => {
     const base = synthetic();
     const head = structuredClone(base);
     delete body(head).properties.kind;

@@ -110,7 +110,7 @@ describe('Verification userId and previousUserId', () => {
   it('reverted carries a previousUserId (null when reverted from waitingForUserInput) and no userId', () => {
     wantValid(verification, example('VerificationReverted'));
     wantValid(verification, at('reverted', null, USER_ID));
-    // Revert rule 1: a waitingForUserInput verification had no user yet (DECISIONS P9).
+    // Revert rule 1: a waitingForUserInput verification had no user yet (P9).
     wantValid(verification, at('reverted', null, null), 'previousUserId null');
     wantInvalid(verification, at('reverted', null, 42), 'previousUserId a number');
     wantInvalid(verification, without(at('reverted', null, USER_ID), 'previousUserId'), 'previousUserId absent');

@@ -42,7 +42,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('@verification-service/contracts/sandbox from the packed tarball', () => {
   it("type-checks the sandbox guide's vitest example (strict, NodeNext)", async () => {
-    // The native compiler (DECISIONS T1): TypeScript 5 builds the consumer fixture, which imports this entry too.
+    // The native compiler (T1): TypeScript 5 builds the consumer fixture, which imports this entry too.
     await exec(process.execPath, [TSC_NATIVE, '-p', project]);
   }, 120_000);
 

@@ -46,7 +46,7 @@
 // the gate fails on them until they are acknowledged
 // (.ci/diff-acknowledged.yaml). Annotations (descriptions, examples,
 // summaries, tags, `x-` extensions) are not compared.
-// Decisions (openapi/DECISIONS.md D1–D5): a removed request field is
+// Decisions (D1–D5): a removed request field is
 // breaking, like a removed parameter (the client loses what it asked for); a
 // removed response status is breaking; an added enum value in a response is
 // breaking (exhaustive handling in consumers no longer is); an added response

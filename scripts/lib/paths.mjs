@@ -7,7 +7,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 // command, so node_modules/.bin/tsc may be either): TypeScript 5 compiles the
 // package and checks what a partner's compiler sees; the native TypeScript 7
 // checks the repository's own code and the docs' snippets in a fifth of the
-// CPU time (openapi/DECISIONS.md, T1).
+// CPU time (T1).
 export const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 export const TSC_NATIVE = path.join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc');
 

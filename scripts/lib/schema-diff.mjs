@@ -28,7 +28,7 @@
 //                                             |   removed → review; mapping by direction
 //   readOnly / writeOnly added                | breaks input / output
 //   default                                   | changed → breaking; removed → review;
-//                                             |   added → fine (DECISIONS.md D3)
+//                                             |   added → fine (D3)
 //   $ref with siblings                        | the siblings apply too (allOf)
 //   anything else (contentMediaType, …)       | changed → review
 //

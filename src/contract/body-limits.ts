@@ -1,4 +1,4 @@
-// Bounds on what a request body may store (DECISIONS S17). Free-form JSON
+// Bounds on what a request body may store (S17). Free-form JSON
 // (v2 `metadata` takes any values) would otherwise be kept at any depth or
 // size and break every later answer that serialises it; checked at the door,
 // before the body is validated or stored, so the refusal changes nothing.

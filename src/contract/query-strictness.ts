@@ -2,7 +2,7 @@
 // name, a comma-separated filter sent repeated, bracket style (`statuses[]=`),
 // a repeated filter sent comma-separated. The real service may ignore such a
 // query and answer a wider list; the sandbox refuses it, naming the parameter
-// and the form it expects (DECISIONS S15), so the mistake shows before
+// and the form it expects (S15), so the mistake shows before
 // production.
 import type { Violation } from './routes.js';
 

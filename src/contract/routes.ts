@@ -1,6 +1,6 @@
 // Turns a bundled OpenAPI document into route specifications. Everything but
 // the validators is derived once at start-up; each validator is compiled the
-// first time its route needs it, so a start compiles nothing (DECISIONS S22).
+// first time its route needs it, so a start compiles nothing (S22).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { bodyLimitViolations } from './body-limits.js';
@@ -172,7 +172,7 @@ export class Contract {
       parse: ({ params: rawParams, query: rawQuery, body }) => {
         const violations: Violation[] = [];
         const value: ParsedRequest = { params: {}, query: {}, body: undefined };
-        // Every API refuses a query its operation does not declare or writes in another form (DECISIONS S12, S15).
+        // Every API refuses a query its operation does not declare or writes in another form (S12, S15).
         const forms = queryFormViolations(rawQuery, queryForms);
         violations.push(...forms.violations);
         for (const p of params) {
