@@ -9,6 +9,8 @@
 // request body. Optional scalar filters and paging are left out: a sample
 // shows the call, not every option.
 
+import { deref } from './schema-view.mjs';
+
 /** How each API is called from a shell and from TypeScript; every API of the package needs an entry. */
 export const SAMPLE_CLIENTS = {
   v2: {
@@ -29,21 +31,6 @@ export const SAMPLE_CLIENTS = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-function resolver(doc) {
-  return (node) => {
-    let current = node;
-    while (current && typeof current.$ref === 'string') {
-      current = current.$ref
-        .slice(2)
-        .split('/')
-        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-        .reduce((at, key) => at?.[key], doc);
-      if (current === undefined) throw new Error(`unresolved $ref ${node.$ref}`);
-    }
-    return current;
-  };
-}
-
 function exampleOf(param, where) {
   if (param.example !== undefined) return param.example;
   const first = Object.values(param.examples ?? {})[0];
@@ -57,30 +44,30 @@ function exampleOf(param, where) {
  *   query: { name: string, value: any, explode: boolean }[], body: any, scheme: any, jsonContentType: boolean }}
  */
 export function sampleRequest(doc, path, method) {
-  const deref = resolver(doc);
+  const resolve = (node) => deref(doc, node);
   const item = doc.paths[path];
   const operation = item[method];
   const where = `${method.toUpperCase()} ${path}`;
-  const params = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(deref);
+  const params = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolve);
   const pathParams = {};
   const query = [];
   for (const p of params) {
     if (p.in === 'path') pathParams[p.name] = exampleOf(p, where);
-    else if (p.in === 'query' && (p.required || deref(p.schema)?.type === 'array')) {
+    else if (p.in === 'query' && (p.required || resolve(p.schema)?.type === 'array')) {
       query.push({ name: p.name, value: exampleOf(p, where), explode: p.explode ?? (p.style ?? 'form') === 'form' });
     }
   }
-  const requestBody = deref(operation.requestBody);
+  const requestBody = operation.requestBody && resolve(operation.requestBody);
   let body;
   if (requestBody) {
     const media = requestBody.content?.['application/json'];
     const named = Object.values(media?.examples ?? {})[0];
-    body = media?.example ?? (named && deref(named).value);
+    body = media?.example ?? (named && resolve(named).value);
     if (body === undefined) throw new Error(`${where}: the request body has no example to build the code samples from; add one`);
   }
   const security = operation.security ?? doc.security ?? [];
   const schemeName = Object.keys(security[0] ?? {})[0];
-  const scheme = schemeName ? deref(doc.components.securitySchemes[schemeName]) : undefined;
+  const scheme = schemeName ? resolve(doc.components.securitySchemes[schemeName]) : undefined;
   // An operation that documents 415 for a missing media type wants
   // `Content-Type: application/json` even when it takes no body (the sandbox's
   // control POSTs, S16).

@@ -5,7 +5,8 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { readBundledDocument } from '../package-files.js';
 import { Contract, type RouteSpec } from '../contract/routes.js';
-import { deref, mergeAllOf, typesOf, type Json } from './schema-values.js';
+import { escapePointerToken, resolveRef } from '../contract/json-pointer.js';
+import { mergeAllOf, typesOf, type Json } from './schema-values.js';
 
 export type ApiName = 'partner' | 'v2';
 
@@ -46,8 +47,6 @@ export interface ApiModel {
   scheme: 'authKey' | 'bearer';
 }
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** The operations of one bundled API, in document order. */
 export function loadApi(api: ApiName): ApiModel {
   const doc = readBundledDocument(api);
@@ -55,12 +54,12 @@ export function loadApi(api: ApiName): ApiModel {
   const contract = new Contract(api, doc, { errorSchema: 'Error', security: () => scheme });
   const operations: OperationModel[] = [];
   for (const route of contract.routes) {
-    const item = deref(doc, doc.paths[route.path]);
+    const item = resolveRef(doc, doc.paths[route.path]);
     const method = route.method.toLowerCase();
     const op = item[method];
-    const opPtr = `#/paths/${escape(route.path)}/${method}`;
+    const opPtr = `#/paths/${escapePointerToken(route.path)}/${method}`;
     const params: ParamModel[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
-      .map((raw: Json) => deref(doc, raw))
+      .map((raw: Json) => resolveRef(doc, raw))
       .filter((p: Json) => p.in === 'path' || p.in === 'query')
       .map((p: Json) => {
         const schema = mergeAllOf(doc, p.schema);
@@ -75,7 +74,7 @@ export function loadApi(api: ApiName): ApiModel {
       });
     const pointers = new Map<number, string>();
     for (const [status, raw] of Object.entries<Json>(op.responses ?? {})) {
-      if (!/^\d{3}$/.test(status) || !deref(doc, raw)?.content?.['application/json']) continue;
+      if (!/^\d{3}$/.test(status) || !resolveRef(doc, raw)?.content?.['application/json']) continue;
       pointers.set(Number(status), `${raw.$ref ?? `${opPtr}/responses/${status}`}/content/application~1json/schema`);
     }
     const validators = new Map<number, ValidateFunction>();
@@ -86,7 +85,7 @@ export function loadApi(api: ApiName): ApiModel {
       path: route.path,
       readOnly: route.method === 'GET',
       params,
-      bodySchema: deref(doc, op.requestBody)?.content?.['application/json']?.schema,
+      bodySchema: resolveRef(doc, op.requestBody)?.content?.['application/json']?.schema,
       statuses: Object.keys(op.responses ?? {}).filter((s) => /^\d{3}$/.test(s)).map(Number),
       route,
       responseSchemaPointer: (status) => pointers.get(status),

@@ -2,22 +2,11 @@
 // documents): valid values, and mutated ones that break one rule. Used by the
 // conformance runner and the fuzz tests; nothing here knows an operation.
 import fc from 'fast-check';
+import { resolveRef } from '../contract/json-pointer.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-/** Resolves a local `$ref` (and chains of them) inside a document. */
-export function deref(doc: Json, node: Json): Json {
-  let current = node;
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((at: Json, key: string) => at?.[key], doc);
-  }
-  return current;
-}
 
 // ---------------------------------------------------------------------------
 // Values from JSON Schema
@@ -46,7 +35,7 @@ type JsonType = (typeof TYPES)[number];
 
 /** Flattens `allOf` (and `$ref`s inside it) into one schema; the keywords of later members win, `required` and `properties` merge. */
 export function mergeAllOf(doc: Json, raw: Json): Json {
-  const schema = deref(doc, raw);
+  const schema = resolveRef(doc, raw);
   if (!schema || typeof schema !== 'object' || !Array.isArray(schema.allOf)) return schema;
   const { allOf, ...rest } = schema;
   const merged: Json = {};
@@ -190,12 +179,12 @@ function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitr
         record[name] = known.length && typesOf(mergeAllOf(doc, prop)).includes('string') ? fc.oneof(fc.constantFrom(...known), generated) : generated;
       }
       const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
-      const extra = deref(doc, schema.additionalProperties);
+      const extra = resolveRef(doc, schema.additionalProperties);
       const maxProps = schema.maxProperties ?? Infinity;
       if (!extra || typeof extra !== 'object' || shallow || maxProps === 0) {
         return maxProps === 0 ? fc.constant({}) : base;
       }
-      const keyMax = deref(doc, schema.propertyNames)?.maxLength ?? 12;
+      const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
       const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }), valueFor(doc, extra, opts, depth + 1), {
         maxKeys: Math.min(3, maxProps),
         noNullPrototype: true,
@@ -317,10 +306,10 @@ export function mutationsOf(doc: Json, raw: Json, opts: SchemaArbitraryOptions =
     if (schema.maxProperties !== undefined) {
       m('too-many-properties', fc.constant(Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))));
     }
-    const names = deref(doc, schema.propertyNames);
+    const names = resolveRef(doc, schema.propertyNames);
     if (names?.maxLength !== undefined) m('property-name-too-long', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
     if (schema.additionalProperties === false) m('unknown-property', valid.map((v) => ({ ...v, unexpectedProperty: 1 })));
-    const extra = deref(doc, schema.additionalProperties);
+    const extra = resolveRef(doc, schema.additionalProperties);
     if (extra && typeof extra === 'object') {
       const inner = mutationsOf(doc, extra, opts, depth + 1, `${at}/extra`);
       if (inner.length) out.push(fc.oneof(...inner).map((bad) => ({ ...bad, value: { extra: bad.value } })));

@@ -6,6 +6,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Exchange } from './http.js';
 import { encode, type Json } from './schema-values.js';
+import { valueAtPointer } from '../contract/json-pointer.js';
 
 export interface StepCall {
   /** `workflow new-user, step create` */
@@ -35,18 +36,11 @@ interface Scope {
   exchange?: Exchange;
 }
 
-const pointerGet = (value: unknown, pointer: string): unknown =>
-  pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
-
 /** The value of a runtime expression or literal. */
 export function evaluate(expr: string, scope: Scope): unknown {
   const e = expr.trim();
   if (e === '$statusCode') return scope.exchange?.status;
-  if (e.startsWith('$response.body')) return pointerGet(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
+  if (e.startsWith('$response.body')) return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
   let m = /^\$inputs\.(.+)$/.exec(e);
   if (m) return scope.inputs[m[1]];
   m = /^\$steps\.([^.]+)\.outputs\.(.+)$/.exec(e);

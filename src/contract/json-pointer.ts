@@ -29,7 +29,8 @@ export function valueAtPointer(value: unknown, pointer: string): unknown {
  * without one is returned as it is. Throws when a `$ref` leads nowhere or
  * loops, naming it, since a bundle that does is broken.
  */
-export function resolveRef<T = any>(doc: unknown, node: unknown): T {
+// Returns `any`: a bundle is untyped JSON, and callers read it as the schema they expect.
+export function resolveRef(doc: unknown, node: unknown): any {
   let current = node as { $ref?: unknown } | undefined;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
     const ref = current.$ref;
@@ -38,5 +39,5 @@ export function resolveRef<T = any>(doc: unknown, node: unknown): T {
     if (next === undefined) throw new Error(`$ref ${ref} names nothing in the document`);
     current = next;
   }
-  return current as T;
+  return current;
 }

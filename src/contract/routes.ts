@@ -5,6 +5,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { bodyLimitViolations } from './body-limits.js';
 import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
+import { escapePointerToken, resolveRef } from './json-pointer.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -49,12 +50,6 @@ interface ParamSpec {
   validator: () => ValidateFunction;
 }
 
-const deref = (doc: Doc, node: any): any => {
-  while (node?.$ref) node = node.$ref.slice(2).split('/').map(unescape).reduce((at: any, k: string) => at[k], doc);
-  return node;
-};
-const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The reason code of an Ajv error, upper-case like the service's `REQUIRED`. */
 function reasonCode(e: ErrorObject): string {
@@ -102,7 +97,7 @@ export class Contract {
     this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
     this.routes = [];
     for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
-      const item = deref(doc, rawItem);
+      const item = resolveRef(doc, rawItem);
       for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
         if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method])));
       }
@@ -122,10 +117,10 @@ export class Contract {
 
   private route(path: string, method: string, item: Doc, security: RouteSpec['security']): RouteSpec {
     const op = item[method];
-    const opPtr = `#/paths/${escape(path)}/${method}`;
+    const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
     const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((raw: any, i: number) => {
-      const p = deref(this.doc, raw);
-      const schema = deref(this.doc, p.schema);
+      const p = resolveRef(this.doc, raw);
+      const schema = resolveRef(this.doc, p.schema);
       const array = schemaType(schema) === 'array';
       const ptr = raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`;
       return {
@@ -134,20 +129,20 @@ export class Contract {
         required: Boolean(p.required),
         array,
         explode: p.explode ?? (p.style ?? 'form') === 'form',
-        itemType: schemaType(array ? deref(this.doc, schema.items) : schema),
+        itemType: schemaType(array ? resolveRef(this.doc, schema.items) : schema),
         validator: this.lazy(ptr),
       };
     }).filter((p: ParamSpec) => p.in === 'path' || p.in === 'query');
 
     const queryForms = params.filter((p) => p.in === 'query');
-    const bodyMedia = deref(this.doc, op.requestBody)?.content?.['application/json'];
-    const bodyRequired = Boolean(deref(this.doc, op.requestBody)?.required);
+    const bodyMedia = resolveRef(this.doc, op.requestBody)?.content?.['application/json'];
+    const bodyRequired = Boolean(resolveRef(this.doc, op.requestBody)?.required);
     const bodyValidator = bodyMedia ? this.lazy(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
     // Object fields without declared properties keep whatever JSON they are given.
-    const bodySchema = deref(this.doc, bodyMedia?.schema);
+    const bodySchema = resolveRef(this.doc, bodyMedia?.schema);
     const freeFormFields = new Set(
       Object.entries<any>(bodySchema?.properties ?? {})
-        .filter(([, raw]) => schemaType(deref(this.doc, raw)) === 'object' && !deref(this.doc, raw).properties)
+        .filter(([, raw]) => schemaType(resolveRef(this.doc, raw)) === 'object' && !resolveRef(this.doc, raw).properties)
         .map(([name]) => name),
     );
 
@@ -155,7 +150,7 @@ export class Contract {
     const responses = new Map<number, () => ValidateFunction>();
     const declaredWithoutBody = new Set<number>();
     for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
-      const media = deref(this.doc, raw)?.content?.['application/json'];
+      const media = resolveRef(this.doc, raw)?.content?.['application/json'];
       if (!media && /^\d{3}$/.test(status)) declaredWithoutBody.add(Number(status));
       if (!media || !/^\d{3}$/.test(status)) continue;
       const base = raw.$ref ?? `${opPtr}/responses/${status}`;

@@ -6,8 +6,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
-// One $ref resolver for the tests and the conformance runner.
-import { deref } from '../../src/conformance/schema-values.js';
+// The package's one $ref resolver, under the name the tests read.
+import { escapePointerToken, resolveRef as deref } from '../../src/contract/json-pointer.js';
 
 export { deref };
 
@@ -26,8 +26,7 @@ export function loadBundle(api: string): Json {
   return documents.get(api);
 }
 
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-export const pointer = (...parts: (string | number)[]) => `#/${parts.map((p) => escapePointer(String(p))).join('/')}`;
+export const pointer = (...parts: (string | number)[]) => `#/${parts.map((p) => escapePointerToken(String(p))).join('/')}`;
 
 export interface SchemaValidator {
   /** Asserts (with vitest's expect) that a value is valid against a named component schema. */

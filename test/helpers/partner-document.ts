@@ -4,6 +4,7 @@
 // lists, and access to the bundle by JSON pointer (validators, schemas,
 // parameters, named examples).
 import { expect } from 'vitest';
+import { unescapePointerToken } from '../../src/contract/json-pointer.js';
 import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json, type OperationEntry } from './openapi.js';
 
 export const doc = loadBundle('partner');
@@ -131,7 +132,7 @@ export function rawAt(ptr: string): Json {
   return ptr
     .slice(2)
     .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map(unescapePointerToken)
     .reduce((at: Json, key: string) => deref(doc, at)?.[key], doc);
 }
 export const nodeAt = (ptr: string): Json => deref(doc, rawAt(ptr));

@@ -2,7 +2,8 @@
 // queries, headers and bodies, for the fuzz tests. The values come from
 // src/conformance/schema-values.ts, shared with the conformance runner.
 import fc from 'fast-check';
-import { deref, encode, mergeAllOf, mutatedValueFor, mutationsOf, typesOf, valueFor, type Json, type SchemaArbitraryOptions } from '../../src/conformance/schema-values.js';
+import { deref } from './openapi.js';
+import { encode, mergeAllOf, mutatedValueFor, mutationsOf, typesOf, valueFor, type Json, type SchemaArbitraryOptions } from '../../src/conformance/schema-values.js';
 
 export { encode, mutatedValueFor, mutationsOf, valueFor, type Mutated, type SchemaArbitraryOptions } from '../../src/conformance/schema-values.js';
 
