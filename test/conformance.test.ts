@@ -13,14 +13,14 @@ import { Target } from '../src/conformance/http.js';
 import { loadApi } from '../src/conformance/operations.js';
 import { WORKFLOWS_FILE, type ConformanceReport } from '../src/conformance/report.js';
 import { parseFaults, type FaultSpec } from '../src/sandbox/http/faults.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
 
 const KEY = 'sbx_conformance_key_0123456789';
 const TOKEN = 'v2_conformance_token_0123456789';
 
 async function seededSandbox(faults?: FaultSpec[], validateResponses = false): Promise<Sandbox> {
-  const sandbox = await startSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, faults, validateResponses });
+  const sandbox = await serveSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, faults, validateResponses });
   const res = await fetch(`${sandbox.url}/_sandbox/seed`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
   expect(res.status).toBe(200);
   return sandbox;

@@ -19,7 +19,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { apiOfTarget, checkAnswer, Counts, describeRequest, docs, Mismatches, routeOf, SEED, send, type Answer, type Api } from './helpers/fuzz-http.js';
 import { type Json } from './helpers/openapi.js';
 import { headersFor, requestsForDocument } from './helpers/request-arbitraries.js';
@@ -43,7 +43,7 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
   beforeAll(async () => {
     await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
     sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
-    sandbox = await startSandbox({ port: 0, authKey, accessToken, validateResponses: true });
+    sandbox = await serveSandbox({ port: 0, authKey, accessToken, validateResponses: true });
     const seeded = sandbox.partner.seed();
     knownIds.verificationId = seeded.verificationIds;
     knownIds.userId = seeded.userIds;

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 let sandbox: Sandbox;
 // Held here: reading it from `sandbox.partner` between two reads would itself
@@ -21,7 +21,7 @@ const receiver = createServer((req, res) => {
 beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  sandbox = await startSandbox({ port: 0, validateResponses: true, retryIntervalMs: 100 });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, retryIntervalSeconds: 0.1 });
   key = sandbox.authKey;
 });
 afterEach(() => {

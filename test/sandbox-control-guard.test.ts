@@ -5,7 +5,7 @@
 // answering any local client.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
 
 let sandbox: Sandbox;
@@ -13,7 +13,7 @@ let port: number;
 const sandboxDoc = validatorFor('sandbox');
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, validateResponses: true });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true });
   port = Number(new URL(sandbox.url).port);
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@
 // a client that never finishes its headers is answered 408 and closed.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { validatorFor } from './helpers/openapi.js';
 
 let sandbox: Sandbox;
@@ -15,7 +15,7 @@ const v2Doc = validatorFor('v2');
 const HEADERS_TIMEOUT_MS = 600;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, validateResponses: true, headersTimeoutMs: HEADERS_TIMEOUT_MS });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, headersTimeoutMs: HEADERS_TIMEOUT_MS });
   port = Number(new URL(sandbox.url).port);
 });
 afterAll(async () => {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../src/partner.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  sandbox = await startSandbox({ port: 0, validateResponses: true, webhookUrl: `${appUrl}/webhooks` });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, webhookUrl: `${appUrl}/webhooks` });
   partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 20_000 });
   page = await browser.newPage();
@@ -230,7 +230,7 @@ describe("the end user's page", () => {
   it('with --state, what the page did is journaled like the control call it stands for and survives a restart', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'end-user-page-'));
     const state = path.join(dir, 'state.jsonl');
-    const first = await startSandbox({ port: 0, state });
+    const first = await serveSandbox({ port: 0, state });
     const client = createPartnerClient({ baseUrl: first.url, authKey: first.authKey });
     const { data: v } = await client.POST('/verifications', { body: { externalUserId: crypto.randomUUID(), redirectUrl: `${appUrl}/done`, requirements: [{ type: 'document' }] } });
     const opened = await fetch(v!.url, { redirect: 'manual' });
@@ -243,7 +243,7 @@ describe("the end user's page", () => {
     });
     expect([posted.status, posted.headers.get('location')]).toEqual([303, `${appUrl}/done`]);
     await first.close();
-    const second = await startSandbox({ port: 0, state });
+    const second = await serveSandbox({ port: 0, state });
     try {
       const again = createPartnerClient({ baseUrl: second.url, authKey: second.authKey });
       const { data } = await again.GET('/verifications/{verificationId}', { params: { path: { verificationId: v!.id } } });

@@ -3,7 +3,7 @@
 // values (as v2's details do); a body that is not JSON is refused with where.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonMistake } from '../src/sandbox/http/json-position.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 const KEY = 'sbx_reasons_key_0123456789';
 const TOKEN = 'v2_reasons_token_0123456789';
@@ -12,7 +12,7 @@ let rotatedAway: string;
 let current: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, validateResponses: true });
+  sandbox = await serveSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, validateResponses: true });
   const rotated = await fetch(`${sandbox.url}/auth-keys`, { method: 'POST', headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' }, body: '{}' });
   expect(rotated.status).toBe(201);
   rotatedAway = KEY;

@@ -2,7 +2,7 @@
 // shapes for every kind of bad request, and v2 reads with real filters. Every
 // answer is checked against the documents (validateResponses).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { validatorFor } from './helpers/openapi.js';
 
 let sandbox: Sandbox;
@@ -12,7 +12,7 @@ const authKey = 'sbx_test_key_7d1e4b9a';
 const accessToken = 'v2_test_token_3c8f';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, authKey, accessToken, validateResponses: true });
+  sandbox = await serveSandbox({ port: 0, authKey, accessToken, validateResponses: true });
 });
 afterAll(async () => {
   expect(sandbox.violations).toEqual([]);

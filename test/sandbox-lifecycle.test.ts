@@ -4,16 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../src/partner.js';
 import { createV2Client } from '../src/v2.js';
-import type { EmittedEvent } from '../src/sandbox/partner/api.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import type { WebhookEvent } from '../src/webhooks/events.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 
 let sandbox: Sandbox;
 let partner: PartnerClient;
-const events: EmittedEvent[] = [];
+const events: { event: WebhookEvent }[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, validateResponses: true, onEvent: (e) => events.push(e) });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, onWebhook: (event) => events.push({ event }) });
   partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
 });
 afterAll(async () => {

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_DATE_TIME_MS, LATEST_CLOCK_MS } from '../src/sandbox/common/clock.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 let sandbox: Sandbox;
 const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-probe-'));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, validateResponses: true });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -69,14 +69,14 @@ describe('the clock stops where date-times end', () => {
 
   it('refuses to load a state file whose clock is past the limit, with the file and the fix in the error', async () => {
     const state = path.join(dir, 'far-future.jsonl');
-    const first = await startSandbox({ port: 0, state });
+    const first = await serveSandbox({ port: 0, state });
     await first.close();
     const [header, ...rest] = readFileSync(state, 'utf8').split('\n');
     const parsed = JSON.parse(header);
-    // What a file of the sandbox before the fix held: a clock in year 10021.
+    // A file whose clock runs into year 10021.
     parsed.meta.clockOffsetMs = Date.UTC(10021, 0, 1) - Date.now();
     writeFileSync(state, [JSON.stringify(parsed), ...rest].join('\n'));
-    await expect(startSandbox({ port: 0, state })).rejects.toThrow(
+    await expect(serveSandbox({ port: 0, state })).rejects.toThrow(
       new RegExp(`^${state.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: its clock runs .* minutes ahead, so the sandbox clock would be at \\+010021-.*Start with a new state file`),
     );
   });

@@ -4,7 +4,7 @@
 // shape of its API that names the parameter and the form it expects; the
 // documented forms keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { validatorFor } from './helpers/openapi.js';
 
 let sandbox: Sandbox;
@@ -13,7 +13,7 @@ const partnerDoc = validatorFor('partner');
 const accessToken = 'v2_query_token_4b1d';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, accessToken, validateResponses: true });
+  sandbox = await serveSandbox({ port: 0, accessToken, validateResponses: true });
   sandbox.partner.seed();
 });
 afterAll(async () => {

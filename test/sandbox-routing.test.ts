@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { validatorFor } from './helpers/openapi.js';
 
 let sandbox: Sandbox;
@@ -16,7 +16,7 @@ const accessToken = 'v2_routing_token_7b1e';
 const SEEDED_V2 = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, authKey, accessToken, validateResponses: true });
+  sandbox = await serveSandbox({ port: 0, authKey, accessToken, validateResponses: true });
   port = Number(new URL(sandbox.url).port);
 });
 afterAll(async () => {

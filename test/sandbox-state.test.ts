@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { startSandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const FIRST_KEY = 'sbx_state_first_key';
@@ -143,7 +143,7 @@ describe('sandbox --state', () => {
 
   it('a restart from the journal alone rebuilds the same state, ids and webhook histories included', { timeout: 30_000 }, async () => {
     const file = stateFile();
-    const sandbox = await startSandbox({ port: 0, state: file, authKey: FIRST_KEY });
+    const sandbox = await serveSandbox({ port: 0, state: file, authKey: FIRST_KEY });
     const call = async (method: string, at: string, body?: unknown) => {
       const res = await fetch(`${sandbox.url}${at}`, withKey(FIRST_KEY, body === undefined ? { method } : { ...json(body), method }));
       return { status: res.status, body: res.status === 204 ? null : await res.json() };
@@ -152,7 +152,7 @@ describe('sandbox --state', () => {
     const done = await call('POST', '/verifications', createBody(2));
     await call('POST', `/_sandbox/verifications/${done.body.id}/open`, {});
     await call('POST', `/_sandbox/verifications/${done.body.id}/scan`, { outcome: 'pass' });
-    // Time passes; a read (not journaled) expires the short session and draws its event ids.
+    // Time passes; a read expires the short session, and that change is journaled as any other.
     await call('POST', '/_sandbox/clock/advance', { minutes: 10 });
     expect((await call('GET', `/verifications/${short.body.id}`)).body.status).toBe('expired');
     await call('POST', '/verifications', createBody(3));
@@ -169,8 +169,9 @@ describe('sandbox --state', () => {
     const copy = `${file}.crash`;
     fs.copyFileSync(file, copy);
     await sandbox.close();
-    expect(fs.readFileSync(copy, 'utf8').split('\n').filter((l) => l.includes('"op":')).length).toBeGreaterThanOrEqual(7);
-    const restarted = await startSandbox({ port: 0, state: copy });
+    const lines = fs.readFileSync(copy, 'utf8').trimEnd().split('\n');
+    expect(lines.length - lines.indexOf('{"end":true}') - 1).toBeGreaterThanOrEqual(7);
+    const restarted = await serveSandbox({ port: 0, state: copy });
     const after = await views(restarted.url);
     const rebase = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll(restarted.url, sandbox.url));
     expect(rebase(after)).toEqual(before);
@@ -181,12 +182,12 @@ describe('sandbox --state', () => {
     const file = stateFile();
     const warnings: string[] = [];
     const options = { port: 0, state: file, authKey: FIRST_KEY, onWarning: (m: string) => warnings.push(m) };
-    let sandbox = await startSandbox(options);
+    let sandbox = await serveSandbox(options);
     const kept = sandbox.partner.createVerification(createBody(1));
     await sandbox.close();
     // A record cut off mid-write, as a crash during an append leaves it.
-    fs.appendFileSync(file, '{"t":1774000000000,"op":"partner.createVerification","req":{"params":{},"qu');
-    sandbox = await startSandbox(options);
+    fs.appendFileSync(file, '{"clockOffsetMs":0,"verifications":[{"token":"Jx3');
+    sandbox = await serveSandbox(options);
     expect(warnings).toEqual([expect.stringMatching(/ignored a torn last record \(line \d+, \d+ bytes\)/)]);
     expect(sandbox.partner.getVerification(kept.id).id).toBe(kept.id);
     const res = await fetch(`${sandbox.url}/verifications`, withKey(FIRST_KEY, json(createBody(2))));
@@ -194,11 +195,11 @@ describe('sandbox --state', () => {
     const added = await res.json();
     // Stop without the closing snapshot, as a crash would: the journal alone must carry the change.
     const journal = fs.readFileSync(file, 'utf8');
-    expect(journal.trimEnd().split('\n').at(-1)).toContain('"op":"partner.createVerification"');
+    expect(journal.trimEnd().split('\n').at(-1)).toContain(`"id":"${added.id}"`);
     const copy = `${file}.copy`;
     fs.copyFileSync(file, copy);
     await sandbox.close();
-    const restarted = await startSandbox({ ...options, state: copy });
+    const restarted = await serveSandbox({ ...options, state: copy });
     expect(restarted.partner.getVerification(added.id)).toMatchObject({ id: added.id, createdAt: added.createdAt });
     expect(restarted.partner.getVerification(kept.id).id).toBe(kept.id);
     expect(warnings).toHaveLength(1);
@@ -208,26 +209,26 @@ describe('sandbox --state', () => {
   it('refuses a file that is not a sandbox state, or damaged before its end, saying what to do', async () => {
     const file = stateFile();
     fs.writeFileSync(file, 'name,phone\nLena,+4915112345678\n');
-    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(/is not a sandbox state file; choose another --state path/);
-    const sandbox = await startSandbox({ port: 0, state: `${file}.new` });
+    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(/is not a sandbox state file; choose another --state path/);
+    const sandbox = await serveSandbox({ port: 0, state: `${file}.new` });
     sandbox.partner.createVerification(createBody(3));
     await sandbox.close();
     const lines = fs.readFileSync(`${file}.new`, 'utf8').split('\n');
     lines[1] = lines[1].slice(0, 10);
     fs.writeFileSync(`${file}.new`, lines.join('\n'));
-    await expect(startSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(/is damaged at line 2 .*delete it to start empty/);
+    await expect(serveSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(/is damaged at line 2 .*delete it to start empty/);
   });
 
-  it('refuses a version 1 file (the SHA-256 random sequence of development builds, which a replay would not draw alike), saying what to do', async () => {
+  it('refuses a file of an older format (version 2 journaled requests, not their effects), saying what to do', async () => {
     const file = stateFile();
-    const sandbox = await startSandbox({ port: 0, state: file });
+    const sandbox = await serveSandbox({ port: 0, state: file });
     sandbox.partner.createVerification(createBody(4));
     await sandbox.close();
     const [header, ...rest] = fs.readFileSync(file, 'utf8').split('\n');
     const old = JSON.parse(header);
-    expect(old.version).toBe(2);
-    old.version = 1;
+    expect(old.version).toBe(3);
+    old.version = 2;
     fs.writeFileSync(file, [JSON.stringify(old), ...rest].join('\n'));
-    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(/has version 1; this sandbox reads version 2 only: delete the file to start empty, or choose another --state path/);
+    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(/has version 2, written by an older sandbox that journaled requests instead of their effects; this sandbox reads version 3 only: delete the file to start empty, or choose another --state path/);
   });
 });

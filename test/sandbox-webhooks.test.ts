@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { parseWebhookEvent, verifyWebhookSignature, type WebhookEvent } from '../src/webhooks/index.js';
 import { knownEvent } from './helpers/known-event.js';
 import { validatorFor } from './helpers/openapi.js';
@@ -46,7 +46,7 @@ const receiver = createServer((req: IncomingMessage, res) => {
 beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
-  sandbox = await startSandbox({ port: 0, validateResponses: true, webhookUrl: receiverUrl, retryIntervalMs: 200, onDeliveryFailure: (line) => failures.push(line) });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, webhookUrl: receiverUrl, retryIntervalSeconds: 0.2, onDeliveryFailure: (line) => failures.push(line) });
   keys.push(sandbox.authKey);
 });
 afterEach(() => {

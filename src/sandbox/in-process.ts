@@ -4,7 +4,7 @@
 // accepts. Only plain types cross this boundary, so the published
 // declarations name nothing of the sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
-import { startSandbox as startServer } from './server.js';
+import { serveSandbox } from './server.js';
 
 export interface StartSandboxOptions {
   /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */
@@ -64,14 +64,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const value = options[name];
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new TypeError(`startSandbox: ${name} must be a non-empty string when given`);
   }
-  const sandbox = await startServer({
+  const sandbox = await serveSandbox({
     port,
     authKey: options.authKey,
     accessToken: options.accessToken,
     webhookUrl: options.webhookUrl,
-    retryIntervalMs: retryIntervalSeconds === undefined ? undefined : retryIntervalSeconds * 1000,
+    retryIntervalSeconds,
     state: options.state,
-    onEvent: onWebhook ? (emitted) => onWebhook(emitted.event, emitted.text) : undefined,
+    onWebhook,
     onDeliveryFailure: options.onDeliveryFailure,
   });
   return { url: sandbox.url, authKey: sandbox.authKey, accessToken: sandbox.accessToken, close: () => sandbox.close() };

@@ -1,28 +1,29 @@
 // The stateful sandbox: both APIs and the control API served from their
 // bundled documents, with real state, credentials and validation.
+// `serveSandbox` assembles the layers: the partner engine and the v2
+// sessions, webhook delivery, the --state file, the door and the pages.
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { readBundledDocument } from '../package-files.js';
-import { AnswerCache, invalidatingCalls } from './common/answer-cache.js';
+import type { WebhookEvent } from '../webhooks/events.js';
 import { SandboxClock } from './common/clock.js';
 import { answerClientError } from './http/client-errors.js';
-import { Contract, type RouteSpec } from '../contract/routes.js';
+import { Contract, type ParsedRequest, type RouteSpec } from '../contract/routes.js';
 import { controlHandlers } from './operations/control.js';
 import { refusalReason } from './http/credential-refusal.js';
 import { Dispatcher } from './http/dispatch.js';
 import type { ApiName } from './http/error-bodies.js';
-import type { EmittedEvent } from './partner/api.js';
 import { partnerHandlers, type Handler } from './operations/partner.js';
-import { PartnerState } from './partner/state.js';
+import { createPartnerState, type PartnerState } from './partner/state.js';
 import { V2State, type V2Verification } from './v2/state.js';
 import { WebhookDelivery } from './partner/delivery.js';
-import { Changes, savedIdentity } from './persistence/journal.js';
-import { SandboxRandom } from './common/random.js';
-import { Faults, type FaultSpec } from './http/faults.js';
+import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
+import type { FaultSpec } from './http/faults.js';
 import { EndUserPage } from './http/end-user-page.js';
 import { servesHomePage } from './http/home-page.js';
 
+/** The options of the command line and of the in-process API under the same names, and a few for this package's tests. */
 export interface SandboxOptions {
   port?: number;
   host?: string;
@@ -32,12 +33,12 @@ export interface SandboxOptions {
   accessToken?: string;
   /** Check every answer against the documents and answer 500 on a violation (for tests). */
   validateResponses?: boolean;
-  /** Called for every webhook the sandbox emits. */
-  onEvent?: (emitted: EmittedEvent) => void;
+  /** Called with every webhook the sandbox emits and its JSON text (what is signed). */
+  onWebhook?: (event: WebhookEvent, body: string) => void;
   /** The partner's webhookUrl at start (PUT /partners changes it). */
   webhookUrl?: string;
-  /** Webhook retry interval in ms; the service's is 15 minutes. */
-  retryIntervalMs?: number;
+  /** Seconds between retries of a webhook not answered 200; the service's is 15 minutes. */
+  retryIntervalSeconds?: number;
   /** Keep the whole state in this file across restarts (DECISIONS S21); its saved keys win over authKey/accessToken. */
   state?: string;
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
@@ -50,8 +51,6 @@ export interface SandboxOptions {
   headersTimeoutMs?: number;
   /** The same for the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
-  /** Send a GET's kept answer while the state is unchanged (DECISIONS S25); default true. */
-  answerCache?: boolean;
   /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
   newId?: () => string;
 }
@@ -88,53 +87,64 @@ function v2Seed(): V2Verification[] {
     .filter((v) => typeof v?.id === 'string' && typeof v?.status === 'string');
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+/** Starts the sandbox server; `startSandbox` of `@verification-service/contracts/sandbox` (in-process.ts) is this for a partner's test suite. */
+export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
-  const saved = options.state === undefined ? undefined : savedIdentity(options.state);
+  const saved = options.state === undefined ? undefined : readSavedState(options.state);
   const authKey = saved?.meta?.authKey ?? options.authKey ?? token('sbx');
   const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
-  const random = new SandboxRandom();
   const clock = new SandboxClock();
   // Slow clients (slowloris) are closed after a bound; Node checks it every
   // connectionsCheckingInterval, so the check runs often enough to matter.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   const violations: string[] = [];
-  const faults = new Faults(options.faults);
 
   // Verification URLs carry the sandbox's address, so the port is settled
   // before the state is made (port 0 asks the OS for a free one).
   const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
   const url = `http://${host}:${port}`;
   const seed = v2Seed();
-  const v2 = new V2State(() => seed, clock, url, random);
+  const v2 = new V2State(() => seed, clock, url);
+  let journal: EffectJournal | undefined;
   // `partner` is read lazily: delivery needs the state, the state emits into delivery.
   let partner: PartnerState;
   const delivery = new WebhookDelivery({
     clock,
     target: () => partner.webhookTarget(),
     authKey: () => partner.activeAuthKey(),
-    record: (eventId, result) => changes.delivered(eventId, result),
-    retryIntervalMs: options.retryIntervalMs,
+    record: (eventId, result) => {
+      partner.recordDelivery(eventId, result);
+      void Promise.resolve(journal?.commit(undefined)).catch(() => undefined);
+    },
+    retryIntervalMs: options.retryIntervalSeconds === undefined ? undefined : options.retryIntervalSeconds * 1000,
     onFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
   });
-  partner = new PartnerState({
+  partner = createPartnerState({
     clock,
     authKey,
-    random,
     webhookUrl: options.webhookUrl,
     publicUrl: url,
     newId: options.newId,
     onEvent: (emitted) => {
-      changes.emitted(emitted.eventId);
-      // A replayed change rebuilds its webhooks; they were sent the first time.
-      if (changes.replaying) return;
       delivery.enqueue(emitted);
-      options.onEvent?.(emitted);
+      options.onWebhook?.(emitted.event, emitted.text);
     },
   });
-  const cache = new AnswerCache();
-  const changes = new Changes({ clock, random, partner, v2, authKey, accessToken, publicUrl: url, cache });
+  if (options.state !== undefined && saved) {
+    journal = new EffectJournal({ clock, partner: partner.store, v2, authKey, accessToken }, options.state, saved);
+    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+    for (const message of saved.warnings) warn(message);
+  }
+  // A request happens at one instant, after time has done its work; with
+  // --state its answer waits until what it changed is on disk.
+  const run = (handle: Handler, req: ParsedRequest) => {
+    const answer = clock.at(() => {
+      partner.expireDue();
+      return handle(req);
+    });
+    return journal ? journal.commit(answer) : answer;
+  };
 
   const contracts: Record<ApiName, Contract> = {
     v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
@@ -161,12 +171,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     handlers,
     authorized,
     refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
-    apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
-    faults,
-    cache:
-      options.answerCache === false
-        ? { read: () => undefined, keep: () => undefined }
-        : { read: (key) => changes.cachedRead(key), keep: (key, status, answer) => cache.set(key, status, answer) },
+    run,
+    faults: options.faults ?? [],
     port,
     validateResponses: Boolean(options.validateResponses),
     violations,
@@ -177,7 +183,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     control: { contract: contracts.sandbox, handlers: handlers.sandbox },
     getVerification: handlers.partner.getVerification,
-    apply: (op, write, req, handle) => changes.apply(op, write, req, handle),
+    run,
     verificationIdForToken: (token) => partner.verificationIdForToken(token),
     isV2Session: (id) => v2.saved().some((s) => s.id === id),
   });
@@ -186,20 +192,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // The end user's page answers a foreign Host with a page of its own; every other route with the API's 403.
     (req, res) => endUserPage.serves(req, res) || dispatcher.refusesForeignHost(req, res) || servesHomePage(req, res, url) || dispatcher.listener(req, res),
   );
-  // Idle keep-alive connections are kept 72 s (Node's default is 5 s), as before (DECISIONS S23).
+  // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
+  // client pausing between calls keeps its connection (DECISIONS S23).
   server.keepAliveTimeout = 72_000;
   // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
   // path, a request line or headers over its limit, broken framing, a slow
   // client) before they are requests; they get the same error shapes.
   server.on('clientError', answerClientError);
-
-  if (options.state !== undefined && saved) {
-    const byOp = Object.fromEntries(
-      (Object.keys(handlers) as ApiName[]).flatMap((api) => Object.entries(handlers[api]).map(([op, h]) => [`${api}.${op}`, h])),
-    );
-    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
-    for (const message of changes.open(options.state, saved.loaded, byOp)) warn(message);
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -209,10 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   // Webhooks not yet delivered when the sandbox stopped go out again.
-  for (const eventId of changes.pendingEvents()) {
-    const emitted = partner.emitted(eventId);
-    if (emitted) delivery.enqueue(emitted);
-  }
+  for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);
 
   return {
     url,
@@ -220,9 +216,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     authKey: partner.activeAuthKey(),
     accessToken,
     clock,
-    // Calls made here bypass the HTTP layer, so each one empties the answer cache.
-    partner: invalidatingCalls(partner, cache),
-    v2: invalidatingCalls(v2, cache),
+    partner,
+    v2,
     violations,
     close: async () => {
       delivery.close();
@@ -231,7 +226,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      changes.close();
+      journal?.close();
     },
   };
 }
+
+/** The name other callers in this repository still use for `serveSandbox`. */
+export const startSandbox = serveSandbox;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import type { components } from '../../generated/types/partner.js';
 import { SandboxClock } from '../../src/sandbox/common/clock.js';
 import { SandboxError, type EmittedEvent } from '../../src/sandbox/partner/api.js';
-import { PartnerState } from '../../src/sandbox/partner/state.js';
+import { createPartnerState, type PartnerState } from '../../src/sandbox/partner/state.js';
 import { pointer, validatorFor } from './openapi.js';
 
 export type S = components['schemas'];
@@ -37,7 +37,7 @@ export function usePartnerState() {
   beforeEach(() => {
     clock = new SandboxClock(() => new Date(START));
     events = [];
-    state = new PartnerState({
+    state = createPartnerState({
       clock,
       authKey: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8',
       publicUrl: 'http://127.0.0.1:4020/',

@@ -18,8 +18,8 @@ export function beyondDateTimes(ms: number): string | undefined {
 
 export interface Clock {
   now(): Date;
-  /** The same in ms, where the clock can say it without making a Date. */
-  nowMs?(): number;
+  /** The same in ms since the epoch. */
+  nowMs(): number;
 }
 
 export class SandboxClock implements Clock {
@@ -37,19 +37,18 @@ export class SandboxClock implements Clock {
     return new Date(this.nowMs());
   }
 
-  /** The same in ms since the epoch, without making a Date (every request asks). */
+  /** The same in ms since the epoch. */
   nowMs(): number {
     return this.pinnedMs ?? this.baseMs() + this.offsetMs;
   }
 
   /**
-   * Runs `fn` with the clock stopped at `atMs` (now when absent): a request
-   * happens at one instant, and a replayed change (--state) at the instant it
-   * first happened.
+   * Runs `fn` with the clock stopped: a request happens at one instant, so
+   * a record and the webhook it emits carry the same time.
    */
-  at<T>(fn: () => T, atMs = this.nowMs()): T {
+  at<T>(fn: () => T): T {
     const outer = this.pinnedMs;
-    this.pinnedMs = atMs;
+    this.pinnedMs = this.nowMs();
     try {
       return fn();
     } finally {

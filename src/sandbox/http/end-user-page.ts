@@ -5,7 +5,7 @@
 // current status; after `inReview`, `completed` or `declined` the browser
 // goes to `redirectUrl`, and on an expired, closed or wrong link to
 // `errorRedirectUrl` (DECISIONS S27). Every change runs as the control
-// operation it stands for (the same handlers, webhooks and --state journal).
+// operation it stands for (the same handlers, webhooks and --state file).
 // The page is plain HTML with forms: no script, no external asset.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { components } from '../../../generated/types/partner.js';
@@ -26,8 +26,8 @@ export interface EndUserPageDeps {
   control: { contract: Contract; handlers: Record<string, Handler> };
   /** Reads a verification as `GET /verifications/{id}` does. */
   getVerification: Handler;
-  /** Runs a handler as the HTTP layer does (journaled with --state). */
-  apply: (op: string, write: boolean, req: ParsedRequest, handle: Handler) => Answer | Promise<Answer>;
+  /** Runs a handler as the HTTP layer does (its effects saved with --state). */
+  run: (handle: Handler, req: ParsedRequest) => Answer | Promise<Answer>;
   /** The verification id a session token belongs to. */
   verificationIdForToken: (token: string) => string | undefined;
   /** Whether a v2 session has this id (its link has no journey in the sandbox). */
@@ -165,13 +165,13 @@ export class EndUserPage {
     const route = this.deps.control.contract.routes.find((r) => r.operationId === operationId)!;
     const parsed = route.parse({ params: { verificationId }, query: new URLSearchParams(), body });
     if (!parsed.ok) throw new SandboxError(400, String(errorBody('sandbox', 400, undefined, parsed.violations).message));
-    const [, answer] = await this.deps.apply(`sandbox.${operationId}`, true, parsed.value, this.deps.control.handlers[operationId]);
+    const [, answer] = await this.deps.run(this.deps.control.handlers[operationId], parsed.value);
     return answer as Verification;
   }
 
   private async read(id: string): Promise<Verification | undefined> {
     try {
-      const [, answer] = await this.deps.apply('partner.getVerification', false, { params: { verificationId: id }, query: {}, body: undefined }, this.deps.getVerification);
+      const [, answer] = await this.deps.run(this.deps.getVerification, { params: { verificationId: id }, query: {}, body: undefined });
       return answer as Verification;
     } catch (err) {
       if (err instanceof SandboxError && err.status === 404) return undefined;

@@ -2,8 +2,12 @@
 // conformance run against it can prove it notices each kind of departure
 // from the contract. Only the partner and v2 APIs are faulted, never the
 // control API; a fault names one operation (`missing-field@getUser`) or all.
+// A fault wraps the operation's route and handler; the door (dispatch.ts)
+// knows nothing of faults.
 import { readBundledDocument } from '../../package-files.js';
-import type { RouteSpec } from '../../contract/routes.js';
+import { resolveRef } from '../../contract/json-pointer.js';
+import type { ParsedRequest, RouteSpec } from '../../contract/routes.js';
+import type { Handler } from '../operations/partner.js';
 import { errorBody, type ApiName } from './error-bodies.js';
 
 export const FAULTS = {
@@ -36,59 +40,57 @@ export function parseFaults(text: string): FaultSpec[] {
     });
 }
 
-const PAGING = new Set(['page', 'limit', 'pageSize']);
 type Answer = [number, unknown];
+const PAGING = new Set(['page', 'limit', 'pageSize']);
+/** What a faulted route's parse hands its faulted handler instead of a request. */
+const BROKEN: ParsedRequest = { params: {}, query: {}, body: undefined };
+const INVALID: ParsedRequest = { params: {}, query: {}, body: undefined };
 
-export class Faults {
-  constructor(private readonly specs: FaultSpec[] = []) {}
+/**
+ * An operation as the faults make it: its route and handler wrapped, so
+ * that the door serves a faulted operation as any other. One no fault
+ * names, and every control API operation, is returned as it is.
+ */
+export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler): { route: RouteSpec; handle: Handler } {
+  const has = (fault: FaultName) => route.api !== 'sandbox' && specs.some((s) => s.fault === fault && (s.operationId === undefined || s.operationId === route.operationId));
+  if (!(Object.keys(FAULTS) as FaultName[]).some(has)) return { route, handle };
+  const faulted: RouteSpec = {
+    ...route,
+    // `ignores-credentials`: the route asks for none.
+    security: has('ignores-credentials') ? 'none' : route.security,
+    parse: (raw) => {
+      // `server-error` answers before the request is looked at.
+      if (has('server-error')) return { ok: true, value: BROKEN };
+      // `ignored-filter`: the query without its filters.
+      const query = has('ignored-filter') ? new URLSearchParams([...raw.query].filter(([name]) => PAGING.has(name))) : raw.query;
+      const parsed = route.parse({ ...raw, query });
+      return parsed.ok || !has('accepts-invalid') ? parsed : { ok: true, value: INVALID };
+    },
+  };
+  return {
+    route: faulted,
+    handle: (req) => {
+      if (req === BROKEN) return [500, errorBody(route.api as ApiName, 500, 'injected fault: server-error')];
+      // `accepts-invalid`: the success status and the documented example instead of 400.
+      if (req === INVALID) return documentedExample(route);
+      const [status, body] = handle(req);
+      if (status < 200 || status > 299) return [status, body];
+      let out: Answer = [status, body];
+      if (has('missing-field') && body && typeof body === 'object' && !Array.isArray(body)) {
+        const [, ...rest] = Object.entries(body as Record<string, unknown>);
+        out = [status, Object.fromEntries(rest)];
+      }
+      return has('wrong-status') ? [202, out[1]] : out;
+    },
+  };
+}
 
-  /** Whether any fault was asked for. */
-  get active(): boolean {
-    return this.specs.length > 0;
-  }
-
-  private has(fault: FaultName, route: RouteSpec): boolean {
-    if (route.api === 'sandbox') return false;
-    return this.specs.some((s) => s.fault === fault && (s.operationId === undefined || s.operationId === route.operationId));
-  }
-
-  /** `ignores-credentials`: serve the request whatever its credential. */
-  ignoresCredentials(route: RouteSpec): boolean {
-    return this.has('ignores-credentials', route);
-  }
-
-  /** `server-error`: the answer to send before anything else, or undefined. */
-  serverError(route: RouteSpec): Answer | undefined {
-    return this.has('server-error', route) ? [500, errorBody(route.api as ApiName, 500, 'injected fault: server-error')] : undefined;
-  }
-
-  /** `ignored-filter`: the query without its filters. */
-  query(route: RouteSpec, query: URLSearchParams): URLSearchParams {
-    if (!this.has('ignored-filter', route)) return query;
-    return new URLSearchParams([...query].filter(([name]) => PAGING.has(name)));
-  }
-
-  /** `accepts-invalid`: the answer to an invalid request, or undefined to refuse it as documented. */
-  acceptInvalid(route: RouteSpec): Answer | undefined {
-    if (!this.has('accepts-invalid', route)) return undefined;
-    const doc = readBundledDocument(route.api as 'v2' | 'partner');
-    const deref = (node: any): any => (node?.$ref ? deref(node.$ref.slice(2).split('/').reduce((at: any, k: string) => at[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc)) : node);
-    const responses = deref(doc.paths[route.path])[route.method.toLowerCase()].responses;
-    const status = Object.keys(responses).find((s) => s.startsWith('2'))!;
-    const examples = deref(responses[status])?.content?.['application/json']?.examples ?? {};
-    const first = Object.values(examples)[0];
-    return [Number(status), first === undefined ? {} : deref(first).value];
-  }
-
-  /** `wrong-status` and `missing-field` on a successful answer. */
-  answer(route: RouteSpec, [status, body]: Answer): Answer {
-    if (status < 200 || status > 299) return [status, body];
-    let out: Answer = [status, body];
-    if (this.has('missing-field', route) && body && typeof body === 'object' && !Array.isArray(body)) {
-      const [, ...rest] = Object.entries(body as Record<string, unknown>);
-      out = [status, Object.fromEntries(rest)];
-    }
-    if (this.has('wrong-status', route)) out = [202, out[1]];
-    return out;
-  }
+/** The operation's success status and the first example the document gives for it. */
+function documentedExample(route: RouteSpec): Answer {
+  const doc = readBundledDocument(route.api as 'v2' | 'partner');
+  const responses = resolveRef(doc, resolveRef(doc, doc.paths[route.path])[route.method.toLowerCase()].responses);
+  const status = Object.keys(responses).find((s) => s.startsWith('2'))!;
+  const examples = resolveRef(doc, responses[status])?.content?.['application/json']?.examples ?? {};
+  const first = Object.values(examples)[0];
+  return [Number(status), first === undefined ? {} : resolveRef(doc, first).value];
 }

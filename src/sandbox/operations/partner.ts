@@ -1,6 +1,6 @@
 // The partner operations, by operationId: request in, [status, body] out.
 import type { ParsedRequest } from '../../contract/routes.js';
-import type { PartnerApi } from '../partner/api.js';
+import type { PartnerState } from '../partner/state.js';
 import { SandboxError } from '../common/sandbox-error.js';
 
 export type Handler = (req: ParsedRequest) => [number, unknown];
@@ -26,14 +26,13 @@ const paging = (req: ParsedRequest) => ({ page: req.query.page as number | undef
 
 // Success statuses as the document decides them (DECISIONS P1): 201 for the
 // three operations that create something, 200 for the rest.
-export function partnerHandlers(state: PartnerApi): Record<string, Handler> {
+export function partnerHandlers(state: PartnerState): Record<string, Handler> {
   return {
     getPartner: () => [200, state.getPartner()],
     updatePartner: (req) => [200, state.updatePartner(webAddresses(req.body, ['webhookUrl']) as never)],
     listAuthKeys: (req) => [200, state.listAuthKeys(paging(req))],
     createAuthKey: () => [201, state.rotateAuthKey()],
-    // Answered as JSON text made from the record (no copy); the in-process API copies.
-    createVerification: (req) => [201, state.createVerificationJson(webAddresses(req.body, ['redirectUrl', 'errorRedirectUrl']) as never)],
+    createVerification: (req) => [201, state.createVerification(webAddresses(req.body, ['redirectUrl', 'errorRedirectUrl']) as never)],
     revertVerification: (req) => [200, state.revertVerification(req.body as never)],
     listVerifications: (req) => [200, state.listVerifications(req.query as never)],
     getVerification: (req) => [200, state.getVerification(id(req, 'verificationId'))],

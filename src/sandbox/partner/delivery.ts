@@ -4,8 +4,7 @@
 // beside the API: an API call only enqueues, so a slow or dead receiver
 // never slows or fails it.
 import { signWebhookPayload } from '../../webhooks/signature.js';
-import type { EmittedEvent } from './api.js';
-import type { DeliveryResult } from './control.js';
+import type { DeliveryResult, EmittedEvent } from './api.js';
 
 export const DOCUMENTED_RETRY_INTERVAL_MS = 15 * 60_000;
 

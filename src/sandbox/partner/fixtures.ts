@@ -1,8 +1,9 @@
 // Realistic stand-ins for what a real session would capture: documents,
-// face images, age estimates, names. Deterministic where a test may compare.
+// face images, age estimates, names, and the sandbox's own tokens and keys
+// (from node:crypto). Deterministic where a test may compare.
+import { randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/types/partner.js';
 import type { DocumentData, PersonName } from './records.js';
-import type { SandboxRandom } from '../common/random.js';
 
 type S = components['schemas'];
 
@@ -21,16 +22,17 @@ export function someName(turn: number): PersonName {
   return NAMES[turn % NAMES.length];
 }
 
-export const sessionToken = (rand: SandboxRandom) => rand.bytes(24).toString('base64url');
-export const newAuthKey = (rand: SandboxRandom) => `sbx_${rand.hex(16)}`;
-export const newDeviceId = (rand: SandboxRandom) => `dev_${rand.hex(5)}`;
-export const newFingerprintId = (rand: SandboxRandom) => `fp_${rand.hex(6)}`;
-export const newFingerprintEventId = (rand: SandboxRandom) => `evt_${rand.hex(5)}`;
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+export const sessionToken = () => randomBytes(24).toString('base64url');
+export const newAuthKey = () => `sbx_${hex(16)}`;
+export const newDeviceId = () => `dev_${hex(5)}`;
+export const newFingerprintId = () => `fp_${hex(6)}`;
+export const newFingerprintEventId = () => `evt_${hex(5)}`;
 
 /** A JPEG-looking base64 blob: the sandbox has no camera, only the shape of an image field. */
-export function faceImage(rand: SandboxRandom): string {
+export function faceImage(): string {
   const jfifHeader = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex');
-  return Buffer.concat([jfifHeader, rand.bytes(48)]).toString('base64');
+  return Buffer.concat([jfifHeader, randomBytes(48)]).toString('base64');
 }
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
@@ -42,7 +44,6 @@ const yearsFrom = (d: Date, years: number) => {
 
 /** The document a scan reads, from the partner's and the user's data where known. */
 export function scannedDocument(
-  rand: SandboxRandom,
   now: Date,
   name: PersonName,
   dateOfBirth: string | undefined,
@@ -56,7 +57,7 @@ export function scannedDocument(
     dateOfBirth: dateOfBirth ?? '1991-07-23',
     placeOfBirth: 'Leipzig',
     nationality: 'DEU',
-    serialNo: `C01X${rand.hex(3).toUpperCase().slice(0, 5)}`,
+    serialNo: `C01X${hex(3).toUpperCase().slice(0, 5)}`,
     issuedAt: dateOnly(issued),
     expiryAt: dateOnly(yearsFrom(issued, 10)),
     issuingAuthority: 'Stadt Leipzig',

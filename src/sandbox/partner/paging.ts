@@ -1,4 +1,4 @@
-// Paging and time windows shared by every partner list.
+// Paging, filters and time windows shared by every partner list.
 import type { Paging } from './api.js';
 
 export const DEFAULT_PAGE = 0;
@@ -21,8 +21,7 @@ export function inWindow(value: string | undefined, from?: string, to?: string):
   return true;
 }
 
-/** A comma-separated filter: absent or empty keeps everything, else any match keeps. */
-export function matchesAny<T>(wanted: readonly T[] | undefined, actual: readonly T[]): boolean {
-  if (!wanted || wanted.length === 0) return true;
-  return actual.some((a) => wanted.includes(a));
+/** A comma-separated filter: absent or empty keeps everything, else a record any wanted value `has` is kept. */
+export function wants<T>(wanted: readonly T[] | undefined, has: (value: T) => boolean): boolean {
+  return !wanted?.length || wanted.some(has);
 }

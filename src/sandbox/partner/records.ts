@@ -1,6 +1,7 @@
-// What the partner state keeps per verification and per user: the documented
+// What the partner store keeps per verification and per user: the documented
 // fields plus the sandbox's own bookkeeping (session token, devices, the data
 // the end user entered or scanned, which completed verifications feed a user).
+// Plain JSON: a record is saved to and loaded from the --state file as it is.
 import type { components } from '../../../generated/types/partner.js';
 
 type S = components['schemas'];
@@ -11,8 +12,6 @@ export type DocumentData = NonNullable<S['CollectedDocument']['result']> & { typ
 export type PersonName = { firstName: string; lastName: string };
 
 export interface StoredVerification {
-  /** Creation order: the newest-first lists page by it. */
-  seq: number;
   /**
    * The sandbox always answers `phoneNumbers` and `requirements` (empty lists
    * when none were sent); the service may leave them out (DECISIONS P8).
@@ -22,7 +21,8 @@ export interface StoredVerification {
   activities: S['UserActivity'][];
   /** Device ids in order of first use. */
   devices: string[];
-  fingerprintEvents: { deviceId: string; id: string; data: Record<string, unknown> }[];
+  /** `fingerprintId` is the device's: the first one given to it (operation 17). */
+  fingerprintEvents: { deviceId: string; fingerprintId: string; id: string; data: Record<string, unknown> }[];
   entered: { name?: PersonName; dateOfBirth?: string };
   /** Numbers the end user verified in the session: the `phoneNumbers` requirement's result. */
   verifiedPhones: string[];
@@ -41,8 +41,6 @@ export interface StoredVerification {
 }
 
 export interface StoredUser {
-  /** Creation order: the newest-first lists page by it. */
-  seq: number;
   id: string;
   createdAt: string;
   updatedAt: string;
@@ -58,30 +56,4 @@ export interface StoredUser {
   shares: S['Shares'];
   /** Completed verifications whose data the user holds, oldest first. */
   verificationIds: string[];
-}
-
-/**
- * A new verification's lists and `entered` start as these shared, frozen
- * empties (most verifications never get any: one object fewer each for the
- * garbage collector to keep); `own` gives a record its own copy before the
- * first change, and a change made without it throws instead of leaking.
- */
-export const NOTHING: never[] = Object.freeze([]) as never[];
-export const NOTHING_ENTERED: StoredVerification['entered'] = Object.freeze({});
-
-/**
- * One frozen object per key, shared by every record that holds it: for
- * values stored and never changed in place (a requirement, a requirement
- * with nothing collected yet), so each record does not keep its own.
- */
-const SHARED = new Map<string, object>();
-export function shared<T extends object>(key: string, make: () => T): T {
-  let value = SHARED.get(key) as T | undefined;
-  if (!value) SHARED.set(key, (value = Object.freeze(make())));
-  return value;
-}
-
-/** The value itself, or a copy of it the record can change when it is one of the shared empties. */
-export function own<T extends object>(value: T): T {
-  return Object.isFrozen(value) ? ((Array.isArray(value) ? [...value] : { ...value }) as T) : value;
 }

@@ -1,15 +1,15 @@
 // A small, realistic starting data set, built only through the lifecycle
 // methods so it carries the same webhooks and histories as hand-made data.
-import type { PartnerApi } from './api.js';
-import type { PartnerControl, SeedResult } from './control.js';
+import type { SeedResult } from './api.js';
+import type { PartnerState } from './state.js';
 
 const REDIRECT = 'https://app.northwind-mobility.example/verification/done';
 const ERROR_REDIRECT = 'https://app.northwind-mobility.example/verification/error';
 
 // Fresh partner-side ids on every run, so seeding twice never meets its own
 // in-review session (409) and adds a second set instead.
-export function seedPartnerState(state: PartnerApi & PartnerControl, randomUUID: () => string): SeedResult {
-  const create = (phoneNumber: string, externalUserId: string, extra: Partial<Parameters<PartnerApi['createVerification']>[0]> = {}) =>
+export function seedPartnerState(state: Omit<PartnerState, 'seed'>, randomUUID: () => string): SeedResult {
+  const create = (phoneNumber: string, externalUserId: string, extra: Partial<Parameters<PartnerState['createVerification']>[0]> = {}) =>
     state.createVerification({
       phoneNumbers: [{ phoneNumber, isVerified: false }],
       externalUserId,

@@ -1,324 +1,287 @@
-// The partner sandbox's state engine: the partner operations of the partner
-// source document over the store (store.ts) and its lifecycle
-// (lifecycle.ts). The HTTP layer (../http) validates inputs
-// against the documents and turns SandboxError into error answers;
-// everything returned here is a copy shaped by the partner document.
-import type { components } from '../../../generated/types/partner.js';
-import { pageOf, inWindow } from './paging.js';
-import { SandboxError, type Paging, type PartnerApi } from './api.js';
+// The partner engine as the layers above call it: the partner operations of
+// the partner source document as functions over the store (store.ts), and
+// `createPartnerState`, which binds them and the lifecycle's (lifecycle.ts)
+// to one store. The HTTP layer validates inputs against the documents and
+// turns SandboxError into error answers; everything returned is a copy
+// shaped by the partner document.
+import type { components, operations } from '../../../generated/types/partner.js';
+import { pageOf, inWindow, wants } from './paging.js';
+import { SandboxError, type DeliveryResult, type Paging, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
-import { PartnerLifecycle } from './lifecycle.js';
-import { NOTHING, NOTHING_ENTERED, shared, type StoredUser, type StoredVerification, type VerificationStatus } from './records.js';
-import { createdVerificationShape, createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
-import { JsonText } from '../common/answer-cache.js';
-import { lowerBound, newestFirst, type Filter } from './record-index.js';
-import { OPEN } from './store.js';
+import { acceptReview, attached, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, scan, verifyPhone } from './lifecycle.js';
+import type { StoredVerification } from './records.js';
+import { seedPartnerState } from './seed.js';
+import {
+  addVerification,
+  changing,
+  emitUser,
+  emitVerification,
+  expireDue,
+  newStore,
+  nowIso,
+  OPEN,
+  removeUser,
+  resetStore,
+  setStatus,
+  touchUser,
+  unfinishedWith,
+  user as findUser,
+  userWithPhone,
+  verification,
+  type PartnerStore,
+  type PartnerStoreOptions,
+} from './store.js';
+import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
+import { pendingEvents, recordDelivery, userHistory, verificationHistory } from './webhook-log.js';
 import { jsonCopy } from '../common/json-copy.js';
 
-export type { PartnerStateOptions, PartnerSnapshot } from './store.js';
-
 type S = components['schemas'];
-type Query<Op extends 'listVerifications' | 'listUsers'> = Parameters<PartnerApi[Op]>[0];
+type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operations[Op]['parameters']['query']>;
 
 const DEFAULT_TIME_TO_EXPIRY = 10080;
 
-/** A filter answered by an index: the sets of the wanted keys, and the same test for candidates. */
-function indexed<K, T>(wanted: readonly K[] | undefined, index: { get(key: K): ReadonlySet<T> }, keysOf: (item: T) => readonly K[], disjoint = false): Filter<T>[] {
-  if (!wanted?.length) return [];
-  return [{ sets: wanted.map((k) => index.get(k)), test: (item) => keysOf(item).some((k) => wanted.includes(k)), disjoint }];
+function getPartner(store: PartnerStore): S['Partner'] {
+  return { ...store.partner };
 }
 
-export class PartnerState extends PartnerLifecycle implements PartnerApi {
-  // ---- partner and keys -------------------------------------------------
+function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
+  store.webhookUrl = body.webhookUrl;
+  store.partner = { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) };
+  if (store.effects) store.effects.head = true;
+  return getPartner(store);
+}
 
-  getPartner(): S['Partner'] {
-    return { ...this.partner };
+function listAuthKeys(store: PartnerStore, paging: Paging): S['AuthKeyList'] {
+  const { items, count } = pageOf([...store.authKeys].reverse(), paging);
+  return { authKeys: jsonCopy(items), count };
+}
+
+/** POST /auth-keys: a new active key; the previous one stops working at once. */
+function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
+  const now = nowIso(store);
+  const previous = store.authKeys.find((k) => k.active);
+  if (previous) Object.assign(previous, { active: false, updatedAt: now });
+  const created: S['AuthKey'] = { id: store.newId(), key: newAuthKey(), active: true, createdAt: now, updatedAt: now };
+  store.authKeys.push(created);
+  if (store.effects) store.effects.head = true;
+  // The source describes the answer as "the new active key and the previous
+  // key now inactive": those two, and `count` is their number.
+  const authKeys = jsonCopy(previous ? [created, previous] : [created]);
+  return { authKeys, count: authKeys.length };
+}
+
+/** The key `X-Auth-Key` must carry now. */
+function activeAuthKey(store: PartnerStore): string {
+  return store.authKeys.find((k) => k.active)!.key;
+}
+
+/** Whether a key is the active one, one rotated away by POST /auth-keys, or none of the partner's (undefined). */
+function authKeyState(store: PartnerStore, key: string): 'active' | 'retired' | undefined {
+  const found = store.authKeys.find((k) => k.key === key);
+  return found && (found.active ? 'active' : 'retired');
+}
+
+function createVerification(store: PartnerStore, body: S['VerificationCreate']): S['CreatedVerification'] {
+  expireDue(store);
+  const minutes = body.timeToExpiry ?? DEFAULT_TIME_TO_EXPIRY;
+  if (!(minutes >= 5 && minutes <= 43200)) throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
+  const phoneNumbers = phoneNumbersOf(body);
+  const numbers = phoneNumbers.map((p) => p.phoneNumber);
+  const samePhone = unfinishedWith(store, numbers);
+  const inReview = samePhone.find((v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId);
+  if (inReview) {
+    throw new SandboxError(409, `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`);
   }
+  for (const open of samePhone) if (OPEN.has(open.data.status)) setStatus(store, open, 'closed');
 
-  updatePartner(body: S['PartnerUpdate']): S['Partner'] {
-    this.webhookUrl = body.webhookUrl;
-    this.partner = { ...this.partner, webhookUrl: body.webhookUrl, updatedAt: this.nowIso() };
-    return this.getPartner();
-  }
+  const now = store.options.clock.now();
+  const id = store.newId();
+  const token = sessionToken();
+  const createdAt = now.toISOString();
+  // One object literal in the documented order; an optional field the body
+  // leaves out is undefined, which JSON, copies and views leave out.
+  const data: StoredVerification['data'] = {
+    id,
+    url: `${store.publicUrl}/s/${id}?token=${token}`,
+    phoneNumber: body.phoneNumber,
+    isPhoneNumberVerified: body.isPhoneNumberVerified,
+    phoneNumbers,
+    firstName: body.firstName,
+    lastName: body.lastName,
+    requireFirstAndLastName: body.requireFirstAndLastName,
+    requirements: requirementsOf(body),
+    collectedRequirements: [],
+    userId: null,
+    previousUserId: null,
+    externalUserId: body.externalUserId,
+    redirectUrl: body.redirectUrl,
+    errorRedirectUrl: body.errorRedirectUrl,
+    reason: body.reason,
+    author: body.author,
+    status: 'created',
+    metadata: body.metadata === undefined ? undefined : { ...body.metadata },
+    validTo: new Date(now.getTime() + minutes * 60_000).toISOString(),
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const v: StoredVerification = { token, activities: [], devices: [], fingerprintEvents: [], entered: {}, verifiedPhones: [], data };
+  refreshCollected(v);
+  addVerification(store, v);
+  // The event happens at the instant of the create (the clock stands still during a request).
+  emitVerification(store, v, 'verification.created', createdAt);
+  return createdVerificationView(v);
+}
 
-  listAuthKeys(paging: Paging): S['AuthKeyList'] {
-    const { items, count } = pageOf([...this.authKeys].reverse(), paging);
-    return { authKeys: jsonCopy(items), count };
-  }
-
-  rotateAuthKey(): S['AuthKeyList'] {
-    const now = this.nowIso();
-    const previous = this.authKeys.find((k) => k.active);
-    if (previous) Object.assign(previous, { active: false, updatedAt: now });
-    const created: S['AuthKey'] = { id: this.newId(), key: newAuthKey(this.rand), active: true, createdAt: now, updatedAt: now };
-    this.authKeys.push(created);
-    // The source describes the answer as "the new active key and the previous
-    // key now inactive": those two, and `count` is their number.
-    const authKeys = jsonCopy(previous ? [created, previous] : [created]);
-    return { authKeys, count: authKeys.length };
-  }
-
-  activeAuthKey(): string {
-    return this.authKeys.find((k) => k.active)!.key;
-  }
-
-  /** Whether a key is the active one, one rotated away by POST /auth-keys, or none of the partner's (undefined). */
-  authKeyState(key: string): 'active' | 'retired' | undefined {
-    const found = this.authKeys.find((k) => k.key === key);
-    return found && (found.active ? 'active' : 'retired');
-  }
-
-  // ---- verifications ------------------------------------------------------
-
-  createVerification(body: S['VerificationCreate']): S['CreatedVerification'] {
-    return createdVerificationView(this.addCreated(body));
-  }
-
-  /** The same for the HTTP layer: the answer serialized straight from the record, with no copy made first. */
-  createVerificationJson(body: S['VerificationCreate']): JsonText {
-    return new JsonText(JSON.stringify(createdVerificationShape(this.addCreated(body))));
-  }
-
-  private addCreated(body: S['VerificationCreate']): StoredVerification {
-    this.expireDue();
-    const minutes = body.timeToExpiry ?? DEFAULT_TIME_TO_EXPIRY;
-    if (!(minutes >= 5 && minutes <= 43200)) throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
-    const phoneNumbers = phoneNumbersOf(body);
-    const numbers = phoneNumbers.map((p) => p.phoneNumber);
-    const sharesNumber = (v: StoredVerification) => v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber));
-
-    const samePhone = new Set<StoredVerification>();
-    for (const n of numbers) for (const open of this.unfinishedByPhone.get(n)) samePhone.add(open);
-    const inReview = [...samePhone].find(
-      (v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId && sharesNumber(v),
+function revertVerification(store: PartnerStore, body: S['VerificationRevert']): S['VerificationRevertResult'] {
+  const v = changing(store, body.verificationId);
+  const { status } = v.data;
+  const idScanRequired = v.data.requirements.some((r) => r.type === 'document');
+  if (!(status === 'completed' || (status === 'waitingForUserInput' && idScanRequired))) {
+    throw new SandboxError(
+      409,
+      `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`,
     );
-    if (inReview) {
-      throw new SandboxError(
-        409,
-        `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`,
-      );
+  }
+  // Reverted from waitingForUserInput, no user ever held the data: there is
+  // no previous user to name (DECISIONS P9).
+  let previousUserId: string | null = null;
+  if (status === 'completed') {
+    const user = store.users.get(v.data.userId!)!;
+    detach(store, user, v);
+    previousUserId = user.id;
+    if (user.externalUsers.length === 0) {
+      removeUser(store, user);
+      emitUser(store, user, 'user.deleted');
     }
-    for (const open of samePhone) {
-      if (OPEN.has(open.data.status)) this.setStatus(open, 'closed');
+  }
+  v.revertedBy = body.author;
+  v.data.userId = null;
+  v.data.previousUserId = previousUserId;
+  setStatus(store, v, 'reverted');
+  return { id: v.data.id };
+}
+
+function listVerifications(store: PartnerStore, query: Query<'listVerifications'>): S['VerificationList'] {
+  expireDue(store);
+  const q = query ?? {};
+  const field = q.datetimeField ?? 'createdAt';
+  const matches = [...store.verifications.values()].filter(
+    ({ data }) =>
+      wants(q.phoneNumber, (n) => data.phoneNumbers.some((p) => p.phoneNumber === n)) &&
+      wants(q.externalUserId, (id) => data.externalUserId === id) &&
+      wants(q.userId, (id) => data.userId === id) &&
+      wants(q.status, (s) => data.status === s) &&
+      inWindow(data[field], q.from, q.to),
+  );
+  const { items, count } = pageOf(matches.reverse(), q);
+  return { verifications: items.map((v) => jsonCopy(v.data)), count };
+}
+
+function getVerification(store: PartnerStore, verificationId: string): S['Verification'] {
+  return verificationView(verification(store, verificationId));
+}
+
+function userActivities(store: PartnerStore, verificationId: string): S['UserActivityList'] {
+  return { activities: jsonCopy(verification(store, verificationId).activities) };
+}
+
+const withDevice = (store: PartnerStore, deviceId: string) => [...store.verifications.values()].filter((v) => v.devices.includes(deviceId));
+
+function verificationLinkedByDevice(store: PartnerStore, verificationId: string): S['VerificationLinkedByDevice'] {
+  const v = verification(store, verificationId);
+  return {
+    verificationId,
+    linkedVerificationsByDevice: v.devices.map((deviceId) => ({ deviceId, verifications: withDevice(store, deviceId).map((other) => ({ verificationId: other.data.id })) })),
+  };
+}
+
+function verificationWebhooks(store: PartnerStore, verificationId: string, paging: Paging): S['VerificationWebhookRecordList'] {
+  verification(store, verificationId);
+  const { items, count } = pageOf(verificationHistory(store, verificationId), paging);
+  return { webhooks: items, count };
+}
+
+function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
+  expireDue(store);
+  const q = query ?? {};
+  const matches = [...store.users.values()].filter(
+    (u) =>
+      wants(q.phoneNumber, (n) => u.phoneNumbers.some((p) => p.phoneNumber === n)) &&
+      wants(q.externalUserId, (id) => u.externalUsers.some((e) => e.id === id)) &&
+      wants(q.id, (id) => u.id === id) &&
+      (q.isShareholder === undefined || u.shares.isShareholder === q.isShareholder),
+  );
+  const { items, count } = pageOf(matches.reverse(), q);
+  return { users: items.map(userListItem), count };
+}
+
+function getUser(store: PartnerStore, userId: string): S['UserDetails'] {
+  return userDetailsView(findUser(store, userId));
+}
+
+function userLinkedByDevice(store: PartnerStore, userId: string): S['UserLinkedByDevice'] {
+  const user = findUser(store, userId);
+  const devices = new Set(attached(store, user).flatMap((v) => v.devices));
+  return {
+    userId,
+    linkedUsersByDevice: [...devices].map((deviceId) => {
+      // A user holds exactly its completed verifications, which name it in `userId`.
+      const holders = new Set(withDevice(store, deviceId).map((v) => v.data.userId));
+      return { deviceId, users: [...store.users.values()].filter((u) => holders.has(u.id)).map((u) => ({ userId: u.id })) };
+    }),
+  };
+}
+
+function userShares(store: PartnerStore, userId: string): S['Shares'] {
+  return { ...findUser(store, userId).shares };
+}
+
+function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']): S['ExternalUsersResult'] {
+  expireDue(store);
+  const result: S['ExternalUsersResult'] = { externalUsersWithSuccess: [], unknownPhoneNumbers: [], invalidPhoneNumbers: [], duplicatedExternalUserIds: [] };
+  const addOnce = (list: string[], value: string) => list.includes(value) || list.push(value);
+  const now = nowIso(store);
+  for (const { phoneNumber, externalUserId } of body.externalUsers) {
+    if (!E164.test(phoneNumber)) {
+      addOnce(result.invalidPhoneNumbers, phoneNumber);
+      continue;
     }
-
-    const now = this.clock();
-    const id = this.newId();
-    const token = sessionToken(this.rand);
-    const createdAt = now.toISOString();
-    const validToMs = now.getTime() + minutes * 60_000;
-    // One object literal in the documented order: every create makes the same
-    // shape with its fields in the object itself. An optional field the body
-    // leaves out is undefined, which JSON, copies and views leave out.
-    const data: StoredVerification['data'] = {
-      id,
-      // Joined into one flat string (a template keeps its pieces alive).
-      url: Buffer.from(`${this.publicUrl}/s/${id}?token=${token}`).toString(),
-      phoneNumber: body.phoneNumber,
-      isPhoneNumberVerified: body.isPhoneNumberVerified,
-      phoneNumbers,
-      firstName: body.firstName,
-      lastName: body.lastName,
-      requireFirstAndLastName: body.requireFirstAndLastName,
-      requirements: requirementsOf(body),
-      collectedRequirements: [],
-      userId: null,
-      previousUserId: null,
-      externalUserId: body.externalUserId,
-      redirectUrl: body.redirectUrl,
-      errorRedirectUrl: body.errorRedirectUrl,
-      reason: body.reason,
-      author: body.author,
-      status: 'created',
-      metadata: body.metadata === undefined ? undefined : { ...body.metadata },
-      validTo: new Date(validToMs).toISOString(),
-      createdAt,
-      updatedAt: createdAt,
-    };
-    const v: StoredVerification = {
-      seq: -1,
-      token,
-      activities: NOTHING,
-      devices: NOTHING,
-      fingerprintEvents: NOTHING,
-      entered: NOTHING_ENTERED,
-      verifiedPhones: NOTHING,
-      data,
-    };
-    this.refreshCollected(v);
-    this.addVerification(v, validToMs);
-    // The event happens at the instant of the create (the clock stands still during a request).
-    this.emitVerification(v, 'verification.created', createdAt);
-    return v;
-  }
-
-  revertVerification(body: S['VerificationRevert']): S['VerificationRevertResult'] {
-    const v = this.verification(body.verificationId);
-    const { status } = v.data;
-    const idScanRequired = v.data.requirements.some((r) => r.type === 'document');
-    if (!(status === 'completed' || (status === 'waitingForUserInput' && idScanRequired))) {
-      throw new SandboxError(
-        409,
-        `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`,
-      );
+    const user = userWithPhone(store, phoneNumber);
+    if (!user) {
+      addOnce(result.unknownPhoneNumbers, phoneNumber);
+    } else if ([...store.users.values()].some((u) => u.externalUsers.some((e) => e.id === externalUserId))) {
+      addOnce(result.duplicatedExternalUserIds, externalUserId);
+    } else {
+      user.externalUsers.push({ id: externalUserId, createdAt: now });
+      user.updatedAt = now;
+      touchUser(store, user);
+      // The source says nothing of `partnerUserId`; the sandbox answers with
+      // the id of the service user the link was made to, the one thing the
+      // partner does not already know from its own request.
+      result.externalUsersWithSuccess.push({ externalUserId, phoneNumber, partnerUserId: user.id });
     }
-    // Reverted from waitingForUserInput, no user ever held the data: there is
-    // no previous user to name (DECISIONS P9).
-    let previousUserId: string | null = null;
-    if (status === 'completed') {
-      const user = this.users.get(v.data.userId!)!;
-      this.detach(user, v);
-      previousUserId = user.id;
-      if (user.externalUsers.length === 0) {
-        this.removeUser(user);
-        this.emitUser(user, 'user.deleted');
-      }
+  }
+  return result;
+}
+
+function userFingerprints(store: PartnerStore, userId: string, paging: Paging): S['FingerprintList'] {
+  const user = findUser(store, userId);
+  const byDevice = new Map<string, S['Fingerprint']>();
+  for (const v of attached(store, user)) {
+    for (const e of v.fingerprintEvents) {
+      const fingerprint = byDevice.get(e.deviceId) ?? { id: e.fingerprintId, events: [] };
+      fingerprint.events.push({ id: e.id, data: jsonCopy(e.data) });
+      byDevice.set(e.deviceId, fingerprint);
     }
-    v.revertedBy = body.author;
-    v.data.userId = null;
-    v.data.previousUserId = previousUserId;
-    this.setStatus(v, 'reverted');
-    return { id: v.data.id };
   }
+  const { items, count } = pageOf([...byDevice.values()], paging);
+  return { fingerprints: items, count };
+}
 
-  listVerifications(query: Query<'listVerifications'>): S['VerificationList'] {
-    this.expireDue();
-    const q = query ?? {};
-    const field = q.datetimeField ?? 'createdAt';
-    const filters: Filter<StoredVerification>[] = [
-      ...indexed(q.phoneNumber, this.byPhone, (v) => v.data.phoneNumbers.map((p) => p.phoneNumber)),
-      ...indexed(q.externalUserId, this.byExternalUserId, (v) => [v.data.externalUserId]),
-      ...indexed(q.userId, this.byUserId, (v) => (v.data.userId ? [v.data.userId] : [])),
-      ...indexed(q.status, this.byStatus, (v) => [v.data.status], true),
-    ];
-    let lo = 0;
-    let hi = this.order.length;
-    if (q.from !== undefined || q.to !== undefined) {
-      const byCreation = field === 'createdAt' && this.createdInOrder;
-      filters.push({ test: (v) => inWindow(v.data[field], q.from, q.to), coveredByRange: byCreation });
-      // Creation times rise with creation order, so a createdAt window is a slice of it.
-      if (byCreation) {
-        const created = (v: StoredVerification) => Date.parse(v.data.createdAt);
-        if (q.from !== undefined) lo = lowerBound(this.order, created, Date.parse(q.from), true);
-        if (q.to !== undefined) hi = Math.max(lo, lowerBound(this.order, created, Date.parse(q.to), true));
-      }
-    }
-    const { items, count } = newestFirst(this.order, filters, q, lo, hi);
-    return { verifications: items.map((v) => jsonCopy(v.data)), count };
-  }
-
-  getVerification(verificationId: string): S['Verification'] {
-    return verificationView(this.verification(verificationId));
-  }
-
-  userActivities(verificationId: string): S['UserActivityList'] {
-    return { activities: jsonCopy(this.verification(verificationId).activities) };
-  }
-
-  verificationLinkedByDevice(verificationId: string): S['VerificationLinkedByDevice'] {
-    const v = this.verification(verificationId);
-    return {
-      verificationId,
-      linkedVerificationsByDevice: v.devices.map((deviceId) => ({
-        deviceId,
-        verifications: [...this.byDevice.get(deviceId)].sort((a, b) => a.seq - b.seq).map((other) => ({ verificationId: other.data.id })),
-      })),
-    };
-  }
-
-  verificationWebhooks(verificationId: string, paging: Paging): S['VerificationWebhookRecordList'] {
-    this.verification(verificationId);
-    const { items, count } = pageOf(this.log.forVerification(verificationId), paging);
-    return { webhooks: items, count };
-  }
-
-  // ---- users ------------------------------------------------------------------
-
-  listUsers(query: Query<'listUsers'>): S['UserList'] {
-    this.expireDue();
-    const q = query ?? {};
-    const filters: Filter<StoredUser>[] = [
-      ...indexed(q.phoneNumber, this.usersByPhone, (u) => u.phoneNumbers.map((p) => p.phoneNumber)),
-      ...indexed(q.externalUserId, this.usersByExternalUserId, (u) => u.externalUsers.map((e) => e.id)),
-      ...(q.id?.length ? [{ sets: q.id.map((id) => new Set(this.users.has(id) ? [this.users.get(id)!] : [])), test: (u: StoredUser) => q.id!.includes(u.id) }] : []),
-      ...(q.isShareholder === undefined ? [] : indexed([q.isShareholder], this.shareholders, (u) => [u.shares.isShareholder], true)),
-    ];
-    const { items, count } = newestFirst(this.userOrder, filters, q);
-    return { users: items.map(userListItem), count };
-  }
-
-  getUser(userId: string): S['UserDetails'] {
-    return userDetailsView(this.user(userId));
-  }
-
-  userLinkedByDevice(userId: string): S['UserLinkedByDevice'] {
-    const user = this.user(userId);
-    return {
-      userId,
-      linkedUsersByDevice: [...this.devicesOf(user)].map((deviceId) => {
-        // A user holds exactly its completed verifications, which name it in `userId`.
-        const holders = new Set([...this.byDevice.get(deviceId)].flatMap((v) => (v.data.userId ? (this.users.get(v.data.userId) ?? []) : [])));
-        return { deviceId, users: [...holders].sort((a, b) => a.seq - b.seq).map((u) => ({ userId: u.id })) };
-      }),
-    };
-  }
-
-  userShares(userId: string): S['Shares'] {
-    return { ...this.user(userId).shares };
-  }
-
-  createExternalUsers(body: S['ExternalUsersCreate']): S['ExternalUsersResult'] {
-    this.expireDue();
-    const result: S['ExternalUsersResult'] = {
-      externalUsersWithSuccess: [],
-      unknownPhoneNumbers: [],
-      invalidPhoneNumbers: [],
-      duplicatedExternalUserIds: [],
-    };
-    const addOnce = (list: string[], value: string) => list.includes(value) || list.push(value);
-    const now = this.nowIso();
-    for (const { phoneNumber, externalUserId } of body.externalUsers) {
-      if (!E164.test(phoneNumber)) {
-        addOnce(result.invalidPhoneNumbers, phoneNumber);
-        continue;
-      }
-      const user = this.userWithPhone(phoneNumber);
-      if (!user) {
-        addOnce(result.unknownPhoneNumbers, phoneNumber);
-      } else if (this.usersByExternalUserId.get(externalUserId).size > 0) {
-        addOnce(result.duplicatedExternalUserIds, externalUserId);
-      } else {
-        user.externalUsers.push({ id: externalUserId, createdAt: now });
-        user.updatedAt = now;
-        this.reindexUser(user);
-        // The source says nothing of `partnerUserId`; the sandbox answers with
-        // the id of the service user the link was made to, the one thing the
-        // partner does not already know from its own request.
-        result.externalUsersWithSuccess.push({ externalUserId, phoneNumber, partnerUserId: user.id });
-      }
-    }
-    return result;
-  }
-
-  userFingerprints(userId: string, paging: Paging): S['FingerprintList'] {
-    const user = this.user(userId);
-    const byDevice = new Map<string, S['Fingerprint']>();
-    for (const v of this.attached(user)) {
-      for (const e of v.fingerprintEvents) {
-        const fingerprint = byDevice.get(e.deviceId) ?? { id: this.fingerprintIds.get(e.deviceId)!, events: [] };
-        fingerprint.events.push({ id: e.id, data: jsonCopy(e.data) });
-        byDevice.set(e.deviceId, fingerprint);
-      }
-    }
-    const { items, count } = pageOf([...byDevice.values()], paging);
-    return { fingerprints: items, count };
-  }
-
-  userWebhooks(userId: string, paging: Paging): S['UserWebhookRecordList'] {
-    this.user(userId);
-    const { items, count } = pageOf(this.log.forUser(userId), paging);
-    return { webhooks: items, count };
-  }
+function userWebhooks(store: PartnerStore, userId: string, paging: Paging): S['UserWebhookRecordList'] {
+  findUser(store, userId);
+  const { items, count } = pageOf(userHistory(store, userId), paging);
+  return { webhooks: items, count };
 }
 
 /** Deprecated `phoneNumber`/`isPhoneNumberVerified` become a `phoneNumbers` entry (source: "replaced by"). */
@@ -334,6 +297,59 @@ function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumb
 function requirementsOf(body: S['VerificationCreate']): S['Requirement'][] {
   const types = (body.requirements ?? []).map((r) => r.type);
   if (body.requireFirstAndLastName === true) types.unshift('firstAndLastName');
-  // A requirement is never changed once stored (the request schema admits the documented types only).
-  return [...new Set(types)].map((type) => shared(`requirement ${type}`, () => ({ type })));
+  return [...new Set(types)].map((type) => ({ type }));
+}
+
+/** Every operation of the engine, each taking the store first. */
+const OPERATIONS = {
+  getPartner,
+  updatePartner,
+  listAuthKeys,
+  rotateAuthKey,
+  activeAuthKey,
+  authKeyState,
+  createVerification,
+  revertVerification,
+  listVerifications,
+  getVerification,
+  userActivities,
+  verificationLinkedByDevice,
+  verificationWebhooks,
+  listUsers,
+  getUser,
+  userLinkedByDevice,
+  userShares,
+  createExternalUsers,
+  userFingerprints,
+  userWebhooks,
+  openLink,
+  enterName,
+  enterDateOfBirth,
+  verifyPhone,
+  scan,
+  acceptReview,
+  expire,
+  markShareholder,
+  /** Expires what the clock has passed and says how many; call after moving the clock so the webhooks go out at once. */
+  expireDue,
+  recordDelivery: (store: PartnerStore, eventId: string, result: DeliveryResult) => recordDelivery(store, eventId, result),
+  pendingEvents,
+  /** The verification a session token of a `url` belongs to. */
+  verificationIdForToken: (store: PartnerStore, token: string) => [...store.verifications.values()].find((v) => v.token === token)?.data.id,
+  /** The partner's webhook address, or undefined while none was configured. */
+  webhookTarget: (store: PartnerStore) => store.webhookUrl,
+  reset: resetStore,
+};
+
+type Bound<F> = { [K in keyof F]: F[K] extends (store: PartnerStore, ...args: infer A) => infer R ? (...args: A) => R : never };
+
+/** The engine bound to one store: each operation without the store argument, plus `seed` and the store itself. */
+export type PartnerState = Bound<typeof OPERATIONS> & { readonly store: PartnerStore; seed(): SeedResult };
+
+export function createPartnerState(options: PartnerStoreOptions): PartnerState {
+  const store = newStore(options);
+  const bound = Object.entries(OPERATIONS).map(([name, operation]) => [name, (...args: unknown[]) => (operation as (...all: unknown[]) => unknown)(store, ...args)]);
+  const state = { ...Object.fromEntries(bound), store } as PartnerState;
+  state.seed = () => seedPartnerState(state, store.newId);
+  return state;
 }

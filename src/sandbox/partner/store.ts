@@ -1,46 +1,65 @@
-// What the partner sandbox stores and how it is found again: the partner,
-// its keys, verifications and users with their indexes, the webhook
-// histories, and the saved form of all of it (for --state). The lifecycle
-// (lifecycle.ts) and the partner operations (state.ts) build
-// on it.
+// The partner engine's store: the partner, its keys, verifications and users
+// by id (maps keep creation order, which the newest-first lists reverse),
+// the webhook records, and the functions every operation shares: lookups
+// that first let time expire what is due, status changes, and the webhooks
+// they emit. With --state the store also notes what each change touched
+// (`effects`), which the state file appends (../persistence).
+import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { Clock } from '../common/clock.js';
-import { SandboxError, SerializedEvent, type EmittedEvent } from './api.js';
+import { SandboxError, emittedEvent, type EmittedEvent } from './api.js';
 import type { StoredUser, StoredVerification, VerificationStatus } from './records.js';
 import { verificationEventData, userEventData } from './views.js';
-import { SandboxRandom } from '../common/random.js';
-import { ExpiryQueue, KeyIndex } from './record-index.js';
-import { WebhookLog, type WebhookLogEntry } from './webhook-log.js';
+import type { WebhookEntry } from './webhook-log.js';
 
 type S = components['schemas'];
 
-export interface PartnerStateOptions {
+export interface PartnerStoreOptions {
   clock: Clock;
-  /** The first active `X-Auth-Key`; `reset()` returns to it. */
+  /** The first active `X-Auth-Key`; a reset returns to it. */
   authKey: string;
   /** Where webhooks go; absent means none configured until `PUT /partners`. */
   webhookUrl?: string;
   /** Base address of the sandbox, used in verification `url`s. */
   publicUrl: string;
   onEvent: (e: EmittedEvent) => void;
-  /** Must return UUIDs: ids of events, verifications and users all come from it. */
+  /** Must return UUIDs: ids of events, verifications and users all come from it (crypto.randomUUID when absent). */
   newId?: () => string;
-  /** Every random value the state draws; saved with --state so replays draw the same. */
-  random?: SandboxRandom;
 }
 
-/** The whole partner state as JSON (--state snapshots); indexes are rebuilt from it. */
-export interface PartnerSnapshot {
+/** The partner and its keys: what the store holds besides its records. */
+export interface PartnerHead {
   webhookUrl?: string;
   partner: S['Partner'];
   authKeys: S['AuthKey'][];
-  verifications: StoredVerification[];
-  users: StoredUser[];
-  fingerprintIds: [string, string][];
-  log: Iterable<WebhookLogEntry>;
+  /** How many stand-in names scans have taken (fixtures.ts `someName`). */
   nameTurn: number;
-  nextUserSeq: number;
+}
+
+/** What changed since the state file last took note: whole records, saved as they are now. */
+export interface PartnerEffects {
+  head: boolean;
+  /** Everything was replaced (a reset): the state file writes a new snapshot. */
+  reset: boolean;
+  verifications: Set<StoredVerification>;
+  users: Set<StoredUser>;
+  removedUsers: Set<string>;
+  webhooks: Set<WebhookEntry>;
+}
+
+export interface PartnerStore extends PartnerHead {
+  readonly options: PartnerStoreOptions;
+  readonly newId: () => string;
+  publicUrl: string;
+  verifications: Map<string, StoredVerification>;
+  users: Map<string, StoredUser>;
+  /** Webhook records by their id, in the order they were made. */
+  webhooks: Map<string, WebhookEntry>;
+  /** No open session expires before this instant (ms), so time has nothing to do until then. */
+  nextExpiryMs: number;
+  /** Kept only while something (the state file) takes note of changes. */
+  effects?: PartnerEffects;
 }
 
 /** Statuses in which `validTo` still matters (source: "`validTo` reached" rows). */
@@ -52,239 +71,150 @@ export const UNFINISHED: ReadonlySet<VerificationStatus> = new Set([...EXPIRABLE
 /** Reserved top-level domain (RFC 2606): a placeholder that can never receive a webhook. */
 const UNSET_WEBHOOK_URL = 'https://partner.invalid/webhooks';
 
-export class PartnerStore {
-  protected readonly rand: SandboxRandom;
-  protected readonly newId: () => string;
-  protected publicUrl: string;
-  protected webhookUrl: string | undefined;
-  protected partner!: S['Partner'];
-  protected authKeys: S['AuthKey'][] = [];
-  /** Creation order; `seq` is the position. */
-  protected order: StoredVerification[] = [];
-  protected verifications = new Map<string, StoredVerification>();
-  protected users = new Map<string, StoredUser>();
-  /** Users in creation order (deleted ones leave it). */
-  protected userOrder: StoredUser[] = [];
-  protected nextUserSeq = 0;
-  protected fingerprintIds = new Map<string, string>();
-  protected nameTurn = 0;
-  protected log!: WebhookLog;
-  // Indexes: a create, a lookup or a list costs the same with 100,000 stored as with 100.
-  protected unfinishedByPhone = new KeyIndex<string, StoredVerification>('unfinishedByPhone');
-  /** Verifications that may expire, by validTo (record-index.ts). */
-  protected expiries = new ExpiryQueue<StoredVerification>();
-  protected byPhone = new KeyIndex<string, StoredVerification>('byPhone');
-  protected byExternalUserId = new KeyIndex<string, StoredVerification>('byExternalUserId');
-  protected byUserId = new KeyIndex<string, StoredVerification>('byUserId');
-  protected byStatus = new KeyIndex<VerificationStatus, StoredVerification>('byStatus');
-  protected byDevice = new KeyIndex<string, StoredVerification>('byDevice');
-  /** Session tokens: made on first use (only the control API's session links ask), then kept up to date. */
-  protected byToken?: Map<string, StoredVerification>;
-  /** Whether `createdAt` rises with `seq`, so a createdAt window is a range of `order`. */
-  protected createdInOrder = true;
-  protected usersByPhone = new KeyIndex<string, StoredUser>('usersByPhone');
-  protected usersByExternalUserId = new KeyIndex<string, StoredUser>('usersByExternalUserId');
-  protected shareholders = new KeyIndex<boolean, StoredUser>('shareholders');
+export function newStore(options: PartnerStoreOptions): PartnerStore {
+  const store = { options, newId: options.newId ?? randomUUID, publicUrl: options.publicUrl.replace(/\/+$/, '') } as PartnerStore;
+  resetStore(store);
+  return store;
+}
 
-  constructor(protected readonly options: PartnerStateOptions) {
-    this.rand = options.random ?? new SandboxRandom();
-    this.newId = options.newId ?? (() => this.rand.uuid());
-    this.publicUrl = options.publicUrl.replace(/\/+$/, '');
-    this.reset();
+export const noEffects = (): PartnerEffects => ({ head: false, reset: false, verifications: new Set(), users: new Set(), removedUsers: new Set(), webhooks: new Set() });
+
+/** Back to a fresh partner with the first key and no records. */
+export function resetStore(store: PartnerStore): void {
+  const now = nowIso(store);
+  const webhookUrl = store.options.webhookUrl;
+  loadStore(store, {
+    webhookUrl,
+    partner: { id: store.newId(), webhookUrl: webhookUrl ?? UNSET_WEBHOOK_URL, name: 'Sandbox Partner', createdAt: now, updatedAt: now },
+    authKeys: [{ id: store.newId(), key: store.options.authKey, active: true, createdAt: now, updatedAt: now }],
+    nameTurn: 0,
+  });
+  if (store.effects) store.effects = { ...noEffects(), reset: true };
+}
+
+/** Replaces the head and empties the records (a snapshot's records are applied after it). */
+export function loadStore(store: PartnerStore, head: PartnerHead): void {
+  Object.assign(store, { ...head, verifications: new Map(), users: new Map(), webhooks: new Map(), nextExpiryMs: Infinity });
+}
+
+export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
+
+/** Every read or change first lets time do its work. */
+export function verification(store: PartnerStore, id: string): StoredVerification {
+  expireDue(store);
+  const v = store.verifications.get(id);
+  if (!v) throw new SandboxError(404, `Verification ${id} not found`);
+  return v;
+}
+
+/** The same, for an operation that changes the record. */
+export function changing(store: PartnerStore, id: string): StoredVerification {
+  const v = verification(store, id);
+  store.effects?.verifications.add(v);
+  return v;
+}
+
+export function user(store: PartnerStore, id: string): StoredUser {
+  expireDue(store);
+  const u = store.users.get(id);
+  if (!u) throw new SandboxError(404, `User ${id} not found`);
+  return u;
+}
+
+export function userWithPhone(store: PartnerStore, phoneNumber: string): StoredUser | undefined {
+  for (const u of store.users.values()) if (u.phoneNumbers.some((p) => p.phoneNumber === phoneNumber)) return u;
+  return undefined;
+}
+
+/** Open or in-review verifications holding any of these numbers, oldest first. */
+export function unfinishedWith(store: PartnerStore, numbers: readonly string[]): StoredVerification[] {
+  return [...store.verifications.values()].filter((v) => UNFINISHED.has(v.data.status) && v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber)));
+}
+
+export function addVerification(store: PartnerStore, v: StoredVerification): void {
+  store.verifications.set(v.data.id, v);
+  store.effects?.verifications.add(v);
+  if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
+}
+
+export function touchUser(store: PartnerStore, u: StoredUser): void {
+  store.effects?.users.add(u);
+}
+
+export function addUser(store: PartnerStore, u: StoredUser): void {
+  if (!store.users.has(u.id)) store.users.set(u.id, u);
+  touchUser(store, u);
+}
+
+export function removeUser(store: PartnerStore, u: StoredUser): void {
+  store.users.delete(u.id);
+  store.effects?.users.delete(u);
+  store.effects?.removedUsers.add(u.id);
+}
+
+/**
+ * Expires what the clock has passed, soonest `validTo` first (ties in
+ * creation order), and says how many: a scan of the records, only once the
+ * clock reaches the soonest `validTo` it saw.
+ */
+export function expireDue(store: PartnerStore): number {
+  const now = store.options.clock.nowMs();
+  if (now < store.nextExpiryMs) return 0;
+  const due: [number, StoredVerification][] = [];
+  let next = Infinity;
+  for (const v of store.verifications.values()) {
+    if (!EXPIRABLE.has(v.data.status)) continue;
+    const at = Date.parse(v.data.validTo);
+    if (at <= now) due.push([at, v]);
+    else next = Math.min(next, at);
   }
+  store.nextExpiryMs = next;
+  // The service expires a session when `validTo` is reached, so that is the time of the change.
+  for (const [, v] of due.sort((a, b) => a[0] - b[0])) setStatus(store, v, 'expired', v.data.validTo);
+  return due.length;
+}
 
-  reset(): void {
-    this.load({
-      webhookUrl: this.options.webhookUrl,
-      partner: { id: '', webhookUrl: '', name: 'Sandbox Partner', createdAt: '', updatedAt: '' },
-      authKeys: [],
-      verifications: [],
-      users: [],
-      fingerprintIds: [],
-      log: [],
-      nameTurn: 0,
-      nextUserSeq: 0,
-    });
-    const now = this.nowIso();
-    this.partner = { id: this.newId(), webhookUrl: this.webhookUrl ?? UNSET_WEBHOOK_URL, name: 'Sandbox Partner', createdAt: now, updatedAt: now };
-    this.authKeys = [{ id: this.newId(), key: this.options.authKey, active: true, createdAt: now, updatedAt: now }];
+/** Every status change emits `verification.updated` (source, States notes). */
+export function setStatus(store: PartnerStore, v: StoredVerification, status: VerificationStatus, at = nowIso(store)): void {
+  v.data.status = status;
+  v.data.updatedAt = at;
+  store.effects?.verifications.add(v);
+  emitVerification(store, v, 'verification.updated', at);
+}
+
+export function envelope<E extends WebhookEvent>(store: PartnerStore, dataType: E['dataType'], eventType: E['eventType'], data: E['data'], at = nowIso(store)): E {
+  return { eventId: store.newId(), dataType, eventType, createdAt: at, data } as E;
+}
+
+export function emitVerification(store: PartnerStore, v: StoredVerification, eventType: 'verification.created' | 'verification.updated', at?: string): void {
+  emit(store, envelope(store, 'verification', eventType, verificationEventData(v), at), { verificationId: v.data.id }, v.data.metadata);
+}
+
+export function emitUser(store: PartnerStore, u: StoredUser, eventType: 'user.created' | 'user.merged' | 'user.updated' | 'user.deleted'): void {
+  emit(store, envelope(store, 'user', eventType, userEventData(u)), { userId: u.id });
+}
+
+/**
+ * Serializes the webhook at once (its data shares arrays with the live
+ * record), keeps a record of it in each history it belongs to, pending
+ * delivery when a webhookUrl is set, then hands it to the HTTP layer.
+ */
+export function emit(store: PartnerStore, event: WebhookEvent, owner: { verificationId?: string; userId?: string }, metadata: Record<string, unknown> = {}): void {
+  const text = JSON.stringify(event);
+  const { eventId, createdAt: at } = event;
+  const pending = store.webhookUrl !== undefined;
+  const entries: WebhookEntry[] = [];
+  if (owner.verificationId !== undefined) {
+    const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, verificationId: owner.verificationId, type: 'verification' as const, metadata };
+    entries.push({ eventId, text, pending, kind: 'verification', record });
   }
-
-  /** The base of new verification `url`s (a replay uses the one of the process that made the change). */
-  usePublicUrl(url: string): void {
-    this.publicUrl = url.replace(/\/+$/, '');
+  if (owner.userId !== undefined) {
+    const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId: owner.userId, type: 'user' as const };
+    entries.push({ eventId, text, pending, kind: 'user', record });
   }
-
-  /** The state as JSON-ready data; shares objects with the live state, so serialize it at once. */
-  snapshot(): PartnerSnapshot {
-    return {
-      webhookUrl: this.webhookUrl,
-      partner: this.partner,
-      authKeys: this.authKeys,
-      verifications: this.order,
-      users: this.userOrder,
-      fingerprintIds: [...this.fingerprintIds],
-      log: this.log.saved(),
-      nameTurn: this.nameTurn,
-      nextUserSeq: this.nextUserSeq,
-    };
+  for (const entry of entries) {
+    store.webhooks.set(entry.record.id, entry);
+    store.effects?.webhooks.add(entry);
   }
-
-  /** Replaces the whole state with a snapshot and rebuilds every index. */
-  load(saved: PartnerSnapshot): void {
-    this.webhookUrl = saved.webhookUrl;
-    this.partner = saved.partner;
-    this.authKeys = saved.authKeys;
-    this.fingerprintIds = new Map(saved.fingerprintIds);
-    this.nameTurn = saved.nameTurn;
-    this.nextUserSeq = saved.nextUserSeq;
-    this.log = new WebhookLog(this.newId, () => this.nowIso(), saved.log);
-    this.order = [];
-    this.verifications = new Map();
-    this.unfinishedByPhone = new KeyIndex('unfinishedByPhone');
-    this.expiries = new ExpiryQueue();
-    this.byPhone = new KeyIndex('byPhone');
-    this.byExternalUserId = new KeyIndex('byExternalUserId');
-    this.byUserId = new KeyIndex('byUserId');
-    this.byStatus = new KeyIndex('byStatus');
-    this.byDevice = new KeyIndex('byDevice');
-    this.byToken = undefined;
-    this.createdInOrder = true;
-    for (const v of saved.verifications) this.addVerification(v);
-    this.users = new Map();
-    this.userOrder = [];
-    this.usersByPhone = new KeyIndex('usersByPhone');
-    this.usersByExternalUserId = new KeyIndex('usersByExternalUserId');
-    this.shareholders = new KeyIndex('shareholders');
-    for (const u of saved.users) this.addUser(u);
-  }
-
-  // ---- lookups ---------------------------------------------------------------
-
-  protected clock(): Date {
-    return this.options.clock.now();
-  }
-
-  protected nowIso(): string {
-    return this.clock().toISOString();
-  }
-
-  /** Every read or change first lets time do its work. */
-  protected verification(id: string): StoredVerification {
-    this.expireDue();
-    const v = this.verifications.get(id);
-    if (!v) throw new SandboxError(404, `Verification ${id} not found`);
-    return v;
-  }
-
-  protected user(id: string): StoredUser {
-    this.expireDue();
-    const u = this.users.get(id);
-    if (!u) throw new SandboxError(404, `User ${id} not found`);
-    return u;
-  }
-
-  protected userWithPhone(phoneNumber: string): StoredUser | undefined {
-    return this.usersByPhone.first(phoneNumber);
-  }
-
-  /** Overridden by the lifecycle: expires what the clock has passed, and says how many. */
-  expireDue(): number {
-    return 0;
-  }
-
-  // ---- records and their indexes ---------------------------------------------
-
-  protected addVerification(v: StoredVerification, validToMs = Date.parse(v.data.validTo)): void {
-    const last = this.order.at(-1);
-    if (last && last.data.createdAt > v.data.createdAt) this.createdInOrder = false;
-    v.seq = this.order.length;
-    this.order.push(v);
-    this.verifications.set(v.data.id, v);
-    this.byToken?.set(v.token, v);
-    this.byExternalUserId.set(v, [v.data.externalUserId]);
-    this.reindex(v);
-    if (UNFINISHED.has(v.data.status)) this.track(v);
-    if (EXPIRABLE.has(v.data.status)) this.expiries.push(v, validToMs);
-  }
-
-  /** After a change of status, user, phone numbers or devices. */
-  protected reindex(v: StoredVerification): void {
-    this.byStatus.set(v, [v.data.status]);
-    this.byUserId.set(v, v.data.userId ? [v.data.userId] : []);
-    this.byPhone.set(v, v.data.phoneNumbers.map((p) => p.phoneNumber));
-    this.byDevice.set(v, v.devices);
-  }
-
-  protected addUser(user: StoredUser): void {
-    if (this.users.has(user.id)) return;
-    if (user.seq === undefined || user.seq < 0) user.seq = this.nextUserSeq++;
-    this.users.set(user.id, user);
-    this.userOrder.push(user);
-    this.reindexUser(user);
-  }
-
-  protected removeUser(user: StoredUser): void {
-    this.users.delete(user.id);
-    this.userOrder.splice(this.userOrder.indexOf(user), 1);
-    this.usersByPhone.delete(user);
-    this.usersByExternalUserId.delete(user);
-    this.shareholders.delete(user);
-  }
-
-  /** After a change of the user's phone numbers, external users or shares. */
-  protected reindexUser(user: StoredUser): void {
-    this.usersByPhone.set(user, user.phoneNumbers.map((p) => p.phoneNumber));
-    this.usersByExternalUserId.set(user, user.externalUsers.map((e) => e.id));
-    this.shareholders.set(user, [user.shares.isShareholder]);
-  }
-
-  /** Every status change emits `verification.updated` (source, States notes). */
-  protected setStatus(v: StoredVerification, status: VerificationStatus, at = this.nowIso()): void {
-    v.data.status = status;
-    v.data.updatedAt = at;
-    if (!UNFINISHED.has(status)) this.unfinishedByPhone.delete(v);
-    this.reindex(v);
-    this.emitVerification(v, 'verification.updated', at);
-  }
-
-  /** When the soonest session may expire (ms since the epoch; Infinity when none can): before it, time has nothing to do. */
-  get nextExpiryMs(): number {
-    return this.expiries.next;
-  }
-
-  /** Indexes a verification that is open or in review by its phone numbers (again after a number is added). */
-  protected track(v: StoredVerification): void {
-    this.unfinishedByPhone.set(v, v.data.phoneNumbers.map((p) => p.phoneNumber));
-  }
-
-  // ---- events ------------------------------------------------------------------
-
-  protected envelope<E extends WebhookEvent>(dataType: E['dataType'], eventType: E['eventType'], data: E['data'], at = this.nowIso()): E {
-    return { eventId: this.newId(), dataType, eventType, createdAt: at, data } as E;
-  }
-
-  protected emitVerification(v: StoredVerification, eventType: 'verification.created' | 'verification.updated', at?: string): void {
-    const event = this.envelope('verification', eventType, verificationEventData(v), at);
-    this.emit(event, { verificationId: v.data.id }, v.data.metadata);
-  }
-
-  protected emitUser(user: StoredUser, eventType: 'user.created' | 'user.merged' | 'user.updated' | 'user.deleted'): void {
-    this.emit(this.envelope('user', eventType, userEventData(user)), { userId: user.id });
-  }
-
-  /**
-   * Serializes the webhook at once (its data may share arrays with the live
-   * record), records it in the history it belongs to, then hands it to the HTTP layer.
-   */
-  protected emit(event: WebhookEvent, owner: { verificationId?: string; userId?: string }, metadata?: Record<string, unknown>): void {
-    const emitted = new SerializedEvent(JSON.stringify(event), event.eventId, owner.verificationId, owner.userId);
-    this.log.add(emitted, event.createdAt, metadata);
-    this.options.onEvent(emitted);
-  }
-
-  /** The recorded webhook with this id (pending deliveries after a restart). */
-  emitted(eventId: string): EmittedEvent | undefined {
-    return this.log.emitted(eventId);
-  }
+  store.options.onEvent(emittedEvent(text, eventId, owner.verificationId, owner.userId));
 }

@@ -1,6 +1,6 @@
 // Stored records as the partner document shapes them. Every answer view is a
 // copy, so callers never share state with the store; event data is not, as
-// it is serialized the moment it is made (SerializedEvent).
+// it is serialized the moment it is made (`emit` in store.ts).
 import type { components } from '../../../generated/types/partner.js';
 import type { StoredUser, StoredVerification } from './records.js';
 import { jsonCopy } from '../common/json-copy.js';
@@ -13,14 +13,10 @@ export function verificationView(v: StoredVerification): S['Verification'] {
   return copy(v.data);
 }
 
-/**
- * The create answer: no `updatedAt` (DECISIONS P10), status `created`, no
- * user and no results yet. Shares the record's arrays: serialize it at once
- * or copy it (createdVerificationView).
- */
-export function createdVerificationShape(v: StoredVerification): S['CreatedVerification'] {
+/** The create answer: no `updatedAt` (DECISIONS P10), status `created`, no user and no results yet. */
+export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
   const d = v.data;
-  return {
+  return copy({
     id: d.id,
     url: d.url,
     phoneNumber: d.phoneNumber,
@@ -44,12 +40,7 @@ export function createdVerificationShape(v: StoredVerification): S['CreatedVerif
     metadata: d.metadata,
     validTo: d.validTo,
     createdAt: d.createdAt,
-  } as S['CreatedVerification'];
-}
-
-/** The create answer as a copy the caller owns (undefined optional fields left out). */
-export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
-  return copy(createdVerificationShape(v));
+  } as S['CreatedVerification']);
 }
 
 /**

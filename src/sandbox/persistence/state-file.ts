@@ -4,15 +4,17 @@
 // snapshot followed by journal lines appended since. A journal line is
 // fsynced before the change it records is acknowledged; concurrent changes
 // share one fsync (group commit). A crash can only tear the last line,
-// which loading drops with a warning.
+// which loading drops with a warning. What the lines hold is
+// effect-journal.ts's.
 import fs from 'node:fs';
 import path from 'node:path';
 
 export const STATE_FORMAT = 'verification-contracts-sandbox-state';
-// Version 2: the random sequence is the AES-256-CTR keystream (S24); a
-// version 1 file may hold the SHA-256 sequence of earlier development builds,
-// which a replay here would not draw alike, so it is refused.
-export const STATE_VERSION = 2;
+// Version 3: the journal holds each change's effects (whole records), which
+// a restart applies. Versions 1 and 2 journaled requests to be replayed
+// through the handlers with a seeded random sequence, which this sandbox
+// cannot do, so such a file is refused with what to do instead.
+export const STATE_VERSION = 3;
 
 export interface LoadedStateFile<Meta, Line, Record> {
   /** Absent for a new (missing or empty) file. */
@@ -60,7 +62,10 @@ export function readStateFile<Meta, Line, Record>(file: string): LoadedStateFile
     }
     if (phase === 'header') {
       if (value?.format !== STATE_FORMAT) throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
-      if (value.version !== STATE_VERSION) throw new StateFileError(`state file ${file} has version ${value.version}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`);
+      if (value.version !== STATE_VERSION) {
+        const older = typeof value.version === 'number' && value.version < STATE_VERSION ? ', written by an older sandbox that journaled requests instead of their effects' : '';
+        throw new StateFileError(`state file ${file} has version ${value.version}${older}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`);
+      }
       loaded.meta = value.meta;
       phase = 'snapshot';
     } else if (phase === 'snapshot') {
@@ -115,7 +120,11 @@ export class StateFile {
     return done;
   }
 
-  /** Replaces the file with a snapshot of the state now: temp file, fsync, rename, fsync of the folder. */
+  /**
+   * Replaces the file with a snapshot of the state now: temp file, fsync,
+   * rename, fsync of the folder. The snapshot holds every change made so
+   * far, so lines still waiting for their fsync are dropped and acknowledged.
+   */
   compact(): void {
     const { meta, lines } = this.snapshot();
     const temp = `${this.file}.${process.pid}.tmp`;
@@ -144,6 +153,8 @@ export class StateFile {
     this.fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND);
     this.snapshotBytes = bytes;
     this.journalBytes = 0;
+    this.buffered = [];
+    for (const w of this.waiters.splice(0)) w.resolve();
   }
 
   /** Writes what is pending, compacts, and closes. */
@@ -151,8 +162,6 @@ export class StateFile {
     if (this.closed) return;
     this.closed = true;
     this.compact();
-    for (const w of this.waiters.splice(0)) w.resolve();
-    this.buffered = [];
     fs.closeSync(this.fd);
   }
 
@@ -187,7 +196,7 @@ export class StateFile {
     }
     this.flushing = false;
     // Compacting when the journal outgrows the snapshot keeps the file (and a
-    // restart's replay) proportional to the state, at O(1) amortized per change.
+    // restart's loading) proportional to the state, at O(1) amortized per change.
     if (this.journalBytes > Math.max(this.snapshotBytes, 4 << 20)) this.compact();
   }
 }

@@ -1,8 +1,9 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
 // to through the control API, read with the documented filters and paging.
+// With --state it notes what each change touched (`effects`), as the partner store does.
+import { randomUUID } from 'node:crypto';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
-import type { SandboxRandom } from '../common/random.js';
 import { jsonCopy } from '../common/json-copy.js';
 
 export type V2Verification = components['schemas']['Verification'];
@@ -16,23 +17,20 @@ const DEFAULT_PAGE_SIZE = 15;
 
 export class V2State {
   private sessions = new Map<string, V2Verification>();
+  /** Sessions made since the state file last took note, and whether all were replaced; kept only while it takes note. */
+  effects?: { sessions: Set<V2Verification>; reset: boolean };
 
   constructor(
     private readonly seedSessions: () => V2Verification[],
     private readonly clock: { now(): Date },
-    private publicUrl: string,
-    private readonly random: SandboxRandom,
+    private readonly publicUrl: string,
   ) {
     this.reset();
   }
 
   reset(): void {
     this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
-  }
-
-  /** The base of new session `url`s (a replay uses the one of the process that made the change). */
-  usePublicUrl(url: string): void {
-    this.publicUrl = url;
+    if (this.effects) this.effects = { sessions: new Set(), reset: true };
   }
 
   /** Every session, for a --state snapshot. */
@@ -40,8 +38,10 @@ export class V2State {
     return [...this.sessions.values()];
   }
 
-  load(sessions: V2Verification[]): void {
-    this.sessions = new Map(sessions.map((s) => [s.id, s]));
+  /** Sessions from the state file: a snapshot's after `clear`, then each change's. */
+  load(sessions: V2Verification[], clear = false): void {
+    if (clear) this.sessions.clear();
+    for (const s of sessions) this.sessions.set(s.id, s);
   }
 
   get(id: string): V2Verification {
@@ -69,11 +69,11 @@ export class V2State {
 
   create(input: V2SessionInput): V2Verification {
     const now = this.clock.now().toISOString();
-    const id = this.random.uuid();
+    const id = randomUUID();
     const session: V2Verification = {
       workflowId: 'wf_kyc_standard',
       requirements: [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }],
-      url: `${this.publicUrl}/s/${id}?token=${this.random.uuid()}`,
+      url: `${this.publicUrl}/s/${id}?token=${randomUUID()}`,
       status: 'CREATED',
       metadata: {},
       successUrl: 'https://shop.example.com/account/verified',
@@ -90,6 +90,7 @@ export class V2State {
       updatedAt: now,
     };
     this.sessions.set(id, session);
+    this.effects?.sessions.add(session);
     return session;
   }
 }
