@@ -151,6 +151,22 @@ describe('the published assumptions page (generated/docs/assumptions.html)', () 
     expect(text.match(MAINTAINER_TALK)?.[0]).toBeUndefined();
   });
 
+  it('speaks of the service, not of the tools that build or check the reference, nor of rows it does not show', () => {
+    const shown = contractRows.filter((r) => !unmarked.has(r.id));
+    const toolTalk = /\blint|\bPrism\b|zod|OWASP|orval|openapi-typescript|Spectral|Redocly|x-internal|if`\/`then|security: \[\]|\bmock\b|machine-checkable|strictness policy/i;
+    for (const r of shown) {
+      for (const [part, value] of [['source', r.source], ['decision', r.decision], ['why', r.why]] as const) {
+        expect(value.match(toolTalk)?.[0], `${r.id} ${part}`).toBeUndefined();
+        // A reference to another row lands only if that row is on the page; the maintainers' rows never are.
+        for (const id of [...value.matchAll(/\b[A-Z]\d+\b/g)].map((m) => m[0])) {
+          if (/^[SCDWKT]\d+$/.test(id)) expect.fail(`${r.id} ${part} names ${id}, a maintainers' row partners cannot see`);
+          if (/^[VP]\d+$/.test(id)) expect(shown.some((s) => s.id === id), `${r.id} ${part} names ${id}, which the page does not show`).toBe(true);
+        }
+      }
+    }
+    expect(text.match(toolTalk)?.[0]).toBeUndefined();
+  });
+
   it('leaves out S and C rows (the package\'s own tools)', () => {
     expect(html).not.toMatch(/id="[SC]\d+"/);
   });

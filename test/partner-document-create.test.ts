@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
 import {
   doc, v, STATUSES, REQUIREMENT_TYPES, DEPRECATED, VERIFICATION_FIELDS, CREATE_FIELDS, CREATE_REQUIRED, REVERT_FIELDS,
-  UUID, USER_ID, TIMESTAMP, op, response, body, responseSchema, bodySchema, example, without, sorted,
+  UUID, USER_ID, TIMESTAMP, op, response, body, responseSchema, bodySchema, requiredOf, example, without, sorted,
   expectDocumented, wantValid, wantInvalid, verification, createdVerification, createBody, completed, collected,
 } from './helpers/partner-document.js';
 
@@ -108,6 +108,16 @@ describe('create verification response', () => {
     for (const status of STATUSES.filter((s) => s !== 'created')) wantInvalid(createdVerification, { ...created(), status }, status);
     wantInvalid(createdVerification, { ...created(), userId: USER_ID });
     wantInvalid(createdVerification, { ...created(), previousUserId: USER_ID });
+  });
+
+  // "available only when status is `completed`" / "`reverted`": at creation
+  // neither is available; whether the answer sends them as null or leaves
+  // them out is not documented, so both are accepted.
+  it('may leave out userId and previousUserId, or send them as null', () => {
+    wantValid(createdVerification, { ...created(), userId: null, previousUserId: null });
+    wantValid(createdVerification, without(without(created(), 'userId'), 'previousUserId'));
+    expect(requiredOf(schema)).not.toContain('userId');
+    expect(requiredOf(schema)).not.toContain('previousUserId');
   });
 
   it('has collectedRequirements entries with result null', () => {

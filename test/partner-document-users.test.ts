@@ -12,7 +12,7 @@ import {
   SHARES_FIELDS, EXTERNAL_USERS_RESULT_FIELDS, VERIFICATION_WEBHOOK_RECORD_FIELDS, USER_WEBHOOK_RECORD_FIELDS, UUID,
   USER_ID, TIMESTAMP, sub, response, body, responseSchema, propsOf, requiredOf, example, without, sorted,
   expectDocumented, expectDocumentedValues, wantValid, wantInvalid, verification, collected, withCollected,
-  webhookExample,
+  webhookExample, op,
 } from './helpers/partner-document.js';
 
 describe('users', () => {
@@ -272,10 +272,13 @@ describe('webhook records (operations 11 and 18)', () => {
       wantInvalid(list, without(value(), 'count'));
     });
 
-    it(`type is ${type} in this listing`, () => {
+    // "`type` (`verification` or `user`)": only the id field is documented as
+    // "according to the listing", so either type is accepted in either listing.
+    it('type is `verification` or `user`, in either listing', () => {
       wantValid(list, withRecord({ type }));
-      wantInvalid(list, withRecord({ type: otherType }));
+      wantValid(list, withRecord({ type: otherType }));
       wantInvalid(list, withRecord({ type: 'shareholder' }));
+      expect(deref(doc, responseSchema(key, '200').properties.webhooks.items).properties.type.enum).toEqual(['verification', 'user']);
     });
 
     it('success is a boolean; reason a string', () => {
@@ -311,5 +314,25 @@ describe('webhook records (operations 11 and 18)', () => {
       .map((s) => deref(doc, s.properties.webhooks.items).description)
       .join('\n');
     expect(text).toMatch(/retr[^.]*(update|do not add)/i);
+  });
+
+  it('record fields say what the documentation says of them, no more: reason only a string, updatedAt updated on retries', () => {
+    for (const { key } of listings) {
+      const item = deref(doc, responseSchema(key, '200').properties.webhooks.items);
+      expect(item.properties.reason.description, key).not.toMatch(/fail/i);
+      expect(item.properties.createdAt.description, key).not.toMatch(/sent/i);
+      expect(item.properties.updatedAt.description, key).not.toMatch(/attempt/i);
+      expect(item.properties.updatedAt.description, key).toMatch(/retry updates it/);
+      expect(item.properties.success.description, key).toMatch(/delivered to the partner endpoint/);
+      expect(item.properties.retryAt.description, key).toMatch(/next retry/);
+    }
+  });
+
+  it('both operations and the history they list say the same about what each history holds (P24)', () => {
+    const texts = listings.map(({ key }) => op(key).operation.description as string);
+    const statement = (text: string) => text.slice(text.indexOf('Assumed ([P24]'), text.indexOf('\n\n', text.indexOf('Assumed ([P24]')));
+    expect(statement(texts[0])).toBe(statement(texts[1]));
+    expect(statement(texts[0])).toMatch(/`verification\.\*`[^.]*`user\.\*` and `shareholder\.verified`/);
+    expect(deref(doc, responseSchema(listings[0].key, '200').properties.webhooks.items).properties.payload.description ?? '').not.toMatch(/history holds/);
   });
 });

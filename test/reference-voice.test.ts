@@ -90,6 +90,54 @@ describe('statements the source documents do not make carry their Assumed marker
     }
   });
 
+  it('echoed optional input is said to be absent only under the P8 marker, never as a fact', () => {
+    for (const name of ['Verification', 'CreatedVerification', 'VerificationEventData']) {
+      const schema = partner.components.schemas[name];
+      expectMarked(schema.description, /may be absent/, 'P8');
+      for (const field of ['firstName', 'lastName', 'errorRedirectUrl', 'reason', 'author']) {
+        const description = schema.properties[field]?.description as string | undefined;
+        if (description === undefined) continue;
+        expect(description, `${name}.${field}`).not.toMatch(/absent when none/);
+        expectMarked(description, /absent/, 'P8');
+      }
+    }
+  });
+
+  it('"`null` where not available" on GET /verifications/{verificationId} is marked (P9); the create answer leaves both open', () => {
+    expectMarked(operation(partner, 'getVerification').description, /`null`/, 'P9');
+    expect(partner.components.schemas.CreatedVerification.description).toMatch(/not available yet[^.]*if sent, they\s+are `null`/);
+  });
+
+  it('the revert body\'s two required fields are marked as assumed (P54)', () => {
+    const revert = partner.components.schemas.VerificationRevert;
+    expect([...revert.required].sort()).toEqual(['author', 'verificationId']);
+    expectMarked(revert.description, /required/, 'P54');
+  });
+
+  it('meanings the documents do not give are not stated', () => {
+    const s = partner.components.schemas;
+    // "`estimatedAge` | enum: `unknown`, `under8`, … (99.5% confidence)": no meaning per value.
+    expect(s.EstimatedAge.description).toContain('99.5%');
+    expect(s.EstimatedAge.description).not.toMatch(/minimum|older than|no estimate/i);
+    expect(v2.components.schemas.FaceScan.properties.ageEstimation.description).not.toMatch(/minimum/i);
+    // "Values of `activity` beyond the two seen (`startSession`, `cameraIssue`): not shown."
+    for (const text of [s.UserActivity.description, s.UserActivity.properties.activity.description, operation(partner, 'listVerificationUserActivities').description]) {
+      expect(text).not.toMatch(/opened|camera could|ran into/);
+    }
+    // `isVerified` is explained for the create request only.
+    expect(s.VerificationPhoneNumber.properties.isVerified.description).not.toMatch(/again/);
+    expect(s.VerificationPhoneNumber.properties.isVerified.description).toMatch(/create request/);
+    // "`dateOfBirth` | string or null, optional": no format is documented.
+    for (const schema of [s.UserDetails.allOf?.find((m: Json) => m.properties?.dateOfBirth) ?? s.UserDetails, s.UserEventData]) {
+      const dob = schema.properties.dateOfBirth;
+      expect(dob.description).not.toMatch(/YYYY/);
+      expect(dob.format).toBeUndefined();
+      expect(dob.pattern).toBeUndefined();
+    }
+    // The v2 error table lists three statuses; "Other error statuses …: not shown."
+    expect(v2.components.schemas.Error.description).not.toMatch(/every error/);
+  });
+
   it('the partner API says both documented headers go on every call, not only with bodies', () => {
     const conventions = paragraphs(partner.info.description).find((p) => p.includes('X-Auth-Key'))!;
     expect(conventions).toContain('`Content-Type: application/json`');

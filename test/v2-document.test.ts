@@ -141,6 +141,26 @@ describe('identityDocument, faceScan and reviewResult', () => {
     }
   });
 
+  // The tables give each object's fields and types but not which are always
+  // sent; an answer that leaves one out is accepted, one of another type is not.
+  it('identityDocument, faceScan and reviewResult require none of their fields, and keep each field\'s type', () => {
+    const objects = [
+      { field: 'identityDocument', name: 'IdentityDocument', fields: DOC_FIELDS, value: approved.identityDocument },
+      { field: 'faceScan', name: 'FaceScan', fields: ['ageEstimation', 'createdAt', 'updatedAt'], value: approved.faceScan },
+      { field: 'reviewResult', name: 'ReviewResult', fields: ['category', 'reason', 'sensitive'], value: { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true } },
+    ];
+    for (const { field, name, fields, value } of objects) {
+      expect(schemas[name].required ?? [], name).toEqual([]);
+      expect(schemas[name].description, name).toMatch(/may be absent/);
+      for (const f of fields) {
+        const { [f]: _dropped, ...rest } = value;
+        expect(valid('Verification', withField(field, rest)), `${field} without ${f}`).toBe(true);
+        expect(valid('Verification', withField(field, { ...value, [f]: 42 })), `${field}.${f} a number`).toBe(false);
+      }
+      expect(valid('Verification', withField(field, 'text')), `${field} a string`).toBe(false);
+    }
+  });
+
   it('identityDocument type is an open value set', () => {
     expect(valid('Verification', withDocField('type', 'RESIDENCE_PERMIT'))).toBe(true);
     expect(schemas.IdentityDocument.properties.type.enum).toBeUndefined();

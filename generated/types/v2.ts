@@ -105,68 +105,77 @@ export interface components {
          * @example 2026-03-14T09:26:53.589Z
          */
         Timestamp: string;
-        /** @description Data extracted from the end user's identity document; `null` until available. */
+        /**
+         * @description Data extracted from the end user's identity document; `null` until
+         *     available. The documentation does not say which of its fields are always
+         *     sent, so each may be absent.
+         */
         IdentityDocument: {
             /**
              * @description Document kind label. The complete set is not published, so any string is
              *     accepted.
              * @example PASSPORT
              */
-            type: string;
+            type?: string;
             /**
              * @description Country code of the issuing country. The documentation does not tie it
              *     to the `country` code list of the verification, so it is not
              *     restricted to that list.
              * @example DE
              */
-            country: string;
+            country?: string;
             /**
              * @description Serial number of the document.
              * @example C01X00T47
              */
-            serialNo: string;
+            serialNo?: string;
             /**
              * @description National identification number printed on the document.
              * @example 19910723-5521
              */
-            nationalNo: string;
+            nationalNo?: string;
             /** @example Lena */
-            firstName: string;
+            firstName?: string;
             /** @example Schulz */
-            lastName: string;
-            dateOfBirth: components["schemas"]["CalendarDate"];
+            lastName?: string;
+            dateOfBirth?: components["schemas"]["CalendarDate"];
             /** @example Leipzig */
-            placeOfBirth: string;
+            placeOfBirth?: string;
             /** @example DEU */
-            nationality: string;
+            nationality?: string;
             /** @example 2031-05-11 */
-            expiryAt: components["schemas"]["CalendarDate"];
+            expiryAt?: components["schemas"]["CalendarDate"];
             /** @example 2021-05-12 */
-            issuedAt: components["schemas"]["CalendarDate"];
+            issuedAt?: components["schemas"]["CalendarDate"];
             /** @example Stadt Leipzig */
-            issuingAuthority: string;
+            issuingAuthority?: string;
             /** @example Leipzig */
-            placeOfIssue: string;
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
+            placeOfIssue?: string;
+            createdAt?: components["schemas"]["Timestamp"];
+            updatedAt?: components["schemas"]["Timestamp"];
         } | null;
-        /** @description Results of the end user's face scan; `null` until available. */
+        /**
+         * @description Results of the end user's face scan; `null` until available. The
+         *     documentation does not say which of its fields are always sent, so each
+         *     may be absent.
+         */
         FaceScan: {
             /**
-             * @description Estimated minimum age. The document shows values of the form
+             * @description Age estimate from the face scan. The document shows values of the form
              *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
              *     is not shown, and the same service's partner interface also estimates
              *     `unknown` and `under8`. Assumed ([V16](assumptions.html#V16)): the complete set is not
              *     documented; any string is accepted.
              * @example OVER_18
              */
-            ageEstimation: string;
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
+            ageEstimation?: string;
+            createdAt?: components["schemas"]["Timestamp"];
+            updatedAt?: components["schemas"]["Timestamp"];
         } | null;
         /**
          * @description Outcome of the review of the verification; `null` when the verification
-         *     has not been reviewed or no review reason exists.
+         *     has not been reviewed or no review reason exists. The documentation does
+         *     not say which of its fields are always sent, so each may be absent.
          */
         ReviewResult: {
             /**
@@ -174,15 +183,15 @@ export interface components {
              *     accepted.
              * @example DOCUMENT
              */
-            category: string;
+            category?: string;
             /**
              * @description Review reason. The complete set is not published, so any string is
              *     accepted.
              * @example DOCUMENT_EXPIRED
              */
-            reason: string;
+            reason?: string;
             /** @description Whether the review outcome is sensitive. */
-            sensitive: boolean;
+            sensitive?: boolean;
         } | null;
         /**
          * Format: date-time
@@ -194,8 +203,10 @@ export interface components {
         MillisecondTimestamp: string;
         /**
          * @description An identity verification session. The objects collected during the
-         *     session are `null` until they exist. Assumed ([V10](assumptions.html#V10)): the service's
-         *     documentation marks no field optional; every field is taken to be always
+         *     session are `null` until they exist.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     no field optional; every field of the session is taken to be always
          *     present.
          */
         Verification: {
@@ -272,7 +283,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description Error body sent with every error status. */
+        /** @description The error body of the documented errors (400, 401 and 404). */
         Error: {
             /**
              * Format: int32
