@@ -1,7 +1,10 @@
 // @verification-service/contracts/webhooks as installed from the packed tarball, run
 // unchanged in every runtime partners receive webhooks on: Node, Bun, Deno,
 // Cloudflare's workerd (no nodejs_compat) and headless Chromium. Each runs
-// the same cases (test/runtimes/webhook-cases.js) over the same data.
+// the same cases (test/runtimes/webhook-cases.js) over the same data, told
+// whether its runtime has node:crypto: Node, Bun and Deno verify
+// synchronously, workerd and Chromium refuse to with a TypeError naming the
+// asynchronous verifier (Web Crypto), which runs everywhere.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -35,23 +38,25 @@ function testData() {
   const byType = new Map(examples.map((e) => [e.eventType, e]));
   const user = byType.get('user.created')!;
   const updated = byType.get('verification.updated')!;
+  // Signed here: signing needs node:crypto, which workerd and Chromium lack.
+  const signed = (value: object, key = KEY) => ({ text: JSON.stringify(value), signature: signWebhookPayload(JSON.stringify(value), key) });
   const parseCases = [
-    { name: 'an event type added after this version', value: { ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } }, expected: 'returned' },
-    { name: 'a new verification status (no userId)', value: { ...updated, data: { ...updated.data, status: 'onHold', userId: null } }, expected: 'returned' },
-    { name: 'no eventId', value: { ...user, eventId: undefined }, expected: 'payload' },
-    { name: 'a user envelope carrying verification.created', value: { ...user, eventType: 'verification.created' }, expected: 'payload' },
-    { name: 'signed with another key', value: user, signature: signWebhookPayload(JSON.stringify(user), OTHER), expected: 'signature' },
+    { name: 'an event type added after this version', ...signed({ ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } }), expected: 'returned' },
+    { name: 'a new verification status (no userId)', ...signed({ ...updated, data: { ...updated.data, status: 'onHold', userId: null } }), expected: 'returned' },
+    { name: 'no eventId', ...signed({ ...user, eventId: undefined }), expected: 'payload' },
+    { name: 'a user envelope carrying verification.created', ...signed({ ...user, eventType: 'verification.created' }), expected: 'payload' },
+    { name: 'signed with another key', ...signed(user, OTHER), expected: 'signature' },
   ];
   const vectors = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'webhook-vectors.json'), 'utf8'));
-  return { key: KEY, otherKey: OTHER, vectors, examples, parseCases };
+  return { key: KEY, otherKey: OTHER, vectors, examples: examples.map((e) => ({ eventType: e.eventType, eventId: e.eventId, ...signed(e) })), parseCases };
 }
 
-/** The cases' entry module for a runtime: the installed package, the shared cases, the data inlined. */
-function entry(tail: string): string {
+/** The cases' entry module for a runtime: the installed package, the shared cases, the data inlined, and whether the runtime has node:crypto. */
+function entry(tail: string, nodeCrypto: boolean): string {
   return [
     "import * as wh from '@verification-service/contracts/webhooks';",
     "import { runWebhookCases } from './webhook-cases.js';",
-    `const data = ${JSON.stringify(testData())};`,
+    `const data = ${JSON.stringify({ ...testData(), nodeCrypto })};`,
     tail,
   ].join('\n');
 }
@@ -160,9 +165,10 @@ const RUNTIMES: Record<string, () => Promise<CaseResult[]>> = {
 beforeAll(async () => {
   await linkSharedInstall(project);
   copyFileSync(path.join(ROOT, 'test', 'runtimes', 'webhook-cases.js'), path.join(project, 'webhook-cases.js'));
-  writeFileSync(path.join(project, 'run.js'), entry('console.log(JSON.stringify(await runWebhookCases(wh, data)));'));
-  writeFileSync(path.join(project, 'worker.js'), entry('export default { async fetch() { return Response.json(await runWebhookCases(wh, data)); } };'));
-  writeFileSync(path.join(project, 'browser.js'), entry('window.results = await runWebhookCases(wh, data);'));
+  // Node, Bun and Deno have node:crypto; workerd without nodejs_compat and browsers do not.
+  writeFileSync(path.join(project, 'run.js'), entry('console.log(JSON.stringify(await runWebhookCases(wh, data)));', true));
+  writeFileSync(path.join(project, 'worker.js'), entry('export default { async fetch() { return Response.json(await runWebhookCases(wh, data)); } };', false));
+  writeFileSync(path.join(project, 'browser.js'), entry('window.results = await runWebhookCases(wh, data);', false));
 }, 180_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 // @verification-service/contracts/webhooks: signatures against independently computed
-// vectors, every way a signature can be wrong, and parsing of every
-// documented webhook example.
+// vectors, every way a signature or a key list can be wrong, parsing of
+// every documented webhook example, and hostile arguments (the runtime rule,
+// node:crypto or Web Crypto, is in test/webhook-checks.test.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   verifyWebhookRequestBody,
   signWebhookPayload,
   verifyWebhookSignature,
+  verifyWebhookSignatureAsync,
   WebhookPayloadError,
   WebhookSignatureError,
 } from '../src/webhooks/index.js';
@@ -75,6 +77,31 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(body, signature, ['sbx_new_key', 'sbx_other'])).toBe(false);
     expect(verifyWebhookSignature(body, signature, ['', key])).toBe(true);
   });
+
+  const others = (n: number) => Array.from({ length: n }, (_, i) => `sbx_other_${i}`);
+  const lists: [string, unknown, boolean][] = [
+    ['the key last of 8', [...others(7), key], true],
+    ['9 keys, the key among them', [...others(8), key], false],
+    ['an array-like of length 2^32-1', { length: 2 ** 32 - 1, 0: key }, false],
+    ['an array of length 2^32-1', Object.assign(new Array(2 ** 32 - 1), { 0: key }), false],
+    ['a Proxy of an array claiming length 2^32-1', new Proxy([key], { get: (t, p) => (p === 'length' ? 2 ** 32 - 1 : Reflect.get(t, p)) }), false],
+    ['a number', 12345, false],
+    ['the key and a number', [key, 1], false],
+    ['the key as a String object', new String(key), false],
+    ['an empty list', [], false],
+    ['a revoked Proxy', (() => { const { proxy, revoke } = Proxy.revocable([key], {}); revoke(); return proxy; })(), false],
+    ['an array whose entry throws when read', Object.defineProperty([key, key], 1, { get: () => { throw new Error('no'); } }), false],
+  ];
+  // Plain loops: a table formatter would print an array of length 2^32-1.
+  // "At once": a loop over 2^32-1 entries would take minutes; a second leaves room for a loaded machine.
+  for (const [name, keys, expected] of lists) {
+    it(`key list: ${name} gives ${expected} at once, synchronously and asynchronously`, async () => {
+      const started = performance.now();
+      expect(verifyWebhookSignature(body, signature, keys as string[])).toBe(expected);
+      expect(await verifyWebhookSignatureAsync(body, signature, keys as string[])).toBe(expected);
+      expect(performance.now() - started).toBeLessThan(1000);
+    });
+  }
 });
 
 describe('additions the service may make (P37, P38) and bodies as runtimes hand them over', () => {
@@ -254,6 +281,90 @@ describe('parseWebhookEvent', () => {
       expect(err).toBeInstanceOf(WebhookPayloadError);
       const paths = (err as WebhookPayloadError).issues.map((i) => i.path);
       expect(paths).toEqual(expect.arrayContaining(['/dataType', '/eventId']));
+    }
+  });
+});
+
+describe('parseWebhookEvent given anything', () => {
+  const text = JSON.stringify(documentedWebhookExamples().get('user.created'));
+  const sig = signWebhookPayload(text, key);
+  // structuredClone with transfer detaches: the buffer, and every view over it, then reads as nothing.
+  const detached = <T extends ArrayBuffer | ArrayBufferView>(held: T = bytes(text).buffer as T): T => {
+    const buffer = ArrayBuffer.isView(held) ? held.buffer : held;
+    structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
+    return held;
+  };
+  // A value every access to which throws, itself thrown by a trap: no message can be read from it.
+  const hostile: object = new Proxy({}, new Proxy({}, { get: () => () => { throw hostile; } }));
+  const throwing = (name: string) => Object.defineProperty({}, name, { get: () => { throw new Error(name); } });
+  const bodies: [string, unknown][] = [
+    ['a detached ArrayBuffer', detached()],
+    ['a Uint8Array over a detached buffer', detached(bytes(text))],
+    ['a DataView over a detached buffer', detached(new DataView(bytes(text).buffer))],
+    ['a Uint8Array whose buffer getter throws', Object.defineProperty(bytes(text), 'buffer', { get: () => { throw new Error('buffer'); } })],
+    ['a Proxy that throws on every trap', hostile],
+    ['a revoked Proxy', (() => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; })()],
+    ['an object whose Symbol.toStringTag throws', throwing(Symbol.toStringTag as unknown as string)],
+    ...([null, undefined, 0, NaN, -1, 10n, true, Symbol('body'), () => text, [text], { text }] as unknown[]).map((b) => [`${typeof b} ${String(b)}`, b] as [string, unknown]),
+  ];
+  const signatures: [string, unknown][] = [
+    ['a Proxy that throws on every trap', hostile],
+    ['an object whose toString throws', throwing('toString')],
+    ['a megabyte of hex', 'a'.repeat(1 << 20)],
+    ['a String object', new String(sig)],
+    ['a symbol', Symbol('sig')],
+  ];
+  const keyLists: [string, unknown][] = [
+    ['a Proxy that throws on every trap', hostile],
+    ['an array-like of length 2^32-1', { length: 2 ** 32 - 1, 0: key }],
+    ['an array of length 2^32-1', Object.assign(new Array(2 ** 32 - 1), { 0: key })],
+    ['9 keys', Array(9).fill(key)],
+    ['an object whose length throws', throwing('length')],
+  ];
+  const kind = (call: () => unknown) => {
+    try {
+      call();
+      return 'returned';
+    } catch (err) {
+      return err instanceof WebhookSignatureError ? 'signature' : err instanceof WebhookPayloadError ? 'payload' : `other: ${String((err as Error)?.name)}`;
+    }
+  };
+
+  for (const [name, raw] of bodies) {
+    it(`body ${name}: WebhookPayloadError`, () => {
+      expect(kind(() => parseWebhookEvent(raw as string, sig, key))).toBe('payload');
+      expect(verifyWebhookSignature(raw as string, sig, key)).toBe(false);
+    });
+  }
+
+  it('verifies and parses the bytes of a view over a SharedArrayBuffer, as it does any bytes', async () => {
+    const shared = new Uint8Array(new SharedArrayBuffer(bytes(text).length));
+    shared.set(bytes(text));
+    expect(verifyWebhookSignature(shared, sig, key)).toBe(true);
+    expect(await verifyWebhookSignatureAsync(shared, sig, key)).toBe(true);
+    expect(parseWebhookEvent(shared, sig, key)).toEqual(JSON.parse(text));
+  });
+
+  it('says the body cannot be read when its buffer is detached', () => {
+    expect(() => parseWebhookEvent(detached(), sig, key)).toThrow(/webhook body cannot be read: .*detached/i);
+  });
+
+  for (const [name, s] of signatures) {
+    it(`signature ${name}: WebhookSignatureError`, () => expect(kind(() => parseWebhookEvent(text, s, key))).toBe('signature'));
+  }
+
+  for (const [name, keys] of keyLists) {
+    it(`key list ${name}: WebhookSignatureError (no-key), at once`, () => {
+      const started = performance.now();
+      expect(() => parseWebhookEvent(text, sig, keys as string[])).toThrow(expect.objectContaining({ problem: 'no-key' }));
+      expect(performance.now() - started).toBeLessThan(1000);
+    });
+  }
+
+  it('a signed body nested deeper than any schema: WebhookPayloadError or the event, never a RangeError', () => {
+    for (const depth of [1_000, 100_000]) {
+      const deep = `{"eventId":"4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84","eventType":"user.created","dataType":"user","createdAt":"2026-03-07T09:15:00Z","data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+      expect(kind(() => parseWebhookEvent(deep, signWebhookPayload(deep, key), key)), `depth ${depth}`).toBe('payload');
     }
   });
 });

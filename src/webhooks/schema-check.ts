@@ -2,9 +2,10 @@
 // reduced by scripts/validators.mjs to the keywords that judge a value
 // (generated/validators/partner-webhooks.js): a small interpreter instead of
 // compiled validators, because the compiled ones weigh about 100 KB
-// minified, more than an edge receiver may (openapi/DECISIONS.md P52). It
-// judges as Ajv judges the same schemas (JSON Schema 2020-12, all errors):
-// test/webhook-checks.test.ts compares the two keyword by keyword.
+// minified, more than an edge receiver may (W4). It judges as Ajv judges the
+// same schemas (JSON Schema 2020-12, all errors), boolean subschemas and
+// object-valued const and enum included: test/webhook-checks.test.ts
+// compares the two keyword by keyword and on generated webhook payloads.
 import type { WebhookSchema } from '../../generated/validators/partner-webhooks.js';
 import type { PayloadIssue } from './errors.js';
 import { FORMATS } from './formats.js';
@@ -15,6 +16,12 @@ export interface SchemaIssue extends PayloadIssue {
 }
 
 type Defs = Readonly<Record<string, WebhookSchema>>;
+/**
+ * A subschema as JSON Schema allows it: `true` keeps every value, `false`
+ * none. The reducer passes booleans through where a keyword takes one
+ * schema (items, not, if, then, else, additionalProperties).
+ */
+type Subschema = WebhookSchema | boolean;
 
 const typeOf = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
@@ -27,7 +34,14 @@ function typeIn(types: string[], type: string): boolean {
   for (const t of types) if (t === type || (t === 'number' && type === 'integer')) return true;
   return false;
 }
-const equal = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+/** JSON equality as Ajv judges const and enum: arrays item by item, objects by their members in any order. */
+function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  return names.every((name) => Object.hasOwn(b, name) && equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name]));
+}
 const quoted = (values: unknown[]) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
 
 // Bounds: keyword, what is measured, and how the bound compares.
@@ -48,6 +62,8 @@ const BOUNDS: [keyof WebhookSchema, string, (value: any) => number, boolean, str
  */
 interface Node {
   schema: WebhookSchema;
+  /** The `false` schema: no value keeps it. */
+  never: boolean;
   ref: Node | null;
   types: string[] | null;
   hasConst: boolean;
@@ -69,15 +85,22 @@ interface Node {
   else: Node | null;
 }
 
+// The boolean schemas as the objects that behave alike: `true` is the empty
+// schema, `false` the empty schema marked `never`.
+const TRUE: WebhookSchema = {};
+const FALSE: WebhookSchema = {};
+
 const nodes = new WeakMap<WebhookSchema, Node>();
-function nodeOf(schema: WebhookSchema, defs: Defs): Node {
+function nodeOf(subschema: Subschema, defs: Defs): Node {
+  const schema = subschema === true ? TRUE : subschema === false ? FALSE : subschema;
   let node = nodes.get(schema);
   if (node) return node;
-  const sub = (s: WebhookSchema | undefined) => (s ? nodeOf(s, defs) : null);
-  const list = (l: WebhookSchema[] | undefined) => (l ? l.map((s) => nodeOf(s, defs)) : null);
+  const sub = (s: Subschema | undefined) => (s === undefined ? null : nodeOf(s, defs));
+  const list = (l: Subschema[] | undefined) => (l ? l.map((s) => nodeOf(s, defs)) : null);
   // One literal, every field in the same order: one object shape for all nodes.
   node = {
     schema,
+    never: schema === FALSE,
     ref: null,
     types: schema.type === undefined ? null : ([] as string[]).concat(schema.type),
     hasConst: 'const' in schema,
@@ -102,19 +125,21 @@ function nodeOf(schema: WebhookSchema, defs: Defs): Node {
   node.ref = sub(schema.$ref === undefined ? undefined : defs[schema.$ref]);
   node.properties = schema.properties ? Object.entries(schema.properties).map(([name, s]) => [name, nodeOf(s, defs)]) : null;
   if (typeof schema.additionalProperties === 'object') node.additional = nodeOf(schema.additionalProperties, defs);
-  node.items = sub(schema.items);
+  // The generated WebhookSchema type knows no boolean subschema; the reducer passes them through.
+  const subs = schema as { [K in 'items' | 'not' | 'if' | 'then' | 'else']?: Subschema };
+  node.items = sub(subs.items);
   node.allOf = list(schema.allOf);
   node.anyOf = list(schema.anyOf);
   node.oneOf = list(schema.oneOf);
-  node.not = sub(schema.not);
-  node.if = sub(schema.if);
-  node.then = sub(schema.then);
-  node.else = sub(schema.else);
+  node.not = sub(subs.not);
+  node.if = sub(subs.if);
+  node.then = sub(subs.then);
+  node.else = sub(subs.else);
   return node;
 }
 
 /** Every way `value` at `path` breaks `schema`; none when it keeps it. */
-export function schemaIssues(value: unknown, schema: WebhookSchema, defs: Defs, path = ''): SchemaIssue[] {
+export function schemaIssues(value: unknown, schema: Subschema, defs: Defs, path = ''): SchemaIssue[] {
   const node = nodeOf(schema, defs);
   // Most payloads keep their schema: a yes/no pass builds no path and no issue.
   if (keeps(value, node)) return [];
@@ -126,6 +151,7 @@ export function schemaIssues(value: unknown, schema: WebhookSchema, defs: Defs, 
 /** Whether `value` keeps the schema of `node`: what `collect` finds nothing in. */
 function keeps(value: unknown, node: Node): boolean {
   const { schema } = node;
+  if (node.never) return false;
   const type = typeOf(value);
   if (node.ref && !keeps(value, node.ref)) return false;
   if (node.types && !typeIn(node.types, type)) return false;
@@ -180,6 +206,10 @@ function branchIssues(value: unknown, branches: Node[], one: boolean, path: stri
 /** Adds to `issues` every way `value` at `path` breaks the schema of `node`. */
 function collect(value: unknown, node: Node, path: string, issues: SchemaIssue[]): void {
   const { schema } = node;
+  if (node.never) {
+    issues.push({ path, keyword: 'false schema', message: 'boolean schema is false' });
+    return;
+  }
   const type = typeOf(value);
   if (node.ref) collect(value, node.ref, path, issues);
   if (node.types && !typeIn(node.types, type)) issues.push({ path, keyword: 'type', message: `must be ${node.types.join(',')}` });

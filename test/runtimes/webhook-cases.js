@@ -1,8 +1,12 @@
 // The webhook cases every runtime runs (Node, Bun, Deno, workerd, Chromium):
 // plain JavaScript with no imports, given the installed package's
 // `@verification-service/contracts/webhooks` module and the data the test wrote
-// (signature vectors and the documented examples). Returns one result per
-// case; a case that throws where it should not is a failure, not a crash.
+// (signature vectors, the documented examples signed in Node, and whether the
+// runtime is expected to have node:crypto). The same cases run everywhere:
+// where there is node:crypto the synchronous functions verify; where there is
+// none each must throw a TypeError naming what to use instead, and the
+// asynchronous ones (Web Crypto) verify in both. Returns one result per case;
+// a case that throws where it should not is a failure, not a crash.
 export async function runWebhookCases(wh, data) {
   const results = [];
   const check = async (name, fn) => {
@@ -23,82 +27,145 @@ export async function runWebhookCases(wh, data) {
       return new DataView(b.buffer, 2, b.length - 4);
     },
   };
+  const kindOf = (err) => (err instanceof wh.WebhookSignatureError ? 'signature' : err instanceof wh.WebhookPayloadError ? 'payload' : `other ${err && err.name}: ${err && err.message}`);
   const outcome = (fn) => {
     try {
       fn();
       return 'returned';
     } catch (err) {
-      return err instanceof wh.WebhookSignatureError ? 'signature' : err instanceof wh.WebhookPayloadError ? 'payload' : `other ${err && err.name}`;
+      return kindOf(err);
     }
   };
-  const request = (body, signature) =>
-    new Request('https://receiver.example/webhooks', { method: 'POST', body, headers: signature === undefined ? {} : { 'X-SIGNATURE': signature } });
   const rejection = async (promise) => {
     try {
       await promise;
       return 'returned';
     } catch (err) {
-      return err instanceof wh.WebhookSignatureError ? 'signature' : err instanceof wh.WebhookPayloadError ? 'payload' : `other ${err && err.name}`;
+      return kindOf(err);
     }
   };
+  /** true when `fn` throws a TypeError whose message names `instead`. */
+  const refused = (fn, instead) => {
+    try {
+      fn();
+      return 'returned where the runtime has no node:crypto';
+    } catch (err) {
+      return (err instanceof TypeError && err.message.includes(instead)) || `threw ${err && err.name}: ${err && err.message}`;
+    }
+  };
+  // A synchronous call: its own check where node:crypto is, the TypeError naming the alternative where not.
+  const sync = (fn, check, instead) => (data.nodeCrypto ? check(fn) : refused(fn, instead));
+  const verifies = (fn, expected) => sync(fn, (f) => f() === expected || `answered ${!expected}`, 'verifyWebhookSignatureAsync');
+  const parses = (fn, expected) => sync(fn, (f) => outcome(f) === expected || outcome(f), 'verifyWebhookRequest');
+  const request = (body, signature) =>
+    new Request('https://receiver.example/webhooks', { method: 'POST', body, headers: signature === undefined ? {} : { 'X-SIGNATURE': signature } });
+  const all = (...answers) => answers.find((a) => a !== true) ?? true;
+
+  await check(`node:crypto is ${data.nodeCrypto ? '' : 'not '}reachable, as this runtime is expected to`, () => {
+    let found = false;
+    try {
+      found = typeof globalThis.process?.getBuiltinModule?.('node:crypto')?.createHmac === 'function';
+    } catch {
+      // A runtime whose process object refuses: no node:crypto.
+    }
+    return found === data.nodeCrypto || `found ${found}`;
+  });
 
   for (const v of data.vectors) {
     for (const [kind, hold] of Object.entries(holders)) {
-      await check(`vector ${v.key} as ${kind}: signed and verified`, () => {
-        const signature = wh.signWebhookPayload(hold(v.body), v.key);
-        if (signature !== v.signature) return `signed ${signature}`;
-        return wh.verifyWebhookSignature(hold(v.body), v.signature, [data.otherKey, v.key]) === true || 'not verified';
-      });
+      await check(`vector ${v.key} as ${kind}: signed and verified`, async () =>
+        all(
+          sync(() => wh.signWebhookPayload(hold(v.body), v.key), (f) => f() === v.signature || `signed ${f()}`, 'node:crypto'),
+          verifies(() => wh.verifyWebhookSignature(hold(v.body), v.signature, [data.otherKey, v.key]), true),
+          (await wh.verifyWebhookSignatureAsync(hold(v.body), v.signature, [data.otherKey, v.key])) === true || 'not verified by verifyWebhookSignatureAsync',
+        ),
+      );
     }
-    await check(`vector ${v.key}: a changed byte, another key, an upper-case signature are refused`, () =>
-      [
-        wh.verifyWebhookSignature(`${v.body} `, v.signature, v.key),
-        wh.verifyWebhookSignature(v.body, v.signature, data.otherKey),
-        wh.verifyWebhookSignature(v.body, v.signature.toUpperCase(), v.key),
-      ].every((r) => r === false) || 'accepted',
-    );
-    await check(`vector ${v.key}: verifyWebhookSignatureAsync agrees`, async () =>
-      ((await wh.verifyWebhookSignatureAsync(utf8(v.body), v.signature, v.key)) === true && (await wh.verifyWebhookSignatureAsync(v.body, v.signature, data.otherKey)) === false) || 'disagrees',
-    );
+    await check(`vector ${v.key}: a changed byte, another key, an upper-case signature are refused`, async () => {
+      const wrong = [
+        [`${v.body} `, v.signature, v.key],
+        [v.body, v.signature, data.otherKey],
+        [v.body, v.signature.toUpperCase(), v.key],
+      ];
+      for (const args of wrong) if ((await wh.verifyWebhookSignatureAsync(...args)) !== false) return `accepted ${args[1]}`;
+      return all(...wrong.map((args) => verifies(() => wh.verifyWebhookSignature(...args), false)));
+    });
   }
 
-  await check('never throws on odd arguments', () => {
-    const odd = [undefined, null, 0, {}, [], Symbol('x'), () => 1, 10n, new String('x')];
-    for (const a of odd) for (const b of odd) if (wh.verifyWebhookSignature(a, b, a) !== false) return 'accepted an odd argument';
-    for (const a of odd) if (outcome(() => wh.parseWebhookEvent(a, data.vectors[0].signature, data.key)) !== 'payload') return `body ${String(a)} not refused as payload`;
+  const odd = [undefined, null, 0, {}, [], Symbol('x'), () => 1, 10n, new String('x')];
+  await check('never throws on odd arguments (the synchronous functions: where node:crypto is)', () => {
+    for (const a of odd) for (const b of odd) {
+      const answer = verifies(() => wh.verifyWebhookSignature(a, b, a), false);
+      if (answer !== true) return `${String(a)}, ${String(b)}: ${answer}`;
+    }
+    for (const a of odd) {
+      const answer = parses(() => wh.parseWebhookEvent(a, data.vectors[0].signature, data.key), 'payload');
+      if (answer !== true) return `body ${String(a)}: ${answer}`;
+    }
+    return true;
+  });
+  await check('verifyWebhookSignatureAsync resolves to false on odd arguments', async () => {
+    for (const a of odd) for (const b of odd) if ((await wh.verifyWebhookSignatureAsync(a, b, a)) !== false) return `accepted ${String(a)}, ${String(b)}`;
     return true;
   });
 
+  const v = data.vectors[1];
+  const keyLists = [
+    ['the key among 8', [...Array(7).fill(data.otherKey), v.key], true],
+    ['9 keys, the right one among them', [...Array(8).fill(data.otherKey), v.key], false],
+    ['an array-like of length 2^32-1', { length: 2 ** 32 - 1, 0: v.key }, false],
+    ['an array of length 2^32-1', Object.assign(new Array(2 ** 32 - 1), { 0: v.key }), false],
+    ['a number', 12345, false],
+    ['the key and a number', [v.key, 1], false],
+  ];
+  for (const [name, keys, expected] of keyLists) {
+    await check(`key list: ${name} -> ${expected}`, async () => {
+      const started = Date.now();
+      const answer = all(
+        verifies(() => wh.verifyWebhookSignature(v.body, v.signature, keys), expected),
+        (await wh.verifyWebhookSignatureAsync(v.body, v.signature, keys)) === expected || 'verifyWebhookSignatureAsync disagrees',
+      );
+      return Date.now() - started < 1000 ? answer : `took ${Date.now() - started} ms`;
+    });
+  }
+
+  await check('a detached ArrayBuffer is refused: false, or WebhookPayloadError', async () => {
+    const detached = () => {
+      const buffer = utf8(v.body).buffer;
+      structuredClone(buffer, { transfer: [buffer] });
+      return buffer;
+    };
+    return all(
+      verifies(() => wh.verifyWebhookSignature(detached(), v.signature, v.key), false),
+      (await wh.verifyWebhookSignatureAsync(detached(), v.signature, v.key)) === false || 'verifyWebhookSignatureAsync accepted it',
+      parses(() => wh.parseWebhookEvent(detached(), v.signature, v.key), 'payload'),
+    );
+  });
+
   for (const example of data.examples) {
-    const text = JSON.stringify(example);
-    const signature = wh.signWebhookPayload(text, data.key);
     for (const [kind, hold] of Object.entries(holders)) {
-      await check(`parses ${example.eventType} held as ${kind}`, () => {
-        const event = wh.parseWebhookEvent(hold(text), signature, data.key);
-        return JSON.stringify(event) === text || 'parsed to something else';
-      });
+      await check(`parses ${example.eventType} held as ${kind}`, () =>
+        sync(() => wh.parseWebhookEvent(hold(example.text), example.signature, data.key), (f) => JSON.stringify(f()) === example.text || 'parsed to something else', 'verifyWebhookRequest'),
+      );
     }
     await check(`verifyWebhookRequest resolves ${example.eventType}`, async () => {
-      const event = await wh.verifyWebhookRequest(request(text, signature), [data.otherKey, data.key]);
+      const event = await wh.verifyWebhookRequest(request(example.text, example.signature), [data.otherKey, data.key]);
       return event.eventId === example.eventId || 'other event';
     });
     await check(`verifyWebhookRequestBody resolves ${example.eventType} to its text, and to null under another key`, async () => {
-      const body = await wh.verifyWebhookRequestBody(request(text, signature), [data.otherKey, data.key]);
-      if (body !== text) return `resolved ${String(body).slice(0, 40)}`;
-      return (await wh.verifyWebhookRequestBody(request(text, signature), data.otherKey)) === null || 'accepted under another key';
+      const body = await wh.verifyWebhookRequestBody(request(example.text, example.signature), [data.otherKey, data.key]);
+      if (body !== example.text) return `resolved ${String(body).slice(0, 40)}`;
+      return (await wh.verifyWebhookRequestBody(request(example.text, example.signature), data.otherKey)) === null || 'accepted under another key';
     });
   }
 
   for (const c of data.parseCases) {
-    const text = JSON.stringify(c.value);
-    const signature = c.signature ?? wh.signWebhookPayload(text, data.key);
-    await check(`parse case: ${c.name} -> ${c.expected}`, () => outcome(() => wh.parseWebhookEvent(text, signature, data.key)) === c.expected || outcome(() => wh.parseWebhookEvent(text, signature, data.key)));
-    await check(`request case: ${c.name} -> ${c.expected}`, async () => (await rejection(wh.verifyWebhookRequest(request(text, signature), data.key))) === c.expected || 'other outcome');
+    await check(`parse case: ${c.name} -> ${c.expected}`, () => parses(() => wh.parseWebhookEvent(c.text, c.signature, data.key), c.expected));
+    await check(`request case: ${c.name} -> ${c.expected}`, async () => (await rejection(wh.verifyWebhookRequest(request(c.text, c.signature), data.key))) === c.expected || 'other outcome');
   }
   await check('verifyWebhookRequestBody without X-SIGNATURE, or with a changed body, resolves to null', async () => {
-    const text = JSON.stringify(data.examples[0]);
-    const signature = wh.signWebhookPayload(text, data.key);
-    const results = [await wh.verifyWebhookRequestBody(request(text), data.key), await wh.verifyWebhookRequestBody(request(`${text} `, signature), data.key)];
+    const [example] = data.examples;
+    const results = [await wh.verifyWebhookRequestBody(request(example.text), data.key), await wh.verifyWebhookRequestBody(request(`${example.text} `, example.signature), data.key)];
     return results.every((r) => r === null) || 'accepted';
   });
   await check('verifyWebhookRequest without X-SIGNATURE rejects with WebhookSignatureError (missing)', async () => {
