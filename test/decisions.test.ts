@@ -69,6 +69,15 @@ describe('DECISIONS.md', () => {
     }
   });
 
+  it('says the fixed answer shapes that rest on no documented rule are assumed (V10 nested objects, P9 create answer, P24 record type)', () => {
+    const decision = (id: string) => contractRows.find((r) => r.id === id)!.decision;
+    expect(decision('V10')).toMatch(/Not documented; assumed: fields listed without an optional marker are sent every time/);
+    expect(decision('V10')).toMatch(/every listed field of `identityDocument`, `faceScan` and `reviewResult` is `required`/);
+    expect(decision('P9')).toMatch(/In the create answer[^.]*assumed always present, and `null`/);
+    expect(decision('P24')).toMatch(/Not documented either: whether a record's `type` follows its listing[^.]*\. Assumed: it does, `verification` in a verification's history and `user` in a user's history/);
+    expect(decision('P24')).not.toMatch(/in either listing/);
+  });
+
   it('describes absent fields as the bundles declare them (`not: {}`), never as a `false` schema', () => {
     for (const r of contractRows) expect(r.decision, r.id).not.toMatch(/declared `false`/);
     const phone = loadBundle('partner').components.schemas.CollectedPhoneNumbers;

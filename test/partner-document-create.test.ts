@@ -111,13 +111,26 @@ describe('create verification response', () => {
   });
 
   // "available only when status is `completed`" / "`reverted`": at creation
-  // neither is available; whether the answer sends them as null or leaves
-  // them out is not documented, so both are accepted.
-  it('may leave out userId and previousUserId, or send them as null', () => {
+  // neither is available. That the answer still sends both, as null, is not
+  // documented: it is assumed (P9), held by the schema and marked where the
+  // create answer and each field are described.
+  it('always sends userId and previousUserId, as null, marked as assumed (P9)', () => {
     wantValid(createdVerification, { ...created(), userId: null, previousUserId: null });
-    wantValid(createdVerification, without(without(created(), 'userId'), 'previousUserId'));
-    expect(requiredOf(schema)).not.toContain('userId');
-    expect(requiredOf(schema)).not.toContain('previousUserId');
+    wantInvalid(createdVerification, without(created(), 'userId'), 'without userId');
+    wantInvalid(createdVerification, without(created(), 'previousUserId'), 'without previousUserId');
+    expect(requiredOf(schema)).toContain('userId');
+    expect(requiredOf(schema)).toContain('previousUserId');
+    const marker = 'Assumed ([P9](assumptions.html#P9)): ';
+    const paragraphs = (text: string) => text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' '));
+    const statement = paragraphs(schema.description).filter((p) => /always sent/.test(p));
+    expect(statement.length, 'a paragraph of the create answer saying both are always sent').toBe(1);
+    expect(statement[0]).toContain(marker);
+    expect(statement[0]).toMatch(/`userId` and `previousUserId`/);
+    expect(schema.description).not.toMatch(/if sent/);
+    for (const field of ['userId', 'previousUserId']) {
+      const description = deref(doc, schema.properties[field]).description as string;
+      expect(paragraphs(description).find((p) => /always sent/.test(p)), field).toContain(marker);
+    }
   });
 
   it('has collectedRequirements entries with result null', () => {

@@ -273,12 +273,21 @@ describe('webhook records (operations 11 and 18)', () => {
     });
 
     // "`type` (`verification` or `user`)": only the id field is documented as
-    // "according to the listing", so either type is accepted in either listing.
-    it('type is `verification` or `user`, in either listing', () => {
+    // "according to the listing"; that the type follows the listing too is
+    // assumed (P24), held by the schema and marked where the type is described.
+    it(`type is ${type} in this listing, marked as assumed (P24)`, () => {
       wantValid(list, withRecord({ type }));
-      wantValid(list, withRecord({ type: otherType }));
+      wantInvalid(list, withRecord({ type: otherType }));
       wantInvalid(list, withRecord({ type: 'shareholder' }));
-      expect(deref(doc, responseSchema(key, '200').properties.webhooks.items).properties.type.enum).toEqual(['verification', 'user']);
+      const typeSchema = deref(doc, responseSchema(key, '200').properties.webhooks.items).properties.type;
+      expect(typeSchema.const).toBe(type);
+      expect(typeSchema.enum).toEqual([type]);
+      const statement = (typeSchema.description as string)
+        .split(/\n\s*\n/)
+        .map((p) => p.replace(/\s+/g, ' '))
+        .filter((p) => p.includes(`always \`${type}\``));
+      expect(statement.length, `a paragraph saying the type is always ${type}`).toBe(1);
+      expect(statement[0]).toContain('Assumed ([P24](assumptions.html#P24)): ');
     });
 
     it('success is a boolean; reason a string', () => {

@@ -103,9 +103,24 @@ describe('statements the source documents do not make carry their Assumed marker
     }
   });
 
-  it('"`null` where not available" on GET /verifications/{verificationId} is marked (P9); the create answer leaves both open', () => {
+  it('"`null` where not available" on GET /verifications/{verificationId} and in the create answer is marked (P9)', () => {
     expectMarked(operation(partner, 'getVerification').description, /`null`/, 'P9');
-    expect(partner.components.schemas.CreatedVerification.description).toMatch(/not available yet[^.]*if sent, they\s+are `null`/);
+    const created = partner.components.schemas.CreatedVerification;
+    expect(created.description).toMatch(/not available yet/);
+    expectMarked(created.description, /always sent/, 'P9');
+    for (const field of ['userId', 'previousUserId']) expectMarked(created.properties[field].description, /always sent/, 'P9');
+  });
+
+  it('a webhook record\'s type following its listing is marked (P24)', () => {
+    for (const [name, type] of [['VerificationWebhookRecord', 'verification'], ['UserWebhookRecord', 'user']]) {
+      expectMarked(partner.components.schemas[name].properties.type.description, new RegExp(`always \`${type}\``), 'P24');
+    }
+  });
+
+  it('every field of v2 identityDocument, faceScan and reviewResult being sent is marked (V10)', () => {
+    for (const name of ['IdentityDocument', 'FaceScan', 'ReviewResult']) {
+      expectMarked(v2.components.schemas[name].description, /always present/, 'V10');
+    }
   });
 
   it('the revert body\'s two required fields are marked as assumed (P54)', () => {

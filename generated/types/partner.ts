@@ -1297,8 +1297,10 @@ export interface components {
          * @description The verification as returned by `POST /verifications`: the status is always
          *     `created`, every `collectedRequirements` entry has `result: null`, and
          *     `updatedAt` is absent. `userId` and `previousUserId` are not available yet
-         *     (they are available only when `completed` and `reverted`): if sent, they
-         *     are `null`.
+         *     (they are available only when `completed` and `reverted`).
+         *
+         *     Assumed ([P9](assumptions.html#P9)): `userId` and `previousUserId` are
+         *     always sent, and `null` at creation.
          *
          *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
          *     creation may be absent.
@@ -1364,10 +1366,18 @@ export interface components {
             requirements?: components["schemas"]["Requirement"][];
             /** @description One entry per requirement, each with `result` still `null`. */
             collectedRequirements: components["schemas"]["PendingCollectedRequirement"][];
-            /** @description Not available at creation (a user id is available only when `completed`); `null` if sent. */
-            userId?: null;
-            /** @description Not available at creation (available only when `reverted`); `null` if sent. */
-            previousUserId?: null;
+            /**
+             * @description Not available at creation (a user id is available only when `completed`).
+             *
+             *     Assumed ([P9](assumptions.html#P9)): always sent, and `null` at creation.
+             */
+            userId: null;
+            /**
+             * @description Not available at creation (available only when `reverted`).
+             *
+             *     Assumed ([P9](assumptions.html#P9)): always sent, and `null` at creation.
+             */
+            previousUserId: null;
             externalUserId: components["schemas"]["ExternalUserId"];
             /**
              * @description Where the end user goes after the status changes to `inReview`, `completed` or `declined`.
@@ -1922,10 +1932,15 @@ export interface components {
              */
             verificationId: string;
             /**
-             * @description Kind of record, `verification` or `user`.
+             * @description Kind of record; the service's documentation gives the values
+             *     `verification` and `user`.
+             *
+             *     Assumed ([P24](assumptions.html#P24)): the kind follows the listing;
+             *     always `verification` in a verification's history.
+             * @constant
              * @enum {string}
              */
-            type: "verification" | "user";
+            type: "verification";
             payload: components["schemas"]["WebhookRecordPayload"];
             /** @description Data the service keeps with a verification record. Its content is not specified. */
             metadata: {
@@ -2189,10 +2204,15 @@ export interface components {
              */
             userId: string;
             /**
-             * @description Kind of record, `verification` or `user`.
+             * @description Kind of record; the service's documentation gives the values
+             *     `verification` and `user`.
+             *
+             *     Assumed ([P24](assumptions.html#P24)): the kind follows the listing;
+             *     always `user` in a user's history.
+             * @constant
              * @enum {string}
              */
-            type: "verification" | "user";
+            type: "user";
             payload: components["schemas"]["WebhookRecordPayload"];
             /** @description Whether the webhook was delivered to the partner endpoint. */
             success: boolean;

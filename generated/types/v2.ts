@@ -107,8 +107,11 @@ export interface components {
         Timestamp: string;
         /**
          * @description Data extracted from the end user's identity document; `null` until
-         *     available. The documentation does not say which of its fields are always
-         *     sent, so each may be absent.
+         *     available.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
          */
         IdentityDocument: {
             /**
@@ -116,48 +119,50 @@ export interface components {
              *     accepted.
              * @example PASSPORT
              */
-            type?: string;
+            type: string;
             /**
              * @description Country code of the issuing country. The documentation does not tie it
              *     to the `country` code list of the verification, so it is not
              *     restricted to that list.
              * @example DE
              */
-            country?: string;
+            country: string;
             /**
              * @description Serial number of the document.
              * @example C01X00T47
              */
-            serialNo?: string;
+            serialNo: string;
             /**
              * @description National identification number printed on the document.
              * @example 19910723-5521
              */
-            nationalNo?: string;
+            nationalNo: string;
             /** @example Lena */
-            firstName?: string;
+            firstName: string;
             /** @example Schulz */
-            lastName?: string;
-            dateOfBirth?: components["schemas"]["CalendarDate"];
+            lastName: string;
+            dateOfBirth: components["schemas"]["CalendarDate"];
             /** @example Leipzig */
-            placeOfBirth?: string;
+            placeOfBirth: string;
             /** @example DEU */
-            nationality?: string;
+            nationality: string;
             /** @example 2031-05-11 */
-            expiryAt?: components["schemas"]["CalendarDate"];
+            expiryAt: components["schemas"]["CalendarDate"];
             /** @example 2021-05-12 */
-            issuedAt?: components["schemas"]["CalendarDate"];
+            issuedAt: components["schemas"]["CalendarDate"];
             /** @example Stadt Leipzig */
-            issuingAuthority?: string;
+            issuingAuthority: string;
             /** @example Leipzig */
-            placeOfIssue?: string;
-            createdAt?: components["schemas"]["Timestamp"];
-            updatedAt?: components["schemas"]["Timestamp"];
+            placeOfIssue: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
         } | null;
         /**
-         * @description Results of the end user's face scan; `null` until available. The
-         *     documentation does not say which of its fields are always sent, so each
-         *     may be absent.
+         * @description Results of the end user's face scan; `null` until available.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
          */
         FaceScan: {
             /**
@@ -168,14 +173,17 @@ export interface components {
              *     documented; any string is accepted.
              * @example OVER_18
              */
-            ageEstimation?: string;
-            createdAt?: components["schemas"]["Timestamp"];
-            updatedAt?: components["schemas"]["Timestamp"];
+            ageEstimation: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
         } | null;
         /**
          * @description Outcome of the review of the verification; `null` when the verification
-         *     has not been reviewed or no review reason exists. The documentation does
-         *     not say which of its fields are always sent, so each may be absent.
+         *     has not been reviewed or no review reason exists.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
          */
         ReviewResult: {
             /**
@@ -183,15 +191,15 @@ export interface components {
              *     accepted.
              * @example DOCUMENT
              */
-            category?: string;
+            category: string;
             /**
              * @description Review reason. The complete set is not published, so any string is
              *     accepted.
              * @example DOCUMENT_EXPIRED
              */
-            reason?: string;
+            reason: string;
             /** @description Whether the review outcome is sensitive. */
-            sensitive?: boolean;
+            sensitive: boolean;
         } | null;
         /**
          * Format: date-time
