@@ -1,3 +1,4 @@
+import { resolveRef } from '../contract/json-pointer.js';
 import { readBundledDocument } from '../package-files.js';
 import type { WebhookEvent, WebhookEventType } from './events.js';
 
@@ -7,10 +8,7 @@ import type { WebhookEvent, WebhookEventType } from './events.js';
  */
 export function documentedWebhookExamples(): Map<WebhookEventType, WebhookEvent> {
   const doc = readBundledDocument('partner');
-  const resolve = (node: any): any => {
-    while (node?.$ref) node = node.$ref.slice(2).split('/').reduce((at: any, key: string) => at[key], doc);
-    return node;
-  };
+  const resolve = (node: unknown) => resolveRef(doc, node);
   const examples = new Map<WebhookEventType, WebhookEvent>();
   for (const [eventType, item] of Object.entries<any>(doc.webhooks ?? {})) {
     const media = resolve(item).post.requestBody.content['application/json'];
