@@ -125,16 +125,14 @@ function nodeOf(subschema: Subschema, defs: Defs): Node {
   node.ref = sub(schema.$ref === undefined ? undefined : defs[schema.$ref]);
   node.properties = schema.properties ? Object.entries(schema.properties).map(([name, s]) => [name, nodeOf(s, defs)]) : null;
   if (typeof schema.additionalProperties === 'object') node.additional = nodeOf(schema.additionalProperties, defs);
-  // The generated WebhookSchema type knows no boolean subschema; the reducer passes them through.
-  const subs = schema as { [K in 'items' | 'not' | 'if' | 'then' | 'else']?: Subschema };
-  node.items = sub(subs.items);
+  node.items = sub(schema.items);
   node.allOf = list(schema.allOf);
   node.anyOf = list(schema.anyOf);
   node.oneOf = list(schema.oneOf);
-  node.not = sub(subs.not);
-  node.if = sub(subs.if);
-  node.then = sub(subs.then);
-  node.else = sub(subs.else);
+  node.not = sub(schema.not);
+  node.if = sub(schema.if);
+  node.then = sub(schema.then);
+  node.else = sub(schema.else);
   return node;
 }
 
