@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { readBundledDocument } from '../package-files.js';
-import type { WebhookEvent } from '../webhooks/events.js';
 import { SandboxClock } from './common/clock.js';
 import { answerClientError } from './http/client-errors.js';
 import { Contract, type ParsedRequest, type RouteSpec } from '../contract/routes.js';
@@ -22,29 +21,18 @@ import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
 import type { FaultSpec } from './http/faults.js';
 import { EndUserPage } from './http/end-user-page.js';
 import { servesHomePage } from './http/home-page.js';
+import type { StartSandboxOptions } from './in-process.js';
 
-/** The options of the command line and of the in-process API under the same names, and a few for this package's tests. */
-export interface SandboxOptions {
-  port?: number;
+/**
+ * The in-process API's options (the command line's, under the same names;
+ * `port` defaults to 4020 here) and those of this package's own tests.
+ */
+export interface SandboxOptions extends StartSandboxOptions {
   host?: string;
-  /** The partner's first active auth key; generated when absent. */
-  authKey?: string;
-  /** The v2 bearer token; generated when absent. */
-  accessToken?: string;
   /** Check every answer against the documents and answer 500 on a violation (for tests). */
   validateResponses?: boolean;
-  /** Called with every webhook the sandbox emits and its JSON text (what is signed). */
-  onWebhook?: (event: WebhookEvent, body: string) => void;
-  /** The partner's webhookUrl at start (PUT /partners changes it). */
-  webhookUrl?: string;
-  /** Seconds between retries of a webhook not answered 200; the service's is 15 minutes. */
-  retryIntervalSeconds?: number;
-  /** Keep the whole state in this file across restarts (DECISIONS S21); its saved keys win over authKey/accessToken. */
-  state?: string;
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
   onWarning?: (message: string) => void;
-  /** Called with one line for each webhook delivery that failed (what, where, why, when it is retried); printed to stderr when absent. */
-  onDeliveryFailure?: (line: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
   /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */

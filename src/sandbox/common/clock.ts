@@ -23,9 +23,9 @@ export interface Clock {
 }
 
 export class SandboxClock implements Clock {
-  private offsetMs = 0;
+  /** How far the clock runs ahead of its base, in ms (saved with --state). */
+  offsetMs = 0;
   private pinnedMs: number | undefined;
-
   private readonly baseMs: () => number;
 
   /** `base` is the clock being shifted (real time when absent); tests pass a fixed one. */
@@ -62,15 +62,6 @@ export class SandboxClock implements Clock {
     this.offsetMs += minutes * 60_000;
     if (this.pinnedMs !== undefined) this.pinnedMs += minutes * 60_000;
     return this.now();
-  }
-
-  /** How far the clock runs ahead of its base, in ms (saved with --state). */
-  get offsetMilliseconds(): number {
-    return this.offsetMs;
-  }
-
-  set offsetMilliseconds(ms: number) {
-    this.offsetMs = ms;
   }
 
   /** Minutes the clock runs ahead of its base. */

@@ -14,7 +14,6 @@ import { withFaults, type FaultSpec } from './faults.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/partner.js';
 import { readJsonBody, type BodyResult } from './request-body.js';
-import { announcesBody, headerOf } from './request-headers.js';
 import { Router } from './router.js';
 
 type Answer = [number, unknown];
@@ -127,7 +126,7 @@ export class Dispatcher {
   }
 
   private serve(req: IncomingMessage, res: ServerResponse, { api, route, handle }: Operation, params: Record<string, string>, queryText: string, body: unknown): void {
-    const header = (name: string) => headerOf(req, name);
+    const header = (name: string) => req.headers[name] as string | undefined;
     if (!this.options.authorized(route, header)) {
       const why = this.options.refusalReason?.(route, header);
       if (why) res.setHeader(REASON_HEADER, why);
@@ -165,7 +164,7 @@ export class Dispatcher {
 
   private respond(res: ServerResponse, status: number, body: unknown, close = false): void {
     const req = res.req;
-    if (!close && !req.complete && announcesBody(req)) {
+    if (!close && !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0)) {
       // Answered before its body was read (an unknown path, a refusal): the
       // body is drained first, so that broken framing in it gets the one
       // answer the clientError listener gives, not a second one.

@@ -9,7 +9,6 @@ import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
 import type { ApiName } from './error-bodies.js';
 import { jsonMistake } from './json-position.js';
-import { headerOf } from './request-headers.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -63,11 +62,9 @@ function charsetOf(header: string): string | undefined {
 /**
  * Calls `done` with the raw body, or undefined once it passes `limit` bytes
  * (the rest is left unread), or `broken` when the stream fails first.
- * Callbacks, not a promise: every POST reads a body, and this is its cost.
  */
 function readRaw(req: IncomingMessage, limit: number, done: (raw: Buffer | undefined) => void, broken: (err: Error) => void): void {
-  let first: Buffer | undefined;
-  let more: Buffer[] | undefined;
+  const chunks: Buffer[] = [];
   let size = 0;
   const stop = () => {
     req.off('data', onData);
@@ -79,12 +76,11 @@ function readRaw(req: IncomingMessage, limit: number, done: (raw: Buffer | undef
     if (size > limit) {
       stop();
       done(undefined);
-    } else if (first === undefined) first = chunk;
-    else (more ??= [first]).push(chunk);
+    } else chunks.push(chunk);
   };
   const onEnd = () => {
     stop();
-    done(more ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));
+    done(Buffer.concat(chunks, size));
   };
   const onError = (err: Error) => {
     stop();
@@ -132,10 +128,10 @@ function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
  * body is complete. Only methods that may carry a body (not GET, HEAD) are read.
  */
 export function readJsonBody(req: IncomingMessage, api: ApiName, done: (result: BodyResult) => void, broken: (err: Error) => void): void {
-  const header = headerOf(req, 'content-type');
-  const length = headerOf(req, 'content-length');
+  const header = req.headers['content-type'];
+  const length = req.headers['content-length'];
   if (header === undefined) {
-    if (headerOf(req, 'transfer-encoding') === undefined && (length === undefined || length === '0')) return done({ ok: true, body: undefined });
+    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return done({ ok: true, body: undefined });
   }
   if (header === undefined || mediaType(header) !== 'application/json') {
     return done({ ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false });

@@ -3,6 +3,7 @@
 // The operations themselves are the functions of state.ts and lifecycle.ts.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
+import type { DocumentData } from './records.js';
 
 export { SandboxError } from '../common/sandbox-error.js';
 
@@ -38,19 +39,7 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
 export type ScanOutcome = 'pass' | 'review' | 'fail';
 
 /** Fields a simulated document scan may fix; the rest are generated. */
-export type ScannedDocumentFields = Partial<{
-  type: S['DocumentType'];
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string;
-  placeOfBirth: string;
-  nationality: string;
-  serialNo: string;
-  expiryAt: string;
-  issuedAt: string;
-  issuingAuthority: string;
-  placeOfIssue: string;
-}>;
+export type ScannedDocumentFields = Partial<DocumentData>;
 
 export interface ScanInput {
   outcome: ScanOutcome;

@@ -66,15 +66,7 @@ export function scannedDocument(
   };
 }
 
-const AGE_STEPS: [number, S['EstimatedAge']][] = [
-  [30, 'over30'],
-  [25, 'over25'],
-  [21, 'over21'],
-  [18, 'over18'],
-  [16, 'over16'],
-  [13, 'over13'],
-  [8, 'over8'],
-];
+const AGE_STEPS: [number, S['EstimatedAge']][] = [[30, 'over30'], [25, 'over25'], [21, 'over21'], [18, 'over18'], [16, 'over16'], [13, 'over13'], [8, 'over8']];
 
 /** The face model's bracket for a known date of birth. */
 export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {

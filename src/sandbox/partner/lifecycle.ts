@@ -35,9 +35,7 @@ export const sameName = (a: PersonName | undefined, b: PersonName | undefined) =
 
 export function openLink(store: PartnerStore, verificationId: string, options: { deviceId?: string } = {}): S['Verification'] {
   const v = changing(store, verificationId);
-  if (!EXPIRABLE.has(v.data.status)) {
-    throw new SandboxError(409, `The link of verification ${verificationId} no longer opens: its status is ${v.data.status}`);
-  }
+  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `The link of verification ${verificationId} no longer opens: its status is ${v.data.status}`);
   const now = nowIso(store);
   const sessionId = store.newId();
   const deviceId = options.deviceId ?? newDeviceId();
@@ -126,9 +124,7 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
 
 export function scan(store: PartnerStore, verificationId: string, input: ScanInput): S['Verification'] {
   const v = changing(store, verificationId);
-  if (v.data.status !== 'started') {
-    throw new SandboxError(409, `Verification ${verificationId} cannot be scanned in status ${v.data.status}; open its link first`);
-  }
+  if (v.data.status !== 'started') throw new SandboxError(409, `Verification ${verificationId} cannot be scanned in status ${v.data.status}; open its link first`);
   if (!['pass', 'review', 'fail'].includes(input.outcome)) throw new SandboxError(400, 'outcome must be pass, review or fail');
   const given = input.document ?? {};
   for (const field of ['dateOfBirth', 'expiryAt', 'issuedAt'] as const) {
@@ -161,9 +157,7 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
 
 export function acceptReview(store: PartnerStore, verificationId: string): S['Verification'] {
   const v = changing(store, verificationId);
-  if (v.data.status !== 'inReview') {
-    throw new SandboxError(409, `Verification ${verificationId} is not in review (status ${v.data.status})`);
-  }
+  if (v.data.status !== 'inReview') throw new SandboxError(409, `Verification ${verificationId} is not in review (status ${v.data.status})`);
   v.scan!.accepted = true;
   refreshCollected(v);
   complete(store, v);
@@ -172,9 +166,7 @@ export function acceptReview(store: PartnerStore, verificationId: string): S['Ve
 
 export function expire(store: PartnerStore, verificationId: string): S['Verification'] {
   const v = changing(store, verificationId);
-  if (!EXPIRABLE.has(v.data.status)) {
-    throw new SandboxError(409, `Verification ${verificationId} cannot expire in status ${v.data.status}`);
-  }
+  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `Verification ${verificationId} cannot expire in status ${v.data.status}`);
   // Expiring "now" moves `validTo` to now, so the record reads as expired at `validTo`.
   v.data.validTo = nowIso(store);
   setStatus(store, v, 'expired', v.data.validTo);
@@ -183,9 +175,7 @@ export function expire(store: PartnerStore, verificationId: string): S['Verifica
 
 export function markShareholder(store: PartnerStore, userId: string, input: { sharesNumber: number }): S['Shares'] {
   const user = findUser(store, userId);
-  if (!Number.isInteger(input.sharesNumber) || input.sharesNumber < 0) {
-    throw new SandboxError(400, 'sharesNumber must be a whole number, 0 or more');
-  }
+  if (!Number.isInteger(input.sharesNumber) || input.sharesNumber < 0) throw new SandboxError(400, 'sharesNumber must be a whole number, 0 or more');
   // Zero shares is how the sandbox takes shareholder status away again.
   user.shares = { isShareholder: input.sharesNumber > 0, sharesNumber: input.sharesNumber };
   user.updatedAt = nowIso(store);
@@ -195,9 +185,7 @@ export function markShareholder(store: PartnerStore, userId: string, input: { sh
 
 function inSession(store: PartnerStore, verificationId: string): StoredVerification {
   const v = changing(store, verificationId);
-  if (!IN_SESSION.has(v.data.status)) {
-    throw new SandboxError(409, `The end user cannot act on verification ${verificationId} in status ${v.data.status}`);
-  }
+  if (!IN_SESSION.has(v.data.status)) throw new SandboxError(409, `The end user cannot act on verification ${verificationId} in status ${v.data.status}`);
   return v;
 }
 

@@ -6,7 +6,7 @@
 // shaped by the partner document.
 import type { components, operations } from '../../../generated/types/partner.js';
 import { pageOf, inWindow, wants } from './paging.js';
-import { SandboxError, type DeliveryResult, type Paging, type SeedResult } from './api.js';
+import { SandboxError, type Paging, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import { acceptReview, attached, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, scan, verifyPhone } from './lifecycle.js';
 import type { StoredVerification } from './records.js';
@@ -89,9 +89,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
   const numbers = phoneNumbers.map((p) => p.phoneNumber);
   const samePhone = unfinishedWith(store, numbers);
   const inReview = samePhone.find((v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId);
-  if (inReview) {
-    throw new SandboxError(409, `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`);
-  }
+  if (inReview) throw new SandboxError(409, `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`);
   for (const open of samePhone) if (OPEN.has(open.data.status)) setStatus(store, open, 'closed');
 
   const now = store.options.clock.now();
@@ -137,10 +135,7 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
   const { status } = v.data;
   const idScanRequired = v.data.requirements.some((r) => r.type === 'document');
   if (!(status === 'completed' || (status === 'waitingForUserInput' && idScanRequired))) {
-    throw new SandboxError(
-      409,
-      `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`,
-    );
+    throw new SandboxError(409, `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`);
   }
   // Reverted from waitingForUserInput, no user ever held the data: there is
   // no previous user to name (DECISIONS P9).
@@ -302,38 +297,11 @@ function requirementsOf(body: S['VerificationCreate']): S['Requirement'][] {
 
 /** Every operation of the engine, each taking the store first. */
 const OPERATIONS = {
-  getPartner,
-  updatePartner,
-  listAuthKeys,
-  rotateAuthKey,
-  activeAuthKey,
-  authKeyState,
-  createVerification,
-  revertVerification,
-  listVerifications,
-  getVerification,
-  userActivities,
-  verificationLinkedByDevice,
-  verificationWebhooks,
-  listUsers,
-  getUser,
-  userLinkedByDevice,
-  userShares,
-  createExternalUsers,
-  userFingerprints,
-  userWebhooks,
-  openLink,
-  enterName,
-  enterDateOfBirth,
-  verifyPhone,
-  scan,
-  acceptReview,
-  expire,
-  markShareholder,
-  /** Expires what the clock has passed and says how many; call after moving the clock so the webhooks go out at once. */
-  expireDue,
-  recordDelivery: (store: PartnerStore, eventId: string, result: DeliveryResult) => recordDelivery(store, eventId, result),
-  pendingEvents,
+  ...{ getPartner, updatePartner, listAuthKeys, rotateAuthKey, activeAuthKey, authKeyState },
+  ...{ createVerification, revertVerification, listVerifications, getVerification, userActivities, verificationLinkedByDevice, verificationWebhooks },
+  ...{ listUsers, getUser, userLinkedByDevice, userShares, createExternalUsers, userFingerprints, userWebhooks },
+  // The control API's: the end user, the reviewer and time (lifecycle.ts), deliveries, session links, reset.
+  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, markShareholder, expireDue, recordDelivery, pendingEvents },
   /** The verification a session token of a `url` belongs to. */
   verificationIdForToken: (store: PartnerStore, token: string) => [...store.verifications.values()].find((v) => v.token === token)?.data.id,
   /** The partner's webhook address, or undefined while none was configured. */

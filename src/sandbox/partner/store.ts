@@ -128,7 +128,19 @@ export function userWithPhone(store: PartnerStore, phoneNumber: string): StoredU
 
 /** Open or in-review verifications holding any of these numbers, oldest first. */
 export function unfinishedWith(store: PartnerStore, numbers: readonly string[]): StoredVerification[] {
-  return [...store.verifications.values()].filter((v) => UNFINISHED.has(v.data.status) && v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber)));
+  const found: StoredVerification[] = [];
+  if (numbers.length === 0) return found;
+  // Plain loops: every create scans every record, so this is the create's cost at scale.
+  for (const v of store.verifications.values()) {
+    if (!UNFINISHED.has(v.data.status)) continue;
+    for (const { phoneNumber } of v.data.phoneNumbers) {
+      if (numbers.includes(phoneNumber)) {
+        found.push(v);
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 export function addVerification(store: PartnerStore, v: StoredVerification): void {

@@ -13,105 +13,43 @@ export function verificationView(v: StoredVerification): S['Verification'] {
   return copy(v.data);
 }
 
-/** The create answer: no `updatedAt` (DECISIONS P10), status `created`, no user and no results yet. */
+/** The create answer: no `updatedAt` (DECISIONS P10), status `created`, no user and no results yet (made at the create). */
 export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
-  const d = v.data;
-  return copy({
-    id: d.id,
-    url: d.url,
-    phoneNumber: d.phoneNumber,
-    isPhoneNumberVerified: d.isPhoneNumberVerified,
-    phoneNumbers: d.phoneNumbers,
-    firstName: d.firstName,
-    lastName: d.lastName,
-    requireFirstAndLastName: d.requireFirstAndLastName,
-    requirements: d.requirements,
-    collectedRequirements: d.collectedRequirements.map((c) =>
-      c.type === 'phoneNumbers' ? { type: c.type, result: null } : { type: c.type, result: null, verified: c.verified },
-    ),
-    userId: null,
-    previousUserId: null,
-    externalUserId: d.externalUserId,
-    redirectUrl: d.redirectUrl,
-    errorRedirectUrl: d.errorRedirectUrl,
-    reason: d.reason,
-    author: d.author,
-    status: 'created',
-    metadata: d.metadata,
-    validTo: d.validTo,
-    createdAt: d.createdAt,
-  } as S['CreatedVerification']);
+  // `updatedAt` undefined: the copy leaves it out, and every other field keeps its place.
+  return copy({ ...v.data, updatedAt: undefined }) as S['CreatedVerification'];
 }
 
 /**
  * `data` of verification webhooks: the documented field list; `userId`/`previousUserId` only in their status.
- * Shares the record's arrays: the event is serialized at once.
+ * Shares the record's arrays, and leaves absent fields undefined: the event is serialized at once.
  */
 export function verificationEventData(v: StoredVerification): S['VerificationEventData'] {
-  const d = v.data;
-  const data: S['VerificationEventData'] = {
-    verificationId: d.id,
-    status: d.status,
-    redirectUrl: d.redirectUrl,
-    externalUserId: d.externalUserId,
-    phoneNumbers: d.phoneNumbers,
-    requirements: d.requirements,
-    collectedRequirements: d.collectedRequirements,
-    validTo: d.validTo,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
+  const { id, status, redirectUrl, externalUserId, phoneNumbers, requirements, collectedRequirements, validTo, createdAt, updatedAt, ...d } = v.data;
+  return {
+    ...{ verificationId: id, status, redirectUrl, externalUserId, phoneNumbers, requirements, collectedRequirements, validTo, createdAt, updatedAt },
+    ...{ errorRedirectUrl: d.errorRedirectUrl, phoneNumber: d.phoneNumber, isPhoneNumberVerified: d.isPhoneNumberVerified, firstName: d.firstName, lastName: d.lastName },
+    requireFirstAndLastName: d.requireFirstAndLastName,
+    userId: status === 'completed' ? d.userId : undefined,
+    previousUserId: status === 'reverted' ? d.previousUserId : undefined,
+    ...{ reason: d.reason, metadata: d.metadata },
   };
-  if (d.errorRedirectUrl !== undefined) data.errorRedirectUrl = d.errorRedirectUrl;
-  if (d.phoneNumber !== undefined) data.phoneNumber = d.phoneNumber;
-  if (d.isPhoneNumberVerified !== undefined) data.isPhoneNumberVerified = d.isPhoneNumberVerified;
-  if (d.firstName !== undefined) data.firstName = d.firstName;
-  if (d.lastName !== undefined) data.lastName = d.lastName;
-  if (d.requireFirstAndLastName !== undefined) data.requireFirstAndLastName = d.requireFirstAndLastName;
-  if (d.status === 'completed') data.userId = d.userId;
-  if (d.status === 'reverted') data.previousUserId = d.previousUserId;
-  if (d.reason !== undefined) data.reason = d.reason;
-  if (d.metadata !== undefined) data.metadata = d.metadata;
-  return data;
 }
 
 export function userListItem(u: StoredUser): S['User'] {
-  return copy({
-    id: u.id,
-    phoneNumbers: u.phoneNumbers,
-    externalUsers: u.externalUsers,
-    createdAt: u.createdAt,
-    updatedAt: u.updatedAt,
-  });
+  return copy({ id: u.id, phoneNumbers: u.phoneNumbers, externalUsers: u.externalUsers, createdAt: u.createdAt, updatedAt: u.updatedAt });
 }
 
-const personal = (u: StoredUser) => ({
-  ...(u.firstName !== undefined && { firstName: u.firstName }),
-  ...(u.lastName !== undefined && { lastName: u.lastName }),
-  ...(u.dateOfBirth !== undefined && { dateOfBirth: u.dateOfBirth }),
-});
+/** The user's name and date of birth, each absent until known. */
+const personal = (u: StoredUser) => ({ firstName: u.firstName, lastName: u.lastName, dateOfBirth: u.dateOfBirth });
 
 export function userDetailsView(u: StoredUser): S['UserDetails'] {
-  return copy({
-    ...userListItem(u),
-    ...personal(u),
-    estimatedAge: u.estimatedAge,
-    image: u.image,
-    names: u.names,
-    documents: u.documents,
-  });
+  return copy({ ...userListItem(u), ...personal(u), estimatedAge: u.estimatedAge, image: u.image, names: u.names, documents: u.documents });
 }
 
 /** `data` of user webhooks; shares the user's arrays, as the event is serialized at once. */
 export function userEventData(u: StoredUser): S['UserEventData'] {
-  return {
-    userId: u.id,
-    ...personal(u),
-    createdAt: u.createdAt,
-    estimatedAge: u.estimatedAge,
-    phoneNumbers: u.phoneNumbers,
-    names: u.names,
-    externalUsers: u.externalUsers,
-  };
+  const { id: userId, createdAt, estimatedAge, phoneNumbers, names, externalUsers } = u;
+  return { userId, ...personal(u), createdAt, estimatedAge, phoneNumbers, names, externalUsers };
 }
 
 export function shareholderEventData(u: StoredUser): S['ShareholderEventData'] {

@@ -64,12 +64,12 @@ export class EffectJournal {
         else if ('webhook' in line) partner.webhooks.set(line.webhook.record.id, line.webhook);
         else v2.load([line.session]);
       }
-      clock.offsetMilliseconds = meta.clockOffsetMs;
+      clock.offsetMs = meta.clockOffsetMs;
       for (const line of loaded.records) this.apply(line);
       const beyond = beyondDateTimes(clock.nowMs());
       if (beyond) throw new StateFileError(`${path}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`);
     }
-    this.savedOffsetMs = clock.offsetMilliseconds;
+    this.savedOffsetMs = clock.offsetMs;
     partner.effects = noEffects();
     v2.effects = { sessions: new Set(), reset: false };
     this.file = new StateFile(path, loaded.validBytes, () => this.snapshot());
@@ -92,7 +92,7 @@ export class EffectJournal {
       this.file.compact();
       return answer;
     }
-    const line: EffectLine = { clockOffsetMs: clock.offsetMilliseconds };
+    const line: EffectLine = { clockOffsetMs: clock.offsetMs };
     if (effects.head) line.head = head(partner);
     if (effects.verifications.size) line.verifications = [...effects.verifications];
     if (effects.users.size) line.users = [...effects.users];
@@ -112,7 +112,7 @@ export class EffectJournal {
   private takeEffects(): void {
     this.deps.partner.effects = noEffects();
     this.deps.v2.effects = { sessions: new Set(), reset: false };
-    this.savedOffsetMs = this.deps.clock.offsetMilliseconds;
+    this.savedOffsetMs = this.deps.clock.offsetMs;
   }
 
   private apply(line: EffectLine): void {
@@ -123,12 +123,12 @@ export class EffectJournal {
     for (const id of line.removedUsers ?? []) partner.users.delete(id);
     for (const w of line.webhooks ?? []) partner.webhooks.set(w.record.id, w);
     v2.load(line.sessions ?? []);
-    clock.offsetMilliseconds = line.clockOffsetMs;
+    clock.offsetMs = line.clockOffsetMs;
   }
 
   private snapshot(): { meta: StateMeta; lines: Iterable<SnapshotLine> } {
     const { partner, v2, clock, authKey, accessToken } = this.deps;
-    const meta: StateMeta = { authKey, accessToken, clockOffsetMs: clock.offsetMilliseconds, head: head(partner) };
+    const meta: StateMeta = { authKey, accessToken, clockOffsetMs: clock.offsetMs, head: head(partner) };
     function* lines(): Iterable<SnapshotLine> {
       for (const verification of partner.verifications.values()) yield { verification };
       for (const user of partner.users.values()) yield { user };

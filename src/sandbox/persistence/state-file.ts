@@ -166,7 +166,8 @@ export class StateFile {
   }
 
   private flush(): void {
-    if (this.closed) return;
+    this.flushing = false;
+    if (this.closed || this.buffered.length === 0) return;
     const lines = this.buffered.join('');
     const waiters = this.waiters;
     this.buffered = [];
@@ -174,27 +175,14 @@ export class StateFile {
     // Synchronously: a sync of one small append takes less than the hand-off
     // to libuv's thread pool and back, which on a busy machine waits for a
     // time slice; requests that arrive meanwhile form the next group.
-    let failed: Error | undefined;
     try {
       this.journalBytes += fs.writeSync(this.fd, lines);
       fs.fdatasyncSync(this.fd);
     } catch (err) {
-      failed = err as Error;
-    }
-    this.settle(waiters, failed);
-  }
-
-  private settle(waiters: { resolve: () => void; reject: (err: Error) => void }[], err?: Error): void {
-    for (const w of waiters) {
-      if (err) w.reject(new Error(`the change could not be saved to the state file: ${err.message}`));
-      else w.resolve();
-    }
-    if (this.closed) return;
-    if (this.buffered.length) {
-      setImmediate(() => this.flush());
+      for (const w of waiters) w.reject(new Error(`the change could not be saved to the state file: ${(err as Error).message}`));
       return;
     }
-    this.flushing = false;
+    for (const w of waiters) w.resolve();
     // Compacting when the journal outgrows the snapshot keeps the file (and a
     // restart's loading) proportional to the state, at O(1) amortized per change.
     if (this.journalBytes > Math.max(this.snapshotBytes, 4 << 20)) this.compact();
