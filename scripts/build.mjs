@@ -3,8 +3,8 @@
 // parallel; every step runs even when another fails, so one build reports
 // every problem. A step whose inputs and outputs are unchanged since its last
 // success is skipped (`--force` runs everything). `--only a,b` runs just
-// those steps (`npm run lint`: a lint that passed on the same inputs is not
-// run again). `npm run dev` (scripts/dev.mjs) runs the steps through `createBuild`.
+// those steps, each after the named ones it needs (`npm run lint`: a lint
+// that passed on the same inputs is not run again). `npm run dev` (scripts/dev.mjs) runs the steps through `createBuild`.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundle } from './bundle.mjs';
@@ -96,16 +96,7 @@ export async function createBuild(out, { force = false } = {}) {
     return { timings: [...timings], errors, total: performance.now() - start };
   }
 
-  /** The named steps side by side (for steps that need no other first). */
-  async function some(names) {
-    timings = [];
-    const start = performance.now();
-    const results = await Promise.allSettled(names.map((name) => step(name)));
-    const errors = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
-    return { timings: [...timings], errors, total: performance.now() - start };
-  }
-
-  return { step, all, some, steps: STEPS };
+  return { step, all, steps: STEPS };
 }
 
 /** One line: each step's time, or "unchanged". */
@@ -119,7 +110,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const only = argv.includes('--only') ? String(argv[argv.indexOf('--only') + 1]).split(',') : null;
   const unknown = (only ?? []).filter((name) => !build.steps[name]);
   if (unknown.length) fail(`--only ${unknown.join(',')}: no such step; the steps are ${Object.keys(build.steps).join(', ')}`);
-  const { timings, errors, total } = only ? await build.some(only) : await build.all();
+  // The named steps in the graph's order: `--only bundle,docs` renders the docs of the new bundle, not of one half written.
+  const skip = only ? Object.keys(build.steps).filter((name) => !only.includes(name)) : [];
+  const { timings, errors, total } = await build.all({ skip });
   if (timings.some(([, , ran]) => !ran)) console.log('(unchanged: passed on the same inputs and outputs before; --force runs it again)');
   console.log(`build: ${describeTimings(timings)}; total ${(total / 1000).toFixed(1)}s`);
   if (errors.length) {
