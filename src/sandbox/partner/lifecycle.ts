@@ -18,6 +18,7 @@ import {
   OPEN,
   setStatus,
   touchUser,
+  trackPhones,
   unfinishedWith,
   user as findUser,
   userWithPhone,
@@ -109,6 +110,7 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
       for (const other of unfinishedWith(store, [number])) if (other !== v && OPEN.has(other.data.status)) setStatus(store, other, 'closed');
     }
     v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
+    trackPhones(store, v);
   }
   if (v.data.phoneNumber === number) v.data.isPhoneNumberVerified = true;
   if (!v.verifiedPhones.includes(number)) v.verifiedPhones.push(number);

@@ -1,6 +1,7 @@
 // The partner engine's store: the partner, its keys, verifications and users
 // by id (maps keep creation order, which the newest-first lists reverse),
-// the webhook records, and the functions every operation shares: lookups
+// the webhook records, the unfinished verifications by phone number, and
+// the functions every operation shares: lookups
 // that first let time expire what is due, status changes, and the webhooks
 // they emit. With --state the store also notes what each change touched
 // (`effects`), which the state file appends (../persistence).
@@ -56,6 +57,12 @@ export interface PartnerStore extends PartnerHead {
   users: Map<string, StoredUser>;
   /** Webhook records by their id, in the order they were made. */
   webhooks: Map<string, WebhookEntry>;
+  /**
+   * Open and in-review verifications by each phone number they hold: what
+   * every create looks up (operation 5, rule 2), which a scan of every
+   * record would make cost in proportion to what is stored.
+   */
+  unfinishedByPhone: Map<string, Set<StoredVerification>>;
   /** No open session expires before this instant (ms), so time has nothing to do until then. */
   nextExpiryMs: number;
   /** Kept only while something (the state file) takes note of changes. */
@@ -94,7 +101,7 @@ export function resetStore(store: PartnerStore): void {
 
 /** Replaces the head and empties the records (a snapshot's records are applied after it). */
 export function loadStore(store: PartnerStore, head: PartnerHead): void {
-  Object.assign(store, { ...head, verifications: new Map(), users: new Map(), webhooks: new Map(), nextExpiryMs: Infinity });
+  Object.assign(store, { ...head, verifications: new Map(), users: new Map(), webhooks: new Map(), unfinishedByPhone: new Map(), nextExpiryMs: Infinity });
 }
 
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
@@ -126,24 +133,25 @@ export function userWithPhone(store: PartnerStore, phoneNumber: string): StoredU
   return undefined;
 }
 
-/** Open or in-review verifications holding any of these numbers, oldest first. */
+/** Open or in-review verifications holding any of these numbers, number by number. */
 export function unfinishedWith(store: PartnerStore, numbers: readonly string[]): StoredVerification[] {
-  const found: StoredVerification[] = [];
-  if (numbers.length === 0) return found;
-  // Plain loops: every create scans every record, so this is the create's cost at scale.
-  for (const v of store.verifications.values()) {
-    if (!UNFINISHED.has(v.data.status)) continue;
-    for (const { phoneNumber } of v.data.phoneNumbers) {
-      if (numbers.includes(phoneNumber)) {
-        found.push(v);
-        break;
-      }
-    }
-  }
-  return found;
+  return [...new Set(numbers.flatMap((n) => [...(store.unfinishedByPhone.get(n) ?? [])]))];
 }
 
+/** Files `v` under its phone numbers while it is unfinished (again after it gains a number), and takes it out once it is not. */
+export function trackPhones(store: PartnerStore, v: StoredVerification, unfinished = UNFINISHED.has(v.data.status)): void {
+  for (const { phoneNumber } of v.data.phoneNumbers) {
+    const holders = store.unfinishedByPhone.get(phoneNumber) ?? new Set();
+    if (unfinished) store.unfinishedByPhone.set(phoneNumber, holders.add(v));
+    else if (holders.delete(v) && holders.size === 0) store.unfinishedByPhone.delete(phoneNumber);
+  }
+}
+
+/** Adds a record, or replaces the one with its id (a --state line applied). */
 export function addVerification(store: PartnerStore, v: StoredVerification): void {
+  const replaced = store.verifications.get(v.data.id);
+  if (replaced) trackPhones(store, replaced, false);
+  trackPhones(store, v);
   store.verifications.set(v.data.id, v);
   store.effects?.verifications.add(v);
   if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
@@ -190,6 +198,7 @@ export function expireDue(store: PartnerStore): number {
 export function setStatus(store: PartnerStore, v: StoredVerification, status: VerificationStatus, at = nowIso(store)): void {
   v.data.status = status;
   v.data.updatedAt = at;
+  trackPhones(store, v);
   store.effects?.verifications.add(v);
   emitVerification(store, v, 'verification.updated', at);
 }

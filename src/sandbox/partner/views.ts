@@ -24,14 +24,12 @@ export function createdVerificationView(v: StoredVerification): S['CreatedVerifi
  * Shares the record's arrays, and leaves absent fields undefined: the event is serialized at once.
  */
 export function verificationEventData(v: StoredVerification): S['VerificationEventData'] {
-  const { id, status, redirectUrl, externalUserId, phoneNumbers, requirements, collectedRequirements, validTo, createdAt, updatedAt, ...d } = v.data;
+  const d = v.data;
   return {
-    ...{ verificationId: id, status, redirectUrl, externalUserId, phoneNumbers, requirements, collectedRequirements, validTo, createdAt, updatedAt },
-    ...{ errorRedirectUrl: d.errorRedirectUrl, phoneNumber: d.phoneNumber, isPhoneNumberVerified: d.isPhoneNumberVerified, firstName: d.firstName, lastName: d.lastName },
-    requireFirstAndLastName: d.requireFirstAndLastName,
-    userId: status === 'completed' ? d.userId : undefined,
-    previousUserId: status === 'reverted' ? d.previousUserId : undefined,
-    ...{ reason: d.reason, metadata: d.metadata },
+    verificationId: d.id, status: d.status, redirectUrl: d.redirectUrl, externalUserId: d.externalUserId, phoneNumbers: d.phoneNumbers, requirements: d.requirements,
+    collectedRequirements: d.collectedRequirements, validTo: d.validTo, createdAt: d.createdAt, updatedAt: d.updatedAt, errorRedirectUrl: d.errorRedirectUrl,
+    phoneNumber: d.phoneNumber, isPhoneNumberVerified: d.isPhoneNumberVerified, firstName: d.firstName, lastName: d.lastName, requireFirstAndLastName: d.requireFirstAndLastName,
+    userId: d.status === 'completed' ? d.userId : undefined, previousUserId: d.status === 'reverted' ? d.previousUserId : undefined, reason: d.reason, metadata: d.metadata,
   };
 }
 

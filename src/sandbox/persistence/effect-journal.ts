@@ -73,7 +73,7 @@ export class EffectJournal {
     partner.effects = noEffects();
     v2.effects = { sessions: new Set(), reset: false };
     this.file = new StateFile(path, loaded.validBytes, () => this.snapshot());
-    // A new file gets its first snapshot now (keys included); the lines
+    // A new file gets its first snapshot at once (keys included); the lines
     // loaded are folded into one so the next start is quick.
     if (!loaded.meta || loaded.records.length > 0) this.file.compact();
   }
