@@ -1,15 +1,15 @@
-// The sandbox answers a GET it answered before with the same JSON text while
-// nothing has changed (DECISIONS S25). Each test reads, changes the state one
-// way, and reads again: every kind of change must show at once, and the
-// credential is checked before any cached answer is sent.
+// A client polling the sandbox sees every change at once: a GET read again
+// answers the same JSON text while nothing has changed, and the change as
+// soon as one is made. Each test reads, changes the state one way, and reads
+// again: through either API, the control API, time alone, the in-process
+// state and a webhook delivery; the credential is checked on every read.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 let sandbox: Sandbox;
-// Held here: reading it from `sandbox.partner` between two reads would itself
-// empty the cache (every in-process call does) and hide a missed change.
+// Held here, so that the reads themselves are all the test does between changes.
 let key = '';
 let receiverUrl = '';
 let receiverStatus = 503;
@@ -61,7 +61,7 @@ async function create(timeToExpiry = 60): Promise<string> {
 }
 const statusOf = async (id: string) => JSON.parse((await partner(`/verifications/${id}`)).text).status;
 
-describe('GET answers kept until the state changes', () => {
+describe('a GET read again answers the state as it is', () => {
   it('sends the same bytes again while nothing changed', async () => {
     const id = await create();
     const first = await partner(`/verifications/${id}`);
@@ -113,7 +113,7 @@ describe('GET answers kept until the state changes', () => {
     await expect.poll(async () => (await history())[0].success, { timeout: 5000 }).toBe(true);
   });
 
-  it('checks the credential before any kept answer: a rotated-away key gets 401, a wrong one too', async () => {
+  it('checks the credential on every read: a rotated-away key gets 401, a wrong one too', async () => {
     const id = await create();
     const oldKey = key;
     expect((await partner(`/verifications/${id}`, {}, oldKey)).status).toBe(200);
@@ -125,7 +125,7 @@ describe('GET answers kept until the state changes', () => {
     expect((await partner(`/verifications/${id}`)).status).toBe(200);
   });
 
-  it('answers HEAD as GET without a body, and a 404 is never kept', async () => {
+  it('answers HEAD as GET without a body, and an unknown id 404 each time it is read', async () => {
     const id = await create();
     const head = await fetch(`${sandbox.url}/verifications/${id}`, { method: 'HEAD', headers: { 'x-auth-key': key } });
     expect(head.status).toBe(200);

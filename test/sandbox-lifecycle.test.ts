@@ -58,8 +58,8 @@ describe('the documented sequences', () => {
     expect(created).toMatchObject({ status: 'created' });
     expect(created).not.toHaveProperty('updatedAt');
     expect(created.url).toMatch(/token=/);
-    // openapi-fetch drops properties typed exactly `null` from answer types
-    // (openapi-typescript issue #2717), so `result` is read untyped here.
+    // openapi-fetch drops properties typed exactly `null` from answer types,
+    // so `result` is read untyped here.
     expect(created.collectedRequirements.every((r) => (r as { result?: unknown }).result === null)).toBe(true);
     expect((await control(`/verifications/${created.id}/open`, {})).body.status).toBe('started');
     const done = await control(`/verifications/${created.id}/scan`, { outcome: 'pass' });
