@@ -29,8 +29,8 @@ const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS]
   --help              this text`;
 
 const PARTS = {
-  mock: { title: 'Prism mock vs sandbox under load', run: benchMock, rows: mockRows },
-  scale: { title: 'sandbox left running: --state creates, lists at 100 and 100,000 stored, RSS', run: benchScale, rows: scaleRows },
+  mock: { title: 'Prism vs the sandbox at 1,000 stored: CPU per request of each operation', run: benchMock, rows: mockRows },
+  scale: { title: 'sandbox left running: a list at 10,000 stored vs a Prism GET, RSS at 100,000, --state creates and restart', run: benchScale, rows: scaleRows },
   clients: { title: 'typed clients vs raw fetch', run: benchClients, rows: clientRows },
   webhooks: { title: 'webhook verification and parsing vs raw HMAC', run: benchWebhooks, rows: webhookRows },
   conformance: { title: 'conformance runner against the sandbox', run: benchConformance, rows: conformanceRows },

@@ -1,4 +1,6 @@
-// Part 1: the Prism mocks against the sandbox, under the same load.
+// Part "mock": Prism, what a partner would otherwise run, against the sandbox
+// holding 1,000 verifications, under the same load: the server CPU per
+// request of each operation measured, the sandbox's bound at 0.5× Prism's.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -11,6 +13,8 @@ export const V2_ID = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
 export const AUTH_KEY = 'bench-auth-key-0123456789';
 export const ACCESS_TOKEN = 'bench-access-token-0123456789';
 export const CONNECTIONS = 16;
+/** How many verifications the sandbox holds while the operations are measured. */
+export const STORED = 1_000;
 
 let sequence = 0;
 // A valid POST /verifications body; a new phone number and externalUserId on
@@ -80,14 +84,27 @@ export async function measureCase({ server, name, url, request, seconds, warmup,
   };
 }
 
+/** The operations measured, each on Prism and on the sandbox; `id` is a stored verification's (any for Prism). */
 export const cases = {
   v2Get: {
     label: 'v2 GET /v2/verifications/{id}',
     request: () => ({ method: 'GET', path: `/v2/verifications/${V2_ID}`, headers: { authorization: `Bearer ${ACCESS_TOKEN}` } }),
   },
+  v2List: {
+    label: 'v2 GET /v2/verifications/?statuses=APPROVED',
+    request: () => ({ method: 'GET', path: '/v2/verifications/?statuses=APPROVED', headers: { authorization: `Bearer ${ACCESS_TOKEN}` } }),
+  },
   partnerGet: {
     label: 'partner GET /verifications/{verificationId}',
     request: (id) => ({ method: 'GET', path: `/verifications/${id}`, headers: { 'x-auth-key': AUTH_KEY } }),
+  },
+  partnerList: {
+    label: 'partner GET /verifications?status=created&page=2',
+    request: () => ({ method: 'GET', path: '/verifications?status=created&page=2', headers: { 'x-auth-key': AUTH_KEY } }),
+  },
+  partnerHistory: {
+    label: 'partner GET /verifications/{verificationId}/webhooks',
+    request: (id) => ({ method: 'GET', path: `/verifications/${id}/webhooks`, headers: { 'x-auth-key': AUTH_KEY } }),
   },
   partnerCreate: {
     label: 'partner POST /verifications',
@@ -99,8 +116,9 @@ export const cases = {
     }),
   },
 };
+const API_OF = { v2Get: 'v2', v2List: 'v2', partnerGet: 'partner', partnerList: 'partner', partnerHistory: 'partner', partnerCreate: 'partner' };
 
-async function createOne(baseUrl) {
+export async function createOne(baseUrl) {
   const res = await fetch(`${baseUrl}/verifications`, {
     method: 'POST',
     headers: { 'x-auth-key': AUTH_KEY, 'content-type': 'application/json' },
@@ -111,6 +129,27 @@ async function createOne(baseUrl) {
     throw new MeasureError(`could not create a verification on ${baseUrl} to read back (status ${res.status}): ${JSON.stringify(body)}`);
   }
   return body.id;
+}
+
+/** Creates `count` verifications as fast as the sandbox takes them (16 connections). */
+export function fill(url, count) {
+  return new Promise((resolve, reject) => {
+    if (count <= 0) return resolve();
+    autocannon({ url, connections: CONNECTIONS, amount: count, requests: [cases.partnerCreate.request()] }, (err, result) => {
+      if (err) return reject(err);
+      if (result['2xx'] !== count) return reject(new MeasureError(`filling the sandbox: ${result['2xx']} of ${count} creates answered 201 (${JSON.stringify(result.statusCodeStats)})`));
+      resolve();
+    });
+  });
+}
+
+/** Empties a sandbox (POST /_sandbox/reset) and fills it to `count` verifications; answers the first one's id. */
+export async function refill(url, count) {
+  const reset = await fetch(`${url}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+  if (reset.status !== 204) throw new MeasureError(`the sandbox answered ${reset.status} to POST /_sandbox/reset`);
+  const id = await createOne(url);
+  await fill(url, count - 1);
+  return id;
 }
 
 /** The median of some numbers. */
@@ -133,7 +172,7 @@ export function combineRounds(rounds) {
   return out;
 }
 
-async function startPrismServer(api) {
+export async function startPrismServer(api) {
   const port = await freePort();
   const document = path.join(ROOT, 'generated', 'openapi', `${api}.yaml`);
   const start = performance.now();
@@ -153,10 +192,10 @@ async function startPrismServer(api) {
   return { name: `Prism (${api})`, url: prism.url, pid, startupMs, startupResolutionMs: 100, memory: watchMemory(pid), stop: () => prism.stop() };
 }
 
-async function startSandboxServer() {
+export async function startSandboxServer(extra = []) {
   const port = await freePort();
   const cli = builtFile(ROOT, 'src', 'cli', 'index.js');
-  const server = await spawnServer(process.execPath, [cli, 'sandbox', '--port', String(port), '--auth-key', AUTH_KEY, '--access-token', ACCESS_TOKEN], {
+  const server = await spawnServer(process.execPath, [cli, 'sandbox', '--port', String(port), '--auth-key', AUTH_KEY, '--access-token', ACCESS_TOKEN, ...extra], {
     port,
     cwd: ROOT,
     name: 'the sandbox',
@@ -165,28 +204,13 @@ async function startSandboxServer() {
   return { name: 'the sandbox', url: `http://127.0.0.1:${port}`, pid: server.pid, startupMs: server.startupMs, startupResolutionMs: 10, memory: watchMemory(server.pid), stop: server.stop };
 }
 
-// The ceiling of this machine and load generator: a bare node:http server
-// (a child process too) answering a GET with the sandbox's exact bytes,
-// under the same load. No server can go faster, or spend less CPU, here.
-const BARE_SERVER = `
-const body = require('node:fs').readFileSync(0);
-require('node:http').createServer((req, res) => {
-  req.resume();
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-  res.end(body);
-}).listen(Number(process.argv[1]), '127.0.0.1');`;
-
-async function startBareServer(body) {
-  const port = await freePort();
-  const server = await spawnServer(process.execPath, ['-e', BARE_SERVER, String(port)], { port, cwd: ROOT, name: 'the bare node:http server', stdin: body, pin: true });
-  return { name: 'bare node:http', url: `http://127.0.0.1:${port}`, pid: server.pid, stop: server.stop };
-}
-
 /**
- * Every server runs at once (idle while another is measured) and the cases
- * are measured in `rounds` interleaved rounds, each server in turn; each
- * figure is the median of its rounds. A slow spell of the machine then
- * lands on every server alike instead of on whichever ran during it.
+ * Prism (one process per API) and the sandbox holding STORED verifications,
+ * every server running at once (idle while another is measured); the cases
+ * are measured in `rounds` interleaved rounds, each server in turn, and each
+ * figure is the median of its rounds, so a slow spell of the machine lands
+ * on every server alike. Creates go to a second sandbox, emptied and filled
+ * to STORED again before each round, so the reads' sandbox stays at STORED.
  */
 export async function benchMock({ seconds, warmup, rounds = 3, log }) {
   return withLoadPinned(async () => {
@@ -197,67 +221,47 @@ export async function benchMock({ seconds, warmup, rounds = 3, log }) {
       return server;
     };
     try {
-      const prismV2 = await started(startPrismServer('v2'));
-      const prismPartner = await started(startPrismServer('partner'));
+      const prism = { v2: await started(startPrismServer('v2')), partner: await started(startPrismServer('partner')) };
       const sandbox = await started(startSandboxServer());
-      const partnerId = await createOne(sandbox.url);
-      // The exact bytes of each GET, for the bare server to answer.
-      const bodies = {};
-      for (const name of ['v2Get', 'partnerGet']) {
-        const { path: at, headers } = cases[name].request(partnerId);
-        const res = await fetch(`${sandbox.url}${at}`, { headers });
-        bodies[name] = Buffer.from(await res.arrayBuffer());
-        if (res.status !== 200) throw new MeasureError(`the sandbox answered ${res.status} to GET ${at}: ${bodies[name]}`);
-      }
-      const bare = { v2Get: await started(startBareServer(bodies.v2Get)), partnerGet: await started(startBareServer(bodies.partnerGet)) };
-      // Prism answers any well-formed id; the sandbox and the bare servers get the created one.
-      const plan = [
-        ['v2Get', prismV2, 'prism'],
-        ['v2Get', sandbox, 'sandbox'],
-        ['v2Get', bare.v2Get, 'bare'],
-        ['partnerGet', prismPartner, 'prism'],
-        ['partnerGet', sandbox, 'sandbox'],
-        ['partnerGet', bare.partnerGet, 'bare'],
-        ['partnerCreate', prismPartner, 'prism'],
-        ['partnerCreate', sandbox, 'sandbox'],
-      ];
+      const creating = await started(startSandboxServer());
+      log(`  filling the sandbox to ${STORED.toLocaleString('en-US')} verifications`);
+      const partnerId = await refill(sandbox.url, STORED);
       const samples = new Map();
+      const measure = async (round, name, server, kind) => {
+        log(`  round ${round}/${rounds}: ${server.name}: ${cases[name].label}`);
+        const id = kind === 'prism' ? randomUUID() : partnerId;
+        // Warm-up once per server and case; later rounds find it warm.
+        const figures = await measureCase({ server: server.name, name, url: server.url, request: cases[name].request(id), pid: server.pid, seconds, warmup: round === 1 ? warmup : 0 });
+        const key = `${kind}:${name}`;
+        samples.set(key, [...(samples.get(key) ?? []), figures]);
+      };
       for (let round = 1; round <= rounds; round++) {
-        for (const [name, server, kind] of plan) {
-          log(`  round ${round}/${rounds}: ${server.name}: ${cases[name].label}`);
-          const id = kind === 'prism' ? randomUUID() : partnerId;
-          // Warm-up once per server and case; later rounds find it warm.
-          const figures = await measureCase({ server: server.name, name, url: server.url, request: cases[name].request(id), pid: server.pid, seconds, warmup: round === 1 ? warmup : 0 });
-          const key = `${kind}:${server.name}:${name}`;
-          samples.set(key, [...(samples.get(key) ?? []), figures]);
+        for (const name of Object.keys(cases)) {
+          await measure(round, name, prism[API_OF[name]], 'prism');
+          if (name === 'partnerCreate') await refill(creating.url, STORED);
+          await measure(round, name, name === 'partnerCreate' ? creating : sandbox, 'sandbox');
         }
       }
-      const of = (kind, server, name) => combineRounds(samples.get(`${kind}:${server.name}:${name}`));
+      const of = (kind, name) => combineRounds(samples.get(`${kind}:${name}`));
       const memoryOf = (server) => {
         const mem = server.memory.stop();
         return { peakRss: mem.peak, memory: mem, processes: mem.processes };
       };
-      const prismResult = (server, names) => ({
-        startupMs: server.startupMs,
-        startupResolutionMs: server.startupResolutionMs,
-        ...memoryOf(server),
-        cases: Object.fromEntries(names.map((n) => [n, of('prism', server, n)])),
-      });
+      const prismResult = (server) => ({ startupMs: server.startupMs, startupResolutionMs: server.startupResolutionMs, ...memoryOf(server) });
       return {
         connections: CONNECTIONS,
+        stored: STORED,
         seconds,
         warmup,
         rounds,
         pinned: pinning.pinned ? { load: `CPU ${pinning.load}`, servers: `CPU ${pinning.server}` } : { why: pinning.why },
-        prism: { v2: prismResult(prismV2, ['v2Get']), partner: prismResult(prismPartner, ['partnerGet', 'partnerCreate']) },
+        prism: { v2: prismResult(prism.v2), partner: prismResult(prism.partner), cases: Object.fromEntries(Object.keys(cases).map((n) => [n, of('prism', n)])) },
         sandbox: {
           startupMs: sandbox.startupMs,
           startupResolutionMs: sandbox.startupResolutionMs,
           ...memoryOf(sandbox),
-          cases: Object.fromEntries(['v2Get', 'partnerGet', 'partnerCreate'].map((n) => [n, of('sandbox', sandbox, n)])),
-          bodyBytes: Object.fromEntries(Object.entries(bodies).map(([k, b]) => [k, b.length])),
+          cases: Object.fromEntries(Object.keys(cases).map((n) => [n, of('sandbox', n)])),
         },
-        bare: { v2Get: of('bare', bare.v2Get, 'v2Get'), partnerGet: of('bare', bare.partnerGet, 'partnerGet') },
         labels: Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, v.label])),
       };
     } finally {
