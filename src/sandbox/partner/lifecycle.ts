@@ -22,7 +22,6 @@ import {
   unfinishedWith,
   user as findUser,
   userWithPhone,
-  UNFINISHED,
   type PartnerStore,
 } from './store.js';
 import { shareholderEventData, verificationView } from './views.js';
