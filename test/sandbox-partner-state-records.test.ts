@@ -119,6 +119,17 @@ describe('partner and auth keys', () => {
     expect(t.state.activeAuthKey()).toBe('sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8');
   });
 
+  it('draws new random ids, session tokens and keys every time: UUIDs v4, never repeated', () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const made = [t.create(), t.create({ phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: false }] })];
+    for (const v of made) expect(v.id).toMatch(uuid);
+    expect(new Set(made.map((v) => v.id)).size).toBe(2);
+    expect(new Set(made.map((v) => new URL(v.url).searchParams.get('token'))).size).toBe(2);
+    const keys = [t.state.rotateAuthKey(), t.state.rotateAuthKey()].map((r) => r.authKeys[0].key);
+    expect(keys[0]).toMatch(/^sbx_[0-9a-f]{32}$/);
+    expect(keys[1]).not.toBe(keys[0]);
+  });
+
   it('keeps the partner and its webhook address', () => {
     expectResponse('/partners', 'get', '200', t.state.getPartner());
     expect(t.state.webhookTarget()).toBeUndefined();
