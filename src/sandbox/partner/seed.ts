@@ -1,5 +1,5 @@
-// A small, realistic starting data set, built only through the lifecycle
-// methods so it carries the same webhooks and histories as hand-made data.
+// A small, realistic starting data set, built only through the engine's
+// operations (lifecycle.ts) so it carries the same webhooks and histories as hand-made data.
 import type { SeedResult } from './api.js';
 import type { PartnerState } from './state.js';
 
