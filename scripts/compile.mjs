@@ -47,9 +47,10 @@ async function compileInto(lib) {
   // The sandbox server with Ajv, its fault list, its in-process entry
   // (@verification-service/contracts/sandbox), and the
   // conformance runner with fast-check (sharing the sandbox's Ajv code); the
-  // command line's usage module is an entry so both use one UsageError.
+  // command line's usage module is an entry so both use one UsageError; the
+  // JSON Pointer reader is one too, since the webhook helpers' examples import it.
   await bundleInPlace(lib, {
-    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/sandbox/in-process.js', 'src/cli/conformance.js', 'src/cli/usage.js'],
+    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/sandbox/in-process.js', 'src/cli/conformance.js', 'src/cli/usage.js', 'src/contract/json-pointer.js'],
     platform: 'node',
     ownDirs: ['src/sandbox', 'src/contract', 'src/conformance'],
   });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { parseWebhookEvent, verifyWebhookSignature, type WebhookEvent } from '../src/webhooks/index.js';
 import { knownEvent } from './helpers/known-event.js';
 
@@ -105,7 +105,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
-  sandbox = await startSandbox({ port: 0, validateResponses: true, authKey: FIRST_KEY });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, authKey: FIRST_KEY });
   const put = await partnerCall('PUT', '/partners', FIRST_KEY, { webhookUrl: receiverUrl });
   expect(put.status).toBe(200);
   expect(put.body.webhookUrl).toBe(receiverUrl);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleRequest } from '../scripts/lib/code-samples.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { deref, loadBundle, pointer, validatorFor, type Json } from './helpers/openapi.js';
 import { IdSource, prepare, type SampleTarget } from './helpers/sample-state.js';
 import { run, scratchDir, typeCheck, writeModule } from './helpers/typescript-snippets.js';
@@ -118,7 +118,7 @@ beforeAll(async () => {
   await rm(path.join(ROOT, 'test-results', 'code-samples'), { recursive: true, force: true });
   WORK = await scratchDir('code-samples');
   await writeFile(path.join(WORK, 'record-fetch.mjs'), RECORDER);
-  sandbox = await startSandbox({ port: 0, validateResponses: true, newId: ids.next });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, newId: ids.next });
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
 // documented query forms on the wire (orval's URL builder is checked too).
 import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { commaSeparatedParams, generateAll, GENERATED_APIS, typeCheck, type Generated } from './helpers/generate-clients.js';
 import { recordingFetch } from './helpers/recording-fetch.js';
 
@@ -16,7 +16,7 @@ let sandbox: Sandbox;
 
 beforeAll(async () => {
   generated = await generateAll();
-  sandbox = await startSandbox({ port: 0, validateResponses: true });
+  sandbox = await serveSandbox({ port: 0, validateResponses: true });
 }, 120_000);
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ import { transform } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { freePort } from '../scripts/lib/prism.mjs';
-import { startSandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -150,7 +150,7 @@ describe.each(commands)('$guide: $line', (command) => {
         expect((await fetch(`${url}/v2/verifications/abc`, { headers: { Authorization: 'Bearer any-token' } })).status).toBe(200);
         // What the guide says of empty query values: Prism lets them through, the sandbox refuses them.
         expect((await fetch(`${url}/v2/verifications/?createdFrom=`, { headers: { Authorization: 'Bearer any-token' } })).status).toBe(200);
-        const sandbox = await startSandbox({ port: 0, accessToken: 'v2_guide_token' });
+        const sandbox = await serveSandbox({ port: 0, accessToken: 'v2_guide_token' });
         try {
           expect((await fetch(`${sandbox.url}/v2/verifications/?createdFrom=`, { headers: { Authorization: 'Bearer v2_guide_token' } })).status).toBe(400);
         } finally {

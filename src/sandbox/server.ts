@@ -218,6 +218,3 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
 }
-
-/** The name other callers in this repository still use for `serveSandbox`. */
-export const startSandbox = serveSandbox;
