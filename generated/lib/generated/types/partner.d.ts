@@ -184,9 +184,12 @@ export interface paths {
         };
         /**
          * Get a verification
-         * @description Returns one verification. `userId` is set only in status `completed`,
-         *     `previousUserId` only in status `reverted`; both are `null` otherwise.
-         *     The state table is in the description of `VerificationStatus`.
+         * @description Returns one verification. `userId` is available only in status
+         *     `completed`, `previousUserId` only in status `reverted`. The state table
+         *     is in the description of `VerificationStatus`.
+         *
+         *     Assumed ([P9](assumptions.html#P9)): both fields are always present, and
+         *     `null` where they are not available.
          *
          *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
          *     give the success status; it is taken to be `200 OK`.
@@ -209,9 +212,9 @@ export interface paths {
         };
         /**
          * List the user activities of a verification
-         * @description Returns what the end user did or ran into during the sessions of the
-         *     verification, such as `startSession` and `cameraIssue`. The list is not
-         *     paged. `activity` is an open set: values other than the two seen may
+         * @description Returns the user activities of the verification, each with the session
+         *     it was recorded in; values seen are `startSession` and `cameraIssue`.
+         *     The list is not paged. `activity` is an open set: values other than the two seen may
          *     appear.
          *
          *     The path starts with `/verification` (singular), as documented.
@@ -261,14 +264,18 @@ export interface paths {
         };
         /**
          * List the webhooks of a verification
-         * @description Returns one page of the webhooks sent about the verification, with the
-         *     total number in `count`. Assumed ([P24](assumptions.html#P24)): the service's
-         *     documentation does not say which webhooks each history holds; this one is
-         *     taken to hold the `verification.*` webhooks of the verification. Each record holds the full webhook body sent
-         *     (`payload`), whether it was delivered (`success`) and the next planned
-         *     retry (`retryAt`). A retry updates the existing record (`success`,
-         *     `retryAt`, `updatedAt`) rather than adding one. The order of the records
-         *     is not documented.
+         * @description Returns one page of the verification's webhook history, with the total
+         *     number in `count`. Each record holds the full webhook body sent
+         *     (`payload`), whether it was delivered to the partner endpoint (`success`)
+         *     and the planned next retry (`retryAt`). A retry updates the existing
+         *     record (`success`, `retryAt`, `updatedAt`) rather than adding one. The
+         *     order of the records is not documented.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): the service's documentation does
+         *     not say which webhooks each history holds; a verification's history is
+         *     taken to hold the `verification.*` webhooks sent about the verification,
+         *     and a user's history the `user.*` and `shareholder.verified` webhooks
+         *     sent about the user.
          *
          *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
          *     give the success status; it is taken to be `200 OK`.
@@ -447,14 +454,18 @@ export interface paths {
         };
         /**
          * List the webhooks of a user
-         * @description Returns one page of the webhooks sent about the user, with the total
-         *     number in `count`. Assumed ([P24](assumptions.html#P24)): the service's documentation
-         *     does not say which webhooks each history holds; this one is taken to hold
-         *     the `user.*` and `shareholder.verified` webhooks of the user. Each record
-         *     holds the full webhook body sent (`payload`), whether it was delivered
-         *     (`success`) and the next planned retry (`retryAt`). A retry updates the
-         *     existing record (`success`, `retryAt`, `updatedAt`) rather than adding
-         *     one. The order of the records is not documented.
+         * @description Returns one page of the user's webhook history, with the total
+         *     number in `count`. Each record holds the full webhook body sent
+         *     (`payload`), whether it was delivered to the partner endpoint (`success`)
+         *     and the planned next retry (`retryAt`). A retry updates the existing
+         *     record (`success`, `retryAt`, `updatedAt`) rather than adding one. The
+         *     order of the records is not documented.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): the service's documentation does
+         *     not say which webhooks each history holds; a verification's history is
+         *     taken to hold the `verification.*` webhooks sent about the verification,
+         *     and a user's history the `user.*` and `shareholder.verified` webhooks
+         *     sent about the user.
          *
          *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
          *     give the success status; it is taken to be `200 OK`.
@@ -868,8 +879,9 @@ export interface components {
              */
             phoneNumber: string;
             /**
-             * @description `true` when the partner has already verified the number itself; the
-             *     service then does not need to verify it again.
+             * @description In the create request, `true` tells the service that the partner has
+             *     already verified the number. In answers and webhooks the documentation
+             *     gives only its type (boolean).
              */
             isVerified: boolean;
         };
@@ -1029,8 +1041,10 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A verification session. Fields the partner did not supply at creation
-         *     (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
+         * @description A verification session.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
+         *     creation (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
          *     `errorRedirectUrl`, `reason`, `author`, `metadata` and the deprecated
          *     fields) may be absent; the other fields are always present.
          */
@@ -1065,12 +1079,18 @@ export interface components {
              */
             phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
-             * @description First name as supplied by the partner; absent when none was supplied.
+             * @description First name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Lena
              */
             firstName?: string;
             /**
-             * @description Last name as supplied by the partner; absent when none was supplied.
+             * @description Last name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Schulz
              */
             lastName?: string;
@@ -1112,17 +1132,26 @@ export interface components {
              */
             redirectUrl: string;
             /**
-             * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
+             * @description Where the end user goes on error (for example an expired token).
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
             errorRedirectUrl?: string;
             /**
-             * @description Why the verification was created, as supplied by the partner; absent when none was supplied.
+             * @description The `reason` given when the verification was created.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Age check before the first e-scooter rental
              */
             reason?: string;
             /**
-             * @description Who created the verification, as supplied by the partner; absent when none was supplied.
+             * @description Who created the verification, as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example onboarding-service
              */
             author?: string;
@@ -1265,9 +1294,15 @@ export interface components {
         };
         /**
          * @description The verification as returned by `POST /verifications`: the status is always
-         *     `created`, every `collectedRequirements` entry has `result: null`, `userId`
-         *     and `previousUserId` are `null`, and `updatedAt` is absent. Fields the
-         *     partner did not supply may be absent.
+         *     `created`, every `collectedRequirements` entry has `result: null`, and
+         *     `updatedAt` is absent. `userId` and `previousUserId` are not available yet
+         *     (they are available only when `completed` and `reverted`).
+         *
+         *     Assumed ([P9](assumptions.html#P9)): `userId` and `previousUserId` are
+         *     always sent, and `null` at creation.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
+         *     creation may be absent.
          */
         CreatedVerification: {
             /**
@@ -1300,12 +1335,18 @@ export interface components {
              */
             phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
-             * @description First name as supplied by the partner; absent when none was supplied.
+             * @description First name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Lena
              */
             firstName?: string;
             /**
-             * @description Last name as supplied by the partner; absent when none was supplied.
+             * @description Last name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Schulz
              */
             lastName?: string;
@@ -1324,9 +1365,17 @@ export interface components {
             requirements?: components["schemas"]["Requirement"][];
             /** @description One entry per requirement, each with `result` still `null`. */
             collectedRequirements: components["schemas"]["PendingCollectedRequirement"][];
-            /** @description Always `null` at creation (a user id is available only when `completed`). */
+            /**
+             * @description Not available at creation (a user id is available only when `completed`).
+             *
+             *     Assumed ([P9](assumptions.html#P9)): always sent, and `null` at creation.
+             */
             userId: null;
-            /** @description Always `null` at creation (available only when `reverted`). */
+            /**
+             * @description Not available at creation (available only when `reverted`).
+             *
+             *     Assumed ([P9](assumptions.html#P9)): always sent, and `null` at creation.
+             */
             previousUserId: null;
             externalUserId: components["schemas"]["ExternalUserId"];
             /**
@@ -1335,17 +1384,26 @@ export interface components {
              */
             redirectUrl: string;
             /**
-             * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
+             * @description Where the end user goes on error (for example an expired token).
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
             errorRedirectUrl?: string;
             /**
-             * @description Why the verification was created, as supplied by the partner; absent when none was supplied.
+             * @description The `reason` given when the verification was created.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Age check before the first e-scooter rental
              */
             reason?: string;
             /**
-             * @description Who created the verification, as supplied by the partner; absent when none was supplied.
+             * @description Who created the verification, as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example onboarding-service
              */
             author?: string;
@@ -1363,7 +1421,13 @@ export interface components {
             /** @description Absent from the create response. */
             updatedAt?: never;
         };
-        /** @description Request body of `POST /verifications/revert`. */
+        /**
+         * @description Request body of `POST /verifications/revert`.
+         *
+         *     Assumed ([P54](assumptions.html#P54)): both fields are required; the
+         *     service's documentation gives the body as `{verificationId, author}` and
+         *     marks neither optional.
+         */
         VerificationRevert: {
             /**
              * @description Identifier of the verification to revert.
@@ -1384,13 +1448,12 @@ export interface components {
              */
             id: string;
         };
-        /** @description One thing the end user did or ran into during a session of the verification. */
+        /** @description A user activity of the verification, recorded in one of its sessions. */
         UserActivity: {
             /**
-             * @description What happened. Values seen: `startSession` (the user opened the
-             *     session), `cameraIssue` (the user's camera could not be used). The
-             *     complete set is not published, so any string is accepted; clients must
-             *     tolerate unknown values.
+             * @description The activity. Values seen: `startSession`, `cameraIssue`; what each
+             *     means is not documented. The complete set is not published, so any
+             *     string is accepted; clients must tolerate unknown values.
              * @example startSession
              * @example cameraIssue
              */
@@ -1434,8 +1497,10 @@ export interface components {
         /**
          * @description `data` of the `verification.*` webhooks: the verification with its
          *     identifier in `verificationId`. `userId` is sent only when the status is
-         *     `completed` and `previousUserId` only when it is `reverted`; fields the
-         *     partner did not supply may be absent.
+         *     `completed` and `previousUserId` only when it is `reverted`.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
+         *     creation may be absent.
          */
         VerificationEventData: {
             /**
@@ -1450,7 +1515,10 @@ export interface components {
              */
             redirectUrl: string;
             /**
-             * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
+             * @description Where the end user goes on error (for example an expired token).
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
             errorRedirectUrl?: string;
@@ -1475,12 +1543,18 @@ export interface components {
              */
             phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
-             * @description First name as supplied by the partner; absent when none was supplied.
+             * @description First name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Lena
              */
             firstName?: string;
             /**
-             * @description Last name as supplied by the partner; absent when none was supplied.
+             * @description Last name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Schulz
              */
             lastName?: string;
@@ -1517,7 +1591,10 @@ export interface components {
              */
             previousUserId?: string | null;
             /**
-             * @description Why the verification was created, as supplied by the partner; absent when none was supplied.
+             * @description The `reason` given when the verification was created.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Age check before the first e-scooter rental
              */
             reason?: string;
@@ -1598,8 +1675,9 @@ export interface components {
             data: components["schemas"]["VerificationEventData"];
         };
         /**
-         * @description Minimum age estimated from the face scan with 99.5% confidence (`over18`:
-         *     older than 18); `unknown` when no estimate exists.
+         * @description The service's estimate of the user's age, one of the values below, given
+         *     with 99.5% confidence. The documentation lists the values without saying
+         *     more of what each means.
          * @enum {string}
          */
         EstimatedAge: "unknown" | "under8" | "over8" | "over13" | "over16" | "over18" | "over21" | "over25" | "over30";
@@ -1633,7 +1711,7 @@ export interface components {
         /**
          * @description `data` of the `user.*` webhooks: the user, identified by `userId`. Field
          *     shapes are those of the User resource; `firstName`, `lastName` and
-         *     `dateOfBirth` are absent until known.
+         *     `dateOfBirth` are optional: each may be absent.
          */
         UserEventData: {
             /**
@@ -1646,7 +1724,7 @@ export interface components {
             /** @example Hoffmann */
             lastName?: string;
             /**
-             * @description Date of birth (`YYYY-MM-DD`); may be `null` or absent when unknown.
+             * @description Date of birth; may be `null` or absent. Its format is not documented.
              * @example 1991-07-23
              */
             dateOfBirth?: string | null;
@@ -1833,12 +1911,8 @@ export interface components {
         };
         /**
          * @description The full webhook body that was sent: one of the seven webhooks listed under
-         *     Webhooks, checked as its schema says, or a webhook of an event type added
-         *     since, of which only the envelope is checked.
-         *
-         *     Assumed ([P24](assumptions.html#P24)): which events each history holds is
-         *     not documented beyond the record `type`, so any webhook is accepted here,
-         *     including one of an event type added later.
+         *     Webhooks, checked as its schema says, or a webhook of an event type the
+         *     service adds later, of which only the envelope is checked.
          */
         WebhookRecordPayload: components["schemas"]["WebhookEvent"] | components["schemas"]["OtherWebhookEvent"];
         /**
@@ -1857,7 +1931,11 @@ export interface components {
              */
             verificationId: string;
             /**
-             * @description Kind of record (`verification` or `user`); always `verification` in this listing.
+             * @description Kind of record; the service's documentation gives the values
+             *     `verification` and `user`.
+             *
+             *     Assumed ([P24](assumptions.html#P24)): the kind follows the listing;
+             *     always `verification` in a verification's history.
              * @constant
              * @enum {string}
              */
@@ -1867,24 +1945,24 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description Whether the webhook was delivered (the partner address answered 200). */
+            /** @description Whether the webhook was delivered to the partner endpoint. */
             success: boolean;
             /**
              * Format: date-time
-             * @description Planned time of the next delivery attempt; `null` when none is planned.
+             * @description Planned time of the next retry, or `null`.
              * @example 2026-03-14T09:42:12.480Z
              */
             retryAt: string | null;
             /**
-             * @description Why the delivery failed, as recorded by the service. The documentation
-             *     does not say what it holds after a successful delivery, so it is not
-             *     required.
+             * @description A text the service keeps with the record. The service's documentation
+             *     gives only its type, not what it holds or when it is sent, so it may be
+             *     absent.
              * @example Request failed with status code 503
              */
             reason?: string;
-            /** @description When the webhook was first sent. */
+            /** @description Creation time of the record. */
             createdAt: components["schemas"]["Timestamp"];
-            /** @description Time of the last delivery attempt. */
+            /** @description Last update time of the record; every retry updates it. */
             updatedAt: components["schemas"]["Timestamp"];
         };
         /** @description One page of the webhooks sent about the verification and their total number. */
@@ -2017,23 +2095,23 @@ export interface components {
          * @description A user with all details, as returned by `GET /users/{userId}`: the fields of
          *     the list item plus personal data, the age estimate, the face image, the
          *     name history and the identity documents. `firstName`, `lastName` and
-         *     `dateOfBirth` are absent until known. Assumed ([P8](assumptions.html#P8)): the
+         *     `dateOfBirth` are optional: each may be absent. Assumed ([P8](assumptions.html#P8)): the
          *     service's documentation marks only those three optional; every other
          *     field is taken to be always present.
          */
         UserDetails: components["schemas"]["User"] & {
             /**
-             * @description Current first name; absent until known.
+             * @description Current first name; may be absent.
              * @example Lena
              */
             firstName?: string;
             /**
-             * @description Current last name; absent until known.
+             * @description Current last name; may be absent.
              * @example Hoffmann
              */
             lastName?: string;
             /**
-             * @description Date of birth (`YYYY-MM-DD`); may be `null` or absent when unknown.
+             * @description Date of birth; may be `null` or absent. Its format is not documented.
              * @example 1991-07-23
              */
             dateOfBirth?: string | null;
@@ -2125,30 +2203,34 @@ export interface components {
              */
             userId: string;
             /**
-             * @description Kind of record (`verification` or `user`); always `user` in this listing.
+             * @description Kind of record; the service's documentation gives the values
+             *     `verification` and `user`.
+             *
+             *     Assumed ([P24](assumptions.html#P24)): the kind follows the listing;
+             *     always `user` in a user's history.
              * @constant
              * @enum {string}
              */
             type: "user";
             payload: components["schemas"]["WebhookRecordPayload"];
-            /** @description Whether the webhook was delivered (the partner address answered 200). */
+            /** @description Whether the webhook was delivered to the partner endpoint. */
             success: boolean;
             /**
              * Format: date-time
-             * @description Planned time of the next delivery attempt; `null` when none is planned.
+             * @description Planned time of the next retry, or `null`.
              * @example 2026-03-14T09:42:12.480Z
              */
             retryAt: string | null;
             /**
-             * @description Why the delivery failed, as recorded by the service. The documentation
-             *     does not say what it holds after a successful delivery, so it is not
-             *     required.
+             * @description A text the service keeps with the record. The service's documentation
+             *     gives only its type, not what it holds or when it is sent, so it may be
+             *     absent.
              * @example Request failed with status code 503
              */
             reason?: string;
-            /** @description When the webhook was first sent. */
+            /** @description Creation time of the record. */
             createdAt: components["schemas"]["Timestamp"];
-            /** @description Time of the last delivery attempt. */
+            /** @description Last update time of the record; every retry updates it. */
             updatedAt: components["schemas"]["Timestamp"];
         };
         /** @description One page of the webhooks sent about the user and their total number. */

@@ -437,8 +437,9 @@ export interface components {
              */
             phoneNumber: string;
             /**
-             * @description `true` when the partner has already verified the number itself; the
-             *     service then does not need to verify it again.
+             * @description In the create request, `true` tells the service that the partner has
+             *     already verified the number. In answers and webhooks the documentation
+             *     gives only its type (boolean).
              */
             isVerified: boolean;
         };
@@ -638,8 +639,10 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A verification session. Fields the partner did not supply at creation
-         *     (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
+         * @description A verification session.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
+         *     creation (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
          *     `errorRedirectUrl`, `reason`, `author`, `metadata` and the deprecated
          *     fields) may be absent; the other fields are always present.
          */
@@ -674,12 +677,18 @@ export interface components {
              */
             phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
-             * @description First name as supplied by the partner; absent when none was supplied.
+             * @description First name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Lena
              */
             firstName?: string;
             /**
-             * @description Last name as supplied by the partner; absent when none was supplied.
+             * @description Last name as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Schulz
              */
             lastName?: string;
@@ -721,17 +730,26 @@ export interface components {
              */
             redirectUrl: string;
             /**
-             * @description Where the end user goes on error (for example an expired token); absent when none was supplied.
+             * @description Where the end user goes on error (for example an expired token).
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
             errorRedirectUrl?: string;
             /**
-             * @description Why the verification was created, as supplied by the partner; absent when none was supplied.
+             * @description The `reason` given when the verification was created.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example Age check before the first e-scooter rental
              */
             reason?: string;
             /**
-             * @description Who created the verification, as supplied by the partner; absent when none was supplied.
+             * @description Who created the verification, as supplied by the partner.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     supplied none.
              * @example onboarding-service
              */
             author?: string;
@@ -894,7 +912,14 @@ export interface components {
          * @example 2026-03-14T09:26:53.589Z
          */
         "Timestamp-2": string;
-        /** @description Data extracted from the end user's identity document; `null` until available. */
+        /**
+         * @description Data extracted from the end user's identity document; `null` until
+         *     available.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
+         */
         IdentityDocument: {
             /**
              * @description Document kind label. The complete set is not published, so any string is
@@ -939,10 +964,16 @@ export interface components {
             createdAt: components["schemas"]["Timestamp-2"];
             updatedAt: components["schemas"]["Timestamp-2"];
         } | null;
-        /** @description Results of the end user's face scan; `null` until available. */
+        /**
+         * @description Results of the end user's face scan; `null` until available.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
+         */
         FaceScan: {
             /**
-             * @description Estimated minimum age. The document shows values of the form
+             * @description Age estimate from the face scan. The document shows values of the form
              *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
              *     is not shown, and the same service's partner interface also estimates
              *     `unknown` and `under8`. Assumed ([V16](assumptions.html#V16)): the complete set is not
@@ -956,6 +987,10 @@ export interface components {
         /**
          * @description Outcome of the review of the verification; `null` when the verification
          *     has not been reviewed or no review reason exists.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
          */
         ReviewResult: {
             /**
@@ -1055,8 +1090,10 @@ export interface components {
         MillisecondTimestamp: string;
         /**
          * @description An identity verification session. The objects collected during the
-         *     session are `null` until they exist. Assumed ([V10](assumptions.html#V10)): the service's
-         *     documentation marks no field optional; every field is taken to be always
+         *     session are `null` until they exist.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     no field optional; every field of the session is taken to be always
          *     present.
          */
         "Verification-2": {

@@ -104,7 +104,14 @@ export interface components {
          * @example 2026-03-14T09:26:53.589Z
          */
         Timestamp: string;
-        /** @description Data extracted from the end user's identity document; `null` until available. */
+        /**
+         * @description Data extracted from the end user's identity document; `null` until
+         *     available.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
+         */
         IdentityDocument: {
             /**
              * @description Document kind label. The complete set is not published, so any string is
@@ -149,10 +156,16 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         } | null;
-        /** @description Results of the end user's face scan; `null` until available. */
+        /**
+         * @description Results of the end user's face scan; `null` until available.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
+         */
         FaceScan: {
             /**
-             * @description Estimated minimum age. The document shows values of the form
+             * @description Age estimate from the face scan. The document shows values of the form
              *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
              *     is not shown, and the same service's partner interface also estimates
              *     `unknown` and `under8`. Assumed ([V16](assumptions.html#V16)): the complete set is not
@@ -166,6 +179,10 @@ export interface components {
         /**
          * @description Outcome of the review of the verification; `null` when the verification
          *     has not been reviewed or no review reason exists.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     none of its fields optional and does not say which are always sent; every
+         *     field is taken to be always present.
          */
         ReviewResult: {
             /**
@@ -193,8 +210,10 @@ export interface components {
         MillisecondTimestamp: string;
         /**
          * @description An identity verification session. The objects collected during the
-         *     session are `null` until they exist. Assumed ([V10](assumptions.html#V10)): the service's
-         *     documentation marks no field optional; every field is taken to be always
+         *     session are `null` until they exist.
+         *
+         *     Assumed ([V10](assumptions.html#V10)): the service's documentation marks
+         *     no field optional; every field of the session is taken to be always
          *     present.
          */
         Verification: {
@@ -271,7 +290,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description Error body sent with every error status. */
+        /** @description The error body of the documented errors (400, 401 and 404). */
         Error: {
             /**
              * Format: int32

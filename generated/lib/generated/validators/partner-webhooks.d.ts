@@ -4,7 +4,7 @@
  * change openapi/ and run `npm run build`.
  */
 
-/** A webhook schema, reduced to the keywords that judge a value; `$ref` names another in `defs`. */
+/** A webhook schema, reduced to the keywords that judge a value; `$ref` names another in `defs`; a subschema may be `true` or `false`. */
 export interface WebhookSchema {
   $ref?: string;
   type?: string | string[];
@@ -13,16 +13,16 @@ export interface WebhookSchema {
   format?: string;
   pattern?: string;
   required?: string[];
-  properties?: Record<string, WebhookSchema>;
+  properties?: Record<string, boolean | WebhookSchema>;
   additionalProperties?: boolean | WebhookSchema;
-  items?: WebhookSchema;
-  allOf?: WebhookSchema[];
-  anyOf?: WebhookSchema[];
-  oneOf?: WebhookSchema[];
-  not?: WebhookSchema;
-  if?: WebhookSchema;
-  then?: WebhookSchema;
-  else?: WebhookSchema;
+  items?: boolean | WebhookSchema;
+  allOf?: (boolean | WebhookSchema)[];
+  anyOf?: (boolean | WebhookSchema)[];
+  oneOf?: (boolean | WebhookSchema)[];
+  not?: boolean | WebhookSchema;
+  if?: boolean | WebhookSchema;
+  then?: boolean | WebhookSchema;
+  else?: boolean | WebhookSchema;
   minLength?: number;
   maxLength?: number;
   minItems?: number;

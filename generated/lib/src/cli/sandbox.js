@@ -1,9 +1,9 @@
 import { FAULTS, parseFaults } from '../sandbox/http/faults.js';
-import { startSandbox } from '../sandbox/server.js';
+import { serveSandbox } from '../sandbox/server.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
                                      [--webhook-url URL] [--retry-interval SECONDS] [--state FILE]
-                                     [--fault LIST] [--no-answer-cache]
+                                     [--fault LIST]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -23,8 +23,6 @@ Options:
                          comma-separated faults, each for every operation or one
                          (missing-field@getUser). The faults:
 ${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
-  --no-answer-cache      work out every GET answer afresh instead of sending the one
-                         kept since the state last changed (to measure that work)
   -h, --help             this text`;
 export async function sandboxCommand(argv, out, err = out) {
     const { values } = parseOptions('sandbox', argv, {
@@ -35,7 +33,6 @@ export async function sandboxCommand(argv, out, err = out) {
         'retry-interval': { type: 'string' },
         state: { type: 'string' },
         fault: { type: 'string' },
-        'no-answer-cache': { type: 'boolean' },
     });
     if (values.help) {
         out(SANDBOX_USAGE);
@@ -70,15 +67,14 @@ export async function sandboxCommand(argv, out, err = out) {
     }
     let sandbox;
     try {
-        sandbox = await startSandbox({
+        sandbox = await serveSandbox({
             port,
             authKey: values['auth-key'],
             accessToken: values['access-token'],
             webhookUrl,
-            retryIntervalMs: retrySeconds === undefined ? undefined : retrySeconds * 1000,
+            retryIntervalSeconds: retrySeconds,
             state: values.state,
             faults,
-            answerCache: !values['no-answer-cache'],
         });
     }
     catch (err) {

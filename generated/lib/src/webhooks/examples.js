@@ -1,3 +1,4 @@
+import { resolveRef } from '../contract/json-pointer.js';
 import { readBundledDocument } from '../package-files.js';
 /**
  * The documented example of every webhook of the partner document, in the
@@ -5,11 +6,7 @@ import { readBundledDocument } from '../package-files.js';
  */
 export function documentedWebhookExamples() {
     const doc = readBundledDocument('partner');
-    const resolve = (node) => {
-        while (node?.$ref)
-            node = node.$ref.slice(2).split('/').reduce((at, key) => at[key], doc);
-        return node;
-    };
+    const resolve = (node) => resolveRef(doc, node);
     const examples = new Map();
     for (const [eventType, item] of Object.entries(doc.webhooks ?? {})) {
         const media = resolve(item).post.requestBody.content['application/json'];

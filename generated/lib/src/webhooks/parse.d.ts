@@ -32,17 +32,23 @@ export declare const isKnownWebhookEvent: (event: ReceivedWebhookEvent) => event
  * }
  * ```
  *
- * Throws only `WebhookSignatureError`, when the signature does not prove the
- * body came from the service, and `WebhookPayloadError`, when the body is
- * not a string or bytes, not JSON, or breaks a documented rule of the
- * contract (no `eventId`, a `user` envelope carrying `verification.created`).
+ * Whatever it is given, throws only `WebhookSignatureError`, when the
+ * signature does not prove the body came from the service (or no usable key
+ * was given), and `WebhookPayloadError`, when the body cannot be read as a
+ * string or bytes, is not JSON, or breaks a documented rule of the contract
+ * (no `eventId`, a `user` envelope carrying `verification.created`).
+ *
+ * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none
+ * (Cloudflare Workers without `nodejs_compat`, browsers) every call throws a
+ * `TypeError` saying to use `verifyWebhookRequest`, which verifies with Web Crypto.
  */
 export declare function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): ReceivedWebhookEvent;
 /**
  * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js
  * route handlers, `Deno.serve`, `Bun.serve`): reads the raw body and
- * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto where
- * node:crypto is absent. Rejects with the errors `parseWebhookEvent` throws,
- * and with a `TypeError` when given something other than a `Request`.
+ * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto, so it runs
+ * everywhere. Rejects with the errors `parseWebhookEvent` throws, and with a
+ * `TypeError` when given something other than a `Request` or where the
+ * runtime has no Web Crypto (a browser page that is not a secure context).
  */
 export declare function verifyWebhookRequest(request: Request, authKey: AuthKeys): Promise<ReceivedWebhookEvent>;

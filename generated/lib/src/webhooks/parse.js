@@ -5,14 +5,14 @@ import { webhookSchemas } from '../../generated/validators/partner-webhooks.js';
 import { bodyProblem, bodyText, bodyView } from './body.js';
 import { WebhookPayloadError, WebhookSignatureError } from './errors.js';
 import { schemaIssues } from './schema-check.js';
-import { assertRequest, usableKeys, verifyWebhookSignature, verifyWebhookSignatureAsync } from './signature.js';
+import { assertRequest, authKeyList, MAX_AUTH_KEYS, requireNodeCrypto, requireWebCrypto, verifyWebhookSignature, verifyWebhookSignatureAsync } from './signature.js';
 /** The envelope every webhook has, whatever its type (each event's schema requires these). */
 export const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'];
 const SIGNATURE_MESSAGES = {
     missing: 'X-SIGNATURE is missing or empty',
     malformed: 'X-SIGNATURE is not 64 lowercase hexadecimal characters',
     mismatch: 'X-SIGNATURE does not match the body: the body was changed or re-serialized (verify the raw bytes as received), or it was signed with another auth key',
-    'no-key': 'no auth key was given to verify X-SIGNATURE with',
+    'no-key': `no usable auth key to verify X-SIGNATURE with: give the key as a non-empty string, or a list of 1 to ${MAX_AUTH_KEYS} keys while rotating`,
 };
 /** Why the signature cannot be checked at all, before any HMAC; null when it can. */
 function formProblem(signature, authKey) {
@@ -20,7 +20,7 @@ function formProblem(signature, authKey) {
         return 'missing';
     if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature))
         return 'malformed';
-    return usableKeys(authKey).length ? null : 'no-key';
+    return authKeyList(authKey) ? null : 'no-key';
 }
 /** Why `verifyWebhookSignature` would refuse, or null when it accepts. */
 export function signatureProblem(rawBody, signature, authKey) {
@@ -87,6 +87,15 @@ function envelopeIssues(payload) {
         issues.push({ path: '/data', message: 'must be an object' });
     return issues;
 }
+/** What an error says, whatever was thrown (a thrown Proxy or a throwing getter says nothing). */
+function detailOf(err) {
+    try {
+        return err instanceof Error ? err.message : String(err);
+    }
+    catch {
+        return 'an error that cannot be read';
+    }
+}
 /** The event in a body whose signature is proven. */
 function eventOf(body) {
     let payload;
@@ -94,7 +103,7 @@ function eventOf(body) {
         payload = JSON.parse(bodyText(body));
     }
     catch (err) {
-        const detail = err instanceof Error ? err.message : String(err);
+        const detail = detailOf(err);
         throw new WebhookPayloadError(`webhook body is not UTF-8 JSON: ${detail}`, [{ path: '', message: detail }]);
     }
     const issues = webhookPayloadIssues(payload);
@@ -104,9 +113,19 @@ function eventOf(body) {
     }
     return payload;
 }
+/** The body as text or bytes, or a WebhookPayloadError saying why it cannot be read. */
 function readableBody(rawBody) {
-    const problem = bodyProblem(rawBody);
-    const body = problem ? null : bodyView(rawBody);
+    let problem;
+    let body = null;
+    try {
+        problem = bodyProblem(rawBody);
+        if (!problem)
+            body = bodyView(rawBody);
+    }
+    catch (err) {
+        // A detached ArrayBuffer (transferred to a worker, or by structuredClone), a Proxy whose traps throw.
+        problem = `the webhook body cannot be read: ${detailOf(err)}`;
+    }
     if (body === null)
         throw new WebhookPayloadError(problem ?? 'the webhook body cannot be read', [{ path: '', message: problem ?? 'cannot be read' }]);
     return body;
@@ -125,12 +144,19 @@ function readableBody(rawBody) {
  * }
  * ```
  *
- * Throws only `WebhookSignatureError`, when the signature does not prove the
- * body came from the service, and `WebhookPayloadError`, when the body is
- * not a string or bytes, not JSON, or breaks a documented rule of the
- * contract (no `eventId`, a `user` envelope carrying `verification.created`).
+ * Whatever it is given, throws only `WebhookSignatureError`, when the
+ * signature does not prove the body came from the service (or no usable key
+ * was given), and `WebhookPayloadError`, when the body cannot be read as a
+ * string or bytes, is not JSON, or breaks a documented rule of the contract
+ * (no `eventId`, a `user` envelope carrying `verification.created`).
+ *
+ * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none
+ * (Cloudflare Workers without `nodejs_compat`, browsers) every call throws a
+ * `TypeError` saying to use `verifyWebhookRequest`, which verifies with Web Crypto.
  */
 export function parseWebhookEvent(rawBody, signature, authKey) {
+    // Before the arguments: a receiver that cannot verify learns it on its first call, not on its first valid one.
+    requireNodeCrypto('parseWebhookEvent', 'in a fetch handler use await verifyWebhookRequest(request, authKey), which verifies with Web Crypto');
     const body = readableBody(rawBody);
     const problem = signatureProblem(body, signature, authKey);
     if (problem)
@@ -140,19 +166,21 @@ export function parseWebhookEvent(rawBody, signature, authKey) {
 /**
  * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js
  * route handlers, `Deno.serve`, `Bun.serve`): reads the raw body and
- * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto where
- * node:crypto is absent. Rejects with the errors `parseWebhookEvent` throws,
- * and with a `TypeError` when given something other than a `Request`.
+ * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto, so it runs
+ * everywhere. Rejects with the errors `parseWebhookEvent` throws, and with a
+ * `TypeError` when given something other than a `Request` or where the
+ * runtime has no Web Crypto (a browser page that is not a secure context).
  */
 export async function verifyWebhookRequest(request, authKey) {
     assertRequest(request, 'verifyWebhookRequest');
+    requireWebCrypto('verifyWebhookRequest');
     const signature = request.headers.get('x-signature');
     let body;
     try {
         body = new Uint8Array(await request.arrayBuffer());
     }
     catch (err) {
-        const detail = err instanceof Error ? err.message : String(err);
+        const detail = detailOf(err);
         throw new WebhookPayloadError(`cannot read the webhook body (read it only through verifyWebhookRequest): ${detail}`, [{ path: '', message: detail }]);
     }
     const problem = formProblem(signature, authKey) ?? ((await verifyWebhookSignatureAsync(body, signature, authKey)) ? null : 'mismatch');

@@ -11,7 +11,17 @@ function typeIn(types, type) {
             return true;
     return false;
 }
-const equal = (a, b) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+/** JSON equality as Ajv judges const and enum: arrays item by item, objects by their members in any order. */
+function equal(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b))
+        return false;
+    const names = Object.keys(a);
+    if (names.length !== Object.keys(b).length)
+        return false;
+    return names.every((name) => Object.hasOwn(b, name) && equal(a[name], b[name]));
+}
 const quoted = (values) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
 // Bounds: keyword, what is measured, and how the bound compares.
 const BOUNDS = [
@@ -23,16 +33,22 @@ const BOUNDS = [
     ['minimum', 'number', (n) => n, true, 'must be >= %s'],
     ['maximum', 'number', (n) => n, false, 'must be <= %s'],
 ];
+// The boolean schemas as the objects that behave alike: `true` is the empty
+// schema, `false` the empty schema marked `never`.
+const TRUE = {};
+const FALSE = {};
 const nodes = new WeakMap();
-function nodeOf(schema, defs) {
+function nodeOf(subschema, defs) {
+    const schema = subschema === true ? TRUE : subschema === false ? FALSE : subschema;
     let node = nodes.get(schema);
     if (node)
         return node;
-    const sub = (s) => (s ? nodeOf(s, defs) : null);
+    const sub = (s) => (s === undefined ? null : nodeOf(s, defs));
     const list = (l) => (l ? l.map((s) => nodeOf(s, defs)) : null);
     // One literal, every field in the same order: one object shape for all nodes.
     node = {
         schema,
+        never: schema === FALSE,
         ref: null,
         types: schema.type === undefined ? null : [].concat(schema.type),
         hasConst: 'const' in schema,
@@ -81,6 +97,8 @@ export function schemaIssues(value, schema, defs, path = '') {
 /** Whether `value` keeps the schema of `node`: what `collect` finds nothing in. */
 function keeps(value, node) {
     const { schema } = node;
+    if (node.never)
+        return false;
     const type = typeOf(value);
     if (node.ref && !keeps(value, node.ref))
         return false;
@@ -158,6 +176,10 @@ function branchIssues(value, branches, one, path, issues) {
 /** Adds to `issues` every way `value` at `path` breaks the schema of `node`. */
 function collect(value, node, path, issues) {
     const { schema } = node;
+    if (node.never) {
+        issues.push({ path, keyword: 'false schema', message: 'boolean schema is false' });
+        return;
+    }
     const type = typeOf(value);
     if (node.ref)
         collect(value, node.ref, path, issues);

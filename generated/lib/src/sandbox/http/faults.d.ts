@@ -1,4 +1,5 @@
 import type { RouteSpec } from '../../contract/routes.js';
+import type { Handler } from '../operations/partner.js';
 export declare const FAULTS: {
     readonly 'missing-field': "drops the first field of every successful answer";
     readonly 'wrong-status': "answers 202 (documented nowhere) instead of the success status";
@@ -15,22 +16,12 @@ export interface FaultSpec {
 }
 /** Parses `missing-field,wrong-status@getUser`; throws with the known faults on a mistake. */
 export declare function parseFaults(text: string): FaultSpec[];
-type Answer = [number, unknown];
-export declare class Faults {
-    private readonly specs;
-    constructor(specs?: FaultSpec[]);
-    /** Whether any fault was asked for. */
-    get active(): boolean;
-    private has;
-    /** `ignores-credentials`: serve the request whatever its credential. */
-    ignoresCredentials(route: RouteSpec): boolean;
-    /** `server-error`: the answer to send before anything else, or undefined. */
-    serverError(route: RouteSpec): Answer | undefined;
-    /** `ignored-filter`: the query without its filters. */
-    query(route: RouteSpec, query: URLSearchParams): URLSearchParams;
-    /** `accepts-invalid`: the answer to an invalid request, or undefined to refuse it as documented. */
-    acceptInvalid(route: RouteSpec): Answer | undefined;
-    /** `wrong-status` and `missing-field` on a successful answer. */
-    answer(route: RouteSpec, [status, body]: Answer): Answer;
-}
-export {};
+/**
+ * An operation as the faults make it: its route and handler wrapped, so
+ * that the door serves a faulted operation as any other. One no fault
+ * names, and every control API operation, is returned as it is.
+ */
+export declare function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler): {
+    route: RouteSpec;
+    handle: Handler;
+};
