@@ -1,4 +1,4 @@
-// The control API answers only the local developer (DECISIONS S16): a foreign
+// The control API answers only the local developer (S16): a foreign
 // Host (DNS rebinding) or Origin (a web page elsewhere) gets 403, a control
 // POST without the JSON type 415 (no cross-origin "simple" request reaches
 // it), and a refused request changes nothing. The partner and v2 APIs keep

@@ -1,4 +1,4 @@
-// A failed request changes nothing (DECISIONS S17):
+// A failed request changes nothing (S17):
 // stored JSON is bounded in depth and size at the door, with a 400 naming the
 // field; no input leads to a lasting 500; text/plain and charsets other than
 // UTF-8 get 415; malformed HTTP framing gets a 400 that says so (raw sockets);

@@ -24,7 +24,7 @@ afterAll(async () => {
 async function control(path: string, body?: unknown, method = 'POST') {
   const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
     method,
-    // Control POSTs and PUTs carry the JSON type even without a body (DECISIONS S16).
+    // Control POSTs and PUTs carry the JSON type even without a body (S16).
     headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

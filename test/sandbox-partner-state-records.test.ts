@@ -170,7 +170,7 @@ describe('lists', () => {
   });
 
   it('bounds from (exclusive) and to (inclusive) on the field named by datetimeField, createdAt when absent', () => {
-    // Created 09:00 to 09:04: "more recent than" 09:01 leaves it out, "not older than" 09:03 keeps it (DECISIONS S1).
+    // Created 09:00 to 09:04: "more recent than" 09:01 leaves it out, "not older than" 09:03 keeps it (S1).
     expect(list({ from: '2026-03-14T09:01:00.000Z', to: '2026-03-14T09:03:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[3], ids[2]]);
     expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:03:59.999Z' }).verifications.map((v) => v.id)).toEqual([ids[4]]);
     expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:04:00.000Z' }).count).toBe(0);

@@ -1,6 +1,6 @@
 // --state: the whole sandbox state survives a restart and a crash. A real
 // child sandbox is killed with SIGKILL under concurrent load; a restart on
-// the same file must hold every change that was acknowledged (DECISIONS S21).
+// the same file must hold every change that was acknowledged (S21).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -181,7 +181,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     (req, res) => endUserPage.serves(req, res) || dispatcher.refusesForeignHost(req, res) || servesHomePage(req, res, url) || dispatcher.listener(req, res),
   );
   // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
-  // client pausing between calls keeps its connection (DECISIONS S23).
+  // client pausing between calls keeps its connection (S23).
   server.keepAliveTimeout = 72_000;
   // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
   // path, a request line or headers over its limit, broken framing, a slow

@@ -5,7 +5,7 @@
 export const LAST_DATE_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 /**
  * The latest the clock may be moved to: 30 days (the longest `timeToExpiry`)
- * before the last date-time, so a session made then still ends at one (DECISIONS S28).
+ * before the last date-time, so a session made then still ends at one (S28).
  */
 export const LATEST_CLOCK_MS = LAST_DATE_TIME_MS - 43_200 * 60_000;
 

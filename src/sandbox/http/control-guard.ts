@@ -1,4 +1,4 @@
-// The sandbox answers only the developer on this machine (DECISIONS S16). A
+// The sandbox answers only the developer on this machine (S16). A
 // web page the developer visits can still send requests to 127.0.0.1; these
 // checks leave it none that reach an operation:
 // - a DNS-rebinding page talks to the sandbox under its own name, so its Host

@@ -1,6 +1,6 @@
 // Why a request's credential was refused. The 401 keeps the documented body
 // ("Unauthorized"); the sandbox adds the reason in a header of its own,
-// X-Sandbox-Reason (DECISIONS S33), since a test double should name the
+// X-Sandbox-Reason (S33), since a test double should name the
 // mistake: no credential, an unknown one, a key rotated away, or the
 // credential of the other API.
 

@@ -1,4 +1,4 @@
-// The sandbox's HTTP layer on node:http (DECISIONS S23): finds the operation,
+// The sandbox's HTTP layer on node:http (S23): finds the operation,
 // guards the control API, reads the JSON body, checks the credential, parses
 // the request from the contract, runs the handler and answers with the
 // JSON text and its length. Every refusal is in the error shape of the API

@@ -4,7 +4,7 @@
 // to `started`; buttons apply the outcomes the lifecycle allows from the
 // current status; after `inReview`, `completed` or `declined` the browser
 // goes to `redirectUrl`, and on an expired, closed or wrong link to
-// `errorRedirectUrl` (DECISIONS S27). Every change runs as the control
+// `errorRedirectUrl` (S27). Every change runs as the control
 // operation it stands for (the same handlers, webhooks and --state file).
 // The page is plain HTML with forms: no script, no external asset.
 import type { IncomingMessage, ServerResponse } from 'node:http';

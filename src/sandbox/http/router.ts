@@ -7,7 +7,7 @@
 // the path does not match. A parameter may be empty (the contract answers
 // `REQUIRED`) but not longer than MAX_PARAM_LENGTH characters decoded.
 
-/** As find-my-way's default, so clients meet the bound fastify's router set (DECISIONS S23). */
+/** find-my-way's default (the router of fastify and of many Node servers): a common bound, not one the documents give (S23). */
 export const MAX_PARAM_LENGTH = 100;
 
 interface Node<T> {

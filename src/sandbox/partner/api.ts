@@ -15,7 +15,7 @@ export type Paging = { page?: number; limit?: number };
 export interface EmittedEvent {
   /** The webhook; a new copy parsed from `text` at each read. */
   readonly event: WebhookEvent;
-  /** The webhook's JSON text: what is signed and sent, and what the histories keep (DECISIONS S26). */
+  /** The webhook's JSON text: what is signed and sent, and what the histories keep (S26). */
   readonly text: string;
   readonly eventId: string;
   readonly verificationId?: string;

@@ -104,7 +104,7 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
   if (entry) entry.isVerified = true;
   else {
     // Rule 2 of operation 5 holds here too: the open session that takes a
-    // number closes the other open ones holding it (DECISIONS S29).
+    // number closes the other open ones holding it (S29).
     if (OPEN.has(v.data.status)) {
       for (const other of unfinishedWith(store, [number])) if (other !== v && OPEN.has(other.data.status)) setStatus(store, other, 'closed');
     }

@@ -1,4 +1,4 @@
-// The --state file (DECISIONS S21): one JSON value per line. A snapshot
+// The --state file (S21): one JSON value per line. A snapshot
 // (header line, one line per record, end line) is written whole to a temp
 // file, fsynced and renamed over the file, so the file is always a complete
 // snapshot followed by journal lines appended since. A journal line is
