@@ -1,4 +1,4 @@
-// How the sandbox's own router (node:http, DECISIONS S23) matches request
+// How the sandbox's own router (node:http, S23) matches request
 // targets: exactly as documented, segment by segment after percent-decoding,
 // static names before parameters; what it answers when nothing matches; HEAD
 // as GET; and one answer per request when a refused request's body is broken.

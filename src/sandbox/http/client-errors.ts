@@ -3,7 +3,7 @@
 // line or headers over the limit (431), a request that is not well-formed
 // HTTP (400 that says so: a bad chunk size, Content-Length with
 // Transfer-Encoding, a body cut short, an invalid target), and a client too
-// slow to finish its headers or its request (408, DECISIONS S17).
+// slow to finish its headers or its request (408, S17).
 import type { Duplex } from 'node:stream';
 import type { Violation } from '../../contract/routes.js';
 import { apiOf, errorBody } from './error-bodies.js';

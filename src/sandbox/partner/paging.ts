@@ -11,7 +11,7 @@ export function pageOf<T>(items: readonly T[], paging: Paging): { items: T[]; co
   return { items: items.slice(page * limit, page * limit + limit), count: items.length };
 }
 
-/** `from` exclusive ("more recent than"), `to` inclusive ("not older than"), DECISIONS S1; an absent bound does not restrict. */
+/** `from` exclusive ("more recent than"), `to` inclusive ("not older than"), S1; an absent bound does not restrict. */
 export function inWindow(value: string | undefined, from?: string, to?: string): boolean {
   if (from === undefined && to === undefined) return true;
   if (value === undefined) return false;
