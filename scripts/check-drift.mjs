@@ -1,9 +1,8 @@
 // Fails when generated/ differs from what the sources produce now: rebuilds
-// every generated artefact into a scratch folder and compares file by file.
-// When this checkout's build record (scripts/lib/build-cache.mjs) shows every
-// step's inputs and outputs exactly as after its last successful run, the
-// build made generated/ from these sources and nothing touched it since: that
-// is the answer, without building again (`--full` rebuilds regardless).
+// every generated artefact into a fresh scratch folder and compares it with
+// generated/ file by file. It trusts no build record
+// (scripts/lib/build-cache.mjs): a record tells what the last build in this
+// checkout saw, and this check is there to catch what that build missed.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,24 +12,11 @@ import { docs } from './docs.mjs';
 import { samples } from './samples.mjs';
 import { types } from './types.mjs';
 import { validators } from './validators.mjs';
-import { buildSteps } from './build.mjs';
-import { BuildCache } from './lib/build-cache.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
 
-/** Whether the build's record vouches for every file of generated/. */
-async function recordVouches() {
-  const out = path.join(ROOT, 'generated');
-  const cache = new BuildCache(out);
-  await cache.load();
-  const steps = buildSteps(out);
-  for (const [name, step] of Object.entries(steps)) {
-    if (!(await cache.matches(name, step))) return false;
-  }
-  // Nothing in generated/ that no step writes.
-  const written = new Set(Object.values(steps).flatMap((s) => s.outputs.map((o) => path.relative(out, o))));
-  return (await readdir(out)).every((entry) => written.has(entry));
-}
+// Enough lines to see what kind of drift it is without burying the fix.
+const LISTED = 20;
 
 async function listFiles(dir, base = dir) {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -43,11 +29,20 @@ async function listFiles(dir, base = dir) {
   return files.flat().sort();
 }
 
-export async function checkDrift({ full = false } = {}) {
-  if (!full && (await recordVouches())) {
-    console.log("check-drift: generated/ matches the sources (every step's inputs and outputs as the build left them; --full rebuilds to compare)");
-    return;
-  }
+/** Where two texts first differ: the line, and a short stretch of each around the first differing character. */
+function firstDifference(have, want) {
+  if (have.includes(0) || want.includes(0)) return 'binary file';
+  const [a, b] = [have.toString('utf8').split('\n'), want.toString('utf8').split('\n')];
+  let line = 0;
+  while (line < a.length && line < b.length && a[line] === b[line]) line++;
+  const [x = '', y = ''] = [a[line], b[line]];
+  let col = 0;
+  while (col < x.length && col < y.length && x[col] === y[col]) col++;
+  const around = (text, present) => (present ? JSON.stringify(text.slice(Math.max(0, col - 20), col + 40)) : '(no such line)');
+  return `line ${line + 1}: has ${around(x, line < a.length)}, the sources give ${around(y, line < b.length)}`;
+}
+
+export async function checkDrift() {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'verification-contracts-drift-'));
   try {
     await bundle(scratch);
@@ -57,23 +52,25 @@ export async function checkDrift({ full = false } = {}) {
     const committed = path.join(ROOT, 'generated');
     const [want, have] = await Promise.all([listFiles(scratch), listFiles(committed)]);
     const problems = [];
-    for (const file of new Set([...want, ...have])) {
+    for (const file of [...new Set([...want, ...have])].sort()) {
       if (!have.includes(file)) problems.push(`missing: generated/${file}`);
       else if (!want.includes(file)) problems.push(`stale (no source produces it): generated/${file}`);
       else {
-        const [a, b] = await Promise.all([readFile(path.join(scratch, file)), readFile(path.join(committed, file))]);
-        if (!a.equals(b)) problems.push(`out of date: generated/${file}`);
+        const [a, b] = await Promise.all([readFile(path.join(committed, file)), readFile(path.join(scratch, file))]);
+        if (!a.equals(b)) problems.push(`out of date: generated/${file} (${firstDifference(a, b)})`);
       }
     }
     if (problems.length) {
+      const more = problems.length > LISTED ? `\n  ... and ${problems.length - LISTED} more` : '';
       throw new Error(
-        `generated/ does not match the sources:\n  ${problems.join('\n  ')}\nRun \`npm run build\` and commit generated/.`,
+        `generated/ does not match the sources (${problems.length} ${problems.length === 1 ? 'file' : 'files'}):\n  ${problems.slice(0, LISTED).join('\n  ')}${more}\n` +
+          'Run `npm run build` (`npm run build -- --force` redoes every step) and commit generated/.',
       );
     }
-    console.log(`check-drift: generated/ matches the sources (${want.length} files)`);
+    console.log(`check-drift: generated/ matches a fresh build of the sources (${want.length} files)`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-main(() => checkDrift({ full: process.argv.includes('--full') }));
+main(checkDrift);

@@ -36,12 +36,6 @@ export class BuildCache {
     this.records = JSON.parse(await readFile(this.file, 'utf8').catch(() => '{}'));
   }
 
-  /** Whether the step's inputs and outputs hash as they did after its last success. */
-  async matches(name, { inputs, outputs }) {
-    const last = this.records[name];
-    return Boolean(last && last.inputs === (await hashPaths(inputs)) && last.outputs === (await hashPaths(outputs)));
-  }
-
   /**
    * Runs `fn` unless the step's inputs and outputs hash as they did after its
    * last success. Returns true when it ran.
