@@ -1,6 +1,6 @@
 // A vitest reporter that writes each test file's time (import, hooks and
 // tests) and the run's wall time to test-results/test-times.json, for
-// `npm run test-times`, which puts the table in guides/testing.md. (vitest's
+// `npm run test-times`, which prints them slowest first. (vitest's
 // JSON report times a file from its first test to its last, without the
 // beforeAll where the slow set-up lives.) Only a run of every test file
 // writes it: a run of one file leaves the last full run's times alone.
