@@ -8,7 +8,3 @@ export const TESTED_RUNTIMES = [
   { id: 'headless Chromium', readme: 'browsers' },
 ] as const;
 
-/** The README's sentence on runtimes, built from the list so the two cannot drift apart. */
-export const RUNTIMES_SENTENCE = `\`@verification-service/contracts/webhooks\` runs unchanged on ${TESTED_RUNTIMES.slice(0, -1)
-  .map((r) => r.readme)
-  .join(', ')} and in ${TESTED_RUNTIMES.at(-1)!.readme}.`;

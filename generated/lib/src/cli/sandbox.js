@@ -95,7 +95,7 @@ export async function sandboxCommand(argv, out, err = out) {
         out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
     out(`For your shell; each URL is the base URL its client takes (the v2 paths already start with /v2):`);
     out(`  ${exportLine(sandbox)}`);
-    // The state file's saved keys win (DECISIONS S21); a flag that lost says so where it was given.
+    // The state file's saved keys win (S21); a flag that lost says so where it was given.
     for (const [flag, given, inForce] of [['--auth-key', values['auth-key'], sandbox.authKey], ['--access-token', values['access-token'], sandbox.accessToken]]) {
         if (given !== undefined && given !== inForce) {
             err(`warning: ${flag} ${given} is not in force: the state file ${values.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${values.state} to start empty with ${flag} ${given}.`);
