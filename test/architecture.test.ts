@@ -115,7 +115,7 @@ describe('repository hygiene', () => {
   });
 });
 
-// The test files share worker processes (isolate: false, DECISIONS T2), so
+// The test files share workers and their module cache (isolate: false, T2), so
 // none may change what the next file in the same process would see.
 describe('test files run side by side in one process', () => {
   const PROCESS_WIDE = [
