@@ -1,7 +1,7 @@
 // How request bodies are read: JSON in UTF-8 only, at most 1 MiB. Any other
 // media type (`text/plain` too) is refused 415; a charset other than UTF-8 is
-// refused 415 rather than decoded as UTF-8 into different text (DECISIONS
-// S17); a body that is not JSON, or carries `__proto__` or
+// refused 415 rather than decoded as UTF-8 into different text
+// (S17); a body that is not JSON, or carries `__proto__` or
 // `constructor.prototype` keys, is a 400.
 import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';

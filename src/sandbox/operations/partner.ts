@@ -24,7 +24,7 @@ function webAddresses<T>(body: T, fields: string[]): T {
 }
 const paging = (req: ParsedRequest) => ({ page: req.query.page as number | undefined, limit: req.query.limit as number | undefined });
 
-// Success statuses as the document decides them (DECISIONS P1): 201 for the
+// Success statuses as the document decides them (P1): 201 for the
 // three operations that create something, 200 for the rest.
 export function partnerHandlers(state: PartnerState): Record<string, Handler> {
   return {

@@ -14,7 +14,7 @@ export type PersonName = { firstName: string; lastName: string };
 export interface StoredVerification {
   /**
    * The sandbox always answers `phoneNumbers` and `requirements` (empty lists
-   * when none were sent); the service may leave them out (DECISIONS P8).
+   * when none were sent); the service may leave them out (P8).
    */
   data: Mutable<S['Verification'] & Required<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>>;
   token: string;

@@ -138,7 +138,7 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
     throw new SandboxError(409, `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`);
   }
   // Reverted from waitingForUserInput, no user ever held the data: there is
-  // no previous user to name (DECISIONS P9).
+  // no previous user to name (P9).
   let previousUserId: string | null = null;
   if (status === 'completed') {
     const user = store.users.get(v.data.userId!)!;

@@ -13,7 +13,7 @@ export function verificationView(v: StoredVerification): S['Verification'] {
   return copy(v.data);
 }
 
-/** The create answer: no `updatedAt` (DECISIONS P10), status `created`, no user and no results yet (made at the create). */
+/** The create answer: no `updatedAt` (P10), status `created`, no user and no results yet (made at the create). */
 export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
   // `updatedAt` undefined: the copy leaves it out, and every other field keeps its place.
   return copy({ ...v.data, updatedAt: undefined }) as S['CreatedVerification'];

@@ -1,5 +1,5 @@
-// How the sandbox keeps its state across restarts with --state (DECISIONS
-// S21): each change appends what it wrote, the records it touched (whole,
+// How the sandbox keeps its state across restarts with --state
+// (S21): each change appends what it wrote, the records it touched (whole,
 // as they are after it) and the clock's offset, and its answer is sent only
 // once that line is on disk. A restart loads the last snapshot and applies
 // the lines after it, in order; nothing is run again. A reset writes a new
