@@ -10,8 +10,8 @@ export declare function signatureProblem(rawBody: RawBody, signature: unknown, a
  * Checks a parsed body against the partner document's webhook schemas. An
  * event type the package does not know is no issue (the service may add
  * one): only its envelope is checked. In a known event, a value outside a
- * documented list (a new verification status) is no issue either (decision
- * P in openapi/DECISIONS.md: "a new enum value in webhook data").
+ * documented list (a new verification status) is no issue either: a receiver
+ * must not fail on a value the service adds (P38).
  */
 export declare function webhookPayloadIssues(payload: unknown): PayloadIssue[];
 /** Whether this version of the package knows the event type (and so validates its data). */

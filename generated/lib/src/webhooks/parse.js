@@ -30,8 +30,8 @@ export function signatureProblem(rawBody, signature, authKey) {
  * Checks a parsed body against the partner document's webhook schemas. An
  * event type the package does not know is no issue (the service may add
  * one): only its envelope is checked. In a known event, a value outside a
- * documented list (a new verification status) is no issue either (decision
- * P in openapi/DECISIONS.md: "a new enum value in webhook data").
+ * documented list (a new verification status) is no issue either: a receiver
+ * must not fail on a value the service adds (P38).
  */
 export function webhookPayloadIssues(payload) {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
