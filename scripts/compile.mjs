@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';
-import { ROOT, TSC } from './lib/paths.mjs';
+import { ROOT, TSC_NATIVE } from './lib/paths.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
@@ -34,7 +34,10 @@ export async function compile(out) {
 
 async function compileInto(lib) {
   try {
-    await runTool(TSC, ['-p', 'tsconfig.json', '--outDir', lib], { quiet: true });
+    // The native compiler (TypeScript 7): under a second of CPU where
+    // TypeScript 5's tsc takes about five, in every build, drift check and
+    // save of `npm run dev`; same checks, same JavaScript (T1).
+    await runTool(TSC_NATIVE, ['-p', 'tsconfig.json', '--outDir', lib], { quiet: true });
   } catch (err) {
     if (err.name === 'AbortError') throw err;
     throw new Error(

@@ -3,7 +3,7 @@ import { type PayloadIssue, type SignatureProblem } from './errors.js';
 import type { ReceivedWebhookEvent, WebhookEvent } from './events.js';
 import { type AuthKeys } from './signature.js';
 /** The envelope every webhook has, whatever its type (each event's schema requires these). */
-export declare const ENVELOPE_FIELDS: readonly ["eventId", "eventType", "dataType", "createdAt", "data"];
+export declare const ENVELOPE_FIELDS: readonly ['eventId', 'eventType', 'dataType', 'createdAt', 'data'];
 /** Why `verifyWebhookSignature` would refuse, or null when it accepts. */
 export declare function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null;
 /**
