@@ -5,6 +5,7 @@
 // success is skipped (`--force` runs everything). `--only a,b` runs just
 // those steps, each after the named ones it needs (`npm run lint`: a lint
 // that passed on the same inputs is not run again). `npm run dev` (scripts/dev.mjs) runs the steps through `createBuild`.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundle } from './bundle.mjs';
@@ -15,6 +16,7 @@ import { lintSources } from './lint-sources.mjs';
 import { samples } from './samples.mjs';
 import { types } from './types.mjs';
 import { validators } from './validators.mjs';
+import { APIS } from './lib/apis.mjs';
 import { BuildCache } from './lib/build-cache.mjs';
 import { fail, outRoot, ROOT } from './lib/paths.mjs';
 
@@ -25,9 +27,21 @@ export function buildSteps(out) {
   // Every step also depends on the tool versions and the shared script code.
   const shared = [root('package-lock.json'), root('scripts', 'lib'), root('scripts', 'build.mjs')];
   const steps = {
-    'lint-sources': { fn: lintSources, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')], outputs: [] },
+    // The lints are kept per API (`perApi`): an edit of one API's sources
+    // lints that API alone, a second or more of each save in `npm run dev`.
+    'lint-sources': {
+      fn: lintSources,
+      inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')],
+      perApi: (api) => [...sourceDirsOf(api).map((dir) => root('openapi', dir)), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')],
+      outputs: [],
+    },
     bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs')], outputs: [gen('openapi'), gen('workflows')] },
-    'lint-bundles': { fn: lintBundles, inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')], outputs: [] },
+    'lint-bundles': {
+      fn: lintBundles,
+      inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')],
+      perApi: (api) => [gen('openapi', `${api.name}.yaml`), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')],
+      outputs: [],
+    },
     types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
     validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs')], outputs: [gen('validators')] },
     samples: { fn: samples, inputs: [gen('openapi'), root('scripts', 'samples.mjs')], outputs: [gen('samples')] },
@@ -39,7 +53,30 @@ export function buildSteps(out) {
     },
   };
   for (const step of Object.values(steps)) step.inputs.push(...shared);
+  for (const step of Object.values(steps)) {
+    const own = step.perApi;
+    if (own) step.perApi = (api) => [...own(api), ...shared];
+  }
   return steps;
+}
+
+/**
+ * The folders of openapi/ an API's sources read: its own, and every one its
+ * `$ref`s reach (the control API's sources refer to partner and v2 schemas).
+ */
+export function sourceDirsOf(api) {
+  const dirs = new Set([api.name]);
+  for (const dir of dirs) {
+    for (const file of readdirSync(path.join(ROOT, 'openapi', dir), { recursive: true })) {
+      if (!/\.ya?ml$/.test(file)) continue;
+      const text = readFileSync(path.join(ROOT, 'openapi', dir, file), 'utf8');
+      for (const [, ref] of text.matchAll(/\$ref:\s*['"]?([^'"#\s]+)/g)) {
+        const [top] = path.relative(path.join(ROOT, 'openapi'), path.resolve(ROOT, 'openapi', dir, path.dirname(file), ref)).split(path.sep);
+        if (top && top !== '..' && existsSync(path.join(ROOT, 'openapi', top)) && statSync(path.join(ROOT, 'openapi', top)).isDirectory()) dirs.add(top);
+      }
+    }
+  }
+  return [...dirs];
 }
 
 /**
@@ -56,10 +93,24 @@ export async function createBuild(out, { force = false } = {}) {
   const STEPS = buildSteps(out);
 
   let timings = [];
+  /** A step kept per API: runs once for the APIs whose inputs changed, records each. */
+  async function runPerApi(name, fn) {
+    const { perApi, outputs } = STEPS[name];
+    const stale = [];
+    for (const api of APIS) {
+      const before = await cache.unchanged(`${name}:${api.name}`, { inputs: perApi(api), outputs });
+      if (before !== true) stale.push([api, before]);
+    }
+    if (!stale.length) return false;
+    await fn(out, stale.map(([api]) => api));
+    await cache.passed(stale.map(([api, before]) => [`${name}:${api.name}`, before]), outputs);
+    return true;
+  }
+
   function step(name, fn = STEPS[name].fn) {
-    const { inputs, outputs } = STEPS[name];
+    const { inputs, outputs, perApi } = STEPS[name];
     const start = performance.now();
-    return cache.run(name, { inputs, outputs }, () => fn(out)).then(
+    return (perApi ? runPerApi(name, fn) : cache.run(name, { inputs, outputs }, () => fn(out))).then(
       (ran) => timings.push([name, performance.now() - start, ran]),
       (err) => {
         timings.push([name, performance.now() - start, true]);

@@ -8,12 +8,13 @@ import { ROOT } from './lib/paths.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
-export async function lintBundles(out) {
+/** Lints the bundles of `apis` (every API when not given) in `out`. */
+export async function lintBundles(out, apis = APIS) {
   // The per-document overrides of .spectral.yaml match paths below the
   // repository, so bundles built elsewhere (--out) are linted from a copy here.
   const inside = !path.relative(ROOT, out).startsWith('..');
   const dir = inside ? path.join(out, 'openapi') : await copyInside(path.join(out, 'openapi'));
-  const files = APIS.map((api) => path.join(dir, `${api.name}.yaml`));
+  const files = apis.map((api) => path.join(dir, `${api.name}.yaml`));
   try {
     await runTool('spectral', ['lint', '--ruleset', '.spectral.yaml', '--fail-severity=warn', ...files], { quiet: true });
   } catch (err) {
@@ -23,7 +24,7 @@ export async function lintBundles(out) {
   } finally {
     if (!inside) await rm(dir, { recursive: true, force: true });
   }
-  console.log(`lint-bundles: ${APIS.map((a) => a.name).join(', ')} clean (spectral:oas, OWASP)`);
+  console.log(`lint-bundles: ${apis.map((a) => a.name).join(', ')} clean (spectral:oas, OWASP)`);
 }
 
 // Not under a dot-folder: Spectral's `**` does not match those.

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 
-// A whole build but the lint on every run: 15 s of CPU, 6-26 s of a suite's
+// A whole build but the lint on every run: about 6 s of CPU, more of a suite's
 // wall time by what runs beside it, more on a machine others load.
 it('generated/ matches a fresh build of the sources', { timeout: 180_000 }, async () => {
   const run = promisify(execFile);

@@ -41,13 +41,28 @@ export class BuildCache {
    * last success. Returns true when it ran.
    */
   async run(name, { inputs, outputs }, fn) {
+    const before = await this.unchanged(name, { inputs, outputs });
+    if (before === true) return false;
+    await fn();
+    await this.passed([[name, before]], outputs);
+    return true;
+  }
+
+  /**
+   * True when the step named passed last on these inputs and outputs, else
+   * the hashes to record with `passed` once it has run.
+   */
+  async unchanged(name, { inputs, outputs }) {
     const before = { inputs: await hashPaths(inputs), outputs: await hashPaths(outputs) };
     const last = this.records[name];
-    if (!this.force && last && last.inputs === before.inputs && last.outputs === before.outputs) return false;
-    await fn();
-    this.records[name] = { inputs: before.inputs, outputs: await hashPaths(outputs) };
+    return !this.force && last && last.inputs === before.inputs && last.outputs === before.outputs ? true : before;
+  }
+
+  /** Records steps as passed on the inputs `unchanged` hashed before they ran. */
+  async passed(ran, outputs) {
+    const after = await hashPaths(outputs);
+    for (const [name, before] of ran) this.records[name] = { inputs: before.inputs, outputs: after };
     await mkdir(path.dirname(this.file), { recursive: true });
     await writeFile(this.file, JSON.stringify(this.records, null, 2));
-    return true;
   }
 }
