@@ -1,14 +1,23 @@
-// Generates the webhook schemas the package checks payloads with, from the
-// bundled partner document: generated/validators/partner-webhooks.js (and its
-// declarations). Each event schema and every schema it refers to, by short
-// name, reduced to the keywords that judge a value; src/webhooks/schema-check.ts
-// interprets them. Data rather than compiled validators: Ajv's standalone
-// code for the seven events is about 100 KB minified, this is about 8 KB, and
-// an edge receiver that parses has 30 KB (W4). The step
-// fails when the schemas use a keyword or format the checks do not know, so
-// no documented rule is ever skipped in silence.
+// Generates what the package checks values with, from the bundled documents:
+// - generated/validators/partner-webhooks.js (and its declarations), from the
+//   partner document: each event schema and every schema it refers to, by
+//   short name, reduced to the keywords that judge a value;
+//   src/webhooks/schema-check.ts interprets them. Data rather than compiled
+//   validators: Ajv's standalone code for the seven events is about 100 KB
+//   minified, this is about 8 KB, and an edge receiver that parses has 30 KB
+//   (W4). The step fails when the schemas use a keyword or format the checks
+//   do not know, so no documented rule is ever skipped in silence.
+// - generated/validators/sandbox-contract.js (and its declarations), from the
+//   v2, partner and sandbox documents: the documents as a module, and Ajv's
+//   standalone code for every schema src/contract/routes.ts checks a request
+//   with, so the sandbox runs where no file system is and no code may be
+//   generated at run time (workerd refuses `new Function`).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import codegen from 'ajv/dist/compile/codegen/index.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import addFormats from 'ajv-formats';
 import { runIfMain } from './lib/step.mjs';
 
 /** Keywords src/webhooks/schema-check.ts judges a value by. */
@@ -111,15 +120,120 @@ export declare const webhookSchemas: {
 };
 `;
 
+const CONTRACT_APIS = ['v2', 'partner', 'sandbox'];
+const escapePointerToken = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A node's local `$ref`, followed (as src/contract/json-pointer.ts resolveRef does). */
+function resolveRef(doc, node) {
+  let current = node;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
+    if (!current.$ref.startsWith('#') || hops > 64) throw new Error(`cannot resolve $ref ${current.$ref}`);
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at, token) => at?.[token.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    if (current === undefined) throw new Error(`$ref ${node.$ref} names nothing in the document`);
+  }
+  return current;
+}
+
+/**
+ * The schema pointers src/contract/routes.ts (`Contract.route`) compiles to
+ * parse a request: each path and query parameter's, then the JSON body's, in
+ * route order, once each. test/sandbox-precompiled.test.ts holds the two equal.
+ */
+export function requestPointers(doc) {
+  const pointers = new Set();
+  for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
+    const item = resolveRef(doc, rawItem);
+    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+      const op = item[method];
+      if (!op) continue;
+      const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
+      [...(item.parameters ?? []), ...(op.parameters ?? [])].forEach((raw, i) => {
+        const p = resolveRef(doc, raw);
+        if (p.in === 'path' || p.in === 'query') pointers.add(raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`);
+      });
+      if (resolveRef(doc, op.requestBody)?.content?.['application/json']) {
+        pointers.add(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`);
+      }
+    }
+  }
+  return [...pointers];
+}
+
+// Ajv's standalone code names what it needs from Ajv and ajv-formats with
+// `require(...)` even in ESM mode; each becomes an import of that module
+// (`m.default ?? m`: Node, and bundlers in Node mode, import a CommonJS
+// module's module.exports; other bundlers its `default`).
+const REQUIRE = /require\("([^"]+)"\)\.(\w+)/g;
+
+/** The module of the documents and their request validators, and how many validators. */
+export function sandboxContractModule(docs) {
+  // The options of src/contract/routes.ts, so each function reports the same
+  // errors; the formats are named by an identifier the module imports.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, code: { source: true, esm: true, formats: new codegen.Name('fullFormats') } });
+  addFormats(ajv);
+  for (const api of CONTRACT_APIS) ajv.addSchema(docs[api], api);
+  const keys = CONTRACT_APIS.flatMap((api) => requestPointers(docs[api]).map((pointer) => `${api}${pointer}`));
+  // Compiled as routes.ts compiles them (`{ $ref }`), which standaloneCode,
+  // looking each export up by schema id, cannot do: it is handed a lookup of
+  // these by short name, and writes them once with every function they share.
+  const compiled = Object.fromEntries(keys.map((key, i) => [`r${i}`, ajv.compile({ $ref: key })]));
+  const byName = { opts: ajv.opts, scope: ajv.scope, getSchema: (name) => compiled[name] };
+  let code = standaloneCode(byName, Object.fromEntries(keys.map((_, i) => [`r${i}`, `r${i}`])));
+  // The short names' exports give way to one map keyed by pointer.
+  const exported = new Map();
+  code = code.replace(/export const (r\d+) = (validate\d+);/g, (_, name, fn) => (exported.set(name, fn), ''));
+  if (exported.size !== keys.length) throw new Error(`Ajv's standalone code exported ${exported.size} of the ${keys.length} request validators`);
+  const imports = new Map();
+  code = code.replace(REQUIRE, (_, spec, member) => {
+    if (spec === 'ajv-formats/dist/formats') throw new Error('ajv-formats named its module itself; code.formats was not used');
+    const id = `${spec.split('/').pop().replace(/\W/g, '_')}${member === 'default' ? '' : `_${member}`}`;
+    imports.set(id, [spec, member]);
+    return id;
+  });
+  if (/require\(/.test(code)) throw new Error('Ajv\'s standalone code requires a module the sandbox contract does not import');
+  const head = [
+    `import { fullFormats } from 'ajv-formats/dist/formats.js';`,
+    ...[...imports].sort().map(([id, [spec]]) => `import ${id}_module from '${spec}.js';`),
+    ...[...imports].sort().map(([id, [, member]]) => `const ${id} = ${id}_module.${member}${member === 'default' ? ` ?? ${id}_module` : ''};`),
+  ].join('\n');
+  const literal = (value) => `JSON.parse('${JSON.stringify(value).replace(/[\\']/g, '\\$&')}')`;
+  const documents = `export const documents = {\n${CONTRACT_APIS.map((api) => `  ${api}: ${literal(docs[api])},`).join('\n')}\n};`;
+  const map = `export const requestValidators = {\n${keys.map((key, i) => `  ${JSON.stringify(key)}: ${exported.get(`r${i}`)},`).join('\n')}\n};`;
+  return { text: `${CONTRACT_HEADER}${head}\n${documents}\n${map}\n${code.replace(/^"use strict";\n*/, '')}\n`, count: keys.length };
+}
+
+const CONTRACT_HEADER = `/**
+ * Generated by scripts/validators.mjs from the bundled v2, partner and sandbox
+ * documents: the documents, and Ajv's standalone validators of every request
+ * schema src/contract/routes.ts checks, keyed \`\${api}\${pointer}\`. Do not
+ * edit: change openapi/ and run \`npm run build\`.
+ */
+`;
+
+const CONTRACT_DECLARATIONS = `${CONTRACT_HEADER}
+import type { ValidateFunction } from 'ajv';
+/** The bundled documents. */
+export declare const documents: Record<'v2' | 'partner' | 'sandbox', Record<string, any>>;
+/** A validator per request schema, keyed \`\${api}\${pointer}\` (\`partner#/paths/~1verifications/post/...\`). */
+export declare const requestValidators: Record<string, ValidateFunction>;
+`;
+
 export async function validators(out) {
   const dir = path.join(out, 'validators');
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const doc = JSON.parse(await readFile(path.join(out, 'openapi', 'partner.json'), 'utf8'));
-  const schemas = webhookSchemas(doc);
+  const read = async (api) => JSON.parse(await readFile(path.join(out, 'openapi', `${api}.json`), 'utf8'));
+  const docs = Object.fromEntries(await Promise.all(CONTRACT_APIS.map(async (api) => [api, await read(api)])));
+  const schemas = webhookSchemas(docs.partner);
   await writeFile(path.join(dir, 'partner-webhooks.js'), `${HEADER}export const webhookSchemas = ${JSON.stringify(schemas)};\n`);
   await writeFile(path.join(dir, 'partner-webhooks.d.ts'), DECLARATIONS);
-  console.log(`validators: ${Object.keys(schemas.events).length} event types, ${Object.keys(schemas.defs).length} schemas`);
+  const contract = sandboxContractModule(docs);
+  await writeFile(path.join(dir, 'sandbox-contract.js'), contract.text);
+  await writeFile(path.join(dir, 'sandbox-contract.d.ts'), CONTRACT_DECLARATIONS);
+  console.log(`validators: ${Object.keys(schemas.events).length} event types, ${Object.keys(schemas.defs).length} schemas; ${contract.count} request validators`);
 }
 
 runIfMain(import.meta, validators);

@@ -1,6 +1,10 @@
 // Turns a bundled OpenAPI document into route specifications. Everything but
 // the validators is derived once at start-up; each validator is compiled the
-// first time its route needs it, so a start compiles nothing (S22).
+// first time its route needs it, so a start compiles nothing (S22). A
+// validator given precompiled (Ajv's standalone code, built by
+// scripts/validators.mjs) is used instead, and Ajv's compiler is created only
+// for one that is not: where code may not be generated at run time (workerd)
+// the requests are still checked.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { bodyLimitViolations } from './body-limits.js';
@@ -77,9 +81,11 @@ function schemaType(schema: any): string | undefined {
 }
 
 export class Contract {
-  readonly ajv: Ajv2020;
   readonly routes: RouteSpec[];
   private readonly errorValidator: () => ValidateFunction;
+  private readonly precompiled: Record<string, ValidateFunction>;
+  private readonly requestPtrs = new Set<string>();
+  private compiler: Ajv2020 | undefined;
 
   constructor(
     readonly api: string,
@@ -87,13 +93,11 @@ export class Contract {
     options: {
       errorSchema: string;
       security: (op: Doc) => RouteSpec['security'];
+      /** Validators keyed `${api}${pointer}`, used instead of compiling those schemas. */
+      precompiled?: Record<string, ValidateFunction>;
     },
   ) {
-    // The bundles are linted against the OpenAPI schema dialect at build time;
-    // checking them again here would compile Ajv's meta-schema at every start.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-    addFormats(this.ajv);
-    this.ajv.addSchema(doc, api);
+    this.precompiled = options.precompiled ?? {};
     this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
     this.routes = [];
     for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
@@ -104,9 +108,28 @@ export class Contract {
     }
   }
 
-  /** A validator of the schema at a JSON pointer of the document. */
+  /** The Ajv instance that compiles this document's schemas, created on first use. */
+  get ajv(): Ajv2020 {
+    if (!this.compiler) {
+      // The bundles are linted against the OpenAPI schema dialect at build time;
+      // checking them again here would compile Ajv's meta-schema at every start.
+      // scripts/validators.mjs precompiles with these same options.
+      this.compiler = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+      addFormats(this.compiler);
+      this.compiler.addSchema(this.doc, this.api);
+    }
+    return this.compiler;
+  }
+
+  /** A validator of the schema at a JSON pointer of the document: the precompiled one, or compiled now. */
   compile(pointer: string): ValidateFunction {
-    return this.ajv.compile({ $ref: `${this.api}${pointer}` });
+    const key = `${this.api}${pointer}`;
+    return Object.hasOwn(this.precompiled, key) ? this.precompiled[key] : this.ajv.compile({ $ref: key });
+  }
+
+  /** The pointers of the schemas that parsing a request compiles (parameters, JSON bodies), once each. */
+  requestPointers(): string[] {
+    return [...this.requestPtrs];
   }
 
   /** The same, compiled on its first use. */
@@ -123,6 +146,7 @@ export class Contract {
       const schema = resolveRef(this.doc, p.schema);
       const array = schemaType(schema) === 'array';
       const ptr = raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`;
+      if (p.in === 'path' || p.in === 'query') this.requestPtrs.add(ptr);
       return {
         name: p.name,
         in: p.in,
@@ -137,7 +161,9 @@ export class Contract {
     const queryForms = params.filter((p) => p.in === 'query');
     const bodyMedia = resolveRef(this.doc, op.requestBody)?.content?.['application/json'];
     const bodyRequired = Boolean(resolveRef(this.doc, op.requestBody)?.required);
-    const bodyValidator = bodyMedia ? this.lazy(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`) : null;
+    const bodyPtr = `${op.requestBody?.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`;
+    if (bodyMedia) this.requestPtrs.add(bodyPtr);
+    const bodyValidator = bodyMedia ? this.lazy(bodyPtr) : null;
     // Object fields without declared properties keep whatever JSON they are given.
     const bodySchema = resolveRef(this.doc, bodyMedia?.schema);
     const freeFormFields = new Set(
