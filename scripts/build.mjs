@@ -43,7 +43,7 @@ export function buildSteps(out) {
       outputs: [],
     },
     types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
-    validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs')], outputs: [gen('validators')] },
+    validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs'), root('package.json')], outputs: [gen('validators')] },
     samples: { fn: samples, inputs: [gen('openapi'), root('scripts', 'samples.mjs')], outputs: [gen('samples')] },
     docs: { fn: docs, inputs: [gen('openapi'), gen('samples'), root('redocly.yaml'), root('scripts', 'docs.mjs'), root('scripts', 'lib', 'doc-pages.mjs'), root('openapi', 'DECISIONS.md'), root('CHANGELOG.md'), root('package.json')], outputs: [gen('docs')] },
     compile: {

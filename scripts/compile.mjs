@@ -47,16 +47,24 @@ async function compileInto(lib) {
   // tsc reads the validators from generated/ (as it reads the types), so they
   // are copied from there whatever the output folder.
   await cp(path.join(ROOT, 'generated', 'validators'), path.join(lib, 'generated', 'validators'), { recursive: true });
+  // The sandbox's fetch door (@verification-service/contracts/sandbox/fetch)
+  // first, for any runtime: no Node built-in, no chunk shared with the node
+  // bundle below (which then keeps its file).
+  const runtimeNeutral = ['src/sandbox/fetch.js'];
+  await bundleInPlace(lib, { entries: runtimeNeutral, platform: 'browser' });
   // The sandbox server with Ajv, its fault list, its in-process entry
   // (@verification-service/contracts/sandbox), and the
   // conformance runner with fast-check (sharing the sandbox's Ajv code); the
   // command line's usage module is an entry so both use one UsageError; the
   // JSON Pointer reader is one too, since the webhook helpers' examples import it.
   await bundleInPlace(lib, {
+    keep: runtimeNeutral,
     entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/sandbox/in-process.js', 'src/cli/conformance.js', 'src/cli/usage.js', 'src/contract/json-pointer.js'],
     platform: 'node',
     ownDirs: ['src/sandbox', 'src/contract', 'src/conformance'],
   });
+  // The sandbox's documents and request validators are inlined in both doors' bundles.
+  for (const file of ['sandbox-contract.js', 'sandbox-contract.d.ts']) await rm(path.join(lib, 'generated', 'validators', file));
   const { dependencies } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
   await assertOnlyDependencies(lib, Object.keys(dependencies ?? {}));
 }

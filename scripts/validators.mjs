@@ -14,6 +14,7 @@
 //   generated at run time (workerd refuses `new Function`).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ROOT } from './lib/paths.mjs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import codegen from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -169,7 +170,7 @@ export function requestPointers(doc) {
 const REQUIRE = /require\("([^"]+)"\)\.(\w+)/g;
 
 /** The module of the documents and their request validators, and how many validators. */
-export function sandboxContractModule(docs) {
+export function sandboxContractModule(docs, homepage) {
   // The options of src/contract/routes.ts, so each function reports the same
   // errors; the formats are named by an identifier the module imports.
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, code: { source: true, esm: true, formats: new codegen.Name('fullFormats') } });
@@ -201,8 +202,10 @@ export function sandboxContractModule(docs) {
   ].join('\n');
   const literal = (value) => `JSON.parse('${JSON.stringify(value).replace(/[\\']/g, '\\$&')}')`;
   const documents = `export const documents = {\n${CONTRACT_APIS.map((api) => `  ${api}: ${literal(docs[api])},`).join('\n')}\n};`;
+  // Where the service's reference is hosted (`homepage` of package.json), which the sandbox's home page links.
+  const reference = `export const homepage = ${JSON.stringify(homepage)};`;
   const map = `export const requestValidators = {\n${keys.map((key, i) => `  ${JSON.stringify(key)}: ${exported.get(`r${i}`)},`).join('\n')}\n};`;
-  return { text: `${CONTRACT_HEADER}${head}\n${documents}\n${map}\n${code.replace(/^"use strict";\n*/, '')}\n`, count: keys.length };
+  return { text: `${CONTRACT_HEADER}${head}\n${documents}\n${reference}\n${map}\n${code.replace(/^"use strict";\n*/, '')}\n`, count: keys.length };
 }
 
 const CONTRACT_HEADER = `/**
@@ -219,6 +222,8 @@ import type { ValidateFunction } from 'ajv';
 export declare const documents: Record<'v2' | 'partner' | 'sandbox', Record<string, any>>;
 /** A validator per request schema, keyed \`\${api}\${pointer}\` (\`partner#/paths/~1verifications/post/...\`). */
 export declare const requestValidators: Record<string, ValidateFunction>;
+/** Where the service's rendered reference is hosted. */
+export declare const homepage: string;
 `;
 
 export async function validators(out) {
@@ -230,7 +235,8 @@ export async function validators(out) {
   const schemas = webhookSchemas(docs.partner);
   await writeFile(path.join(dir, 'partner-webhooks.js'), `${HEADER}export const webhookSchemas = ${JSON.stringify(schemas)};\n`);
   await writeFile(path.join(dir, 'partner-webhooks.d.ts'), DECLARATIONS);
-  const contract = sandboxContractModule(docs);
+  const { homepage } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
+  const contract = sandboxContractModule(docs, homepage);
   await writeFile(path.join(dir, 'sandbox-contract.js'), contract.text);
   await writeFile(path.join(dir, 'sandbox-contract.d.ts'), CONTRACT_DECLARATIONS);
   console.log(`validators: ${Object.keys(schemas.events).length} event types, ${Object.keys(schemas.defs).length} schemas; ${contract.count} request validators`);

@@ -10,3 +10,5 @@ import type { ValidateFunction } from 'ajv';
 export declare const documents: Record<'v2' | 'partner' | 'sandbox', Record<string, any>>;
 /** A validator per request schema, keyed `${api}${pointer}` (`partner#/paths/~1verifications/post/...`). */
 export declare const requestValidators: Record<string, ValidateFunction>;
+/** Where the service's rendered reference is hosted. */
+export declare const homepage: string;

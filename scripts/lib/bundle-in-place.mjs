@@ -14,13 +14,14 @@ import { ROOT } from './paths.mjs';
 const REQUIRE_SHIM = "import { createRequire as __vcCreateRequire } from 'node:module';\nconst require = __vcCreateRequire(import.meta.url);";
 
 /**
- * Bundles `entries` (files of generated/lib) over themselves, code they share
+ * Bundles `entries` (files of generated/lib) over themselves, for `platform`
+ * (`node`, or `browser`: no Node built-in may be reached), code they share
  * going into chunks under src/chunks/ (so one copy of Ajv, and one class
  * where two entries use the same module). The other modules under `ownDirs`
  * are only reached through the entries, so they are removed with their
  * declarations (assertOnlyDependencies checks nothing else needed them).
  */
-export async function bundleInPlace(lib, { entries, platform, ownDirs = [] }) {
+export async function bundleInPlace(lib, { entries, platform, ownDirs = [], keep = [] }) {
   const files = entries.map((entry) => path.join(lib, entry));
   // esbuild treats the files as ES modules (which changes how it imports
   // CommonJS) only under a package.json saying so: a scratch folder outside
@@ -50,7 +51,8 @@ export async function bundleInPlace(lib, { entries, platform, ownDirs = [] }) {
     logLevel: 'silent',
     banner: platform === 'node' ? { js: REQUIRE_SHIM } : undefined,
   }).finally(() => (marked ? rm(marker) : undefined));
-  for (const dir of ownDirs) await removeUnlessKept(path.join(lib, dir), files);
+  // `keep`: entries of another bundling, which remain with their declarations.
+  for (const dir of ownDirs) await removeUnlessKept(path.join(lib, dir), [...files, ...keep.map((entry) => path.join(lib, entry))]);
   for (const [file, text] of stableChunkNames(result.outputFiles)) {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);

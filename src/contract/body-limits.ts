@@ -38,7 +38,7 @@ export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<s
     if (value === null || typeof value !== 'object') continue;
     if (deeperThan(value, MAX_DEPTH)) {
       (violations ??= []).push({ field: `body.${key}`, reasonCode: 'MAX_DEPTH', params: { limit: MAX_DEPTH, message: `is nested deeper than ${MAX_DEPTH} levels` } });
-    } else if (freeFormFields.has(key) && Buffer.byteLength(JSON.stringify(value)) > MAX_FREE_FORM_BYTES) {
+    } else if (freeFormFields.has(key) && new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREE_FORM_BYTES) {
       (violations ??= []).push({ field: `body.${key}`, reasonCode: 'MAX_SIZE', params: { limit: MAX_FREE_FORM_BYTES, message: `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON` } });
     }
   }

@@ -1,26 +1,20 @@
-// The stateful sandbox: both APIs and the control API served from their
-// bundled documents, with real state, credentials and validation.
-// `serveSandbox` assembles the layers: the partner engine and the v2
-// sessions, webhook delivery, the --state file, the door and the pages.
-import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer } from 'node:http';
+// The sandbox on node:http: the core (core.ts) behind a port, with what only
+// a port needs: the loopback Host guard (any site's page can reach
+// 127.0.0.1), answers to requests Node's parser refuses, slow-client bounds,
+// kept-alive connections, --state, and the faults of `--fault`.
+// `serveSandbox` is what the `sandbox` command and `startSandbox` start.
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { readBundledDocument } from '../package-files.js';
-import { SandboxClock } from './common/clock.js';
+import { requestValidators } from '../../generated/validators/sandbox-contract.js';
+import { packageHomepage, readBundledDocument } from '../package-files.js';
+import type { SandboxClock } from './common/clock.js';
+import { createSandboxCore, type SandboxCore } from './core.js';
 import { answerClientError } from './http/client-errors.js';
-import { Contract, type ParsedRequest, type RouteSpec } from '../contract/routes.js';
-import { controlHandlers } from './operations/control.js';
-import { refusalReason } from './http/credential-refusal.js';
-import { Dispatcher } from './http/dispatch.js';
-import type { ApiName } from './http/error-bodies.js';
-import { partnerHandlers, type Handler } from './operations/partner.js';
-import { createPartnerState, type PartnerState } from './partner/state.js';
-import { V2State, type V2Verification } from './v2/state.js';
-import { WebhookDelivery } from './partner/delivery.js';
+import type { DoorAnswer, DoorRequest } from './http/door.js';
+import { withFaults, type FaultSpec } from './http/faults.js';
+import type { PartnerState } from './partner/state.js';
+import type { V2State } from './v2/state.js';
 import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
-import type { FaultSpec } from './http/faults.js';
-import { EndUserPage } from './http/end-user-page.js';
-import { servesHomePage } from './http/home-page.js';
 import type { StartSandboxOptions } from './in-process.js';
 
 /**
@@ -65,121 +59,114 @@ function freePort(host: string): Promise<number> {
     });
   });
 }
-const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
 
-function v2Seed(): V2Verification[] {
-  const doc = readBundledDocument('v2');
-  return Object.values<any>(doc.components.examples)
-    .map((e) => e.value)
-    .flatMap((v) => (Array.isArray(v?.items) ? v.items : [v]))
-    .filter((v) => typeof v?.id === 'string' && typeof v?.status === 'string');
+/** A node:http request as the core reads it. */
+function doorRequest(req: IncomingMessage): DoorRequest {
+  const headers = req.headers;
+  return {
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    origin: `http://${headers.host ?? ''}`,
+    header: (name) => {
+      const value = headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    hasBody: headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0'),
+    body: (limit) => readBody(req, limit),
+  };
+}
+
+/** The body, or undefined once it passes `limit` bytes (the rest is left unread); rejects when the stream fails first. */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      resolve(undefined);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+/** Writes the core's answer; HEAD gets the headers alone. */
+function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, closing: boolean): void {
+  const close = answer.close === true;
+  if (!close && !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0)) {
+    // Answered before its body was read (an unknown path, a refusal): the
+    // body is drained first, so that broken framing in it gets the one
+    // answer the clientError listener gives, not a second one.
+    req.once('end', () => write(req, res, answer, closing)).resume();
+    return;
+  }
+  res.writeHead(answer.status, close || closing ? { ...answer.headers, connection: 'close' } : answer.headers);
+  res.end(answer.body);
 }
 
 /** Starts the sandbox server; `startSandbox` of `@verification-service/contracts/sandbox` (in-process.ts) is this for a partner's test suite. */
 export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   const saved = options.state === undefined ? undefined : readSavedState(options.state);
-  const authKey = saved?.meta?.authKey ?? options.authKey ?? token('sbx');
-  const accessToken = saved?.meta?.accessToken ?? options.accessToken ?? token('v2');
-  const clock = new SandboxClock();
   // Slow clients (slowloris) are closed after a bound; Node checks it every
   // connectionsCheckingInterval, so the check runs often enough to matter.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
-  const violations: string[] = [];
 
   // Verification URLs carry the sandbox's address, so the port is settled
   // before the state is made (port 0 asks the OS for a free one).
   const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
   const url = `http://${host}:${port}`;
-  const seed = v2Seed();
-  const v2 = new V2State(() => seed, clock, url);
   let journal: EffectJournal | undefined;
-  // `partner` is read lazily: delivery needs the state, the state emits into delivery.
-  let partner: PartnerState;
-  const delivery = new WebhookDelivery({
-    clock,
-    target: () => partner.webhookTarget(),
-    authKey: () => partner.activeAuthKey(),
-    record: (eventId, result) => {
-      partner.recordDelivery(eventId, result);
-      void Promise.resolve(journal?.commit(undefined)).catch(() => undefined);
-    },
-    retryIntervalMs: options.retryIntervalSeconds === undefined ? undefined : options.retryIntervalSeconds * 1000,
-    onFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
-  });
-  partner = createPartnerState({
-    clock,
-    authKey,
+  const core: SandboxCore = createSandboxCore({
+    url,
+    authKey: saved?.meta?.authKey ?? options.authKey,
+    accessToken: saved?.meta?.accessToken ?? options.accessToken,
+    documents: { v2: readBundledDocument('v2'), partner: readBundledDocument('partner'), sandbox: readBundledDocument('sandbox') },
+    precompiled: requestValidators,
+    homepage: packageHomepage(),
     webhookUrl: options.webhookUrl,
-    publicUrl: url,
+    retryIntervalMs: options.retryIntervalSeconds === undefined ? undefined : options.retryIntervalSeconds * 1000,
+    onWebhook: options.onWebhook,
+    onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
     newId: options.newId,
-    onEvent: (emitted) => {
-      delivery.enqueue(emitted);
-      options.onWebhook?.(emitted.event, emitted.text);
-    },
+    port,
+    validateResponses: options.validateResponses,
+    wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
+    // With --state an answer waits until what its change wrote is on disk.
+    commit: (answer) => (journal ? journal.commit(answer) : answer),
+    onDeliveryRecorded: () => void Promise.resolve(journal?.commit(undefined)).catch(() => undefined),
   });
+  const { partner, v2, clock, delivery } = core;
   if (options.state !== undefined && saved) {
-    journal = new EffectJournal({ clock, partner: partner.store, v2, authKey, accessToken }, options.state, saved);
+    journal = new EffectJournal({ clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken }, options.state, saved);
     const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
     for (const message of saved.warnings) warn(message);
   }
-  // A request happens at one instant, after time has done its work; with
-  // --state its answer waits until what it changed is on disk.
-  const run = (handle: Handler, req: ParsedRequest) => {
-    const answer = clock.at(() => {
-      partner.expireDue();
-      return handle(req);
-    });
-    return journal ? journal.commit(answer) : answer;
-  };
 
-  const contracts: Record<ApiName, Contract> = {
-    v2: new Contract('v2', readBundledDocument('v2'), { errorSchema: 'Error', security: () => 'bearer' }),
-    partner: new Contract('partner', readBundledDocument('partner'), { errorSchema: 'Error', security: () => 'authKey' }),
-    sandbox: new Contract('sandbox', readBundledDocument('sandbox'), { errorSchema: 'Error', security: () => 'none' }),
-  };
-  const handlers: Record<ApiName, Record<string, Handler>> = {
-    v2: {
-      getVerification: (req) => [200, v2.get(String(req.params.id))],
-      listVerifications: (req) => [200, v2.list(req.query as never)],
-    },
-    partner: partnerHandlers(partner),
-    sandbox: controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
-  };
-
-  const bearer = `Bearer ${accessToken}`;
-  const authorized = (route: RouteSpec, header: (name: string) => string | undefined) => {
-    if (route.security === 'authKey') return header('x-auth-key') === partner.activeAuthKey();
-    if (route.security === 'bearer') return header('authorization') === bearer;
-    return true;
-  };
-  const dispatcher = new Dispatcher({
-    contracts,
-    handlers,
-    authorized,
-    refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
-    run,
-    faults: options.faults ?? [],
-    port,
-    validateResponses: Boolean(options.validateResponses),
-    violations,
+  let closing = false;
+  const server = createHttpServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) }, (req, res) => {
+    core.answer(doorRequest(req)).then(
+      (answer) => answer && write(req, res, answer, closing),
+      (err: Error) => res.destroy(err),
+    );
   });
-  // Pages for a browser: the root, and the end user's page at each verification `url`.
-  const endUserPage = new EndUserPage({
-    url,
-    port,
-    control: { contract: contracts.sandbox, handlers: handlers.sandbox },
-    getVerification: handlers.partner.getVerification,
-    run,
-    verificationIdForToken: (token) => partner.verificationIdForToken(token),
-    isV2Session: (id) => v2.saved().some((s) => s.id === id),
-  });
-  const server = createHttpServer(
-    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
-    // The end user's page answers a foreign Host with a page of its own; every other route with the API's 403.
-    (req, res) => endUserPage.serves(req, res) || dispatcher.refusesForeignHost(req, res) || servesHomePage(req, res, url) || dispatcher.listener(req, res),
-  );
   // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
   // client pausing between calls keeps its connection (S23).
   server.keepAliveTimeout = 72_000;
@@ -201,15 +188,15 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url,
     // With --state, the key active when the sandbox stopped.
-    authKey: partner.activeAuthKey(),
-    accessToken,
+    authKey: core.authKey(),
+    accessToken: core.accessToken,
     clock,
     partner,
     v2,
-    violations,
+    violations: core.violations,
     close: async () => {
       delivery.close();
-      dispatcher.closing = true;
+      closing = true;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -6,9 +6,7 @@
 // slow to finish its headers or its request (408, S17).
 import type { Duplex } from 'node:stream';
 import type { Violation } from '../../contract/routes.js';
-import { apiOf, errorBody } from './error-bodies.js';
-
-export const MALFORMED_TARGET: Violation = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
+import { apiOf, errorBody, MALFORMED_TARGET } from './error-bodies.js';
 
 // llhttp's reasons are terse; these say what the client got wrong.
 const FRAMING_REASONS: Record<string, string> = {

@@ -48,27 +48,32 @@ export function mediaTypeOf(header: string | undefined): string | undefined {
  * Why any request is refused for its Host, or undefined when it names this
  * machine. Every route is guarded, not only the control API: under a rebound
  * name a page could otherwise rotate the partner's key or repoint its
- * webhookUrl through the partner API.
+ * webhookUrl through the partner API. The node:http door's guard: a fetch
+ * handler is reached by no other site.
  */
-export function hostRefusal(headers: Record<string, string | string[] | undefined>, port: number): Refusal | undefined {
-  const host = headers.host;
-  if (loopbackHost(typeof host === 'string' ? host : undefined, port)) return undefined;
+export function hostRefusal(host: string | undefined, port: number): Refusal | undefined {
+  if (loopbackHost(host, port)) return undefined;
   return {
     status: 403,
     message: `the sandbox answers only requests to localhost:${port}, 127.0.0.1:${port} or [::1]:${port}, not Host ${JSON.stringify(host ?? '')}; call it by one of those names`,
   };
 }
 
-/** Why a control request is refused (after the Host check), or undefined when it may proceed. */
-export function controlRefusal(method: string, headers: Record<string, string | string[] | undefined>): Refusal | undefined {
-  const origin = headers.origin;
-  if (origin !== undefined && !(typeof origin === 'string' && loopbackOrigin(origin))) {
+/**
+ * Why a control request is refused (after the Host check), or undefined when
+ * it may proceed; `header` reads a request header. The Origin is checked at
+ * the node:http door only (`checkOrigin`): what reaches a fetch handler was
+ * routed to it in-process, by the partner's own code.
+ */
+export function controlRefusal(method: string, header: (name: string) => string | undefined, checkOrigin: boolean): Refusal | undefined {
+  const origin = header('origin');
+  if (checkOrigin && origin !== undefined && !loopbackOrigin(origin)) {
     return { status: 403, message: `the control API answers no web page outside this machine, not Origin ${JSON.stringify(origin)}` };
   }
   if (method !== 'GET' && method !== 'HEAD') {
-    const header = headers['content-type'];
-    if (mediaTypeOf(typeof header === 'string' ? header : undefined) !== 'application/json') {
-      return { status: 415, message: `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${header ?? 'none'}` };
+    const type = header('content-type');
+    if (mediaTypeOf(type) !== 'application/json') {
+      return { status: 415, message: `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${type ?? 'none'}` };
     }
   }
   return undefined;

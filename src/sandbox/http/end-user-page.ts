@@ -7,13 +7,13 @@
 // `errorRedirectUrl` (S27). Every change runs as the control
 // operation it stands for (the same handlers, webhooks and --state file).
 // The page is plain HTML with forms: no script, no external asset.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
 import { errorBody } from './error-bodies.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/partner.js';
-import { escapeHtml, htmlPage, sendHtml } from './html.js';
+import { utf8Text, type DoorAnswer, type DoorRequest } from './door.js';
+import { escapeHtml, htmlAnswer, htmlPage } from './html.js';
 
 type Verification = components['schemas']['Verification'];
 type Answer = [number, unknown];
@@ -21,7 +21,8 @@ type Answer = [number, unknown];
 export interface EndUserPageDeps {
   /** The sandbox's base URL (verification urls carry it). */
   url: string;
-  port: number;
+  /** The port of the node:http door, whose page answers only under a loopback name; absent behind the fetch door. */
+  port?: number;
   /** The control API's contract and handlers: each button is one of its operations. */
   control: { contract: Contract; handlers: Record<string, Handler> };
   /** Reads a verification as `GET /verifications/{id}` does. */
@@ -67,12 +68,12 @@ export function allowedOutcomes(v: Verification): Outcome[] {
 export class EndUserPage {
   constructor(private readonly deps: EndUserPageDeps) {}
 
-  /** Answers the request when it is for a session page; false when it is not one. */
-  serves(req: IncomingMessage, res: ServerResponse): boolean {
-    const target = req.url ?? '/';
+  /** The answer when the request is for a session page; undefined when it is not one. */
+  answer(req: DoorRequest): Promise<DoorAnswer> | undefined {
+    const { target } = req;
     const query = target.indexOf('?');
     const match = PATH.exec(query === -1 ? target : target.slice(0, query));
-    if (!match) return false;
+    if (!match) return undefined;
     const token = new URLSearchParams(query === -1 ? '' : target.slice(query + 1)).get('token') ?? '';
     let id: string;
     try {
@@ -80,66 +81,69 @@ export class EndUserPage {
     } catch {
       id = match[1];
     }
-    this.handle(req, res, id, token).catch((err: Error) => {
-      if (!res.headersSent) sendHtml(res, 500, htmlPage('Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`));
-      else res.destroy(err);
-    });
-    return true;
+    return this.handle(req, id, token).catch((err: Error) =>
+      htmlAnswer(500, htmlPage('Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`)),
+    );
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse, id: string, token: string): Promise<void> {
-    const method = req.method ?? 'GET';
+  private async handle(req: DoorRequest, id: string, token: string): Promise<DoorAnswer> {
+    const { method } = req;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
-      return sendHtml(res, 405, htmlPage('Method not allowed', `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`), { allow: 'GET, HEAD, POST' });
+      return htmlAnswer(405, htmlPage('Method not allowed', `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`), { allow: 'GET, HEAD, POST' });
     }
     const refusal = this.refusal(req);
-    if (refusal) return sendHtml(res, 403, htmlPage('Refused', `<p>${escapeHtml(refusal)}</p>`));
+    if (refusal) return htmlAnswer(403, htmlPage('Refused', `<p>${escapeHtml(refusal)}</p>`));
     const body = method === 'POST' ? await readForm(req) : undefined;
-    if (body === null) return sendHtml(res, 413, htmlPage('Form too large', '<p>The form sent is larger than 16 KiB.</p>'));
+    if (body === null) return htmlAnswer(413, htmlPage('Form too large', '<p>The form sent is larger than 16 KiB.</p>'));
 
     // A token of another verification, or none, is a wrong link to the verification the path names:
     // its own errorRedirectUrl, never the other one's.
     const owner = this.deps.verificationIdForToken(token);
     let v = await this.read(id);
     if (!v && this.deps.isV2Session(id)) {
-      return this.errorPage(res, 404, `${id} is a v2 session: the sandbox has no end user's journey for v2 sessions; create one with the status it should have (POST /_sandbox/v2/verifications).`);
+      return errorPage(404, `${id} is a v2 session: the sandbox has no end user's journey for v2 sessions; create one with the status it should have (POST /_sandbox/v2/verifications).`);
     }
-    if (!v) return this.errorPage(res, 404, `No verification ${id} exists in this sandbox (was it reset, or made by another sandbox?).`);
-    if (owner !== id) return this.wrongLink(res, v, 'The link is not valid: its token does not belong to this verification. Open the url the partner API returned.');
-    if (DEAD.has(v.status)) return this.wrongLink(res, v, `The link no longer works: the verification is ${v.status}.`);
-    if (HANDED_BACK.has(v.status)) return this.handBack(res, v);
+    if (!v) return errorPage(404, `No verification ${id} exists in this sandbox (was it reset, or made by another sandbox?).`);
+    if (owner !== id) return wrongLink(v, 'The link is not valid: its token does not belong to this verification. Open the url the partner API returned.');
+    if (DEAD.has(v.status)) return wrongLink(v, `The link no longer works: the verification is ${v.status}.`);
+    if (HANDED_BACK.has(v.status)) return handBack(v);
 
     if (method === 'POST') {
       const outcome = body!.get('outcome') ?? '';
       if (!(outcome in OUTCOMES) || !allowedOutcomes(v).includes(outcome as Outcome)) {
         const allowed = allowedOutcomes(v).map((o) => OUTCOMES[o]).join(', ');
-        return this.errorPage(res, 409, `"${outcome}" is not an outcome of a verification in status ${v.status} (allowed: ${allowed || 'none'}). Reload the page to see its buttons.`, selfUrl(id, token));
+        return errorPage(409, `"${outcome}" is not an outcome of a verification in status ${v.status} (allowed: ${allowed || 'none'}). Reload the page to see its buttons.`, selfUrl(id, token));
       }
       try {
         v = await this.act(v, outcome as Outcome, body!);
       } catch (err) {
         if (!(err instanceof SandboxError)) throw err;
-        return this.errorPage(res, err.status, err.message, selfUrl(id, token));
+        return errorPage(err.status, err.message, selfUrl(id, token));
       }
-      if (HANDED_BACK.has(v.status)) return this.handBack(res, v);
+      if (HANDED_BACK.has(v.status)) return handBack(v);
       // Post/redirect/get: a reload does not send the form again.
-      return redirect(res, selfUrl(id, token));
+      return redirect(selfUrl(id, token));
     }
 
     // The end user opens the link: `created` becomes `started` (`verification.updated`).
     // A HEAD (a link preview) changes nothing.
     if (v.status === 'created' && method === 'GET') v = await this.run('openVerificationLink', v.id, undefined);
-    sendHtml(res, 200, sessionPage(v, token), {}, method === 'HEAD');
+    return htmlAnswer(200, sessionPage(v, token));
   }
 
-  /** A page the sandbox serves only to a browser that reached it under its own address, and forms only from itself. */
-  private refusal(req: IncomingMessage): string | undefined {
-    const host = (req.headers.host ?? '').toLowerCase();
-    const own = new URL(this.deps.url).host;
-    const allowed = [own, `localhost:${this.deps.port}`, `127.0.0.1:${this.deps.port}`, `[::1]:${this.deps.port}`];
-    if (!allowed.includes(host)) return `This page is served only under ${this.deps.url}, not Host ${JSON.stringify(req.headers.host ?? '')}.`;
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${host}`) return `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`;
+  /**
+   * A page served only to a browser that reached it under the sandbox's own
+   * address (at the node:http door), and forms only from the page itself.
+   */
+  private refusal(req: DoorRequest): string | undefined {
+    const host = (req.header('host') ?? '').toLowerCase();
+    const { port, url } = this.deps;
+    if (port !== undefined) {
+      const allowed = [new URL(url).host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`];
+      if (!allowed.includes(host)) return `This page is served only under ${url}, not Host ${JSON.stringify(req.header('host') ?? '')}.`;
+    }
+    const origin = req.header('origin');
+    if (origin !== undefined && origin !== req.origin) return `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`;
     return undefined;
   }
 
@@ -179,42 +183,36 @@ export class EndUserPage {
     }
   }
 
-  private handBack(res: ServerResponse, v: Verification): void {
-    if (v.redirectUrl) return redirect(res, v.redirectUrl);
-    this.errorPage(res, 200, `The verification is ${v.status}. It has no redirectUrl, so the sandbox shows this page instead.`);
-  }
+}
 
-  private wrongLink(res: ServerResponse, v: Verification, message: string): void {
-    if (v.errorRedirectUrl) return redirect(res, v.errorRedirectUrl);
-    this.errorPage(res, 410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
-  }
+function handBack(v: Verification): DoorAnswer {
+  if (v.redirectUrl) return redirect(v.redirectUrl);
+  return errorPage(200, `The verification is ${v.status}. It has no redirectUrl, so the sandbox shows this page instead.`);
+}
 
-  private errorPage(res: ServerResponse, status: number, message: string, back?: string): void {
-    const link = back ? `<p><a href="${escapeHtml(back)}">Back to the verification</a></p>` : '';
-    sendHtml(res, status, htmlPage('Verification link', `<p role="alert">${escapeHtml(message)}</p>${link}`));
-  }
+function wrongLink(v: Verification, message: string): DoorAnswer {
+  if (v.errorRedirectUrl) return redirect(v.errorRedirectUrl);
+  return errorPage(410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
+}
+
+function errorPage(status: number, message: string, back?: string): DoorAnswer {
+  const link = back ? `<p><a href="${escapeHtml(back)}">Back to the verification</a></p>` : '';
+  return htmlAnswer(status, htmlPage('Verification link', `<p role="alert">${escapeHtml(message)}</p>${link}`));
 }
 
 const selfUrl = (id: string, token: string) => `/s/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
 
-function redirect(res: ServerResponse, location: string): void {
-  // 303: the browser follows with a GET, also after a form POST.
-  res.writeHead(303, { location, 'content-length': 0, 'cache-control': 'no-store', 'referrer-policy': 'same-origin' });
-  res.end();
-}
+// 303: the browser follows with a GET, also after a form POST.
+const redirect = (location: string): DoorAnswer => ({
+  status: 303,
+  headers: { location, 'content-length': '0', 'cache-control': 'no-store', 'referrer-policy': 'same-origin' },
+});
 
+const FORM_LIMIT = 16 * 1024;
 /** The form fields of a POST (URL-encoded), or null when over 16 KiB. */
-function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= 16 * 1024) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > 16 * 1024 ? null : new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
-    req.on('error', reject);
-  });
+async function readForm(req: DoorRequest): Promise<URLSearchParams | null> {
+  const raw = await req.body(FORM_LIMIT);
+  return raw === undefined ? null : new URLSearchParams(utf8Text(raw));
 }
 
 function sessionPage(v: Verification, token: string): string {

@@ -5,6 +5,8 @@ import type { Violation } from '../../contract/routes.js';
 
 export type ApiName = 'v2' | 'partner' | 'sandbox';
 
+export const MALFORMED_TARGET: Violation = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
+
 const V2_CODES: Record<number, [string, string]> = {
   400: ['VALIDATION_ERROR', 'Input data is invalid. Please check the details.'],
   401: ['UNAUTHORIZED_ERROR', 'Unauthorized'],

@@ -2,14 +2,13 @@
 // here and where (each API, the control API, the end user's pages) and
 // where the documents are; the bundled documents themselves at
 // /openapi/<api>.json, so a tool or a viewer can load them from here.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { packageHomepage, readBundledDocument } from '../../package-files.js';
-import { escapeHtml, htmlPage, sendHtml } from './html.js';
+import { jsonAnswer, type DoorAnswer, type DoorRequest } from './door.js';
+import { escapeHtml, htmlAnswer, htmlPage } from './html.js';
 
 const DOCUMENTS = ['partner', 'v2', 'sandbox'] as const;
 const DOCUMENT_PATH = /^\/openapi\/(partner|v2|sandbox)\.json$/;
 
-function homePage(url: string): string {
+function homePage(url: string, homepage: string): string {
   const row = (what: string, paths: string, how: string) => `<tr><td>${what}</td><td>${paths}</td><td>${how}</td></tr>`;
   const base = `<code>${escapeHtml(url)}</code>`;
   return htmlPage(
@@ -31,24 +30,15 @@ ${row("End user's page", '<code>/s/{verificationId}?token=…</code>', 'the <cod
 ${DOCUMENTS.map((api) => `<li><a href="/openapi/${api}.json">/openapi/${api}.json</a> (also <code>@verification-service/contracts/openapi/${api}.yaml</code> in the installed package)</li>`).join('\n')}
 </ul>
 <p>Each control operation is described in the control API's document above; the sandbox guide of the <code>@verification-service/contracts</code> package walks through a session.</p>
-<p>The service's reference, rendered: <a href="${escapeHtml(packageHomepage())}">${escapeHtml(packageHomepage())}</a>.</p>`,
+<p>The service's reference, rendered: <a href="${escapeHtml(homepage)}">${escapeHtml(homepage)}</a>.</p>`,
   );
 }
 
-/** Answers GET / and the documents; false for any other request. */
-export function servesHomePage(req: IncomingMessage, res: ServerResponse, url: string): boolean {
-  const method = req.method ?? 'GET';
-  if (method !== 'GET' && method !== 'HEAD') return false;
-  const path = (req.url ?? '/').split('?')[0];
-  const headOnly = method === 'HEAD';
-  if (path === '/') {
-    sendHtml(res, 200, homePage(url), {}, headOnly);
-    return true;
-  }
+/** The answer to GET / and to the documents; undefined for any other request. */
+export function homePageAnswer(req: DoorRequest, url: string, documents: Record<(typeof DOCUMENTS)[number], unknown>, homepage: string): DoorAnswer | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const path = req.target.split('?')[0];
+  if (path === '/') return htmlAnswer(200, homePage(url, homepage));
   const document = DOCUMENT_PATH.exec(path)?.[1] as (typeof DOCUMENTS)[number] | undefined;
-  if (!document) return false;
-  const text = Buffer.from(JSON.stringify(readBundledDocument(document)));
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  res.end(headOnly ? undefined : text);
-  return true;
+  return document ? jsonAnswer(200, documents[document], { 'cache-control': 'no-store' }) : undefined;
 }

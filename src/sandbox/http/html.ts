@@ -1,7 +1,7 @@
 // The few HTML pages the sandbox serves to a browser (the home page, the end
 // user's page): one self-contained document each, with its styles inline and
 // a policy that lets it load nothing from anywhere.
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { utf8Length, type DoorAnswer } from './door.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -30,18 +30,20 @@ ${body}
 `;
 }
 
-/** Sends a page; it may load nothing (no script, image or style from elsewhere) and is never cached. */
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: OutgoingHttpHeaders = {}, headOnly = false): void {
-  const bytes = Buffer.from(html, 'utf8');
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': bytes.length,
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-    'cache-control': 'no-store',
-    // No Referer (which carries the session token) leaves for another site; same-origin forms keep their Origin.
-    'referrer-policy': 'same-origin',
-    'x-content-type-options': 'nosniff',
-    ...headers,
-  });
-  res.end(headOnly ? undefined : bytes);
+/** A page as an answer; it may load nothing (no script, image or style from elsewhere) and is never cached. */
+export function htmlAnswer(status: number, html: string, headers: Record<string, string> = {}): DoorAnswer {
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(utf8Length(html)),
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+      'cache-control': 'no-store',
+      // No Referer (which carries the session token) leaves for another site; same-origin forms keep their Origin.
+      'referrer-policy': 'same-origin',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    },
+    body: html,
+  };
 }

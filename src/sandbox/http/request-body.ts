@@ -3,10 +3,10 @@
 // refused 415 rather than decoded as UTF-8 into different text
 // (S17); a body that is not JSON, or carries `__proto__` or
 // `constructor.prototype` keys, is a 400.
-import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
+import { utf8Text, type DoorRequest } from './door.js';
 import type { ApiName } from './error-bodies.js';
 import { jsonMistake } from './json-position.js';
 
@@ -60,38 +60,6 @@ function charsetOf(header: string): string | undefined {
 }
 
 /**
- * Calls `done` with the raw body, or undefined once it passes `limit` bytes
- * (the rest is left unread), or `broken` when the stream fails first.
- */
-function readRaw(req: IncomingMessage, limit: number, done: (raw: Buffer | undefined) => void, broken: (err: Error) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const stop = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-  };
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > limit) {
-      stop();
-      done(undefined);
-    } else chunks.push(chunk);
-  };
-  const onEnd = () => {
-    stop();
-    done(Buffer.concat(chunks, size));
-  };
-  const onError = (err: Error) => {
-    stop();
-    broken(err);
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onError);
-}
-
-/**
  * JSON.parse, refusing `__proto__` and `constructor.prototype` keys. Only a
  * text that could spell one (plainly, or with a `\u` escape) is searched
  * for them, by secure-json-parse; most bodies cannot, and skip its scans.
@@ -103,12 +71,12 @@ function parseJson(text: string): unknown {
   return JSON.parse(text);
 }
 
-function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
+function parse(raw: Uint8Array, header: string, api: ApiName): BodyResult {
   const charset = charsetOf(header);
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return { ok: false, status: 415, message: `Content-Type charset must be utf-8, not ${charset}`, close: true };
   }
-  const text = raw.toString('utf8');
+  const text = utf8Text(raw);
   // Control requests must send the JSON type (control-guard.ts) even where
   // the operation takes no body, so an empty one is no body there.
   if (text === '') return api === 'sandbox' ? { ok: true, body: undefined } : { ok: false, status: 400, violations: [EMPTY], close: true };
@@ -122,20 +90,18 @@ function parse(raw: Buffer, header: string, api: ApiName): BodyResult {
 }
 
 /**
- * Calls `done` with the JSON body of a request to an operation of `api`
- * (undefined when it sends none) or why it is refused, at once when that is
- * known from the headers; `broken` when the connection breaks before the
- * body is complete. Only methods that may carry a body (not GET, HEAD) are read.
+ * The JSON body of a request to an operation of `api` (undefined when it
+ * sends none) or why it is refused, without reading the body when that is
+ * known from the headers. Rejects when the connection breaks before the body
+ * is complete. Only methods that may carry a body (not GET, HEAD) are read.
  */
-export function readJsonBody(req: IncomingMessage, api: ApiName, done: (result: BodyResult) => void, broken: (err: Error) => void): void {
-  const header = req.headers['content-type'];
-  const length = req.headers['content-length'];
-  if (header === undefined) {
-    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return done({ ok: true, body: undefined });
-  }
+export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<BodyResult> {
+  const header = req.header('content-type');
+  if (header === undefined && !req.hasBody) return { ok: true, body: undefined };
   if (header === undefined || mediaType(header) !== 'application/json') {
-    return done({ ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false });
+    return { ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false };
   }
-  if (Number(length) > BODY_LIMIT) return done(TOO_LARGE);
-  readRaw(req, BODY_LIMIT, (raw) => done(raw === undefined ? TOO_LARGE : parse(raw, header, api)), broken);
+  if (Number(req.header('content-length')) > BODY_LIMIT) return TOO_LARGE;
+  const raw = await req.body(BODY_LIMIT);
+  return raw === undefined ? TOO_LARGE : parse(raw, header, api);
 }

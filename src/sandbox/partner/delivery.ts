@@ -3,7 +3,6 @@
 // answer but 200 (or none) is retried on the retry interval. Delivery runs
 // beside the API: an API call only enqueues, so a slow or dead receiver
 // never slows or fails it.
-import { signWebhookPayload } from '../../webhooks/signature.js';
 import type { DeliveryResult, EmittedEvent } from './api.js';
 
 export const DOCUMENTED_RETRY_INTERVAL_MS = 15 * 60_000;
@@ -22,6 +21,16 @@ export interface DeliveryOptions {
   attemptTimeoutMs?: number;
   /** Told of each attempt that failed, in one line, as `stripe listen` shows each delivery. */
   onFailure?: (line: string) => void;
+  /** What sends each attempt (the global fetch when absent): a test may receive webhooks in-process. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+const encoder = new TextEncoder();
+/** The X-SIGNATURE of a body: hex HMAC-SHA256 under the auth key, on Web Crypto (every runtime the sandbox runs in). */
+async function sign(body: string, authKey: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(body)));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 interface Pending {
@@ -29,7 +38,7 @@ interface Pending {
   body: string;
   /** Sandbox time of the next attempt. */
   due: number;
-  timer?: NodeJS.Timeout;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 // The event type for a person reading the line; the body is the sandbox's own JSON.
@@ -102,12 +111,13 @@ export class WebhookDelivery {
     if (!url) return; // nothing to deliver to: the record stays as it is
     let reason: string | undefined;
     try {
-      const res = await fetch(url, {
+      const request = new Request(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signWebhookPayload(pending.body, this.options.authKey()) },
+        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': await sign(pending.body, this.options.authKey()) },
         body: pending.body,
         signal: AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.timeoutMs)]),
       });
+      const res = await (this.options.fetch ?? fetch)(request);
       await res.arrayBuffer().catch(() => undefined);
       if (res.status === 200) {
         this.options.record(pending.eventId, { success: true, retryAt: null });
@@ -124,7 +134,8 @@ export class WebhookDelivery {
     this.options.record(pending.eventId, { success: false, retryAt, reason });
     this.options.onFailure?.(`webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${retryAt} (sandbox time)`);
     pending.timer = setTimeout(() => this.requeue(pending), this.retryMs);
-    pending.timer.unref();
+    // A pending retry keeps no process alive (Node; other runtimes have no unref).
+    (pending.timer as { unref?: () => void }).unref?.();
     this.waiting.add(pending);
   }
 }

@@ -1,7 +1,7 @@
 // Realistic stand-ins for what a real session would capture: documents,
 // face images, age estimates, names, and the sandbox's own tokens and keys
-// (from node:crypto). Deterministic where a test may compare.
-import { randomBytes } from 'node:crypto';
+// (from Web Crypto). Deterministic where a test may compare.
+import { base64, hexThenRandom, randomBase64url, randomHex } from '../common/random.js';
 import type { components } from '../../../generated/types/partner.js';
 import type { DocumentData, PersonName } from './records.js';
 
@@ -22,8 +22,8 @@ export function someName(turn: number): PersonName {
   return NAMES[turn % NAMES.length];
 }
 
-const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-export const sessionToken = () => randomBytes(24).toString('base64url');
+const hex = randomHex;
+export const sessionToken = () => randomBase64url(24);
 export const newAuthKey = () => `sbx_${hex(16)}`;
 export const newDeviceId = () => `dev_${hex(5)}`;
 export const newFingerprintId = () => `fp_${hex(6)}`;
@@ -31,8 +31,7 @@ export const newFingerprintEventId = () => `evt_${hex(5)}`;
 
 /** A JPEG-looking base64 blob: the sandbox has no camera, only the shape of an image field. */
 export function faceImage(): string {
-  const jfifHeader = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex');
-  return Buffer.concat([jfifHeader, randomBytes(48)]).toString('base64');
+  return base64(hexThenRandom('ffd8ffe000104a46494600010100000100010000', 48));
 }
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);

@@ -5,10 +5,10 @@
 // that first let time expire what is due, status changes, and the webhooks
 // they emit. With --state the store also notes what each change touched
 // (`effects`), which the state file appends (../persistence).
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { Clock } from '../common/clock.js';
+import { randomUUID } from '../common/random.js';
 import { SandboxError, emittedEvent, type EmittedEvent } from './api.js';
 import type { StoredUser, StoredVerification, VerificationStatus } from './records.js';
 import { verificationEventData, userEventData } from './views.js';

@@ -1,7 +1,7 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
 // to through the control API, read with the documented filters and paging.
 // With --state it notes what each change touched (`effects`), as the partner store does.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import { jsonCopy } from '../common/json-copy.js';

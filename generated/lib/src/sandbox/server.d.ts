@@ -1,7 +1,7 @@
-import { SandboxClock } from './common/clock.js';
-import { type PartnerState } from './partner/state.js';
-import { V2State } from './v2/state.js';
-import type { FaultSpec } from './http/faults.js';
+import type { SandboxClock } from './common/clock.js';
+import { type FaultSpec } from './http/faults.js';
+import type { PartnerState } from './partner/state.js';
+import type { V2State } from './v2/state.js';
 import type { StartSandboxOptions } from './in-process.js';
 /**
  * The in-process API's options (the command line's, under the same names;

@@ -1,0 +1,178 @@
+// The sandbox's core, behind both doors: the partner engine and the v2
+// sessions, webhook delivery, the contracts and handlers of the three APIs,
+// the dispatcher and the pages, answering a DoorRequest with a DoorAnswer.
+// It imports no runtime's modules: the node:http door (server.ts) adds the
+// port, its guards and --state; the fetch door (fetch.ts) turns Web Requests
+// into DoorRequests.
+import type { ValidateFunction } from 'ajv';
+import { SandboxClock } from './common/clock.js';
+import { randomHex } from './common/random.js';
+import { Contract, type ParsedRequest, type RouteSpec } from '../contract/routes.js';
+import { controlHandlers } from './operations/control.js';
+import { hostRefusal } from './http/control-guard.js';
+import { refusalReason } from './http/credential-refusal.js';
+import { Dispatcher } from './http/dispatch.js';
+import type { DoorAnswer, DoorRequest } from './http/door.js';
+import type { ApiName } from './http/error-bodies.js';
+import { EndUserPage } from './http/end-user-page.js';
+import { homePageAnswer } from './http/home-page.js';
+import { partnerHandlers, type Handler } from './operations/partner.js';
+import { createPartnerState, type PartnerState } from './partner/state.js';
+import { V2State, type V2Verification } from './v2/state.js';
+import { WebhookDelivery } from './partner/delivery.js';
+import type { WebhookEvent } from '../webhooks/events.js';
+
+type Answer = [number, unknown];
+
+export interface CoreOptions {
+  /** The sandbox's base URL, which verification `url`s carry. */
+  url: string;
+  authKey?: string;
+  accessToken?: string;
+  /** The three bundled documents. */
+  documents: Record<ApiName, Record<string, any>>;
+  /** Request validators compiled when the package was built, by `${api}${pointer}` (Contract). */
+  precompiled?: Record<string, ValidateFunction>;
+  /** Where the service's rendered reference is (the home page links it). */
+  homepage: string;
+  webhookUrl?: string;
+  retryIntervalMs?: number;
+  /** What sends the webhooks (the global fetch when absent). */
+  fetch?: (request: Request) => Promise<Response>;
+  onWebhook?: (event: WebhookEvent, body: string) => void;
+  onDeliveryFailure: (line: string) => void;
+  /** The time the sandbox clock runs from (real time when absent). */
+  clock?: () => Date;
+  newId?: () => string;
+  /** The node:http door's port: its pages and control API then answer only under loopback names and origins. */
+  port?: number;
+  validateResponses?: boolean;
+  /** Wraps each operation's route and handler (the server's faults). */
+  wrap?: (route: RouteSpec, handle: Handler) => { route: RouteSpec; handle: Handler };
+  /** Called with each change's answer: with --state it resolves once the change is on disk. */
+  commit?: (answer: Answer) => Answer | Promise<Answer>;
+  /** Called after a delivery result was recorded (with --state, to save it). */
+  onDeliveryRecorded?: () => void;
+}
+
+export interface SandboxCore {
+  answer(req: DoorRequest): Promise<DoorAnswer | undefined>;
+  /** An answer outside any operation, in the error shape of the API `target` belongs to. */
+  refusal(target: string, status: number, message: string): DoorAnswer;
+  authKey(): string;
+  accessToken: string;
+  clock: SandboxClock;
+  partner: PartnerState;
+  v2: V2State;
+  delivery: WebhookDelivery;
+  violations: string[];
+}
+
+const token = (prefix: string) => `${prefix}_${randomHex(16)}`;
+
+function v2Seed(doc: Record<string, any>): V2Verification[] {
+  return Object.values<any>(doc.components.examples)
+    .map((e) => e.value)
+    .flatMap((v) => (Array.isArray(v?.items) ? v.items : [v]))
+    .filter((v) => typeof v?.id === 'string' && typeof v?.status === 'string');
+}
+
+export function createSandboxCore(options: CoreOptions): SandboxCore {
+  const { url, documents } = options;
+  const accessToken = options.accessToken ?? token('v2');
+  const clock = new SandboxClock(options.clock);
+  const violations: string[] = [];
+  const seed = v2Seed(documents.v2);
+  const v2 = new V2State(() => seed, clock, url);
+  // `partner` is read lazily: delivery needs the state, the state emits into delivery.
+  let partner: PartnerState;
+  const delivery = new WebhookDelivery({
+    clock,
+    target: () => partner.webhookTarget(),
+    authKey: () => partner.activeAuthKey(),
+    record: (eventId, result) => {
+      partner.recordDelivery(eventId, result);
+      options.onDeliveryRecorded?.();
+    },
+    retryIntervalMs: options.retryIntervalMs,
+    onFailure: options.onDeliveryFailure,
+    fetch: options.fetch,
+  });
+  partner = createPartnerState({
+    clock,
+    authKey: options.authKey ?? token('sbx'),
+    webhookUrl: options.webhookUrl,
+    publicUrl: url,
+    newId: options.newId,
+    onEvent: (emitted) => {
+      delivery.enqueue(emitted);
+      options.onWebhook?.(emitted.event, emitted.text);
+    },
+  });
+  // A request happens at one instant, after time has done its work.
+  const run = (handle: Handler, req: ParsedRequest) => {
+    const answer = clock.at(() => {
+      partner.expireDue();
+      return handle(req);
+    });
+    return options.commit ? options.commit(answer) : answer;
+  };
+
+  const contract = (api: ApiName, security: RouteSpec['security']) =>
+    new Contract(api, documents[api], { errorSchema: 'Error', security: () => security, precompiled: options.precompiled });
+  const contracts: Record<ApiName, Contract> = { v2: contract('v2', 'bearer'), partner: contract('partner', 'authKey'), sandbox: contract('sandbox', 'none') };
+  const handlers: Record<ApiName, Record<string, Handler>> = {
+    v2: {
+      getVerification: (req) => [200, v2.get(String(req.params.id))],
+      listVerifications: (req) => [200, v2.list(req.query as never)],
+    },
+    partner: partnerHandlers(partner),
+    sandbox: controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
+  };
+
+  const bearer = `Bearer ${accessToken}`;
+  const dispatcher = new Dispatcher({
+    contracts,
+    handlers,
+    wrap: options.wrap,
+    authorized: (route, header) => {
+      if (route.security === 'authKey') return header('x-auth-key') === partner.activeAuthKey();
+      if (route.security === 'bearer') return header('authorization') === bearer;
+      return true;
+    },
+    refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
+    run,
+    loopbackOnly: options.port !== undefined,
+    validateResponses: Boolean(options.validateResponses),
+    violations,
+  });
+  // Pages for a browser: the root, and the end user's page at each verification `url`.
+  const endUserPage = new EndUserPage({
+    url,
+    port: options.port,
+    control: { contract: contracts.sandbox, handlers: handlers.sandbox },
+    getVerification: handlers.partner.getVerification,
+    run,
+    verificationIdForToken: (token) => partner.verificationIdForToken(token),
+    isV2Session: (id) => v2.saved().some((s) => s.id === id),
+  });
+
+  return {
+    answer: async (req) => {
+      // The end user's page answers a foreign Host with a page of its own; every other route with the API's 403.
+      const page = endUserPage.answer(req);
+      if (page) return page;
+      const foreign = options.port === undefined ? undefined : hostRefusal(req.header('host'), options.port);
+      if (foreign) return dispatcher.refusal(req.target, foreign.status, foreign.message);
+      return homePageAnswer(req, url, documents, options.homepage) ?? dispatcher.answer(req);
+    },
+    refusal: (target, status, message) => dispatcher.refusal(target, status, message),
+    authKey: () => partner.activeAuthKey(),
+    accessToken,
+    clock,
+    partner,
+    v2,
+    delivery,
+    violations,
+  };
+}

@@ -1,0 +1,47 @@
+// What the sandbox's core takes and gives, free of any runtime's HTTP types:
+// the node:http door (server.ts) and the fetch door (fetch.ts) each turn
+// their requests into a DoorRequest and write the DoorAnswer back, so both
+// answer from the same code.
+
+export interface DoorRequest {
+  method: string;
+  /** The request target in origin form: the path and query as sent. */
+  target: string;
+  /** The origin the client addressed (`http://127.0.0.1:4020`), which the end user's page accepts forms from. */
+  origin: string;
+  /** A header by its lower-case name; several of one name joined by `, `. */
+  header(name: string): string | undefined;
+  /** Whether the request announces a body (Content-Length above 0, or chunked). */
+  hasBody: boolean;
+  /**
+   * The body's bytes, or undefined once it passes `limit` (the rest is left
+   * unread). Rejects when the connection breaks before the body is complete.
+   */
+  body(limit: number): Promise<Uint8Array | undefined>;
+}
+
+export interface DoorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** Left out of an answer to HEAD by the door. */
+  body?: string;
+  /** The connection is closed after the answer (the client may still be sending). */
+  close?: boolean;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const encoder = new TextEncoder();
+
+/** Bytes of a text in UTF-8. */
+export const utf8Length = (text: string) => encoder.encode(text).length;
+
+/** A JSON answer; nosniff, so a browser never reads it as anything but the JSON it is. */
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): DoorAnswer {
+  if (body === undefined) return { status, headers: status === 204 || status === 304 ? headers : { ...headers, 'content-length': '0' } };
+  const text = JSON.stringify(body);
+  return { status, headers: { ...headers, 'content-type': JSON_TYPE, 'content-length': String(utf8Length(text)), 'x-content-type-options': 'nosniff' }, body: text };
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/** The text of UTF-8 bytes, a byte order mark kept as the character it is. */
+export const utf8Text = (bytes: Uint8Array) => decoder.decode(bytes);
