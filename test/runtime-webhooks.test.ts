@@ -5,26 +5,22 @@
 // whether its runtime has node:crypto: Node, Bun and Deno verify
 // synchronously, workerd and Chromium refuse to with a TypeError naming the
 // asynchronous verifier (Web Crypto), which runs everywhere.
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { serveStatic } from '../scripts/lib/serve-static.mjs';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { signWebhookPayload } from '../src/webhooks/signature.js';
 import { exec, linkSharedInstall } from './helpers/packed-package.js';
+import { answerOfWorkerd, resultsInChromium } from './helpers/runtimes-harness.js';
 import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-runtimes-'));
 const project = path.join(work, 'receiver');
 const KEY = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
 const OTHER = 'sbx_other_key';
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const WEBHOOKS_ENTRY = 'node_modules/@verification-service/contracts/generated/lib/src/webhooks/index.js';
 
 interface CaseResult {
@@ -61,14 +57,6 @@ function entry(tail: string, nodeCrypto: boolean): string {
   ].join('\n');
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
 const parseResults = (stdout: string): CaseResult[] => JSON.parse(stdout.trim().split('\n').at(-1)!);
 
 async function inWorkerd(): Promise<CaseResult[]> {
@@ -84,66 +72,16 @@ async function inWorkerd(): Promise<CaseResult[]> {
     logLevel: 'silent',
   });
   writeFileSync(path.join(project, 'worker-bundle.js'), worker.outputFiles[0].text);
-  const port = await freePort();
-  writeFileSync(
-    path.join(project, 'config.capnp'),
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "worker-bundle.js")],
-  compatibilityDate = "2025-09-01",
-);
-`,
-  );
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'workerd'), ['serve', 'config.capnp'], { cwd: project });
-  let log = '';
-  child.stderr.on('data', (d) => (log += d));
-  try {
-    for (let i = 0; i < 100; i++) {
-      const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
-      if (res) {
-        expect(res.status, log).toBe(200);
-        return (await res.json()) as CaseResult[];
-      }
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`workerd did not answer: ${log}`);
-  } finally {
-    child.kill('SIGTERM');
-  }
+  return (await answerOfWorkerd(project, 'worker-bundle.js')) as CaseResult[];
 }
 
 async function inChromium(): Promise<CaseResult[]> {
   // The installed files as they are, loaded by the browser through an import map: no bundler.
   const importMap = { imports: { '@verification-service/contracts/webhooks': `/${WEBHOOKS_ENTRY}` } };
-  writeFileSync(
-    path.join(project, 'index.html'),
+  return (await resultsInChromium(
+    project,
     `<!doctype html><script type="importmap">${JSON.stringify(importMap)}</script><script type="module" src="/browser.js"></script>`,
-  );
-  const server = await serveStatic(project);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    timeout: 20_000,
-  });
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await page.waitForFunction(() => 'results' in window, undefined, { timeout: 20_000 }).catch(() => {
-      throw new Error(`the page did not run the cases: ${errors.join('; ')}`);
-    });
-    return (await page.evaluate(() => (window as unknown as { results: CaseResult[] }).results)) as CaseResult[];
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  )) as CaseResult[];
 }
 
 const RUNTIMES: Record<string, () => Promise<CaseResult[]>> = {

@@ -1,9 +1,12 @@
-// Part 5: what a consumer installs. Tarball size, runtime dependencies, and
-// the time to type-check test/fixtures/consumer against the packed tarball
-// installed in a scratch project (as test/consumer.test.ts does).
+// Part 5: what a consumer installs. Tarball size, runtime dependencies, the
+// time to type-check test/fixtures/consumer against the packed tarball
+// installed in a scratch project (as test/consumer.test.ts does), and what
+// the sandbox's two doors weigh bundled.
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { ROOT } from '../paths.mjs';
 import { MeasureError, runCommand } from './proc.mjs';
 
@@ -29,8 +32,29 @@ function packagesBelow(node, seen = new Set()) {
   return seen;
 }
 
+/**
+ * Bytes of a built entry of generated/lib bundled with everything it imports
+ * but Node's built-ins (esbuild, minified ESM) and of that gzipped (level 9).
+ */
+async function bundledWeight(entry, platform) {
+  let result;
+  try {
+    result = await build({ entryPoints: [path.join(ROOT, entry)], absWorkingDir: ROOT, bundle: true, minify: true, format: 'esm', platform, write: false, logLevel: 'silent' });
+  } catch (err) {
+    throw new MeasureError(`${entry} does not bundle for the ${platform} platform (esbuild): ${err.message}`);
+  }
+  const bytes = result.outputFiles[0].contents;
+  return { entry, platform, minified: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
+}
+
 export async function benchPackage({ log, typecheckRuns = 2 }) {
   const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
+  // The fetch door as a partner's bundler makes it for a browser or a Worker; the node:http door as a Node bundler would.
+  log('  esbuild: the sandbox fetch door (browser) and the server door (node), minified, gzipped');
+  const doors = {
+    fetch: await bundledWeight('generated/lib/src/sandbox/fetch.js', 'browser'),
+    server: await bundledWeight('generated/lib/src/sandbox/server.js', 'node'),
+  };
   log('  npm pack --dry-run --json');
   const [dry] = await npmJson(['pack', '--dry-run', '--json'], ROOT, 'tarball size');
 
@@ -76,6 +100,7 @@ export async function benchPackage({ log, typecheckRuns = 2 }) {
       },
       installMs: install.ms,
       typecheck: { runsMs: runs, minMs: Math.min(...runs) },
+      doors,
     };
   } finally {
     await rm(work, { recursive: true, force: true });

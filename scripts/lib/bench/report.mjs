@@ -6,6 +6,7 @@ const num = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', {
 const ms = (v) => (!Number.isFinite(v) ? 'n/a' : v >= 1000 ? `${num(v / 1000, 2)} s` : v >= 10 ? `${num(v, 1)} ms` : `${num(v, 2)} ms`);
 const mib = (bytes) => `${num(bytes / 1024 / 1024, 0)} MiB`;
 const kib = (bytes) => `${num(bytes / 1024, 0)} KiB`;
+const weight = (w) => `${kib(w.minified)} minified, ${kib(w.gzipped)} gzipped`;
 const times = (r) => (Number.isFinite(r) ? `${num(r, 2)}×` : 'n/a');
 
 /** A row: part, measure, baseline, measured, ratio, target, and pass (true, false or null when no target). */
@@ -142,6 +143,13 @@ export function packageRows(r) {
       `${r.dependencies.direct} direct (${r.dependencies.directNames.join(', ')}), ${r.dependencies.totalInstalled} installed in total`,
     ),
     row('package', 'type-check of the consumer fixture (tsc -p)', '', `${ms(r.typecheck.minMs)} (best of ${r.typecheck.runsMs.length})`),
+    row(
+      'package',
+      'sandbox/fetch bundled for the browser vs sandbox/server.js for node (esbuild, minified; gzip -9)',
+      `server ${weight(r.doors.server)}`,
+      `fetch ${weight(r.doors.fetch)}`,
+      `${times(r.doors.fetch.gzipped / r.doors.server.gzipped)} gzipped`,
+    ),
   ];
 }
 

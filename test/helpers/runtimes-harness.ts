@@ -1,0 +1,85 @@
+// Running a test's bundled module where partners' code runs without Node:
+// Cloudflare's workerd (no nodejs_compat), one process serving it as a
+// Worker, and headless Chromium, one launch loading it in a page. For
+// test/runtime-webhooks.test.ts and test/runtime-sandbox-fetch.test.ts.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { serveStatic } from '../../scripts/lib/serve-static.mjs';
+import { CHROMIUM_ARGS } from './redoc-page.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * Serves `bundle` (an ES module file in `dir` whose default export is a
+ * Worker's `{ fetch }`) with workerd and returns the JSON it answers `GET /`
+ * with; throws with workerd's log when it does not answer 200.
+ */
+export async function answerOfWorkerd(dir: string, bundle: string): Promise<unknown> {
+  const port = await freePort();
+  writeFileSync(
+    path.join(dir, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed ${JSON.stringify(bundle)})],
+  compatibilityDate = "2025-09-01",
+);
+`,
+  );
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'workerd'), ['serve', 'config.capnp'], { cwd: dir });
+  let log = '';
+  child.stderr.on('data', (d) => (log += d));
+  try {
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+      if (res) {
+        if (res.status !== 200) throw new Error(`workerd answered ${res.status}: ${await res.text()}\n${log}`);
+        return await res.json();
+      }
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`workerd did not answer: ${log}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+/**
+ * Serves `dir` on 127.0.0.1 (a secure context: Web Crypto is there), opens
+ * `html` as its index page in headless Chromium and returns what the page's
+ * scripts put in `window.results`.
+ */
+export async function resultsInChromium(dir: string, html: string): Promise<unknown> {
+  writeFileSync(path.join(dir, 'index.html'), html);
+  const server = await serveStatic(dir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForFunction(() => 'results' in window, undefined, { timeout: 20_000 }).catch(() => {
+      throw new Error(`the page set no results: ${errors.join('; ')}`);
+    });
+    return await page.evaluate(() => (window as unknown as { results: unknown }).results);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

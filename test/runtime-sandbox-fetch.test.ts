@@ -1,0 +1,86 @@
+// @verification-service/contracts/sandbox/fetch as a partner's bundler makes
+// it (esbuild, browser platform, nothing external) from the packed tarball,
+// run where no Node module is: Cloudflare's workerd (no nodejs_compat) and
+// headless Chromium. Both run the same scenario
+// (test/runtimes/sandbox-fetch-scenario.js): a verification created through
+// the partner API, its page opened and its form posted as the end user would,
+// read back through the partner and v2 APIs, its webhooks received in-process
+// and their signatures checked with Web Crypto.
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { linkSharedInstall } from './helpers/packed-package.js';
+import { answerOfWorkerd, resultsInChromium } from './helpers/runtimes-harness.js';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-fetch-'));
+const project = path.join(work, 'partner-tests');
+let metafile: Metafile;
+
+const ENTRIES = {
+  // A Worker answering GET / with the summary.
+  worker:
+    "export default { async fetch() { return Response.json(await runSandboxFetchScenario(createSandboxFetch).catch((e) => ({ error: String(e?.stack ?? e) }))); } };",
+  // A page module putting it in window.results.
+  browser: 'window.results = await runSandboxFetchScenario(createSandboxFetch).catch((e) => ({ error: String(e?.stack ?? e) }));',
+};
+
+beforeAll(async () => {
+  await linkSharedInstall(project);
+  copyFileSync(path.join(ROOT, 'test', 'runtimes', 'sandbox-fetch-scenario.js'), path.join(project, 'sandbox-fetch-scenario.js'));
+  for (const [name, tail] of Object.entries(ENTRIES)) {
+    const head = "import { createSandboxFetch } from '@verification-service/contracts/sandbox/fetch';\nimport { runSandboxFetchScenario } from './sandbox-fetch-scenario.js';";
+    writeFileSync(path.join(project, `${name}.js`), `${head}\n${tail}\n`);
+  }
+  // Both entries in one build, as a partner's bundler sees the package: the browser platform, nothing marked external.
+  const result = await build({
+    entryPoints: Object.keys(ENTRIES).map((name) => path.join(project, `${name}.js`)),
+    absWorkingDir: project,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    outdir: path.join(project, 'dist'),
+    metafile: true,
+    logLevel: 'silent',
+  });
+  metafile = result.metafile;
+}, 180_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const EXPECTED = {
+  created: { status: 201, verificationStatus: 'created' },
+  page: { status: 200, contentType: 'text/html; charset=utf-8', hasForm: true, after: 'started' },
+  form: { status: 303, toRedirectUrl: true },
+  readBack: { status: 200, verificationStatus: 'completed' },
+  v2: { status: 200, hasItems: true },
+  webhooks: {
+    arrived: true,
+    eventTypes: ['user.created', 'verification.created', 'verification.updated'],
+    verificationStatuses: ['completed', 'created', 'started'],
+    toWebhookUrl: true,
+    signaturesValid: true,
+  },
+};
+
+const RUNTIMES: Record<string, () => Promise<unknown>> = {
+  'workerd (no nodejs_compat)': () => answerOfWorkerd(project, 'dist/worker.js'),
+  'headless Chromium': () => resultsInChromium(project, '<!doctype html><script type="module" src="/dist/browser.js"></script>'),
+};
+
+describe('the installed @verification-service/contracts/sandbox/fetch, bundled for the browser', () => {
+  it('bundles from the package with no Node built-in and nothing left to import', () => {
+    const inputs = Object.keys(metafile.inputs);
+    // The installed package's file (through the shared install's node_modules), not the repository's.
+    expect(inputs.filter((i) => i.endsWith('node_modules/@verification-service/contracts/generated/lib/src/sandbox/fetch.js'))).toHaveLength(1);
+    expect(inputs.filter((i) => i.startsWith('node:'))).toEqual([]);
+    for (const [file, output] of Object.entries(metafile.outputs)) expect(output.imports, file).toEqual([]);
+  });
+
+  // One workerd process and one Chromium launch, side by side.
+  it.concurrent.for(Object.keys(RUNTIMES))('runs a verification from create to the completed webhook in %s', { timeout: 60_000 }, async (runtime, { expect }) => {
+    expect(await RUNTIMES[runtime](), runtime).toEqual(EXPECTED);
+  });
+});
