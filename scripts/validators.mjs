@@ -200,7 +200,8 @@ export function sandboxContractModule(docs, homepage) {
     ...[...imports].sort().map(([id, [spec]]) => `import ${id}_module from '${spec}.js';`),
     ...[...imports].sort().map(([id, [, member]]) => `const ${id} = ${id}_module.${member}${member === 'default' ? ` ?? ${id}_module` : ''};`),
   ].join('\n');
-  const literal = (value) => `JSON.parse('${JSON.stringify(value).replace(/[\\']/g, '\\$&')}')`;
+  // Pure: a bundle that takes only the validators (the sandbox server, which reads the bundles' files) drops the documents.
+  const literal = (value) => `/* @__PURE__ */ JSON.parse('${JSON.stringify(value).replace(/[\\']/g, '\\$&')}')`;
   const documents = `export const documents = {\n${CONTRACT_APIS.map((api) => `  ${api}: ${literal(docs[api])},`).join('\n')}\n};`;
   // Where the service's reference is hosted (`homepage` of package.json), which the sandbox's home page links.
   const reference = `export const homepage = ${JSON.stringify(homepage)};`;

@@ -43,9 +43,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
   // The README's screenshots are served with the hosted reference: no consumer's code uses them.
-  it('is under 400 KiB packed and carries no screenshots', () => {
+  // 491 KiB as measured with the sandbox's fetch door, which carries the
+  // three documents and their request validators compiled (about 88 KiB of
+  // it): it cannot read the package's files where it runs (K3).
+  it('is under 512 KiB packed and carries no screenshots', () => {
     expect(packed.files.filter((f) => /\.(jpe?g|png)$/.test(f.path))).toEqual([]);
-    expect(packed.size).toBeLessThan(400 * 1024);
+    expect(packed.size).toBeLessThan(512 * 1024);
   });
 
   it('installs three packages at most: itself, openapi-fetch and what openapi-fetch needs', () => {
@@ -129,6 +132,7 @@ describe('the packed tarball', () => {
       verified: true,
       openapi: ['3.1.0', '3.1.0'],
       sandboxClient: true,
+      sandboxFetch: '200 2026-05-04T10:00:00.000Z consumer-key',
     });
     expect(result.userId).toEqual(expect.any(String));
     expect(result.seen).toEqual([

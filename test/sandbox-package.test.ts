@@ -1,6 +1,7 @@
-// `@verification-service/contracts/sandbox` as a partner's test suite gets it: the
-// package packed and installed from the tarball into a fresh project with
-// vitest, the sandbox guide's vitest example written there as it stands,
+// `@verification-service/contracts/sandbox` (and `/sandbox/fetch`) as a
+// partner's test suite gets it: the package packed and installed from the
+// tarball into a fresh project with vitest and MSW, the sandbox guide's two
+// vitest examples (on a port, and through MSW) written there as they stand,
 // type-checked (strict, NodeNext) and run by that project's vitest. Also the
 // in-process sandbox with a state file, and the control client's refusals
 // of a wrong base URL, from the installed package.
@@ -14,26 +15,27 @@ import { exec, installInto, sharedInstall } from './helpers/packed-package.js';
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-package-'));
 const project = path.join(work, 'partner-suite');
 
-/** The guide's vitest example: the TypeScript block that starts with `// sandbox.test.ts`. */
-function guideExample(): string {
+/** A test file of the guide: the TypeScript block that starts with `// <name>`. */
+function guideExample(name: string): string {
   const guide = readFileSync(path.join(ROOT, 'guides', 'sandbox.md'), 'utf8');
-  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.startsWith('// sandbox.test.ts\n'));
-  if (!block) throw new Error('guides/sandbox.md has no ```ts block starting with "// sandbox.test.ts"');
+  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.startsWith(`// ${name}\n`));
+  if (!block) throw new Error(`guides/sandbox.md has no \`\`\`ts block starting with "// ${name}"`);
   return block;
 }
+const EXAMPLES = ['sandbox.test.ts', 'msw.test.ts'];
 
 beforeAll(async () => {
   // The run's one tarball, installed here with the project's own vitest.
   const { tarball } = await sharedInstall();
-  await installInto(project, tarball, ['vitest@4.1.12', '@types/node@20.19.43']);
-  writeFileSync(path.join(project, 'sandbox.test.ts'), guideExample());
+  await installInto(project, tarball, ['vitest@4.1.12', '@types/node@20.19.43', 'msw@2.9.0']);
+  for (const name of EXAMPLES) writeFileSync(path.join(project, name), guideExample(name));
   writeFileSync(
     path.join(project, 'tsconfig.json'),
     JSON.stringify({
       // The package's own declarations are checked with skipLibCheck off by
       // consumer.test.ts; here that would check vitest's and vite's too (9 s of CPU).
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
-      files: ['sandbox.test.ts'],
+      files: EXAMPLES,
     }),
   );
 }, 240_000);
@@ -41,18 +43,19 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('@verification-service/contracts/sandbox from the packed tarball', () => {
-  it("type-checks the sandbox guide's vitest example (strict, NodeNext)", async () => {
+  it("type-checks the sandbox guide's vitest examples, on a port and through MSW (strict, NodeNext)", async () => {
     // The native compiler (T1): TypeScript 5 builds the consumer fixture, which imports this entry too.
     await exec(process.execPath, [TSC_NATIVE, '-p', project]);
   }, 120_000);
 
-  it("runs the guide's vitest example with the project's own vitest, and it passes", async () => {
+  it("runs the guide's vitest examples with the project's own vitest, and they pass", async () => {
     const { stdout } = await exec(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'], {
       cwd: project,
       env: { ...process.env, CI: 'true', NODE_OPTIONS: '' },
     });
     expect(stdout).toMatch(/a passed scan completes the verification and creates a user/);
-    expect(stdout).toMatch(/1 passed/);
+    expect(stdout).toMatch(/a verification started by plain fetch reaches the sandbox through MSW/);
+    expect(stdout).toMatch(/2 passed/);
   }, 120_000);
 
   it('keeps a state file (its folders made) across an in-process restart, and the control client refuses a base URL with a path', async () => {

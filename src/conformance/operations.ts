@@ -5,6 +5,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { readBundledDocument } from '../package-files.js';
 import { Contract, type RouteSpec } from '../contract/routes.js';
+import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { escapePointerToken, resolveRef } from '../contract/json-pointer.js';
 import { mergeAllOf, typesOf, type Json } from './schema-values.js';
 
@@ -51,7 +52,7 @@ export interface ApiModel {
 export function loadApi(api: ApiName): ApiModel {
   const doc = readBundledDocument(api);
   const scheme = api === 'partner' ? 'authKey' : 'bearer';
-  const contract = new Contract(api, doc, { errorSchema: 'Error', security: () => scheme });
+  const contract = new Contract(api, doc, { errorSchema: 'Error', security: () => scheme, compiler: ajvCompiler(api, doc) });
   const operations: OperationModel[] = [];
   for (const route of contract.routes) {
     const item = resolveRef(doc, doc.paths[route.path]);

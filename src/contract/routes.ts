@@ -2,16 +2,14 @@
 // the validators is derived once at start-up; each validator is compiled the
 // first time its route needs it, so a start compiles nothing (S22). A
 // validator given precompiled (Ajv's standalone code, built by
-// scripts/validators.mjs) is used instead, and Ajv's compiler is created only
-// for one that is not: where code may not be generated at run time (workerd)
-// the requests are still checked.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+// scripts/validators.mjs) is used instead; the others need a compiler
+// (ajv-compiler.ts), which a contract where code may not be generated at run
+// time (workerd) goes without.
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { SchemaCompiler } from './ajv-compiler.js';
 import { bodyLimitViolations } from './body-limits.js';
 import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
 import { escapePointerToken, resolveRef } from './json-pointer.js';
-
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 type Doc = Record<string, any>;
 
@@ -85,7 +83,7 @@ export class Contract {
   private readonly errorValidator: () => ValidateFunction;
   private readonly precompiled: Record<string, ValidateFunction>;
   private readonly requestPtrs = new Set<string>();
-  private compiler: Ajv2020 | undefined;
+  private readonly compiler: SchemaCompiler | undefined;
 
   constructor(
     readonly api: string,
@@ -95,9 +93,12 @@ export class Contract {
       security: (op: Doc) => RouteSpec['security'];
       /** Validators keyed `${api}${pointer}`, used instead of compiling those schemas. */
       precompiled?: Record<string, ValidateFunction>;
+      /** Compiles the schemas with no precompiled validator (ajvCompiler). */
+      compiler?: SchemaCompiler;
     },
   ) {
     this.precompiled = options.precompiled ?? {};
+    this.compiler = options.compiler;
     this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
     this.routes = [];
     for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
@@ -108,23 +109,12 @@ export class Contract {
     }
   }
 
-  /** The Ajv instance that compiles this document's schemas, created on first use. */
-  get ajv(): Ajv2020 {
-    if (!this.compiler) {
-      // The bundles are linted against the OpenAPI schema dialect at build time;
-      // checking them again here would compile Ajv's meta-schema at every start.
-      // scripts/validators.mjs precompiles with these same options.
-      this.compiler = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-      addFormats(this.compiler);
-      this.compiler.addSchema(this.doc, this.api);
-    }
-    return this.compiler;
-  }
-
   /** A validator of the schema at a JSON pointer of the document: the precompiled one, or compiled now. */
   compile(pointer: string): ValidateFunction {
     const key = `${this.api}${pointer}`;
-    return Object.hasOwn(this.precompiled, key) ? this.precompiled[key] : this.ajv.compile({ $ref: key });
+    if (Object.hasOwn(this.precompiled, key)) return this.precompiled[key];
+    if (!this.compiler) throw new Error(`no validator of ${key} was compiled with the package, and this contract compiles none: rebuild the package (npm run build)`);
+    return this.compiler(key);
   }
 
   /** The pointers of the schemas that parsing a request compiles (parameters, JSON bodies), once each. */

@@ -7,6 +7,7 @@
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import { randomHex } from './common/random.js';
+import type { SchemaCompiler } from '../contract/ajv-compiler.js';
 import { Contract, type ParsedRequest, type RouteSpec } from '../contract/routes.js';
 import { controlHandlers } from './operations/control.js';
 import { hostRefusal } from './http/control-guard.js';
@@ -33,6 +34,8 @@ export interface CoreOptions {
   documents: Record<ApiName, Record<string, any>>;
   /** Request validators compiled when the package was built, by `${api}${pointer}` (Contract). */
   precompiled?: Record<string, ValidateFunction>;
+  /** Compiles the other schemas (answers, with validateResponses): the node:http door's Ajv. */
+  compiler?: (api: ApiName, doc: Record<string, any>) => SchemaCompiler;
   /** Where the service's rendered reference is (the home page links it). */
   homepage: string;
   webhookUrl?: string;
@@ -119,7 +122,7 @@ export function createSandboxCore(options: CoreOptions): SandboxCore {
   };
 
   const contract = (api: ApiName, security: RouteSpec['security']) =>
-    new Contract(api, documents[api], { errorSchema: 'Error', security: () => security, precompiled: options.precompiled });
+    new Contract(api, documents[api], { errorSchema: 'Error', security: () => security, precompiled: options.precompiled, compiler: options.compiler?.(api, documents[api]) });
   const contracts: Record<ApiName, Contract> = { v2: contract('v2', 'bearer'), partner: contract('partner', 'authKey'), sandbox: contract('sandbox', 'none') };
   const handlers: Record<ApiName, Record<string, Handler>> = {
     v2: {

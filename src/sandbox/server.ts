@@ -6,6 +6,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { requestValidators } from '../../generated/validators/sandbox-contract.js';
+import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
 import type { SandboxClock } from './common/clock.js';
 import { createSandboxCore, type SandboxCore } from './core.js';
@@ -140,6 +141,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     accessToken: saved?.meta?.accessToken ?? options.accessToken,
     documents: { v2: readBundledDocument('v2'), partner: readBundledDocument('partner'), sandbox: readBundledDocument('sandbox') },
     precompiled: requestValidators,
+    compiler: ajvCompiler,
     homepage: packageHomepage(),
     webhookUrl: options.webhookUrl,
     retryIntervalMs: options.retryIntervalSeconds === undefined ? undefined : options.retryIntervalSeconds * 1000,
