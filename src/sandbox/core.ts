@@ -40,6 +40,10 @@ export interface CoreOptions {
   homepage: string;
   webhookUrl?: string;
   retryIntervalMs?: number;
+  /** How long one delivery attempt may take before it counts as unanswered. */
+  deliveryTimeoutMs?: number;
+  /** Accept body fields no operation documents (refused with 400 when absent). */
+  allowUnknownFields?: boolean;
   /** What sends the webhooks (the global fetch when absent). */
   fetch?: (request: Request) => Promise<Response>;
   onWebhook?: (event: WebhookEvent, body: string) => void;
@@ -54,8 +58,8 @@ export interface CoreOptions {
   wrap?: (route: RouteSpec, handle: Handler) => { route: RouteSpec; handle: Handler };
   /** Called with each change's answer: with --state it resolves once the change is on disk. */
   commit?: (answer: Answer) => Answer | Promise<Answer>;
-  /** Called after a delivery result was recorded (with --state, to save it). */
-  onDeliveryRecorded?: () => void;
+  /** Called after a delivery result was recorded; with --state it resolves once the result is on disk. */
+  onDeliveryRecorded?: () => unknown;
 }
 
 export interface SandboxCore {
@@ -93,11 +97,12 @@ export function createSandboxCore(options: CoreOptions): SandboxCore {
     clock,
     target: () => partner.webhookTarget(),
     authKey: () => partner.activeAuthKey(),
-    record: (eventId, result) => {
+    record: async (eventId, result) => {
       partner.recordDelivery(eventId, result);
-      options.onDeliveryRecorded?.();
+      await options.onDeliveryRecorded?.();
     },
     retryIntervalMs: options.retryIntervalMs,
+    attemptTimeoutMs: options.deliveryTimeoutMs,
     onFailure: options.onDeliveryFailure,
     fetch: options.fetch,
   });
@@ -146,6 +151,7 @@ export function createSandboxCore(options: CoreOptions): SandboxCore {
     refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
     run,
     loopbackOnly: options.port !== undefined,
+    allowUnknownFields: Boolean(options.allowUnknownFields),
     validateResponses: Boolean(options.validateResponses),
     violations,
   });

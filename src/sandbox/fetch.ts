@@ -20,6 +20,10 @@ export interface SandboxFetchOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Seconds between retries of a webhook not answered 200; the service's 900 when absent. */
   retryIntervalSeconds?: number;
+  /** Seconds one delivery attempt may take before it counts as unanswered and is retried; 10 when absent. */
+  deliveryTimeoutSeconds?: number;
+  /** Accept body fields no operation documents; refused with 400 when absent. */
+  allowUnknownFields?: boolean;
   /** The time the sandbox clock starts from (real time when absent); the control API moves it forward. */
   now?: () => Date;
   /**
@@ -61,8 +65,10 @@ const fail = (what: string) => {
  * ```
  */
 export async function createSandboxFetch(options: SandboxFetchOptions = {}): Promise<SandboxFetch> {
-  const { retryIntervalSeconds, webhookUrl, url = 'http://sandbox.localhost' } = options;
-  if (retryIntervalSeconds !== undefined && !(retryIntervalSeconds > 0)) fail(`retryIntervalSeconds must be a positive number of seconds, not ${retryIntervalSeconds}`);
+  const { retryIntervalSeconds, deliveryTimeoutSeconds, webhookUrl, url = 'http://sandbox.localhost' } = options;
+  for (const [name, value] of [['retryIntervalSeconds', retryIntervalSeconds], ['deliveryTimeoutSeconds', deliveryTimeoutSeconds]] as const) {
+    if (value !== undefined && !(value > 0)) fail(`${name} must be a positive number of seconds, not ${value}`);
+  }
   if (webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(webhookUrl)) fail(`webhookUrl must be an http:// or https:// URL, not ${JSON.stringify(webhookUrl)}`);
   if (!/^https?:\/\/[^/]+$/.test(url.replace(/\/+$/, ''))) fail(`url must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(url)}`);
   for (const name of ['authKey', 'accessToken'] as const) {
@@ -81,6 +87,8 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
     homepage,
     webhookUrl,
     retryIntervalMs: retryIntervalSeconds === undefined ? undefined : retryIntervalSeconds * 1000,
+    deliveryTimeoutMs: deliveryTimeoutSeconds === undefined ? undefined : deliveryTimeoutSeconds * 1000,
+    allowUnknownFields: options.allowUnknownFields,
     fetch: options.fetch,
     onWebhook: options.onWebhook,
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => console.warn(line)),

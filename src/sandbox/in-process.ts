@@ -17,6 +17,10 @@ export interface StartSandboxOptions {
   webhookUrl?: string;
   /** Seconds between retries of a webhook not answered 200 (`--retry-interval`); the service's 900 when absent. */
   retryIntervalSeconds?: number;
+  /** Seconds one delivery attempt may take before it counts as unanswered and is retried (`--delivery-timeout`); 10 when absent. */
+  deliveryTimeoutSeconds?: number;
+  /** Accept body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
+  allowUnknownFields?: boolean;
   /** Keep the whole state in this file across restarts (`--state`); missing folders are created. */
   state?: string;
   /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
@@ -52,10 +56,13 @@ export interface RunningSandbox {
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const { port = 0, retryIntervalSeconds, onWebhook } = options;
+  const { port = 0, retryIntervalSeconds, deliveryTimeoutSeconds, onWebhook } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`startSandbox: port must be a whole number from 0 to 65535, not ${port}`);
   if (retryIntervalSeconds !== undefined && !(retryIntervalSeconds > 0)) {
     throw new TypeError(`startSandbox: retryIntervalSeconds must be a positive number of seconds, not ${retryIntervalSeconds}`);
+  }
+  if (deliveryTimeoutSeconds !== undefined && !(deliveryTimeoutSeconds > 0)) {
+    throw new TypeError(`startSandbox: deliveryTimeoutSeconds must be a positive number of seconds, not ${deliveryTimeoutSeconds}`);
   }
   if (options.webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(options.webhookUrl)) {
     throw new TypeError(`startSandbox: webhookUrl must be an http:// or https:// URL, not ${JSON.stringify(options.webhookUrl)}`);
@@ -70,6 +77,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     accessToken: options.accessToken,
     webhookUrl: options.webhookUrl,
     retryIntervalSeconds,
+    deliveryTimeoutSeconds,
+    allowUnknownFields: options.allowUnknownFields,
     state: options.state,
     onWebhook,
     onDeliveryFailure: options.onDeliveryFailure,

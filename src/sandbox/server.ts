@@ -145,6 +145,8 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     homepage: packageHomepage(),
     webhookUrl: options.webhookUrl,
     retryIntervalMs: options.retryIntervalSeconds === undefined ? undefined : options.retryIntervalSeconds * 1000,
+    deliveryTimeoutMs: options.deliveryTimeoutSeconds === undefined ? undefined : options.deliveryTimeoutSeconds * 1000,
+    allowUnknownFields: options.allowUnknownFields,
     onWebhook: options.onWebhook,
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
     newId: options.newId,
@@ -153,7 +155,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
     // With --state an answer waits until what its change wrote is on disk.
     commit: (answer) => (journal ? journal.commit(answer) : answer),
-    onDeliveryRecorded: () => void Promise.resolve(journal?.commit(undefined)).catch(() => undefined),
+    onDeliveryRecorded: () => journal?.commit(undefined),
   });
   const { partner, v2, clock, delivery } = core;
   if (options.state !== undefined && saved) {

@@ -29,6 +29,8 @@ export interface DispatchOptions {
   run: (handle: Handler, req: ParsedRequest) => Answer | Promise<Answer>;
   /** Refuse control requests from a web page outside this machine (the node:http door, which any page can reach). */
   loopbackOnly: boolean;
+  /** Accept body fields no operation documents (refused with 400 otherwise). */
+  allowUnknownFields: boolean;
   /** Check every answer against the documents and answer 500 on a violation. */
   validateResponses: boolean;
   violations: string[];

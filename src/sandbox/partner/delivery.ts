@@ -13,8 +13,8 @@ export interface DeliveryOptions {
   target: () => string | undefined;
   /** The auth key that signs now (a rotation applies to the next attempt). */
   authKey: () => string;
-  /** Updates the event's history record in place. */
-  record: (eventId: string, result: DeliveryResult) => void;
+  /** Updates the event's history record in place; with --state it resolves once the result is on disk. */
+  record: (eventId: string, result: DeliveryResult) => void | Promise<void>;
   /** Retry interval; the service's is 15 minutes, tests shorten it. */
   retryIntervalMs?: number;
   /** How long one attempt may take before it counts as no answer. */
