@@ -198,7 +198,7 @@ async function main() {
     // The mocks and the sandbox read the bundles when they start. The
     // sandbox is back before the slow steps, and restarted again if compile
     // rewrote its code.
-    const mocksRestarted = servers.mocks.restart(changed);
+    const mocksRestarted = servers.mocks.follow(changed);
     if (changed.length) await servers.sandbox.restart();
     if (signal.aborted) return;
     const controller = new AbortController();

@@ -152,7 +152,7 @@ describe('npm run dev', () => {
     expect(await page('index.html')).toContain('./v2.html');
   });
 
-  it('shows a one-line description edit, reloads the page, and restarts the mock and the sandbox on the new bundle', async () => {
+  it('shows a one-line description edit, reloads the page, the mock reloads and the sandbox restarts on the new bundle', async () => {
     const id = '0b7d4f52-9c1e-4a8f-b3d6-5e2a71c9f084';
     const mockExternalId = async () => {
       const res = await fetch(`${urls.v2Mock}/v2/verifications/${id}`, { headers: { Authorization: 'Bearer dev-test' } }).catch(() => null);

@@ -29,8 +29,11 @@ const track = (pid, exited) => {
 
 /**
  * The Prism mocks. `ports` maps each mocked API's name to the port asked for
- * (0: any free one); `restart(names)` restarts the named mocks on the
- * bundles as they are now.
+ * (0: any free one). A running mock follows its bundle by itself: Prism
+ * watches the document it serves and reloads it when it changes, in its own
+ * process (a new Prism process would cost seconds of CPU per save).
+ * `follow(names)` starts the named mocks that are not running (one that
+ * failed to start, or stopped).
  */
 export function devMocks({ out, ports, signal, log, warn }) {
   const running = new Map();
@@ -60,15 +63,16 @@ export function devMocks({ out, ports, signal, log, warn }) {
   }
   // One start or restart at a time, so two edits never start two mocks on one port.
   let queue = Promise.resolve();
-  const restartOne = async (api) => {
-    await running.get(api.name)?.stop();
+  const startIfStopped = async (api) => {
+    const mock = running.get(api.name);
+    if (mock?.running()) return;
     running.delete(api.name);
     await start(api);
   };
   const enqueue = (fn) => (queue = queue.then(fn));
   return {
     start: () => enqueue(() => Promise.all(MOCKED_APIS.map(start))),
-    restart: (names) => enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(restartOne))),
+    follow: (names) => enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(startIfStopped))),
     // A start under way ends at once: `signal` has killed its Prism.
     stop: () => enqueue(() => Promise.all([...running.values()].map((mock) => mock.stop()))),
   };

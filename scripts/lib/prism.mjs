@@ -133,6 +133,8 @@ async function startPrismOn({ document, port, host, logLevel, timeoutMs, signal 
     port,
     pid: child.pid,
     exited,
+    /** Whether the process still runs. */
+    running: () => child.exitCode === null && child.signalCode === null,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -2,8 +2,9 @@ import { FAULTS, parseFaults } from '../sandbox/http/faults.js';
 import { serveSandbox } from '../sandbox/server.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
-                                     [--webhook-url URL] [--retry-interval SECONDS] [--state FILE]
-                                     [--fault LIST]
+                                     [--webhook-url URL] [--retry-interval SECONDS]
+                                     [--delivery-timeout SECONDS] [--allow-unknown-fields]
+                                     [--state FILE] [--fault LIST]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -16,6 +17,11 @@ Options:
   --access-token TOKEN   the v2 bearer token (default: generated)
   --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
   --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
+  --delivery-timeout SECS
+                         how long a webhook receiver may take to answer before the
+                         attempt counts as failed and is retried (default 10)
+  --allow-unknown-fields accept body fields no operation documents (default: 400
+                         naming the field, and the documented one it is close to)
   --state FILE           keep the whole state in FILE across restarts and crashes
                          (created with its folders when missing; its saved keys win
                          over --auth-key and --access-token)
@@ -31,6 +37,8 @@ export async function sandboxCommand(argv, out, err = out) {
         'access-token': { type: 'string' },
         'webhook-url': { type: 'string' },
         'retry-interval': { type: 'string' },
+        'delivery-timeout': { type: 'string' },
+        'allow-unknown-fields': { type: 'boolean' },
         state: { type: 'string' },
         fault: { type: 'string' },
     });
@@ -58,6 +66,9 @@ export async function sandboxCommand(argv, out, err = out) {
     const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
     if (retrySeconds !== undefined && !(retrySeconds > 0))
         throw new UsageError('--retry-interval must be a positive number of seconds', 'sandbox');
+    const timeoutSeconds = values['delivery-timeout'] === undefined ? undefined : Number(values['delivery-timeout']);
+    if (timeoutSeconds !== undefined && !(timeoutSeconds > 0))
+        throw new UsageError('--delivery-timeout must be a positive number of seconds', 'sandbox');
     let faults;
     try {
         faults = values.fault === undefined ? undefined : parseFaults(values.fault);
@@ -73,6 +84,8 @@ export async function sandboxCommand(argv, out, err = out) {
             accessToken: values['access-token'],
             webhookUrl,
             retryIntervalSeconds: retrySeconds,
+            deliveryTimeoutSeconds: timeoutSeconds,
+            allowUnknownFields: values['allow-unknown-fields'],
             state: values.state,
             faults,
         });

@@ -10,6 +10,10 @@ export interface SandboxFetchOptions {
     fetch?: (request: Request) => Promise<Response>;
     /** Seconds between retries of a webhook not answered 200; the service's 900 when absent. */
     retryIntervalSeconds?: number;
+    /** Seconds one delivery attempt may take before it counts as unanswered and is retried; 10 when absent. */
+    deliveryTimeoutSeconds?: number;
+    /** Accept body fields no operation documents; refused with 400 when absent. */
+    allowUnknownFields?: boolean;
     /** The time the sandbox clock starts from (real time when absent); the control API moves it forward. */
     now?: () => Date;
     /**

@@ -10,6 +10,10 @@ export interface StartSandboxOptions {
     webhookUrl?: string;
     /** Seconds between retries of a webhook not answered 200 (`--retry-interval`); the service's 900 when absent. */
     retryIntervalSeconds?: number;
+    /** Seconds one delivery attempt may take before it counts as unanswered and is retried (`--delivery-timeout`); 10 when absent. */
+    deliveryTimeoutSeconds?: number;
+    /** Accept body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
+    allowUnknownFields?: boolean;
     /** Keep the whole state in this file across restarts (`--state`); missing folders are created. */
     state?: string;
     /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
