@@ -143,6 +143,22 @@ describe('HTTP framing', () => {
     // Answered by the parser's error listener, and still marked nosniff like every JSON answer.
     expect(text.slice(0, text.indexOf('\r\n\r\n'))).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
   });
+
+  it('refuses an absolute-form target (for proxies) with 400, whatever host it names', async () => {
+    for (const target of [`http://evil.example/partners`, `http://127.0.0.1:${port}/partners`, '*']) {
+      const { text } = await raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: any\r\nConnection: close\r\n\r\n`);
+      expect(answerOf(text), target).toMatchObject({ status: 400, body: { message: 'path is not a valid request target' } });
+    }
+  });
+
+  it('refuses a request line without a version (HTTP/0.9) with 400 saying what to send, and closes', async () => {
+    const { text } = await raw('GET /partners\r\n\r\n');
+    const answer = answerOf(text);
+    expect(answer.status).toBe(400);
+    partnerDoc.expectValid('Error', answer.body);
+    expect(answer.body.message).toMatch(/^request has no HTTP version \(HTTP\/0\.9, which has no headers\); send "GET \/path HTTP\/1\.1" with a Host header$/);
+    expect(text.slice(0, text.indexOf('\r\n\r\n'))).toMatch(/\r\nconnection: close\r\n/i);
+  });
 });
 
 describe('slow clients', () => {

@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import { randomHex } from './common/random.js';
 import type { SchemaCompiler } from '../contract/ajv-compiler.js';
-import { Contract, type ParsedRequest, type RouteSpec } from '../contract/routes.js';
+import { Contract, type ParsedRequest, type RouteSpec, type Violation } from '../contract/routes.js';
 import { controlHandlers } from './operations/control.js';
 import { hostRefusal } from './http/control-guard.js';
 import { refusalReason } from './http/credential-refusal.js';
@@ -65,7 +65,7 @@ export interface CoreOptions {
 export interface SandboxCore {
   answer(req: DoorRequest): Promise<DoorAnswer | undefined>;
   /** An answer outside any operation, in the error shape of the API `target` belongs to. */
-  refusal(target: string, status: number, message: string): DoorAnswer;
+  refusal(target: string, status: number, message: string, violations?: Violation[]): DoorAnswer;
   authKey(): string;
   accessToken: string;
   clock: SandboxClock;
@@ -175,7 +175,7 @@ export function createSandboxCore(options: CoreOptions): SandboxCore {
       if (foreign) return dispatcher.refusal(req.target, foreign.status, foreign.message);
       return homePageAnswer(req, url, documents, options.homepage) ?? dispatcher.answer(req);
     },
-    refusal: (target, status, message) => dispatcher.refusal(target, status, message),
+    refusal: (target, status, message, violations) => dispatcher.refusal(target, status, message, violations),
     authKey: () => partner.activeAuthKey(),
     accessToken,
     clock,

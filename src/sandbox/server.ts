@@ -166,6 +166,13 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let closing = false;
   const server = createHttpServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) }, (req, res) => {
+    // A request line without a version is HTTP/0.9, which has no headers:
+    // no Host, no credential, no body type; Node's parser lets it through.
+    if (req.httpVersionMajor < 1) {
+      const why = 'has no HTTP version (HTTP/0.9, which has no headers); send "GET /path HTTP/1.1" with a Host header';
+      const refusal = core.refusal(req.url ?? '/', 400, `the request line ${why}`, [{ field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } }]);
+      return write(req, res, { ...refusal, close: true }, closing);
+    }
     core.answer(doorRequest(req)).then(
       (answer) => answer && write(req, res, answer, closing),
       (err: Error) => res.destroy(err),

@@ -73,8 +73,8 @@ export class Dispatcher {
   }
 
   /** An answer outside any operation, in the error shape of the API the target belongs to. */
-  refusal(target: string, status: number, message: string): DoorAnswer {
-    return this.fail(apiOf(target), status, message);
+  refusal(target: string, status: number, message: string, violations: Violation[] = []): DoorAnswer {
+    return this.fail(apiOf(target), status, message, violations);
   }
 
   private async dispatch(req: DoorRequest): Promise<DoorAnswer | undefined> {

@@ -18,18 +18,14 @@ interface Node<T> {
 
 export type Lookup<T> =
   | { found: true; value: T; params: Record<string, string>; query: string }
-  /** A target whose path cannot be decoded, or whose only match has a parameter over the bound. */
+  /**
+   * A target that is not in origin form (`/path?query`: absolute-form
+   * `http://host/path` is for proxies, which the sandbox is not), whose path
+   * cannot be decoded, or whose only match has a parameter over the bound.
+   */
   | { found: false; malformed: boolean };
 
 const node = <T>(): Node<T> => ({ statics: new Map() });
-
-/** The path of an absolute-form target (`http://host/path?q`), or undefined when it is none. */
-function absolutePath(target: string): string | undefined {
-  const match = /^https?:\/\/[^/?#]+/i.exec(target);
-  if (!match) return undefined;
-  const rest = target.slice(match[0].length);
-  return rest.startsWith('/') ? rest : `/${rest}`;
-}
 
 export class Router<T> {
   private readonly trees = new Map<string, Node<T>>();
@@ -55,10 +51,10 @@ export class Router<T> {
   }
 
   lookup(method: string, target: string): Lookup<T> {
+    if (!target.startsWith('/')) return { found: false, malformed: true };
     const tree = this.trees.get(method);
-    let url = target;
-    if (!url.startsWith('/')) url = absolutePath(url) ?? '';
-    if (!tree || url === '') return { found: false, malformed: false };
+    const url = target;
+    if (!tree) return { found: false, malformed: false };
     // The path ends at the query or a fragment; the query at a fragment.
     let end = 0;
     while (end < url.length && url[end] !== '?' && url[end] !== '#') end++;
