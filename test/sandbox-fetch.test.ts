@@ -46,6 +46,8 @@ describe('one core, two doors: the fetch handler answers as the server does', ()
     ['partner create, broken JSON', '/verifications', { method: 'POST', headers: { ...key, ...json }, body: '{"phoneNumber": +49}' }],
     ['partner create, missing fields', '/verifications', { method: 'POST', headers: { ...key, ...json }, body: '{}' }],
     ['partner create, prototype key', '/verifications', { method: 'POST', headers: { ...key, ...json }, body: '{"__proto__": {}}' }],
+    ['partner create, unknown field', '/verifications', { method: 'POST', headers: { ...key, ...json }, body: '{"externalUserId": "00000000-0000-4000-8000-000000000000", "redirectUrl": "https://shop.example/verified", "timeToExpire": 5}' }],
+    ['partner create, invalid UTF-8', '/verifications', { method: 'POST', headers: { ...key, ...json }, body: new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) }],
     ['partner create, over 1 MiB', '/verifications', { method: 'POST', headers: { ...key, ...json }, body: `{"x":"${'a'.repeat(1024 * 1024)}"}` }],
     ['no such operation', '/nowhere', { headers: key }],
     ['control POST without JSON', '/_sandbox/seed', { method: 'POST' }],

@@ -34,6 +34,8 @@ export interface RouteSpec {
   path: string;
   security: 'bearer' | 'authKey' | 'none';
   hasBody: boolean;
+  /** The documented JSON body's schema as written (often a `$ref` into the document); undefined when the operation takes none. */
+  bodySchema?: unknown;
   /** Parses and checks path, query and body; returns the typed values or the violations. */
   parse(raw: { params: Record<string, string>; query: URLSearchParams; body: unknown }):
     | { ok: true; value: ParsedRequest }
@@ -180,6 +182,7 @@ export class Contract {
       path,
       security,
       hasBody: Boolean(bodyMedia),
+      bodySchema: bodyMedia?.schema,
       parse: ({ params: rawParams, query: rawQuery, body }) => {
         const violations: Violation[] = [];
         const value: ParsedRequest = { params: {}, query: {}, body: undefined };

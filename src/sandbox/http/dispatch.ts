@@ -5,6 +5,7 @@
 // API the path belongs to (error-bodies.ts). The door's owner may wrap each
 // operation's route and handler (the server's `--fault` list, faults.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
+import { unknownFieldViolations } from '../../contract/unknown-fields.js';
 import { controlRefusal } from './control-guard.js';
 import { REASON_HEADER } from './credential-refusal.js';
 import { jsonAnswer, type DoorAnswer, type DoorRequest } from './door.js';
@@ -119,7 +120,15 @@ export class Dispatcher {
       return this.fail(api, 401, 'Unauthorized', [], route, why ? { [REASON_HEADER]: why } : {});
     }
     const parsed = route.parse({ params, query: new URLSearchParams(queryText), body });
-    if (!parsed.ok) return this.fail(api, 400, undefined, parsed.violations, route);
+    // Fields the documents do not declare, which the validator lets through:
+    // refused with the validator's findings, so a typo of a required field
+    // is named beside the field it leaves missing. A body out of bounds is
+    // refused for that alone (body-limits.ts), as nothing looks inside it.
+    const outOfBounds = !parsed.ok && parsed.violations.some((v) => v.reasonCode === 'MAX_DEPTH' || v.reasonCode === 'MAX_SIZE');
+    const unknown = this.options.allowUnknownFields || body === undefined || route.bodySchema === undefined || outOfBounds
+      ? []
+      : unknownFieldViolations(this.options.contracts[api].doc, route.bodySchema, body);
+    if (!parsed.ok || unknown.length) return this.fail(api, 400, undefined, [...unknown, ...(parsed.ok ? [] : parsed.violations)], route);
     let answer: Answer;
     try {
       answer = await this.options.run(handle, parsed.value);

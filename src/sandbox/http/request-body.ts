@@ -1,12 +1,12 @@
 // How request bodies are read: JSON in UTF-8 only, at most 1 MiB. Any other
 // media type (`text/plain` too) is refused 415; a charset other than UTF-8 is
 // refused 415 rather than decoded as UTF-8 into different text
-// (S17); a body that is not JSON, or carries `__proto__` or
+// (S17); a body that is not UTF-8 or not JSON, or carries `__proto__` or
 // `constructor.prototype` keys, is a 400.
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
-import { utf8Text, type DoorRequest } from './door.js';
+import { strictUtf8Text, type DoorRequest } from './door.js';
 import type { ApiName } from './error-bodies.js';
 import { jsonMistake } from './json-position.js';
 
@@ -26,6 +26,12 @@ function invalidJson(text: string): Violation {
   const { what, position, line, column } = mistake;
   return { field: 'body', reasonCode: 'INVALID_JSON', params: { message: `is not valid JSON: ${what} at line ${line}, column ${column} (offset ${position})`, position, line, column } };
 }
+
+const invalidUtf8 = (offset: number): Violation => ({
+  field: 'body',
+  reasonCode: 'INVALID_UTF8',
+  params: { message: `is not valid UTF-8: invalid byte at offset ${offset}`, offset },
+});
 
 const PROTOTYPE_KEY: Violation = {
   field: 'body',
@@ -76,7 +82,10 @@ function parse(raw: Uint8Array, header: string, api: ApiName): BodyResult {
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return { ok: false, status: 415, message: `Content-Type charset must be utf-8, not ${charset}`, close: true };
   }
-  const text = utf8Text(raw);
+  // Refused rather than stored with U+FFFD where the bytes were.
+  const decoded = strictUtf8Text(raw);
+  if ('invalidAt' in decoded) return { ok: false, status: 400, violations: [invalidUtf8(decoded.invalidAt)], close: true };
+  const { text } = decoded;
   // Control requests must send the JSON type (control-guard.ts) even where
   // the operation takes no body, so an empty one is no body there.
   if (text === '') return api === 'sandbox' ? { ok: true, body: undefined } : { ok: false, status: 400, violations: [EMPTY], close: true };

@@ -1,0 +1,131 @@
+// Body fields a request schema does not declare. The validator lets them
+// through (the documents leave `additionalProperties` unsaid), so a typo such
+// as `timeToExpire` for `timeToExpiry` would be ignored and the default used;
+// the sandbox refuses them (S45), naming the field and the declared one it
+// is probably meant to be. Objects the documents leave free-form
+// (`additionalProperties` given as `true` or a schema, `patternProperties`,
+// or no properties declared at all) take any keys.
+import { MAX_DEPTH } from './body-limits.js';
+import { resolveRef } from './json-pointer.js';
+import type { Violation } from './routes.js';
+
+type Schema = Record<string, unknown>;
+
+/** What a schema, with its `$ref`s, `allOf`, `oneOf` and `anyOf` branches, declares of an object or array. */
+interface Shape {
+  /** Any key is accepted (free-form, or nothing declared to compare with). */
+  free: boolean;
+  /** Each declared property and its schemas (one per branch that declares it). */
+  properties: Map<string, unknown[]>;
+  /** The schemas of array items, and of the items at each position (`prefixItems`). */
+  items: unknown[];
+  prefixItems: unknown[][];
+}
+
+const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function shapeOf(doc: unknown, schemas: unknown[]): Shape {
+  const shape: Shape = { free: false, properties: new Map(), items: [], prefixItems: [] };
+  let declaresAny = false;
+  const seen = new Set<unknown>();
+  const pending = [...schemas];
+  while (pending.length) {
+    const schema = resolveRef(doc, pending.pop());
+    // `true`, `{}` or anything unreadable is no schema to judge keys by.
+    if (!isObject(schema) || seen.has(schema)) {
+      if (!isObject(schema)) shape.free = true;
+      continue;
+    }
+    seen.add(schema);
+    const extra = schema.additionalProperties;
+    if (extra === true || isObject(extra) || schema.patternProperties !== undefined) shape.free = true;
+    if (isObject(schema.properties)) {
+      for (const [name, sub] of Object.entries(schema.properties)) {
+        declaresAny = true;
+        const list = shape.properties.get(name);
+        if (list) list.push(sub);
+        else shape.properties.set(name, [sub]);
+      }
+    }
+    if (schema.items !== undefined && typeof schema.items !== 'boolean') shape.items.push(schema.items);
+    if (Array.isArray(schema.prefixItems)) schema.prefixItems.forEach((sub, i) => (shape.prefixItems[i] ??= []).push(sub));
+    // A field is known when any branch declares it.
+    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+      const branches = schema[key];
+      if (Array.isArray(branches)) pending.push(...branches);
+    }
+  }
+  // `{type: object}` or `maxProperties: 0` alone: the validator judges such an object, not a list of names.
+  if (!declaresAny) shape.free = true;
+  return shape;
+}
+
+/** Edits (insert, delete, substitute) turning `a` into `b`: Levenshtein's distance, one row at a time. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * The declared name `name` is probably meant to be: the closest, ignoring
+ * case, within a third of the name's length (at least one edit), so
+ * `timeToExpire` finds `timeToExpiry` and `typ` finds `type`, but `colour`
+ * finds nothing among names that share a letter or two.
+ */
+export function closestName(name: string, declared: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of declared) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance <= limit && distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const member = (key: string) => (IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
+
+/**
+ * Violations for each field of `body` (`body.timeToExpire`,
+ * `body.requirements[0].typ`) that `schema` (a schema of `doc`, or a `$ref`
+ * into it) does not declare, with `params.suggestion` where a declared name
+ * is close. Below MAX_DEPTH levels nothing is looked at: the body's bounds
+ * refuse such a body anyway.
+ */
+export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
+  const violations: Violation[] = [];
+  const walk = (schemas: unknown[], value: unknown, at: string, depth: number) => {
+    if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || schemas.length === 0) return;
+    const shape = shapeOf(doc, schemas);
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => walk([...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)], item, `${at}[${i}]`, depth + 1));
+      return;
+    }
+    for (const [key, sub] of Object.entries(value)) {
+      const declared = shape.properties.get(key);
+      if (declared) walk(declared, sub, `${at}${member(key)}`, depth + 1);
+      else if (!shape.free) violations.push(unknownField(`${at}${member(key)}`, key, [...shape.properties.keys()]));
+    }
+  };
+  walk([schema], body, field, 0);
+  return violations;
+}
+
+function unknownField(field: string, key: string, documented: string[]): Violation {
+  const suggestion = closestName(key, documented);
+  const message = suggestion === undefined
+    ? `is not a documented field (documented here: ${documented.join(', ')})`
+    : `is not a documented field; did you mean ${suggestion}?`;
+  return { field, reasonCode: 'UNKNOWN_FIELD', params: { message, ...(suggestion === undefined ? {} : { suggestion }), documented } };
+}
