@@ -41,7 +41,7 @@ describe('a body field no document declares', () => {
   it('is found inside an array item, beside what the validator finds missing', async () => {
     const answer = await post(strict, '/verifications', JSON.stringify(create({ requirements: [{ typ: 'document' }] })));
     expect(answer.status).toBe(400);
-    expect(answer.body.message).toBe('body.requirements[0].typ is not a documented field; did you mean type?; body.requirements.0.type is required');
+    expect(answer.body.message).toBe('body.requirements.0.typ is not a documented field; did you mean type?; body.requirements.0.type is required');
   });
 
   it('has no suggestion when no declared field is close, and lists the declared ones', async () => {
@@ -73,7 +73,7 @@ describe('a body field no document declares', () => {
       message: 'Input data is invalid. Please check the details.',
       details: [
         { field: 'body.timeToExpire', reasonCode: 'UNKNOWN_FIELD', params: expect.objectContaining({ message: 'is not a documented field; did you mean timeToExpiry?', suggestion: 'timeToExpiry' }) },
-        { field: 'body.requirements[0].colour', reasonCode: 'UNKNOWN_FIELD', params: expect.not.objectContaining({ suggestion: expect.anything() }) },
+        { field: 'body.requirements.0.colour', reasonCode: 'UNKNOWN_FIELD', params: expect.not.objectContaining({ suggestion: expect.anything() }) },
       ],
     });
   });

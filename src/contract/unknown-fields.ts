@@ -109,7 +109,7 @@ export function unknownFieldViolations(doc: unknown, schema: unknown, body: unkn
     if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || schemas.length === 0) return;
     const shape = shapeOf(doc, schemas);
     if (Array.isArray(value)) {
-      value.forEach((item, i) => walk([...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)], item, `${at}[${i}]`, depth + 1));
+      value.forEach((item, i) => walk([...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)], item, `${at}.${i}`, depth + 1));
       return;
     }
     for (const [key, sub] of Object.entries(value)) {
