@@ -116,7 +116,7 @@ describe("the end user's page", () => {
     expect(page.url()).toBe(`${appUrl}/done`);
   });
 
-  it('Waiting for user input stays on the page with Complete only; completing then merges into the user of the same phone (user.merged)', async () => {
+  it('Waiting for user input stays on the page with Complete, Needs review and Decline; completing then merges into the user of the same phone (user.merged)', async () => {
     const first = await create();
     await page.goto(first.url);
     await page.getByRole('button', { name: 'Complete' }).click();
@@ -128,7 +128,7 @@ describe("the end user's page", () => {
     await page.getByRole('button', { name: 'Waiting for user input' }).click();
     await page.waitForURL(again.url);
     expect(await page.locator('#status').textContent()).toBe('waitingForUserInput');
-    expect(await buttons()).toEqual(['Complete']);
+    expect(await buttons()).toEqual(['Complete', 'Needs review', 'Decline']);
 
     await page.getByRole('button', { name: 'Complete' }).click();
     await page.waitForURL(`${appUrl}/done`);

@@ -21,6 +21,7 @@ type Stage = 'created' | 'started' | 'inReview' | 'completed';
 const STAGE_OF: Record<string, Stage> = {
   openVerificationLink: 'created',
   expireVerification: 'created',
+  closeVerification: 'created',
   enterName: 'started',
   enterDateOfBirth: 'started',
   verifyPhone: 'started',

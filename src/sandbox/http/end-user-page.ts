@@ -60,8 +60,8 @@ const missingDateOfBirth = (v: Verification) => required(v, 'dateOfBirth') && !c
 /** The outcomes the lifecycle allows from a status, as buttons. */
 export function allowedOutcomes(v: Verification): Outcome[] {
   if (v.status === 'started') return missingName(v) || missingDateOfBirth(v) ? ['complete', 'waiting', 'review', 'decline'] : ['complete', 'review', 'decline'];
-  // From waitingForUserInput the sandbox's lifecycle moves on when the missing data is entered.
-  if (v.status === 'waitingForUserInput') return ['complete'];
+  // Complete enters the missing data; the table also moves waitingForUserInput to inReview and declined.
+  if (v.status === 'waitingForUserInput') return ['complete', 'review', 'decline'];
   return [];
 }
 
@@ -155,7 +155,8 @@ export class EndUserPage {
       if (missingDateOfBirth(v)) steps.push(['enterDateOfBirth', { dateOfBirth: form.get('dateOfBirth') ?? DEFAULT_DATE_OF_BIRTH }]);
       if (required(v, 'phoneNumbers') && !collected(v, 'phoneNumbers') && (v.phoneNumbers ?? []).length > 0) steps.push(['verifyPhone', undefined]);
     }
-    if (v.status === 'started') {
+    // In waitingForUserInput the face is already scanned: only a review or a decline scans again.
+    if (v.status === 'started' || outcome === 'review' || outcome === 'decline') {
       const scan = { complete: 'pass', waiting: 'pass', review: 'review', decline: 'fail' }[outcome];
       steps.push(['scanVerification', { outcome: scan }]);
     }

@@ -44,6 +44,7 @@ export function controlHandlers({ partner, v2, clock, delivery, credentials }: C
     scanVerification: (req) => [200, partner.scan(vid(req), body(req))],
     acceptReview: (req) => [200, partner.acceptReview(vid(req))],
     expireVerification: (req) => [200, partner.expire(vid(req))],
+    closeVerification: (req) => [200, partner.closeVerification(vid(req))],
     markShareholder: (req) => [200, partner.markShareholder(String(req.params.userId), body(req))],
     createV2Verification: (req) => [201, v2.create(body<V2SessionInput>(req))],
     seedSandbox: () => [200, partner.seed()],

@@ -29,6 +29,12 @@ import { shareholderEventData, verificationView } from './views.js';
 type S = components['schemas'];
 
 const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);
+/**
+ * Where the scan decides the session (the table's "user progress"): also in
+ * `waitingForUserInput`, whose rows move on to `inReview` or `declined` as
+ * well as to `completed`.
+ */
+const SCANNABLE: ReadonlySet<string> = new Set(['started', 'waitingForUserInput']);
 
 export const sameName = (a: PersonName | undefined, b: PersonName | undefined) =>
   !!a && !!b && a.firstName.trim().toLowerCase() === b.firstName.trim().toLowerCase() && a.lastName.trim().toLowerCase() === b.lastName.trim().toLowerCase();
@@ -125,7 +131,11 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
 
 export function scan(store: PartnerStore, verificationId: string, input: ScanInput): S['Verification'] {
   const v = changing(store, verificationId);
-  if (v.data.status !== 'started') throw new SandboxError(409, `Verification ${verificationId} cannot be scanned in status ${v.data.status}; open its link first`);
+  const { status } = v.data;
+  if (!SCANNABLE.has(status)) {
+    const hint = status === 'created' ? 'open its link first' : 'only started and waitingForUserInput sessions scan';
+    throw new SandboxError(409, `Verification ${verificationId} cannot be scanned in status ${status}; ${hint}`);
+  }
   if (!['pass', 'review', 'fail'].includes(input.outcome)) throw new SandboxError(400, 'outcome must be pass, review or fail');
   const given = input.document ?? {};
   for (const field of ['dateOfBirth', 'expiryAt', 'issuedAt'] as const) {
@@ -151,8 +161,10 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
   refreshCollected(v);
   if (input.outcome === 'fail') setStatus(store, v, 'declined');
   else if (input.outcome === 'review') setStatus(store, v, 'inReview');
-  else if (missingInput(v)) setStatus(store, v, 'waitingForUserInput');
-  else complete(store, v);
+  else if (!missingInput(v)) complete(store, v);
+  else if (status === 'started') setStatus(store, v, 'waitingForUserInput');
+  // A passed scan again while still waiting: no status change, so no webhook.
+  else v.data.updatedAt = nowIso(store);
   return verificationView(v);
 }
 
@@ -171,6 +183,14 @@ export function expire(store: PartnerStore, verificationId: string): S['Verifica
   // Expiring "now" moves `validTo` to now, so the record reads as expired at `validTo`.
   v.data.validTo = nowIso(store);
   setStatus(store, v, 'expired', v.data.validTo);
+  return verificationView(v);
+}
+
+/** The table's "closure" of an unfinished session, which a new verification for the same phone number does only to `created` and `started` ones (rule 2 of operation 5). */
+export function closeVerification(store: PartnerStore, verificationId: string): S['Verification'] {
+  const v = changing(store, verificationId);
+  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `Verification ${verificationId} cannot be closed in status ${v.data.status}`);
+  setStatus(store, v, 'closed');
   return verificationView(v);
 }
 

@@ -8,7 +8,7 @@ import type { components, operations } from '../../../generated/types/partner.js
 import { pageOf, inWindow, wants } from './paging.js';
 import { SandboxError, type Paging, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
-import { acceptReview, attached, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, scan, verifyPhone } from './lifecycle.js';
+import { acceptReview, attached, closeVerification, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, scan, verifyPhone } from './lifecycle.js';
 import type { StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
@@ -301,7 +301,7 @@ const OPERATIONS = {
   ...{ createVerification, revertVerification, listVerifications, getVerification, userActivities, verificationLinkedByDevice, verificationWebhooks },
   ...{ listUsers, getUser, userLinkedByDevice, userShares, createExternalUsers, userFingerprints, userWebhooks },
   // The control API's: the end user, the reviewer and time (lifecycle.ts), deliveries, session links, reset.
-  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, markShareholder, expireDue, recordDelivery, pendingEvents },
+  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, closeVerification, markShareholder, expireDue, recordDelivery, pendingEvents },
   /** The verification a session token of a `url` belongs to. */
   verificationIdForToken: (store: PartnerStore, token: string) => [...store.verifications.values()].find((v) => v.token === token)?.data.id,
   /** The partner's webhook address, or undefined while none was configured. */

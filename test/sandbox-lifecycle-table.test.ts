@@ -1,0 +1,305 @@
+// The partner document's "States and transitions" table, row by row, against
+// the sandbox: every listed move is produced through the control API (and,
+// for the end user's moves, through the page's form), each with its
+// `verification.updated` webhook; no (from, to) pair the table leaves out is
+// produced by any control operation, revert or page button. The table is
+// copied here (tests do not read the source documents); revert rule 1's
+// `waitingForUserInput` → `reverted` is added as its P55 row decides.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPartnerClient, type PartnerClient } from '../src/partner.js';
+import type { WebhookEvent } from '../src/webhooks/events.js';
+import { webhookPayloadIssues } from '../src/webhooks/parse.js';
+import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+
+type Status = 'created' | 'started' | 'waitingForUserInput' | 'inReview' | 'completed' | 'declined' | 'closed' | 'expired' | 'reverted';
+const STATUSES: Status[] = ['created', 'started', 'waitingForUserInput', 'inReview', 'completed', 'declined', 'closed', 'expired', 'reverted'];
+
+/** How a move is made: a control or partner call, or a button of the end user's page. */
+type Way =
+  | { control: string; body?: unknown }
+  | { clock: 'validTo' }
+  | { create: 'samePhone' }
+  | { revert: true }
+  | { page: 'open' | 'complete' | 'waiting' | 'review' | 'decline' };
+
+interface Row {
+  from: Status;
+  to: Status;
+  ways: Way[];
+}
+
+const scan = (outcome: string): Way => ({ control: 'scan', body: { outcome } });
+
+// The rows of "States and transitions", each source line quoted above its
+// entries; "closed / expired" rows are split in two.
+const TABLE: Row[] = [
+  // | `created` | user opens the link | | `started` | `verification.updated` |
+  { from: 'created', to: 'started', ways: [{ control: 'open' }, { page: 'open' }] },
+  // | `created` | partner action or new session | closed, usually because a new verification is made for the same phone number | `closed` | |
+  { from: 'created', to: 'closed', ways: [{ create: 'samePhone' }, { control: 'close' }] },
+  // | `created` | time | `validTo` reached | `expired` | |
+  { from: 'created', to: 'expired', ways: [{ clock: 'validTo' }, { control: 'expire' }] },
+  // | `started` | user progress | face scanned, but name or date of birth still needed | `waitingForUserInput` | |
+  { from: 'started', to: 'waitingForUserInput', ways: [scan('pass'), { page: 'waiting' }] },
+  // | `started` | user progress | manual review needed | `inReview` | |
+  { from: 'started', to: 'inReview', ways: [scan('review'), { page: 'review' }] },
+  // | `started` | user progress | passed without review | `completed` | |
+  { from: 'started', to: 'completed', ways: [scan('pass'), { page: 'complete' }] },
+  // | `started` | user progress | failed (for example the phone number belongs to another user) | `declined` | |
+  { from: 'started', to: 'declined', ways: [scan('fail'), { page: 'decline' }] },
+  // | `started` | closure / time | closed or `validTo` reached | `closed` / `expired` | |
+  { from: 'started', to: 'closed', ways: [{ create: 'samePhone' }, { control: 'close' }] },
+  { from: 'started', to: 'expired', ways: [{ clock: 'validTo' }, { control: 'expire' }] },
+  // | `waitingForUserInput` | user progress | manual review needed | `inReview` | |
+  { from: 'waitingForUserInput', to: 'inReview', ways: [scan('review'), { page: 'review' }] },
+  // | `waitingForUserInput` | user progress | passed | `completed` | |
+  { from: 'waitingForUserInput', to: 'completed', ways: [{ control: 'name', body: { firstName: 'Lena', lastName: 'Hoffmann' } }, { page: 'complete' }] },
+  // | `waitingForUserInput` | user progress | failed | `declined` | |
+  { from: 'waitingForUserInput', to: 'declined', ways: [scan('fail'), { page: 'decline' }] },
+  // | `waitingForUserInput` | closure / time | closed or `validTo` reached | `closed` / `expired` | |
+  { from: 'waitingForUserInput', to: 'closed', ways: [{ control: 'close' }] },
+  { from: 'waitingForUserInput', to: 'expired', ways: [{ clock: 'validTo' }, { control: 'expire' }] },
+  // | `inReview` | manual review | accepted | `completed` | a review may create a user (`user.created`) |
+  { from: 'inReview', to: 'completed', ways: [{ control: 'review/accept' }] },
+  // | `completed` | revert operation, or the service's own later analysis that finds irregularities | | `reverted` | `previousUserId` becomes available |
+  { from: 'completed', to: 'reverted', ways: [{ revert: true }] },
+  // Revert rule 1: "Allowed only when status is `completed`, or
+  // `waitingForUserInput` with ID scan already required" (P55).
+  { from: 'waitingForUserInput', to: 'reverted', ways: [{ revert: true }] },
+];
+const ALLOWED = new Set(TABLE.map((r) => `${r.from} -> ${r.to}`));
+
+/** Every action a verification can be given, for the pairs the table leaves out. */
+const ACTIONS: Way[] = [
+  { control: 'open' },
+  { control: 'name', body: { firstName: 'Lena', lastName: 'Hoffmann' } },
+  { control: 'date-of-birth', body: { dateOfBirth: '1991-07-23' } },
+  { control: 'phone-verification' },
+  scan('pass'),
+  scan('review'),
+  scan('fail'),
+  { control: 'review/accept' },
+  { control: 'expire' },
+  { control: 'close' },
+  { revert: true },
+  { create: 'samePhone' },
+  { page: 'complete' },
+  { page: 'waiting' },
+  { page: 'review' },
+  { page: 'decline' },
+];
+/** The control operations on a verification (all but the clock, which acts on every verification at once). */
+const CONTROL_ACTIONS = ACTIONS.filter((a): a is { control: string; body?: unknown } => 'control' in a);
+
+let sandbox: Sandbox;
+let partner: PartnerClient;
+const events: WebhookEvent[] = [];
+
+beforeAll(async () => {
+  sandbox = await serveSandbox({ port: 0, validateResponses: true, onWebhook: (event) => events.push(event) });
+  partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
+});
+afterAll(async () => {
+  expect(sandbox.violations).toEqual([]);
+  await sandbox.close();
+});
+
+async function control(path: string, body?: unknown) {
+  const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+let n = 0;
+interface Session {
+  id: string;
+  url: string;
+  phone: string;
+  externalUserId: string;
+}
+
+/** A new verification; `name` adds a name requirement, so a passed scan waits for it. */
+async function create(options: { name?: boolean; document?: boolean; minutes?: number } = {}): Promise<Session> {
+  const phone = `+49152${String(10_000_000 + ++n)}`;
+  const externalUserId = `7c2e4a90-1d3b-4f65-8a7e-${String(n).padStart(12, '0')}`;
+  const requirements = [...(options.name ? [{ type: 'firstAndLastName' as const }] : []), ...(options.document === false ? [] : [{ type: 'document' as const }])];
+  const { data, response } = await partner.POST('/verifications', {
+    body: {
+      externalUserId,
+      redirectUrl: 'https://partner.example.com/kyc/done',
+      errorRedirectUrl: 'https://partner.example.com/kyc/error',
+      phoneNumbers: [{ phoneNumber: phone, isVerified: false }],
+      requirements,
+      timeToExpiry: options.minutes,
+    },
+  });
+  expect(response.status).toBe(201);
+  return { id: data!.id, url: data!.url, phone, externalUserId };
+}
+
+async function statusOf(id: string): Promise<Status> {
+  const { data } = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId: id } } });
+  return data!.status as Status;
+}
+
+async function must(path: string, body?: unknown) {
+  const answer = await control(path, body);
+  expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+}
+
+/** A verification in `status`, moved there through the control API (a name requirement is left missing). */
+async function reach(status: Status, options: { minutes?: number; document?: boolean; name?: boolean } = {}): Promise<Session> {
+  const v = await create({ name: true, ...options });
+  const at = `/verifications/${v.id}`;
+  const steps: Record<Status, [string, unknown?][]> = {
+    created: [],
+    started: [['open']],
+    waitingForUserInput: [['open'], ['scan', { outcome: 'pass' }]],
+    inReview: [['open'], ['scan', { outcome: 'review' }]],
+    completed: [['open'], ['scan', { outcome: 'pass' }], ['name', { firstName: 'Lena', lastName: 'Hoffmann' }]],
+    declined: [['open'], ['scan', { outcome: 'fail' }]],
+    closed: [['close']],
+    expired: [['expire']],
+    reverted: [['open'], ['scan', { outcome: 'pass' }], ['name', { firstName: 'Lena', lastName: 'Hoffmann' }]],
+  };
+  for (const [step, body] of steps[status]) await must(`${at}/${step}`, body);
+  if (status === 'reverted') await revert(v);
+  expect(await statusOf(v.id)).toBe(status);
+  return v;
+}
+
+async function revert(v: Session) {
+  const { response } = await partner.POST('/verifications/revert', { body: { verificationId: v.id, author: 'lifecycle-table' } });
+  return response.status;
+}
+
+/** The end user's page: a GET (opening the link), or the form posted with a button's outcome. */
+async function page(v: Session, outcome: string) {
+  if (outcome === 'open') return (await fetch(v.url, { redirect: 'manual' })).status;
+  const res = await fetch(v.url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: sandbox.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ outcome }).toString(),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** The buttons the page shows (by outcome), or none when it hands the user back or refuses. */
+async function buttons(v: Session): Promise<string[]> {
+  const res = await fetch(v.url, { redirect: 'manual' });
+  const html = await res.text();
+  return [...html.matchAll(/<button [^>]*value="([a-z]+)"/g)].map((m) => m[1]);
+}
+
+/** Makes the move; returns the HTTP status of the call that made it. */
+async function move(v: Session, way: Way, minutes = 0): Promise<number> {
+  if ('control' in way) return (await control(`/verifications/${v.id}/${way.control}`, way.body)).status;
+  if ('clock' in way) return (await control('/clock/advance', { minutes })).status;
+  if ('create' in way) {
+    const { response } = await partner.POST('/verifications', {
+      body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example.com/kyc/done', phoneNumbers: [{ phoneNumber: v.phone, isVerified: false }] },
+    });
+    return response.status;
+  }
+  if ('revert' in way) return revert(v);
+  return page(v, way.page);
+}
+
+const describeWay = (way: Way) =>
+  'control' in way
+    ? `control ${way.control}${way.body && 'outcome' in (way.body as object) ? ` ${(way.body as { outcome: string }).outcome}` : ''}`
+    : 'clock' in way
+      ? 'the clock passing validTo'
+      : 'create' in way
+        ? 'a new verification for the same phone number'
+        : 'revert' in way
+          ? 'POST /verifications/revert'
+          : `the page: ${way.page}`;
+
+/** The statuses of the `verification.updated` webhooks about one verification since a mark. */
+type Updated = Extract<WebhookEvent, { eventType: 'verification.updated' }>;
+const updatesOf = (id: string, mark: number) =>
+  events
+    .slice(mark)
+    .filter((e): e is Updated => e.eventType === 'verification.updated' && e.data.verificationId === id)
+    .map((e) => e.data);
+
+describe('every row of the table is produced, with its verification.updated webhook', () => {
+  const cases = TABLE.flatMap((row) => row.ways.map((way) => [`${row.from} → ${row.to} by ${describeWay(way)}`, row, way] as const));
+
+  it.each(cases)('%s', async (_, row, way) => {
+    const short = 'clock' in way ? 5 : undefined;
+    // Without a missing name a passed scan completes at once; with one it waits.
+    const name = !(row.from === 'started' && row.to === 'completed');
+    const v = await reach(row.from, { minutes: short, name });
+    const mark = events.length;
+    const status = await move(v, way, short);
+    expect(status, describeWay(way)).toBeLessThan(400);
+    expect(await statusOf(v.id)).toBe(row.to);
+    const updates = updatesOf(v.id, mark);
+    expect(updates.map((d) => d.status)).toEqual([row.to]);
+    for (const e of events.slice(mark)) expect(webhookPayloadIssues(e), e.eventType).toEqual([]);
+    if (row.to === 'reverted') {
+      // P9: the user the data was detached from, or null when no user held it yet.
+      const previous = (updates[0] as { previousUserId?: string | null }).previousUserId;
+      if (row.from === 'completed') expect(previous).toEqual(expect.any(String));
+      else expect(previous).toBeNull();
+    }
+  });
+
+  it('revert from waitingForUserInput is refused (409) without an ID scan requirement, as rule 1 says (P55)', async () => {
+    const v = await reach('waitingForUserInput', { document: false });
+    const mark = events.length;
+    expect(await revert(v)).toBe(409);
+    expect(await statusOf(v.id)).toBe('waitingForUserInput');
+    expect(updatesOf(v.id, mark)).toEqual([]);
+  });
+});
+
+describe('no pair the table leaves out is produced', () => {
+  const cases = STATUSES.flatMap((from) => ACTIONS.map((way) => [from, describeWay(way), way] as const));
+
+  it.each(cases)('from %s, %s', async (from, _, way) => {
+    const v = await reach(from);
+    const mark = events.length;
+    await move(v, way);
+    const after = await statusOf(v.id);
+    if (after !== from) expect(ALLOWED.has(`${from} -> ${after}`), `${from} -> ${after}`).toBe(true);
+    // At most one status change, and its webhook says so.
+    expect(updatesOf(v.id, mark).map((d) => d.status)).toEqual(after === from ? [] : [after]);
+  });
+
+  it.each(['declined', 'closed', 'expired', 'reverted'] as const)('%s refuses every control action and the revert with 409', async (from) => {
+    const v = await reach(from);
+    for (const way of CONTROL_ACTIONS) expect(await move(v, way), describeWay(way)).toBe(409);
+    expect(await revert(v)).toBe(409);
+    expect(await statusOf(v.id)).toBe(from);
+  });
+
+  it('inReview refuses a scan (409), and its page offers no button', async () => {
+    const v = await reach('inReview');
+    for (const outcome of ['pass', 'review', 'fail']) expect(await move(v, scan(outcome))).toBe(409);
+    expect(await buttons(v)).toEqual([]);
+    expect(await statusOf(v.id)).toBe('inReview');
+  });
+
+  it('created refuses a scan until the link is opened', async () => {
+    const v = await reach('created');
+    const refused = await control(`/verifications/${v.id}/scan`, { outcome: 'review' });
+    expect([refused.status, refused.body.message]).toEqual([409, expect.stringMatching(/open its link first/)]);
+  });
+
+  it('the page offers Complete, Needs review and Decline in waitingForUserInput, and all four while started with a name missing', async () => {
+    expect(await buttons(await reach('waitingForUserInput'))).toEqual(['complete', 'review', 'decline']);
+    expect(await buttons(await reach('started'))).toEqual(['complete', 'waiting', 'review', 'decline']);
+    for (const status of ['inReview', 'completed', 'declined', 'closed', 'expired', 'reverted'] as const) {
+      expect(await buttons(await reach(status)), status).toEqual([]);
+    }
+  });
+});
