@@ -1,7 +1,7 @@
 // npm run bench: the package's performance figures in one table, against
 // their targets. Loopback only; about five minutes.
 //
-//   node scripts/bench.mjs [--only mock,scale,clients,webhooks,conformance,build,package,dev] [--duration SECONDS] [--rounds N] [--out FILE]
+//   node scripts/bench.mjs [--only mock,scale,delivery,clients,webhooks,conformance,build,package,dev] [--duration SECONDS] [--rounds N] [--out FILE]
 //
 // It reports and never fails on a missed target; it exits 1 only when a figure
 // could not be measured (and says which and why).
@@ -12,18 +12,19 @@ import { parseArgs } from 'node:util';
 import { benchBuild } from './lib/bench/build.mjs';
 import { benchClients } from './lib/bench/clients.mjs';
 import { benchConformance } from './lib/bench/conformance.mjs';
+import { benchDelivery } from './lib/bench/delivery.mjs';
 import { benchDev } from './lib/bench/dev.mjs';
 import { benchMock } from './lib/bench/mock.mjs';
 import { benchPackage } from './lib/bench/package.mjs';
 import { MeasureError } from './lib/bench/proc.mjs';
-import { buildRows, clientRows, conformanceRows, devRows, machine, mockRows, packageRows, scaleRows, table, webhookRows } from './lib/bench/report.mjs';
+import { buildRows, clientRows, conformanceRows, deliveryRows, devRows, machine, mockRows, packageRows, scaleRows, table, webhookRows } from './lib/bench/report.mjs';
 import { benchScale } from './lib/bench/scale.mjs';
 import { benchWebhooks } from './lib/bench/webhooks.mjs';
 
 const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS] [--rounds N] [--out FILE]
 
-  --only PARTS        comma-separated, of: mock, scale, clients, webhooks, conformance, build, package, dev (default: all)
-  --duration SECONDS  measured time of each load case of "mock" and "scale" per round, after a 1 s warm-up in the first (default 2)
+  --only PARTS        comma-separated, of: mock, scale, delivery, clients, webhooks, conformance, build, package, dev (default: all)
+  --duration SECONDS  measured time of each load case of "mock" and "scale" per round, after a 1 s warm-up in the first, and of the creates of "delivery" (default 2)
   --rounds N          interleaved rounds of those load cases, and the saves "dev" times; each figure is the median of its rounds (default 5)
   --out FILE          also write the table, the raw figures and the machine as JSON
   --help              this text`;
@@ -31,6 +32,7 @@ const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS]
 const PARTS = {
   mock: { title: 'Prism vs the sandbox at 1,000 stored: CPU per request of each operation', run: benchMock, rows: mockRows },
   scale: { title: 'sandbox left running: a list at 10,000 stored vs a Prism GET, RSS at 100,000, --state creates and restart', run: benchScale, rows: scaleRows },
+  delivery: { title: 'webhook delivery under a create load: delivered per second, delay, drain', run: benchDelivery, rows: deliveryRows },
   clients: { title: 'typed clients vs raw fetch', run: benchClients, rows: clientRows },
   webhooks: { title: 'webhook verification and parsing vs raw HMAC', run: benchWebhooks, rows: webhookRows },
   conformance: { title: 'conformance runner against the sandbox', run: benchConformance, rows: conformanceRows },

@@ -41,6 +41,15 @@ export function scaleRows(r) {
   ];
 }
 
+export function deliveryRows(r) {
+  const load = `${num(r.createsPerSec)} creates/s, ${num(r.creates)} per round`;
+  return [
+    row('delivery', `webhooks delivered per second during ${r.seconds} s of creates (16 connections; receiver answers 200 at once)`, load, `${num(r.deliveredPerSec)}/s`, times(r.deliveredPerSec / r.createsPerSec)),
+    row('delivery', 'delay from the event\'s createdAt to its arrival: p50, p99', '', `p50 ${ms(r.delayP50Ms)}, p99 ${ms(r.delayP99Ms)}`, '', 'p99 ≤ 5 s', r.delayP99Ms <= 5000),
+    row('delivery', 'queue drained after the load stops (end of load → last arrival)', '', ms(r.drainMs), '', '≤ 5 s', r.drainMs <= 5000),
+  ];
+}
+
 export function mockRows(r) {
   const rows = [];
   for (const [name, label] of Object.entries(r.labels)) {

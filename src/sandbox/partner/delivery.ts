@@ -26,9 +26,9 @@ export interface DeliveryOptions {
 }
 
 const encoder = new TextEncoder();
+const hmacKey = (authKey: string) => crypto.subtle.importKey('raw', encoder.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 /** The X-SIGNATURE of a body: hex HMAC-SHA256 under the auth key, on Web Crypto (every runtime the sandbox runs in). */
-async function sign(body: string, authKey: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+async function sign(body: string, key: CryptoKey): Promise<string> {
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(body)));
   return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -36,48 +36,100 @@ async function sign(body: string, authKey: string): Promise<string> {
 interface Pending {
   eventId: string;
   body: string;
+  /** The queues it is in (see `resourcesOf`); it goes out when it heads each of them. */
+  resources: string[];
   /** Sandbox time of the next attempt. */
   due: number;
   timer?: ReturnType<typeof setTimeout>;
 }
 
+/**
+ * Attempts in flight at once, across resources. The API and the deliveries
+ * share one thread, and an attempt takes about two turns of it (the
+ * signature, then the request) to a create's one: at 16, as many as the
+ * bench's clients, deliveries ran at half the creates' rate and fell
+ * behind; 32 keeps pace with 16 clients creating (`npm run bench -- --only
+ * delivery`). Bounded, so a slow receiver has at most 32 requests from the
+ * sandbox open at once.
+ */
+export const DELIVERIES_IN_FLIGHT = 32;
+
+/**
+ * What an event must stay in order with: every verification and user its
+ * `data` names. `verification.*` names its verification, and its user once
+ * completed (`userId`) or reverted (`previousUserId`): the completion's
+ * documented order (`verification.updated`, then `user.created` or
+ * `user.merged`, then `shareholder.verified`) holds only if the user's
+ * events wait for that update, and a revert's update follows the
+ * `user.deleted` emitted before it. `user.*` (`user.merged` names the user
+ * merged into) and `shareholder.verified` name the user only.
+ */
+function resourcesOf(body: string, eventId: string): string[] {
+  const data: Record<string, unknown> = (JSON.parse(body) as { data?: Record<string, unknown> }).data ?? {};
+  const resources: string[] = [];
+  if (typeof data.verificationId === 'string') resources.push(`verification ${data.verificationId}`);
+  for (const user of [data.userId, data.previousUserId]) if (typeof user === 'string') resources.push(`user ${user}`);
+  // An event naming neither waits for nothing.
+  return resources.length ? resources : [`event ${eventId}`];
+}
+
 // The event type for a person reading the line; the body is the sandbox's own JSON.
 const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ?? 'event';
 
+/**
+ * At least once, in order per resource: each resource has a FIFO queue, and
+ * only an event heading all its queues is attempted; it leaves them once
+ * answered 200 and that result is recorded (on disk with --state), so a
+ * crash re-sends only an event whose answer was not recorded, and a failed
+ * event holds its resource's later events until its retry succeeds.
+ */
 export class WebhookDelivery {
-  private readonly queue: Pending[] = [];
+  private readonly queues = new Map<string, Pending[]>();
+  /** Events heading all their queues, due and not in flight, in the order they became so. */
+  private readonly ready: Pending[] = [];
+  /** Events whose attempt failed, waiting for the retry interval (still heading their queues). */
   private readonly waiting = new Set<Pending>();
-  private sending = false;
+  private inFlight = 0;
   private closed = false;
-  private readonly controller = new AbortController();
+  /** The attempts in flight, aborted by `close()`. */
+  private readonly attempts = new Set<AbortController>();
   private readonly retryMs: number;
   private readonly timeoutMs: number;
+  /** The imported key of the auth key that signs now (importing it per attempt costs as much as the signature). */
+  private signing?: { authKey: string; key: Promise<CryptoKey> };
 
   constructor(private readonly options: DeliveryOptions) {
     this.retryMs = options.retryIntervalMs ?? DOCUMENTED_RETRY_INTERVAL_MS;
     this.timeoutMs = options.attemptTimeoutMs ?? 10_000;
   }
 
-  /** Queues an event for delivery, in the order it was emitted. */
+  /** Queues an event for delivery, after the events enqueued before it for the same resources. */
   enqueue({ eventId, text }: EmittedEvent): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
     // Serialized once, when emitted: every attempt sends (and signs) the same bytes.
-    this.queue.push({ eventId, body: text, due: this.options.clock.now().getTime() });
-    void this.pump();
+    const pending: Pending = { eventId, body: text, resources: resourcesOf(text, eventId), due: this.options.clock.now().getTime() };
+    for (const resource of pending.resources) {
+      const queue = this.queues.get(resource);
+      if (queue) queue.push(pending);
+      else this.queues.set(resource, [pending]);
+    }
+    if (this.heads(pending)) this.ready.push(pending);
+    this.pump();
   }
 
   /** Retries now whatever is due by the sandbox clock (after it was advanced). */
   retryDue(): void {
     const now = this.options.clock.now().getTime();
     for (const pending of this.waiting) {
-      if (pending.due <= now) this.requeue(pending);
+      if (pending.due <= now) this.retry(pending);
     }
   }
 
-  /** Drops pending deliveries (a reset of the sandbox). */
+  /** Drops pending deliveries (a reset of the sandbox); an attempt in flight ends without effect on the queues. */
   clear(): void {
-    this.queue.length = 0;
+    this.queues.clear();
+    this.ready.length = 0;
     for (const pending of this.waiting) clearTimeout(pending.timer);
     this.waiting.clear();
   }
@@ -85,57 +137,99 @@ export class WebhookDelivery {
   close(): void {
     this.closed = true;
     this.clear();
-    this.controller.abort();
+    for (const attempt of this.attempts) attempt.abort();
   }
 
-  private requeue(pending: Pending): void {
+  private heads(pending: Pending): boolean {
+    return pending.resources.every((resource) => this.queues.get(resource)?.[0] === pending);
+  }
+
+  private retry(pending: Pending): void {
     clearTimeout(pending.timer);
     this.waiting.delete(pending);
-    this.queue.push(pending);
-    void this.pump();
+    this.ready.push(pending);
+    this.pump();
   }
 
-  // One attempt at a time keeps first deliveries in the documented order.
-  private async pump(): Promise<void> {
-    if (this.sending) return;
-    this.sending = true;
-    try {
-      for (let next = this.queue.shift(); next && !this.closed; next = this.queue.shift()) await this.attempt(next);
-    } finally {
-      this.sending = false;
+  private pump(): void {
+    while (this.inFlight < DELIVERIES_IN_FLIGHT && this.ready.length && !this.closed) {
+      const pending = this.ready.shift()!;
+      this.inFlight += 1;
+      void this.attempt(pending).finally(() => {
+        this.inFlight -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  /** Takes a delivered event off its queues; an event it held that now heads all of its own is ready. */
+  private release(pending: Pending): void {
+    for (const resource of pending.resources) {
+      const queue = this.queues.get(resource);
+      if (queue?.[0] !== pending) continue; // dropped by a reset while in flight
+      queue.shift();
+      if (!queue.length) this.queues.delete(resource);
+      else if (this.heads(queue[0])) this.ready.push(queue[0]);
     }
   }
 
   private async attempt(pending: Pending): Promise<void> {
     const url = this.options.target();
-    if (!url) return; // nothing to deliver to: the record stays as it is
-    let reason: string | undefined;
+    // Nothing to deliver to: the record stays pending (a restart with an address set sends it).
+    if (!url) return this.release(pending);
+    let reason = await this.send(pending, url);
+    if (this.closed) return;
+    const due = this.options.clock.now().getTime() + this.retryMs;
     try {
-      const request = new Request(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': await sign(pending.body, this.options.authKey()) },
-        body: pending.body,
-        signal: AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.timeoutMs)]),
-      });
-      const res = await (this.options.fetch ?? fetch)(request);
-      await res.arrayBuffer().catch(() => undefined);
-      if (res.status === 200) {
-        this.options.record(pending.eventId, { success: true, retryAt: null });
-        return;
-      }
-      reason = `the webhook address answered ${res.status}`;
+      // The next event of the same resources starts only once this result is durable.
+      await this.options.record(pending.eventId, reason === undefined ? { success: true, retryAt: null } : { success: false, retryAt: new Date(due).toISOString(), reason });
+      if (reason === undefined) return this.release(pending);
     } catch (err) {
-      if (this.closed) return;
-      const cause = (err as { cause?: { code?: string } }).cause?.code;
-      reason = `no answer from the webhook address (${cause ?? (err as Error).name})`;
+      // Delivered but not recorded: sent again, which at least once allows.
+      reason ??= `its delivery could not be recorded (${(err as Error).message})`;
     }
-    pending.due = this.options.clock.now().getTime() + this.retryMs;
-    const retryAt = new Date(pending.due).toISOString();
-    this.options.record(pending.eventId, { success: false, retryAt, reason });
-    this.options.onFailure?.(`webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${retryAt} (sandbox time)`);
-    pending.timer = setTimeout(() => this.requeue(pending), this.retryMs);
+    if (!this.heads(pending)) return; // dropped by a reset while in flight
+    pending.due = due;
+    this.options.onFailure?.(`webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`);
+    pending.timer = setTimeout(() => this.retry(pending), this.retryMs);
     // A pending retry keeps no process alive (Node; other runtimes have no unref).
     (pending.timer as { unref?: () => void }).unref?.();
     this.waiting.add(pending);
+  }
+
+  private signingKey(): Promise<CryptoKey> {
+    const authKey = this.options.authKey();
+    if (this.signing?.authKey !== authKey) this.signing = { authKey, key: hmacKey(authKey) };
+    return this.signing.key;
+  }
+
+  /** One attempt: undefined when answered 200, else why not. */
+  private async send(pending: Pending, url: string): Promise<string | undefined> {
+    // A controller and a timer per attempt: AbortSignal.any over a long-lived
+    // signal costs about a third of an attempt's CPU on Node 20.
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(new DOMException('the delivery timeout passed', 'TimeoutError')), this.timeoutMs);
+    // As AbortSignal.timeout's: the timer alone keeps no process alive.
+    (timer as { unref?: () => void }).unref?.();
+    this.attempts.add(attempt);
+    try {
+      const request = new Request(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': await sign(pending.body, await this.signingKey()) },
+        body: pending.body,
+        signal: attempt.signal,
+      });
+      const res = await (this.options.fetch ?? fetch)(request);
+      await res.arrayBuffer().catch(() => undefined);
+      return res.status === 200 ? undefined : `the webhook address answered ${res.status}`;
+    } catch (err) {
+      // A receiver slower than the timeout gets the event again on the retry interval.
+      if ((err as Error).name === 'TimeoutError') return `no answer within ${this.timeoutMs / 1000} s (the delivery timeout)`;
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      return `no answer from the webhook address (${cause ?? (err as Error).name})`;
+    } finally {
+      clearTimeout(timer);
+      this.attempts.delete(attempt);
+    }
   }
 }
