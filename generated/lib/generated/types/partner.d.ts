@@ -160,6 +160,13 @@ export interface paths {
          *     4. The status becomes `reverted` and a `verification.updated` webhook is
          *        sent; `previousUserId` becomes available.
          *
+         *     Assumed ([P55](assumptions.html#P55)): the service's documentation lists
+         *     only `completed` becoming `reverted` among its status changes, while
+         *     rule 1 also allows a revert from `waitingForUserInput`; rule 1 is taken
+         *     to hold. A verification in `waitingForUserInput` whose requirements
+         *     include `document` (the ID scan) is reverted; one without that
+         *     requirement is refused with `409 Conflict`.
+         *
          *     Assumed ([P9](assumptions.html#P9)): the service's documentation does not say what
          *     `previousUserId` holds; it is taken to name the user the verification was
          *     attached to, and to be `null` after a revert from `waitingForUserInput`,

@@ -199,7 +199,10 @@ export interface paths {
          *     session's phone numbers, then `shareholder.verified` for a
          *     shareholder), or `waitingForUserInput` while a required name or date
          *     of birth is missing. `review`: `inReview`. `fail`: `declined`.
-         *     Allowed only in `started` (open the link first).
+         *     Allowed in `started` (open the link first) and in
+         *     `waitingForUserInput`, where the scan is taken again: `review` and
+         *     `fail` move it on as above, and `pass` leaves it waiting until the
+         *     missing name or date of birth is entered. 409 in any other status.
          */
         post: operations["scanVerification"];
         delete?: never;
@@ -246,6 +249,31 @@ export interface paths {
          *     `started` and `waitingForUserInput`.
          */
         post: operations["expireVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/verifications/{verificationId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a verification now
+         * @description Ends the session before its `validTo`: the status becomes `closed`
+         *     (`verification.updated`). Allowed in `created`, `started` and
+         *     `waitingForUserInput`; 409 in any other status. A new verification for
+         *     the same phone number closes `created` and `started` ones by itself
+         *     (`POST /verifications`); this operation also closes one in
+         *     `waitingForUserInput`, which a new verification leaves open.
+         */
+        post: operations["closeVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1558,6 +1586,41 @@ export interface operations {
         };
         responses: {
             /** @description The expired verification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxVerification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    closeVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of a partner verification (`id` of the partner `Verification`).
+                 * @example 2f6a9c14-8e3b-4d71-a5c2-7b0e9d4f1a38
+                 */
+                verificationId: components["parameters"]["VerificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
+        responses: {
+            /** @description The closed verification. */
             200: {
                 headers: {
                     [name: string]: unknown;
