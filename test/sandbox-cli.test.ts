@@ -1,5 +1,6 @@
 // `verification-contracts sandbox` (and `npm run sandbox`): starts, prints its
-// credentials and URLs, serves, and stops cleanly on Ctrl-C.
+// credentials and URLs, serves, and stops cleanly on Ctrl-C; its options
+// for unknown body fields and the delivery timeout.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,28 @@ describe('sandbox command', () => {
       child.kill('SIGINT');
       await exited;
     }
+  });
+
+  it('--allow-unknown-fields accepts a body field no operation documents, which is refused without it', async () => {
+    const body = JSON.stringify({ externalUserId: '5c0f2a7e-9d1b-4c3e-8f6a-2b7d9e1c4a58', redirectUrl: 'https://shop.example/done', timeToExpire: 5 });
+    const create = (url: string) => fetch(`${url}/verifications`, { method: 'POST', headers: { 'X-Auth-Key': 'sbx_cli_fields', 'Content-Type': 'application/json' }, body });
+    const strict = await started(['--auth-key', 'sbx_cli_fields']);
+    const refused = await create(strict.url);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/body\.timeToExpire .*did you mean timeToExpiry\?/);
+    expect(await strict.stop()).toBe(0);
+    const lenient = await started(['--auth-key', 'sbx_cli_fields', '--allow-unknown-fields', '--delivery-timeout', '2.5']);
+    expect(lenient.printed.stderr).toBe('');
+    expect((await create(lenient.url)).status).toBe(201);
+    expect(await lenient.stop()).toBe(0);
+  });
+
+  it('refuses a --delivery-timeout that is not a positive number of seconds', async () => {
+    const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(process.execPath, [BIN, 'sandbox', '--port', '0', '--delivery-timeout', '0'], (err, _out, stderr) => resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr })),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe('error: --delivery-timeout must be a positive number of seconds; see verification-contracts sandbox --help');
   });
 
   it('--state makes the missing folders of its file, as the state guide writes it', async () => {
