@@ -22,7 +22,7 @@ afterAll(async () => {
   expect(lenient.violations).toEqual([]);
 });
 
-async function post(sandbox: Sandbox, target: string, body: string | Uint8Array, headers: Record<string, string> = {}) {
+async function post(sandbox: Sandbox, target: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
   const res = await fetch(`${sandbox.url}${target}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-auth-key': sandbox.authKey, ...headers },
