@@ -58,6 +58,12 @@ export interface PartnerStore extends PartnerHead {
   /** Webhook records by their id, in the order they were made. */
   webhooks: Map<string, WebhookEntry>;
   /**
+   * The ids of each event's records (one per history it is in): every
+   * delivery result updates them, which a scan of every record would make
+   * cost in proportion to what is stored, leaving delivery behind the API.
+   */
+  webhooksByEvent: Map<string, string[]>;
+  /**
    * Open and in-review verifications by each phone number they hold: what
    * every create looks up (operation 5, rule 2), which a scan of every
    * record would make cost in proportion to what is stored.
@@ -101,7 +107,18 @@ export function resetStore(store: PartnerStore): void {
 
 /** Replaces the head and empties the records (a snapshot's records are applied after it). */
 export function loadStore(store: PartnerStore, head: PartnerHead): void {
-  Object.assign(store, { ...head, verifications: new Map(), users: new Map(), webhooks: new Map(), unfinishedByPhone: new Map(), nextExpiryMs: Infinity });
+  Object.assign(store, { ...head, verifications: new Map(), users: new Map(), webhooks: new Map(), webhooksByEvent: new Map(), unfinishedByPhone: new Map(), nextExpiryMs: Infinity });
+}
+
+/** Keeps a webhook record, new or a newer copy of one (the state file's). */
+export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
+  const { id } = entry.record;
+  if (!store.webhooks.has(id)) {
+    const ids = store.webhooksByEvent.get(entry.eventId);
+    if (ids) ids.push(id);
+    else store.webhooksByEvent.set(entry.eventId, [id]);
+  }
+  store.webhooks.set(id, entry);
 }
 
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
@@ -234,7 +251,7 @@ export function emit(store: PartnerStore, event: WebhookEvent, owner: { verifica
     entries.push({ eventId, text, pending, kind: 'user', record });
   }
   for (const entry of entries) {
-    store.webhooks.set(entry.record.id, entry);
+    putWebhook(store, entry);
     store.effects?.webhooks.add(entry);
   }
   store.options.onEvent(emittedEvent(text, eventId, owner.verificationId, owner.userId));

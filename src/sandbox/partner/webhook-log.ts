@@ -35,37 +35,9 @@ export function userHistory(store: PartnerStore, userId: string): UserRecord[] {
   return [...store.webhooks.values()].filter((e) => e.kind === 'user' && e.record.userId === userId).map((e) => answered(e));
 }
 
-/**
- * The records of each event, per store map (a reset makes a new map). A
- * delivery result is recorded for every event, so a scan of all records
- * each time would grow with the store and leave delivery behind the API.
- * The map only grows, in insertion order, so the records added since the
- * last look are its last ones; a record the load of a state file replaced
- * under the same id makes the index anew.
- */
-const eventIndexes = new WeakMap<PartnerStore['webhooks'], { indexed: number; byEvent: Map<string, WebhookEntry[]> }>();
-
-function withEvent(store: PartnerStore, eventId: string): WebhookEntry[] {
-  let index = eventIndexes.get(store.webhooks);
-  const current = index?.byEvent.get(eventId)?.every((e) => store.webhooks.get(e.record.id) === e);
-  if (current === false) index = undefined;
-  if (!index) eventIndexes.set(store.webhooks, (index = { indexed: 0, byEvent: new Map() }));
-  if (!current && index.indexed < store.webhooks.size) {
-    let position = 0;
-    for (const entry of store.webhooks.values()) {
-      if (position++ < index.indexed) continue;
-      const entries = index.byEvent.get(entry.eventId);
-      if (entries) entries.push(entry);
-      else index.byEvent.set(entry.eventId, [entry]);
-    }
-    index.indexed = store.webhooks.size;
-  }
-  return index.byEvent.get(eventId) ?? [];
-}
-
 /** Updates the event's records; false when none holds it (for example after a reset). */
 export function recordDelivery(store: PartnerStore, eventId: string, result: DeliveryResult): boolean {
-  const entries = withEvent(store, eventId);
+  const entries = (store.webhooksByEvent.get(eventId) ?? []).map((id) => store.webhooks.get(id)!);
   const at = nowIso(store);
   for (const entry of entries) {
     const { record } = entry;

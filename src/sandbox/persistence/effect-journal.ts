@@ -6,7 +6,7 @@
 // snapshot instead of a line.
 import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
 import type { StoredUser, StoredVerification } from '../partner/records.js';
-import { addVerification, loadStore, noEffects, type PartnerHead, type PartnerStore } from '../partner/store.js';
+import { addVerification, loadStore, noEffects, putWebhook, type PartnerHead, type PartnerStore } from '../partner/store.js';
 import type { WebhookEntry } from '../partner/webhook-log.js';
 import { readStateFile, StateFile, StateFileError } from './state-file.js';
 import type { V2State, V2Verification } from '../v2/state.js';
@@ -61,7 +61,7 @@ export class EffectJournal {
       for (const line of loaded.lines) {
         if ('verification' in line) addVerification(partner, line.verification);
         else if ('user' in line) partner.users.set(line.user.id, line.user);
-        else if ('webhook' in line) partner.webhooks.set(line.webhook.record.id, line.webhook);
+        else if ('webhook' in line) putWebhook(partner, line.webhook);
         else v2.load([line.session]);
       }
       clock.offsetMs = meta.clockOffsetMs;
@@ -121,7 +121,7 @@ export class EffectJournal {
     for (const v of line.verifications ?? []) addVerification(partner, v);
     for (const u of line.users ?? []) partner.users.set(u.id, u);
     for (const id of line.removedUsers ?? []) partner.users.delete(id);
-    for (const w of line.webhooks ?? []) partner.webhooks.set(w.record.id, w);
+    for (const w of line.webhooks ?? []) putWebhook(partner, w);
     v2.load(line.sessions ?? []);
     clock.offsetMs = line.clockOffsetMs;
   }
