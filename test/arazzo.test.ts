@@ -151,12 +151,22 @@ async function currentKey(): Promise<string> {
 
 const events = (keys: string[]): WebhookEvent[] => deliveries.map((d) => knownEvent(parseWebhookEvent(d.rawBody, d.signature, keys)));
 
+/** Where each event stands in the order the sandbox emitted them (its webhook records are kept in that order). */
+function emissionOrder(): Map<string, number> {
+  const order = new Map<string, number>();
+  for (const entry of sandbox.partner.store.webhooks.values()) if (!order.has(entry.eventId)) order.set(entry.eventId, order.size);
+  return order;
+}
+
 /**
  * The event types delivered about the verifications of these partner user
  * ids and about the users they completed into (or were reverted from), in
- * the order they arrived.
+ * the order they were emitted: deliveries keep that order per verification
+ * and per user only, so events of two resources may arrive either way round.
  */
-function sequenceOf(all: WebhookEvent[], externalUserIds: string[]): string[] {
+function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): string[] {
+  const order = emissionOrder();
+  const all = [...delivered].sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
   const verificationEvents = all.filter((e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId));
   const userIds = new Set(
     verificationEvents.flatMap((e) => (e.dataType === 'verification' ? [e.data.userId, e.data.previousUserId] : [])).filter(Boolean),
@@ -222,6 +232,14 @@ describe('the webhooks the receiver got', () => {
     const all = events(keys);
     // The receiver answered 200 every time, so nothing was sent twice.
     expect(new Set(all.map((e) => e.eventId)).size).toBe(all.length);
+    // Each verification's and each user's webhooks arrived in the order they were emitted.
+    const order = emissionOrder();
+    const byResource = new Map<string, number[]>();
+    for (const e of all) {
+      const resource = e.dataType === 'verification' ? `verification ${e.data.verificationId}` : e.dataType === 'user' ? `user ${e.data.userId}` : e.eventId;
+      byResource.set(resource, [...(byResource.get(resource) ?? []), order.get(e.eventId)!]);
+    }
+    for (const [resource, indexes] of byResource) expect(indexes, resource).toEqual([...indexes].sort((a, b) => a - b));
   });
 
   it('new user: created, opened, completed with user.created, then two user.updated', async () => {
