@@ -38,8 +38,6 @@ function portOption(value, env, fallback, option) {
 }
 
 const out = outRoot([]);
-/** How long after the docs of a save the slow steps and the restarts wait for a newer save. */
-const QUIET_MS = 700;
 const log = (line) => console.log(`[dev] ${line}`);
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
 
@@ -193,11 +191,6 @@ async function main() {
       docsFailed = true;
       report(err);
     }
-    // Saves in quick succession (an editor saving several files, a quick
-    // fix) leave the rest to the last one: a newer save would stop the slow
-    // steps and restart the sandbox again, seconds of CPU spent for nothing.
-    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    if (again || signal.aborted) return;
     // A compile the stopped steps had nearly done still swaps in its
     // generated/lib, which the sandbox must start from.
     await stopped?.done;

@@ -5,6 +5,7 @@
 // is probably meant to be. Objects the documents leave free-form
 // (`additionalProperties` given as `true` or a schema, `patternProperties`,
 // or no properties declared at all) take any keys.
+import { distance as levenshtein } from 'fastest-levenshtein';
 import { MAX_DEPTH } from './body-limits.js';
 import { resolveRef } from './json-pointer.js';
 import type { Violation } from './routes.js';
@@ -60,19 +61,6 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
   return shape;
 }
 
-/** Edits (insert, delete, substitute) turning `a` into `b`: Levenshtein's distance, one row at a time. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 /**
  * The declared name `name` is probably meant to be: the closest, ignoring
  * case, within a third of the name's length (at least one edit), so
@@ -84,7 +72,8 @@ export function closestName(name: string, declared: Iterable<string>): string | 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of declared) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    // Levenshtein's distance: inserts, deletes and substitutions.
+    const distance = levenshtein(name.toLowerCase(), candidate.toLowerCase());
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

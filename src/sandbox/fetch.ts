@@ -6,6 +6,7 @@
 // documents and the request validators come compiled with the package.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import type { WebhookEvent } from '../webhooks/events.js';
+import { checkSharedOptions } from './common/option-checks.js';
 import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 
@@ -66,15 +67,8 @@ const fail = (what: string) => {
  */
 export async function createSandboxFetch(options: SandboxFetchOptions = {}): Promise<SandboxFetch> {
   const { retryIntervalSeconds, deliveryTimeoutSeconds, webhookUrl, url = 'http://sandbox.localhost' } = options;
-  for (const [name, value] of [['retryIntervalSeconds', retryIntervalSeconds], ['deliveryTimeoutSeconds', deliveryTimeoutSeconds]] as const) {
-    if (value !== undefined && !(value > 0)) fail(`${name} must be a positive number of seconds, not ${value}`);
-  }
-  if (webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(webhookUrl)) fail(`webhookUrl must be an http:// or https:// URL, not ${JSON.stringify(webhookUrl)}`);
+  checkSharedOptions('createSandboxFetch', options);
   if (!/^https?:\/\/[^/]+$/.test(url.replace(/\/+$/, ''))) fail(`url must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(url)}`);
-  for (const name of ['authKey', 'accessToken'] as const) {
-    const value = options[name];
-    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) fail(`${name} must be a non-empty string when given`);
-  }
   for (const name of ['fetch', 'now', 'onWebhook', 'onDeliveryFailure'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') fail(`${name} must be a function when given`);
   }

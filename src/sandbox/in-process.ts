@@ -4,6 +4,7 @@
 // accepts. Only plain types cross this boundary, so the published
 // declarations name nothing of the sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
+import { checkSharedOptions } from './common/option-checks.js';
 import { serveSandbox } from './server.js';
 
 export interface StartSandboxOptions {
@@ -58,19 +59,8 @@ export interface RunningSandbox {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const { port = 0, retryIntervalSeconds, deliveryTimeoutSeconds, onWebhook } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`startSandbox: port must be a whole number from 0 to 65535, not ${port}`);
-  if (retryIntervalSeconds !== undefined && !(retryIntervalSeconds > 0)) {
-    throw new TypeError(`startSandbox: retryIntervalSeconds must be a positive number of seconds, not ${retryIntervalSeconds}`);
-  }
-  if (deliveryTimeoutSeconds !== undefined && !(deliveryTimeoutSeconds > 0)) {
-    throw new TypeError(`startSandbox: deliveryTimeoutSeconds must be a positive number of seconds, not ${deliveryTimeoutSeconds}`);
-  }
-  if (options.webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(options.webhookUrl)) {
-    throw new TypeError(`startSandbox: webhookUrl must be an http:// or https:// URL, not ${JSON.stringify(options.webhookUrl)}`);
-  }
-  for (const name of ['authKey', 'accessToken', 'state'] as const) {
-    const value = options[name];
-    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new TypeError(`startSandbox: ${name} must be a non-empty string when given`);
-  }
+  checkSharedOptions('startSandbox', options);
+  if (options.state !== undefined && (typeof options.state !== 'string' || options.state.trim() === '')) throw new TypeError('startSandbox: state must be a non-empty string when given');
   const sandbox = await serveSandbox({
     port,
     authKey: options.authKey,
