@@ -39,9 +39,8 @@ export interface CoreOptions {
   /** Where the service's rendered reference is (the home page links it). */
   homepage: string;
   webhookUrl?: string;
-  retryIntervalMs?: number;
-  /** How long one delivery attempt may take before it counts as unanswered. */
-  deliveryTimeoutMs?: number;
+  retryIntervalSeconds?: number;
+  deliveryTimeoutSeconds?: number;
   /** Accept body fields no operation documents (refused with 400 when absent). */
   allowUnknownFields?: boolean;
   /** What sends the webhooks (the global fetch when absent). */
@@ -49,7 +48,7 @@ export interface CoreOptions {
   onWebhook?: (event: WebhookEvent, body: string) => void;
   onDeliveryFailure: (line: string) => void;
   /** The time the sandbox clock runs from (real time when absent). */
-  clock?: () => Date;
+  now?: () => Date;
   newId?: () => string;
   /** The node:http door's port: its pages and control API then answer only under loopback names and origins. */
   port?: number;
@@ -76,6 +75,7 @@ export interface SandboxCore {
 }
 
 const token = (prefix: string) => `${prefix}_${randomHex(16)}`;
+const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
 
 function v2Seed(doc: Record<string, any>): V2Verification[] {
   return Object.values<any>(doc.components.examples)
@@ -87,7 +87,7 @@ function v2Seed(doc: Record<string, any>): V2Verification[] {
 export function createSandboxCore(options: CoreOptions): SandboxCore {
   const { url, documents } = options;
   const accessToken = options.accessToken ?? token('v2');
-  const clock = new SandboxClock(options.clock);
+  const clock = new SandboxClock(options.now);
   const violations: string[] = [];
   const seed = v2Seed(documents.v2);
   const v2 = new V2State(() => seed, clock, url);
@@ -101,8 +101,8 @@ export function createSandboxCore(options: CoreOptions): SandboxCore {
       partner.recordDelivery(eventId, result);
       await options.onDeliveryRecorded?.();
     },
-    retryIntervalMs: options.retryIntervalMs,
-    attemptTimeoutMs: options.deliveryTimeoutMs,
+    retryIntervalMs: ms(options.retryIntervalSeconds),
+    attemptTimeoutMs: ms(options.deliveryTimeoutSeconds),
     onFailure: options.onDeliveryFailure,
     fetch: options.fetch,
   });

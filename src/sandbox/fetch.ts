@@ -5,26 +5,15 @@
 // browser test runners, service workers. It imports no Node module: the
 // documents and the request validators come compiled with the package.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
-import type { WebhookEvent } from '../webhooks/events.js';
 import { checkSharedOptions } from './common/option-checks.js';
 import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
+import type { StartSandboxOptions } from './in-process.js';
 
-export interface SandboxFetchOptions {
-  /** The partner's first active `X-Auth-Key`; generated when absent. */
-  authKey?: string;
-  /** The v2 bearer token; generated when absent. */
-  accessToken?: string;
-  /** Where webhooks are sent; none until `PUT /partners` sets it when absent. */
-  webhookUrl?: string;
+/** The options of `startSandbox` that need no port or file, and three of a fetch handler's own. */
+export interface SandboxFetchOptions extends Omit<StartSandboxOptions, 'port' | 'state'> {
   /** Sends each webhook (the global `fetch` when absent): give a handler to receive them in-process. */
   fetch?: (request: Request) => Promise<Response>;
-  /** Seconds between retries of a webhook not answered 200; the service's 900 when absent. */
-  retryIntervalSeconds?: number;
-  /** Seconds one delivery attempt may take before it counts as unanswered and is retried; 10 when absent. */
-  deliveryTimeoutSeconds?: number;
-  /** Accept body fields no operation documents; refused with 400 when absent. */
-  allowUnknownFields?: boolean;
   /** The time the sandbox clock starts from (real time when absent); the control API moves it forward. */
   now?: () => Date;
   /**
@@ -33,10 +22,6 @@ export interface SandboxFetchOptions {
    * answers a request to any host.
    */
   url?: string;
-  /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
-  onWebhook?: (event: WebhookEvent, body: string) => void;
-  /** Called with one line for each webhook delivery that failed; `console.warn` when absent. */
-  onDeliveryFailure?: (line: string) => void;
 }
 
 export interface SandboxFetch {
@@ -66,27 +51,15 @@ const fail = (what: string) => {
  * ```
  */
 export async function createSandboxFetch(options: SandboxFetchOptions = {}): Promise<SandboxFetch> {
-  const { retryIntervalSeconds, deliveryTimeoutSeconds, webhookUrl, url = 'http://sandbox.localhost' } = options;
-  checkSharedOptions('createSandboxFetch', options);
-  if (!/^https?:\/\/[^/]+$/.test(url.replace(/\/+$/, ''))) fail(`url must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(url)}`);
-  for (const name of ['fetch', 'now', 'onWebhook', 'onDeliveryFailure'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') fail(`${name} must be a function when given`);
-  }
+  checkSharedOptions('createSandboxFetch', options, ['fetch', 'now', 'onWebhook', 'onDeliveryFailure']);
+  const url = (options.url ?? 'http://sandbox.localhost').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(url)) fail(`url must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(options.url)}`);
+  // Named one by one: an option of the node:http door (`port`) given here by untyped code changes nothing.
+  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, fetch, now, onWebhook } = options;
   const core = createSandboxCore({
-    url: url.replace(/\/+$/, ''),
-    authKey: options.authKey,
-    accessToken: options.accessToken,
-    documents,
-    precompiled: requestValidators,
-    homepage,
-    webhookUrl,
-    retryIntervalMs: retryIntervalSeconds === undefined ? undefined : retryIntervalSeconds * 1000,
-    deliveryTimeoutMs: deliveryTimeoutSeconds === undefined ? undefined : deliveryTimeoutSeconds * 1000,
-    allowUnknownFields: options.allowUnknownFields,
-    fetch: options.fetch,
-    onWebhook: options.onWebhook,
+    url, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, fetch, now, onWebhook,
+    documents, precompiled: requestValidators, homepage,
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => console.warn(line)),
-    clock: options.now,
   });
   return {
     fetch: async (request) => {
@@ -102,7 +75,7 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
       return core.authKey();
     },
     accessToken: core.accessToken,
-    url: url.replace(/\/+$/, ''),
+    url,
     close: () => core.delivery.close(),
   };
 }

@@ -10,9 +10,9 @@ import { serveSandbox } from './server.js';
 export interface StartSandboxOptions {
   /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */
   port?: number;
-  /** The partner's first active `X-Auth-Key` (`--auth-key`); generated when absent. A state file's saved key wins. */
+  /** The partner's first active `X-Auth-Key` (`--auth-key`); generated when absent. */
   authKey?: string;
-  /** The v2 bearer token (`--access-token`); generated when absent. A state file's saved token wins. */
+  /** The v2 bearer token (`--access-token`); generated when absent. */
   accessToken?: string;
   /** Where webhooks are sent (`--webhook-url`); none until `PUT /partners` sets it when absent. */
   webhookUrl?: string;
@@ -22,11 +22,11 @@ export interface StartSandboxOptions {
   deliveryTimeoutSeconds?: number;
   /** Accept body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
   allowUnknownFields?: boolean;
-  /** Keep the whole state in this file across restarts (`--state`); missing folders are created. */
+  /** Keep the whole state in this file across restarts (`--state`); missing folders are created. Its saved key and token win over `authKey` and `accessToken`. */
   state?: string;
   /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
   onWebhook?: (event: WebhookEvent, body: string) => void;
-  /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr when absent. */
+  /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr (`console.warn` by the fetch handler) when absent. */
   onDeliveryFailure?: (line: string) => void;
 }
 
@@ -57,21 +57,12 @@ export interface RunningSandbox {
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const { port = 0, retryIntervalSeconds, deliveryTimeoutSeconds, onWebhook } = options;
+  const { port = 0, state } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`startSandbox: port must be a whole number from 0 to 65535, not ${port}`);
-  checkSharedOptions('startSandbox', options);
-  if (options.state !== undefined && (typeof options.state !== 'string' || options.state.trim() === '')) throw new TypeError('startSandbox: state must be a non-empty string when given');
-  const sandbox = await serveSandbox({
-    port,
-    authKey: options.authKey,
-    accessToken: options.accessToken,
-    webhookUrl: options.webhookUrl,
-    retryIntervalSeconds,
-    deliveryTimeoutSeconds,
-    allowUnknownFields: options.allowUnknownFields,
-    state: options.state,
-    onWebhook,
-    onDeliveryFailure: options.onDeliveryFailure,
-  });
+  checkSharedOptions('startSandbox', options, ['onWebhook', 'onDeliveryFailure']);
+  if (state !== undefined && (typeof state !== 'string' || state.trim() === '')) throw new TypeError('startSandbox: state must be a non-empty string when given');
+  // Only the documented options: the server's own (faults, timeouts) stay the command's and the tests'.
+  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, onWebhook, onDeliveryFailure } = options;
+  const sandbox = await serveSandbox({ port, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, state, onWebhook, onDeliveryFailure });
   return { url: sandbox.url, authKey: sandbox.authKey, accessToken: sandbox.accessToken, close: () => sandbox.close() };
 }

@@ -82,28 +82,19 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
+    const settle = (result?: Uint8Array, err?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      if (err) reject(err);
+      else resolve(result);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      stop();
-      resolve(undefined);
+      if (size <= limit) chunks.push(chunk);
+      else settle(undefined);
     };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onError = (err: Error) => {
-      stop();
-      reject(err);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
+    const onEnd = () => settle(Buffer.concat(chunks, size));
+    const onError = (err: Error) => settle(undefined, err);
+    req.on('data', onData).on('end', onEnd).on('error', onError);
   });
 }
 
@@ -136,22 +127,16 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${host}:${port}`;
   let journal: EffectJournal | undefined;
   const core: SandboxCore = createSandboxCore({
+    ...options,
     url,
+    port,
     authKey: saved?.meta?.authKey ?? options.authKey,
     accessToken: saved?.meta?.accessToken ?? options.accessToken,
     documents: { v2: readBundledDocument('v2'), partner: readBundledDocument('partner'), sandbox: readBundledDocument('sandbox') },
     precompiled: requestValidators,
     compiler: ajvCompiler,
     homepage: packageHomepage(),
-    webhookUrl: options.webhookUrl,
-    retryIntervalMs: options.retryIntervalSeconds === undefined ? undefined : options.retryIntervalSeconds * 1000,
-    deliveryTimeoutMs: options.deliveryTimeoutSeconds === undefined ? undefined : options.deliveryTimeoutSeconds * 1000,
-    allowUnknownFields: options.allowUnknownFields,
-    onWebhook: options.onWebhook,
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
-    newId: options.newId,
-    port,
-    validateResponses: options.validateResponses,
     wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
     // With --state an answer waits until what its change wrote is on disk.
     commit: (answer) => (journal ? journal.commit(answer) : answer),

@@ -1,16 +1,10 @@
 // The options both in-process doors take (startSandbox, createSandboxFetch),
 // checked one way: a mistake is a TypeError naming the function and the
 // option, before anything starts.
+import type { StartSandboxOptions } from '../in-process.js';
 
-export interface SharedOptions {
-  authKey?: string;
-  accessToken?: string;
-  webhookUrl?: string;
-  retryIntervalSeconds?: number;
-  deliveryTimeoutSeconds?: number;
-}
-
-export function checkSharedOptions(caller: string, options: SharedOptions): void {
+/** `functions`: the options that must be functions when given. */
+export function checkSharedOptions(caller: string, options: StartSandboxOptions, functions: string[]): void {
   const fail = (what: string) => {
     throw new TypeError(`${caller}: ${what}`);
   };
@@ -23,5 +17,9 @@ export function checkSharedOptions(caller: string, options: SharedOptions): void
   for (const name of ['authKey', 'accessToken'] as const) {
     const value = options[name];
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) fail(`${name} must be a non-empty string when given`);
+  }
+  for (const name of functions) {
+    const value = (options as Record<string, unknown>)[name];
+    if (value !== undefined && typeof value !== 'function') fail(`${name} must be a function when given`);
   }
 }
