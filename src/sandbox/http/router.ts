@@ -6,15 +6,13 @@
 // name wins over a parameter, falling back to the parameter when the rest of
 // the path does not match. A parameter may be empty (the contract answers
 // `REQUIRED`) but not longer than MAX_PARAM_LENGTH characters decoded.
+// The routes are scanned in turn, as Prism and stripe-mock do: there are ~40.
 
 /** find-my-way's default (the router of fastify and of many Node servers): a common bound, not one the documents give (S23). */
 export const MAX_PARAM_LENGTH = 100;
 
-interface Node<T> {
-  statics: Map<string, Node<T>>;
-  param?: Node<T>;
-  leaf?: { value: T; paramAt: [number, string][] };
-}
+/** A template's segments: a static name, or a parameter's `{ name }`. */
+type Template = (string | { name: string })[];
 
 export type Lookup<T> =
   | { found: true; value: T; params: Record<string, string>; query: string }
@@ -25,42 +23,34 @@ export type Lookup<T> =
    */
   | { found: false; malformed: boolean };
 
-const node = <T>(): Node<T> => ({ statics: new Map() });
-
 export class Router<T> {
-  private readonly trees = new Map<string, Node<T>>();
+  private readonly routes = new Map<string, { template: Template; shape: string; order: string; value: T }[]>();
 
   /** `template` as documented: `/verifications/{verificationId}/scan`. */
-  add(method: string, template: string, value: T): void {
-    let at = this.trees.get(method) ?? node<T>();
-    this.trees.set(method, at);
-    const paramAt: [number, string][] = [];
-    template.split('/').forEach((segment, i) => {
+  add(method: string, path: string, value: T): void {
+    const template: Template = path.split('/').map((segment) => {
       const name = /^\{(.+)\}$/.exec(segment)?.[1];
-      if (name !== undefined) {
-        paramAt.push([i, name]);
-        at = at.param ??= node<T>();
-      } else {
-        let next = at.statics.get(segment);
-        if (!next) at.statics.set(segment, (next = node<T>()));
-        at = next;
-      }
+      return name === undefined ? segment : { name };
     });
-    if (at.leaf) throw new Error(`router: ${method} ${template} is declared twice`);
-    at.leaf = { value, paramAt };
+    // Parameter names aside: `/users/{id}` and `/users/{userId}` are one route.
+    const shape = JSON.stringify(template.map((s) => (typeof s === 'string' ? s : 0)));
+    const routes = this.routes.get(method) ?? [];
+    if (routes.some((r) => r.shape === shape)) throw new Error(`router: ${method} ${path} is declared twice`);
+    // Static (0) before parameter (1), segment by segment: the first route that matches is the one to take.
+    routes.push({ template, shape, order: template.map((s) => (typeof s === 'string' ? '0' : '1')).join(''), value });
+    routes.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+    this.routes.set(method, routes);
   }
 
   lookup(method: string, target: string): Lookup<T> {
     if (!target.startsWith('/')) return { found: false, malformed: true };
-    const tree = this.trees.get(method);
-    const url = target;
-    if (!tree) return { found: false, malformed: false };
+    const routes = this.routes.get(method);
+    if (!routes) return { found: false, malformed: false };
     // The path ends at the query or a fragment; the query at a fragment.
-    let end = 0;
-    while (end < url.length && url[end] !== '?' && url[end] !== '#') end++;
-    const hash = url.indexOf('#', end);
-    const query = url[end] === '?' ? url.slice(end + 1, hash === -1 ? undefined : hash) : '';
-    const segments = url.slice(0, end).split('/');
+    const end = target.search(/[?#]|$/);
+    const hash = target.indexOf('#', end);
+    const query = target[end] === '?' ? target.slice(end + 1, hash === -1 ? undefined : hash) : '';
+    const segments = target.slice(0, end).split('/');
     for (let i = 0; i < segments.length; i++) {
       if (!segments[i].includes('%')) continue;
       try {
@@ -69,23 +59,26 @@ export class Router<T> {
         return { found: false, malformed: true };
       }
     }
-    const state = { tooLong: false };
-    const leaf = walk(tree, segments, 0, state);
-    if (!leaf) return { found: false, malformed: state.tooLong };
-    const params: Record<string, string> = {};
-    for (const [i, name] of leaf.paramAt) params[name] = segments[i];
-    return { found: true, value: leaf.value, params, query };
+    let tooLong = false;
+    for (const { template, value } of routes) {
+      const params = match(template, segments);
+      if (params === 'tooLong') tooLong = true;
+      else if (params) return { found: true, value, params, query };
+    }
+    return { found: false, malformed: tooLong };
   }
 }
 
-function walk<T>(at: Node<T>, segments: string[], i: number, state: { tooLong: boolean }): Node<T>['leaf'] {
-  if (i === segments.length) return at.leaf;
-  const byName = at.statics.get(segments[i]);
-  const found = byName && walk(byName, segments, i + 1, state);
-  if (found || !at.param) return found;
-  if (segments[i].length > MAX_PARAM_LENGTH) {
-    state.tooLong = true;
-    return undefined;
+/** The parameters when `segments` match; 'tooLong' when a parameter over the bound comes before any mismatch. */
+function match(template: Template, segments: string[]): Record<string, string> | 'tooLong' | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < template.length && i < segments.length; i++) {
+    const part = template[i];
+    if (typeof part === 'string') {
+      if (part !== segments[i]) return undefined;
+    } else if (segments[i].length > MAX_PARAM_LENGTH) {
+      return 'tooLong';
+    } else params[part.name] = segments[i];
   }
-  return walk(at.param, segments, i + 1, state);
+  return template.length === segments.length ? params : undefined;
 }
