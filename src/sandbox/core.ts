@@ -61,18 +61,7 @@ export interface CoreOptions {
   onDeliveryRecorded?: () => unknown;
 }
 
-export interface SandboxCore {
-  answer(req: DoorRequest): Promise<DoorAnswer | undefined>;
-  /** An answer outside any operation, in the error shape of the API `target` belongs to. */
-  refusal(target: string, status: number, message: string, violations?: Violation[]): DoorAnswer;
-  authKey(): string;
-  accessToken: string;
-  clock: SandboxClock;
-  partner: PartnerState;
-  v2: V2State;
-  delivery: WebhookDelivery;
-  violations: string[];
-}
+export type SandboxCore = ReturnType<typeof createSandboxCore>;
 
 const token = (prefix: string) => `${prefix}_${randomHex(16)}`;
 const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
@@ -84,7 +73,7 @@ function v2Seed(doc: Record<string, any>): V2Verification[] {
     .filter((v) => typeof v?.id === 'string' && typeof v?.status === 'string');
 }
 
-export function createSandboxCore(options: CoreOptions): SandboxCore {
+export function createSandboxCore(options: CoreOptions) {
   const { url, documents } = options;
   const accessToken = options.accessToken ?? token('v2');
   const clock = new SandboxClock(options.now);
@@ -167,7 +156,7 @@ export function createSandboxCore(options: CoreOptions): SandboxCore {
   });
 
   return {
-    answer: async (req) => {
+    answer: async (req: DoorRequest): Promise<DoorAnswer | undefined> => {
       // The end user's page answers a foreign Host with a page of its own; every other route with the API's 403.
       const page = endUserPage.answer(req);
       if (page) return page;
@@ -175,7 +164,8 @@ export function createSandboxCore(options: CoreOptions): SandboxCore {
       if (foreign) return dispatcher.refusal(req.target, foreign.status, foreign.message);
       return homePageAnswer(req, url, documents, options.homepage) ?? dispatcher.answer(req);
     },
-    refusal: (target, status, message, violations) => dispatcher.refusal(target, status, message, violations),
+    /** An answer outside any operation, in the error shape of the API `target` belongs to. */
+    refusal: (target: string, status: number, message: string, violations?: Violation[]) => dispatcher.refusal(target, status, message, violations),
     authKey: () => partner.activeAuthKey(),
     accessToken,
     clock,

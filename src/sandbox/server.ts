@@ -4,7 +4,7 @@
 // kept-alive connections, --state, and the faults of `--fault`.
 // `serveSandbox` is what the `sandbox` command and `startSandbox` start.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
@@ -48,17 +48,6 @@ export interface Sandbox {
   /** Contract violations of answers seen so far (with validateResponses). */
   violations: string[];
   close(): Promise<void>;
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** A node:http request as the core reads it. */
@@ -121,34 +110,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
 
-  // Verification URLs carry the sandbox's address, so the port is settled
-  // before the state is made (port 0 asks the OS for a free one).
-  const port = options.port === 0 ? await freePort(host) : (options.port ?? 4020);
-  const url = `http://${host}:${port}`;
-  let journal: EffectJournal | undefined;
-  const core: SandboxCore = createSandboxCore({
-    ...options,
-    url,
-    port,
-    authKey: saved?.meta?.authKey ?? options.authKey,
-    accessToken: saved?.meta?.accessToken ?? options.accessToken,
-    documents: { v2: readBundledDocument('v2'), partner: readBundledDocument('partner'), sandbox: readBundledDocument('sandbox') },
-    precompiled: requestValidators,
-    compiler: ajvCompiler,
-    homepage: packageHomepage(),
-    onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
-    wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
-    // With --state an answer waits until what its change wrote is on disk.
-    commit: (answer) => (journal ? journal.commit(answer) : answer),
-    onDeliveryRecorded: () => journal?.commit(undefined),
-  });
-  const { partner, v2, clock, delivery } = core;
-  if (options.state !== undefined && saved) {
-    journal = new EffectJournal({ clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken }, options.state, saved);
-    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
-    for (const message of saved.warnings) warn(message);
-  }
-
+  let core: SandboxCore;
   let closing = false;
   const server = createHttpServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) }, (req, res) => {
     // A request line without a version is HTTP/0.9, which has no headers:
@@ -170,14 +132,47 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // path, a request line or headers over its limit, broken framing, a slow
   // client) before they are requests; they get the same error shapes.
   server.on('clientError', answerClientError);
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(options.port ?? 4020, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
+
+  // Verification URLs carry the port the system gave (for port 0), so the
+  // state is made once the server listens, in the same turn: no request is
+  // read before it exists.
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host}:${port}`;
+  let journal: EffectJournal | undefined;
+  core = createSandboxCore({
+    ...options,
+    url,
+    port,
+    authKey: saved?.meta?.authKey ?? options.authKey,
+    accessToken: saved?.meta?.accessToken ?? options.accessToken,
+    documents: { v2: readBundledDocument('v2'), partner: readBundledDocument('partner'), sandbox: readBundledDocument('sandbox') },
+    precompiled: requestValidators,
+    compiler: ajvCompiler,
+    homepage: packageHomepage(),
+    onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
+    wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
+    // With --state an answer waits until what its change wrote is on disk.
+    commit: (answer) => (journal ? journal.commit(answer) : answer),
+    onDeliveryRecorded: () => journal?.commit(undefined),
+  });
+  const { partner, v2, clock, delivery } = core;
+  if (options.state !== undefined && saved) {
+    try {
+      journal = new EffectJournal({ clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken }, options.state, saved);
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+    for (const message of saved.warnings) warn(message);
+  }
   // Webhooks not yet delivered when the sandbox stopped go out again.
   for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);
 

@@ -32,36 +32,33 @@ export class StateFileError extends Error {}
 
 /** Reads a state file; refuses (StateFileError) anything but a torn last line. */
 export function readStateFile<Meta, Line, Record>(file: string): LoadedStateFile<Meta, Line, Record> {
+  const loaded: LoadedStateFile<Meta, Line, Record> = { lines: [], records: [], warnings: [], validBytes: 0 };
   let data: Buffer;
   try {
     data = fs.readFileSync(file);
   } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') return { lines: [], records: [], warnings: [], validBytes: 0 };
+    if ((err as { code?: string }).code === 'ENOENT') return loaded;
     throw new StateFileError(`cannot read the state file ${file}: ${(err as Error).message}`);
   }
-  const loaded: LoadedStateFile<Meta, Line, Record> = { lines: [], records: [], warnings: [], validBytes: 0 };
   if (data.length === 0) return loaded;
+  const notOurs = () => new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
   let phase: 'header' | 'snapshot' | 'journal' = 'header';
-  let start = 0;
-  let lineNo = 0;
-  while (start < data.length) {
+  for (let start = 0, lineNo = 1; start < data.length; lineNo++) {
     const end = data.indexOf(10, start);
-    lineNo++;
-    const last = end === -1 || end === data.length - 1;
     let value: any;
     try {
       if (end === -1) throw new Error('no line end');
       value = JSON.parse(data.toString('utf8', start, end));
     } catch (err) {
-      if (phase === 'header') throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
-      if (last && phase === 'journal') {
+      if (phase === 'header') throw notOurs();
+      if (phase === 'journal' && (end === -1 || end === data.length - 1)) {
         loaded.warnings.push(`state file ${file}: ignored a torn last record (line ${lineNo}, ${data.length - start} bytes): the change it held was never acknowledged`);
         break;
       }
       throw new StateFileError(`state file ${file} is damaged at line ${lineNo} (${(err as Error).message}); restore it from a copy or delete it to start empty`);
     }
     if (phase === 'header') {
-      if (value?.format !== STATE_FORMAT) throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
+      if (value?.format !== STATE_FORMAT) throw notOurs();
       if (value.version !== STATE_VERSION) {
         const older = typeof value.version === 'number' && value.version < STATE_VERSION ? ', written by an older sandbox that journaled requests instead of their effects' : '';
         throw new StateFileError(`state file ${file} has version ${value.version}${older}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`);

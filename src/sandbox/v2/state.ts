@@ -54,13 +54,11 @@ export class V2State {
     const statuses = query.statuses?.length ? new Set(query.statuses) : null;
     const from = query.createdFrom ? Date.parse(query.createdFrom) : -Infinity;
     const to = query.createdTo ? Date.parse(query.createdTo) : Infinity;
+    // Both bounds of the creation window are inclusive, as documented.
+    const wanted = (s: V2Verification, created = Date.parse(s.createdAt)) =>
+      (query.id === undefined || s.id === query.id) && (query.externalId === undefined || s.externalId === query.externalId) && (!statuses || statuses.has(s.status)) && created >= from && created <= to;
     const matches = [...this.sessions.values()]
-      .filter((s) => (query.id === undefined || s.id === query.id) && (query.externalId === undefined || s.externalId === query.externalId))
-      .filter((s) => !statuses || statuses.has(s.status))
-      .filter((s) => {
-        const created = Date.parse(s.createdAt);
-        return created >= from && created <= to; // both bounds inclusive, as documented
-      })
+      .filter((s) => wanted(s))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
     const size = query.pageSize ?? DEFAULT_PAGE_SIZE;
     const page = Math.floor(query.page ?? 0);
