@@ -46,8 +46,6 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** The text of UTF-8 bytes, a byte order mark kept as the character it is. */
 export const utf8Text = (bytes: Uint8Array) => decoder.decode(bytes);
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * The text of UTF-8 bytes as utf8Text gives it, or, when they are not
  * UTF-8, the offset of the first byte that is not part of a well-formed
@@ -55,35 +53,14 @@ const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
  * U+FFFD where the bytes were.
  */
 export function strictUtf8Text(bytes: Uint8Array): { text: string } | { invalidAt: number } {
-  try {
-    return { text: strictDecoder.decode(bytes) };
-  } catch {
-    return { invalidAt: firstInvalidUtf8(bytes) };
-  }
-}
-
-/** The well-formed byte sequences of Unicode's table 3-7: no overlong forms, surrogates or code points above U+10FFFF. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  const continuation = (i: number, low = 0x80, high = 0xbf) => i < bytes.length && bytes[i] >= low && bytes[i] <= high;
+  const text = utf8Text(bytes);
+  if (!text.includes('\uFFFD')) return { text };
+  // The decoder puts a U+FFFD where each ill-formed sequence starts (WHATWG
+  // Encoding). Encoded again, the text first departs from the bytes inside
+  // that U+FFFD's EF BF BD, unless every one was sent as such.
+  const again = encoder.encode(text);
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    let length = 0;
-    let ok = false;
-    if (b < 0x80) [length, ok] = [1, true];
-    else if (b >= 0xc2 && b <= 0xdf) [length, ok] = [2, continuation(i + 1)];
-    else if (b >= 0xe0 && b <= 0xef) {
-      // E0 needs A0 and up (no overlong forms), ED at most 9F (no surrogates).
-      const second = b === 0xe0 ? continuation(i + 1, 0xa0) : b === 0xed ? continuation(i + 1, 0x80, 0x9f) : continuation(i + 1);
-      [length, ok] = [3, second && continuation(i + 2)];
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      // F0 needs 90 and up (no overlong forms), F4 at most 8F (U+10FFFF).
-      const second = b === 0xf0 ? continuation(i + 1, 0x90) : b === 0xf4 ? continuation(i + 1, 0x80, 0x8f) : continuation(i + 1);
-      [length, ok] = [4, second && continuation(i + 2) && continuation(i + 3)];
-    }
-    if (!ok) return i;
-    i += length;
-  }
-  // The decoder refused what this scan accepts: name the end rather than claim a valid body.
-  return bytes.length;
+  while (i < bytes.length && bytes[i] === again[i]) i++;
+  if (i === again.length) return { text };
+  return { invalidAt: i - [0xef, 0xbf, 0xbd].indexOf(again[i]) };
 }
