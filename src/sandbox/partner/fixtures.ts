@@ -1,7 +1,7 @@
 // Realistic stand-ins for what a real session would capture: documents,
 // face images, age estimates, names, and the sandbox's own tokens and keys
 // (from Web Crypto). Deterministic where a test may compare.
-import { base64, hexThenRandom, randomBase64url, randomHex } from '../common/random.js';
+import { base64, randomBase64url, randomHex } from '../common/random.js';
 import type { components } from '../../../generated/types/partner.js';
 import type { DocumentData, PersonName } from './records.js';
 
@@ -22,17 +22,22 @@ export function someName(turn: number): PersonName {
   return NAMES[turn % NAMES.length];
 }
 
-const hex = randomHex;
 export const sessionToken = () => randomBase64url(24);
-export const newAuthKey = () => `sbx_${hex(16)}`;
-export const newDeviceId = () => `dev_${hex(5)}`;
-export const newFingerprintId = () => `fp_${hex(6)}`;
-export const newFingerprintEventId = () => `evt_${hex(5)}`;
+export const newAuthKey = () => `sbx_${randomHex(16)}`;
+export const newDeviceId = () => `dev_${randomHex(5)}`;
+export const newFingerprintId = () => `fp_${randomHex(6)}`;
+export const newFingerprintEventId = () => `evt_${randomHex(5)}`;
 
-/** A JPEG-looking base64 blob: the sandbox has no camera, only the shape of an image field. */
-export function faceImage(): string {
-  return base64(hexThenRandom('ffd8ffe000104a46494600010100000100010000', 48));
-}
+/** The device every opened link reports (the sandbox has no real browser). */
+export const DEVICE = {
+  userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  screen: { width: 390, height: 844 },
+  timezone: 'Europe/Berlin',
+};
+
+const JFIF_HEADER = [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
+/** A JPEG-looking base64 blob (a JFIF header, then random bytes): the sandbox has no camera, only the shape of an image field. */
+export const faceImage = () => base64(Uint8Array.from([...JFIF_HEADER, ...crypto.getRandomValues(new Uint8Array(48))]));
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
 const yearsFrom = (d: Date, years: number) => {
@@ -42,12 +47,7 @@ const yearsFrom = (d: Date, years: number) => {
 };
 
 /** The document a scan reads, from the partner's and the user's data where known. */
-export function scannedDocument(
-  now: Date,
-  name: PersonName,
-  dateOfBirth: string | undefined,
-  given: Partial<DocumentData> = {},
-): DocumentData {
+export function scannedDocument(now: Date, name: PersonName, dateOfBirth: string | undefined, given: Partial<DocumentData>): DocumentData {
   const issued = yearsFrom(now, -3);
   return {
     type: 'Passport',
@@ -56,7 +56,7 @@ export function scannedDocument(
     dateOfBirth: dateOfBirth ?? '1991-07-23',
     placeOfBirth: 'Leipzig',
     nationality: 'DEU',
-    serialNo: `C01X${hex(3).toUpperCase().slice(0, 5)}`,
+    serialNo: `C01X${randomHex(3).toUpperCase().slice(0, 5)}`,
     issuedAt: dateOnly(issued),
     expiryAt: dateOnly(yearsFrom(issued, 10)),
     issuingAuthority: 'Stadt Leipzig',
