@@ -1,15 +1,9 @@
 // The types the layers above the partner engine meet: the webhook it
-// announces, paging, and the inputs and results of the control operations.
-// The operations themselves are the functions of state.ts and lifecycle.ts.
-import type { components } from '../../../generated/types/partner.js';
+// announces, and the results of delivery and seeding. The operations
+// themselves are the functions of state.ts and lifecycle.ts.
 import type { WebhookEvent } from '../../webhooks/events.js';
-import type { DocumentData } from './records.js';
 
 export { SandboxError } from '../common/sandbox-error.js';
-
-type S = components['schemas'];
-
-export type Paging = { page?: number; limit?: number };
 
 /** How a change of the sandbox is announced: the webhook, and which histories keep its record. */
 export interface EmittedEvent {
@@ -33,18 +27,6 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
       return JSON.parse(text) as WebhookEvent;
     },
   };
-}
-
-/** Outcome of the simulated document and face scan. */
-export type ScanOutcome = 'pass' | 'review' | 'fail';
-
-/** Fields a simulated document scan may fix; the rest are generated. */
-export type ScannedDocumentFields = Partial<DocumentData>;
-
-export interface ScanInput {
-  outcome: ScanOutcome;
-  document?: ScannedDocumentFields;
-  estimatedAge?: S['EstimatedAge'];
 }
 
 /** Result of one delivery attempt of a recorded webhook. */

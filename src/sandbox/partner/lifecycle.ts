@@ -4,29 +4,20 @@
 // reviewer, and time. Completion attaches a verification to its user.
 // Functions over the store (store.ts).
 import type { components } from '../../../generated/types/partner.js';
-import { SandboxError, type ScanInput } from './api.js';
-import { ageBracket, CALENDAR_DATE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
-import type { PersonName, StoredUser, StoredVerification } from './records.js';
-import {
-  addUser,
-  changing,
-  emit,
-  emitUser,
-  envelope,
-  EXPIRABLE,
-  nowIso,
-  OPEN,
-  setStatus,
-  touchUser,
-  trackPhones,
-  unfinishedWith,
-  user as findUser,
-  userWithPhone,
-  type PartnerStore,
-} from './store.js';
+import { SandboxError } from './api.js';
+import { ageBracket, CALENDAR_DATE, DEVICE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
+import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
+import { changing, emit, emitUser, envelope, EXPIRABLE, nowIso, OPEN, putUser, setStatus, trackPhones, unfinishedWith, user as findUser, userWithPhone, type PartnerStore } from './store.js';
 import { shareholderEventData, verificationView } from './views.js';
 
 type S = components['schemas'];
+
+/** A simulated document and face scan: its outcome, and document fields it fixes (the rest are generated). */
+export interface ScanInput {
+  outcome: 'pass' | 'review' | 'fail';
+  document?: Partial<DocumentData>;
+  estimatedAge?: S['EstimatedAge'];
+}
 
 const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);
 /**
@@ -36,8 +27,11 @@ const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput
  */
 const SCANNABLE: ReadonlySet<string> = new Set(['started', 'waitingForUserInput']);
 
-export const sameName = (a: PersonName | undefined, b: PersonName | undefined) =>
-  !!a && !!b && a.firstName.trim().toLowerCase() === b.firstName.trim().toLowerCase() && a.lastName.trim().toLowerCase() === b.lastName.trim().toLowerCase();
+const same = (a?: string, b?: string) => a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+/** Names match ignoring case and surrounding spaces; an unknown name (a user without one) matches none. */
+const sameName = (a?: Partial<PersonName>, b?: Partial<PersonName>) => same(a?.firstName, b?.firstName) && same(a?.lastName, b?.lastName);
+
+export const requires = (v: StoredVerification, type: S['RequirementType']) => v.data.requirements.some((r) => r.type === type);
 
 export function openLink(store: PartnerStore, verificationId: string, options: { deviceId?: string } = {}): S['Verification'] {
   const v = changing(store, verificationId);
@@ -47,25 +41,13 @@ export function openLink(store: PartnerStore, verificationId: string, options: {
   const deviceId = options.deviceId ?? newDeviceId();
   v.activities.push({ activity: 'startSession', sessionId, createdAt: now });
   if (!v.devices.includes(deviceId)) v.devices.push(deviceId);
-  v.fingerprintEvents.push({
-    deviceId,
-    fingerprintId: fingerprintIdOf(store, deviceId) ?? newFingerprintId(),
-    id: newFingerprintEventId(),
-    data: {
-      verificationId,
-      sessionId,
-      deviceId,
-      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
-      screen: { width: 390, height: 844 },
-      timezone: 'Europe/Berlin',
-      collectedAt: now,
-    },
-  });
+  // A device keeps the fingerprint id it was first given, across verifications.
+  const fingerprintId = fingerprintIdOf(store, deviceId) ?? newFingerprintId();
+  v.fingerprintEvents.push({ deviceId, fingerprintId, id: newFingerprintEventId(), data: { verificationId, sessionId, deviceId, ...DEVICE, collectedAt: now } });
   if (v.data.status === 'created') setStatus(store, v, 'started');
   return verificationView(v);
 }
 
-/** A device keeps the fingerprint id it was first given, across verifications. */
 function fingerprintIdOf(store: PartnerStore, deviceId: string): string | undefined {
   for (const v of store.verifications.values()) {
     const known = v.fingerprintEvents.find((e) => e.deviceId === deviceId);
@@ -80,12 +62,7 @@ export function enterName(store: PartnerStore, verificationId: string, name: { f
   const lastName = name.lastName?.trim();
   if (!firstName || !lastName) throw new SandboxError(400, 'firstName and lastName must not be empty');
   v.entered.name = { firstName, lastName };
-  afterInput(store, v, (user, now) => {
-    if (sameName(currentName(user), v.entered.name)) return false;
-    user.names.push({ firstName, lastName, createdAt: now });
-    Object.assign(user, { firstName, lastName });
-    return true;
-  });
+  afterInput(store, v, (user, now) => rename(user, { firstName, lastName }, now));
   return verificationView(v);
 }
 
@@ -200,7 +177,7 @@ export function markShareholder(store: PartnerStore, userId: string, input: { sh
   // Zero shares is how the sandbox takes shareholder status away again.
   user.shares = { isShareholder: input.sharesNumber > 0, sharesNumber: input.sharesNumber };
   user.updatedAt = nowIso(store);
-  touchUser(store, user);
+  putUser(store, user);
   return { ...user.shares };
 }
 
@@ -213,7 +190,7 @@ function inSession(store: PartnerStore, verificationId: string): StoredVerificat
 /**
  * After the end user entered data: a waiting session may now complete; a
  * completed one passes the data to its user (`user.updated`, as in the
- * "New user" sequence).
+ * "New user" sequence) when `updateUser` says it changed.
  */
 function afterInput(store: PartnerStore, v: StoredVerification, updateUser: (user: StoredUser, now: string) => boolean): void {
   const now = nowIso(store);
@@ -226,19 +203,29 @@ function afterInput(store: PartnerStore, v: StoredVerification, updateUser: (use
     if (updateUser(user, now)) {
       user.updatedAt = now;
       emitUser(store, user, 'user.updated');
-      touchUser(store, user);
+      putUser(store, user);
     }
   }
 }
 
-function missingInput(v: StoredVerification): boolean {
-  const required = (type: S['RequirementType']) => v.data.requirements.some((r) => r.type === type);
-  return (required('firstAndLastName') && !v.entered.name) || (required('dateOfBirth') && !v.entered.dateOfBirth);
-}
+const missingInput = (v: StoredVerification) => (requires(v, 'firstAndLastName') && !v.entered.name) || (requires(v, 'dateOfBirth') && !v.entered.dateOfBirth);
 
 /** `collectedRequirements` follow from what was entered and scanned; `verified` means the scanned document confirms it. */
 export function refreshCollected(v: StoredVerification): void {
-  v.data.collectedRequirements = v.data.requirements.map(({ type }) => collected(v, type));
+  const { entered, scan, verifiedPhones } = v;
+  const doc = scan?.document;
+  v.data.collectedRequirements = v.data.requirements.map(({ type }): S['CollectedRequirement'] => {
+    switch (type) {
+      case 'firstAndLastName':
+        return { type, result: entered.name ? { ...entered.name } : null, verified: !!doc && sameName(entered.name, doc) };
+      case 'dateOfBirth':
+        return { type, result: entered.dateOfBirth ? { dateOfBirth: entered.dateOfBirth } : null, verified: !!doc && entered.dateOfBirth === doc.dateOfBirth };
+      case 'document':
+        return { type, result: doc ? { ...doc } : null, verified: !!scan?.accepted };
+      case 'phoneNumbers':
+        return { type, result: verifiedPhones.length ? { objects: verifiedPhones.map((phoneNumber) => ({ phoneNumber })) } : null };
+    }
+  });
 }
 
 /** The sandbox's stand-in for the face model: the user holding one of the session's phone numbers. */
@@ -256,7 +243,7 @@ function complete(store: PartnerStore, v: StoredVerification): void {
   const existing = matchingUser(store, v);
   const user = existing ?? newUser(v.scan!.faceUserId, now);
   attach(user, v, now);
-  addUser(store, user);
+  putUser(store, user);
   v.data.userId = user.id;
   v.data.previousUserId = null;
   setStatus(store, v, 'completed', now);
@@ -274,20 +261,12 @@ function attach(user: StoredUser, v: StoredVerification, now: string): void {
     if (known) known.verified ||= isVerified;
     else user.phoneNumbers.push({ phoneNumber, createdAt: now, verified: isVerified });
   }
-  if (!user.externalUsers.some((e) => e.id === v.data.externalUserId)) {
-    user.externalUsers.push({ id: v.data.externalUserId, createdAt: now });
-  }
-  const name = effectiveName(v);
-  if (!sameName(currentName(user), name)) {
-    user.names.push({ ...name, createdAt: now });
-    Object.assign(user, name);
-  }
+  if (!user.externalUsers.some((e) => e.id === v.data.externalUserId)) user.externalUsers.push({ id: v.data.externalUserId, createdAt: now });
+  rename(user, nameOf(v), now);
   user.dateOfBirth = v.entered.dateOfBirth ?? scan.document.dateOfBirth;
   user.estimatedAge = scan.estimatedAge;
   user.image = scan.image;
-  if (!user.documents.some((d) => d.id === scan.documentId)) {
-    user.documents.push({ id: scan.documentId, ...scan.document, createdAt: now });
-  }
+  if (!user.documents.some((d) => d.id === scan.documentId)) user.documents.push({ id: scan.documentId, ...scan.document, createdAt: now });
   user.updatedAt = now;
 }
 
@@ -304,19 +283,18 @@ export function detach(store: PartnerStore, user: StoredUser, v: StoredVerificat
       user.phoneNumbers = user.phoneNumbers.filter((p) => p.phoneNumber !== phoneNumber);
     }
   }
-  const name = effectiveName(v);
-  if (!providedByOther((o) => sameName(effectiveName(o), name))) {
+  const name = nameOf(v);
+  if (!providedByOther((o) => sameName(nameOf(o), name))) {
     user.names = user.names.filter((n) => !sameName(n, name));
     const latest = user.names.at(-1);
-    user.firstName = latest?.firstName;
-    user.lastName = latest?.lastName;
-    if (!latest) {
+    if (latest) Object.assign(user, { firstName: latest.firstName, lastName: latest.lastName });
+    else {
       delete user.firstName;
       delete user.lastName;
     }
   }
   user.updatedAt = nowIso(store);
-  touchUser(store, user);
+  putUser(store, user);
 }
 
 /** The verifications whose data the user holds, oldest first. */
@@ -325,46 +303,20 @@ export function attached(store: PartnerStore, user: StoredUser): StoredVerificat
 }
 
 function newUser(id: string, now: string): StoredUser {
-  return {
-    id,
-    createdAt: now,
-    updatedAt: now,
-    phoneNumbers: [],
-    externalUsers: [],
-    estimatedAge: 'unknown',
-    image: '',
-    names: [],
-    documents: [],
-    shares: { isShareholder: false, sharesNumber: 0 },
-    verificationIds: [],
-  };
+  const shares = { isShareholder: false, sharesNumber: 0 };
+  return { id, createdAt: now, updatedAt: now, phoneNumbers: [], externalUsers: [], estimatedAge: 'unknown', image: '', names: [], documents: [], shares, verificationIds: [] };
 }
 
 /** The name a verification gives its user: typed by the user, else read from the document. */
-function effectiveName(v: StoredVerification): PersonName {
+function nameOf(v: StoredVerification): PersonName {
   const source = v.entered.name ?? v.scan!.document;
   return { firstName: source.firstName, lastName: source.lastName };
 }
 
-export function currentName(user: StoredUser): PersonName | undefined {
-  return user.firstName !== undefined && user.lastName !== undefined ? { firstName: user.firstName, lastName: user.lastName } : undefined;
-}
-
-function collected(v: StoredVerification, type: S['RequirementType']): S['CollectedRequirement'] {
-  const { entered, scan } = v;
-  const doc = scan?.document;
-  switch (type) {
-    case 'firstAndLastName':
-      return { type, result: entered.name ? { ...entered.name } : null, verified: !!doc && sameName(entered.name, doc) };
-    case 'dateOfBirth':
-      return {
-        type,
-        result: entered.dateOfBirth ? { dateOfBirth: entered.dateOfBirth } : null,
-        verified: !!doc && entered.dateOfBirth === doc.dateOfBirth,
-      };
-    case 'document':
-      return { type, result: doc ? { ...doc } : null, verified: !!scan?.accepted };
-    case 'phoneNumbers':
-      return { type, result: v.verifiedPhones.length ? { objects: v.verifiedPhones.map((phoneNumber) => ({ phoneNumber })) } : null };
-  }
+/** A name the user does not go by yet becomes its current one, kept in `names`; says whether it did. */
+function rename(user: StoredUser, name: PersonName, now: string): boolean {
+  if (sameName(user, name)) return false;
+  user.names.push({ ...name, createdAt: now });
+  Object.assign(user, name);
+  return true;
 }

@@ -1,13 +1,9 @@
 // Paging, filters and time windows shared by every partner list.
-import type { Paging } from './api.js';
 
-export const DEFAULT_PAGE = 0;
-export const DEFAULT_LIMIT = 15;
+export type Paging = { page?: number; limit?: number };
 
-/** One page of `items` and the total; `limit: 0` asks for the count only. */
-export function pageOf<T>(items: readonly T[], paging: Paging): { items: T[]; count: number } {
-  const page = paging.page ?? DEFAULT_PAGE;
-  const limit = paging.limit ?? DEFAULT_LIMIT;
+/** One page of `items` (15 from page 0 unless asked) and the total; `limit: 0` asks for the count only. */
+export function pageOf<T>(items: readonly T[], { page = 0, limit = 15 }: Paging): { items: T[]; count: number } {
   return { items: items.slice(page * limit, page * limit + limit), count: items.length };
 }
 
@@ -16,9 +12,7 @@ export function inWindow(value: string | undefined, from?: string, to?: string):
   if (from === undefined && to === undefined) return true;
   if (value === undefined) return false;
   const t = Date.parse(value);
-  if (from !== undefined && t <= Date.parse(from)) return false;
-  if (to !== undefined && t > Date.parse(to)) return false;
-  return true;
+  return !(from !== undefined && t <= Date.parse(from)) && !(to !== undefined && t > Date.parse(to));
 }
 
 /** A comma-separated filter: absent or empty keeps everything, else a record any wanted value `has` is kept. */

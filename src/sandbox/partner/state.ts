@@ -5,10 +5,10 @@
 // turns SandboxError into error answers; everything returned is a copy
 // shaped by the partner document.
 import type { components, operations } from '../../../generated/types/partner.js';
-import { pageOf, inWindow, wants } from './paging.js';
-import { SandboxError, type Paging, type SeedResult } from './api.js';
+import { pageOf, inWindow, wants, type Paging } from './paging.js';
+import { SandboxError, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
-import { acceptReview, attached, closeVerification, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, scan, verifyPhone } from './lifecycle.js';
+import { acceptReview, attached, closeVerification, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, requires, scan, verifyPhone } from './lifecycle.js';
 import type { StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
@@ -20,10 +20,10 @@ import {
   newStore,
   nowIso,
   OPEN,
+  putUser,
   removeUser,
   resetStore,
   setStatus,
-  touchUser,
   unfinishedWith,
   user as findUser,
   userWithPhone,
@@ -32,7 +32,7 @@ import {
   type PartnerStoreOptions,
 } from './store.js';
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
-import { pendingEvents, recordDelivery, userHistory, verificationHistory } from './webhook-log.js';
+import { historyPage, pendingEvents, recordDelivery } from './webhook-log.js';
 import { jsonCopy } from '../common/json-copy.js';
 
 type S = components['schemas'];
@@ -40,9 +40,7 @@ type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operation
 
 const DEFAULT_TIME_TO_EXPIRY = 10080;
 
-function getPartner(store: PartnerStore): S['Partner'] {
-  return { ...store.partner };
-}
+const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner });
 
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   store.webhookUrl = body.webhookUrl;
@@ -71,9 +69,7 @@ function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
 }
 
 /** The key `X-Auth-Key` must carry now. */
-function activeAuthKey(store: PartnerStore): string {
-  return store.authKeys.find((k) => k.active)!.key;
-}
+const activeAuthKey = (store: PartnerStore): string => store.authKeys.find((k) => k.active)!.key;
 
 /** Whether a key is the active one, one rotated away by POST /auth-keys, or none of the partner's (undefined). */
 function authKeyState(store: PartnerStore, key: string): 'active' | 'retired' | undefined {
@@ -86,8 +82,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
   const minutes = body.timeToExpiry ?? DEFAULT_TIME_TO_EXPIRY;
   if (!(minutes >= 5 && minutes <= 43200)) throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
   const phoneNumbers = phoneNumbersOf(body);
-  const numbers = phoneNumbers.map((p) => p.phoneNumber);
-  const samePhone = unfinishedWith(store, numbers);
+  const samePhone = unfinishedWith(store, phoneNumbers.map((p) => p.phoneNumber));
   const inReview = samePhone.find((v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId);
   if (inReview) throw new SandboxError(409, `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`);
   for (const open of samePhone) if (OPEN.has(open.data.status)) setStatus(store, open, 'closed');
@@ -96,28 +91,14 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
   const id = store.newId();
   const token = sessionToken();
   const createdAt = now.toISOString();
+  const { phoneNumber, isPhoneNumberVerified, firstName, lastName, requireFirstAndLastName, externalUserId, redirectUrl, errorRedirectUrl, reason, author, metadata } = body;
   // One object literal in the documented order; an optional field the body
   // leaves out is undefined, which JSON, copies and views leave out.
   const data: StoredVerification['data'] = {
-    id,
-    url: `${store.publicUrl}/s/${id}?token=${token}`,
-    phoneNumber: body.phoneNumber,
-    isPhoneNumberVerified: body.isPhoneNumberVerified,
-    phoneNumbers,
-    firstName: body.firstName,
-    lastName: body.lastName,
-    requireFirstAndLastName: body.requireFirstAndLastName,
-    requirements: requirementsOf(body),
-    collectedRequirements: [],
-    userId: null,
-    previousUserId: null,
-    externalUserId: body.externalUserId,
-    redirectUrl: body.redirectUrl,
-    errorRedirectUrl: body.errorRedirectUrl,
-    reason: body.reason,
-    author: body.author,
-    status: 'created',
-    metadata: body.metadata === undefined ? undefined : { ...body.metadata },
+    id, url: `${store.publicUrl}/s/${id}?token=${token}`, phoneNumber, isPhoneNumberVerified, phoneNumbers,
+    firstName, lastName, requireFirstAndLastName, requirements: requirementsOf(body), collectedRequirements: [],
+    userId: null, previousUserId: null, externalUserId, redirectUrl, errorRedirectUrl, reason, author, status: 'created',
+    metadata: metadata === undefined ? undefined : { ...metadata },
     validTo: new Date(now.getTime() + minutes * 60_000).toISOString(),
     createdAt,
     updatedAt: createdAt,
@@ -133,8 +114,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
 function revertVerification(store: PartnerStore, body: S['VerificationRevert']): S['VerificationRevertResult'] {
   const v = changing(store, body.verificationId);
   const { status } = v.data;
-  const idScanRequired = v.data.requirements.some((r) => r.type === 'document');
-  if (!(status === 'completed' || (status === 'waitingForUserInput' && idScanRequired))) {
+  if (!(status === 'completed' || (status === 'waitingForUserInput' && requires(v, 'document')))) {
     throw new SandboxError(409, `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`);
   }
   // Reverted from waitingForUserInput, no user ever held the data: there is
@@ -172,13 +152,9 @@ function listVerifications(store: PartnerStore, query: Query<'listVerifications'
   return { verifications: items.map((v) => jsonCopy(v.data)), count };
 }
 
-function getVerification(store: PartnerStore, verificationId: string): S['Verification'] {
-  return verificationView(verification(store, verificationId));
-}
+const getVerification = (store: PartnerStore, verificationId: string): S['Verification'] => verificationView(verification(store, verificationId));
 
-function userActivities(store: PartnerStore, verificationId: string): S['UserActivityList'] {
-  return { activities: jsonCopy(verification(store, verificationId).activities) };
-}
+const userActivities = (store: PartnerStore, verificationId: string): S['UserActivityList'] => ({ activities: jsonCopy(verification(store, verificationId).activities) });
 
 const withDevice = (store: PartnerStore, deviceId: string) => [...store.verifications.values()].filter((v) => v.devices.includes(deviceId));
 
@@ -190,11 +166,8 @@ function verificationLinkedByDevice(store: PartnerStore, verificationId: string)
   };
 }
 
-function verificationWebhooks(store: PartnerStore, verificationId: string, paging: Paging): S['VerificationWebhookRecordList'] {
-  verification(store, verificationId);
-  const { items, count } = pageOf(verificationHistory(store, verificationId), paging);
-  return { webhooks: items, count };
-}
+const verificationWebhooks = (store: PartnerStore, verificationId: string, paging: Paging): S['VerificationWebhookRecordList'] =>
+  historyPage(store, 'verification', verificationId, paging);
 
 function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
   expireDue(store);
@@ -210,13 +183,10 @@ function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'
   return { users: items.map(userListItem), count };
 }
 
-function getUser(store: PartnerStore, userId: string): S['UserDetails'] {
-  return userDetailsView(findUser(store, userId));
-}
+const getUser = (store: PartnerStore, userId: string): S['UserDetails'] => userDetailsView(findUser(store, userId));
 
 function userLinkedByDevice(store: PartnerStore, userId: string): S['UserLinkedByDevice'] {
-  const user = findUser(store, userId);
-  const devices = new Set(attached(store, user).flatMap((v) => v.devices));
+  const devices = new Set(attached(store, findUser(store, userId)).flatMap((v) => v.devices));
   return {
     userId,
     linkedUsersByDevice: [...devices].map((deviceId) => {
@@ -227,9 +197,7 @@ function userLinkedByDevice(store: PartnerStore, userId: string): S['UserLinkedB
   };
 }
 
-function userShares(store: PartnerStore, userId: string): S['Shares'] {
-  return { ...findUser(store, userId).shares };
-}
+const userShares = (store: PartnerStore, userId: string): S['Shares'] => ({ ...findUser(store, userId).shares });
 
 function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']): S['ExternalUsersResult'] {
   expireDue(store);
@@ -242,14 +210,12 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
       continue;
     }
     const user = userWithPhone(store, phoneNumber);
-    if (!user) {
-      addOnce(result.unknownPhoneNumbers, phoneNumber);
-    } else if ([...store.users.values()].some((u) => u.externalUsers.some((e) => e.id === externalUserId))) {
-      addOnce(result.duplicatedExternalUserIds, externalUserId);
-    } else {
+    if (!user) addOnce(result.unknownPhoneNumbers, phoneNumber);
+    else if ([...store.users.values()].some((u) => u.externalUsers.some((e) => e.id === externalUserId))) addOnce(result.duplicatedExternalUserIds, externalUserId);
+    else {
       user.externalUsers.push({ id: externalUserId, createdAt: now });
       user.updatedAt = now;
-      touchUser(store, user);
+      putUser(store, user);
       // The source says nothing of `partnerUserId`; the sandbox answers with
       // the id of the service user the link was made to, the one thing the
       // partner does not already know from its own request.
@@ -260,9 +226,8 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
 }
 
 function userFingerprints(store: PartnerStore, userId: string, paging: Paging): S['FingerprintList'] {
-  const user = findUser(store, userId);
   const byDevice = new Map<string, S['Fingerprint']>();
-  for (const v of attached(store, user)) {
+  for (const v of attached(store, findUser(store, userId))) {
     for (const e of v.fingerprintEvents) {
       const fingerprint = byDevice.get(e.deviceId) ?? { id: e.fingerprintId, events: [] };
       fingerprint.events.push({ id: e.id, data: jsonCopy(e.data) });
@@ -273,11 +238,7 @@ function userFingerprints(store: PartnerStore, userId: string, paging: Paging): 
   return { fingerprints: items, count };
 }
 
-function userWebhooks(store: PartnerStore, userId: string, paging: Paging): S['UserWebhookRecordList'] {
-  findUser(store, userId);
-  const { items, count } = pageOf(userHistory(store, userId), paging);
-  return { webhooks: items, count };
-}
+const userWebhooks = (store: PartnerStore, userId: string, paging: Paging): S['UserWebhookRecordList'] => historyPage(store, 'user', userId, paging);
 
 /** Deprecated `phoneNumber`/`isPhoneNumberVerified` become a `phoneNumbers` entry (source: "replaced by"). */
 function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumber'][] {

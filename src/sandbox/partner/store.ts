@@ -1,7 +1,6 @@
 // The partner engine's store: the partner, its keys, verifications and users
 // by id (maps keep creation order, which the newest-first lists reverse),
-// the webhook records, the unfinished verifications by phone number, and
-// the functions every operation shares: lookups
+// the webhook records, and the functions every operation shares: lookups
 // that first let time expire what is due, status changes, and the webhooks
 // they emit. With --state the store also notes what each change touched
 // (`effects`), which the state file appends (../persistence).
@@ -49,6 +48,8 @@ export interface PartnerEffects {
   webhooks: Set<WebhookEntry>;
 }
 
+// The two indexes spare every delivery result and every create a scan of
+// all that is stored, which would leave them slower the longer a sandbox runs.
 export interface PartnerStore extends PartnerHead {
   readonly options: PartnerStoreOptions;
   readonly newId: () => string;
@@ -57,17 +58,9 @@ export interface PartnerStore extends PartnerHead {
   users: Map<string, StoredUser>;
   /** Webhook records by their id, in the order they were made. */
   webhooks: Map<string, WebhookEntry>;
-  /**
-   * The ids of each event's records (one per history it is in): every
-   * delivery result updates them, which a scan of every record would make
-   * cost in proportion to what is stored, leaving delivery behind the API.
-   */
+  /** The ids of each event's records (one per history it is in), which every delivery result updates. */
   webhooksByEvent: Map<string, string[]>;
-  /**
-   * Open and in-review verifications by each phone number they hold: what
-   * every create looks up (operation 5, rule 2), which a scan of every
-   * record would make cost in proportion to what is stored.
-   */
+  /** Open and in-review verifications by each phone number they hold, which every create looks up (operation 5, rule 2). */
   unfinishedByPhone: Map<string, Set<StoredVerification>>;
   /** No open session expires before this instant (ms), so time has nothing to do until then. */
   nextExpiryMs: number;
@@ -80,7 +73,7 @@ export const EXPIRABLE: ReadonlySet<VerificationStatus> = new Set(['created', 's
 /** Rule 2 of operation 5 calls these "open": one phone number has at most one open verification. */
 export const OPEN: ReadonlySet<VerificationStatus> = new Set(['created', 'started']);
 /** What a new create may close or conflict with. */
-export const UNFINISHED: ReadonlySet<VerificationStatus> = new Set([...EXPIRABLE, 'inReview']);
+const UNFINISHED: ReadonlySet<VerificationStatus> = new Set([...EXPIRABLE, 'inReview']);
 /** Reserved top-level domain (RFC 2606): a placeholder that can never receive a webhook. */
 const UNSET_WEBHOOK_URL = 'https://partner.invalid/webhooks';
 
@@ -124,25 +117,20 @@ export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
 
 /** Every read or change first lets time do its work. */
-export function verification(store: PartnerStore, id: string): StoredVerification {
+function found<T>(store: PartnerStore, record: T | undefined, what: string): T {
   expireDue(store);
-  const v = store.verifications.get(id);
-  if (!v) throw new SandboxError(404, `Verification ${id} not found`);
-  return v;
+  if (!record) throw new SandboxError(404, `${what} not found`);
+  return record;
 }
 
-/** The same, for an operation that changes the record. */
+export const verification = (store: PartnerStore, id: string) => found(store, store.verifications.get(id), `Verification ${id}`);
+export const user = (store: PartnerStore, id: string) => found(store, store.users.get(id), `User ${id}`);
+
+/** A verification an operation changes. */
 export function changing(store: PartnerStore, id: string): StoredVerification {
   const v = verification(store, id);
   store.effects?.verifications.add(v);
   return v;
-}
-
-export function user(store: PartnerStore, id: string): StoredUser {
-  expireDue(store);
-  const u = store.users.get(id);
-  if (!u) throw new SandboxError(404, `User ${id} not found`);
-  return u;
 }
 
 export function userWithPhone(store: PartnerStore, phoneNumber: string): StoredUser | undefined {
@@ -174,13 +162,10 @@ export function addVerification(store: PartnerStore, v: StoredVerification): voi
   if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
 }
 
-export function touchUser(store: PartnerStore, u: StoredUser): void {
-  store.effects?.users.add(u);
-}
-
-export function addUser(store: PartnerStore, u: StoredUser): void {
+/** Keeps a user, new or changed, for the state file to save. */
+export function putUser(store: PartnerStore, u: StoredUser): void {
   if (!store.users.has(u.id)) store.users.set(u.id, u);
-  touchUser(store, u);
+  store.effects?.users.add(u);
 }
 
 export function removeUser(store: PartnerStore, u: StoredUser): void {
@@ -191,8 +176,8 @@ export function removeUser(store: PartnerStore, u: StoredUser): void {
 
 /**
  * Expires what the clock has passed, soonest `validTo` first (ties in
- * creation order), and says how many: a scan of the records, only once the
- * clock reaches the soonest `validTo` it saw.
+ * creation order), and says how many. Scans the records only once the clock
+ * reaches the soonest `validTo` the last scan saw.
  */
 export function expireDue(store: PartnerStore): number {
   const now = store.options.clock.nowMs();
@@ -240,19 +225,14 @@ export function emitUser(store: PartnerStore, u: StoredUser, eventType: 'user.cr
 export function emit(store: PartnerStore, event: WebhookEvent, owner: { verificationId?: string; userId?: string }, metadata: Record<string, unknown> = {}): void {
   const text = JSON.stringify(event);
   const { eventId, createdAt: at } = event;
-  const pending = store.webhookUrl !== undefined;
-  const entries: WebhookEntry[] = [];
-  if (owner.verificationId !== undefined) {
-    const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, verificationId: owner.verificationId, type: 'verification' as const, metadata };
-    entries.push({ eventId, text, pending, kind: 'verification', record });
-  }
-  if (owner.userId !== undefined) {
-    const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId: owner.userId, type: 'user' as const };
-    entries.push({ eventId, text, pending, kind: 'user', record });
-  }
-  for (const entry of entries) {
+  const { verificationId, userId } = owner;
+  const made = { eventId, text, pending: store.webhookUrl !== undefined };
+  const fresh = () => ({ id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at });
+  const keep = (entry: WebhookEntry) => {
     putWebhook(store, entry);
     store.effects?.webhooks.add(entry);
-  }
-  store.options.onEvent(emittedEvent(text, eventId, owner.verificationId, owner.userId));
+  };
+  if (verificationId !== undefined) keep({ ...made, kind: 'verification', record: { ...fresh(), verificationId, type: 'verification', metadata } });
+  if (userId !== undefined) keep({ ...made, kind: 'user', record: { ...fresh(), userId, type: 'user' } });
+  store.options.onEvent(emittedEvent(text, eventId, verificationId, userId));
 }

@@ -4,12 +4,11 @@
 // record is made"). A history is the store's records filtered by owner.
 import type { components } from '../../../generated/types/partner.js';
 import { emittedEvent, type DeliveryResult, type EmittedEvent } from './api.js';
-import { nowIso, type PartnerStore } from './store.js';
+import { pageOf, type Paging } from './paging.js';
+import { nowIso, user, verification, type PartnerStore } from './store.js';
 import { jsonCopy } from '../common/json-copy.js';
 
 type S = components['schemas'];
-type VerificationRecord = S['VerificationWebhookRecord'];
-type UserRecord = S['UserWebhookRecord'];
 
 /**
  * A record as the store keeps it and --state saves it: the payload is the
@@ -17,22 +16,21 @@ type UserRecord = S['UserWebhookRecord'];
  * (a webhook made while no webhookUrl was set is never sent).
  */
 export type WebhookEntry = { eventId: string; text: string; pending: boolean } & (
-  | { kind: 'verification'; record: Omit<VerificationRecord, 'payload'> }
-  | { kind: 'user'; record: Omit<UserRecord, 'payload'> }
+  | { kind: 'verification'; record: Omit<S['VerificationWebhookRecord'], 'payload'> }
+  | { kind: 'user'; record: Omit<S['UserWebhookRecord'], 'payload'> }
 );
 
-/** The record as the API answers it: a copy, with the payload parsed into its place after `success`. */
-function answered<R>(entry: WebhookEntry): R {
-  const { id, success, ...rest } = jsonCopy(entry.record);
-  return { id, success, payload: JSON.parse(entry.text), ...rest } as R;
-}
+const ownerOf = (e: WebhookEntry) => (e.kind === 'verification' ? e.record.verificationId : e.record.userId);
 
-export function verificationHistory(store: PartnerStore, verificationId: string): VerificationRecord[] {
-  return [...store.webhooks.values()].filter((e) => e.kind === 'verification' && e.record.verificationId === verificationId).map((e) => answered(e));
-}
-
-export function userHistory(store: PartnerStore, userId: string): UserRecord[] {
-  return [...store.webhooks.values()].filter((e) => e.kind === 'user' && e.record.userId === userId).map((e) => answered(e));
+/** A page of the history of a verification or user that exists; each record a copy, with the payload parsed into its place after `success`. */
+export function historyPage<R>(store: PartnerStore, kind: WebhookEntry['kind'], ownerId: string, paging: Paging): { webhooks: R[]; count: number } {
+  (kind === 'verification' ? verification : user)(store, ownerId);
+  const { items, count } = pageOf([...store.webhooks.values()].filter((e) => e.kind === kind && ownerOf(e) === ownerId), paging);
+  const webhooks = items.map((entry) => {
+    const { id, success, ...rest } = jsonCopy(entry.record);
+    return { id, success, payload: JSON.parse(entry.text), ...rest } as R;
+  });
+  return { webhooks, count };
 }
 
 /** Updates the event's records; false when none holds it (for example after a reset). */
@@ -58,8 +56,7 @@ export function pendingEvents(store: PartnerStore): EmittedEvent[] {
   for (const entry of store.webhooks.values()) {
     if (!entry.pending) continue;
     const event = byEvent.get(entry.eventId) ?? { text: entry.text };
-    if (entry.kind === 'verification') event.verificationId = entry.record.verificationId;
-    else event.userId = entry.record.userId;
+    event[entry.kind === 'verification' ? 'verificationId' : 'userId'] = ownerOf(entry);
     byEvent.set(entry.eventId, event);
   }
   return [...byEvent].map(([eventId, e]) => emittedEvent(e.text, eventId, e.verificationId, e.userId));
