@@ -1,11 +1,8 @@
 // Sends the sandbox's webhooks to the partner's webhookUrl as the service
 // does: POST, the JSON envelope, X-SIGNATURE with the current auth key; any
-// answer but 200 (or none) is retried on the retry interval. Delivery runs
-// beside the API: an API call only enqueues, so a slow or dead receiver
-// never slows or fails it.
+// answer but 200 (or none) is retried on the retry interval. An API call
+// only enqueues, so a slow or dead receiver never slows or fails it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
-
-export const DOCUMENTED_RETRY_INTERVAL_MS = 15 * 60_000;
 
 export interface DeliveryOptions {
   clock: { now(): Date };
@@ -32,6 +29,8 @@ async function sign(body: string, key: CryptoKey): Promise<string> {
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(body)));
   return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
 }
+/** Neither a retry nor an attempt's timeout keeps the process alive (Node; other runtimes have no unref). */
+const unref = (timer: ReturnType<typeof setTimeout>) => (timer as { unref?: () => void }).unref?.();
 
 interface Pending {
   eventId: string;
@@ -44,25 +43,20 @@ interface Pending {
 }
 
 /**
- * Attempts in flight at once, across resources. The API and the deliveries
- * share one thread, and an attempt takes about two turns of it (the
- * signature, then the request) to a create's one: at 16, as many as the
- * bench's clients, deliveries ran at half the creates' rate and fell
- * behind; 32 keeps pace with 16 clients creating (`npm run bench -- --only
- * delivery`). Bounded, so a slow receiver has at most 32 requests from the
- * sandbox open at once.
+ * Attempts in flight at once, across resources. An attempt takes about two
+ * turns of the thread the API shares (signature, then request) to a
+ * create's one: at 16 deliveries fell behind 16 clients creating, 32 keeps
+ * pace (`npm run bench -- --only delivery`). Bounded, so a slow receiver
+ * has at most 32 requests open.
  */
 export const DELIVERIES_IN_FLIGHT = 32;
 
 /**
  * What an event must stay in order with: every verification and user its
- * `data` names. `verification.*` names its verification, and its user once
- * completed (`userId`) or reverted (`previousUserId`): the completion's
- * documented order (`verification.updated`, then `user.created` or
- * `user.merged`, then `shareholder.verified`) holds only if the user's
- * events wait for that update, and a revert's update follows the
- * `user.deleted` emitted before it. `user.*` (`user.merged` names the user
- * merged into) and `shareholder.verified` name the user only.
+ * `data` names. A verification event names its user once completed
+ * (`userId`) or reverted (`previousUserId`), so the user's events of a
+ * completion wait for its `verification.updated`, and a revert's update
+ * follows the `user.deleted` emitted before it.
  */
 function resourcesOf(body: string, eventId: string): string[] {
   const data: Record<string, unknown> = (JSON.parse(body) as { data?: Record<string, unknown> }).data ?? {};
@@ -78,10 +72,10 @@ const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ??
 
 /**
  * At least once, in order per resource: each resource has a FIFO queue, and
- * only an event heading all its queues is attempted; it leaves them once
+ * only an event heading all its queues is attempted. It leaves them once
  * answered 200 and that result is recorded (on disk with --state), so a
  * crash re-sends only an event whose answer was not recorded, and a failed
- * event holds its resource's later events until its retry succeeds.
+ * event holds its resources' later events until its retry succeeds.
  */
 export class WebhookDelivery {
   private readonly queues = new Map<string, Pending[]>();
@@ -95,11 +89,11 @@ export class WebhookDelivery {
   private readonly attempts = new Set<AbortController>();
   private readonly retryMs: number;
   private readonly timeoutMs: number;
-  /** The imported key of the auth key that signs now (importing it per attempt costs as much as the signature). */
+  /** The key that signs now, imported once per auth key (an import costs as much as a signature). */
   private signing?: { authKey: string; key: Promise<CryptoKey> };
 
   constructor(private readonly options: DeliveryOptions) {
-    this.retryMs = options.retryIntervalMs ?? DOCUMENTED_RETRY_INTERVAL_MS;
+    this.retryMs = options.retryIntervalMs ?? 15 * 60_000;
     this.timeoutMs = options.attemptTimeoutMs ?? 10_000;
   }
 
@@ -107,7 +101,6 @@ export class WebhookDelivery {
   enqueue({ eventId, text }: EmittedEvent): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
-    // Serialized once, when emitted: every attempt sends (and signs) the same bytes.
     const pending: Pending = { eventId, body: text, resources: resourcesOf(text, eventId), due: this.options.clock.now().getTime() };
     for (const resource of pending.resources) {
       const queue = this.queues.get(resource);
@@ -121,9 +114,7 @@ export class WebhookDelivery {
   /** Retries now whatever is due by the sandbox clock (after it was advanced). */
   retryDue(): void {
     const now = this.options.clock.now().getTime();
-    for (const pending of this.waiting) {
-      if (pending.due <= now) this.retry(pending);
-    }
+    for (const pending of this.waiting) if (pending.due <= now) this.retry(pending);
   }
 
   /** Drops pending deliveries (a reset of the sandbox); an attempt in flight ends without effect on the queues. */
@@ -153,9 +144,8 @@ export class WebhookDelivery {
 
   private pump(): void {
     while (this.inFlight < DELIVERIES_IN_FLIGHT && this.ready.length && !this.closed) {
-      const pending = this.ready.shift()!;
       this.inFlight += 1;
-      void this.attempt(pending).finally(() => {
+      void this.attempt(this.ready.shift()!).finally(() => {
         this.inFlight -= 1;
         this.pump();
       });
@@ -181,7 +171,7 @@ export class WebhookDelivery {
     if (this.closed) return;
     const due = this.options.clock.now().getTime() + this.retryMs;
     try {
-      // The next event of the same resources starts only once this result is durable.
+      // Released only once the result is durable, so a crash never skips an unrecorded answer.
       await this.options.record(pending.eventId, reason === undefined ? { success: true, retryAt: null } : { success: false, retryAt: new Date(due).toISOString(), reason });
       if (reason === undefined) return this.release(pending);
     } catch (err) {
@@ -192,8 +182,7 @@ export class WebhookDelivery {
     pending.due = due;
     this.options.onFailure?.(`webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`);
     pending.timer = setTimeout(() => this.retry(pending), this.retryMs);
-    // A pending retry keeps no process alive (Node; other runtimes have no unref).
-    (pending.timer as { unref?: () => void }).unref?.();
+    unref(pending.timer);
     this.waiting.add(pending);
   }
 
@@ -209,21 +198,15 @@ export class WebhookDelivery {
     // signal costs about a third of an attempt's CPU on Node 20.
     const attempt = new AbortController();
     const timer = setTimeout(() => attempt.abort(new DOMException('the delivery timeout passed', 'TimeoutError')), this.timeoutMs);
-    // As AbortSignal.timeout's: the timer alone keeps no process alive.
-    (timer as { unref?: () => void }).unref?.();
+    unref(timer);
     this.attempts.add(attempt);
     try {
-      const request = new Request(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': await sign(pending.body, await this.signingKey()) },
-        body: pending.body,
-        signal: attempt.signal,
-      });
+      const signature = await sign(pending.body, await this.signingKey());
+      const request = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature }, body: pending.body, signal: attempt.signal });
       const res = await (this.options.fetch ?? fetch)(request);
       await res.arrayBuffer().catch(() => undefined);
       return res.status === 200 ? undefined : `the webhook address answered ${res.status}`;
     } catch (err) {
-      // A receiver slower than the timeout gets the event again on the retry interval.
       if ((err as Error).name === 'TimeoutError') return `no answer within ${this.timeoutMs / 1000} s (the delivery timeout)`;
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       return `no answer from the webhook address (${cause ?? (err as Error).name})`;
