@@ -8,7 +8,7 @@
 // - a request without CORS consent cannot carry `Content-Type:
 //   application/json` (that makes it non-simple, and the sandbox answers no
 //   preflight), so control POSTs and PUTs require it.
-import contentType from 'content-type';
+import { readContentType } from './request-body.js';
 
 export interface Refusal {
   status: 403 | 415;
@@ -31,16 +31,6 @@ function loopbackOrigin(origin: string): boolean {
   } catch {
     // `null` (a sandboxed frame, a file) and anything unparseable.
     return false;
-  }
-}
-
-/** Media type of a Content-Type header, or undefined when absent or unparseable. */
-export function mediaTypeOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  try {
-    return contentType.parse(header).type;
-  } catch {
-    return undefined;
   }
 }
 
@@ -72,7 +62,9 @@ export function controlRefusal(method: string, header: (name: string) => string 
   }
   if (method !== 'GET' && method !== 'HEAD') {
     const type = header('content-type');
-    if (mediaTypeOf(type) !== 'application/json') {
+    // Its parameters well-formed too (a body's reader takes the type alone).
+    const { type: media, parameters } = readContentType(type);
+    if (media !== 'application/json' || !parameters) {
       return { status: 415, message: `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${type ?? 'none'}` };
     }
   }

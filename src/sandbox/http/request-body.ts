@@ -40,29 +40,22 @@ const PROTOTYPE_KEY: Violation = {
 };
 const EMPTY: Violation = { field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } };
 
-const TYPE = /^[\w!#$%&'*+.^`|~-]+$/;
-
-/**
- * The lower-cased `type/subtype` of a Content-Type, or undefined when it has
- * none; parameters are not checked here (as the sandbox always did).
- */
-function mediaType(header: string): string | undefined {
-  const semicolon = header.indexOf(';');
-  const media = (semicolon === -1 ? header : header.slice(0, semicolon)).toLowerCase();
-  const slash = media.indexOf('/');
-  if (slash === -1) return undefined;
-  const type = media.slice(0, slash).trimStart();
-  const subtype = media.slice(slash + 1).trimEnd();
-  return TYPE.test(type) && TYPE.test(subtype) ? `${type}/${subtype}` : undefined;
-}
-
-function charsetOf(header: string): string | undefined {
-  if (!header.includes(';')) return undefined; // no parameters, so no charset
+const parseOrUndefined = (text: string) => {
   try {
-    return contentType.parse(header).parameters.charset?.toLowerCase();
+    return contentType.parse(text);
   } catch {
     return undefined;
   }
+};
+
+/**
+ * A Content-Type as the content-type library reads it: the lower-cased
+ * `type/subtype`, undefined when there is none, and the parameters,
+ * undefined when they are malformed (which leaves the type standing).
+ */
+export function readContentType(header: string | undefined): { type?: string; parameters?: Record<string, string> } {
+  if (header === undefined) return {};
+  return parseOrUndefined(header) ?? { type: parseOrUndefined(header.split(';')[0])?.type };
 }
 
 /**
@@ -77,8 +70,7 @@ function parseJson(text: string): unknown {
   return JSON.parse(text);
 }
 
-function parse(raw: Uint8Array, header: string, api: ApiName): BodyResult {
-  const charset = charsetOf(header);
+function parse(raw: Uint8Array, charset: string | undefined, api: ApiName): BodyResult {
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return { ok: false, status: 415, message: `Content-Type charset must be utf-8, not ${charset}`, close: true };
   }
@@ -107,10 +99,11 @@ function parse(raw: Uint8Array, header: string, api: ApiName): BodyResult {
 export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<BodyResult> {
   const header = req.header('content-type');
   if (header === undefined && !req.hasBody) return { ok: true, body: undefined };
-  if (header === undefined || mediaType(header) !== 'application/json') {
+  const { type, parameters } = readContentType(header);
+  if (type !== 'application/json') {
     return { ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false };
   }
   if (Number(req.header('content-length')) > BODY_LIMIT) return TOO_LARGE;
   const raw = await req.body(BODY_LIMIT);
-  return raw === undefined ? TOO_LARGE : parse(raw, header, api);
+  return raw === undefined ? TOO_LARGE : parse(raw, parameters?.charset?.toLowerCase(), api);
 }
