@@ -7,7 +7,10 @@ import type { components } from '../../../generated/types/partner.js';
 import { SandboxError } from './api.js';
 import { ageBracket, CALENDAR_DATE, DEVICE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
 import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
-import { changing, emit, emitUser, envelope, EXPIRABLE, nowIso, OPEN, putUser, setStatus, trackPhones, unfinishedWith, user as findUser, userWithPhone, type PartnerStore } from './store.js';
+import {
+  changing, emit, emitUser, envelope, EXPIRABLE, nowIso, OPEN, putUser, setStatus,
+  trackPhones, unfinishedWith, user as findUser, userWithPhone, type PartnerStore,
+} from './store.js';
 import { shareholderEventData, verificationView } from './views.js';
 
 type S = components['schemas'];
@@ -20,11 +23,7 @@ export interface ScanInput {
 }
 
 const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);
-/**
- * Where the scan decides the session (the table's "user progress"): also in
- * `waitingForUserInput`, whose rows move on to `inReview` or `declined` as
- * well as to `completed`.
- */
+/** Where the scan decides the session (the table's "user progress"): `waitingForUserInput` too, whose rows also lead to `inReview` or `declined`. */
 const SCANNABLE: ReadonlySet<string> = new Set(['started', 'waitingForUserInput']);
 
 const same = (a?: string, b?: string) => a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -120,12 +119,10 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
     if (value !== undefined && !CALENDAR_DATE.test(value)) throw new SandboxError(400, `document.${field} must be a date (YYYY-MM-DD)`);
   }
   const now = store.options.clock.now();
-  const partnerName = v.data.firstName && v.data.lastName ? { firstName: v.data.firstName, lastName: v.data.lastName } : undefined;
-  let name = v.entered.name ?? partnerName;
-  if (!name) {
-    name = someName(store.nameTurn++);
-    if (store.effects) store.effects.head = true;
-  }
+  const { firstName, lastName } = v.data;
+  let name = v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined);
+  if (!name && store.effects) store.effects.head = true;
+  name ??= someName(store.nameTurn++);
   const document = scannedDocument(now, name, v.entered.dateOfBirth, given);
   v.scan = {
     document,
@@ -154,20 +151,18 @@ export function acceptReview(store: PartnerStore, verificationId: string): S['Ve
   return verificationView(v);
 }
 
-export function expire(store: PartnerStore, verificationId: string): S['Verification'] {
-  const v = changing(store, verificationId);
-  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `Verification ${verificationId} cannot expire in status ${v.data.status}`);
-  // Expiring "now" moves `validTo` to now, so the record reads as expired at `validTo`.
-  v.data.validTo = nowIso(store);
-  setStatus(store, v, 'expired', v.data.validTo);
-  return verificationView(v);
-}
+/** Expiring "now" moves `validTo` to now, so the record reads as expired at `validTo`. */
+export const expire = (store: PartnerStore, verificationId: string) => end(store, verificationId, 'expired', 'expire');
 
 /** The table's "closure" of an unfinished session, which a new verification for the same phone number does only to `created` and `started` ones (rule 2 of operation 5). */
-export function closeVerification(store: PartnerStore, verificationId: string): S['Verification'] {
+export const closeVerification = (store: PartnerStore, verificationId: string) => end(store, verificationId, 'closed', 'be closed');
+
+function end(store: PartnerStore, verificationId: string, status: 'expired' | 'closed', verb: string): S['Verification'] {
   const v = changing(store, verificationId);
-  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `Verification ${verificationId} cannot be closed in status ${v.data.status}`);
-  setStatus(store, v, 'closed');
+  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `Verification ${verificationId} cannot ${verb} in status ${v.data.status}`);
+  const at = nowIso(store);
+  if (status === 'expired') v.data.validTo = at;
+  setStatus(store, v, status, at);
   return verificationView(v);
 }
 
@@ -274,17 +269,14 @@ function attach(user: StoredUser, v: StoredVerification, now: string): void {
 export function detach(store: PartnerStore, user: StoredUser, v: StoredVerification): void {
   user.verificationIds = user.verificationIds.filter((id) => id !== v.data.id);
   const others = attached(store, user).filter((o) => o.data.status === 'completed');
-  const providedByOther = (test: (o: StoredVerification) => boolean) => others.some(test);
-  if (!providedByOther((o) => o.data.externalUserId === v.data.externalUserId)) {
-    user.externalUsers = user.externalUsers.filter((e) => e.id !== v.data.externalUserId);
-  }
+  const { externalUserId } = v.data;
+  if (!others.some((o) => o.data.externalUserId === externalUserId)) user.externalUsers = user.externalUsers.filter((e) => e.id !== externalUserId);
   for (const { phoneNumber } of v.data.phoneNumbers) {
-    if (!providedByOther((o) => o.data.phoneNumbers.some((p) => p.phoneNumber === phoneNumber))) {
-      user.phoneNumbers = user.phoneNumbers.filter((p) => p.phoneNumber !== phoneNumber);
-    }
+    const held = (o: StoredVerification) => o.data.phoneNumbers.some((p) => p.phoneNumber === phoneNumber);
+    if (!others.some(held)) user.phoneNumbers = user.phoneNumbers.filter((p) => p.phoneNumber !== phoneNumber);
   }
   const name = nameOf(v);
-  if (!providedByOther((o) => sameName(nameOf(o), name))) {
+  if (!others.some((o) => sameName(nameOf(o), name))) {
     user.names = user.names.filter((n) => !sameName(n, name));
     const latest = user.names.at(-1);
     if (latest) Object.assign(user, { firstName: latest.firstName, lastName: latest.lastName });

@@ -12,24 +12,9 @@ import { acceptReview, attached, closeVerification, detach, enterDateOfBirth, en
 import type { StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
-  addVerification,
-  changing,
-  emitUser,
-  emitVerification,
-  expireDue,
-  newStore,
-  nowIso,
-  OPEN,
-  putUser,
-  removeUser,
-  resetStore,
-  setStatus,
-  unfinishedWith,
-  user as findUser,
-  userWithPhone,
-  verification,
-  type PartnerStore,
-  type PartnerStoreOptions,
+  addVerification, changing, emitUser, emitVerification, expireDue, newStore, nowIso, OPEN, putUser,
+  removeUser, resetStore, setStatus, unfinishedWith, user as findUser, userWithPhone, verification,
+  type PartnerStore, type PartnerStoreOptions,
 } from './store.js';
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
 import { historyPage, pendingEvents, recordDelivery } from './webhook-log.js';

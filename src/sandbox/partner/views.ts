@@ -7,17 +7,10 @@ import { jsonCopy } from '../common/json-copy.js';
 
 type S = components['schemas'];
 
-const copy = jsonCopy;
+export const verificationView = (v: StoredVerification): S['Verification'] => jsonCopy(v.data);
 
-export function verificationView(v: StoredVerification): S['Verification'] {
-  return copy(v.data);
-}
-
-/** The create answer: no `updatedAt` (P10), status `created`, no user and no results yet (made at the create). */
-export function createdVerificationView(v: StoredVerification): S['CreatedVerification'] {
-  // `updatedAt` undefined: the copy leaves it out, and every other field keeps its place.
-  return copy({ ...v.data, updatedAt: undefined }) as S['CreatedVerification'];
-}
+/** The create answer: no `updatedAt` (P10; undefined, so the copy leaves it out and every other field keeps its place). */
+export const createdVerificationView = (v: StoredVerification) => jsonCopy({ ...v.data, updatedAt: undefined }) as S['CreatedVerification'];
 
 /**
  * `data` of verification webhooks: the documented field list; `userId`/`previousUserId` only in their status.
@@ -33,16 +26,13 @@ export function verificationEventData(v: StoredVerification): S['VerificationEve
   };
 }
 
-export function userListItem(u: StoredUser): S['User'] {
-  return copy({ id: u.id, phoneNumbers: u.phoneNumbers, externalUsers: u.externalUsers, createdAt: u.createdAt, updatedAt: u.updatedAt });
-}
+export const userListItem = ({ id, phoneNumbers, externalUsers, createdAt, updatedAt }: StoredUser): S['User'] => jsonCopy({ id, phoneNumbers, externalUsers, createdAt, updatedAt });
 
 /** The user's name and date of birth, each absent until known. */
 const personal = (u: StoredUser) => ({ firstName: u.firstName, lastName: u.lastName, dateOfBirth: u.dateOfBirth });
 
-export function userDetailsView(u: StoredUser): S['UserDetails'] {
-  return copy({ ...userListItem(u), ...personal(u), estimatedAge: u.estimatedAge, image: u.image, names: u.names, documents: u.documents });
-}
+export const userDetailsView = (u: StoredUser): S['UserDetails'] =>
+  jsonCopy({ ...userListItem(u), ...personal(u), estimatedAge: u.estimatedAge, image: u.image, names: u.names, documents: u.documents });
 
 /** `data` of user webhooks; shares the user's arrays, as the event is serialized at once. */
 export function userEventData(u: StoredUser): S['UserEventData'] {
@@ -50,6 +40,4 @@ export function userEventData(u: StoredUser): S['UserEventData'] {
   return { userId, ...personal(u), createdAt, estimatedAge, phoneNumbers, names, externalUsers };
 }
 
-export function shareholderEventData(u: StoredUser): S['ShareholderEventData'] {
-  return { userId: u.id, isShareholder: true, externalUserIds: u.externalUsers.map((e) => e.id) };
-}
+export const shareholderEventData = (u: StoredUser): S['ShareholderEventData'] => ({ userId: u.id, isShareholder: true, externalUserIds: u.externalUsers.map((e) => e.id) });
