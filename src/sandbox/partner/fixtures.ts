@@ -18,9 +18,7 @@ const NAMES: PersonName[] = [
   { firstName: 'Aoife', lastName: 'Byrne' },
 ];
 /** The `turn`-th stand-in name, in rotation (the state counts the turns). */
-export function someName(turn: number): PersonName {
-  return NAMES[turn % NAMES.length];
-}
+export const someName = (turn: number) => NAMES[turn % NAMES.length];
 
 export const sessionToken = () => randomBase64url(24);
 export const newAuthKey = () => `sbx_${randomHex(16)}`;
@@ -71,10 +69,7 @@ const AGE_STEPS: [number, S['EstimatedAge']][] = [[30, 'over30'], [25, 'over25']
 export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {
   const birth = new Date(`${dateOfBirth}T00:00:00.000Z`);
   if (Number.isNaN(birth.getTime())) return 'unknown';
-  let age = now.getUTCFullYear() - birth.getUTCFullYear();
-  const beforeBirthday =
-    now.getUTCMonth() < birth.getUTCMonth() ||
-    (now.getUTCMonth() === birth.getUTCMonth() && now.getUTCDate() < birth.getUTCDate());
-  if (beforeBirthday) age -= 1;
+  const monthDay = (d: Date) => d.toISOString().slice(5, 10);
+  const age = now.getUTCFullYear() - birth.getUTCFullYear() - (monthDay(now) < monthDay(birth) ? 1 : 0);
   return AGE_STEPS.find(([years]) => age >= years)?.[1] ?? 'under8';
 }

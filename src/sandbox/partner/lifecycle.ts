@@ -8,10 +8,10 @@ import { SandboxError } from './api.js';
 import { ageBracket, CALENDAR_DATE, DEVICE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
 import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
 import {
-  changing, emit, emitUser, envelope, EXPIRABLE, nowIso, OPEN, putUser, setStatus,
+  changing, emitUser, EXPIRABLE, nowIso, OPEN, putUser, setStatus,
   trackPhones, unfinishedWith, user as findUser, userWithPhone, type PartnerStore,
 } from './store.js';
-import { shareholderEventData, verificationView } from './views.js';
+import { verificationView } from './views.js';
 
 type S = components['schemas'];
 
@@ -236,14 +236,17 @@ function matchingUser(store: PartnerStore, v: StoredVerification): StoredUser | 
 function complete(store: PartnerStore, v: StoredVerification): void {
   const now = nowIso(store);
   const existing = matchingUser(store, v);
-  const user = existing ?? newUser(v.scan!.faceUserId, now);
+  const user: StoredUser = existing ?? {
+    id: v.scan!.faceUserId, createdAt: now, updatedAt: now, phoneNumbers: [], externalUsers: [], estimatedAge: 'unknown',
+    image: '', names: [], documents: [], shares: { isShareholder: false, sharesNumber: 0 }, verificationIds: [],
+  };
   attach(user, v, now);
   putUser(store, user);
   v.data.userId = user.id;
   v.data.previousUserId = null;
   setStatus(store, v, 'completed', now);
   emitUser(store, user, existing ? 'user.merged' : 'user.created');
-  if (user.shares.isShareholder) emit(store, envelope(store, 'shareholder', 'shareholder.verified', shareholderEventData(user)), { userId: user.id });
+  if (user.shares.isShareholder) emitUser(store, user, 'shareholder.verified');
 }
 
 function attach(user: StoredUser, v: StoredVerification, now: string): void {
@@ -292,11 +295,6 @@ export function detach(store: PartnerStore, user: StoredUser, v: StoredVerificat
 /** The verifications whose data the user holds, oldest first. */
 export function attached(store: PartnerStore, user: StoredUser): StoredVerification[] {
   return user.verificationIds.flatMap((id) => store.verifications.get(id) ?? []);
-}
-
-function newUser(id: string, now: string): StoredUser {
-  const shares = { isShareholder: false, sharesNumber: 0 };
-  return { id, createdAt: now, updatedAt: now, phoneNumbers: [], externalUsers: [], estimatedAge: 'unknown', image: '', names: [], documents: [], shares, verificationIds: [] };
 }
 
 /** The name a verification gives its user: typed by the user, else read from the document. */

@@ -10,7 +10,7 @@ import type { Clock } from '../common/clock.js';
 import { randomUUID } from '../common/random.js';
 import { SandboxError, emittedEvent, type EmittedEvent } from './api.js';
 import type { StoredUser, StoredVerification, VerificationStatus } from './records.js';
-import { verificationEventData, userEventData } from './views.js';
+import { shareholderEventData, userEventData, verificationEventData } from './views.js';
 import type { WebhookEntry } from './webhook-log.js';
 
 type S = components['schemas'];
@@ -205,27 +205,27 @@ export function setStatus(store: PartnerStore, v: StoredVerification, status: Ve
   emitVerification(store, v, 'verification.updated', at);
 }
 
-export function envelope<E extends WebhookEvent>(store: PartnerStore, dataType: E['dataType'], eventType: E['eventType'], data: E['data'], at = nowIso(store)): E {
-  return { eventId: store.newId(), dataType, eventType, createdAt: at, data } as E;
-}
-
 export function emitVerification(store: PartnerStore, v: StoredVerification, eventType: 'verification.created' | 'verification.updated', at?: string): void {
-  emit(store, envelope(store, 'verification', eventType, verificationEventData(v), at), { verificationId: v.data.id }, v.data.metadata);
+  emit(store, 'verification', eventType, verificationEventData(v), { verificationId: v.data.id, metadata: v.data.metadata }, at);
 }
 
-export function emitUser(store: PartnerStore, u: StoredUser, eventType: 'user.created' | 'user.merged' | 'user.updated' | 'user.deleted'): void {
-  emit(store, envelope(store, 'user', eventType, userEventData(u)), { userId: u.id });
+/** A user's webhook; `shareholder.verified` has data (and a data type) of its own. */
+export function emitUser(store: PartnerStore, u: StoredUser, eventType: 'user.created' | 'user.merged' | 'user.updated' | 'user.deleted' | 'shareholder.verified'): void {
+  if (eventType === 'shareholder.verified') emit(store, 'shareholder', eventType, shareholderEventData(u), { userId: u.id });
+  else emit(store, 'user', eventType, userEventData(u), { userId: u.id });
 }
+
+type Owner = { verificationId?: string; userId?: string; metadata?: Record<string, unknown> };
 
 /**
  * Serializes the webhook at once (its data shares arrays with the live
  * record), keeps a record of it in each history it belongs to, pending
  * delivery when a webhookUrl is set, then hands it to the HTTP layer.
  */
-export function emit(store: PartnerStore, event: WebhookEvent, owner: { verificationId?: string; userId?: string }, metadata: Record<string, unknown> = {}): void {
-  const text = JSON.stringify(event);
-  const { eventId, createdAt: at } = event;
-  const { verificationId, userId } = owner;
+function emit(store: PartnerStore, dataType: WebhookEvent['dataType'], eventType: WebhookEvent['eventType'], data: WebhookEvent['data'], owner: Owner, at = nowIso(store)): void {
+  const eventId = store.newId();
+  const text = JSON.stringify({ eventId, dataType, eventType, createdAt: at, data });
+  const { verificationId, userId, metadata = {} } = owner;
   const made = { eventId, text, pending: store.webhookUrl !== undefined };
   const fresh = () => ({ id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at });
   const keep = (entry: WebhookEntry) => {
