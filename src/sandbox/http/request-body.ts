@@ -18,27 +18,12 @@ export type BodyResult =
   | { ok: false; status: 400 | 413 | 415; message?: string; violations?: Violation[]; close: boolean };
 
 const TOO_LARGE: BodyResult = { ok: false, status: 413, message: 'request body is larger than 1 MiB', close: true };
-const INVALID: Violation = { field: 'body', reasonCode: 'INVALID_JSON', params: { message: 'is not valid JSON' } };
-/** The refusal of a body that is not JSON, saying where it stops being JSON (json-position.ts). */
-function invalidJson(text: string): Violation {
-  const mistake = jsonMistake(text);
-  if (!mistake) return INVALID;
-  const { what, position, line, column } = mistake;
-  return { field: 'body', reasonCode: 'INVALID_JSON', params: { message: `is not valid JSON: ${what} at line ${line}, column ${column} (offset ${position})`, position, line, column } };
-}
-
-const invalidUtf8 = (offset: number): Violation => ({
-  field: 'body',
-  reasonCode: 'INVALID_UTF8',
-  params: { message: `is not valid UTF-8: invalid byte at offset ${offset}`, offset },
+const refused = (reasonCode: string, message: string, more?: Record<string, unknown>): BodyResult => ({
+  ok: false,
+  status: 400,
+  violations: [{ field: 'body', reasonCode, params: { message, ...more } }],
+  close: true,
 });
-
-const PROTOTYPE_KEY: Violation = {
-  field: 'body',
-  reasonCode: 'FORBIDDEN_KEY',
-  params: { message: 'has a "__proto__" key, or a "constructor" key holding "prototype", which is refused (such keys can change every object a body is merged into); rename or remove it' },
-};
-const EMPTY: Violation = { field: 'body', reasonCode: 'REQUIRED', params: { message: 'is empty' } };
 
 const parseOrUndefined = (text: string) => {
   try {
@@ -76,17 +61,23 @@ function parse(raw: Uint8Array, charset: string | undefined, api: ApiName): Body
   }
   // Refused rather than stored with U+FFFD where the bytes were.
   const decoded = strictUtf8Text(raw);
-  if ('invalidAt' in decoded) return { ok: false, status: 400, violations: [invalidUtf8(decoded.invalidAt)], close: true };
+  if ('invalidAt' in decoded) return refused('INVALID_UTF8', `is not valid UTF-8: invalid byte at offset ${decoded.invalidAt}`, { offset: decoded.invalidAt });
   const { text } = decoded;
   // Control requests must send the JSON type (control-guard.ts) even where
   // the operation takes no body, so an empty one is no body there.
-  if (text === '') return api === 'sandbox' ? { ok: true, body: undefined } : { ok: false, status: 400, violations: [EMPTY], close: true };
+  if (text === '') return api === 'sandbox' ? { ok: true, body: undefined } : refused('REQUIRED', 'is empty');
   try {
     return { ok: true, body: parseJson(text) };
   } catch (err) {
     // secure-json-parse refuses a prototype key in JSON that is otherwise valid.
-    const prototypeKey = (err as Error).message === 'Object contains forbidden prototype property';
-    return { ok: false, status: 400, violations: [prototypeKey ? PROTOTYPE_KEY : invalidJson(text)], close: true };
+    if ((err as Error).message === 'Object contains forbidden prototype property') {
+      return refused('FORBIDDEN_KEY', 'has a "__proto__" key, or a "constructor" key holding "prototype", which is refused (such keys can change every object a body is merged into); rename or remove it');
+    }
+    // Where it stops being JSON, so the client can find its mistake.
+    const mistake = jsonMistake(text);
+    if (!mistake) return refused('INVALID_JSON', 'is not valid JSON');
+    const { what, position, line, column } = mistake;
+    return refused('INVALID_JSON', `is not valid JSON: ${what} at line ${line}, column ${column} (offset ${position})`, { position, line, column });
   }
 }
 
