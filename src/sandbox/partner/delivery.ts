@@ -24,11 +24,6 @@ export interface DeliveryOptions {
 
 const encoder = new TextEncoder();
 const hmacKey = (authKey: string) => crypto.subtle.importKey('raw', encoder.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-/** The X-SIGNATURE of a body: hex HMAC-SHA256 under the auth key, on Web Crypto (every runtime the sandbox runs in). */
-async function sign(body: string, key: CryptoKey): Promise<string> {
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(body)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 /** Neither a retry nor an attempt's timeout keeps the process alive (Node; other runtimes have no unref). */
 const unref = (timer: ReturnType<typeof setTimeout>) => (timer as { unref?: () => void }).unref?.();
 
@@ -43,21 +38,17 @@ interface Pending {
 }
 
 /**
- * Attempts in flight at once, across resources. An attempt takes about two
- * turns of the thread the API shares (signature, then request) to a
- * create's one: at 16 deliveries fell behind 16 clients creating, 32 keeps
- * pace (`npm run bench -- --only delivery`). Bounded, so a slow receiver
- * has at most 32 requests open.
+ * Attempts in flight at once. One takes about two turns of the thread the API
+ * shares (signature, request) to a create's one: at 16, deliveries fell behind
+ * 16 clients creating; 32 keeps pace (`npm run bench -- --only delivery`).
+ * Bounded, so a slow receiver has at most 32 requests open.
  */
 export const DELIVERIES_IN_FLIGHT = 32;
 
-/**
- * What an event must stay in order with: every verification and user its
- * `data` names. A verification event names its user once completed
- * (`userId`) or reverted (`previousUserId`), so the user's events of a
- * completion wait for its `verification.updated`, and a revert's update
- * follows the `user.deleted` emitted before it.
- */
+// What an event must stay in order with: every verification and user its
+// `data` names. A verification event names its user once completed or reverted,
+// so a completion's user events wait for its `verification.updated`, and a
+// revert's update follows the `user.deleted` emitted before it.
 function resourcesOf(body: string, eventId: string): string[] {
   const data: Record<string, unknown> = (JSON.parse(body) as { data?: Record<string, unknown> }).data ?? {};
   const resources: string[] = [];
@@ -73,9 +64,8 @@ const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ??
 /**
  * At least once, in order per resource: each resource has a FIFO queue, and
  * only an event heading all its queues is attempted. It leaves them once
- * answered 200 and that result is recorded (on disk with --state), so a
- * crash re-sends only an event whose answer was not recorded, and a failed
- * event holds its resources' later events until its retry succeeds.
+ * answered 200 and recorded (on disk with --state), so a crash re-sends only
+ * events whose answer went unrecorded, and a failed one holds back later ones.
  */
 export class WebhookDelivery {
   private readonly queues = new Map<string, Pending[]>();
@@ -186,10 +176,12 @@ export class WebhookDelivery {
     this.waiting.add(pending);
   }
 
-  private signingKey(): Promise<CryptoKey> {
+  /** The X-SIGNATURE of a body: hex HMAC-SHA256 under the current auth key, on Web Crypto (every runtime the sandbox runs in). */
+  private async sign(body: string): Promise<string> {
     const authKey = this.options.authKey();
     if (this.signing?.authKey !== authKey) this.signing = { authKey, key: hmacKey(authKey) };
-    return this.signing.key;
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.signing.key, encoder.encode(body)));
+    return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
   /** One attempt: undefined when answered 200, else why not. */
@@ -201,7 +193,7 @@ export class WebhookDelivery {
     unref(timer);
     this.attempts.add(attempt);
     try {
-      const signature = await sign(pending.body, await this.signingKey());
+      const signature = await this.sign(pending.body);
       const request = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature }, body: pending.body, signal: attempt.signal });
       const res = await (this.options.fetch ?? fetch)(request);
       await res.arrayBuffer().catch(() => undefined);

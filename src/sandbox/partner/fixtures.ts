@@ -10,15 +10,12 @@ type S = components['schemas'];
 export const E164 = /^\+[1-9][0-9]{1,14}$/;
 export const CALENDAR_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-const NAMES: PersonName[] = [
-  { firstName: 'Lena', lastName: 'Hoffmann' },
-  { firstName: 'Jan', lastName: 'de Vries' },
-  { firstName: 'Zofia', lastName: 'Nowak' },
-  { firstName: 'Matteo', lastName: 'Rossi' },
-  { firstName: 'Aoife', lastName: 'Byrne' },
-];
+const NAMES = [['Lena', 'Hoffmann'], ['Jan', 'de Vries'], ['Zofia', 'Nowak'], ['Matteo', 'Rossi'], ['Aoife', 'Byrne']];
 /** The `turn`-th stand-in name, in rotation (the state counts the turns). */
-export const someName = (turn: number) => NAMES[turn % NAMES.length];
+export function someName(turn: number): PersonName {
+  const [firstName, lastName] = NAMES[turn % NAMES.length];
+  return { firstName, lastName };
+}
 
 export const sessionToken = () => randomBase64url(24);
 export const newAuthKey = () => `sbx_${randomHex(16)}`;

@@ -1,8 +1,7 @@
 // The verification lifecycle of the partner source document (states table,
-// rules of operations 5 and 6, event sequences) as the control API drives
-// it: the end user opening the link, entering data and scanning, the
-// reviewer, and time. Completion attaches a verification to its user.
-// Functions over the store (store.ts).
+// rules of operations 5 and 6, event sequences) as functions over the store
+// that the control API drives: the end user opening the link, entering data and
+// scanning, the reviewer, and time. Completion attaches a verification to its user.
 import type { components } from '../../../generated/types/partner.js';
 import { SandboxError } from './api.js';
 import { ageBracket, CALENDAR_DATE, DEVICE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
@@ -191,16 +190,12 @@ function afterInput(store: PartnerStore, v: StoredVerification, updateUser: (use
   const now = nowIso(store);
   v.data.updatedAt = now;
   refreshCollected(v);
-  if (v.data.status === 'waitingForUserInput' && !missingInput(v)) {
-    complete(store, v);
-  } else if (v.data.status === 'completed') {
-    const user = store.users.get(v.data.userId!)!;
-    if (updateUser(user, now)) {
-      user.updatedAt = now;
-      emitUser(store, user, 'user.updated');
-      putUser(store, user);
-    }
-  }
+  if (v.data.status === 'waitingForUserInput' && !missingInput(v)) return complete(store, v);
+  const user = v.data.status === 'completed' ? store.users.get(v.data.userId!)! : undefined;
+  if (!user || !updateUser(user, now)) return;
+  user.updatedAt = now;
+  emitUser(store, user, 'user.updated');
+  putUser(store, user);
 }
 
 const missingInput = (v: StoredVerification) => (requires(v, 'firstAndLastName') && !v.entered.name) || (requires(v, 'dateOfBirth') && !v.entered.dateOfBirth);

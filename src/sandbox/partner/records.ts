@@ -12,10 +12,7 @@ export type DocumentData = NonNullable<S['CollectedDocument']['result']> & { typ
 export type PersonName = { firstName: string; lastName: string };
 
 export interface StoredVerification {
-  /**
-   * The sandbox always answers `phoneNumbers` and `requirements` (empty lists
-   * when none were sent); the service may leave them out (P8).
-   */
+  /** The sandbox always answers `phoneNumbers` and `requirements` (empty lists when none were sent), which the service may leave out (P8). */
   data: Mutable<S['Verification'] & Required<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>>;
   token: string;
   activities: S['UserActivity'][];

@@ -1,9 +1,7 @@
-// The partner engine as the layers above call it: the partner operations of
-// the partner source document as functions over the store (store.ts), and
-// `createPartnerState`, which binds them and the lifecycle's (lifecycle.ts)
-// to one store. The HTTP layer validates inputs against the documents and
-// turns SandboxError into error answers; everything returned is a copy
-// shaped by the partner document.
+// The partner engine as the layers above call it: the partner document's
+// operations as functions over the store (store.ts), and `createPartnerState`,
+// which binds them and the lifecycle's (lifecycle.ts) to one store. Inputs come
+// validated, refusals throw SandboxError, answers are copies shaped by the document.
 import type { components, operations } from '../../../generated/types/partner.js';
 import { pageOf, inWindow, wants, type Paging } from './paging.js';
 import { SandboxError, type SeedResult } from './api.js';
@@ -84,9 +82,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
     firstName, lastName, requireFirstAndLastName, requirements: requirementsOf(body), collectedRequirements: [],
     userId: null, previousUserId: null, externalUserId, redirectUrl, errorRedirectUrl, reason, author, status: 'created',
     metadata: metadata === undefined ? undefined : { ...metadata },
-    validTo: new Date(now.getTime() + minutes * 60_000).toISOString(),
-    createdAt,
-    updatedAt: createdAt,
+    validTo: new Date(now.getTime() + minutes * 60_000).toISOString(), createdAt, updatedAt: createdAt,
   };
   const v: StoredVerification = { token, activities: [], devices: [], fingerprintEvents: [], entered: {}, verifiedPhones: [], data };
   refreshCollected(v);
@@ -104,19 +100,15 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
   }
   // Reverted from waitingForUserInput, no user ever held the data: there is
   // no previous user to name (P9).
-  let previousUserId: string | null = null;
-  if (status === 'completed') {
-    const user = store.users.get(v.data.userId!)!;
-    detach(store, user, v);
-    previousUserId = user.id;
-    if (user.externalUsers.length === 0) {
-      removeUser(store, user);
-      emitUser(store, user, 'user.deleted');
-    }
+  const user = status === 'completed' ? store.users.get(v.data.userId!)! : undefined;
+  if (user) detach(store, user, v);
+  if (user?.externalUsers.length === 0) {
+    removeUser(store, user);
+    emitUser(store, user, 'user.deleted');
   }
   v.revertedBy = body.author;
   v.data.userId = null;
-  v.data.previousUserId = previousUserId;
+  v.data.previousUserId = user?.id ?? null;
   setStatus(store, v, 'reverted');
   return { id: v.data.id };
 }

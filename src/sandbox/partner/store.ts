@@ -1,9 +1,8 @@
 // The partner engine's store: the partner, its keys, verifications and users
-// by id (maps keep creation order, which the newest-first lists reverse),
-// the webhook records, and the functions every operation shares: lookups
-// that first let time expire what is due, status changes, and the webhooks
-// they emit. With --state the store also notes what each change touched
-// (`effects`), which the state file appends (../persistence).
+// by id (maps keep creation order, which newest-first lists reverse), webhook
+// records, and what every operation shares: lookups that first let time expire
+// what is due, status changes and the webhooks they emit. With --state it also
+// notes what each change touched (`effects`) for the state file to append.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { Clock } from '../common/clock.js';
@@ -74,8 +73,6 @@ export const EXPIRABLE: ReadonlySet<VerificationStatus> = new Set(['created', 's
 export const OPEN: ReadonlySet<VerificationStatus> = new Set(['created', 'started']);
 /** What a new create may close or conflict with. */
 const UNFINISHED: ReadonlySet<VerificationStatus> = new Set([...EXPIRABLE, 'inReview']);
-/** Reserved top-level domain (RFC 2606): a placeholder that can never receive a webhook. */
-const UNSET_WEBHOOK_URL = 'https://partner.invalid/webhooks';
 
 export function newStore(options: PartnerStoreOptions): PartnerStore {
   const store = { options, newId: options.newId ?? randomUUID, publicUrl: options.publicUrl.replace(/\/+$/, '') } as PartnerStore;
@@ -89,9 +86,11 @@ export const noEffects = (): PartnerEffects => ({ head: false, reset: false, ver
 export function resetStore(store: PartnerStore): void {
   const now = nowIso(store);
   const webhookUrl = store.options.webhookUrl;
+  // Without a webhookUrl, the partner names one under a reserved domain (RFC 2606) that can never receive a webhook.
+  const partnerUrl = webhookUrl ?? 'https://partner.invalid/webhooks';
   loadStore(store, {
     webhookUrl,
-    partner: { id: store.newId(), webhookUrl: webhookUrl ?? UNSET_WEBHOOK_URL, name: 'Sandbox Partner', createdAt: now, updatedAt: now },
+    partner: { id: store.newId(), webhookUrl: partnerUrl, name: 'Sandbox Partner', createdAt: now, updatedAt: now },
     authKeys: [{ id: store.newId(), key: store.options.authKey, active: true, createdAt: now, updatedAt: now }],
     nameTurn: 0,
   });
@@ -106,11 +105,7 @@ export function loadStore(store: PartnerStore, head: PartnerHead): void {
 /** Keeps a webhook record, new or a newer copy of one (the state file's). */
 export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
   const { id } = entry.record;
-  if (!store.webhooks.has(id)) {
-    const ids = store.webhooksByEvent.get(entry.eventId);
-    if (ids) ids.push(id);
-    else store.webhooksByEvent.set(entry.eventId, [id]);
-  }
+  if (!store.webhooks.has(id)) store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
   store.webhooks.set(id, entry);
 }
 

@@ -39,9 +39,7 @@ export function recordDelivery(store: PartnerStore, eventId: string, result: Del
   const at = nowIso(store);
   for (const entry of entries) {
     const { record } = entry;
-    record.success = result.success;
-    record.retryAt = result.retryAt;
-    record.updatedAt = at;
+    Object.assign(record, { success: result.success, retryAt: result.retryAt, updatedAt: at });
     if (result.reason !== undefined) record.reason = result.reason;
     else if (result.success) delete record.reason;
     if (result.success) entry.pending = false;
