@@ -42,6 +42,15 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
   return { status, headers: { ...headers, 'content-type': JSON_TYPE, 'content-length': String(utf8Length(text)), 'x-content-type-options': 'nosniff' }, body: text };
 }
 
+/** A percent-encoded text decoded, or as written when it does not decode. */
+export function decodeOrKeep(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** The text of UTF-8 bytes, a byte order mark kept as the character it is. */
 export const utf8Text = (bytes: Uint8Array) => decoder.decode(bytes);

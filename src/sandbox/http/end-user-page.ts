@@ -4,19 +4,18 @@
 // to `started`; buttons apply the outcomes the lifecycle allows from the
 // current status; after `inReview`, `completed` or `declined` the browser
 // goes to `redirectUrl`, and on an expired, closed or wrong link to
-// `errorRedirectUrl` (S27). Every change runs as the control
-// operation it stands for (the same handlers, webhooks and --state file).
-// The page is plain HTML with forms: no script, no external asset.
+// `errorRedirectUrl` (S27). Every change runs as the control operation it
+// stands for (the same handlers, webhooks and --state file). The page is
+// plain HTML with forms: no script, no external asset.
 import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
-import { errorBody } from './error-bodies.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/partner.js';
-import { utf8Text, type DoorAnswer, type DoorRequest } from './door.js';
-import { escapeHtml, htmlAnswer, htmlPage } from './html.js';
+import { decodeOrKeep, utf8Text, type DoorAnswer, type DoorRequest } from './door.js';
+import { errorBody } from './error-bodies.js';
+import { escapeHtml, htmlAnswer, htmlPage } from './home-page.js';
 
 type Verification = components['schemas']['Verification'];
-type Answer = [number, unknown];
 
 export interface EndUserPageDeps {
   /** The sandbox's base URL (verification urls carry it). */
@@ -28,7 +27,7 @@ export interface EndUserPageDeps {
   /** Reads a verification as `GET /verifications/{id}` does. */
   getVerification: Handler;
   /** Runs a handler as the HTTP layer does (its effects saved with --state). */
-  run: (handle: Handler, req: ParsedRequest) => Answer | Promise<Answer>;
+  run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
   /** The verification id a session token belongs to. */
   verificationIdForToken: (token: string) => string | undefined;
   /** Whether a v2 session has this id (its link has no journey in the sandbox). */
@@ -36,13 +35,8 @@ export interface EndUserPageDeps {
 }
 
 /** The buttons, by the outcome they stand for. */
-export const OUTCOMES = {
-  complete: 'Complete',
-  waiting: 'Waiting for user input',
-  review: 'Needs review',
-  decline: 'Decline',
-} as const;
-export type Outcome = keyof typeof OUTCOMES;
+const OUTCOMES = { complete: 'Complete', waiting: 'Waiting for user input', review: 'Needs review', decline: 'Decline' } as const;
+type Outcome = keyof typeof OUTCOMES;
 
 const PATH = /^\/s\/([^/?#]+)$/;
 /** Where the journey hands the user back to the partner. */
@@ -51,15 +45,15 @@ const HANDED_BACK = new Set(['inReview', 'completed', 'declined']);
 const DEAD = new Set(['closed', 'expired', 'reverted']);
 const DEFAULT_NAME = { firstName: 'Alex', lastName: 'Sandbox' };
 const DEFAULT_DATE_OF_BIRTH = '1990-01-01';
+const FORM_LIMIT = 16 * 1024;
 
-const required = (v: Verification, type: string) => (v.requirements ?? []).some((r) => r.type === type);
-const collected = (v: Verification, type: string) => v.collectedRequirements.some((c) => c.type === type && c.result !== null);
-const missingName = (v: Verification) => required(v, 'firstAndLastName') && !collected(v, 'firstAndLastName');
-const missingDateOfBirth = (v: Verification) => required(v, 'dateOfBirth') && !collected(v, 'dateOfBirth');
+/** Whether the verification requires data of `type` that it has not collected. */
+const missing = (v: Verification, type: string) =>
+  (v.requirements ?? []).some((r) => r.type === type) && !v.collectedRequirements.some((c) => c.type === type && c.result !== null);
 
 /** The outcomes the lifecycle allows from a status, as buttons. */
-export function allowedOutcomes(v: Verification): Outcome[] {
-  if (v.status === 'started') return missingName(v) || missingDateOfBirth(v) ? ['complete', 'waiting', 'review', 'decline'] : ['complete', 'review', 'decline'];
+function allowedOutcomes(v: Verification): Outcome[] {
+  if (v.status === 'started') return missing(v, 'firstAndLastName') || missing(v, 'dateOfBirth') ? ['complete', 'waiting', 'review', 'decline'] : ['complete', 'review', 'decline'];
   // Complete enters the missing data; the table also moves waitingForUserInput to inReview and declined.
   if (v.status === 'waitingForUserInput') return ['complete', 'review', 'decline'];
   return [];
@@ -70,18 +64,11 @@ export class EndUserPage {
 
   /** The answer when the request is for a session page; undefined when it is not one. */
   answer(req: DoorRequest): Promise<DoorAnswer> | undefined {
-    const { target } = req;
-    const query = target.indexOf('?');
-    const match = PATH.exec(query === -1 ? target : target.slice(0, query));
-    if (!match) return undefined;
-    const token = new URLSearchParams(query === -1 ? '' : target.slice(query + 1)).get('token') ?? '';
-    let id: string;
-    try {
-      id = decodeURIComponent(match[1]);
-    } catch {
-      id = match[1];
-    }
-    return this.handle(req, id, token).catch((err: Error) =>
+    const [path, query = ''] = req.target.split(/\?(.*)/s);
+    const id = PATH.exec(path)?.[1];
+    if (id === undefined) return undefined;
+    const token = new URLSearchParams(query).get('token') ?? '';
+    return this.handle(req, decodeOrKeep(id), token).catch((err: Error) =>
       htmlAnswer(500, htmlPage('Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`)),
     );
   }
@@ -93,8 +80,10 @@ export class EndUserPage {
     }
     const refusal = this.refusal(req);
     if (refusal) return htmlAnswer(403, htmlPage('Refused', `<p>${escapeHtml(refusal)}</p>`));
-    const body = method === 'POST' ? await readForm(req) : undefined;
-    if (body === null) return htmlAnswer(413, htmlPage('Form too large', '<p>The form sent is larger than 16 KiB.</p>'));
+    // A POST's form fields, URL-encoded.
+    const raw = method === 'POST' ? await req.body(FORM_LIMIT) : new Uint8Array();
+    if (raw === undefined) return htmlAnswer(413, htmlPage('Form too large', '<p>The form sent is larger than 16 KiB.</p>'));
+    const form = new URLSearchParams(utf8Text(raw));
 
     // A token of another verification, or none, is a wrong link to the verification the path names:
     // its own errorRedirectUrl, never the other one's.
@@ -109,20 +98,20 @@ export class EndUserPage {
     if (HANDED_BACK.has(v.status)) return handBack(v);
 
     if (method === 'POST') {
-      const outcome = body!.get('outcome') ?? '';
-      if (!(outcome in OUTCOMES) || !allowedOutcomes(v).includes(outcome as Outcome)) {
-        const allowed = allowedOutcomes(v).map((o) => OUTCOMES[o]).join(', ');
-        return errorPage(409, `"${outcome}" is not an outcome of a verification in status ${v.status} (allowed: ${allowed || 'none'}). Reload the page to see its buttons.`, selfUrl(id, token));
+      const outcome = form.get('outcome') ?? '';
+      const allowed = allowedOutcomes(v);
+      if (!allowed.includes(outcome as Outcome)) {
+        const names = allowed.map((o) => OUTCOMES[o]).join(', ') || 'none';
+        return errorPage(409, `"${outcome}" is not an outcome of a verification in status ${v.status} (allowed: ${names}). Reload the page to see its buttons.`, selfUrl(id, token));
       }
       try {
-        v = await this.act(v, outcome as Outcome, body!);
+        v = await this.act(v, outcome as Outcome, form);
       } catch (err) {
         if (!(err instanceof SandboxError)) throw err;
         return errorPage(err.status, err.message, selfUrl(id, token));
       }
-      if (HANDED_BACK.has(v.status)) return handBack(v);
       // Post/redirect/get: a reload does not send the form again.
-      return redirect(selfUrl(id, token));
+      return HANDED_BACK.has(v.status) ? handBack(v) : redirect(selfUrl(id, token));
     }
 
     // The end user opens the link: `created` becomes `started` (`verification.updated`).
@@ -131,16 +120,12 @@ export class EndUserPage {
     return htmlAnswer(200, sessionPage(v, token));
   }
 
-  /**
-   * A page served only to a browser that reached it under the sandbox's own
-   * address (at the node:http door), and forms only from the page itself.
-   */
+  /** Why the page is refused: it is served only under the sandbox's own address (at the node:http door), and takes forms only from itself. */
   private refusal(req: DoorRequest): string | undefined {
-    const host = (req.header('host') ?? '').toLowerCase();
     const { port, url } = this.deps;
-    if (port !== undefined) {
-      const allowed = [new URL(url).host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`];
-      if (!allowed.includes(host)) return `This page is served only under ${url}, not Host ${JSON.stringify(req.header('host') ?? '')}.`;
+    const host = req.header('host') ?? '';
+    if (port !== undefined && ![new URL(url).host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`].includes(host.toLowerCase())) {
+      return `This page is served only under ${url}, not Host ${JSON.stringify(host)}.`;
     }
     const origin = req.header('origin');
     if (origin !== undefined && origin !== req.origin) return `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`;
@@ -151,14 +136,13 @@ export class EndUserPage {
   private async act(v: Verification, outcome: Outcome, form: URLSearchParams): Promise<Verification> {
     const steps: [string, unknown][] = [];
     if (outcome === 'complete') {
-      if (missingName(v)) steps.push(['enterName', { firstName: form.get('firstName') ?? DEFAULT_NAME.firstName, lastName: form.get('lastName') ?? DEFAULT_NAME.lastName }]);
-      if (missingDateOfBirth(v)) steps.push(['enterDateOfBirth', { dateOfBirth: form.get('dateOfBirth') ?? DEFAULT_DATE_OF_BIRTH }]);
-      if (required(v, 'phoneNumbers') && !collected(v, 'phoneNumbers') && (v.phoneNumbers ?? []).length > 0) steps.push(['verifyPhone', undefined]);
+      if (missing(v, 'firstAndLastName')) steps.push(['enterName', { firstName: form.get('firstName') ?? DEFAULT_NAME.firstName, lastName: form.get('lastName') ?? DEFAULT_NAME.lastName }]);
+      if (missing(v, 'dateOfBirth')) steps.push(['enterDateOfBirth', { dateOfBirth: form.get('dateOfBirth') ?? DEFAULT_DATE_OF_BIRTH }]);
+      if (missing(v, 'phoneNumbers') && (v.phoneNumbers ?? []).length > 0) steps.push(['verifyPhone', undefined]);
     }
     // In waitingForUserInput the face is already scanned: only a review or a decline scans again.
     if (v.status === 'started' || outcome === 'review' || outcome === 'decline') {
-      const scan = { complete: 'pass', waiting: 'pass', review: 'review', decline: 'fail' }[outcome];
-      steps.push(['scanVerification', { outcome: scan }]);
+      steps.push(['scanVerification', { outcome: { complete: 'pass', waiting: 'pass', review: 'review', decline: 'fail' }[outcome] }]);
     }
     let now = v;
     for (const [operationId, body] of steps) now = await this.run(operationId, v.id, body);
@@ -183,7 +167,6 @@ export class EndUserPage {
       throw err;
     }
   }
-
 }
 
 function handBack(v: Verification): DoorAnswer {
@@ -209,28 +192,15 @@ const redirect = (location: string): DoorAnswer => ({
   headers: { location, 'content-length': '0', 'cache-control': 'no-store', 'referrer-policy': 'same-origin' },
 });
 
-const FORM_LIMIT = 16 * 1024;
-/** The form fields of a POST (URL-encoded), or null when over 16 KiB. */
-async function readForm(req: DoorRequest): Promise<URLSearchParams | null> {
-  const raw = await req.body(FORM_LIMIT);
-  return raw === undefined ? null : new URLSearchParams(utf8Text(raw));
-}
-
 function sessionPage(v: Verification, token: string): string {
-  const outcomes = allowedOutcomes(v);
   const field = (name: string, label: string, value: string, type = 'text') =>
     `<label>${label} <input name="${name}" type="${type}" value="${escapeHtml(value)}" required></label>`;
   const inputs = [
-    ...(missingName(v) ? [field('firstName', 'First name', v.firstName ?? DEFAULT_NAME.firstName), field('lastName', 'Last name', v.lastName ?? DEFAULT_NAME.lastName)] : []),
-    ...(missingDateOfBirth(v) ? [field('dateOfBirth', 'Date of birth', DEFAULT_DATE_OF_BIRTH, 'date')] : []),
+    ...(missing(v, 'firstAndLastName') ? [field('firstName', 'First name', v.firstName ?? DEFAULT_NAME.firstName), field('lastName', 'Last name', v.lastName ?? DEFAULT_NAME.lastName)] : []),
+    ...(missing(v, 'dateOfBirth') ? [field('dateOfBirth', 'Date of birth', DEFAULT_DATE_OF_BIRTH, 'date')] : []),
   ];
-  const buttons = outcomes
-    .map((o) => {
-      // Only completing uses the typed data; the other buttons skip the required fields.
-      const skip = o === 'complete' ? '' : ' formnovalidate';
-      return `<button type="submit" name="outcome" value="${o}"${skip}>${OUTCOMES[o]}</button>`;
-    })
-    .join(' ');
+  // Only completing uses the typed data; the other buttons skip the required fields.
+  const buttons = allowedOutcomes(v).map((o) => `<button type="submit" name="outcome" value="${o}"${o === 'complete' ? '' : ' formnovalidate'}>${OUTCOMES[o]}</button>`);
   const phones = (v.phoneNumbers ?? []).map((p) => p.phoneNumber).join(', ') || 'none';
   const body = `
 <p>This is the sandbox standing in for the service's verification page. Choose how the end user's session turns out; each button runs the same lifecycle as the control API (<code>/_sandbox</code>), with the same webhooks.</p>
@@ -243,7 +213,7 @@ function sessionPage(v: Verification, token: string): string {
 </dl>
 <form method="post" action="${escapeHtml(selfUrl(v.id, token))}">
   ${inputs.join('\n  ')}
-  <p>${buttons}</p>
+  <p>${buttons.join(' ')}</p>
 </form>`;
   return htmlPage('Verify your identity (sandbox)', body);
 }

@@ -2,6 +2,7 @@
 // `{statusCode, code, message, details?}`, the partner's (and the control
 // API's) `{statusCode, message}`.
 import type { Violation } from '../../contract/routes.js';
+import { decodeOrKeep } from './door.js';
 
 export type ApiName = 'v2' | 'partner' | 'sandbox';
 
@@ -44,18 +45,9 @@ export function errorBody(api: ApiName, status: number, message?: string, violat
   return { statusCode: status, message: text };
 }
 
-/**
- * Which API a URL belongs to, for answers outside any route. Decided on the
- * decoded path, as the router matches it (`/%762/…` is `/v2/…`).
- */
+/** Which API a URL belongs to, for answers outside any route, by its path decoded as the router matches it (`/%762/…` is `/v2/…`). */
 export function apiOf(url: string): ApiName {
-  const raw = url.split('?')[0];
-  let path = raw;
-  try {
-    path = decodeURIComponent(raw);
-  } catch {
-    // An undecodable path is judged as written.
-  }
+  const path = decodeOrKeep(url.split('?')[0]);
   if (path.startsWith('/v2/') || path === '/v2') return 'v2';
   if (path.startsWith('/_sandbox')) return 'sandbox';
   return 'partner';
