@@ -15,8 +15,6 @@ import type { Handler } from '../operations/partner.js';
 import { readJsonBody } from './request-body.js';
 import { Router } from './router.js';
 
-type Answer = [number, unknown];
-
 export interface DispatchOptions {
   contracts: Record<ApiName, Contract>;
   handlers: Record<ApiName, Record<string, Handler>>;
@@ -27,7 +25,7 @@ export interface DispatchOptions {
   /** Why `authorized` said no, sent in a header of the sandbox's own (credential-refusal.ts). */
   refusalReason?: (route: RouteSpec, header: (name: string) => string | undefined) => string | undefined;
   /** Runs a handler at one instant; with --state the answer waits until its effects are on disk. */
-  run: (handle: Handler, req: ParsedRequest) => Answer | Promise<Answer>;
+  run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
   /** Refuse control requests from a web page outside this machine (the node:http door, which any page can reach). */
   loopbackOnly: boolean;
   /** Accept body fields no operation documents (refused with 400 otherwise). */
@@ -37,11 +35,7 @@ export interface DispatchOptions {
   violations: string[];
 }
 
-interface Operation {
-  api: ApiName;
-  route: RouteSpec;
-  handle: Handler;
-}
+type Operation = { api: ApiName; route: RouteSpec; handle: Handler };
 
 export class Dispatcher {
   private readonly router = new Router<Operation>();
@@ -55,11 +49,11 @@ export class Dispatcher {
           const home = { v2: 'src/sandbox/core.ts (the v2 handlers)', partner: 'src/sandbox/operations/partner.ts', sandbox: 'src/sandbox/operations/control.ts' }[api];
           throw new Error(`sandbox: the ${api} document has operation ${documented.operationId}, which the sandbox has no handler for; add one in ${home}`);
         }
-        const { route, handle } = options.wrap ? options.wrap(documented, handler) : { route: documented, handle: handler };
-        const operation = { api, route, handle };
-        this.router.add(route.method, route.path, operation);
+        const operation = { api, ...(options.wrap ? options.wrap(documented, handler) : { route: documented, handle: handler }) };
+        const { method, path } = operation.route;
+        this.router.add(method, path, operation);
         // HEAD answers as GET; the door leaves the body out.
-        if (route.method === 'GET') this.router.add('HEAD', route.path, operation);
+        if (method === 'GET') this.router.add('HEAD', path, operation);
       }
     }
   }
@@ -69,7 +63,12 @@ export class Dispatcher {
     try {
       return await this.dispatch(req);
     } catch (err) {
-      return this.crashed(req, err as Error);
+      // A handler or the state file failed: a 500 the tests see as a violation (a bad body is a 400).
+      const { message, stack, statusCode } = err as Error & { statusCode?: number };
+      const api = apiOf(req.target);
+      if (err instanceof SyntaxError || statusCode === 400) return this.fail(api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message } }]);
+      this.options.violations.push(`unexpected error on ${req.method} ${req.target}: ${stack ?? message}`);
+      return this.fail(api, 500, 'internal error of the sandbox');
     }
   }
 
@@ -84,34 +83,27 @@ export class Dispatcher {
     if (!found.found) {
       const api = apiOf(target);
       if (found.malformed) return this.fail(api, 400, undefined, [MALFORMED_TARGET]);
-      const [path, query] = target.split(/\?(.*)/s);
+      const path = target.split('?')[0];
       // The documents' paths differ by a trailing slash (`/v2/verifications/`
       // but `/verifications`): a client that got it wrong is told the path.
       const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
-      const hint = other && this.router.lookup(method, query === undefined ? other : `${other}?${query}`).found ? `; the documented path is ${other}` : '';
+      const hint = other && this.router.lookup(method, other + target.slice(path.length)).found ? `; the documented path is ${other}` : '';
+      const message = `no operation ${method} ${path}${hint}`;
       // v2's 404 body keeps the documented text, so the hint also travels in the reason header (S33).
-      const headers: Record<string, string> = hint ? { [REASON_HEADER]: `no operation ${method} ${path}${hint}` } : {};
-      return this.fail(api, 404, `no operation ${method} ${path}${hint}`, [], undefined, headers);
+      return this.fail(api, 404, message, [], undefined, hint ? { [REASON_HEADER]: message } : {});
     }
-    const operation = found.value;
-    const { api, route } = operation;
+    const { api, route } = found.value;
     // Before the body is read (control-guard.ts).
     if (api === 'sandbox') {
       const refusal = controlRefusal(method, req.header, this.options.loopbackOnly);
       if (refusal) return this.fail(api, refusal.status, refusal.message, [], route);
     }
-    const { params, query } = found;
-    if (method === 'GET' || method === 'HEAD') return this.serve(req, operation, params, query, undefined);
-    let result;
-    try {
-      result = await readJsonBody(req, api);
-    } catch {
-      // A body cut short or broken mid-way: the node:http door answers the
-      // framing error (client-errors.ts); a client that left needs no answer.
-      return undefined;
-    }
+    const result = method === 'GET' || method === 'HEAD' ? { ok: true as const, body: undefined } : await readJsonBody(req, api).catch(() => undefined);
+    // A body cut short or broken mid-way: the node:http door answers the
+    // framing error (client-errors.ts); a client that left needs no answer.
+    if (!result) return undefined;
     if (!result.ok) return { ...this.fail(api, result.status, result.message, result.violations), close: result.close };
-    return this.serve(req, operation, params, query, result.body);
+    return this.serve(req, found.value, found.params, found.query, result.body);
   }
 
   private async serve({ header }: DoorRequest, { api, route, handle }: Operation, params: Record<string, string>, queryText: string, body: unknown): Promise<DoorAnswer> {
@@ -129,40 +121,24 @@ export class Dispatcher {
       ? []
       : unknownFieldViolations(this.options.contracts[api].doc, route.bodySchema, body);
     if (!parsed.ok || unknown.length) return this.fail(api, 400, undefined, [...unknown, ...(parsed.ok ? [] : parsed.violations)], route);
-    let answer: Answer;
     try {
-      answer = await this.options.run(handle, parsed.value);
+      const [status, answer] = await this.options.run(handle, parsed.value);
+      return this.send(api, status, answer, route);
     } catch (err) {
       if (err instanceof SandboxError) return this.fail(api, err.status, err.message, [], route);
       throw err;
     }
-    return this.send(api, answer[0], answer[1], route);
   }
 
   /** An answer of the sandbox: checked against the documents when asked to (for tests). */
   private send(api: ApiName, status: number, body: unknown, route?: RouteSpec, headers: Record<string, string> = {}): DoorAnswer {
-    if (this.options.validateResponses) {
-      const problems = route ? route.checkResponse(status, body) : this.options.contracts[api].checkError(body);
-      if (problems.length) {
-        const where = route ? `${route.method} ${route.path}` : api;
-        this.options.violations.push(`${where} ${status}: ${problems.join('; ')}`);
-        return jsonAnswer(500, errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`));
-      }
-    }
-    return jsonAnswer(status, body, headers);
+    const problems = !this.options.validateResponses ? [] : route ? route.checkResponse(status, body) : this.options.contracts[api].checkError(body);
+    if (!problems.length) return jsonAnswer(status, body, headers);
+    this.options.violations.push(`${route ? `${route.method} ${route.path}` : api} ${status}: ${problems.join('; ')}`);
+    return jsonAnswer(500, errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`));
   }
 
   private fail(api: ApiName, status: number, message?: string, found: Violation[] = [], route?: RouteSpec, headers: Record<string, string> = {}): DoorAnswer {
     return this.send(api, status, errorBody(api, status, message, found), route, headers);
-  }
-
-  /** A handler or the state file failed: a 500 the tests see as a violation (a bad body is a 400). */
-  private crashed(req: DoorRequest, err: Error & { statusCode?: number }): DoorAnswer {
-    const api = apiOf(req.target);
-    if (err instanceof SyntaxError || err.statusCode === 400) {
-      return this.fail(api, 400, undefined, [{ field: 'body', reasonCode: 'INVALID_JSON', params: { message: err.message } }]);
-    }
-    this.options.violations.push(`unexpected error on ${req.method} ${req.target}: ${err.stack ?? err.message}`);
-    return this.fail(api, 500, 'internal error of the sandbox');
   }
 }
