@@ -25,13 +25,6 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
 }
 
 /** Result of one delivery attempt of a recorded webhook. */
-export interface DeliveryResult {
-  success: boolean;
-  retryAt: string | null;
-  reason?: string;
-}
+export type DeliveryResult = { success: boolean; retryAt: string | null; reason?: string };
 
-export interface SeedResult {
-  verificationIds: string[];
-  userIds: string[];
-}
+export type SeedResult = { verificationIds: string[]; userIds: string[] };

@@ -193,8 +193,8 @@ export class WebhookDelivery {
     unref(timer);
     this.attempts.add(attempt);
     try {
-      const signature = await this.sign(pending.body);
-      const request = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature }, body: pending.body, signal: attempt.signal });
+      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': await this.sign(pending.body) };
+      const request = new Request(url, { method: 'POST', headers, body: pending.body, signal: attempt.signal });
       const res = await (this.options.fetch ?? fetch)(request);
       await res.arrayBuffer().catch(() => undefined);
       return res.status === 200 ? undefined : `the webhook address answered ${res.status}`;

@@ -39,18 +39,16 @@ export function openLink(store: PartnerStore, verificationId: string, options: {
   const deviceId = options.deviceId ?? newDeviceId();
   v.activities.push({ activity: 'startSession', sessionId, createdAt: now });
   if (!v.devices.includes(deviceId)) v.devices.push(deviceId);
-  // A device keeps the fingerprint id it was first given, across verifications.
   const fingerprintId = fingerprintIdOf(store, deviceId) ?? newFingerprintId();
-  v.fingerprintEvents.push({ deviceId, fingerprintId, id: newFingerprintEventId(), data: { verificationId, sessionId, deviceId, ...DEVICE, collectedAt: now } });
+  const data = { verificationId, sessionId, deviceId, ...DEVICE, collectedAt: now };
+  v.fingerprintEvents.push({ deviceId, fingerprintId, id: newFingerprintEventId(), data });
   if (v.data.status === 'created') setStatus(store, v, 'started');
   return verificationView(v);
 }
 
+/** A device keeps the fingerprint id it was first given, across verifications. */
 function fingerprintIdOf(store: PartnerStore, deviceId: string): string | undefined {
-  for (const v of store.verifications.values()) {
-    const known = v.fingerprintEvents.find((e) => e.deviceId === deviceId);
-    if (known) return known.fingerprintId;
-  }
+  for (const v of store.verifications.values()) for (const e of v.fingerprintEvents) if (e.deviceId === deviceId) return e.fingerprintId;
   return undefined;
 }
 
@@ -84,11 +82,9 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
   const entry = v.data.phoneNumbers.find((p) => p.phoneNumber === number);
   if (entry) entry.isVerified = true;
   else {
-    // Rule 2 of operation 5 holds here too: the open session that takes a
-    // number closes the other open ones holding it (S29).
-    if (OPEN.has(v.data.status)) {
-      for (const other of unfinishedWith(store, [number])) if (other !== v && OPEN.has(other.data.status)) setStatus(store, other, 'closed');
-    }
+    // Rule 2 of operation 5 holds here too: an open session taking a number closes the other open ones holding it (S29).
+    const holders = OPEN.has(v.data.status) ? unfinishedWith(store, [number]) : [];
+    for (const other of holders) if (other !== v && OPEN.has(other.data.status)) setStatus(store, other, 'closed');
     v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
     trackPhones(store, v);
   }
@@ -182,9 +178,8 @@ function inSession(store: PartnerStore, verificationId: string): StoredVerificat
 }
 
 /**
- * After the end user entered data: a waiting session may now complete; a
- * completed one passes the data to its user (`user.updated`, as in the
- * "New user" sequence) when `updateUser` says it changed.
+ * After the end user entered data: a waiting session may now complete; a completed one passes
+ * the data to its user (`user.updated`, as in the "New user" sequence) if `updateUser` changed it.
  */
 function afterInput(store: PartnerStore, v: StoredVerification, updateUser: (user: StoredUser, now: string) => boolean): void {
   const now = nowIso(store);

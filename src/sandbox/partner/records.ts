@@ -30,7 +30,7 @@ export interface StoredVerification {
     documentId: string;
     estimatedAge: S['EstimatedAge'];
     image: string;
-    /** Who the face model took the person for at scan time; see `revert`. */
+    /** Who the face model took the person for at scan time: whom completion joins if no phone number matches, else a new user's id. */
     faceUserId: string;
     /** Passed, or accepted by the reviewer: the document counts as verified. */
     accepted: boolean;

@@ -21,8 +21,6 @@ import { jsonCopy } from '../common/json-copy.js';
 type S = components['schemas'];
 type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operations[Op]['parameters']['query']>;
 
-const DEFAULT_TIME_TO_EXPIRY = 10080;
-
 const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner });
 
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
@@ -62,7 +60,7 @@ function authKeyState(store: PartnerStore, key: string): 'active' | 'retired' | 
 
 function createVerification(store: PartnerStore, body: S['VerificationCreate']): S['CreatedVerification'] {
   expireDue(store);
-  const minutes = body.timeToExpiry ?? DEFAULT_TIME_TO_EXPIRY;
+  const minutes = body.timeToExpiry ?? 10080; // a week, the documented default
   if (!(minutes >= 5 && minutes <= 43200)) throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
   const phoneNumbers = phoneNumbersOf(body);
   const samePhone = unfinishedWith(store, phoneNumbers.map((p) => p.phoneNumber));
@@ -136,11 +134,8 @@ const userActivities = (store: PartnerStore, verificationId: string): S['UserAct
 const withDevice = (store: PartnerStore, deviceId: string) => [...store.verifications.values()].filter((v) => v.devices.includes(deviceId));
 
 function verificationLinkedByDevice(store: PartnerStore, verificationId: string): S['VerificationLinkedByDevice'] {
-  const v = verification(store, verificationId);
-  return {
-    verificationId,
-    linkedVerificationsByDevice: v.devices.map((deviceId) => ({ deviceId, verifications: withDevice(store, deviceId).map((other) => ({ verificationId: other.data.id })) })),
-  };
+  const linked = (deviceId: string) => ({ deviceId, verifications: withDevice(store, deviceId).map((v) => ({ verificationId: v.data.id })) });
+  return { verificationId, linkedVerificationsByDevice: verification(store, verificationId).devices.map(linked) };
 }
 
 const verificationWebhooks = (store: PartnerStore, verificationId: string, paging: Paging): S['VerificationWebhookRecordList'] =>
@@ -187,15 +182,15 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
       continue;
     }
     const user = userWithPhone(store, phoneNumber);
+    const taken = [...store.users.values()].some((u) => u.externalUsers.some((e) => e.id === externalUserId));
     if (!user) addOnce(result.unknownPhoneNumbers, phoneNumber);
-    else if ([...store.users.values()].some((u) => u.externalUsers.some((e) => e.id === externalUserId))) addOnce(result.duplicatedExternalUserIds, externalUserId);
+    else if (taken) addOnce(result.duplicatedExternalUserIds, externalUserId);
     else {
       user.externalUsers.push({ id: externalUserId, createdAt: now });
       user.updatedAt = now;
       putUser(store, user);
-      // The source says nothing of `partnerUserId`; the sandbox answers with
-      // the id of the service user the link was made to, the one thing the
-      // partner does not already know from its own request.
+      // The source says nothing of `partnerUserId`: the sandbox answers the id of the service user
+      // linked to, the one thing the partner does not already know from its own request.
       result.externalUsersWithSuccess.push({ externalUserId, phoneNumber, partnerUserId: user.id });
     }
   }
@@ -220,9 +215,8 @@ const userWebhooks = (store: PartnerStore, userId: string, paging: Paging): S['U
 /** Deprecated `phoneNumber`/`isPhoneNumberVerified` become a `phoneNumbers` entry (source: "replaced by"). */
 function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumber'][] {
   const list = (body.phoneNumbers ?? []).map((p) => ({ ...p }));
-  if (body.phoneNumber !== undefined && !list.some((p) => p.phoneNumber === body.phoneNumber)) {
-    list.unshift({ phoneNumber: body.phoneNumber, isVerified: body.isPhoneNumberVerified ?? false });
-  }
+  const { phoneNumber } = body;
+  if (phoneNumber !== undefined && !list.some((p) => p.phoneNumber === phoneNumber)) list.unshift({ phoneNumber, isVerified: body.isPhoneNumberVerified ?? false });
   return list;
 }
 

@@ -47,8 +47,7 @@ export interface PartnerEffects {
   webhooks: Set<WebhookEntry>;
 }
 
-// The two indexes spare every delivery result and every create a scan of
-// all that is stored, which would leave them slower the longer a sandbox runs.
+// Its two indexes spare every delivery result and every create a scan of all that is stored.
 export interface PartnerStore extends PartnerHead {
   readonly options: PartnerStoreOptions;
   readonly newId: () => string;

@@ -11,9 +11,8 @@ import { jsonCopy } from '../common/json-copy.js';
 type S = components['schemas'];
 
 /**
- * A record as the store keeps it and --state saves it: the payload is the
- * event's JSON text, as it was sent; `pending` until delivered with success
- * (a webhook made while no webhookUrl was set is never sent).
+ * A record as the store keeps it and --state saves it: the payload is the event's JSON text, as sent;
+ * `pending` until delivered with success (a webhook made while no webhookUrl was set is never sent).
  */
 export type WebhookEntry = { eventId: string; text: string; pending: boolean } & (
   | { kind: 'verification'; record: Omit<S['VerificationWebhookRecord'], 'payload'> }
