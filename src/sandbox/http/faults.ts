@@ -1,9 +1,8 @@
 // Faults the sandbox can be told to commit (`sandbox --fault …`), so that a
 // conformance run against it can prove it notices each kind of departure
-// from the contract. Only the partner and v2 APIs are faulted, never the
-// control API; a fault names one operation (`missing-field@getUser`) or all.
-// A fault wraps the operation's route and handler; the door (dispatch.ts)
-// knows nothing of faults.
+// from the contract. A fault names one operation (`missing-field@getUser`)
+// or all of the partner and v2 APIs, never the control API's; it wraps the
+// operation's route and handler, so the door (dispatch.ts) knows nothing of it.
 import { readBundledDocument } from '../../package-files.js';
 import { resolveRef } from '../../contract/json-pointer.js';
 import type { ParsedRequest, RouteSpec } from '../../contract/routes.js';
@@ -29,18 +28,14 @@ export interface FaultSpec {
 
 /** Parses `missing-field,wrong-status@getUser`; throws with the known faults on a mistake. */
 export function parseFaults(text: string): FaultSpec[] {
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((item) => {
-      const [fault, operationId] = item.split('@');
-      if (!(fault in FAULTS)) throw new Error(`unknown fault "${fault}"; the faults are: ${Object.keys(FAULTS).join(', ')}`);
-      return { fault: fault as FaultName, operationId: operationId || undefined };
-    });
+  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  return items.map((item) => {
+    const [fault, operationId] = item.split('@');
+    if (!(fault in FAULTS)) throw new Error(`unknown fault "${fault}"; the faults are: ${Object.keys(FAULTS).join(', ')}`);
+    return { fault: fault as FaultName, operationId: operationId || undefined };
+  });
 }
 
-type Answer = [number, unknown];
 const PAGING = new Set(['page', 'limit', 'pageSize']);
 /** What a faulted route's parse hands its faulted handler instead of a request. */
 const BROKEN: ParsedRequest = { params: {}, query: {}, body: undefined };
@@ -52,8 +47,9 @@ const INVALID: ParsedRequest = { params: {}, query: {}, body: undefined };
  * names, and every control API operation, is returned as it is.
  */
 export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler): { route: RouteSpec; handle: Handler } {
-  const has = (fault: FaultName) => route.api !== 'sandbox' && specs.some((s) => s.fault === fault && (s.operationId === undefined || s.operationId === route.operationId));
-  if (!(Object.keys(FAULTS) as FaultName[]).some(has)) return { route, handle };
+  const mine = route.api === 'sandbox' ? [] : specs.filter((s) => s.fault in FAULTS && (s.operationId === undefined || s.operationId === route.operationId));
+  const has = (fault: FaultName) => mine.some((s) => s.fault === fault);
+  if (!mine.length) return { route, handle };
   const faulted: RouteSpec = {
     ...route,
     // `ignores-credentials`: the route asks for none.
@@ -75,18 +71,14 @@ export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler
       if (req === INVALID) return documentedExample(route);
       const [status, body] = handle(req);
       if (status < 200 || status > 299) return [status, body];
-      let out: Answer = [status, body];
-      if (has('missing-field') && body && typeof body === 'object' && !Array.isArray(body)) {
-        const [, ...rest] = Object.entries(body as Record<string, unknown>);
-        out = [status, Object.fromEntries(rest)];
-      }
-      return has('wrong-status') ? [202, out[1]] : out;
+      const dropFirst = has('missing-field') && body && typeof body === 'object' && !Array.isArray(body);
+      return [has('wrong-status') ? 202 : status, dropFirst ? Object.fromEntries(Object.entries(body).slice(1)) : body];
     },
   };
 }
 
 /** The operation's success status and the first example the document gives for it. */
-function documentedExample(route: RouteSpec): Answer {
+function documentedExample(route: RouteSpec): ReturnType<Handler> {
   const doc = readBundledDocument(route.api as 'v2' | 'partner');
   const responses = resolveRef(doc, resolveRef(doc, doc.paths[route.path])[route.method.toLowerCase()].responses);
   const status = Object.keys(responses).find((s) => s.startsWith('2'))!;
