@@ -1,6 +1,6 @@
-// The sandbox answers only the developer on this machine (S16). A
-// web page the developer visits can still send requests to 127.0.0.1; these
-// checks leave it none that reach an operation:
+// The sandbox answers only the developer on this machine (S16). A web page
+// the developer visits can still send requests to 127.0.0.1; these checks
+// leave it none that reach an operation:
 // - a DNS-rebinding page talks to the sandbox under its own name, so its Host
 //   header is not a loopback name with the sandbox's port (every route);
 // and for the control API (/_sandbox):
@@ -10,39 +10,25 @@
 //   preflight), so control POSTs and PUTs require it.
 import { readContentType } from './request-body.js';
 
-export interface Refusal {
-  status: 403 | 415;
-  message: string;
-}
+export type Refusal = { status: 403 | 415; message: string };
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function loopbackHost(host: string | undefined, port: number): boolean {
-  if (host === undefined) return false;
-  const match = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(host.toLowerCase());
-  if (!match || !LOOPBACK_NAMES.has(match[1])) return false;
-  return Number(match[2] ?? 80) === port;
-}
-
+/** Whether an Origin is a page of this machine: not `null` (a sandboxed frame, a file), nor unparseable. */
 function loopbackOrigin(origin: string): boolean {
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname);
-  } catch {
-    // `null` (a sandboxed frame, a file) and anything unparseable.
-    return false;
-  }
+  const url = URL.canParse(origin) ? new URL(origin) : undefined;
+  return (url?.protocol === 'http:' || url?.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname);
 }
 
 /**
  * Why any request is refused for its Host, or undefined when it names this
- * machine. Every route is guarded, not only the control API: under a rebound
- * name a page could otherwise rotate the partner's key or repoint its
- * webhookUrl through the partner API. The node:http door's guard: a fetch
- * handler is reached by no other site.
+ * machine. Every route is guarded: under a rebound name a page could
+ * otherwise rotate the partner's key or repoint its webhookUrl through the
+ * partner API. The node:http door's guard: no other site reaches a fetch handler.
  */
 export function hostRefusal(host: string | undefined, port: number): Refusal | undefined {
-  if (loopbackHost(host, port)) return undefined;
+  const match = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(host?.toLowerCase() ?? '');
+  if (match && LOOPBACK_NAMES.has(match[1]) && Number(match[2] ?? 80) === port) return undefined;
   return {
     status: 403,
     message: `the sandbox answers only requests to localhost:${port}, 127.0.0.1:${port} or [::1]:${port}, not Host ${JSON.stringify(host ?? '')}; call it by one of those names`,
@@ -51,9 +37,8 @@ export function hostRefusal(host: string | undefined, port: number): Refusal | u
 
 /**
  * Why a control request is refused (after the Host check), or undefined when
- * it may proceed; `header` reads a request header. The Origin is checked at
- * the node:http door only (`checkOrigin`): what reaches a fetch handler was
- * routed to it in-process, by the partner's own code.
+ * it may proceed. The Origin is checked at the node:http door only
+ * (`checkOrigin`): a fetch handler is handed requests by the partner's own code.
  */
 export function controlRefusal(method: string, header: (name: string) => string | undefined, checkOrigin: boolean): Refusal | undefined {
   const origin = header('origin');
