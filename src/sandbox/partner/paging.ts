@@ -12,7 +12,9 @@ export function inWindow(value: string | undefined, from?: string, to?: string):
   if (from === undefined && to === undefined) return true;
   if (value === undefined) return false;
   const t = Date.parse(value);
-  return !(from !== undefined && t <= Date.parse(from)) && !(to !== undefined && t > Date.parse(to));
+  if (from !== undefined && t <= Date.parse(from)) return false;
+  if (to !== undefined && t > Date.parse(to)) return false;
+  return true;
 }
 
 /** A comma-separated filter: absent or empty keeps everything, else a record any wanted value `has` is kept. */

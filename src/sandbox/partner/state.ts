@@ -72,7 +72,8 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
   const id = store.newId();
   const token = sessionToken();
   const createdAt = now.toISOString();
-  const { phoneNumber, isPhoneNumberVerified, firstName, lastName, requireFirstAndLastName, externalUserId, redirectUrl, errorRedirectUrl, reason, author, metadata } = body;
+  const { phoneNumber, isPhoneNumberVerified, firstName, lastName, requireFirstAndLastName } = body;
+  const { externalUserId, redirectUrl, errorRedirectUrl, reason, author, metadata } = body;
   // One object literal in the documented order; an optional field the body
   // leaves out is undefined, which JSON, copies and views leave out.
   const data: StoredVerification['data'] = {

@@ -111,14 +111,15 @@ export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
 
 /** Every read or change first lets time do its work. */
-function found<T>(store: PartnerStore, record: T | undefined, what: string): T {
+function found<T>(store: PartnerStore, get: () => T | undefined, what: string): T {
   expireDue(store);
+  const record = get();
   if (!record) throw new SandboxError(404, `${what} not found`);
   return record;
 }
 
-export const verification = (store: PartnerStore, id: string) => found(store, store.verifications.get(id), `Verification ${id}`);
-export const user = (store: PartnerStore, id: string) => found(store, store.users.get(id), `User ${id}`);
+export const verification = (store: PartnerStore, id: string) => found(store, () => store.verifications.get(id), `Verification ${id}`);
+export const user = (store: PartnerStore, id: string) => found(store, () => store.users.get(id), `User ${id}`);
 
 /** A verification an operation changes. */
 export function changing(store: PartnerStore, id: string): StoredVerification {
