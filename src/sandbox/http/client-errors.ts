@@ -4,6 +4,7 @@
 // HTTP (400 that says so: a bad chunk size, Content-Length with
 // Transfer-Encoding, a body cut short, an invalid target), and a client too
 // slow to finish its headers or its request (408, S17).
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Violation } from '../../contract/routes.js';
 import { apiOf, errorBody, MALFORMED_TARGET } from './error-bodies.js';
@@ -14,8 +15,6 @@ const FRAMING_REASONS: Record<string, string> = {
   HPE_INVALID_EOF_STATE: 'the connection ended before the body announced by Content-Length or chunked framing was complete',
   HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length is given more than once, or together with Transfer-Encoding',
 };
-
-const REASON_PHRASES: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 function answer(err: Error & { code?: string; reason?: string; rawPacket?: unknown }): [number, Record<string, unknown>] {
   const target = Buffer.isBuffer(err.rawPacket) ? (err.rawPacket.toString('latin1').split(' ')[1] ?? '') : '';
@@ -45,6 +44,6 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   const [status, body] = answer(err);
   const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${REASON_PHRASES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }

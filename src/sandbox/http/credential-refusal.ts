@@ -13,15 +13,13 @@ export interface KnownCredentials {
   accessToken: string;
 }
 
-const BEARER = /^bearer\s+/i;
-
 /** The reason for a 401 on a route secured by `security`; `header` reads the request's headers. */
 export function refusalReason(security: 'authKey' | 'bearer' | 'none', header: (name: string) => string | undefined, known: KnownCredentials): string | undefined {
   const key = header('x-auth-key');
   const authorization = header('authorization');
   if (security === 'authKey') {
     if (key === undefined) {
-      return authorization !== undefined && BEARER.test(authorization)
+      return authorization !== undefined && /^bearer\s+/i.test(authorization)
         ? 'a bearer token was sent to the partner API, which takes the auth key in the X-Auth-Key header'
         : 'no X-Auth-Key header: the partner API takes the auth key in X-Auth-Key';
     }

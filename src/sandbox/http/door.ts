@@ -13,10 +13,7 @@ export interface DoorRequest {
   header(name: string): string | undefined;
   /** Whether the request announces a body (Content-Length above 0, or chunked). */
   hasBody: boolean;
-  /**
-   * The body's bytes, or undefined once it passes `limit` (the rest is left
-   * unread). Rejects when the connection breaks before the body is complete.
-   */
+  /** The body's bytes, or undefined once past `limit` (the rest left unread); rejects when the connection breaks first. */
   body(limit: number): Promise<Uint8Array | undefined>;
 }
 
@@ -29,7 +26,6 @@ export interface DoorAnswer {
   close?: boolean;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const encoder = new TextEncoder();
 
 /** Bytes of a text in UTF-8. */
@@ -39,7 +35,7 @@ export const utf8Length = (text: string) => encoder.encode(text).length;
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): DoorAnswer {
   if (body === undefined) return { status, headers: status === 204 || status === 304 ? headers : { ...headers, 'content-length': '0' } };
   const text = JSON.stringify(body);
-  return { status, headers: { ...headers, 'content-type': JSON_TYPE, 'content-length': String(utf8Length(text)), 'x-content-type-options': 'nosniff' }, body: text };
+  return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(text)), 'x-content-type-options': 'nosniff' }, body: text };
 }
 
 /** A percent-encoded text decoded, or as written when it does not decode. */
@@ -55,12 +51,7 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** The text of UTF-8 bytes, a byte order mark kept as the character it is. */
 export const utf8Text = (bytes: Uint8Array) => decoder.decode(bytes);
 
-/**
- * The text of UTF-8 bytes as utf8Text gives it, or, when they are not
- * UTF-8, the offset of the first byte that is not part of a well-formed
- * sequence (the lead byte of a sequence cut short), rather than a text with
- * U+FFFD where the bytes were.
- */
+/** The text of UTF-8 bytes, or when they are not UTF-8 the offset of the first byte outside a well-formed sequence (the lead byte of one cut short). */
 export function strictUtf8Text(bytes: Uint8Array): { text: string } | { invalidAt: number } {
   const text = utf8Text(bytes);
   if (!text.includes('\uFFFD')) return { text };

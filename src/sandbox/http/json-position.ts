@@ -6,9 +6,8 @@
 export interface JsonMistake {
   /** What V8 says is wrong, without its "in JSON at position N". */
   what: string;
-  /** Offset of the first character that cannot be JSON (the text's length when it ends too soon). */
+  /** Offset of the first character that cannot be JSON (the text's length when it ends too soon), and its 1-based line and column. */
   position: number;
-  /** 1-based line and column of `position`. */
   line: number;
   column: number;
 }
@@ -19,10 +18,9 @@ function failure(text: string): { message: string; at?: number } | undefined {
     JSON.parse(text);
     return undefined;
   } catch (err) {
-    const message = (err as Error).message;
-    const at = / at position (\d+)/.exec(message);
-    if (at) return { message, at: Number(at[1]) };
-    return { message, at: message.startsWith('Unexpected end of JSON input') ? text.length : undefined };
+    const { message } = err as Error;
+    const at = / at position (\d+)/.exec(message)?.[1];
+    return { message, at: at ? Number(at) : message.startsWith('Unexpected end of JSON input') ? text.length : undefined };
   }
 }
 
@@ -39,8 +37,7 @@ export function jsonMistake(text: string): JsonMistake | undefined {
   let position = f.at;
   if (position === undefined) {
     // The shortest failing prefix ends just after the offending character (about 20 parses for 1 MiB).
-    let lo = 1;
-    let hi = text.length;
+    let [lo, hi] = [1, text.length];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (failsInside(text.slice(0, mid))) hi = mid;
