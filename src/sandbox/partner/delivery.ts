@@ -161,7 +161,7 @@ export class WebhookDelivery {
     if (this.closed) return;
     const due = this.options.clock.now().getTime() + this.retryMs;
     try {
-      // Released only once the result is durable, so a crash never skips an unrecorded answer.
+      // Awaited before release: the resources' next event starts only once this result is durable, so order survives a crash.
       await this.options.record(pending.eventId, reason === undefined ? { success: true, retryAt: null } : { success: false, retryAt: new Date(due).toISOString(), reason });
       if (reason === undefined) return this.release(pending);
     } catch (err) {

@@ -147,12 +147,12 @@ export function acceptReview(store: PartnerStore, verificationId: string): S['Ve
 }
 
 /** Expiring "now" moves `validTo` to now, so the record reads as expired at `validTo`. */
-export const expire = (store: PartnerStore, verificationId: string) => end(store, verificationId, 'expired', 'expire');
+export const expire = (store: PartnerStore, verificationId: string) => endSession(store, verificationId, 'expired', 'expire');
 
 /** The table's "closure" of an unfinished session, which a new verification for the same phone number does only to `created` and `started` ones (rule 2 of operation 5). */
-export const closeVerification = (store: PartnerStore, verificationId: string) => end(store, verificationId, 'closed', 'be closed');
+export const closeVerification = (store: PartnerStore, verificationId: string) => endSession(store, verificationId, 'closed', 'be closed');
 
-function end(store: PartnerStore, verificationId: string, status: 'expired' | 'closed', verb: string): S['Verification'] {
+function endSession(store: PartnerStore, verificationId: string, status: 'expired' | 'closed', verb: string): S['Verification'] {
   const v = changing(store, verificationId);
   if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `Verification ${verificationId} cannot ${verb} in status ${v.data.status}`);
   const at = nowIso(store);
