@@ -1,10 +1,11 @@
 // The options both in-process doors take (startSandbox, createSandboxFetch),
 // checked one way: a mistake is a TypeError naming the function and the
 // option, before anything starts.
-import type { StartSandboxOptions } from '../in-process.js';
 
 /** `functions`: the options that must be functions when given. */
-export function checkSharedOptions(caller: string, options: StartSandboxOptions, functions: string[]): void {
+type Checked = { authKey?: string; accessToken?: string; webhookUrl?: string; retryIntervalSeconds?: number; deliveryTimeoutSeconds?: number };
+
+export function checkSharedOptions(caller: string, options: Checked, functions: string[]): void {
   const fail = (what: string) => {
     throw new TypeError(`${caller}: ${what}`);
   };

@@ -17,12 +17,3 @@ export function base64(bytes: Uint8Array, url = false): string {
 
 /** `length` random bytes as URL-safe base64. */
 export const randomBase64url = (length: number) => base64(randomBytes(length), true);
-
-/** Bytes of a hex text followed by `length` random ones. */
-export function hexThenRandom(hex: string, length: number): Uint8Array {
-  const fixed = Uint8Array.from(hex.match(/../g)!, (pair) => parseInt(pair, 16));
-  const bytes = new Uint8Array(fixed.length + length);
-  bytes.set(fixed);
-  bytes.set(randomBytes(length), fixed.length);
-  return bytes;
-}

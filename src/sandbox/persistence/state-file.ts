@@ -1,19 +1,15 @@
-// The --state file (S21): one JSON value per line. A snapshot
-// (header line, one line per record, end line) is written whole to a temp
-// file, fsynced and renamed over the file, so the file is always a complete
-// snapshot followed by journal lines appended since. A journal line is
-// fsynced before the change it records is acknowledged; concurrent changes
-// share one fsync (group commit). A crash can only tear the last line,
-// which loading drops with a warning. What the lines hold is
-// effect-journal.ts's.
+// The --state file (S21), one JSON value per line: a snapshot (header, one
+// line per record, end line) written whole to a temp file, fsynced and
+// renamed over the file, then journal lines, each fsynced before its change
+// is acknowledged (concurrent changes share one fsync). A crash can only
+// tear the last line, which loading drops with a warning. What the lines
+// hold is effect-journal.ts's.
 import fs from 'node:fs';
 import path from 'node:path';
 
 export const STATE_FORMAT = 'verification-contracts-sandbox-state';
-// Version 3: the journal holds each change's effects (whole records), which
-// a restart applies. Versions 1 and 2 journaled requests to be replayed
-// through the handlers with a seeded random sequence, which this sandbox
-// cannot do, so such a file is refused with what to do instead.
+// Version 3 journals effects (whole records). Versions 1 and 2 journaled
+// requests for replay, which this sandbox cannot do: refused with what to do.
 export const STATE_VERSION = 3;
 
 export interface LoadedStateFile<Meta, Line, Record> {
@@ -118,9 +114,9 @@ export class StateFile {
   }
 
   /**
-   * Replaces the file with a snapshot of the state now: temp file, fsync,
-   * rename, fsync of the folder. The snapshot holds every change made so
-   * far, so lines still waiting for their fsync are dropped and acknowledged.
+   * Replaces the file with a snapshot of the state now (temp file, fsync,
+   * rename, fsync of the folder). It holds every change made so far, so
+   * lines still waiting for their fsync are dropped and acknowledged.
    */
   compact(): void {
     const { meta, lines } = this.snapshot();
