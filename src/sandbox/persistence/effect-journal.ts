@@ -45,7 +45,7 @@ export interface JournalDeps {
 
 export class EffectJournal {
   private readonly file: StateFile;
-  private savedOffsetMs: number;
+  private savedOffsetMs = 0;
 
   /** Loads what `loaded` holds into the state, then appends to `path`; `warnings` are loading's (a torn last line). */
   constructor(
@@ -69,9 +69,7 @@ export class EffectJournal {
       const beyond = beyondDateTimes(clock.nowMs());
       if (beyond) throw new StateFileError(`${path}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`);
     }
-    this.savedOffsetMs = clock.offsetMs;
-    partner.effects = noEffects();
-    v2.effects = { sessions: new Set(), reset: false };
+    this.takeEffects();
     this.file = new StateFile(path, loaded.validBytes, () => this.snapshot());
     // A new file gets its first snapshot at once (keys included); the lines
     // loaded are folded into one so the next start is quick.
