@@ -44,30 +44,14 @@ export function readContentType(header: string | undefined): { type?: string; pa
 }
 
 /**
- * JSON.parse, refusing `__proto__` and `constructor.prototype` keys. Only a
- * text that could spell one (plainly, or with a `\u` escape) is searched
- * for them, by secure-json-parse; most bodies cannot, and skip its scans.
+ * The body's JSON, refusing `__proto__` and `constructor.prototype` keys.
+ * secure-json-parse searches for them only a text that could spell one
+ * (plainly, or with a `\u` escape): most bodies cannot, and skip its scans.
  */
-function parseJson(text: string): unknown {
-  if (text.includes('\\') || text.includes('__proto__') || text.includes('constructor')) {
-    return secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' });
-  }
-  return JSON.parse(text);
-}
-
-function parse(raw: Uint8Array, charset: string | undefined, api: ApiName): BodyResult {
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return { ok: false, status: 415, message: `Content-Type charset must be utf-8, not ${charset}`, close: true };
-  }
-  // Refused rather than stored with U+FFFD where the bytes were.
-  const decoded = strictUtf8Text(raw);
-  if ('invalidAt' in decoded) return refused('INVALID_UTF8', `is not valid UTF-8: invalid byte at offset ${decoded.invalidAt}`, { offset: decoded.invalidAt });
-  const { text } = decoded;
-  // Control requests must send the JSON type (control-guard.ts) even where
-  // the operation takes no body, so an empty one is no body there.
-  if (text === '') return api === 'sandbox' ? { ok: true, body: undefined } : refused('REQUIRED', 'is empty');
+function parseJson(text: string): BodyResult {
   try {
-    return { ok: true, body: parseJson(text) };
+    const suspect = text.includes('\\') || text.includes('__proto__') || text.includes('constructor');
+    return { ok: true, body: suspect ? secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text) };
   } catch (err) {
     // secure-json-parse refuses a prototype key in JSON that is otherwise valid.
     if ((err as Error).message === 'Object contains forbidden prototype property') {
@@ -83,9 +67,9 @@ function parse(raw: Uint8Array, charset: string | undefined, api: ApiName): Body
 
 /**
  * The JSON body of a request to an operation of `api` (undefined when it
- * sends none) or why it is refused, without reading the body when that is
- * known from the headers. Rejects when the connection breaks before the body
- * is complete. Only methods that may carry a body (not GET, HEAD) are read.
+ * sends none) or why it is refused, unread when the headers tell. Rejects
+ * when the connection breaks before the body is complete. For methods that
+ * may carry a body (not GET, HEAD).
  */
 export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<BodyResult> {
   const header = req.header('content-type');
@@ -96,5 +80,16 @@ export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<Body
   }
   if (Number(req.header('content-length')) > BODY_LIMIT) return TOO_LARGE;
   const raw = await req.body(BODY_LIMIT);
-  return raw === undefined ? TOO_LARGE : parse(raw, parameters?.charset?.toLowerCase(), api);
+  if (raw === undefined) return TOO_LARGE;
+  const charset = parameters?.charset?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return { ok: false, status: 415, message: `Content-Type charset must be utf-8, not ${charset}`, close: true };
+  }
+  // Refused rather than stored with U+FFFD where the bytes were.
+  const decoded = strictUtf8Text(raw);
+  if ('invalidAt' in decoded) return refused('INVALID_UTF8', `is not valid UTF-8: invalid byte at offset ${decoded.invalidAt}`, { offset: decoded.invalidAt });
+  // Control requests must send the JSON type (control-guard.ts) even where
+  // the operation takes no body, so an empty one is no body there.
+  if (decoded.text === '') return api === 'sandbox' ? { ok: true, body: undefined } : refused('REQUIRED', 'is empty');
+  return parseJson(decoded.text);
 }

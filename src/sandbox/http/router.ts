@@ -47,17 +47,12 @@ export class Router<T> {
     const routes = this.routes.get(method);
     if (!routes) return { found: false, malformed: false };
     // The path ends at the query or a fragment; the query at a fragment.
-    const end = target.search(/[?#]|$/);
-    const hash = target.indexOf('#', end);
-    const query = target[end] === '?' ? target.slice(end + 1, hash === -1 ? undefined : hash) : '';
-    const segments = target.slice(0, end).split('/');
-    for (let i = 0; i < segments.length; i++) {
-      if (!segments[i].includes('%')) continue;
-      try {
-        segments[i] = decodeURIComponent(segments[i]);
-      } catch {
-        return { found: false, malformed: true };
-      }
+    const [, path, query = ''] = /^([^?#]*)(?:\?([^#]*))?/.exec(target)!;
+    let segments: string[];
+    try {
+      segments = path.split('/').map((segment) => (segment.includes('%') ? decodeURIComponent(segment) : segment));
+    } catch {
+      return { found: false, malformed: true };
     }
     let tooLong = false;
     for (const { template, value } of routes) {
