@@ -13,7 +13,7 @@ import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/partner.js';
 import { decodeOrKeep, utf8Text, type DoorAnswer, type DoorRequest } from './door.js';
 import { errorBody } from './error-bodies.js';
-import { escapeHtml, htmlAnswer, htmlPage } from './home-page.js';
+import { escapeHtml, htmlAnswer } from './home-page.js';
 
 type Verification = components['schemas']['Verification'];
 
@@ -69,20 +69,20 @@ export class EndUserPage {
     if (id === undefined) return undefined;
     const token = new URLSearchParams(query).get('token') ?? '';
     return this.handle(req, decodeOrKeep(id), token).catch((err: Error) =>
-      htmlAnswer(500, htmlPage('Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`)),
+      htmlAnswer(500, 'Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`),
     );
   }
 
   private async handle(req: DoorRequest, id: string, token: string): Promise<DoorAnswer> {
     const { method } = req;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
-      return htmlAnswer(405, htmlPage('Method not allowed', `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`), { allow: 'GET, HEAD, POST' });
+      return htmlAnswer(405, 'Method not allowed', `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`, { allow: 'GET, HEAD, POST' });
     }
     const refusal = this.refusal(req);
-    if (refusal) return htmlAnswer(403, htmlPage('Refused', `<p>${escapeHtml(refusal)}</p>`));
+    if (refusal) return htmlAnswer(403, 'Refused', `<p>${escapeHtml(refusal)}</p>`);
     // A POST's form fields, URL-encoded.
     const raw = method === 'POST' ? await req.body(FORM_LIMIT) : new Uint8Array();
-    if (raw === undefined) return htmlAnswer(413, htmlPage('Form too large', '<p>The form sent is larger than 16 KiB.</p>'));
+    if (raw === undefined) return htmlAnswer(413, 'Form too large', '<p>The form sent is larger than 16 KiB.</p>');
     const form = new URLSearchParams(utf8Text(raw));
 
     // A token of another verification, or none, is a wrong link to the verification the path names:
@@ -117,7 +117,7 @@ export class EndUserPage {
     // The end user opens the link: `created` becomes `started` (`verification.updated`).
     // A HEAD (a link preview) changes nothing.
     if (v.status === 'created' && method === 'GET') v = await this.run('openVerificationLink', v.id, undefined);
-    return htmlAnswer(200, sessionPage(v, token));
+    return sessionPage(v, token);
   }
 
   /** Why the page is refused: it is served only under the sandbox's own address (at the node:http door), and takes forms only from itself. */
@@ -181,7 +181,7 @@ function wrongLink(v: Verification, message: string): DoorAnswer {
 
 function errorPage(status: number, message: string, back?: string): DoorAnswer {
   const link = back ? `<p><a href="${escapeHtml(back)}">Back to the verification</a></p>` : '';
-  return htmlAnswer(status, htmlPage('Verification link', `<p role="alert">${escapeHtml(message)}</p>${link}`));
+  return htmlAnswer(status, 'Verification link', `<p role="alert">${escapeHtml(message)}</p>${link}`);
 }
 
 const selfUrl = (id: string, token: string) => `/s/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
@@ -192,7 +192,7 @@ const redirect = (location: string): DoorAnswer => ({
   headers: { location, 'content-length': '0', 'cache-control': 'no-store', 'referrer-policy': 'same-origin' },
 });
 
-function sessionPage(v: Verification, token: string): string {
+function sessionPage(v: Verification, token: string): DoorAnswer {
   const field = (name: string, label: string, value: string, type = 'text') =>
     `<label>${label} <input name="${name}" type="${type}" value="${escapeHtml(value)}" required></label>`;
   const inputs = [
@@ -215,5 +215,5 @@ function sessionPage(v: Verification, token: string): string {
   ${inputs.join('\n  ')}
   <p>${buttons.join(' ')}</p>
 </form>`;
-  return htmlPage('Verify your identity (sandbox)', body);
+  return htmlAnswer(200, 'Verify your identity (sandbox)', body);
 }

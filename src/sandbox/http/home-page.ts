@@ -14,9 +14,13 @@ code{background:#f2f4f7;padding:0 .25rem;border-radius:3px}dt{font-weight:600}dd
 label{display:block;margin:.5rem 0}input{font:inherit;padding:.25rem}
 button{font:inherit;padding:.5rem 1rem;margin:.25rem .25rem 0 0;cursor:pointer}`;
 
-/** A whole page: `body` is HTML already escaped where it holds data. */
-export function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
+/**
+ * A page as an answer: one whole document (`body` is HTML already escaped
+ * where it holds data) that may load nothing (no script, image or style from
+ * elsewhere) and is never cached.
+ */
+export function htmlAnswer(status: number, title: string, body: string, headers: Record<string, string> = {}): DoorAnswer {
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -30,10 +34,6 @@ ${body}
 </body>
 </html>
 `;
-}
-
-/** A page as an answer; it may load nothing (no script, image or style from elsewhere) and is never cached. */
-export function htmlAnswer(status: number, html: string, headers: Record<string, string> = {}): DoorAnswer {
   return {
     status,
     headers: {
@@ -51,14 +51,10 @@ export function htmlAnswer(status: number, html: string, headers: Record<string,
 }
 
 const DOCUMENTS = ['partner', 'v2', 'sandbox'] as const;
-const DOCUMENT_PATH = /^\/openapi\/(partner|v2|sandbox)\.json$/;
 
 function homePage(url: string, homepage: string): string {
   const row = (what: string, paths: string, how: string) => `<tr><td>${what}</td><td>${paths}</td><td>${how}</td></tr>`;
-  const base = `<code>${escapeHtml(url)}</code>`;
-  return htmlPage(
-    'Verification service sandbox',
-    `<p>A local, stateful sandbox of the identity verification service, for development and tests (never production). Requests and answers are checked against the service's documents; each change sends the webhooks the service would send.</p>
+  return `<p>A local, stateful sandbox of the identity verification service, for development and tests (never production). Requests and answers are checked against the service's documents; each change sends the webhooks the service would send.</p>
 <table>
 <thead><tr><th>What</th><th>Paths</th><th>Credential</th></tr></thead>
 <tbody>
@@ -68,22 +64,21 @@ ${row('Sandbox control API', '<code>/_sandbox/…</code>', 'none; answers this m
 ${row("End user's page", '<code>/s/{verificationId}?token=…</code>', 'the <code>url</code> of a verification')}
 </tbody>
 </table>
-<p>Every path follows one base URL, ${base}: it is the <code>baseUrl</code> of <code>createPartnerClient</code>, <code>createV2Client</code> (whose paths already start with <code>/v2</code>) and <code>createSandboxClient</code> alike, and the <code>PARTNER_URL</code>, <code>V2_URL</code> and <code>SANDBOX_URL</code> the sandbox printed.</p>
+<p>Every path follows one base URL, <code>${escapeHtml(url)}</code>: it is the <code>baseUrl</code> of <code>createPartnerClient</code>, <code>createV2Client</code> (whose paths already start with <code>/v2</code>) and <code>createSandboxClient</code> alike, and the <code>PARTNER_URL</code>, <code>V2_URL</code> and <code>SANDBOX_URL</code> the sandbox printed.</p>
 <p>The credentials in force: <code>GET ${escapeHtml(url)}/_sandbox/credentials</code> (or the lines the sandbox printed when it started).</p>
 <h2>Documents</h2>
 <ul>
 ${DOCUMENTS.map((api) => `<li><a href="/openapi/${api}.json">/openapi/${api}.json</a> (also <code>@verification-service/contracts/openapi/${api}.yaml</code> in the installed package)</li>`).join('\n')}
 </ul>
 <p>Each control operation is described in the control API's document above; the sandbox guide of the <code>@verification-service/contracts</code> package walks through a session.</p>
-<p>The service's reference, rendered: <a href="${escapeHtml(homepage)}">${escapeHtml(homepage)}</a>.</p>`,
-  );
+<p>The service's reference, rendered: <a href="${escapeHtml(homepage)}">${escapeHtml(homepage)}</a>.</p>`;
 }
 
 /** The answer to GET / and to the documents; undefined for any other request. */
 export function homePageAnswer(req: DoorRequest, url: string, documents: Record<(typeof DOCUMENTS)[number], unknown>, homepage: string): DoorAnswer | undefined {
   if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
   const path = req.target.split('?')[0];
-  if (path === '/') return htmlAnswer(200, homePage(url, homepage));
-  const document = DOCUMENT_PATH.exec(path)?.[1] as (typeof DOCUMENTS)[number] | undefined;
+  if (path === '/') return htmlAnswer(200, 'Verification service sandbox', homePage(url, homepage));
+  const document = DOCUMENTS.find((api) => path === `/openapi/${api}.json`);
   return document ? jsonAnswer(200, documents[document], { 'cache-control': 'no-store' }) : undefined;
 }
