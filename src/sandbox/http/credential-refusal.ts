@@ -1,9 +1,7 @@
 // Why a request's credential was refused. The 401 keeps the documented body
-// ("Unauthorized"); the sandbox adds the reason in a header of its own,
-// X-Sandbox-Reason (S33), since a test double should name the
-// mistake: no credential, an unknown one, a key rotated away, or the
-// credential of the other API.
-
+// ("Unauthorized"), but a test double should name the mistake (no credential,
+// an unknown one, a key rotated away, the other API's), so the sandbox adds
+// it in a header of its own, X-Sandbox-Reason (S33).
 export const REASON_HEADER = 'X-Sandbox-Reason';
 
 export interface KnownCredentials {

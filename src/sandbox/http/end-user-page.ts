@@ -1,12 +1,11 @@
-// The end user's page: what a browser gets at a verification's `url`
-// (`/s/{verificationId}?token=…`). The sandbox plays the service's hosted
-// journey of the partner source document: opening the link moves `created`
-// to `started`; buttons apply the outcomes the lifecycle allows from the
-// current status; after `inReview`, `completed` or `declined` the browser
-// goes to `redirectUrl`, and on an expired, closed or wrong link to
-// `errorRedirectUrl` (S27). Every change runs as the control operation it
-// stands for (the same handlers, webhooks and --state file). The page is
-// plain HTML with forms: no script, no external asset.
+// The end user's page at a verification's `url` (`/s/{verificationId}?token=…`),
+// playing the service's hosted journey of the partner source document:
+// opening the link moves `created` to `started`; buttons apply the outcomes
+// the lifecycle allows from the current status; after `inReview`, `completed`
+// or `declined` the browser goes to `redirectUrl`, and on an expired, closed
+// or wrong link to `errorRedirectUrl` (S27). Each change runs as the control
+// operation it stands for (the same handlers, webhooks and --state file).
+// Plain HTML forms: no script, no external asset.
 import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -43,8 +42,7 @@ const PATH = /^\/s\/([^/?#]+)$/;
 const HANDED_BACK = new Set(['inReview', 'completed', 'declined']);
 /** Where the link can no longer be used (the document's "error, for example an expired token"). */
 const DEAD = new Set(['closed', 'expired', 'reverted']);
-const DEFAULT_NAME = { firstName: 'Alex', lastName: 'Sandbox' };
-const DEFAULT_DATE_OF_BIRTH = '1990-01-01';
+const DEFAULTS = { firstName: 'Alex', lastName: 'Sandbox', dateOfBirth: '1990-01-01' };
 const FORM_LIMIT = 16 * 1024;
 
 /** Whether the verification requires data of `type` that it has not collected. */
@@ -135,9 +133,10 @@ export class EndUserPage {
   /** The steps an outcome takes through the control operations. */
   private async act(v: Verification, outcome: Outcome, form: URLSearchParams): Promise<Verification> {
     const steps: [string, unknown][] = [];
+    const typed = (name: keyof typeof DEFAULTS) => form.get(name) ?? DEFAULTS[name];
     if (outcome === 'complete') {
-      if (missing(v, 'firstAndLastName')) steps.push(['enterName', { firstName: form.get('firstName') ?? DEFAULT_NAME.firstName, lastName: form.get('lastName') ?? DEFAULT_NAME.lastName }]);
-      if (missing(v, 'dateOfBirth')) steps.push(['enterDateOfBirth', { dateOfBirth: form.get('dateOfBirth') ?? DEFAULT_DATE_OF_BIRTH }]);
+      if (missing(v, 'firstAndLastName')) steps.push(['enterName', { firstName: typed('firstName'), lastName: typed('lastName') }]);
+      if (missing(v, 'dateOfBirth')) steps.push(['enterDateOfBirth', { dateOfBirth: typed('dateOfBirth') }]);
       if (missing(v, 'phoneNumbers') && (v.phoneNumbers ?? []).length > 0) steps.push(['verifyPhone', undefined]);
     }
     // In waitingForUserInput the face is already scanned: only a review or a decline scans again.
@@ -169,15 +168,11 @@ export class EndUserPage {
   }
 }
 
-function handBack(v: Verification): DoorAnswer {
-  if (v.redirectUrl) return redirect(v.redirectUrl);
-  return errorPage(200, `The verification is ${v.status}. It has no redirectUrl, so the sandbox shows this page instead.`);
-}
+const handBack = (v: Verification) =>
+  v.redirectUrl ? redirect(v.redirectUrl) : errorPage(200, `The verification is ${v.status}. It has no redirectUrl, so the sandbox shows this page instead.`);
 
-function wrongLink(v: Verification, message: string): DoorAnswer {
-  if (v.errorRedirectUrl) return redirect(v.errorRedirectUrl);
-  return errorPage(410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
-}
+const wrongLink = (v: Verification, message: string) =>
+  v.errorRedirectUrl ? redirect(v.errorRedirectUrl) : errorPage(410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
 
 function errorPage(status: number, message: string, back?: string): DoorAnswer {
   const link = back ? `<p><a href="${escapeHtml(back)}">Back to the verification</a></p>` : '';
@@ -196,8 +191,8 @@ function sessionPage(v: Verification, token: string): DoorAnswer {
   const field = (name: string, label: string, value: string, type = 'text') =>
     `<label>${label} <input name="${name}" type="${type}" value="${escapeHtml(value)}" required></label>`;
   const inputs = [
-    ...(missing(v, 'firstAndLastName') ? [field('firstName', 'First name', v.firstName ?? DEFAULT_NAME.firstName), field('lastName', 'Last name', v.lastName ?? DEFAULT_NAME.lastName)] : []),
-    ...(missing(v, 'dateOfBirth') ? [field('dateOfBirth', 'Date of birth', DEFAULT_DATE_OF_BIRTH, 'date')] : []),
+    ...(missing(v, 'firstAndLastName') ? [field('firstName', 'First name', v.firstName ?? DEFAULTS.firstName), field('lastName', 'Last name', v.lastName ?? DEFAULTS.lastName)] : []),
+    ...(missing(v, 'dateOfBirth') ? [field('dateOfBirth', 'Date of birth', DEFAULTS.dateOfBirth, 'date')] : []),
   ];
   // Only completing uses the typed data; the other buttons skip the required fields.
   const buttons = allowedOutcomes(v).map((o) => `<button type="submit" name="outcome" value="${o}"${o === 'complete' ? '' : ' formnovalidate'}>${OUTCOMES[o]}</button>`);

@@ -22,13 +22,12 @@ const V2_CODES: Record<number, [string, string]> = {
 };
 
 const describe = (v: Violation) => {
-  const why = typeof v.params.message === 'string' ? v.params.message : v.reasonCode.toLowerCase();
   if (v.reasonCode === 'REQUIRED') return `${v.field} is required`;
   // v2 lists them in `details[].params.allowedValues`; the partner's message is all a client gets.
   if (v.reasonCode === 'ENUM' && Array.isArray(v.params.allowedValues)) return `${v.field} must be one of ${v.params.allowedValues.join(', ')}`;
   // An operation that takes no fields (NoFields): say what to send instead.
   if (v.reasonCode === 'MAX_PROPERTIES' && v.params.limit === 0) return `${v.field} must be {} or left out: this operation takes no fields`;
-  return `${v.field} ${why}`;
+  return `${v.field} ${typeof v.params.message === 'string' ? v.params.message : v.reasonCode.toLowerCase()}`;
 };
 
 /** The body of an error answer of one API. */
@@ -37,9 +36,8 @@ export function errorBody(api: ApiName, status: number, message?: string, violat
     const [code, documented] = V2_CODES[status] ?? [`HTTP_${status}_ERROR`, 'Error'];
     // The documented statuses keep the documented text; the others say what went wrong.
     const text = [400, 401, 404].includes(status) ? documented : (message ?? documented);
-    return status === 400
-      ? { statusCode: 400, code, message: text, details: violations.map(({ field, reasonCode, params }) => ({ field, reasonCode, params })) }
-      : { statusCode: status, code, message: text };
+    const body = { statusCode: status, code, message: text };
+    return status === 400 ? { ...body, details: violations.map(({ field, reasonCode, params }) => ({ field, reasonCode, params })) } : body;
   }
   const text = violations.length ? violations.map(describe).join('; ') : (message ?? V2_CODES[status]?.[1] ?? 'Error');
   return { statusCode: status, message: text };

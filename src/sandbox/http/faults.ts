@@ -42,9 +42,8 @@ const BROKEN: ParsedRequest = { params: {}, query: {}, body: undefined };
 const INVALID: ParsedRequest = { params: {}, query: {}, body: undefined };
 
 /**
- * An operation as the faults make it: its route and handler wrapped, so
- * that the door serves a faulted operation as any other. One no fault
- * names, and every control API operation, is returned as it is.
+ * An operation's route and handler as its faults make them, so the door
+ * serves it as any other; as they are where no fault applies.
  */
 export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler): { route: RouteSpec; handle: Handler } {
   const mine = route.api === 'sandbox' ? [] : specs.filter((s) => s.fault in FAULTS && (s.operationId === undefined || s.operationId === route.operationId));

@@ -24,23 +24,20 @@ function failure(text: string): { message: string; at?: number } | undefined {
   }
 }
 
-/** Whether `prefix` fails before its end: a prefix of a text that is JSON so far fails only there. */
-const failsInside = (prefix: string) => {
-  const f = failure(prefix);
-  return f !== undefined && (f.at === undefined || f.at < prefix.length);
-};
-
 /** The first mistake of a text that is not JSON; undefined when it parses. */
 export function jsonMistake(text: string): JsonMistake | undefined {
   const f = failure(text);
   if (!f) return undefined;
   let position = f.at;
   if (position === undefined) {
-    // The shortest failing prefix ends just after the offending character (about 20 parses for 1 MiB).
+    // The shortest prefix that fails before its end (a prefix of a text that
+    // is JSON so far fails only there) ends just after the offending
+    // character: about 20 parses for 1 MiB.
     let [lo, hi] = [1, text.length];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (failsInside(text.slice(0, mid))) hi = mid;
+      const prefix = failure(text.slice(0, mid));
+      if (prefix && (prefix.at === undefined || prefix.at < mid)) hi = mid;
       else lo = mid + 1;
     }
     position = lo - 1;
