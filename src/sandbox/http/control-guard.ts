@@ -1,13 +1,12 @@
 // The sandbox answers only the developer on this machine (S16). A web page
 // the developer visits can still send requests to 127.0.0.1; these checks
-// leave it none that reach an operation:
-// - a DNS-rebinding page talks to the sandbox under its own name, so its Host
-//   header is not a loopback name with the sandbox's port (every route);
-// and for the control API (/_sandbox):
-// - a cross-origin fetch or form carries its page's Origin;
-// - a request without CORS consent cannot carry `Content-Type:
-//   application/json` (that makes it non-simple, and the sandbox answers no
-//   preflight), so control POSTs and PUTs require it.
+// leave it none that reach an operation: a DNS-rebinding page talks to the
+// sandbox under its own name, so its Host is not a loopback name with the
+// sandbox's port (every route); on the control API (/_sandbox), a
+// cross-origin fetch or form carries its page's Origin, and a request
+// without CORS consent cannot carry `Content-Type: application/json` (that
+// makes it non-simple, and the sandbox answers no preflight), so control
+// POSTs and PUTs require it.
 import { readContentType } from './request-body.js';
 
 export type Refusal = { status: 403 | 415; message: string };

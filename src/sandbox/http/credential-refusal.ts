@@ -25,16 +25,13 @@ export function refusalReason(security: 'authKey' | 'bearer' | 'none', header: (
     if (key === known.accessToken) return 'X-Auth-Key holds the v2 access token; the partner API takes the auth key';
     return 'unknown X-Auth-Key: no key of this sandbox has this value (its start-up banner prints the key in force)';
   }
-  if (security === 'bearer') {
-    if (authorization === undefined) {
-      return key !== undefined
-        ? 'X-Auth-Key was sent to the v2 API, which takes Authorization: Bearer <access token>'
-        : 'no Authorization header: the v2 API takes Authorization: Bearer <access token>';
-    }
-    if (!authorization.startsWith('Bearer ')) return 'Authorization is not "Bearer <access token>" (the scheme is Bearer, then one space)';
-    const token = authorization.slice('Bearer '.length);
-    if (known.authKeyState(token) !== undefined) return 'the bearer token is a partner auth key; the v2 API takes the v2 access token';
-    return 'unknown bearer token: not the access token of this sandbox (its start-up banner prints it)';
+  if (security !== 'bearer') return undefined;
+  if (authorization === undefined) {
+    return key !== undefined
+      ? 'X-Auth-Key was sent to the v2 API, which takes Authorization: Bearer <access token>'
+      : 'no Authorization header: the v2 API takes Authorization: Bearer <access token>';
   }
-  return undefined;
+  if (!authorization.startsWith('Bearer ')) return 'Authorization is not "Bearer <access token>" (the scheme is Bearer, then one space)';
+  if (known.authKeyState(authorization.slice('Bearer '.length)) !== undefined) return 'the bearer token is a partner auth key; the v2 API takes the v2 access token';
+  return 'unknown bearer token: not the access token of this sandbox (its start-up banner prints it)';
 }

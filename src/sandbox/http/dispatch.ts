@@ -1,9 +1,9 @@
-// The sandbox's request handling, the same behind either door (door.ts):
-// finds the operation, guards the control API, reads the JSON body, checks
-// the credential, parses the request from the contract, runs the handler
-// and answers with the JSON text. Every refusal is in the error shape of the
-// API the path belongs to (error-bodies.ts). The door's owner may wrap each
-// operation's route and handler (the server's `--fault` list, faults.ts).
+// The sandbox's request handling, the same behind either door (door.ts): finds
+// the operation, guards the control API, reads the JSON body, checks the
+// credential, parses the request from the contract, runs the handler and
+// answers in JSON, refusals in the error shape of the API the path belongs to
+// (error-bodies.ts). The door's owner may wrap each operation's route and
+// handler (the server's `--fault` list, faults.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { unknownFieldViolations } from '../../contract/unknown-fields.js';
 import { controlRefusal } from './control-guard.js';
@@ -112,10 +112,9 @@ export class Dispatcher {
       return this.fail(api, 401, 'Unauthorized', [], route, why ? { [REASON_HEADER]: why } : {});
     }
     const parsed = route.parse({ params, query: new URLSearchParams(queryText), body });
-    // Fields the documents do not declare, which the validator lets through:
-    // refused with the validator's findings, so a typo of a required field
-    // is named beside the field it leaves missing. A body out of bounds is
-    // refused for that alone (body-limits.ts), as nothing looks inside it.
+    // Fields no document declares (the validator lets them through) are refused
+    // beside its findings, so a typo is named next to the field it leaves
+    // missing; a body out of bounds for that alone (body-limits.ts): nothing looks inside it.
     const outOfBounds = !parsed.ok && parsed.violations.some((v) => v.reasonCode === 'MAX_DEPTH' || v.reasonCode === 'MAX_SIZE');
     const unknown = this.options.allowUnknownFields || body === undefined || route.bodySchema === undefined || outOfBounds
       ? []

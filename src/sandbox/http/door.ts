@@ -2,7 +2,6 @@
 // the node:http door (server.ts) and the fetch door (fetch.ts) each turn
 // their requests into a DoorRequest and write the DoorAnswer back, so both
 // answer from the same code.
-
 export interface DoorRequest {
   method: string;
   /** The request target in origin form: the path and query as sent. */

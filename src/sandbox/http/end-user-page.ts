@@ -43,9 +43,7 @@ const HANDED_BACK = new Set(['inReview', 'completed', 'declined']);
 /** Where the link can no longer be used (the document's "error, for example an expired token"). */
 const DEAD = new Set(['closed', 'expired', 'reverted']);
 const DEFAULTS = { firstName: 'Alex', lastName: 'Sandbox', dateOfBirth: '1990-01-01' };
-const FORM_LIMIT = 16 * 1024;
 
-/** Whether the verification requires data of `type` that it has not collected. */
 const missing = (v: Verification, type: string) =>
   (v.requirements ?? []).some((r) => r.type === type) && !v.collectedRequirements.some((c) => c.type === type && c.result !== null);
 
@@ -76,10 +74,16 @@ export class EndUserPage {
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
       return htmlAnswer(405, 'Method not allowed', `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`, { allow: 'GET, HEAD, POST' });
     }
-    const refusal = this.refusal(req);
-    if (refusal) return htmlAnswer(403, 'Refused', `<p>${escapeHtml(refusal)}</p>`);
+    // Served only under the sandbox's own address (at the node:http door), and forms only from the page itself.
+    const { port, url } = this.deps;
+    const host = req.header('host') ?? '';
+    if (port !== undefined && ![new URL(url).host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`].includes(host.toLowerCase())) {
+      return refused(`This page is served only under ${url}, not Host ${JSON.stringify(host)}.`);
+    }
+    const origin = req.header('origin');
+    if (origin !== undefined && origin !== req.origin) return refused(`Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`);
     // A POST's form fields, URL-encoded.
-    const raw = method === 'POST' ? await req.body(FORM_LIMIT) : new Uint8Array();
+    const raw = method === 'POST' ? await req.body(16 * 1024) : new Uint8Array();
     if (raw === undefined) return htmlAnswer(413, 'Form too large', '<p>The form sent is larger than 16 KiB.</p>');
     const form = new URLSearchParams(utf8Text(raw));
 
@@ -116,18 +120,6 @@ export class EndUserPage {
     // A HEAD (a link preview) changes nothing.
     if (v.status === 'created' && method === 'GET') v = await this.run('openVerificationLink', v.id, undefined);
     return sessionPage(v, token);
-  }
-
-  /** Why the page is refused: it is served only under the sandbox's own address (at the node:http door), and takes forms only from itself. */
-  private refusal(req: DoorRequest): string | undefined {
-    const { port, url } = this.deps;
-    const host = req.header('host') ?? '';
-    if (port !== undefined && ![new URL(url).host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`].includes(host.toLowerCase())) {
-      return `This page is served only under ${url}, not Host ${JSON.stringify(host)}.`;
-    }
-    const origin = req.header('origin');
-    if (origin !== undefined && origin !== req.origin) return `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`;
-    return undefined;
   }
 
   /** The steps an outcome takes through the control operations. */
@@ -173,6 +165,8 @@ const handBack = (v: Verification) =>
 
 const wrongLink = (v: Verification, message: string) =>
   v.errorRedirectUrl ? redirect(v.errorRedirectUrl) : errorPage(410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
+
+const refused = (why: string) => htmlAnswer(403, 'Refused', `<p>${escapeHtml(why)}</p>`);
 
 function errorPage(status: number, message: string, back?: string): DoorAnswer {
   const link = back ? `<p><a href="${escapeHtml(back)}">Back to the verification</a></p>` : '';

@@ -49,21 +49,20 @@ export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler
   const mine = route.api === 'sandbox' ? [] : specs.filter((s) => s.fault in FAULTS && (s.operationId === undefined || s.operationId === route.operationId));
   const has = (fault: FaultName) => mine.some((s) => s.fault === fault);
   if (!mine.length) return { route, handle };
-  const faulted: RouteSpec = {
-    ...route,
-    // `ignores-credentials`: the route asks for none.
-    security: has('ignores-credentials') ? 'none' : route.security,
-    parse: (raw) => {
-      // `server-error` answers before the request is looked at.
-      if (has('server-error')) return { ok: true, value: BROKEN };
-      // `ignored-filter`: the query without its filters.
-      const query = has('ignored-filter') ? new URLSearchParams([...raw.query].filter(([name]) => PAGING.has(name))) : raw.query;
-      const parsed = route.parse({ ...raw, query });
-      return parsed.ok || !has('accepts-invalid') ? parsed : { ok: true, value: INVALID };
-    },
-  };
   return {
-    route: faulted,
+    route: {
+      ...route,
+      // `ignores-credentials`: the route asks for none.
+      security: has('ignores-credentials') ? 'none' : route.security,
+      parse: (raw) => {
+        // `server-error` answers before the request is looked at.
+        if (has('server-error')) return { ok: true, value: BROKEN };
+        // `ignored-filter`: the query without its filters.
+        const query = has('ignored-filter') ? new URLSearchParams([...raw.query].filter(([name]) => PAGING.has(name))) : raw.query;
+        const parsed = route.parse({ ...raw, query });
+        return parsed.ok || !has('accepts-invalid') ? parsed : { ok: true, value: INVALID };
+      },
+    },
     handle: (req) => {
       if (req === BROKEN) return [500, errorBody(route.api as ApiName, 500, 'injected fault: server-error')];
       // `accepts-invalid`: the success status and the documented example instead of 400.

@@ -1,8 +1,7 @@
 // How request bodies are read: JSON in UTF-8 only, at most 1 MiB. Any other
-// media type (`text/plain` too) is refused 415; a charset other than UTF-8 is
-// refused 415 rather than decoded as UTF-8 into different text
-// (S17); a body that is not UTF-8 or not JSON, or carries `__proto__` or
-// `constructor.prototype` keys, is a 400.
+// media type (`text/plain` too) is refused 415, and so is a charset other than
+// UTF-8 rather than decoded into different text (S17); a body that is not
+// UTF-8 or not JSON, or has `__proto__` or `constructor.prototype` keys, 400.
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
@@ -44,9 +43,9 @@ export function readContentType(header: string | undefined): { type?: string; pa
 }
 
 /**
- * The body's JSON, refusing `__proto__` and `constructor.prototype` keys.
- * secure-json-parse searches for them only a text that could spell one
- * (plainly, or with a `\u` escape): most bodies cannot, and skip its scans.
+ * The body's JSON, refusing `__proto__` and `constructor.prototype` keys with
+ * secure-json-parse only where the text could spell one (plainly, or with a
+ * `\u` escape): most bodies cannot, and skip its scans.
  */
 function parseJson(text: string): BodyResult {
   try {
@@ -66,10 +65,9 @@ function parseJson(text: string): BodyResult {
 }
 
 /**
- * The JSON body of a request to an operation of `api` (undefined when it
- * sends none) or why it is refused, unread when the headers tell. Rejects
- * when the connection breaks before the body is complete. For methods that
- * may carry a body (not GET, HEAD).
+ * The JSON body of a request (not GET or HEAD) to an operation of `api`,
+ * undefined when it sends none, or why it is refused, unread when the headers
+ * tell. Rejects when the connection breaks before the body is complete.
  */
 export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<BodyResult> {
   const header = req.header('content-type');

@@ -16,11 +16,8 @@ type Template = (string | { name: string })[];
 
 export type Lookup<T> =
   | { found: true; value: T; params: Record<string, string>; query: string }
-  /**
-   * A target that is not in origin form (`/path?query`: absolute-form
-   * `http://host/path` is for proxies, which the sandbox is not), whose path
-   * cannot be decoded, or whose only match has a parameter over the bound.
-   */
+  // Malformed: not in origin form (absolute-form is for proxies, which the
+  // sandbox is not), undecodable, or matching only with a parameter over the bound.
   | { found: false; malformed: boolean };
 
 export class Router<T> {
