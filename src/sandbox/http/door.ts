@@ -37,12 +37,12 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
   return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(text)), 'x-content-type-options': 'nosniff' }, body: text };
 }
 
-/** A percent-encoded text decoded, or as written when it does not decode. */
-export function decodeOrKeep(text: string): string {
+/** What `fn` gives, or `fallback` when it throws (a text that does not percent-decode, a header that does not parse). */
+export function orElse<T, F>(fn: () => T, fallback: F): T | F {
   try {
-    return decodeURIComponent(text);
+    return fn();
   } catch {
-    return text;
+    return fallback;
   }
 }
 
@@ -60,6 +60,5 @@ export function strictUtf8Text(bytes: Uint8Array): { text: string } | { invalidA
   const again = encoder.encode(text);
   let i = 0;
   while (i < bytes.length && bytes[i] === again[i]) i++;
-  if (i === again.length) return { text };
-  return { invalidAt: i - [0xef, 0xbf, 0xbd].indexOf(again[i]) };
+  return i === again.length ? { text } : { invalidAt: i - [0xef, 0xbf, 0xbd].indexOf(again[i]) };
 }

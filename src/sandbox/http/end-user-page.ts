@@ -10,7 +10,7 @@ import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/partner.js';
-import { decodeOrKeep, utf8Text, type DoorAnswer, type DoorRequest } from './door.js';
+import { orElse, utf8Text, type DoorAnswer, type DoorRequest } from './door.js';
 import { errorBody } from './error-bodies.js';
 import { escapeHtml, htmlAnswer } from './home-page.js';
 
@@ -37,7 +37,6 @@ export interface EndUserPageDeps {
 const OUTCOMES = { complete: 'Complete', waiting: 'Waiting for user input', review: 'Needs review', decline: 'Decline' } as const;
 type Outcome = keyof typeof OUTCOMES;
 
-const PATH = /^\/s\/([^/?#]+)$/;
 /** Where the journey hands the user back to the partner. */
 const HANDED_BACK = new Set(['inReview', 'completed', 'declined']);
 /** Where the link can no longer be used (the document's "error, for example an expired token"). */
@@ -61,10 +60,9 @@ export class EndUserPage {
   /** The answer when the request is for a session page; undefined when it is not one. */
   answer(req: DoorRequest): Promise<DoorAnswer> | undefined {
     const [path, query = ''] = req.target.split(/\?(.*)/s);
-    const id = PATH.exec(path)?.[1];
+    const id = /^\/s\/([^/?#]+)$/.exec(path)?.[1];
     if (id === undefined) return undefined;
-    const token = new URLSearchParams(query).get('token') ?? '';
-    return this.handle(req, decodeOrKeep(id), token).catch((err: Error) =>
+    return this.handle(req, orElse(() => decodeURIComponent(id), id), new URLSearchParams(query).get('token') ?? '').catch((err: Error) =>
       htmlAnswer(500, 'Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`),
     );
   }

@@ -2,7 +2,7 @@
 // `{statusCode, code, message, details?}`, the partner's (and the control
 // API's) `{statusCode, message}`.
 import type { Violation } from '../../contract/routes.js';
-import { decodeOrKeep } from './door.js';
+import { orElse } from './door.js';
 
 export type ApiName = 'v2' | 'partner' | 'sandbox';
 
@@ -45,8 +45,7 @@ export function errorBody(api: ApiName, status: number, message?: string, violat
 
 /** Which API a URL belongs to, for answers outside any route, by its path decoded as the router matches it (`/%762/…` is `/v2/…`). */
 export function apiOf(url: string): ApiName {
-  const path = decodeOrKeep(url.split('?')[0]);
-  if (path.startsWith('/v2/') || path === '/v2') return 'v2';
-  if (path.startsWith('/_sandbox')) return 'sandbox';
-  return 'partner';
+  const raw = url.split('?')[0];
+  const path = orElse(() => decodeURIComponent(raw), raw);
+  return path.startsWith('/v2/') || path === '/v2' ? 'v2' : path.startsWith('/_sandbox') ? 'sandbox' : 'partner';
 }

@@ -5,7 +5,7 @@
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
-import { strictUtf8Text, type DoorRequest } from './door.js';
+import { orElse, strictUtf8Text, type DoorRequest } from './door.js';
 import type { ApiName } from './error-bodies.js';
 import { jsonMistake } from './json-position.js';
 
@@ -24,14 +24,6 @@ const refused = (reasonCode: string, message: string, more?: Record<string, unkn
   close: true,
 });
 
-const parseOrUndefined = (text: string) => {
-  try {
-    return contentType.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * A Content-Type as the content-type library reads it: the lower-cased
  * `type/subtype`, undefined when there is none, and the parameters,
@@ -39,7 +31,8 @@ const parseOrUndefined = (text: string) => {
  */
 export function readContentType(header: string | undefined): { type?: string; parameters?: Record<string, string> } {
   if (header === undefined) return {};
-  return parseOrUndefined(header) ?? { type: parseOrUndefined(header.split(';')[0])?.type };
+  const withoutParameters = () => ({ type: contentType.parse(header.split(';')[0]).type });
+  return orElse(() => contentType.parse(header), undefined) ?? orElse(withoutParameters, {});
 }
 
 /**

@@ -7,6 +7,7 @@
 // the path does not match. A parameter may be empty (the contract answers
 // `REQUIRED`) but not longer than MAX_PARAM_LENGTH characters decoded.
 // The routes are scanned in turn, as Prism and stripe-mock do: there are ~40.
+import { orElse } from './door.js';
 
 /** find-my-way's default (the router of fastify and of many Node servers): a common bound, not one the documents give (S23). */
 export const MAX_PARAM_LENGTH = 100;
@@ -25,10 +26,7 @@ export class Router<T> {
 
   /** `template` as documented: `/verifications/{verificationId}/scan`. */
   add(method: string, path: string, value: T): void {
-    const template: Template = path.split('/').map((segment) => {
-      const name = /^\{(.+)\}$/.exec(segment)?.[1];
-      return name === undefined ? segment : { name };
-    });
+    const template: Template = path.split('/').map((s) => (/^\{.+\}$/.test(s) ? { name: s.slice(1, -1) } : s));
     // Parameter names aside: `/users/{id}` and `/users/{userId}` are one route.
     const shape = JSON.stringify(template.map((s) => (typeof s === 'string' ? s : 0)));
     const routes = this.routes.get(method) ?? [];
@@ -45,12 +43,8 @@ export class Router<T> {
     if (!routes) return { found: false, malformed: false };
     // The path ends at the query or a fragment; the query at a fragment.
     const [, path, query = ''] = /^([^?#]*)(?:\?([^#]*))?/.exec(target)!;
-    let segments: string[];
-    try {
-      segments = path.split('/').map((segment) => (segment.includes('%') ? decodeURIComponent(segment) : segment));
-    } catch {
-      return { found: false, malformed: true };
-    }
+    const segments = orElse(() => path.split('/').map((s) => (s.includes('%') ? decodeURIComponent(s) : s)), undefined);
+    if (!segments) return { found: false, malformed: true };
     let tooLong = false;
     for (const { template, value } of routes) {
       const params = match(template, segments);
