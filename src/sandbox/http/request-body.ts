@@ -1,7 +1,7 @@
 // How request bodies are read: JSON in UTF-8 only, at most 1 MiB. Any other
 // media type (`text/plain` too) is refused 415, and so is a charset other than
 // UTF-8 rather than decoded into different text (S17); a body that is not
-// UTF-8 or not JSON, or has `__proto__` or `constructor.prototype` keys, 400.
+// UTF-8 or not JSON, or has `__proto__` or `constructor.prototype` keys, is a 400.
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';

@@ -24,7 +24,7 @@ export type Lookup<T> =
 export class Router<T> {
   private readonly routes = new Map<string, { template: Template; shape: string; order: string; value: T }[]>();
 
-  /** `template` as documented: `/verifications/{verificationId}/scan`. */
+  /** `path` as documented: `/verifications/{verificationId}/scan`. */
   add(method: string, path: string, value: T): void {
     const template: Template = path.split('/').map((s) => (/^\{.+\}$/.test(s) ? { name: s.slice(1, -1) } : s));
     // Parameter names aside: `/users/{id}` and `/users/{userId}` are one route.
