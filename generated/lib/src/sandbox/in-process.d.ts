@@ -2,9 +2,9 @@ import type { WebhookEvent } from '../webhooks/events.js';
 export interface StartSandboxOptions {
     /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */
     port?: number;
-    /** The partner's first active `X-Auth-Key` (`--auth-key`); generated when absent. A state file's saved key wins. */
+    /** The partner's first active `X-Auth-Key` (`--auth-key`); generated when absent. */
     authKey?: string;
-    /** The v2 bearer token (`--access-token`); generated when absent. A state file's saved token wins. */
+    /** The v2 bearer token (`--access-token`); generated when absent. */
     accessToken?: string;
     /** Where webhooks are sent (`--webhook-url`); none until `PUT /partners` sets it when absent. */
     webhookUrl?: string;
@@ -14,11 +14,11 @@ export interface StartSandboxOptions {
     deliveryTimeoutSeconds?: number;
     /** Accept body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
     allowUnknownFields?: boolean;
-    /** Keep the whole state in this file across restarts (`--state`); missing folders are created. */
+    /** Keep the whole state in this file across restarts (`--state`); missing folders are created. Its saved key and token win over `authKey` and `accessToken`. */
     state?: string;
     /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
     onWebhook?: (event: WebhookEvent, body: string) => void;
-    /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr when absent. */
+    /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr (`console.warn` by the fetch handler) when absent. */
     onDeliveryFailure?: (line: string) => void;
 }
 export interface RunningSandbox {

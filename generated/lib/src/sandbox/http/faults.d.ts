@@ -17,9 +17,8 @@ export interface FaultSpec {
 /** Parses `missing-field,wrong-status@getUser`; throws with the known faults on a mistake. */
 export declare function parseFaults(text: string): FaultSpec[];
 /**
- * An operation as the faults make it: its route and handler wrapped, so
- * that the door serves a faulted operation as any other. One no fault
- * names, and every control API operation, is returned as it is.
+ * An operation's route and handler as its faults make them, so the door
+ * serves it as any other; as they are where no fault applies.
  */
 export declare function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler): {
     route: RouteSpec;
