@@ -56,7 +56,11 @@ export class V2State {
     const to = query.createdTo ? Date.parse(query.createdTo) : Infinity;
     // Both bounds of the creation window are inclusive, as documented.
     const wanted = (s: V2Verification, created = Date.parse(s.createdAt)) =>
-      (query.id === undefined || s.id === query.id) && (query.externalId === undefined || s.externalId === query.externalId) && (!statuses || statuses.has(s.status)) && created >= from && created <= to;
+      (query.id === undefined || s.id === query.id) &&
+      (query.externalId === undefined || s.externalId === query.externalId) &&
+      (!statuses || statuses.has(s.status)) &&
+      created >= from &&
+      created <= to;
     const matches = [...this.sessions.values()]
       .filter((s) => wanted(s))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
