@@ -21,6 +21,11 @@ export function outRoot(argv = process.argv.slice(2)) {
   return path.resolve(dir);
 }
 
+// The folders of generated/ that are committed: what reviewers diff in a pull
+// request and what merges line by line. The rest of generated/ (compiled
+// code, validators, samples, rendered docs) is build output, ignored by git.
+export const COMMITTED_OUTPUTS = ['openapi', 'types', 'workflows'];
+
 export function fail(message) {
   console.error(`error: ${message}`);
   process.exit(1);

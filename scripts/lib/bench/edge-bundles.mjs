@@ -134,7 +134,7 @@ export async function benchEdgeBundles({ log }) {
   const work = await mkdtemp(path.join(os.tmpdir(), 'vc-bench-edge-'));
   try {
     log('  edge bundles: npm pack, install into a scratch project, bundle each receiver');
-    const pack = await runCommand('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT });
+    const pack = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT });
     const [packed] = JSON.parse(pack.stdout || 'null') ?? [];
     if (!packed) throw new MeasureError(`npm pack failed (exit ${pack.code}), so the edge bundles could not be measured:\n${pack.stderr.trim().slice(-1000)}`);
     const project = path.join(work, 'receiver');

@@ -56,7 +56,7 @@ export async function benchPackage({ log, typecheckRuns = 2 }) {
     server: await bundledWeight('generated/lib/src/sandbox/server.js', 'node'),
   };
   log('  npm pack --dry-run --json');
-  const [dry] = await npmJson(['pack', '--dry-run', '--json'], ROOT, 'tarball size');
+  const [dry] = await npmJson(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT, 'tarball size');
 
   // Runtime dependencies as the repository resolves them.
   const repoTree = await npmJson(['ls', '--omit=dev', '--all', '--json'], ROOT, 'runtime dependencies');
@@ -65,7 +65,7 @@ export async function benchPackage({ log, typecheckRuns = 2 }) {
   const work = await mkdtemp(path.join(os.tmpdir(), 'vc-bench-consumer-'));
   try {
     log('  npm pack, install into a scratch project');
-    const [packed] = await npmJson(['pack', '--json', '--pack-destination', work], ROOT, 'npm pack');
+    const [packed] = await npmJson(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT, 'npm pack');
     const project = path.join(work, 'consumer');
     await mkdir(project);
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
