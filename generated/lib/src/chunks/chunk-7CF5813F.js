@@ -1,3 +1,0 @@
-import { createRequire as __vcCreateRequire } from 'node:module';
-const require = __vcCreateRequire(import.meta.url);
-var l=t=>t.replace(/~/g,"~0").replace(/\//g,"~1"),f=t=>t.replace(/~1/g,"/").replace(/~0/g,"~");function s(t,n){let e=n.startsWith("#")?n.slice(1):n;if(e==="")return t;let r=t;for(let o of e.slice(1).split("/")){if(r===null||typeof r!="object")return;r=r[f(o)]}return r}function i(t,n){let e=n;for(let r=0;e&&typeof e=="object"&&typeof e.$ref=="string";r++){let o=e.$ref;if(!o.startsWith("#")||r>64)throw new Error(`cannot resolve $ref ${o}: only local references without cycles are followed`);let c=s(t,o);if(c===void 0)throw new Error(`$ref ${o} names nothing in the document`);e=c}return e}export{l as a,f as b,s as c,i as d};
