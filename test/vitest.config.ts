@@ -6,6 +6,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts'],
+    // The end-to-end tests run by `npm run test:e2e`, with their own config.
+    exclude: ['test/e2e/**', '**/node_modules/**'],
     globalSetup: ['test/helpers/mock-servers.ts', 'test/helpers/packed-setup.ts'],
     reporters: ['default', './test/helpers/file-times-reporter.ts'],
     // Two files side by side, one per core: the suite is bound by CPU (its
