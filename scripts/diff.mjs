@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fail } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
 import {
+  bumpOf,
   compareApis,
   fileSource,
   formatMarkdown,
@@ -73,6 +74,8 @@ main(async () => {
   const to = opts['head-dir'] === undefined ? workingVersion() : null;
   const report = withVerdict(await compareApis({ base, head: headSource(opts['head-dir']), acknowledged }), { from, to });
   console.log(opts.json ? JSON.stringify(jsonReport(report), null, 2) : opts.markdown ? formatMarkdown(report) : formatReport(report));
+  // The release's second step takes this word (guides/releasing.md); a base without a version has no next one.
+  if (!opts.json && !opts.markdown && from) console.log(`This calls for a ${bumpOf(report)} release after ${from}: npm version ${bumpOf(report)} --no-git-tag-version`);
   if (report.declared) console.error(`Release notes: npm run changelog (guides/releasing.md)`);
   if (report.passes) return;
   const what = report.breaking ? 'these breaking changes' : 'these changes (or acknowledge them, see above)';

@@ -1,0 +1,77 @@
+// End to end, heavy: a release exactly as guides/releasing.md says, in its
+// order, its `npm test` included, in a fresh clone where two contract pull
+// requests have landed since the last release (an added optional field, and
+// a reworded summary). Every step passes without a warning; the changelog
+// lists the field; the release commit leaves a clean tree whose drift check
+// passes, and the gate then compares with it.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { nextVersion } from '../../scripts/changelog.mjs';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { cloneRoom, committedVersion, edit, git, sh } from '../helpers/fresh-clone.js';
+
+const room = cloneRoom('vc-e2e-release-');
+afterAll(() => room.remove());
+
+const guide = readFileSync(path.join(ROOT, 'guides', 'releasing.md'), 'utf8');
+const block = /<!-- release-test: steps -->\n```sh\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
+const STEPS = block.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+// A field no real change will add, so the test never collides with the API team's work.
+const FIELD = 'releaseTestMarker';
+
+/** A contract pull request landing on the clone's branch: edits, the build, one commit of everything. */
+async function land(clone: string, message: string, edits: () => void) {
+  edits();
+  const build = await sh(clone, 'npm run build');
+  expect(build.code, build.stdout + build.stderr).toBe(0);
+  const commit = await sh(clone, `git add -A && git commit --quiet -m "${message}"`);
+  expect(commit.code, commit.stderr).toBe(0);
+}
+
+it('runs the guide\'s steps in order, its npm test among them, and ends with a clean release commit', async () => {
+  expect(STEPS.map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['npm run diff', 'npm version', 'npm run changelog', 'npm run build', 'npm test', 'git add']);
+  const clone = room.clone('release');
+  const released = committedVersion(clone);
+  await land(clone, `Verification: optional ${FIELD}`, () => {
+    edit(clone, 'openapi/partner/components/schemas/Verification.yaml', (t) =>
+      t.replace(/^ {2}author:$/m, `  ${FIELD}:\n    type: string\n    description: A marker the release test adds.\n    examples: [marked]\n  author:`),
+    );
+    edit(clone, 'test/helpers/partner-additions.ts', (t) => t.replace(/ADDED_FIELDS: Record<string, string\[\]> = \{[^}]*\}/, (list) => list.replace(/\{\s*/, `{ Verification: ['${FIELD}'], `)));
+  });
+  await land(clone, 'List verifications: reworded', () => {
+    edit(clone, 'openapi/partner/paths/verifications.yaml', (t) => t.replace('summary: List verifications', 'summary: List the verifications'));
+  });
+
+  let bump = '';
+  for (const step of STEPS) {
+    // The second step takes the bump the first one's report calls for, as the guide says.
+    const line = step.startsWith('npm version') ? step.replace(/npm version \w+/, `npm version ${bump}`) : step;
+    const result = await sh(clone, line);
+    expect(result.code, `${line}\n${result.stdout}${result.stderr}`).toBe(0);
+    expect(result.stderr, line).not.toMatch(/warning/i);
+    if (step.startsWith('npm run diff')) bump = /calls for a (major|minor|patch) release/.exec(result.stdout)?.[1] ?? '';
+  }
+  // Minor for the added field, or major where the branch carried a breaking change already.
+  expect(['minor', 'major']).toContain(bump);
+  const version = nextVersion(released, bump);
+  expect(committedVersion(clone)).toBe(version);
+  expect(git(clone, 'log', '-1', '--format=%s')).toBe(`Release ${version}`);
+  expect(git(clone, 'status', '--porcelain')).toBe('');
+
+  const changelog = readFileSync(path.join(clone, 'CHANGELOG.md'), 'utf8');
+  const section = changelog.slice(changelog.indexOf(`## ${version} (`), changelog.indexOf(`## ${released} (`));
+  expect(section).toContain(`field ${FIELD} added (optional)`);
+  expect(section).not.toContain('List the verifications');
+  // The bundles carry the version they were released as.
+  for (const api of ['v2', 'partner', 'sandbox']) {
+    expect(JSON.parse(readFileSync(path.join(clone, 'generated', 'openapi', `${api}.json`), 'utf8')).info.version, api).toBe(version);
+  }
+
+  const drift = await sh(clone, 'npm run check-drift');
+  expect(drift.code, drift.stdout + drift.stderr).toBe(0);
+  const after = await sh(clone, 'npm run --silent diff');
+  expect(after.code, after.stdout + after.stderr).toBe(0);
+  expect(after.stdout).toContain(`Contract diff: release ${version} (commit ${git(clone, 'rev-parse', '--short=7', 'HEAD')}`);
+  expect(after.stdout).toContain('partner (Partner Integration API): no contract changes');
+});
