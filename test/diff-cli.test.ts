@@ -1,7 +1,8 @@
 // The commands of the breaking-change gate on folders of real bundles, one
 // of them mutated: `npm run diff` (exit codes, the text, JSON and Markdown
-// reports, acknowledging a change to review, a breaking change declared by
-// the version) and `npm run changelog` (the release notes).
+// reports, acknowledging a change to review, a deprecation, a breaking change
+// declared by the version) and `npm run changelog` (the release notes, their
+// deprecations, the notes written by hand).
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -140,6 +141,34 @@ describe('npm run diff', () => {
     expect(stale.stdout).toContain('the acknowledgement "a change long gone" (v2) matches no change any more');
   });
 
+  it('a deprecation passes the gate and is listed apart, for partners: text, --json and --markdown', async () => {
+    const dirs = bundleDirs('deprecated', (d) => {
+      S(d).Verification.properties.phoneNo.deprecated = true;
+      S(d).Verification.properties.locale = { type: 'string' };
+    });
+    const text = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    expect(text.code, text.stdout + text.stderr).toBe(0);
+    expect(text.stdout).toContain('v2 (Verification API v2): 0 breaking, 0 to review, 2 deprecated, 2 non-breaking');
+    expect(text.stdout).toContain(`  ${GET}\n    DEPRECATED  response 200: field phoneNo deprecated  [deprecated]\n    ok        response 200: field locale added`);
+    expect(text.stdout).toMatch(/^No breaking changes\.\nDeprecations in: v2\. They pass the gate; .*"Deprecated".*"Deprecate a field"/m);
+
+    const json = JSON.parse((await run(['--against', dirs.base, '--head-dir', dirs.head, '--json'])).stdout);
+    expect(json).toMatchObject({ breaking: false, needsReview: false, deprecates: true, passes: true, bump: 'minor' });
+    const v2Report = json.apis.find((a: Json) => a.name === 'v2');
+    expect(v2Report.deprecated.map((c: Json) => c.about)).toEqual(['schema Verification: field phoneNo deprecated', 'schema Verification: field phoneNo deprecated']);
+    expect(v2Report.nonBreaking.map((c: Json) => c.kind)).toEqual(['field-added', 'field-added']);
+
+    const md = (await run(['--against', dirs.base, '--head-dir', dirs.head, '--markdown'])).stdout;
+    expect(md).toMatch(/^## Contract diff\n\n✅ \*\*No breaking changes\*\*/);
+    expect(md).toContain('Per API (breaking/to review/deprecated/non-breaking): v2 0/0/2/2');
+    const deprecations = md.indexOf('### Deprecated: tell partners (1)');
+    const additive = md.indexOf('### Additive and other non-breaking changes (1)');
+    expect(deprecations).toBeGreaterThan(-1);
+    expect(additive).toBeGreaterThan(deprecations);
+    expect(md.slice(deprecations, additive)).toContain('- **v2** `schema Verification: field phoneNo deprecated` (deprecated); reaches 2 operations');
+    expect(md.slice(deprecations, additive)).not.toContain('locale');
+  });
+
   it('rejects a bad --base with a message saying what to pass', async () => {
     const result = await run(['--base', 'no-such-ref-xyz']);
     expect(result.code).toBe(1);
@@ -212,6 +241,59 @@ describe('npm run changelog', () => {
     expect(second.startsWith('# Changelog')).toBe(true);
     const again = updateChangelog(second, '1.0.0', section);
     expect(again).toBe(second);
+  });
+
+  it('lists deprecations under "Deprecated" in their API, each with the places it reaches', async () => {
+    const dirs = bundleDirs('changelog-deprecated', (d) => {
+      S(d).Verification.properties.phoneNo.deprecated = true;
+      P(d).PageSize.deprecated = true;
+      S(d).Verification.properties.locale = { type: 'string' };
+    });
+    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
+    const section = renderSection({ version: '2.1.0', date: '2026-02-01', report });
+    expect(section).toContain('no breaking changes, a minor release');
+    const v2Part = section.slice(section.indexOf('### v2'), section.indexOf('### partner'));
+    const [changes, deprecated] = v2Part.split('#### Deprecated\n');
+    expect(deprecated.trim().split('\n')).toEqual([
+      `- schema Verification: field phoneNo deprecated; reaches 2 operations: \`${GET}\`, \`${LIST}\``,
+      `- \`${LIST}\`: query parameter pageSize deprecated`,
+    ]);
+    expect(changes).toContain('field locale added (optional)');
+    expect(changes).not.toContain('deprecated');
+  });
+
+  it('keeps the notes written by hand in a section, byte for byte, when the tool writes that version again', async () => {
+    const dirs = bundleDirs('changelog-notes', (d) => (S(d).Verification.properties.locale = { type: 'string' }));
+    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
+    const section = renderSection({ version: '2.1.0', date: '2026-02-01', report });
+    const lines = section.split('\n');
+    expect(lines[0]).toBe('## 2.1.0 (2026-02-01)');
+    const [open, close] = [lines.findIndex((l) => /^<!-- notes\b.*-->$/.test(l)), lines.indexOf('<!-- /notes -->')];
+    expect([open, close], 'an empty place for notes right under the heading').toEqual([2, 3]);
+
+    const older = updateChangelog('', '2.0.0', '## 2.0.0 (2026-01-01)\n\n<!-- notes -->\nOlder notes.\n<!-- /notes -->\n\nOlder changes.');
+    const written = updateChangelog(older, '2.1.0', section);
+    const notes = 'Use `phoneNumbers` instead of `phoneNo`  \nby **June**.\n\n## A heading in the notes\n\n- with a list\n';
+    const edited = written.replace(/(<!-- notes\b[^\n]*-->\n)(<!-- \/notes -->)/, `$1${notes}$2`);
+    expect(edited).not.toBe(written);
+
+    const laterDirs = bundleDirs('changelog-notes-later', (d) => Object.assign(S(d).Verification.properties, { locale: { type: 'string' }, region: { type: 'string' } }));
+    const later = await compareApis({ base: fileSource(laterDirs.base), head: fileSource(laterDirs.head) });
+    const again = updateChangelog(edited, '2.1.0', renderSection({ version: '2.1.0', date: '2026-02-02', report: later }));
+    expect(again).toContain(`-->\n${notes}<!-- /notes -->`);
+    expect(again).toContain('## 2.1.0 (2026-02-02)');
+    expect(again).not.toContain('## 2.1.0 (2026-02-01)');
+    expect(again).toContain('schema Verification: field region added (optional)');
+    expect(again).toContain('<!-- notes -->\nOlder notes.\n<!-- /notes -->');
+    expect(again.match(/^## 2\.1\.0 /gm)).toHaveLength(1);
+    expect(updateChangelog(again, '2.1.0', renderSection({ version: '2.1.0', date: '2026-02-02', report: later }))).toBe(again);
+  });
+
+  it("CHANGELOG.md's header is the one the tool writes, and says where notes go", () => {
+    const text = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+    const header = updateChangelog('', '0.0.1', '## 0.0.1 (2026-01-01)').split(/^## /m)[0];
+    expect(text.startsWith(header)).toBe(true);
+    expect(header).toMatch(/<!-- notes -->.*<!-- \/notes -->/s);
   });
 
   it('CHANGELOG.md has the first release, 0.1.0, with the v2 operations', () => {

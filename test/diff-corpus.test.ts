@@ -1,6 +1,7 @@
 // The breaking-change gate on its corpus (test/fixtures/diff-mutations.ts):
 // each mutation of a real bundle gets the verdict written beside it, and a
-// breaking one is reported at every operation and webhook it reaches.
+// breaking one (or a deprecation) is reported at every operation and webhook
+// it reaches.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,8 +26,8 @@ function judge(m: Mutation) {
   m.prepare?.(base);
   const head = structuredClone(base);
   m.mutate(head);
-  const result = diffDocuments(base, head) as { breaking: Change[]; review: Change[]; nonBreaking: Change[] };
-  const verdict = result.breaking.length ? 'breaking' : result.review.length ? 'review' : 'harmless';
+  const result = diffDocuments(base, head) as { breaking: Change[]; review: Change[]; deprecated: Change[]; nonBreaking: Change[] };
+  const verdict = result.breaking.length ? 'breaking' : result.review.length ? 'review' : result.deprecated.length ? 'deprecated' : 'harmless';
   return { base, head, result, verdict };
 }
 
@@ -34,7 +35,7 @@ describe('the corpus', () => {
   it('has at least 60 mutations, with every verdict, each named once and with a reason', () => {
     expect(MUTATIONS.length).toBeGreaterThanOrEqual(60);
     expect(new Set(MUTATIONS.map((m) => m.name)).size).toBe(MUTATIONS.length);
-    for (const verdict of ['breaking', 'harmless', 'review']) expect(MUTATIONS.filter((m) => m.verdict === verdict).length).toBeGreaterThan(5);
+    for (const verdict of ['breaking', 'harmless', 'review', 'deprecated']) expect(MUTATIONS.filter((m) => m.verdict === verdict).length).toBeGreaterThan(verdict === 'deprecated' ? 3 : 5);
     for (const m of MUTATIONS) expect(m.reason.length, m.name).toBeGreaterThan(3);
   });
 });
@@ -71,7 +72,7 @@ describe.each(MUTATIONS.map((m) => [m.name, m] as const))('%s', (_name, m) => {
     expect(JSON.stringify(head), 'the mutation changes the document').not.toBe(JSON.stringify(base));
     expect(verdict, JSON.stringify(result, null, 2)).toBe(m.verdict);
     if (m.reaches !== undefined) {
-      const list = m.verdict === 'breaking' ? result.breaking : result.review;
+      const list = m.verdict === 'breaking' ? result.breaking : m.verdict === 'deprecated' ? result.deprecated : result.review;
       const locations = [...new Set(list.map((c) => c.location))].sort();
       if (Array.isArray(m.reaches)) for (const location of m.reaches) expect(locations, location).toContain(location);
       else {

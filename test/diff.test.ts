@@ -107,7 +107,7 @@ const event = (doc: Json) => doc.components.schemas.OrderEvent.properties.data;
 describe('diffDocuments on the real bundles', () => {
   it.each(APIS.map((a) => a.name))('finds no change between the %s bundle and itself', (api) => {
     const doc = bundle(api);
-    expect(diffDocuments(doc, structuredClone(doc))).toEqual({ breaking: [], review: [], nonBreaking: [] });
+    expect(diffDocuments(doc, structuredClone(doc))).toEqual({ breaking: [], review: [], deprecated: [], nonBreaking: [] });
   });
 });
 
@@ -269,7 +269,59 @@ describe('non-breaking changes pass the gate and are listed', () => {
       delete d.paths['/v2/verifications/{id}'];
       P(d).VerificationId.name = 'verificationId';
     });
-    expect(result).toEqual({ breaking: [], review: [], nonBreaking: [] });
+    expect(result).toEqual({ breaking: [], review: [], deprecated: [], nonBreaking: [] });
+  });
+});
+
+describe('deprecations pass the gate as a verdict of their own, to tell partners', () => {
+  const partner = bundle('partner');
+  const only = (result: ReturnType<typeof mutated>) => {
+    expect(result.breaking, 'no breaking change').toEqual([]);
+    expect(result.review, 'nothing to review').toEqual([]);
+    expect(result.nonBreaking, 'no plain change').toEqual([]);
+    return result.deprecated;
+  };
+
+  it('a field of a shared schema: named once by its schema, at every operation and webhook that carries it', () => {
+    const deprecated = only(mutated((d) => (S(d).VerificationPhoneNumber.properties.isVerified.deprecated = true), partner));
+    expect(new Set(deprecated.map((c) => c.about))).toEqual(new Set(['schema VerificationPhoneNumber: field isVerified deprecated']));
+    expect(new Set(deprecated.map((c) => c.kind))).toEqual(new Set(['deprecated']));
+    const locations = new Set(deprecated.map((c) => c.location));
+    for (const location of ['POST /verifications', 'GET /verifications/{verificationId}', 'webhook verification.created', 'webhook verification.updated']) {
+      expect(locations, location).toContain(location);
+    }
+    expect(deprecated.map((c) => c.detail)).toContain('request body: field phoneNumbers[].isVerified deprecated');
+  });
+
+  it('beside a $ref, the use is deprecated, named by the schema that holds it, not the schema it refers to', () => {
+    const deprecated = only(mutated((d) => (S(d).Verification.properties.externalUserId.deprecated = true), partner));
+    expect(new Set(deprecated.map((c) => c.about))).toEqual(new Set(['schema Verification: field externalUserId deprecated']));
+  });
+
+  it('a whole named schema, an operation, a webhook, a parameter and a response header', () => {
+    expect(only(mutated((d) => (S(d).Verification.deprecated = true))).map((c) => c.about)).toEqual(['schema Verification deprecated', 'schema Verification deprecated']);
+    expect(only(mutated((d) => (d.paths['/v2/verifications/'].get.deprecated = true)))).toEqual([
+      { location: LIST, kind: 'deprecated', detail: 'operation deprecated (List verifications)', about: 'operation deprecated (List verifications)' },
+    ]);
+    expect(only(mutated((d) => (d.webhooks['order.created'].post.deprecated = true), synthetic()))[0].detail).toBe('webhook deprecated (orderCreated)');
+    expect(only(mutated((d) => (P(d).PageSize.deprecated = true))).map((c) => c.detail)).toEqual(['query parameter pageSize deprecated']);
+    const withHeader = synthetic();
+    withHeader.paths['/orders'].post.responses['201'].headers = { 'X-Trace': { schema: { type: 'string' } } };
+    const header = only(mutated((d) => (d.paths['/orders'].post.responses['201'].headers['X-Trace'].deprecated = true), withHeader));
+    expect(header.map((c) => c.detail)).toEqual(['response 201: header X-Trace deprecated']);
+  });
+
+  it('withdrawing a deprecation is a plain non-breaking change; deprecating and breaking at once reports both', () => {
+    const withdrawn = mutated((d) => delete S(d).Verification.properties.phoneNumber.deprecated, partner);
+    expect(withdrawn.deprecated).toEqual([]);
+    expectNonBreaking(withdrawn, 'GET /verifications/{verificationId}', 'undeprecated', 'response 200: field phoneNumber no longer deprecated');
+    const both = mutated((d) => Object.assign(body(d).properties.sku, { deprecated: true, maxLength: 10 }), synthetic());
+    expect(both.deprecated.map((c) => c.detail)).toEqual(['request body: field sku deprecated']);
+    expectBreaking(both, 'POST /orders', 'bound-narrowed', 'maxLength 20 → 10');
+  });
+
+  it('`deprecated: false` written out is no change', () => {
+    expect(mutated((d) => (S(d).Verification.properties.phoneNo.deprecated = false))).toEqual({ breaking: [], review: [], deprecated: [], nonBreaking: [] });
   });
 });
 

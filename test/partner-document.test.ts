@@ -10,7 +10,7 @@
 // test fail.
 import { describe, expect, it } from 'vitest';
 import { deref, operationsOf, pointer, type Json } from './helpers/openapi.js';
-import { ADDED_FIELDS, ADDED_OPERATIONS, ADDED_VALUES } from './helpers/partner-additions.js';
+import { ADDED_DEPRECATIONS, ADDED_FIELDS, ADDED_OPERATIONS, ADDED_VALUES, deprecationProblems } from './helpers/partner-additions.js';
 import {
   doc, OPERATIONS, STATUSES, REQUIREMENT_TYPES, ESTIMATED_AGES, DOCUMENT_TYPES, DEPRECATED, EVENTS, PARTNER_FIELDS,
   PARTNER_UPDATE_FIELDS, AUTH_KEY_FIELDS, CREATE_FIELDS, REVERT_FIELDS, VERIFICATION_FIELDS, DOCUMENT_RESULT_FIELDS,
@@ -286,6 +286,20 @@ describe('additions to the documentation', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
+  it('a field marked deprecated beyond the documented deprecations is listed in ADDED_DEPRECATIONS', () => {
+    // The documented deprecations are fields of the verification's four objects.
+    const documentedIn = new Set(['VerificationCreate', 'CreatedVerification', 'Verification', 'VerificationEventData']);
+    const problems = Object.keys(doc.components.schemas).flatMap((name) => {
+      const schema = deref(doc, doc.components.schemas[name]);
+      const properties = Object.assign({}, ...[schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].map((s: Json) => s.properties ?? {}));
+      return deprecationProblems(name, properties, documentedIn.has(name) ? DEPRECATED : []);
+    });
+    for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in doc.components.schemas))) {
+      problems.push(`ADDED_DEPRECATIONS has ${name}, which is no schema of openapi/partner/components/schemas`);
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
   it('the messages name the entry and the list to change', () => {
     const item = (field: string) => `field ${field} of Verification`;
     expect(unlisted(['id', 'riskScore'], ['id'], [], item, 'ADDED_FIELDS.Verification')).toEqual([
@@ -299,5 +313,17 @@ describe('additions to the documentation', () => {
     expect(entryOf('ADDED_FIELDS', 'CollectedDocument.result')).toBe("ADDED_FIELDS['CollectedDocument.result']");
     expect(ownFields('UserDetails')).not.toContain('id');
     expect(ownFields('UserDetails')).toContain('estimatedAge');
+    expect(deprecationProblems('Verification', { author: { deprecated: true }, phoneNumber: {} }, ['phoneNumber'])).toEqual([
+      `field author of Verification is marked deprecated, which the documentation does not say; if the API team deprecated it on purpose, add 'author' to ADDED_DEPRECATIONS.Verification in ${ADDITIONS} (guides/contract.md, "Deprecate a field")`,
+      'field phoneNumber of Verification is deprecated in the documentation: mark it `deprecated: true` in openapi/partner/components/schemas/Verification.yaml',
+    ]);
+    ADDED_DEPRECATIONS.Verification = ['author', 'reason'];
+    try {
+      expect(deprecationProblems('Verification', { author: { deprecated: true }, reason: {} }, [])).toEqual([
+        `ADDED_DEPRECATIONS.Verification lists 'reason', which Verification does not mark deprecated: remove it from ${ADDITIONS}, or mark the field (guides/contract.md, "Deprecate a field")`,
+      ]);
+    } finally {
+      delete ADDED_DEPRECATIONS.Verification;
+    }
   });
 });

@@ -1,7 +1,7 @@
 // Structural diff of two bundled OpenAPI 3.x documents, judged from the
 // consumer's side. Pure: no files, no git, no tools.
 //
-//   diffDocuments(base, head) → { breaking: Change[], review: Change[], nonBreaking: Change[] }
+//   diffDocuments(base, head) → { breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }
 //   Change = { location, kind, detail, about }
 //   location = 'GET /v2/verifications/{id}' | 'webhook user.created' | 'API'
 //   about    = the change named by what it is in ("schema Verification: field
@@ -38,6 +38,16 @@
 //   |   added)                                 |          |          |
 //   | security: a call without the credential  | review   | review   |
 //   |   now accepted (requirement removed)     |          |          |
+//   | `deprecated: true` set on an operation,  | notice   | notice   |
+//   |   webhook, parameter, header or field    |          |          |
+//   | `deprecated` withdrawn                   | fine     | fine     |
+//
+// A deprecation ("notice": the verdict `deprecated`, which passes the gate)
+// is a verdict of its own: it breaks nothing today, but it asks partners to
+// move away before a later major release removes the thing, so the reports
+// list it apart from the additions and the release notes give it a heading
+// of its own. Withdrawing one asks nothing of partners (what they use keeps
+// working), so it is listed as a plain change.
 //
 // Schema keywords are judged by scripts/lib/schema-diff.mjs (its table).
 // OpenAPI keywords with no rule here (callbacks, servers, a media type's
@@ -82,7 +92,7 @@ export function operationsOf(doc) {
 
 const flip = (dir) => (dir === 'input' ? 'output' : 'input');
 const label = (op) => op.summary ?? op.operationId ?? '';
-const VERDICTS = { breaking: 'breaking', review: 'review', ok: 'nonBreaking' };
+const VERDICTS = { breaking: 'breaking', review: 'review', deprecated: 'deprecated', ok: 'nonBreaking' };
 const PARAMETER_KEYS = new Set(['name', 'in', 'required', 'deprecated', 'allowEmptyValue', 'style', 'explode', 'allowReserved', 'schema', 'content']);
 const OPERATION_KEYS = new Set(['tags', 'operationId', 'parameters', 'requestBody', 'responses', 'security', 'deprecated']);
 // Security scheme fields that only document the credential (OpenAPI: "primarily for documentation").
@@ -95,10 +105,10 @@ const rest = (obj, known) => JSON.stringify(Object.entries(obj ?? {}).filter(([k
 
 /** @typedef {{ location: string, kind: string, detail: string, about: string }} Change */
 
-/** @returns {{ breaking: Change[], review: Change[], nonBreaking: Change[] }} */
+/** @returns {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} */
 export function diffDocuments(base, head) {
-  /** @type {{ breaking: Change[], review: Change[], nonBreaking: Change[] }} */
-  const out = { breaking: [], review: [], nonBreaking: [] };
+  /** @type {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} */
+  const out = { breaking: [], review: [], deprecated: [], nonBreaking: [] };
   forgetFingerprints(base, head);
   const seen = new Set();
   const add = (verdict, location, kind, detail, about = detail) => {
@@ -193,7 +203,7 @@ function compareOperation({ base, head, b, h, report }) {
   if (bo.operationId && ho.operationId && bo.operationId !== ho.operationId) {
     report('breaking', 'operation-id-changed', `operationId ${bo.operationId} → ${ho.operationId} (renames the generated operation type)`);
   }
-  if (!bo.deprecated && ho.deprecated) report('ok', 'deprecated', 'operation deprecated');
+  reportDeprecation(report, bo, ho, h.isWebhook ? 'webhook' : 'operation', label(ho) ? ` (${label(ho)})` : '');
   if (rest(bo, OPERATION_KEYS) !== rest(ho, OPERATION_KEYS)) {
     report('review', 'operation-keyword-changed', `operation keywords with no rule changed (callbacks, servers, …): ${rest(bo, OPERATION_KEYS)} → ${rest(ho, OPERATION_KEYS)}`);
   }
@@ -237,6 +247,13 @@ function compareOperation({ base, head, b, h, report }) {
   }
 }
 
+/** `deprecated` set or withdrawn on an operation, webhook, parameter or header (`what` names it, `note` follows). */
+function reportDeprecation(report, was, now, what, note = '') {
+  if (Boolean(was.deprecated) === Boolean(now.deprecated)) return;
+  if (now.deprecated) report('deprecated', 'deprecated', `${what} deprecated${note}`);
+  else report('ok', 'undeprecated', `${what} no longer deprecated${note}`);
+}
+
 /** Parameters: path-item level, overridden by operation level; defaults made explicit. */
 function parametersOf(doc, op) {
   const byKey = new Map();
@@ -271,7 +288,7 @@ function compareParameters(ctx, b, h, dir) {
     }
     if (!old.required && p.required) report(isInput ? 'breaking' : 'ok', 'parameter-became-required', `${name} became required`);
     if (old.required && !p.required) report(isInput ? 'ok' : 'breaking', 'parameter-became-optional', `${name} became optional`);
-    if (!old.deprecated && p.deprecated) report('ok', 'deprecated', `${name} deprecated`);
+    reportDeprecation(report, old, p, name);
     if (old.style !== p.style) report('breaking', 'parameter-serialization-changed', `${name}: style ${old.style} → ${p.style}`);
     else if (old.explode !== p.explode) {
       // explode only changes how arrays and objects are written.
@@ -307,6 +324,7 @@ function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
     }
     if (!old.required && x.required && !isOutput) ctx.report('breaking', 'header-became-required', `${name} became required`);
     if (old.required && !x.required && isOutput) ctx.report('breaking', 'header-became-optional', `${name} became optional (may be absent)`);
+    reportDeprecation(ctx.report, old, x, name);
     if (rest(old, PARAMETER_KEYS) !== rest(x, PARAMETER_KEYS)) ctx.report('review', 'header-keyword-changed', `${name}: keywords with no rule changed`);
     compareSchema(ctx, old.schema, x.schema, dir, name);
   }

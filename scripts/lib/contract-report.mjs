@@ -172,12 +172,12 @@ export async function compareApis({ base, head, acknowledged = [] }) {
     }
     if (!headDoc) {
       apis.push({
-        name, title, status: 'removed', nonBreaking: [], review: [],
+        name, title, status: 'removed', nonBreaking: [], deprecated: [], review: [],
         breaking: [{ location: 'API', kind: 'api-removed', detail: `the ${name} API is no longer in the package`, about: `the ${name} API removed` }],
       });
       continue;
     }
-    const { breaking, review, nonBreaking } = diffDocuments(baseDoc ?? {}, headDoc);
+    const { breaking, review, deprecated, nonBreaking } = diffDocuments(baseDoc ?? {}, headDoc);
     const open = [];
     for (const change of review) {
       const entry = acknowledged.find((e) => acknowledges(e, name, change));
@@ -187,8 +187,8 @@ export async function compareApis({ base, head, acknowledged = [] }) {
         nonBreaking.push({ ...change, acknowledged: entry.reason });
       }
     }
-    const quiet = !breaking.length && !review.length && !nonBreaking.length;
-    apis.push({ name, title, status: !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed', breaking, review: open, nonBreaking });
+    const quiet = !breaking.length && !review.length && !deprecated.length && !nonBreaking.length;
+    apis.push({ name, title, status: !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed', breaking, review: open, deprecated, nonBreaking });
   }
   const isBreaking = (api) => api.breaking.length > 0;
   return {
@@ -197,6 +197,7 @@ export async function compareApis({ base, head, acknowledged = [] }) {
     apis,
     breaking: apis.some(isBreaking),
     needsReview: apis.some((a) => a.review.length > 0),
+    deprecates: apis.some((a) => a.deprecated.length > 0),
     stale: acknowledged.filter((e) => !used.has(e)),
     isBreaking,
   };
@@ -218,20 +219,26 @@ export function withVerdict(report, { from = null, to = null } = {}) {
 
 /**
  * The semver bump a report calls for: breaking → major (a change still to
- * review counts as breaking until acknowledged), any other change → minor,
- * else patch.
+ * review counts as breaking until acknowledged), any other change (a
+ * deprecation too) → minor, else patch.
  */
 export const bumpOf = (report) =>
-  report.breaking || report.needsReview ? 'major' : report.apis.some((a) => a.nonBreaking.length || a.status === 'new') ? 'minor' : 'patch';
+  report.breaking || report.needsReview
+    ? 'major'
+    : report.apis.some((a) => a.nonBreaking.length || a.deprecated.length || a.status === 'new') ? 'minor' : 'patch';
+
+/** Each verdict's changes of one API, in the order the reports list them. */
+const verdictLists = (api) => [
+  ['breaking', api.breaking],
+  ['review', api.review ?? []],
+  ['deprecated', api.deprecated ?? []],
+  ['ok', api.nonBreaking],
+];
 
 /** Groups changes by location (endpoint or webhook), breaking ones first within each. */
 export function byLocation(api) {
   const groups = new Map();
-  for (const [verdict, list] of [
-    ['breaking', api.breaking],
-    ['review', api.review ?? []],
-    ['ok', api.nonBreaking],
-  ]) {
+  for (const [verdict, list] of verdictLists(api)) {
     for (const change of list) {
       if (!groups.has(change.location)) groups.set(change.location, []);
       groups.get(change.location).push({ ...change, verdict, breaking: verdict === 'breaking' });
@@ -245,7 +252,9 @@ export function byLocation(api) {
 // An added operation or webhook is one line, not a heading with one entry.
 export const ADDED = ['operation-added', 'webhook-added'];
 
-const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', ok: 'ok      ' };
+const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', deprecated: 'DEPRECATED', ok: 'ok      ' };
+// How the reports and the release notes call out deprecations.
+const DEPRECATIONS_TITLE = 'Deprecated: tell partners';
 
 /** What to do about a failing report, in one paragraph each. */
 function verdictLines(report) {
@@ -263,6 +272,13 @@ function verdictLines(report) {
     );
   }
   if (!lines.length) lines.push('No breaking changes.');
+  const deprecating = report.apis.filter((a) => a.deprecated.length).map((a) => a.name);
+  if (deprecating.length) {
+    lines.push(
+      `Deprecations in: ${deprecating.join(', ')}. They pass the gate; \`npm run changelog\` lists them under "Deprecated" in the release notes: ` +
+        'say there, in the notes part of the section, what replaces each and when it goes (guides/contract.md, "Deprecate a field").',
+    );
+  }
   for (const e of report.stale ?? []) lines.push(`Note: the acknowledgement "${e.change}" (${e.api}) matches no change any more; delete it from ${ACKNOWLEDGED_FILE}.`);
   return lines;
 }
@@ -271,7 +287,7 @@ function verdictLines(report) {
 export function formatReport(report) {
   const lines = [`Contract diff: ${report.base} → ${report.head}`, ''];
   for (const api of report.apis) {
-    const counts = `${api.breaking.length} breaking, ${api.review.length} to review, ${api.nonBreaking.length} non-breaking`;
+    const counts = `${api.breaking.length} breaking, ${api.review.length} to review, ${api.deprecated.length} deprecated, ${api.nonBreaking.length} non-breaking`;
     const status = { new: 'new API (not at the base)', removed: 'removed', unchanged: 'no contract changes', changed: counts }[api.status];
     lines.push(`${api.name} (${api.title}): ${status}`);
     for (const [location, changes] of byLocation(api)) {
@@ -304,7 +320,7 @@ const MARKDOWN_LIMIT = 60;
  */
 export function changeGroups(api) {
   const groups = new Map();
-  for (const [verdict, list] of [['breaking', api.breaking], ['review', api.review ?? []], ['ok', api.nonBreaking]]) {
+  for (const [verdict, list] of verdictLists(api)) {
     for (const c of list) {
       const about = c.about ?? c.detail;
       const key = `${verdict}\n${about}`;
@@ -342,17 +358,21 @@ function markdownSection(report, verdict) {
 export function formatMarkdown(report) {
   const breaking = markdownSection(report, 'breaking');
   const review = markdownSection(report, 'review');
+  const deprecated = markdownSection(report, 'deprecated');
   const additive = markdownSection(report, 'ok');
   // The mark agrees with the exit code: ✅ passes, ❌ and ⚠️ fail.
   const verdict = report.declared
     ? `✅ **${breaking.count ? 'Breaking changes' : 'Changes to review'} declared by the version ${report.declared.from} → ${report.declared.to}**`
     : breaking.count ? '❌ **Breaking changes**' : review.count ? '⚠️ **Changes to review by hand**' : '✅ **No breaking changes**';
   const lines = ['## Contract diff', '', `${verdict}: ${code(report.base)} → ${code(report.head)}`, ''];
-  const apis = report.apis.map((a) => `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.nonBreaking.length}` : a.status}`);
-  lines.push(`Per API (breaking/to review/non-breaking): ${apis.join(', ')}.`, '');
+  const apis = report.apis.map((a) => `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.deprecated.length}/${a.nonBreaking.length}` : a.status}`);
+  lines.push(`Per API (breaking/to review/deprecated/non-breaking): ${apis.join(', ')}.`, '');
   if (breaking.count) lines.push(`### Breaking changes (${breaking.count})`, '', ...breaking.lines, '');
   if (review.count) {
     lines.push(`### To review by hand (${review.count})`, '', `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`, '', ...review.lines, '');
+  }
+  if (deprecated.count) {
+    lines.push(`### ${DEPRECATIONS_TITLE} (${deprecated.count})`, '', 'Not breaking; the release notes list them under "Deprecated".', '', ...deprecated.lines, '');
   }
   if (additive.count) lines.push(`### Additive and other non-breaking changes (${additive.count})`, '', '<details><summary>Show</summary>', '', ...additive.lines, '', '</details>', '');
   lines.push(...verdictLines(report).map((l) => `> ${l}`));
@@ -365,6 +385,7 @@ export const jsonReport = (report) => ({
   head: report.head,
   breaking: report.breaking,
   needsReview: report.needsReview,
+  deprecates: report.deprecates,
   declared: report.declared ?? null,
   passes: report.passes ?? !(report.breaking || report.needsReview),
   bump: bumpOf(report),

@@ -27,6 +27,11 @@
 //   discriminator                             | property renamed → breaking; added/
 //                                             |   removed → review; mapping by direction
 //   readOnly / writeOnly added                | breaks input / output
+//   deprecated added                          | deprecated: not breaking, but partners
+//                                             |   must be told (a verdict of its own);
+//                                             |   beside a `$ref`, of that use only
+//   deprecated removed                        | fine: the notice is withdrawn, nothing
+//                                             |   a partner does stops working
 //   default                                   | changed → breaking; removed → review;
 //                                             |   added → fine (D3)
 //   $ref with siblings                        | the siblings apply too (allOf)
@@ -52,7 +57,7 @@ const jsonType = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Numb
 /**
  * Compares base and head schemas in a direction and reports each difference
  * through `ctx.report(verdict, kind, detail, about)`, verdict 'breaking',
- * 'review' or 'ok'. `where` names the place in the operation ("response 200"),
+ * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where` names the place in the operation ("response 200"),
  * `field` the path inside the schema; `origin` the nearest named schema.
  */
 export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', depth = 0, refs = new Set(), origin = null) {
@@ -69,12 +74,13 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
   const b = flatten(base, baseNode);
   const h = flatten(head, headNode);
   const name = h.ref ?? b.ref;
+  const outer = origin;
   if (name) origin = { name, at: field };
   const at = field ? `${where}: field ${field}` : where;
   const isInput = dir === 'input';
   // `about` names the change by the shared schema it is in, so that a report
   // can list every operation one change reaches.
-  const relative = (f) => (origin ? f.slice(origin.at.length).replace(/^\./, '') : f);
+  const relative = (f, o = origin) => (o ? f.slice(o.at.length).replace(/^\./, '') : f);
   const sub = (n) => (field ? `${field}.${n}` : n);
   // With `name`, the text is about that property: "field a.b removed".
   const say = (verdict, kind, text, name) => {
@@ -96,6 +102,8 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
     else if (was) widened(`${what.split(/[ []/)[0]}-removed`, `${what} removed`);
   };
   const flip = dir === 'input' ? 'output' : 'input';
+
+  reportDeprecation(ctx, b, h, { where, field, about: (view) => (view.deprecatedUse ? outer : origin), relative });
 
   // Types; integer is a kind of number.
   const hasAlternatives = b.alternatives.length || h.alternatives.length;
@@ -156,7 +164,6 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
   if (!b.writeOnly && h.writeOnly) say(isInput ? 'ok' : 'breaking', 'write-only-added', 'became writeOnly (no longer in answers)');
   if (b.readOnly && !h.readOnly) say('ok', 'read-only-removed', 'no longer readOnly');
   if (b.writeOnly && !h.writeOnly) say('ok', 'write-only-removed', 'no longer writeOnly');
-  if (!b.deprecated && h.deprecated) say('ok', 'deprecated', 'deprecated');
   if (b.default !== h.default) {
     const text = `default ${b.default ?? 'none'} → ${h.default ?? 'none'}`;
     if (b.default === undefined) say('ok', 'default-added', text);
@@ -197,6 +204,22 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
     },
   });
   compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field });
+}
+
+/**
+ * A deprecation set or withdrawn, read as a statement about the field ("field
+ * phoneNumber deprecated"), and named by the schema that holds it: the named
+ * schema itself when it is deprecated there (every use of it reaches
+ * partners), the schema holding the `$ref` when only that use is.
+ */
+function reportDeprecation(ctx, b, h, { where, field, about, relative }) {
+  if (b.deprecated === h.deprecated) return;
+  const [verdict, kind, text] = h.deprecated ? ['deprecated', 'deprecated', 'deprecated'] : ['ok', 'undeprecated', 'no longer deprecated'];
+  const origin = about(h.deprecated ? h : b);
+  const rel = relative(field, origin);
+  const detail = field ? `${where}: field ${field} ${text}` : `${where}: ${text}`;
+  const inner = rel ? `: field ${rel} ${text}` : ` ${text}`;
+  ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
 }
 
 function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput }) {

@@ -4,7 +4,10 @@
 // {type: 'null'}]`) folded into one, every keyword sorted into what is
 // compared, what is an annotation, and what has no rule (`unknown`); and a
 // canonical text of a schema's content, so that `$ref` and inline schemas,
-// and reordered alternatives, compare equal.
+// and reordered alternatives, compare equal. `deprecated` is an annotation
+// that the text keeps: it accepts the same values, but the diff tells
+// partners of it, so a schema whose only change is a deprecation must not
+// compare equal.
 
 export const ANNOTATIONS = new Set([
   'description', 'title', 'summary', 'examples', 'example', '$comment', 'externalDocs', 'xml', 'deprecated',
@@ -20,6 +23,9 @@ export const HANDLED = new Set([
 ]);
 export const MAX_DEPTH = 64;
 export const isAnnotation = (key) => ANNOTATIONS.has(key) || key.startsWith('x-');
+/** Annotations the diff reports (scripts/lib/schema-diff.mjs), which the canonical text therefore keeps. */
+export const REPORTED_ANNOTATIONS = new Set(['deprecated']);
+const leftOutOfText = (key) => isAnnotation(key) && !REPORTED_ANNOTATIONS.has(key);
 
 const decode = (s) => {
   try {
@@ -74,12 +80,14 @@ function fingerprintOf(doc, node, seen, depth) {
       const { $ref, ...siblings } = n;
       const extra = Object.keys(siblings).filter((k) => !isAnnotation(k));
       own = extra.length ? { allOf: [deref(doc, n), siblings] } : deref(doc, n);
+      // A use of a named schema marked deprecated beside its `$ref` is deprecated there only.
+      if (!extra.length && siblings.deprecated === true) own = { ...own, deprecated: true };
     }
     // Keys go in sorted order here, so the text needs no second sorting pass.
     const out = {};
     for (const k of Object.keys(own).sort()) {
       const v = own[k];
-      if (isAnnotation(k)) continue;
+      if (leftOutOfText(k) || (k === 'deprecated' && v !== true)) continue;
       if (k === 'properties' || k === 'patternProperties' || k === 'dependentSchemas' || k === '$defs') {
         out[k] = Object.fromEntries(Object.keys(v ?? {}).sort().map((name) => [name, plain(v[name], d + 1)]));
       } else if (['required', 'type', 'enum'].includes(k) && Array.isArray(v)) {
@@ -98,7 +106,7 @@ const emptyView = () => ({
   properties: new Map(), required: new Set(), additionalProperties: undefined, unevaluatedProperties: undefined,
   patternProperties: new Map(), propertyNames: [], dependentRequired: new Map(), dependentSchemas: new Map(),
   items: undefined, prefixItems: [], contains: [], not: [], conditionals: [], alternatives: [],
-  readOnly: false, writeOnly: false, deprecated: false, default: undefined, unknown: new Map(), ref: null,
+  readOnly: false, writeOnly: false, deprecated: false, deprecatedUse: false, default: undefined, unknown: new Map(), ref: null,
 });
 
 const intersect = (a, b) => (a === null ? b : b === null ? a : new Set([...a].filter((x) => b.has(x))));
@@ -152,6 +160,11 @@ export function flatten(doc, rawNode, depth = 0) {
     // With siblings the result is no longer the named schema alone.
     if (Object.keys(siblings).some((k) => !isAnnotation(k))) merge(target, flatten(doc, siblings, depth + 1));
     else target.ref = refName(node);
+    // `deprecated` beside the `$ref` deprecates this use of the named schema, not the schema.
+    if (siblings.deprecated === true && !target.deprecated) {
+      target.deprecated = true;
+      target.deprecatedUse = true;
+    }
     return target;
   }
   const s = node;

@@ -1,12 +1,14 @@
 // What the partner contract adds, on purpose, to the service's partner
 // documentation: fields, enum values and operations the documentation does
-// not list. The lists in partner-document.ts restate the documentation and
-// do not change with the contract; the test/partner-document*.test.ts files
-// hold openapi/partner to them (nothing documented dropped or retyped) and
-// let anything else through, so an addition shows in one place only: the
-// "additions" tests of test/partner-document.test.ts, which fail until the
-// addition is listed here. Keeping it listed makes every addition a
-// decision someone wrote down, and this file the list of them.
+// not list, and deprecations it does not make. The lists in
+// partner-document.ts restate the documentation and do not change with the
+// contract; the test/partner-document*.test.ts files hold openapi/partner to
+// them (nothing documented dropped or retyped) and let anything else
+// through, so an addition shows only in the "additions" tests of
+// test/partner-document.test.ts (a deprecation also in the tests of the
+// schemas that carry the documented ones), which fail until the addition is
+// listed here. Keeping it listed makes every addition a decision someone
+// wrote down, and this file the list of them.
 
 /**
  * Fields added to a documented object, by its name in
@@ -20,3 +22,35 @@ export const ADDED_VALUES: Record<string, string[]> = {};
 
 /** Operations added to the documented ones, as `method /path`. */
 export const ADDED_OPERATIONS: string[] = [];
+
+/**
+ * Fields the API team deprecated beyond those the documentation deprecates,
+ * by the openapi/partner component schema that marks them `deprecated: true`,
+ * for example `Verification: ['author']`; guides/contract.md, "Deprecate a
+ * field", is the whole recipe.
+ */
+export const ADDED_DEPRECATIONS: Record<string, string[]> = {};
+
+const HERE = 'test/helpers/partner-additions.ts';
+const RECIPE = 'guides/contract.md, "Deprecate a field"';
+
+/**
+ * What is wrong with the fields a schema marks deprecated, given those the
+ * documentation deprecates in it: each message names the field and says
+ * where a deprecation is declared.
+ */
+export function deprecationProblems(schema: string, properties: Record<string, { deprecated?: unknown }>, documented: string[]): string[] {
+  const marked = Object.entries(properties).filter(([, p]) => p?.deprecated === true).map(([name]) => name);
+  const added = ADDED_DEPRECATIONS[schema] ?? [];
+  const entry = `ADDED_DEPRECATIONS.${schema}`;
+  const problems = marked
+    .filter((name) => !documented.includes(name) && !added.includes(name))
+    .map((name) => `field ${name} of ${schema} is marked deprecated, which the documentation does not say; if the API team deprecated it on purpose, add '${name}' to ${entry} in ${HERE} (${RECIPE})`);
+  for (const name of documented.filter((n) => n in properties && !marked.includes(n))) {
+    problems.push(`field ${name} of ${schema} is deprecated in the documentation: mark it \`deprecated: true\` in openapi/partner/components/schemas/${schema}.yaml`);
+  }
+  for (const name of added.filter((n) => documented.includes(n) || !marked.includes(n))) {
+    problems.push(`${entry} lists '${name}', which ${documented.includes(name) ? 'the documentation deprecates already' : `${schema} does not mark deprecated`}: remove it from ${HERE}, or mark the field (${RECIPE})`);
+  }
+  return problems;
+}
