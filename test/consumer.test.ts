@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TSC, TSC_NATIVE } from '../scripts/lib/paths.mjs';
 import { exec, installInto, sharedInstall, type Packed } from './helpers/packed-package.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-consumer-'));
@@ -25,7 +26,7 @@ beforeAll(async () => {
   await installInto(project, tarball, ['@types/node@20.19.43']);
   const fixture = path.join(ROOT, 'test', 'fixtures', 'consumer');
   for (const file of ['consumer.ts', 'tsconfig.json']) copyFileSync(path.join(fixture, file), path.join(project, file));
-}, 180_000);
+}, HANG_CEILING_MS);
 
 /** Every package installed under node_modules, scoped ones included, at any depth. */
 function installedPackages(dir: string): string[] {
@@ -141,7 +142,7 @@ describe('the packed tarball', () => {
       'GET /verifications?status=inReview,completed consumer-key',
     ]);
     // tsc reads every declaration the consumer sees (skipLibCheck off): slow on a busy machine.
-  }, 180_000);
+  }, HANG_CEILING_MS);
 
   it('runs the installed command line', async () => {
     const { stdout } = await exec(path.join(project, 'node_modules', '.bin', 'verification-contracts'), ['webhooks', '--help']);

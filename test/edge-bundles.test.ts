@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { signWebhookPayload } from '../src/webhooks/signature.js';
 import { bundleReceiver, RECEIVERS } from '../scripts/lib/bench/edge-bundles.mjs';
@@ -25,7 +26,7 @@ beforeAll(async () => {
     bundles[name] = await bundleReceiver(project, receiver.source);
     writeFileSync(path.join(project, `${name}.bundle.mjs`), bundles[name]);
   }
-}, 180_000);
+}, HANG_CEILING_MS);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { commaSeparatedParams, generateAll, GENERATED_APIS, typeCheck, type Generated } from './helpers/generate-clients.js';
 import { recordingFetch } from './helpers/recording-fetch.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 let generated: Generated;
 let sandbox: Sandbox;
@@ -17,7 +18,7 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   generated = await generateAll();
   sandbox = await serveSandbox({ port: 0, validateResponses: true });
-}, 120_000);
+}, HANG_CEILING_MS);
 
 afterAll(async () => {
   await generated?.remove();
@@ -43,7 +44,7 @@ describe('generated code', () => {
     const { ok, report } = await typeCheck(generated);
     expect(report).toBe('');
     expect(ok).toBe(true);
-  }, 120_000);
+  }, HANG_CEILING_MS);
 
   it.each(GENERATED_APIS)('imports the openapi-zod-client and orval zod modules of %s', async (api) => {
     const ozc = await load('ozc', `${api}.ts`);

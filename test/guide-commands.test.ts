@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { serveSandbox } from '../src/sandbox/server.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -122,7 +123,7 @@ describe('the guides mark the commands that start something', () => {
 });
 
 describe.each(commands)('$guide: $line', (command) => {
-  it('starts in a fresh folder and answers as the guide says', { timeout: 120_000 }, async () => {
+  it('starts in a fresh folder and answers as the guide says', { timeout: HANG_CEILING_MS }, async () => {
     const { dir, env } = await freshProject(command);
     const port = await freePort();
     const { line, env: portEnv } = onPort(command.line, port);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { linkSharedInstall } from './helpers/packed-package.js';
 import { answerOfWorkerd, resultsInChromium } from './helpers/runtimes-harness.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-fetch-'));
 const project = path.join(work, 'partner-tests');
@@ -46,7 +47,7 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   metafile = result.metafile;
-}, 180_000);
+}, HANG_CEILING_MS);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

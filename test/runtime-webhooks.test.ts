@@ -16,6 +16,7 @@ import { signWebhookPayload } from '../src/webhooks/signature.js';
 import { exec, linkSharedInstall } from './helpers/packed-package.js';
 import { answerOfWorkerd, resultsInChromium } from './helpers/runtimes-harness.js';
 import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-runtimes-'));
 const project = path.join(work, 'receiver');
@@ -107,7 +108,7 @@ beforeAll(async () => {
   writeFileSync(path.join(project, 'run.js'), entry('console.log(JSON.stringify(await runWebhookCases(wh, data)));', true));
   writeFileSync(path.join(project, 'worker.js'), entry('export default { async fetch() { return Response.json(await runWebhookCases(wh, data)); } };', false));
   writeFileSync(path.join(project, 'browser.js'), entry('window.results = await runWebhookCases(wh, data);', false));
-}, 180_000);
+}, HANG_CEILING_MS);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -136,7 +137,7 @@ describe('the installed @verification-service/contracts/webhooks in every runtim
 
   // The runtimes are independent processes: they run side by side.
   let expectedCount = 0;
-  it.concurrent.for(Object.keys(RUNTIMES))('passes every case in %s', { timeout: 90_000 }, async (runtime, { expect }) => {
+  it.concurrent.for(Object.keys(RUNTIMES))('passes every case in %s', { timeout: HANG_CEILING_MS }, async (runtime, { expect }) => {
     const results = await RUNTIMES[runtime]();
     const failed = results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.detail}`);
     expect(failed, runtime).toEqual([]);

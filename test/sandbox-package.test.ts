@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TSC_NATIVE } from '../scripts/lib/paths.mjs';
 import { exec, installInto, sharedInstall } from './helpers/packed-package.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-package-'));
 const project = path.join(work, 'partner-suite');
@@ -46,7 +47,7 @@ describe('@verification-service/contracts/sandbox from the packed tarball', () =
   it("type-checks the sandbox guide's vitest examples, on a port and through MSW (strict, NodeNext)", async () => {
     // The native compiler (T1): TypeScript 5 builds the consumer fixture, which imports this entry too.
     await exec(process.execPath, [TSC_NATIVE, '-p', project]);
-  }, 120_000);
+  }, HANG_CEILING_MS);
 
   it("runs the guide's vitest examples with the project's own vitest, and they pass", async () => {
     const { stdout } = await exec(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'], {
@@ -56,7 +57,7 @@ describe('@verification-service/contracts/sandbox from the packed tarball', () =
     expect(stdout).toMatch(/a passed scan completes the verification and creates a user/);
     expect(stdout).toMatch(/a verification started by plain fetch reaches the sandbox through MSW/);
     expect(stdout).toMatch(/2 passed/);
-  }, 120_000);
+  }, HANG_CEILING_MS);
 
   it('keeps a state file (its folders made) across an in-process restart, and the control client refuses a base URL with a path', async () => {
     const script = `

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveSandbox } from '../src/sandbox/server.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const FIRST_KEY = 'sbx_state_first_key';
@@ -73,7 +74,7 @@ function receiver(): Promise<{ url: string; seen: Set<string>; accept: (yes: boo
 }
 
 describe('sandbox --state', () => {
-  it('after kill -9 under concurrent load, a restart holds every acknowledged change', { timeout: 90_000 }, async () => {
+  it('after kill -9 under concurrent load, a restart holds every acknowledged change', { timeout: HANG_CEILING_MS }, async () => {
     const file = stateFile();
     const hooks = await receiver();
     const first = await startChild(file);
