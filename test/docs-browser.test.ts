@@ -11,7 +11,8 @@
 // (generated/samples), each line within the panel (wrapped, not cut off) and
 // no text under the copy button; the Servers box shows the address without
 // Markdown marks; every "Assumed" marker links to its entry of
-// assumptions.html. A failing test leaves a full-page screenshot of its page
+// assumptions.html; a deprecated request field is marked deprecated (name
+// struck through, a badge). A failing test leaves a full-page screenshot of its page
 // in test-results/screenshots/ (git-ignored); one per page for the guides
 // (GUIDE_SHOTS) goes to guides/images/ (JPEG) when missing or with
 // UPDATE_SCREENSHOTS=1.
@@ -27,7 +28,7 @@ import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveStatic } from '../scripts/lib/serve-static.mjs';
 import { cellText, documentTexts, markdownTables } from './helpers/document-texts.js';
-import { loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
 import {
   CHROMIUM_ARGS,
   chooseLanguage,
@@ -326,6 +327,35 @@ if (!existsSync(CHROMIUM)) {
         await page.keyboard.press('Escape');
         await expectClean({ page, trouble });
       });
+    });
+
+    it('marks the deprecated fields of a request as Redoc does, the name struck through beside a "deprecated" badge, and no other field', async () => {
+      // The create request carries the deprecations of the service's documentation.
+      // On the partner page its tests used (opened here when they were filtered out).
+      if (!apiPages.has('partner')) apiPages.set('partner', await openPage('partner.html'));
+      const { page, trouble } = apiPages.get('partner')!;
+      await page.bringToFront();
+      screenshotOnFailure(page, 'partner-deprecated');
+      const doc = loadBundle('partner');
+      const body = deref(doc, deref(doc, doc.paths['/verifications'].post.requestBody).content['application/json'].schema);
+      const fields = Object.entries<Json>(body.properties).map(([field, schema]) => ({ field, deprecated: deref(doc, schema).deprecated === true }));
+      expect(fields.filter((f) => f.deprecated).length, 'deprecated fields in the create request').toBeGreaterThan(0);
+      await samplesPanel(page, 'partner', 'createVerification');
+      const shown: { field: string; deprecated: boolean; struckOrBadge: boolean }[] = [];
+      for (const { field } of fields) {
+        const head = page.locator(`.schema-property-item[id$="/createverification/t=request&path=${field.toLowerCase()}"] > :first-child`).first();
+        await head.waitFor();
+        shown.push(
+          await head.evaluate((el, name) => {
+            const nameEl = el.querySelector('.schema-name');
+            const struck = nameEl ? getComputedStyle(nameEl).textDecorationLine.includes('line-through') : false;
+            const badge = [...el.querySelectorAll('span')].some((s) => s.children.length === 0 && s.textContent?.trim() === 'deprecated');
+            return { field: name, deprecated: struck && badge, struckOrBadge: struck || badge };
+          }, field),
+        );
+      }
+      expect(shown).toEqual(fields.map((f) => ({ ...f, struckOrBadge: f.deprecated })));
+      await expectClean({ page, trouble });
     });
 
     it('an "Assumed" marker of an operation opens its entry in assumptions.html', async () => {
