@@ -160,7 +160,11 @@ describe('guides/testing.md', () => {
     const guide = readFileSync(path.join(ROOT, 'guides', 'testing.md'), 'utf8');
     const named = [...guide.matchAll(/`(test\/[^`\s]+)`/g)].map((m) => m[1]);
     const patterns = named.map((n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
-    const files = readdirSync(path.join(ROOT, 'test')).filter((f) => /\.test(-d)?\.ts$/.test(f)).map((f) => `test/${f}`);
+    // The end-to-end tests in test/e2e/ too.
+    const files = readdirSync(path.join(ROOT, 'test'), { recursive: true })
+      .map(String)
+      .filter((f) => /\.test(-d)?\.ts$/.test(f) && !f.includes('node_modules'))
+      .map((f) => `test/${f.split(path.sep).join('/')}`);
     expect(patterns.length).toBeGreaterThan(20);
     expect(files.filter((f) => !patterns.some((p) => p.test(f))), 'test files guides/testing.md does not name; say what each proves').toEqual([]);
   });
