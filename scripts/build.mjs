@@ -5,6 +5,10 @@
 // success is skipped (`--force` runs everything). `--only a,b` runs just
 // those steps, each after the named ones it needs (`npm run lint`: a lint
 // that passed on the same inputs is not run again). `npm run dev` (scripts/dev.mjs) runs the steps through `createBuild`.
+// A build that fails puts the committed folders (bundles, types, workflows)
+// back as they were. While `npm run dev` runs in this checkout, `npm run
+// build` hands the build to it (scripts/lib/dev-handover.mjs), so one process
+// writes generated/ and the servers follow what it wrote.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +22,8 @@ import { types } from './types.mjs';
 import { validators } from './validators.mjs';
 import { APIS } from './lib/apis.mjs';
 import { BuildCache } from './lib/build-cache.mjs';
+import { COMMITTED, snapshotCommitted } from './lib/committed-snapshot.mjs';
+import { handToDev } from './lib/dev-handover.mjs';
 import { fail, outRoot, ROOT } from './lib/paths.mjs';
 
 /** Each step: what it runs, and the files whose change makes it run again. */
@@ -155,19 +161,51 @@ export function describeTimings(timings) {
   return timings.map(([n, ms, ran]) => `${n} ${ran ? `${(ms / 1000).toFixed(1)}s` : 'unchanged'}`).join(', ');
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const argv = process.argv.slice(2);
-  const build = await createBuild(outRoot(argv), { force: argv.includes('--force') });
-  const only = argv.includes('--only') ? String(argv[argv.indexOf('--only') + 1]).split(',') : null;
-  const unknown = (only ?? []).filter((name) => !build.steps[name]);
-  if (unknown.length) fail(`--only ${unknown.join(',')}: no such step; the steps are ${Object.keys(build.steps).join(', ')}`);
+/**
+ * The build as `npm run build` runs it, here or in `npm run dev`
+ * (scripts/lib/dev-handover.mjs): `only` names the steps to run (each after
+ * the named ones it needs), and when any step fails the committed folders
+ * are put back as they were (scripts/lib/committed-snapshot.mjs). Resolves
+ * with the build's timings and errors, and the lines that report them.
+ */
+export async function buildKeepingCommitted(out, { force = false, only = null, onError } = {}) {
+  const build = await createBuild(out, { force });
   // The named steps in the graph's order: `--only bundle,docs` renders the docs of the new bundle, not of one half written.
   const skip = only ? Object.keys(build.steps).filter((name) => !only.includes(name)) : [];
-  const { timings, errors, total } = await build.all({ skip });
-  if (timings.some(([, , ran]) => !ran)) console.log('(unchanged: passed on the same inputs and outputs before; --force runs it again)');
-  console.log(`build: ${describeTimings(timings)}; total ${(total / 1000).toFixed(1)}s`);
+  const snapshot = await snapshotCommitted(out);
+  const result = await build.all({ skip, onError });
+  await (result.errors.length ? snapshot.restore() : snapshot.discard());
+  const lines = [];
+  if (result.timings.some(([, , ran]) => !ran)) lines.push('(unchanged: passed on the same inputs and outputs before; --force runs it again)');
+  lines.push(`build: ${describeTimings(result.timings)}; total ${(result.total / 1000).toFixed(1)}s`);
+  const errors = result.errors.map((err) => `\nerror in ${err.step ?? 'build'}: ${err.message}`);
   if (errors.length) {
-    for (const err of errors) console.error(`\nerror in ${err.step ?? 'build'}: ${err.message}`);
+    const kept = COMMITTED.map((name) => `generated/${name}`).join(', ');
+    errors.push(`\nThe build failed, so ${kept} were left as they were before it (the other outputs may hold this build's work); fix the errors above and run npm run build again.`);
+  }
+  return { ...result, lines, errors };
+}
+
+/** The options of `npm run build`: `--force`, `--only a,b`; fails naming the steps when a name is unknown. */
+function buildOptions(argv, out) {
+  const only = argv.includes('--only') ? String(argv[argv.indexOf('--only') + 1]).split(',') : null;
+  const names = Object.keys(buildSteps(out));
+  const unknown = (only ?? []).filter((name) => !names.includes(name));
+  if (unknown.length) fail(`--only ${unknown.join(',')}: no such step; the steps are ${names.join(', ')}`);
+  return { force: argv.includes('--force'), only };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const argv = process.argv.slice(2);
+  const out = outRoot(argv);
+  const options = buildOptions(argv, out);
+  // `npm run dev` in this checkout owns generated/: it runs the build, one at a time with its own.
+  const handed = out === outRoot([]) ? await handToDev(options) : null;
+  if (handed !== null) process.exit(handed);
+  const { lines, errors } = await buildKeepingCommitted(out, options);
+  for (const line of lines) console.log(line);
+  if (errors.length) {
+    for (const line of errors) console.error(line);
     process.exit(1);
   }
 }

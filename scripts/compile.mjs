@@ -5,6 +5,8 @@
 // All of it is written to a scratch folder beside generated/lib that replaces
 // it only when every part succeeded: a failed or stopped compile leaves the
 // last good generated/lib (which `npm run dev`'s sandbox runs) as it was.
+// A stopped compile removes the scratch folder only once every process of
+// the compiler has ended (scripts/lib/run.mjs), so nothing writes into it after.
 import path from 'node:path';
 import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';

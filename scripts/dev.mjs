@@ -12,11 +12,12 @@ import { watch } from 'chokidar';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createBuild, describeTimings } from './build.mjs';
+import { buildKeepingCommitted, createBuild, describeTimings } from './build.mjs';
 import { bundle } from './bundle.mjs';
 import { docs } from './docs.mjs';
 import { APIS, MOCKED_APIS } from './lib/apis.mjs';
 import { devMocks, devSandbox } from './lib/dev-servers.mjs';
+import { devHandover } from './lib/dev-handover.mjs';
 import { apisTouchedBy, changedFiles, readSources } from './lib/dev-sources.mjs';
 import { outRoot, ROOT } from './lib/paths.mjs';
 import { toolAbort } from './lib/run.mjs';
@@ -93,10 +94,20 @@ async function main() {
     sandbox: devSandbox({ out, port: sandboxPort, signal, log, warn }),
   };
   let site = null;
-  let watcher = null;
-  let running = null;
+  let watchers = [];
+  let handover = null;
   let tail = null;
   let stopping = null;
+  // Every build dev runs goes through this queue, one after the other: the
+  // first build, each save's rebuild, a change under src/, and a build that
+  // `npm run build` hands over. A rebuild's slow steps (`tail`) run after
+  // its turn; the next turn stops them first.
+  let queue = Promise.resolve();
+  const serially = (fn) => {
+    const turn = queue.then(fn);
+    queue = turn.catch(() => {});
+    return turn;
+  };
   function stopAll(why) {
     if (stopping) {
       // A second signal: no more waiting (the children are killed on exit, scripts/lib/dev-servers.mjs).
@@ -104,9 +115,11 @@ async function main() {
       process.exit(130);
     }
     log(`${why}: stopping the watcher, the docs server, the mocks and the sandbox`);
+    handover?.remove();
     shutdown.abort();
     tail?.controller.abort();
-    stopping = Promise.allSettled([watcher?.close(), running, tail?.done, servers.mocks.stop(), servers.sandbox.stop(), site?.close()]).then(() => {
+    const closing = [...watchers.map((w) => w.close()), queue, tail?.done, servers.mocks.stop(), servers.sandbox.stop(), site?.close()];
+    stopping = Promise.allSettled(closing).then(() => {
       log('stopped');
       process.exit(0);
     });
@@ -118,34 +131,64 @@ async function main() {
   const parent = process.ppid;
   setInterval(() => process.ppid !== parent && !stopping && stopAll('the process that started npm run dev ended'), 250).unref();
 
-  const build = await createBuild(out);
+  let build = await createBuild(out);
   // What the bundles are made from: read before the first build bundles it.
   let bundledFrom = await readSources();
   const report = (err) => {
     if (signal.aborted) return;
     const next =
       err.step === 'compile'
-        ? 'the watcher goes on, the sandbox keeps the last good generated/lib; fix it, then save a file under openapi/ to compile again'
+        ? 'the watcher goes on, the sandbox keeps the last good generated/lib; fix it, then save a file under src/ or openapi/ to compile again'
         : 'the watcher goes on; fix it and save';
     console.error(`[dev] problem in ${err.step ?? 'build'} (${next}):\n${err.message}`);
   };
-  const first = performance.now();
-  const initial = await toolAbort.run(signal, () => build.all({ onError: report }));
-  if (signal.aborted) return;
-  log(`build: ${describeTimings(initial.timings)}; ${seconds(first)}`);
 
-  site = await serveStatic(path.join(out, 'docs'), { port, handle: handleEvents, html: withReload }).catch((err) => {
+  // The docs server and dev's record first, so that a build handed over
+  // during the first one waits for it in the queue.
+  handover = devHandover((options, say) => serially(() => handedBuild(options, say)));
+  site = await serveStatic(path.join(out, 'docs'), { port, handle: (req, res) => handleEvents(req, res) || handover.handle(req, res), html: withReload }).catch((err) => {
     throw new Error(err.code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port or DEV_PORT (0 for any free one)` : err.message);
   });
-  await Promise.all([servers.mocks.start(), servers.sandbox.start()]);
+  handover.record(site.url);
+  await serially(async () => {
+    const first = performance.now();
+    const initial = await toolAbort.run(signal, () => build.all({ onError: report }));
+    if (signal.aborted) return;
+    log(`build: ${describeTimings(initial.timings)}; ${seconds(first)}`);
+    await Promise.all([servers.mocks.start(), servers.sandbox.start()]);
+  });
   if (signal.aborted) return;
   log(`docs: ${site.url}/ (reload on change)`);
+
+  /**
+   * Runs lint, types, validators and compile in the background, after the
+   * quick steps of a save or alone after a change under src/. A newer turn
+   * of the queue stops them; the sandbox restarts when compile rewrote its code.
+   */
+  function startSlowSteps(start, mocksRestarted) {
+    const controller = new AbortController();
+    // Without the quick steps: a save during this tail would have them run
+    // again in full and stopped halfway by the rebuild of that save.
+    const slowSteps = () => build.all({ onError: (err) => controller.signal.aborted || report(err), skip: ['bundle', 'samples', 'docs'] });
+    const done = toolAbort
+      .run(controller.signal, slowSteps)
+      .then(async (rest) => {
+        if (controller.signal.aborted) return;
+        await mocksRestarted;
+        if (rest.timings.some(([name, , ran]) => name === 'compile' && ran) && !rest.errors.some((err) => err.step === 'compile')) await servers.sandbox.restart();
+        log(`rebuilt in ${seconds(start)}: ${describeTimings(rest.timings)}`);
+      })
+      .catch(report);
+    tail = { controller, done };
+    done.finally(() => {
+      if (tail?.done === done) tail = null;
+    });
+  }
 
   // An edit runs the quick steps at once (bundle, samples, docs), then the
   // slow ones (lint, types, validators, compile) in the background; a newer
   // edit stops those (their tools are killed) and starts over. A stopped or
   // failed compile leaves generated/lib whole (scripts/compile.mjs).
-  let again = false;
   let docsFailed = false;
   async function rebuild() {
     const start = performance.now();
@@ -156,7 +199,7 @@ async function main() {
     const missing = Object.values(before).includes('');
     if (!files.length && !missing) return;
     // The last save's slow steps are stopped but not waited for: the docs
-    // come first. They write none of what the quick steps write (skip below).
+    // come first. They write none of what the quick steps write (skip above).
     const stopped = tail;
     stopped?.controller.abort();
     // Each quick step's time, in the log line that says the docs are updated.
@@ -201,54 +244,88 @@ async function main() {
     const mocksRestarted = servers.mocks.follow(changed);
     if (changed.length) await servers.sandbox.restart();
     if (signal.aborted) return;
-    const controller = new AbortController();
-    // Without the quick steps: a save during this tail would have them run
-    // again in full (the bundles and pages removed first) and stopped halfway
-    // by the rebuild of that save, leaving bundles or pages missing.
-    const slowSteps = () => build.all({ onError: (err) => controller.signal.aborted || report(err), skip: ['bundle', 'samples', 'docs'] });
-    const done = toolAbort
-      .run(controller.signal, slowSteps)
-      .then(async (rest) => {
-        if (controller.signal.aborted) return;
-        await mocksRestarted;
-        if (rest.timings.some(([name, , ran]) => name === 'compile' && ran) && !rest.errors.some((err) => err.step === 'compile')) await servers.sandbox.restart();
-        log(`rebuilt in ${seconds(start)}: ${describeTimings(rest.timings)}`);
-      })
-      .catch(report);
-    tail = { controller, done };
-    done.finally(() => {
-      if (tail?.done === done) tail = null;
-    });
+    startSlowSteps(start, mocksRestarted);
   }
-  function schedule() {
+
+  /** A change under src/: the slow steps again (compile among them), after the last ones stopped. */
+  async function recompile() {
+    const stopped = tail;
+    stopped?.controller.abort();
+    await stopped?.done;
     if (signal.aborted) return;
-    if (running) return void (again = true);
-    running = toolAbort
-      .run(signal, rebuild)
-      .catch(report)
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          schedule();
-        }
-      });
+    log('src/ changed: compiling');
+    startSlowSteps(performance.now());
+  }
+
+  /**
+   * A build `npm run build` handed over: the build it would have run, with
+   * the committed folders put back if it fails (scripts/build.mjs); then
+   * the open pages reload, the mocks of changed bundles and the sandbox restart.
+   */
+  async function handedBuild(options, say) {
+    if (signal.aborted) throw new Error('npm run dev is stopping; run npm run build again once it has');
+    const start = performance.now();
+    say(`[dev] build handed over by npm run build${options.force ? ' (--force)' : ''}${options.only ? ` (--only ${options.only.join(',')})` : ''}`);
+    const stopped = tail;
+    stopped?.controller.abort();
+    await stopped?.done;
+    const sources = await readSources();
+    const before = await readBundles();
+    const onError = (err) => say(`[dev] problem in ${err.step ?? 'build'} (the build goes on with the other steps)`, { error: true });
+    const result = await toolAbort.run(signal, () => buildKeepingCommitted(out, { ...options, onError }));
+    // Its records, written by the handed build, are read again.
+    build = await createBuild(out);
+    if (!result.errors.length && (!options.only || options.only.includes('bundle'))) bundledFrom = sources;
+    if (!result.errors.length && (!options.only || options.only.includes('docs'))) docsFailed = false;
+    for (const line of result.lines) say(line);
+    for (const line of result.errors) say(line, { error: true });
+    const after = await readBundles();
+    const changed = APIS.filter((api) => before[api.name] !== after[api.name]).map((api) => api.name);
+    const mocked = MOCKED_APIS.filter((api) => changed.includes(api.name)).map((api) => api.name);
+    reloadPages();
+    await servers.mocks.restart(mocked);
+    await servers.sandbox.restart();
+    const restarted = mocked.length ? `the ${mocked.join(' and ')} mock${mocked.length > 1 ? 's' : ''} and the sandbox` : 'the sandbox';
+    say(`[dev] ran the handed build in ${seconds(start)}: pages reloaded; ${restarted} restarted on what it wrote`);
+    log(`ran a build handed over by npm run build (${result.errors.length ? 'failed' : 'passed'}) in ${seconds(start)}`);
+    // The slow steps of a save it stopped, which `--only` may have left out: what is done already is skipped.
+    if (stopped && !signal.aborted) startSlowSteps(start);
+    return result.errors.length ? 1 : 0;
+  }
+
+  let rebuildQueued = false;
+  function schedule() {
+    if (signal.aborted || rebuildQueued) return;
+    // Saves while this rebuild waits its turn are read by it: it compares every file's text.
+    rebuildQueued = true;
+    serially(() => {
+      rebuildQueued = false;
+      return toolAbort.run(signal, rebuild);
+    }).catch(report);
   }
   // chokidar, not Node's recursive fs.watch: that loses a file an editor
   // saves by writing a new file and renaming it over the old one (vim,
   // JetBrains' safe write, sed -i), and every later save would go unseen.
-  let timer = null;
-  watcher = watch(path.join(ROOT, 'openapi'), { ignoreInitial: true });
-  watcher.on('all', () => {
-    clearTimeout(timer);
-    // Longer than chokidar's 50 ms per file in which a second change event
-    // is dropped: the rebuild then starts after, and reads, any such save
-    // (it compares every file's text, scripts/lib/dev-sources.mjs).
-    timer = setTimeout(schedule, 100);
-  });
-  watcher.on('error', (err) => warn(`watching openapi/ failed (${err.message}); saves may go unseen until npm run dev is started again`));
-  await new Promise((resolve) => watcher.once('ready', resolve));
-  log('watching openapi/ (Ctrl-C stops everything)');
+  const watchFolder = (folder, onChange) => {
+    let timer = null;
+    const watcher = watch(path.join(ROOT, folder), { ignoreInitial: true });
+    watcher.on('all', () => {
+      clearTimeout(timer);
+      // Longer than chokidar's 50 ms per file in which a second change event
+      // is dropped: the rebuild then starts after, and reads, any such save
+      // (it compares every file's text, scripts/lib/dev-sources.mjs).
+      timer = setTimeout(onChange, 100);
+    });
+    watcher.on('error', (err) => warn(`watching ${folder}/ failed (${err.message}); saves may go unseen until npm run dev is started again`));
+    watchers.push(watcher);
+    return new Promise((resolve) => watcher.once('ready', resolve));
+  };
+  await Promise.all([
+    watchFolder('openapi', schedule),
+    // Compile's own record tells whether src/ changed since it last passed.
+    watchFolder('src', () => signal.aborted || serially(recompile).catch(report)),
+  ]);
+  log('watching openapi/ and src/ (Ctrl-C stops everything)');
 }
 
 main().catch((err) => {

@@ -7,19 +7,20 @@
 // (generated/samples, by scripts/samples.mjs) as Redoc's x-codeSamples; they
 // are added to a scratch copy of the bundle, not to the published one.
 // `npm run dev` passes `only` to re-render just the APIs whose bundle changed.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// Each page replaces the old one in a rename (scripts/lib/replace-file.mjs):
+// the page dev serves is never missing or half written.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APIS } from './lib/apis.mjs';
 import { assumptionsPage, changelogPage, indexPage } from './lib/doc-pages.mjs';
 import { ROOT } from './lib/paths.mjs';
+import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 export async function docs(out, { only } = {}) {
   const dir = path.join(out, 'docs');
-  if (!only) await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'vc-docs-'));
   try {
     const entries = await Promise.all(
@@ -30,16 +31,17 @@ export async function docs(out, { only } = {}) {
         const samples = JSON.parse(await readFile(path.join(out, 'samples', `${api.name}.json`), 'utf8'));
         const source = path.join(scratch, `${api.name}.json`);
         await writeFile(source, JSON.stringify(withCodeSamples(doc, samples)));
-        const file = path.join(dir, page);
-        await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', file], { quiet: true });
-        await writeFile(file, offline(await readFile(file, 'utf8')));
+        const rendered = path.join(scratch, page);
+        await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered], { quiet: true });
+        await replaceFile(path.join(dir, page), offline(await readFile(rendered, 'utf8')));
         return { ...api, page, version: doc.info.version };
       }),
     );
     const { name: packageName } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
-    await writeFile(path.join(dir, 'assumptions.html'), assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8')));
-    await writeFile(path.join(dir, 'changelog.html'), changelogPage(await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8')));
-    await writeFile(path.join(dir, 'index.html'), indexPage(entries, { packageName }));
+    await replaceFile(path.join(dir, 'assumptions.html'), assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8')));
+    await replaceFile(path.join(dir, 'changelog.html'), changelogPage(await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8')));
+    await replaceFile(path.join(dir, 'index.html'), indexPage(entries, { packageName }));
+    if (!only) await removeAllBut(dir, [...entries.map((e) => e.page), 'assumptions.html', 'changelog.html', 'index.html']);
     console.log(`docs: ${entries.filter((e) => !e.kept).map((e) => e.page).join(', ')}, assumptions.html, changelog.html, index.html`);
   } finally {
     await rm(scratch, { recursive: true, force: true });

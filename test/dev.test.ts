@@ -3,17 +3,19 @@
 // edit of openapi/ shows in the served docs, the open page is told to reload,
 // the mock answers from the new bundle, the sandbox comes back, saves made by
 // renaming a new file over the old are each seen, a lint problem is printed
-// while the watcher goes on, a failed compile leaves generated/lib as it was,
-// and SIGTERM to npm ends every process dev started.
+// while the watcher goes on, `npm run build` hands its build to dev (which
+// then serves what it wrote), a change under src/ reaches the sandbox, a
+// failed compile leaves generated/lib as it was, and SIGTERM to npm ends
+// every process dev started.
 // The waits are generous: a test asserts what happens, not how fast (the
 // 3-second loop is a figure of `npm run bench -- --only dev`).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accepts } from '../scripts/lib/prism.mjs';
 import { copyProject } from '../scripts/lib/project-copy.mjs';
+import { snapshot } from './helpers/folder-snapshot.js';
 
 let copy: ReturnType<typeof copyProject> | undefined;
 /** A path in the copy. */
@@ -60,19 +62,17 @@ const saveByRename = (where: string[], text: string) => {
   renameSync(scratch, file);
 };
 const lastDevLine = () => output.match(/^\[dev\] .*$/gm)?.at(-1) ?? '';
-/** The background steps of the last save are done (their last line is "rebuilt in"). */
-const settled = () => until('the background steps finished', () => lastDevLine().startsWith('[dev] rebuilt in'));
+/** The background steps of the last save are done (their last line is "rebuilt in"), or the last build handed over. */
+const settled = () => until('the background steps finished', () => /^\[dev\] (rebuilt in|ran a build handed over)/.test(lastDevLine()));
+const count = (pattern: RegExp) => output.match(pattern)?.length ?? 0;
+const sandboxStarts = () => count(/\[dev\] sandbox: /g);
+/** The externalId the v2 mock answers for the example verification; null while it does not answer. */
+const mockExternalId = async () => {
+  const res = await fetch(`${urls.v2Mock}/v2/verifications/0b7d4f52-9c1e-4a8f-b3d6-5e2a71c9f084`, { headers: { Authorization: 'Bearer dev-test' } }).catch(() => null);
+  return res?.ok ? ((await res.json()) as { externalId: string }).externalId : null;
+};
+const sandboxHome = () => fetch(`${urls.sandbox}/`).then((r) => (r.ok ? r.text() : ''), () => '');
 
-/** Every file of a folder with a hash of its bytes. */
-const snapshot = (dir: string) =>
-  Object.fromEntries(
-    readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => {
-        const file = path.join(entry.parentPath, entry.name);
-        return [path.relative(dir, file), createHash('sha256').update(readFileSync(file)).digest('hex')];
-      }),
-  );
 
 /** A process and all its descendants, with their command lines (Linux /proc). */
 function processTree(pid: number): { pid: number; cmd: string }[] {
@@ -153,13 +153,8 @@ describe('npm run dev', () => {
   });
 
   it('shows a one-line description edit, reloads the page, the mock reloads and the sandbox restarts on the new bundle', async () => {
-    const id = '0b7d4f52-9c1e-4a8f-b3d6-5e2a71c9f084';
-    const mockExternalId = async () => {
-      const res = await fetch(`${urls.v2Mock}/v2/verifications/${id}`, { headers: { Authorization: 'Bearer dev-test' } }).catch(() => null);
-      return res?.ok ? ((await res.json()) as { externalId: string }).externalId : null;
-    };
     expect(await mockExternalId()).toBe('signup-58213');
-    const sandboxStarts = output.match(/\[dev\] sandbox: /g)!.length;
+    const starts = sandboxStarts();
     const reloads = events.length;
 
     edit(V2_SOURCE, `${LEAD}:`, `${LEAD} (edited by the dev test):`);
@@ -169,7 +164,7 @@ describe('npm run dev', () => {
     await until('a reload event', () => events.length > reloads);
     expect(events.at(-1)).toBe('event: reload');
     await until('the mock answering from the new bundle', async () => (await mockExternalId()) === 'signup-dev-test');
-    await until('the sandbox restarted on the new bundle', () => output.match(/\[dev\] sandbox: /g)!.length > sandboxStarts);
+    await until('the sandbox restarted on the new bundle', () => sandboxStarts() > starts);
     const sandboxUrl = /\[dev\] sandbox: (http:\S+)/.exec(output.slice(output.lastIndexOf('[dev] sandbox: ')))![1];
     expect(sandboxUrl).toBe(urls.sandbox);
     expect((await fetch(`${sandboxUrl}/v2/verifications/`)).status).toBe(401);
@@ -202,20 +197,55 @@ describe('npm run dev', () => {
     await until('the next edit in the served page', async () => (await page('sandbox.html')).includes(`${SANDBOX_LEAD} (edited twice)`));
   }, 600_000);
 
+  it('runs npm run build for it, then serves what that build wrote: the page, the mock and a restarted sandbox', async () => {
+    await settled();
+    const starts = sandboxStarts();
+    edit(V2_SOURCE, `${LEAD} (edited by the dev test):`, `${LEAD} (built by npm run build):`);
+    edit(V2_EXAMPLE, 'externalId: signup-dev-test', 'externalId: signup-handed-build');
+    const build = spawn('npm', ['run', 'build'], { cwd: copy!.dir, env: { ...process.env, NO_UPDATE_NOTIFIER: '1' } });
+    let printed = '';
+    build.stdout!.on('data', (d) => (printed += d));
+    build.stderr!.on('data', (d) => (printed += d));
+    const status = await new Promise((resolve) => build.once('exit', resolve));
+    expect(status, printed).toBe(0);
+    expect(printed).toMatch(/build: run by npm run dev \(pid \d+, docs http:\/\/127\.0\.0\.1:\d+\/\), which owns generated\/ in this checkout/);
+    expect(printed).toMatch(/build: bundle (\d+\.\ds|unchanged), .*total/);
+    expect(printed).toMatch(/\[dev\] ran the handed build in [\d.]+s: pages reloaded; .*sandbox restarted/);
+    expect(output).toMatch(/\[dev\] ran a build handed over by npm run build \(passed\)/);
+    expect(readdirSync(inCopy('generated')).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(await page('v2.html')).toContain(`${LEAD} (built by npm run build):`);
+    await until('the mock answering from the built bundle', async () => (await mockExternalId()) === 'signup-handed-build');
+    expect(sandboxStarts()).toBeGreaterThan(starts);
+    expect((await fetch(`${urls.sandbox}/v2/verifications/`)).status).toBe(401);
+  }, 600_000);
+
+  it('compiles a change under src/ and restarts the sandbox on it', async () => {
+    await settled();
+    const HOME = ['src', 'sandbox', 'http', 'home-page.ts'];
+    const original = readFileSync(inCopy(...HOME), 'utf8');
+    expect(await sandboxHome()).toContain('for development and tests (never production)');
+    edit(HOME, 'for development and tests (never production)', 'for development and tests (never production; compiled by dev)');
+    try {
+      await until('the changed home page served by the sandbox', async () => (await sandboxHome()).includes('compiled by dev'));
+      expect(output).toMatch(/\[dev\] src\/ changed: compiling/);
+    } finally {
+      const rebuilds = count(/\[dev\] rebuilt in /g);
+      writeFileSync(inCopy(...HOME), original);
+      await until('the sandbox back on the original src/', async () => count(/\[dev\] rebuilt in /g) > rebuilds && !(await sandboxHome()).includes('compiled by dev'));
+    }
+  }, 600_000);
+
   it('keeps the last good generated/lib when compile fails, and prints the error with what to do', async () => {
     await settled();
     const before = snapshot(inCopy('generated', 'lib'));
     expect(Object.keys(before)).toContain(path.join('src', 'cli', 'index.js'));
-    // dev watches openapi/ only: the broken module waits for the next save there.
     const broken = inCopy('src', 'dev-test-broken.ts');
+    const problems = count(/problem in compile/g);
     writeFileSync(broken, "export const broken: number = 'not a number';\n");
     try {
-      const problems = output.match(/problem in compile/g)?.length ?? 0;
-      const original = readFileSync(inCopy(...VERIFICATIONS), 'utf8');
-      saveByRename(VERIFICATIONS, original.replace(CREATED, `${CREATED} (saved with src/ broken)`));
-      await until('the compile problem printed', () => (output.match(/problem in compile/g)?.length ?? 0) > problems);
+      await until('the compile problem printed', () => count(/problem in compile/g) > problems);
       const report = output.slice(output.lastIndexOf('[dev] problem in compile'));
-      expect(report).toMatch(/the sandbox keeps the last good generated\/lib; fix it, then save a file under openapi\/ to compile again/);
+      expect(report).toMatch(/the sandbox keeps the last good generated\/lib; fix it, then save a file under src\/ or openapi\/ to compile again/);
       expect(report).toMatch(/generated\/lib is left as the last compile that succeeded/);
       expect(report).toMatch(/src\/dev-test-broken\.ts\(1,14\): error TS2322/);
       await settled();
@@ -223,7 +253,9 @@ describe('npm run dev', () => {
       expect(readdirSync(inCopy('generated')).filter((name) => name.startsWith('.lib-'))).toEqual([]);
       expect((await fetch(`${urls.sandbox}/v2/verifications/`)).status).toBe(401);
     } finally {
+      const rebuilds = count(/\[dev\] rebuilt in /g);
       rmSync(broken, { force: true });
+      await until('the compile after the broken module went', () => count(/\[dev\] rebuilt in /g) > rebuilds);
     }
   }, 600_000);
 

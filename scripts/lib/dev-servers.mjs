@@ -33,7 +33,9 @@ const track = (pid, exited) => {
  * watches the document it serves and reloads it when it changes, in its own
  * process (a new Prism process would cost seconds of CPU per save).
  * `follow(names)` starts the named mocks that are not running (one that
- * failed to start, or stopped).
+ * failed to start, or stopped); `restart(names)` starts the named mocks
+ * again, which then surely serve their bundle as it is now (after a build
+ * handed over by `npm run build`, the one time that is worth Prism's start).
  */
 export function devMocks({ out, ports, signal, log, warn }) {
   const running = new Map();
@@ -69,10 +71,16 @@ export function devMocks({ out, ports, signal, log, warn }) {
     running.delete(api.name);
     await start(api);
   };
+  const restartOne = async (api) => {
+    await running.get(api.name)?.stop();
+    running.delete(api.name);
+    await start(api);
+  };
   const enqueue = (fn) => (queue = queue.then(fn));
   return {
     start: () => enqueue(() => Promise.all(MOCKED_APIS.map(start))),
     follow: (names) => enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(startIfStopped))),
+    restart: (names) => enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(restartOne))),
     // A start under way ends at once: `signal` has killed its Prism.
     stop: () => enqueue(() => Promise.all([...running.values()].map((mock) => mock.stop()))),
   };
