@@ -1,11 +1,14 @@
-// `npm run dev`: the API team's edit loop. Watches openapi/, rebuilds what a
+// `npm run dev`: the API team's edit loop. Watches openapi/ and src/, rebuilds what a
 // change touches (the build's own steps, and its cache for all but the
 // bundle, scripts/build.mjs; the changed sources, scripts/lib/dev-sources.mjs), serves
 // the rendered docs on 127.0.0.1 and reloads the open page when they change,
 // and keeps the Prism mocks and the sandbox running on the new bundles
 // (scripts/lib/dev-servers.mjs). The docs come first after an edit; lint,
 // types, validators and compile follow, and their problems are printed
-// without stopping the watcher. SIGINT, SIGTERM, or the end of the process
+// without stopping the watcher. A save under src/ compiles and restarts the
+// sandbox. It owns generated/ while it runs: every build it runs waits its
+// turn in one queue, `npm run build` in this checkout among them
+// (scripts/lib/dev-handover.mjs). SIGINT, SIGTERM, or the end of the process
 // that started it, stops everything it started.
 //   node scripts/dev.mjs [--port PORT] [--sandbox-port PORT] [--mock-v2-port PORT] [--mock-partner-port PORT]
 import { watch } from 'chokidar';
