@@ -150,7 +150,9 @@ describe('npm run diff', () => {
     expect(text.code, text.stdout + text.stderr).toBe(0);
     expect(text.stdout).toContain('v2 (Verification API v2): 0 breaking, 0 to review, 2 deprecated, 2 non-breaking');
     expect(text.stdout).toContain(`  ${GET}\n    DEPRECATED  response 200: field phoneNo deprecated  [deprecated]\n    ok        response 200: field locale added`);
-    expect(text.stdout).toMatch(/^No breaking changes\.\nDeprecations in: v2\. They pass the gate; .*"Deprecated".*"Deprecate a field"/m);
+    expect(text.stdout).toMatch(/^No breaking changes\.\nDeprecations in: v2\. They pass the gate; .*"Deprecated".*guides\/contract\.md, "Deprecate a field"/m);
+    // The recipe the message sends the reader to.
+    expect(readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8')).toContain('**Deprecate a field**');
 
     const json = JSON.parse((await run(['--against', dirs.base, '--head-dir', dirs.head, '--json'])).stdout);
     expect(json).toMatchObject({ breaking: false, needsReview: false, deprecates: true, passes: true, bump: 'minor' });

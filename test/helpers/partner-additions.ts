@@ -36,12 +36,17 @@ const RECIPE = 'guides/contract.md, "Deprecate a field"';
 
 /**
  * What is wrong with the fields a schema marks deprecated, given those the
- * documentation deprecates in it: each message names the field and says
- * where a deprecation is declared.
+ * documentation deprecates in it and those the API team added (by default
+ * its ADDED_DEPRECATIONS entry): each message names the field and says where
+ * a deprecation is declared.
  */
-export function deprecationProblems(schema: string, properties: Record<string, { deprecated?: unknown }>, documented: string[]): string[] {
+export function deprecationProblems(
+  schema: string,
+  properties: Record<string, { deprecated?: unknown }>,
+  documented: string[],
+  added: string[] = ADDED_DEPRECATIONS[schema] ?? [],
+): string[] {
   const marked = Object.entries(properties).filter(([, p]) => p?.deprecated === true).map(([name]) => name);
-  const added = ADDED_DEPRECATIONS[schema] ?? [];
   const entry = `ADDED_DEPRECATIONS.${schema}`;
   const problems = marked
     .filter((name) => !documented.includes(name) && !added.includes(name))
