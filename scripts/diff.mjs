@@ -18,7 +18,8 @@
 //
 // An API that did not exist at the base is reported as new, not breaking.
 // The verdicts come from the structural diff (scripts/lib/contract-diff.mjs
-// and schema-diff.mjs; rules in their headers): breaking, to review, or not
+// and schema-diff.mjs; rules in their headers): breaking, to review,
+// deprecated (passes, listed apart: partners must be told), or not
 // breaking. A change to review fails the gate until an entry of the
 // acknowledged file names it with a reason; a major version bump declares
 // both kinds. Why there is no `redocly diff` second opinion: guides/releasing.md.
