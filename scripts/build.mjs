@@ -41,7 +41,8 @@ export function buildSteps(out) {
       perApi: (api) => [...sourceDirsOf(api).map((dir) => root('openapi', dir)), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')],
       outputs: [],
     },
-    bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs')], outputs: [gen('openapi'), gen('workflows')] },
+    // package.json: its version is every bundle's info.version.
+    bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs'), root('package.json')], outputs: [gen('openapi'), gen('workflows')] },
     'lint-bundles': {
       fn: lintBundles,
       inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')],

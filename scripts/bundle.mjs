@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { APIS, sourceOf } from './lib/apis.mjs';
+import { packageVersion, withVersion } from './lib/package-version.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runTool } from './lib/run.mjs';
@@ -49,7 +50,8 @@ async function bundleApis(chosen, dir) {
     const config = path.join(scratch, 'redocly.yaml');
     await writeFile(config, stringify({ apis }));
     await runTool('redocly', ['bundle', '--config', config], { quiet: true });
-    texts = await Promise.all(chosen.map((api) => readFile(path.join(scratch, `${api.name}.yaml`), 'utf8')));
+    const version = await packageVersion();
+    texts = await Promise.all(chosen.map(async (api) => withVersion(await readFile(path.join(scratch, `${api.name}.yaml`), 'utf8'), version)));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
