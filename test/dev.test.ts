@@ -209,7 +209,7 @@ describe('npm run dev', () => {
     const status = await new Promise((resolve) => build.once('exit', resolve));
     expect(status, printed).toBe(0);
     expect(printed).toMatch(/build: run by npm run dev \(pid \d+, docs http:\/\/127\.0\.0\.1:\d+\/\), which owns generated\/ in this checkout/);
-    expect(printed).toMatch(/build: bundle (\d+\.\ds|unchanged), .*total/);
+    expect(printed).toMatch(/build: .*\bbundle (\d+\.\ds|unchanged).*; total/);
     expect(printed).toMatch(/\[dev\] ran the handed build in [\d.]+s: pages reloaded; .*sandbox restarted/);
     expect(output).toMatch(/\[dev\] ran a build handed over by npm run build \(passed\)/);
     expect(readdirSync(inCopy('generated')).filter((name) => name.startsWith('.'))).toEqual([]);

@@ -4,7 +4,7 @@
 // a reviewer. They are copied beside themselves before the build (a hidden
 // folder under generated/, which .gitignore keeps out of git) and put back
 // file by file with renames, so the mocks watching a bundle see it change.
-import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 export const COMMITTED = ['openapi', 'types', 'workflows'];
@@ -34,6 +34,9 @@ export async function snapshotCommitted(out) {
         const [from, to] = [path.join(kept, name), path.join(out, name)];
         const before = await filesBelow(from);
         for (const file of before) {
+          // A file the build left as it was stays: a mock watching it has nothing to reload.
+          const now = await readFile(path.join(to, file)).catch(() => null);
+          if (now?.equals(await readFile(path.join(from, file)))) continue;
           await mkdir(path.dirname(path.join(to, file)), { recursive: true });
           await rename(path.join(from, file), path.join(to, file));
         }
