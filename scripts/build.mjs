@@ -22,9 +22,9 @@ import { types } from './types.mjs';
 import { validators } from './validators.mjs';
 import { APIS } from './lib/apis.mjs';
 import { BuildCache } from './lib/build-cache.mjs';
-import { COMMITTED, snapshotCommitted } from './lib/committed-snapshot.mjs';
+import { snapshotCommitted } from './lib/committed-snapshot.mjs';
 import { handToDev } from './lib/dev-handover.mjs';
-import { fail, outRoot, ROOT } from './lib/paths.mjs';
+import { COMMITTED_OUTPUTS, fail, outRoot, ROOT } from './lib/paths.mjs';
 
 /** Each step: what it runs, and the files whose change makes it run again. */
 export function buildSteps(out) {
@@ -181,7 +181,7 @@ export async function buildKeepingCommitted(out, { force = false, only = null, o
   lines.push(`build: ${describeTimings(result.timings)}; total ${(result.total / 1000).toFixed(1)}s`);
   const errors = result.errors.map((err) => `\nerror in ${err.step ?? 'build'}: ${err.message}`);
   if (errors.length) {
-    const kept = COMMITTED.map((name) => `generated/${name}`).join(', ');
+    const kept = COMMITTED_OUTPUTS.map((name) => `generated/${name}`).join(', ');
     errors.push(`\nThe build failed, so ${kept} were left as they were before it (the other outputs may hold this build's work); fix the errors above and run npm run build again.`);
   }
   return { ...result, lines, errors };

@@ -1,10 +1,11 @@
 // Generates TypeScript types from each bundled document with openapi-typescript:
-// generated/types/<api>.ts.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+// generated/types/<api>.ts. Each file is replaced in a rename and a file no
+// API produces is removed after (scripts/lib/replace-file.mjs).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, NEVER } from 'openapi-typescript';
 import { APIS } from './lib/apis.mjs';
+import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 const HEADER = `/**
@@ -16,8 +17,6 @@ const HEADER = `/**
 
 export async function types(out) {
   const dir = path.join(out, 'types');
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
   await Promise.all(
     APIS.map(async (api) => {
       const source = pathToFileURL(path.join(out, 'openapi', `${api.name}.yaml`));
@@ -31,9 +30,10 @@ export async function types(out) {
         defaultNonNullable: false,
         transform: (schema) => (isEmptyNot(schema) ? NEVER : undefined),
       });
-      await writeFile(path.join(dir, `${api.name}.ts`), HEADER + astToString(ast));
+      await replaceFile(path.join(dir, `${api.name}.ts`), HEADER + astToString(ast));
     }),
   );
+  await removeAllBut(dir, APIS.map((api) => `${api.name}.ts`));
   console.log(`types: ${APIS.map((a) => `${a.name}.ts`).join(', ')}`);
 }
 

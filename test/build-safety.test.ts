@@ -13,9 +13,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundle } from '../scripts/bundle.mjs';
 import { compile } from '../scripts/compile.mjs';
-import { COMMITTED } from '../scripts/lib/committed-snapshot.mjs';
 import { devRecordOf } from '../scripts/lib/dev-handover.mjs';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { COMMITTED_OUTPUTS, ROOT } from '../scripts/lib/paths.mjs';
 import { copyProject } from '../scripts/lib/project-copy.mjs';
 import { toolAbort } from '../scripts/lib/run.mjs';
 import { snapshot } from './helpers/folder-snapshot.js';
@@ -44,7 +43,7 @@ describe('a failed npm run build', () => {
     const copy = copyProject('vc-build-fail-');
     copies.push(copy);
     const generated = path.join(copy.dir, 'generated');
-    const before = Object.fromEntries(COMMITTED.map((name) => [name, snapshot(path.join(generated, name))]));
+    const before = Object.fromEntries(COMMITTED_OUTPUTS.map((name) => [name, snapshot(path.join(generated, name))]));
     expect(Object.keys(before.openapi)).toContain('v2.yaml');
     // A description every committed folder carries (bundle and types), and
     // a component nothing uses: bundled fine, refused by Redocly's lint.
@@ -66,7 +65,7 @@ describe('a failed npm run build', () => {
     expect(failed.stdout).toMatch(/build: .*\btypes \d+\.\ds/);
     expect(failed.stderr).toMatch(/error in lint-sources: Redocly lint found problems[\s\S]*no-unused-components/);
     expect(failed.stderr).toContain('The build failed, so generated/openapi, generated/types, generated/workflows were left as they were before it');
-    for (const name of COMMITTED) expect(snapshot(path.join(generated, name)), `generated/${name}`).toEqual(before[name]);
+    for (const name of COMMITTED_OUTPUTS) expect(snapshot(path.join(generated, name)), `generated/${name}`).toEqual(before[name]);
     expect(readdirSync(generated).filter((name) => name.startsWith('.'))).toEqual([]);
 
     // The record saw the bundle pass on these sources; its outputs, put

@@ -6,8 +6,8 @@
 // file by file with renames, so the mocks watching a bundle see it change.
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { COMMITTED_OUTPUTS } from './paths.mjs';
 
-export const COMMITTED = ['openapi', 'types', 'workflows'];
 
 /** The files below `dir`, relative to it; none when it does not exist. */
 async function filesBelow(dir) {
@@ -23,14 +23,14 @@ async function filesBelow(dir) {
 export async function snapshotCommitted(out) {
   await mkdir(out, { recursive: true });
   const kept = await mkdtemp(path.join(out, '.build-kept-'));
-  for (const name of COMMITTED) {
+  for (const name of COMMITTED_OUTPUTS) {
     await cp(path.join(out, name), path.join(kept, name), { recursive: true }).catch((err) => {
       if (err.code !== 'ENOENT') throw err;
     });
   }
   return {
     async restore() {
-      for (const name of COMMITTED) {
+      for (const name of COMMITTED_OUTPUTS) {
         const [from, to] = [path.join(kept, name), path.join(out, name)];
         const before = await filesBelow(from);
         for (const file of before) {
