@@ -1,5 +1,6 @@
 // Webhook delivery from the sandbox to a real loopback receiver: signed with
-// the current key, in the documented order, retried on the interval until
+// the current key, each documented event of a sequence (delivered in any
+// order, as the service promises none), retried on the interval until
 // answered 200, recorded in place in the histories, and never in the way of
 // the API.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -86,7 +87,7 @@ const typesFor = (id: string) =>
     .map((d) => d.event.eventType);
 
 describe('delivery', () => {
-  it('posts the new-user sequence in the documented order, signed with the current key, valid against the contract', async () => {
+  it('posts every event of the new-user sequence, signed with the current key, valid against the contract', async () => {
     received.length = 0;
     const id = await createVerification();
     await control(`/verifications/${id}/open`);
@@ -94,13 +95,16 @@ describe('delivery', () => {
     await control(`/verifications/${id}/name`, { firstName: 'Marta', lastName: 'Nowakowska' });
     await control(`/verifications/${id}/phone-verification`);
     await expect.poll(() => received.length).toBe(6);
-    expect(received.map((d) => d.event.eventType)).toEqual([...NEW_USER_SEQUENCE]);
+    // Each event goes out on its own, so those of one request may arrive either
+    // way round: the sequence is the order of generation, which the histories keep.
+    expect(received.map((d) => d.event.eventType).sort()).toEqual([...NEW_USER_SEQUENCE].sort());
     for (const d of received) {
       expect(d.signedWith).toBe(sandbox.authKey);
       partnerDoc.expectValid('WebhookEvent', d.event);
     }
     const history = await api(`/verifications/${id}/webhooks`);
     expect(history.body.count).toBe(3);
+    expect(history.body.webhooks.map((w: { payload: WebhookEvent }) => w.payload.eventType)).toEqual(NEW_USER_SEQUENCE.filter((t) => t.startsWith('verification.')));
     await expect.poll(async () => (await api(`/verifications/${id}/webhooks`)).body.webhooks.every((w: { success: boolean }) => w.success)).toBe(true);
     const userHistory = await api(`/users/${done.body.userId}/webhooks`);
     expect(userHistory.body.webhooks.map((w: { payload: WebhookEvent }) => w.payload.eventType)).toEqual(['user.created', 'user.updated', 'user.updated']);

@@ -20,6 +20,7 @@ import { homePageAnswer } from './http/home-page.js';
 import { partnerHandlers, type Handler } from './operations/partner.js';
 import { createPartnerState, type PartnerState } from './partner/state.js';
 import { V2State, type V2Verification } from './v2/state.js';
+import type { EmittedEvent } from './partner/api.js';
 import { WebhookDelivery } from './partner/delivery.js';
 import type { WebhookEvent } from '../webhooks/events.js';
 
@@ -82,6 +83,8 @@ export function createSandboxCore(options: CoreOptions) {
   const v2 = new V2State(() => seed, clock, url);
   // `partner` is read lazily: delivery needs the state, the state emits into delivery.
   let partner: PartnerState;
+  // The webhooks the request being run emits, sent once it is committed (see `run`).
+  let emittedByRun: EmittedEvent[] | undefined;
   const delivery = new WebhookDelivery({
     clock,
     target: () => partner.webhookTarget(),
@@ -102,17 +105,31 @@ export function createSandboxCore(options: CoreOptions) {
     publicUrl: url,
     newId: options.newId,
     onEvent: (emitted) => {
-      delivery.enqueue(emitted);
+      if (emittedByRun) emittedByRun.push(emitted);
+      else delivery.enqueue(emitted);
       options.onWebhook?.(emitted.event, emitted.text);
     },
   });
-  // A request happens at one instant, after time has done its work.
+  const commit = options.commit ?? ((answer: Answer) => answer);
+  // A request happens at one instant, after time has done its work. With
+  // --state a webhook goes out only once the change it reports is on disk: a
+  // receiver told of a change before its fsync could learn of one a `kill -9`
+  // then loses. A refused request commits nothing: what it emitted goes at once.
   const run = (handle: Handler, req: ParsedRequest) => {
-    const answer = clock.at(() => {
-      partner.expireDue();
-      return handle(req);
-    });
-    return options.commit ? options.commit(answer) : answer;
+    const emitted: EmittedEvent[] = [];
+    emittedByRun = emitted;
+    let committed: Answer | Promise<Answer> | undefined;
+    try {
+      const answer = clock.at(() => {
+        partner.expireDue();
+        return handle(req);
+      });
+      committed = commit(answer);
+      return committed;
+    } finally {
+      emittedByRun = undefined;
+      for (const event of emitted) delivery.enqueue(event, committed instanceof Promise ? committed : undefined);
+    }
   };
 
   const contract = (api: ApiName, security: RouteSpec['security']) =>

@@ -9,6 +9,7 @@ import { requestValidators } from '../../generated/validators/sandbox-contract.j
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
 import type { SandboxClock } from './common/clock.js';
+import { webhookUrlRefusal } from './common/option-checks.js';
 import { createSandboxCore, type SandboxCore } from './core.js';
 import { answerClientError } from './http/client-errors.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
@@ -104,6 +105,9 @@ function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, cl
 /** Starts the sandbox server; `startSandbox` of `@verification-service/contracts/sandbox` (in-process.ts) is this for a partner's test suite. */
 export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
+  // The command's --webhook-url meets the rule of `PUT /partners` before anything starts.
+  const refused = webhookUrlRefusal(options.webhookUrl ?? '');
+  if (refused) throw new TypeError(`webhook URL refused: ${refused}`);
   const saved = options.state === undefined ? undefined : readSavedState(options.state);
   // Slow clients (slowloris) are closed after a bound; Node checks it every
   // connectionsCheckingInterval, so the check runs often enough to matter.

@@ -1,6 +1,13 @@
 // The options both in-process doors take (startSandbox, createSandboxFetch),
 // checked one way: a mistake is a TypeError naming the function and the
-// option, before anything starts.
+// option, before anything starts. The rule on a webhook address is shared
+// with the server's options and `PUT /partners`, so each refuses the same.
+
+/** Why a webhook address is refused: a user or password in it would go with every webhook into every log on the way; X-SIGNATURE proves the sender. */
+export const webhookUrlRefusal = (webhookUrl: string): string | undefined =>
+  /^[a-z][a-z\d+.-]*:\/\/[^/?#]*@/i.test(webhookUrl)
+    ? 'a webhook address must not carry a user or password (https://user:password@…): webhooks prove they come from the service by X-SIGNATURE; drop the credentials from the address and check X-SIGNATURE in the receiver'
+    : undefined;
 
 /** `functions`: the options that must be functions when given. */
 type Checked = { authKey?: string; accessToken?: string; webhookUrl?: string; retryIntervalSeconds?: number; deliveryTimeoutSeconds?: number };
@@ -15,6 +22,8 @@ export function checkSharedOptions(caller: string, options: Checked, functions: 
   }
   const { webhookUrl } = options;
   if (webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(webhookUrl)) fail(`webhookUrl must be an http:// or https:// URL, not ${JSON.stringify(webhookUrl)}`);
+  const refused = webhookUrlRefusal(webhookUrl ?? '');
+  if (refused) fail(`webhookUrl refused: ${refused}`);
   for (const name of ['authKey', 'accessToken'] as const) {
     const value = options[name];
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) fail(`${name} must be a non-empty string when given`);

@@ -30,10 +30,10 @@ const unref = (timer: ReturnType<typeof setTimeout>) => (timer as { unref?: () =
 interface Pending {
   eventId: string;
   body: string;
-  /** The queues it is in (see `resourcesOf`); it goes out when it heads each of them. */
-  resources: string[];
   /** Sandbox time of the next attempt. */
   due: number;
+  /** The `clear()` it was enqueued after: one enqueued before a reset ends without effect. */
+  generation: number;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -45,35 +45,23 @@ interface Pending {
  */
 export const DELIVERIES_IN_FLIGHT = 32;
 
-// What an event must stay in order with: every verification and user its
-// `data` names. A verification event names its user once completed or reverted,
-// so a completion's user events wait for its `verification.updated`, and a
-// revert's update follows the `user.deleted` emitted before it.
-function resourcesOf(body: string, eventId: string): string[] {
-  const data: Record<string, unknown> = (JSON.parse(body) as { data?: Record<string, unknown> }).data ?? {};
-  const resources: string[] = [];
-  if (typeof data.verificationId === 'string') resources.push(`verification ${data.verificationId}`);
-  for (const user of [data.userId, data.previousUserId]) if (typeof user === 'string') resources.push(`user ${user}`);
-  // An event naming neither waits for nothing.
-  return resources.length ? resources : [`event ${eventId}`];
-}
-
 // The event type for a person reading the line; the body is the sandbox's own JSON.
 const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ?? 'event';
 
 /**
- * At least once, in order per resource: each resource has a FIFO queue, and
- * only an event heading all its queues is attempted. It leaves them once
- * answered 200 and recorded (on disk with --state), so a crash re-sends only
- * events whose answer went unrecorded, and a failed one holds back later ones.
+ * At least once, each event on its own, as the service promises no order:
+ * an event goes out when it is generated and, when its attempt fails, waits
+ * for its own retry while later events, of its verification and user too,
+ * go out. It is done once answered 200 and recorded (on disk with --state),
+ * so a crash re-sends only events whose answer went unrecorded.
  */
 export class WebhookDelivery {
-  private readonly queues = new Map<string, Pending[]>();
-  /** Events heading all their queues, due and not in flight, in the order they became so. */
+  /** Events due and not in flight, in the order they became so. */
   private readonly ready: Pending[] = [];
-  /** Events whose attempt failed, waiting for the retry interval (still heading their queues). */
+  /** Events whose attempt failed, waiting for the retry interval. */
   private readonly waiting = new Set<Pending>();
   private inFlight = 0;
+  private generation = 0;
   private closed = false;
   /** The attempts in flight, aborted by `close()`. */
   private readonly attempts = new Set<AbortController>();
@@ -87,29 +75,31 @@ export class WebhookDelivery {
     this.timeoutMs = options.attemptTimeoutMs ?? 10_000;
   }
 
-  /** Queues an event for delivery, after the events enqueued before it for the same resources. */
-  enqueue({ eventId, text }: EmittedEvent): void {
+  /**
+   * Delivers an event; with `saved`, only once it resolves (with --state, the
+   * change the event reports is on disk, so a receiver is never told of a
+   * change a crash could lose). A change that could not be saved is not told.
+   */
+  enqueue({ eventId, text }: EmittedEvent, saved?: PromiseLike<unknown>): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
-    const pending: Pending = { eventId, body: text, resources: resourcesOf(text, eventId), due: this.options.clock.now().getTime() };
-    for (const resource of pending.resources) {
-      const queue = this.queues.get(resource);
-      if (queue) queue.push(pending);
-      else this.queues.set(resource, [pending]);
-    }
-    if (this.heads(pending)) this.ready.push(pending);
-    this.pump();
+    const pending: Pending = { eventId, body: text, due: this.options.clock.now().getTime(), generation: this.generation };
+    if (!saved) return this.send(pending);
+    saved.then(
+      () => this.send(pending),
+      (err: Error) => this.options.onFailure?.(`webhook ${eventTypeOf(text)} ${eventId} not sent: the change it reports was not saved (${err.message}), so a restart would not know it; see the error the request got`),
+    );
   }
 
   /** Retries now whatever is due by the sandbox clock (after it was advanced). */
   retryDue(): void {
     const now = this.options.clock.now().getTime();
-    for (const pending of this.waiting) if (pending.due <= now) this.retry(pending);
+    for (const pending of this.waiting) if (pending.due <= now) this.send(pending);
   }
 
-  /** Drops pending deliveries (a reset of the sandbox); an attempt in flight ends without effect on the queues. */
+  /** Drops pending deliveries (a reset of the sandbox); an attempt in flight ends without effect. */
   clear(): void {
-    this.queues.clear();
+    this.generation += 1;
     this.ready.length = 0;
     for (const pending of this.waiting) clearTimeout(pending.timer);
     this.waiting.clear();
@@ -121,13 +111,11 @@ export class WebhookDelivery {
     for (const attempt of this.attempts) attempt.abort();
   }
 
-  private heads(pending: Pending): boolean {
-    return pending.resources.every((resource) => this.queues.get(resource)?.[0] === pending);
-  }
-
-  private retry(pending: Pending): void {
+  /** Makes an event ready: its first attempt, or a retry out of `waiting`. */
+  private send(pending: Pending): void {
     clearTimeout(pending.timer);
     this.waiting.delete(pending);
+    if (this.closed || pending.generation !== this.generation) return;
     this.ready.push(pending);
     this.pump();
   }
@@ -142,36 +130,25 @@ export class WebhookDelivery {
     }
   }
 
-  /** Takes a delivered event off its queues; an event it held that now heads all of its own is ready. */
-  private release(pending: Pending): void {
-    for (const resource of pending.resources) {
-      const queue = this.queues.get(resource);
-      if (queue?.[0] !== pending) continue; // dropped by a reset while in flight
-      queue.shift();
-      if (!queue.length) this.queues.delete(resource);
-      else if (this.heads(queue[0])) this.ready.push(queue[0]);
-    }
-  }
-
   private async attempt(pending: Pending): Promise<void> {
     const url = this.options.target();
     // Nothing to deliver to: the record stays pending (a restart with an address set sends it).
-    if (!url) return this.release(pending);
-    let reason = await this.send(pending, url);
-    if (this.closed) return;
+    if (!url) return;
+    let reason = await this.attemptWithin(pending, url);
+    if (this.closed || pending.generation !== this.generation) return;
     const due = this.options.clock.now().getTime() + this.retryMs;
     try {
-      // Awaited before release: the resources' next event starts only once this result is durable, so order survives a crash.
+      // Awaited while the attempt holds its slot: results are recorded no faster than the disk takes them.
       await this.options.record(pending.eventId, reason === undefined ? { success: true, retryAt: null } : { success: false, retryAt: new Date(due).toISOString(), reason });
-      if (reason === undefined) return this.release(pending);
+      if (reason === undefined) return;
     } catch (err) {
       // Delivered but not recorded: sent again, which at least once allows.
       reason ??= `its delivery could not be recorded (${(err as Error).message})`;
     }
-    if (!this.heads(pending)) return; // dropped by a reset while in flight
+    if (pending.generation !== this.generation) return; // dropped by a reset while recording
     pending.due = due;
     this.options.onFailure?.(`webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`);
-    pending.timer = setTimeout(() => this.retry(pending), this.retryMs);
+    pending.timer = setTimeout(() => this.send(pending), this.retryMs);
     unref(pending.timer);
     this.waiting.add(pending);
   }
@@ -184,27 +161,47 @@ export class WebhookDelivery {
     return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
-  /** One attempt: undefined when answered 200, else why not. */
-  private async send(pending: Pending, url: string): Promise<string | undefined> {
+  /**
+   * One attempt, ended at the delivery timeout whatever the HTTP client does:
+   * the exchange races the abort, so a fetch that ignores its signal (or an
+   * aborted fetch that never settles, as some do on Node 20) cannot hold a
+   * slot. Undefined when answered 200, else why not.
+   */
+  private async attemptWithin(pending: Pending, url: string): Promise<string | undefined> {
     // A controller and a timer per attempt: AbortSignal.any over a long-lived
     // signal costs about a third of an attempt's CPU on Node 20.
     const attempt = new AbortController();
     const timer = setTimeout(() => attempt.abort(new DOMException('the delivery timeout passed', 'TimeoutError')), this.timeoutMs);
     unref(timer);
     this.attempts.add(attempt);
+    const aborted = new Promise<string>((resolve) => {
+      const timedOut = () => (attempt.signal.reason as Error).name === 'TimeoutError';
+      const reason = () => (timedOut() ? `no answer within ${this.timeoutMs / 1000} s (the delivery timeout)` : 'the sandbox stopped');
+      attempt.signal.addEventListener('abort', () => resolve(reason()), { once: true });
+    });
     try {
-      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': await this.sign(pending.body) };
-      const request = new Request(url, { method: 'POST', headers, body: pending.body, signal: attempt.signal });
-      const res = await (this.options.fetch ?? fetch)(request);
-      await res.arrayBuffer().catch(() => undefined);
-      return res.status === 200 ? undefined : `the webhook address answered ${res.status}`;
-    } catch (err) {
-      if ((err as Error).name === 'TimeoutError') return `no answer within ${this.timeoutMs / 1000} s (the delivery timeout)`;
-      const cause = (err as { cause?: { code?: string } }).cause?.code;
-      return `no answer from the webhook address (${cause ?? (err as Error).name})`;
+      return await Promise.race([this.exchange(pending, url, attempt.signal), aborted]);
     } finally {
       clearTimeout(timer);
       this.attempts.delete(attempt);
+    }
+  }
+
+  /** The request and its answer read whole; when aborted, the race above has its answer already. */
+  private async exchange(pending: Pending, url: string, signal: AbortSignal): Promise<string | undefined> {
+    try {
+      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': await this.sign(pending.body) };
+      // A redirect is never followed: it would send the signed body to an address the partner did not set.
+      const request = new Request(url, { method: 'POST', headers, body: pending.body, signal, redirect: 'manual' });
+      const res = await (this.options.fetch ?? fetch)(request);
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status === 200) return undefined;
+      const redirect = res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400);
+      const more = redirect ? ', a redirect, which webhooks never follow: set webhookUrl to the address that answers 200' : '';
+      return `the webhook address answered ${res.status}${more}`;
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      return `no answer from the webhook address (${cause ?? (err as Error).name})`;
     }
   }
 }

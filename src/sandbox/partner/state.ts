@@ -17,6 +17,7 @@ import {
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
 import { historyPage, pendingEvents, recordDelivery } from './webhook-log.js';
 import { jsonCopy } from '../common/json-copy.js';
+import { webhookUrlRefusal } from '../common/option-checks.js';
 
 type S = components['schemas'];
 type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operations[Op]['parameters']['query']>;
@@ -24,6 +25,8 @@ type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operation
 const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner });
 
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
+  const refused = webhookUrlRefusal(body.webhookUrl);
+  if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
   store.webhookUrl = body.webhookUrl;
   store.partner = { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) };
   if (store.effects) store.effects.head = true;
