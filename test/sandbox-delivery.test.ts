@@ -249,6 +249,21 @@ describe('the sandbox delivers', () => {
     expect(hooks.attempts.get(payload.eventId)).toBe(2);
   });
 
+  it('sends a due retry at once when the control API advances the clock: retries tested without waiting', async () => {
+    const hooks = await receiver((_e, attempt) => (attempt === 1 ? 500 : 200));
+    const { sandbox, create, history } = await sandboxFor({ webhookUrl: '' });
+    await fetch(`${sandbox.url}/partners`, { method: 'PUT', headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' }, body: JSON.stringify({ webhookUrl: hooks.url }) });
+    const id = await create();
+    await expect.poll(async () => (await history(id))[0].retryAt, { timeout: 5000 }).not.toBeNull();
+    // The service's interval, 15 minutes, has not passed on the sandbox clock: nothing is retried yet.
+    await settle();
+    expect(hooks.received).toHaveLength(1);
+    const advanced = await fetch(`${sandbox.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ minutes: 15 }) });
+    expect(advanced.status).toBe(200);
+    await expect.poll(async () => (await history(id))[0].success, { timeout: 5000 }).toBe(true);
+    expect(hooks.received).toHaveLength(2);
+  });
+
   it('after a restart with --state, every pending event goes out again', { timeout: 30_000 }, async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-delivery-'));
     folders.push(folder);
