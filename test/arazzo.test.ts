@@ -161,8 +161,8 @@ function emissionOrder(): Map<string, number> {
 /**
  * The event types delivered about the verifications of these partner user
  * ids and about the users they completed into (or were reverted from), in
- * the order they were emitted: deliveries keep that order per verification
- * and per user only, so events of two resources may arrive either way round.
+ * the order they were emitted: deliveries promise no order, so events may
+ * arrive either way round.
  */
 function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): string[] {
   const order = emissionOrder();
