@@ -24,9 +24,10 @@ describe('help and version', () => {
     [[], /^Usage: verification-contracts <command>/],
     [['sandbox'], /^Usage: verification-contracts sandbox /],
     [['conformance'], /^Usage: verification-contracts conformance /],
-    [['webhooks'], /^Usage: verification-contracts webhooks <send\|verify>/],
+    [['webhooks'], /^Usage: verification-contracts webhooks <send\|verify\|check>/],
     [['webhooks', 'send'], /^Usage: verification-contracts webhooks send /],
     [['webhooks', 'verify'], /^Usage: verification-contracts webhooks verify /],
+    [['webhooks', 'check'], /^Usage: verification-contracts webhooks check /],
   ];
   for (const [words, usage] of commands) {
     it(`help ${words.join(' ')}, ${words.join(' ')} --help and -h print the same usage on stdout`, async () => {
@@ -51,7 +52,7 @@ describe('mistakes: one line naming it, pointing at --help', () => {
     [['--bogus'], 'error: unknown option --bogus; see verification-contracts --help'],
     [['help', 'bogus'], 'error: unknown command "bogus"; see verification-contracts --help'],
     [['webhooks', 'bogus'], 'error: unknown command "webhooks bogus"; see verification-contracts webhooks --help'],
-    [['webhooks'], 'error: webhooks needs a command, send or verify; see verification-contracts webhooks --help'],
+    [['webhooks'], 'error: webhooks needs a command, send, verify or check; see verification-contracts webhooks --help'],
     [['sandbox', '--bogus'], 'error: unknown option --bogus; see verification-contracts sandbox --help'],
     [['sandbox', '-x'], 'error: unknown option -x; see verification-contracts sandbox --help'],
     [['sandbox', '--port'], 'error: --port needs a value; see verification-contracts sandbox --help'],

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { packageVersion } from '../package-files.js';
 import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
 import { EXIT, PROGRAM, UsageError } from './usage.js';
+import { CHECK_USAGE, checkCommand } from './webhooks-check.js';
 import { SEND_USAGE, sendCommand } from './webhooks-send.js';
 import { VERIFY_USAGE, verifyCommand } from './webhooks-verify.js';
 
@@ -17,16 +18,18 @@ Commands:
   conformance       check a running deployment against the contract
   webhooks send     post signed example webhooks to your receiver
   webhooks verify   check a captured webhook body against its X-SIGNATURE
+  webhooks check    check that your receiver does what the service needs
   help [command]    the options of a command (or --help after it)
 
 Options:
   --version         print the version of the package
   -h, --help        this text`;
 
-const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify> [options]
+const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify|check> [options]
 
 ${SEND_USAGE.split('\n')[0]}
-${VERIFY_USAGE.split('\n')[0]}`;
+${VERIFY_USAGE.split('\n')[0]}
+${CHECK_USAGE.split('\n')[0]}`;
 
 // Loaded on use: the runner carries the request generators (fast-check).
 const conformance = () => import('./conformance.js');
@@ -40,6 +43,7 @@ async function usageOf(words: string[]): Promise<string> {
   if (name === 'webhooks') return WEBHOOKS_USAGE;
   if (name === 'webhooks send') return SEND_USAGE;
   if (name === 'webhooks verify') return VERIFY_USAGE;
+  if (name === 'webhooks check') return CHECK_USAGE;
   throw new UsageError(`unknown command "${name}"`, '');
 }
 
@@ -72,7 +76,8 @@ export async function run(argv: string[], out = (line: string) => console.log(li
     }
     if (command === 'send') return await sendCommand(rest, out);
     if (command === 'verify') return await verifyCommand(rest, out);
-    throw new UsageError(command === undefined ? 'webhooks needs a command, send or verify' : `unknown command "webhooks ${command}"`, 'webhooks');
+    if (command === 'check') return await checkCommand(rest, out);
+    throw new UsageError(command === undefined ? 'webhooks needs a command, send, verify or check' : `unknown command "webhooks ${command}"`, 'webhooks');
   } catch (e) {
     if (e instanceof UsageError) {
       err(e.line);
