@@ -31,17 +31,20 @@ const readBody = (req: IncomingMessage) =>
   });
 
 describe('webhooks send', () => {
-  const received: { method: string; contentType?: string; signatureValid: boolean; eventType: string }[] = [];
+  const received: { method: string; contentType?: string; signatureValid: boolean; eventType: string; eventId: string }[] = [];
   let url = '';
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
     const signature = req.headers['x-signature'];
     const signatureValid = verifyWebhookSignature(raw, signature, key);
     const event = parseWebhookEvent(raw, signature, key);
-    received.push({ method: req.method!, contentType: req.headers['content-type'], signatureValid, eventType: event.eventType });
-    // A receiver that fails two events, to show the retry verdict and what it answered.
+    const repeat = event.eventType === 'user.updated' && received.some((r) => r.eventId === event.eventId);
+    received.push({ method: req.method!, contentType: req.headers['content-type'], signatureValid, eventType: event.eventType, eventId: event.eventId });
+    // A receiver that fails two events, to show the retry verdict and what it answered,
+    // and refuses a repeat of user.updated, as a receiver that does not expect repeats does.
     if (event.eventType === 'user.merged') res.writeHead(503).end('{"error":"database\n  unavailable"}');
     else if (event.eventType === 'user.deleted') res.writeHead(401).end('signature mismatch');
+    else if (repeat) res.writeHead(409).end('already processed');
     else res.writeHead(200).end();
   });
 
@@ -77,6 +80,44 @@ describe('webhooks send', () => {
     expect(received.map((r) => r.eventType)).toEqual(['user.created', 'shareholder.verified']);
     expect(stdout).toContain('all 2 delivered.');
     expect(code).toBe(0);
+  });
+
+  it('--repeat N sends each event N times with the same eventId, and names a repeat answered other than 200', async () => {
+    received.length = 0;
+    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.created,user.updated', '--repeat', '3']);
+    expect(received.map((r) => r.eventType)).toEqual(['user.created', 'user.created', 'user.created', 'user.updated', 'user.updated', 'user.updated']);
+    for (const type of ['user.created', 'user.updated']) {
+      const ids = received.filter((r) => r.eventType === type).map((r) => r.eventId);
+      expect(new Set(ids).size, `${type} copies carry one eventId`).toBe(1);
+    }
+    for (const r of received) expect(r.signatureValid).toBe(true);
+    expect(stdout).toMatch(/user\.created\s+200\s+delivered {2}\(copy 3 of 3, same eventId\)/);
+    expect(stdout).toMatch(
+      /user\.updated\s+409\s+not 200: .*\(copy 2 of 3, same eventId\)\n\s+answered: already processed\n\s+an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat \(drop it by eventId\)\n/,
+    );
+    expect(stdout).toContain('2 of 6 would be retried.');
+    expect(code).toBe(1);
+  });
+
+  it('--shuffle sends every event and every copy, in an order that is a permutation of the list', async () => {
+    received.length = 0;
+    const events = ['verification.created', 'verification.updated', 'user.created', 'shareholder.verified'];
+    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', events.join(','), '--repeat', '2', '--shuffle']);
+    // A random order may by chance be the listed one: the set and the count are what --shuffle must keep.
+    const expected = events.flatMap((e) => [e, e]);
+    expect(received.map((r) => r.eventType).sort()).toEqual([...expected].sort());
+    for (const type of events) expect(new Set(received.filter((r) => r.eventType === type).map((r) => r.eventId)).size).toBe(1);
+    // What was printed is what was sent, in the order sent.
+    const printed = stdout.split('\n').filter((line) => /^\S+\s+\d{3}\s/.test(line)).map((line) => line.split(/\s+/)[0]);
+    expect(printed).toEqual(received.map((r) => r.eventType));
+    expect(stdout).toContain('all 8 delivered.');
+    expect(code).toBe(0);
+  });
+
+  it.each(['0', '11', 'two', '1.5'])('refuses --repeat %s with the range it takes', async (n) => {
+    const { code, stderr } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--repeat', n]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${n}"; see verification-contracts webhooks send --help`);
   });
 
   it('fails clearly on an unreachable URL, an unknown event and missing options', async () => {
@@ -163,6 +204,8 @@ describe('help', () => {
     [['--help'], 'webhooks send'],
     [['webhooks', '--help'], 'webhooks verify'],
     [['webhooks', 'send', '--help'], 'retries anything but 200 every 15 minutes'],
+    [['webhooks', 'send', '--help'], '--repeat N         send each event N times'],
+    [['webhooks', 'send', '--help'], '--shuffle          send the events (and their copies) in a random order'],
     [['webhooks', 'verify', '--help'], 'X-SIGNATURE'],
   ])('%j prints usage and exits 0', async (args, text) => {
     const { code, stdout } = await cli(args);

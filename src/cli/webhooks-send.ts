@@ -1,19 +1,29 @@
+// `webhooks send`: the documented example of each chosen webhook, signed as
+// the service signs it, posted to the partner's receiver, with what it
+// answered; `--repeat` and `--shuffle` send them as the service may, more
+// than once and in any order.
+import { randomInt } from 'node:crypto';
 import { documentedWebhookExamples } from '../webhooks/examples.js';
 import type { WebhookEventType } from '../webhooks/events.js';
 import { signWebhookPayload } from '../webhooks/signature.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 
-export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--timeout SECONDS]
+export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
 Posts the documented example of each chosen webhook to your receiver, as the
 service would: a JSON body signed with KEY in X-SIGNATURE. Prints what the
 receiver answered per event, and whether the service would retry it (it
-retries anything but 200 every 15 minutes).
+retries anything but 200 every 15 minutes). The service promises neither
+one delivery nor an order: --repeat and --shuffle send as it may.
 
 Options:
   --url URL          your receiver, http:// or https://
   --key KEY          the integration auth key the service signs with
   --event NAME       an event type, a comma-separated list, or all (default)
+  --repeat N         send each event N times (1 to 10, default 1), the same
+                     body and eventId each time: a receiver answers 200 to
+                     every copy and acts once
+  --shuffle          send the events (and their copies) in a random order
   --timeout SECONDS  how long to wait for each answer (default 10)
   -h, --help         this text
 
@@ -25,6 +35,8 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     url: { type: 'string' },
     key: { type: 'string' },
     event: { type: 'string', default: 'all' },
+    repeat: { type: 'string', default: '1' },
+    shuffle: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '10' },
   });
   if (values.help) {
@@ -35,6 +47,10 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
   if (!values.key) throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
+  const repeat = Number(values.repeat);
+  if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10) {
+    throw new UsageError(`--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`, 'webhooks send');
+  }
 
   const examples = documentedWebhookExamples();
   const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
@@ -43,8 +59,12 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     throw new UsageError(`unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`, 'webhooks send');
   }
 
+  // Every copy of an event, one after another, then the whole list shuffled when asked.
+  const sends = (chosen as WebhookEventType[]).flatMap((eventType) => Array.from({ length: repeat }, (_, i) => ({ eventType, copy: i + 1 })));
+  if (values.shuffle) shuffle(sends);
+  const firstAnswer = new Map<WebhookEventType, number>();
   let retried = 0;
-  for (const eventType of chosen as WebhookEventType[]) {
+  for (const { eventType, copy } of sends) {
     const body = JSON.stringify(examples.get(eventType));
     let status: number;
     let answer: string;
@@ -64,14 +84,27 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     }
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
     if (status !== 200) retried += 1;
-    out(`${eventType.padEnd(22)} ${status}  ${verdict}`);
+    out(`${eventType.padEnd(22)} ${status}  ${verdict}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`);
     // What the receiver said is usually why: shown on one line, cut short.
     const said = answer.replace(/\s+/g, ' ').trim();
     if (status !== 200 && said) out(`${' '.repeat(22)}      answered: ${said.length > 200 ? `${said.slice(0, 200)}…` : said}`);
     if (status === 401) {
       out(`${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`);
     }
+    const first = firstAnswer.get(eventType);
+    if (first === 200 && status !== 200) {
+      out(`${' '.repeat(22)}      an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`);
+    }
+    if (first === undefined) firstAnswer.set(eventType, status);
   }
-  out(retried ? `${retried} of ${chosen.length} would be retried.` : `all ${chosen.length} delivered.`);
+  out(retried ? `${retried} of ${sends.length} would be retried.` : `all ${sends.length} delivered.`);
   return retried ? EXIT.failed : EXIT.ok;
+}
+
+/** Fisher-Yates, in place, with the platform's uniform random integers. */
+function shuffle<T>(items: T[]): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j], items[i]];
+  }
 }

@@ -5,10 +5,14 @@
 // browser test runners, service workers. It imports no Node module: the
 // documents and the request validators come compiled with the package.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
+import type { WebhookEvent } from '../webhooks/events.js';
+import { EmittedWebhooks, type WaitForWebhookOptions } from './common/emitted-webhooks.js';
 import { checkSharedOptions } from './common/option-checks.js';
 import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
-import type { StartSandboxOptions } from './in-process.js';
+import type { RunningSandbox, StartSandboxOptions } from './in-process.js';
+
+export type { WaitForWebhookOptions };
 
 /** The options of `startSandbox` that need no port or file, and three of a fetch handler's own. */
 export interface SandboxFetchOptions extends Omit<StartSandboxOptions, 'port' | 'state'> {
@@ -33,7 +37,9 @@ export interface SandboxFetch {
   readonly accessToken: string;
   /** The base URL of verification `url`s. */
   readonly url: string;
-  /** Stops webhook retries. */
+  /** The first webhook emitted that `predicate` matches, earlier ones included, as `startSandbox`'s `waitForWebhook`. */
+  waitForWebhook: RunningSandbox['waitForWebhook'];
+  /** Stops webhook retries and rejects the waits still pending. */
   close(): void;
 }
 
@@ -55,7 +61,9 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   const url = (options.url ?? 'http://sandbox.localhost').replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+$/.test(url)) fail(`url must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(options.url)}`);
   // Named one by one: an option of the node:http door (`port`) given here by untyped code changes nothing.
-  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, fetch, now, onWebhook } = options;
+  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, fetch, now } = options;
+  const emitted = new EmittedWebhooks<WebhookEvent>();
+  const onWebhook = emitted.listener(options.onWebhook);
   const core = createSandboxCore({
     url, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, fetch, now, onWebhook,
     documents, precompiled: requestValidators, homepage,
@@ -76,7 +84,11 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
     },
     accessToken: core.accessToken,
     url,
-    close: () => core.delivery.close(),
+    waitForWebhook: emitted.waitFor,
+    close: () => {
+      emitted.close();
+      core.delivery.close();
+    },
   };
 }
 

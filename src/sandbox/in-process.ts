@@ -1,11 +1,15 @@
 // The sandbox for a partner's own test suite (`@verification-service/contracts/sandbox`):
 // the same server the `sandbox` command starts, started in-process with the
 // command's options, answering with where it listens and the credentials it
-// accepts. Only plain types cross this boundary, so the published
-// declarations name nothing of the sandbox's insides.
+// accepts, and a way to wait for the webhooks it emits. Only plain types
+// cross this boundary, so the published declarations name nothing of the
+// sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
+import { EmittedWebhooks, type WaitForWebhookOptions } from './common/emitted-webhooks.js';
 import { checkSharedOptions } from './common/option-checks.js';
 import { serveSandbox } from './server.js';
+
+export type { WaitForWebhookOptions };
 
 export interface StartSandboxOptions {
   /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */
@@ -37,11 +41,24 @@ export interface RunningSandbox {
    * API at `/v2`, the control API at `/_sandbox`, each path as its document writes it.
    */
   url: string;
-  /** The partner's active `X-Auth-Key` (after a restart with `state`, the one active when it stopped). */
-  authKey: string;
+  /** The partner's active `X-Auth-Key`, as it is now: `POST /auth-keys` rotates it (after a restart with `state`, the one active when it stopped). */
+  readonly authKey: string;
   /** The v2 bearer token. */
   accessToken: string;
-  /** Stops listening, stops webhook retries and closes the state file. */
+  /**
+   * Resolves with the first webhook emitted that `predicate` matches, as its
+   * body was signed, with no `webhookUrl` needed: the last 1,000 emitted
+   * before the call count, across `POST /_sandbox/reset` too (match on your
+   * test's own ids). Rejects after `timeoutMs` (3,000 when absent) naming
+   * what was emitted instead, and when the sandbox closes.
+   *
+   * ```ts
+   * const done = await sandbox.waitForWebhook((e) => e.eventType === 'verification.updated' && e.data.status === 'completed');
+   * ```
+   */
+  waitForWebhook<T extends WebhookEvent>(predicate: (event: WebhookEvent) => event is T, options?: WaitForWebhookOptions): Promise<T>;
+  waitForWebhook(predicate: (event: WebhookEvent) => boolean, options?: WaitForWebhookOptions): Promise<WebhookEvent>;
+  /** Stops listening, stops webhook retries, closes the state file and rejects the waits still pending. */
   close(): Promise<void>;
 }
 
@@ -62,7 +79,21 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   checkSharedOptions('startSandbox', options, ['onWebhook', 'onDeliveryFailure']);
   if (state !== undefined && (typeof state !== 'string' || state.trim() === '')) throw new TypeError('startSandbox: state must be a non-empty string when given');
   // Only the documented options: the server's own (faults, timeouts) stay the command's and the tests'.
-  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, onWebhook, onDeliveryFailure } = options;
+  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, onDeliveryFailure } = options;
+  const emitted = new EmittedWebhooks<WebhookEvent>();
+  const onWebhook = emitted.listener(options.onWebhook);
   const sandbox = await serveSandbox({ port, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, state, onWebhook, onDeliveryFailure });
-  return { url: sandbox.url, authKey: sandbox.authKey, accessToken: sandbox.accessToken, close: () => sandbox.close() };
+  return {
+    url: sandbox.url,
+    // Read at each use: a rotation through the partner API changes it.
+    get authKey() {
+      return sandbox.partner.activeAuthKey();
+    },
+    accessToken: sandbox.accessToken,
+    waitForWebhook: emitted.waitFor,
+    close: () => {
+      emitted.close();
+      return sandbox.close();
+    },
+  };
 }
