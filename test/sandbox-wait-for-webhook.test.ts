@@ -12,8 +12,8 @@ import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/in-process.js';
 import type { UserCreatedEvent, WebhookEvent } from '../src/webhooks/events.js';
 
-/** A wait that should resolve: generous, as the machine may be loaded; the test asserts what arrives, not how fast. */
-const GENEROUS = { timeoutMs: 60_000 };
+/** A wait that should resolve: generous, as the machine may be loaded, and under the test timeout so a failed wait names what was emitted. */
+const GENEROUS = { timeoutMs: 30_000 };
 
 interface Door {
   sandbox: Pick<RunningSandbox, 'authKey' | 'waitForWebhook'>;

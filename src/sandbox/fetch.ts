@@ -6,13 +6,13 @@
 // documents and the request validators come compiled with the package.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import type { WebhookEvent } from '../webhooks/events.js';
-import { EmittedWebhooks, type WaitForWebhookOptions } from './common/emitted-webhooks.js';
+import { EmittedWebhooks } from './common/emitted-webhooks.js';
 import { checkSharedOptions } from './common/option-checks.js';
 import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import type { RunningSandbox, StartSandboxOptions } from './in-process.js';
 
-export type { WaitForWebhookOptions };
+export type { WaitForWebhookOptions } from './in-process.js';
 
 /** The options of `startSandbox` that need no port or file, and three of a fetch handler's own. */
 export interface SandboxFetchOptions extends Omit<StartSandboxOptions, 'port' | 'state'> {

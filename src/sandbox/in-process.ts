@@ -5,11 +5,14 @@
 // cross this boundary, so the published declarations name nothing of the
 // sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
-import { EmittedWebhooks, type WaitForWebhookOptions } from './common/emitted-webhooks.js';
+import { EmittedWebhooks } from './common/emitted-webhooks.js';
 import { checkSharedOptions } from './common/option-checks.js';
 import { serveSandbox } from './server.js';
 
-export type { WaitForWebhookOptions };
+export interface WaitForWebhookOptions {
+  /** Milliseconds before the wait rejects; 3,000 when absent (under vitest's 5 s test timeout, so the wait says why first). */
+  timeoutMs?: number;
+}
 
 export interface StartSandboxOptions {
   /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */

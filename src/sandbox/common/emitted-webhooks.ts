@@ -7,10 +7,8 @@
 /** How many emitted events are kept, so a long suite's memory stays bounded. */
 export const KEPT_WEBHOOKS = 1000;
 
-export interface WaitForWebhookOptions {
-  /** Milliseconds before the wait rejects; 3,000 when absent (under vitest's 5 s test timeout, so the wait says why first). */
-  timeoutMs?: number;
-}
+/** `WaitForWebhookOptions` of in-process.ts, declared there: the published declarations import nothing of this folder. */
+type WaitOptions = { timeoutMs?: number };
 
 /** Hears each event emitted after the wait began; `undefined` when the sandbox closes. */
 type Hearing<E> = (event: E | undefined) => void;
@@ -36,9 +34,9 @@ export class EmittedWebhooks<E extends { eventType: string }> {
 
   /** `waitForWebhook`: one implementation for both forms, as a type guard is a boolean predicate at run time. */
   readonly waitFor: {
-    <T extends E>(predicate: (event: E) => event is T, options?: WaitForWebhookOptions): Promise<T>;
-    (predicate: (event: E) => boolean, options?: WaitForWebhookOptions): Promise<E>;
-  } = (predicate: (event: E) => boolean, options?: WaitForWebhookOptions) => this.wait(predicate, options?.timeoutMs ?? 3000) as Promise<never>;
+    <T extends E>(predicate: (event: E) => event is T, options?: WaitOptions): Promise<T>;
+    (predicate: (event: E) => boolean, options?: WaitOptions): Promise<E>;
+  } = (predicate: (event: E) => boolean, options?: WaitOptions) => this.wait(predicate, options?.timeoutMs ?? 3000) as Promise<never>;
 
   /** Ends the waits still pending: a closed sandbox emits nothing more. */
   close(): void {
