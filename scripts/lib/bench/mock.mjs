@@ -36,15 +36,17 @@ function percentile(sorted, p) {
 }
 
 /**
- * One autocannon run. Latencies are collected from its `response` events
+ * One autocannon run of `request`, or of `requests` in turn on each
+ * connection (a later one may use an earlier one's answer, through
+ * autocannon's context). Latencies are collected from its `response` events
  * (floating-point ms; autocannon's own histogram keeps whole ms) for 2xx
  * answers only, as autocannon does.
  */
-export function load({ url, request, seconds }) {
+export function load({ url, request, requests = [request], seconds }) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     const instance = autocannon(
-      { url, connections: CONNECTIONS, duration: seconds, requests: [request] },
+      { url, connections: CONNECTIONS, duration: seconds, requests },
       (err, result) => (err ? reject(err) : resolve({ result, latencies })),
     );
     instance.on('response', (_client, statusCode, _bytes, ms) => {

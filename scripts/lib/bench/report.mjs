@@ -47,6 +47,61 @@ export function deliveryRows(r) {
     row('delivery', `webhooks delivered per second during ${r.seconds} s of creates (16 connections; receiver answers 200 at once)`, load, `${num(r.deliveredPerSec)}/s`, times(r.deliveredPerSec / r.createsPerSec)),
     row('delivery', 'delay from the event\'s createdAt to its arrival: p50, p99', '', `p50 ${ms(r.delayP50Ms)}, p99 ${ms(r.delayP99Ms)}`, '', 'p99 ≤ 5 s', r.delayP99Ms <= 5000),
     row('delivery', 'queue drained after the load stops (end of load → last arrival)', '', ms(r.drainMs), '', '≤ 5 s', r.drainMs <= 5000),
+    ...failingDeliveryRows(r.failing, r),
+  ];
+}
+
+/**
+ * The same with a receiver answering 500 to every tenth request: the events
+ * answered 200 at once keep the healthy bound, the later event of a
+ * verification whose earlier one failed arrives before that retry (nothing
+ * is held back), the retried ones within the retry interval + 5 s, and every
+ * event arrives in the end.
+ */
+function failingDeliveryRows(f, healthy) {
+  const retryMs = f.retryIntervalSeconds * 1000;
+  const retry = `${num(f.retryIntervalSeconds)} s`;
+  const setup = `receiver answering 500 to every ${f.failEvery}th request, --retry-interval ${f.retryIntervalSeconds} (each verification created, then opened: 2 events)`;
+  const delay = (x) => `p50 ${ms(x.p50Ms)}, p99 ${ms(x.p99Ms)}`;
+  const healthyDelay = `healthy receiver: ${delay({ p50Ms: healthy.delayP50Ms, p99Ms: healthy.delayP99Ms })}`;
+  const { firstAttempt: first, afterFailed: after, retried } = f;
+  return [
+    row(
+      'delivery',
+      `${setup}: delay of the events answered 200 at their first attempt`,
+      healthyDelay,
+      `${delay(first)} (${num(first.count)} events)`,
+      times(first.p99Ms / healthy.delayP99Ms),
+      'p99 ≤ 5 s, as healthy',
+      first.p99Ms <= 5000,
+    ),
+    row(
+      'delivery',
+      'the same: delay of a verification.updated answered 200 at once whose verification.created failed, and how many arrived before that retry',
+      healthyDelay,
+      `${delay(after)}; ${num(after.beforeTheRetry)} of ${num(after.count)} before the retry`,
+      '',
+      `p99 < ${retry} (the retry interval): not held back`,
+      after.count > 0 && after.p99Ms < retryMs,
+    ),
+    row(
+      'delivery',
+      'the same: delay of the events retried',
+      `retry interval ${retry}`,
+      `${delay(retried)} (${num(retried.count)} events, ${num(retried.moreThanOnce)} failed twice or more)`,
+      '',
+      `p99 ≤ ${num(f.retryIntervalSeconds + 5)} s (retry interval + 5 s)`,
+      retried.count > 0 && retried.p99Ms <= retryMs + 5000,
+    ),
+    row(
+      'delivery',
+      'the same: every event delivered in the end (answered 200 once at least)',
+      `${num(f.eventsPerSec)} events/s made`,
+      `${num(f.delivered)} of ${num(f.events)} (${num(f.failedAttempts)} attempts answered 500); last arrival ${ms(f.drainMs)} after the load`,
+      '',
+      'all',
+      f.delivered >= f.events,
+    ),
   ];
 }
 
