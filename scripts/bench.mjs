@@ -32,7 +32,7 @@ const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS]
 const PARTS = {
   mock: { title: 'Prism vs the sandbox at 1,000 stored: CPU per request of each operation', run: benchMock, rows: mockRows },
   scale: { title: 'sandbox left running: a list at 10,000 stored vs a Prism GET, RSS at 100,000, --state creates and restart', run: benchScale, rows: scaleRows },
-  delivery: { title: 'webhook delivery under a create load: delivered per second, delay, drain', run: benchDelivery, rows: deliveryRows },
+  delivery: { title: 'webhook delivery under a create load, healthy and with a receiver failing 1 in 10: delivered per second, delay, drain', run: benchDelivery, rows: deliveryRows },
   clients: { title: 'typed clients vs raw fetch', run: benchClients, rows: clientRows },
   webhooks: { title: 'webhook verification and parsing vs raw HMAC', run: benchWebhooks, rows: webhookRows },
   conformance: { title: 'conformance runner against the sandbox', run: benchConformance, rows: conformanceRows },
