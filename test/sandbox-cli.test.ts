@@ -1,12 +1,13 @@
 // `verification-contracts sandbox` (and `npm run sandbox`): starts, prints its
 // credentials and URLs, serves, and stops cleanly on Ctrl-C; its options
-// for unknown body fields and the delivery timeout.
+// for unknown body fields, the delivery timeout and the webhook faults.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { startBodyReceiver } from './helpers/body-receiver.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const scratch = mkdtempSync(path.join(tmpdir(), 'vc-sandbox-cli-'));
@@ -96,6 +97,31 @@ describe('sandbox command', () => {
     );
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe('error: --delivery-timeout must be a positive number of seconds; see verification-contracts sandbox --help');
+  });
+
+  it('--webhook-faults duplicate says so in its banner and delivers each webhook twice', async () => {
+    const receiver = await startBodyReceiver();
+    const { bodies } = receiver;
+    const sandbox = await started(['--auth-key', 'sbx_cli_faults', '--webhook-url', receiver.url, '--webhook-faults', 'duplicate']);
+    try {
+      expect(sandbox.printed.stdout).toContain('  webhook faults duplicate (delivered as badly as the service may, on purpose)\n');
+      const body = JSON.stringify({ externalUserId: '8e2d4b6a-1c3f-4a5e-9b7d-0f2a4c6e8b1d', redirectUrl: 'https://shop.example/done' });
+      const created = await fetch(`${sandbox.url}/verifications`, { method: 'POST', headers: { 'X-Auth-Key': 'sbx_cli_faults', 'Content-Type': 'application/json' }, body });
+      expect(created.status).toBe(201);
+      await expect.poll(() => bodies.length, { timeout: 20_000 }).toBe(2);
+      expect(bodies[0]).toBe(bodies[1]);
+    } finally {
+      expect(await sandbox.stop()).toBe(0);
+      receiver.close();
+    }
+  });
+
+  it('refuses a --webhook-faults name that is not one, listing the faults', async () => {
+    const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(process.execPath, [BIN, 'sandbox', '--port', '0', '--webhook-faults', 'duplicate,late'], (err, _out, stderr) => resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr })),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe('error: --webhook-faults: unknown webhook fault "late"; the webhook faults are: duplicate, reorder, delay; see verification-contracts sandbox --help');
   });
 
   it('--state makes the missing folders of its file, as the state guide writes it', async () => {

@@ -330,6 +330,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/webhooks/{eventId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a past webhook again
+         * @description Delivers a webhook the sandbox sent before once more, as the service
+         *     may deliver one more than once: the same body and `eventId`, signed
+         *     with the auth key active now, to the partner's `webhookUrl` now. The
+         *     delivery is made after the answer; its result updates the webhook's
+         *     history record as a retry does, and a failed attempt is retried on the
+         *     retry interval.
+         *
+         *     Use it to prove a receiver answers `200` to a repeat and acts on it
+         *     once.
+         */
+        post: operations["resendWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/seed": {
         parameters: {
             query?: never;
@@ -1187,6 +1215,21 @@ export interface components {
          *     carries a `-2` suffix, as the partner API has a `Verification` too).
          */
         V2Verification: components["schemas"]["Verification-2"];
+        /** @description A webhook on its way again; its delivery updates the webhook's history record as a retry does. */
+        WebhookResend: {
+            /** @description The webhook's `eventId`, the same as when it was first sent. */
+            eventId: string;
+            /**
+             * @description The webhook's `eventType`.
+             * @example verification.updated
+             */
+            eventType: string;
+            /**
+             * Format: uri
+             * @description Where it is delivered: the partner's `webhookUrl` now.
+             */
+            webhookUrl: string;
+        };
         /** @description Identifiers of the partner data the seed created. */
         SeedResult: {
             /** @description The seeded verifications, in order of creation. */
@@ -1263,6 +1306,11 @@ export interface components {
          * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
          */
         UserId: string;
+        /**
+         * @description The `eventId` of a webhook the sandbox sent (in the webhook's body and in its history record).
+         * @example 8a3f6d1c-2e9b-4b57-9c04-e1d7a5b3f862
+         */
+        EventId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1703,6 +1751,57 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    resendWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `eventId` of a webhook the sandbox sent (in the webhook's body and in its history record).
+                 * @example 8a3f6d1c-2e9b-4b57-9c04-e1d7a5b3f862
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
+        responses: {
+            /** @description The webhook is on its way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            /** @description No webhook the sandbox keeps has the `eventId` (a reset forgets them all). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `webhookUrl` is set, so there is nowhere to send it; nothing was sent. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
         };
     };

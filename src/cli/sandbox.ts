@@ -1,11 +1,12 @@
 import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/http/faults.js';
+import { parseWebhookFaults, WEBHOOK_FAULTS, type WebhookFaultName } from '../sandbox/common/webhook-faults.js';
 import { serveSandbox } from '../sandbox/server.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 
 export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
                                      [--webhook-url URL] [--retry-interval SECONDS]
                                      [--delivery-timeout SECONDS] [--allow-unknown-fields]
-                                     [--state FILE] [--fault LIST]
+                                     [--webhook-faults LIST] [--state FILE] [--fault LIST]
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -21,6 +22,10 @@ Options:
   --delivery-timeout SECS
                          how long a webhook receiver may take to answer before the
                          attempt counts as failed and is retried (default 10)
+  --webhook-faults LIST  deliver webhooks as badly as the service may, so your
+                         receiver meets it here first: comma-separated, of
+${Object.entries(WEBHOOK_FAULTS).map(([name, what]) => `                           ${name.padEnd(10)} ${what}`).join('\n')}
+                         POST /_sandbox/webhooks/{eventId}/resend sends one again
   --allow-unknown-fields accept body fields no operation documents (default: 400
                          naming the field, and the documented one it is close to)
   --state FILE           keep the whole state in FILE across restarts and crashes
@@ -40,6 +45,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
     'webhook-url': { type: 'string' },
     'retry-interval': { type: 'string' },
     'delivery-timeout': { type: 'string' },
+    'webhook-faults': { type: 'string' },
     'allow-unknown-fields': { type: 'boolean' },
     state: { type: 'string' },
     fault: { type: 'string' },
@@ -68,6 +74,12 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   const timeoutSeconds = values['delivery-timeout'] === undefined ? undefined : Number(values['delivery-timeout']);
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new UsageError('--delivery-timeout must be a positive number of seconds', 'sandbox');
 
+  let webhookFaults: WebhookFaultName[] | undefined;
+  try {
+    webhookFaults = values['webhook-faults'] === undefined ? undefined : parseWebhookFaults(values['webhook-faults']);
+  } catch (err) {
+    throw new UsageError(`--webhook-faults: ${(err as Error).message}`, 'sandbox');
+  }
   let faults: FaultSpec[] | undefined;
   try {
     faults = values.fault === undefined ? undefined : parseFaults(values.fault);
@@ -84,6 +96,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
       webhookUrl,
       retryIntervalSeconds: retrySeconds,
       deliveryTimeoutSeconds: timeoutSeconds,
+      webhookFaults,
       allowUnknownFields: values['allow-unknown-fields'],
       state: values.state,
       faults,
@@ -100,6 +113,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   out(`  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`);
   const target = sandbox.partner.webhookTarget();
   out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
+  if (webhookFaults?.length) out(`  webhook faults ${webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
   if (values.state !== undefined) out(`  state         ${values.state} (every acknowledged change survives a restart)`);
   if (faults?.length) out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
   out(`For your shell; each URL is the base URL its client takes (the v2 paths already start with /v2):`);

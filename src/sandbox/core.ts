@@ -22,6 +22,7 @@ import { createPartnerState, type PartnerState } from './partner/state.js';
 import { V2State, type V2Verification } from './v2/state.js';
 import type { EmittedEvent } from './partner/api.js';
 import { WebhookDelivery } from './partner/delivery.js';
+import type { WebhookFaultName } from './common/webhook-faults.js';
 import type { WebhookEvent } from '../webhooks/events.js';
 
 type Answer = [number, unknown];
@@ -42,6 +43,8 @@ export interface CoreOptions {
   webhookUrl?: string;
   retryIntervalSeconds?: number;
   deliveryTimeoutSeconds?: number;
+  /** Delivery made worse on purpose (common/webhook-faults.ts). */
+  webhookFaults?: readonly WebhookFaultName[];
   /** Accept body fields no operation documents (refused with 400 when absent). */
   allowUnknownFields?: boolean;
   /** What sends the webhooks (the global fetch when absent). */
@@ -97,6 +100,7 @@ export function createSandboxCore(options: CoreOptions) {
     attemptTimeoutMs: ms(options.deliveryTimeoutSeconds),
     onFailure: options.onDeliveryFailure,
     fetch: options.fetch,
+    faults: options.webhookFaults,
   });
   partner = createPartnerState({
     clock,

@@ -12,7 +12,7 @@ import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import type { RunningSandbox, StartSandboxOptions } from './in-process.js';
 
-export type { WaitForWebhookOptions } from './in-process.js';
+export type { WaitForWebhookOptions, WebhookFault } from './in-process.js';
 
 /** The options of `startSandbox` that need no port or file, and three of a fetch handler's own. */
 export interface SandboxFetchOptions extends Omit<StartSandboxOptions, 'port' | 'state'> {
@@ -61,11 +61,11 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   const url = (options.url ?? 'http://sandbox.localhost').replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+$/.test(url)) fail(`url must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(options.url)}`);
   // Named one by one: an option of the node:http door (`port`) given here by untyped code changes nothing.
-  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, fetch, now } = options;
+  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, webhookFaults, fetch, now } = options;
   const emitted = new EmittedWebhooks<WebhookEvent>();
   const onWebhook = emitted.listener(options.onWebhook);
   const core = createSandboxCore({
-    url, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, fetch, now, onWebhook,
+    url, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, webhookFaults, fetch, now, onWebhook,
     documents, precompiled: requestValidators, homepage,
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => console.warn(line)),
   });

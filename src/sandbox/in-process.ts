@@ -7,12 +7,24 @@
 import type { WebhookEvent } from '../webhooks/events.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
 import { checkSharedOptions } from './common/option-checks.js';
+import type { WebhookFaultName } from './common/webhook-faults.js';
 import { serveSandbox } from './server.js';
 
 export interface WaitForWebhookOptions {
   /** Milliseconds before the wait rejects; 3,000 when absent (under vitest's 5 s test timeout, so the wait says why first). */
   timeoutMs?: number;
 }
+
+/**
+ * Delivery made worse on purpose, as the service may deliver (`--webhook-faults`):
+ * `duplicate` delivers each webhook twice (the same body and `eventId`),
+ * `reorder` holds webhooks for 1 s and sends each batch in a shuffled order,
+ * `delay` holds each delivery attempt 3 s.
+ */
+export type WebhookFault = 'duplicate' | 'reorder' | 'delay';
+// Declared above for the published declarations; tsc fails here when it and the delivery's own list part.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<WebhookFault, WebhookFaultName>;
 
 export interface StartSandboxOptions {
   /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */
@@ -29,6 +41,8 @@ export interface StartSandboxOptions {
   deliveryTimeoutSeconds?: number;
   /** Accept body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
   allowUnknownFields?: boolean;
+  /** Deliver webhooks as badly as the service may, so a receiver's tests meet it (`--webhook-faults`); none when absent. */
+  webhookFaults?: WebhookFault[];
   /** Keep the whole state in this file across restarts (`--state`); missing folders are created. Its saved key and token win over `authKey` and `accessToken`. */
   state?: string;
   /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
@@ -82,10 +96,22 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   checkSharedOptions('startSandbox', options, ['onWebhook', 'onDeliveryFailure']);
   if (state !== undefined && (typeof state !== 'string' || state.trim() === '')) throw new TypeError('startSandbox: state must be a non-empty string when given');
   // Only the documented options: the server's own (faults, timeouts) stay the command's and the tests'.
-  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, onDeliveryFailure } = options;
+  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, webhookFaults, onDeliveryFailure } = options;
   const emitted = new EmittedWebhooks<WebhookEvent>();
   const onWebhook = emitted.listener(options.onWebhook);
-  const sandbox = await serveSandbox({ port, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, state, onWebhook, onDeliveryFailure });
+  const sandbox = await serveSandbox({
+    port,
+    authKey,
+    accessToken,
+    webhookUrl,
+    retryIntervalSeconds,
+    deliveryTimeoutSeconds,
+    allowUnknownFields,
+    webhookFaults,
+    state,
+    onWebhook,
+    onDeliveryFailure,
+  });
   return {
     url: sandbox.url,
     // Read at each use: a rotation through the partner API changes it.

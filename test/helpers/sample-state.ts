@@ -35,6 +35,8 @@ export interface SampleTarget {
   userId: string;
   phoneNumbers: string[];
   externalUserId: string;
+  /** The `eventId` the sample names (resending a webhook): the verification's `verification.created` gets it. */
+  eventId?: string;
 }
 
 /**
@@ -45,7 +47,8 @@ export interface SampleTarget {
 export function prepare(sandbox: Sandbox, ids: IdSource, target: SampleTarget): void {
   const { partner } = sandbox;
   const stage = STAGE_OF[target.operationId] ?? 'completed';
-  ids.queue(target.verificationId);
+  // The create takes the verification's id, then its event's.
+  ids.queue(target.verificationId, ...(target.eventId ? [target.eventId] : []));
   const created = partner.createVerification({
     phoneNumbers: target.phoneNumbers.map((phoneNumber) => ({ phoneNumber, isVerified: false })),
     externalUserId: target.externalUserId,
@@ -56,6 +59,11 @@ export function prepare(sandbox: Sandbox, ids: IdSource, target: SampleTarget): 
     if (got !== want) throw new Error(`sample state: ${what} got id ${String(got)}, not ${want}; the order in which the sandbox takes ids changed (test/helpers/sample-state.ts)`);
   };
   check('the verification', created.id, target.verificationId);
+  if (target.eventId) {
+    check('the verification.created webhook', partner.store.webhooksByEvent.has(target.eventId) ? target.eventId : undefined, target.eventId);
+    // A webhook is resent only where an address is set; no one answers there, which the sample does not wait for.
+    partner.updatePartner({ webhookUrl: 'http://127.0.0.1:9/webhooks' });
+  }
   if (stage === 'created') return;
   partner.openLink(target.verificationId);
   if (stage === 'started') return;

@@ -2,6 +2,7 @@
 // checked one way: a mistake is a TypeError naming the function and the
 // option, before anything starts. The rule on a webhook address is shared
 // with the server's options and `PUT /partners`, so each refuses the same.
+import { webhookFaultsRefusal } from './webhook-faults.js';
 
 /** Why a webhook address is refused: a user or password in it would go with every webhook into every log on the way; X-SIGNATURE proves the sender. */
 export const webhookUrlRefusal = (webhookUrl: string): string | undefined =>
@@ -10,7 +11,7 @@ export const webhookUrlRefusal = (webhookUrl: string): string | undefined =>
     : undefined;
 
 /** `functions`: the options that must be functions when given. */
-type Checked = { authKey?: string; accessToken?: string; webhookUrl?: string; retryIntervalSeconds?: number; deliveryTimeoutSeconds?: number };
+type Checked = { authKey?: string; accessToken?: string; webhookUrl?: string; retryIntervalSeconds?: number; deliveryTimeoutSeconds?: number; webhookFaults?: unknown };
 
 export function checkSharedOptions(caller: string, options: Checked, functions: string[]): void {
   const fail = (what: string) => {
@@ -28,6 +29,8 @@ export function checkSharedOptions(caller: string, options: Checked, functions: 
     const value = options[name];
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) fail(`${name} must be a non-empty string when given`);
   }
+  const faultsRefused = options.webhookFaults === undefined ? undefined : webhookFaultsRefusal(options.webhookFaults);
+  if (faultsRefused) fail(faultsRefused);
   for (const name of functions) {
     const value = (options as Record<string, unknown>)[name];
     if (value !== undefined && typeof value !== 'function') fail(`${name} must be a function when given`);

@@ -47,6 +47,15 @@ export function controlHandlers({ partner, v2, clock, delivery, credentials }: C
     closeVerification: (req) => [200, partner.closeVerification(vid(req))],
     markShareholder: (req) => [200, partner.markShareholder(String(req.params.userId), body(req))],
     createV2Verification: (req) => [201, v2.create(body<V2SessionInput>(req))],
+    resendWebhook: (req) => {
+      const event = partner.recordedEvent(String(req.params.eventId));
+      const webhookUrl = partner.webhookTarget();
+      if (!webhookUrl) {
+        throw new SandboxError(409, `Webhook ${event.eventId} not resent: no webhookUrl is set; set one with PUT /partners (or start the sandbox with --webhook-url) and resend`);
+      }
+      delivery.resend(event);
+      return [202, { eventId: event.eventId, eventType: event.event.eventType, webhookUrl }];
+    },
     seedSandbox: () => [200, partner.seed()],
     resetSandbox: () => {
       delivery.clear();

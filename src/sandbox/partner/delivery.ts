@@ -3,6 +3,7 @@
 // answer but 200 (or none) is retried on the retry interval. An API call
 // only enqueues, so a slow or dead receiver never slows or fails it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
+import { DELAY_MS, REORDER_WINDOW_MS, shuffled, type WebhookFaultName } from '../common/webhook-faults.js';
 
 export interface DeliveryOptions {
   clock: { now(): Date };
@@ -20,6 +21,8 @@ export interface DeliveryOptions {
   onFailure?: (line: string) => void;
   /** What sends each attempt (the global fetch when absent): a test may receive webhooks in-process. */
   fetch?: (request: Request) => Promise<Response>;
+  /** Delivery made worse on purpose, as the service may deliver (webhook-faults.ts). */
+  faults?: readonly WebhookFaultName[];
 }
 
 const encoder = new TextEncoder();
@@ -65,6 +68,11 @@ export class WebhookDelivery {
   private closed = false;
   /** The attempts in flight, aborted by `close()`. */
   private readonly attempts = new Set<AbortController>();
+  /** `reorder`: the events gathered for the next shuffled batch. */
+  private batch: Pending[] = [];
+  /** `reorder` and `delay`: the timers holding events back, cleared by a reset. */
+  private readonly holds = new Set<ReturnType<typeof setTimeout>>();
+  private readonly faults: ReadonlySet<WebhookFaultName>;
   private readonly retryMs: number;
   private readonly timeoutMs: number;
   /** The key that signs now, imported once per auth key (an import costs as much as a signature). */
@@ -73,6 +81,7 @@ export class WebhookDelivery {
   constructor(private readonly options: DeliveryOptions) {
     this.retryMs = options.retryIntervalMs ?? 15 * 60_000;
     this.timeoutMs = options.attemptTimeoutMs ?? 10_000;
+    this.faults = new Set(options.faults);
   }
 
   /**
@@ -84,9 +93,12 @@ export class WebhookDelivery {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
     const pending: Pending = { eventId, body: text, due: this.options.clock.now().getTime(), generation: this.generation };
-    if (!saved) return this.send(pending);
+    // `duplicate`: a second delivery of the same event, as a lost answer makes the service send.
+    const copies = this.faults.has('duplicate') ? [pending, { ...pending }] : [pending];
+    const sendAll = () => copies.forEach((copy) => this.send(copy));
+    if (!saved) return sendAll();
     saved.then(
-      () => this.send(pending),
+      sendAll,
       (err: Error) => this.options.onFailure?.(`webhook ${eventTypeOf(text)} ${eventId} not sent: the change it reports was not saved (${err.message}), so a restart would not know it; see the error the request got`),
     );
   }
@@ -97,10 +109,19 @@ export class WebhookDelivery {
     for (const pending of this.waiting) if (pending.due <= now) this.send(pending);
   }
 
+  /** Sends a past event again, the same body and eventId, signed with the key active when it goes (`POST /_sandbox/webhooks/{eventId}/resend`). */
+  resend({ eventId, text }: EmittedEvent): void {
+    if (this.closed) return;
+    this.send({ eventId, body: text, due: this.options.clock.now().getTime(), generation: this.generation });
+  }
+
   /** Drops pending deliveries (a reset of the sandbox); an attempt in flight ends without effect. */
   clear(): void {
     this.generation += 1;
     this.ready.length = 0;
+    this.batch = [];
+    for (const hold of this.holds) clearTimeout(hold);
+    this.holds.clear();
     for (const pending of this.waiting) clearTimeout(pending.timer);
     this.waiting.clear();
   }
@@ -111,13 +132,41 @@ export class WebhookDelivery {
     for (const attempt of this.attempts) attempt.abort();
   }
 
-  /** Makes an event ready: its first attempt, or a retry out of `waiting`. */
+  /** Makes an event ready: its first attempt, or a retry out of `waiting`, held first where a fault says. */
   private send(pending: Pending): void {
     clearTimeout(pending.timer);
     this.waiting.delete(pending);
     if (this.closed || pending.generation !== this.generation) return;
-    this.ready.push(pending);
-    this.pump();
+    if (!this.faults.has('reorder')) return this.release([pending]);
+    // `reorder`: gathered for a moment, then sent in a shuffled order.
+    this.batch.push(pending);
+    if (this.batch.length === 1) {
+      this.hold(REORDER_WINDOW_MS, () => {
+        const batch = shuffled(this.batch);
+        this.batch = [];
+        this.release(batch);
+      });
+    }
+  }
+
+  /** Queues events for their attempt, in the order given; `delay` holds them first. */
+  private release(events: Pending[]): void {
+    const ready = () => {
+      this.ready.push(...events.filter((e) => e.generation === this.generation));
+      this.pump();
+    };
+    if (this.faults.has('delay')) this.hold(DELAY_MS, ready);
+    else ready();
+  }
+
+  /** Runs `then` after `ms`, unless a reset or close comes first. */
+  private hold(ms: number, then: () => void): void {
+    const timer = setTimeout(() => {
+      this.holds.delete(timer);
+      if (!this.closed) then();
+    }, ms);
+    unref(timer);
+    this.holds.add(timer);
   }
 
   private pump(): void {

@@ -15,7 +15,7 @@ import {
   type PartnerStore, type PartnerStoreOptions,
 } from './store.js';
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
-import { historyPage, pendingEvents, recordDelivery } from './webhook-log.js';
+import { historyPage, pendingEvents, recordDelivery, recordedEvent } from './webhook-log.js';
 import { jsonCopy } from '../common/json-copy.js';
 import { webhookUrlRefusal } from '../common/option-checks.js';
 
@@ -237,7 +237,7 @@ const OPERATIONS = {
   ...{ createVerification, revertVerification, listVerifications, getVerification, userActivities, verificationLinkedByDevice, verificationWebhooks },
   ...{ listUsers, getUser, userLinkedByDevice, userShares, createExternalUsers, userFingerprints, userWebhooks },
   // The control API's: the end user, the reviewer and time (lifecycle.ts), deliveries, session links, reset.
-  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, closeVerification, markShareholder, expireDue, recordDelivery, pendingEvents },
+  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, closeVerification, markShareholder, expireDue, recordDelivery, pendingEvents, recordedEvent },
   /** The verification a session token of a `url` belongs to. */
   verificationIdForToken: (store: PartnerStore, token: string) => [...store.verifications.values()].find((v) => v.token === token)?.data.id,
   /** The partner's webhook address, or undefined while none was configured. */

@@ -3,7 +3,7 @@
 // deliveries update it in place, as the source says retries do ("no new
 // record is made"). A history is the store's records filtered by owner.
 import type { components } from '../../../generated/types/partner.js';
-import { emittedEvent, type DeliveryResult, type EmittedEvent } from './api.js';
+import { emittedEvent, SandboxError, type DeliveryResult, type EmittedEvent } from './api.js';
 import { pageOf, type Paging } from './paging.js';
 import { nowIso, user, verification, type PartnerStore } from './store.js';
 import { jsonCopy } from '../common/json-copy.js';
@@ -41,7 +41,8 @@ export function recordDelivery(store: PartnerStore, eventId: string, result: Del
     Object.assign(record, { success: result.success, retryAt: result.retryAt, updatedAt: at });
     if (result.reason !== undefined) record.reason = result.reason;
     else if (result.success) delete record.reason;
-    if (result.success) entry.pending = false;
+    // Pending until an attempt succeeds: a resent event whose attempt failed is retried after a restart too.
+    entry.pending = !result.success;
     store.effects?.webhooks.add(entry);
   }
   return entries.length > 0;
@@ -57,4 +58,13 @@ export function pendingEvents(store: PartnerStore): EmittedEvent[] {
     byEvent.set(entry.eventId, event);
   }
   return [...byEvent].map(([eventId, e]) => emittedEvent(e.text, eventId, e.verificationId, e.userId));
+}
+
+/** A webhook the histories hold, to send again (`POST /_sandbox/webhooks/{eventId}/resend`); 404 when none does. */
+export function recordedEvent(store: PartnerStore, eventId: string): EmittedEvent {
+  const entry = (store.webhooksByEvent.get(eventId) ?? []).map((id) => store.webhooks.get(id)!)[0];
+  if (!entry) {
+    throw new SandboxError(404, `No webhook has eventId ${eventId}; the histories list the sent ones (GET /verifications/{verificationId}/webhooks, GET /users/{userId}/webhooks), and a reset empties them`);
+  }
+  return emittedEvent(entry.text, eventId);
 }

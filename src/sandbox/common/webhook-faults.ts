@@ -1,0 +1,50 @@
+// Delivery made worse on purpose (`--webhook-faults`, `webhookFaults`): what
+// the service's documents allow it to do and a receiver must therefore
+// survive, so a receiver that passes against the sandbox holds in
+// production. Each is a way of delivering, not a break of the contract: the
+// bodies, signatures and records stay as the documents say (S47).
+
+/** How long `reorder` gathers webhooks before it sends them shuffled: long enough to catch one API call's events and the next call's. */
+export const REORDER_WINDOW_MS = 1000;
+/** How long `delay` holds each attempt, first and retries alike: "a few seconds", so a receiver's test sees webhooks come late. */
+export const DELAY_MS = 3000;
+
+export const WEBHOOK_FAULTS = {
+  duplicate: 'each webhook delivered twice (same body and eventId)',
+  reorder: `webhooks held ${REORDER_WINDOW_MS / 1000} s, then sent in a shuffled order`,
+  delay: `each delivery attempt held ${DELAY_MS / 1000} s`,
+} as const;
+
+export type WebhookFaultName = keyof typeof WEBHOOK_FAULTS;
+
+/** Why a list of webhook faults is refused, or undefined when every entry is one. */
+export function webhookFaultsRefusal(faults: unknown): string | undefined {
+  const known = Object.keys(WEBHOOK_FAULTS).join(', ');
+  if (!Array.isArray(faults)) return `webhookFaults must be a list of fault names (${known}), not ${JSON.stringify(faults)}`;
+  const unknown = faults.find((f) => typeof f !== 'string' || !(f in WEBHOOK_FAULTS));
+  if (unknown !== undefined) return `unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
+  return undefined;
+}
+
+/** `duplicate,reorder` as the command line gives it; throws naming the known faults on a mistake. */
+export function parseWebhookFaults(text: string): WebhookFaultName[] {
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const refused = webhookFaultsRefusal(names);
+  if (refused) throw new Error(refused);
+  return [...new Set(names)] as WebhookFaultName[];
+}
+
+/** The events of a batch in a random order, never the order given when there are two or more (Fisher–Yates). */
+export function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  // A shuffle that left the order as generated would hide what the fault is for.
+  if (out.length > 1 && out.every((item, i) => item === items[i])) out.push(out.shift()!);
+  return out;
+}
