@@ -52,7 +52,7 @@ export function buildSteps(out) {
     types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
     validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs'), root('package.json')], outputs: [gen('validators')] },
     samples: { fn: samples, inputs: [gen('openapi'), root('scripts', 'samples.mjs')], outputs: [gen('samples')] },
-    docs: { fn: docs, inputs: [gen('openapi'), gen('samples'), root('redocly.yaml'), root('scripts', 'docs.mjs'), root('scripts', 'lib', 'doc-pages.mjs'), root('openapi', 'DECISIONS.md'), root('CHANGELOG.md'), root('package.json')], outputs: [gen('docs')] },
+    docs: { fn: docs, inputs: [gen('openapi'), gen('samples'), root('redocly.yaml'), root('scripts', 'docs.mjs'), root('scripts', 'lib', 'doc-pages.mjs'), root('openapi', 'DECISIONS.md'), root('CHANGELOG.md'), root('guides', 'webhooks.md'), root('package.json')], outputs: [gen('docs')] },
     compile: {
       fn: compile,
       inputs: [root('src'), root('tsconfig.json'), root('generated', 'types'), root('generated', 'validators'), root('scripts', 'compile.mjs')],

@@ -2,7 +2,9 @@
 // build-docs, scripts inlined so the pages work offline), the list of
 // assumptions the descriptions' "Assumed" markers link to (assumptions.html,
 // from openapi/DECISIONS.md), the changelog (changelog.html, from
-// CHANGELOG.md) and an index page that links them all (scripts/lib/doc-pages.mjs).
+// CHANGELOG.md), webhook delivery (webhook-delivery.html, the part of
+// guides/webhooks.md marked published) and an index page that links them all
+// (scripts/lib/doc-pages.mjs).
 // Each operation shows its code samples
 // (generated/samples, by scripts/samples.mjs) as Redoc's x-codeSamples; they
 // are added to a scratch copy of the bundle, not to the published one.
@@ -13,7 +15,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APIS } from './lib/apis.mjs';
-import { assumptionsPage, changelogPage, indexPage } from './lib/doc-pages.mjs';
+import { assumptionsPage, changelogPage, indexPage, webhookDeliveryPage } from './lib/doc-pages.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runTool } from './lib/run.mjs';
@@ -40,9 +42,11 @@ export async function docs(out, { only } = {}) {
     const { name: packageName } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
     await replaceFile(path.join(dir, 'assumptions.html'), assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8')));
     await replaceFile(path.join(dir, 'changelog.html'), changelogPage(await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8')));
+    await replaceFile(path.join(dir, 'webhook-delivery.html'), webhookDeliveryPage(await readFile(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8')));
     await replaceFile(path.join(dir, 'index.html'), indexPage(entries, { packageName }));
-    if (!only) await removeAllBut(dir, [...entries.map((e) => e.page), 'assumptions.html', 'changelog.html', 'index.html']);
-    console.log(`docs: ${entries.filter((e) => !e.kept).map((e) => e.page).join(', ')}, assumptions.html, changelog.html, index.html`);
+    const sitePages = ['assumptions.html', 'changelog.html', 'webhook-delivery.html', 'index.html'];
+    if (!only) await removeAllBut(dir, [...entries.map((e) => e.page), ...sitePages]);
+    console.log(`docs: ${[...entries.filter((e) => !e.kept).map((e) => e.page), ...sitePages].join(', ')}`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

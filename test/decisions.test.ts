@@ -184,7 +184,7 @@ describe('the rendered docs (generated/docs/*.html)', () => {
     expect(html.match(/DECISIONS\.md|\b(?:this|the) contract\b|\bguides\/[\w-]+\.md|\bopenapi\/(?:v2|partner|sandbox|workflows)\/|npm run [a-z]/i)?.[0]).toBeUndefined();
   });
 
-  it('are the API pages, the changelog, the assumptions and the index', () => {
-    expect(pages.sort()).toEqual([...APIS.map((api) => `${api.name}.html`), 'assumptions.html', 'changelog.html', 'index.html'].sort());
+  it('are the API pages, the changelog, the assumptions, webhook delivery and the index', () => {
+    expect(pages.sort()).toEqual([...APIS.map((api) => `${api.name}.html`), 'assumptions.html', 'changelog.html', 'webhook-delivery.html', 'index.html'].sort());
   });
 });

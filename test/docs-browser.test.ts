@@ -65,6 +65,7 @@ const GUIDE_SHOTS = [
 const SITE_PAGES = [
   { href: './changelog.html', text: 'Changelog', heading: 'Changelog' },
   { href: './assumptions.html', text: 'Assumptions', heading: 'Assumptions in the API reference' },
+  { href: './webhook-delivery.html', text: 'Webhook delivery', heading: 'Webhook delivery' },
 ];
 
 
@@ -110,7 +111,7 @@ if (!existsSync(CHROMIUM)) {
       await site?.close();
     });
 
-    it('index.html links every API page, the changelog and the assumptions, each link opens it, and it gives the npx command', async () => {
+    it('index.html links every API page, the changelog, the assumptions and webhook delivery, each link opens it, and it gives the npx command', async () => {
       const { page, trouble } = await openPage('index.html');
       screenshotOnFailure(page, 'index');
       const links = await page.$$eval('a[href]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent?.trim() })));

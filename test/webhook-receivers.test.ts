@@ -1,110 +1,187 @@
-// The webhook receivers the partner docs show (the Webhooks tag of the
-// partner document) type-check and work: each accepts a documented webhook
-// signed as the service signs it (answering 200 and printing its eventId),
-// and refuses the same body re-serialized (the raw-body pitfall) or a wrong
-// signature.
+// The webhook receivers the docs show type-check and do what a receiver of
+// this service must: the two of the partner reference (the Webhooks tag: a
+// node:http one and a fetch-style one with Web Crypto only) and the two of
+// the webhooks guide (handle-webhook.ts, and the node:http receiver.ts that
+// hands its events to it). Each accepts a documented webhook signed as the
+// service signs it and refuses the body re-serialized (the raw-body pitfall)
+// or a wrong signature; answers 200 to a repeat and acts on it once; ignores
+// a verification.updated older than what it stored, compared as times; and
+// passes every case of the receiver check. Each runs in a process of its own
+// (a fetch-style handler behind a small node:http adapter, as a platform
+// calls it), and what it did is read from its log.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+import { createHmac, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.mjs';
+import { freePort } from '../scripts/lib/prism.mjs';
+import { checkWebhookReceiver } from '../src/webhooks/check.js';
 import { deref, loadBundle } from './helpers/openapi.js';
-import { scratchDir, typeCheck, writeModule } from './helpers/typescript-snippets.js';
+import { scratchDir, typeCheck } from './helpers/typescript-snippets.js';
 
 const doc = loadBundle('partner');
 const description: string = doc.tags.find((t: { name: string }) => t.name === 'Webhooks')?.description ?? '';
-const receivers = Object.fromEntries(
-  [...description.matchAll(/```ts\n(\/\/ receiver: (\S+)\n[\s\S]*?)```/g)].map((m) => [m[2], m[1]]),
-);
+const reference = Object.fromEntries([...description.matchAll(/```ts\n(\/\/ receiver: (\S+)\n[\s\S]*?)```/g)].map((m) => [m[2], m[1]]));
+const guideBlocks = [...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+const guide = {
+  handleWebhook: guideBlocks.find((b) => b.startsWith('// handle-webhook.ts\n')) ?? '',
+  nodeReceiver: guideBlocks.find((b) => b.startsWith('// receiver.ts\n') && b.includes("from 'node:http'")) ?? '',
+};
 
 const AUTH_KEY = 'sbx_receiver_test_key';
+const PREVIOUS_AUTH_KEY = 'sbx_receiver_previous_key';
 const example = deref(doc, Object.values<object>(doc.webhooks['verification.updated'].post.requestBody.content['application/json'].examples)[0]).value;
-// Spaced as a sender might; the signature covers exactly these bytes.
-const raw = JSON.stringify(example, null, 1);
 const sign = (body: string, key = AUTH_KEY) => createHmac('sha256', key).update(body).digest('hex');
+/** The documented verification.updated as a new event of a new verification, spaced as a sender might. */
+const updatedEvent = (verificationId = randomUUID(), updatedAt = example.data.updatedAt) =>
+  JSON.stringify({ ...example, eventId: randomUUID(), data: { ...example.data, verificationId, updatedAt } }, null, 1);
+
+// A fetch-style handler served as a platform calls it: a Request in, its Response's status out.
+const FETCH_ADAPTER = `import { createServer } from 'node:http';
+const { handleWebhook } = await import(process.argv[2]);
+const keys = [process.env.AUTH_KEY, process.env.PREVIOUS_AUTH_KEY].filter(Boolean);
+createServer(async (req, res) => {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const request = new Request('http://127.0.0.1' + req.url, { method: req.method, headers: req.headers, body: Buffer.concat(chunks) });
+  try {
+    const response = await handleWebhook(request, keys.length === 1 ? keys[0] : keys);
+    res.writeHead(response.status).end(await response.text());
+  } catch (err) {
+    res.writeHead(500).end(String(err));
+  }
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
 
 let dir: string;
 beforeAll(async () => {
   dir = await scratchDir('webhook-receivers');
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+/** Compiles a snippet to `<folder>/<name>.js` (ESM: the package's type is module), as a project's tsc would emit it. */
+async function emit(folder: string, name: string, source: string): Promise<string> {
+  await mkdir(folder, { recursive: true });
+  const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
+  const file = path.join(folder, `${name}.js`);
+  await writeFile(file, code);
+  return file;
 }
 
-describe('the webhook section of the partner docs', () => {
-  it('states the signature rule and the raw-body pitfall, and shows a node:http and a fetch-style receiver', () => {
+interface Receiver {
+  /** The files to run: the first is started with node, with the rest beside it. */
+  files: Record<string, string>;
+  /** Started by the fetch adapter instead of directly. */
+  fetchStyle: boolean;
+  /** Whether it takes a list of keys (the current and the previous one). */
+  takesPreviousKey: boolean;
+}
+
+const RECEIVERS: Record<string, Receiver> = {
+  'the reference node:http receiver': { files: { receiver: reference['node:http'] }, fetchStyle: false, takesPreviousKey: true },
+  'the reference fetch-style handler': { files: { receiver: reference.fetch }, fetchStyle: true, takesPreviousKey: false },
+  "the guide's handle-webhook.ts": { files: { 'handle-webhook': guide.handleWebhook }, fetchStyle: true, takesPreviousKey: true },
+  "the guide's node:http receiver.ts": { files: { receiver: guide.nodeReceiver, 'handle-webhook': guide.handleWebhook }, fetchStyle: false, takesPreviousKey: true },
+};
+
+describe('the receivers the docs show', () => {
+  it('are there: a node:http and a fetch-style one in the reference, handle-webhook.ts and a node:http one in the guide', () => {
     expect(description).toMatch(/HMAC-SHA256 of the raw request body/);
     expect(description).toMatch(/raw-body pitfall/i);
-    expect(Object.keys(receivers).sort()).toEqual(['fetch', 'node:http']);
+    expect(Object.keys(reference).sort()).toEqual(['fetch', 'node:http']);
+    expect(guide.handleWebhook).toContain('export async function handleWebhook');
+    expect(guide.nodeReceiver).toContain("import { handleEvent } from './handle-webhook.js'");
   });
 
-  it('receivers type-check against the package (strict, NodeNext)', async () => {
-    expect(await typeCheck(path.join(dir, 'typecheck'), { node: receivers['node:http'], fetch: receivers.fetch })).toBe('');
+  it('type-check against the package (strict, NodeNext)', async () => {
+    expect(await typeCheck(path.join(dir, 'typecheck-reference'), { node: reference['node:http'], fetch: reference.fetch })).toBe('');
+    expect(await typeCheck(path.join(dir, 'typecheck-guide'), { 'handle-webhook': guide.handleWebhook, receiver: guide.nodeReceiver })).toBe('');
+  });
+});
+
+describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
+  let child: ChildProcess;
+  let url: string;
+  let output = '';
+  const lines = () => output.split('\n');
+
+  beforeAll(async () => {
+    const folder = path.join(dir, name.replace(/\W+/g, '-'));
+    const files = await Promise.all(Object.entries(receiver.files).map(([file, source]) => emit(folder, file, source)));
+    const main = receiver.fetchStyle ? [await emit(folder, 'fetch-adapter', FETCH_ADAPTER), files[0]] : [files[0]];
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/webhooks`;
+    const env: NodeJS.ProcessEnv = { ...process.env, AUTH_KEY, PORT: String(port) };
+    if (receiver.takesPreviousKey) env.PREVIOUS_AUTH_KEY = PREVIOUS_AUTH_KEY;
+    else delete env.PREVIOUS_AUTH_KEY;
+    child = spawn(process.execPath, main, { env });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    // Started when it answers (an unsigned body is refused); a generous wait on a loaded machine.
+    for (let tries = 0; tries < 300; tries++) {
+      if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode} before answering: ${output}`);
+      if (await fetch(url, { method: 'POST', body: '{}' }).then(() => true, () => false)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${name} did not answer on ${url} within 30 s: ${output}`);
   });
 
-  describe('the node:http receiver', () => {
-    let child: ChildProcess;
-    let url: string;
-    let output = '';
-
-    beforeAll(async () => {
-      const file = await writeModule(dir, 'node-receiver', receivers['node:http']);
-      const port = await freePort();
-      url = `http://127.0.0.1:${port}/webhooks`;
-      child = spawn(process.execPath, [file], { env: { ...process.env, AUTH_KEY, PORT: String(port) } });
-      child.stdout!.on('data', (d) => (output += d));
-      child.stderr!.on('data', (d) => (output += d));
-      for (let i = 0; i < 100; i++) {
-        const up = await fetch(url, { method: 'POST', body: '{}' }).then(() => true, () => false);
-        if (up) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`the node:http receiver did not start: ${output}`);
-    });
-
-    afterAll(() => {
-      child?.kill();
-    });
-
-    const post = (body: string, signature: string) =>
-      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature }, body }).then((r) => r.status);
-
-    it('verifies, parses and answers 200 to a signed webhook', async () => {
-      expect(await post(raw, sign(raw))).toBe(200);
-      expect(output).toContain(`received ${example.eventId} ${example.eventType}`);
-    });
-
-    it('refuses the same event re-serialized, and a signature made with another key', async () => {
-      expect(await post(JSON.stringify(example), sign(raw))).toBe(401);
-      expect(await post(raw, sign(raw, 'another-key'))).toBe(401);
-    });
+  afterAll(() => {
+    child?.kill();
   });
 
-  describe('the fetch-style handler', () => {
-    let handleWebhook: (request: Request, authKey: string) => Promise<Response>;
-    beforeAll(async () => {
-      const file = await writeModule(dir, 'fetch-receiver', receivers.fetch);
-      ({ handleWebhook } = await import(pathToFileURL(file).href));
-    });
-    const request = (body: string, signature: string) =>
-      new Request('https://partner.example/webhooks', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature }, body });
+  const post = (body: string, signature: string) =>
+    fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature }, body }).then((r) => r.status);
+  /** Sends a fresh event and waits for its line: every line logged before it has then arrived too. */
+  const settled = async () => {
+    const id = randomUUID();
+    const body = updatedEvent(id);
+    expect(await post(body, sign(body))).toBe(200);
+    await expect.poll(() => output, { timeout: 10_000 }).toContain(`verification ${id} is ${example.data.status}`);
+  };
 
-    it('verifies, parses and answers 200 to a signed webhook', async () => {
-      expect((await handleWebhook(request(raw, sign(raw)), AUTH_KEY)).status).toBe(200);
-    });
+  it('answers 200 to a documented webhook signed with the key, and acts on it', async () => {
+    const id = randomUUID();
+    const body = updatedEvent(id);
+    expect(await post(body, sign(body))).toBe(200);
+    await expect.poll(() => lines(), { timeout: 10_000 }).toContain(`verification ${id} is ${example.data.status}`);
+  });
 
-    it('refuses the same event re-serialized, a wrong key and a malformed signature', async () => {
-      expect((await handleWebhook(request(JSON.stringify(example), sign(raw)), AUTH_KEY)).status).toBe(401);
-      expect((await handleWebhook(request(raw, sign(raw, 'another-key')), AUTH_KEY)).status).toBe(401);
-      expect((await handleWebhook(request(raw, 'not-hex'), AUTH_KEY)).status).toBe(401);
-    });
+  it('refuses the same event re-serialized, and a signature made with another key', async () => {
+    const body = updatedEvent();
+    expect(await post(JSON.stringify(JSON.parse(body)), sign(body))).toBe(401);
+    expect(await post(body, sign(body, 'another-key'))).toBe(401);
+  });
+
+  it('answers 200 to a repeat of an event, and acts on it once', async () => {
+    const id = randomUUID();
+    const body = updatedEvent(id);
+    expect([await post(body, sign(body)), await post(body, sign(body))]).toEqual([200, 200]);
+    await settled();
+    expect(lines().filter((line) => line.startsWith(`verification ${id} `))).toEqual([`verification ${id} is ${example.data.status}`]);
+  });
+
+  it('answers 200 to a verification.updated older than what it stored, and ignores it, comparing times rather than strings', async () => {
+    const id = randomUUID();
+    // 09:30 UTC, then 08:00 UTC written with an offset: later as a string, earlier as a time.
+    const newer = updatedEvent(id, '2026-03-14T09:30:00Z');
+    const older = updatedEvent(id, '2026-03-14T10:00:00+02:00');
+    expect(await post(newer, sign(newer))).toBe(200);
+    expect(await post(older, sign(older))).toBe(200);
+    await settled();
+    expect(lines().filter((line) => line.startsWith(`verification ${id} `))).toEqual([
+      `verification ${id} is ${example.data.status}`,
+      `verification ${id} is ${example.data.status}: older than what is stored, ignored`,
+    ]);
+  });
+
+  it('passes every case of the receiver check', async () => {
+    const report = await checkWebhookReceiver(url, { authKey: AUTH_KEY, previousKey: receiver.takesPreviousKey ? PREVIOUS_AUTH_KEY : undefined });
+    expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.problem)).toEqual([]);
+    expect(report.passed).toBe(true);
+    const skipped = report.cases.filter((c) => c.outcome === 'skipped').map((c) => c.id);
+    expect(skipped).toEqual(receiver.takesPreviousKey ? [] : ['previous-key']);
   });
 });

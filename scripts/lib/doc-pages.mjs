@@ -1,7 +1,9 @@
 // The docs site's own pages, beside Redoc's API pages: the index, the list of
-// assumptions (from openapi/DECISIONS.md) and the changelog (from
-// CHANGELOG.md). They speak to partners: no page names a repository file or
-// calls itself "the contract"; a text that would is refused at build time.
+// assumptions (from openapi/DECISIONS.md), the changelog (from CHANGELOG.md)
+// and webhook delivery (the part of guides/webhooks.md marked published, so
+// the table is written once). They speak to partners: no page names a
+// repository file or calls itself "the contract"; a text that would is
+// refused at build time.
 import { marked } from 'marked';
 
 export const escapeHtml = (s) =>
@@ -58,6 +60,9 @@ function page(title, body) {
     section.assumption:target { background: #fff8e1; }
     section.assumption h3 { margin: 0.4rem 0; font-size: 1rem; }
     dl { margin: 0; } dt { font-weight: 600; color: #486581; margin-top: 0.3rem; } dd { margin: 0 0 0 1rem; }
+    table { border-collapse: collapse; margin: 1rem 0; font-size: 0.9rem; }
+    th, td { border: 1px solid #d9e2ec; padding: 0.4rem 0.5rem; text-align: left; vertical-align: top; }
+    th { background: #f0f4f8; }
   </style>
 </head>
 <body>
@@ -91,6 +96,7 @@ ${items}
   <ul>
     <li><a href="./changelog.html">Changelog</a>: what changed in each version of these API descriptions.</li>
     <li><a href="./assumptions.html">Assumptions</a>: where the service's documentation leaves something open, what the reference assumes and why.</li>
+    <li><a href="./webhook-delivery.html">Webhook delivery</a>: what the service's documentation states about delivering webhooks, what it leaves for a receiver to handle (repeats, order), and what the local sandbox does.</li>
   </ul>`,
   );
 }
@@ -151,5 +157,35 @@ export function changelogPage(changelogMarkdown) {
   <h1>Changelog</h1>
   <p>What changed in each version of these API descriptions, per API and per operation or webhook; breaking changes come first and are marked <strong>BREAKING</strong>.</p>
 ${marked.parse(releases)}`,
+  );
+}
+
+/** The guide's part between `<!-- published: NAME … -->` and `<!-- /published -->`. */
+export function publishedPart(markdown, name, where) {
+  const found = new RegExp(`<!-- published: ${name}\\b[^>]*-->([\\s\\S]*?)<!-- /published -->`).exec(markdown);
+  if (!found) {
+    throw new Error(`${where} has no part marked <!-- published: ${name} --> … <!-- /published -->; mark the part the docs publish as ${name}.html.`);
+  }
+  return found[1].trim();
+}
+
+/**
+ * The webhook delivery page: the Delivery section of the webhooks guide, as
+ * marked published there. A link into another guide leads nowhere on the docs
+ * site, so its text stays without it; a V or P row the text names becomes a
+ * link to its entry on the assumptions page.
+ */
+export function webhookDeliveryPage(guideMarkdown) {
+  const where = 'guides/webhooks.md';
+  const text = publishedPart(guideMarkdown, 'webhook-delivery', where)
+    .replace(/\[([^\]]+)\]\((?!https?:|assumptions\.html#)[^)]*\)/g, '$1')
+    .replace(/(?<![[#\w])([VP]\d+)\b(?!\])/g, '[$1](assumptions.html#$1)');
+  checkVoice(text, `${where} (its part published as webhook-delivery.html)`);
+  return page(
+    'Webhook delivery: API reference',
+    `  <p><a href="./index.html">API reference</a></p>
+  <h1>Webhook delivery</h1>
+${marked.parse(text)}
+  <p>Receivers that do all of this, for Node and for fetch-style handlers, are in the Webhooks section of the <a href="./partner.html">Partner Integration API</a> reference.</p>`,
   );
 }
