@@ -1,5 +1,5 @@
-// What an independent probe of the sandbox found, each
-// kept fixed: the clock cannot be moved past what a date-time can say, and a
+// Three rules of the sandbox at their edges: the clock cannot be moved
+// past what a date-time can say, and a
 // state file whose clock is there is refused with a clear error; the
 // phone-verification step keeps rule 2 of the create operation (one open
 // verification per phone number); a body with a prototype key is refused as
@@ -13,7 +13,7 @@ import { LAST_DATE_TIME_MS, LATEST_CLOCK_MS } from '../src/sandbox/common/clock.
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 let sandbox: Sandbox;
-const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-probe-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-clock-limit-'));
 
 beforeAll(async () => {
   sandbox = await serveSandbox({ port: 0, validateResponses: true });

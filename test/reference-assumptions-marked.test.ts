@@ -1,8 +1,7 @@
-// An audit read both bundles against the source documents and found
-// statements the documents do not make, stated as facts. Each test here
-// pins one finding: the statement is either gone or carries the Assumed
-// marker of its DECISIONS.md row in the same paragraph; and the answer
-// constraints a receiver meets are documented or recorded.
+// Statements the source documents do not make, read in both bundles: each
+// test pins one, which is either gone or carries the Assumed marker of its
+// DECISIONS.md row in the same paragraph; and the answer constraints a
+// receiver meets are documented or recorded.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
