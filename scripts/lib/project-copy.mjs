@@ -8,8 +8,8 @@ import path from 'node:path';
 import { BuildCache } from './build-cache.mjs';
 import { ROOT } from './paths.mjs';
 
-// What the build reads: the docs step also renders CHANGELOG.md.
-const COPIED = ['openapi', 'scripts', 'src', 'generated', 'redocly.yaml', '.spectral.yaml', 'package.json', 'package-lock.json', 'tsconfig.json', 'CHANGELOG.md'];
+// What the build reads: the docs step also renders CHANGELOG.md and the part of the webhooks guide it publishes.
+const COPIED = ['openapi', 'scripts', 'src', 'generated', 'redocly.yaml', '.spectral.yaml', 'package.json', 'package-lock.json', 'tsconfig.json', 'CHANGELOG.md', 'guides/webhooks.md'];
 
 /** Makes the copy; `remove()` deletes it and its build record. */
 export function copyProject(prefix = 'vc-dev-') {
