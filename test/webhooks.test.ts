@@ -10,6 +10,7 @@ import {
   verifyWebhookRequest,
   verifyWebhookRequestBody,
   signWebhookPayload,
+  signWebhookPayloadAsync,
   verifyWebhookSignature,
   verifyWebhookSignatureAsync,
   WebhookPayloadError,
@@ -34,6 +35,29 @@ describe('signWebhookPayload', () => {
   it('refuses a missing key or a body that is not a string or bytes', () => {
     expect(() => signWebhookPayload(body, '')).toThrow(TypeError);
     expect(() => signWebhookPayload({ a: 1 } as unknown as string, key)).toThrow(/rawBody must be a string, Uint8Array, ArrayBuffer or DataView/);
+  });
+});
+
+describe('signWebhookPayloadAsync', () => {
+  it.each(VECTORS)('signs $key on Web Crypto as the independent vector says', async (v) => {
+    expect(await signWebhookPayloadAsync(v.body, v.key)).toBe(v.signature);
+    expect(await signWebhookPayloadAsync(bytes(v.body), v.key)).toBe(v.signature);
+    expect(await signWebhookPayloadAsync(bytes(v.body).buffer, v.key)).toBe(v.signature);
+    const shared = new Uint8Array(new SharedArrayBuffer(bytes(v.body).length));
+    shared.set(bytes(v.body));
+    expect(await signWebhookPayloadAsync(shared, v.key)).toBe(v.signature);
+  });
+
+  it('signs each body with the key it is given, keys alternating and concurrent', async () => {
+    const [a, b] = VECTORS;
+    const signed = await Promise.all([a, b, a, b, a].map((v) => signWebhookPayloadAsync(v.body, v.key)));
+    expect(signed).toEqual([a, b, a, b, a].map((v) => v.signature));
+    expect(await signWebhookPayloadAsync(a.body, b.key)).toBe(signWebhookPayload(a.body, b.key));
+  });
+
+  it('rejects a missing key or a body that is not a string or bytes, as signWebhookPayload throws', async () => {
+    await expect(signWebhookPayloadAsync(body, '')).rejects.toThrow(/signWebhookPayloadAsync: authKey must be a non-empty string/);
+    await expect(signWebhookPayloadAsync({ a: 1 } as unknown as string, key)).rejects.toThrow(TypeError);
   });
 });
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { isKnownEventType, signatureProblem, webhookPayloadIssues } from '../webhooks/parse.js';
-import { verifyWebhookSignature } from '../webhooks/signature.js';
+import { isKnownEventType, webhookPayloadIssues } from '../webhooks/parse.js';
+import { signatureProblem, verifyWebhookSignature } from '../webhooks/signature.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 
 export const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]

@@ -7,13 +7,15 @@
 // Import only what you use: a receiver that only verifies bundles without the
 // payload checks.
 export {
+  signatureProblem,
   signWebhookPayload,
+  signWebhookPayloadAsync,
   verifyWebhookRequestBody,
   verifyWebhookSignature,
   verifyWebhookSignatureAsync,
   type AuthKeys,
   type RawBody,
 } from './signature.js';
-export { isKnownWebhookEvent, parseWebhookEvent, signatureProblem, verifyWebhookRequest, webhookPayloadIssues } from './parse.js';
+export { isKnownWebhookEvent, parseWebhookEvent, verifyWebhookRequest, webhookPayloadIssues } from './parse.js';
 export { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
 export type * from './events.js';

@@ -7,11 +7,12 @@ import { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type Sig
 import type { components } from '../../generated/types/partner.js';
 import type { ReceivedWebhookEvent, WebhookEvent } from './events.js';
 import { schemaIssues, type SchemaIssue } from './schema-check.js';
-import { assertRequest, authKeyList, MAX_AUTH_KEYS, requireNodeCrypto, requireWebCrypto, verifyWebhookSignature, verifyWebhookSignatureAsync, type AuthKeys } from './signature.js';
+import { assertRequest, MAX_AUTH_KEYS, requireNodeCrypto, requireWebCrypto, signatureProblem, signatureProblemAsync, type AuthKeys } from './signature.js';
 
 /** The envelope every webhook has, whatever its type (each event's schema requires these). */
 export const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'] as const;
 
+// What a WebhookSignatureError says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
 const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   missing: 'X-SIGNATURE is missing or empty',
   malformed: 'X-SIGNATURE is not 64 lowercase hexadecimal characters',
@@ -19,18 +20,6 @@ const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
     'X-SIGNATURE does not match the body: the body was changed or re-serialized (verify the raw bytes as received), or it was signed with another auth key',
   'no-key': `no usable auth key to verify X-SIGNATURE with: give the key as a non-empty string, or a list of 1 to ${MAX_AUTH_KEYS} keys while rotating`,
 };
-
-/** Why the signature cannot be checked at all, before any HMAC; null when it can. */
-function formProblem(signature: unknown, authKey: unknown): SignatureProblem | null {
-  if (signature === undefined || signature === null || signature === '') return 'missing';
-  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return 'malformed';
-  return authKeyList(authKey) ? null : 'no-key';
-}
-
-/** Why `verifyWebhookSignature` would refuse, or null when it accepts. */
-export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null {
-  return formProblem(signature, authKey) ?? (verifyWebhookSignature(rawBody, signature, authKey) ? null : 'mismatch');
-}
 
 /**
  * Checks a parsed body against the partner document's webhook schemas. An
@@ -192,7 +181,7 @@ export async function verifyWebhookRequest(request: Request, authKey: AuthKeys):
     const detail = detailOf(err);
     throw new WebhookPayloadError(`cannot read the webhook body (read it only through verifyWebhookRequest): ${detail}`, [{ path: '', message: detail }]);
   }
-  const problem = formProblem(signature, authKey) ?? ((await verifyWebhookSignatureAsync(body, signature, authKey)) ? null : 'mismatch');
+  const problem = await signatureProblemAsync(body, signature, authKey);
   if (problem) throw new WebhookSignatureError(SIGNATURE_MESSAGES[problem], problem);
   return eventOf(body);
 }

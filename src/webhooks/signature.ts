@@ -1,11 +1,13 @@
 // @verification-service/contracts/webhooks, signatures: the X-SIGNATURE
-// HMAC-SHA256 on the platform's own crypto, as Stripe's SDK does. The
-// synchronous functions use node:crypto (Node, Bun, Deno) and throw a
+// HMAC-SHA256 on the platform's own crypto, as Stripe's SDK does: signing,
+// verifying, and why a signature is refused, each reading the key list once.
+// The synchronous functions use node:crypto (Node, Bun, Deno) and throw a
 // TypeError naming the asynchronous one where there is none (workerd without
 // nodejs_compat, browsers); the asynchronous ones use Web Crypto. The package
 // owns no hash: the platform's is reviewed, constant-time where it compares,
 // and fast (W2).
 import { bodyView, type RawBody } from './body.js';
+import type { SignatureProblem } from './errors.js';
 
 export type { RawBody } from './body.js';
 
@@ -79,14 +81,56 @@ function signatureBytes(signature: unknown): Uint8Array<ArrayBuffer> | null {
   return bytes;
 }
 
-/** What a verification works on, or null when the arguments cannot match (any of them unusable). */
-function verifiable(rawBody: unknown, signature: unknown, authKey: unknown): { body: string | Uint8Array; expected: Uint8Array<ArrayBuffer>; keys: string[] } | null {
+/** What a verification works on. */
+interface Verifiable {
+  body: string | Uint8Array;
+  expected: Uint8Array<ArrayBuffer>;
+  keys: string[];
+}
+
+/**
+ * What a verification works on, from keys already read (authKeyList), or
+ * null when the arguments cannot match (any of them unusable). The key list
+ * is read by the caller once: a list whose getters answer differently the
+ * second time cannot pass one check and fail the next.
+ */
+function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null): Verifiable | null {
   const expected = signatureBytes(signature);
-  const keys = authKeyList(authKey);
   if (!expected || !keys) return null;
   // Null for a body that is neither text nor bytes; a detached buffer or a hostile view throws.
   const body = bodyView(rawBody);
   return body === null ? null : { body, expected, keys };
+}
+
+/** Why the signature cannot be checked at all, before any HMAC; null when it can. */
+function formProblem(signature: unknown, keys: string[] | null): SignatureProblem | null {
+  if (signature === undefined || signature === null || signature === '') return 'missing';
+  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return 'malformed';
+  return keys ? null : 'no-key';
+}
+
+/** Whether any key signs the body as expected, every key tried, on node:crypto; false on any error of the arguments. */
+function signedWithAnySync(crypto: NodeCrypto, given: Verifiable | null): boolean {
+  try {
+    if (!given) return false;
+    let match = false;
+    // Every key is tried, so the time taken does not tell which one matched.
+    for (const key of given.keys) {
+      if (crypto.timingSafeEqual(crypto.createHmac('sha256', key).update(given.body).digest(), given.expected)) match = true;
+    }
+    return match;
+  } catch {
+    // A detached ArrayBuffer, a hostile view: not a proof of origin.
+    return false;
+  }
+}
+
+/** The body and key `signWebhookPayload` and `signWebhookPayloadAsync` sign with, or a TypeError naming the caller. */
+function signable(rawBody: unknown, authKey: unknown, caller: string): string | Uint8Array {
+  const body = bodyView(rawBody);
+  if (body === null) throw new TypeError(`${caller}: rawBody must be a string, Uint8Array, ArrayBuffer or DataView`);
+  if (typeof authKey !== 'string' || authKey === '') throw new TypeError(`${caller}: authKey must be a non-empty string`);
+  return body;
 }
 
 /**
@@ -96,13 +140,38 @@ function verifiable(rawBody: unknown, signature: unknown, authKey: unknown): { b
  * not a string or bytes or a key that is not a non-empty string.
  */
 export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
-  const crypto = requireNodeCrypto('signWebhookPayload', 'sign where the webhooks are sent from (Node, Bun, Deno)');
-  const body = bodyView(rawBody);
-  if (body === null) throw new TypeError('signWebhookPayload: rawBody must be a string, Uint8Array, ArrayBuffer or DataView');
-  if (typeof authKey !== 'string' || authKey === '') {
-    throw new TypeError('signWebhookPayload: authKey must be a non-empty string');
-  }
+  const crypto = requireNodeCrypto('signWebhookPayload', 'use await signWebhookPayloadAsync(…), which takes the same arguments and signs with Web Crypto');
+  const body = signable(rawBody, authKey, 'signWebhookPayload');
   return crypto.createHmac('sha256', authKey).update(body).digest('hex');
+}
+
+/**
+ * The HMAC key of the auth key that signed last: a sender signs many bodies
+ * with one key, and importing it costs about as much CPU as a signature
+ * (the sandbox's delivery, `npm run bench -- --only delivery`).
+ */
+let lastSigningKey: { authKey: string; key: CryptoKey } | undefined;
+
+async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<CryptoKey> {
+  if (lastSigningKey?.authKey === authKey) return lastSigningKey.key;
+  const key = await subtle.importKey('raw', utf8.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  lastSigningKey = { authKey, key };
+  return key;
+}
+
+/**
+ * `signWebhookPayload` on Web Crypto, for every runtime (Cloudflare Workers,
+ * browsers, Node, Bun, Deno): the `X-SIGNATURE` the service sends, lowercase
+ * hex HMAC-SHA256 of the raw body under the auth key. Rejects with a
+ * `TypeError` for a body that is not a string or bytes, a key that is not a
+ * non-empty string, or where the runtime has no Web Crypto (a browser page
+ * that is not a secure context).
+ */
+export async function signWebhookPayloadAsync(rawBody: RawBody, authKey: string): Promise<string> {
+  const subtle = requireWebCrypto('signWebhookPayloadAsync');
+  const body = signable(rawBody, authKey, 'signWebhookPayloadAsync');
+  const mac = await subtle.sign('HMAC', await signingKey(subtle, authKey), webCryptoBytes(body));
+  return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**
@@ -122,16 +191,39 @@ export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
 export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, authKey: AuthKeys): boolean {
   const crypto = requireNodeCrypto('verifyWebhookSignature', 'use await verifyWebhookSignatureAsync(…), which takes the same arguments and verifies with Web Crypto');
   try {
-    const given = verifiable(rawBody, signature, authKey);
-    if (!given) return false;
-    let match = false;
-    // Every key is tried, so the time taken does not tell which one matched.
-    for (const key of given.keys) if (crypto.timingSafeEqual(crypto.createHmac('sha256', key).update(given.body).digest(), given.expected)) match = true;
-    return match;
+    return signedWithAnySync(crypto, verifiable(rawBody, signature, authKeyList(authKey)));
   } catch {
     // A detached ArrayBuffer, a hostile view: not a proof of origin.
     return false;
   }
+}
+
+/**
+ * Why `verifyWebhookSignature` would refuse, or null when it accepts: what
+ * `parseWebhookEvent` and `webhooks verify` tell. A missing, malformed or
+ * keyless signature is named before any HMAC; synchronous, on node:crypto.
+ */
+export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null {
+  const keys = authKeyList(authKey);
+  const problem = formProblem(signature, keys);
+  if (problem) return problem;
+  const crypto = requireNodeCrypto('signatureProblem', 'in a fetch handler use await verifyWebhookRequest(request, authKey), whose WebhookSignatureError names the problem, on Web Crypto');
+  let given: Verifiable | null = null;
+  try {
+    given = verifiable(rawBody, signature, keys);
+  } catch {
+    // A detached ArrayBuffer, a hostile view: not a proof of origin.
+  }
+  return signedWithAnySync(crypto, given) ? null : 'mismatch';
+}
+
+/** `signatureProblem` on Web Crypto: what `verifyWebhookRequest` tells. */
+export async function signatureProblemAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<SignatureProblem | null> {
+  const keys = authKeyList(authKey);
+  const problem = formProblem(signature, keys);
+  if (problem) return problem;
+  const subtle = requireWebCrypto('signatureProblemAsync');
+  return (await signedWithAny(subtle, rawBody, signature, keys)) ? null : 'mismatch';
 }
 
 /** Web Crypto's SubtleCrypto, or a TypeError saying where it is missing and what to do. */
@@ -141,14 +233,17 @@ export function requireWebCrypto(caller: string): SubtleCrypto {
   throw new TypeError(`${caller} needs Web Crypto (crypto.subtle), which browsers give only to https: and localhost pages`);
 }
 
-/** Whether any usable key signs `rawBody` as `signature` says, every key tried, on Web Crypto; false on any error of the arguments. */
-async function signedWithAny(subtle: SubtleCrypto, rawBody: unknown, signature: unknown, authKey: unknown): Promise<boolean> {
+/** The body as Web Crypto takes it: a view over a SharedArrayBuffer, which node:crypto reads, is copied (Web Crypto refuses it). */
+function webCryptoBytes(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  return (typeof body === 'string' ? utf8.encode(body) : body.buffer instanceof ArrayBuffer ? body : body.slice()) as Uint8Array<ArrayBuffer>;
+}
+
+/** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on Web Crypto; false on any error of the arguments. */
+async function signedWithAny(subtle: SubtleCrypto, rawBody: unknown, signature: unknown, keys: string[] | null): Promise<boolean> {
   try {
-    const given = verifiable(rawBody, signature, authKey);
+    const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
-    const { body } = given;
-    // Web Crypto refuses a view over a SharedArrayBuffer, which node:crypto verifies: such bytes are copied.
-    const data = (typeof body === 'string' ? utf8.encode(body) : body.buffer instanceof ArrayBuffer ? body : body.slice()) as Uint8Array<ArrayBuffer>;
+    const data = webCryptoBytes(given.body);
     let match = false;
     for (const key of given.keys) {
       const hmacKey = await subtle.importKey('raw', utf8.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
@@ -168,7 +263,7 @@ async function signedWithAny(subtle: SubtleCrypto, rawBody: unknown, signature: 
  * page that is not a secure context).
  */
 export async function verifyWebhookSignatureAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<boolean> {
-  return signedWithAny(requireWebCrypto('verifyWebhookSignatureAsync'), rawBody, signature, authKey);
+  return signedWithAny(requireWebCrypto('verifyWebhookSignatureAsync'), rawBody, signature, authKeyList(authKey));
 }
 
 /** Throws a TypeError unless `request` is a Web Request whose body can still be read. */
@@ -196,5 +291,6 @@ export async function verifyWebhookRequestBody(request: Request, authKey: AuthKe
   assertRequest(request, 'verifyWebhookRequestBody');
   const subtle = requireWebCrypto('verifyWebhookRequestBody');
   const body = new Uint8Array(await request.arrayBuffer());
-  return (await signedWithAny(subtle, body, request.headers.get('x-signature'), authKey)) ? new TextDecoder().decode(body) : null;
+  const signed = await signedWithAny(subtle, body, request.headers.get('x-signature'), authKeyList(authKey));
+  return signed ? new TextDecoder().decode(body) : null;
 }

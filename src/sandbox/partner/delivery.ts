@@ -3,6 +3,7 @@
 // answer but 200 (or none) is retried on the retry interval. An API call
 // only enqueues, so a slow or dead receiver never slows or fails it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
+import { signWebhookPayloadAsync } from '../../webhooks/signature.js';
 import { DELAY_MS, REORDER_WINDOW_MS, shuffled, type WebhookFaultName } from '../common/webhook-faults.js';
 
 export interface DeliveryOptions {
@@ -25,8 +26,6 @@ export interface DeliveryOptions {
   faults?: readonly WebhookFaultName[];
 }
 
-const encoder = new TextEncoder();
-const hmacKey = (authKey: string) => crypto.subtle.importKey('raw', encoder.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 /** Neither a retry nor an attempt's timeout keeps the process alive (Node; other runtimes have no unref). */
 const unref = (timer: ReturnType<typeof setTimeout>) => (timer as { unref?: () => void }).unref?.();
 
@@ -75,8 +74,6 @@ export class WebhookDelivery {
   private readonly faults: ReadonlySet<WebhookFaultName>;
   private readonly retryMs: number;
   private readonly timeoutMs: number;
-  /** The key that signs now, imported once per auth key (an import costs as much as a signature). */
-  private signing?: { authKey: string; key: Promise<CryptoKey> };
 
   constructor(private readonly options: DeliveryOptions) {
     this.retryMs = options.retryIntervalMs ?? 15 * 60_000;
@@ -202,14 +199,6 @@ export class WebhookDelivery {
     this.waiting.add(pending);
   }
 
-  /** The X-SIGNATURE of a body: hex HMAC-SHA256 under the current auth key, on Web Crypto (every runtime the sandbox runs in). */
-  private async sign(body: string): Promise<string> {
-    const authKey = this.options.authKey();
-    if (this.signing?.authKey !== authKey) this.signing = { authKey, key: hmacKey(authKey) };
-    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.signing.key, encoder.encode(body)));
-    return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
-  }
-
   /**
    * One attempt, ended at the delivery timeout whatever the HTTP client does:
    * the exchange races the abort, so a fetch that ignores its signal (or an
@@ -239,7 +228,9 @@ export class WebhookDelivery {
   /** The request and its answer read whole; when aborted, the race above has its answer already. */
   private async exchange(pending: Pending, url: string, signal: AbortSignal): Promise<string | undefined> {
     try {
-      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': await this.sign(pending.body) };
+      // Signed as partners sign in tests, on Web Crypto (every runtime the sandbox runs in), with the key active now.
+      const signature = await signWebhookPayloadAsync(pending.body, this.options.authKey());
+      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': signature };
       // A redirect is never followed: it would send the signed body to an address the partner did not set.
       const request = new Request(url, { method: 'POST', headers, body: pending.body, signal, redirect: 'manual' });
       const res = await (this.options.fetch ?? fetch)(request);
