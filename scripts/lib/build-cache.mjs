@@ -15,7 +15,7 @@ async function filesUnder(entry) {
 }
 
 /** One hash over the names and contents of every file below the given paths. */
-export async function hashPaths(paths) {
+async function hashPaths(paths) {
   const files = (await Promise.all(paths.map(filesUnder))).flat().sort();
   const hash = createHash('sha256');
   for (const file of files) {

@@ -12,7 +12,7 @@
 import { deref } from './schema-view.mjs';
 
 /** How each API is called from a shell and from TypeScript; every API of the package needs an entry. */
-export const SAMPLE_CLIENTS = {
+const SAMPLE_CLIENTS = {
   v2: {
     urlVar: 'V2_URL',
     credentialVar: 'ACCESS_TOKEN',
@@ -88,7 +88,7 @@ function queryString(query) {
 
 const fillPath = (path, values) => path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(values[name]));
 
-export function curlSample(request, client) {
+function curlSample(request, client) {
   const url = `"$${client.urlVar}${fillPath(request.path, request.pathParams)}${queryString(request.query)}"`;
   const lines = [`curl ${request.method === 'get' ? '' : `-X ${request.method.toUpperCase()} `}${url}`];
   const { scheme } = request;
@@ -103,7 +103,7 @@ export function curlSample(request, client) {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A value as a TypeScript literal: JSON, with plain keys unquoted and single-quoted strings. */
-export function tsLiteral(value, indent = '') {
+function tsLiteral(value, indent = '') {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
@@ -123,7 +123,7 @@ export function tsLiteral(value, indent = '') {
   return JSON.stringify(value);
 }
 
-export function typescriptSample(request, client) {
+function typescriptSample(request, client) {
   const ts = client.typescript;
   const params = {};
   if (Object.keys(request.pathParams).length) params.path = request.pathParams;

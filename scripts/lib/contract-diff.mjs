@@ -63,8 +63,6 @@
 // status is not. Local `$ref`s are resolved and compared by content.
 import { compareSchema, deref, forgetFingerprints, isAnnotation } from './schema-diff.mjs';
 
-export { deref };
-
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Every operation and webhook of a document, with its location label. */

@@ -29,7 +29,7 @@ const tryGit = (args) => {
  * clone has; tags do not travel with a clone and are not read. Throws, saying
  * how to give a base, when history cannot tell.
  */
-export function lastRelease() {
+function lastRelease() {
   const ask = 'Pass the base yourself: --base <commit or branch> (a commit from `git log --oneline -- package.json`), or --against <folder of bundles>.';
   if (!tryGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])) {
     throw new Error(`this is not a git repository with commits, so the last release cannot be found. ${ask}`);
@@ -133,7 +133,7 @@ export const headSource = (dir) =>
   fileSource(dir ?? path.join(ROOT, BUNDLES), { label: dir ?? 'working tree (generated/openapi)' });
 
 /** Where reviewed changes are acknowledged: a list of { api, change, location?, reason }. */
-export const ACKNOWLEDGED_FILE = '.ci/diff-acknowledged.yaml';
+const ACKNOWLEDGED_FILE = '.ci/diff-acknowledged.yaml';
 
 /** The acknowledged review items of a file (none when it does not exist), checked. */
 export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
@@ -236,7 +236,7 @@ const verdictLists = (api) => [
 ];
 
 /** Groups changes by location (endpoint or webhook), breaking ones first within each. */
-export function byLocation(api) {
+function byLocation(api) {
   const groups = new Map();
   for (const [verdict, list] of verdictLists(api)) {
     for (const change of list) {
@@ -250,7 +250,7 @@ export function byLocation(api) {
 }
 
 // An added operation or webhook is one line, not a heading with one entry.
-export const ADDED = ['operation-added', 'webhook-added'];
+const ADDED = ['operation-added', 'webhook-added'];
 
 const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', deprecated: 'DEPRECATED', ok: 'ok      ' };
 // How the reports and the release notes call out deprecations.

@@ -6,7 +6,7 @@
 // refused at build time.
 import { marked } from 'marked';
 
-export const escapeHtml = (s) =>
+const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 /** Words a partner-facing text must not hold: repository paths and files, and "the/this contract". */
@@ -161,7 +161,7 @@ ${marked.parse(releases)}`,
 }
 
 /** The guide's part between `<!-- published: NAME … -->` and `<!-- /published -->`. */
-export function publishedPart(markdown, name, where) {
+function publishedPart(markdown, name, where) {
   const found = new RegExp(`<!-- published: ${name}\\b[^>]*-->([\\s\\S]*?)<!-- /published -->`).exec(markdown);
   if (!found) {
     throw new Error(`${where} has no part marked <!-- published: ${name} --> … <!-- /published -->; mark the part the docs publish as ${name}.html.`);

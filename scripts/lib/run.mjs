@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ROOT } from './paths.mjs';
 
 // Tools run offline and quietly: no telemetry, no update checks.
-export const TOOL_ENV = {
+const TOOL_ENV = {
   ...process.env,
   REDOCLY_TELEMETRY: 'off',
   REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',

@@ -43,7 +43,7 @@
 
 import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, forgetFingerprints, isAnnotation, refName } from './schema-view.mjs';
 
-export { deref, fingerprint, forgetFingerprints, isAnnotation };
+export { deref, forgetFingerprints, isAnnotation };
 
 // format → the formats that accept every value it accepts, and more.
 const WIDER_FORMATS = {

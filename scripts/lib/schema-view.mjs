@@ -9,13 +9,13 @@
 // partners of it, so a schema whose only change is a deprecation must not
 // compare equal.
 
-export const ANNOTATIONS = new Set([
+const ANNOTATIONS = new Set([
   'description', 'title', 'summary', 'examples', 'example', '$comment', 'externalDocs', 'xml', 'deprecated',
   '$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions',
 ]);
 export const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
 export const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
-export const HANDLED = new Set([
+const HANDLED = new Set([
   ...LOWER, ...UPPER, '$ref', 'type', 'nullable', 'enum', 'const', 'format', 'pattern', 'multipleOf', 'uniqueItems',
   'properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'patternProperties', 'propertyNames',
   'dependentRequired', 'dependentSchemas', 'items', 'prefixItems', 'contains', 'not', 'if', 'then', 'else',
@@ -24,7 +24,7 @@ export const HANDLED = new Set([
 export const MAX_DEPTH = 64;
 export const isAnnotation = (key) => ANNOTATIONS.has(key) || key.startsWith('x-');
 /** Annotations the diff reports (scripts/lib/schema-diff.mjs), which the canonical text therefore keeps. */
-export const REPORTED_ANNOTATIONS = new Set(['deprecated']);
+const REPORTED_ANNOTATIONS = new Set(['deprecated']);
 const leftOutOfText = (key) => isAnnotation(key) && !REPORTED_ANNOTATIONS.has(key);
 
 const decode = (s) => {
@@ -47,7 +47,7 @@ export function deref(doc, node) {
 
 export const refName = (node) => (typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : null);
 const asSchema = (node) => (node === true || node == null ? {} : node === false ? { not: {} } : node);
-export const sortedJson = (value) => JSON.stringify(value, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)
+const sortedJson = (value) => JSON.stringify(value, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)
   ? Object.fromEntries(Object.keys(v).sort().map((key) => [key, v[key]])) : v));
 
 /**
@@ -118,7 +118,7 @@ const isNullSchema = (doc, node) => {
 };
 
 /** Folds `other` into `view` as if both applied (allOf). */
-export function merge(view, other) {
+function merge(view, other) {
   view.types = intersect(view.types, other.types);
   view.enum = intersectMap(view.enum, other.enum);
   for (const [k, v] of Object.entries(other.bounds)) {

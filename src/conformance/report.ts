@@ -2,7 +2,7 @@
 // and JUnit XML for CI. Everything here is already redacted.
 import type { RequestKind } from './checks.js';
 
-export interface Violation {
+interface Violation {
   api: string;
   operationId: string;
   /** `GET /verifications/{verificationId}` */
@@ -28,7 +28,7 @@ export interface OperationTally {
   violations: number;
 }
 
-export interface WorkflowResult {
+interface WorkflowResult {
   workflowId: string;
   status: 'passed' | 'failed' | 'skipped';
   reason?: string;

@@ -63,7 +63,7 @@ export function typesOf(schema: Json): JsonType[] {
   return [];
 }
 
-export function jsonTypeOf(v: unknown): JsonType {
+function jsonTypeOf(v: unknown): JsonType {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';

@@ -8,7 +8,7 @@ import type { Exchange } from './http.js';
 import { encode, type Json } from './schema-values.js';
 import { valueAtPointer } from '../contract/json-pointer.js';
 
-export interface StepCall {
+interface StepCall {
   /** `workflow new-user, step create` */
   where: string;
   source: string;
@@ -37,7 +37,7 @@ interface Scope {
 }
 
 /** The value of a runtime expression or literal. */
-export function evaluate(expr: string, scope: Scope): unknown {
+function evaluate(expr: string, scope: Scope): unknown {
   const e = expr.trim();
   if (e === '$statusCode') return scope.exchange?.status;
   if (e.startsWith('$response.body')) return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
@@ -55,7 +55,7 @@ export function evaluate(expr: string, scope: Scope): unknown {
 const OPERATORS = ['==', '!=', '>=', '<=', '>', '<'] as const;
 
 /** A simple success criterion: `left op right`, or a lone expression that must be truthy. */
-export function holds(condition: string, scope: Scope): boolean {
+function holds(condition: string, scope: Scope): boolean {
   for (const op of OPERATORS) {
     const i = condition.indexOf(` ${op} `);
     if (i < 0) continue;

@@ -7,7 +7,7 @@ import type { Violation } from './routes.js';
 /** Nesting levels of objects and arrays below a body field; the documents' bodies need fewer than 8. */
 export const MAX_DEPTH = 32;
 /** Bytes of one free-form field as JSON; the partner's largest metadata (50 keys of 540 characters) is about 28 KB. */
-export const MAX_FREE_FORM_BYTES = 64 * 1024;
+const MAX_FREE_FORM_BYTES = 64 * 1024;
 
 /** Whether a value nests objects or arrays more than `limit` levels (recursion stops at the limit, so the stack stays shallow). */
 function deeperThan(value: unknown, limit: number): boolean {

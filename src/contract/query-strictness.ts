@@ -17,7 +17,7 @@ export interface QueryForm {
 const BRACKETS = /^(.+?)\[[0-9]*\]$/;
 
 /** What a client should send for a parameter: its name in the documented form. */
-export function expectedForm(p: QueryForm): string {
+function expectedForm(p: QueryForm): string {
   if (!p.array) return `${p.name}=VALUE, once`;
   return p.explode ? `${p.name}=VALUE1&${p.name}=VALUE2` : `${p.name}=VALUE1,VALUE2, once`;
 }

@@ -12,7 +12,7 @@ import { generate as orval } from 'orval';
 import { ROOT, TSC_NATIVE } from '../../scripts/lib/paths.mjs';
 
 export const GENERATED_APIS = ['v2', 'partner'] as const;
-export type GeneratedApi = (typeof GENERATED_APIS)[number];
+type GeneratedApi = (typeof GENERATED_APIS)[number];
 
 const bundle = (api: GeneratedApi) => path.join(ROOT, 'generated', 'openapi', `${api}.json`);
 

@@ -61,7 +61,7 @@ export function validatorFor(api: string): SchemaValidator {
   };
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export interface OperationEntry {
   kind: 'path' | 'webhook';

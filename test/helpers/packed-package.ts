@@ -23,7 +23,7 @@ export interface Packed {
  * Without the `prepack` build: the suite runs on a finished build, and a
  * build started here would rewrite generated/ under the other test files.
  */
-export async function pack(dir: string): Promise<{ tarball: string; packed: Packed }> {
+async function pack(dir: string): Promise<{ tarball: string; packed: Packed }> {
   const { stdout } = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT });
   const packed = JSON.parse(stdout)[0] as Packed;
   return { tarball: path.join(dir, packed.filename), packed };

@@ -123,7 +123,7 @@ export const SIGNATURE = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
 // Access to the document.
 
 export type Validate = ReturnType<SchemaValidatorAt>;
-export type SchemaValidatorAt = typeof v.at;
+type SchemaValidatorAt = typeof v.at;
 
 export const sub = (ptr: string, ...parts: (string | number)[]) => ptr + pointer(...parts).slice(1);
 
@@ -152,7 +152,7 @@ export const responsePtr = (key: string, status: string) => {
   const response = entry.operation.responses[status];
   return sub(response.$ref ?? sub(entry.ptr, 'responses', status), 'content', 'application/json', 'schema');
 };
-export const bodyPtr = (entry: OperationEntry) => {
+const bodyPtr = (entry: OperationEntry) => {
   const body = entry.operation.requestBody;
   return sub(body.$ref ?? sub(entry.ptr, 'requestBody'), 'content', 'application/json', 'schema');
 };
@@ -222,7 +222,7 @@ export const collected = (type: string) => completed().collectedRequirements.fin
 export const withCollected = (entry: Json) => ({ ...completed(), collectedRequirements: [entry] });
 
 /** The request body of a webhook, its first example, its schema and validator. */
-export function webhookBody(event: string): Json {
+function webhookBody(event: string): Json {
   return deref(doc, doc.webhooks[event]).post.requestBody;
 }
 export function webhookExample(event: string): Json {

@@ -13,14 +13,14 @@ import { pointer, validatorFor } from './openapi.js';
 
 export type S = components['schemas'];
 
-export const START = Date.parse('2026-03-14T09:00:00.000Z');
+const START = Date.parse('2026-03-14T09:00:00.000Z');
 export const PHONE = '+4915112345678';
 export const OTHER_PHONE = '+31612345678';
 export const EXT_A = '3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90';
 export const EXT_B = '8e4c1a7d-2b9f-4d36-a0e5-6c3f9b1d7a42';
-export const REDIRECT = 'https://app.northwind-mobility.example/verification/done';
+const REDIRECT = 'https://app.northwind-mobility.example/verification/done';
 
-export const partnerDoc = validatorFor('partner');
+const partnerDoc = validatorFor('partner');
 
 /** Asserts a value against the response schema the operation declares for a status. */
 export function expectResponse(path: string, method: string, status: string, value: unknown) {

@@ -29,7 +29,7 @@ export const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
 export const MARKDOWN_TABLE = '[data-component-name="Markdown/Markdown"] table';
 
 /** What a page did that it must not: errors logged or thrown, failed loads, requests off loopback. */
-export interface Trouble {
+interface Trouble {
   errors: string[];
   offLoopback: string[];
   failedLoads: string[];

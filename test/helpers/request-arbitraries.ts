@@ -5,14 +5,14 @@ import fc from 'fast-check';
 import { deref } from './openapi.js';
 import { encode, mergeAllOf, mutatedValueFor, mutationsOf, typesOf, valueFor, type Json, type SchemaArbitraryOptions } from '../../src/conformance/schema-values.js';
 
-export { encode, mutatedValueFor, mutationsOf, valueFor, type Mutated, type SchemaArbitraryOptions } from '../../src/conformance/schema-values.js';
+export { mutatedValueFor, valueFor } from '../../src/conformance/schema-values.js';
 
 // ---------------------------------------------------------------------------
 // Whole requests
 // ---------------------------------------------------------------------------
 
 /** How the credential is sent; the sender turns it into headers with the key that is valid at send time. */
-export type AuthVariant =
+type AuthVariant =
   | 'valid'
   | 'missing'
   | 'empty'
@@ -26,7 +26,7 @@ export type AuthVariant =
   | 'basic-scheme'
   | 'other-header';
 
-export type ContentTypeVariant = 'json' | 'json-charset' | 'missing' | 'text' | 'form' | 'multipart' | 'uppercase' | 'jsonx' | 'garbage' | 'duplicate';
+type ContentTypeVariant = 'json' | 'json-charset' | 'missing' | 'text' | 'form' | 'multipart' | 'uppercase' | 'jsonx' | 'garbage' | 'duplicate';
 
 export interface FuzzRequest {
   api: string;
@@ -207,7 +207,7 @@ const contentTypeArb: fc.Arbitrary<ContentTypeVariant> = fc.oneof(
 );
 
 /** Requests for one operation of a document, from its parameters, body schema and security. */
-export function requestFor(doc: Json, api: string, pathKey: string, method: string, opts: RequestArbitraryOptions = {}): fc.Arbitrary<FuzzRequest> {
+function requestFor(doc: Json, api: string, pathKey: string, method: string, opts: RequestArbitraryOptions = {}): fc.Arbitrary<FuzzRequest> {
   const pathItem = deref(doc, doc.paths[pathKey]);
   const op = pathItem[method];
   const params = paramsOf(doc, pathItem, op);

@@ -11,9 +11,9 @@ import { ROOT } from '../../scripts/lib/paths.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
 import { CHROMIUM_ARGS } from './redoc-page.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export const freePort = () =>
+const freePort = () =>
   new Promise<number>((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };

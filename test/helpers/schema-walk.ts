@@ -13,7 +13,7 @@ const DATA = new Set(['example', 'examples', 'default', 'const', 'enum', 'value'
 
 type Visit = (schema: Json, at: string) => void;
 
-export function walkSchemas(doc: Json, visit: Visit) {
+function walkSchemas(doc: Json, visit: Visit) {
   const seen = new Set<Json>();
   const schema = (node: Json, at: string[]) => {
     visit(node, pointer(...at));

@@ -42,7 +42,7 @@ export interface VerificationSnapshot {
   eventAt?: string;
 }
 
-export interface UserMention {
+interface UserMention {
   where: string;
   userId: string;
   /** When the mention is dated (a snapshot, an event); undated mentions name a live user. */
@@ -72,7 +72,7 @@ export interface Story {
   v2Readings: Seen<Json>[];
 }
 
-export const VERIFICATION_STATUSES = new Set([
+const VERIFICATION_STATUSES = new Set([
   'created',
   'started',
   'waitingForUserInput',
@@ -106,7 +106,7 @@ function userSnapshot(where: string, v: Json, eventAt: string | undefined, event
 }
 
 /** Every example value of a document: those its operations and webhooks show and its named examples. */
-export function exampleValues(doc: Json): Seen<Json>[] {
+function exampleValues(doc: Json): Seen<Json>[] {
   const found: Seen<Json>[] = Object.entries<Json>(doc.components?.examples ?? {}).map(([name, example]) => ({
     where: `#/components/examples/${name}`,
     value: deref(doc, example).value,
