@@ -1,14 +1,16 @@
 // The README's claims about dependencies, runtimes, the APIs' size, Node
-// versions and the reference, checked against package.json, the lockfile,
+// versions, the sandbox's options and the reference, checked against package.json, the lockfile,
 // the runtimes the tests run the webhooks in, .ci/run and the bundles. Each
 // check finds the README's sentence by what it is about and pins the claim in
 // it (a figure, a name, a command, a link), not its wording: a sentence may
 // be rewritten freely as long as what it states stays true.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { WEBHOOK_FAULTS } from '../src/sandbox/common/webhook-faults.js';
 import { linksOf } from './helpers/markdown-links.js';
 import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
 
@@ -116,6 +118,14 @@ describe('README claims', () => {
     expect(assemble).toContain('cp -r generated/docs/. site/');
     expect(assemble).toContain('cp guides/images/*.jpg site/images/');
     expect(deploy.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/upload-pages-artifact')).with.path).toBe('site');
+  });
+
+  it('names only options the sandbox command has, and only webhook faults it knows', () => {
+    const sentence = sentenceAbout('--webhook-url', '--webhook-faults');
+    const usage = execFileSync(process.execPath, [path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js'), 'sandbox', '--help'], { encoding: 'utf8' });
+    for (const flag of sentence.match(/--[a-z][a-z-]+/g) ?? []) expect(usage, `README.md names ${flag}, which sandbox --help does not list`).toContain(flag);
+    const faults = /--webhook-faults ([a-z,]+)/.exec(sentence)![1].split(',');
+    expect(faults.sort()).toEqual(Object.keys(WEBHOOK_FAULTS).sort());
   });
 
   it('stays a front door: at most 200 lines, with the two set-up commands', () => {
