@@ -109,7 +109,7 @@ describe('repository hygiene', () => {
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
 
   it('tracks nothing at the top level outside the fixed layout', () => {
-    const LAYOUT = ['package.json', 'package-lock.json', 'tsconfig.json', 'openapi', 'generated', 'scripts', 'test', 'redocly.yaml', '.spectral.yaml', 'README.md', 'src', '.ci', 'CHANGELOG.md', 'guides', '.gitignore', '.github'];
+    const LAYOUT = ['package.json', 'package-lock.json', 'tsconfig.json', 'openapi', 'generated', 'scripts', 'test', 'redocly.yaml', '.spectral.yaml', 'README.md', 'src', '.ci', 'CHANGELOG.md', 'guides', '.gitignore', '.github', 'knip.jsonc'];
     const top = [...new Set(tracked.map((f) => f.split('/')[0]))];
     expect(top.filter((name) => !LAYOUT.includes(name))).toEqual([]);
   });
