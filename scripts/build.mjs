@@ -1,5 +1,6 @@
 // The whole build: lint the sources, bundle, then lint the bundles, generate
-// types, validators and code samples, render docs and compile. Independent steps run in
+// types, validators and code samples, render docs and compile (the steps and
+// their order are declared in scripts/lib/steps.mjs). Independent steps run in
 // parallel; every step runs even when another fails, so one build reports
 // every problem. A step whose inputs and outputs are unchanged since its last
 // success is skipped (`--force` runs everything). `--only a,b` runs just
@@ -9,82 +10,13 @@
 // back as they were. While `npm run dev` runs in this checkout, `npm run
 // build` hands the build to it (scripts/lib/dev-handover.mjs), so one process
 // writes generated/ and the servers follow what it wrote.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundle } from './bundle.mjs';
-import { compile } from './compile.mjs';
-import { docs } from './docs.mjs';
-import { lintBundles } from './lint-bundles.mjs';
-import { lintSources } from './lint-sources.mjs';
-import { samples } from './samples.mjs';
-import { types } from './types.mjs';
-import { validators } from './validators.mjs';
 import { APIS } from './lib/apis.mjs';
 import { BuildCache } from './lib/build-cache.mjs';
 import { snapshotCommitted } from './lib/committed-snapshot.mjs';
 import { handToDev } from './lib/dev-handover.mjs';
-import { COMMITTED_OUTPUTS, fail, outRoot, ROOT } from './lib/paths.mjs';
-
-/** Each step: what it runs, and the files whose change makes it run again. */
-export function buildSteps(out) {
-  const root = (...p) => path.join(ROOT, ...p);
-  const gen = (...p) => path.join(out, ...p);
-  // Every step also depends on the tool versions and the shared script code.
-  const shared = [root('package-lock.json'), root('scripts', 'lib'), root('scripts', 'build.mjs')];
-  const steps = {
-    // The lints are kept per API (`perApi`): an edit of one API's sources
-    // lints that API alone, a second or more of each save in `npm run dev`.
-    'lint-sources': {
-      fn: lintSources,
-      inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')],
-      perApi: (api) => [...sourceDirsOf(api).map((dir) => root('openapi', dir)), root('redocly.yaml'), root('scripts', 'lint-sources.mjs')],
-      outputs: [],
-    },
-    // package.json: its version is every bundle's info.version.
-    bundle: { fn: bundle, inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs'), root('package.json')], outputs: [gen('openapi'), gen('workflows')] },
-    'lint-bundles': {
-      fn: lintBundles,
-      inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')],
-      perApi: (api) => [gen('openapi', `${api.name}.yaml`), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')],
-      outputs: [],
-    },
-    types: { fn: types, inputs: [gen('openapi'), root('scripts', 'types.mjs')], outputs: [gen('types')] },
-    validators: { fn: validators, inputs: [gen('openapi'), root('scripts', 'validators.mjs'), root('package.json')], outputs: [gen('validators')] },
-    samples: { fn: samples, inputs: [gen('openapi'), root('scripts', 'samples.mjs')], outputs: [gen('samples')] },
-    docs: { fn: docs, inputs: [gen('openapi'), gen('samples'), root('redocly.yaml'), root('scripts', 'docs.mjs'), root('scripts', 'lib', 'doc-pages.mjs'), root('openapi', 'DECISIONS.md'), root('CHANGELOG.md'), root('guides', 'webhooks.md'), root('package.json')], outputs: [gen('docs')] },
-    compile: {
-      fn: compile,
-      inputs: [root('src'), root('tsconfig.json'), root('generated', 'types'), root('generated', 'validators'), root('scripts', 'compile.mjs')],
-      outputs: [gen('lib')],
-    },
-  };
-  for (const step of Object.values(steps)) step.inputs.push(...shared);
-  for (const step of Object.values(steps)) {
-    const own = step.perApi;
-    if (own) step.perApi = (api) => [...own(api), ...shared];
-  }
-  return steps;
-}
-
-/**
- * The folders of openapi/ an API's sources read: its own, and every one its
- * `$ref`s reach (the control API's sources refer to partner and v2 schemas).
- */
-export function sourceDirsOf(api) {
-  const dirs = new Set([api.name]);
-  for (const dir of dirs) {
-    for (const file of readdirSync(path.join(ROOT, 'openapi', dir), { recursive: true })) {
-      if (!/\.ya?ml$/.test(file)) continue;
-      const text = readFileSync(path.join(ROOT, 'openapi', dir, file), 'utf8');
-      for (const [, ref] of text.matchAll(/\$ref:\s*['"]?([^'"#\s]+)/g)) {
-        const [top] = path.relative(path.join(ROOT, 'openapi'), path.resolve(ROOT, 'openapi', dir, path.dirname(file), ref)).split(path.sep);
-        if (top && top !== '..' && existsSync(path.join(ROOT, 'openapi', top)) && statSync(path.join(ROOT, 'openapi', top)).isDirectory()) dirs.add(top);
-      }
-    }
-  }
-  return [...dirs];
-}
+import { COMMITTED_OUTPUTS, fail, outRoot } from './lib/paths.mjs';
+import { buildSteps } from './lib/steps.mjs';
 
 /**
  * A build into `out` with its cache loaded. `step(name, fn?)` runs one step
@@ -129,27 +61,26 @@ export async function createBuild(out, { force = false } = {}) {
   async function all({ onError, skip = [] } = {}) {
     timings = [];
     const start = performance.now();
-    const run = (name) => (skip.includes(name) ? Promise.resolve() : step(name));
-    const bundled = run('bundle');
-    // Compile needs the generated types and validators.
-    const typed = bundled.then(() => Promise.all([run('types'), run('validators')]));
-    const branches = [
-      run('lint-sources'),
-      bundled,
-      bundled.then(() => run('lint-bundles')),
-      typed,
-      typed.then(() => run('compile')),
-      bundled.then(() => run('samples')).then(() => run('docs')),
-    ];
-    // A failure is reported as it happens, once (a failed bundle fails every branch after it).
+    // Each step starts once the steps it runs after (scripts/lib/steps.mjs)
+    // have passed; a failed one fails every step after it with its error.
+    const started = new Map();
+    const run = (name) => {
+      if (!started.has(name)) {
+        const ready = Promise.all(STEPS[name].after.map(run));
+        started.set(name, ready.then(() => (skip.includes(name) ? undefined : step(name))));
+      }
+      return started.get(name);
+    };
+    const runs = Object.keys(STEPS).map(run);
+    // A failure is reported as it happens, once.
     const reported = new Set();
-    for (const branch of branches) {
-      branch.catch((err) => {
+    for (const running of runs) {
+      running.catch((err) => {
         if (onError && !reported.has(err)) onError(err);
         reported.add(err);
       });
     }
-    const results = await Promise.allSettled(branches);
+    const results = await Promise.allSettled(runs);
     const errors = [...new Set(results.filter((r) => r.status === 'rejected').map((r) => r.reason))];
     return { timings: [...timings], errors, total: performance.now() - start };
   }

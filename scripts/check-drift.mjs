@@ -1,6 +1,7 @@
 // Fails when the committed part of generated/ (the bundles, the types and the
 // workflows: COMMITTED_OUTPUTS) differs from what the sources produce now:
-// rebuilds them into a fresh scratch folder and compares file by file. It
+// rebuilds them into a fresh scratch folder (the steps scripts/lib/steps.mjs
+// declares as writing them) and compares file by file. It
 // trusts no build record (scripts/lib/build-cache.mjs): a record tells what
 // the last build in this checkout saw, and this check is there to catch what
 // that build missed. The rest of generated/ is ignored by git and rebuilt by
@@ -8,10 +9,9 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bundle } from './bundle.mjs';
-import { types } from './types.mjs';
 import { COMMITTED_OUTPUTS, ROOT } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
+import { buildSteps, stepsWriting } from './lib/steps.mjs';
 
 // Enough lines to see what kind of drift it is without burying the fix.
 const LISTED = 20;
@@ -48,8 +48,9 @@ function firstDifference(have, want) {
 export async function checkDrift() {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'verification-contracts-drift-'));
   try {
-    await bundle(scratch);
-    await types(scratch);
+    // The steps that write the committed folders, and those they run after, one by one.
+    const steps = buildSteps(scratch);
+    for (const name of stepsWriting(steps, scratch, COMMITTED_OUTPUTS)) await steps[name].fn(scratch);
     const committed = path.join(ROOT, 'generated');
     const [want, have] = await Promise.all([committedFiles(scratch), committedFiles(committed)]);
     const problems = [];

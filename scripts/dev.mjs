@@ -1,5 +1,5 @@
 // `npm run dev`: the API team's edit loop. Watches openapi/ and src/, rebuilds what a
-// change touches (the build's own steps, and its cache for all but the
+// change touches (the build's own steps, scripts/lib/steps.mjs, and its cache for all but the
 // bundle, scripts/build.mjs; the changed sources, scripts/lib/dev-sources.mjs), serves
 // the rendered docs on 127.0.0.1 and reloads the open page when they change,
 // and keeps the Prism mocks and the sandbox running on the new bundles
@@ -25,6 +25,7 @@ import { apisTouchedBy, changedFiles, readSources } from './lib/dev-sources.mjs'
 import { outRoot, ROOT } from './lib/paths.mjs';
 import { toolAbort } from './lib/run.mjs';
 import { serveStatic } from './lib/serve-static.mjs';
+import { buildSteps, inOrder } from './lib/steps.mjs';
 
 const mockOption = (api) => `mock-${api.name}-port`;
 const USAGE = `Usage: npm run dev -- [--port PORT] [--sandbox-port PORT] ${MOCKED_APIS.map((api) => `[--${mockOption(api)} PORT]`).join(' ')}
@@ -42,6 +43,10 @@ function portOption(value, env, fallback, option) {
 }
 
 const out = outRoot([]);
+// The steps that bring the docs up to date, run first after a save, in their
+// order (scripts/lib/steps.mjs); the others run after them in the background.
+const STEPS = buildSteps(out);
+const QUICK_STEPS = inOrder(STEPS, Object.keys(STEPS).filter((name) => STEPS[name].quick));
 const log = (line) => console.log(`[dev] ${line}`);
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
 
@@ -172,7 +177,7 @@ async function main() {
     const controller = new AbortController();
     // Without the quick steps: a save during this tail would have them run
     // again in full and stopped halfway by the rebuild of that save.
-    const slowSteps = () => build.all({ onError: (err) => controller.signal.aborted || report(err), skip: ['bundle', 'samples', 'docs'] });
+    const slowSteps = () => build.all({ onError: (err) => controller.signal.aborted || report(err), skip: QUICK_STEPS });
     const done = toolAbort
       .run(controller.signal, slowSteps)
       .then(async (rest) => {
@@ -227,9 +232,12 @@ async function main() {
     const changed = APIS.filter((api) => before[api.name] !== after[api.name]).map((api) => api.name);
     // The docs first: only the pages of the APIs whose bundle changed.
     try {
-      await timed('samples', () => build.step('samples'));
-      // After a failed render every page is rendered again.
-      await timed('docs', () => build.step('docs', (o) => docs(o, { only: docsFailed ? undefined : changed })));
+      // The quick steps after the bundle (run above, as its own), through the build's record.
+      for (const name of QUICK_STEPS.filter((quick) => quick !== 'bundle')) {
+        // After a failed render every page is rendered again.
+        const own = name === 'docs' ? (o) => docs(o, { only: docsFailed ? undefined : changed }) : undefined;
+        await timed(name, () => build.step(name, own));
+      }
       docsFailed = false;
       reloadPages();
       log(`docs updated (${changed.join(', ') || 'no bundle changed'}) in ${seconds(start)}: ${took.join(', ')}`);

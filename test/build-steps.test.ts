@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBuild, sourceDirsOf } from '../scripts/build.mjs';
+import { createBuild } from '../scripts/build.mjs';
+import { sourceDirsOf } from '../scripts/lib/steps.mjs';
 import { APIS } from '../scripts/lib/apis.mjs';
 
 const api = (name: string) => APIS.find((a) => a.name === name)!;

@@ -7,14 +7,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { BuildCache } from './build-cache.mjs';
 import { ROOT } from './paths.mjs';
+import { buildSteps } from './steps.mjs';
 
-// What the build reads: the docs step also renders CHANGELOG.md and the part of the webhooks guide it publishes.
-const COPIED = ['openapi', 'scripts', 'src', 'generated', 'redocly.yaml', '.spectral.yaml', 'package.json', 'package-lock.json', 'tsconfig.json', 'CHANGELOG.md', 'guides/webhooks.md'];
+/**
+ * The scripts and generated/ whole (dev, the drift check and the build run
+ * in the copy), and every other path a build step reads (scripts/lib/steps.mjs).
+ */
+function copiedPaths() {
+  const whole = ['scripts', 'generated'];
+  const inputs = Object.values(buildSteps(path.join(ROOT, 'generated'))).flatMap((step) => step.inputs);
+  const paths = [...new Set([...whole, ...inputs.map((input) => path.relative(ROOT, input))])];
+  // A path inside another one listed comes with it.
+  return paths.filter((entry) => !paths.some((dir) => entry.startsWith(`${dir}${path.sep}`)));
+}
 
 /** Makes the copy; `remove()` deletes it and its build record. */
 export function copyProject(prefix = 'vc-dev-') {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  for (const entry of COPIED) cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of copiedPaths()) cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   // The build cache keys its record by the output folder; the paths in it
   // are relative, so the checkout's record holds for the copy.
