@@ -824,7 +824,12 @@ export interface components {
          *     `phoneNumbers` and `requirements` (empty lists when none were given at
          *     creation).
          */
-        SandboxVerification: components["schemas"]["Verification"] & Record<string, never>;
+        SandboxVerification: components["schemas"]["Verification"] & {
+            /** @description Phone numbers of the verification; empty when none were given at creation. */
+            phoneNumbers: components["schemas"]["VerificationPhoneNumber"][];
+            /** @description The data the end user must provide; empty when none were given at creation. */
+            requirements: components["schemas"]["Requirement"][];
+        };
         /** @description The name the end user types in. */
         EnteredName: {
             /** @example Lena */

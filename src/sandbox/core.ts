@@ -17,7 +17,9 @@ import type { DoorAnswer, DoorRequest } from './http/door.js';
 import type { ApiName } from './http/error-bodies.js';
 import { EndUserPage } from './http/end-user-page.js';
 import { homePageAnswer } from './http/home-page.js';
-import { partnerHandlers, type Handler } from './operations/partner.js';
+import { partnerHandlers } from './operations/partner.js';
+import { routeHandlers, type Handler } from './operations/typed.js';
+import { v2Handlers } from './operations/v2.js';
 import { createPartnerState, type PartnerState } from './partner/state.js';
 import { V2State, type V2Verification } from './v2/state.js';
 import type { EmittedEvent } from './partner/api.js';
@@ -140,12 +142,9 @@ export function createSandboxCore(options: CoreOptions) {
     new Contract(api, documents[api], { errorSchema: 'Error', security: () => security, precompiled: options.precompiled, compiler: options.compiler?.(api, documents[api]) });
   const contracts: Record<ApiName, Contract> = { v2: contract('v2', 'bearer'), partner: contract('partner', 'authKey'), sandbox: contract('sandbox', 'none') };
   const handlers: Record<ApiName, Record<string, Handler>> = {
-    v2: {
-      getVerification: (req) => [200, v2.get(String(req.params.id))],
-      listVerifications: (req) => [200, v2.list(req.query as never)],
-    },
-    partner: partnerHandlers(partner),
-    sandbox: controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) }),
+    v2: routeHandlers(v2Handlers(v2)),
+    partner: routeHandlers(partnerHandlers(partner)),
+    sandbox: routeHandlers(controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) })),
   };
 
   const bearer = `Bearer ${accessToken}`;

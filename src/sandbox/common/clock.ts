@@ -1,5 +1,7 @@
 // The sandbox's clock: real time shifted by however far the control API has
-// moved it forward, so expiry and retries can be tried without waiting.
+// moved it forward, so expiry and retries can be tried without waiting; it
+// holds the one guard that keeps it where a date-time can still say the time.
+import { SandboxError } from './sandbox-error.js';
 
 /** The last instant an RFC 3339 date-time can say; after it `toISOString` writes `+010000-…`. */
 export const LAST_DATE_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -56,9 +58,21 @@ export class SandboxClock implements Clock {
     }
   }
 
-  /** Moves the clock forward; time never goes back, so expired sessions stay expired. */
+  /**
+   * Moves the clock forward; time never goes back, so expired sessions stay
+   * expired. A move past LATEST_CLOCK_MS is refused with a 400 saying how far
+   * the clock may still go.
+   */
   advance(minutes: number): Date {
     if (!Number.isFinite(minutes) || minutes < 0) throw new RangeError('minutes must be a non-negative number');
+    const refused = beyondDateTimes(this.nowMs() + minutes * 60_000);
+    if (refused) {
+      const left = Math.floor((LATEST_CLOCK_MS - this.nowMs()) / 60_000);
+      throw new SandboxError(
+        400,
+        `minutes ${minutes} refused: ${refused}. Move it at most ${left} minutes more; the clock never moves back, so start the sandbox afresh (a new --state file) to use earlier times again`,
+      );
+    }
     this.offsetMs += minutes * 60_000;
     if (this.pinnedMs !== undefined) this.pinnedMs += minutes * 60_000;
     return this.now();

@@ -9,7 +9,7 @@
 import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
 import { SandboxError } from '../common/sandbox-error.js';
-import type { Handler } from '../operations/partner.js';
+import type { Handler } from '../operations/typed.js';
 import { orElse, utf8Text, type DoorAnswer, type DoorRequest } from './door.js';
 import { errorBody } from './error-bodies.js';
 import { escapeHtml, htmlAnswer } from './home-page.js';

@@ -3,10 +3,14 @@
 // from the contract. A fault names one operation (`missing-field@getUser`)
 // or all of the partner and v2 APIs, never the control API's; it wraps the
 // operation's route and handler, so the door (dispatch.ts) knows nothing of it.
+// Faults are the one place an answer leaves the contract on purpose (202,
+// 500, a field dropped), so they wrap the handlers as the dispatcher holds
+// them (`Handler`), past the types that bind each handler to its document
+// (operations/typed.ts).
 import { readBundledDocument } from '../../package-files.js';
 import { resolveRef } from '../../contract/json-pointer.js';
 import type { ParsedRequest, RouteSpec } from '../../contract/routes.js';
-import type { Handler } from '../operations/partner.js';
+import type { Handler } from '../operations/typed.js';
 import { errorBody, type ApiName } from './error-bodies.js';
 
 export const FAULTS = {
