@@ -47,7 +47,7 @@ const INVALID: ParsedRequest = { params: {}, query: {}, body: undefined };
 
 /**
  * An operation's route and handler as its faults make them, so the door
- * serves it as any other; as they are where no fault applies.
+ * serves it like any other; as they are where no fault applies.
  */
 export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler): { route: RouteSpec; handle: Handler } {
   const mine = route.api === 'sandbox' ? [] : specs.filter((s) => s.fault in FAULTS && (s.operationId === undefined || s.operationId === route.operationId));
