@@ -54,14 +54,14 @@ async function compileInto(lib) {
   // bundle below (which then keeps its file).
   const runtimeNeutral = ['src/sandbox/fetch.js'];
   await bundleInPlace(lib, { entries: runtimeNeutral, platform: 'browser' });
-  // The sandbox server with Ajv, its fault lists (the contract's and the webhooks', which the command line reads), its in-process entry
+  // The sandbox server with Ajv, its fault list and its options' declaration (which the command line reads), its in-process entry
   // (@verification-service/contracts/sandbox), and the
   // conformance runner with fast-check (sharing the sandbox's Ajv code); the
   // command line's usage module is an entry so both use one UsageError; the
   // JSON Pointer reader is one too, since the webhook helpers' examples import it.
   await bundleInPlace(lib, {
     keep: runtimeNeutral,
-    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/sandbox/common/webhook-faults.js', 'src/sandbox/in-process.js', 'src/cli/conformance.js', 'src/cli/usage.js', 'src/contract/json-pointer.js'],
+    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/sandbox/options.js', 'src/sandbox/in-process.js', 'src/cli/conformance.js', 'src/cli/usage.js', 'src/contract/json-pointer.js'],
     platform: 'node',
     ownDirs: ['src/sandbox', 'src/contract', 'src/conformance'],
   });

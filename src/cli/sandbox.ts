@@ -1,12 +1,57 @@
 import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/http/faults.js';
-import { parseWebhookFaults, WEBHOOK_FAULTS, type WebhookFaultName } from '../sandbox/common/webhook-faults.js';
+import { DECLARED_OPTIONS, type SandboxOption, type SandboxSettings } from '../sandbox/options.js';
 import { serveSandbox } from '../sandbox/server.js';
-import { EXIT, parseOptions, UsageError } from './usage.js';
+import { EXIT, parseOptions, PROGRAM, UsageError } from './usage.js';
 
-export const SANDBOX_USAGE = `Usage: verification-contracts sandbox [--port PORT] [--auth-key KEY] [--access-token TOKEN]
-                                     [--webhook-url URL] [--retry-interval SECONDS]
-                                     [--delivery-timeout SECONDS] [--allow-unknown-fields]
-                                     [--webhook-faults LIST] [--state FILE] [--fault LIST]
+const flagged = DECLARED_OPTIONS.flatMap(([name, { flag, ...read }]) => (flag ? [{ name, flag, ...read }] : []));
+/** `--auth-key KEY`, `--allow-unknown-fields`. */
+const flagWords = ({ name, value }: NonNullable<SandboxOption['flag']>) => `--${name}${value ? ` ${value}` : ''}`;
+/** The parser's spec of the declared options' flags: a string, or a switch when the flag takes no value. */
+const SETTINGS_FLAGS = Object.fromEntries(flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]));
+
+/** The declared options of a parsed command line, each read and checked by its row; `refuse` is called with what is wrong, naming the flag. */
+export function settingsFromFlags(values: Record<string, unknown>, refuse: (message: string) => never): SandboxSettings {
+  const settings: Record<string, unknown> = {};
+  for (const { name, flag, fromText, rule } of flagged) {
+    const text = values[flag.name];
+    if (text === undefined) continue;
+    let value: unknown = text;
+    try {
+      if (typeof text === 'string' && fromText) value = fromText(text);
+    } catch (err) {
+      refuse(`--${flag.name}: ${(err as Error).message}`);
+    }
+    const refused = rule(value, `--${flag.name}`);
+    if (refused) refuse(refused);
+    settings[name] = value;
+  }
+  return settings;
+}
+
+/** --help's lines of the declared options: the flag, and its help from the 26th column (under the flag when it is longer). */
+const settingsHelp = () =>
+  flagged.flatMap(({ flag }) => {
+    const head = `  ${flagWords(flag)}`;
+    const [first, ...rest] = flag.help.map((line) => `${' '.repeat(25)}${line}`);
+    return [...(head.length < 25 ? [head.padEnd(25) + first.trimStart()] : [head, first]), ...rest];
+  });
+
+const synopsis = ['[--port PORT]', ...flagged.map(({ flag }) => `[${flagWords(flag)}]`), '[--state FILE]', '[--fault LIST]'];
+const opening = `Usage: ${PROGRAM} sandbox `;
+
+/** The synopsis words in lines under 92 characters, each continuation under the first word. */
+function wrapped(words: string[]): string {
+  const lines = [opening];
+  for (const word of words) {
+    if (lines.at(-1)!.length + word.length > 92) lines.push(' '.repeat(opening.length));
+    lines[lines.length - 1] += `${word} `;
+  }
+  return lines.map((line) => line.trimEnd()).join('\n');
+}
+
+// The declared options' lines come from options.ts; --port, --state and
+// --fault are the command's own (its port door's and its tests').
+export const SANDBOX_USAGE = `${wrapped(synopsis)}
 
 Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -15,19 +60,7 @@ Requests and answers are checked against the contract. Ctrl-C stops it.
 
 Options:
   --port PORT            port to listen on (default 4020, or SANDBOX_PORT)
-  --auth-key KEY         the partner's first active X-Auth-Key (default: generated)
-  --access-token TOKEN   the v2 bearer token (default: generated)
-  --webhook-url URL      where webhooks are sent (default: none; PUT /partners sets it)
-  --retry-interval SECS  retry interval of failed webhooks (default 900, as the service)
-  --delivery-timeout SECS
-                         how long a webhook receiver may take to answer before the
-                         attempt counts as failed and is retried (default 10)
-  --webhook-faults LIST  deliver webhooks as badly as the service may, so your
-                         receiver meets it here first: comma-separated, of
-${Object.entries(WEBHOOK_FAULTS).map(([name, what]) => `                           ${name.padEnd(10)} ${what}`).join('\n')}
-                         POST /_sandbox/webhooks/{eventId}/resend sends one again
-  --allow-unknown-fields accept body fields no operation documents (default: 400
-                         naming the field, and the documented one it is close to)
+${settingsHelp().join('\n')}
   --state FILE           keep the whole state in FILE across restarts and crashes
                          (created with its folders when missing; its saved keys win
                          over --auth-key and --access-token)
@@ -39,14 +72,8 @@ ${Object.entries(FAULTS).map(([name, what]) => `                           ${nam
 
 export async function sandboxCommand(argv: string[], out: (line: string) => void, err: (line: string) => void = out): Promise<number> {
   const { values } = parseOptions('sandbox', argv, {
+    ...SETTINGS_FLAGS,
     port: { type: 'string' },
-    'auth-key': { type: 'string' },
-    'access-token': { type: 'string' },
-    'webhook-url': { type: 'string' },
-    'retry-interval': { type: 'string' },
-    'delivery-timeout': { type: 'string' },
-    'webhook-faults': { type: 'string' },
-    'allow-unknown-fields': { type: 'boolean' },
     state: { type: 'string' },
     fault: { type: 'string' },
   });
@@ -63,23 +90,11 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   if (process.env.PORT !== undefined && values.port === undefined && process.env.SANDBOX_PORT === undefined) {
     err(`warning: PORT=${process.env.PORT} is not read by the sandbox, which listens on ${port}; to choose its port, pass --port ${process.env.PORT} or set SANDBOX_PORT=${process.env.PORT}.`);
   }
-  for (const name of ['auth-key', 'access-token', 'state'] as const) {
-    if (values[name] !== undefined && values[name]!.trim() === '') throw new UsageError(`--${name} must not be empty`, 'sandbox');
-  }
+  const settings = settingsFromFlags(values, (message) => {
+    throw new UsageError(message, 'sandbox');
+  });
+  if (values.state !== undefined && values.state.trim() === '') throw new UsageError('--state must not be empty', 'sandbox');
 
-  const webhookUrl = values['webhook-url'];
-  if (webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(webhookUrl)) throw new UsageError('--webhook-url must be an http:// or https:// URL', 'sandbox');
-  const retrySeconds = values['retry-interval'] === undefined ? undefined : Number(values['retry-interval']);
-  if (retrySeconds !== undefined && !(retrySeconds > 0)) throw new UsageError('--retry-interval must be a positive number of seconds', 'sandbox');
-  const timeoutSeconds = values['delivery-timeout'] === undefined ? undefined : Number(values['delivery-timeout']);
-  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new UsageError('--delivery-timeout must be a positive number of seconds', 'sandbox');
-
-  let webhookFaults: WebhookFaultName[] | undefined;
-  try {
-    webhookFaults = values['webhook-faults'] === undefined ? undefined : parseWebhookFaults(values['webhook-faults']);
-  } catch (err) {
-    throw new UsageError(`--webhook-faults: ${(err as Error).message}`, 'sandbox');
-  }
   let faults: FaultSpec[] | undefined;
   try {
     faults = values.fault === undefined ? undefined : parseFaults(values.fault);
@@ -89,18 +104,7 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
 
   let sandbox;
   try {
-    sandbox = await serveSandbox({
-      port,
-      authKey: values['auth-key'],
-      accessToken: values['access-token'],
-      webhookUrl,
-      retryIntervalSeconds: retrySeconds,
-      deliveryTimeoutSeconds: timeoutSeconds,
-      webhookFaults,
-      allowUnknownFields: values['allow-unknown-fields'],
-      state: values.state,
-      faults,
-    });
+    sandbox = await serveSandbox({ ...settings, port, state: values.state, faults });
   } catch (err) {
     const code = (err as { code?: string }).code;
     const reason = code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port` : (err as Error).message;
@@ -113,13 +117,13 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   out(`  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`);
   const target = sandbox.partner.webhookTarget();
   out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
-  if (webhookFaults?.length) out(`  webhook faults ${webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
+  if (settings.webhookFaults?.length) out(`  webhook faults ${settings.webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
   if (values.state !== undefined) out(`  state         ${values.state} (every acknowledged change survives a restart)`);
   if (faults?.length) out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
   out(`For your shell; each URL is the base URL its client takes (the v2 paths already start with /v2):`);
   out(`  ${exportLine(sandbox)}`);
   // The state file's saved keys win (S21); a flag that lost says so where it was given.
-  for (const [flag, given, inForce] of [['--auth-key', values['auth-key'], sandbox.authKey], ['--access-token', values['access-token'], sandbox.accessToken]] as const) {
+  for (const [flag, given, inForce] of [['--auth-key', settings.authKey, sandbox.authKey], ['--access-token', settings.accessToken, sandbox.accessToken]] as const) {
     if (given !== undefined && given !== inForce) {
       err(`warning: ${flag} ${given} is not in force: the state file ${values.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${values.state} to start empty with ${flag} ${given}.`);
     }

@@ -1,16 +1,15 @@
 // The sandbox's core, behind both doors: the partner engine and the v2
 // sessions, webhook delivery, the contracts and handlers of the three APIs,
 // the dispatcher and the pages, answering a DoorRequest with a DoorAnswer.
-// It imports no runtime's modules: the node:http door (server.ts) adds the
-// port, its guards and --state; the fetch door (fetch.ts) turns Web Requests
-// into DoorRequests.
+// It imports no runtime's modules and knows nothing of ports: the node:http
+// door (server.ts) adds the port, its Host and Origin guard and --state; the
+// fetch door (fetch.ts) turns Web Requests into DoorRequests.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import { randomHex } from './common/random.js';
 import type { SchemaCompiler } from '../contract/ajv-compiler.js';
 import { Contract, type ParsedRequest, type RouteSpec, type Violation } from '../contract/routes.js';
 import { controlHandlers } from './operations/control.js';
-import { hostRefusal } from './http/control-guard.js';
 import { refusalReason } from './http/credential-refusal.js';
 import { Dispatcher } from './http/dispatch.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
@@ -24,16 +23,14 @@ import { createPartnerState, type PartnerState } from './partner/state.js';
 import { V2State, type V2Verification } from './v2/state.js';
 import type { EmittedEvent } from './partner/api.js';
 import { WebhookDelivery } from './partner/delivery.js';
-import type { WebhookFaultName } from './common/webhook-faults.js';
-import type { WebhookEvent } from '../webhooks/events.js';
+import type { SandboxSettings } from './options.js';
 
 type Answer = [number, unknown];
 
-export interface CoreOptions {
+/** The declared options (options.ts), under the same names, and what each door gives the core. */
+export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> {
   /** The sandbox's base URL, which verification `url`s carry. */
   url: string;
-  authKey?: string;
-  accessToken?: string;
   /** The three bundled documents. */
   documents: Record<ApiName, Record<string, any>>;
   /** Request validators compiled when the package was built, by `${api}${pointer}` (Contract). */
@@ -42,22 +39,12 @@ export interface CoreOptions {
   compiler?: (api: ApiName, doc: Record<string, any>) => SchemaCompiler;
   /** Where the service's rendered reference is (the home page links it). */
   homepage: string;
-  webhookUrl?: string;
-  retryIntervalSeconds?: number;
-  deliveryTimeoutSeconds?: number;
-  /** Delivery made worse on purpose (common/webhook-faults.ts). */
-  webhookFaults?: readonly WebhookFaultName[];
-  /** Accept body fields no operation documents (refused with 400 when absent). */
-  allowUnknownFields?: boolean;
   /** What sends the webhooks (the global fetch when absent). */
   fetch?: (request: Request) => Promise<Response>;
-  onWebhook?: (event: WebhookEvent, body: string) => void;
   onDeliveryFailure: (line: string) => void;
   /** The time the sandbox clock runs from (real time when absent). */
   now?: () => Date;
   newId?: () => string;
-  /** The node:http door's port: its pages and control API then answer only under loopback names and origins. */
-  port?: number;
   validateResponses?: boolean;
   /** Wraps each operation's route and handler (the server's faults). */
   wrap?: (route: RouteSpec, handle: Handler) => { route: RouteSpec; handle: Handler };
@@ -159,15 +146,12 @@ export function createSandboxCore(options: CoreOptions) {
     },
     refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
     run,
-    loopbackOnly: options.port !== undefined,
     allowUnknownFields: Boolean(options.allowUnknownFields),
     validateResponses: Boolean(options.validateResponses),
     violations,
   });
   // Pages for a browser: the root, and the end user's page at each verification `url`.
   const endUserPage = new EndUserPage({
-    url,
-    port: options.port,
     control: { contract: contracts.sandbox, handlers: handlers.sandbox },
     getVerification: handlers.partner.getVerification,
     run,
@@ -177,15 +161,13 @@ export function createSandboxCore(options: CoreOptions) {
 
   return {
     answer: async (req: DoorRequest): Promise<DoorAnswer | undefined> => {
-      // The end user's page answers a foreign Host with a page of its own; every other route with the API's 403.
       const page = endUserPage.answer(req);
       if (page) return page;
-      const foreign = options.port === undefined ? undefined : hostRefusal(req.header('host'), options.port);
-      if (foreign) return dispatcher.refusal(req.target, foreign.status, foreign.message);
       return homePageAnswer(req, url, documents, options.homepage) ?? dispatcher.answer(req);
     },
-    /** An answer outside any operation, in the error shape of the API `target` belongs to. */
-    refusal: (target: string, status: number, message: string, violations?: Violation[]) => dispatcher.refusal(target, status, message, violations),
+    /** An answer outside any operation: a page of its own on an end user's page, otherwise in the error shape of the API `target` belongs to. */
+    refusal: (target: string, status: number, message: string, violations?: Violation[]) =>
+      endUserPage.refusal(target, status, message) ?? dispatcher.refusal(target, status, message, violations),
     authKey: () => partner.activeAuthKey(),
     accessToken,
     clock,

@@ -7,15 +7,17 @@
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import type { WebhookEvent } from '../webhooks/events.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
-import { checkSharedOptions } from './common/option-checks.js';
+import { isWebAddress } from './common/option-checks.js';
 import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
-import type { RunningSandbox, StartSandboxOptions } from './in-process.js';
+import type { RunningSandbox } from './in-process.js';
+import { aFunction, checkOptions, pickSettings, type OptionRule, type SandboxSettings } from './options.js';
 
-export type { WaitForWebhookOptions, WebhookFault } from './in-process.js';
+export type { WaitForWebhookOptions } from './in-process.js';
+export type { WebhookFault } from './options.js';
 
 /** The options of `startSandbox` that need no port or file, and three of a fetch handler's own. */
-export interface SandboxFetchOptions extends Omit<StartSandboxOptions, 'port' | 'state'> {
+export interface SandboxFetchOptions extends SandboxSettings {
   /** Sends each webhook (the global `fetch` when absent): give a handler to receive them in-process. */
   fetch?: (request: Request) => Promise<Response>;
   /** The time the sandbox clock starts from (real time when absent); the control API moves it forward. */
@@ -43,9 +45,11 @@ export interface SandboxFetch {
   close(): void;
 }
 
-const fail = (what: string) => {
-  throw new TypeError(`createSandboxFetch: ${what}`);
-};
+/** An http:// or https:// origin: no path, not even `/` (the trailing ones are dropped before). */
+const originRule: OptionRule = (value, name) =>
+  typeof value === 'string' && isWebAddress(value) && !/^[^:]+:\/\/[^/]+\//.test(value)
+    ? undefined
+    : `${name} must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(value)}`;
 
 /**
  * The stateful sandbox as a fetch handler, with no port. One per test file
@@ -57,23 +61,28 @@ const fail = (what: string) => {
  * ```
  */
 export async function createSandboxFetch(options: SandboxFetchOptions = {}): Promise<SandboxFetch> {
-  checkSharedOptions('createSandboxFetch', options, ['fetch', 'now', 'onWebhook', 'onDeliveryFailure']);
-  const url = (options.url ?? 'http://sandbox.localhost').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+$/.test(url)) fail(`url must be an http:// or https:// origin such as "http://sandbox.localhost", not ${JSON.stringify(options.url)}`);
-  // Named one by one: an option of the node:http door (`port`) given here by untyped code changes nothing.
-  const { authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, webhookFaults, fetch, now } = options;
+  const given = options.url ?? 'http://sandbox.localhost';
+  // Trailing slashes dropped: a verification's url appends its path.
+  const url = typeof given === 'string' ? given.replace(/\/+$/, '') : given;
+  checkOptions('createSandboxFetch', { ...options, url }, { fetch: aFunction, now: aFunction, url: originRule });
   const emitted = new EmittedWebhooks<WebhookEvent>();
-  const onWebhook = emitted.listener(options.onWebhook);
   const core = createSandboxCore({
-    url, authKey, accessToken, webhookUrl, retryIntervalSeconds, deliveryTimeoutSeconds, allowUnknownFields, webhookFaults, fetch, now, onWebhook,
-    documents, precompiled: requestValidators, homepage,
+    // Only the declared options and this door's own: `port` given here by untyped code changes nothing.
+    ...pickSettings(options),
+    onWebhook: emitted.listener(options.onWebhook),
+    fetch: options.fetch,
+    now: options.now,
+    url,
+    documents,
+    precompiled: requestValidators,
+    homepage,
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => console.warn(line)),
   });
   return {
     fetch: async (request) => {
       // By shape, not instanceof: a test environment (happy-dom, a polyfill) may bring a Request class of its own.
       if (typeof request?.url !== 'string' || typeof request.method !== 'string' || typeof request.arrayBuffer !== 'function' || typeof request.headers?.get !== 'function') {
-        fail('fetch takes a Request (as MSW and Workers hand it over); for a URL and options, pass new Request(url, init)');
+        throw new TypeError('createSandboxFetch: fetch takes a Request (as MSW and Workers hand it over); for a URL and options, pass new Request(url, init)');
       }
       const answer = await core.answer(doorRequest(request));
       // A body that broke off mid-way has no one to answer; a fetch handler still answers.

@@ -1,7 +1,8 @@
 // The sandbox on node:http: the core (core.ts) behind a port, with what only
-// a port needs: the loopback Host guard (any site's page can reach
-// 127.0.0.1), answers to requests Node's parser refuses, slow-client bounds,
-// kept-alive connections, --state, and the faults of `--fault`.
+// a port needs: the Host and Origin guard of one allowlist (any site's page
+// can reach 127.0.0.1; http/control-guard.ts), answers to requests Node's
+// parser refuses, slow-client bounds, kept-alive connections, --state, and
+// the faults of `--fault`.
 // `serveSandbox` is what the `sandbox` command and `startSandbox` start.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,18 +13,22 @@ import type { SandboxClock } from './common/clock.js';
 import { webhookUrlRefusal } from './common/option-checks.js';
 import { createSandboxCore, type SandboxCore } from './core.js';
 import { answerClientError } from './http/client-errors.js';
+import { doorRefusal, LOOPBACK_NAMES, type HostAllowlist } from './http/control-guard.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import { withFaults, type FaultSpec } from './http/faults.js';
 import type { PartnerState } from './partner/state.js';
 import type { V2State } from './v2/state.js';
 import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
-import type { StartSandboxOptions } from './in-process.js';
+import type { SandboxSettings } from './options.js';
 
 /**
- * The in-process API's options (the command line's, under the same names;
- * `port` defaults to 4020 here) and those of this package's own tests.
+ * The declared options (options.ts), the port door's own (`port` defaults
+ * to 4020 here) and those of this package's own tests.
  */
-export interface SandboxOptions extends StartSandboxOptions {
+export interface SandboxOptions extends SandboxSettings {
+  port?: number;
+  /** Keep the whole state in this file across restarts (`--state`). */
+  state?: string;
   host?: string;
   /** Check every answer against the documents and answer 500 on a violation (for tests). */
   validateResponses?: boolean;
@@ -115,6 +120,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
 
   let core: SandboxCore;
+  let allowed: HostAllowlist;
   let closing = false;
   const server = createHttpServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) }, (req, res) => {
     // A request line without a version is HTTP/0.9, which has no headers:
@@ -124,7 +130,11 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const refusal = core.refusal(req.url ?? '/', 400, `the request line ${why}`, [{ field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } }]);
       return write(req, res, { ...refusal, close: true }, closing);
     }
-    core.answer(doorRequest(req)).then(
+    const door = doorRequest(req);
+    // Before anything reads the request: only this machine's pages reach the core.
+    const refusal = doorRefusal(allowed, door.target, door.header);
+    if (refusal) return write(req, res, core.refusal(door.target, refusal.status, refusal.message), closing);
+    core.answer(door).then(
       (answer) => answer && write(req, res, answer, closing),
       (err: Error) => res.destroy(err),
     );
@@ -149,11 +159,12 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // read before it exists.
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
+  // This machine's names, and the one the sandbox listens under (its `url`).
+  allowed = { names: [...new Set([...LOOPBACK_NAMES, new URL(url).hostname])], port };
   let journal: EffectJournal | undefined;
   core = createSandboxCore({
     ...options,
     url,
-    port,
     authKey: saved?.meta?.authKey ?? options.authKey,
     accessToken: saved?.meta?.accessToken ?? options.accessToken,
     documents: { v2: readBundledDocument('v2'), partner: readBundledDocument('partner'), sandbox: readBundledDocument('sandbox') },

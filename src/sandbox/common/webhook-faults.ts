@@ -17,10 +17,10 @@ export const WEBHOOK_FAULTS = {
 
 export type WebhookFaultName = keyof typeof WEBHOOK_FAULTS;
 
-/** Why a list of webhook faults is refused, or undefined when every entry is one. */
-export function webhookFaultsRefusal(faults: unknown): string | undefined {
+/** Why a list of webhook faults is refused, naming the option as `name`, or undefined when every entry is one. */
+export function webhookFaultsRefusal(faults: unknown, name: string): string | undefined {
   const known = Object.keys(WEBHOOK_FAULTS).join(', ');
-  if (!Array.isArray(faults)) return `webhookFaults must be a list of fault names (${known}), not ${JSON.stringify(faults)}`;
+  if (!Array.isArray(faults)) return `${name} must be a list of fault names (${known}), not ${JSON.stringify(faults)}`;
   const unknown = faults.find((f) => typeof f !== 'string' || !(f in WEBHOOK_FAULTS));
   if (unknown !== undefined) return `unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
   return undefined;
@@ -32,7 +32,7 @@ export function parseWebhookFaults(text: string): WebhookFaultName[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const refused = webhookFaultsRefusal(names);
+  const refused = webhookFaultsRefusal(names, '--webhook-faults');
   if (refused) throw new Error(refused);
   return [...new Set(names)] as WebhookFaultName[];
 }

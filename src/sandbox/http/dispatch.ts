@@ -26,8 +26,6 @@ export interface DispatchOptions {
   refusalReason?: (route: RouteSpec, header: (name: string) => string | undefined) => string | undefined;
   /** Runs a handler at one instant; with --state the answer waits until its effects are on disk. */
   run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
-  /** Refuse control requests from a web page outside this machine (the node:http door, which any page can reach). */
-  loopbackOnly: boolean;
   /** Accept body fields no operation documents (refused with 400 otherwise). */
   allowUnknownFields: boolean;
   /** Check every answer against the documents and answer 500 on a violation. */
@@ -95,7 +93,7 @@ export class Dispatcher {
     const { api, route } = found.value;
     // Before the body is read (control-guard.ts).
     if (api === 'sandbox') {
-      const refusal = controlRefusal(method, req.header, this.options.loopbackOnly);
+      const refusal = controlRefusal(method, req.header);
       if (refusal) return this.fail(api, refusal.status, refusal.message, [], route);
     }
     const result = method === 'GET' || method === 'HEAD' ? { ok: true as const, body: undefined } : await readJsonBody(req, api).catch(() => undefined);

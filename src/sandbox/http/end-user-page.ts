@@ -17,10 +17,6 @@ import { escapeHtml, htmlAnswer } from './home-page.js';
 type Verification = components['schemas']['Verification'];
 
 export interface EndUserPageDeps {
-  /** The sandbox's base URL (verification urls carry it). */
-  url: string;
-  /** The port of the node:http door, whose page answers only under a loopback name; absent behind the fetch door. */
-  port?: number;
   /** The control API's contract and handlers: each button is one of its operations. */
   control: { contract: Contract; handlers: Record<string, Handler> };
   /** Reads a verification as `GET /verifications/{id}` does. */
@@ -60,11 +56,16 @@ export class EndUserPage {
   /** The answer when the request is for a session page; undefined when it is not one. */
   answer(req: DoorRequest): Promise<DoorAnswer> | undefined {
     const [path, query = ''] = req.target.split(/\?(.*)/s);
-    const id = /^\/s\/([^/?#]+)$/.exec(path)?.[1];
+    const id = sessionId(path);
     if (id === undefined) return undefined;
     return this.handle(req, orElse(() => decodeURIComponent(id), id), new URLSearchParams(query).get('token') ?? '').catch((err: Error) =>
       htmlAnswer(500, 'Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`),
     );
+  }
+
+  /** A refusal of a request for a session page, as a page; undefined for any other target (the node:http door's Host guard). */
+  refusal(target: string, status: number, message: string): DoorAnswer | undefined {
+    return sessionId(target.split('?')[0]) === undefined ? undefined : refused(status, message);
   }
 
   private async handle(req: DoorRequest, id: string, token: string): Promise<DoorAnswer> {
@@ -72,14 +73,9 @@ export class EndUserPage {
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
       return htmlAnswer(405, 'Method not allowed', `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`, { allow: 'GET, HEAD, POST' });
     }
-    // Served only under the sandbox's own address (at the node:http door), and forms only from the page itself.
-    const { port, url } = this.deps;
-    const host = req.header('host') ?? '';
-    if (port !== undefined && ![new URL(url).host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`].includes(host.toLowerCase())) {
-      return refused(`This page is served only under ${url}, not Host ${JSON.stringify(host)}.`);
-    }
+    // Forms only from the page itself (the node:http door has checked the Host).
     const origin = req.header('origin');
-    if (origin !== undefined && origin !== req.origin) return refused(`Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`);
+    if (origin !== undefined && origin !== req.origin) return refused(403, `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`);
     // A POST's form fields, URL-encoded.
     const raw = method === 'POST' ? await req.body(16 * 1024) : new Uint8Array();
     if (raw === undefined) return htmlAnswer(413, 'Form too large', '<p>The form sent is larger than 16 KiB.</p>');
@@ -164,7 +160,11 @@ const handBack = (v: Verification) =>
 const wrongLink = (v: Verification, message: string) =>
   v.errorRedirectUrl ? redirect(v.errorRedirectUrl) : errorPage(410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
 
-const refused = (why: string) => htmlAnswer(403, 'Refused', `<p>${escapeHtml(why)}</p>`);
+const refused = (status: number, why: string) => htmlAnswer(status, 'Refused', `<p>${escapeHtml(why)}</p>`);
+
+/** The verification id a page's path names (`/s/{verificationId}`), undefined for any other path. */
+const sessionId = (path: string) => /^\/s\/([^/?#]+)$/.exec(path)?.[1];
+
 
 function errorPage(status: number, message: string, back?: string): DoorAnswer {
   const link = back ? `<p><a href="${escapeHtml(back)}">Back to the verification</a></p>` : '';

@@ -2,6 +2,7 @@
 // each typed by the partner document (typed.ts).
 import type { operations, paths } from '../../../generated/types/partner.js';
 import type { PartnerState } from '../partner/state.js';
+import { isWebAddress } from '../common/option-checks.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handlers } from './typed.js';
 
@@ -13,7 +14,7 @@ import type { Handlers } from './typed.js';
 function webAddresses<Body extends object>(body: Body, fields: (keyof Body & string)[]): Body {
   for (const field of fields) {
     const value = body[field];
-    if (typeof value === 'string' && !/^https?:\/\/[^/]/i.test(value)) {
+    if (typeof value === 'string' && !isWebAddress(value)) {
       const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
       throw new SandboxError(400, `${field} must be an http:// or https:// address in the sandbox, not ${JSON.stringify(shown)}`);
     }

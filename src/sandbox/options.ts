@@ -1,0 +1,149 @@
+// The sandbox's options, declared once: each one's name in code, its flag
+// and help lines on the command line, and the rule its value meets. The
+// `sandbox` command builds its parser, its reading of the flags and its
+// --help from these rows; startSandbox and createSandboxFetch check what
+// they are given with `checkOptions`; the core and both doors take the
+// values under the same names. Adding an
+// option is a field of SandboxSettings, its row below, and the code that
+// uses it. Only plain types are published from here (in-process.ts, fetch.ts).
+import type { WebhookEvent } from '../webhooks/events.js';
+import { isWebAddress, webhookUrlRefusal } from './common/option-checks.js';
+import { parseWebhookFaults, WEBHOOK_FAULTS, webhookFaultsRefusal, type WebhookFaultName } from './common/webhook-faults.js';
+
+/**
+ * Delivery made worse on purpose, as the service may deliver (`--webhook-faults`):
+ * `duplicate` delivers each webhook twice (the same body and `eventId`),
+ * `reorder` holds webhooks for 1 s and sends each batch in a shuffled order,
+ * `delay` holds each delivery attempt 3 s.
+ */
+export type WebhookFault = 'duplicate' | 'reorder' | 'delay';
+// Written out above for the published declarations; tsc fails here when it and the delivery's own list part.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<WebhookFault, WebhookFaultName>;
+
+/** The options the `sandbox` command, `startSandbox` and `createSandboxFetch` all take, under one name each. */
+export interface SandboxSettings {
+  /** The partner's first active `X-Auth-Key` (`--auth-key`); generated when absent. */
+  authKey?: string;
+  /** The v2 bearer token (`--access-token`); generated when absent. */
+  accessToken?: string;
+  /** Where webhooks are sent (`--webhook-url`); none until `PUT /partners` sets it when absent. */
+  webhookUrl?: string;
+  /** Seconds between retries of a webhook not answered 200 (`--retry-interval`); the service's 900 when absent. */
+  retryIntervalSeconds?: number;
+  /** Seconds one delivery attempt may take before it counts as unanswered and is retried (`--delivery-timeout`); 10 when absent. */
+  deliveryTimeoutSeconds?: number;
+  /** Accept body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
+  allowUnknownFields?: boolean;
+  /** Deliver webhooks as badly as the service may, so a receiver's tests meet it (`--webhook-faults`); none when absent. */
+  webhookFaults?: WebhookFault[];
+  /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
+  onWebhook?: (event: WebhookEvent, body: string) => void;
+  /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr (`console.warn` by the fetch handler) when absent. */
+  onDeliveryFailure?: (line: string) => void;
+}
+
+/** The rule a value meets: why it is refused, naming the option as `name` (its name in code, or its flag), or undefined when it is accepted. */
+export type OptionRule = (value: unknown, name: string) => string | undefined;
+
+export interface SandboxOption {
+  rule: OptionRule;
+  /** On the command line: the flag, the placeholder of its value (none for a switch) and its lines of --help. Absent for what only code can give (a function). */
+  flag?: { name: string; value?: string; help: string[] };
+  /** The flag's text as the value (the text itself when absent); throws, saying why, when it cannot be one. */
+  fromText?: (text: string) => unknown;
+}
+
+export const nonEmptyText: OptionRule = (value, name) =>
+  typeof value === 'string' && value.trim() !== '' ? undefined : `${name} must be a non-empty string when given`;
+const positiveSeconds: OptionRule = (value, name) =>
+  typeof value === 'number' && value > 0 ? undefined : `${name} must be a positive number of seconds`;
+export const aFunction: OptionRule = (value, name) => (typeof value === 'function' ? undefined : `${name} must be a function when given`);
+
+const faultLines = Object.entries(WEBHOOK_FAULTS).map(([name, what]) => `  ${name.padEnd(10)} ${what}`);
+
+// Typed by its rows, not inferred: the published declarations then name nothing of common/.
+export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption } = {
+  authKey: {
+    rule: nonEmptyText,
+    flag: { name: 'auth-key', value: 'KEY', help: ["the partner's first active X-Auth-Key (default: generated)"] },
+  },
+  accessToken: {
+    rule: nonEmptyText,
+    flag: { name: 'access-token', value: 'TOKEN', help: ['the v2 bearer token (default: generated)'] },
+  },
+  // A user or password in the address is refused after the rows (checkOptions).
+  webhookUrl: {
+    rule: (value, name) =>
+      typeof value === 'string' && isWebAddress(value) ? undefined : `${name} must be an http:// or https:// URL, not ${JSON.stringify(value)}`,
+    flag: { name: 'webhook-url', value: 'URL', help: ['where webhooks are sent (default: none; PUT /partners sets it)'] },
+  },
+  retryIntervalSeconds: {
+    rule: positiveSeconds,
+    flag: { name: 'retry-interval', value: 'SECS', help: ['retry interval of failed webhooks (default 900, as the service)'] },
+    fromText: Number,
+  },
+  deliveryTimeoutSeconds: {
+    rule: positiveSeconds,
+    flag: {
+      name: 'delivery-timeout',
+      value: 'SECS',
+      help: ['how long a webhook receiver may take to answer before the', 'attempt counts as failed and is retried (default 10)'],
+    },
+    fromText: Number,
+  },
+  webhookFaults: {
+    rule: webhookFaultsRefusal,
+    flag: {
+      name: 'webhook-faults',
+      value: 'LIST',
+      help: [
+        'deliver webhooks as badly as the service may, so your',
+        'receiver meets it here first: comma-separated, of',
+        ...faultLines,
+        'POST /_sandbox/webhooks/{eventId}/resend sends one again',
+      ],
+    },
+    fromText: parseWebhookFaults,
+  },
+  allowUnknownFields: {
+    rule: (value, name) => (typeof value === 'boolean' ? undefined : `${name} must be true or false`),
+    flag: {
+      name: 'allow-unknown-fields',
+      help: ['accept body fields no operation documents (default: 400', 'naming the field, and the documented one it is close to)'],
+    },
+  },
+  onWebhook: { rule: aFunction },
+  onDeliveryFailure: { rule: aFunction },
+};
+
+/** The rows of SANDBOX_OPTIONS with their names, in the order of --help. */
+export const DECLARED_OPTIONS = Object.entries(SANDBOX_OPTIONS) as [keyof SandboxSettings, SandboxOption][];
+
+/**
+ * Checks the declared options and the door's own `rules` (port, state, a
+ * fetch handler's url): a mistake is a TypeError naming the function and the
+ * option, before anything starts.
+ */
+export function checkOptions(caller: string, options: object, rules: Record<string, OptionRule> = {}): void {
+  const given = options as Record<string, unknown>;
+  const declared = DECLARED_OPTIONS.map(([name, option]): [string, OptionRule] => [name, option.rule]);
+  const all = [...declared, ...Object.entries(rules)];
+  for (const [name, rule] of all) {
+    const refused = given[name] === undefined ? undefined : rule(given[name], name);
+    if (refused) throw new TypeError(`${caller}: ${refused}`);
+  }
+  // The partner's rule on any webhook address, which the server (so the
+  // command) and PUT /partners apply in words of their own.
+  const credentials = typeof given.webhookUrl === 'string' ? webhookUrlRefusal(given.webhookUrl) : undefined;
+  if (credentials) throw new TypeError(`${caller}: webhookUrl refused: ${credentials}`);
+}
+
+/** The declared options among `options`, and nothing else: an option of another door given by untyped code changes nothing. */
+export function pickSettings(options: SandboxSettings): SandboxSettings {
+  const picked: Record<string, unknown> = {};
+  for (const [name] of DECLARED_OPTIONS) {
+    if (options[name] !== undefined) picked[name] = options[name];
+  }
+  return picked;
+}
