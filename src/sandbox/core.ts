@@ -113,10 +113,7 @@ export function createSandboxCore(options: CoreOptions) {
     emittedByRun = emitted;
     let committed: Answer | Promise<Answer> | undefined;
     try {
-      const answer = clock.at(() => {
-        partner.expireDue();
-        return handle(req);
-      });
+      const answer = clock.at(() => handle(req));
       committed = commit(answer);
       return committed;
     } finally {

@@ -28,3 +28,6 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
 export type DeliveryResult = { success: boolean; retryAt: string | null; reason?: string };
 
 export type SeedResult = { verificationIds: string[]; userIds: string[] };
+
+/** An engine function as `createPartnerState` binds it to one store: the store argument taken away. */
+export type BoundToStore<F> = F extends (store: never, ...args: infer A) => infer R ? (...args: A) => R : never;

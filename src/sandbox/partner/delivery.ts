@@ -228,9 +228,8 @@ export class WebhookDelivery {
   /** The request and its answer read whole; when aborted, the race above has its answer already. */
   private async exchange(pending: Pending, url: string, signal: AbortSignal): Promise<string | undefined> {
     try {
-      // Signed as partners sign in tests, on Web Crypto (every runtime the sandbox runs in), with the key active now.
-      const signature = await signWebhookPayloadAsync(pending.body, this.options.authKey());
-      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': signature };
+      // Signed with the key active now, on Web Crypto (every runtime the sandbox runs in).
+      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': await signWebhookPayloadAsync(pending.body, this.options.authKey()) };
       // A redirect is never followed: it would send the signed body to an address the partner did not set.
       const request = new Request(url, { method: 'POST', headers, body: pending.body, signal, redirect: 'manual' });
       const res = await (this.options.fetch ?? fetch)(request);

@@ -7,7 +7,7 @@ import { SandboxError } from './api.js';
 import { ageBracket, CALENDAR_DATE, DEVICE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
 import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
 import {
-  changing, emitUser, EXPIRABLE, nowIso, OPEN, putUser, setStatus,
+  changing, emitUser, EXPIRABLE, nowIso, OPEN, putUser, setStatus, takeNameTurn,
   trackPhones, unfinishedWith, user as findUser, userWithPhone, type PartnerStore,
 } from './store.js';
 import { verificationView } from './views.js';
@@ -115,9 +115,7 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
   }
   const now = store.options.clock.now();
   const { firstName, lastName } = v.data;
-  let name = v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined);
-  if (!name && store.effects) store.effects.head = true;
-  name ??= someName(store.nameTurn++);
+  const name = v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined) ?? someName(takeNameTurn(store));
   const document = scannedDocument(now, name, v.entered.dateOfBirth, given);
   v.scan = {
     document,

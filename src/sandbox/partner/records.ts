@@ -1,6 +1,6 @@
-// What the partner store keeps per verification and per user: the documented
-// fields plus the sandbox's own bookkeeping (session token, devices, the data
-// the end user entered or scanned, which completed verifications feed a user).
+// What the partner store keeps per verification, user and webhook: the documented fields plus the sandbox's own
+// bookkeeping (session token, devices, the data the end user entered or scanned, which completed verifications
+// feed a user, whether a webhook is still to be delivered).
 // Plain JSON: a record is saved to and loaded from the --state file as it is.
 import type { components } from '../../../generated/types/partner.js';
 
@@ -54,3 +54,9 @@ export interface StoredUser {
   /** Completed verifications whose data the user holds, oldest first. */
   verificationIds: string[];
 }
+
+/** A webhook record: the payload is the event's JSON text, as sent; `pending` until delivered with success. */
+export type WebhookEntry = { eventId: string; text: string; pending: boolean } & (
+  | { kind: 'verification'; record: Omit<S['VerificationWebhookRecord'], 'payload'> }
+  | { kind: 'user'; record: Omit<S['UserWebhookRecord'], 'payload'> }
+);

@@ -4,14 +4,14 @@
 // validated, refusals throw SandboxError, answers are copies shaped by the document.
 import type { components, operations } from '../../../generated/types/partner.js';
 import { pageOf, inWindow, wants, type Paging } from './paging.js';
-import { SandboxError, type SeedResult } from './api.js';
+import { SandboxError, type BoundToStore, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import { acceptReview, attached, closeVerification, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, requires, scan, verifyPhone } from './lifecycle.js';
 import type { StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
   addVerification, changing, emitUser, emitVerification, expireDue, newStore, nowIso, OPEN, putUser,
-  removeUser, resetStore, setStatus, unfinishedWith, user as findUser, userWithPhone, verification,
+  removeUser, resetStore, setStatus, unfinishedWith, updateHead, user as findUser, userWithPhone, verification,
   type PartnerStore, type PartnerStoreOptions,
 } from './store.js';
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
@@ -27,9 +27,7 @@ const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner })
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  store.webhookUrl = body.webhookUrl;
-  store.partner = { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) };
-  if (store.effects) store.effects.head = true;
+  updateHead(store, { webhookUrl: body.webhookUrl, partner: { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) } });
   return getPartner(store);
 }
 
@@ -42,13 +40,12 @@ function listAuthKeys(store: PartnerStore, paging: Paging): S['AuthKeyList'] {
 function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
   const now = nowIso(store);
   const previous = store.authKeys.find((k) => k.active);
-  if (previous) Object.assign(previous, { active: false, updatedAt: now });
+  const retired = previous && { ...previous, active: false, updatedAt: now };
   const created: S['AuthKey'] = { id: store.newId(), key: newAuthKey(), active: true, createdAt: now, updatedAt: now };
-  store.authKeys.push(created);
-  if (store.effects) store.effects.head = true;
+  updateHead(store, { authKeys: [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created] });
   // The source describes the answer as "the new active key and the previous
   // key now inactive": those two, and `count` is their number.
-  const authKeys = jsonCopy(previous ? [created, previous] : [created]);
+  const authKeys = jsonCopy(retired ? [created, retired] : [created]);
   return { authKeys, count: authKeys.length };
 }
 
@@ -62,7 +59,6 @@ function authKeyState(store: PartnerStore, key: string): 'active' | 'retired' | 
 }
 
 function createVerification(store: PartnerStore, body: S['VerificationCreate']): S['CreatedVerification'] {
-  expireDue(store);
   const minutes = body.timeToExpiry ?? 10080; // a week, the documented default
   if (!(minutes >= 5 && minutes <= 43200)) throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
   const phoneNumbers = phoneNumbersOf(body);
@@ -116,7 +112,6 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
 }
 
 function listVerifications(store: PartnerStore, query: Query<'listVerifications'>): S['VerificationList'] {
-  expireDue(store);
   const q = query ?? {};
   const field = q.datetimeField ?? 'createdAt';
   const matches = [...store.verifications.values()].filter(
@@ -146,7 +141,6 @@ const verificationWebhooks = (store: PartnerStore, verificationId: string, pagin
   historyPage(store, 'verification', verificationId, paging);
 
 function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
-  expireDue(store);
   const q = query ?? {};
   const matches = [...store.users.values()].filter(
     (u) =>
@@ -176,7 +170,6 @@ function userLinkedByDevice(store: PartnerStore, userId: string): S['UserLinkedB
 const userShares = (store: PartnerStore, userId: string): S['Shares'] => ({ ...findUser(store, userId).shares });
 
 function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']): S['ExternalUsersResult'] {
-  expireDue(store);
   const result: S['ExternalUsersResult'] = { externalUsersWithSuccess: [], unknownPhoneNumbers: [], invalidPhoneNumbers: [], duplicatedExternalUserIds: [] };
   const addOnce = (list: string[], value: string) => list.includes(value) || list.push(value);
   const now = nowIso(store);
@@ -231,13 +224,24 @@ function requirementsOf(body: S['VerificationCreate']): S['Requirement'][] {
   return [...new Set(types)].map((type) => ({ type }));
 }
 
-/** Every operation of the engine, each taking the store first. */
-const OPERATIONS = {
-  ...{ getPartner, updatePartner, listAuthKeys, rotateAuthKey, activeAuthKey, authKeyState },
+/**
+ * The partner document's operations and the control API's (lifecycle.ts), each taking the store first. Bound, each
+ * first lets time do its work: the one place the engine expires what the clock passed, whoever calls it.
+ */
+const TIMED_OPERATIONS = {
+  ...{ getPartner, updatePartner, listAuthKeys, rotateAuthKey },
   ...{ createVerification, revertVerification, listVerifications, getVerification, userActivities, verificationLinkedByDevice, verificationWebhooks },
   ...{ listUsers, getUser, userLinkedByDevice, userShares, createExternalUsers, userFingerprints, userWebhooks },
-  // The control API's: the end user, the reviewer and time (lifecycle.ts), deliveries, session links, reset.
-  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, closeVerification, markShareholder, expireDue, recordDelivery, pendingEvents, recordedEvent },
+  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, closeVerification, markShareholder },
+};
+
+/**
+ * What the doors and delivery call around requests. None lets time work: delivery calls them outside any request,
+ * where an expiry's webhook would go out before its change is saved with --state. `expireDue` is time's work itself,
+ * for the control API's clock advance to send what it passed over at once.
+ */
+const UNTIMED_OPERATIONS = {
+  ...{ activeAuthKey, authKeyState, expireDue, recordDelivery, pendingEvents, recordedEvent },
   /** The verification a session token of a `url` belongs to. */
   verificationIdForToken: (store: PartnerStore, token: string) => [...store.verifications.values()].find((v) => v.token === token)?.data.id,
   /** The partner's webhook address, or undefined while none was configured. */
@@ -245,15 +249,25 @@ const OPERATIONS = {
   reset: resetStore,
 };
 
-type Bound<F> = { [K in keyof F]: F[K] extends (store: PartnerStore, ...args: infer A) => infer R ? (...args: A) => R : never };
+type Bound<F> = { [K in keyof F]: BoundToStore<F[K]> };
 
 /** The engine bound to one store: each operation without the store argument, plus `seed` and the store itself. */
-export type PartnerState = Bound<typeof OPERATIONS> & { readonly store: PartnerStore; seed(): SeedResult };
+export type PartnerState = Bound<typeof TIMED_OPERATIONS & typeof UNTIMED_OPERATIONS> & { readonly store: PartnerStore; seed(): SeedResult };
+
+// Each operation called with the arguments its bound type (PartnerState) took.
+type Operation = (store: PartnerStore, ...args: unknown[]) => unknown;
 
 export function createPartnerState(options: PartnerStoreOptions): PartnerState {
   const store = newStore(options);
-  const bound = Object.entries(OPERATIONS).map(([name, operation]) => [name, (...args: unknown[]) => (operation as (...all: unknown[]) => unknown)(store, ...args)]);
-  const state = { ...Object.fromEntries(bound), store } as PartnerState;
+  const bind = (timed: boolean) => ([name, operation]: [string, unknown]) => {
+    const run = (...args: unknown[]) => {
+      if (timed) expireDue(store);
+      return (operation as Operation)(store, ...args);
+    };
+    return [name, run];
+  };
+  const operations = [...Object.entries(TIMED_OPERATIONS).map(bind(true)), ...Object.entries(UNTIMED_OPERATIONS).map(bind(false))];
+  const state = { ...Object.fromEntries(operations), store } as PartnerState;
   state.seed = () => seedPartnerState(state, store.newId);
   return state;
 }

@@ -1,16 +1,16 @@
 // The partner engine's store: the partner, its keys, verifications and users
 // by id (maps keep creation order, which newest-first lists reverse), webhook
-// records, and what every operation shares: lookups that first let time expire
-// what is due, status changes and the webhooks they emit. With --state it also
-// notes what each change touched (`effects`) for the state file to append.
+// records, and what every operation shares: lookups, expiry, status changes
+// and the webhooks they emit. Its write functions are how domain code changes
+// a record, and each notes what it wrote (`effects`, with --state) for the
+// state file to append: no operation flags its changes by hand.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { Clock } from '../common/clock.js';
 import { randomUUID } from '../common/random.js';
 import { SandboxError, emittedEvent, type EmittedEvent } from './api.js';
-import type { StoredUser, StoredVerification, VerificationStatus } from './records.js';
+import type { StoredUser, StoredVerification, VerificationStatus, WebhookEntry } from './records.js';
 import { shareholderEventData, userEventData, verificationEventData } from './views.js';
-import type { WebhookEntry } from './webhook-log.js';
 
 type S = components['schemas'];
 
@@ -81,6 +81,18 @@ export function newStore(options: PartnerStoreOptions): PartnerStore {
 
 export const noEffects = (): PartnerEffects => ({ head: false, reset: false, verifications: new Set(), users: new Set(), removedUsers: new Set(), webhooks: new Set() });
 
+/** Changes the partner or its keys; the head is saved whole. */
+export function updateHead(store: PartnerStore, change: Partial<PartnerHead>): void {
+  Object.assign(store, change);
+  if (store.effects) store.effects.head = true;
+}
+
+/** The next stand-in name's turn (fixtures.ts `someName`), counted in the head so a restart goes on from it. */
+export function takeNameTurn(store: PartnerStore): number {
+  updateHead(store, { nameTurn: store.nameTurn + 1 });
+  return store.nameTurn - 1;
+}
+
 /** Back to a fresh partner with the first key and no records. */
 export function resetStore(store: PartnerStore): void {
   const now = nowIso(store);
@@ -106,13 +118,13 @@ export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
   const { id } = entry.record;
   if (!store.webhooks.has(id)) store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
   store.webhooks.set(id, entry);
+  store.effects?.webhooks.add(entry);
 }
 
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
 
-/** Every read or change first lets time do its work. */
+/** A record by id, or a 404 naming it. */
 function found<T>(store: PartnerStore, get: () => T | undefined, what: string): T {
-  expireDue(store);
   const record = get();
   if (!record) throw new SandboxError(404, `${what} not found`);
   return record;
@@ -222,19 +234,15 @@ function emit(store: PartnerStore, dataType: WebhookEvent['dataType'], eventType
   const text = JSON.stringify({ eventId, dataType, eventType, createdAt: at, data });
   const { verificationId, userId, metadata = {} } = owner;
   const pending = store.webhookUrl !== undefined;
-  const keep = (entry: WebhookEntry) => {
-    putWebhook(store, entry);
-    store.effects?.webhooks.add(entry);
-  };
   // Whole literals, not spreads of a shared part: records made by spreading
   // were read about 15 times slower by every history scan (V8, measured).
   if (verificationId !== undefined) {
     const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, verificationId, type: 'verification' as const, metadata };
-    keep({ eventId, text, pending, kind: 'verification', record });
+    putWebhook(store, { eventId, text, pending, kind: 'verification', record });
   }
   if (userId !== undefined) {
     const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId, type: 'user' as const };
-    keep({ eventId, text, pending, kind: 'user', record });
+    putWebhook(store, { eventId, text, pending, kind: 'user', record });
   }
   store.options.onEvent(emittedEvent(text, eventId, verificationId, userId));
 }

@@ -2,22 +2,11 @@
 // One record per emitted webhook and history, made by `emit` (store.ts);
 // deliveries update it in place, as the source says retries do ("no new
 // record is made"). A history is the store's records filtered by owner.
-import type { components } from '../../../generated/types/partner.js';
 import { emittedEvent, SandboxError, type DeliveryResult, type EmittedEvent } from './api.js';
 import { pageOf, type Paging } from './paging.js';
-import { nowIso, user, verification, type PartnerStore } from './store.js';
+import type { WebhookEntry } from './records.js';
+import { nowIso, putWebhook, user, verification, type PartnerStore } from './store.js';
 import { jsonCopy } from '../common/json-copy.js';
-
-type S = components['schemas'];
-
-/**
- * A record as the store keeps it and --state saves it: the payload is the event's JSON text, as sent;
- * `pending` until delivered with success (a webhook made while no webhookUrl was set is never sent).
- */
-export type WebhookEntry = { eventId: string; text: string; pending: boolean } & (
-  | { kind: 'verification'; record: Omit<S['VerificationWebhookRecord'], 'payload'> }
-  | { kind: 'user'; record: Omit<S['UserWebhookRecord'], 'payload'> }
-);
 
 const ownerOf = (e: WebhookEntry) => (e.kind === 'verification' ? e.record.verificationId : e.record.userId);
 
@@ -43,7 +32,7 @@ export function recordDelivery(store: PartnerStore, eventId: string, result: Del
     else if (result.success) delete record.reason;
     // Pending until an attempt succeeds: a resent event whose attempt failed is retried after a restart too.
     entry.pending = !result.success;
-    store.effects?.webhooks.add(entry);
+    putWebhook(store, entry);
   }
   return entries.length > 0;
 }

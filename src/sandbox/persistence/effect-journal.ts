@@ -5,9 +5,8 @@
 // the lines after it, in order; nothing is run again. A reset writes a new
 // snapshot instead of a line.
 import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
-import type { StoredUser, StoredVerification } from '../partner/records.js';
+import type { StoredUser, StoredVerification, WebhookEntry } from '../partner/records.js';
 import { addVerification, loadStore, noEffects, putWebhook, type PartnerHead, type PartnerStore } from '../partner/store.js';
-import type { WebhookEntry } from '../partner/webhook-log.js';
 import { readStateFile, StateFile, StateFileError } from './state-file.js';
 import type { V2State, V2Verification } from '../v2/state.js';
 
