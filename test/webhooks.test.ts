@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   isKnownWebhookEvent,
   parseWebhookEvent,
+  signatureProblem,
   verifyWebhookRequest,
   verifyWebhookRequestBody,
   signWebhookPayload,
@@ -126,6 +127,21 @@ describe('verifyWebhookSignature', () => {
       expect(performance.now() - started).toBeLessThan(1000);
     });
   }
+
+  it('reads a key list once per call: a list answering otherwise when read again is judged by its first answer', async () => {
+    // The key on the first read of its entry, a number after: a second read would refuse the HMAC what the first check let through.
+    const readOnce = () => {
+      let reads = 0;
+      return Object.defineProperty([undefined], 0, { get: () => (reads++ === 0 ? key : 1) }) as unknown as string[];
+    };
+    expect(signatureProblem(body, signature, readOnce())).toBeNull();
+    expect(signatureProblem(body, signature.replace(/^./, (c) => (c === '0' ? '1' : '0')), readOnce())).toBe('mismatch');
+    const text = JSON.stringify(documentedWebhookExamples().get('user.created'));
+    const sig = signWebhookPayload(text, key);
+    expect(parseWebhookEvent(text, sig, readOnce()).eventType).toBe('user.created');
+    const request = new Request('http://receiver.test/', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } });
+    expect((await verifyWebhookRequest(request, readOnce())).eventType).toBe('user.created');
+  });
 });
 
 describe('additions the service may make (P37, P38) and bodies as runtimes hand them over', () => {
