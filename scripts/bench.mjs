@@ -17,7 +17,19 @@ import { benchDev } from './lib/bench/dev.mjs';
 import { benchMock } from './lib/bench/mock.mjs';
 import { benchPackage } from './lib/bench/package.mjs';
 import { MeasureError } from './lib/bench/proc.mjs';
-import { buildRows, clientRows, conformanceRows, deliveryRows, devRows, machine, mockRows, packageRows, scaleRows, table, webhookRows } from './lib/bench/report.mjs';
+import {
+  buildRows,
+  clientRows,
+  conformanceRows,
+  deliveryRows,
+  devRows,
+  machine,
+  mockRows,
+  packageRows,
+  scaleRows,
+  table,
+  webhookRows,
+} from './lib/bench/report.mjs';
 import { benchScale } from './lib/bench/scale.mjs';
 import { benchWebhooks } from './lib/bench/webhooks.mjs';
 
@@ -30,9 +42,22 @@ const USAGE = `Usage: node scripts/bench.mjs [--only PARTS] [--duration SECONDS]
   --help              this text`;
 
 const PARTS = {
-  mock: { title: 'Prism vs the sandbox at 1,000 stored: CPU per request of each operation', run: benchMock, rows: mockRows },
-  scale: { title: 'sandbox left running: a list at 10,000 stored vs a Prism GET, RSS at 100,000, --state creates and restart', run: benchScale, rows: scaleRows },
-  delivery: { title: 'webhook delivery under a create load, healthy and with a receiver failing 1 in 10: delivered per second, delay, drain', run: benchDelivery, rows: deliveryRows },
+  mock: {
+    title: 'Prism vs the sandbox at 1,000 stored: CPU per request of each operation',
+    run: benchMock,
+    rows: mockRows,
+  },
+  scale: {
+    title: 'sandbox left running: a list at 10,000 stored vs a Prism GET, RSS at 100,000, --state creates and restart',
+    run: benchScale,
+    rows: scaleRows,
+  },
+  delivery: {
+    title:
+      'webhook delivery under a create load, healthy and with a receiver failing 1 in 10: delivered per second, delay, drain',
+    run: benchDelivery,
+    rows: deliveryRows,
+  },
   clients: { title: 'typed clients vs raw fetch', run: benchClients, rows: clientRows },
   webhooks: { title: 'webhook verification and parsing vs raw HMAC', run: benchWebhooks, rows: webhookRows },
   conformance: { title: 'conformance runner against the sandbox', run: benchConformance, rows: conformanceRows },
@@ -49,7 +74,13 @@ function usageError(message) {
 let values;
 try {
   ({ values } = parseArgs({
-    options: { only: { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean' },
+    },
     strict: true,
   }));
 } catch (err) {
@@ -59,18 +90,28 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const only = values.only === undefined ? Object.keys(PARTS) : values.only.split(',').map((s) => s.trim()).filter(Boolean);
+const only =
+  values.only === undefined
+    ? Object.keys(PARTS)
+    : values.only
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 const unknown = only.filter((p) => !Object.hasOwn(PARTS, p));
-if (unknown.length || only.length === 0) usageError(`--only takes ${Object.keys(PARTS).join(', ')}; not "${values.only}"`);
+if (unknown.length || only.length === 0)
+  usageError(`--only takes ${Object.keys(PARTS).join(', ')}; not "${values.only}"`);
 const seconds = values.duration === undefined ? 2 : Number(values.duration);
 if (!(seconds >= 1 && seconds <= 60)) usageError(`--duration must be 1 to 60 seconds, not "${values.duration}"`);
 const rounds = values.rounds === undefined ? 5 : Number(values.rounds);
-if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 9)) usageError(`--rounds must be a whole number from 1 to 9, not "${values.rounds}"`);
+if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 9))
+  usageError(`--rounds must be a whole number from 1 to 9, not "${values.rounds}"`);
 const out = values.out === undefined ? null : path.resolve(values.out);
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const host = machine();
-log(`bench: ${only.join(', ')} on ${host.cpu} (${host.cores} cores, ${host.memoryText}), Node ${host.node}; load average ${host.loadAverageAtStart.join(' ')}`);
+log(
+  `bench: ${only.join(', ')} on ${host.cpu} (${host.cores} cores, ${host.memoryText}), Node ${host.node}; load average ${host.loadAverageAtStart.join(' ')}`,
+);
 
 const started = performance.now();
 const results = {};
@@ -100,7 +141,9 @@ console.log(
 );
 console.log(text);
 const missed = rows.filter((r) => r.pass === false);
-console.log(`\n${rows.filter((r) => r.pass !== null).length} targets: ${missed.length} missed${missed.length ? ` (${missed.map((r) => `${r.part}: ${r.measure}`).join('; ')})` : ''}.`);
+console.log(
+  `\n${rows.filter((r) => r.pass !== null).length} targets: ${missed.length} missed${missed.length ? ` (${missed.map((r) => `${r.part}: ${r.measure}`).join('; ')})` : ''}.`,
+);
 
 if (out) {
   await writeFile(

@@ -41,8 +41,14 @@ export async function createBuild(out, { force = false } = {}) {
       if (before !== true) stale.push([api, before]);
     }
     if (!stale.length) return false;
-    await fn(out, stale.map(([api]) => api));
-    await cache.passed(stale.map(([api, before]) => [`${name}:${api.name}`, before]), outputs);
+    await fn(
+      out,
+      stale.map(([api]) => api),
+    );
+    await cache.passed(
+      stale.map(([api, before]) => [`${name}:${api.name}`, before]),
+      outputs,
+    );
     return true;
   }
 
@@ -67,7 +73,10 @@ export async function createBuild(out, { force = false } = {}) {
     const run = (name) => {
       if (!started.has(name)) {
         const ready = Promise.all(STEPS[name].after.map(run));
-        started.set(name, ready.then(() => (skip.includes(name) ? undefined : step(name))));
+        started.set(
+          name,
+          ready.then(() => (skip.includes(name) ? undefined : step(name))),
+        );
       }
       return started.get(name);
     };
@@ -108,12 +117,15 @@ export async function buildKeepingCommitted(out, { force = false, only = null, o
   const result = await build.all({ skip, onError });
   await (result.errors.length ? snapshot.restore() : snapshot.discard());
   const lines = [];
-  if (result.timings.some(([, , ran]) => !ran)) lines.push('(unchanged: passed on the same inputs and outputs before; --force runs it again)');
+  if (result.timings.some(([, , ran]) => !ran))
+    lines.push('(unchanged: passed on the same inputs and outputs before; --force runs it again)');
   lines.push(`build: ${describeTimings(result.timings)}; total ${(result.total / 1000).toFixed(1)}s`);
   const errors = result.errors.map((err) => `\nerror in ${err.step ?? 'build'}: ${err.message}`);
   if (errors.length) {
     const kept = COMMITTED_OUTPUTS.map((name) => `generated/${name}`).join(', ');
-    errors.push(`\nThe build failed, so ${kept} were left as they were before it (the other outputs may hold this build's work); fix the errors above and run npm run build again.`);
+    errors.push(
+      `\nThe build failed, so ${kept} were left as they were before it (the other outputs may hold this build's work); fix the errors above and run npm run build again.`,
+    );
   }
   return { ...result, lines, errors };
 }

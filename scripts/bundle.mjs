@@ -21,7 +21,11 @@ export async function bundle(out, { only } = {}) {
   const chosen = only ? APIS.filter((api) => only.includes(api.name)) : APIS;
   if (chosen.length) await bundleApis(chosen, dir);
   // A full bundle knows every file the folder should hold.
-  if (!only) await removeAllBut(dir, APIS.flatMap((api) => [`${api.name}.yaml`, `${api.name}.json`]));
+  if (!only)
+    await removeAllBut(
+      dir,
+      APIS.flatMap((api) => [`${api.name}.yaml`, `${api.name}.json`]),
+    );
   // The Arazzo workflows as JSON: the conformance runner of the package runs them.
   const workflows = path.join(ROOT, 'openapi', 'workflows');
   const workflowsOut = path.join(out, 'workflows');
@@ -45,13 +49,18 @@ async function bundleApis(chosen, dir) {
   let texts;
   try {
     const apis = Object.fromEntries(
-      chosen.map((api) => [api.name, { root: path.join(ROOT, sourceOf(api)), output: path.join(scratch, `${api.name}.yaml`) }]),
+      chosen.map((api) => [
+        api.name,
+        { root: path.join(ROOT, sourceOf(api)), output: path.join(scratch, `${api.name}.yaml`) },
+      ]),
     );
     const config = path.join(scratch, 'redocly.yaml');
     await writeFile(config, stringify({ apis }));
     await runTool('redocly', ['bundle', '--config', config], { quiet: true });
     const version = await packageVersion();
-    texts = await Promise.all(chosen.map(async (api) => withVersion(await readFile(path.join(scratch, `${api.name}.yaml`), 'utf8'), version)));
+    texts = await Promise.all(
+      chosen.map(async (api) => withVersion(await readFile(path.join(scratch, `${api.name}.yaml`), 'utf8'), version)),
+    );
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

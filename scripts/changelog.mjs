@@ -20,7 +20,17 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, fail } from './lib/paths.mjs';
 import { runIfMain } from './lib/step.mjs';
-import { bumpOf, changeGroups, compareApis, gitSource, headSource, loadAcknowledged, reach, releaseSource, workingVersion } from './lib/contract-report.mjs';
+import {
+  bumpOf,
+  changeGroups,
+  compareApis,
+  gitSource,
+  headSource,
+  loadAcknowledged,
+  reach,
+  releaseSource,
+  workingVersion,
+} from './lib/contract-report.mjs';
 
 const FILE = path.join(ROOT, 'CHANGELOG.md');
 const HEADER = `# Changelog
@@ -49,7 +59,8 @@ function options() {
         'dry-run': { type: 'boolean', default: false },
       },
     });
-    if (values.version !== undefined && !SEMVER.test(values.version)) fail(`--version ${values.version} is not X.Y.Z, for example --version 1.2.0`);
+    if (values.version !== undefined && !SEMVER.test(values.version))
+      fail(`--version ${values.version} is not X.Y.Z, for example --version 1.2.0`);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) fail(`--date ${values.date} is not YYYY-MM-DD`);
     return values;
   } catch (err) {
@@ -87,8 +98,20 @@ function changeLine(g) {
 /** The Markdown section of one release, with an empty place for its notes. */
 export function renderSection({ version, date, report }) {
   const bump = bumpOf(report);
-  const kind = report.breaking ? '**breaking changes**, a major release' : bump === 'minor' ? 'no breaking changes, a minor release' : 'no contract changes, a patch release';
-  const lines = [`## ${version} (${date})`, '', NOTES_OPEN, NOTES_CLOSE, '', `Compared with ${report.base}: ${kind}.`, ''];
+  const kind = report.breaking
+    ? '**breaking changes**, a major release'
+    : bump === 'minor'
+      ? 'no breaking changes, a minor release'
+      : 'no contract changes, a patch release';
+  const lines = [
+    `## ${version} (${date})`,
+    '',
+    NOTES_OPEN,
+    NOTES_CLOSE,
+    '',
+    `Compared with ${report.base}: ${kind}.`,
+    '',
+  ];
   for (const api of report.apis) {
     lines.push(`### ${api.name}: ${api.title}${api.status === 'new' ? ' (new API)' : ''}`, '');
     const groups = changeGroups(api);
@@ -130,7 +153,10 @@ runIfMain(import.meta, async () => {
   const required = nextVersion(released, bumpOf(report));
   // After `npm version`, package.json names the release being written.
   const version = opts.version ?? (current !== released ? current : required);
-  if (version !== required) console.error(`warning: the diff against ${released} calls for a ${bumpOf(report)} release, ${required}; writing ${version} as asked`);
+  if (version !== required)
+    console.error(
+      `warning: the diff against ${released} calls for a ${bumpOf(report)} release, ${required}; writing ${version} as asked`,
+    );
   const section = renderSection({ version, date: opts.date, report });
   if (opts['dry-run']) {
     console.log(section);

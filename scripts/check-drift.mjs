@@ -41,7 +41,8 @@ function firstDifference(have, want) {
   const [x = '', y = ''] = [a[line], b[line]];
   let col = 0;
   while (col < x.length && col < y.length && x[col] === y[col]) col++;
-  const around = (text, present) => (present ? JSON.stringify(text.slice(Math.max(0, col - 20), col + 40)) : '(no such line)');
+  const around = (text, present) =>
+    present ? JSON.stringify(text.slice(Math.max(0, col - 20), col + 40)) : '(no such line)';
   return `line ${line + 1}: has ${around(x, line < a.length)}, the sources give ${around(y, line < b.length)}`;
 }
 
@@ -69,7 +70,9 @@ export async function checkDrift() {
           `Run \`npm run build\` (\`npm run build -- --force\` redoes every step) and commit ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')}.`,
       );
     }
-    console.log(`check-drift: ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')} match a fresh build of the sources (${want.length} files)`);
+    console.log(
+      `check-drift: ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')} match a fresh build of the sources (${want.length} files)`,
+    );
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -61,12 +61,21 @@ async function compileInto(lib) {
   // JSON Pointer reader is one too, since the webhook helpers' examples import it.
   await bundleInPlace(lib, {
     keep: runtimeNeutral,
-    entries: ['src/sandbox/server.js', 'src/sandbox/http/faults.js', 'src/sandbox/options.js', 'src/sandbox/in-process.js', 'src/cli/conformance.js', 'src/cli/usage.js', 'src/contract/json-pointer.js'],
+    entries: [
+      'src/sandbox/server.js',
+      'src/sandbox/http/faults.js',
+      'src/sandbox/options.js',
+      'src/sandbox/in-process.js',
+      'src/cli/conformance.js',
+      'src/cli/usage.js',
+      'src/contract/json-pointer.js',
+    ],
     platform: 'node',
     ownDirs: ['src/sandbox', 'src/contract', 'src/conformance'],
   });
   // The sandbox's documents and request validators are inlined in both doors' bundles.
-  for (const file of ['sandbox-contract.js', 'sandbox-contract.d.ts']) await rm(path.join(lib, 'generated', 'validators', file));
+  for (const file of ['sandbox-contract.js', 'sandbox-contract.d.ts'])
+    await rm(path.join(lib, 'generated', 'validators', file));
   const { dependencies } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
   await assertOnlyDependencies(lib, Object.keys(dependencies ?? {}));
 }

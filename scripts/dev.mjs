@@ -36,9 +36,11 @@ Each port may be 0 for any free one; the addresses are printed once they listen.
 
 /** A port from its option, else its environment variable, else its default. */
 function portOption(value, env, fallback, option) {
-  const [raw, from] = value !== undefined ? [value, `--${option}`] : process.env[env] ? [process.env[env], env] : [fallback, 'default'];
+  const [raw, from] =
+    value !== undefined ? [value, `--${option}`] : process.env[env] ? [process.env[env], env] : [fallback, 'default'];
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${from} must be a port number (0-65535, 0 for any free one), not "${raw}"\n${USAGE}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${from} must be a port number (0-65535, 0 for any free one), not "${raw}"\n${USAGE}`);
   return port;
 }
 
@@ -46,7 +48,10 @@ const out = outRoot([]);
 // The steps that bring the docs up to date, run first after a save, in their
 // order (scripts/lib/steps.mjs); the others run after them in the background.
 const STEPS = buildSteps(out);
-const QUICK_STEPS = inOrder(STEPS, Object.keys(STEPS).filter((name) => STEPS[name].quick));
+const QUICK_STEPS = inOrder(
+  STEPS,
+  Object.keys(STEPS).filter((name) => STEPS[name].quick),
+);
 const log = (line) => console.log(`[dev] ${line}`);
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
 
@@ -62,7 +67,9 @@ function handleEvents(req, res) {
   req.on('close', () => listeners.delete(res));
   return true;
 }
-const reloadPages = () => listeners.forEach((res) => res.write('event: reload\ndata: docs\n\n'));
+const reloadPages = () => {
+  for (const res of listeners) res.write('event: reload\ndata: docs\n\n');
+};
 // Before the last </body>: Redoc's inlined scripts come earlier in the page.
 const withReload = (html) => {
   const at = html.lastIndexOf('</body>');
@@ -71,7 +78,14 @@ const withReload = (html) => {
 
 /** The text of each API's bundle, to tell which ones an edit changed. */
 const readBundles = async () =>
-  Object.fromEntries(await Promise.all(APIS.map(async (api) => [api.name, await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8').catch(() => '')])));
+  Object.fromEntries(
+    await Promise.all(
+      APIS.map(async (api) => [
+        api.name,
+        await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8').catch(() => ''),
+      ]),
+    ),
+  );
 
 async function main() {
   let values;
@@ -90,7 +104,12 @@ async function main() {
   if (values.help) return console.log(USAGE);
   const port = portOption(values.port, 'DEV_PORT', 4000, 'port');
   const sandboxPort = portOption(values['sandbox-port'], 'SANDBOX_PORT', 4020, 'sandbox-port');
-  const mockPorts = Object.fromEntries(MOCKED_APIS.map((api) => [api.name, portOption(values[mockOption(api)], api.mockPortEnv, api.mockPort, mockOption(api))]));
+  const mockPorts = Object.fromEntries(
+    MOCKED_APIS.map((api) => [
+      api.name,
+      portOption(values[mockOption(api)], api.mockPortEnv, api.mockPort, mockOption(api)),
+    ]),
+  );
 
   // Fires when dev stops: tools under way are killed (runTool), and no mock
   // or sandbox starts after it.
@@ -102,7 +121,7 @@ async function main() {
     sandbox: devSandbox({ out, port: sandboxPort, signal, log, warn }),
   };
   let site = null;
-  let watchers = [];
+  const watchers = [];
   let handover = null;
   let tail = null;
   let stopping = null;
@@ -126,7 +145,14 @@ async function main() {
     handover?.remove();
     shutdown.abort();
     tail?.controller.abort();
-    const closing = [...watchers.map((w) => w.close()), queue, tail?.done, servers.mocks.stop(), servers.sandbox.stop(), site?.close()];
+    const closing = [
+      ...watchers.map((w) => w.close()),
+      queue,
+      tail?.done,
+      servers.mocks.stop(),
+      servers.sandbox.stop(),
+      site?.close(),
+    ];
     stopping = Promise.allSettled(closing).then(() => {
       log('stopped');
       process.exit(0);
@@ -137,7 +163,10 @@ async function main() {
   // shell, which ends without passing the signal on: dev learns of it only by
   // being left an orphan, its parent process changing.
   const parent = process.ppid;
-  setInterval(() => process.ppid !== parent && !stopping && stopAll('the process that started npm run dev ended'), 250).unref();
+  setInterval(
+    () => process.ppid !== parent && !stopping && stopAll('the process that started npm run dev ended'),
+    250,
+  ).unref();
 
   let build = await createBuild(out);
   // What the bundles are made from: read before the first build bundles it.
@@ -154,8 +183,16 @@ async function main() {
   // The docs server and dev's record first, so that a build handed over
   // during the first one waits for it in the queue.
   handover = devHandover((options, say) => serially(() => handedBuild(options, say)));
-  site = await serveStatic(path.join(out, 'docs'), { port, handle: (req, res) => handleEvents(req, res) || handover.handle(req, res), html: withReload }).catch((err) => {
-    throw new Error(err.code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port or DEV_PORT (0 for any free one)` : err.message);
+  site = await serveStatic(path.join(out, 'docs'), {
+    port,
+    handle: (req, res) => handleEvents(req, res) || handover.handle(req, res),
+    html: withReload,
+  }).catch((err) => {
+    throw new Error(
+      err.code === 'EADDRINUSE'
+        ? `port ${port} is in use; choose another with --port or DEV_PORT (0 for any free one)`
+        : err.message,
+    );
   });
   handover.record(site.url);
   await serially(async () => {
@@ -177,13 +214,18 @@ async function main() {
     const controller = new AbortController();
     // Without the quick steps: a save during this tail would have them run
     // again in full and stopped halfway by the rebuild of that save.
-    const slowSteps = () => build.all({ onError: (err) => controller.signal.aborted || report(err), skip: QUICK_STEPS });
+    const slowSteps = () =>
+      build.all({ onError: (err) => controller.signal.aborted || report(err), skip: QUICK_STEPS });
     const done = toolAbort
       .run(controller.signal, slowSteps)
       .then(async (rest) => {
         if (controller.signal.aborted) return;
         await mocksRestarted;
-        if (rest.timings.some(([name, , ran]) => name === 'compile' && ran) && !rest.errors.some((err) => err.step === 'compile')) await servers.sandbox.restart();
+        if (
+          rest.timings.some(([name, , ran]) => name === 'compile' && ran) &&
+          !rest.errors.some((err) => err.step === 'compile')
+        )
+          await servers.sandbox.restart();
         log(`rebuilt in ${seconds(start)}: ${describeTimings(rest.timings)}`);
       })
       .catch(report);
@@ -222,7 +264,9 @@ async function main() {
       // when the step starts, and a save landing before this bundle reads
       // them would then pass for bundled. The next `npm run build` bundles all again.
       const only = missing ? undefined : apisTouchedBy(files, sources);
-      await timed('bundle', () => bundle(out, { only }).catch((err) => Promise.reject(Object.assign(err, { step: 'bundle' }))));
+      await timed('bundle', () =>
+        bundle(out, { only }).catch((err) => Promise.reject(Object.assign(err, { step: 'bundle' }))),
+      );
     } catch (err) {
       // The files stay unbundled until the next save.
       return report(err);
@@ -276,13 +320,16 @@ async function main() {
   async function handedBuild(options, say) {
     if (signal.aborted) throw new Error('npm run dev is stopping; run npm run build again once it has');
     const start = performance.now();
-    say(`[dev] build handed over by npm run build${options.force ? ' (--force)' : ''}${options.only ? ` (--only ${options.only.join(',')})` : ''}`);
+    say(
+      `[dev] build handed over by npm run build${options.force ? ' (--force)' : ''}${options.only ? ` (--only ${options.only.join(',')})` : ''}`,
+    );
     const stopped = tail;
     stopped?.controller.abort();
     await stopped?.done;
     const sources = await readSources();
     const before = await readBundles();
-    const onError = (err) => say(`[dev] problem in ${err.step ?? 'build'} (the build goes on with the other steps)`, { error: true });
+    const onError = (err) =>
+      say(`[dev] problem in ${err.step ?? 'build'} (the build goes on with the other steps)`, { error: true });
     const result = await toolAbort.run(signal, () => buildKeepingCommitted(out, { ...options, onError }));
     // Its records, written by the handed build, are read again.
     build = await createBuild(out);
@@ -296,9 +343,13 @@ async function main() {
     reloadPages();
     await servers.mocks.restart(mocked);
     await servers.sandbox.restart();
-    const restarted = mocked.length ? `the ${mocked.join(' and ')} mock${mocked.length > 1 ? 's' : ''} and the sandbox` : 'the sandbox';
+    const restarted = mocked.length
+      ? `the ${mocked.join(' and ')} mock${mocked.length > 1 ? 's' : ''} and the sandbox`
+      : 'the sandbox';
     say(`[dev] ran the handed build in ${seconds(start)}: pages reloaded; ${restarted} restarted on what it wrote`);
-    log(`ran a build handed over by npm run build (${result.errors.length ? 'failed' : 'passed'}) in ${seconds(start)}`);
+    log(
+      `ran a build handed over by npm run build (${result.errors.length ? 'failed' : 'passed'}) in ${seconds(start)}`,
+    );
     // The slow steps of a save it stopped, which `--only` may have left out: what is done already is skipped.
     if (stopped && !signal.aborted) startSlowSteps(start);
     return result.errors.length ? 1 : 0;
@@ -327,7 +378,9 @@ async function main() {
       // (it compares every file's text, scripts/lib/dev-sources.mjs).
       timer = setTimeout(onChange, 100);
     });
-    watcher.on('error', (err) => warn(`watching ${folder}/ failed (${err.message}); saves may go unseen until npm run dev is started again`));
+    watcher.on('error', (err) =>
+      warn(`watching ${folder}/ failed (${err.message}); saves may go unseen until npm run dev is started again`),
+    );
     watchers.push(watcher);
     return new Promise((resolve) => watcher.once('ready', resolve));
   };

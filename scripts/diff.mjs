@@ -57,7 +57,8 @@ function options() {
         acknowledged: { type: 'string' },
       },
     });
-    if (values.base !== undefined && values.against !== undefined) fail(`--base and --against both name the base; pass one\n${USAGE}`);
+    if (values.base !== undefined && values.against !== undefined)
+      fail(`--base and --against both name the base; pass one\n${USAGE}`);
     if (values.json && values.markdown) fail(`--json and --markdown both choose the output; pass one\n${USAGE}`);
     if (values.base === '') fail(`--base needs a git ref, for example --base v0.1.0\n${USAGE}`);
     return values;
@@ -68,15 +69,32 @@ function options() {
 
 main(async () => {
   const opts = options();
-  const base = opts.against !== undefined ? fileSource(opts.against) : opts.base !== undefined ? gitSource(opts.base) : releaseSource();
+  const base =
+    opts.against !== undefined
+      ? fileSource(opts.against)
+      : opts.base !== undefined
+        ? gitSource(opts.base)
+        : releaseSource();
   const acknowledged = loadAcknowledged(opts.acknowledged === undefined ? undefined : path.resolve(opts.acknowledged));
   // Bundles given with --against or --head-dir carry no version, so they never declare a breaking change.
   const from = base.version?.() ?? null;
   const to = opts['head-dir'] === undefined ? workingVersion() : null;
-  const report = withVerdict(await compareApis({ base, head: headSource(opts['head-dir']), acknowledged }), { from, to });
-  console.log(opts.json ? JSON.stringify(jsonReport(report), null, 2) : opts.markdown ? formatMarkdown(report) : formatReport(report));
+  const report = withVerdict(await compareApis({ base, head: headSource(opts['head-dir']), acknowledged }), {
+    from,
+    to,
+  });
+  console.log(
+    opts.json
+      ? JSON.stringify(jsonReport(report), null, 2)
+      : opts.markdown
+        ? formatMarkdown(report)
+        : formatReport(report),
+  );
   // The release's second step takes this word (guides/releasing.md); a base without a version has no next one.
-  if (!opts.json && !opts.markdown && from) console.log(`This calls for a ${bumpOf(report)} release after ${from}: npm version ${bumpOf(report)} --no-git-tag-version`);
+  if (!opts.json && !opts.markdown && from)
+    console.log(
+      `This calls for a ${bumpOf(report)} release after ${from}: npm version ${bumpOf(report)} --no-git-tag-version`,
+    );
   if (report.declared) console.error(`Release notes: npm run changelog (guides/releasing.md)`);
   if (report.passes) return;
   const what = report.breaking ? 'these breaking changes' : 'these changes (or acknowledge them, see above)';

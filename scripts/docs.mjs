@@ -34,15 +34,26 @@ export async function docs(out, { only } = {}) {
         const source = path.join(scratch, `${api.name}.json`);
         await writeFile(source, JSON.stringify(withCodeSamples(doc, samples)));
         const rendered = path.join(scratch, page);
-        await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered], { quiet: true });
+        await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered], {
+          quiet: true,
+        });
         await replaceFile(path.join(dir, page), offline(await readFile(rendered, 'utf8')));
         return { ...api, page, version: doc.info.version };
       }),
     );
     const { name: packageName } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
-    await replaceFile(path.join(dir, 'assumptions.html'), assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8')));
-    await replaceFile(path.join(dir, 'changelog.html'), changelogPage(await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8')));
-    await replaceFile(path.join(dir, 'webhook-delivery.html'), webhookDeliveryPage(await readFile(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8')));
+    await replaceFile(
+      path.join(dir, 'assumptions.html'),
+      assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8')),
+    );
+    await replaceFile(
+      path.join(dir, 'changelog.html'),
+      changelogPage(await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8')),
+    );
+    await replaceFile(
+      path.join(dir, 'webhook-delivery.html'),
+      webhookDeliveryPage(await readFile(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8')),
+    );
     await replaceFile(path.join(dir, 'index.html'), indexPage(entries, { packageName }));
     const sitePages = ['assumptions.html', 'changelog.html', 'webhook-delivery.html', 'index.html'];
     if (!only) await removeAllBut(dir, [...entries.map((e) => e.page), ...sitePages]);
@@ -56,7 +67,10 @@ function withCodeSamples(doc, samples) {
   const copy = structuredClone(doc);
   for (const { method, path: route, samples: list } of samples) {
     const operation = copy.paths?.[route]?.[method];
-    if (!operation) throw new Error(`generated/samples names ${method.toUpperCase()} ${route}, which the bundle lacks; run the samples step`);
+    if (!operation)
+      throw new Error(
+        `generated/samples names ${method.toUpperCase()} ${route}, which the bundle lacks; run the samples step`,
+      );
     operation['x-codeSamples'] = list;
   }
   return copy;
@@ -85,8 +99,10 @@ function offline(html) {
     .replaceAll('https://cdn.redoc.ly/redoc/logo-mini-full.svg', LOGO(true))
     .replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', LOGO(false))
     .replace('</head>', `${SAMPLE_CSS}\n</head>`);
-  if (out.includes('cdn.redoc.ly')) throw new Error('the rendered docs still load from cdn.redoc.ly; update scripts/docs.mjs');
-  if (!out.includes('id="vc-samples"')) throw new Error('the rendered docs have no </head> to add the sample styles to; update scripts/docs.mjs');
+  if (out.includes('cdn.redoc.ly'))
+    throw new Error('the rendered docs still load from cdn.redoc.ly; update scripts/docs.mjs');
+  if (!out.includes('id="vc-samples"'))
+    throw new Error('the rendered docs have no </head> to add the sample styles to; update scripts/docs.mjs');
   return out;
 }
 

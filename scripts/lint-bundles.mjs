@@ -16,7 +16,9 @@ export async function lintBundles(out, apis = APIS) {
   const dir = inside ? path.join(out, 'openapi') : await copyInside(path.join(out, 'openapi'));
   const files = apis.map((api) => path.join(dir, `${api.name}.yaml`));
   try {
-    await runTool('spectral', ['lint', '--ruleset', '.spectral.yaml', '--fail-severity=warn', ...files], { quiet: true });
+    await runTool('spectral', ['lint', '--ruleset', '.spectral.yaml', '--fail-severity=warn', ...files], {
+      quiet: true,
+    });
   } catch (err) {
     throw new Error(
       `Spectral found problems in the bundled documents; fix them in openapi/ and rebuild:\n${err.message}`,

@@ -5,7 +5,7 @@ import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 /** Lints the sources of `apis` (every API when not given). */
-export async function lintSources(out, apis = APIS) {
+export async function lintSources(_out, apis = APIS) {
   // One process for every API linted: Redocly's start-up is most of the cost.
   let problems = '';
   try {

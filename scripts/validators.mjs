@@ -23,15 +23,48 @@ import { runIfMain } from './lib/step.mjs';
 
 /** Keywords src/webhooks/schema-check.ts judges a value by. */
 export const CHECKED_KEYWORDS = [
-  '$ref', 'type', 'const', 'enum', 'format', 'pattern', 'required', 'properties', 'additionalProperties', 'items',
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
-  'minLength', 'maxLength', 'minItems', 'maxItems', 'maxProperties', 'minimum', 'maximum',
+  '$ref',
+  'type',
+  'const',
+  'enum',
+  'format',
+  'pattern',
+  'required',
+  'properties',
+  'additionalProperties',
+  'items',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'maxProperties',
+  'minimum',
+  'maximum',
 ]; // prettier-ignore
 /** Formats src/webhooks/formats.ts checks. */
 export const CHECKED_FORMATS = ['date', 'date-time', 'uuid'];
 // Keywords that only describe (or, like discriminator, only guide
 // generators; each branch's const decides): dropped.
-const ANNOTATIONS = new Set(['description', 'examples', 'example', 'title', 'deprecated', '$comment', 'discriminator', 'readOnly', 'writeOnly', 'default', 'externalDocs']);
+const ANNOTATIONS = new Set([
+  'description',
+  'examples',
+  'example',
+  'title',
+  'deprecated',
+  '$comment',
+  'discriminator',
+  'readOnly',
+  'writeOnly',
+  'default',
+  'externalDocs',
+]);
 const SCHEMA = new Set(['items', 'not', 'if', 'then', 'else', 'additionalProperties']);
 const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
 const PREFIX = '#/components/schemas/';
@@ -44,28 +77,38 @@ export function webhookSchemas(doc) {
   const { mapping } = doc.components.schemas.WebhookEvent.discriminator;
   const defs = {};
   const reduce = (schema, at) => {
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error(`${at}: a webhook schema must be an object, not ${JSON.stringify(schema)}`);
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+      throw new Error(`${at}: a webhook schema must be an object, not ${JSON.stringify(schema)}`);
     const out = {};
     for (const [keyword, value] of Object.entries(schema)) {
       if (ANNOTATIONS.has(keyword) || keyword.startsWith('x-')) continue;
       if (!CHECKED_KEYWORDS.includes(keyword)) {
-        throw new Error(`${at} uses "${keyword}", which webhook payloads are not checked for: teach src/webhooks/schema-check.ts the keyword (and scripts/validators.mjs CHECKED_KEYWORDS), or express the rule with the ones it knows`);
+        throw new Error(
+          `${at} uses "${keyword}", which webhook payloads are not checked for: teach src/webhooks/schema-check.ts the keyword (and scripts/validators.mjs CHECKED_KEYWORDS), or express the rule with the ones it knows`,
+        );
       }
       if (keyword === 'format' && !CHECKED_FORMATS.includes(value)) {
-        throw new Error(`${at} uses format "${value}", which webhook payloads are not checked for: add it to src/webhooks/formats.ts and CHECKED_FORMATS`);
+        throw new Error(
+          `${at} uses format "${value}", which webhook payloads are not checked for: add it to src/webhooks/formats.ts and CHECKED_FORMATS`,
+        );
       }
       if (keyword === '$ref') out.$ref = refName(value, at);
-      else if (keyword === 'properties') out.properties = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, reduce(s, `${at}/properties/${name}`)]));
+      else if (keyword === 'properties')
+        out.properties = Object.fromEntries(
+          Object.entries(value).map(([name, s]) => [name, reduce(s, `${at}/properties/${name}`)]),
+        );
       else if (SCHEMA_LIST.has(keyword)) out[keyword] = value.map((s, i) => reduce(s, `${at}/${keyword}/${i}`));
       else if (SCHEMA.has(keyword) && typeof value !== 'boolean') out[keyword] = reduce(value, `${at}/${keyword}`);
       else out[keyword] = value;
     }
     // A one-value enum beside the equal const says it twice (for generators, P35).
-    if (out.enum?.length === 1 && 'const' in out && JSON.stringify(out.enum[0]) === JSON.stringify(out.const)) delete out.enum;
+    if (out.enum?.length === 1 && 'const' in out && JSON.stringify(out.enum[0]) === JSON.stringify(out.const))
+      delete out.enum;
     return out;
   };
   const refName = (ref, at) => {
-    if (!ref.startsWith(PREFIX)) throw new Error(`${at}: only references to ${PREFIX}… are followed in webhook schemas, not ${ref}`);
+    if (!ref.startsWith(PREFIX))
+      throw new Error(`${at}: only references to ${PREFIX}… are followed in webhook schemas, not ${ref}`);
     const name = ref.slice(PREFIX.length);
     if (!(name in defs)) {
       defs[name] = null; // taken, against cycles
@@ -75,7 +118,12 @@ export function webhookSchemas(doc) {
     }
     return name;
   };
-  const events = Object.fromEntries(Object.entries(mapping).map(([eventType, ref]) => [eventType, refName(ref, `the WebhookEvent mapping of ${eventType}`)]));
+  const events = Object.fromEntries(
+    Object.entries(mapping).map(([eventType, ref]) => [
+      eventType,
+      refName(ref, `the WebhookEvent mapping of ${eventType}`),
+    ]),
+  );
   return { events, defs };
 }
 
@@ -153,7 +201,8 @@ export function requestPointers(doc) {
       const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
       [...(item.parameters ?? []), ...(op.parameters ?? [])].forEach((raw, i) => {
         const p = resolveRef(doc, raw);
-        if (p.in === 'path' || p.in === 'query') pointers.add(raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`);
+        if (p.in === 'path' || p.in === 'query')
+          pointers.add(raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`);
       });
       if (resolveRef(doc, op.requestBody)?.content?.['application/json']) {
         pointers.add(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`);
@@ -173,7 +222,12 @@ const REQUIRE = /require\("([^"]+)"\)\.(\w+)/g;
 export function sandboxContractModule(docs, homepage) {
   // The options of src/contract/routes.ts, so each function reports the same
   // errors; the formats are named by an identifier the module imports.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, code: { source: true, esm: true, formats: new codegen.Name('fullFormats') } });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    code: { source: true, esm: true, formats: new codegen.Name('fullFormats') },
+  });
   addFormats(ajv);
   for (const api of CONTRACT_APIS) ajv.addSchema(docs[api], api);
   const keys = CONTRACT_APIS.flatMap((api) => requestPointers(docs[api]).map((pointer) => `${api}${pointer}`));
@@ -185,20 +239,30 @@ export function sandboxContractModule(docs, homepage) {
   let code = standaloneCode(byName, Object.fromEntries(keys.map((_, i) => [`r${i}`, `r${i}`])));
   // The short names' exports give way to one map keyed by pointer.
   const exported = new Map();
-  code = code.replace(/export const (r\d+) = (validate\d+);/g, (_, name, fn) => (exported.set(name, fn), ''));
-  if (exported.size !== keys.length) throw new Error(`Ajv's standalone code exported ${exported.size} of the ${keys.length} request validators`);
+  code = code.replace(/export const (r\d+) = (validate\d+);/g, (_, name, fn) => {
+    exported.set(name, fn);
+    return '';
+  });
+  if (exported.size !== keys.length)
+    throw new Error(`Ajv's standalone code exported ${exported.size} of the ${keys.length} request validators`);
   const imports = new Map();
   code = code.replace(REQUIRE, (_, spec, member) => {
-    if (spec === 'ajv-formats/dist/formats') throw new Error('ajv-formats named its module itself; code.formats was not used');
+    if (spec === 'ajv-formats/dist/formats')
+      throw new Error('ajv-formats named its module itself; code.formats was not used');
     const id = `${spec.split('/').pop().replace(/\W/g, '_')}${member === 'default' ? '' : `_${member}`}`;
     imports.set(id, [spec, member]);
     return id;
   });
-  if (/require\(/.test(code)) throw new Error('Ajv\'s standalone code requires a module the sandbox contract does not import');
+  if (/require\(/.test(code))
+    throw new Error("Ajv's standalone code requires a module the sandbox contract does not import");
   const head = [
     `import { fullFormats } from 'ajv-formats/dist/formats.js';`,
     ...[...imports].sort().map(([id, [spec]]) => `import ${id}_module from '${spec}.js';`),
-    ...[...imports].sort().map(([id, [, member]]) => `const ${id} = ${id}_module.${member}${member === 'default' ? ` ?? ${id}_module` : ''};`),
+    ...[...imports]
+      .sort()
+      .map(
+        ([id, [, member]]) => `const ${id} = ${id}_module.${member}${member === 'default' ? ` ?? ${id}_module` : ''};`,
+      ),
   ].join('\n');
   // Pure: a bundle that takes only the validators (the sandbox server, which reads the bundles' files) drops the documents.
   const literal = (value) => `/* @__PURE__ */ JSON.parse('${JSON.stringify(value).replace(/[\\']/g, '\\$&')}')`;
@@ -206,7 +270,10 @@ export function sandboxContractModule(docs, homepage) {
   // Where the service's reference is hosted (`homepage` of package.json), which the sandbox's home page links.
   const reference = `export const homepage = ${JSON.stringify(homepage)};`;
   const map = `export const requestValidators = {\n${keys.map((key, i) => `  ${JSON.stringify(key)}: ${exported.get(`r${i}`)},`).join('\n')}\n};`;
-  return { text: `${CONTRACT_HEADER}${head}\n${documents}\n${reference}\n${map}\n${code.replace(/^"use strict";\n*/, '')}\n`, count: keys.length };
+  return {
+    text: `${CONTRACT_HEADER}${head}\n${documents}\n${reference}\n${map}\n${code.replace(/^"use strict";\n*/, '')}\n`,
+    count: keys.length,
+  };
 }
 
 const CONTRACT_HEADER = `/**
@@ -234,13 +301,18 @@ export async function validators(out) {
   const read = async (api) => JSON.parse(await readFile(path.join(out, 'openapi', `${api}.json`), 'utf8'));
   const docs = Object.fromEntries(await Promise.all(CONTRACT_APIS.map(async (api) => [api, await read(api)])));
   const schemas = webhookSchemas(docs.partner);
-  await writeFile(path.join(dir, 'partner-webhooks.js'), `${HEADER}export const webhookSchemas = ${JSON.stringify(schemas)};\n`);
+  await writeFile(
+    path.join(dir, 'partner-webhooks.js'),
+    `${HEADER}export const webhookSchemas = ${JSON.stringify(schemas)};\n`,
+  );
   await writeFile(path.join(dir, 'partner-webhooks.d.ts'), DECLARATIONS);
   const { homepage } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
   const contract = sandboxContractModule(docs, homepage);
   await writeFile(path.join(dir, 'sandbox-contract.js'), contract.text);
   await writeFile(path.join(dir, 'sandbox-contract.d.ts'), CONTRACT_DECLARATIONS);
-  console.log(`validators: ${Object.keys(schemas.events).length} event types, ${Object.keys(schemas.defs).length} schemas; ${contract.count} request validators`);
+  console.log(
+    `validators: ${Object.keys(schemas.events).length} event types, ${Object.keys(schemas.defs).length} schemas; ${contract.count} request validators`,
+  );
 }
 
 runIfMain(import.meta, validators);

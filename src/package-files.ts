@@ -8,7 +8,8 @@ function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === '@verification-service/contracts') return dir;
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === '@verification-service/contracts')
+      return dir;
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error('@verification-service/contracts: cannot find the package root');
     dir = parent;

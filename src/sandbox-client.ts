@@ -30,10 +30,14 @@ export type SandboxClient = Client<paths>;
 export function createSandboxClient(options: SandboxClientOptions): SandboxClient {
   const baseUrl = options?.baseUrl;
   if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(baseUrl)) {
-    throw new TypeError('createSandboxClient: baseUrl must be the sandbox URL, such as "http://127.0.0.1:4020" (the url startSandbox returns, or SANDBOX_URL as the command prints it)');
+    throw new TypeError(
+      'createSandboxClient: baseUrl must be the sandbox URL, such as "http://127.0.0.1:4020" (the url startSandbox returns, or SANDBOX_URL as the command prints it)',
+    );
   }
   if (/\/(_sandbox|v2)\/*$/.test(baseUrl)) {
-    throw new TypeError(`createSandboxClient: baseUrl ${JSON.stringify(baseUrl)} ends in a path; give the sandbox URL without it (the paths start with /_sandbox)`);
+    throw new TypeError(
+      `createSandboxClient: baseUrl ${JSON.stringify(baseUrl)} ends in a path; give the sandbox URL without it (the paths start with /_sandbox)`,
+    );
   }
   return createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ''),

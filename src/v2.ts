@@ -28,13 +28,20 @@ export function createV2Client(options: V2ClientOptions): V2Client {
   // /v2 would request /v2/v2/… and get 404 on every call.
   if (typeof options?.baseUrl === 'string' && /\/v2\/*$/i.test(options.baseUrl.split(/[?#]/)[0])) {
     const root = options.baseUrl.split(/[?#]/)[0].replace(/\/v2\/*$/i, '');
-    throw new TypeError(`createV2Client: baseUrl "${options.baseUrl}" ends in /v2, but the paths already start with /v2 ('/v2/verifications/'); drop it: baseUrl: "${root}"`);
+    throw new TypeError(
+      `createV2Client: baseUrl "${options.baseUrl}" ends in /v2, but the paths already start with /v2 ('/v2/verifications/'); drop it: baseUrl: "${root}"`,
+    );
   }
   return createClient<paths>(
     clientOptions(
       'createV2Client',
       options,
-      { option: 'accessToken', value: options?.accessToken, header: 'Authorization', format: (token) => `Bearer ${token}` },
+      {
+        option: 'accessToken',
+        value: options?.accessToken,
+        header: 'Authorization',
+        format: (token) => `Bearer ${token}`,
+      },
       // `statuses` is form, exploded: `statuses=A&statuses=B`.
       { style: 'form', explode: true },
       { variable: 'V2_URL', mockPort: 4010 },

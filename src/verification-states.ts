@@ -43,7 +43,8 @@ export type NarrowedVerification = CompletedVerification | RevertedVerification 
  */
 export function narrowVerification(verification: Verification): NarrowedVerification | undefined {
   const { status, userId, previousUserId } = verification;
-  if (status === 'completed') return typeof userId === 'string' && previousUserId == null ? (verification as CompletedVerification) : undefined;
+  if (status === 'completed')
+    return typeof userId === 'string' && previousUserId == null ? (verification as CompletedVerification) : undefined;
   if (status === 'reverted') return userId == null ? (verification as RevertedVerification) : undefined;
   return userId == null && previousUserId == null ? (verification as PendingVerification) : undefined;
 }

@@ -53,7 +53,9 @@ interface Delivery {
 interface RespectRun {
   exitCode: number;
   output: string;
-  report: { status: string; files: Record<string, { executedWorkflows: { workflowId: string; status: string }[] }> } | undefined;
+  report:
+    | { status: string; files: Record<string, { executedWorkflows: { workflowId: string; status: string }[] }> }
+    | undefined;
 }
 
 let sandbox: Sandbox;
@@ -68,7 +70,12 @@ function run(args: string[], timeout: number): Promise<{ exitCode: number; outpu
     execFile(
       process.execPath,
       [REDOCLY, ...args],
-      { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' }, timeout, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: ROOT,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' },
+        timeout,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         resolve({ exitCode: code, output: `${stdout}\n${stderr}` });
@@ -140,7 +147,9 @@ afterAll(async () => {
 
 const workflowStatuses = () =>
   Object.fromEntries(
-    Object.values(respect.report?.files ?? {}).flatMap((file) => file.executedWorkflows.map((w) => [w.workflowId, w.status])),
+    Object.values(respect.report?.files ?? {}).flatMap((file) =>
+      file.executedWorkflows.map((w) => [w.workflowId, w.status]),
+    ),
   );
 
 /** Signature keys while the run rotated once: the sandbox's current key and the first one. */
@@ -149,12 +158,14 @@ async function currentKey(): Promise<string> {
   return ((await res.json()) as { authKey: string }).authKey;
 }
 
-const events = (keys: string[]): WebhookEvent[] => deliveries.map((d) => knownEvent(parseWebhookEvent(d.rawBody, d.signature, keys)));
+const events = (keys: string[]): WebhookEvent[] =>
+  deliveries.map((d) => knownEvent(parseWebhookEvent(d.rawBody, d.signature, keys)));
 
 /** Where each event stands in the order the sandbox emitted them (its webhook records are kept in that order). */
 function emissionOrder(): Map<string, number> {
   const order = new Map<string, number>();
-  for (const entry of sandbox.partner.store.webhooks.values()) if (!order.has(entry.eventId)) order.set(entry.eventId, order.size);
+  for (const entry of sandbox.partner.store.webhooks.values())
+    if (!order.has(entry.eventId)) order.set(entry.eventId, order.size);
   return order;
 }
 
@@ -167,9 +178,13 @@ function emissionOrder(): Map<string, number> {
 function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): string[] {
   const order = emissionOrder();
   const all = [...delivered].sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
-  const verificationEvents = all.filter((e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId));
+  const verificationEvents = all.filter(
+    (e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId),
+  );
   const userIds = new Set(
-    verificationEvents.flatMap((e) => (e.dataType === 'verification' ? [e.data.userId, e.data.previousUserId] : [])).filter(Boolean),
+    verificationEvents
+      .flatMap((e) => (e.dataType === 'verification' ? [e.data.userId, e.data.previousUserId] : []))
+      .filter(Boolean),
   );
   return all
     .filter((e) => verificationEvents.includes(e) || (e.dataType === 'user' && userIds.has(e.data.userId)))
@@ -241,7 +256,14 @@ describe('the webhooks the receiver got', () => {
     const keys = [await currentKey(), FIRST_KEY];
     await expect
       .poll(() => sequenceOf(events(keys), [inputs.newUserExternalUserId]))
-      .toEqual(['verification.created', 'verification.updated', 'verification.updated', 'user.created', 'user.updated', 'user.updated']);
+      .toEqual([
+        'verification.created',
+        'verification.updated',
+        'verification.updated',
+        'user.created',
+        'user.updated',
+        'user.updated',
+      ]);
     const statuses = events(keys)
       .filter((e) => e.dataType === 'verification' && e.data.externalUserId === inputs.newUserExternalUserId)
       .map((e) => (e.dataType === 'verification' ? e.data.status : undefined));
@@ -266,13 +288,17 @@ describe('the webhooks the receiver got', () => {
     const all = events(keys);
     const merged = all.filter((e) => e.dataType === 'user' && e.eventType === 'user.merged');
     const completedSecond = all.filter(
-      (e) => e.dataType === 'verification' && e.data.externalUserId === inputs.mergeSecondExternalUserId && e.data.status === 'completed',
+      (e) =>
+        e.dataType === 'verification' &&
+        e.data.externalUserId === inputs.mergeSecondExternalUserId &&
+        e.data.status === 'completed',
     );
     expect(completedSecond).toHaveLength(1);
     const userId = completedSecond[0]!.dataType === 'verification' ? completedSecond[0]!.data.userId : undefined;
     const mergedIntoUser = merged.filter((e) => e.dataType === 'user' && e.data.userId === userId);
     expect(mergedIntoUser).toHaveLength(1);
-    const externalIds = mergedIntoUser[0]!.dataType === 'user' ? mergedIntoUser[0]!.data.externalUsers.map((u) => u.id) : [];
+    const externalIds =
+      mergedIntoUser[0]!.dataType === 'user' ? mergedIntoUser[0]!.data.externalUsers.map((u) => u.id) : [];
     expect(externalIds.sort()).toEqual([...ids].sort());
   });
 
@@ -280,7 +306,13 @@ describe('the webhooks the receiver got', () => {
     const keys = [await currentKey(), FIRST_KEY];
     await expect
       .poll(() => sequenceOf(events(keys), [inputs.reviewExternalUserId]))
-      .toEqual(['verification.created', 'verification.updated', 'verification.updated', 'verification.updated', 'user.created']);
+      .toEqual([
+        'verification.created',
+        'verification.updated',
+        'verification.updated',
+        'verification.updated',
+        'user.created',
+      ]);
     const statuses = events(keys)
       .filter((e) => e.dataType === 'verification' && e.data.externalUserId === inputs.reviewExternalUserId)
       .map((e) => (e.dataType === 'verification' ? e.data.status : undefined));
@@ -299,7 +331,9 @@ describe('the webhooks the receiver got', () => {
         'user.deleted',
         'verification.updated',
       ]);
-    const mine = events(keys).filter((e) => e.dataType === 'verification' && e.data.externalUserId === inputs.revertExternalUserId);
+    const mine = events(keys).filter(
+      (e) => e.dataType === 'verification' && e.data.externalUserId === inputs.revertExternalUserId,
+    );
     const completed = mine.find((e) => e.dataType === 'verification' && e.data.status === 'completed');
     const reverted = mine.at(-1);
     expect(reverted?.dataType === 'verification' && reverted.data.status).toBe('reverted');

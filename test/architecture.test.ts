@@ -25,7 +25,8 @@ const modulesOf = (folder: string) => readdirSync(folder).filter((n) => n.endsWi
 function allowedBy(folder: string): string[] {
   const readme = readFileSync(path.join(folder, 'README.md'), 'utf8');
   const line = /^May import: (.*)$/m.exec(readme)?.[1];
-  if (line === undefined) throw new Error(`${rel(folder)}/README.md has no "May import:" line; add one listing what its modules may import`);
+  if (line === undefined)
+    throw new Error(`${rel(folder)}/README.md has no "May import:" line; add one listing what its modules may import`);
   return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 }
 
@@ -54,10 +55,16 @@ describe('architecture of src/', () => {
     const modules = modulesOf(folder);
     // A folder's modules may import each other; src/'s own files are its modules, not everything below it.
     const allowed = [...(folder === SRC ? modules.map((n) => `src/${n}`) : [own]), ...allowedBy(folder)];
-    for (const listed of allowed) expect(existsSync(path.join(ROOT, listed)), `${own}/README.md lists ${listed}, which does not exist`).toBe(true);
-    const arrows = modules.flatMap((name) => projectImports(path.join(folder, name)).map((target) => `${own}/${name} → ${target}`));
+    for (const listed of allowed)
+      expect(existsSync(path.join(ROOT, listed)), `${own}/README.md lists ${listed}, which does not exist`).toBe(true);
+    const arrows = modules.flatMap((name) =>
+      projectImports(path.join(folder, name)).map((target) => `${own}/${name} → ${target}`),
+    );
     const against = arrows.filter((arrow) => !allowed.some((a) => within(arrow.split(' → ')[1], a)));
-    expect(against, `imports that ${own}/README.md does not allow; move the code or change the layering on purpose`).toEqual([]);
+    expect(
+      against,
+      `imports that ${own}/README.md does not allow; move the code or change the layering on purpose`,
+    ).toEqual([]);
   });
 
   it('each README names every folder below it, and src/README.md every file beside it: one map, no second one', () => {
@@ -65,7 +72,10 @@ describe('architecture of src/', () => {
       const readme = readFileSync(path.join(folder, 'README.md'), 'utf8');
       const subfolders = readdirSync(folder).filter((n) => statSync(path.join(folder, n)).isDirectory());
       const unnamed = subfolders.filter((n) => !readme.includes(`\`${n}/\``));
-      expect(unnamed, `${rel(folder)}/README.md does not name these folders (as \`name/\`); add a line for each`).toEqual([]);
+      expect(
+        unnamed,
+        `${rel(folder)}/README.md does not name these folders (as \`name/\`); add a line for each`,
+      ).toEqual([]);
     }
     const map = readFileSync(path.join(SRC, 'README.md'), 'utf8');
     const unlisted = modulesOf(SRC).filter((n) => !map.includes(`\`${n}\``));
@@ -73,12 +83,16 @@ describe('architecture of src/', () => {
     // The guide points at the map instead of keeping a copy of the layering.
     const guide = readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8');
     expect(guide).toContain('`src/README.md`');
-    expect(guide, 'guides/contract.md has its own "May import" table; the READMEs are the one map').not.toMatch(/\|\s*May import\s*\|/);
+    expect(guide, 'guides/contract.md has its own "May import" table; the READMEs are the one map').not.toMatch(
+      /\|\s*May import\s*\|/,
+    );
   });
 
   it('the conformance runner imports nothing of the sandbox, directly or through another module', () => {
     const seen = new Set<string>();
-    const queue = readdirSync(path.join(ROOT, 'src/conformance')).filter((n) => n.endsWith('.ts')).map((n) => `src/conformance/${n}`);
+    const queue = readdirSync(path.join(ROOT, 'src/conformance'))
+      .filter((n) => n.endsWith('.ts'))
+      .map((n) => `src/conformance/${n}`);
     while (queue.length) {
       const file = queue.pop()!;
       if (seen.has(file) || !file.startsWith('src/')) continue;
@@ -98,19 +112,71 @@ describe('architecture of src/', () => {
   });
 });
 
+describe('the size guides/contract.md reports', () => {
+  // No line budget: the formatter shapes the code, and the guide says how large it is, within a tenth.
+  it('is the formatted size of src/sandbox and of src/, in lines and modules', () => {
+    const guide = readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8').replace(/\s+/g, ' ');
+    const stated =
+      /the sandbox \(`src\/sandbox`\) is ([\d,]+) lines in (\d+) modules, and `src\/` ([\d,]+) in all/.exec(guide);
+    expect(stated, 'guides/contract.md "Code shape" no longer states the sizes').not.toBeNull();
+    const [sandboxLines, sandboxModules, srcLines] = stated!.slice(1).map((n) => Number(n.replace(/,/g, '')));
+    const linesOf = (folders: string[]) =>
+      folders.flatMap((f) => modulesOf(f).map((n) => readFileSync(path.join(f, n), 'utf8').split('\n').length - 1));
+    const sandbox = linesOf(FOLDERS.filter((f) => rel(f) === 'src/sandbox' || rel(f).startsWith('src/sandbox/')));
+    const near = (actual: number, said: number) => Math.abs(actual - said) <= said / 10;
+    const sum = (lines: number[]) => lines.reduce((a, b) => a + b, 0);
+    expect(near(sum(sandbox), sandboxLines), `src/sandbox is ${sum(sandbox)} lines; update guides/contract.md`).toBe(
+      true,
+    );
+    expect(
+      near(sandbox.length, sandboxModules),
+      `src/sandbox has ${sandbox.length} modules; update guides/contract.md`,
+    ).toBe(true);
+    expect(near(sum(linesOf(FOLDERS)), srcLines), 'update the size of src/ in guides/contract.md').toBe(true);
+  });
+});
+
 describe('repository hygiene', () => {
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
 
   it('tracks nothing at the top level outside the fixed layout', () => {
-    const LAYOUT = ['package.json', 'package-lock.json', 'tsconfig.json', 'openapi', 'generated', 'scripts', 'test', 'redocly.yaml', '.spectral.yaml', 'README.md', 'src', '.ci', 'CHANGELOG.md', 'guides', '.gitignore', '.github', 'knip.jsonc'];
+    const LAYOUT = [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'openapi',
+      'generated',
+      'scripts',
+      'test',
+      'redocly.yaml',
+      '.spectral.yaml',
+      'README.md',
+      'src',
+      '.ci',
+      'CHANGELOG.md',
+      'guides',
+      '.gitignore',
+      '.github',
+      'knip.jsonc',
+      'biome.jsonc',
+    ];
     const top = [...new Set(tracked.map((f) => f.split('/')[0]))];
     expect(top.filter((name) => !LAYOUT.includes(name))).toEqual([]);
   });
 
   it('tracks no file that .gitignore names (profiler logs, heap snapshots, packed tarballs)', () => {
-    const ignored = execFileSync('git', ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    const ignored = execFileSync('git', ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\0')
+      .filter(Boolean);
     expect(ignored).toEqual([]);
-    const check = execFileSync('git', ['check-ignore', '--no-index', '--stdin', '-v', '-n'], { cwd: ROOT, encoding: 'utf8', input: 'isolate-0x1-2-v8.log\nCPU.20261123.cpuprofile\nHeap.heapprofile\nx.heapsnapshot\n' });
+    const check = execFileSync('git', ['check-ignore', '--no-index', '--stdin', '-v', '-n'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      input: 'isolate-0x1-2-v8.log\nCPU.20261123.cpuprofile\nHeap.heapprofile\nx.heapsnapshot\n',
+    });
     expect(check.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
   });
 });
@@ -123,26 +189,39 @@ describe('test files run side by side in one process', () => {
     [/\bdelete process\.env/, 'deletes an environment variable'],
     [/^\s*globalThis\.\w+\s*=[^=]/m, 'replaces a global'],
     [/\bprocess\.chdir\(/, 'changes the working folder'],
-    [/\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/, 'mocks a module, a global, the environment or the clock'],
+    [
+      /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/,
+      'mocks a module, a global, the environment or the clock',
+    ],
   ] as const;
   const testDir = path.join(ROOT, 'test');
   const sources = [
-    ...readdirSync(testDir).filter((f) => f.endsWith('.ts')).map((f) => path.join(testDir, f)),
+    ...readdirSync(testDir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(testDir, f)),
     ...readdirSync(path.join(testDir, 'helpers')).map((f) => path.join(testDir, 'helpers', f)),
   ];
   /** The code outside strings and template literals: a test may write such code into a file another process runs. */
   const outsideTemplates = (text: string) =>
-    text.replace(/`(?:\\[\s\S]|[^`\\])*`/g, '``').replace(/'(?:\\.|[^'\\\n])*'/g, "''").replace(/"(?:\\.|[^"\\\n])*"/g, '""');
+    text
+      .replace(/`(?:\\[\s\S]|[^`\\])*`/g, '``')
+      .replace(/'(?:\\.|[^'\\\n])*'/g, "''")
+      .replace(/"(?:\\.|[^"\\\n])*"/g, '""');
 
-  it.each(PROCESS_WIDE.map(([pattern, what]) => [what, pattern] as const))('no test file or helper %s', (_what, pattern) => {
-    const offenders = sources.filter((file) => pattern.test(outsideTemplates(readFileSync(file, 'utf8'))));
-    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
-  });
+  it.each(PROCESS_WIDE.map(([pattern, what]) => [what, pattern] as const))(
+    'no test file or helper %s',
+    (_what, pattern) => {
+      const offenders = sources.filter((file) => pattern.test(outsideTemplates(readFileSync(file, 'utf8'))));
+      expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+    },
+  );
 
   it('the rule sees such code, and not the same code inside a template written for another process', () => {
     expect(PROCESS_WIDE[0][0].test(outsideTemplates('process.env.CI = `true`;'))).toBe(true);
     expect(PROCESS_WIDE[2][0].test(outsideTemplates('globalThis.fetch = async () => {};'))).toBe(true);
-    expect(PROCESS_WIDE[2][0].test(outsideTemplates('const RECORDER = `\nglobalThis.fetch = async () => {};\n`;'))).toBe(false);
+    expect(
+      PROCESS_WIDE[2][0].test(outsideTemplates('const RECORDER = `\nglobalThis.fetch = async () => {};\n`;')),
+    ).toBe(false);
   });
 });
 
@@ -152,13 +231,18 @@ describe('guides/testing.md', () => {
   it('says what every test file holds: each one is named, or matched by a pattern such as `test/sandbox-*.test.ts`, in it', () => {
     const guide = readFileSync(path.join(ROOT, 'guides', 'testing.md'), 'utf8');
     const named = [...guide.matchAll(/`(test\/[^`\s]+)`/g)].map((m) => m[1]);
-    const patterns = named.map((n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
+    const patterns = named.map(
+      (n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
+    );
     // The end-to-end tests in test/e2e/ too.
     const files = readdirSync(path.join(ROOT, 'test'), { recursive: true })
       .map(String)
       .filter((f) => /\.test(-d)?\.ts$/.test(f) && !f.includes('node_modules'))
       .map((f) => `test/${f.split(path.sep).join('/')}`);
     expect(patterns.length).toBeGreaterThan(20);
-    expect(files.filter((f) => !patterns.some((p) => p.test(f))), 'test files guides/testing.md does not name; say what each proves').toEqual([]);
+    expect(
+      files.filter((f) => !patterns.some((p) => p.test(f))),
+      'test files guides/testing.md does not name; say what each proves',
+    ).toEqual([]);
   });
 });

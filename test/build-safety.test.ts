@@ -7,7 +7,17 @@
 // before removing its scratch folder; and git ignores every scratch name a
 // build writes under generated/.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,7 +41,6 @@ afterAll(() => {
   for (const copy of copies) copy.remove();
 });
 
-
 const edit = (file: string, from: string, to: string) => {
   const text = readFileSync(file, 'utf8');
   expect(text, file).toContain(from);
@@ -47,8 +56,15 @@ describe('a failed npm run build', () => {
     expect(Object.keys(before.openapi)).toContain('v2.yaml');
     // A description every committed folder carries (bundle and types), and
     // a component nothing uses: bundled fine, refused by Redocly's lint.
-    edit(path.join(copy.dir, 'openapi', 'v2', 'components', 'schemas', 'Error.yaml'), 'The HTTP status of the response.', 'The HTTP status of the response (build test).');
-    writeFileSync(path.join(copy.dir, 'openapi', 'v2', 'openapi.yaml'), `${readFileSync(path.join(copy.dir, 'openapi', 'v2', 'openapi.yaml'), 'utf8')}  schemas:\n    UnusedByBuildTest:\n      type: object\n`);
+    edit(
+      path.join(copy.dir, 'openapi', 'v2', 'components', 'schemas', 'Error.yaml'),
+      'The HTTP status of the response.',
+      'The HTTP status of the response (build test).',
+    );
+    writeFileSync(
+      path.join(copy.dir, 'openapi', 'v2', 'openapi.yaml'),
+      `${readFileSync(path.join(copy.dir, 'openapi', 'v2', 'openapi.yaml'), 'utf8')}  schemas:\n    UnusedByBuildTest:\n      type: object\n`,
+    );
 
     // A record left by a dev that died is no reason to hand the build over.
     const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
@@ -64,13 +80,19 @@ describe('a failed npm run build', () => {
     expect(failed.stdout).toMatch(/build: .*\bbundle \d+\.\ds/);
     expect(failed.stdout).toMatch(/build: .*\btypes \d+\.\ds/);
     expect(failed.stderr).toMatch(/error in lint-sources: Redocly lint found problems[\s\S]*no-unused-components/);
-    expect(failed.stderr).toContain('The build failed, so generated/openapi, generated/types, generated/workflows were left as they were before it');
-    for (const name of COMMITTED_OUTPUTS) expect(snapshot(path.join(generated, name)), `generated/${name}`).toEqual(before[name]);
+    expect(failed.stderr).toContain(
+      'The build failed, so generated/openapi, generated/types, generated/workflows were left as they were before it',
+    );
+    for (const name of COMMITTED_OUTPUTS)
+      expect(snapshot(path.join(generated, name)), `generated/${name}`).toEqual(before[name]);
     expect(readdirSync(generated).filter((name) => name.startsWith('.'))).toEqual([]);
 
     // The record saw the bundle pass on these sources; its outputs, put
     // back, no longer match it, so the bundle runs again rather than "unchanged".
-    const again = spawnSync(process.execPath, ['scripts/build.mjs', '--only', 'bundle'], { cwd: copy.dir, encoding: 'utf8' });
+    const again = spawnSync(process.execPath, ['scripts/build.mjs', '--only', 'bundle'], {
+      cwd: copy.dir,
+      encoding: 'utf8',
+    });
     expect(again.status, again.stdout + again.stderr).toBe(0);
     expect(again.stdout).toMatch(/build: bundle \d+\.\ds/);
     expect(readFileSync(path.join(generated, 'openapi', 'v2.yaml'), 'utf8')).toContain('(build test)');
@@ -87,9 +109,15 @@ describe('a full bundle', () => {
     const oldInode = statSync(path.join(out, 'openapi', 'v2.json')).ino;
 
     await bundle(out);
-    expect(readdirSync(path.join(out, 'openapi')).sort()).toEqual(readdirSync(path.join(ROOT, 'generated', 'openapi')).sort());
-    expect(readdirSync(path.join(out, 'workflows')).sort()).toEqual(readdirSync(path.join(ROOT, 'generated', 'workflows')).sort());
-    expect(readFileSync(path.join(out, 'openapi', 'v2.json'), 'utf8')).toBe(readFileSync(path.join(ROOT, 'generated', 'openapi', 'v2.json'), 'utf8'));
+    expect(readdirSync(path.join(out, 'openapi')).sort()).toEqual(
+      readdirSync(path.join(ROOT, 'generated', 'openapi')).sort(),
+    );
+    expect(readdirSync(path.join(out, 'workflows')).sort()).toEqual(
+      readdirSync(path.join(ROOT, 'generated', 'workflows')).sort(),
+    );
+    expect(readFileSync(path.join(out, 'openapi', 'v2.json'), 'utf8')).toBe(
+      readFileSync(path.join(ROOT, 'generated', 'openapi', 'v2.json'), 'utf8'),
+    );
     // A new file renamed over the old one, which a watcher of the path (Prism's) sees replaced.
     expect(statSync(path.join(out, 'openapi', 'v2.json')).ino).not.toBe(oldInode);
   }, 120_000);
@@ -101,7 +129,8 @@ function processesWith(text: string) {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ')[0];
-      if (state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) found.push({ pid: Number(pid), exe: readlinkSync(`/proc/${pid}/exe`) });
+      if (state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text))
+        found.push({ pid: Number(pid), exe: readlinkSync(`/proc/${pid}/exe`) });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -147,7 +176,11 @@ describe('build scratch names', () => {
     execFileSync('git', ['init', '-q'], { cwd: repo });
     writeFileSync(path.join(repo, '.gitignore'), readFileSync(path.join(ROOT, '.gitignore')));
     execFileSync('git', ['add', '.gitignore'], { cwd: repo });
-    execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-q', '-m', 'ignore rules'], { cwd: repo });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-q', '-m', 'ignore rules'],
+      { cwd: repo },
+    );
     const leftovers = [
       ['generated', '.lib-compiling-a1b2c3', 'src', 'index.js'],
       ['generated', '.lib-compiling-a1b2c3-previous', 'src', 'index.js'],
@@ -159,6 +192,8 @@ describe('build scratch names', () => {
       writeFileSync(path.join(repo, ...parts), 'left by a build\n');
     }
     expect(existsSync(path.join(repo, 'generated', '.build-kept-d4e5f6', 'openapi', 'v2.yaml'))).toBe(true);
-    expect(execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo, encoding: 'utf8' })).toBe('');
+    expect(
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo, encoding: 'utf8' }),
+    ).toBe('');
   });
 });

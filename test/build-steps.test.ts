@@ -37,7 +37,9 @@ describe('the lints, kept per API', () => {
     expect(linted).toEqual([APIS.map((a) => a.name), ['v2']]);
     // A failed lint records nothing: the next build lints that API again.
     bundle('partner', 'openapi: 3.1.0 # partner, edited\n');
-    await expect(build.step('lint-bundles', async () => Promise.reject(new Error('a lint problem')))).rejects.toThrow('a lint problem');
+    await expect(build.step('lint-bundles', async () => Promise.reject(new Error('a lint problem')))).rejects.toThrow(
+      'a lint problem',
+    );
     await build.step('lint-bundles', lint);
     expect(linted.at(-1)).toEqual(['partner']);
   });

@@ -30,7 +30,9 @@ describe('the checks find what they look for', () => {
       },
     },
     paths: {
-      '/x': { get: { parameters: [{ name: 'q', in: 'query', schema: { items: false, oneOf: [{ const: 1, enum: [2] }] } }] } },
+      '/x': {
+        get: { parameters: [{ name: 'q', in: 'query', schema: { items: false, oneOf: [{ const: 1, enum: [2] }] } }] },
+      },
     },
   };
 

@@ -10,7 +10,11 @@ import { run } from '../src/cli/index.js';
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(args, (l) => out.push(l), (l) => err.push(l));
+  const code = await run(
+    args,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -52,18 +56,33 @@ describe('mistakes: one line naming it, pointing at --help', () => {
     [['--bogus'], 'error: unknown option --bogus; see verification-contracts --help'],
     [['help', 'bogus'], 'error: unknown command "bogus"; see verification-contracts --help'],
     [['webhooks', 'bogus'], 'error: unknown command "webhooks bogus"; see verification-contracts webhooks --help'],
-    [['webhooks'], 'error: webhooks needs a command, send, verify or check; see verification-contracts webhooks --help'],
+    [
+      ['webhooks'],
+      'error: webhooks needs a command, send, verify or check; see verification-contracts webhooks --help',
+    ],
     [['sandbox', '--bogus'], 'error: unknown option --bogus; see verification-contracts sandbox --help'],
     [['sandbox', '-x'], 'error: unknown option -x; see verification-contracts sandbox --help'],
     [['sandbox', '--port'], 'error: --port needs a value; see verification-contracts sandbox --help'],
-    [['sandbox', '--port', '--state', 's.jsonl'], 'error: --port needs a value; see verification-contracts sandbox --help'],
+    [
+      ['sandbox', '--port', '--state', 's.jsonl'],
+      'error: --port needs a value; see verification-contracts sandbox --help',
+    ],
     [['sandbox', '--help=yes'], 'error: --help takes no value; see verification-contracts sandbox --help'],
-    [['sandbox', '--port', '99999'], 'error: --port must be a port number, 0 to 65535, not "99999"; see verification-contracts sandbox --help'],
+    [
+      ['sandbox', '--port', '99999'],
+      'error: --port must be a port number, 0 to 65535, not "99999"; see verification-contracts sandbox --help',
+    ],
     [['conformance', '--bogus'], 'error: unknown option --bogus; see verification-contracts conformance --help'],
     [['conformance', 'partner'], 'error: unexpected argument "partner"; see verification-contracts conformance --help'],
-    [['conformance', '--api', 'v3'], 'error: --api must be partner or v2; see verification-contracts conformance --help'],
+    [
+      ['conformance', '--api', 'v3'],
+      'error: --api must be partner or v2; see verification-contracts conformance --help',
+    ],
     [['webhooks', 'send', '--bogus'], 'error: unknown option --bogus; see verification-contracts webhooks send --help'],
-    [['webhooks', 'send', '--url', 'http://127.0.0.1:9'], 'error: --key is required: the auth key the webhooks are signed with; see verification-contracts webhooks send --help'],
+    [
+      ['webhooks', 'send', '--url', 'http://127.0.0.1:9'],
+      'error: --key is required: the auth key the webhooks are signed with; see verification-contracts webhooks send --help',
+    ],
     [['webhooks', 'verify', '--key'], 'error: --key needs a value; see verification-contracts webhooks verify --help'],
   ];
   for (const [args, line] of mistakes) {

@@ -41,14 +41,19 @@ const ids = new IdSource();
 // Where the documents' example ids and filter values come from, as the samples take them.
 const partnerDoc = loadBundle('partner');
 const DEFAULTS = {
-  verificationId: sampleRequest(partnerDoc, '/verifications/{verificationId}', 'get').pathParams.verificationId as string,
+  verificationId: sampleRequest(partnerDoc, '/verifications/{verificationId}', 'get').pathParams
+    .verificationId as string,
   userId: sampleRequest(partnerDoc, '/users/{userId}', 'get').pathParams.userId as string,
-  filters: Object.fromEntries(sampleRequest(partnerDoc, '/verifications', 'get').query.map((q: Json) => [q.name, q.value])),
+  filters: Object.fromEntries(
+    sampleRequest(partnerDoc, '/verifications', 'get').query.map((q: Json) => [q.name, q.value]),
+  ),
 };
 
 function targetOf(api: string, op: OperationSamples): SampleTarget {
   const request = sampleRequest(loadBundle(api), op.path, op.method);
-  const phones = [DEFAULTS.filters.phoneNumber?.[0], request.body?.phoneNumber].filter((p): p is string => typeof p === 'string');
+  const phones = [DEFAULTS.filters.phoneNumber?.[0], request.body?.phoneNumber].filter(
+    (p): p is string => typeof p === 'string',
+  );
   return {
     operationId: op.operationId,
     verificationId: request.pathParams.verificationId ?? request.body?.verificationId ?? DEFAULTS.verificationId,
@@ -82,8 +87,13 @@ async function runTypeScript(name: string, source: string) {
   const file = await writeModule(WORK, name, source);
   const record = path.join(WORK, `${name}.record`);
   await rm(record, { force: true });
-  await run(process.execPath, ['--import', path.join(WORK, 'record-fetch.mjs'), file], { env: { ...environment(), SAMPLE_RECORD: record } });
-  const answers = (await readFile(record, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+  await run(process.execPath, ['--import', path.join(WORK, 'record-fetch.mjs'), file], {
+    env: { ...environment(), SAMPLE_RECORD: record },
+  });
+  const answers = (await readFile(record, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   expect(answers, 'the sample makes exactly one request').toHaveLength(1);
   return answers[0] as { status: number; text: string };
 }
@@ -120,7 +130,12 @@ beforeAll(async () => {
   WORK = await scratchDir('code-samples');
   await writeFile(path.join(WORK, 'record-fetch.mjs'), RECORDER);
   // The resend sample's webhook goes where no one answers: its failure lines are not what these tests check.
-  sandbox = await serveSandbox({ port: 0, validateResponses: true, newId: ids.next, onDeliveryFailure: () => undefined });
+  sandbox = await serveSandbox({
+    port: 0,
+    validateResponses: true,
+    newId: ids.next,
+    onDeliveryFailure: () => undefined,
+  });
 });
 
 afterAll(async () => {
@@ -131,16 +146,22 @@ describe('the code samples', () => {
   it('cover every operation of every API, with curl, and TypeScript where the package has a client', () => {
     for (const api of APIS) {
       const doc = loadBundle(api);
-      const operations = Object.values<Json>(doc.paths).flatMap((item) => Object.values<Json>(item).map((o) => o.operationId)).filter(Boolean);
+      const operations = Object.values<Json>(doc.paths)
+        .flatMap((item) => Object.values<Json>(item).map((o) => o.operationId))
+        .filter(Boolean);
       expect(SAMPLES[api].map((o) => o.operationId).sort(), api).toEqual(operations.sort());
       for (const op of SAMPLES[api]) {
-        expect(op.samples.map((s) => s.label), `${api} ${op.operationId}`).toEqual(api === 'sandbox' ? ['curl'] : ['curl', 'TypeScript']);
+        expect(
+          op.samples.map((s) => s.label),
+          `${api} ${op.operationId}`,
+        ).toEqual(api === 'sandbox' ? ['curl'] : ['curl', 'TypeScript']);
       }
     }
   });
 
   it('send the documented query serialization and credentials', () => {
-    const source = (api: string, id: string, label: string) => SAMPLES[api].find((o) => o.operationId === id)!.samples.find((s) => s.label === label)!.source;
+    const source = (api: string, id: string, label: string) =>
+      SAMPLES[api].find((o) => o.operationId === id)!.samples.find((s) => s.label === label)!.source;
     expect(source('v2', 'listVerifications', 'curl')).toMatch(/statuses=[A-Z_]+&statuses=[A-Z_]+/);
     expect(source('v2', 'listVerifications', 'curl')).toContain('-H "Authorization: Bearer $ACCESS_TOKEN"');
     expect(source('partner', 'listVerifications', 'curl')).toMatch(/status=[A-Za-z]+,[A-Za-z]+/);
@@ -154,8 +175,8 @@ describe('the code samples', () => {
     }
     // The v2 API documents no Content-Type for its GETs.
     expect(source('v2', 'getVerification', 'curl')).not.toContain('Content-Type');
-    expect(source('partner', 'createVerification', 'TypeScript')).toContain("createPartnerClient({");
-    expect(source('v2', 'getVerification', 'TypeScript')).toContain("createV2Client({");
+    expect(source('partner', 'createVerification', 'TypeScript')).toContain('createPartnerClient({');
+    expect(source('v2', 'getVerification', 'TypeScript')).toContain('createV2Client({');
   });
 
   it('TypeScript samples type-check against the package (strict, NodeNext)', async () => {
@@ -173,11 +194,15 @@ describe('the code samples', () => {
     for (const op of SAMPLES[api]) {
       for (const sample of op.samples) {
         it(`${api} ${op.operationId} (${op.method.toUpperCase()} ${op.path}): ${sample.label} gets a documented success`, async () => {
-          const reset = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+          const reset = await fetch(`${sandbox.url}/_sandbox/reset`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+          });
           expect(reset.status).toBe(204);
           prepare(sandbox, ids, targetOf(api, op));
           const name = `${fileName(api, op)}-${sample.label}`;
-          const answer = sample.label === 'curl' ? await runCurl(name, sample.source) : await runTypeScript(name, sample.source);
+          const answer =
+            sample.label === 'curl' ? await runCurl(name, sample.source) : await runTypeScript(name, sample.source);
           expectDocumentedSuccess(api, op, answer);
           expect(sandbox.violations).toEqual([]);
         });

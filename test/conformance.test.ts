@@ -21,7 +21,11 @@ const TOKEN = 'v2_conformance_token_0123456789';
 
 async function seededSandbox(faults?: FaultSpec[], validateResponses = false): Promise<Sandbox> {
   const sandbox = await serveSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, faults, validateResponses });
-  const res = await fetch(`${sandbox.url}/_sandbox/seed`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${sandbox.url}/_sandbox/seed`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   expect(res.status).toBe(200);
   return sandbox;
 }
@@ -29,12 +33,36 @@ async function seededSandbox(faults?: FaultSpec[], validateResponses = false): P
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(['conformance', ...args], (l) => out.push(l), (l) => err.push(l));
+  const code = await run(
+    ['conformance', ...args],
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-const partnerArgs = (s: Sandbox, ...more: string[]) => ['--api', 'partner', '--base-url', s.url, '--auth-key', KEY, '--rate', '0', ...more];
-const v2Args = (s: Sandbox, ...more: string[]) => ['--api', 'v2', '--base-url', s.url, '--access-token', TOKEN, '--rate', '0', ...more];
+const partnerArgs = (s: Sandbox, ...more: string[]) => [
+  '--api',
+  'partner',
+  '--base-url',
+  s.url,
+  '--auth-key',
+  KEY,
+  '--rate',
+  '0',
+  ...more,
+];
+const v2Args = (s: Sandbox, ...more: string[]) => [
+  '--api',
+  'v2',
+  '--base-url',
+  s.url,
+  '--access-token',
+  TOKEN,
+  '--rate',
+  '0',
+  ...more,
+];
 
 async function jsonRun(args: string[]): Promise<{ code: number; report: ConformanceReport; out: string }> {
   const r = await cli([...args, '--json']);
@@ -58,14 +86,18 @@ describe('conformance against the sandbox as it is', () => {
   afterAll(() => sandbox.close());
 
   it('partner, read-only: 0 violations, every read operation exercised with ids from the lists, no write sent', async () => {
-    const before = await (await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })).json();
+    const before = await (
+      await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })
+    ).json();
     const { code, report, out } = await jsonRun(partnerArgs(sandbox, '--seed', '7', '--requests', '300'));
     expect(report.violations).toEqual([]);
     expect(code).toBe(0);
     expect(report.operations.map((o) => o.operation).every((o) => o.startsWith('GET '))).toBe(true);
     // Every GET of the partner document, counted from the bundle so an added read operation is expected too.
     const partnerDoc = JSON.parse(await readFile(path.join(ROOT, 'generated', 'openapi', 'partner.json'), 'utf8'));
-    const reads = Object.values(partnerDoc.paths as Record<string, { get?: { operationId: string } }>).flatMap((item) => (item.get ? [item.get.operationId] : []));
+    const reads = Object.values(partnerDoc.paths as Record<string, { get?: { operationId: string } }>).flatMap(
+      (item) => (item.get ? [item.get.operationId] : []),
+    );
     expect(reads.length).toBeGreaterThanOrEqual(13);
     expect(report.operations.map((o) => o.operationId).sort()).toEqual(reads.sort());
     for (const o of report.operations) {
@@ -75,7 +107,9 @@ describe('conformance against the sandbox as it is', () => {
     // Operations with a rule a query can break got invalid requests too.
     expect(report.operations.find((o) => o.operationId === 'listVerifications')!.invalid).toBeGreaterThan(0);
     expect(report.workflows.every((w) => w.status === 'skipped')).toBe(true);
-    const after = await (await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })).json();
+    const after = await (
+      await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })
+    ).json();
     expect(after.count).toBe(before.count);
     expect(out).not.toContain(KEY);
     expect(sandbox.violations).toEqual([]);
@@ -90,10 +124,13 @@ describe('conformance against the sandbox as it is', () => {
 
   it('partner with --allow-writes and --rotate-key: the workflows pass, 0 violations, the new key is written and works', async () => {
     const keyFile = path.join(dir, 'new-key');
-    const r = await cli(partnerArgs(sandbox, '--seed', '3', '--requests', '300', '--allow-writes', '--rotate-key', keyFile));
+    const r = await cli(
+      partnerArgs(sandbox, '--seed', '3', '--requests', '300', '--allow-writes', '--rotate-key', keyFile),
+    );
     expect(r.out).toContain('✓ 0 violations');
     expect(r.code).toBe(0);
-    for (const w of ['new-user', 'merge', 'manual-review', 'revert', 'key-rotation']) expect(r.out).toMatch(new RegExp(`passed +${w}`));
+    for (const w of ['new-user', 'merge', 'manual-review', 'revert', 'key-rotation'])
+      expect(r.out).toMatch(new RegExp(`passed +${w}`));
     expect(r.out).toMatch(/skipped +webhook-delivery/);
     const newKey = (await readFile(keyFile, 'utf8')).trim();
     expect(newKey).not.toBe(KEY);
@@ -112,7 +149,11 @@ describe('false alarms', () => {
       const created = await fetch(`${sandbox.url}/verifications`, {
         method: 'POST',
         headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40', redirectUrl: 'https://partner.example.com/done', phoneNumbers: [{ phoneNumber: '+7724004', isVerified: false }] }),
+        body: JSON.stringify({
+          externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
+          redirectUrl: 'https://partner.example.com/done',
+          phoneNumbers: [{ phoneNumber: '+7724004', isVerified: false }],
+        }),
       });
       expect(created.status).toBe(201);
       const { code, report } = await jsonRun(partnerArgs(sandbox, '--seed', '2'));
@@ -122,13 +163,22 @@ describe('false alarms', () => {
       const model = loadApi('partner');
       const list = model.operations.find((o) => o.operationId === 'listVerifications')!;
       const all = await (await fetch(`${sandbox.url}/verifications`, { headers: { 'X-Auth-Key': KEY } })).json();
-      const other = all.verifications.findIndex((v: { phoneNumbers: { phoneNumber: string }[] }) => !v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'));
+      const other = all.verifications.findIndex(
+        (v: { phoneNumbers: { phoneNumber: string }[] }) => !v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'),
+      );
       expect(other).toBeGreaterThanOrEqual(0);
       const wanted = { params: {}, query: { phoneNumber: ['+7724004'] }, body: undefined };
       expect(checkAnswer(list, model.doc, 'valid', 200, all, wanted)).toEqual([
         `filter phoneNumber=+7724004 ignored: item ${other} has phoneNumbers[].phoneNumber ${JSON.stringify(all.verifications[other].phoneNumbers.map((p: { phoneNumber: string }) => p.phoneNumber))}`,
       ]);
-      const matching = { ...all, verifications: all.verifications.filter((_: unknown, i: number) => i !== other).filter((v: { phoneNumbers: { phoneNumber: string }[] }) => v.phoneNumbers.some((p) => p.phoneNumber === '+7724004')) };
+      const matching = {
+        ...all,
+        verifications: all.verifications
+          .filter((_: unknown, i: number) => i !== other)
+          .filter((v: { phoneNumbers: { phoneNumber: string }[] }) =>
+            v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'),
+          ),
+      };
       expect(checkAnswer(list, model.doc, 'valid', 200, matching, wanted)).toEqual([]);
     } finally {
       await sandbox.close();
@@ -138,12 +188,42 @@ describe('false alarms', () => {
 
 describe('each injected fault is reported, naming the operation', () => {
   const cases: { fault: string; args: (s: Sandbox) => string[]; operation: string; problem: RegExp }[] = [
-    { fault: 'missing-field@getUser', args: (s) => partnerArgs(s), operation: 'getUser', problem: /must have required property/ },
-    { fault: 'wrong-status@getPartner', args: (s) => partnerArgs(s), operation: 'getPartner', problem: /status 202 is not documented for getPartner/ },
-    { fault: 'ignored-filter@listVerifications', args: (s) => v2Args(s), operation: 'listVerifications', problem: /filter (statuses|id|externalId)=.* ignored: item \d+ has (status|id|externalId) / },
-    { fault: 'accepts-invalid@listUsers', args: (s) => partnerArgs(s), operation: 'listUsers', problem: /breaking a documented rule was answered 200/ },
-    { fault: 'server-error@getVerification', args: (s) => v2Args(s), operation: 'getVerification', problem: /status 500 is not documented for getVerification/ },
-    { fault: 'ignores-credentials@listAuthKeys', args: (s) => partnerArgs(s), operation: 'listAuthKeys', problem: /with (no|a wrong) credential was answered 200, not the documented 401/ },
+    {
+      fault: 'missing-field@getUser',
+      args: (s) => partnerArgs(s),
+      operation: 'getUser',
+      problem: /must have required property/,
+    },
+    {
+      fault: 'wrong-status@getPartner',
+      args: (s) => partnerArgs(s),
+      operation: 'getPartner',
+      problem: /status 202 is not documented for getPartner/,
+    },
+    {
+      fault: 'ignored-filter@listVerifications',
+      args: (s) => v2Args(s),
+      operation: 'listVerifications',
+      problem: /filter (statuses|id|externalId)=.* ignored: item \d+ has (status|id|externalId) /,
+    },
+    {
+      fault: 'accepts-invalid@listUsers',
+      args: (s) => partnerArgs(s),
+      operation: 'listUsers',
+      problem: /breaking a documented rule was answered 200/,
+    },
+    {
+      fault: 'server-error@getVerification',
+      args: (s) => v2Args(s),
+      operation: 'getVerification',
+      problem: /status 500 is not documented for getVerification/,
+    },
+    {
+      fault: 'ignores-credentials@listAuthKeys',
+      args: (s) => partnerArgs(s),
+      operation: 'listAuthKeys',
+      problem: /with (no|a wrong) credential was answered 200, not the documented 401/,
+    },
   ];
   for (const c of cases) {
     it(c.fault, async () => {
@@ -174,12 +254,16 @@ describe('each injected fault is reported, naming the operation', () => {
       const r = await cli([...partnerArgs(sandbox), '--seed', '9', '--requests', '100', '--junit', junit]);
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/✗ 1\. partner getUserShares \(GET \/users\/\{userId\}\/shares\) — valid request/);
-      expect(r.out).toMatch(/ {2}request: {2}curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/users\/[^']+\/shares' -H 'X-Auth-Key: \*\*\*'/);
+      expect(r.out).toMatch(
+        / {2}request: {2}curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/users\/[^']+\/shares' -H 'X-Auth-Key: \*\*\*'/,
+      );
       expect(r.out).toMatch(/ {2}received: 200 \{/);
       expect(r.out).toMatch(/ {2}broken: {3}body must have required property '\w+' \(schema #\/.+\/required\)/);
       expect(r.out).toMatch(/getUserShares \(GET \/users\/\{userId\}\/shares\) +\d+ +0 +2 +0 +✗ \d+/);
       const xml = await readFile(junit, 'utf8');
-      expect(xml).toMatch(/<testcase classname="conformance.partner" name="getUserShares \(GET \/users\/\{userId\}\/shares\)">\s*<failure/);
+      expect(xml).toMatch(
+        /<testcase classname="conformance.partner" name="getUserShares \(GET \/users\/\{userId\}\/shares\)">\s*<failure/,
+      );
       expect(xml).toMatch(/<testcase classname="conformance.partner" name="getPartner \(GET \/partners\)"\/>/);
       expect(xml).not.toContain(KEY);
     } finally {
@@ -190,9 +274,18 @@ describe('each injected fault is reported, naming the operation', () => {
   it('a workflow step that departs from the contract is reported with the workflow, the step and the operation', async () => {
     const sandbox = await seededSandbox(parseFaults('wrong-status@getVerification'));
     try {
-      const { code, report } = await jsonRun([...partnerArgs(sandbox), '--seed', '4', '--requests', '40', '--allow-writes']);
+      const { code, report } = await jsonRun([
+        ...partnerArgs(sandbox),
+        '--seed',
+        '4',
+        '--requests',
+        '40',
+        '--allow-writes',
+      ]);
       expect(code).toBe(1);
-      const step = report.violations.filter((v) => v.kind === 'workflow' && v.rule === 'workflow new-user, step read-completed');
+      const step = report.violations.filter(
+        (v) => v.kind === 'workflow' && v.rule === 'workflow new-user, step read-completed',
+      );
       expect(step.map((v) => [v.operationId, v.operation, v.status])).toEqual([
         ['getVerification', 'GET /verifications/{verificationId}', 202],
         ['getVerification', 'GET /verifications/{verificationId}', 202],
@@ -201,7 +294,10 @@ describe('each injected fault is reported, naming the operation', () => {
         'status 202 is not documented for getVerification (documented: 200, 400, 401, 404)',
         'success criterion failed: $statusCode == 200',
       ]);
-      expect(report.workflows.find((w) => w.workflowId === 'new-user')).toMatchObject({ status: 'failed', reason: expect.stringContaining('$statusCode == 200') });
+      expect(report.workflows.find((w) => w.workflowId === 'new-user')).toMatchObject({
+        status: 'failed',
+        reason: expect.stringContaining('$statusCode == 200'),
+      });
       expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set(['getVerification']));
     } finally {
       await sandbox.close();
@@ -211,7 +307,10 @@ describe('each injected fault is reported, naming the operation', () => {
   it('the same seed sends the same requests; another seed others', async () => {
     const sandbox = await seededSandbox(parseFaults('accepts-invalid@listVerifications'));
     try {
-      const curls = async (seed: string) => (await jsonRun([...partnerArgs(sandbox), '--seed', seed, '--requests', '120'])).report.violations.map((v) => v.curl);
+      const curls = async (seed: string) =>
+        (await jsonRun([...partnerArgs(sandbox), '--seed', seed, '--requests', '120'])).report.violations.map(
+          (v) => v.curl,
+        );
       const first = await curls('42');
       expect(first.length).toBeGreaterThan(3);
       expect(await curls('42')).toEqual(first);
@@ -238,7 +337,18 @@ describe('bounds and arguments', () => {
 
   it('--rate spaces the requests out', async () => {
     const started = Date.now();
-    const { report } = await jsonRun(['--api', 'v2', '--base-url', sandbox.url, '--access-token', TOKEN, '--rate', '40', '--max-requests', '21']);
+    const { report } = await jsonRun([
+      '--api',
+      'v2',
+      '--base-url',
+      sandbox.url,
+      '--access-token',
+      TOKEN,
+      '--rate',
+      '40',
+      '--max-requests',
+      '21',
+    ]);
     expect(report.requests).toBe(21);
     // 21 requests at 40/s: at least 20 intervals of 25 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
@@ -252,11 +362,26 @@ describe('bounds and arguments', () => {
   });
 
   it('bad arguments exit 2 with what to fix', async () => {
-    expect(await cli(['--api', 'partner', '--base-url', sandbox.url])).toMatchObject({ code: 2, err: expect.stringContaining('--auth-key is required') });
-    expect(await cli(['--api', 'v3', '--base-url', sandbox.url])).toMatchObject({ code: 2, err: expect.stringContaining('--api must be partner or v2') });
-    expect(await cli(['--api', 'v2', '--base-url', 'ftp://x', '--access-token', 't'])).toMatchObject({ code: 2, err: expect.stringContaining('--base-url must be') });
-    expect(await cli([...partnerArgs(sandbox), '--rotate-key', 'k'])).toMatchObject({ code: 2, err: expect.stringContaining('--rotate-key needs') });
-    expect(await cli([...partnerArgs(sandbox), '--max-requests', '0'])).toMatchObject({ code: 2, err: expect.stringContaining('--max-requests must be') });
+    expect(await cli(['--api', 'partner', '--base-url', sandbox.url])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--auth-key is required'),
+    });
+    expect(await cli(['--api', 'v3', '--base-url', sandbox.url])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--api must be partner or v2'),
+    });
+    expect(await cli(['--api', 'v2', '--base-url', 'ftp://x', '--access-token', 't'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--base-url must be'),
+    });
+    expect(await cli([...partnerArgs(sandbox), '--rotate-key', 'k'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--rotate-key needs'),
+    });
+    expect(await cli([...partnerArgs(sandbox), '--max-requests', '0'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--max-requests must be'),
+    });
     expect(await cli([...partnerArgs(sandbox), '--bogus'])).toMatchObject({ code: 2 });
   });
 
@@ -280,7 +405,9 @@ describe('stops early with the fix', () => {
     const got: string[] = [];
     const server = createHttpServer((req, res) => {
       got.push(`${req.method} ${req.url}`);
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: status, message: 'no' }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ statusCode: status, message: 'no' }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -290,7 +417,16 @@ describe('stops early with the fix', () => {
   it('a refused credential: one request, exit 2, "the credential was refused" with the rotation hint', async () => {
     const target = await answering(401);
     try {
-      const r = await cli(['--api', 'partner', '--base-url', target.url, '--auth-key', 'sbx_rotated_away', '--rate', '0']);
+      const r = await cli([
+        '--api',
+        'partner',
+        '--base-url',
+        target.url,
+        '--auth-key',
+        'sbx_rotated_away',
+        '--rate',
+        '0',
+      ]);
       expect(r.code).toBe(2);
       expect(r.out).toBe('');
       expect(target.got).toEqual(['GET /partners']);
@@ -300,7 +436,9 @@ describe('stops early with the fix', () => {
       expect(r.err).not.toContain('sbx_rotated_away');
       const v2 = await cli(['--api', 'v2', '--base-url', target.url, '--access-token', 'v2_wrong', '--rate', '0']);
       expect(v2.code).toBe(2);
-      expect(v2.err).toContain('error: the credential was refused: GET /v2/verifications/ answered 401 to the given --access-token');
+      expect(v2.err).toContain(
+        'error: the credential was refused: GET /v2/verifications/ answered 401 to the given --access-token',
+      );
     } finally {
       await target.close();
     }
@@ -309,11 +447,17 @@ describe('stops early with the fix', () => {
   it('against the sandbox, the refusal carries its reason: a key rotated away', async () => {
     const sandbox = await seededSandbox();
     try {
-      const rotated = await fetch(`${sandbox.url}/auth-keys`, { method: 'POST', headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' }, body: '{}' });
+      const rotated = await fetch(`${sandbox.url}/auth-keys`, {
+        method: 'POST',
+        headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(rotated.status).toBe(201);
       const r = await cli(partnerArgs(sandbox));
       expect(r.code).toBe(2);
-      expect(r.err).toContain('answered 401 to the given --auth-key (the target says: this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key). Check the key');
+      expect(r.err).toContain(
+        'answered 401 to the given --auth-key (the target says: this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key). Check the key',
+      );
     } finally {
       await sandbox.close();
     }
@@ -326,7 +470,9 @@ describe('stops early with the fix', () => {
       expect(r.code).toBe(2);
       expect(target.got.length).toBeLessThanOrEqual(3);
       expect(target.got[0]).toBe('GET /api/partners');
-      expect(r.err).toMatch(/error: every path probed answered 404 \(GET http:\/\/127\.0\.0\.1:\d+\/api\/partners, .*\): check --base-url: the documented paths are appended to it/);
+      expect(r.err).toMatch(
+        /error: every path probed answered 404 \(GET http:\/\/127\.0\.0\.1:\d+\/api\/partners, .*\): check --base-url: the documented paths are appended to it/,
+      );
     } finally {
       await target.close();
     }
@@ -337,7 +483,9 @@ describe('stops early with the fix', () => {
     try {
       const r = await cli(['--api', 'v2', '--base-url', `${sandbox.url}/v2`, '--access-token', TOKEN, '--rate', '0']);
       expect(r.code).toBe(2);
-      expect(r.err).toContain(`drop the trailing /v2 from --base-url (${sandbox.url}): the v2 paths already start with /v2`);
+      expect(r.err).toContain(
+        `drop the trailing /v2 from --base-url (${sandbox.url}): the v2 paths already start with /v2`,
+      );
     } finally {
       await sandbox.close();
     }
@@ -349,8 +497,14 @@ describe('stops early with the fix', () => {
       const r = await cli(partnerArgs(sandbox, '--seed', '8', '--requests', '120'));
       expect(r.code).toBe(0);
       const progress = r.err.split('\n');
-      expect(progress[0]).toBe(`conformance: checking the credential and the base URL with one request to ${sandbox.url}`);
-      for (const line of ['conformance: finding ids through the list operations', 'conformance: 50 requests sent, 0 violations so far', 'conformance: sending 120 requests generated from the contract (seed 8)']) {
+      expect(progress[0]).toBe(
+        `conformance: checking the credential and the base URL with one request to ${sandbox.url}`,
+      );
+      for (const line of [
+        'conformance: finding ids through the list operations',
+        'conformance: 50 requests sent, 0 violations so far',
+        'conformance: sending 120 requests generated from the contract (seed 8)',
+      ]) {
         expect(progress).toContain(line);
       }
       expect(progress.at(-1)).toMatch(/^conformance: done: \d+ requests, 0 violations$/);
@@ -359,7 +513,10 @@ describe('stops early with the fix', () => {
       expect(named).toContain(WORKFLOWS_FILE);
       const { files } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
       for (const file of named) {
-        expect(files.some((f) => file.startsWith(`${f}/`)), file).toBe(true);
+        expect(
+          files.some((f) => file.startsWith(`${f}/`)),
+          file,
+        ).toBe(true);
         await expect(readFile(path.join(ROOT, file)), file).resolves.toBeDefined();
       }
     } finally {

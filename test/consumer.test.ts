@@ -21,7 +21,9 @@ let packed: Packed;
 
 beforeAll(async () => {
   ({ tarball, packed, project: bare } = await sharedInstall());
-  console.log(`tarball: ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packed.files.length} files`);
+  console.log(
+    `tarball: ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packed.files.length} files`,
+  );
 
   await installInto(project, tarball, ['@types/node@20.19.43']);
   const fixture = path.join(ROOT, 'test', 'fixtures', 'consumer');
@@ -37,7 +39,9 @@ function installedPackages(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(modules, n)).map((m) => `${n}/${m}`) : [n])).flatMap((n) => [n, ...installedPackages(path.join(modules, n))]);
+  return names
+    .flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(modules, n)).map((m) => `${n}/${m}`) : [n]))
+    .flatMap((n) => [n, ...installedPackages(path.join(modules, n))]);
 }
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -62,10 +66,14 @@ describe('the packed tarball', () => {
   });
 
   it('starts the sandbox from that install alone, which answers both APIs', async () => {
-    const child = spawn(path.join(bare, 'node_modules', '.bin', 'verification-contracts'), ['sandbox', '--port', '0', '--auth-key', 'bare-key', '--access-token', 'bare-token'], {
-      cwd: bare,
-      env: { ...process.env, NODE_PATH: '' },
-    });
+    const child = spawn(
+      path.join(bare, 'node_modules', '.bin', 'verification-contracts'),
+      ['sandbox', '--port', '0', '--auth-key', 'bare-key', '--access-token', 'bare-token'],
+      {
+        cwd: bare,
+        env: { ...process.env, NODE_PATH: '' },
+      },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -79,7 +87,11 @@ describe('the packed tarball', () => {
       const created = await fetch(`${url}/verifications`, {
         method: 'POST',
         headers: { 'X-Auth-Key': 'bare-key', 'content-type': 'application/json' },
-        body: JSON.stringify({ externalUserId: 'd41f7a2c-9e3b-4c05-8a6f-2b7e9c1d4f80', redirectUrl: 'https://partner.example/done', requirements: [{ type: 'document' }] }),
+        body: JSON.stringify({
+          externalUserId: 'd41f7a2c-9e3b-4c05-8a6f-2b7e9c1d4f80',
+          redirectUrl: 'https://partner.example/done',
+          requirements: [{ type: 'document' }],
+        }),
       });
       expect(created.status, await created.clone().text()).toBe(201);
       const refused = await fetch(`${url}/verifications`, { headers: { 'X-Auth-Key': 'wrong' } });
@@ -94,7 +106,9 @@ describe('the packed tarball', () => {
   it('holds what consumers need and nothing else', () => {
     const files = packed.files.map((f) => f.path);
     for (const file of files) {
-      expect(file, file).toMatch(/^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$|CHANGELOG\.md$|openapi\/DECISIONS\.md$|guides\/[a-z-]+\.md$|guides\/images\/docs-[a-z]+\.jpg$)/);
+      expect(file, file).toMatch(
+        /^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$|CHANGELOG\.md$|openapi\/DECISIONS\.md$|guides\/[a-z-]+\.md$|guides\/images\/docs-[a-z]+\.jpg$)/,
+      );
     }
     expect(files).toEqual(
       expect.arrayContaining([
@@ -112,41 +126,48 @@ describe('the packed tarball', () => {
     expect(files.some((f) => /(^|\/)(test|openapi\/v2|openapi\/partner\/|docs)\//.test(f))).toBe(false);
   });
 
-  it('type-checks a strict NodeNext consumer of every entry point, and runs it', async () => {
-    // Every declaration the consumer sees, the package's and its
-    // dependencies' (skipLibCheck off, as the fixture's tsconfig says), on the
-    // native compiler; and the consumer compiled to dist/ by TypeScript 5, the
-    // package's own compiler, as a partner's build would (its declarations
-    // were emitted by that compiler). 6 s of CPU where TypeScript 5 checking
-    // every declaration took 12 s (T1).
-    await Promise.all([
-      exec(process.execPath, [TSC_NATIVE, '-p', project, '--noEmit']),
-      exec(process.execPath, [TSC, '-p', project, '--skipLibCheck']),
-    ]);
-    const { stdout } = await exec(process.execPath, [path.join(project, 'dist', 'consumer.js')], { cwd: project });
-    const result = JSON.parse(stdout);
-    expect(result).toMatchObject({
-      status: 'APPROVED',
-      estimatedAge: 'over18',
-      refused: 'mismatch',
-      answered: '200 ignored company.created',
-      verified: true,
-      openapi: ['3.1.0', '3.1.0'],
-      sandboxClient: true,
-      sandboxFetch: '200 2026-05-04T10:00:00.000Z consumer-key',
-      receiverCheck: 'true 15',
-    });
-    expect(result.userId).toEqual(expect.any(String));
-    expect(result.seen).toEqual([
-      'GET /v2/verifications/v-1 Bearer consumer-token',
-      'GET /v2/verifications/?statuses=APPROVED&statuses=REVIEW Bearer consumer-token',
-      'GET /verifications?status=inReview,completed consumer-key',
-    ]);
-    // tsc reads every declaration the consumer sees (skipLibCheck off): slow on a busy machine.
-  }, HANG_CEILING_MS);
+  it(
+    'type-checks a strict NodeNext consumer of every entry point, and runs it',
+    async () => {
+      // Every declaration the consumer sees, the package's and its
+      // dependencies' (skipLibCheck off, as the fixture's tsconfig says), on the
+      // native compiler; and the consumer compiled to dist/ by TypeScript 5, the
+      // package's own compiler, as a partner's build would (its declarations
+      // were emitted by that compiler). 6 s of CPU where TypeScript 5 checking
+      // every declaration took 12 s (T1).
+      await Promise.all([
+        exec(process.execPath, [TSC_NATIVE, '-p', project, '--noEmit']),
+        exec(process.execPath, [TSC, '-p', project, '--skipLibCheck']),
+      ]);
+      const { stdout } = await exec(process.execPath, [path.join(project, 'dist', 'consumer.js')], { cwd: project });
+      const result = JSON.parse(stdout);
+      expect(result).toMatchObject({
+        status: 'APPROVED',
+        estimatedAge: 'over18',
+        refused: 'mismatch',
+        answered: '200 ignored company.created',
+        verified: true,
+        openapi: ['3.1.0', '3.1.0'],
+        sandboxClient: true,
+        sandboxFetch: '200 2026-05-04T10:00:00.000Z consumer-key',
+        receiverCheck: 'true 15',
+      });
+      expect(result.userId).toEqual(expect.any(String));
+      expect(result.seen).toEqual([
+        'GET /v2/verifications/v-1 Bearer consumer-token',
+        'GET /v2/verifications/?statuses=APPROVED&statuses=REVIEW Bearer consumer-token',
+        'GET /verifications?status=inReview,completed consumer-key',
+      ]);
+      // tsc reads every declaration the consumer sees (skipLibCheck off): slow on a busy machine.
+    },
+    HANG_CEILING_MS,
+  );
 
   it('runs the installed command line', async () => {
-    const { stdout } = await exec(path.join(project, 'node_modules', '.bin', 'verification-contracts'), ['webhooks', '--help']);
+    const { stdout } = await exec(path.join(project, 'node_modules', '.bin', 'verification-contracts'), [
+      'webhooks',
+      '--help',
+    ]);
     expect(stdout).toContain('webhooks send');
   });
 
@@ -154,8 +175,18 @@ describe('the packed tarball', () => {
     // The YAML documents are data files for tools, not modules to import.
     // The ESM-only profile ignores node10 and require() resolution; attw exits
     // non-zero on any other problem.
-    const yamlEntries = Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).exports).filter((e) => e.endsWith('.yaml'));
-    const attw = await exec(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--exclude-entrypoints', ...yamlEntries]).then(
+    const yamlEntries = Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).exports).filter(
+      (e) => e.endsWith('.yaml'),
+    );
+    const attw = await exec(bin('attw'), [
+      tarball,
+      '--profile',
+      'esm-only',
+      '--format',
+      'ascii',
+      '--exclude-entrypoints',
+      ...yamlEntries,
+    ]).then(
       (r) => ({ code: 0, ...r }),
       (e) => e,
     );

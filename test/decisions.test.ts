@@ -20,7 +20,12 @@ const tableRows = (markdown: string) =>
     .split('\n')
     .filter((line) => /^\| [A-Z]+\d+ \|/.test(line))
     // Cells may hold escaped pipes (`\|`) when they quote a source table.
-    .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 const rows = tableRows(decisions);
 const toolRows = tableRows(maintainers);
 const contractRows = decisionRows(decisions);
@@ -28,7 +33,10 @@ const rowIds = new Set(contractRows.map((r) => r.id));
 
 /** The V and P rows DECISIONS.md lists, with a reason, as marked by no description. */
 const unmarked = new Map(
-  [...decisions.slice(decisions.indexOf('## Rows no description marks')).matchAll(/^- ([VP]\d+): (.+)$/gm)].map((m) => [m[1], m[2]]),
+  [...decisions.slice(decisions.indexOf('## Rows no description marks')).matchAll(/^- ([VP]\d+): (.+)$/gm)].map((m) => [
+    m[1],
+    m[2],
+  ]),
 );
 
 const markedIds = (text: string) => [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1]);
@@ -50,10 +58,14 @@ describe('DECISIONS.md', () => {
     }
   });
 
-  it('holds the service assumptions (V, P) only; the tools\' rows are in guides/maintainers-decisions.md', () => {
+  it("holds the service assumptions (V, P) only; the tools' rows are in guides/maintainers-decisions.md", () => {
     expect(rows.map((r) => r[0]).filter((id) => !/^[VP]\d+$/.test(id))).toEqual([]);
     expect(toolRows.map((r) => r[0]).filter((id) => !/^[SCDWKT]\d+$/.test(id))).toEqual([]);
-    for (const letter of ['S', 'C', 'D', 'W', 'K', 'T']) expect(toolRows.some((r) => r[0].startsWith(letter)), letter).toBe(true);
+    for (const letter of ['S', 'C', 'D', 'W', 'K', 'T'])
+      expect(
+        toolRows.some((r) => r[0].startsWith(letter)),
+        letter,
+      ).toBe(true);
   });
 
   it('says "not documented; assumed" where a row assumes a fact (V1, V10, P1, P9, P21)', () => {
@@ -64,10 +76,16 @@ describe('DECISIONS.md', () => {
 
   it('says the fixed answer shapes that rest on no documented rule are assumed (V10 nested objects, P9 create answer, P24 record type)', () => {
     const decision = (id: string) => contractRows.find((r) => r.id === id)!.decision;
-    expect(decision('V10')).toMatch(/Not documented; assumed: fields listed without an optional marker are sent every time/);
-    expect(decision('V10')).toMatch(/every listed field of `identityDocument`, `faceScan` and `reviewResult` is `required`/);
+    expect(decision('V10')).toMatch(
+      /Not documented; assumed: fields listed without an optional marker are sent every time/,
+    );
+    expect(decision('V10')).toMatch(
+      /every listed field of `identityDocument`, `faceScan` and `reviewResult` is `required`/,
+    );
     expect(decision('P9')).toMatch(/In the create answer[^.]*assumed always present, and `null`/);
-    expect(decision('P24')).toMatch(/Not documented either: whether a record's `type` follows its listing[^.]*\. Assumed: it does, `verification` in a verification's history and `user` in a user's history/);
+    expect(decision('P24')).toMatch(
+      /Not documented either: whether a record's `type` follows its listing[^.]*\. Assumed: it does, `verification` in a verification's history and `user` in a user's history/,
+    );
     expect(decision('P24')).not.toMatch(/in either listing/);
   });
 
@@ -81,7 +99,10 @@ describe('DECISIONS.md', () => {
     for (const id of rowIds) {
       const marked = allMarked.has(id);
       const listed = unmarked.has(id);
-      expect(marked || listed, `${id}: neither marked in a description nor listed under "Rows no description marks"`).toBe(true);
+      expect(
+        marked || listed,
+        `${id}: neither marked in a description nor listed under "Rows no description marks"`,
+      ).toBe(true);
       expect(marked && listed, `${id}: marked in a description but also listed as marked by none`).toBe(false);
     }
     for (const [id, reason] of unmarked) {
@@ -114,7 +135,8 @@ describe('DECISIONS.md', () => {
     });
 
     it('gives every marked assumption its row', () => {
-      for (const { at, text } of documentTexts(doc)) for (const id of markedIds(text)) expect(rowIds.has(id), `${at} marks ${id}`).toBe(true);
+      for (const { at, text } of documentTexts(doc))
+        for (const id of markedIds(text)) expect(rowIds.has(id), `${at} marks ${id}`).toBe(true);
     });
 
     it('writes every assumption in the one marker form (the word, the row linked, then the statement)', () => {
@@ -128,7 +150,6 @@ describe('DECISIONS.md', () => {
     it('names no repository file and never calls itself "the contract"', () => {
       for (const { at, text } of documentTexts(doc)) expect(text.match(MAINTAINER_TALK)?.[0], at).toBeUndefined();
     });
-
   });
 });
 
@@ -145,7 +166,7 @@ describe('the published assumptions page (generated/docs/assumptions.html)', () 
     for (const id of allMarked) expect(html, id).toContain(`id="${id}"`);
   });
 
-  it('shows each row\'s source line and decision, and speaks to partners', () => {
+  it("shows each row's source line and decision, and speaks to partners", () => {
     const p1 = contractRows.find((r) => r.id === 'P1')!;
     expect(text).toContain('Success status codes of all operations: not shown.');
     expect(p1.decision).toContain('Not documented; assumed');
@@ -155,21 +176,31 @@ describe('the published assumptions page (generated/docs/assumptions.html)', () 
 
   it('speaks of the service, not of the tools that build or check the reference, nor of rows it does not show', () => {
     const shown = contractRows.filter((r) => !unmarked.has(r.id));
-    const toolTalk = /\blint|\bPrism\b|zod|OWASP|orval|openapi-typescript|Spectral|Redocly|x-internal|if`\/`then|security: \[\]|\bmock\b|machine-checkable|strictness policy/i;
+    const toolTalk =
+      /\blint|\bPrism\b|zod|OWASP|orval|openapi-typescript|Spectral|Redocly|x-internal|if`\/`then|security: \[\]|\bmock\b|machine-checkable|strictness policy/i;
     for (const r of shown) {
-      for (const [part, value] of [['source', r.source], ['decision', r.decision], ['why', r.why]] as const) {
+      for (const [part, value] of [
+        ['source', r.source],
+        ['decision', r.decision],
+        ['why', r.why],
+      ] as const) {
         expect(value.match(toolTalk)?.[0], `${r.id} ${part}`).toBeUndefined();
         // A reference to another row lands only if that row is on the page; the maintainers' rows never are.
         for (const id of [...value.matchAll(/\b[A-Z]\d+\b/g)].map((m) => m[0])) {
-          if (/^[SCDWKT]\d+$/.test(id)) expect.fail(`${r.id} ${part} names ${id}, a maintainers' row partners cannot see`);
-          if (/^[VP]\d+$/.test(id)) expect(shown.some((s) => s.id === id), `${r.id} ${part} names ${id}, which the page does not show`).toBe(true);
+          if (/^[SCDWKT]\d+$/.test(id))
+            expect.fail(`${r.id} ${part} names ${id}, a maintainers' row partners cannot see`);
+          if (/^[VP]\d+$/.test(id))
+            expect(
+              shown.some((s) => s.id === id),
+              `${r.id} ${part} names ${id}, which the page does not show`,
+            ).toBe(true);
         }
       }
     }
     expect(text.match(toolTalk)?.[0]).toBeUndefined();
   });
 
-  it('leaves out S and C rows (the package\'s own tools)', () => {
+  it("leaves out S and C rows (the package's own tools)", () => {
     expect(html).not.toMatch(/id="[SC]\d+"/);
   });
 });
@@ -181,10 +212,22 @@ describe('the rendered docs (generated/docs/*.html)', () => {
   it.each(pages)('%s names no repository file and never says "the contract"', (page) => {
     // The Redoc pages hold Redoc's own script; these words cannot come from it.
     const html = readFileSync(path.join(dir, page), 'utf8');
-    expect(html.match(/DECISIONS\.md|\b(?:this|the) contract\b|\bguides\/[\w-]+\.md|\bopenapi\/(?:v2|partner|sandbox|workflows)\/|npm run [a-z]/i)?.[0]).toBeUndefined();
+    expect(
+      html.match(
+        /DECISIONS\.md|\b(?:this|the) contract\b|\bguides\/[\w-]+\.md|\bopenapi\/(?:v2|partner|sandbox|workflows)\/|npm run [a-z]/i,
+      )?.[0],
+    ).toBeUndefined();
   });
 
   it('are the API pages, the changelog, the assumptions, webhook delivery and the index', () => {
-    expect(pages.sort()).toEqual([...APIS.map((api) => `${api.name}.html`), 'assumptions.html', 'changelog.html', 'webhook-delivery.html', 'index.html'].sort());
+    expect(pages.sort()).toEqual(
+      [
+        ...APIS.map((api) => `${api.name}.html`),
+        'assumptions.html',
+        'changelog.html',
+        'webhook-delivery.html',
+        'index.html',
+      ].sort(),
+    );
   });
 });

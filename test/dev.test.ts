@@ -63,16 +63,22 @@ const saveByRename = (where: string[], text: string) => {
 };
 const lastDevLine = () => output.match(/^\[dev\] .*$/gm)?.at(-1) ?? '';
 /** The background steps of the last save are done (their last line is "rebuilt in"), or the last build handed over. */
-const settled = () => until('the background steps finished', () => /^\[dev\] (rebuilt in|ran a build handed over)/.test(lastDevLine()));
+const settled = () =>
+  until('the background steps finished', () => /^\[dev\] (rebuilt in|ran a build handed over)/.test(lastDevLine()));
 const count = (pattern: RegExp) => output.match(pattern)?.length ?? 0;
 const sandboxStarts = () => count(/\[dev\] sandbox: /g);
 /** The externalId the v2 mock answers for the example verification; null while it does not answer. */
 const mockExternalId = async () => {
-  const res = await fetch(`${urls.v2Mock}/v2/verifications/0b7d4f52-9c1e-4a8f-b3d6-5e2a71c9f084`, { headers: { Authorization: 'Bearer dev-test' } }).catch(() => null);
+  const res = await fetch(`${urls.v2Mock}/v2/verifications/0b7d4f52-9c1e-4a8f-b3d6-5e2a71c9f084`, {
+    headers: { Authorization: 'Bearer dev-test' },
+  }).catch(() => null);
   return res?.ok ? ((await res.json()) as { externalId: string }).externalId : null;
 };
-const sandboxHome = () => fetch(`${urls.sandbox}/`).then((r) => (r.ok ? r.text() : ''), () => '');
-
+const sandboxHome = () =>
+  fetch(`${urls.sandbox}/`).then(
+    (r) => (r.ok ? r.text() : ''),
+    () => '',
+  );
 
 /** A process and all its descendants, with their command lines (Linux /proc). */
 function processTree(pid: number): { pid: number; cmd: string }[] {
@@ -118,7 +124,12 @@ beforeAll(async () => {
     const reader = stream.body!.getReader();
     const decoder = new TextDecoder();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      events.push(...decoder.decode(chunk.value).split('\n').filter((l) => l.startsWith('event:')));
+      events.push(
+        ...decoder
+          .decode(chunk.value)
+          .split('\n')
+          .filter((l) => l.startsWith('event:')),
+      );
     }
   })().catch(() => {});
 }, 600_000);
@@ -141,7 +152,9 @@ describe('npm run dev', () => {
     expect(ports.every((port) => port > 0)).toBe(true);
     expect(new Set(ports).size).toBe(4);
     for (const port of ports) expect(await accepts(port)).toBe(true);
-    expect((await fetch(`${urls.partnerMock}/verifications`, { headers: { 'X-Auth-Key': 'dev-test' } })).status).toBe(200);
+    expect((await fetch(`${urls.partnerMock}/verifications`, { headers: { 'X-Auth-Key': 'dev-test' } })).status).toBe(
+      200,
+    );
   });
 
   it('serves the docs with a reload script that the files on disk do not carry', async () => {
@@ -159,7 +172,9 @@ describe('npm run dev', () => {
 
     edit(V2_SOURCE, `${LEAD}:`, `${LEAD} (edited by the dev test):`);
     edit(V2_EXAMPLE, 'externalId: signup-58213', 'externalId: signup-dev-test');
-    await until('the edited description in the served v2.html', async () => (await page('v2.html')).includes(`${LEAD} (edited by the dev test):`));
+    await until('the edited description in the served v2.html', async () =>
+      (await page('v2.html')).includes(`${LEAD} (edited by the dev test):`),
+    );
     expect(readFileSync(inCopy('generated', 'openapi', 'v2.yaml'), 'utf8')).toContain('(edited by the dev test)');
     await until('a reload event', () => events.length > reloads);
     expect(events.at(-1)).toBe('event: reload');
@@ -176,7 +191,9 @@ describe('npm run dev', () => {
     for (const save of [1, 2, 3]) {
       const marker = `(saved by rename ${save})`;
       saveByRename(VERIFICATIONS, original.replace(CREATED, `${CREATED} ${marker}`));
-      await until(`rename save ${save} in the served partner.html`, async () => (await page('partner.html')).includes(marker));
+      await until(`rename save ${save} in the served partner.html`, async () =>
+        (await page('partner.html')).includes(marker),
+      );
       if (save > 1) expect(await page('partner.html')).not.toContain(`(saved by rename ${save - 1})`);
     }
   }, 600_000);
@@ -188,13 +205,20 @@ describe('npm run dev', () => {
     expect(source).toContain(SANDBOX_LEAD);
     expect(source).not.toMatch(/^components:/m);
     const unused = 'components:\n  schemas:\n    UnusedByDevTest:\n      type: object\n';
-    writeFileSync(inCopy(...SANDBOX_SOURCE), `${source.replace(SANDBOX_LEAD, `${SANDBOX_LEAD} (edited once)`).trimEnd()}\n${unused}`);
-    await until('the edit in the served sandbox.html', async () => (await page('sandbox.html')).includes(`${SANDBOX_LEAD} (edited once)`));
+    writeFileSync(
+      inCopy(...SANDBOX_SOURCE),
+      `${source.replace(SANDBOX_LEAD, `${SANDBOX_LEAD} (edited once)`).trimEnd()}\n${unused}`,
+    );
+    await until('the edit in the served sandbox.html', async () =>
+      (await page('sandbox.html')).includes(`${SANDBOX_LEAD} (edited once)`),
+    );
     await until('the lint problem printed', () => /problem in lint-sources[\s\S]*no-unused-components/.test(output));
     expect(ended()).toBe(false);
 
     writeFileSync(inCopy(...SANDBOX_SOURCE), source.replace(SANDBOX_LEAD, `${SANDBOX_LEAD} (edited twice)`));
-    await until('the next edit in the served page', async () => (await page('sandbox.html')).includes(`${SANDBOX_LEAD} (edited twice)`));
+    await until('the next edit in the served page', async () =>
+      (await page('sandbox.html')).includes(`${SANDBOX_LEAD} (edited twice)`),
+    );
   }, 600_000);
 
   it('runs npm run build for it, then serves what that build wrote: the page, the mock and a restarted sandbox', async () => {
@@ -208,13 +232,18 @@ describe('npm run dev', () => {
     build.stderr!.on('data', (d) => (printed += d));
     const status = await new Promise((resolve) => build.once('exit', resolve));
     expect(status, printed).toBe(0);
-    expect(printed).toMatch(/build: run by npm run dev \(pid \d+, docs http:\/\/127\.0\.0\.1:\d+\/\), which owns generated\/ in this checkout/);
+    expect(printed).toMatch(
+      /build: run by npm run dev \(pid \d+, docs http:\/\/127\.0\.0\.1:\d+\/\), which owns generated\/ in this checkout/,
+    );
     expect(printed).toMatch(/build: .*\bbundle (\d+\.\ds|unchanged).*; total/);
     expect(printed).toMatch(/\[dev\] ran the handed build in [\d.]+s: pages reloaded; .*sandbox restarted/);
     expect(output).toMatch(/\[dev\] ran a build handed over by npm run build \(passed\)/);
     expect(readdirSync(inCopy('generated')).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(await page('v2.html')).toContain(`${LEAD} (built by npm run build):`);
-    await until('the mock answering from the built bundle', async () => (await mockExternalId()) === 'signup-handed-build');
+    await until(
+      'the mock answering from the built bundle',
+      async () => (await mockExternalId()) === 'signup-handed-build',
+    );
     expect(sandboxStarts()).toBeGreaterThan(starts);
     expect((await fetch(`${urls.sandbox}/v2/verifications/`)).status).toBe(401);
   }, 600_000);
@@ -224,14 +253,23 @@ describe('npm run dev', () => {
     const HOME = ['src', 'sandbox', 'http', 'home-page.ts'];
     const original = readFileSync(inCopy(...HOME), 'utf8');
     expect(await sandboxHome()).toContain('for development and tests (never production)');
-    edit(HOME, 'for development and tests (never production)', 'for development and tests (never production; compiled by dev)');
+    edit(
+      HOME,
+      'for development and tests (never production)',
+      'for development and tests (never production; compiled by dev)',
+    );
     try {
-      await until('the changed home page served by the sandbox', async () => (await sandboxHome()).includes('compiled by dev'));
+      await until('the changed home page served by the sandbox', async () =>
+        (await sandboxHome()).includes('compiled by dev'),
+      );
       expect(output).toMatch(/\[dev\] src\/ changed: compiling/);
     } finally {
       const rebuilds = count(/\[dev\] rebuilt in /g);
       writeFileSync(inCopy(...HOME), original);
-      await until('the sandbox back on the original src/', async () => count(/\[dev\] rebuilt in /g) > rebuilds && !(await sandboxHome()).includes('compiled by dev'));
+      await until(
+        'the sandbox back on the original src/',
+        async () => count(/\[dev\] rebuilt in /g) > rebuilds && !(await sandboxHome()).includes('compiled by dev'),
+      );
     }
   }, 600_000);
 
@@ -245,7 +283,9 @@ describe('npm run dev', () => {
     try {
       await until('the compile problem printed', () => count(/problem in compile/g) > problems);
       const report = output.slice(output.lastIndexOf('[dev] problem in compile'));
-      expect(report).toMatch(/the sandbox keeps the last good generated\/lib; fix it, then save a file under src\/ or openapi\/ to compile again/);
+      expect(report).toMatch(
+        /the sandbox keeps the last good generated\/lib; fix it, then save a file under src\/ or openapi\/ to compile again/,
+      );
       expect(report).toMatch(/generated\/lib is left as the last compile that succeeded/);
       expect(report).toMatch(/src\/dev-test-broken\.ts\(1,14\): error TS2322/);
       await settled();
@@ -275,9 +315,12 @@ describe('npm run dev', () => {
       return { processes, listening };
     };
     for (let now = await left(); now.processes.length || now.listening.length; now = await left()) {
-      if (Date.now() > deadline) throw new Error(`still running after SIGTERM: ${JSON.stringify(now)}. npm run dev printed:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`still running after SIGTERM: ${JSON.stringify(now)}. npm run dev printed:\n${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(output).toMatch(/\[dev\] .*stopping the watcher, the docs server, the mocks and the sandbox\n[\s\S]*\[dev\] stopped/);
+    expect(output).toMatch(
+      /\[dev\] .*stopping the watcher, the docs server, the mocks and the sandbox\n[\s\S]*\[dev\] stopped/,
+    );
   }, 120_000);
 });

@@ -10,7 +10,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
-import { compareApis, declaresBreaking, fileSource, formatMarkdown, withVerdict } from '../scripts/lib/contract-report.mjs';
+import {
+  compareApis,
+  declaresBreaking,
+  fileSource,
+  formatMarkdown,
+  withVerdict,
+} from '../scripts/lib/contract-report.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
 
@@ -22,7 +28,8 @@ const GET = 'GET /v2/verifications/{id}';
 const LIST = 'GET /v2/verifications/';
 const S = (doc: Json) => doc.components.schemas;
 const P = (doc: Json) => doc.components.parameters;
-const dropRequired = (schema: Json, name: string) => (schema.required = schema.required.filter((n: string) => n !== name));
+const dropRequired = (schema: Json, name: string) =>
+  (schema.required = schema.required.filter((n: string) => n !== name));
 
 // Scratch folders of bundles: `base` holds the committed-state copies, `head`
 // the mutated ones; the CLI reads them with --against and --head-dir.
@@ -101,7 +108,9 @@ describe('npm run diff', () => {
     expect(breaking).toBeGreaterThan(-1);
     expect(additive).toBeGreaterThan(breaking);
     const section = md.slice(breaking, additive);
-    expect(section).toContain('- **v2** `schema Verification: field phoneNo removed` (field-removed); reaches 2 operations');
+    expect(section).toContain(
+      '- **v2** `schema Verification: field phoneNo removed` (field-removed); reaches 2 operations',
+    );
     expect(section).toContain(`\`${GET}\`: \`response 200: field phoneNo removed\``);
     expect(section).toContain(`\`${LIST}\`: \`response 200: field items[].phoneNo removed\``);
     expect(md.slice(additive)).toContain('`schema Verification: field locale added (optional)`');
@@ -113,7 +122,9 @@ describe('npm run diff', () => {
     const failing = await run(['--against', dirs.base, '--head-dir', dirs.head]);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toContain(`  ${LIST}\n    REVIEW    query parameter createdFrom: format date-time → date`);
-    expect(failing.stdout).toMatch(/Changes the gate cannot judge, in: v2\. .*acknowledge each in \.ci\/diff-acknowledged\.yaml/);
+    expect(failing.stdout).toMatch(
+      /Changes the gate cannot judge, in: v2\. .*acknowledge each in \.ci\/diff-acknowledged\.yaml/,
+    );
 
     const json = JSON.parse((await run(['--against', dirs.base, '--head-dir', dirs.head, '--json'])).stdout);
     expect(json.breaking).toBe(false);
@@ -135,7 +146,10 @@ describe('npm run diff', () => {
     expect(noReason.code).toBe(1);
     expect(noReason.stderr).toMatch(/entry 1 has no `reason`/);
 
-    write([{ api: 'v2', change: item.about, reason: 'checked' }, { api: 'v2', change: 'a change long gone', reason: 'old' }]);
+    write([
+      { api: 'v2', change: item.about, reason: 'checked' },
+      { api: 'v2', change: 'a change long gone', reason: 'old' },
+    ]);
     const stale = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
     expect(stale.code).toBe(0);
     expect(stale.stdout).toContain('the acknowledgement "a change long gone" (v2) matches no change any more');
@@ -149,15 +163,22 @@ describe('npm run diff', () => {
     const text = await run(['--against', dirs.base, '--head-dir', dirs.head]);
     expect(text.code, text.stdout + text.stderr).toBe(0);
     expect(text.stdout).toContain('v2 (Verification API v2): 0 breaking, 0 to review, 2 deprecated, 2 non-breaking');
-    expect(text.stdout).toContain(`  ${GET}\n    DEPRECATED  response 200: field phoneNo deprecated  [deprecated]\n    ok        response 200: field locale added`);
-    expect(text.stdout).toMatch(/^No breaking changes\.\nDeprecations in: v2\. They pass the gate; .*"Deprecated".*guides\/contract\.md, "Deprecate a field"/m);
+    expect(text.stdout).toContain(
+      `  ${GET}\n    DEPRECATED  response 200: field phoneNo deprecated  [deprecated]\n    ok        response 200: field locale added`,
+    );
+    expect(text.stdout).toMatch(
+      /^No breaking changes\.\nDeprecations in: v2\. They pass the gate; .*"Deprecated".*guides\/contract\.md, "Deprecate a field"/m,
+    );
     // The recipe the message sends the reader to.
     expect(readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8')).toContain('**Deprecate a field**');
 
     const json = JSON.parse((await run(['--against', dirs.base, '--head-dir', dirs.head, '--json'])).stdout);
     expect(json).toMatchObject({ breaking: false, needsReview: false, deprecates: true, passes: true, bump: 'minor' });
     const v2Report = json.apis.find((a: Json) => a.name === 'v2');
-    expect(v2Report.deprecated.map((c: Json) => c.about)).toEqual(['schema Verification: field phoneNo deprecated', 'schema Verification: field phoneNo deprecated']);
+    expect(v2Report.deprecated.map((c: Json) => c.about)).toEqual([
+      'schema Verification: field phoneNo deprecated',
+      'schema Verification: field phoneNo deprecated',
+    ]);
     expect(v2Report.nonBreaking.map((c: Json) => c.kind)).toEqual(['field-added', 'field-added']);
 
     const md = (await run(['--against', dirs.base, '--head-dir', dirs.head, '--markdown'])).stdout;
@@ -167,14 +188,18 @@ describe('npm run diff', () => {
     const additive = md.indexOf('### Additive and other non-breaking changes (1)');
     expect(deprecations).toBeGreaterThan(-1);
     expect(additive).toBeGreaterThan(deprecations);
-    expect(md.slice(deprecations, additive)).toContain('- **v2** `schema Verification: field phoneNo deprecated` (deprecated); reaches 2 operations');
+    expect(md.slice(deprecations, additive)).toContain(
+      '- **v2** `schema Verification: field phoneNo deprecated` (deprecated); reaches 2 operations',
+    );
     expect(md.slice(deprecations, additive)).not.toContain('locale');
   });
 
   it('rejects a bad --base with a message saying what to pass', async () => {
     const result = await run(['--base', 'no-such-ref-xyz']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/--base no-such-ref-xyz is not a commit, branch or tag.*git log --oneline -- package.json/s);
+    expect(result.stderr).toMatch(
+      /--base no-such-ref-xyz is not a commit, branch or tag.*git log --oneline -- package.json/s,
+    );
   });
 });
 
@@ -221,7 +246,9 @@ describe('npm run changelog', () => {
     const section = renderSection({ version: '2.1.0', date: '2026-02-01', report });
     expect(section).toContain('no breaking changes, a minor release');
     const lines = section.split('\n').filter((l) => l.includes('locale'));
-    expect(lines).toEqual([`- schema Verification: field locale added (optional); reaches 2 operations: \`${GET}\`, \`${LIST}\``]);
+    expect(lines).toEqual([
+      `- schema Verification: field locale added (optional); reaches 2 operations: \`${GET}\`, \`${LIST}\``,
+    ]);
     expect(section).not.toMatch(/first release/i);
   });
 
@@ -273,22 +300,35 @@ describe('npm run changelog', () => {
     const [open, close] = [lines.findIndex((l) => /^<!-- notes\b.*-->$/.test(l)), lines.indexOf('<!-- /notes -->')];
     expect([open, close], 'an empty place for notes right under the heading').toEqual([2, 3]);
 
-    const older = updateChangelog('', '2.0.0', '## 2.0.0 (2026-01-01)\n\n<!-- notes -->\nOlder notes.\n<!-- /notes -->\n\nOlder changes.');
+    const older = updateChangelog(
+      '',
+      '2.0.0',
+      '## 2.0.0 (2026-01-01)\n\n<!-- notes -->\nOlder notes.\n<!-- /notes -->\n\nOlder changes.',
+    );
     const written = updateChangelog(older, '2.1.0', section);
-    const notes = 'Use `phoneNumbers` instead of `phoneNo`  \nby **June**.\n\n## A heading in the notes\n\n- with a list\n';
+    const notes =
+      'Use `phoneNumbers` instead of `phoneNo`  \nby **June**.\n\n## A heading in the notes\n\n- with a list\n';
     const edited = written.replace(/(<!-- notes\b[^\n]*-->\n)(<!-- \/notes -->)/, `$1${notes}$2`);
     expect(edited).not.toBe(written);
 
-    const laterDirs = bundleDirs('changelog-notes-later', (d) => Object.assign(S(d).Verification.properties, { locale: { type: 'string' }, region: { type: 'string' } }));
+    const laterDirs = bundleDirs('changelog-notes-later', (d) =>
+      Object.assign(S(d).Verification.properties, { locale: { type: 'string' }, region: { type: 'string' } }),
+    );
     const later = await compareApis({ base: fileSource(laterDirs.base), head: fileSource(laterDirs.head) });
-    const again = updateChangelog(edited, '2.1.0', renderSection({ version: '2.1.0', date: '2026-02-02', report: later }));
+    const again = updateChangelog(
+      edited,
+      '2.1.0',
+      renderSection({ version: '2.1.0', date: '2026-02-02', report: later }),
+    );
     expect(again).toContain(`-->\n${notes}<!-- /notes -->`);
     expect(again).toContain('## 2.1.0 (2026-02-02)');
     expect(again).not.toContain('## 2.1.0 (2026-02-01)');
     expect(again).toContain('schema Verification: field region added (optional)');
     expect(again).toContain('<!-- notes -->\nOlder notes.\n<!-- /notes -->');
     expect(again.match(/^## 2\.1\.0 /gm)).toHaveLength(1);
-    expect(updateChangelog(again, '2.1.0', renderSection({ version: '2.1.0', date: '2026-02-02', report: later }))).toBe(again);
+    expect(
+      updateChangelog(again, '2.1.0', renderSection({ version: '2.1.0', date: '2026-02-02', report: later })),
+    ).toBe(again);
   });
 
   it("CHANGELOG.md's header is the one the tool writes, and says where notes go", () => {

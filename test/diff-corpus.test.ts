@@ -16,7 +16,8 @@ type Change = { location: string; kind: string; detail: string; about: string };
 
 const bundles = new Map<string, Json>();
 const bundle = (api: string): Json => {
-  if (!bundles.has(api)) bundles.set(api, JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8')));
+  if (!bundles.has(api))
+    bundles.set(api, JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8')));
   return bundles.get(api);
 };
 
@@ -26,8 +27,19 @@ function judge(m: Mutation) {
   m.prepare?.(base);
   const head = structuredClone(base);
   m.mutate(head);
-  const result = diffDocuments(base, head) as { breaking: Change[]; review: Change[]; deprecated: Change[]; nonBreaking: Change[] };
-  const verdict = result.breaking.length ? 'breaking' : result.review.length ? 'review' : result.deprecated.length ? 'deprecated' : 'harmless';
+  const result = diffDocuments(base, head) as {
+    breaking: Change[];
+    review: Change[];
+    deprecated: Change[];
+    nonBreaking: Change[];
+  };
+  const verdict = result.breaking.length
+    ? 'breaking'
+    : result.review.length
+      ? 'review'
+      : result.deprecated.length
+        ? 'deprecated'
+        : 'harmless';
   return { base, head, result, verdict };
 }
 
@@ -35,7 +47,8 @@ describe('the corpus', () => {
   it('has at least 60 mutations, with every verdict, each named once and with a reason', () => {
     expect(MUTATIONS.length).toBeGreaterThanOrEqual(60);
     expect(new Set(MUTATIONS.map((m) => m.name)).size).toBe(MUTATIONS.length);
-    for (const verdict of ['breaking', 'harmless', 'review', 'deprecated']) expect(MUTATIONS.filter((m) => m.verdict === verdict).length).toBeGreaterThan(verdict === 'deprecated' ? 3 : 5);
+    for (const verdict of ['breaking', 'harmless', 'review', 'deprecated'])
+      expect(MUTATIONS.filter((m) => m.verdict === verdict).length).toBeGreaterThan(verdict === 'deprecated' ? 3 : 5);
     for (const m of MUTATIONS) expect(m.reason.length, m.name).toBeGreaterThan(3);
   });
 });
@@ -45,14 +58,26 @@ describe('the corpus', () => {
 // take for breaks.
 const REVIEWED_CASES = {
   missed: [
-    'API-key scheme becomes a bearer token', 'X-Auth-Key header renamed', 'security requirement added to one sandbox operation',
-    'prefixItems added to a request array', 'request default changed (limit 15 → 20)', 'not added to a request field', 'if/then added to a request',
-    'dependentRequired added to a request', 'patternProperties added to request metadata', 'propertyNames narrowed in a request',
-    'discriminator property renamed', 'readOnly added to a request field', 'writeOnly added to an answer field', '$ref sibling narrows a request field',
+    'API-key scheme becomes a bearer token',
+    'X-Auth-Key header renamed',
+    'security requirement added to one sandbox operation',
+    'prefixItems added to a request array',
+    'request default changed (limit 15 → 20)',
+    'not added to a request field',
+    'if/then added to a request',
+    'dependentRequired added to a request',
+    'patternProperties added to request metadata',
+    'propertyNames narrowed in a request',
+    'discriminator property renamed',
+    'readOnly added to a request field',
+    'writeOnly added to an answer field',
+    '$ref sibling narrows a request field',
   ],
   falseAlarms: [
-    'explicit query defaults deleted (style form, explode true)', 'format int32 → int64 on a request parameter',
-    'nullable idiom anyOf [X, null] on a request field', 'inline oneOf alternatives reordered',
+    'explicit query defaults deleted (style form, explode true)',
+    'format int32 → int64 on a request parameter',
+    'nullable idiom anyOf [X, null] on a request field',
+    'inline oneOf alternatives reordered',
   ],
 };
 
@@ -72,7 +97,8 @@ describe.each(MUTATIONS.map((m) => [m.name, m] as const))('%s', (_name, m) => {
     expect(JSON.stringify(head), 'the mutation changes the document').not.toBe(JSON.stringify(base));
     expect(verdict, JSON.stringify(result, null, 2)).toBe(m.verdict);
     if (m.reaches !== undefined) {
-      const list = m.verdict === 'breaking' ? result.breaking : m.verdict === 'deprecated' ? result.deprecated : result.review;
+      const list =
+        m.verdict === 'breaking' ? result.breaking : m.verdict === 'deprecated' ? result.deprecated : result.review;
       const locations = [...new Set(list.map((c) => c.location))].sort();
       if (Array.isArray(m.reaches)) for (const location of m.reaches) expect(locations, location).toContain(location);
       else {
@@ -86,7 +112,13 @@ describe.each(MUTATIONS.map((m) => [m.name, m] as const))('%s', (_name, m) => {
 
 describe('no keyword passes unseen: each one that narrows a request (or an answer) is breaking or to review', () => {
   it.each(KEYWORD_CHANGES)('%s', (keyword, mutate) => {
-    const { base, head, result, verdict } = judge({ name: keyword, api: 'partner', verdict: 'breaking', reason: 'narrows', mutate });
+    const { base, head, result, verdict } = judge({
+      name: keyword,
+      api: 'partner',
+      verdict: 'breaking',
+      reason: 'narrows',
+      mutate,
+    });
     expect(JSON.stringify(head), 'the change changes the document').not.toBe(JSON.stringify(base));
     expect(verdict, JSON.stringify(result, null, 2)).not.toBe('harmless');
   });

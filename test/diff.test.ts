@@ -15,7 +15,8 @@ import { ROOT } from '../scripts/lib/paths.mjs';
 type Json = any;
 type Change = { location: string; kind: string; detail: string; about: string };
 
-const bundle = (api: string): Json => JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8'));
+const bundle = (api: string): Json =>
+  JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8'));
 const v2 = bundle('v2');
 
 /** Diff of the v2 bundle against a mutated copy of it. */
@@ -26,12 +27,22 @@ function mutated(mutate: (doc: Json) => void, base: Json = v2) {
 }
 
 const find = (list: Change[], location: string, kind: string, detail: RegExp | string) =>
-  list.find((c) => c.location === location && c.kind === kind && (typeof detail === 'string' ? c.detail.includes(detail) : detail.test(c.detail)));
+  list.find(
+    (c) =>
+      c.location === location &&
+      c.kind === kind &&
+      (typeof detail === 'string' ? c.detail.includes(detail) : detail.test(c.detail)),
+  );
 
 function expectBreaking(result: { breaking: Change[] }, location: string, kind: string, detail: RegExp | string) {
   expect(find(result.breaking, location, kind, detail), JSON.stringify(result.breaking, null, 2)).toBeTruthy();
 }
-function expectNonBreaking(result: { breaking: Change[]; review: Change[]; nonBreaking: Change[] }, location: string, kind: string, detail: RegExp | string) {
+function expectNonBreaking(
+  result: { breaking: Change[]; review: Change[]; nonBreaking: Change[] },
+  location: string,
+  kind: string,
+  detail: RegExp | string,
+) {
   expect(result.breaking, 'no breaking change').toEqual([]);
   expect(result.review, 'nothing to review').toEqual([]);
   expect(find(result.nonBreaking, location, kind, detail), JSON.stringify(result.nonBreaking, null, 2)).toBeTruthy();
@@ -41,7 +52,8 @@ const GET = 'GET /v2/verifications/{id}';
 const LIST = 'GET /v2/verifications/';
 const S = (doc: Json) => doc.components.schemas;
 const P = (doc: Json) => doc.components.parameters;
-const dropRequired = (schema: Json, name: string) => (schema.required = schema.required.filter((n: string) => n !== name));
+const dropRequired = (schema: Json, name: string) =>
+  (schema.required = schema.required.filter((n: string) => n !== name));
 
 // A small document with a request body, a response and a webhook: v2 has no
 // request bodies and no webhooks.
@@ -57,7 +69,10 @@ const synthetic = (): Json => ({
           content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderCreate' } } },
         },
         responses: {
-          '201': { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } },
+          '201': {
+            description: 'created',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } },
+          },
         },
       },
     },
@@ -82,7 +97,11 @@ const synthetic = (): Json => ({
         properties: {
           sku: { type: 'string', maxLength: 20 },
           kind: { type: 'string', enum: ['a', 'b', 'c'] },
-          lines: { type: 'array', maxItems: 5, items: { type: 'object', properties: { qty: { type: 'integer', minimum: 1, maximum: 10 } } } },
+          lines: {
+            type: 'array',
+            maxItems: 5,
+            items: { type: 'object', properties: { qty: { type: 'integer', minimum: 1, maximum: 10 } } },
+          },
         },
       },
       Order: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, sku: { type: 'string' } } },
@@ -94,7 +113,11 @@ const synthetic = (): Json => ({
           data: {
             type: 'object',
             required: ['orderId', 'total'],
-            properties: { orderId: { type: 'string' }, total: { type: 'integer' }, currency: { type: 'string', enum: ['EUR', 'USD'] } },
+            properties: {
+              orderId: { type: 'string' },
+              total: { type: 'integer' },
+              currency: { type: 'string', enum: ['EUR', 'USD'] },
+            },
           },
         },
       },
@@ -107,7 +130,12 @@ const event = (doc: Json) => doc.components.schemas.OrderEvent.properties.data;
 describe('diffDocuments on the real bundles', () => {
   it.each(APIS.map((a) => a.name))('finds no change between the %s bundle and itself', (api) => {
     const doc = bundle(api);
-    expect(diffDocuments(doc, structuredClone(doc))).toEqual({ breaking: [], review: [], deprecated: [], nonBreaking: [] });
+    expect(diffDocuments(doc, structuredClone(doc))).toEqual({
+      breaking: [],
+      review: [],
+      deprecated: [],
+      nonBreaking: [],
+    });
   });
 });
 
@@ -121,7 +149,12 @@ describe('breaking changes fail the gate', () => {
   it('removed operation of a path that keeps others (synthetic)', () => {
     const base = synthetic();
     base.paths['/orders'].get = { responses: { '200': { description: 'ok' } } };
-    expectBreaking(mutated((d) => delete d.paths['/orders'].post, base), 'POST /orders', 'operation-removed', 'operation removed');
+    expectBreaking(
+      mutated((d) => delete d.paths['/orders'].post, base),
+      'POST /orders',
+      'operation-removed',
+      'operation removed',
+    );
   });
 
   it('removed parameter', () => {
@@ -156,19 +189,39 @@ describe('breaking changes fail the gate', () => {
   });
 
   it('response field no longer required', () => {
-    expectBreaking(mutated((d) => dropRequired(S(d).Verification, 'url')), GET, 'field-became-optional', 'field url became optional');
+    expectBreaking(
+      mutated((d) => dropRequired(S(d).Verification, 'url')),
+      GET,
+      'field-became-optional',
+      'field url became optional',
+    );
   });
 
   it('removed response status', () => {
-    expectBreaking(mutated((d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']), GET, 'response-removed', 'response 404 removed');
+    expectBreaking(
+      mutated((d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']),
+      GET,
+      'response-removed',
+      'response 404 removed',
+    );
   });
 
   it('new required query parameter, and an optional one that became required', () => {
     const added = mutated((d) =>
-      d.paths['/v2/verifications/'].get.parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }),
+      d.paths['/v2/verifications/'].get.parameters.push({
+        name: 'tenant',
+        in: 'query',
+        required: true,
+        schema: { type: 'string' },
+      }),
     );
     expectBreaking(added, LIST, 'parameter-added-required', 'query parameter tenant added (required)');
-    expectBreaking(mutated((d) => (P(d).PageSize.required = true)), LIST, 'parameter-became-required', 'pageSize became required');
+    expectBreaking(
+      mutated((d) => (P(d).PageSize.required = true)),
+      LIST,
+      'parameter-became-required',
+      'pageSize became required',
+    );
   });
 
   it('new required request field (synthetic request body)', () => {
@@ -177,12 +230,24 @@ describe('breaking changes fail the gate', () => {
       body(d).required.push('country');
     }, synthetic());
     expectBreaking(result, 'POST /orders', 'field-added-required', 'request body: field country added (required)');
-    expectBreaking(mutated((d) => body(d).required.push('kind'), synthetic()), 'POST /orders', 'field-became-required', 'field kind became required');
+    expectBreaking(
+      mutated((d) => body(d).required.push('kind'), synthetic()),
+      'POST /orders',
+      'field-became-required',
+      'field kind became required',
+    );
   });
 
   it('narrowed enum in a request (the statuses filter)', () => {
-    const result = mutated((d) => (S(d).VerificationStatus.enum = S(d).VerificationStatus.enum.filter((s: string) => s !== 'REVIEW')));
-    expectBreaking(result, LIST, 'enum-values-removed', /query parameter statuses: field \[\]: enum values removed: "REVIEW"/);
+    const result = mutated(
+      (d) => (S(d).VerificationStatus.enum = S(d).VerificationStatus.enum.filter((s: string) => s !== 'REVIEW')),
+    );
+    expectBreaking(
+      result,
+      LIST,
+      'enum-values-removed',
+      /query parameter statuses: field \[\]: enum values removed: "REVIEW"/,
+    );
     // The same removal in a response only narrows what consumers receive.
     expect(find(result.nonBreaking, GET, 'enum-values-removed', 'response 200: field status')).toBeTruthy();
   });
@@ -195,11 +260,36 @@ describe('breaking changes fail the gate', () => {
   });
 
   it('narrowed bounds in requests: maximum lowered, minimum raised, maxLength and maxItems lowered', () => {
-    expectBreaking(mutated((d) => (P(d).PageSize.schema.maximum = 40)), LIST, 'bound-narrowed', 'pageSize: maximum 50 → 40');
-    expectBreaking(mutated((d) => (P(d).Page.schema.minimum = 1)), LIST, 'bound-narrowed', 'page: minimum 0 → 1');
-    expectBreaking(mutated((d) => (P(d).IdFilter.schema.maxLength = 36)), LIST, 'bound-narrowed', 'id: maxLength none → 36');
-    expectBreaking(mutated((d) => (body(d).properties.sku.maxLength = 10), synthetic()), 'POST /orders', 'bound-narrowed', 'field sku: maxLength 20 → 10');
-    expectBreaking(mutated((d) => (body(d).properties.lines.maxItems = 2), synthetic()), 'POST /orders', 'bound-narrowed', 'field lines: maxItems 5 → 2');
+    expectBreaking(
+      mutated((d) => (P(d).PageSize.schema.maximum = 40)),
+      LIST,
+      'bound-narrowed',
+      'pageSize: maximum 50 → 40',
+    );
+    expectBreaking(
+      mutated((d) => (P(d).Page.schema.minimum = 1)),
+      LIST,
+      'bound-narrowed',
+      'page: minimum 0 → 1',
+    );
+    expectBreaking(
+      mutated((d) => (P(d).IdFilter.schema.maxLength = 36)),
+      LIST,
+      'bound-narrowed',
+      'id: maxLength none → 36',
+    );
+    expectBreaking(
+      mutated((d) => (body(d).properties.sku.maxLength = 10), synthetic()),
+      'POST /orders',
+      'bound-narrowed',
+      'field sku: maxLength 20 → 10',
+    );
+    expectBreaking(
+      mutated((d) => (body(d).properties.lines.maxItems = 2), synthetic()),
+      'POST /orders',
+      'bound-narrowed',
+      'field lines: maxItems 5 → 2',
+    );
     expectBreaking(
       mutated((d) => (body(d).properties.lines.items.properties.qty.maximum = 5), synthetic()),
       'POST /orders',
@@ -209,8 +299,18 @@ describe('breaking changes fail the gate', () => {
   });
 
   it('changed type, in a request and in a response', () => {
-    expectBreaking(mutated((d) => (P(d).IdFilter.schema.type = 'integer')), LIST, 'type-changed', 'query parameter id: type string → integer');
-    expectBreaking(mutated((d) => (P(d).Page.schema.type = 'integer')), LIST, 'type-narrowed', 'page: type number → integer');
+    expectBreaking(
+      mutated((d) => (P(d).IdFilter.schema.type = 'integer')),
+      LIST,
+      'type-changed',
+      'query parameter id: type string → integer',
+    );
+    expectBreaking(
+      mutated((d) => (P(d).Page.schema.type = 'integer')),
+      LIST,
+      'type-narrowed',
+      'page: type number → integer',
+    );
     expectBreaking(
       mutated((d) => (S(d).VerificationList.properties.count = { type: 'string' })),
       LIST,
@@ -234,7 +334,12 @@ describe('breaking changes fail the gate', () => {
   });
 
   it('webhook payloads count as output: an added enum value breaks, a new required field does not', () => {
-    expectBreaking(mutated((d) => event(d).properties.currency.enum.push('GBP'), synthetic()), 'webhook order.created', 'enum-values-added', 'data.currency');
+    expectBreaking(
+      mutated((d) => event(d).properties.currency.enum.push('GBP'), synthetic()),
+      'webhook order.created',
+      'enum-values-added',
+      'data.currency',
+    );
     const result = mutated((d) => {
       event(d).properties.note = { type: 'string' };
       event(d).required.push('note');
@@ -243,24 +348,51 @@ describe('breaking changes fail the gate', () => {
   });
 
   it('removed webhook', () => {
-    expectBreaking(mutated((d) => delete d.webhooks['order.created'], synthetic()), 'webhook order.created', 'webhook-removed', 'webhook removed');
+    expectBreaking(
+      mutated((d) => delete d.webhooks['order.created'], synthetic()),
+      'webhook order.created',
+      'webhook-removed',
+      'webhook removed',
+    );
   });
 });
 
 describe('non-breaking changes pass the gate and are listed', () => {
   it('added optional response field', () => {
-    expectNonBreaking(mutated((d) => (S(d).Verification.properties.locale = { type: 'string' })), GET, 'field-added', 'field locale added (optional)');
+    expectNonBreaking(
+      mutated((d) => (S(d).Verification.properties.locale = { type: 'string' })),
+      GET,
+      'field-added',
+      'field locale added (optional)',
+    );
   });
 
   it('added operation', () => {
-    const result = mutated((d) => (d.paths['/v2/health'] = { get: { summary: 'Health', responses: { '200': { description: 'ok' } } } }));
+    const result = mutated(
+      (d) => (d.paths['/v2/health'] = { get: { summary: 'Health', responses: { '200': { description: 'ok' } } } }),
+    );
     expectNonBreaking(result, 'GET /v2/health', 'operation-added', 'operation added (Health)');
   });
 
   it('added enum value in a request, widened request bound, optional request field', () => {
-    expectNonBreaking(mutated((d) => body(d).properties.kind.enum.push('d'), synthetic()), 'POST /orders', 'enum-values-added', 'field kind');
-    expectNonBreaking(mutated((d) => (P(d).PageSize.schema.maximum = 100)), LIST, 'bound-widened', 'maximum 50 → 100');
-    expectNonBreaking(mutated((d) => (body(d).properties.note = { type: 'string' }), synthetic()), 'POST /orders', 'field-added', 'note added (optional)');
+    expectNonBreaking(
+      mutated((d) => body(d).properties.kind.enum.push('d'), synthetic()),
+      'POST /orders',
+      'enum-values-added',
+      'field kind',
+    );
+    expectNonBreaking(
+      mutated((d) => (P(d).PageSize.schema.maximum = 100)),
+      LIST,
+      'bound-widened',
+      'maximum 50 → 100',
+    );
+    expectNonBreaking(
+      mutated((d) => (body(d).properties.note = { type: 'string' }), synthetic()),
+      'POST /orders',
+      'field-added',
+      'note added (optional)',
+    );
   });
 
   it('a renamed path parameter is the same endpoint', () => {
@@ -283,11 +415,20 @@ describe('deprecations pass the gate as a verdict of their own, to tell partners
   };
 
   it('a field of a shared schema: named once by its schema, at every operation and webhook that carries it', () => {
-    const deprecated = only(mutated((d) => (S(d).VerificationPhoneNumber.properties.isVerified.deprecated = true), partner));
-    expect(new Set(deprecated.map((c) => c.about))).toEqual(new Set(['schema VerificationPhoneNumber: field isVerified deprecated']));
+    const deprecated = only(
+      mutated((d) => (S(d).VerificationPhoneNumber.properties.isVerified.deprecated = true), partner),
+    );
+    expect(new Set(deprecated.map((c) => c.about))).toEqual(
+      new Set(['schema VerificationPhoneNumber: field isVerified deprecated']),
+    );
     expect(new Set(deprecated.map((c) => c.kind))).toEqual(new Set(['deprecated']));
     const locations = new Set(deprecated.map((c) => c.location));
-    for (const location of ['POST /verifications', 'GET /verifications/{verificationId}', 'webhook verification.created', 'webhook verification.updated']) {
+    for (const location of [
+      'POST /verifications',
+      'GET /verifications/{verificationId}',
+      'webhook verification.created',
+      'webhook verification.updated',
+    ]) {
       expect(locations, location).toContain(location);
     }
     expect(deprecated.map((c) => c.detail)).toContain('request body: field phoneNumbers[].isVerified deprecated');
@@ -295,33 +436,62 @@ describe('deprecations pass the gate as a verdict of their own, to tell partners
 
   it('beside a $ref, the use is deprecated, named by the schema that holds it, not the schema it refers to', () => {
     const deprecated = only(mutated((d) => (S(d).Verification.properties.externalUserId.deprecated = true), partner));
-    expect(new Set(deprecated.map((c) => c.about))).toEqual(new Set(['schema Verification: field externalUserId deprecated']));
+    expect(new Set(deprecated.map((c) => c.about))).toEqual(
+      new Set(['schema Verification: field externalUserId deprecated']),
+    );
   });
 
   it('a whole named schema, an operation, a webhook, a parameter and a response header', () => {
-    expect(only(mutated((d) => (S(d).Verification.deprecated = true))).map((c) => c.about)).toEqual(['schema Verification deprecated', 'schema Verification deprecated']);
-    expect(only(mutated((d) => (d.paths['/v2/verifications/'].get.deprecated = true)))).toEqual([
-      { location: LIST, kind: 'deprecated', detail: 'operation deprecated (List verifications)', about: 'operation deprecated (List verifications)' },
+    expect(only(mutated((d) => (S(d).Verification.deprecated = true))).map((c) => c.about)).toEqual([
+      'schema Verification deprecated',
+      'schema Verification deprecated',
     ]);
-    expect(only(mutated((d) => (d.webhooks['order.created'].post.deprecated = true), synthetic()))[0].detail).toBe('webhook deprecated (orderCreated)');
-    expect(only(mutated((d) => (P(d).PageSize.deprecated = true))).map((c) => c.detail)).toEqual(['query parameter pageSize deprecated']);
+    expect(only(mutated((d) => (d.paths['/v2/verifications/'].get.deprecated = true)))).toEqual([
+      {
+        location: LIST,
+        kind: 'deprecated',
+        detail: 'operation deprecated (List verifications)',
+        about: 'operation deprecated (List verifications)',
+      },
+    ]);
+    expect(only(mutated((d) => (d.webhooks['order.created'].post.deprecated = true), synthetic()))[0].detail).toBe(
+      'webhook deprecated (orderCreated)',
+    );
+    expect(only(mutated((d) => (P(d).PageSize.deprecated = true))).map((c) => c.detail)).toEqual([
+      'query parameter pageSize deprecated',
+    ]);
     const withHeader = synthetic();
     withHeader.paths['/orders'].post.responses['201'].headers = { 'X-Trace': { schema: { type: 'string' } } };
-    const header = only(mutated((d) => (d.paths['/orders'].post.responses['201'].headers['X-Trace'].deprecated = true), withHeader));
+    const header = only(
+      mutated((d) => (d.paths['/orders'].post.responses['201'].headers['X-Trace'].deprecated = true), withHeader),
+    );
     expect(header.map((c) => c.detail)).toEqual(['response 201: header X-Trace deprecated']);
   });
 
   it('withdrawing a deprecation is a plain non-breaking change; deprecating and breaking at once reports both', () => {
     const withdrawn = mutated((d) => delete S(d).Verification.properties.phoneNumber.deprecated, partner);
     expect(withdrawn.deprecated).toEqual([]);
-    expectNonBreaking(withdrawn, 'GET /verifications/{verificationId}', 'undeprecated', 'response 200: field phoneNumber no longer deprecated');
-    const both = mutated((d) => Object.assign(body(d).properties.sku, { deprecated: true, maxLength: 10 }), synthetic());
+    expectNonBreaking(
+      withdrawn,
+      'GET /verifications/{verificationId}',
+      'undeprecated',
+      'response 200: field phoneNumber no longer deprecated',
+    );
+    const both = mutated(
+      (d) => Object.assign(body(d).properties.sku, { deprecated: true, maxLength: 10 }),
+      synthetic(),
+    );
     expect(both.deprecated.map((c) => c.detail)).toEqual(['request body: field sku deprecated']);
     expectBreaking(both, 'POST /orders', 'bound-narrowed', 'maxLength 20 → 10');
   });
 
   it('`deprecated: false` written out is no change', () => {
-    expect(mutated((d) => (S(d).Verification.properties.phoneNo.deprecated = false))).toEqual({ breaking: [], review: [], deprecated: [], nonBreaking: [] });
+    expect(mutated((d) => (S(d).Verification.properties.phoneNo.deprecated = false))).toEqual({
+      breaking: [],
+      review: [],
+      deprecated: [],
+      nonBreaking: [],
+    });
   });
 });
 

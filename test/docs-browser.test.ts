@@ -68,7 +68,6 @@ const SITE_PAGES = [
   { href: './webhook-delivery.html', text: 'Webhook delivery', heading: 'Webhook delivery' },
 ];
 
-
 const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name;
 
 if (!existsSync(CHROMIUM)) {
@@ -102,7 +101,12 @@ if (!existsSync(CHROMIUM)) {
       mkdirSync(SHOTS, { recursive: true });
       site = await serveStatic(DOCS);
       // launch() gives the browser a fresh, empty profile of its own.
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: 20_000,
+      });
       context = await browser.newContext({ viewport: VIEWPORT });
     }, 30_000);
 
@@ -114,8 +118,12 @@ if (!existsSync(CHROMIUM)) {
     it('index.html links every API page, the changelog, the assumptions and webhook delivery, each link opens it, and it gives the npx command', async () => {
       const { page, trouble } = await openPage('index.html');
       screenshotOnFailure(page, 'index');
-      const links = await page.$$eval('a[href]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent?.trim() })));
-      expect(links.map((l) => l.href).sort()).toEqual([...APIS.map((api) => `./${api.name}.html`), ...SITE_PAGES.map((p) => p.href)].sort());
+      const links = await page.$$eval('a[href]', (as) =>
+        as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent?.trim() })),
+      );
+      expect(links.map((l) => l.href).sort()).toEqual(
+        [...APIS.map((api) => `./${api.name}.html`), ...SITE_PAGES.map((p) => p.href)].sort(),
+      );
       const body = (await page.textContent('body')) ?? '';
       expect(body).toContain(`npx ${PACKAGE_NAME} sandbox`);
       expect(body).not.toContain('npm run');
@@ -125,7 +133,10 @@ if (!existsSync(CHROMIUM)) {
       for (const api of APIS) {
         expect(links.find((l) => l.href === `./${api.name}.html`)?.text, api.name).toBe(api.title);
         const opened = await openPage('index.html');
-        const [res] = await Promise.all([opened.page.waitForNavigation({ waitUntil: 'load' }), opened.page.click(`a[href="./${api.name}.html"]`)]);
+        const [res] = await Promise.all([
+          opened.page.waitForNavigation({ waitUntil: 'load' }),
+          opened.page.click(`a[href="./${api.name}.html"]`),
+        ]);
         expect(res?.status(), api.name).toBe(200);
         expect(new URL(opened.page.url()).pathname).toBe(`/${api.name}.html`);
         // Redoc ran: the page carries the API's title and its menu.
@@ -141,7 +152,10 @@ if (!existsSync(CHROMIUM)) {
       }
       for (const site of SITE_PAGES) {
         expect(links.find((l) => l.href === site.href)?.text, site.href).toBe(site.text);
-        const [res] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(`a[href="${site.href}"]`)]);
+        const [res] = await Promise.all([
+          page.waitForNavigation({ waitUntil: 'load' }),
+          page.click(`a[href="${site.href}"]`),
+        ]);
         expect(res?.status(), site.href).toBe(200);
         expect(await page.locator('h1').first().textContent()).toBe(site.heading);
         await page.goBack({ waitUntil: 'load' });
@@ -154,7 +168,9 @@ if (!existsSync(CHROMIUM)) {
     it('changelog.html lists the releases of CHANGELOG.md', async () => {
       const { page, trouble } = await openPage('changelog.html');
       screenshotOnFailure(page, 'changelog');
-      const versions = [...readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
+      const versions = [...readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) =>
+        m[1].trim(),
+      );
       expect(versions.length).toBeGreaterThan(0);
       expect(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent?.trim()))).toEqual(versions);
       await expectClean({ page, trouble });
@@ -171,7 +187,9 @@ if (!existsSync(CHROMIUM)) {
 
       for (const api of APIS) {
         const marked = new Set(
-          documentTexts(loadBundle(api.name)).flatMap(({ text }) => [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1])),
+          documentTexts(loadBundle(api.name)).flatMap(({ text }) =>
+            [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1]),
+          ),
         );
         for (const id of marked) expect(entries, `${api.name} marks ${id}`).toContain(id);
       }
@@ -202,13 +220,24 @@ if (!existsSync(CHROMIUM)) {
         screenshotOnFailure(page, name);
         // Redoc rendered the descriptions at all: the info description's
         // first sentence is in a Markdown block (so 0 tables below means 0).
-        const firstWords = cellText(String(doc.info.description ?? '').split('\n')[0]).split(' ').slice(0, 6).join(' ');
+        const firstWords = cellText(String(doc.info.description ?? '').split('\n')[0])
+          .split(' ')
+          .slice(0, 6)
+          .join(' ');
         if (firstWords) {
           await expect
-            .poll(() => page.$$eval('[data-component-name="Markdown/Markdown"]', (ms) => ms.map((m) => m.textContent?.replace(/\s+/g, ' ') ?? '')), { timeout: POLL_MS })
+            .poll(
+              () =>
+                page.$$eval('[data-component-name="Markdown/Markdown"]', (ms) =>
+                  ms.map((m) => m.textContent?.replace(/\s+/g, ' ') ?? ''),
+                ),
+              { timeout: POLL_MS },
+            )
             .toContainEqual(expect.stringContaining(firstWords));
         }
-        const expected = [doc.info.description, ...(doc.tags ?? []).map((t: Json) => t.description)].flatMap((d) => markdownTables(d));
+        const expected = [doc.info.description, ...(doc.tags ?? []).map((t: Json) => t.description)].flatMap((d) =>
+          markdownTables(d),
+        );
         const rendered = await page.$$eval(MARKDOWN_TABLE, (tables) =>
           tables.map((t) => {
             const text = (cell: Element) => (cell.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -242,9 +271,14 @@ if (!existsSync(CHROMIUM)) {
         // group open at a time: open each group in turn, then choose each of
         // its operations; each must render as a section headed by its label.
         const headings = () =>
-          page.$$eval('h1, h2', (hs) => hs.filter((h) => (h as HTMLElement).offsetParent !== null).map((h) => h.textContent?.trim()));
-        const group = (href: string) => page.locator(`${MENU_ITEM}.menu-item-type-group`).filter({ has: page.locator(`> a[href="${href}"]`) });
-        const groupHrefs = await page.$$eval(`${MENU_ITEM}.menu-item-type-group > a`, (as) => as.map((a) => a.getAttribute('href') ?? ''));
+          page.$$eval('h1, h2', (hs) =>
+            hs.filter((h) => (h as HTMLElement).offsetParent !== null).map((h) => h.textContent?.trim()),
+          );
+        const group = (href: string) =>
+          page.locator(`${MENU_ITEM}.menu-item-type-group`).filter({ has: page.locator(`> a[href="${href}"]`) });
+        const groupHrefs = await page.$$eval(`${MENU_ITEM}.menu-item-type-group > a`, (as) =>
+          as.map((a) => a.getAttribute('href') ?? ''),
+        );
         expect(groupHrefs.length, 'tag groups in the menu').toBeGreaterThan(0);
         // The groups that show items, each with whether Redoc marks it or one of its items as the chosen one.
         const openGroups = () =>
@@ -264,34 +298,50 @@ if (!existsSync(CHROMIUM)) {
         for (const href of groupHrefs) {
           const g = group(href);
           expect(await g.count(), href).toBe(1);
-          if ((await g.locator(MENU_ITEM).count()) === 0) await g.locator('[data-testid="menu-item-label"]').first().click();
+          if ((await g.locator(MENU_ITEM).count()) === 0)
+            await g.locator('[data-testid="menu-item-label"]').first().click();
           // The group opens at once, but Redoc closes the one open before
           // only when its router takes the new address (a React transition,
           // late when the CPU is busy), and that closing slides every item
           // below it up: a click meanwhile is pressed on one item and
           // released on another, which chooses nothing. So the walk goes on
           // once this group is the only one open and is chosen.
-          await expect.poll(openGroups, { message: `${href}: the only group open, and chosen`, timeout: POLL_MS }).toEqual([{ href, chosen: true }]);
+          await expect
+            .poll(openGroups, { message: `${href}: the only group open, and chosen`, timeout: POLL_MS })
+            .toEqual([{ href, chosen: true }]);
           const ops = g.locator(`${MENU_ITEM}.menu-item-type-operation`);
-          await expect.poll(() => ops.count(), { message: `${href}: operations shown`, timeout: POLL_MS }).toBeGreaterThan(0);
+          await expect
+            .poll(() => ops.count(), { message: `${href}: operations shown`, timeout: POLL_MS })
+            .toBeGreaterThan(0);
           const items = await ops.evaluateAll((els) =>
-            els.map((el) => ({ label: el.querySelector('[data-text]')?.getAttribute('data-text') ?? '', href: el.querySelector('a')?.getAttribute('href') ?? '' })),
+            els.map((el) => ({
+              label: el.querySelector('[data-text]')?.getAttribute('data-text') ?? '',
+              href: el.querySelector('a')?.getAttribute('href') ?? '',
+            })),
           );
           for (const [i, item] of items.entries()) {
             menu.push(item.label);
             await ops.nth(i).locator('[data-testid="menu-item-label"]').first().click();
-            await expect.poll(() => new URL(page.url()).hash, { message: `${item.label}: address`, timeout: POLL_MS }).toBe(item.href);
+            await expect
+              .poll(() => new URL(page.url()).hash, { message: `${item.label}: address`, timeout: POLL_MS })
+              .toBe(item.href);
             // (Redoc appends a "Webhook" badge to the heading of a webhook.)
             await expect
-              .poll(async () => (await headings()).some((h) => h === item.label || h?.startsWith(`${item.label}Webhook`)), {
-                message: `${item.label}: rendered heading`,
-                timeout: POLL_MS,
-              })
+              .poll(
+                async () => (await headings()).some((h) => h === item.label || h?.startsWith(`${item.label}Webhook`)),
+                {
+                  message: `${item.label}: rendered heading`,
+                  timeout: POLL_MS,
+                },
+              )
               .toBe(true);
             // Tables in the operation's description render too.
             const op = operations.find((o) => o.label === item.label);
             const tables = markdownTables(op?.operation.description).length;
-            if (tables > 0) expect(await page.locator(MARKDOWN_TABLE).count(), `${item.label}: tables`).toBeGreaterThanOrEqual(tables);
+            if (tables > 0)
+              expect(await page.locator(MARKDOWN_TABLE).count(), `${item.label}: tables`).toBeGreaterThanOrEqual(
+                tables,
+              );
             const opSamples = samples.find((s) => s.operationId === op?.operation.operationId);
             if (opSamples) {
               await expectSamples(page, opSamples);
@@ -305,7 +355,9 @@ if (!existsSync(CHROMIUM)) {
         const webhooks = operations.filter((o) => o.kind === 'webhook');
         for (const w of webhooks) expect(menu, `webhook ${w.key}`).toContain(w.label);
         // Every operation with samples had them checked.
-        expect(sampled.sort(), 'operations whose samples were checked').toEqual(samples.map((s) => s.operationId).sort());
+        expect(sampled.sort(), 'operations whose samples were checked').toEqual(
+          samples.map((s) => s.operationId).sort(),
+        );
         await expectClean({ page, trouble });
       });
 
@@ -315,7 +367,9 @@ if (!existsSync(CHROMIUM)) {
         // The Servers box (the address menu of the first panel) shows the address, and no Markdown marks.
         const first = samples[0];
         const panel = await samplesPanel(page, name, first.operationId);
-        const serverMenu = panel.locator('[data-component-name="Panel/PanelHeader"] > [data-testid="dropdown"]').first();
+        const serverMenu = panel
+          .locator('[data-component-name="Panel/PanelHeader"] > [data-testid="dropdown"]')
+          .first();
         await serverMenu.locator('button').first().click();
         const item = serverMenu.locator('[role="menuitem"]').first();
         await item.waitFor();
@@ -338,19 +392,31 @@ if (!existsSync(CHROMIUM)) {
       await page.bringToFront();
       screenshotOnFailure(page, 'partner-deprecated');
       const doc = loadBundle('partner');
-      const body = deref(doc, deref(doc, doc.paths['/verifications'].post.requestBody).content['application/json'].schema);
-      const fields = Object.entries<Json>(body.properties).map(([field, schema]) => ({ field, deprecated: deref(doc, schema).deprecated === true }));
+      const body = deref(
+        doc,
+        deref(doc, doc.paths['/verifications'].post.requestBody).content['application/json'].schema,
+      );
+      const fields = Object.entries<Json>(body.properties).map(([field, schema]) => ({
+        field,
+        deprecated: deref(doc, schema).deprecated === true,
+      }));
       expect(fields.filter((f) => f.deprecated).length, 'deprecated fields in the create request').toBeGreaterThan(0);
       await samplesPanel(page, 'partner', 'createVerification');
       const shown: { field: string; deprecated: boolean; struckOrBadge: boolean }[] = [];
       for (const { field } of fields) {
-        const head = page.locator(`.schema-property-item[id$="/createverification/t=request&path=${field.toLowerCase()}"] > :first-child`).first();
+        const head = page
+          .locator(
+            `.schema-property-item[id$="/createverification/t=request&path=${field.toLowerCase()}"] > :first-child`,
+          )
+          .first();
         await head.waitFor();
         shown.push(
           await head.evaluate((el, name) => {
             const nameEl = el.querySelector('.schema-name');
             const struck = nameEl ? getComputedStyle(nameEl).textDecorationLine.includes('line-through') : false;
-            const badge = [...el.querySelectorAll('span')].some((s) => s.children.length === 0 && s.textContent?.trim() === 'deprecated');
+            const badge = [...el.querySelectorAll('span')].some(
+              (s) => s.children.length === 0 && s.textContent?.trim() === 'deprecated',
+            );
             return { field: name, deprecated: struck && badge, struckOrBadge: struck || badge };
           }, field),
         );
@@ -366,7 +432,7 @@ if (!existsSync(CHROMIUM)) {
       await page.bringToFront();
       await samplesPanel(page, 'partner', 'createVerification');
       const marker = page.locator('[id$="/createverification"] a[href="assumptions.html#P1"]').first();
-      expect((await marker.evaluate((a) => a.parentElement?.textContent ?? ''))).toMatch(/Assumed \(P1\): /);
+      expect(await marker.evaluate((a) => a.parentElement?.textContent ?? '')).toMatch(/Assumed \(P1\): /);
       const [res] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), marker.click()]);
       expect(res?.status()).toBe(200);
       expect(new URL(page.url()).pathname + new URL(page.url()).hash).toBe('/assumptions.html#P1');
@@ -399,9 +465,16 @@ if (!existsSync(CHROMIUM)) {
       await page.waitForSelector(MENU_ITEM);
       const panel = await samplesPanel(page, 'partner', 'createVerification');
       await chooseLanguage(panel, 'TypeScript');
-      await expect.poll(() => panel.locator('pre[data-testid="source-code"]').first().textContent(), { timeout: POLL_MS }).toContain('createPartnerClient');
-      await page.locator('[id$="/createverification"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      expect(await panel.locator('pre[data-testid="source-code"]').first().isVisible(), 'the samples are in view').toBe(true);
+      await expect
+        .poll(() => panel.locator('pre[data-testid="source-code"]').first().textContent(), { timeout: POLL_MS })
+        .toContain('createPartnerClient');
+      await page
+        .locator('[id$="/createverification"]')
+        .first()
+        .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      expect(await panel.locator('pre[data-testid="source-code"]').first().isVisible(), 'the samples are in view').toBe(
+        true,
+      );
       await page.screenshot({ path: path.join(SHOTS, 'docs-operation.jpg'), quality: JPEG_QUALITY });
       await page.setViewportSize(viewport);
 

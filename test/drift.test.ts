@@ -24,29 +24,45 @@ afterAll(() => copy.remove());
 it('generated/openapi, types and workflows match a fresh build of the sources', async () => {
   const result = await run(ROOT);
   expect(result.stderr, result.stdout).toBe('');
-  expect(result.stdout).toMatch(/check-drift: generated\/openapi\/, generated\/types\/, generated\/workflows\/ match a fresh build of the sources \(\d+ files\)/);
+  expect(result.stdout).toMatch(
+    /check-drift: generated\/openapi\/, generated\/types\/, generated\/workflows\/ match a fresh build of the sources \(\d+ files\)/,
+  );
 });
 
 it('names a bundle edited by hand, where it differs, and what to run', async () => {
   const bundle = path.join(copy.dir, 'generated', 'openapi', 'partner.json');
-  writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('"title": "Partner Integration API"', '"title": "Edited by hand"'));
+  writeFileSync(
+    bundle,
+    readFileSync(bundle, 'utf8').replace('"title": "Partner Integration API"', '"title": "Edited by hand"'),
+  );
   const result = await run(copy.dir);
   expect(result.code).toBe(1);
-  expect(result.stderr).toContain('out of date: generated/openapi/partner.json (line 4: has "    \\"title\\": \\"Edited by hand\\",", the sources give');
-  expect(result.stderr).toMatch(/Run `npm run build`.* and commit generated\/openapi\/, generated\/types\/, generated\/workflows\//);
+  expect(result.stderr).toContain(
+    'out of date: generated/openapi/partner.json (line 4: has "    \\"title\\": \\"Edited by hand\\",", the sources give',
+  );
+  expect(result.stderr).toMatch(
+    /Run `npm run build`.* and commit generated\/openapi\/, generated\/types\/, generated\/workflows\//,
+  );
 });
 
 describe('info.version', () => {
   const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 
   it.each(['v2', 'partner', 'sandbox'])('of the %s bundle is the package version, in both forms', (api) => {
-    expect(JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8')).info.version).toBe(version);
-    expect(parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.yaml`), 'utf8')).info.version).toBe(version);
+    expect(JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8')).info.version).toBe(
+      version,
+    );
+    expect(parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.yaml`), 'utf8')).info.version).toBe(
+      version,
+    );
   });
 
   it('is written over one line of the bundle, the rest kept as written, and a bundle without one is refused', () => {
-    const bundle = 'openapi: 3.1.0\ninfo:\n  title: T\n  description: |\n    version: not this one\n\n    More.\n  version: set-by-build\npaths: {}\n';
+    const bundle =
+      'openapi: 3.1.0\ninfo:\n  title: T\n  description: |\n    version: not this one\n\n    More.\n  version: set-by-build\npaths: {}\n';
     expect(withVersion(bundle, '3.1.0')).toBe(bundle.replace('version: set-by-build', 'version: 3.1.0'));
-    expect(() => withVersion('openapi: 3.1.0\ninfo:\n  title: T\npaths: {}\n', '3.1.0')).toThrow(/could not write version 3\.1\.0 into the bundle's info\.version/);
+    expect(() => withVersion('openapi: 3.1.0\ninfo:\n  title: T\npaths: {}\n', '3.1.0')).toThrow(
+      /could not write version 3\.1\.0 into the bundle's info\.version/,
+    );
   });
 });

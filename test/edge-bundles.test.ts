@@ -43,17 +43,24 @@ describe('an edge receiver bundled from the installed package', () => {
     }
   });
 
-  it.each(Object.keys(RECEIVERS))('the bundle of %s answers 200 to a signed webhook and refuses a forged one', async (name) => {
-    const { default: worker } = await import(pathToFileURL(path.join(project, `${name}.bundle.mjs`)).href);
-    const key = 'sbx_edge_key';
-    const text = JSON.stringify(documentedWebhookExamples().get('verification.updated'));
-    const sent: unknown[] = [];
-    const env = { AUTH_KEY: key, QUEUE: { send: async (m: unknown) => void sent.push(m) } };
-    const post = (sig: string) => worker.fetch(new Request('https://receiver.example/', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } }), env);
-    expect((await post(signWebhookPayload(text, key))).status).toBe(200);
-    expect((await post(signWebhookPayload(text, 'sbx_forger'))).status).toBe(401);
-    expect(sent.length).toBeLessThanOrEqual(1);
-  });
+  it.each(Object.keys(RECEIVERS))(
+    'the bundle of %s answers 200 to a signed webhook and refuses a forged one',
+    async (name) => {
+      const { default: worker } = await import(pathToFileURL(path.join(project, `${name}.bundle.mjs`)).href);
+      const key = 'sbx_edge_key';
+      const text = JSON.stringify(documentedWebhookExamples().get('verification.updated'));
+      const sent: unknown[] = [];
+      const env = { AUTH_KEY: key, QUEUE: { send: async (m: unknown) => void sent.push(m) } };
+      const post = (sig: string) =>
+        worker.fetch(
+          new Request('https://receiver.example/', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } }),
+          env,
+        );
+      expect((await post(signWebhookPayload(text, key))).status).toBe(200);
+      expect((await post(signWebhookPayload(text, 'sbx_forger'))).status).toBe(401);
+      expect(sent.length).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('a bare import of the webhooks module bundles to nothing: the declaration lets the bundler drop it', async () => {
     expect((await bundleReceiver(project, "import '@verification-service/contracts/webhooks';")).trim()).toBe('');
@@ -62,7 +69,9 @@ describe('an edge receiver bundled from the installed package', () => {
 
 describe('the sideEffects declaration', () => {
   it('is true of every module it covers: importing one adds no global, listener, handle or output', async () => {
-    const pkg = JSON.parse(readFileSync(path.join(project, 'node_modules', '@verification-service', 'contracts', 'package.json'), 'utf8'));
+    const pkg = JSON.parse(
+      readFileSync(path.join(project, 'node_modules', '@verification-service', 'contracts', 'package.json'), 'utf8'),
+    );
     expect(pkg.sideEffects).toEqual(['./generated/lib/src/cli/index.js']);
     // The one module with side effects is the command line, which runs when loaded.
     expect(Object.values(pkg.bin)).toEqual(['generated/lib/src/cli/index.js']);

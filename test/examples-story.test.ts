@@ -51,7 +51,6 @@ import {
   v2Problems,
 } from './helpers/story-checks.js';
 
-
 // The documented transitions (partner document, "States and transitions";
 // revert rule 1 adds waitingForUserInput -> reverted).
 const NEXT: Record<string, string[]> = {
@@ -64,7 +63,13 @@ const NEXT: Record<string, string[]> = {
 function reachable(from: string, to: string): boolean {
   const seen = new Set([from]);
   const queue = [from];
-  while (queue.length) for (const next of NEXT[queue.shift()!] ?? []) if (!seen.has(next)) seen.add(next), queue.push(next);
+  while (queue.length) {
+    for (const next of NEXT[queue.shift()!] ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
   return seen.has(to);
 }
 
@@ -73,25 +78,42 @@ const deletions = (story: Story) => new Map(story.users.filter((u) => u.deleted)
 
 /** Reverts that detached data from a user: [previousUserId, moment]. */
 const reverts = (story: Story) =>
-  story.verifications.filter((v) => v.value.status === 'reverted' && v.value.previousUserId).map((v) => [v.value.previousUserId as string, v.at] as const);
+  story.verifications
+    .filter((v) => v.value.status === 'reverted' && v.value.previousUserId)
+    .map((v) => [v.value.previousUserId as string, v.at] as const);
 
 function userProblems(story: Story): string[] {
   const problems: string[] = [];
   const reverted = reverts(story);
   for (const [id, snapshots] of groupBy(story.users, (u) => u.id)) {
-    const detachedBetween = (from: string, to: string) => reverted.some(([user, at]) => user === id && time(at) > time(from) && time(at) <= time(to));
+    const detachedBetween = (from: string, to: string) =>
+      reverted.some(([user, at]) => user === id && time(at) > time(from) && time(at) <= time(to));
     for (const s of snapshots) {
-      if (s.createdAt !== snapshots[0].createdAt) problems.push(`user ${id}: createdAt ${s.createdAt} at ${s.where}, ${snapshots[0].createdAt} at ${snapshots[0].where}`);
+      if (s.createdAt !== snapshots[0].createdAt)
+        problems.push(
+          `user ${id}: createdAt ${s.createdAt} at ${s.where}, ${snapshots[0].createdAt} at ${snapshots[0].where}`,
+        );
       const names = s.names?.map((n) => n.name) ?? [];
-      if (s.currentName && names.length && s.currentName !== names.at(-1)) problems.push(`user ${id}: current name ${s.currentName} is not the last of names [${names}] at ${s.where}`);
-      for (const [kind, entries] of [['phone', s.phones], ['external user', s.externalUsers]] as const) {
+      if (s.currentName && names.length && s.currentName !== names.at(-1))
+        problems.push(`user ${id}: current name ${s.currentName} is not the last of names [${names}] at ${s.where}`);
+      for (const [kind, entries] of [
+        ['phone', s.phones],
+        ['external user', s.externalUsers],
+      ] as const) {
         for (const [key, addedAt] of entries) {
-          if (time(addedAt) > time(s.at)) problems.push(`user ${id}: ${kind} ${key} added at ${addedAt}, after the snapshot (${s.at}) at ${s.where}`);
+          if (time(addedAt) > time(s.at))
+            problems.push(`user ${id}: ${kind} ${key} added at ${addedAt}, after the snapshot (${s.at}) at ${s.where}`);
         }
       }
       for (const doc of s.documents) {
-        if (s.dateOfBirth && doc.dateOfBirth !== s.dateOfBirth) problems.push(`user ${id}: document ${doc.serialNo} born ${doc.dateOfBirth}, user ${s.dateOfBirth} at ${s.where}`);
-        if (names.length && !names.includes(`${doc.firstName} ${doc.lastName}`)) problems.push(`user ${id}: document ${doc.serialNo} of ${doc.firstName} ${doc.lastName}, not in names [${names}] at ${s.where}`);
+        if (s.dateOfBirth && doc.dateOfBirth !== s.dateOfBirth)
+          problems.push(
+            `user ${id}: document ${doc.serialNo} born ${doc.dateOfBirth}, user ${s.dateOfBirth} at ${s.where}`,
+          );
+        if (names.length && !names.includes(`${doc.firstName} ${doc.lastName}`))
+          problems.push(
+            `user ${id}: document ${doc.serialNo} of ${doc.firstName} ${doc.lastName}, not in names [${names}] at ${s.where}`,
+          );
       }
     }
     const births = new Set(snapshots.map((s) => s.dateOfBirth).filter(Boolean));
@@ -107,7 +129,10 @@ function userProblems(story: Story): string[] {
         for (const [key, addedAt] of entriesOf(s) ?? []) {
           const first = known.get(key);
           if (!first) known.set(key, { addedAt, where: s.where });
-          else if (first.addedAt !== addedAt) problems.push(`user ${id}: ${kind} ${key} added at ${addedAt} (${s.where}) and at ${first.addedAt} (${first.where})`);
+          else if (first.addedAt !== addedAt)
+            problems.push(
+              `user ${id}: ${kind} ${key} added at ${addedAt} (${s.where}) and at ${first.addedAt} (${first.where})`,
+            );
         }
       }
       for (const s of snapshots) {
@@ -115,7 +140,9 @@ function userProblems(story: Story): string[] {
         if (!entries) continue;
         for (const [key, { addedAt, where }] of known) {
           if (!entries.has(key) && time(s.at) >= time(addedAt) && !detachedBetween(addedAt, s.at)) {
-            problems.push(`user ${id}: ${kind} ${key} (added ${addedAt}, ${where}) missing from the later snapshot at ${s.at} (${s.where})`);
+            problems.push(
+              `user ${id}: ${kind} ${key} (added ${addedAt}, ${where}) missing from the later snapshot at ${s.at} (${s.where})`,
+            );
           }
         }
       }
@@ -130,8 +157,12 @@ function deletionProblems(story: Story): string[] {
     for (const s of story.users.filter((u) => u.id === id && !u.deleted && time(u.at) > time(deletedAt))) {
       problems.push(`user ${id} deleted at ${deletedAt} is live at ${s.at} (${s.where})`);
     }
-    for (const m of story.userMentions.filter((m) => m.userId === id && (m.at === undefined || time(m.at) > time(deletedAt)))) {
-      problems.push(`user ${id} deleted at ${deletedAt} is named as a live user ${m.at ? `at ${m.at} ` : ''}(${m.where})`);
+    for (const m of story.userMentions.filter(
+      (m) => m.userId === id && (m.at === undefined || time(m.at) > time(deletedAt)),
+    )) {
+      problems.push(
+        `user ${id} deleted at ${deletedAt} is named as a live user ${m.at ? `at ${m.at} ` : ''}(${m.where})`,
+      );
     }
   }
   return problems;
@@ -157,13 +188,15 @@ function ownershipProblems(story: Story): string[] {
     own(`external user ${v.value.externalUserId}`, user, v.where);
     for (const p of v.value.phoneNumbers ?? []) own(`phone ${p.phoneNumber}`, user, v.where);
   }
-  for (const m of story.userMentions) for (const ext of m.externalUserIds ?? []) own(`external user ${ext}`, m.userId, m.where);
+  for (const m of story.userMentions)
+    for (const ext of m.externalUserIds ?? []) own(`external user ${ext}`, m.userId, m.where);
   // A batch link assigns the external user id to the user found by phone number.
   const phoneOwners = (phone: string) => [...(owners.get(`phone ${phone}`)?.keys() ?? [])];
   for (const { where, value } of story.externalUserBatches) {
     for (const link of value.externalUsersWithSuccess) {
       const users = phoneOwners(link.phoneNumber).filter((u) => !deleted.has(u));
-      if (users.length === 0) problems.push(`${where}: links ${link.externalUserId} to ${link.phoneNumber}, which no live user has`);
+      if (users.length === 0)
+        problems.push(`${where}: links ${link.externalUserId} to ${link.phoneNumber}, which no live user has`);
       for (const u of users) own(`external user ${link.externalUserId}`, u, where);
     }
     for (const phone of value.unknownPhoneNumbers) {
@@ -176,15 +209,30 @@ function ownershipProblems(story: Story): string[] {
     if (live.length > 1) problems.push(`${key} belongs to ${live.map(([u, s]) => `${u} (${s.where})`).join(' and ')}`);
     for (const [gone] of users.filter(([u]) => deleted.has(u))) {
       for (const [u, s] of live) {
-        if (!s.since || time(s.since) <= time(deleted.get(gone)!)) problems.push(`${key} of deleted user ${gone} is on ${u} before the deletion (${s.where})`);
+        if (!s.since || time(s.since) <= time(deleted.get(gone)!))
+          problems.push(`${key} of deleted user ${gone} is on ${u} before the deletion (${s.where})`);
       }
     }
   }
   return problems;
 }
 
-const SUPPLIED = ['externalUserId', 'firstName', 'lastName', 'redirectUrl', 'errorRedirectUrl', 'reason', 'metadata', 'requirements', 'createdAt', 'validTo'];
-const phonesOf = (v: Json) => [...new Set([...(v.phoneNumbers ?? []).map((p: Json) => p.phoneNumber), ...(v.phoneNumber ? [v.phoneNumber] : [])])].sort();
+const SUPPLIED = [
+  'externalUserId',
+  'firstName',
+  'lastName',
+  'redirectUrl',
+  'errorRedirectUrl',
+  'reason',
+  'metadata',
+  'requirements',
+  'createdAt',
+  'validTo',
+];
+const phonesOf = (v: Json) =>
+  [
+    ...new Set([...(v.phoneNumbers ?? []).map((p: Json) => p.phoneNumber), ...(v.phoneNumber ? [v.phoneNumber] : [])]),
+  ].sort();
 
 function verificationProblems(story: Story): string[] {
   const problems: string[] = [];
@@ -194,19 +242,30 @@ function verificationProblems(story: Story): string[] {
     for (const s of snapshots) {
       for (const field of SUPPLIED) {
         if (field in s.value && field in first.value && !isDeepStrictEqual(s.value[field], first.value[field])) {
-          problems.push(`verification ${id}: ${field} ${JSON.stringify(s.value[field])} at ${s.where}, ${JSON.stringify(first.value[field])} at ${first.where}`);
+          problems.push(
+            `verification ${id}: ${field} ${JSON.stringify(s.value[field])} at ${s.where}, ${JSON.stringify(first.value[field])} at ${first.where}`,
+          );
         }
       }
-      if (!isDeepStrictEqual(phonesOf(s.value), phonesOf(first.value))) problems.push(`verification ${id}: phones ${phonesOf(s.value)} at ${s.where}, ${phonesOf(first.value)} at ${first.where}`);
-      if (time(s.at) < time(s.value.createdAt)) problems.push(`verification ${id}: updatedAt before createdAt at ${s.where}`);
-      if (s.eventAt && time(s.eventAt) < time(s.at)) problems.push(`verification ${id}: webhook sent at ${s.eventAt}, before its data's updatedAt ${s.at} (${s.where})`);
-      if (s.value.userId && s.value.status !== 'completed') problems.push(`verification ${id}: userId while ${s.value.status} at ${s.where}`);
+      if (!isDeepStrictEqual(phonesOf(s.value), phonesOf(first.value)))
+        problems.push(
+          `verification ${id}: phones ${phonesOf(s.value)} at ${s.where}, ${phonesOf(first.value)} at ${first.where}`,
+        );
+      if (time(s.at) < time(s.value.createdAt))
+        problems.push(`verification ${id}: updatedAt before createdAt at ${s.where}`);
+      if (s.eventAt && time(s.eventAt) < time(s.at))
+        problems.push(
+          `verification ${id}: webhook sent at ${s.eventAt}, before its data's updatedAt ${s.at} (${s.where})`,
+        );
+      if (s.value.userId && s.value.status !== 'completed')
+        problems.push(`verification ${id}: userId while ${s.value.status} at ${s.where}`);
     }
     // Collected data, once there, stays the same.
     for (const s of snapshots) {
       for (const entry of s.value.collectedRequirements ?? []) {
         const earlier = first.value.collectedRequirements?.find((e: Json) => e.type === entry.type);
-        if (entry.result && earlier?.result && !isDeepStrictEqual(entry.result, earlier.result)) problems.push(`verification ${id}: collected ${entry.type} differs at ${s.where} and ${first.where}`);
+        if (entry.result && earlier?.result && !isDeepStrictEqual(entry.result, earlier.result))
+          problems.push(`verification ${id}: collected ${entry.type} differs at ${s.where} and ${first.where}`);
       }
     }
     const users = new Set(snapshots.map((s) => s.value.userId ?? s.value.previousUserId).filter(Boolean));
@@ -214,8 +273,12 @@ function verificationProblems(story: Story): string[] {
     const ordered = [...snapshots].sort((a, b) => time(a.at) - time(b.at));
     for (let i = 1; i < ordered.length; i++) {
       const [a, b] = [ordered[i - 1], ordered[i]];
-      if (!reachable(a.value.status, b.value.status)) problems.push(`verification ${id}: ${a.value.status} at ${a.at} (${a.where}) cannot become ${b.value.status} at ${b.at} (${b.where})`);
-      if (a.at === b.at && a.value.status !== b.value.status) problems.push(`verification ${id}: ${a.value.status} and ${b.value.status} at the same moment ${a.at}`);
+      if (!reachable(a.value.status, b.value.status))
+        problems.push(
+          `verification ${id}: ${a.value.status} at ${a.at} (${a.where}) cannot become ${b.value.status} at ${b.at} (${b.where})`,
+        );
+      if (a.at === b.at && a.value.status !== b.value.status)
+        problems.push(`verification ${id}: ${a.value.status} and ${b.value.status} at the same moment ${a.at}`);
     }
     // A completed verification's user holds its data from the completion on (until a revert detaches it).
     const revertedAt = snapshots.find((s) => s.value.status === 'reverted')?.at;
@@ -223,13 +286,32 @@ function verificationProblems(story: Story): string[] {
       const collectedName = s.value.collectedRequirements?.find((e: Json) => e.type === 'firstAndLastName')?.result;
       const birth = s.value.collectedRequirements?.find((e: Json) => e.type === 'dateOfBirth')?.result?.dateOfBirth;
       for (const u of usersById.get(s.value.userId) ?? []) {
-        if (time(u.createdAt) > time(s.at)) problems.push(`verification ${id} completed at ${s.at} with user ${u.id} created later (${u.createdAt}, ${u.where})`);
-        if (birth && u.dateOfBirth && birth !== u.dateOfBirth) problems.push(`verification ${id} collected birth date ${birth}, its user ${u.id} has ${u.dateOfBirth} (${u.where})`);
+        if (time(u.createdAt) > time(s.at))
+          problems.push(
+            `verification ${id} completed at ${s.at} with user ${u.id} created later (${u.createdAt}, ${u.where})`,
+          );
+        if (birth && u.dateOfBirth && birth !== u.dateOfBirth)
+          problems.push(
+            `verification ${id} collected birth date ${birth}, its user ${u.id} has ${u.dateOfBirth} (${u.where})`,
+          );
         if (time(u.at) < time(s.at) || (revertedAt && time(u.at) >= time(revertedAt))) continue;
-        if (!u.externalUsers.has(s.value.externalUserId)) problems.push(`verification ${id} (${s.where}) completed at ${s.at}; its user lacks external user ${s.value.externalUserId} at ${u.at} (${u.where})`);
-        for (const phone of phonesOf(s.value)) if (!u.phones.has(phone)) problems.push(`verification ${id} completed at ${s.at}; its user lacks phone ${phone} at ${u.at} (${u.where})`);
-        if (collectedName && u.names && !u.names.some((n) => n.name === `${collectedName.firstName} ${collectedName.lastName}`)) {
-          problems.push(`verification ${id} (${s.where}) collected the name ${collectedName.firstName} ${collectedName.lastName}; its user's names at ${u.at} are [${u.names?.map((n) => n.name)}] (${u.where})`);
+        if (!u.externalUsers.has(s.value.externalUserId))
+          problems.push(
+            `verification ${id} (${s.where}) completed at ${s.at}; its user lacks external user ${s.value.externalUserId} at ${u.at} (${u.where})`,
+          );
+        for (const phone of phonesOf(s.value))
+          if (!u.phones.has(phone))
+            problems.push(
+              `verification ${id} completed at ${s.at}; its user lacks phone ${phone} at ${u.at} (${u.where})`,
+            );
+        if (
+          collectedName &&
+          u.names &&
+          !u.names.some((n) => n.name === `${collectedName.firstName} ${collectedName.lastName}`)
+        ) {
+          problems.push(
+            `verification ${id} (${s.where}) collected the name ${collectedName.firstName} ${collectedName.lastName}; its user's names at ${u.at} are [${u.names?.map((n) => n.name)}] (${u.where})`,
+          );
         }
       }
     }
@@ -240,25 +322,27 @@ function verificationProblems(story: Story): string[] {
 function eventProblems(story: Story): string[] {
   const problems: string[] = [];
   for (const [eventId, seen] of groupBy(story.events, (e) => e.value.eventId)) {
-    for (const e of seen.slice(1)) if (!isDeepStrictEqual(e.value, seen[0].value)) problems.push(`event ${eventId} differs at ${e.where} and ${seen[0].where}`);
+    for (const e of seen.slice(1))
+      if (!isDeepStrictEqual(e.value, seen[0].value))
+        problems.push(`event ${eventId} differs at ${e.where} and ${seen[0].where}`);
   }
   for (const { where, value: record } of story.webhookRecords) {
     const data = record.payload.data;
     // The user's history also keeps the shareholder webhooks about the user (sandbox S10).
     const holds = record.type === 'user' ? ['user', 'shareholder'] : [record.type];
-    if (!holds.includes(record.payload.dataType)) problems.push(`${where}: record of type ${record.type} holds a ${record.payload.dataType} webhook`);
-    if (record.verificationId && record.verificationId !== data.verificationId) problems.push(`${where}: record of verification ${record.verificationId} holds data of ${data.verificationId}`);
-    if (record.userId && record.userId !== data.userId) problems.push(`${where}: record of user ${record.userId} holds data of ${data.userId}`);
-    if (time(record.createdAt) < time(record.payload.createdAt)) problems.push(`${where}: record created before its webhook`);
-    if (time(record.updatedAt) < time(record.createdAt)) problems.push(`${where}: record updated before it was created`);
+    if (!holds.includes(record.payload.dataType))
+      problems.push(`${where}: record of type ${record.type} holds a ${record.payload.dataType} webhook`);
+    if (record.verificationId && record.verificationId !== data.verificationId)
+      problems.push(`${where}: record of verification ${record.verificationId} holds data of ${data.verificationId}`);
+    if (record.userId && record.userId !== data.userId)
+      problems.push(`${where}: record of user ${record.userId} holds data of ${data.userId}`);
+    if (time(record.createdAt) < time(record.payload.createdAt))
+      problems.push(`${where}: record created before its webhook`);
+    if (time(record.updatedAt) < time(record.createdAt))
+      problems.push(`${where}: record updated before it was created`);
   }
   return problems;
 }
-
-
-
-
-
 
 const partner = readStory(loadBundle('partner'));
 const v2 = readStory(loadBundle('v2'));
@@ -305,9 +389,11 @@ describe('the examples tell one story', () => {
     expect(deviceProblems(partner)).toEqual([]);
   });
 
-  it('a document serial number names one document, in every API and in the schemas\' own examples', () => {
+  it("a document serial number names one document, in every API and in the schemas' own examples", () => {
     expect(sampleDocuments.length).toBeGreaterThanOrEqual(4);
-    expect(documentProblems([...partner.documents, ...v2.documents, ...sandbox.documents, ...sampleDocuments])).toEqual([]);
+    expect(documentProblems([...partner.documents, ...v2.documents, ...sandbox.documents, ...sampleDocuments])).toEqual(
+      [],
+    );
   });
 
   it('a history page holds every webhook of its subject between its records, and counts them all', () => {
@@ -355,40 +441,121 @@ describe('the examples tell one story', () => {
       return story;
     };
     const lena = partner.users.find((u) => u.externalUsers.size > 1)!;
-    expect(userProblems(plant((s) => s.users.push({ ...structuredClone(lena), where: 'planted', dateOfBirth: '1990-01-01' })))).not.toEqual([]);
-    expect(userProblems(plant((s) => s.users.push({ ...structuredClone(lena), where: 'planted', at: '2099-01-01T00:00:00.000Z', phones: new Map() })))).not.toEqual([]);
+    expect(
+      userProblems(
+        plant((s) => s.users.push({ ...structuredClone(lena), where: 'planted', dateOfBirth: '1990-01-01' })),
+      ),
+    ).not.toEqual([]);
+    expect(
+      userProblems(
+        plant((s) =>
+          s.users.push({
+            ...structuredClone(lena),
+            where: 'planted',
+            at: '2099-01-01T00:00:00.000Z',
+            phones: new Map(),
+          }),
+        ),
+      ),
+    ).not.toEqual([]);
     const gone = partner.users.find((u) => u.deleted)!;
     expect(deletionProblems(plant((s) => s.userMentions.push({ where: 'planted', userId: gone.id })))).not.toEqual([]);
     const [ext] = lena.externalUsers.keys();
-    expect(ownershipProblems(plant((s) => s.users.push({ ...structuredClone(gone), id: 'usr_planted', deleted: false, externalUsers: new Map([[ext, gone.createdAt]]) })))).not.toEqual([]);
+    expect(
+      ownershipProblems(
+        plant((s) =>
+          s.users.push({
+            ...structuredClone(gone),
+            id: 'usr_planted',
+            deleted: false,
+            externalUsers: new Map([[ext, gone.createdAt]]),
+          }),
+        ),
+      ),
+    ).not.toEqual([]);
     const one = partner.verifications[0];
-    const other: VerificationSnapshot = { ...one, where: 'planted', value: { ...one.value, externalUserId: '00000000-0000-4000-8000-000000000000' } };
+    const other: VerificationSnapshot = {
+      ...one,
+      where: 'planted',
+      value: { ...one.value, externalUserId: '00000000-0000-4000-8000-000000000000' },
+    };
     expect(verificationProblems(plant((s) => s.verifications.push(other)))).not.toEqual([]);
     const event = partner.events[0];
-    expect(eventProblems(plant((s) => s.events.push({ where: 'planted', value: { ...event.value, createdAt: '2099-01-01T00:00:00.000Z' } })))).not.toEqual([]);
+    expect(
+      eventProblems(
+        plant((s) =>
+          s.events.push({ where: 'planted', value: { ...event.value, createdAt: '2099-01-01T00:00:00.000Z' } }),
+        ),
+      ),
+    ).not.toEqual([]);
     const device = partner.userDevices.find((d) => d.value.linkedUsersByDevice.some((x: Json) => x.users.length > 1))!;
-    const neighbour = device.value.linkedUsersByDevice.flatMap((x: Json) => x.users).find((u: Json) => u.userId !== device.value.userId).userId;
-    expect(deviceProblems(plant((s) => s.userDevices.push({ where: 'planted', value: { userId: neighbour, linkedUsersByDevice: [] } })))).not.toEqual([]);
+    const neighbour = device.value.linkedUsersByDevice
+      .flatMap((x: Json) => x.users)
+      .find((u: Json) => u.userId !== device.value.userId).userId;
+    expect(
+      deviceProblems(
+        plant((s) => s.userDevices.push({ where: 'planted', value: { userId: neighbour, linkedUsersByDevice: [] } })),
+      ),
+    ).not.toEqual([]);
     const doc = partner.documents[0];
-    expect(documentProblems([...partner.documents, { where: 'planted', value: { ...doc.value, lastName: 'Planted' } }])).not.toEqual([]);
+    expect(
+      documentProblems([...partner.documents, { where: 'planted', value: { ...doc.value, lastName: 'Planted' } }]),
+    ).not.toEqual([]);
     const keys = partner.authKeyLists[0];
-    expect(accountProblems(plant((s) => s.authKeyLists.push({ where: 'planted', value: keys.value.map((k) => ({ ...k, key: 'ak_live_planted' })) })))).not.toEqual([]);
+    expect(
+      accountProblems(
+        plant((s) =>
+          s.authKeyLists.push({ where: 'planted', value: keys.value.map((k) => ({ ...k, key: 'ak_live_planted' })) }),
+        ),
+      ),
+    ).not.toEqual([]);
     const page = partner.historyPages.find((p) => p.value.webhooks.length > 1)!;
-    expect(historyProblems(plant((s) => s.historyPages.push({ ...page, value: { ...page.value, count: 1 } })))).not.toEqual([]);
+    expect(
+      historyProblems(plant((s) => s.historyPages.push({ ...page, value: { ...page.value, count: 1 } }))),
+    ).not.toEqual([]);
     const all = partner.userPages.find((p) => /all users/i.test(p.description ?? ''))!;
-    expect(userListProblems(plant((s) => s.userPages.push({ ...all, value: { users: all.value.users.slice(1), count: all.value.count - 1 } })))).not.toEqual([]);
+    expect(
+      userListProblems(
+        plant((s) =>
+          s.userPages.push({ ...all, value: { users: all.value.users.slice(1), count: all.value.count - 1 } }),
+        ),
+      ),
+    ).not.toEqual([]);
     const batch = partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!;
     const link = { ...batch.value.externalUsersWithSuccess[0], externalUserId: '00000000-0000-4000-8000-000000000000' };
-    expect(externalLinkProblems(plant((s) => s.externalUserBatches.push({ where: 'planted', value: { externalUsersWithSuccess: [link] } })))).not.toEqual([]);
-    const [created, updated] = ['verification.created', 'verification.updated'].map((t) => samples.partner.find((x) => x.value.eventType === t)!);
-    expect(eventIdProblems(partner, [created, { ...updated, value: { ...updated.value, eventId: created.value.eventId } }])).not.toEqual([]);
+    expect(
+      externalLinkProblems(
+        plant((s) => s.externalUserBatches.push({ where: 'planted', value: { externalUsersWithSuccess: [link] } })),
+      ),
+    ).not.toEqual([]);
+    const [created, updated] = ['verification.created', 'verification.updated'].map(
+      (t) => samples.partner.find((x) => x.value.eventType === t)!,
+    );
+    expect(
+      eventIdProblems(partner, [created, { ...updated, value: { ...updated.value, eventId: created.value.eventId } }]),
+    ).not.toEqual([]);
     const record = samples.partner.find((x) => x.schema === 'UserWebhookRecord')!;
-    expect(idProblems(partner, [{ ...record, value: { ...record.value, id: partner.verifications[0].id } }], v2)).not.toEqual([]);
-    expect(previousUserProblems(partner, [{ where: 'planted', schema: 'Verification', value: { previousUserId: partner.users[0].id } }])).not.toEqual([]);
+    expect(
+      idProblems(partner, [{ ...record, value: { ...record.value, id: partner.verifications[0].id } }], v2),
+    ).not.toEqual([]);
+    expect(
+      previousUserProblems(partner, [
+        { where: 'planted', schema: 'Verification', value: { previousUserId: partner.users[0].id } },
+      ]),
+    ).not.toEqual([]);
     const reading = v2.v2Readings.find((r) => r.value.phoneNo === '+4915112345678')!;
-    expect(crossApiProblems(partner, [{ ...reading, value: { ...reading.value, faceScan: { ageEstimation: 'OVER_18' } } }])).not.toEqual([]);
-    expect(crossApiProblems(partner, [{ ...reading, value: { ...reading.value, expiresAt: '2026-03-21T09:26:53.589Z' } }])).not.toEqual([]);
+    expect(
+      crossApiProblems(partner, [{ ...reading, value: { ...reading.value, faceScan: { ageEstimation: 'OVER_18' } } }]),
+    ).not.toEqual([]);
+    expect(
+      crossApiProblems(partner, [{ ...reading, value: { ...reading.value, expiresAt: '2026-03-21T09:26:53.589Z' } }]),
+    ).not.toEqual([]);
     const session = v2.v2Sessions[0];
-    expect(v2Problems({ ...v2, v2Sessions: [...v2.v2Sessions, { where: 'planted', value: { ...session.value, phoneNo: '+4930123456' } }] })).not.toEqual([]);
+    expect(
+      v2Problems({
+        ...v2,
+        v2Sessions: [...v2.v2Sessions, { where: 'planted', value: { ...session.value, phoneNo: '+4930123456' } }],
+      }),
+    ).not.toEqual([]);
   });
 });

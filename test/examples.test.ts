@@ -31,7 +31,8 @@ describe.each(APIS.map((api) => api.name))('%s document examples', (api) => {
     it.each(responses.map(([status, response]) => [status, deref(doc, response)] as const))(
       'response %s shows its body by a named example',
       (status, response) => {
-        if (op.kind === 'path' && status !== '204') expect(Object.keys(response.content ?? {})).toEqual(['application/json']);
+        if (op.kind === 'path' && status !== '204')
+          expect(Object.keys(response.content ?? {})).toEqual(['application/json']);
         for (const media of Object.values<ReturnType<typeof deref>>(response.content ?? {})) {
           expect(Object.keys(media.examples ?? {}).length).toBeGreaterThan(0);
         }

@@ -20,7 +20,18 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { freePort, mockDocumentOf, startPrism } from '../scripts/lib/prism.mjs';
-import { checkAnswer, Counts, describeRequest, docs, routeOf, SEED, send, type Answer, type Api, type RouteMatch } from './helpers/fuzz-http.js';
+import {
+  checkAnswer,
+  Counts,
+  describeRequest,
+  docs,
+  routeOf,
+  SEED,
+  send,
+  type Answer,
+  type Api,
+  type RouteMatch,
+} from './helpers/fuzz-http.js';
 import { deref, type Json } from './helpers/openapi.js';
 import { headersFor, requestsForDocument, type FuzzRequest } from './helpers/request-arbitraries.js';
 
@@ -30,7 +41,10 @@ const RUNS = { prismV2: 400, prismPartner: 600 };
 function examplesOf(api: Api, route: RouteMatch, status: number): unknown[] {
   const media = deref(docs[api], route.operation.responses?.[String(status)])?.content?.['application/json'];
   if (!media) return [];
-  return [...Object.values<Json>(media.examples ?? {}).map((e) => deref(docs[api], e).value), ...(media.example === undefined ? [] : [media.example])];
+  return [
+    ...Object.values<Json>(media.examples ?? {}).map((e) => deref(docs[api], e).value),
+    ...(media.example === undefined ? [] : [media.example]),
+  ];
 }
 
 const MIME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(;.*)?$/;
@@ -54,9 +68,13 @@ function crashesPrism(api: Api, req: FuzzRequest, headers: Record<string, string
   if (!req.target.split('?')[0].split('/').every(decodes)) return true;
   const contentType = headers['content-type'];
   const route = routeOf(docs[api], req.method, req.target);
-  return req.body !== undefined && typeof contentType === 'string' && !MIME.test(contentType) && !route?.operation.requestBody;
+  return (
+    req.body !== undefined &&
+    typeof contentType === 'string' &&
+    !MIME.test(contentType) &&
+    !route?.operation.requestBody
+  );
 }
-
 
 describe('fuzzing the Prism mocks', () => {
   const mockUrls = inject('mockUrls');
@@ -69,7 +87,10 @@ describe('fuzzing the Prism mocks', () => {
   const fuzz = async (api: Api, numRuns: number) => {
     const counts = new Counts();
     const arb = requestsForDocument(docs[api], api, {
-      knownIds: api === 'v2' ? { id: exampleIds('v2', 'id') } : { verificationId: exampleIds('partner', 'verificationId'), userId: exampleIds('partner', 'userId') },
+      knownIds:
+        api === 'v2'
+          ? { id: exampleIds('v2', 'id') }
+          : { verificationId: exampleIds('partner', 'verificationId'), userId: exampleIds('partner', 'userId') },
       weights: { huge: 1 },
     })
       // Prism accepts any non-empty credential; the variants still exercise its security check.
@@ -86,7 +107,9 @@ describe('fuzzing the Prism mocks', () => {
             answer = await send(base, req, headers);
           } catch (err) {
             counts.add(req, 'dropped');
-            throw new Error(`Prism dropped the request (${(err as Error).message})\n    ${describeRequest(req, headers)}`);
+            throw new Error(
+              `Prism dropped the request (${(err as Error).message})\n    ${describeRequest(req, headers)}`,
+            );
           }
           counts.add(req, answer.status);
           // Each Prism serves one document.
@@ -102,7 +125,10 @@ describe('fuzzing the Prism mocks', () => {
           if (checked && documented.some((e) => isDeepStrictEqual(e, body))) {
             examples++;
             const { problems, schema } = checkAnswer(api, route, answer);
-            if (problems.length) throw new Error(`Prism's example does not match ${schema}: ${problems.join('; ')}\n    ${describeRequest(req, headers)}`);
+            if (problems.length)
+              throw new Error(
+                `Prism's example does not match ${schema}: ${problems.join('; ')}\n    ${describeRequest(req, headers)}`,
+              );
           } else {
             ownBodies++;
           }
@@ -111,7 +137,9 @@ describe('fuzzing the Prism mocks', () => {
       );
     } finally {
       counts.print(`prism ${api}`);
-      console.log(`[fuzz] prism ${api}: ${examples} answers were documented examples (validated), ${ownBodies} were Prism's own (not asserted)`);
+      console.log(
+        `[fuzz] prism ${api}: ${examples} answers were documented examples (validated), ${ownBodies} were Prism's own (not asserted)`,
+      );
     }
     expect(counts.sent).toBe(numRuns);
     expect(counts.dropped).toBe(0);
@@ -130,18 +158,42 @@ describe('fuzzing the Prism mocks', () => {
   // document (Prism starts sooner; the crashes do not depend on the API).
   // When a Prism upgrade makes this fail, drop `crashesPrism` and this test.
   it.each<[string, { method: string; path: string; headers: Record<string, string>; body?: string }]>([
-    ['a malformed percent-escape in a path parameter', { method: 'GET', path: '/v2/verifications/%zz', headers: { authorization: 'Bearer k' } }],
-    ['a body with an unparseable Content-Type on an operation without a body', { method: 'GET', path: '/v2/verifications/', headers: { authorization: 'Bearer k', 'content-type': 'abc' }, body: '{}' }],
+    [
+      'a malformed percent-escape in a path parameter',
+      { method: 'GET', path: '/v2/verifications/%zz', headers: { authorization: 'Bearer k' } },
+    ],
+    [
+      'a body with an unparseable Content-Type on an operation without a body',
+      {
+        method: 'GET',
+        path: '/v2/verifications/',
+        headers: { authorization: 'Bearer k', 'content-type': 'abc' },
+        body: '{}',
+      },
+    ],
   ])('Prism 5.14.2 still exits on %s (known; left out of the fuzz above)', async (_name, input) => {
     const prism = await startPrism({ document: mockDocumentOf('v2'), port: await freePort(), logLevel: 'silent' });
     try {
       const url = new URL(prism.url);
       await new Promise<void>((resolve) => {
-        const r = request({ host: url.hostname, port: url.port, method: input.method, path: input.path, headers: input.headers, agent: false }, (res) => res.resume().on('end', resolve));
+        const r = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            method: input.method,
+            path: input.path,
+            headers: input.headers,
+            agent: false,
+          },
+          (res) => res.resume().on('end', resolve),
+        );
         r.on('error', () => resolve());
         r.end(input.body);
       });
-      const exited = await Promise.race([prism.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+      const exited = await Promise.race([
+        prism.exited.then(() => true),
+        new Promise((r) => setTimeout(() => r(false), 5000)),
+      ]);
       expect(exited).toBe(true);
     } finally {
       await prism.stop();

@@ -20,8 +20,20 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { apiOfTarget, checkAnswer, Counts, describeRequest, docs, Mismatches, routeOf, SEED, send, type Answer, type Api } from './helpers/fuzz-http.js';
-import { type Json } from './helpers/openapi.js';
+import {
+  apiOfTarget,
+  checkAnswer,
+  Counts,
+  describeRequest,
+  docs,
+  Mismatches,
+  routeOf,
+  SEED,
+  send,
+  type Answer,
+  type Api,
+} from './helpers/fuzz-http.js';
+import type { Json } from './helpers/openapi.js';
 import { headersFor, requestsForDocument } from './helpers/request-arbitraries.js';
 
 const RUNS = { sandboxV2: 1200, sandboxPartner: 2800 };
@@ -56,7 +68,9 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
   /** The sandbox still answers a plain valid call. */
   const alive = async () => {
     try {
-      const res = await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey() } });
+      const res = await fetch(`${sandbox.url}/partners`, {
+        headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey() },
+      });
       return res.status === 200;
     } catch {
       return false;
@@ -66,7 +80,12 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
   const fuzz = async (api: Api, numRuns: number) => {
     const counts = new Counts();
     const mismatches = new Mismatches();
-    const uri = fc.constantFrom(`${sinkUrl}/hooks/identity`, `${sinkUrl}/hooks?partner=1`, 'urn:isbn:0451450523', 'mailto:ops@example.com');
+    const uri = fc.constantFrom(
+      `${sinkUrl}/hooks/identity`,
+      `${sinkUrl}/hooks?partner=1`,
+      'urn:isbn:0451450523',
+      'mailto:ops@example.com',
+    );
     const arb = requestsForDocument(docs[api], api, { uri, knownIds: api === 'v2' ? { id: v2Ids } : knownIds });
     try {
       await fc.assert(
@@ -79,18 +98,29 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
             answer = await send(sandbox.url, req, headers);
           } catch (err) {
             counts.add(req, 'dropped');
-            throw new Error(`the sandbox dropped the request (${(err as Error).message}); still answering: ${await alive()}\n    ${describeRequest(req, headers)}`);
+            throw new Error(
+              `the sandbox dropped the request (${(err as Error).message}); still answering: ${await alive()}\n    ${describeRequest(req, headers)}`,
+            );
           }
           counts.add(req, answer.status);
           const shown = `${describeRequest(req, headers)}\n    answered ${answer.status} ${answer.text.slice(0, 300)}`;
           // A crash, a 5xx or a violation the sandbox saw itself stops the run at once.
-          if (answer.status >= 500) throw new Error(`the sandbox answered ${answer.status}\n    ${shown}\n    violations: ${sandbox.violations.join(' | ')}`);
-          if (sandbox.violations.length) throw new Error(`sandbox.violations: ${sandbox.violations.join(' | ')}\n    ${shown}`);
+          if (answer.status >= 500)
+            throw new Error(
+              `the sandbox answered ${answer.status}\n    ${shown}\n    violations: ${sandbox.violations.join(' | ')}`,
+            );
+          if (sandbox.violations.length)
+            throw new Error(`sandbox.violations: ${sandbox.violations.join(' | ')}\n    ${shown}`);
           const owner = apiOfTarget(req.target);
           const route = routeOf(docs[owner], req.method, req.target);
           const { problems, schema } = checkAnswer(owner, route, answer);
-          if (answer.status < 300 && problems.length) throw new Error(`a success answer does not match ${schema}: ${problems.join('; ')}\n    ${shown}`);
-          if (problems.length) mismatches.add(`${answer.status} on ${owner} ${route?.pathKey ?? '(no operation)'} does not match ${schema}: ${problems[0]}`, shown);
+          if (answer.status < 300 && problems.length)
+            throw new Error(`a success answer does not match ${schema}: ${problems.join('; ')}\n    ${shown}`);
+          if (problems.length)
+            mismatches.add(
+              `${answer.status} on ${owner} ${route?.pathKey ?? '(no operation)'} does not match ${schema}: ${problems[0]}`,
+              shown,
+            );
         }),
         { numRuns, seed: SEED, endOnFailure: true },
       );
@@ -123,6 +153,7 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
     const counts = await fuzz('partner', RUNS.sandboxPartner);
     expect((counts.byStatus['200'] ?? 0) + (counts.byStatus['201'] ?? 0)).toBeGreaterThan(RUNS.sandboxPartner / 10);
     expect(counts.byStatus['400']).toBeGreaterThan(RUNS.sandboxPartner / 10);
-    for (const status of ['401', '404', '409', '413', '415']) expect(counts.byStatus[status], status).toBeGreaterThan(0);
+    for (const status of ['401', '404', '409', '413', '415'])
+      expect(counts.byStatus[status], status).toBeGreaterThan(0);
   });
 });

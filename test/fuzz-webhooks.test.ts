@@ -14,7 +14,13 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
-import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature, WebhookPayloadError, WebhookSignatureError } from '../src/webhooks/index.js';
+import {
+  parseWebhookEvent,
+  signWebhookPayload,
+  verifyWebhookSignature,
+  WebhookPayloadError,
+  WebhookSignatureError,
+} from '../src/webhooks/index.js';
 import { deref, loadBundle, pointer, validatorFor, type Json } from './helpers/openapi.js';
 import { mutatedValueFor } from './helpers/request-arbitraries.js';
 
@@ -31,7 +37,11 @@ const openLists = (node: Json, inIf = false): Json =>
   Array.isArray(node)
     ? node.map((n) => openLists(n, inIf))
     : node && typeof node === 'object'
-      ? Object.fromEntries(Object.entries(node).filter(([k, v]) => inIf || k !== 'enum' || !Array.isArray(v) || v.length < 2).map(([k, v]) => [k, openLists(v, inIf || k === 'if')]))
+      ? Object.fromEntries(
+          Object.entries(node)
+            .filter(([k, v]) => inIf || k !== 'enum' || !Array.isArray(v) || v.length < 2)
+            .map(([k, v]) => [k, openLists(v, inIf || k === 'if')]),
+        )
       : node;
 const openAjv = new Ajv2020({ strict: false });
 (addFormatsModule as unknown as typeof addFormatsModule.default)(openAjv);
@@ -43,7 +53,14 @@ function isAccepted(value: unknown): boolean {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const e = value as Record<string, unknown>;
   if (nonEmpty(e.eventType) && !knownTypes.has(e.eventType as string)) {
-    return nonEmpty(e.eventId) && nonEmpty(e.dataType) && nonEmpty(e.createdAt) && !!e.data && typeof e.data === 'object' && !Array.isArray(e.data);
+    return (
+      nonEmpty(e.eventId) &&
+      nonEmpty(e.dataType) &&
+      nonEmpty(e.createdAt) &&
+      !!e.data &&
+      typeof e.data === 'object' &&
+      !Array.isArray(e.data)
+    );
   }
   return isWebhookEvent(value) || isOpenWebhookEvent(value);
 }
@@ -69,7 +86,8 @@ const sign = (eventType: string, value: Json, text = JSON.stringify(value)): Sig
 /** Every string leaf of a value, as a path. */
 function stringPaths(value: Json, at: (string | number)[] = []): (string | number)[][] {
   if (typeof value === 'string') return [at];
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, Array.isArray(value) ? Number(k) : k]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, Array.isArray(value) ? Number(k) : k]));
   return [];
 }
 
@@ -100,7 +118,9 @@ function setAt(value: Json, path: (string | number)[], replace: (old: Json) => J
 // envelope's, so that Unicode normalisation has something to change.
 const UNICODE = 'Zoë Łukasiewicz, Ångström café, Kraków'; // NFC
 const bases: Signed[] = examples.flatMap(([eventType, value]) => {
-  const path = stringPaths(value).find((p) => p[0] === 'data' && !/Id$|At$|Url$|status|type/i.test(String(p[p.length - 1])));
+  const path = stringPaths(value).find(
+    (p) => p[0] === 'data' && !/Id$|At$|Url$|status|type/i.test(String(p[p.length - 1])),
+  );
   const variant = path ? setAt(value, path, () => UNICODE) : value;
   return [sign(eventType, value), sign(eventType, variant)];
 });
@@ -157,41 +177,76 @@ const shuffleKeys = (value: Json, order: number[]): Json => {
 /** Body tamperings: each gives other bytes than the signed ones (or the same, which the property filters out). */
 const tamperedBody = (s: Signed): fc.Arbitrary<{ bytes: Buffer; how: string }> => {
   const text = s.bytes.toString('utf8');
-  const byteFlip = fc
-    .tuple(fc.nat(s.bytes.length - 1), fc.integer({ min: 1, max: 255 }))
-    .map(([i, mask]) => {
-      const b = Buffer.from(s.bytes);
-      b[i] ^= mask;
-      return { bytes: b, how: 'byte-flip' };
-    });
+  const byteFlip = fc.tuple(fc.nat(s.bytes.length - 1), fc.integer({ min: 1, max: 255 })).map(([i, mask]) => {
+    const b = Buffer.from(s.bytes);
+    b[i] ^= mask;
+    return { bytes: b, how: 'byte-flip' };
+  });
   const bitFlip = fc.tuple(fc.nat(s.bytes.length - 1), fc.nat(7)).map(([i, bit]) => {
     const b = Buffer.from(s.bytes);
     b[i] ^= 1 << bit;
     return { bytes: b, how: 'bit-flip' };
   });
   const truncation = fc.nat(s.bytes.length - 1).map((n) => ({ bytes: s.bytes.subarray(0, n), how: 'truncation' }));
-  const headCut = fc.integer({ min: 1, max: s.bytes.length }).map((n) => ({ bytes: s.bytes.subarray(n), how: 'truncation' }));
+  const headCut = fc
+    .integer({ min: 1, max: s.bytes.length })
+    .map((n) => ({ bytes: s.bytes.subarray(n), how: 'truncation' }));
   const appended = fc
     .constantFrom('\n', '\r\n', ' ', '\t', '\n\n', '\0', '\uFEFF')
-    .chain((ws) => fc.constantFrom({ bytes: utf8(text + ws), how: 'appended-whitespace' }, { bytes: utf8(ws + text), how: 'prepended-whitespace' }));
-  const respaced = fc.constantFrom<[number | string, string]>([2, 'indent-2'], [4, 'indent-4'], ['\t', 'indent-tab'], [1, 'indent-1']).map(([indent, how]) => ({
-    bytes: utf8(JSON.stringify(s.value, null, indent)),
-    how: `reserialized-${how}`,
-  }));
-  const spacedSeparators = fc.constant({ bytes: utf8(text.replace(/":/g, '": ').replace(/,"/g, ', "')), how: 'reserialized-spaces' });
-  const keyOrder = fc.array(fc.nat(9), { minLength: 1, maxLength: 5 }).map((order) => ({ bytes: utf8(JSON.stringify(shuffleKeys(s.value, order))), how: 'key-order' }));
+    .chain((ws) =>
+      fc.constantFrom(
+        { bytes: utf8(text + ws), how: 'appended-whitespace' },
+        { bytes: utf8(ws + text), how: 'prepended-whitespace' },
+      ),
+    );
+  const respaced = fc
+    .constantFrom<[number | string, string]>([2, 'indent-2'], [4, 'indent-4'], ['\t', 'indent-tab'], [1, 'indent-1'])
+    .map(([indent, how]) => ({
+      bytes: utf8(JSON.stringify(s.value, null, indent)),
+      how: `reserialized-${how}`,
+    }));
+  const spacedSeparators = fc.constant({
+    bytes: utf8(text.replace(/":/g, '": ').replace(/,"/g, ', "')),
+    how: 'reserialized-spaces',
+  });
+  const keyOrder = fc
+    .array(fc.nat(9), { minLength: 1, maxLength: 5 })
+    .map((order) => ({ bytes: utf8(JSON.stringify(shuffleKeys(s.value, order))), how: 'key-order' }));
   const escaped = fc.constantFrom(
-    { bytes: utf8(text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)), how: 'unicode-escaped' },
+    {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: every character outside ASCII, control characters included
+      bytes: utf8(text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)),
+      how: 'unicode-escaped',
+    },
     { bytes: utf8(text.replace(/\//g, '\\/')), how: 'slash-escaped' },
   );
-  const normalised = fc.constantFrom<('NFC' | 'NFD' | 'NFKC' | 'NFKD')[]>(['NFD'], ['NFKD'], ['NFKC']).map(([form]) => ({ bytes: utf8(text.normalize(form)), how: `unicode-${form}` }));
+  const normalised = fc
+    .constantFrom<('NFC' | 'NFD' | 'NFKC' | 'NFKD')[]>(['NFD'], ['NFKD'], ['NFKC'])
+    .map(([form]) => ({ bytes: utf8(text.normalize(form)), how: `unicode-${form}` }));
   const latin1 = fc.constant({ bytes: Buffer.from(text, 'latin1'), how: 'reencoded-latin1' });
   const fieldChange = fc
     .tuple(fc.constantFrom(...stringPaths(s.value)), fc.string({ maxLength: 12 }))
     .map(([path, v]) => ({ bytes: utf8(JSON.stringify(setAt(s.value, path, () => v))), how: 'field-changed' }));
-  const fieldDropped = fc.constantFrom(...nodePaths(s.value)).map((path) => ({ bytes: utf8(JSON.stringify(setAt(s.value, path, () => undefined))), how: 'field-dropped' }));
+  const fieldDropped = fc
+    .constantFrom(...nodePaths(s.value))
+    .map((path) => ({ bytes: utf8(JSON.stringify(setAt(s.value, path, () => undefined))), how: 'field-dropped' }));
   const otherExample = fc.constantFrom(...bases).map((o) => ({ bytes: o.bytes, how: 'other-delivery' }));
-  return fc.oneof(byteFlip, bitFlip, truncation, headCut, appended, respaced, spacedSeparators, keyOrder, escaped, normalised, latin1, fieldChange, fieldDropped, otherExample);
+  return fc.oneof(
+    byteFlip,
+    bitFlip,
+    truncation,
+    headCut,
+    appended,
+    respaced,
+    spacedSeparators,
+    keyOrder,
+    escaped,
+    normalised,
+    latin1,
+    fieldChange,
+    fieldDropped,
+    otherExample,
+  );
 };
 
 /** Keys that are not the signing key as an HMAC key. */
@@ -199,17 +254,34 @@ const otherKey = fc
   .oneof(
     fc.string({ minLength: 1, maxLength: 80 }),
     fc.string({ unit: 'binary', minLength: 1, maxLength: 80 }),
-    fc.constantFrom(KEY.toUpperCase(), KEY.slice(0, -1), `${KEY}x`, ` ${KEY}`, `${KEY} `, `${KEY}\n`, KEY.replace('sbx_', ''), `sbx_${'0'.repeat(32)}`),
+    fc.constantFrom(
+      KEY.toUpperCase(),
+      KEY.slice(0, -1),
+      `${KEY}x`,
+      ` ${KEY}`,
+      `${KEY} `,
+      `${KEY}\n`,
+      KEY.replace('sbx_', ''),
+      `sbx_${'0'.repeat(32)}`,
+    ),
     fc.nat(KEY.length - 1).map((i) => `${KEY.slice(0, i)}${KEY[i] === 'a' ? 'b' : 'a'}${KEY.slice(i + 1)}`),
   )
-  .filter((k) => utf8(k).toString('hex').replace(/(00)+$/, '') !== utf8(KEY).toString('hex'));
+  .filter(
+    (k) =>
+      utf8(k)
+        .toString('hex')
+        .replace(/(00)+$/, '') !== utf8(KEY).toString('hex'),
+  );
 
-const hexFlip = (sig: string, i: number, d: number) => `${sig.slice(0, i)}${'0123456789abcdef'[(parseInt(sig[i], 16) + d) % 16]}${sig.slice(i + 1)}`;
+const hexFlip = (sig: string, i: number, d: number) =>
+  `${sig.slice(0, i)}${'0123456789abcdef'[(parseInt(sig[i], 16) + d) % 16]}${sig.slice(i + 1)}`;
 
 /** Signature tamperings; `wellFormed` says whether it is still 64 lowercase hex digits. */
 const tamperedSignature = (s: Signed): fc.Arbitrary<{ signature: unknown; how: string }> =>
   fc.oneof(
-    fc.tuple(fc.nat(63), fc.integer({ min: 1, max: 15 })).map(([i, d]) => ({ signature: hexFlip(s.signature, i, d), how: 'hex-digit-changed' })),
+    fc
+      .tuple(fc.nat(63), fc.integer({ min: 1, max: 15 }))
+      .map(([i, d]) => ({ signature: hexFlip(s.signature, i, d), how: 'hex-digit-changed' })),
     fc.tuple(fc.nat(31), fc.nat(7)).map(([byte, bit]) => {
       const b = Buffer.from(s.signature, 'hex');
       b[byte] ^= 1 << bit;
@@ -218,14 +290,44 @@ const tamperedSignature = (s: Signed): fc.Arbitrary<{ signature: unknown; how: s
     fc.constant({ signature: s.signature.toUpperCase(), how: 'uppercase' }),
     fc.nat(63).map((n) => ({ signature: s.signature.slice(0, n), how: 'truncated' })),
     fc.string({ minLength: 1, maxLength: 4 }).map((x) => ({ signature: `${s.signature}${x}`, how: 'extended' })),
-    fc.constantFrom(` ${s.signature}`, `${s.signature} `, `${s.signature}\n`, `sha256=${s.signature}`, `"${s.signature}"`).map((signature) => ({ signature, how: 'decorated' })),
+    fc
+      .constantFrom(
+        ` ${s.signature}`,
+        `${s.signature} `,
+        `${s.signature}\n`,
+        `sha256=${s.signature}`,
+        `"${s.signature}"`,
+      )
+      .map((signature) => ({ signature, how: 'decorated' })),
     otherKey.map((k) => ({ signature: signWebhookPayload(s.bytes, k), how: 'other-key' })),
-    fc.constantFrom(...bases.filter((o) => !o.bytes.equals(s.bytes))).map((o) => ({ signature: o.signature, how: 'other-body' })),
+    fc
+      .constantFrom(...bases.filter((o) => !o.bytes.equals(s.bytes)))
+      .map((o) => ({ signature: o.signature, how: 'other-body' })),
     fc.constant({ signature: createSha256(s.bytes), how: 'plain-sha256' }),
-    fc.constantFrom<unknown>('', undefined, null, 0, 1, true, false, [], {}, [s.signature], { signature: s.signature }, Buffer.from(s.signature, 'hex'), Buffer.from(s.signature), new String(s.signature), NaN, Symbol('sig'), () => s.signature).map(
-      (signature) => ({ signature, how: signature === '' || signature == null ? 'empty' : 'not-a-string' }),
-    ),
-    fc.string({ minLength: 64, maxLength: 64, unit: fc.constantFrom(...'0123456789abcdef') }).map((signature) => ({ signature, how: 'random-hex' })),
+    fc
+      .constantFrom<unknown>(
+        '',
+        undefined,
+        null,
+        0,
+        1,
+        true,
+        false,
+        [],
+        {},
+        [s.signature],
+        { signature: s.signature },
+        Buffer.from(s.signature, 'hex'),
+        Buffer.from(s.signature),
+        new String(s.signature),
+        NaN,
+        Symbol('sig'),
+        () => s.signature,
+      )
+      .map((signature) => ({ signature, how: signature === '' || signature == null ? 'empty' : 'not-a-string' })),
+    fc
+      .string({ minLength: 64, maxLength: 64, unit: fc.constantFrom(...'0123456789abcdef') })
+      .map((signature) => ({ signature, how: 'random-hex' })),
   );
 
 function createSha256(b: Buffer): string {
@@ -236,7 +338,19 @@ function createSha256(b: Buffer): string {
 const wrongKeys: fc.Arbitrary<unknown> = fc.oneof(
   otherKey,
   fc.array(otherKey, { maxLength: 3 }),
-  fc.constantFrom<unknown>('', [], [''], undefined, null, 0, {}, [null, 1, {}], new String(KEY), [new String(KEY)], utf8(KEY)),
+  fc.constantFrom<unknown>(
+    '',
+    [],
+    [''],
+    undefined,
+    null,
+    0,
+    {},
+    [null, 1, {}],
+    new String(KEY),
+    [new String(KEY)],
+    utf8(KEY),
+  ),
 );
 
 const counts: Record<string, number> = {};
@@ -273,7 +387,10 @@ describe('fuzzing webhook signatures and parsing', () => {
           const raw = isUtf8(tampered.bytes) ? hold(tampered.bytes) : tampered.bytes;
           expect(verifyWebhookSignature(raw, s.signature, KEY), tampered.how).toBe(false);
           expect(verifyWebhookSignature(raw, s.signature, [...others, KEY]), tampered.how).toBe(false);
-          expect(outcome(() => parseWebhookEvent(raw, s.signature, [KEY, ...others])), tampered.how).toBe('signature');
+          expect(
+            outcome(() => parseWebhookEvent(raw, s.signature, [KEY, ...others])),
+            tampered.how,
+          ).toBe('signature');
           how[tampered.how] = (how[tampered.how] ?? 0) + 1;
           count('tampered body refused');
         },
@@ -292,7 +409,10 @@ describe('fuzzing webhook signatures and parsing', () => {
         ([s, tampered, hold], keys) => {
           const raw = hold(s.bytes);
           expect(verifyWebhookSignature(raw, tampered.signature, KEY), tampered.how).toBe(false);
-          expect(outcome(() => parseWebhookEvent(raw, tampered.signature, KEY)), tampered.how).toBe('signature');
+          expect(
+            outcome(() => parseWebhookEvent(raw, tampered.signature, KEY)),
+            tampered.how,
+          ).toBe('signature');
           // The right signature, under keys that do not include the signing key.
           expect(verifyWebhookSignature(raw, s.signature, keys as string[])).toBe(false);
           expect(outcome(() => parseWebhookEvent(raw, s.signature, keys as string[]))).toBe('signature');
@@ -308,18 +428,25 @@ describe('fuzzing webhook signatures and parsing', () => {
 
   it('a body that is not a string or bytes is refused with WebhookPayloadError, never a TypeError', () => {
     fc.assert(
-      fc.property(base, fc.constantFrom<unknown>(undefined, null, 0, {}, [], [1, 2], new String('{}'), Symbol('body'), () => 1, 10n), (s, raw) => {
-        expect(verifyWebhookSignature(raw as string, s.signature, KEY)).toBe(false);
-        expect(outcome(() => parseWebhookEvent(raw as string, s.signature, KEY))).toBe('payload');
-        count('odd body type refused');
-      }),
+      fc.property(
+        base,
+        fc.constantFrom<unknown>(undefined, null, 0, {}, [], [1, 2], new String('{}'), Symbol('body'), () => 1, 10n),
+        (s, raw) => {
+          expect(verifyWebhookSignature(raw as string, s.signature, KEY)).toBe(false);
+          expect(outcome(() => parseWebhookEvent(raw as string, s.signature, KEY))).toBe('payload');
+          count('odd body type refused');
+        },
+      ),
       { numRuns: 200, seed: SEED },
     );
   });
 
   it('a correctly signed body that breaks the schema is refused with WebhookPayloadError; one that keeps it is accepted', () => {
     const schemaOf = new Map<string, Json>(
-      examples.map(([eventType]) => [eventType, deref(doc, deref(doc, deref(doc, doc.webhooks[eventType]).post.requestBody).content['application/json'].schema)]),
+      examples.map(([eventType]) => [
+        eventType,
+        deref(doc, deref(doc, deref(doc, doc.webhooks[eventType]).post.requestBody).content['application/json'].schema),
+      ]),
     );
     const eventTypes = examples.map(([t]) => t);
     const dataTypes = ['verification', 'user', 'shareholder'];
@@ -330,13 +457,20 @@ describe('fuzzing webhook signatures and parsing', () => {
         fc.constantFrom(...eventTypes).map((t) => ({ value: { ...s.value, eventType: t }, how: 'eventType-swapped' })),
         fc.constantFrom(...dataTypes).map((t) => ({ value: { ...s.value, dataType: t }, how: 'dataType-swapped' })),
         fc.string({ maxLength: 20 }).map((t) => ({ value: { ...s.value, eventType: t }, how: 'eventType-unknown' })),
-        fc.constantFrom(...examples.filter(([t]) => t !== s.eventType)).map(([, other]) => ({ value: { ...s.value, data: other.data }, how: 'data-of-other-event' })),
+        fc
+          .constantFrom(...examples.filter(([t]) => t !== s.eventType))
+          .map(([, other]) => ({ value: { ...s.value, data: other.data }, how: 'data-of-other-event' })),
       );
-      const anyNode = fc.tuple(fc.constantFrom(...nodePaths(s.value)), fc.constantFrom(...samples), fc.boolean()).map(([path, v, drop]) => ({
-        value: setAt(s.value, path, () => (drop ? undefined : v)),
-        how: drop ? 'field-removed' : 'field-replaced',
+      const anyNode = fc
+        .tuple(fc.constantFrom(...nodePaths(s.value)), fc.constantFrom(...samples), fc.boolean())
+        .map(([path, v, drop]) => ({
+          value: setAt(s.value, path, () => (drop ? undefined : v)),
+          how: drop ? 'field-removed' : 'field-replaced',
+        }));
+      const fromSchema = mutatedValueFor(doc, schemaOf.get(s.eventType)).map((m) => ({
+        value: m.value as Json,
+        how: `schema-${m.mutation}`,
       }));
-      const fromSchema = mutatedValueFor(doc, schemaOf.get(s.eventType)).map((m) => ({ value: m.value as Json, how: `schema-${m.mutation}` }));
       return fc.tuple(fc.constant(s), fc.oneof(envelope, anyNode, fromSchema));
     };
     const mutation = fc.oneof(...bases.map(mutationOf));
@@ -365,7 +499,12 @@ describe('fuzzing webhook signatures and parsing', () => {
       fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.from(b)),
       fc.jsonValue({ maxDepth: 3 }).map((v) => utf8(JSON.stringify(v))),
       base.chain((s) => fc.nat(s.bytes.length - 1).map((n) => s.bytes.subarray(0, n))),
-      fc.constantFrom(utf8('['.repeat(20_000) + ']'.repeat(20_000)), utf8('{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000)), utf8(`"${'x'.repeat(1_100_000)}"`), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])),
+      fc.constantFrom(
+        utf8('['.repeat(20_000) + ']'.repeat(20_000)),
+        utf8(`${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`),
+        utf8(`"${'x'.repeat(1_100_000)}"`),
+        Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),
+      ),
     );
     fc.assert(
       fc.property(garbage, (bytes) => {
@@ -378,7 +517,10 @@ describe('fuzzing webhook signatures and parsing', () => {
           json = false;
         }
         const expected = json && isAccepted(parsed) ? 'returned' : 'payload';
-        expect(outcome(() => parseWebhookEvent(bytes, signature, KEY)), bytes.subarray(0, 80).toString('hex')).toBe(expected);
+        expect(
+          outcome(() => parseWebhookEvent(bytes, signature, KEY)),
+          bytes.subarray(0, 80).toString('hex'),
+        ).toBe(expected);
         count(expected === 'returned' ? 'signed garbage accepted (a valid event)' : 'signed garbage refused');
       }),
       { numRuns: 800, seed: SEED },

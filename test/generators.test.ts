@@ -8,7 +8,13 @@
 import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { commaSeparatedParams, generateAll, GENERATED_APIS, typeCheck, type Generated } from './helpers/generate-clients.js';
+import {
+  commaSeparatedParams,
+  generateAll,
+  GENERATED_APIS,
+  typeCheck,
+  type Generated,
+} from './helpers/generate-clients.js';
 import { recordingFetch } from './helpers/recording-fetch.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
@@ -40,11 +46,15 @@ const createdEvent = (data: object) => ({
 });
 
 describe('generated code', () => {
-  it('passes tsc --strict --noEmit (hey-api, orval fetch and zod, openapi-zod-client)', async () => {
-    const { ok, report } = await typeCheck(generated);
-    expect(report).toBe('');
-    expect(ok).toBe(true);
-  }, HANG_CEILING_MS);
+  it(
+    'passes tsc --strict --noEmit (hey-api, orval fetch and zod, openapi-zod-client)',
+    async () => {
+      const { ok, report } = await typeCheck(generated);
+      expect(report).toBe('');
+      expect(ok).toBe(true);
+    },
+    HANG_CEILING_MS,
+  );
 
   it.each(GENERATED_APIS)('imports the openapi-zod-client and orval zod modules of %s', async (api) => {
     const ozc = await load('ozc', `${api}.ts`);
@@ -92,7 +102,10 @@ describe('the @hey-api fetch client against the sandbox', () => {
   it('sends v2 statuses repeated (statuses=CREATED&statuses=STARTED)', async () => {
     const { sdk, c, urls } = await client('v2', { Authorization: `Bearer ${sandbox.accessToken}` });
     const session = sandbox.v2.create({ externalId: 'gen-client-v2', country: 'DE', phoneNo: '+4915112345678' });
-    const listed = await sdk.listVerifications({ client: c, query: { statuses: ['CREATED', 'STARTED'], pageSize: 50 } });
+    const listed = await sdk.listVerifications({
+      client: c,
+      query: { statuses: ['CREATED', 'STARTED'], pageSize: 50 },
+    });
     expect(listed.response.status).toBe(200);
     expect(urls().at(-1)?.search).toBe('?statuses=CREATED&statuses=STARTED&pageSize=50');
     expect(listed.data.items.map((v: { id: string }) => v.id)).toContain(session.id);
@@ -108,12 +121,18 @@ describe('the openapi-zod-client (zodios, axios) client against the sandbox, con
     // axios' fetch adapter hands fetch one Request; typed as fetch's two arguments.
     const fetch = (input: RequestInfo | URL, init?: RequestInit) => wire.fetch(new Request(input, init));
     const axiosInstance = axios.create({ adapter: 'fetch', env: { fetch }, headers, paramsSerializer });
-    return { api: createApiClient(sandbox.url, { axiosInstance }), urls: () => wire.requests.map((r) => new URL(r.url)) };
+    return {
+      api: createApiClient(sandbox.url, { axiosInstance }),
+      urls: () => wire.requests.map((r) => new URL(r.url)),
+    };
   };
 
   it('sends partner filters comma-separated and reads the answer through its zod schemas', async () => {
     const { api, urls } = await client('partner', { 'X-Auth-Key': sandbox.authKey });
-    const created = await api.createVerification({ externalUserId: '0b7c2e4d-5f6a-4b8c-9d0e-1f2a3b4c5d6e', redirectUrl: 'https://app.example/done' });
+    const created = await api.createVerification({
+      externalUserId: '0b7c2e4d-5f6a-4b8c-9d0e-1f2a3b4c5d6e',
+      redirectUrl: 'https://app.example/done',
+    });
     expect(created.status).toBe('created');
     const page = await api.listVerifications({ queries: { status: ['created', 'started'] } });
     expect(urls().at(-1)?.search).toBe('?status=created,started');
@@ -135,6 +154,8 @@ describe('the orval fetch client, configured as the guide says', () => {
     const url = partner.getListVerificationsUrl({ status: ['created', 'started'] });
     // orval percent-encodes the comma (URLSearchParams); it decodes to one value.
     expect(new URL(url, 'http://x').searchParams.getAll('status')).toEqual(['created,started']);
-    expect(v2.getListVerificationsUrl({ statuses: ['CREATED', 'STARTED'] })).toMatch(/\?statuses=CREATED&statuses=STARTED$/);
+    expect(v2.getListVerificationsUrl({ statuses: ['CREATED', 'STARTED'] })).toMatch(
+      /\?statuses=CREATED&statuses=STARTED$/,
+    );
   });
 });

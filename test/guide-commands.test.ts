@@ -8,7 +8,17 @@
 // (a ```ts block opening with `// name.ts`) are written as the guide names
 // them, with the `.js` a project's `tsc` would emit next to each.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,7 +32,6 @@ import { HANG_CEILING_MS } from './helpers/ceilings.js';
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 const DENO = path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno');
-const MARK = '<!-- guide-test: starts -->';
 const RECEIVER_KEY = 'sbx_guide_receiver_3c9e1a';
 
 interface Command {
@@ -42,13 +51,19 @@ function commandsOf(guide: string): Command[] {
     const named = /^\/\/ ([\w.-]+\.ts)\n/.exec(body);
     if (lang === 'ts' && named) files.set(named[1], body);
     if (marked && lang === 'sh') {
-      for (const line of body.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'))) commands.push({ guide, line, files: new Map(files) });
+      for (const line of body.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')))
+        commands.push({ guide, line, files: new Map(files) });
     }
   }
   return commands;
 }
 
-const guides = ['README.md', ...readdirSync(path.join(ROOT, 'guides')).filter((f) => f.endsWith('.md')).map((f) => `guides/${f}`)];
+const guides = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'guides'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `guides/${f}`),
+];
 const commands = guides.flatMap(commandsOf);
 const webhooksGuide = readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8');
 const sendExample = /^npx @verification-service\/contracts webhooks send .*$/m.exec(webhooksGuide)?.[0] ?? '';
@@ -59,7 +74,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** A fresh project with the package installed (a link to this build), `npx` and `deno` on the PATH. */
 async function freshProject(command: Command): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
   const dir = mkdtempSync(path.join(scratch, 'project-'));
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'partner-project', private: true, type: 'module' }));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'partner-project', private: true, type: 'module' }),
+  );
   mkdirSync(path.join(dir, 'node_modules', '@verification-service'), { recursive: true });
   symlinkSync(ROOT, path.join(dir, 'node_modules', '@verification-service', 'contracts'), 'dir');
   const bin = path.join(dir, '.bin');
@@ -83,7 +101,12 @@ esac
     const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
     writeFileSync(path.join(dir, name.replace(/\.ts$/, '.js')), code);
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH}`, DENO_DIR: path.join(dir, '.deno'), DENO_NO_UPDATE_CHECK: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    DENO_DIR: path.join(dir, '.deno'),
+    DENO_NO_UPDATE_CHECK: '1',
+  };
   for (const name of ['AUTH_KEY', 'ACCESS_TOKEN', 'PORT', 'SANDBOX_PORT']) delete env[name];
   return { dir, env };
 }
@@ -97,7 +120,13 @@ function onPort(line: string, port: number): { line: string; env: NodeJS.Process
 async function answers(url: string, child: ChildProcess, output: () => string): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before answering: ${output()}`);
-    if (await fetch(url, { method: 'HEAD' }).then(() => true, () => false)) return;
+    if (
+      await fetch(url, { method: 'HEAD' }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no answer on ${url}: ${output()}`);
@@ -115,9 +144,20 @@ const stop = async (child: ChildProcess) => {
 describe('the guides mark the commands that start something', () => {
   it('README, sandbox, state, mock and webhooks guides have them; the state example is among them', () => {
     const where = new Set(commands.map((c) => c.guide));
-    for (const guide of ['README.md', 'guides/sandbox.md', 'guides/sandbox-state.md', 'guides/mock.md', 'guides/webhooks.md']) expect(where, guide).toContain(guide);
-    expect(commands.map((c) => c.line)).toContain('npx @verification-service/contracts sandbox --state .sandbox/state.jsonl');
-    expect(commands.some((c) => c.line.includes('deno run --allow-net --allow-env=AUTH_KEY,PORT receiver.ts'))).toBe(true);
+    for (const guide of [
+      'README.md',
+      'guides/sandbox.md',
+      'guides/sandbox-state.md',
+      'guides/mock.md',
+      'guides/webhooks.md',
+    ])
+      expect(where, guide).toContain(guide);
+    expect(commands.map((c) => c.line)).toContain(
+      'npx @verification-service/contracts sandbox --state .sandbox/state.jsonl',
+    );
+    expect(commands.some((c) => c.line.includes('deno run --allow-net --allow-env=AUTH_KEY,PORT receiver.ts'))).toBe(
+      true,
+    );
     expect(sendExample).toMatch(/--url http:\/\/127\.0\.0\.1:8080\/webhooks --key "\$AUTH_KEY"$/);
   });
 });
@@ -129,7 +169,11 @@ describe.each(commands)('$guide: $line', (command) => {
     const { line, env: portEnv } = onPort(command.line, port);
     let output = '';
     // AUTH_KEY as a partner has it after pasting the sandbox's export line (a receiver reads it).
-    const child = spawn('/bin/sh', ['-c', line], { cwd: dir, env: { ...env, ...portEnv, AUTH_KEY: RECEIVER_KEY }, detached: true });
+    const child = spawn('/bin/sh', ['-c', line], {
+      cwd: dir,
+      env: { ...env, ...portEnv, AUTH_KEY: RECEIVER_KEY },
+      detached: true,
+    });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     try {
@@ -144,16 +188,29 @@ describe.each(commands)('$guide: $line', (command) => {
         const given = /--auth-key (\S+)/.exec(line)?.[1];
         if (given) expect(authKey).toBe(given);
         expect((await fetch(`${partnerUrl}/partners`, { headers: { 'X-Auth-Key': authKey } })).status).toBe(200);
-        expect((await fetch(`${v2Url}/v2/verifications/`, { headers: { Authorization: `Bearer ${accessToken}` } })).status).toBe(200);
+        expect(
+          (await fetch(`${v2Url}/v2/verifications/`, { headers: { Authorization: `Bearer ${accessToken}` } })).status,
+        ).toBe(200);
         const state = /--state (\S+)/.exec(line)?.[1];
         if (state) expect(existsSync(path.join(dir, state)), state).toBe(true);
       } else if (/prism-cli.* mock .*v2\.yaml/.test(line)) {
-        expect((await fetch(`${url}/v2/verifications/abc`, { headers: { Authorization: 'Bearer any-token' } })).status).toBe(200);
+        expect(
+          (await fetch(`${url}/v2/verifications/abc`, { headers: { Authorization: 'Bearer any-token' } })).status,
+        ).toBe(200);
         // What the guide says of empty query values: Prism lets them through, the sandbox refuses them.
-        expect((await fetch(`${url}/v2/verifications/?createdFrom=`, { headers: { Authorization: 'Bearer any-token' } })).status).toBe(200);
+        expect(
+          (await fetch(`${url}/v2/verifications/?createdFrom=`, { headers: { Authorization: 'Bearer any-token' } }))
+            .status,
+        ).toBe(200);
         const sandbox = await serveSandbox({ port: 0, accessToken: 'v2_guide_token' });
         try {
-          expect((await fetch(`${sandbox.url}/v2/verifications/?createdFrom=`, { headers: { Authorization: 'Bearer v2_guide_token' } })).status).toBe(400);
+          expect(
+            (
+              await fetch(`${sandbox.url}/v2/verifications/?createdFrom=`, {
+                headers: { Authorization: 'Bearer v2_guide_token' },
+              })
+            ).status,
+          ).toBe(400);
         } finally {
           await sandbox.close();
         }
@@ -164,7 +221,10 @@ describe.each(commands)('$guide: $line', (command) => {
         // The guide teaches no fixed key: the receiver and the example both read AUTH_KEY.
         expect(line).not.toMatch(/AUTH_KEY=/);
         const send = sendExample.replace('http://127.0.0.1:8080', url);
-        const result = await promisify(execFile)('/bin/sh', ['-c', send], { cwd: dir, env: { ...env, AUTH_KEY: RECEIVER_KEY } }).catch((err) => err);
+        const result = await promisify(execFile)('/bin/sh', ['-c', send], {
+          cwd: dir,
+          env: { ...env, AUTH_KEY: RECEIVER_KEY },
+        }).catch((err) => err);
         expect(`${result.stdout}${result.stderr ?? ''}`, output).toMatch(/all 7 delivered\./);
         expect(result.code ?? 0).toBe(0);
       }

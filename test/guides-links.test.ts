@@ -8,7 +8,12 @@ import { ROOT } from '../scripts/lib/paths.mjs';
 import { anchorsOf, isExternal, linksOf } from './helpers/markdown-links.js';
 
 const guidesDir = path.join(ROOT, 'guides');
-const PAGES = ['README.md', ...readdirSync(guidesDir).filter((f) => f.endsWith('.md')).map((f) => `guides/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(guidesDir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `guides/${f}`),
+];
 
 describe('links of the README and the guides', () => {
   it('finds the guides', () => {
@@ -23,12 +28,17 @@ describe('links of the README and the guides', () => {
     for (const href of linksOf(markdown)) {
       if (isExternal(href)) continue;
       const [target, anchor] = href.split('#') as [string, string | undefined];
-      const file = target ? path.resolve(path.dirname(path.join(ROOT, page)), decodeURIComponent(target)) : path.join(ROOT, page);
+      const file = target
+        ? path.resolve(path.dirname(path.join(ROOT, page)), decodeURIComponent(target))
+        : path.join(ROOT, page);
       if (!existsSync(file)) {
         broken.push(`${href}: no file ${path.relative(ROOT, file)}`);
         continue;
       }
-      if (anchor && !(statSync(file).isFile() && file.endsWith('.md') && anchorsOf(readFileSync(file, 'utf8')).has(anchor))) {
+      if (
+        anchor &&
+        !(statSync(file).isFile() && file.endsWith('.md') && anchorsOf(readFileSync(file, 'utf8')).has(anchor))
+      ) {
         broken.push(`${href}: no heading #${anchor} in ${path.relative(ROOT, file)}`);
       }
     }
@@ -36,34 +46,43 @@ describe('links of the README and the guides', () => {
   });
 
   it('catches a broken file link and a broken anchor (the checker itself)', () => {
-    expect(linksOf('[a](guides/none.md) `[b](x.md)` ![c](images/x.png)\n\n```\n[d](y.md)\n```\n| t |\n|---|\n| [e](z.md#q) |')).toEqual([
-      'guides/none.md',
-      'images/x.png',
-      'z.md#q',
+    expect(
+      linksOf(
+        '[a](guides/none.md) `[b](x.md)` ![c](images/x.png)\n\n```\n[d](y.md)\n```\n| t |\n|---|\n| [e](z.md#q) |',
+      ),
+    ).toEqual(['guides/none.md', 'images/x.png', 'z.md#q']);
+    expect([...anchorsOf('# The `mock`\n## Run it, twice!\n## Run it, twice!')]).toEqual([
+      'the-mock',
+      'run-it-twice',
+      'run-it-twice-1',
     ]);
-    expect([...anchorsOf('# The `mock`\n## Run it, twice!\n## Run it, twice!')]).toEqual(['the-mock', 'run-it-twice', 'run-it-twice-1']);
   });
 });
 
 // The sandbox prints AUTH_KEY and ACCESS_TOKEN; a page that reads the key from
 // another variable leaves the newcomer's pasted line unused.
 // PREVIOUS_AUTH_KEY, the key kept through a rotation, is the one other name.
-const OTHER_CREDENTIAL_NAME = /\b(?!PREVIOUS_AUTH_KEY\b)(?:[A-Z][A-Z0-9]*_)+AUTH_KEY\b|\bAUTH_KEY_[A-Z0-9_]+|\bVERIFICATION_TOKEN\b|\$\{?TOKEN\b/g;
+const OTHER_CREDENTIAL_NAME =
+  /\b(?!PREVIOUS_AUTH_KEY\b)(?:[A-Z][A-Z0-9]*_)+AUTH_KEY\b|\bAUTH_KEY_[A-Z0-9_]+|\bVERIFICATION_TOKEN\b|\$\{?TOKEN\b/g;
 
 // Code a partner pastes runs against the sandbox they started, on whatever
 // port it got: TypeScript and JavaScript blocks take addresses from the
 // variables the sandbox prints (PARTNER_URL, V2_URL, SANDBOX_URL), never a
 // literal local address.
 const LOCAL_ADDRESS = /\b(?:127\.0\.0\.1|localhost|\[::1\]):\d+/g;
-const codeBlocks = (text: string) => [...text.matchAll(/```(?:ts|js|typescript|javascript)\n([\s\S]*?)```/g)].map((m) => m[1]);
+const codeBlocks = (text: string) =>
+  [...text.matchAll(/```(?:ts|js|typescript|javascript)\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 describe('addresses in the code of the README and the guides', () => {
   it.each(PAGES)('%s: TypeScript and JavaScript blocks name no local address', (page) => {
-    expect(codeBlocks(readFileSync(path.join(ROOT, page), 'utf8')).flatMap((code) => code.match(LOCAL_ADDRESS) ?? [])).toEqual([]);
+    expect(
+      codeBlocks(readFileSync(path.join(ROOT, page), 'utf8')).flatMap((code) => code.match(LOCAL_ADDRESS) ?? []),
+    ).toEqual([]);
   });
 
   it('finds such an address, and only in code (the checker itself)', () => {
-    const page = "Run it on http://127.0.0.1:4020.\n```ts\ncreateV2Client({ baseUrl: 'http://localhost:4010' });\n```\n```sh\ncurl http://127.0.0.1:4020/\n```\n";
+    const page =
+      "Run it on http://127.0.0.1:4020.\n```ts\ncreateV2Client({ baseUrl: 'http://localhost:4010' });\n```\n```sh\ncurl http://127.0.0.1:4020/\n```\n";
     expect(codeBlocks(page).flatMap((code) => code.match(LOCAL_ADDRESS) ?? [])).toEqual(['localhost:4010']);
   });
 });
@@ -74,6 +93,10 @@ describe('credential variables of the README and the guides', () => {
   });
 
   it('catches another name (the checker itself)', () => {
-    expect('env.WEBHOOK_AUTH_KEY, AUTH_KEY_OLD, $TOKEN, ${TOKEN}, AUTH_KEY, ACCESS_TOKEN, PREVIOUS_AUTH_KEY'.match(OTHER_CREDENTIAL_NAME)).toEqual(['WEBHOOK_AUTH_KEY', 'AUTH_KEY_OLD', '$TOKEN', '${TOKEN']);
+    expect(
+      'env.WEBHOOK_AUTH_KEY, AUTH_KEY_OLD, $TOKEN, ${TOKEN}, AUTH_KEY, ACCESS_TOKEN, PREVIOUS_AUTH_KEY'.match(
+        OTHER_CREDENTIAL_NAME,
+      ),
+    ).toEqual(['WEBHOOK_AUTH_KEY', 'AUTH_KEY_OLD', '$TOKEN', '${TOKEN']);
   });
 });

@@ -30,7 +30,9 @@ function deadLinks(start: string, inPackage: Set<string>, read: (file: string) =
     seen.add(page);
     for (const href of linksOf(read(page))) {
       if (isExternal(href) || href.startsWith('#')) continue;
-      const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(href.split('#')[0])));
+      const target = path.posix.normalize(
+        path.posix.join(path.posix.dirname(page), decodeURIComponent(href.split('#')[0])),
+      );
       if (!inPackage.has(target)) dead.push(`${page}: ${href}`);
       else if (target.endsWith('.md')) queue.push(target);
     }

@@ -10,7 +10,10 @@ import {
 } from '../src/partner.js';
 
 const partner = createPartnerClient({ baseUrl: 'http://127.0.0.1:4011', authKey: 'sbx_key' });
-const body = { externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40', redirectUrl: 'https://partner.example.com/done' };
+const body = {
+  externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
+  redirectUrl: 'https://partner.example.com/done',
+};
 
 describe('createPartnerClient types', () => {
   it('requires path parameters by their documented names', () => {
@@ -44,7 +47,9 @@ describe('createPartnerClient types', () => {
   });
 
   it('types answers from the document', async () => {
-    const { data } = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId: 'v1' } } });
+    const { data } = await partner.GET('/verifications/{verificationId}', {
+      params: { path: { verificationId: 'v1' } },
+    });
     if (data) {
       expectTypeOf(data.status).toEqualTypeOf<components['schemas']['VerificationStatus']>();
       expectTypeOf(data.userId).toEqualTypeOf<string | null>();

@@ -8,9 +8,32 @@ import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
 import { deprecationProblems } from './helpers/partner-additions.js';
 import {
-  doc, v, STATUSES, REQUIREMENT_TYPES, DEPRECATED, VERIFICATION_FIELDS, CREATE_FIELDS, CREATE_REQUIRED, REVERT_FIELDS,
-  UUID, USER_ID, TIMESTAMP, op, response, body, responseSchema, bodySchema, requiredOf, example, without, sorted,
-  expectDocumented, wantValid, wantInvalid, verification, createdVerification, createBody, completed, collected,
+  doc,
+  STATUSES,
+  REQUIREMENT_TYPES,
+  DEPRECATED,
+  VERIFICATION_FIELDS,
+  CREATE_FIELDS,
+  CREATE_REQUIRED,
+  REVERT_FIELDS,
+  UUID,
+  USER_ID,
+  TIMESTAMP,
+  op,
+  response,
+  body,
+  responseSchema,
+  bodySchema,
+  requiredOf,
+  example,
+  without,
+  sorted,
+  expectDocumented,
+  wantValid,
+  wantInvalid,
+  createdVerification,
+  createBody,
+  collected,
 } from './helpers/partner-document.js';
 
 describe('create verification (operation 5)', () => {
@@ -19,8 +42,15 @@ describe('create verification (operation 5)', () => {
 
   it('takes the documented fields; externalUserId and redirectUrl are required (P5)', () => {
     expectDocumented(Object.keys(schema.properties), CREATE_FIELDS, 'fields of VerificationCreate');
-    expect(sorted(schema.required.filter((f: string) => CREATE_FIELDS.includes(f))), 'the documented create fields required').toEqual(sorted(CREATE_REQUIRED));
-    for (const name of ['CreateVerificationRequestFull', 'CreateVerificationRequestMinimal', 'CreateVerificationRequestLegacy']) {
+    expect(
+      sorted(schema.required.filter((f: string) => CREATE_FIELDS.includes(f))),
+      'the documented create fields required',
+    ).toEqual(sorted(CREATE_REQUIRED));
+    for (const name of [
+      'CreateVerificationRequestFull',
+      'CreateVerificationRequestMinimal',
+      'CreateVerificationRequestLegacy',
+    ]) {
       wantValid(createBody, example(name), name);
     }
     wantValid(createBody, { externalUserId: UUID, redirectUrl: 'https://partner.example/done' });
@@ -39,7 +69,12 @@ describe('create verification (operation 5)', () => {
   it('accepts the deprecated fields, marked deprecated', () => {
     const problems = deprecationProblems('VerificationCreate', schema.properties, DEPRECATED);
     expect(problems, problems.join('\n')).toEqual([]);
-    wantValid(createBody, { ...full(), phoneNumber: '+4915112345678', isPhoneNumberVerified: true, requireFirstAndLastName: true });
+    wantValid(createBody, {
+      ...full(),
+      phoneNumber: '+4915112345678',
+      isPhoneNumberVerified: true,
+      requireFirstAndLastName: true,
+    });
     wantInvalid(createBody, { ...full(), isPhoneNumberVerified: 'no' });
     wantInvalid(createBody, { ...full(), requireFirstAndLastName: 'yes' });
   });
@@ -53,7 +88,12 @@ describe('create verification (operation 5)', () => {
   });
 
   it('timeToExpiry is a number of minutes from 5 to 43200, default 10080', () => {
-    expect(schema.properties.timeToExpiry).toMatchObject({ type: 'number', minimum: 5, maximum: 43200, default: 10080 });
+    expect(schema.properties.timeToExpiry).toMatchObject({
+      type: 'number',
+      minimum: 5,
+      maximum: 43200,
+      default: 10080,
+    });
     for (const ok of [5, 10080, 43200]) wantValid(createBody, { ...full(), timeToExpiry: ok }, String(ok));
     for (const bad of [4, 43201, 0, '60']) wantInvalid(createBody, { ...full(), timeToExpiry: bad }, String(bad));
   });
@@ -106,7 +146,8 @@ describe('create verification response', () => {
   });
 
   it('is always in status created, with no user yet', () => {
-    for (const status of STATUSES.filter((s) => s !== 'created')) wantInvalid(createdVerification, { ...created(), status }, status);
+    for (const status of STATUSES.filter((s) => s !== 'created'))
+      wantInvalid(createdVerification, { ...created(), status }, status);
     wantInvalid(createdVerification, { ...created(), userId: USER_ID });
     wantInvalid(createdVerification, { ...created(), previousUserId: USER_ID });
   });
@@ -130,15 +171,24 @@ describe('create verification response', () => {
     expect(schema.description).not.toMatch(/if sent/);
     for (const field of ['userId', 'previousUserId']) {
       const description = deref(doc, schema.properties[field]).description as string;
-      expect(paragraphs(description).find((p) => /always sent/.test(p)), field).toContain(marker);
+      expect(
+        paragraphs(description).find((p) => /always sent/.test(p)),
+        field,
+      ).toContain(marker);
     }
   });
 
   it('has collectedRequirements entries with result null', () => {
     wantValid(createdVerification, { ...created(), collectedRequirements: [{ type: 'phoneNumbers', result: null }] });
     wantInvalid(createdVerification, { ...created(), collectedRequirements: [collected('firstAndLastName')] });
-    wantInvalid(createdVerification, { ...created(), collectedRequirements: [{ type: 'phoneNumbers', result: null, verified: true }] });
-    wantInvalid(createdVerification, { ...created(), collectedRequirements: [{ type: 'selfie', result: null, verified: false }] });
+    wantInvalid(createdVerification, {
+      ...created(),
+      collectedRequirements: [{ type: 'phoneNumbers', result: null, verified: true }],
+    });
+    wantInvalid(createdVerification, {
+      ...created(),
+      collectedRequirements: [{ type: 'selfie', result: null, verified: false }],
+    });
   });
 
   it('marks the deprecated fields deprecated', () => {
@@ -154,20 +204,23 @@ describe('create verification response', () => {
 });
 
 describe('conflicts (409)', () => {
-  it.each(['post /verifications', 'post /verifications/revert'])('%s answers 409 with an error message and an example', (key) => {
-    const validate = response(key, '409');
-    const media = deref(doc, op(key).operation.responses['409']).content['application/json'];
-    const examples = Object.values<Json>(media.examples).map((e) => deref(doc, e).value);
-    expect(examples.length).toBeGreaterThan(0);
-    for (const value of examples) {
-      wantValid(validate, value);
-      expect(value.message).toEqual(expect.any(String));
-      if ('statusCode' in value) expect(value.statusCode).toBe(409);
-    }
-    wantValid(validate, { message: 'Conflict' });
-    wantInvalid(validate, {}, 'no message (P2)');
-    wantInvalid(validate, { message: 409 });
-  });
+  it.each(['post /verifications', 'post /verifications/revert'])(
+    '%s answers 409 with an error message and an example',
+    (key) => {
+      const validate = response(key, '409');
+      const media = deref(doc, op(key).operation.responses['409']).content['application/json'];
+      const examples = Object.values<Json>(media.examples).map((e) => deref(doc, e).value);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const value of examples) {
+        wantValid(validate, value);
+        expect(value.message).toEqual(expect.any(String));
+        if ('statusCode' in value) expect(value.statusCode).toBe(409);
+      }
+      wantValid(validate, { message: 'Conflict' });
+      wantInvalid(validate, {}, 'no message (P2)');
+      wantInvalid(validate, { message: 409 });
+    },
+  );
 });
 
 describe('revert verification (operation 6)', () => {
@@ -181,7 +234,11 @@ describe('revert verification (operation 6)', () => {
 
   it('takes {verificationId, author} and answers {id}', () => {
     const request = body('post /verifications/revert');
-    expectDocumented(Object.keys(bodySchema('post /verifications/revert').properties), REVERT_FIELDS, 'fields of VerificationRevert');
+    expectDocumented(
+      Object.keys(bodySchema('post /verifications/revert').properties),
+      REVERT_FIELDS,
+      'fields of VerificationRevert',
+    );
     wantValid(request, example('RevertVerificationRequest'));
     wantValid(request, { verificationId: 'v-1', author: 'fraud-team' });
     wantInvalid(request, { verificationId: 'v-1' });

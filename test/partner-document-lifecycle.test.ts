@@ -6,11 +6,28 @@
 // openapi/DECISIONS.md); dropping or loosening it in openapi/partner makes a
 // test fail.
 import { describe, expect, it } from 'vitest';
-import { type Json } from './helpers/openapi.js';
+import type { Json } from './helpers/openapi.js';
 import {
-  doc, STATUSES, EVENTS, ENVELOPE_FIELDS, UUID, USER_ID, TIMESTAMP, SIGNATURE, response, body,
-  responseSchema, requiredOf, example, without, sorted, wantValid, wantInvalid, verification,
-  createdVerification, completed, webhookExample, webhookValidator,
+  doc,
+  STATUSES,
+  EVENTS,
+  ENVELOPE_FIELDS,
+  UUID,
+  USER_ID,
+  TIMESTAMP,
+  response,
+  responseSchema,
+  requiredOf,
+  example,
+  without,
+  sorted,
+  wantValid,
+  wantInvalid,
+  verification,
+  createdVerification,
+  completed,
+  webhookExample,
+  webhookValidator,
 } from './helpers/partner-document.js';
 
 /** Markdown tables of a text as written (backticks kept, unlike helpers/document-texts.ts's rendered cells): rows of cells, header first, separator dropped. */
@@ -24,8 +41,15 @@ function tablesOf(md: string): string[][][] {
       block = [];
     }
   }
-  const cells = (row: string) => row.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
-  return blocks.filter((b) => b.length > 2 && /^\|(\s*:?-{3,}:?\s*\|)+$/.test(b[1])).map((b) => [b[0], ...b.slice(2)].map(cells));
+  const cells = (row: string) =>
+    row
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
+  return blocks
+    .filter((b) => b.length > 2 && /^\|(\s*:?-{3,}:?\s*\|)+$/.test(b[1]))
+    .map((b) => [b[0], ...b.slice(2)].map(cells));
 }
 
 describe('lifecycle in the overview', () => {
@@ -74,9 +98,9 @@ describe('lifecycle in the overview', () => {
     });
 
     it('lists no transition the documentation does not', () => {
-      const listed = table.slice(1).flatMap((r) =>
-        [...r[nextAt].matchAll(/`([a-zA-Z]+)`/g)].map((m) => `${r[0].replace(/`/g, '')} -> ${m[1]}`),
-      );
+      const listed = table
+        .slice(1)
+        .flatMap((r) => [...r[nextAt].matchAll(/`([a-zA-Z]+)`/g)].map((m) => `${r[0].replace(/`/g, '')} -> ${m[1]}`));
       expect(sorted([...new Set(listed)])).toEqual(sorted(TRANSITIONS.map(([f, n]) => `${f} -> ${n}`)));
     });
 
@@ -101,9 +125,22 @@ describe('lifecycle in the overview', () => {
   describe('event sequences', () => {
     const table = tables.find((t) => /Scenario/.test(t[0][0]))!;
     const SEQUENCES: Record<string, string[]> = {
-      'New user': ['verification.created', 'verification.updated', 'verification.updated', 'user.created', 'user.updated', 'user.updated'],
+      'New user': [
+        'verification.created',
+        'verification.updated',
+        'verification.updated',
+        'user.created',
+        'user.updated',
+        'user.updated',
+      ],
       Merge: ['verification.created', 'verification.updated', 'verification.updated', 'user.merged'],
-      'Manual review': ['verification.created', 'verification.updated', 'verification.updated', 'verification.updated', 'user.created'],
+      'Manual review': [
+        'verification.created',
+        'verification.updated',
+        'verification.updated',
+        'verification.updated',
+        'user.created',
+      ],
     };
 
     it('is a Markdown table of the three scenarios', () => {
@@ -150,7 +187,11 @@ describe('audit findings: answers hold what the documents state, not more', () =
     const rotation = response('post /auth-keys', '201');
     const [fresh, previous] = example('AuthKeyCreated').authKeys;
     wantValid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
-    wantValid(rotation, { authKeys: [previous, fresh, { ...previous, id: UUID, key: 'ak_live_older' }], count: 3 }, 'a further entry');
+    wantValid(
+      rotation,
+      { authKeys: [previous, fresh, { ...previous, id: UUID, key: 'ak_live_older' }], count: 3 },
+      'a further entry',
+    );
     wantInvalid(rotation, { authKeys: [fresh, { ...fresh, id: UUID }], count: 2 }, 'two active keys, no previous one');
     wantInvalid(rotation, { authKeys: [previous, { ...previous, id: UUID }], count: 2 }, 'no active key');
     wantInvalid(rotation, { authKeys: [previous, { ...fresh, active: 'true' }], count: 2 }, 'active not a boolean');
@@ -177,7 +218,11 @@ describe('audit findings: answers hold what the documents state, not more', () =
 
     it('validates, with a new data type too, so the page stays valid', () => {
       wantValid(list, withPayload(added()), 'new event type');
-      wantValid(list, withPayload({ ...added(), dataType: 'document', eventType: 'document.expired' }), 'new data type');
+      wantValid(
+        list,
+        withPayload({ ...added(), dataType: 'document', eventType: 'document.expired' }),
+        'new data type',
+      );
     });
 
     it('still has the documented envelope', () => {
@@ -191,9 +236,21 @@ describe('audit findings: answers hold what the documents state, not more', () =
     it('a known event type is still checked as its schema says', () => {
       const known = webhookExample('user.created');
       wantValid(list, withPayload(known));
-      wantInvalid(list, withPayload({ ...known, dataType: 'verification' }), 'user.created with a verification dataType');
-      wantInvalid(list, withPayload({ ...known, data: without(known.data, 'userId') }), 'user.created without data.userId');
-      wantInvalid(list, withPayload({ ...webhookExample('verification.created'), data: {} }), 'verification.created with empty data');
+      wantInvalid(
+        list,
+        withPayload({ ...known, dataType: 'verification' }),
+        'user.created with a verification dataType',
+      );
+      wantInvalid(
+        list,
+        withPayload({ ...known, data: without(known.data, 'userId') }),
+        'user.created without data.userId',
+      );
+      wantInvalid(
+        list,
+        withPayload({ ...webhookExample('verification.created'), data: {} }),
+        'verification.created with empty data',
+      );
     });
   });
 

@@ -7,8 +7,23 @@
 import { describe, expect, it } from 'vitest';
 import { deref } from './helpers/openapi.js';
 import {
-  doc, OPERATIONS, PAGED, STATUSES, UUID, USER_ID, nodeAt, validatorAt, response, responseSchema,
-  paramsOf, example, without, sorted, expectDocumentedValues, wantValid, wantInvalid, completed,
+  doc,
+  OPERATIONS,
+  PAGED,
+  STATUSES,
+  UUID,
+  USER_ID,
+  nodeAt,
+  validatorAt,
+  response,
+  responseSchema,
+  paramsOf,
+  example,
+  sorted,
+  expectDocumentedValues,
+  wantValid,
+  wantInvalid,
+  completed,
 } from './helpers/partner-document.js';
 
 describe('list queries', () => {
@@ -54,10 +69,13 @@ describe('list queries', () => {
       }
     });
 
-    it.each(['phoneNumber', 'externalUserId', 'userId', 'status'])('%s is comma-separated (form, not exploded)', (name) => {
-      expect(params[name].param).toMatchObject({ style: 'form', explode: false });
-      expect(nodeAt(params[name].schemaPtr).type).toBe('array');
-    });
+    it.each(['phoneNumber', 'externalUserId', 'userId', 'status'])(
+      '%s is comma-separated (form, not exploded)',
+      (name) => {
+        expect(params[name].param).toMatchObject({ style: 'form', explode: false });
+        expect(nodeAt(params[name].schemaPtr).type).toBe('array');
+      },
+    );
 
     it('phoneNumber values are E.164', () => {
       const validate = validatorAt(params.phoneNumber.schemaPtr);
@@ -77,7 +95,11 @@ describe('list queries', () => {
 
     it('status values are the nine statuses', () => {
       const validate = validatorAt(params.status.schemaPtr);
-      expectDocumentedValues(deref(doc, nodeAt(params.status.schemaPtr).items).enum, STATUSES, 'values of the status filter');
+      expectDocumentedValues(
+        deref(doc, nodeAt(params.status.schemaPtr).items).enum,
+        STATUSES,
+        'values of the status filter',
+      );
       wantValid(validate, STATUSES);
       wantInvalid(validate, ['pending']);
     });
@@ -111,7 +133,9 @@ describe('list queries', () => {
     const params = paramsOf('get /users');
 
     it('has paging and the phoneNumber, externalUserId, id and isShareholder filters', () => {
-      expect(sorted(Object.keys(params))).toEqual(sorted(['page', 'limit', 'phoneNumber', 'externalUserId', 'id', 'isShareholder']));
+      expect(sorted(Object.keys(params))).toEqual(
+        sorted(['page', 'limit', 'phoneNumber', 'externalUserId', 'id', 'isShareholder']),
+      );
       for (const { param } of Object.values(params)) {
         expect(param.in).toBe('query');
         expect(param.required ?? false).toBe(false);

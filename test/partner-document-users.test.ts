@@ -8,11 +8,37 @@
 import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
 import {
-  doc, v, ESTIMATED_AGES, DOCUMENT_TYPES, EVENTS, USER_FIELDS, USER_DETAIL_FIELDS, USER_DOCUMENT_FIELDS,
-  SHARES_FIELDS, EXTERNAL_USERS_RESULT_FIELDS, VERIFICATION_WEBHOOK_RECORD_FIELDS, USER_WEBHOOK_RECORD_FIELDS, UUID,
-  USER_ID, TIMESTAMP, sub, response, body, responseSchema, propsOf, requiredOf, example, without, sorted,
-  expectDocumented, expectDocumentedValues, wantValid, wantInvalid, verification, collected, withCollected,
-  webhookExample, op,
+  doc,
+  ESTIMATED_AGES,
+  DOCUMENT_TYPES,
+  EVENTS,
+  USER_FIELDS,
+  USER_DETAIL_FIELDS,
+  USER_DOCUMENT_FIELDS,
+  SHARES_FIELDS,
+  EXTERNAL_USERS_RESULT_FIELDS,
+  VERIFICATION_WEBHOOK_RECORD_FIELDS,
+  USER_WEBHOOK_RECORD_FIELDS,
+  UUID,
+  USER_ID,
+  TIMESTAMP,
+  response,
+  body,
+  responseSchema,
+  propsOf,
+  requiredOf,
+  example,
+  without,
+  sorted,
+  expectDocumented,
+  expectDocumentedValues,
+  wantValid,
+  wantInvalid,
+  verification,
+  collected,
+  withCollected,
+  webhookExample,
+  op,
 } from './helpers/partner-document.js';
 
 describe('users', () => {
@@ -33,7 +59,10 @@ describe('users', () => {
   it('user phone numbers are {E.164 phoneNumber, createdAt, verified}', () => {
     const user = page().users[0];
     const phone = user.phoneNumbers[0];
-    wantValid(list, withUser({ ...user, phoneNumbers: [{ phoneNumber: '+33612345678', createdAt: TIMESTAMP, verified: false }] }));
+    wantValid(
+      list,
+      withUser({ ...user, phoneNumbers: [{ phoneNumber: '+33612345678', createdAt: TIMESTAMP, verified: false }] }),
+    );
     wantInvalid(list, withUser({ ...user, phoneNumbers: [{ ...phone, phoneNumber: '0612345678' }] }));
     wantInvalid(list, withUser({ ...user, phoneNumbers: [{ ...phone, verified: 'yes' }] }));
     for (const field of ['phoneNumber', 'createdAt', 'verified']) {
@@ -63,7 +92,8 @@ describe('users', () => {
   });
 
   it('firstName, lastName and dateOfBirth are optional; dateOfBirth is string or null', () => {
-    for (const field of ['firstName', 'lastName', 'dateOfBirth']) wantValid(details, without(full(), field), `without ${field}`);
+    for (const field of ['firstName', 'lastName', 'dateOfBirth'])
+      wantValid(details, without(full(), field), `without ${field}`);
     wantValid(details, { ...full(), dateOfBirth: null });
     wantValid(details, { ...full(), dateOfBirth: '1991-07-23' });
     wantInvalid(details, { ...full(), dateOfBirth: 19910723 });
@@ -72,14 +102,24 @@ describe('users', () => {
   });
 
   it('estimatedAge takes the nine documented values', () => {
-    expectDocumentedValues(deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).estimatedAge).enum, ESTIMATED_AGES, 'values of EstimatedAge');
+    expectDocumentedValues(
+      deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).estimatedAge).enum,
+      ESTIMATED_AGES,
+      'values of EstimatedAge',
+    );
     for (const age of ESTIMATED_AGES) wantValid(details, { ...full(), estimatedAge: age }, age);
-    for (const bad of ['over99', 'OVER_18', 'over40', 18]) wantInvalid(details, { ...full(), estimatedAge: bad }, String(bad));
-    expect(deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).estimatedAge).description).toMatch(/99\.5\s*%/);
+    for (const bad of ['over99', 'OVER_18', 'over40', 18])
+      wantInvalid(details, { ...full(), estimatedAge: bad }, String(bad));
+    expect(deref(doc, propsOf(responseSchema('get /users/{userId}', '200')).estimatedAge).description).toMatch(
+      /99\.5\s*%/,
+    );
   });
 
   it('image is a base64-encoded string', () => {
-    expect(propsOf(responseSchema('get /users/{userId}', '200')).image).toMatchObject({ type: 'string', contentEncoding: 'base64' });
+    expect(propsOf(responseSchema('get /users/{userId}', '200')).image).toMatchObject({
+      type: 'string',
+      contentEncoding: 'base64',
+    });
     wantInvalid(details, { ...full(), image: 42 });
     wantInvalid(details, { ...full(), image: null });
   });
@@ -102,7 +142,17 @@ describe('users', () => {
       for (const field of USER_DOCUMENT_FIELDS) {
         wantInvalid(details, { ...full(), documents: [without(full().documents[0], field)] }, `without ${field}`);
       }
-      for (const field of ['id', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'issuingAuthority', 'placeOfIssue']) {
+      for (const field of [
+        'id',
+        'firstName',
+        'lastName',
+        'dateOfBirth',
+        'placeOfBirth',
+        'nationality',
+        'serialNo',
+        'issuingAuthority',
+        'placeOfIssue',
+      ]) {
         wantInvalid(details, withDoc({ [field]: 1 }), field);
       }
     });
@@ -110,7 +160,11 @@ describe('users', () => {
     it('issuingAuthority and placeOfIssue may be null, as on the collected document (P32)', () => {
       for (const field of ['issuingAuthority', 'placeOfIssue']) {
         wantValid(details, withDoc({ [field]: null }), field);
-        wantValid(verification, withCollected({ ...collected('document'), result: { ...collected('document').result, [field]: null } }), `collected ${field}`);
+        wantValid(
+          verification,
+          withCollected({ ...collected('document'), result: { ...collected('document').result, [field]: null } }),
+          `collected ${field}`,
+        );
       }
     });
 
@@ -125,7 +179,8 @@ describe('users', () => {
       for (const field of ['expiryAt', 'issuedAt']) {
         wantValid(details, withDoc({ [field]: '2031-05-11T00:00:00.000Z' }), field);
         wantValid(details, withDoc({ [field]: '2031-05-11' }), field);
-        for (const bad of ['11/05/2031', '2031-13-11', '']) wantInvalid(details, withDoc({ [field]: bad }), `${field} ${bad}`);
+        for (const bad of ['11/05/2031', '2031-13-11', ''])
+          wantInvalid(details, withDoc({ [field]: bad }), `${field} ${bad}`);
       }
       wantValid(details, withDoc({ createdAt: TIMESTAMP }));
       wantInvalid(details, withDoc({ createdAt: '2031-05-11' }));
@@ -136,7 +191,11 @@ describe('users', () => {
 describe('user sub-resources', () => {
   it('shares: boolean isShareholder and integer sharesNumber', () => {
     const shares = response('get /users/{userId}/shares', '200');
-    expectDocumented(Object.keys(responseSchema('get /users/{userId}/shares', '200').properties), SHARES_FIELDS, 'fields of Shares');
+    expectDocumented(
+      Object.keys(responseSchema('get /users/{userId}/shares', '200').properties),
+      SHARES_FIELDS,
+      'fields of Shares',
+    );
     wantValid(shares, example('SharesShareholder'));
     wantValid(shares, example('SharesNone'));
     wantValid(shares, { isShareholder: true, sharesNumber: 250 });
@@ -154,7 +213,8 @@ describe('user sub-resources', () => {
     wantValid(linked, value);
     wantValid(linked, example('UserLinkedByDeviceAlone'));
     // The queried user is in each device's list.
-    for (const device of value.linkedUsersByDevice) expect(device.users.map((u: Json) => u.userId)).toContain(value.userId);
+    for (const device of value.linkedUsersByDevice)
+      expect(device.users.map((u: Json) => u.userId)).toContain(value.userId);
     wantInvalid(linked, without(value, 'userId'));
     wantInvalid(linked, without(value, 'linkedUsersByDevice'));
     wantInvalid(linked, { ...value, linkedUsersByDevice: [{ users: [{ userId: USER_ID }] }] });
@@ -223,11 +283,15 @@ describe('verification sub-resources', () => {
     for (const activity of ['startSession', 'cameraIssue', 'documentUploaded']) {
       wantValid(activities, { activities: [{ ...item, activity }] }, activity);
     }
-    const activitySchema = deref(doc, responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items).properties.activity;
+    const activitySchema = deref(
+      doc,
+      responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items,
+    ).properties.activity;
     expect(activitySchema.enum).toBeUndefined();
     expect(activitySchema.const).toBeUndefined();
     expect(activitySchema.description).toMatch(/startSession[\s\S]*cameraIssue/);
-    for (const field of Object.keys(item)) wantInvalid(activities, { activities: [without(item, field)] }, `without ${field}`);
+    for (const field of Object.keys(item))
+      wantInvalid(activities, { activities: [without(item, field)] }, `without ${field}`);
     wantInvalid(activities, { activities: [{ ...item, createdAt: '14.03.2026' }] });
     wantInvalid(activities, { activities: [{ ...item, activity: 3 }] });
     wantInvalid(activities, {});
@@ -248,8 +312,22 @@ describe('verification sub-resources', () => {
 
 describe('webhook records (operations 11 and 18)', () => {
   const listings = [
-    { key: 'get /verifications/{verificationId}/webhooks', idField: 'verificationId', type: 'verification', otherType: 'user', example: 'VerificationWebhookRecords', fields: VERIFICATION_WEBHOOK_RECORD_FIELDS },
-    { key: 'get /users/{userId}/webhooks', idField: 'userId', type: 'user', otherType: 'verification', example: 'UserWebhookRecords', fields: USER_WEBHOOK_RECORD_FIELDS },
+    {
+      key: 'get /verifications/{verificationId}/webhooks',
+      idField: 'verificationId',
+      type: 'verification',
+      otherType: 'user',
+      example: 'VerificationWebhookRecords',
+      fields: VERIFICATION_WEBHOOK_RECORD_FIELDS,
+    },
+    {
+      key: 'get /users/{userId}/webhooks',
+      idField: 'userId',
+      type: 'user',
+      otherType: 'verification',
+      example: 'UserWebhookRecords',
+      fields: USER_WEBHOOK_RECORD_FIELDS,
+    },
   ];
 
   describe.each(listings)('$key', ({ key, idField, type, otherType, example: exampleName, fields }) => {
@@ -307,7 +385,10 @@ describe('webhook records (operations 11 and 18)', () => {
       for (const event of Object.keys(EVENTS)) wantValid(list, withRecord({ payload: webhookExample(event) }), event);
       wantInvalid(list, withRecord({ payload: { foo: 1 } }));
       wantInvalid(list, withRecord({ payload: JSON.stringify(webhookExample('user.created')) }));
-      wantInvalid(list, withRecord({ payload: { ...webhookExample('user.created'), eventType: 'verification.created' } }));
+      wantInvalid(
+        list,
+        withRecord({ payload: { ...webhookExample('user.created'), eventType: 'verification.created' } }),
+      );
     });
 
     if (type === 'verification') {
@@ -339,9 +420,12 @@ describe('webhook records (operations 11 and 18)', () => {
 
   it('both operations and the history they list say the same about what each history holds (P24)', () => {
     const texts = listings.map(({ key }) => op(key).operation.description as string);
-    const statement = (text: string) => text.slice(text.indexOf('Assumed ([P24]'), text.indexOf('\n\n', text.indexOf('Assumed ([P24]')));
+    const statement = (text: string) =>
+      text.slice(text.indexOf('Assumed ([P24]'), text.indexOf('\n\n', text.indexOf('Assumed ([P24]')));
     expect(statement(texts[0])).toBe(statement(texts[1]));
     expect(statement(texts[0])).toMatch(/`verification\.\*`[^.]*`user\.\*` and `shareholder\.verified`/);
-    expect(deref(doc, responseSchema(listings[0].key, '200').properties.webhooks.items).properties.payload.description ?? '').not.toMatch(/history holds/);
+    expect(
+      deref(doc, responseSchema(listings[0].key, '200').properties.webhooks.items).properties.payload.description ?? '',
+    ).not.toMatch(/history holds/);
   });
 });

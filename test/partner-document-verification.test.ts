@@ -8,9 +8,26 @@ import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
 import { deprecationProblems } from './helpers/partner-additions.js';
 import {
-  doc, v, STATUSES, REQUIREMENT_TYPES, DEPRECATED, VERIFICATION_FIELDS, VERIFICATION_OPTIONAL,
-  DOCUMENT_RESULT_FIELDS, USER_ID, responseSchema, example, without, sorted, expectDocumented,
-  expectDocumentedValues, wantValid, wantInvalid, verification, completed, collected, withCollected,
+  doc,
+  STATUSES,
+  REQUIREMENT_TYPES,
+  DEPRECATED,
+  VERIFICATION_FIELDS,
+  VERIFICATION_OPTIONAL,
+  DOCUMENT_RESULT_FIELDS,
+  USER_ID,
+  responseSchema,
+  example,
+  without,
+  sorted,
+  expectDocumented,
+  expectDocumentedValues,
+  wantValid,
+  wantInvalid,
+  verification,
+  completed,
+  collected,
+  withCollected,
 } from './helpers/partner-document.js';
 
 describe('Verification', () => {
@@ -24,22 +41,48 @@ describe('Verification', () => {
   it('always sends the fields that are not optional create input; the echoed ones may be absent (P8)', () => {
     for (const field of VERIFICATION_FIELDS) {
       const optional = VERIFICATION_OPTIONAL.includes(field);
-      expect(verification(without(completed(), field)), `${field} ${optional ? 'may be absent' : 'is always sent (required)'}`).toBe(optional);
+      expect(
+        verification(without(completed(), field)),
+        `${field} ${optional ? 'may be absent' : 'is always sent (required)'}`,
+      ).toBe(optional);
     }
   });
 
   it('types each field as documented', () => {
     const wrong: Record<string, unknown[]> = {
-      id: [1], url: [1], phoneNumber: [4915112345678], isPhoneNumberVerified: ['true'], phoneNumbers: ['+4915112345678'],
-      firstName: [1, null], lastName: [1, null], requireFirstAndLastName: ['yes'], requirements: [{ type: 'document' }],
-      collectedRequirements: [{}], externalUserId: ['not-a-uuid', 12], redirectUrl: [1], errorRedirectUrl: [1],
-      reason: [1, null], author: [1, null], status: ['pending', 'COMPLETED'], metadata: ['text', null],
-      validTo: ['2026-03-15'], createdAt: ['yesterday'], updatedAt: ['14/03/2026'], userId: [1], previousUserId: [1],
+      id: [1],
+      url: [1],
+      phoneNumber: [4915112345678],
+      isPhoneNumberVerified: ['true'],
+      phoneNumbers: ['+4915112345678'],
+      firstName: [1, null],
+      lastName: [1, null],
+      requireFirstAndLastName: ['yes'],
+      requirements: [{ type: 'document' }],
+      collectedRequirements: [{}],
+      externalUserId: ['not-a-uuid', 12],
+      redirectUrl: [1],
+      errorRedirectUrl: [1],
+      reason: [1, null],
+      author: [1, null],
+      status: ['pending', 'COMPLETED'],
+      metadata: ['text', null],
+      validTo: ['2026-03-15'],
+      createdAt: ['yesterday'],
+      updatedAt: ['14/03/2026'],
+      userId: [1],
+      previousUserId: [1],
     };
     for (const [field, values] of Object.entries(wrong)) {
-      for (const value of values) wantInvalid(verification, { ...completed(), [field]: value }, `${field}=${JSON.stringify(value)}`);
+      for (const value of values)
+        wantInvalid(verification, { ...completed(), [field]: value }, `${field}=${JSON.stringify(value)}`);
     }
-    wantValid(verification, { ...completed(), phoneNumber: '+4915112345678', isPhoneNumberVerified: true, requireFirstAndLastName: false });
+    wantValid(verification, {
+      ...completed(),
+      phoneNumber: '+4915112345678',
+      isPhoneNumberVerified: true,
+      requireFirstAndLastName: false,
+    });
   });
 
   it('phoneNumbers are {phoneNumber, isVerified}', () => {
@@ -53,13 +96,22 @@ describe('Verification', () => {
   it('takes status from the nine documented values', () => {
     expectDocumentedValues(deref(doc, schema.properties.status).enum, STATUSES, 'values of VerificationStatus');
     for (const status of STATUSES) {
-      const value = { ...completed(), status, userId: status === 'completed' ? USER_ID : null, previousUserId: status === 'reverted' ? USER_ID : null };
+      const value = {
+        ...completed(),
+        status,
+        userId: status === 'completed' ? USER_ID : null,
+        previousUserId: status === 'reverted' ? USER_ID : null,
+      };
       wantValid(verification, value, status);
     }
   });
 
   it('requirements take the four types', () => {
-    expectDocumentedValues(deref(doc, deref(doc, schema.properties.requirements.items).properties.type).enum, REQUIREMENT_TYPES, 'values of RequirementType');
+    expectDocumentedValues(
+      deref(doc, deref(doc, schema.properties.requirements.items).properties.type).enum,
+      REQUIREMENT_TYPES,
+      'values of RequirementType',
+    );
     wantValid(verification, { ...completed(), requirements: REQUIREMENT_TYPES.map((type) => ({ type })) });
     wantInvalid(verification, { ...completed(), requirements: [{ type: 'selfie' }] });
     wantInvalid(verification, { ...completed(), requirements: [{}] });
@@ -73,7 +125,10 @@ describe('Verification', () => {
   it('metadata in an answer is any object of partner key-value data: the create bounds are not re-checked (P6)', () => {
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'x']));
     wantValid(verification, { ...completed(), metadata: keys(51) });
-    wantValid(verification, { ...completed(), metadata: { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } } });
+    wantValid(verification, {
+      ...completed(),
+      metadata: { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } },
+    });
     wantInvalid(verification, { ...completed(), metadata: 'orderId=1' });
     expect(deref(doc, schema.properties.metadata)).not.toHaveProperty('maxProperties');
   });
@@ -99,7 +154,12 @@ describe('Verification', () => {
 });
 
 describe('Verification userId and previousUserId', () => {
-  const at = (status: string, userId: unknown, previousUserId: unknown) => ({ ...completed(), status, userId, previousUserId });
+  const at = (status: string, userId: unknown, previousUserId: unknown) => ({
+    ...completed(),
+    status,
+    userId,
+    previousUserId,
+  });
 
   it('completed carries a userId string and no previousUserId', () => {
     wantValid(verification, at('completed', USER_ID, null));
@@ -131,7 +191,13 @@ describe('Verification userId and previousUserId', () => {
   });
 
   it('the documented examples of each status are valid', () => {
-    for (const name of ['VerificationCompleted', 'VerificationStarted', 'VerificationWaitingForUserInput', 'VerificationInReview', 'VerificationReverted']) {
+    for (const name of [
+      'VerificationCompleted',
+      'VerificationStarted',
+      'VerificationWaitingForUserInput',
+      'VerificationInReview',
+      'VerificationReverted',
+    ]) {
       wantValid(verification, example(name), name);
     }
   });
@@ -156,16 +222,26 @@ describe('collectedRequirements', () => {
     // Result objects are open (extra fields tolerated), and a document result
     // also holds firstName, lastName and dateOfBirth: it therefore fits the
     // name and date-of-birth shapes too. Every other cross pairing is refused.
-    const superset = (type: string, other: string) => other === 'document' && ['firstAndLastName', 'dateOfBirth'].includes(type);
+    const superset = (type: string, other: string) =>
+      other === 'document' && ['firstAndLastName', 'dateOfBirth'].includes(type);
     for (const type of REQUIREMENT_TYPES) {
       for (const other of REQUIREMENT_TYPES) {
         const entry = { ...collected(type), result: results[other] };
-        expect(verification(withCollected(entry)), `${type} with the ${other} result`).toBe(type === other || superset(type, other));
+        expect(verification(withCollected(entry)), `${type} with the ${other} result`).toBe(
+          type === other || superset(type, other),
+        );
       }
     }
-    wantInvalid(verification, withCollected({ ...collected('firstAndLastName'), result: { ...results.document, lastName: null } }));
+    wantInvalid(
+      verification,
+      withCollected({ ...collected('firstAndLastName'), result: { ...results.document, lastName: null } }),
+    );
     const names = collected('firstAndLastName');
-    wantInvalid(verification, withCollected({ ...collected('dateOfBirth'), result: names.result }), 'dateOfBirth with a name result');
+    wantInvalid(
+      verification,
+      withCollected({ ...collected('dateOfBirth'), result: names.result }),
+      'dateOfBirth with a name result',
+    );
   });
 
   it('firstAndLastName result is {firstName, lastName}', () => {
@@ -189,8 +265,15 @@ describe('collectedRequirements', () => {
   it('document result has its eleven fields; only issuingAuthority and placeOfIssue may be null', () => {
     const entry = collected('document');
     const resultSchema = deref(doc, doc.components.schemas.CollectedDocument).properties.result;
-    expectDocumented(Object.keys(resultSchema.properties), DOCUMENT_RESULT_FIELDS, 'fields of a collected document result');
-    wantValid(verification, withCollected({ ...entry, result: { ...entry.result, issuingAuthority: null, placeOfIssue: null } }));
+    expectDocumented(
+      Object.keys(resultSchema.properties),
+      DOCUMENT_RESULT_FIELDS,
+      'fields of a collected document result',
+    );
+    wantValid(
+      verification,
+      withCollected({ ...entry, result: { ...entry.result, issuingAuthority: null, placeOfIssue: null } }),
+    );
     for (const field of DOCUMENT_RESULT_FIELDS.filter((f) => !['issuingAuthority', 'placeOfIssue'].includes(f))) {
       wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: null } }), field);
     }
@@ -203,7 +286,11 @@ describe('collectedRequirements', () => {
     const entry = collected('document');
     for (const field of ['expiryAt', 'issuedAt']) {
       for (const ok of ['2031-05-11T00:00:00.000Z', '2031-05-11']) {
-        wantValid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: ok } }), `${field} ${ok}`);
+        wantValid(
+          verification,
+          withCollected({ ...entry, result: { ...entry.result, [field]: ok } }),
+          `${field} ${ok}`,
+        );
       }
       wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: '11/05/2031' } }), field);
     }
@@ -211,7 +298,10 @@ describe('collectedRequirements', () => {
 
   it('phoneNumbers result is {objects: [{phoneNumber}]}', () => {
     const entry = collected('phoneNumbers');
-    wantValid(verification, withCollected({ type: 'phoneNumbers', result: { objects: [{ phoneNumber: '+4915112345678' }] } }));
+    wantValid(
+      verification,
+      withCollected({ type: 'phoneNumbers', result: { objects: [{ phoneNumber: '+4915112345678' }] } }),
+    );
     wantInvalid(verification, withCollected({ ...entry, result: { objects: ['+4915112345678'] } }));
     wantInvalid(verification, withCollected({ ...entry, result: { objects: [{}] } }));
     wantInvalid(verification, withCollected({ ...entry, result: { phoneNumbers: [] } }));

@@ -8,10 +8,32 @@ import { describe, expect, it } from 'vitest';
 import { deref, pointer, type Json } from './helpers/openapi.js';
 import { deprecationProblems } from './helpers/partner-additions.js';
 import {
-  doc, v, STATUSES, DEPRECATED, EVENTS, DATA_TYPES, VERIFICATION_DATA_FIELDS, USER_DATA_FIELDS,
-  SHAREHOLDER_DATA_FIELDS, ENVELOPE_FIELDS, UUID, USER_ID, TIMESTAMP, SIGNATURE, sub, validatorAt, webhookOps,
-  example, without, sorted, expectDocumented, wantValid, wantInvalid, verification, webhookEvent, completed,
-  collected, webhookExample, webhookValidator, webhookSchema,
+  doc,
+  STATUSES,
+  DEPRECATED,
+  EVENTS,
+  DATA_TYPES,
+  VERIFICATION_DATA_FIELDS,
+  USER_DATA_FIELDS,
+  SHAREHOLDER_DATA_FIELDS,
+  ENVELOPE_FIELDS,
+  UUID,
+  USER_ID,
+  TIMESTAMP,
+  SIGNATURE,
+  sub,
+  validatorAt,
+  webhookOps,
+  without,
+  sorted,
+  expectDocumented,
+  wantValid,
+  wantInvalid,
+  webhookEvent,
+  collected,
+  webhookExample,
+  webhookValidator,
+  webhookSchema,
 } from './helpers/partner-document.js';
 
 describe('webhooks', () => {
@@ -25,7 +47,11 @@ describe('webhooks', () => {
     const operation = item.post ?? {};
 
     it('is delivered by POST with no API key (P21)', () => {
-      expect(Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(k))).toEqual(['post']);
+      expect(
+        Object.keys(item).filter((k) =>
+          ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(k),
+        ),
+      ).toEqual(['post']);
       expect(operation.security).toEqual([]);
       expect(deref(doc, operation.requestBody).required).toBe(true);
     });
@@ -67,7 +93,8 @@ describe('webhooks', () => {
       const schema = webhookSchema(event);
       const validate = webhookValidator(event);
       expectDocumented(Object.keys(schema.properties), ENVELOPE_FIELDS, `fields of the ${event} envelope`);
-      for (const field of ENVELOPE_FIELDS) wantInvalid(validate, without(webhookExample(event), field), `without ${field}`);
+      for (const field of ENVELOPE_FIELDS)
+        wantInvalid(validate, without(webhookExample(event), field), `without ${field}`);
       wantInvalid(validate, { ...webhookExample(event), eventId: 'evt-1' });
       wantValid(validate, { ...webhookExample(event), eventId: UUID });
       wantInvalid(validate, { ...webhookExample(event), createdAt: '2026-03-14' });
@@ -89,7 +116,9 @@ describe('webhooks', () => {
 describe('webhook envelope (WebhookEvent)', () => {
   it('takes dataType from user, verification and shareholder, and eventType from the seven events', () => {
     const members = deref(doc, doc.components.schemas.WebhookEvent).oneOf.map((m: Json) => deref(doc, m));
-    expect(sorted([...new Set<string>(members.map((m: Json) => m.properties.dataType.const))])).toEqual(sorted(DATA_TYPES));
+    expect(sorted([...new Set<string>(members.map((m: Json) => m.properties.dataType.const))])).toEqual(
+      sorted(DATA_TYPES),
+    );
     expect(sorted(members.map((m: Json) => m.properties.eventType.const))).toEqual(sorted(Object.keys(EVENTS)));
   });
 
@@ -160,7 +189,11 @@ describe('webhook data', () => {
       wantInvalid(validate(), withData({ updatedAt: '2026-03-14' }));
       wantInvalid(validate(), withData({ metadata: 'orderId=1' }));
       wantValid(validate(), withData({ metadata: { v: 'y'.repeat(501) } }), 'create bounds are not re-checked (P6)');
-      wantValid(validate(), withData({ redirectUrl: 'northwind-app://done', reason: 'r'.repeat(201) }), 'no uri format, no length (P29, P16)');
+      wantValid(
+        validate(),
+        withData({ redirectUrl: 'northwind-app://done', reason: 'r'.repeat(201) }),
+        'no uri format, no length (P29, P16)',
+      );
     });
 
     it('verification.created carries a just-created verification: status created, every result null (rule 1 of operation 5)', () => {
@@ -172,18 +205,34 @@ describe('webhook data', () => {
         wantInvalid(created, { ...value, data: { ...value.data, status } }, status);
       }
       const firstType = value.data.collectedRequirements[0].type;
-      wantInvalid(created, { ...value, data: { ...value.data, collectedRequirements: [{ ...collected(firstType) }] } }, 'a collected result');
+      wantInvalid(
+        created,
+        { ...value, data: { ...value.data, collectedRequirements: [{ ...collected(firstType) }] } },
+        'a collected result',
+      );
     });
 
     it('sends userId only when completed and previousUserId only when reverted', () => {
       wantValid(validate(), withData({ status: 'completed', userId: USER_ID, previousUserId: null }));
       wantInvalid(validate(), dropData('userId'), 'completed without userId');
       wantInvalid(validate(), withData({ userId: null }), 'completed with userId null');
-      wantInvalid(validate(), withData({ status: 'completed', previousUserId: USER_ID }), 'completed with previousUserId');
+      wantInvalid(
+        validate(),
+        withData({ status: 'completed', previousUserId: USER_ID }),
+        'completed with previousUserId',
+      );
       wantValid(validate(), withData({ status: 'reverted', userId: null, previousUserId: USER_ID }));
-      wantValid(validate(), withData({ status: 'reverted', userId: null, previousUserId: null }), 'reverted before any user held it');
+      wantValid(
+        validate(),
+        withData({ status: 'reverted', userId: null, previousUserId: null }),
+        'reverted before any user held it',
+      );
       const reverted = withData({ status: 'reverted', userId: null });
-      wantInvalid(validate(), { ...reverted, data: without(reverted.data, 'previousUserId') }, 'reverted without previousUserId');
+      wantInvalid(
+        validate(),
+        { ...reverted, data: without(reverted.data, 'previousUserId') },
+        'reverted without previousUserId',
+      );
       for (const status of STATUSES.filter((s) => s !== 'completed' && s !== 'reverted')) {
         const base = without(without(webhookExample(event).data, 'userId'), 'previousUserId');
         const envelope = (data: Json) => ({ ...webhookExample(event), data: { ...base, status, ...data } });
@@ -205,12 +254,16 @@ describe('webhook data', () => {
     it('has the documented fields, identified by userId, shaped as the User resource', () => {
       const data = deref(doc, webhookSchema('user.created').properties.data);
       expectDocumented(Object.keys(data.properties), USER_DATA_FIELDS, 'fields of UserEventData');
-      for (const event of ['user.merged', 'user.updated', 'user.deleted']) expect(deref(doc, webhookSchema(event).properties.data)).toBe(data);
+      for (const event of ['user.merged', 'user.updated', 'user.deleted'])
+        expect(deref(doc, webhookSchema(event).properties.data)).toBe(data);
       const value = webhookExample('user.created');
       wantInvalid(validate(), { ...value, data: without(value.data, 'userId') });
       wantInvalid(validate(), withData({ estimatedAge: 'over99' }));
       wantValid(validate(), withData({ dateOfBirth: null }));
-      wantInvalid(validate(), withData({ phoneNumbers: [{ phoneNumber: '015112345678', createdAt: TIMESTAMP, verified: true }] }));
+      wantInvalid(
+        validate(),
+        withData({ phoneNumbers: [{ phoneNumber: '015112345678', createdAt: TIMESTAMP, verified: true }] }),
+      );
       wantInvalid(validate(), withData({ names: [{ firstName: 'Lena' }] }));
       wantInvalid(validate(), withData({ externalUsers: [{ id: UUID }] }));
       wantInvalid(validate(), withData({ createdAt: 'today' }));

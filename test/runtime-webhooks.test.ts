@@ -36,16 +36,37 @@ function testData() {
   const user = byType.get('user.created')!;
   const updated = byType.get('verification.updated')!;
   // Signed here: signing needs node:crypto, which workerd and Chromium lack.
-  const signed = (value: object, key = KEY) => ({ text: JSON.stringify(value), signature: signWebhookPayload(JSON.stringify(value), key) });
+  const signed = (value: object, key = KEY) => ({
+    text: JSON.stringify(value),
+    signature: signWebhookPayload(JSON.stringify(value), key),
+  });
   const parseCases = [
-    { name: 'an event type added after this version', ...signed({ ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } }), expected: 'returned' },
-    { name: 'a new verification status (no userId)', ...signed({ ...updated, data: { ...updated.data, status: 'onHold', userId: null } }), expected: 'returned' },
+    {
+      name: 'an event type added after this version',
+      ...signed({ ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } }),
+      expected: 'returned',
+    },
+    {
+      name: 'a new verification status (no userId)',
+      ...signed({ ...updated, data: { ...updated.data, status: 'onHold', userId: null } }),
+      expected: 'returned',
+    },
     { name: 'no eventId', ...signed({ ...user, eventId: undefined }), expected: 'payload' },
-    { name: 'a user envelope carrying verification.created', ...signed({ ...user, eventType: 'verification.created' }), expected: 'payload' },
+    {
+      name: 'a user envelope carrying verification.created',
+      ...signed({ ...user, eventType: 'verification.created' }),
+      expected: 'payload',
+    },
     { name: 'signed with another key', ...signed(user, OTHER), expected: 'signature' },
   ];
   const vectors = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'webhook-vectors.json'), 'utf8'));
-  return { key: KEY, otherKey: OTHER, vectors, examples: examples.map((e) => ({ eventType: e.eventType, eventId: e.eventId, ...signed(e) })), parseCases };
+  return {
+    key: KEY,
+    otherKey: OTHER,
+    vectors,
+    examples: examples.map((e) => ({ eventType: e.eventType, eventId: e.eventId, ...signed(e) })),
+    parseCases,
+  };
 }
 
 /** The cases' entry module for a runtime: the installed package, the shared cases, the data inlined, and whether the runtime has node:crypto. */
@@ -87,14 +108,19 @@ async function inChromium(): Promise<CaseResult[]> {
 
 const RUNTIMES: Record<string, () => Promise<CaseResult[]>> = {
   Node: async () => parseResults((await exec(process.execPath, ['run.js'], { cwd: project })).stdout),
-  Bun: async () => parseResults((await exec(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run.js'], { cwd: project })).stdout),
+  Bun: async () =>
+    parseResults((await exec(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run.js'], { cwd: project })).stdout),
   Deno: async () =>
     parseResults(
       (
-        await exec(path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno'), ['run', '--quiet', '--no-prompt', 'run.js'], {
-          cwd: project,
-          env: { ...process.env, DENO_DIR: path.join(work, 'deno'), DENO_NO_UPDATE_CHECK: '1' },
-        })
+        await exec(
+          path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno'),
+          ['run', '--quiet', '--no-prompt', 'run.js'],
+          {
+            cwd: project,
+            env: { ...process.env, DENO_DIR: path.join(work, 'deno'), DENO_NO_UPDATE_CHECK: '1' },
+          },
+        )
       ).stdout,
     ),
   'workerd (no nodejs_compat)': inWorkerd,
@@ -105,8 +131,14 @@ beforeAll(async () => {
   await linkSharedInstall(project);
   copyFileSync(path.join(ROOT, 'test', 'runtimes', 'webhook-cases.js'), path.join(project, 'webhook-cases.js'));
   // Node, Bun and Deno have node:crypto; workerd without nodejs_compat and browsers do not.
-  writeFileSync(path.join(project, 'run.js'), entry('console.log(JSON.stringify(await runWebhookCases(wh, data)));', true));
-  writeFileSync(path.join(project, 'worker.js'), entry('export default { async fetch() { return Response.json(await runWebhookCases(wh, data)); } };', false));
+  writeFileSync(
+    path.join(project, 'run.js'),
+    entry('console.log(JSON.stringify(await runWebhookCases(wh, data)));', true),
+  );
+  writeFileSync(
+    path.join(project, 'worker.js'),
+    entry('export default { async fetch() { return Response.json(await runWebhookCases(wh, data)); } };', false),
+  );
   writeFileSync(path.join(project, 'browser.js'), entry('window.results = await runWebhookCases(wh, data);', false));
 }, HANG_CEILING_MS);
 
@@ -121,7 +153,9 @@ describe('the installed @verification-service/contracts/webhooks in every runtim
       if (seen.has(file)) continue;
       seen.add(file);
       // Comments may name what the code avoids.
-      const text = readFileSync(path.join(project, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      const text = readFileSync(path.join(project, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
       for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) {
         expect(m[1], `${file} imports ${m[1]}`).toMatch(/^\.\.?\//);
         files.push(path.join(path.dirname(file), m[1]));
@@ -137,13 +171,17 @@ describe('the installed @verification-service/contracts/webhooks in every runtim
 
   // The runtimes are independent processes: they run side by side.
   let expectedCount = 0;
-  it.concurrent.for(Object.keys(RUNTIMES))('passes every case in %s', { timeout: HANG_CEILING_MS }, async (runtime, { expect }) => {
-    const results = await RUNTIMES[runtime]();
-    const failed = results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.detail}`);
-    expect(failed, runtime).toEqual([]);
-    expectedCount ||= results.length;
-    // The same cases everywhere, and enough of them to mean something.
-    expect(results.length).toBe(expectedCount);
-    expect(results.length).toBeGreaterThan(50);
-  });
+  it.concurrent.for(Object.keys(RUNTIMES))(
+    'passes every case in %s',
+    { timeout: HANG_CEILING_MS },
+    async (runtime, { expect }) => {
+      const results = await RUNTIMES[runtime]();
+      const failed = results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.detail}`);
+      expect(failed, runtime).toEqual([]);
+      expectedCount ||= results.length;
+      // The same cases everywhere, and enough of them to mean something.
+      expect(results.length).toBe(expectedCount);
+      expect(results.length).toBeGreaterThan(50);
+    },
+  );
 });

@@ -9,12 +9,19 @@ import { closestName, unknownFieldViolations } from '../src/contract/unknown-fie
 import { errorBody } from '../src/sandbox/http/error-bodies.js';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
-const create = (extra: Record<string, unknown> = {}) => ({ externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done', ...extra });
+const create = (extra: Record<string, unknown> = {}) => ({
+  externalUserId: crypto.randomUUID(),
+  redirectUrl: 'https://partner.example/done',
+  ...extra,
+});
 
 let strict: Sandbox;
 let lenient: Sandbox;
 beforeAll(async () => {
-  [strict, lenient] = await Promise.all([serveSandbox({ port: 0, validateResponses: true }), serveSandbox({ port: 0, validateResponses: true, allowUnknownFields: true })]);
+  [strict, lenient] = await Promise.all([
+    serveSandbox({ port: 0, validateResponses: true }),
+    serveSandbox({ port: 0, validateResponses: true, allowUnknownFields: true }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([strict.close(), lenient.close()]);
@@ -22,7 +29,12 @@ afterAll(async () => {
   expect(lenient.violations).toEqual([]);
 });
 
-async function post(sandbox: Sandbox, target: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
+async function post(
+  sandbox: Sandbox,
+  target: string,
+  body: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${sandbox.url}${target}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-auth-key': sandbox.authKey, ...headers },
@@ -35,30 +47,59 @@ async function post(sandbox: Sandbox, target: string, body: string | Uint8Array<
 describe('a body field no document declares', () => {
   it('is refused with 400 naming it and the declared field it is probably meant to be', async () => {
     const answer = await post(strict, '/verifications', JSON.stringify(create({ timeToExpire: 5 })));
-    expect(answer).toEqual({ status: 400, body: { statusCode: 400, message: 'body.timeToExpire is not a documented field; did you mean timeToExpiry?' } });
+    expect(answer).toEqual({
+      status: 400,
+      body: { statusCode: 400, message: 'body.timeToExpire is not a documented field; did you mean timeToExpiry?' },
+    });
   });
 
   it('is found inside an array item, beside what the validator finds missing', async () => {
-    const answer = await post(strict, '/verifications', JSON.stringify(create({ requirements: [{ typ: 'document' }] })));
+    const answer = await post(
+      strict,
+      '/verifications',
+      JSON.stringify(create({ requirements: [{ typ: 'document' }] })),
+    );
     expect(answer.status).toBe(400);
-    expect(answer.body.message).toBe('body.requirements.0.typ is not a documented field; did you mean type?; body.requirements.0.type is required');
+    expect(answer.body.message).toBe(
+      'body.requirements.0.typ is not a documented field; did you mean type?; body.requirements.0.type is required',
+    );
   });
 
   it('has no suggestion when no declared field is close, and lists the declared ones', async () => {
     const answer = await post(strict, '/_sandbox/clock/advance', JSON.stringify({ minutes: 1, colour: 'red' }));
-    expect(answer).toEqual({ status: 400, body: { statusCode: 400, message: 'body.colour is not a documented field (documented here: minutes)' } });
+    expect(answer).toEqual({
+      status: 400,
+      body: { statusCode: 400, message: 'body.colour is not a documented field (documented here: minutes)' },
+    });
   });
 
   it('is any key of a free-form object: the partner metadata and the v2 session metadata', async () => {
-    const partner = await post(strict, '/verifications', JSON.stringify(create({ metadata: { timeToExpire: 'kept', anyKeyAtAll: 'x' } })));
+    const partner = await post(
+      strict,
+      '/verifications',
+      JSON.stringify(create({ metadata: { timeToExpire: 'kept', anyKeyAtAll: 'x' } })),
+    );
     expect(partner.status).toBe(201);
     expect(partner.body.metadata).toEqual({ timeToExpire: 'kept', anyKeyAtAll: 'x' });
-    const v2 = await post(strict, '/_sandbox/v2/verifications', JSON.stringify({ externalId: 'free-form', country: 'NL', phoneNo: '+31612345678', metadata: { nested: { anything: [1, { goes: true }] } } }));
+    const v2 = await post(
+      strict,
+      '/_sandbox/v2/verifications',
+      JSON.stringify({
+        externalId: 'free-form',
+        country: 'NL',
+        phoneNo: '+31612345678',
+        metadata: { nested: { anything: [1, { goes: true }] } },
+      }),
+    );
     expect(v2.status).toBe(201);
   });
 
   it('is accepted, and the request served, with allowUnknownFields', async () => {
-    const answer = await post(lenient, '/verifications', JSON.stringify(create({ timeToExpire: 5, requirements: [{ type: 'document', extra: 1 }] })));
+    const answer = await post(
+      lenient,
+      '/verifications',
+      JSON.stringify(create({ timeToExpire: 5, requirements: [{ type: 'document', extra: 1 }] })),
+    );
     expect(answer.status).toBe(201);
     expect(answer.body).not.toHaveProperty('timeToExpire');
   });
@@ -66,14 +107,29 @@ describe('a body field no document declares', () => {
   it('is named in v2 details[] with reasonCode UNKNOWN_FIELD, a message and the suggestion', () => {
     // v2 documents no operation with a body, so its shape is checked on the violations directly.
     const doc = readBundledDocument('partner');
-    const violations = unknownFieldViolations(doc, { $ref: '#/components/schemas/VerificationCreate' }, create({ timeToExpire: 5, requirements: [{ type: 'document', colour: 'red' }] }));
+    const violations = unknownFieldViolations(
+      doc,
+      { $ref: '#/components/schemas/VerificationCreate' },
+      create({ timeToExpire: 5, requirements: [{ type: 'document', colour: 'red' }] }),
+    );
     expect(errorBody('v2', 400, undefined, violations)).toEqual({
       statusCode: 400,
       code: 'VALIDATION_ERROR',
       message: 'Input data is invalid. Please check the details.',
       details: [
-        { field: 'body.timeToExpire', reasonCode: 'UNKNOWN_FIELD', params: expect.objectContaining({ message: 'is not a documented field; did you mean timeToExpiry?', suggestion: 'timeToExpiry' }) },
-        { field: 'body.requirements.0.colour', reasonCode: 'UNKNOWN_FIELD', params: expect.not.objectContaining({ suggestion: expect.anything() }) },
+        {
+          field: 'body.timeToExpire',
+          reasonCode: 'UNKNOWN_FIELD',
+          params: expect.objectContaining({
+            message: 'is not a documented field; did you mean timeToExpiry?',
+            suggestion: 'timeToExpiry',
+          }),
+        },
+        {
+          field: 'body.requirements.0.colour',
+          reasonCode: 'UNKNOWN_FIELD',
+          params: expect.not.objectContaining({ suggestion: expect.anything() }),
+        },
       ],
     });
   });
@@ -83,14 +139,23 @@ describe('a body field no document declares', () => {
       components: {
         schemas: {
           Base: { type: 'object', properties: { id: { type: 'string' } } },
-          Either: { oneOf: [{ properties: { card: { type: 'object', properties: { number: {} } } } }, { properties: { iban: {} } }] },
+          Either: {
+            oneOf: [
+              { properties: { card: { type: 'object', properties: { number: {} } } } },
+              { properties: { iban: {} } },
+            ],
+          },
         },
       },
     };
     const schema = { allOf: [{ $ref: '#/components/schemas/Base' }, { $ref: '#/components/schemas/Either' }] };
     expect(unknownFieldViolations(doc, schema, { id: 'a', card: { number: 1 }, iban: 'x' })).toEqual([]);
-    expect(unknownFieldViolations(doc, schema, { card: { numbr: 1 } }).map((v) => [v.field, v.params.suggestion])).toEqual([['body.card.numbr', 'number']]);
-    expect(unknownFieldViolations(doc, { anyOf: [schema, { additionalProperties: true }] }, { anything: 1 })).toEqual([]);
+    expect(
+      unknownFieldViolations(doc, schema, { card: { numbr: 1 } }).map((v) => [v.field, v.params.suggestion]),
+    ).toEqual([['body.card.numbr', 'number']]);
+    expect(unknownFieldViolations(doc, { anyOf: [schema, { additionalProperties: true }] }, { anything: 1 })).toEqual(
+      [],
+    );
   });
 
   it('is suggested within a third of its length, ignoring case', () => {
@@ -103,23 +168,43 @@ describe('a body field no document declares', () => {
 });
 
 describe('a body that is not UTF-8', () => {
-  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 
   it('is refused with 400 naming the offset of the first invalid byte, in the partner shape and the control API shape', async () => {
     // `{"reason":"A` is 12 bytes: the invalid byte is the 13th.
     const body = bytes('{"reason":"A', [0xff], 'B"}');
     const answer = await post(strict, '/verifications', body);
-    expect(answer).toEqual({ status: 400, body: { statusCode: 400, message: 'body is not valid UTF-8: invalid byte at offset 12' } });
+    expect(answer).toEqual({
+      status: 400,
+      body: { statusCode: 400, message: 'body is not valid UTF-8: invalid byte at offset 12' },
+    });
     // A sequence cut short is named at its first byte; an overlong form and a surrogate are not UTF-8 either.
-    expect((await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xe2, 0x82], '"}'))).body.message).toBe('body is not valid UTF-8: invalid byte at offset 6');
-    expect((await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xc0, 0xaf], '"}'))).body.message).toBe('body is not valid UTF-8: invalid byte at offset 6');
-    expect((await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xed, 0xa0, 0x80], '"}'))).body.message).toBe('body is not valid UTF-8: invalid byte at offset 6');
+    expect((await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xe2, 0x82], '"}'))).body.message).toBe(
+      'body is not valid UTF-8: invalid byte at offset 6',
+    );
+    expect((await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xc0, 0xaf], '"}'))).body.message).toBe(
+      'body is not valid UTF-8: invalid byte at offset 6',
+    );
+    expect(
+      (await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xed, 0xa0, 0x80], '"}'))).body.message,
+    ).toBe('body is not valid UTF-8: invalid byte at offset 6');
   });
 
   it('is in v2 details[] with reasonCode INVALID_UTF8 and the offset', async () => {
     // v2 reads no body (its operations are GETs); the shape is that of any v2 400.
-    const v2 = errorBody('v2', 400, undefined, [{ field: 'body', reasonCode: 'INVALID_UTF8', params: { message: 'is not valid UTF-8: invalid byte at offset 2', offset: 2 } }]);
-    expect(v2).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', details: [{ field: 'body', reasonCode: 'INVALID_UTF8', params: { offset: 2 } }] });
+    const v2 = errorBody('v2', 400, undefined, [
+      {
+        field: 'body',
+        reasonCode: 'INVALID_UTF8',
+        params: { message: 'is not valid UTF-8: invalid byte at offset 2', offset: 2 },
+      },
+    ]);
+    expect(v2).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'body', reasonCode: 'INVALID_UTF8', params: { offset: 2 } }],
+    });
   });
 
   it('is told apart from UTF-8 of every length, which is stored as sent', async () => {

@@ -22,12 +22,25 @@ async function started(args: string[], cwd = scratch) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await expect.poll(() => printed.stdout + printed.stderr, { timeout: 20_000 }).toMatch(/Ctrl-C stops it|error:/);
   const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed.stdout)?.[1] ?? '';
-  return { printed, url, stop: async () => (child.kill('SIGINT'), await exited) };
+  const stop = async () => {
+    child.kill('SIGINT');
+    return await exited;
+  };
+  return { printed, url, stop };
 }
 
 describe('sandbox command', () => {
   it('prints its URLs and credentials, serves them, and stops on SIGINT', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--auth-key', 'sbx_cli_key', '--access-token', 'v2_cli_token']);
+    const child = spawn(process.execPath, [
+      BIN,
+      'sandbox',
+      '--port',
+      '0',
+      '--auth-key',
+      'sbx_cli_key',
+      '--access-token',
+      'v2_cli_token',
+    ]);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -41,9 +54,13 @@ describe('sandbox command', () => {
     expect(stdout).toContain('Authorization: Bearer v2_cli_token');
     expect((await fetch(`${url}/partners`, { headers: { 'X-Auth-Key': 'sbx_cli_key' } })).status).toBe(200);
     // The line to paste: each client's base URL (v2's without /v2: its paths start with /v2).
-    expect(stdout).toContain(`  export PARTNER_URL=${url} AUTH_KEY=sbx_cli_key V2_URL=${url} ACCESS_TOKEN=v2_cli_token SANDBOX_URL=${url}\n`);
+    expect(stdout).toContain(
+      `  export PARTNER_URL=${url} AUTH_KEY=sbx_cli_key V2_URL=${url} ACCESS_TOKEN=v2_cli_token SANDBOX_URL=${url}\n`,
+    );
     expect(stdout).not.toMatch(/V2_URL=\S*\/v2/);
-    expect((await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer v2_cli_token' } })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer v2_cli_token' } })).status,
+    ).toBe(200);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(stdout).toContain('Sandbox stopped.');
@@ -51,12 +68,17 @@ describe('sandbox command', () => {
 
   it('refuses a bad port with exit 2 and a message', async () => {
     const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [BIN, 'sandbox'], { env: { ...process.env, SANDBOX_PORT: 'eighty' } }, (err, _out, stderr) =>
-        resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr }),
+      execFile(
+        process.execPath,
+        [BIN, 'sandbox'],
+        { env: { ...process.env, SANDBOX_PORT: 'eighty' } },
+        (err, _out, stderr) => resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr }),
       ),
     );
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('error: SANDBOX_PORT must be a port number, 0 to 65535, not "eighty"; see verification-contracts sandbox --help');
+    expect(result.stderr.trim()).toBe(
+      'error: SANDBOX_PORT must be a port number, 0 to 65535, not "eighty"; see verification-contracts sandbox --help',
+    );
   });
 
   it('says that PORT is not read, and names --port and SANDBOX_PORT', async () => {
@@ -78,14 +100,31 @@ describe('sandbox command', () => {
   });
 
   it('--allow-unknown-fields accepts a body field no operation documents, which is refused without it', async () => {
-    const body = JSON.stringify({ externalUserId: '5c0f2a7e-9d1b-4c3e-8f6a-2b7d9e1c4a58', redirectUrl: 'https://shop.example/done', timeToExpire: 5 });
-    const create = (url: string) => fetch(`${url}/verifications`, { method: 'POST', headers: { 'X-Auth-Key': 'sbx_cli_fields', 'Content-Type': 'application/json' }, body });
+    const body = JSON.stringify({
+      externalUserId: '5c0f2a7e-9d1b-4c3e-8f6a-2b7d9e1c4a58',
+      redirectUrl: 'https://shop.example/done',
+      timeToExpire: 5,
+    });
+    const create = (url: string) =>
+      fetch(`${url}/verifications`, {
+        method: 'POST',
+        headers: { 'X-Auth-Key': 'sbx_cli_fields', 'Content-Type': 'application/json' },
+        body,
+      });
     const strict = await started(['--auth-key', 'sbx_cli_fields']);
     const refused = await create(strict.url);
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/body\.timeToExpire .*did you mean timeToExpiry\?/);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /body\.timeToExpire .*did you mean timeToExpiry\?/,
+    );
     expect(await strict.stop()).toBe(0);
-    const lenient = await started(['--auth-key', 'sbx_cli_fields', '--allow-unknown-fields', '--delivery-timeout', '2.5']);
+    const lenient = await started([
+      '--auth-key',
+      'sbx_cli_fields',
+      '--allow-unknown-fields',
+      '--delivery-timeout',
+      '2.5',
+    ]);
     expect(lenient.printed.stderr).toBe('');
     expect((await create(lenient.url)).status).toBe(201);
     expect(await lenient.stop()).toBe(0);
@@ -93,20 +132,40 @@ describe('sandbox command', () => {
 
   it('refuses a --delivery-timeout that is not a positive number of seconds', async () => {
     const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [BIN, 'sandbox', '--port', '0', '--delivery-timeout', '0'], (err, _out, stderr) => resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr })),
+      execFile(process.execPath, [BIN, 'sandbox', '--port', '0', '--delivery-timeout', '0'], (err, _out, stderr) =>
+        resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr }),
+      ),
     );
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('error: --delivery-timeout must be a positive number of seconds; see verification-contracts sandbox --help');
+    expect(result.stderr.trim()).toBe(
+      'error: --delivery-timeout must be a positive number of seconds; see verification-contracts sandbox --help',
+    );
   });
 
   it('--webhook-faults duplicate says so in its banner and delivers each webhook twice', async () => {
     const receiver = await startBodyReceiver();
     const { bodies } = receiver;
-    const sandbox = await started(['--auth-key', 'sbx_cli_faults', '--webhook-url', receiver.url, '--webhook-faults', 'duplicate']);
+    const sandbox = await started([
+      '--auth-key',
+      'sbx_cli_faults',
+      '--webhook-url',
+      receiver.url,
+      '--webhook-faults',
+      'duplicate',
+    ]);
     try {
-      expect(sandbox.printed.stdout).toContain('  webhook faults duplicate (delivered as badly as the service may, on purpose)\n');
-      const body = JSON.stringify({ externalUserId: '8e2d4b6a-1c3f-4a5e-9b7d-0f2a4c6e8b1d', redirectUrl: 'https://shop.example/done' });
-      const created = await fetch(`${sandbox.url}/verifications`, { method: 'POST', headers: { 'X-Auth-Key': 'sbx_cli_faults', 'Content-Type': 'application/json' }, body });
+      expect(sandbox.printed.stdout).toContain(
+        '  webhook faults duplicate (delivered as badly as the service may, on purpose)\n',
+      );
+      const body = JSON.stringify({
+        externalUserId: '8e2d4b6a-1c3f-4a5e-9b7d-0f2a4c6e8b1d',
+        redirectUrl: 'https://shop.example/done',
+      });
+      const created = await fetch(`${sandbox.url}/verifications`, {
+        method: 'POST',
+        headers: { 'X-Auth-Key': 'sbx_cli_faults', 'Content-Type': 'application/json' },
+        body,
+      });
       expect(created.status).toBe(201);
       await expect.poll(() => bodies.length, { timeout: 20_000 }).toBe(2);
       expect(bodies[0]).toBe(bodies[1]);
@@ -118,10 +177,16 @@ describe('sandbox command', () => {
 
   it('refuses a --webhook-faults name that is not one, listing the faults', async () => {
     const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [BIN, 'sandbox', '--port', '0', '--webhook-faults', 'duplicate,late'], (err, _out, stderr) => resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr })),
+      execFile(
+        process.execPath,
+        [BIN, 'sandbox', '--port', '0', '--webhook-faults', 'duplicate,late'],
+        (err, _out, stderr) => resolve({ code: Number((err as { code?: number } | null)?.code ?? 0), stderr }),
+      ),
     );
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('error: --webhook-faults: unknown webhook fault "late"; the webhook faults are: duplicate, reorder, delay; see verification-contracts sandbox --help');
+    expect(result.stderr.trim()).toBe(
+      'error: --webhook-faults: unknown webhook fault "late"; the webhook faults are: duplicate, reorder, delay; see verification-contracts sandbox --help',
+    );
   });
 
   it('--state makes the missing folders of its file, as the state guide writes it', async () => {
@@ -135,7 +200,10 @@ describe('sandbox command', () => {
 
   it('--auth-key given with a state file that holds another key: says which key is in force', async () => {
     const dir = mkdtempSync(path.join(scratch, 'keys-'));
-    const first = await started(['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], dir);
+    const first = await started(
+      ['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'],
+      dir,
+    );
     expect(await first.stop()).toBe(0);
     const again = await started(['--state', 'state.jsonl', '--auth-key', 'sbx_second_key'], dir);
     try {
@@ -148,7 +216,10 @@ describe('sandbox command', () => {
       expect(await again.stop()).toBe(0);
     }
     // The same key as saved, or none: nothing to warn about.
-    const same = await started(['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], dir);
+    const same = await started(
+      ['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'],
+      dir,
+    );
     expect(same.printed.stderr).toBe('');
     expect(await same.stop()).toBe(0);
   });

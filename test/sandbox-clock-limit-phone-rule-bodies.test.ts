@@ -38,7 +38,12 @@ async function createVerification(phoneNumber: string) {
   const answer = await call(
     'POST',
     '/verifications',
-    JSON.stringify({ phoneNumbers: [{ phoneNumber, isVerified: false }], externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done', requirements: [{ type: 'document' }] }),
+    JSON.stringify({
+      phoneNumbers: [{ phoneNumber, isVerified: false }],
+      externalUserId: crypto.randomUUID(),
+      redirectUrl: 'https://partner.example/done',
+      requirements: [{ type: 'document' }],
+    }),
   );
   expect(answer.status).toBe(201);
   return answer.body as { id: string };
@@ -55,7 +60,9 @@ describe('the clock stops where date-times end', () => {
     sandbox.clock.advance(Math.floor((LATEST_CLOCK_MS - sandbox.clock.nowMs()) / 60_000) - 1000);
     const refused = await call('POST', '/_sandbox/clock/advance', JSON.stringify({ minutes: 525600 }));
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toMatch(/past 9999-12-01T23:59:59\.999Z.*9999-12-31T23:59:59\.999Z.*Move it at most \d+ minutes more/);
+    expect(refused.body.message).toMatch(
+      /past 9999-12-01T23:59:59\.999Z.*9999-12-31T23:59:59\.999Z.*Move it at most \d+ minutes more/,
+    );
     const clock = await call('GET', '/_sandbox/clock');
     expect(clock.status).toBe(200);
     expect(clock.body.now).toMatch(/^9999-12-01T/);
@@ -77,7 +84,9 @@ describe('the clock stops where date-times end', () => {
     parsed.meta.clockOffsetMs = Date.UTC(10021, 0, 1) - Date.now();
     writeFileSync(state, [JSON.stringify(parsed), ...rest].join('\n'));
     await expect(serveSandbox({ port: 0, state })).rejects.toThrow(
-      new RegExp(`^${state.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: its clock runs .* minutes ahead, so the sandbox clock would be at \\+010021-.*Start with a new state file`),
+      new RegExp(
+        `^${state.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: its clock runs .* minutes ahead, so the sandbox clock would be at \\+010021-.*Start with a new state file`,
+      ),
     );
   });
 });
@@ -87,14 +96,20 @@ describe('rule 2 of the create operation in the phone-verification step', () => 
     const holder = await createVerification('+4915188880001');
     const other = await createVerification('+4915188880002');
     expect((await call('POST', `/_sandbox/verifications/${other.id}/open`)).status).toBe(200);
-    const verified = await call('POST', `/_sandbox/verifications/${other.id}/phone-verification`, JSON.stringify({ phoneNumber: '+4915188880001' }));
+    const verified = await call(
+      'POST',
+      `/_sandbox/verifications/${other.id}/phone-verification`,
+      JSON.stringify({ phoneNumber: '+4915188880001' }),
+    );
     expect(verified.status).toBe(200);
     expect(verified.body.phoneNumbers).toContainEqual({ phoneNumber: '+4915188880001', isVerified: true });
     expect((await call('GET', `/verifications/${holder.id}`)).body.status).toBe('closed');
     const open = await call('GET', '/verifications?phoneNumber=%2B4915188880001&status=created,started');
     expect(open.body.verifications.map((v: { id: string }) => v.id)).toEqual([other.id]);
     const history = await call('GET', `/verifications/${holder.id}/webhooks`);
-    expect(history.body.webhooks.map((w: { payload: { data: { status: string } } }) => w.payload.data.status)).toContain('closed');
+    expect(
+      history.body.webhooks.map((w: { payload: { data: { status: string } } }) => w.payload.data.status),
+    ).toContain('closed');
   });
 
   it('a number the session already holds closes nothing', async () => {
@@ -114,7 +129,9 @@ describe('bodies', () => {
     for (const target of ['/verifications', '/_sandbox/seed']) {
       const answer = await call('POST', target, body);
       expect(answer.status).toBe(400);
-      expect(answer.body.message).toMatch(/^body has a "__proto__" key, or a "constructor" key holding "prototype", which is refused .*rename or remove it$/);
+      expect(answer.body.message).toMatch(
+        /^body has a "__proto__" key, or a "constructor" key holding "prototype", which is refused .*rename or remove it$/,
+      );
       expect(answer.body.message).not.toMatch(/not valid JSON/);
     }
   });
@@ -123,17 +140,26 @@ describe('bodies', () => {
     expect((await call('POST', '/verifications', '{"__proto__":')).body.message).toMatch(/not valid JSON/);
   });
 
-  it.each(['[]', '1', 'null', '"seed"', '{"count":3}'])('the control operations that take no data refuse %s', async (body) => {
-    const session = await createVerification('+4915188880009');
-    const targets = ['/_sandbox/seed', '/_sandbox/reset', `/_sandbox/verifications/${session.id}/expire`, `/_sandbox/verifications/${session.id}/review/accept`];
-    for (const target of targets) {
-      const answer = await call('POST', target, body);
-      expect(answer.status, target).toBe(400);
-      expect(answer.body.message).toMatch(/^body must/);
-      // An object with fields is told what to send instead.
-      if (body.startsWith('{')) expect(answer.body.message).toBe('body must be {} or left out: this operation takes no fields');
-    }
-  });
+  it.each(['[]', '1', 'null', '"seed"', '{"count":3}'])(
+    'the control operations that take no data refuse %s',
+    async (body) => {
+      const session = await createVerification('+4915188880009');
+      const targets = [
+        '/_sandbox/seed',
+        '/_sandbox/reset',
+        `/_sandbox/verifications/${session.id}/expire`,
+        `/_sandbox/verifications/${session.id}/review/accept`,
+      ];
+      for (const target of targets) {
+        const answer = await call('POST', target, body);
+        expect(answer.status, target).toBe(400);
+        expect(answer.body.message).toMatch(/^body must/);
+        // An object with fields is told what to send instead.
+        if (body.startsWith('{'))
+          expect(answer.body.message).toBe('body must be {} or left out: this operation takes no fields');
+      }
+    },
+  );
 
   it('and take no body or {}', async () => {
     expect((await call('POST', '/_sandbox/seed')).status).toBe(200);

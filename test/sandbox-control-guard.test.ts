@@ -22,14 +22,28 @@ afterAll(async () => {
 });
 
 /** node:http, because fetch sets Host and Origin itself. */
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: any }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, method, path, headers: { ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
@@ -46,7 +60,13 @@ describe('Host (DNS rebinding)', () => {
   });
 
   it('refuses another name or another port with 403, before reading or changing anything', async () => {
-    for (const host of [`attacker.example:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1', `localhost.attacker.example:${port}`, `10.0.0.7:${port}`]) {
+    for (const host of [
+      `attacker.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+      `localhost.attacker.example:${port}`,
+      `10.0.0.7:${port}`,
+    ]) {
       const res = await send('GET', '/_sandbox/credentials', { Host: host });
       expect(res.status, host).toBe(403);
       sandboxDoc.expectValid('Error', res.body);
@@ -55,7 +75,9 @@ describe('Host (DNS rebinding)', () => {
     }
     sandbox.partner.seed();
     const before = verificationCount();
-    expect((await send('POST', '/_sandbox/reset', { Host: `rebind.attacker.example:${port}`, ...json })).status).toBe(403);
+    expect((await send('POST', '/_sandbox/reset', { Host: `rebind.attacker.example:${port}`, ...json })).status).toBe(
+      403,
+    );
     expect(verificationCount()).toBe(before);
   });
 
@@ -66,16 +88,30 @@ describe('Host (DNS rebinding)', () => {
     expect(rotate.status).toBe(403);
     expect(rotate.body.message).toMatch(/answers only requests to localhost/);
     expect(sandbox.partner.activeAuthKey()).toBe(key);
-    const repoint = await send('PUT', '/partners', { ...foreign, 'X-Auth-Key': key, ...json }, JSON.stringify({ webhookUrl: 'https://attacker.example/hook' }));
+    const repoint = await send(
+      'PUT',
+      '/partners',
+      { ...foreign, 'X-Auth-Key': key, ...json },
+      JSON.stringify({ webhookUrl: 'https://attacker.example/hook' }),
+    );
     expect(repoint.status).toBe(403);
-    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key })).body.webhookUrl).not.toBe('https://attacker.example/hook');
+    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key })).body.webhookUrl).not.toBe(
+      'https://attacker.example/hook',
+    );
     const v2 = await send('GET', '/v2/verifications/', { ...foreign, Authorization: `Bearer ${sandbox.accessToken}` });
     expect(v2.status).toBe(403);
     expect(JSON.stringify(v2.body)).not.toContain(sandbox.accessToken);
     expect((await send('GET', '/', foreign)).status).toBe(403);
     // This machine's names keep working.
     expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key })).status).toBe(200);
-    expect((await send('GET', '/v2/verifications/', { Host: `localhost:${port}`, Authorization: `Bearer ${sandbox.accessToken}` })).status).toBe(200);
+    expect(
+      (
+        await send('GET', '/v2/verifications/', {
+          Host: `localhost:${port}`,
+          Authorization: `Bearer ${sandbox.accessToken}`,
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -84,12 +120,26 @@ describe('addresses the sandbox sends a browser or a webhook to', () => {
     const key = sandbox.partner.activeAuthKey();
     const headers = { ...local(), 'X-Auth-Key': key, ...json };
     const create = (extra: object) =>
-      send('POST', '/verifications', headers, JSON.stringify({ externalUserId: '3d8f1a52-6c47-4e09-b2a1-9f5e7c3b0d64', redirectUrl: 'https://partner.example.com/done', ...extra }));
+      send(
+        'POST',
+        '/verifications',
+        headers,
+        JSON.stringify({
+          externalUserId: '3d8f1a52-6c47-4e09-b2a1-9f5e7c3b0d64',
+          redirectUrl: 'https://partner.example.com/done',
+          ...extra,
+        }),
+      );
     const before = verificationCount();
-    for (const [field, value] of [['redirectUrl', 'javascript:alert(document.domain)'], ['errorRedirectUrl', 'data:text/html,hello']]) {
+    for (const [field, value] of [
+      ['redirectUrl', 'javascript:alert(document.domain)'],
+      ['errorRedirectUrl', 'data:text/html,hello'],
+    ]) {
       const res = await create({ [field]: value });
       expect(res.status, field).toBe(400);
-      expect(res.body.message).toMatch(new RegExp(`^${field} must be an http:// or https:// address in the sandbox, not "`));
+      expect(res.body.message).toMatch(
+        new RegExp(`^${field} must be an http:// or https:// address in the sandbox, not "`),
+      );
     }
     expect(verificationCount()).toBe(before);
     const repoint = await send('PUT', '/partners', headers, JSON.stringify({ webhookUrl: 'javascript:alert(1)' }));
@@ -142,7 +192,10 @@ describe('Content-Type on control POSTs and PUTs', () => {
   it('accepts the JSON type with or without a body where the operation takes none', async () => {
     expect((await send('POST', '/_sandbox/reset', { ...local(), ...json })).status).toBe(204);
     expect((await send('POST', '/_sandbox/seed', { ...local(), ...json }, '')).status).toBe(200);
-    expect((await send('POST', '/_sandbox/reset', { ...local(), 'Content-Type': 'application/json; charset=utf-8' }, '{}')).status).toBe(204);
+    expect(
+      (await send('POST', '/_sandbox/reset', { ...local(), 'Content-Type': 'application/json; charset=utf-8' }, '{}'))
+        .status,
+    ).toBe(204);
     // An operation that takes a body still requires it.
     const advance = await send('POST', '/_sandbox/clock/advance', { ...local(), ...json });
     expect(advance).toMatchObject({ status: 400, body: { message: 'body is required' } });

@@ -39,7 +39,13 @@ const createBody = () => {
 
 /** Calls the fetch handler's partner API. */
 async function call(sandbox: SandboxFetch, target: string, method = 'GET', body?: string) {
-  const res = await sandbox.fetch(new Request(`http://sandbox.test${target}`, { method, body, headers: { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' } }));
+  const res = await sandbox.fetch(
+    new Request(`http://sandbox.test${target}`, {
+      method,
+      body,
+      headers: { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' },
+    }),
+  );
   return { status: res.status, body: await res.json() };
 }
 
@@ -79,7 +85,9 @@ describe('an attempt that gets no answer', () => {
     hung = false;
     await expect.poll(() => delivered.size, { timeout: 10_000 }).toBe(40);
     for (const id of ids) {
-      await expect.poll(async () => (await call(sandbox, `/verifications/${id}/webhooks`)).body.webhooks[0].success).toBe(true);
+      await expect
+        .poll(async () => (await call(sandbox, `/verifications/${id}/webhooks`)).body.webhooks[0].success)
+        .toBe(true);
     }
   });
 });
@@ -95,13 +103,22 @@ describe('a receiver answering with a redirect', () => {
       req.resume().on('end', () => res.writeHead(307, { location: `${other.url}/stolen` }).end());
     });
     const failures: string[] = [];
-    const sandbox: Sandbox = await serveSandbox({ port: 0, webhookUrl: `${receiver.url}/hooks`, retryIntervalSeconds: 60, onDeliveryFailure: (line) => failures.push(line) });
+    const sandbox: Sandbox = await serveSandbox({
+      port: 0,
+      webhookUrl: `${receiver.url}/hooks`,
+      retryIntervalSeconds: 60,
+      onDeliveryFailure: (line) => failures.push(line),
+    });
     closers.unshift(() => sandbox.close());
     const headers = { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' };
-    const created = await (await fetch(`${sandbox.url}/verifications`, { method: 'POST', headers, body: createBody() })).json();
-    const history = async () => (await (await fetch(`${sandbox.url}/verifications/${created.id}/webhooks`, { headers })).json()).webhooks;
+    const created = await (
+      await fetch(`${sandbox.url}/verifications`, { method: 'POST', headers, body: createBody() })
+    ).json();
+    const history = async () =>
+      (await (await fetch(`${sandbox.url}/verifications/${created.id}/webhooks`, { headers })).json()).webhooks;
     await expect.poll(async () => (await history())[0].retryAt, { timeout: 5000 }).not.toBeNull();
-    const reason = 'the webhook address answered 307, a redirect, which webhooks never follow: set webhookUrl to the address that answers 200';
+    const reason =
+      'the webhook address answered 307, a redirect, which webhooks never follow: set webhookUrl to the address that answers 200';
     expect((await history())[0]).toMatchObject({ success: false, reason });
     expect(failures[0]).toContain(reason);
     expect(elsewhere).toEqual([]);
@@ -109,22 +126,35 @@ describe('a receiver answering with a redirect', () => {
 });
 
 describe('a webhook address with a user or password', () => {
-  const rule = 'a webhook address must not carry a user or password (https://user:password@…): webhooks prove they come from the service by X-SIGNATURE; drop the credentials from the address and check X-SIGNATURE in the receiver';
+  const rule =
+    'a webhook address must not carry a user or password (https://user:password@…): webhooks prove they come from the service by X-SIGNATURE; drop the credentials from the address and check X-SIGNATURE in the receiver';
 
   it('is refused by PUT /partners with 400, naming the rule, and the address stays as it was', async () => {
-    const sandbox = await createSandboxFetch({ webhookUrl: RECEIVER, fetch: async () => new Response(null, { status: 200 }) });
+    const sandbox = await createSandboxFetch({
+      webhookUrl: RECEIVER,
+      fetch: async () => new Response(null, { status: 200 }),
+    });
     closers.push(() => sandbox.close());
     const refused = await call(sandbox, '/partners', 'PUT', JSON.stringify({ webhookUrl: WITH_PASSWORD }));
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain(`webhookUrl refused: ${rule}`);
     expect((await call(sandbox, '/partners')).body.webhookUrl ?? RECEIVER).toBe(RECEIVER);
-    const userOnly = await call(sandbox, '/partners', 'PUT', JSON.stringify({ webhookUrl: 'https://partner@hooks.example.com/in' }));
+    const userOnly = await call(
+      sandbox,
+      '/partners',
+      'PUT',
+      JSON.stringify({ webhookUrl: 'https://partner@hooks.example.com/in' }),
+    );
     expect(userOnly.status).toBe(400);
   });
 
   it('is refused as an option of startSandbox, createSandboxFetch and the server, before anything starts', async () => {
-    await expect(startSandbox({ webhookUrl: WITH_PASSWORD })).rejects.toThrow(`startSandbox: webhookUrl refused: ${rule}`);
-    await expect(createSandboxFetch({ webhookUrl: WITH_PASSWORD })).rejects.toThrow(`createSandboxFetch: webhookUrl refused: ${rule}`);
+    await expect(startSandbox({ webhookUrl: WITH_PASSWORD })).rejects.toThrow(
+      `startSandbox: webhookUrl refused: ${rule}`,
+    );
+    await expect(createSandboxFetch({ webhookUrl: WITH_PASSWORD })).rejects.toThrow(
+      `createSandboxFetch: webhookUrl refused: ${rule}`,
+    );
     await expect(serveSandbox({ port: 0, webhookUrl: WITH_PASSWORD })).rejects.toThrow(`webhook URL refused: ${rule}`);
   });
 
@@ -164,7 +194,10 @@ describe('with --state', () => {
       method: 'POST',
       target: '/verifications',
       origin: 'http://sandbox.test',
-      header: (name) => ({ 'x-auth-key': core.authKey(), 'content-type': 'application/json', 'content-length': String(body.length) })[name],
+      header: (name) =>
+        ({ 'x-auth-key': core.authKey(), 'content-type': 'application/json', 'content-length': String(body.length) })[
+          name
+        ],
       hasBody: true,
       body: async () => body,
     };

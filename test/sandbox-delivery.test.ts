@@ -21,7 +21,10 @@ function event(eventType: string, ids: { verificationId?: string; userId?: strin
   n += 1;
   const eventId = `event-${n}`;
   const dataType = eventType.split('.')[0];
-  return emittedEvent(JSON.stringify({ eventId, eventType, dataType, createdAt: new Date().toISOString(), data: ids }), eventId);
+  return emittedEvent(
+    JSON.stringify({ eventId, eventType, dataType, createdAt: new Date().toISOString(), data: ids }),
+    eventId,
+  );
 }
 
 interface Call {
@@ -81,7 +84,11 @@ describe('WebhookDelivery', () => {
   // a later event of the same verification goes out while it waits.
   it("sends a verification's later events while a failed one waits for its own retry", async () => {
     const h = started(harness());
-    const [a1, a2, b1] = [event('verification.created', { verificationId: 'a' }), event('verification.updated', { verificationId: 'a' }), event('verification.created', { verificationId: 'b' })];
+    const [a1, a2, b1] = [
+      event('verification.created', { verificationId: 'a' }),
+      event('verification.updated', { verificationId: 'a' }),
+      event('verification.created', { verificationId: 'b' }),
+    ];
     for (const e of [a1, a2, b1]) h.delivery.enqueue(e);
     // All three start together, whatever verification they are of.
     await expect.poll(() => [...h.sent()].sort()).toEqual([a1.eventId, a2.eventId, b1.eventId].sort());
@@ -89,15 +96,31 @@ describe('WebhookDelivery', () => {
     await h.answer(a2.eventId, 200);
     await h.answer(b1.eventId, 200);
     // a2 was delivered before a1's retry: a receiver sees a verification's events out of order.
-    await expect.poll(() => h.recorded.filter(([, ok]) => ok).map(([id]) => id).sort()).toEqual([a2.eventId, b1.eventId].sort());
+    await expect
+      .poll(() =>
+        h.recorded
+          .filter(([, ok]) => ok)
+          .map(([id]) => id)
+          .sort(),
+      )
+      .toEqual([a2.eventId, b1.eventId].sort());
     await h.answer(a1.eventId, 200);
-    await expect.poll(() => h.recorded.filter(([, ok]) => ok).map(([id]) => id).at(-1)).toBe(a1.eventId);
+    await expect
+      .poll(() =>
+        h.recorded
+          .filter(([, ok]) => ok)
+          .map(([id]) => id)
+          .at(-1),
+      )
+      .toBe(a1.eventId);
     expect(h.sent().filter((id) => id === a1.eventId)).toHaveLength(2);
   });
 
   it(`has up to ${DELIVERIES_IN_FLIGHT} attempts in flight, never more`, async () => {
     const h = started(harness());
-    const events = Array.from({ length: DELIVERIES_IN_FLIGHT * 2 }, (_, i) => event('verification.created', { verificationId: `v${i % 3}` }));
+    const events = Array.from({ length: DELIVERIES_IN_FLIGHT * 2 }, (_, i) =>
+      event('verification.created', { verificationId: `v${i % 3}` }),
+    );
     for (const e of events) h.delivery.enqueue(e);
     await expect.poll(() => h.calls.length).toBe(DELIVERIES_IN_FLIGHT);
     await settle();
@@ -112,7 +135,10 @@ describe('WebhookDelivery', () => {
     const h = started(harness({ onFailure: (line) => failures.push(line) }));
     let onDisk = () => {};
     const saved = new Promise<void>((r) => (onDisk = r));
-    const [kept, lost] = [event('verification.created', { verificationId: 'a' }), event('verification.created', { verificationId: 'b' })];
+    const [kept, lost] = [
+      event('verification.created', { verificationId: 'a' }),
+      event('verification.created', { verificationId: 'b' }),
+    ];
     h.delivery.enqueue(kept, saved);
     h.delivery.enqueue(lost, Promise.reject(new Error('the disk is full')));
     await settle();
@@ -121,14 +147,23 @@ describe('WebhookDelivery', () => {
     await h.answer(kept.eventId);
     await settle();
     expect(h.sent()).toEqual([kept.eventId]);
-    expect(failures).toEqual([expect.stringMatching(new RegExp(`^webhook verification\\.created ${lost.eventId} not sent: the change it reports was not saved \\(the disk is full\\)`))]);
+    expect(failures).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^webhook verification\\.created ${lost.eventId} not sent: the change it reports was not saved \\(the disk is full\\)`,
+        ),
+      ),
+    ]);
   });
 
   it('a reset drops what waits; an attempt in flight and an event waiting for its save then end without effect', async () => {
     const h = started(harness());
     let onDisk = () => {};
     const saved = new Promise<void>((r) => (onDisk = r));
-    const [a1, a2] = [event('verification.created', { verificationId: 'a' }), event('verification.updated', { verificationId: 'a' })];
+    const [a1, a2] = [
+      event('verification.created', { verificationId: 'a' }),
+      event('verification.updated', { verificationId: 'a' }),
+    ];
     h.delivery.enqueue(a1);
     h.delivery.enqueue(a2, saved);
     await expect.poll(() => h.sent()).toEqual([a1.eventId]);
@@ -161,12 +196,15 @@ const sandboxes: Sandbox[] = [];
 const folders: string[] = [];
 afterEach(async () => {
   for (const s of sandboxes.splice(0)) await s.close();
-  for (const s of servers.splice(0)) s.closeAllConnections(), s.close();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
   for (const f of folders.splice(0)) fs.rmSync(f, { recursive: true, force: true });
 });
 
 /** A receiver answering each delivery with `answer` (200 when it returns nothing). */
-async function receiver(answer: (event: Received, attempt: number, res: ServerResponse) => number | void) {
+async function receiver(answer: (event: Received, attempt: number, res: ServerResponse) => number | undefined) {
   const received: Received[] = [];
   const attempts = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res) => {
@@ -191,7 +229,11 @@ async function sandboxFor(options: Parameters<typeof serveSandbox>[0]) {
   const sandbox = await serveSandbox({ port: 0, onDeliveryFailure: () => {}, ...options });
   sandboxes.push(sandbox);
   const call = async (p: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${sandbox.url}${p}`, { method, headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${sandbox.url}${p}`, {
+      method,
+      headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return res.json();
   };
   let i = 0;
@@ -205,26 +247,40 @@ async function sandboxFor(options: Parameters<typeof serveSandbox>[0]) {
     return body.id as string;
   };
   const open = (id: string) => call(`/_sandbox/verifications/${id}/open`, 'POST', {});
-  const history = async (id: string) => (await call(`/verifications/${id}/webhooks`)).webhooks as Array<{ success: boolean; retryAt: string | null; reason?: string; payload: { eventId: string } }>;
+  const history = async (id: string) =>
+    (await call(`/verifications/${id}/webhooks`)).webhooks as Array<{
+      success: boolean;
+      retryAt: string | null;
+      reason?: string;
+      payload: { eventId: string };
+    }>;
   return { sandbox, create, open, history };
 }
 
 /** Each event's first arrival, in arrival order. */
 const firstArrivals = (received: Received[], verificationId: string) =>
-  received.filter((r, i) => r.verificationId === verificationId && received.findIndex((o) => o.eventId === r.eventId) === i).map((r) => r.eventId);
+  received
+    .filter((r, i) => r.verificationId === verificationId && received.findIndex((o) => o.eventId === r.eventId) === i)
+    .map((r) => r.eventId);
 
 describe('the sandbox delivers', () => {
   it("a verification's later event while its verification.created waits for a retry", async () => {
     let failing = true;
     const hooks = await receiver((e) => (failing && e.eventType === 'verification.created' ? 500 : 200));
     const { create, open, history } = await sandboxFor({ webhookUrl: '', retryIntervalSeconds: 0.3 });
-    await fetch(`${sandboxes[0].url}/partners`, { method: 'PUT', headers: { 'X-Auth-Key': sandboxes[0].partner.activeAuthKey(), 'Content-Type': 'application/json' }, body: JSON.stringify({ webhookUrl: hooks.url }) });
+    await fetch(`${sandboxes[0].url}/partners`, {
+      method: 'PUT',
+      headers: { 'X-Auth-Key': sandboxes[0].partner.activeAuthKey(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ webhookUrl: hooks.url }),
+    });
     const id = await create();
     await expect.poll(() => hooks.received.length).toBeGreaterThan(0);
     await open(id);
     const [created, opened] = (await history(id)).map((w) => w.payload.eventId);
     // The update is delivered while the creation is still failing: no order is promised, so nothing waits.
-    await expect.poll(async () => (await history(id)).find((w) => w.payload.eventId === opened)?.success, { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(async () => (await history(id)).find((w) => w.payload.eventId === opened)?.success, { timeout: 5000 })
+      .toBe(true);
     expect((await history(id)).find((w) => w.payload.eventId === created)?.success).toBe(false);
     failing = false;
     await expect.poll(async () => (await history(id)).every((w) => w.success), { timeout: 5000 }).toBe(true);
@@ -238,12 +294,26 @@ describe('the sandbox delivers', () => {
       setTimeout(() => res.writeHead(200).end(), 1000).unref();
     });
     const failures: string[] = [];
-    const { sandbox, create, history } = await sandboxFor({ retryIntervalSeconds: 0.3, deliveryTimeoutSeconds: 0.2, onDeliveryFailure: (l) => failures.push(l) });
-    await fetch(`${sandbox.url}/partners`, { method: 'PUT', headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' }, body: JSON.stringify({ webhookUrl: hooks.url }) });
+    const { sandbox, create, history } = await sandboxFor({
+      retryIntervalSeconds: 0.3,
+      deliveryTimeoutSeconds: 0.2,
+      onDeliveryFailure: (l) => failures.push(l),
+    });
+    await fetch(`${sandbox.url}/partners`, {
+      method: 'PUT',
+      headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ webhookUrl: hooks.url }),
+    });
     const id = await create();
-    await expect.poll(async () => (await history(id))[0], { timeout: 5000 }).toMatchObject({ success: false, reason: 'no answer within 0.2 s (the delivery timeout)' });
-    expect(failures[0]).toMatch(/^webhook verification\.created \S+ to .* not delivered: no answer within 0\.2 s \(the delivery timeout\); retried at /);
-    await expect.poll(async () => (await history(id))[0], { timeout: 5000 }).toMatchObject({ success: true, retryAt: null });
+    await expect
+      .poll(async () => (await history(id))[0], { timeout: 5000 })
+      .toMatchObject({ success: false, reason: 'no answer within 0.2 s (the delivery timeout)' });
+    expect(failures[0]).toMatch(
+      /^webhook verification\.created \S+ to .* not delivered: no answer within 0\.2 s \(the delivery timeout\); retried at /,
+    );
+    await expect
+      .poll(async () => (await history(id))[0], { timeout: 5000 })
+      .toMatchObject({ success: true, retryAt: null });
     // The receiver got the event twice: the reason receivers drop repeats by eventId.
     const [{ payload }] = await history(id);
     expect(hooks.attempts.get(payload.eventId)).toBe(2);
@@ -252,13 +322,21 @@ describe('the sandbox delivers', () => {
   it('sends a due retry at once when the control API advances the clock: retries tested without waiting', async () => {
     const hooks = await receiver((_e, attempt) => (attempt === 1 ? 500 : 200));
     const { sandbox, create, history } = await sandboxFor({ webhookUrl: '' });
-    await fetch(`${sandbox.url}/partners`, { method: 'PUT', headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' }, body: JSON.stringify({ webhookUrl: hooks.url }) });
+    await fetch(`${sandbox.url}/partners`, {
+      method: 'PUT',
+      headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ webhookUrl: hooks.url }),
+    });
     const id = await create();
     await expect.poll(async () => (await history(id))[0].retryAt, { timeout: 5000 }).not.toBeNull();
     // The service's interval, 15 minutes, has not passed on the sandbox clock: nothing is retried yet.
     await settle();
     expect(hooks.received).toHaveLength(1);
-    const advanced = await fetch(`${sandbox.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ minutes: 15 }) });
+    const advanced = await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ minutes: 15 }),
+    });
     expect(advanced.status).toBe(200);
     await expect.poll(async () => (await history(id))[0].success, { timeout: 5000 }).toBe(true);
     expect(hooks.received).toHaveLength(2);
@@ -271,11 +349,19 @@ describe('the sandbox delivers', () => {
     let accepting = false;
     const hooks = await receiver(() => (accepting ? 200 : 500));
     const first = await sandboxFor({ state, retryIntervalSeconds: 60 });
-    await fetch(`${first.sandbox.url}/partners`, { method: 'PUT', headers: { 'X-Auth-Key': first.sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' }, body: JSON.stringify({ webhookUrl: hooks.url }) });
+    await fetch(`${first.sandbox.url}/partners`, {
+      method: 'PUT',
+      headers: { 'X-Auth-Key': first.sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ webhookUrl: hooks.url }),
+    });
     const ids = [await first.create(), await first.create()];
     for (const id of ids) await first.open(id);
     const emitted = new Map<string, string[]>();
-    for (const id of ids) emitted.set(id, (await first.history(id)).map((w) => w.payload.eventId));
+    for (const id of ids)
+      emitted.set(
+        id,
+        (await first.history(id)).map((w) => w.payload.eventId),
+      );
     // Every event was attempted, each on its own, and failed.
     await expect.poll(() => new Set(hooks.received.map((r) => r.eventId)).size).toBe(4);
     await sandboxes.shift()!.close();

@@ -25,12 +25,24 @@ afterAll(async () => {
 
 const json = { 'Content-Type': 'application/json' };
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-const v2Session = (metadata: string) => `{"externalId":"door-1","country":"NL","phoneNo":"+31612345678","metadata":${metadata}}`;
-const createV2 = (body: string) => fetch(`${sandbox.url}/_sandbox/v2/verifications`, { method: 'POST', headers: json, body });
-const v2List = () => fetch(`${sandbox.url}/v2/verifications/?pageSize=50`, { headers: { Authorization: `Bearer ${sandbox.accessToken}` } });
+const v2Session = (metadata: string) =>
+  `{"externalId":"door-1","country":"NL","phoneNo":"+31612345678","metadata":${metadata}}`;
+const createV2 = (body: string) =>
+  fetch(`${sandbox.url}/_sandbox/v2/verifications`, { method: 'POST', headers: json, body });
+const v2List = () =>
+  fetch(`${sandbox.url}/v2/verifications/?pageSize=50`, {
+    headers: { Authorization: `Bearer ${sandbox.accessToken}` },
+  });
 const partnerCreate = (headers: Record<string, string>, body: string) =>
-  fetch(`${sandbox.url}/verifications`, { method: 'POST', headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), ...headers }, body });
-const partnerBody = JSON.stringify({ externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-000000000077', redirectUrl: 'https://partner.example.com/done' });
+  fetch(`${sandbox.url}/verifications`, {
+    method: 'POST',
+    headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), ...headers },
+    body,
+  });
+const partnerBody = JSON.stringify({
+  externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-000000000077',
+  redirectUrl: 'https://partner.example.com/done',
+});
 
 describe('stored JSON is bounded at the door', () => {
   it('refuses 5,000-deep metadata with 400 naming the field, stores nothing, and later lists still answer', async () => {
@@ -59,7 +71,10 @@ describe('stored JSON is bounded at the door', () => {
   });
 
   it('bounds every body: a deep value in any field is a 400 in its API shape, never a 500', async () => {
-    const res = await partnerCreate(json, `{"externalUserId":"5a0f7c1e-2b4d-4e8a-9c3f-000000000078","redirectUrl":"https://p.example/x","metadata":${nested(100_000)}}`);
+    const res = await partnerCreate(
+      json,
+      `{"externalUserId":"5a0f7c1e-2b4d-4e8a-9c3f-000000000078","redirectUrl":"https://p.example/x","metadata":${nested(100_000)}}`,
+    );
     expect(res.status).toBe(400);
     const body = await res.json();
     partnerDoc.expectValid('Error', body);
@@ -72,7 +87,10 @@ describe('stored JSON is bounded at the door', () => {
     expect(scan.status).toBe(400);
     expect((await scan.json()).message).toBe('body.document is nested deeper than 32 levels');
     expect((await v2List()).status).toBe(200);
-    expect((await fetch(`${sandbox.url}/verifications`, { headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey() } })).status).toBe(200);
+    expect(
+      (await fetch(`${sandbox.url}/verifications`, { headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey() } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -112,13 +130,22 @@ function raw(bytes: string, { endAfterWrite = true } = {}): Promise<{ text: stri
     if (endAfterWrite) socket.end();
   });
 }
-const answerOf = (text: string) => ({ status: Number(text.split(' ')[1]), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) });
+const answerOf = (text: string) => ({
+  status: Number(text.split(' ')[1]),
+  body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)),
+});
 
 describe('HTTP framing', () => {
-  const head = (path: string, framing: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${framing}\r\n`;
+  const head = (path: string, framing: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${framing}\r\n`;
   it.each([
     ['a chunk size that is not hexadecimal', 'Transfer-Encoding: chunked\r\n', 'zz\r\n{}\r\n0\r\n\r\n', /chunk size/],
-    ['Content-Length together with Transfer-Encoding', 'Content-Length: 9\r\nTransfer-Encoding: chunked\r\n', '2\r\n{}\r\n0\r\n\r\n', /Transfer-Encoding/],
+    [
+      'Content-Length together with Transfer-Encoding',
+      'Content-Length: 9\r\nTransfer-Encoding: chunked\r\n',
+      '2\r\n{}\r\n0\r\n\r\n',
+      /Transfer-Encoding/,
+    ],
     ['a body shorter than its Content-Length', 'Content-Length: 50\r\n', '{"externalUserId":', /ended before the body/],
     ['a chunked body cut short', 'Transfer-Encoding: chunked\r\n', '40\r\n{"externalUserId":', /ended before the body/],
   ])('answers %s with a 400 that says the request is malformed', async (_name, framing, body, reason) => {
@@ -134,7 +161,9 @@ describe('HTTP framing', () => {
     const v2 = answerOf((await raw(`${head('/v2/verifications/', 'Transfer-Encoding: chunked\r\n')}zz\r\n\r\n`)).text);
     expect(v2.status).toBe(400);
     v2Doc.expectValid('ValidationError', v2.body);
-    expect(v2.body.details).toEqual([{ field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: expect.stringMatching(/chunk size/) } }]);
+    expect(v2.body.details).toEqual([
+      { field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: expect.stringMatching(/chunk size/) } },
+    ]);
   });
 
   it('still calls an undecodable target a bad request target', async () => {
@@ -146,8 +175,13 @@ describe('HTTP framing', () => {
 
   it('refuses an absolute-form target (for proxies) with 400, whatever host it names', async () => {
     for (const target of [`http://evil.example/partners`, `http://127.0.0.1:${port}/partners`, '*']) {
-      const { text } = await raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: any\r\nConnection: close\r\n\r\n`);
-      expect(answerOf(text), target).toMatchObject({ status: 400, body: { message: 'path is not a valid request target' } });
+      const { text } = await raw(
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: any\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answerOf(text), target).toMatchObject({
+        status: 400,
+        body: { message: 'path is not a valid request target' },
+      });
     }
   });
 
@@ -156,7 +190,9 @@ describe('HTTP framing', () => {
     const answer = answerOf(text);
     expect(answer.status).toBe(400);
     partnerDoc.expectValid('Error', answer.body);
-    expect(answer.body.message).toMatch(/^request has no HTTP version \(HTTP\/0\.9, which has no headers\); send "GET \/path HTTP\/1\.1" with a Host header$/);
+    expect(answer.body.message).toMatch(
+      /^request has no HTTP version \(HTTP\/0\.9, which has no headers\); send "GET \/path HTTP\/1\.1" with a Host header$/,
+    );
     expect(text.slice(0, text.indexOf('\r\n\r\n'))).toMatch(/\r\nconnection: close\r\n/i);
   });
 });
@@ -171,7 +207,9 @@ describe('slow clients', () => {
     socket.write(`GET /partners HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
     // One more header byte every 100 ms: the connection is never idle, the headers never end.
     const drip = setInterval(() => socket.writable && socket.write('X'), 100);
-    const closedAfterMs = await new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - started)));
+    const closedAfterMs = await new Promise<number>((resolve) =>
+      socket.on('close', () => resolve(Date.now() - started)),
+    );
     clearInterval(drip);
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     expect(answerOf(text).body.message).toMatch(/not complete in time/);

@@ -18,7 +18,15 @@ import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 interface Received {
   eventType: string;
@@ -40,7 +48,8 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/webhooks') received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      if (req.method === 'POST' && req.url === '/webhooks')
+        received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><title>partner ${req.url}</title><p>partner app at ${req.url}</p>`);
     });
@@ -84,7 +93,9 @@ async function statusOf(id: string) {
 
 /** The webhooks about one verification, as `eventType status`, once `count` have arrived. */
 async function webhooksOf(id: string, count: number): Promise<string[]> {
-  await expect.poll(() => received.filter((e) => e.data.verificationId === id).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(() => received.filter((e) => e.data.verificationId === id).length, { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(count);
   return received.filter((e) => e.data.verificationId === id).map((e) => `${e.eventType} ${e.data.status}`);
 }
 
@@ -106,8 +117,14 @@ describe("the end user's page", () => {
 
     const done = await statusOf(v.id);
     expect(done.status).toBe('completed');
-    expect(await webhooksOf(v.id, 3)).toEqual(['verification.created created', 'verification.updated started', 'verification.updated completed']);
-    await expect.poll(() => received.filter((e) => e.eventType === 'user.created' && e.data.userId === done.userId).length).toBe(1);
+    expect(await webhooksOf(v.id, 3)).toEqual([
+      'verification.created created',
+      'verification.updated started',
+      'verification.updated completed',
+    ]);
+    await expect
+      .poll(() => received.filter((e) => e.eventType === 'user.created' && e.data.userId === done.userId).length)
+      .toBe(1);
     const { data: user } = await partner.GET('/users/{userId}', { params: { path: { userId: done.userId! } } });
     expect([user!.firstName, user!.lastName, user!.dateOfBirth]).toEqual(['Lena', 'Hoffmann', '1990-01-01']);
 
@@ -140,7 +157,9 @@ describe("the end user's page", () => {
       'verification.updated waitingForUserInput',
       'verification.updated completed',
     ]);
-    await expect.poll(() => received.filter((e) => e.eventType === 'user.merged' && e.data.userId === firstUser).length).toBe(1);
+    await expect
+      .poll(() => received.filter((e) => e.eventType === 'user.merged' && e.data.userId === firstUser).length)
+      .toBe(1);
   });
 
   it('Needs review and Decline land on redirectUrl with inReview and declined', async () => {
@@ -154,13 +173,20 @@ describe("the end user's page", () => {
       await page.getByRole('button', { name: button }).click();
       await page.waitForURL(`${appUrl}/done`);
       expect((await statusOf(v.id)).status).toBe(status);
-      expect(await webhooksOf(v.id, 3)).toEqual(['verification.created created', 'verification.updated started', `verification.updated ${status}`]);
+      expect(await webhooksOf(v.id, 3)).toEqual([
+        'verification.created created',
+        'verification.updated started',
+        `verification.updated ${status}`,
+      ]);
     }
   });
 
   it('an expired session, a wrong token and a closed session go to errorRedirectUrl, or a plain error page without one', async () => {
     const expired = await create();
-    const moved = await fetch(`${sandbox.url}/_sandbox/verifications/${expired.id}/expire`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const moved = await fetch(`${sandbox.url}/_sandbox/verifications/${expired.id}/expire`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(moved.status).toBe(200);
     await page.goto(expired.url);
     expect(page.url()).toBe(`${appUrl}/error`);
@@ -182,12 +208,16 @@ describe("the end user's page", () => {
     const mine = await create({ errorRedirectUrl: `${appUrl}/mine/error` });
     const other = await create({ errorRedirectUrl: 'https://other-partner.example/phish' });
     const otherToken = new URL(other.url).searchParams.get('token')!;
-    const res = await fetch(`${sandbox.url}/s/${mine.id}?token=${encodeURIComponent(otherToken)}`, { redirect: 'manual' });
+    const res = await fetch(`${sandbox.url}/s/${mine.id}?token=${encodeURIComponent(otherToken)}`, {
+      redirect: 'manual',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${appUrl}/mine/error`);
     // Without an errorRedirectUrl of its own: the page, not the other's address.
     const bare = await create({ errorRedirectUrl: undefined });
-    const page410 = await fetch(`${sandbox.url}/s/${bare.id}?token=${encodeURIComponent(otherToken)}`, { redirect: 'manual' });
+    const page410 = await fetch(`${sandbox.url}/s/${bare.id}?token=${encodeURIComponent(otherToken)}`, {
+      redirect: 'manual',
+    });
     expect(page410.status).toBe(410);
     expect(page410.headers.get('location')).toBeNull();
     expect((await statusOf(other.id)).status).toBe('created');
@@ -204,7 +234,9 @@ describe("the end user's page", () => {
     expect(foreign.status).toBe(403);
     const rebound = await new Promise<number>((resolve, reject) => {
       const { port } = new URL(sandbox.url);
-      request({ host: '127.0.0.1', port, path, headers: { host: 'attacker.example' } }, (res) => resolve(res.resume().statusCode!))
+      request({ host: '127.0.0.1', port, path, headers: { host: 'attacker.example' } }, (res) =>
+        resolve(res.resume().statusCode!),
+      )
         .on('error', reject)
         .end();
     });
@@ -215,14 +247,18 @@ describe("the end user's page", () => {
   it('GET / says what runs here and links the documents, which load from the sandbox', async () => {
     await page.goto(`${sandbox.url}/`);
     expect(await page.title()).toBe('Verification service sandbox');
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose innerText is the text a reader sees
     const text = await page.locator('body').innerText();
     for (const path of ['/verifications', '/v2/verifications/', '/_sandbox/…']) expect(text).toContain(path);
     // One base URL for every client: createV2Client refuses one that ends in /v2.
-    expect(text).toContain(`Every path follows one base URL, ${sandbox.url}: it is the baseUrl of createPartnerClient, createV2Client`);
+    expect(text).toContain(
+      `Every path follows one base URL, ${sandbox.url}: it is the baseUrl of createPartnerClient, createV2Client`,
+    );
     expect(text).not.toContain(`${sandbox.url}/v2`);
     const { homepage } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     expect(await page.getByRole('link', { name: homepage }).getAttribute('href')).toBe(homepage);
     await page.getByRole('link', { name: '/openapi/partner.json' }).click();
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose innerText is the text a reader sees
     const doc = JSON.parse(await page.locator('body').innerText());
     expect(doc.info.title).toMatch(/Partner/);
   });
@@ -232,7 +268,13 @@ describe("the end user's page", () => {
     const state = path.join(dir, 'state.jsonl');
     const first = await serveSandbox({ port: 0, state });
     const client = createPartnerClient({ baseUrl: first.url, authKey: first.authKey });
-    const { data: v } = await client.POST('/verifications', { body: { externalUserId: crypto.randomUUID(), redirectUrl: `${appUrl}/done`, requirements: [{ type: 'document' }] } });
+    const { data: v } = await client.POST('/verifications', {
+      body: {
+        externalUserId: crypto.randomUUID(),
+        redirectUrl: `${appUrl}/done`,
+        requirements: [{ type: 'document' }],
+      },
+    });
     const opened = await fetch(v!.url, { redirect: 'manual' });
     expect(opened.status).toBe(200);
     const posted = await fetch(v!.url, {
@@ -246,10 +288,18 @@ describe("the end user's page", () => {
     const second = await serveSandbox({ port: 0, state });
     try {
       const again = createPartnerClient({ baseUrl: second.url, authKey: second.authKey });
-      const { data } = await again.GET('/verifications/{verificationId}', { params: { path: { verificationId: v!.id } } });
+      const { data } = await again.GET('/verifications/{verificationId}', {
+        params: { path: { verificationId: v!.id } },
+      });
       expect(data!.status).toBe('inReview');
-      const { data: history } = await again.GET('/verifications/{verificationId}/webhooks', { params: { path: { verificationId: v!.id } } });
-      expect(history!.webhooks.map((w) => (w.payload as Received).data.status).sort()).toEqual(['created', 'inReview', 'started']);
+      const { data: history } = await again.GET('/verifications/{verificationId}/webhooks', {
+        params: { path: { verificationId: v!.id } },
+      });
+      expect(history!.webhooks.map((w) => (w.payload as Received).data.status).sort()).toEqual([
+        'created',
+        'inReview',
+        'started',
+      ]);
     } finally {
       await second.close();
       rmSync(dir, { recursive: true, force: true });

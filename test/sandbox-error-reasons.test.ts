@@ -13,25 +13,81 @@ let current: string;
 
 beforeAll(async () => {
   sandbox = await serveSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, validateResponses: true });
-  const rotated = await fetch(`${sandbox.url}/auth-keys`, { method: 'POST', headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' }, body: '{}' });
+  const rotated = await fetch(`${sandbox.url}/auth-keys`, {
+    method: 'POST',
+    headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   expect(rotated.status).toBe(201);
   rotatedAway = KEY;
-  current = ((await rotated.json()) as { authKeys: { key: string; active: boolean }[] }).authKeys.find((k) => k.active)!.key;
+  current = ((await rotated.json()) as { authKeys: { key: string; active: boolean }[] }).authKeys.find(
+    (k) => k.active,
+  )!.key;
 });
 afterAll(() => sandbox.close());
 
 describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
   const cases: [string, string, () => Record<string, string>, RegExp][] = [
-    ['partner, no credential', '/partners', () => ({}), /^no X-Auth-Key header: the partner API takes the auth key in X-Auth-Key$/],
-    ['partner, an unknown key', '/partners', () => ({ 'X-Auth-Key': 'sbx_typo' }), /^unknown X-Auth-Key: no key of this sandbox has this value/],
-    ['partner, a key rotated away', '/partners', () => ({ 'X-Auth-Key': rotatedAway }), /^this X-Auth-Key was rotated away: POST \/auth-keys made it invalid; send the newest key$/],
-    ['partner, a bearer token', '/partners', () => ({ Authorization: `Bearer ${TOKEN}` }), /^a bearer token was sent to the partner API, which takes the auth key in the X-Auth-Key header$/],
-    ['partner, the v2 token as X-Auth-Key', '/partners', () => ({ 'X-Auth-Key': TOKEN }), /^X-Auth-Key holds the v2 access token; the partner API takes the auth key$/],
-    ['v2, no credential', '/v2/verifications/', () => ({}), /^no Authorization header: the v2 API takes Authorization: Bearer <access token>$/],
-    ['v2, an X-Auth-Key', '/v2/verifications/', () => ({ 'X-Auth-Key': current }), /^X-Auth-Key was sent to the v2 API, which takes Authorization: Bearer <access token>$/],
-    ['v2, an auth key as the bearer token', '/v2/verifications/', () => ({ Authorization: `Bearer ${current}` }), /^the bearer token is a partner auth key; the v2 API takes the v2 access token$/],
-    ['v2, an unknown token', '/v2/verifications/', () => ({ Authorization: 'Bearer v2_typo' }), /^unknown bearer token: not the access token of this sandbox/],
-    ['v2, another scheme', '/v2/verifications/', () => ({ Authorization: TOKEN }), /^Authorization is not "Bearer <access token>"/],
+    [
+      'partner, no credential',
+      '/partners',
+      () => ({}),
+      /^no X-Auth-Key header: the partner API takes the auth key in X-Auth-Key$/,
+    ],
+    [
+      'partner, an unknown key',
+      '/partners',
+      () => ({ 'X-Auth-Key': 'sbx_typo' }),
+      /^unknown X-Auth-Key: no key of this sandbox has this value/,
+    ],
+    [
+      'partner, a key rotated away',
+      '/partners',
+      () => ({ 'X-Auth-Key': rotatedAway }),
+      /^this X-Auth-Key was rotated away: POST \/auth-keys made it invalid; send the newest key$/,
+    ],
+    [
+      'partner, a bearer token',
+      '/partners',
+      () => ({ Authorization: `Bearer ${TOKEN}` }),
+      /^a bearer token was sent to the partner API, which takes the auth key in the X-Auth-Key header$/,
+    ],
+    [
+      'partner, the v2 token as X-Auth-Key',
+      '/partners',
+      () => ({ 'X-Auth-Key': TOKEN }),
+      /^X-Auth-Key holds the v2 access token; the partner API takes the auth key$/,
+    ],
+    [
+      'v2, no credential',
+      '/v2/verifications/',
+      () => ({}),
+      /^no Authorization header: the v2 API takes Authorization: Bearer <access token>$/,
+    ],
+    [
+      'v2, an X-Auth-Key',
+      '/v2/verifications/',
+      () => ({ 'X-Auth-Key': current }),
+      /^X-Auth-Key was sent to the v2 API, which takes Authorization: Bearer <access token>$/,
+    ],
+    [
+      'v2, an auth key as the bearer token',
+      '/v2/verifications/',
+      () => ({ Authorization: `Bearer ${current}` }),
+      /^the bearer token is a partner auth key; the v2 API takes the v2 access token$/,
+    ],
+    [
+      'v2, an unknown token',
+      '/v2/verifications/',
+      () => ({ Authorization: 'Bearer v2_typo' }),
+      /^unknown bearer token: not the access token of this sandbox/,
+    ],
+    [
+      'v2, another scheme',
+      '/v2/verifications/',
+      () => ({ Authorization: TOKEN }),
+      /^Authorization is not "Bearer <access token>"/,
+    ],
   ];
   for (const [name, path, headers, reason] of cases) {
     it(name, async () => {
@@ -39,7 +95,11 @@ describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
       expect(res.status).toBe(401);
       expect(res.headers.get('x-sandbox-reason')).toMatch(reason);
       const body = await res.json();
-      expect(body).toEqual(path.startsWith('/v2/') ? { statusCode: 401, code: 'UNAUTHORIZED_ERROR', message: 'Unauthorized' } : { statusCode: 401, message: 'Unauthorized' });
+      expect(body).toEqual(
+        path.startsWith('/v2/')
+          ? { statusCode: 401, code: 'UNAUTHORIZED_ERROR', message: 'Unauthorized' }
+          : { statusCode: 401, message: 'Unauthorized' },
+      );
     });
   }
 
@@ -57,7 +117,8 @@ describe('partner enum errors list the allowed values, as v2 details do', () => 
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       statusCode: 400,
-      message: 'status.0 must be one of created, started, waitingForUserInput, inReview, completed, declined, closed, expired, reverted',
+      message:
+        'status.0 must be one of created, started, waitingForUserInput, inReview, completed, declined, closed, expired, reverted',
     });
   });
 
@@ -65,27 +126,45 @@ describe('partner enum errors list the allowed values, as v2 details do', () => 
     const res = await fetch(`${sandbox.url}/verifications`, {
       method: 'POST',
       headers: { 'X-Auth-Key': current, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40', redirectUrl: 'https://partner.example.com/done', requirements: [{ type: 'passport' }] }),
+      body: JSON.stringify({
+        externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
+        redirectUrl: 'https://partner.example.com/done',
+        requirements: [{ type: 'passport' }],
+      }),
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toBe('body.requirements.0.type must be one of firstAndLastName, dateOfBirth, document, phoneNumbers');
+    expect((await res.json()).message).toBe(
+      'body.requirements.0.type must be one of firstAndLastName, dateOfBirth, document, phoneNumbers',
+    );
   });
 });
 
 describe('a body that is not JSON is refused with where', () => {
   const post = (api: string, body: string) =>
-    fetch(`${sandbox.url}${api}`, { method: 'POST', headers: { 'X-Auth-Key': current, 'Content-Type': 'application/json' }, body });
+    fetch(`${sandbox.url}${api}`, {
+      method: 'POST',
+      headers: { 'X-Auth-Key': current, 'Content-Type': 'application/json' },
+      body,
+    });
 
   it('partner: line, column and offset in the message', async () => {
-    const res = await post('/verifications', '{\n  "externalUserId": "5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40"\n  "redirectUrl": "https://partner.example.com/done"\n}');
+    const res = await post(
+      '/verifications',
+      '{\n  "externalUserId": "5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40"\n  "redirectUrl": "https://partner.example.com/done"\n}',
+    );
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ statusCode: 400, message: "body is not valid JSON: expected ',' or '}' after property value at line 3, column 3 (offset 63)" });
+    expect(await res.json()).toEqual({
+      statusCode: 400,
+      message: "body is not valid JSON: expected ',' or '}' after property value at line 3, column 3 (offset 63)",
+    });
   });
 
   it('control API: the same words', async () => {
     const res = await post('/_sandbox/seed', '{"verifications": x}');
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toBe("body is not valid JSON: unexpected token 'x' at line 1, column 19 (offset 18)");
+    expect((await res.json()).message).toBe(
+      "body is not valid JSON: unexpected token 'x' at line 1, column 19 (offset 18)",
+    );
   });
 
   const texts: [string, string, number][] = [
@@ -106,7 +185,12 @@ describe('a body that is not JSON is refused with where', () => {
   }
 
   it('jsonMistake counts lines and columns, and finds nothing in JSON', () => {
-    expect(jsonMistake('{\n  "a": 1,\n  "b": ]\n}')).toEqual({ what: "unexpected token ']'", position: 19, line: 3, column: 8 });
+    expect(jsonMistake('{\n  "a": 1,\n  "b": ]\n}')).toEqual({
+      what: "unexpected token ']'",
+      position: 19,
+      line: 3,
+      column: 8,
+    });
     expect(jsonMistake('{"a": [1, {"b": null}]}')).toBeUndefined();
   });
 });

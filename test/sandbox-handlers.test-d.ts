@@ -34,7 +34,9 @@ describe('sandbox handler types', () => {
     expectTypeOf(control).toEqualTypeOf<Handlers<SandboxOperations, SandboxPaths>>();
     expectTypeOf(v2Handlers(sessions)).toEqualTypeOf<Handlers<V2Operations, V2Paths>>();
     expectTypeOf(partner.getPartner).returns.toEqualTypeOf<[200, PartnerComponents['schemas']['Partner']]>();
-    expectTypeOf(partner.createVerification).returns.toEqualTypeOf<[201, PartnerComponents['schemas']['CreatedVerification']]>();
+    expectTypeOf(partner.createVerification).returns.toEqualTypeOf<
+      [201, PartnerComponents['schemas']['CreatedVerification']]
+    >();
     expectTypeOf<AnswerOf<SandboxOperations['resetSandbox']>>().toEqualTypeOf<[204, undefined]>();
   });
 
@@ -86,9 +88,13 @@ describe('sandbox handler types', () => {
   it('types the request: path values by name, the query and the body by operation', () => {
     type GetVerification = RequestOf<PartnerOperations['getVerification']>;
     expectTypeOf<GetVerification['params']>().toEqualTypeOf<{ verificationId: string }>();
-    expectTypeOf<RequestOf<PartnerOperations['createVerification']>['body']>().toEqualTypeOf<PartnerComponents['schemas']['VerificationCreate']>();
+    expectTypeOf<RequestOf<PartnerOperations['createVerification']>['body']>().toEqualTypeOf<
+      PartnerComponents['schemas']['VerificationCreate']
+    >();
     // An optional body may be absent; an operation without one has none.
-    expectTypeOf<RequestOf<SandboxOperations['verifyPhone']>['body']>().toEqualTypeOf<SandboxComponents['schemas']['PhoneVerification'] | undefined>();
+    expectTypeOf<RequestOf<SandboxOperations['verifyPhone']>['body']>().toEqualTypeOf<
+      SandboxComponents['schemas']['PhoneVerification'] | undefined
+    >();
     expectTypeOf<RequestOf<PartnerOperations['getPartner']>['body']>().toEqualTypeOf<undefined>();
     const changed: Handlers<PartnerOperations, PartnerPaths> = {
       ...partner,

@@ -21,8 +21,10 @@ afterAll(async () => {
 
 const call = async (path: string, init: RequestInit & { key?: string | null; token?: string | null } = {}) => {
   const headers = new Headers(init.headers);
-  if (init.key !== null && !path.startsWith('/v2')) headers.set('X-Auth-Key', init.key ?? sandbox.partner.activeAuthKey());
-  if (init.token !== null && path.startsWith('/v2')) headers.set('Authorization', `Bearer ${init.token ?? accessToken}`);
+  if (init.key !== null && !path.startsWith('/v2'))
+    headers.set('X-Auth-Key', init.key ?? sandbox.partner.activeAuthKey());
+  if (init.token !== null && path.startsWith('/v2'))
+    headers.set('Authorization', `Bearer ${init.token ?? accessToken}`);
   if (init.body !== undefined && !headers.has('content-type')) headers.set('Content-Type', 'application/json');
   const res = await fetch(`${sandbox.url}${path}`, { ...init, headers });
   const text = await res.text();
@@ -64,7 +66,12 @@ describe('validation from the contract', () => {
     const res = await call('/v2/verifications/?pageSize=80&page=-1&statuses=PENDING&createdFrom=yesterday');
     expect(res.status).toBe(400);
     v2.expectValid('ValidationError', res.body);
-    expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['createdFrom', 'page', 'pageSize', 'statuses.0']);
+    expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'createdFrom',
+      'page',
+      'pageSize',
+      'statuses.0',
+    ]);
     const size = res.body.details.find((d: { field: string }) => d.field === 'pageSize');
     expect(size).toMatchObject({ reasonCode: 'MAXIMUM', params: { limit: 50 } });
   });
@@ -72,7 +79,11 @@ describe('validation from the contract', () => {
   it('partner: the Error body names every offending field', async () => {
     const res = await call('/verifications', {
       method: 'POST',
-      body: JSON.stringify({ redirectUrl: 'https://partner.example.com/done', timeToExpiry: 4, reason: 'r'.repeat(201) }),
+      body: JSON.stringify({
+        redirectUrl: 'https://partner.example.com/done',
+        timeToExpiry: 4,
+        reason: 'r'.repeat(201),
+      }),
     });
     expect(res.status).toBe(400);
     partnerDoc.expectValid('Error', res.body);
@@ -92,7 +103,12 @@ describe('validation from the contract', () => {
   it.each([
     ['malformed JSON', { body: '{"externalUserId":', headers: { 'Content-Type': 'application/json' } }, 400, /JSON/],
     ['an empty JSON body', { body: '', headers: { 'Content-Type': 'application/json' } }, 400, /body/],
-    ['a wrong content type', { body: 'externalUserId=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }, 415, /application\/json/],
+    [
+      'a wrong content type',
+      { body: 'externalUserId=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+      415,
+      /application\/json/,
+    ],
     ['a body over 1 MiB', { body: JSON.stringify({ reason: 'x'.repeat(1024 * 1024) }) }, 413, /1 MiB/],
   ] as const)('answers %s with a clear error in the documented shape', async (_name, init, status, message) => {
     const res = await call('/verifications', { method: 'POST', ...init });

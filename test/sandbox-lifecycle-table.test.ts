@@ -11,8 +11,27 @@ import type { WebhookEvent } from '../src/webhooks/events.js';
 import { webhookPayloadIssues } from '../src/webhooks/parse.js';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
-type Status = 'created' | 'started' | 'waitingForUserInput' | 'inReview' | 'completed' | 'declined' | 'closed' | 'expired' | 'reverted';
-const STATUSES: Status[] = ['created', 'started', 'waitingForUserInput', 'inReview', 'completed', 'declined', 'closed', 'expired', 'reverted'];
+type Status =
+  | 'created'
+  | 'started'
+  | 'waitingForUserInput'
+  | 'inReview'
+  | 'completed'
+  | 'declined'
+  | 'closed'
+  | 'expired'
+  | 'reverted';
+const STATUSES: Status[] = [
+  'created',
+  'started',
+  'waitingForUserInput',
+  'inReview',
+  'completed',
+  'declined',
+  'closed',
+  'expired',
+  'reverted',
+];
 
 /** How a move is made: a control or partner call, or a button of the end user's page. */
 type Way =
@@ -53,7 +72,11 @@ const TABLE: Row[] = [
   // | `waitingForUserInput` | user progress | manual review needed | `inReview` | |
   { from: 'waitingForUserInput', to: 'inReview', ways: [scan('review'), { page: 'review' }] },
   // | `waitingForUserInput` | user progress | passed | `completed` | |
-  { from: 'waitingForUserInput', to: 'completed', ways: [{ control: 'name', body: { firstName: 'Lena', lastName: 'Hoffmann' } }, { page: 'complete' }] },
+  {
+    from: 'waitingForUserInput',
+    to: 'completed',
+    ways: [{ control: 'name', body: { firstName: 'Lena', lastName: 'Hoffmann' } }, { page: 'complete' }],
+  },
   // | `waitingForUserInput` | user progress | failed | `declined` | |
   { from: 'waitingForUserInput', to: 'declined', ways: [scan('fail'), { page: 'decline' }] },
   // | `waitingForUserInput` | closure / time | closed or `validTo` reached | `closed` / `expired` | |
@@ -126,7 +149,10 @@ interface Session {
 async function create(options: { name?: boolean; document?: boolean; minutes?: number } = {}): Promise<Session> {
   const phone = `+49152${String(10_000_000 + ++n)}`;
   const externalUserId = `7c2e4a90-1d3b-4f65-8a7e-${String(n).padStart(12, '0')}`;
-  const requirements = [...(options.name ? [{ type: 'firstAndLastName' as const }] : []), ...(options.document === false ? [] : [{ type: 'document' as const }])];
+  const requirements = [
+    ...(options.name ? [{ type: 'firstAndLastName' as const }] : []),
+    ...(options.document === false ? [] : [{ type: 'document' as const }]),
+  ];
   const { data, response } = await partner.POST('/verifications', {
     body: {
       externalUserId,
@@ -152,7 +178,10 @@ async function must(path: string, body?: unknown) {
 }
 
 /** A verification in `status`, moved there through the control API (a name requirement is left missing). */
-async function reach(status: Status, options: { minutes?: number; document?: boolean; name?: boolean } = {}): Promise<Session> {
+async function reach(
+  status: Status,
+  options: { minutes?: number; document?: boolean; name?: boolean } = {},
+): Promise<Session> {
   const v = await create({ name: true, ...options });
   const at = `/verifications/${v.id}`;
   const steps: Record<Status, [string, unknown?][]> = {
@@ -173,7 +202,9 @@ async function reach(status: Status, options: { minutes?: number; document?: boo
 }
 
 async function revert(v: Session) {
-  const { response } = await partner.POST('/verifications/revert', { body: { verificationId: v.id, author: 'lifecycle-table' } });
+  const { response } = await partner.POST('/verifications/revert', {
+    body: { verificationId: v.id, author: 'lifecycle-table' },
+  });
   return response.status;
 }
 
@@ -203,7 +234,11 @@ async function move(v: Session, way: Way, minutes = 0): Promise<number> {
   if ('clock' in way) return (await control('/clock/advance', { minutes })).status;
   if ('create' in way) {
     const { response } = await partner.POST('/verifications', {
-      body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example.com/kyc/done', phoneNumbers: [{ phoneNumber: v.phone, isVerified: false }] },
+      body: {
+        externalUserId: crypto.randomUUID(),
+        redirectUrl: 'https://partner.example.com/kyc/done',
+        phoneNumbers: [{ phoneNumber: v.phone, isVerified: false }],
+      },
     });
     return response.status;
   }
@@ -231,7 +266,9 @@ const updatesOf = (id: string, mark: number) =>
     .map((e) => e.data);
 
 describe('every row of the table is produced, with its verification.updated webhook', () => {
-  const cases = TABLE.flatMap((row) => row.ways.map((way) => [`${row.from} → ${row.to} by ${describeWay(way)}`, row, way] as const));
+  const cases = TABLE.flatMap((row) =>
+    row.ways.map((way) => [`${row.from} → ${row.to} by ${describeWay(way)}`, row, way] as const),
+  );
 
   it.each(cases)('%s', async (_, row, way) => {
     const short = 'clock' in way ? 5 : undefined;
@@ -275,12 +312,15 @@ describe('no pair the table leaves out is produced', () => {
     expect(updatesOf(v.id, mark).map((d) => d.status)).toEqual(after === from ? [] : [after]);
   });
 
-  it.each(['declined', 'closed', 'expired', 'reverted'] as const)('%s refuses every control action and the revert with 409', async (from) => {
-    const v = await reach(from);
-    for (const way of CONTROL_ACTIONS) expect(await move(v, way), describeWay(way)).toBe(409);
-    expect(await revert(v)).toBe(409);
-    expect(await statusOf(v.id)).toBe(from);
-  });
+  it.each(['declined', 'closed', 'expired', 'reverted'] as const)(
+    '%s refuses every control action and the revert with 409',
+    async (from) => {
+      const v = await reach(from);
+      for (const way of CONTROL_ACTIONS) expect(await move(v, way), describeWay(way)).toBe(409);
+      expect(await revert(v)).toBe(409);
+      expect(await statusOf(v.id)).toBe(from);
+    },
+  );
 
   it('inReview refuses a scan (409), and its page offers no button', async () => {
     const v = await reach('inReview');

@@ -70,7 +70,9 @@ describe('the documented sequences', () => {
     expect(eventsSince(mark)).toEqual([...NEW_USER_SEQUENCE]);
     const user = await partner.GET('/users/{userId}', { params: { path: { userId: done.body.userId } } });
     expect(user.data?.externalUsers.map((e) => e.id)).toEqual([externalUserId(1)]);
-    const history = await partner.GET('/verifications/{verificationId}/webhooks', { params: { path: { verificationId: created.id } } });
+    const history = await partner.GET('/verifications/{verificationId}/webhooks', {
+      params: { path: { verificationId: created.id } },
+    });
     expect(history.data?.count).toBe(3);
   });
 
@@ -83,7 +85,12 @@ describe('the documented sequences', () => {
     await control(`/verifications/${second.id}/open`, {});
     const done = await control(`/verifications/${second.id}/scan`, { outcome: 'pass' });
     expect(done.body.userId).toBe(firstDone.body.userId);
-    expect(eventsSince(mark)).toEqual(['verification.created', 'verification.updated', 'verification.updated', 'user.merged']);
+    expect(eventsSince(mark)).toEqual([
+      'verification.created',
+      'verification.updated',
+      'verification.updated',
+      'user.merged',
+    ]);
     const user = await partner.GET('/users/{userId}', { params: { path: { userId: done.body.userId } } });
     expect(user.data?.externalUsers.map((e) => e.id).sort()).toEqual([externalUserId(2), externalUserId(102)].sort());
   });
@@ -94,7 +101,11 @@ describe('the documented sequences', () => {
     await control(`/verifications/${v.id}/open`, {});
     expect((await control(`/verifications/${v.id}/scan`, { outcome: 'review' })).body.status).toBe('inReview');
     const duplicate = await partner.POST('/verifications', {
-      body: { externalUserId: externalUserId(3), redirectUrl: 'https://partner.example.com/kyc/done', phoneNumbers: [{ phoneNumber: phone(3), isVerified: true }] },
+      body: {
+        externalUserId: externalUserId(3),
+        redirectUrl: 'https://partner.example.com/kyc/done',
+        phoneNumbers: [{ phoneNumber: phone(3), isVerified: true }],
+      },
     });
     expect(duplicate.response.status).toBe(409);
     expect(duplicate.error?.message).toEqual(expect.any(String));
@@ -131,13 +142,19 @@ describe('rules of create, expiry and revert', () => {
     await control(`/verifications/${v.id}/open`, {});
     const done = await control(`/verifications/${v.id}/scan`, { outcome: 'pass' });
     const mark = events.length;
-    const reverted = await partner.POST('/verifications/revert', { body: { verificationId: v.id, author: 'ops@partner.example.com' } });
+    const reverted = await partner.POST('/verifications/revert', {
+      body: { verificationId: v.id, author: 'ops@partner.example.com' },
+    });
     expect(reverted.data).toEqual({ id: v.id });
     expect(eventsSince(mark)).toEqual(['user.deleted', 'verification.updated']);
     const read = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId: v.id } } });
     expect(read.data).toMatchObject({ status: 'reverted', userId: null, previousUserId: done.body.userId });
-    expect((await partner.GET('/users/{userId}', { params: { path: { userId: done.body.userId } } })).response.status).toBe(404);
-    const again = await partner.POST('/verifications/revert', { body: { verificationId: v.id, author: 'ops@partner.example.com' } });
+    expect(
+      (await partner.GET('/users/{userId}', { params: { path: { userId: done.body.userId } } })).response.status,
+    ).toBe(404);
+    const again = await partner.POST('/verifications/revert', {
+      body: { verificationId: v.id, author: 'ops@partner.example.com' },
+    });
     expect(again.response.status).toBe(409);
   });
 });
@@ -147,7 +164,10 @@ describe('users, shares, batch links and lists', () => {
     const v = await create(7);
     await control(`/verifications/${v.id}/open`, {});
     const done = await control(`/verifications/${v.id}/scan`, { outcome: 'pass' });
-    expect((await control(`/users/${done.body.userId}/shares`, { sharesNumber: 120 }, 'PUT')).body).toEqual({ isShareholder: true, sharesNumber: 120 });
+    expect((await control(`/users/${done.body.userId}/shares`, { sharesNumber: 120 }, 'PUT')).body).toEqual({
+      isShareholder: true,
+      sharesNumber: 120,
+    });
     const shares = await partner.GET('/users/{userId}/shares', { params: { path: { userId: done.body.userId } } });
     expect(shares.data).toEqual({ isShareholder: true, sharesNumber: 120 });
     const holders = await partner.GET('/users', { params: { query: { isShareholder: true } } });
@@ -183,7 +203,9 @@ describe('users, shares, batch links and lists', () => {
   it('lists verifications with comma-separated filters, datetimeField, paging and a total count', async () => {
     const all = await partner.GET('/verifications', { params: { query: { limit: 50 } } });
     expect(all.data!.count).toBe(all.data!.verifications.length);
-    const some = await partner.GET('/verifications', { params: { query: { status: ['completed', 'closed'], limit: 2, page: 0 } } });
+    const some = await partner.GET('/verifications', {
+      params: { query: { status: ['completed', 'closed'], limit: 2, page: 0 } },
+    });
     expect(some.data!.verifications.length).toBeLessThanOrEqual(2);
     expect(some.data!.verifications.every((v) => ['completed', 'closed'].includes(v.status))).toBe(true);
     const completedOrClosed = all.data!.verifications.filter((v) => ['completed', 'closed'].includes(v.status)).length;
@@ -199,7 +221,11 @@ describe('users, shares, batch links and lists', () => {
 
 describe('v2 sessions from the control API', () => {
   it('creates a v2 session that the v2 API lists and gets', async () => {
-    const created = await control('/v2/verifications', { externalId: 'signup-90001', country: 'PL', phoneNo: '+48601234567' });
+    const created = await control('/v2/verifications', {
+      externalId: 'signup-90001',
+      country: 'PL',
+      phoneNo: '+48601234567',
+    });
     expect(created.status).toBe(201);
     const v2 = createV2Client({ baseUrl: sandbox.url, accessToken: sandbox.accessToken });
     const got = await v2.GET('/v2/verifications/{id}', { params: { path: { id: created.body.id } } });

@@ -14,7 +14,17 @@ type UQuery = Parameters<PartnerState['listUsers']>[0];
 const START = Date.parse('2026-03-14T09:00:00.000Z');
 const PHONES = Array.from({ length: 48 }, (_, i) => `+4915120000${String(i).padStart(3, '0')}`);
 const EXTERNAL = Array.from({ length: 9 }, (_, i) => `5d0c7e1a-0000-4000-8000-${String(i).padStart(12, '0')}`);
-const STATUSES: S['VerificationStatus'][] = ['created', 'started', 'completed', 'closed', 'expired', 'declined', 'inReview', 'waitingForUserInput', 'reverted'];
+const STATUSES: S['VerificationStatus'][] = [
+  'created',
+  'started',
+  'completed',
+  'closed',
+  'expired',
+  'declined',
+  'inReview',
+  'waitingForUserInput',
+  'reverted',
+];
 
 let state: PartnerState;
 let all: S['Verification'][];
@@ -25,15 +35,20 @@ beforeAll(() => {
   state = createPartnerState({ clock, authKey: 'k', publicUrl: 'http://127.0.0.1:4020', onEvent: () => undefined });
   // 240 verifications over many phones, owners and statuses, a minute apart.
   for (let i = 0; i < 240; i++) {
-    const phoneNumbers = [{ phoneNumber: PHONES[i % PHONES.length], isVerified: false }, ...(i % 5 === 0 ? [{ phoneNumber: PHONES[(i * 7) % PHONES.length], isVerified: false }] : [])];
+    const phoneNumbers = [
+      { phoneNumber: PHONES[i % PHONES.length], isVerified: false },
+      ...(i % 5 === 0 ? [{ phoneNumber: PHONES[(i * 7) % PHONES.length], isVerified: false }] : []),
+    ];
     // A session left in review refuses a create for its phone and owner (409): skip those.
-    const created = attempt(() => state.createVerification({
-      phoneNumbers,
-      externalUserId: EXTERNAL[i % EXTERNAL.length],
-      redirectUrl: 'https://app.example.com/done',
-      requirements: i % 4 === 0 ? [{ type: 'document' }, { type: 'dateOfBirth' }] : [{ type: 'document' }],
-      timeToExpiry: 5 + (i % 50),
-    }));
+    const created = attempt(() =>
+      state.createVerification({
+        phoneNumbers,
+        externalUserId: EXTERNAL[i % EXTERNAL.length],
+        redirectUrl: 'https://app.example.com/done',
+        requirements: i % 4 === 0 ? [{ type: 'document' }, { type: 'dateOfBirth' }] : [{ type: 'document' }],
+        timeToExpiry: 5 + (i % 50),
+      }),
+    );
     if (!created) continue;
     const { id } = created;
     if (i % 3 === 0) {
@@ -41,20 +56,28 @@ beforeAll(() => {
       state.scan(id, { outcome: i % 18 === 0 ? 'review' : i % 6 === 0 ? 'fail' : 'pass' });
       if (i % 36 === 0) state.acceptReview(id);
     }
-    if (i % 11 === 0 && state.getVerification(id).status === 'completed') state.revertVerification({ verificationId: id, author: 't' });
+    if (i % 11 === 0 && state.getVerification(id).status === 'completed')
+      state.revertVerification({ verificationId: id, author: 't' });
     const userId = state.getVerification(id).userId;
     if (i % 13 === 0 && userId) state.markShareholder(userId, { sharesNumber: 3 });
     clock.advance(1);
   }
   all = state.listVerifications({ limit: 100, page: 0 }).verifications;
-  for (let page = 1; all.length < state.listVerifications({ limit: 0 }).count; page++) all.push(...state.listVerifications({ limit: 100, page }).verifications);
+  for (let page = 1; all.length < state.listVerifications({ limit: 0 }).count; page++)
+    all.push(...state.listVerifications({ limit: 100, page }).verifications);
   const ids = state.listUsers({ limit: 100 }).users.map((u) => u.id);
   users = ids.map((id) => state.getUser(id));
 }, 60_000);
 
-const some = <T>(values: readonly T[]) => fc.option(fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 }), { nil: undefined });
-const instant = fc.integer({ min: -5, max: 260 }).map((m) => new Date(START + m * 60_000 + (m % 2) * 30_000).toISOString());
-const paging = { page: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }), limit: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }) };
+const some = <T>(values: readonly T[]) =>
+  fc.option(fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 }), { nil: undefined });
+const instant = fc
+  .integer({ min: -5, max: 260 })
+  .map((m) => new Date(START + m * 60_000 + (m % 2) * 30_000).toISOString());
+const paging = {
+  page: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+  limit: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+};
 
 function scan<T>(items: T[], keep: (item: T) => boolean, q: { page?: number; limit?: number }) {
   const matches = items.filter(keep);
@@ -79,25 +102,40 @@ describe('partner lists answer what a full scan answers', () => {
     expect(all[0].createdAt > all.at(-1)!.createdAt).toBe(true);
     fc.assert(
       fc.property(
-        fc.record({
-          phoneNumber: some(PHONES),
-          externalUserId: some(EXTERNAL),
-          userId: some([...users.map((u) => u.id), '00000000-0000-4000-8000-000000000000']),
-          status: some(STATUSES),
-          datetimeField: fc.option(fc.constantFrom('createdAt', 'updatedAt', 'validTo') as fc.Arbitrary<'createdAt' | 'updatedAt' | 'validTo'>, { nil: undefined }),
-          from: fc.option(instant, { nil: undefined }),
-          to: fc.option(instant, { nil: undefined }),
-          ...paging,
-        }, { requiredKeys: [] }),
+        fc.record(
+          {
+            phoneNumber: some(PHONES),
+            externalUserId: some(EXTERNAL),
+            userId: some([...users.map((u) => u.id), '00000000-0000-4000-8000-000000000000']),
+            status: some(STATUSES),
+            datetimeField: fc.option(
+              fc.constantFrom('createdAt', 'updatedAt', 'validTo') as fc.Arbitrary<
+                'createdAt' | 'updatedAt' | 'validTo'
+              >,
+              { nil: undefined },
+            ),
+            from: fc.option(instant, { nil: undefined }),
+            to: fc.option(instant, { nil: undefined }),
+            ...paging,
+          },
+          { requiredKeys: [] },
+        ),
         (q: NonNullable<VQuery>) => {
           const field = q.datetimeField ?? 'createdAt';
-          const expected = scan(all, (v) =>
-            anyOf(q.phoneNumber, (v.phoneNumbers ?? []).map((p) => p.phoneNumber)) &&
-            anyOf(q.externalUserId, [v.externalUserId]) &&
-            anyOf(q.userId, v.userId ? [v.userId] : []) &&
-            anyOf(q.status, [v.status]) &&
-            (q.from === undefined || Date.parse(v[field]!) > Date.parse(q.from)) &&
-            (q.to === undefined || Date.parse(v[field]!) <= Date.parse(q.to)), q);
+          const expected = scan(
+            all,
+            (v) =>
+              anyOf(
+                q.phoneNumber,
+                (v.phoneNumbers ?? []).map((p) => p.phoneNumber),
+              ) &&
+              anyOf(q.externalUserId, [v.externalUserId]) &&
+              anyOf(q.userId, v.userId ? [v.userId] : []) &&
+              anyOf(q.status, [v.status]) &&
+              (q.from === undefined || Date.parse(v[field]!) > Date.parse(q.from)) &&
+              (q.to === undefined || Date.parse(v[field]!) <= Date.parse(q.to)),
+            q,
+          );
           const got = state.listVerifications(q);
           expect(got.count).toBe(expected.count);
           expect(got.verifications.map((v) => v.id)).toEqual(expected.items.map((v) => v.id));
@@ -111,19 +149,32 @@ describe('partner lists answer what a full scan answers', () => {
     expect(users.length).toBeGreaterThan(5);
     fc.assert(
       fc.property(
-        fc.record({
-          phoneNumber: some(PHONES),
-          externalUserId: some(EXTERNAL),
-          id: some(users.map((u) => u.id)),
-          isShareholder: fc.option(fc.boolean(), { nil: undefined }),
-          ...paging,
-        }, { requiredKeys: [] }),
+        fc.record(
+          {
+            phoneNumber: some(PHONES),
+            externalUserId: some(EXTERNAL),
+            id: some(users.map((u) => u.id)),
+            isShareholder: fc.option(fc.boolean(), { nil: undefined }),
+            ...paging,
+          },
+          { requiredKeys: [] },
+        ),
         (q: NonNullable<UQuery>) => {
-          const expected = scan(users, (u) =>
-            anyOf(q.phoneNumber, u.phoneNumbers.map((p) => p.phoneNumber)) &&
-            anyOf(q.externalUserId, u.externalUsers.map((e) => e.id)) &&
-            anyOf(q.id, [u.id]) &&
-            (q.isShareholder === undefined || state.userShares(u.id).isShareholder === q.isShareholder), q);
+          const expected = scan(
+            users,
+            (u) =>
+              anyOf(
+                q.phoneNumber,
+                u.phoneNumbers.map((p) => p.phoneNumber),
+              ) &&
+              anyOf(
+                q.externalUserId,
+                u.externalUsers.map((e) => e.id),
+              ) &&
+              anyOf(q.id, [u.id]) &&
+              (q.isShareholder === undefined || state.userShares(u.id).isShareholder === q.isShareholder),
+            q,
+          );
           const got = state.listUsers(q);
           expect(got.count).toBe(expected.count);
           expect(got.users.map((u) => u.id)).toEqual(expected.items.map((u) => u.id));

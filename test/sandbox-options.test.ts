@@ -52,18 +52,28 @@ describe('each declared option', () => {
     expect(portDoor.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it.each(DECLARED)('%s given the wrong type is refused by both doors, naming it, before anything starts', async (name) => {
-    const wrong = { [name]: { wrong: true } };
-    await expect(createSandboxFetch(wrong)).rejects.toThrow(new RegExp(`^createSandboxFetch: ${name} must be `));
-    await expect(startSandbox(wrong)).rejects.toThrow(new RegExp(`^startSandbox: ${name} must be `));
-  });
+  it.each(DECLARED)(
+    '%s given the wrong type is refused by both doors, naming it, before anything starts',
+    async (name) => {
+      const wrong = { [name]: { wrong: true } };
+      await expect(createSandboxFetch(wrong)).rejects.toThrow(new RegExp(`^createSandboxFetch: ${name} must be `));
+      await expect(startSandbox(wrong)).rejects.toThrow(new RegExp(`^startSandbox: ${name} must be `));
+    },
+  );
 
   it('read from the command line is checked by the same rule, naming the flag', () => {
-    expect(() => settingsFromFlags({ 'retry-interval': '0' }, refuse)).toThrow('--retry-interval must be a positive number of seconds');
+    expect(() => settingsFromFlags({ 'retry-interval': '0' }, refuse)).toThrow(
+      '--retry-interval must be a positive number of seconds',
+    );
     expect(() => settingsFromFlags({ 'webhook-url': 'hooks.example' }, refuse)).toThrow(
       '--webhook-url must be an http:// or https:// URL, not "hooks.example"',
     );
-    expect(settingsFromFlags({ 'retry-interval': '1.5', 'allow-unknown-fields': true, 'webhook-faults': 'delay,delay' }, refuse)).toEqual({
+    expect(
+      settingsFromFlags(
+        { 'retry-interval': '1.5', 'allow-unknown-fields': true, 'webhook-faults': 'delay,delay' },
+        refuse,
+      ),
+    ).toEqual({
       retryIntervalSeconds: 1.5,
       allowUnknownFields: true,
       webhookFaults: ['delay'],
@@ -77,18 +87,28 @@ describe("the node:http door's allowlist", () => {
   const wider = { names: [...LOOPBACK_NAMES, 'sandbox.dev.internal'], port: 4020 };
 
   it('decides Host on every route and Origin on the control API from one list of names and the port', () => {
-    expect(doorRefusal(loopback, '/partners', header({ host: 'localhost:4020', origin: 'https://attacker.example' }))).toBeUndefined();
-    expect(doorRefusal(loopback, '/_sandbox/clock', header({ host: '[::1]:4020', origin: 'http://127.0.0.1:5173' }))).toBeUndefined();
+    expect(
+      doorRefusal(loopback, '/partners', header({ host: 'localhost:4020', origin: 'https://attacker.example' })),
+    ).toBeUndefined();
+    expect(
+      doorRefusal(loopback, '/_sandbox/clock', header({ host: '[::1]:4020', origin: 'http://127.0.0.1:5173' })),
+    ).toBeUndefined();
     expect(doorRefusal(loopback, '/s/v1?token=t', header({ host: 'attacker.example:4020' }))?.status).toBe(403);
     const otherPort = doorRefusal(loopback, '/partners', header({ host: 'localhost:4021' }));
-    expect(otherPort?.message).toMatch(/^the sandbox answers only requests to localhost:4020, 127\.0\.0\.1:4020 or \[::1\]:4020, not Host "localhost:4021"/);
-    expect(doorRefusal(loopback, '/_sandbox/clock', header({ host: 'localhost:4020', origin: 'null' }))?.message).toContain('not Origin "null"');
+    expect(otherPort?.message).toMatch(
+      /^the sandbox answers only requests to localhost:4020, 127\.0\.0\.1:4020 or \[::1\]:4020, not Host "localhost:4021"/,
+    );
+    expect(
+      doorRefusal(loopback, '/_sandbox/clock', header({ host: 'localhost:4020', origin: 'null' }))?.message,
+    ).toContain('not Origin "null"');
   });
 
   it('takes more names: a name added is allowed as Host and as Origin, and nothing else is', () => {
     const added = header({ host: 'sandbox.dev.internal:4020', origin: 'https://sandbox.dev.internal' });
     expect(doorRefusal(wider, '/_sandbox/reset', added)).toBeUndefined();
     expect(doorRefusal(loopback, '/partners', header({ host: 'sandbox.dev.internal:4020' }))?.status).toBe(403);
-    expect(doorRefusal(wider, '/_sandbox/reset', header({ host: 'localhost:4020', origin: 'https://dev.internal' }))?.status).toBe(403);
+    expect(
+      doorRefusal(wider, '/_sandbox/reset', header({ host: 'localhost:4020', origin: 'https://dev.internal' }))?.status,
+    ).toBe(403);
   });
 });

@@ -19,7 +19,9 @@ const project = path.join(work, 'partner-suite');
 /** A test file of the guide: the TypeScript block that starts with `// <name>`. */
 function guideExample(name: string): string {
   const guide = readFileSync(path.join(ROOT, 'guides', 'sandbox.md'), 'utf8');
-  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.startsWith(`// ${name}\n`));
+  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .find((code) => code.startsWith(`// ${name}\n`));
   if (!block) throw new Error(`guides/sandbox.md has no \`\`\`ts block starting with "// ${name}"`);
   return block;
 }
@@ -35,7 +37,15 @@ beforeAll(async () => {
     JSON.stringify({
       // The package's own declarations are checked with skipLibCheck off by
       // consumer.test.ts; here that would check vitest's and vite's too (9 s of CPU).
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: ['node'],
+      },
       files: EXAMPLES,
     }),
   );
@@ -44,20 +54,32 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('@verification-service/contracts/sandbox from the packed tarball', () => {
-  it("type-checks the sandbox guide's vitest examples, on a port and through MSW (strict, NodeNext)", async () => {
-    // The native compiler (T1): TypeScript 5 builds the consumer fixture, which imports this entry too.
-    await exec(process.execPath, [TSC_NATIVE, '-p', project]);
-  }, HANG_CEILING_MS);
+  it(
+    "type-checks the sandbox guide's vitest examples, on a port and through MSW (strict, NodeNext)",
+    async () => {
+      // The native compiler (T1): TypeScript 5 builds the consumer fixture, which imports this entry too.
+      await exec(process.execPath, [TSC_NATIVE, '-p', project]);
+    },
+    HANG_CEILING_MS,
+  );
 
-  it("runs the guide's vitest examples with the project's own vitest, and they pass", async () => {
-    const { stdout } = await exec(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'], {
-      cwd: project,
-      env: { ...process.env, CI: 'true', NODE_OPTIONS: '' },
-    });
-    expect(stdout).toMatch(/a passed scan completes the verification and creates a user/);
-    expect(stdout).toMatch(/a verification started by plain fetch reaches the sandbox through MSW/);
-    expect(stdout).toMatch(/2 passed/);
-  }, HANG_CEILING_MS);
+  it(
+    "runs the guide's vitest examples with the project's own vitest, and they pass",
+    async () => {
+      const { stdout } = await exec(
+        process.execPath,
+        [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'],
+        {
+          cwd: project,
+          env: { ...process.env, CI: 'true', NODE_OPTIONS: '' },
+        },
+      );
+      expect(stdout).toMatch(/a passed scan completes the verification and creates a user/);
+      expect(stdout).toMatch(/a verification started by plain fetch reaches the sandbox through MSW/);
+      expect(stdout).toMatch(/2 passed/);
+    },
+    HANG_CEILING_MS,
+  );
 
   it('keeps a state file (its folders made) across an in-process restart, and the control client refuses a base URL with a path', async () => {
     const script = `
@@ -84,8 +106,12 @@ describe('@verification-service/contracts/sandbox from the packed tarball', () =
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ moved: 200, seeded: 6, offset: 90, key: 'suite-key', sameKey: 'suite-key' });
     expect(result.refused).toEqual([
-      expect.stringMatching(/^createSandboxClient: baseUrl ".*\/_sandbox" ends in a path; give the sandbox URL without it/),
-      expect.stringMatching(/^createSandboxClient: baseUrl must be the sandbox URL, such as "http:\/\/127\.0\.0\.1:4020"/),
+      expect.stringMatching(
+        /^createSandboxClient: baseUrl ".*\/_sandbox" ends in a path; give the sandbox URL without it/,
+      ),
+      expect.stringMatching(
+        /^createSandboxClient: baseUrl must be the sandbox URL, such as "http:\/\/127\.0\.0\.1:4020"/,
+      ),
     ]);
   }, 60_000);
 });

@@ -13,24 +13,37 @@ const { eventTypes, advance, create, get, getUser, emittedBy, refusal, completeO
 describe('revert verification (operation 6)', () => {
   it('rule 1: refuses with 409 outside completed, or waitingForUserInput with an ID scan required', () => {
     const created = create();
-    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(409);
+    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(
+      409,
+    );
     t.state.openLink(created.id);
     t.state.scan(created.id, { outcome: 'review' });
-    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(409);
+    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(
+      409,
+    );
 
-    const noDocument = create({ phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: false }], requirements: [{ type: 'dateOfBirth' }] });
+    const noDocument = create({
+      phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: false }],
+      requirements: [{ type: 'dateOfBirth' }],
+    });
     t.state.openLink(noDocument.id);
     t.state.scan(noDocument.id, { outcome: 'pass' });
     expect(get(noDocument.id).status).toBe('waitingForUserInput');
-    expect(refusal(() => t.state.revertVerification({ verificationId: noDocument.id, author: 'fraud-team' })).status).toBe(409);
-    expect(refusal(() => t.state.revertVerification({ verificationId: 'no-such-id', author: 'fraud-team' })).status).toBe(404);
+    expect(
+      refusal(() => t.state.revertVerification({ verificationId: noDocument.id, author: 'fraud-team' })).status,
+    ).toBe(409);
+    expect(
+      refusal(() => t.state.revertVerification({ verificationId: 'no-such-id', author: 'fraud-team' })).status,
+    ).toBe(404);
   });
 
   it('rule 1: reverts a waitingForUserInput verification that requires an ID scan', () => {
     const { id } = create({ requirements: [{ type: 'document' }, { type: 'firstAndLastName' }] });
     t.state.openLink(id);
     t.state.scan(id, { outcome: 'pass' });
-    const emitted = emittedBy(() => expect(t.state.revertVerification({ verificationId: id, author: 'fraud-team' })).toEqual({ id }));
+    const emitted = emittedBy(() =>
+      expect(t.state.revertVerification({ verificationId: id, author: 'fraud-team' })).toEqual({ id }),
+    );
     expect(emitted.map((e) => e.event.eventType)).toEqual(['verification.updated']);
     const reverted = get(id);
     // No user held its data yet, so there is no previous user to name (DECISIONS P9).
@@ -60,7 +73,13 @@ describe('revert verification (operation 6)', () => {
     const userId = first.userId!;
     // Same phone and name, another partner account, plus a second phone number.
     const second = completeOne(
-      { externalUserId: EXT_B, phoneNumbers: [{ phoneNumber: PHONE, isVerified: false }, { phoneNumber: OTHER_PHONE, isVerified: true }] },
+      {
+        externalUserId: EXT_B,
+        phoneNumbers: [
+          { phoneNumber: PHONE, isVerified: false },
+          { phoneNumber: OTHER_PHONE, isVerified: true },
+        ],
+      },
       { firstName: 'Lena', lastName: 'Hoffmann' },
     );
     expect(second.userId).toBe(userId);
@@ -105,13 +124,18 @@ describe('partner and auth keys', () => {
   it('starts with the given key active; rotation answers the new active key and the previous one inactive', () => {
     const first = t.state.listAuthKeys({});
     expectResponse('/auth-keys', 'get', '200', first);
-    expect(first.authKeys).toEqual([expect.objectContaining({ key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8', active: true })]);
+    expect(first.authKeys).toEqual([
+      expect.objectContaining({ key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8', active: true }),
+    ]);
     advance(1);
     const rotated = t.state.rotateAuthKey();
     expectResponse('/auth-keys', 'post', '201', rotated);
     expect(rotated.count).toBe(2);
     expect(rotated.authKeys.map((k) => k.active)).toEqual([true, false]);
-    expect(rotated.authKeys[1]).toMatchObject({ key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8', updatedAt: '2026-03-14T09:01:00.000Z' });
+    expect(rotated.authKeys[1]).toMatchObject({
+      key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8',
+      updatedAt: '2026-03-14T09:01:00.000Z',
+    });
     expect(t.state.activeAuthKey()).toBe(rotated.authKeys[0].key);
     expect(t.state.activeAuthKey()).not.toBe('sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8');
     expect(t.state.listAuthKeys({ limit: 1 })).toMatchObject({ count: 2, authKeys: [{ active: true }] });
@@ -146,7 +170,13 @@ describe('lists', () => {
     ids = [];
     const phones = ['+4915110000001', '+4915110000002', '+4915110000003', '+4915110000004', '+4915110000005'];
     for (const [i, phoneNumber] of phones.entries()) {
-      ids.push(create({ phoneNumbers: [{ phoneNumber, isVerified: false }], externalUserId: i % 2 ? EXT_B : EXT_A, timeToExpiry: 60 * (i + 1) }).id);
+      ids.push(
+        create({
+          phoneNumbers: [{ phoneNumber, isVerified: false }],
+          externalUserId: i % 2 ? EXT_B : EXT_A,
+          timeToExpiry: 60 * (i + 1),
+        }).id,
+      );
       advance(1);
     }
     t.state.openLink(ids[1]);
@@ -161,7 +191,11 @@ describe('lists', () => {
 
   it('filters by phone number, externalUserId, userId and status (arrays: any of)', () => {
     expect(list({ phoneNumber: ['+4915110000001', '+4915110000003'] }).count).toBe(2);
-    expect(list({ externalUserId: [EXT_B] }).verifications.map((v) => v.id).sort()).toEqual([ids[1], ids[3]].sort());
+    expect(
+      list({ externalUserId: [EXT_B] })
+        .verifications.map((v) => v.id)
+        .sort(),
+    ).toEqual([ids[1], ids[3]].sort());
     const userId = get(ids[1]).userId!;
     expect(list({ userId: [userId, 'unknown'] }).verifications.map((v) => v.id)).toEqual([ids[1]]);
     expect(list({ status: ['completed', 'started'] }).count).toBe(1);
@@ -171,14 +205,24 @@ describe('lists', () => {
 
   it('bounds from (exclusive) and to (inclusive) on the field named by datetimeField, createdAt when absent', () => {
     // Created 09:00 to 09:04: "more recent than" 09:01 leaves it out, "not older than" 09:03 keeps it (S1).
-    expect(list({ from: '2026-03-14T09:01:00.000Z', to: '2026-03-14T09:03:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[3], ids[2]]);
-    expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:03:59.999Z' }).verifications.map((v) => v.id)).toEqual([ids[4]]);
+    expect(
+      list({ from: '2026-03-14T09:01:00.000Z', to: '2026-03-14T09:03:00.000Z' }).verifications.map((v) => v.id),
+    ).toEqual([ids[3], ids[2]]);
+    expect(
+      list({ datetimeField: 'createdAt', from: '2026-03-14T09:03:59.999Z' }).verifications.map((v) => v.id),
+    ).toEqual([ids[4]]);
     expect(list({ datetimeField: 'createdAt', from: '2026-03-14T09:04:00.000Z' }).count).toBe(0);
     expect(list({ to: '2026-03-14T09:00:00.000Z' }).verifications.map((v) => v.id)).toEqual([ids[0]]);
     // validTo = createdAt + 60·(i+1) minutes
-    expect(list({ datetimeField: 'validTo', to: '2026-03-14T11:01:00.000Z' }).verifications.map((v) => v.id).sort()).toEqual([ids[0], ids[1]].sort());
+    expect(
+      list({ datetimeField: 'validTo', to: '2026-03-14T11:01:00.000Z' })
+        .verifications.map((v) => v.id)
+        .sort(),
+    ).toEqual([ids[0], ids[1]].sort());
     // Only ids[1] changed after 09:04 (opened and completed at 09:05).
-    expect(list({ datetimeField: 'updatedAt', from: '2026-03-14T09:04:59.999Z' }).verifications.map((v) => v.id)).toEqual([ids[1]]);
+    expect(
+      list({ datetimeField: 'updatedAt', from: '2026-03-14T09:04:59.999Z' }).verifications.map((v) => v.id),
+    ).toEqual([ids[1]]);
     expect(list({ datetimeField: 'updatedAt', from: '2026-03-14T09:05:00.000Z' }).count).toBe(0);
   });
 
@@ -238,27 +282,57 @@ describe('webhook histories', () => {
     const vHistory = t.state.verificationWebhooks(done.id, {});
     expectResponse('/verifications/{verificationId}/webhooks', 'get', '200', vHistory);
     expect(vHistory.count).toBe(3);
-    expect(vHistory.webhooks.map((r) => r.payload.eventType)).toEqual(['verification.created', 'verification.updated', 'verification.updated']);
-    expect(vHistory.webhooks[0]).toMatchObject({ type: 'verification', verificationId: done.id, success: false, retryAt: null, metadata });
-    expect(vHistory.webhooks.map((r) => r.payload)).toEqual(t.events.filter((e) => e.verificationId).map((e) => e.event));
+    expect(vHistory.webhooks.map((r) => r.payload.eventType)).toEqual([
+      'verification.created',
+      'verification.updated',
+      'verification.updated',
+    ]);
+    expect(vHistory.webhooks[0]).toMatchObject({
+      type: 'verification',
+      verificationId: done.id,
+      success: false,
+      retryAt: null,
+      metadata,
+    });
+    expect(vHistory.webhooks.map((r) => r.payload)).toEqual(
+      t.events.filter((e) => e.verificationId).map((e) => e.event),
+    );
     expect(JSON.stringify(vHistory.webhooks[0].payload)).toContain('Zoë Ångström, 李小龍 🐉');
 
     const uHistory = t.state.userWebhooks(userId, {});
     expectResponse('/users/{userId}/webhooks', 'get', '200', uHistory);
-    expect(uHistory.webhooks.map((r) => [r.type, r.userId, r.payload.eventType])).toEqual([['user', userId, 'user.created']]);
+    expect(uHistory.webhooks.map((r) => [r.type, r.userId, r.payload.eventType])).toEqual([
+      ['user', userId, 'user.created'],
+    ]);
 
     const eventId = vHistory.webhooks[1].payload.eventId;
     advance(1);
-    expect(t.state.recordDelivery(eventId, { success: false, retryAt: '2026-03-14T09:19:00.000Z', reason: 'Request failed with status code 503' })).toBe(true);
+    expect(
+      t.state.recordDelivery(eventId, {
+        success: false,
+        retryAt: '2026-03-14T09:19:00.000Z',
+        reason: 'Request failed with status code 503',
+      }),
+    ).toBe(true);
     advance(15);
     t.state.recordDelivery(eventId, { success: true, retryAt: null });
     const after = t.state.verificationWebhooks(done.id, {});
     expectResponse('/verifications/{verificationId}/webhooks', 'get', '200', after);
     expect(after.count).toBe(3);
-    expect(after.webhooks[1]).toMatchObject({ id: vHistory.webhooks[1].id, success: true, retryAt: null, createdAt: vHistory.webhooks[1].createdAt, updatedAt: '2026-03-14T09:19:00.000Z' });
+    expect(after.webhooks[1]).toMatchObject({
+      id: vHistory.webhooks[1].id,
+      success: true,
+      retryAt: null,
+      createdAt: vHistory.webhooks[1].createdAt,
+      updatedAt: '2026-03-14T09:19:00.000Z',
+    });
     expect(after.webhooks[1]).not.toHaveProperty('reason');
-    expect(t.state.recordDelivery('00000000-0000-4000-8000-000000000000', { success: true, retryAt: null })).toBe(false);
-    expect(t.state.verificationWebhooks(done.id, { limit: 1, page: 2 }).webhooks.map((r) => r.id)).toEqual([vHistory.webhooks[2].id]);
+    expect(t.state.recordDelivery('00000000-0000-4000-8000-000000000000', { success: true, retryAt: null })).toBe(
+      false,
+    );
+    expect(t.state.verificationWebhooks(done.id, { limit: 1, page: 2 }).webhooks.map((r) => r.id)).toEqual([
+      vHistory.webhooks[2].id,
+    ]);
   });
 });
 
@@ -271,7 +345,10 @@ describe('devices, reset and seed', () => {
     t.state.openLink(b.id);
     const linked = t.state.verificationLinkedByDevice(b.id);
     expectResponse('/verifications/{verificationId}/linked-by-device', 'get', '200', linked);
-    expect(linked.linkedVerificationsByDevice[0]).toEqual({ deviceId: 'dev_shared', verifications: [{ verificationId: a.id }, { verificationId: b.id }] });
+    expect(linked.linkedVerificationsByDevice[0]).toEqual({
+      deviceId: 'dev_shared',
+      verifications: [{ verificationId: a.id }, { verificationId: b.id }],
+    });
     expect(linked.linkedVerificationsByDevice).toHaveLength(2);
     expect(t.state.userActivities(b.id).activities).toHaveLength(2);
   });

@@ -12,7 +12,12 @@ const { eventTypes, statusOf, advance, create, get, getUser, emittedBy, refusal,
 describe('create verification (operation 5)', () => {
   it('answers status created, one pending entry per requirement, validTo = now + 10080 min, no updatedAt', () => {
     const created = create({
-      requirements: [{ type: 'firstAndLastName' }, { type: 'dateOfBirth' }, { type: 'document' }, { type: 'phoneNumbers' }],
+      requirements: [
+        { type: 'firstAndLastName' },
+        { type: 'dateOfBirth' },
+        { type: 'document' },
+        { type: 'phoneNumbers' },
+      ],
       metadata: { orderId: 'NW-2026-004817' },
     });
     expect(created.status).toBe('created');
@@ -28,7 +33,10 @@ describe('create verification (operation 5)', () => {
     expect(created.createdAt).toBe('2026-03-14T09:00:00.000Z');
     expect(created.validTo).toBe('2026-03-21T09:00:00.000Z');
     expect(eventTypes()).toEqual(['verification.created']);
-    expect(t.events[0]).toMatchObject({ verificationId: created.id, event: { dataType: 'verification', data: { verificationId: created.id, status: 'created' } } });
+    expect(t.events[0]).toMatchObject({
+      verificationId: created.id,
+      event: { dataType: 'verification', data: { verificationId: created.id, status: 'created' } },
+    });
     expect(get(created.id).updatedAt).toBe(created.createdAt);
   });
 
@@ -37,7 +45,12 @@ describe('create verification (operation 5)', () => {
   });
 
   it('maps the deprecated fields onto phoneNumbers and requirements and echoes them', () => {
-    const created = create({ phoneNumbers: undefined, phoneNumber: PHONE, isPhoneNumberVerified: true, requireFirstAndLastName: true });
+    const created = create({
+      phoneNumbers: undefined,
+      phoneNumber: PHONE,
+      isPhoneNumberVerified: true,
+      requireFirstAndLastName: true,
+    });
     expect(created.phoneNumbers).toEqual([{ phoneNumber: PHONE, isVerified: true }]);
     expect(created.requirements).toEqual([{ type: 'firstAndLastName' }]);
     expect(created).toMatchObject({ phoneNumber: PHONE, isPhoneNumberVerified: true, requireFirstAndLastName: true });
@@ -53,7 +66,14 @@ describe('create verification (operation 5)', () => {
       ['verification.created', second, 'created'],
     ]);
     t.state.openLink(second);
-    const third = emittedBy(() => create({ phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: true }, { phoneNumber: PHONE, isVerified: false }] }));
+    const third = emittedBy(() =>
+      create({
+        phoneNumbers: [
+          { phoneNumber: OTHER_PHONE, isVerified: true },
+          { phoneNumber: PHONE, isVerified: false },
+        ],
+      }),
+    );
     expect(third.map((e) => [e.event.eventType, e.verificationId, statusOf(e)])).toEqual([
       ['verification.updated', otherPhone.id, 'closed'],
       ['verification.updated', second, 'closed'],
@@ -110,7 +130,10 @@ describe('documented event sequences', () => {
     const fingerprints = t.state.userFingerprints(userId, {});
     expectResponse('/users/{userId}/fingerprints', 'get', '200', fingerprints);
     expect(fingerprints.count).toBe(1);
-    expect(fingerprints.fingerprints[0].events[0].data).toMatchObject({ verificationId: id, deviceId: 'dev_4f9a2c7e1b' });
+    expect(fingerprints.fingerprints[0].events[0].data).toMatchObject({
+      verificationId: id,
+      deviceId: 'dev_4f9a2c7e1b',
+    });
   });
 
   it('merge: created; opened; completed + user.merged into the user with the same phone number', () => {
@@ -120,7 +143,12 @@ describe('documented event sequences', () => {
     const { id } = create({ externalUserId: EXT_B });
     t.state.openLink(id, { deviceId: 'dev_second' });
     const done = t.state.scan(id, { outcome: 'pass' });
-    expect(eventTypes()).toEqual(['verification.created', 'verification.updated', 'verification.updated', 'user.merged']);
+    expect(eventTypes()).toEqual([
+      'verification.created',
+      'verification.updated',
+      'verification.updated',
+      'user.merged',
+    ]);
     expect(done.userId).toBe(userId);
     expect(t.events[3]).toMatchObject({ userId, event: { data: { userId } } });
     const user = getUser(userId);
@@ -136,8 +164,17 @@ describe('documented event sequences', () => {
     expect(t.state.markShareholder(userId, { sharesNumber: 250 })).toEqual({ isShareholder: true, sharesNumber: 250 });
     t.events = [];
     completeOne({ externalUserId: EXT_B });
-    expect(eventTypes()).toEqual(['verification.created', 'verification.updated', 'verification.updated', 'user.merged', 'shareholder.verified']);
-    expect(t.events[4]).toMatchObject({ userId, event: { dataType: 'shareholder', data: { userId, isShareholder: true, externalUserIds: [EXT_A, EXT_B] } } });
+    expect(eventTypes()).toEqual([
+      'verification.created',
+      'verification.updated',
+      'verification.updated',
+      'user.merged',
+      'shareholder.verified',
+    ]);
+    expect(t.events[4]).toMatchObject({
+      userId,
+      event: { dataType: 'shareholder', data: { userId, isShareholder: true, externalUserIds: [EXT_A, EXT_B] } },
+    });
     expect(refusal(() => t.state.markShareholder(userId, { sharesNumber: 2.5 })).status).toBe(400);
   });
 
@@ -146,7 +183,13 @@ describe('documented event sequences', () => {
     t.state.openLink(id);
     expect(t.state.scan(id, { outcome: 'review' })).toMatchObject({ status: 'inReview', userId: null });
     const reviewed = t.state.acceptReview(id);
-    expect(eventTypes()).toEqual(['verification.created', 'verification.updated', 'verification.updated', 'verification.updated', 'user.created']);
+    expect(eventTypes()).toEqual([
+      'verification.created',
+      'verification.updated',
+      'verification.updated',
+      'verification.updated',
+      'user.created',
+    ]);
     expect(t.events.slice(0, 4).map(statusOf)).toEqual(['created', 'started', 'inReview', 'completed']);
     expect(reviewed).toMatchObject({ status: 'completed' });
     getUser(reviewed.userId!);
@@ -154,18 +197,35 @@ describe('documented event sequences', () => {
   });
 
   it('waits for the name and date of birth it requires, then completes', () => {
-    const { id } = create({ requirements: [{ type: 'firstAndLastName' }, { type: 'dateOfBirth' }, { type: 'document' }] });
+    const { id } = create({
+      requirements: [{ type: 'firstAndLastName' }, { type: 'dateOfBirth' }, { type: 'document' }],
+    });
     t.state.openLink(id);
-    expect(t.state.scan(id, { outcome: 'pass', document: { firstName: 'Lena', lastName: 'Hoffmann', dateOfBirth: '1991-07-23' } }).status).toBe('waitingForUserInput');
+    expect(
+      t.state.scan(id, {
+        outcome: 'pass',
+        document: { firstName: 'Lena', lastName: 'Hoffmann', dateOfBirth: '1991-07-23' },
+      }).status,
+    ).toBe('waitingForUserInput');
     expect(t.state.enterName(id, { firstName: 'Lena', lastName: 'Hoffmann' }).status).toBe('waitingForUserInput');
     const done = t.state.enterDateOfBirth(id, { dateOfBirth: '1991-07-23' });
     expect(done.status).toBe('completed');
     expect(done.collectedRequirements).toEqual([
       { type: 'firstAndLastName', result: { firstName: 'Lena', lastName: 'Hoffmann' }, verified: true },
       { type: 'dateOfBirth', result: { dateOfBirth: '1991-07-23' }, verified: true },
-      { type: 'document', result: expect.objectContaining({ type: 'Passport', firstName: 'Lena', dateOfBirth: '1991-07-23' }), verified: true },
+      {
+        type: 'document',
+        result: expect.objectContaining({ type: 'Passport', firstName: 'Lena', dateOfBirth: '1991-07-23' }),
+        verified: true,
+      },
     ]);
-    expect(eventTypes()).toEqual(['verification.created', 'verification.updated', 'verification.updated', 'verification.updated', 'user.created']);
+    expect(eventTypes()).toEqual([
+      'verification.created',
+      'verification.updated',
+      'verification.updated',
+      'verification.updated',
+      'user.created',
+    ]);
     expect(getUser(done.userId!)).toMatchObject({ dateOfBirth: '1991-07-23', estimatedAge: 'over30' });
   });
 
@@ -192,10 +252,17 @@ describe('expiry', () => {
     const created = create({ timeToExpiry: 60 });
     const started = create({ timeToExpiry: 60, phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: false }] });
     t.state.openLink(started.id);
-    const waiting = create({ timeToExpiry: 60, phoneNumbers: [{ phoneNumber: '+48601234567', isVerified: false }], requirements: [{ type: 'dateOfBirth' }] });
+    const waiting = create({
+      timeToExpiry: 60,
+      phoneNumbers: [{ phoneNumber: '+48601234567', isVerified: false }],
+      requirements: [{ type: 'dateOfBirth' }],
+    });
     t.state.openLink(waiting.id);
     t.state.scan(waiting.id, { outcome: 'pass' });
-    const completed = completeOne({ timeToExpiry: 60, phoneNumbers: [{ phoneNumber: '+353851234567', isVerified: false }] });
+    const completed = completeOne({
+      timeToExpiry: 60,
+      phoneNumbers: [{ phoneNumber: '+353851234567', isVerified: false }],
+    });
     advance(56); // 09:59
     expect(get(created.id).status).toBe('created');
     t.events = [];
@@ -205,7 +272,9 @@ describe('expiry', () => {
     }
     expect(get(completed.id).status).toBe('completed');
     expect(eventTypes()).toEqual(['verification.updated', 'verification.updated', 'verification.updated']);
-    expect(t.events.every((e) => e.event.createdAt === '2026-03-14T10:00:00.000Z' && statusOf(e) === 'expired')).toBe(true);
+    expect(t.events.every((e) => e.event.createdAt === '2026-03-14T10:00:00.000Z' && statusOf(e) === 'expired')).toBe(
+      true,
+    );
     expect(refusal(() => t.state.openLink(created.id)).status).toBe(409);
   });
 
@@ -213,7 +282,11 @@ describe('expiry', () => {
     const { id } = create();
     advance(10);
     const expired = t.state.expire(id);
-    expect(expired).toMatchObject({ status: 'expired', validTo: '2026-03-14T09:10:00.000Z', updatedAt: '2026-03-14T09:10:00.000Z' });
+    expect(expired).toMatchObject({
+      status: 'expired',
+      validTo: '2026-03-14T09:10:00.000Z',
+      updatedAt: '2026-03-14T09:10:00.000Z',
+    });
     expect(refusal(() => t.state.expire(id)).status).toBe(409);
     expect(refusal(() => t.state.expire('no-such-id')).status).toBe(404);
   });

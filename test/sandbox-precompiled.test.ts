@@ -17,28 +17,53 @@ const APIS = ['v2', 'partner', 'sandbox'] as const;
 type Api = (typeof APIS)[number];
 /** A contract with the precompiled validators and no compiler, or compiling every schema with Ajv at run time. */
 const contract = (api: Api, precompiled?: typeof requestValidators) =>
-  new Contract(api, documents[api], { errorSchema: 'Error', security: () => 'none', ...(precompiled ? { precompiled } : { compiler: ajvCompiler(api, documents[api]) }) });
+  new Contract(api, documents[api], {
+    errorSchema: 'Error',
+    security: () => 'none',
+    ...(precompiled ? { precompiled } : { compiler: ajvCompiler(api, documents[api]) }),
+  });
 
 /** The examples a document gives for the value at a request schema pointer: the parameter's or media type's, and the schema's own. */
 function examplesAt(doc: Record<string, any>, pointer: string): unknown[] {
   const holder = resolveRef(doc, valueAtPointer(doc, pointer.replace(/\/schema$/, '')));
   const schema = resolveRef(doc, holder?.schema);
   const named = Object.values<any>(holder?.examples ?? {}).map((e) => resolveRef(doc, e)?.value);
-  return [...('example' in (holder ?? {}) ? [holder.example] : []), ...named, ...(schema?.examples ?? []), ...('example' in (schema ?? {}) ? [schema.example] : [])].filter(
-    (v) => v !== undefined,
-  );
+  return [
+    ...('example' in (holder ?? {}) ? [holder.example] : []),
+    ...named,
+    ...(schema?.examples ?? []),
+    ...('example' in (schema ?? {}) ? [schema.example] : []),
+  ].filter((v) => v !== undefined);
 }
 
 /** The keywords the values above broke, over every API. */
 const keywords = new Set<string>();
 
-const BROKEN = [null, 42, -1, 1.5, 'x', '', true, [], ['x'], {}, { unexpected: 1 }, 'not-a-uuid', '2024-02-30T25:61:00Z', 'NOT_A_VALUE'];
+const BROKEN = [
+  null,
+  42,
+  -1,
+  1.5,
+  'x',
+  '',
+  true,
+  [],
+  ['x'],
+  {},
+  { unexpected: 1 },
+  'not-a-uuid',
+  '2024-02-30T25:61:00Z',
+  'NOT_A_VALUE',
+];
 
 /** A value broken in every usual way, two levels deep: an item or field of the wrong type, enum or format, a field missing, an extra field. */
 function broken(value: unknown, depth = 2): unknown[] {
   if (depth === 0) return BROKEN;
   if (Array.isArray(value)) {
-    return [...BROKEN.flatMap((bad) => [[...value, bad], value.map(() => bad)]), ...(value.length ? broken(value[0], depth - 1).map((bad) => [bad, ...value.slice(1)]) : [])];
+    return [
+      ...BROKEN.flatMap((bad) => [[...value, bad], value.map(() => bad)]),
+      ...(value.length ? broken(value[0], depth - 1).map((bad) => [bad, ...value.slice(1)]) : []),
+    ];
   }
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
@@ -55,7 +80,10 @@ function broken(value: unknown, depth = 2): unknown[] {
 
 describe('precompiled request validators', () => {
   it('the documents in the module are the bundles', () => {
-    for (const api of APIS) expect(documents[api]).toEqual(JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8')));
+    for (const api of APIS)
+      expect(documents[api]).toEqual(
+        JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8')),
+      );
   });
 
   it.each(APIS)('%s: one for exactly the schemas a Contract compiles to parse a request', (api) => {
@@ -87,14 +115,28 @@ describe('precompiled request validators', () => {
   it('the values broke each kind of rule the requests are held to', () => {
     // No request schema is closed (every additionalProperties is true or a
     // schema), so an extra field breaks none; it is sent all the same.
-    expect([...keywords].sort()).toEqual(expect.arrayContaining(['enum', 'format', 'maxProperties', 'minLength', 'minimum', 'pattern', 'required', 'type']));
+    expect([...keywords].sort()).toEqual(
+      expect.arrayContaining([
+        'enum',
+        'format',
+        'maxProperties',
+        'minLength',
+        'minimum',
+        'pattern',
+        'required',
+        'type',
+      ]),
+    );
   });
 
   it('a Contract given them and no compiler parses a partner route as one compiling at run time', () => {
     const withPrecompiled = contract('partner', requestValidators);
     const compiling = contract('partner');
     const route = (c: Contract) => c.routes.find((r) => r.method === 'POST' && r.path === '/verifications')!;
-    const [valid] = examplesAt(documents.partner, '#/paths/~1verifications/post/requestBody/content/application~1json/schema') as Record<string, unknown>[];
+    const [valid] = examplesAt(
+      documents.partner,
+      '#/paths/~1verifications/post/requestBody/content/application~1json/schema',
+    ) as Record<string, unknown>[];
     const invalid = { ...valid, unexpected: 1, externalUserId: 42 };
     for (const body of [valid, invalid, {}]) {
       const raw = { params: {}, query: new URLSearchParams(), body };
@@ -103,6 +145,8 @@ describe('precompiled request validators', () => {
     expect(route(withPrecompiled).parse({ params: {}, query: new URLSearchParams(), body: valid }).ok).toBe(true);
     expect(route(withPrecompiled).parse({ params: {}, query: new URLSearchParams(), body: invalid }).ok).toBe(false);
     // A schema with none compiled (an answer's) is refused with what to do.
-    expect(() => withPrecompiled.compile('#/components/schemas/Verification')).toThrow(/no validator of partner#\/components\/schemas\/Verification was compiled with the package.*npm run build/);
+    expect(() => withPrecompiled.compile('#/components/schemas/Verification')).toThrow(
+      /no validator of partner#\/components\/schemas\/Verification was compiled with the package.*npm run build/,
+    );
   });
 });

@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 const get = async (path: string) => {
-  const headers: Record<string, string> = path.startsWith('/v2') ? { Authorization: `Bearer ${accessToken}` } : { 'X-Auth-Key': sandbox.partner.activeAuthKey() };
+  const headers: Record<string, string> = path.startsWith('/v2')
+    ? { Authorization: `Bearer ${accessToken}` }
+    : { 'X-Auth-Key': sandbox.partner.activeAuthKey() };
   const res = await fetch(`${sandbox.url}${path}`, { headers });
   return { status: res.status, body: await res.json() };
 };
@@ -32,7 +34,9 @@ describe('partner API', () => {
     const res = await get('/verifications?status=created&status=completed');
     expect(res.status).toBe(400);
     partnerDoc.expectValid('Error', res.body);
-    expect(res.body.message).toBe('status is sent 2 times; it is a comma-separated list: send status=VALUE1,VALUE2, once');
+    expect(res.body.message).toBe(
+      'status is sent 2 times; it is a comma-separated list: send status=VALUE1,VALUE2, once',
+    );
     const users = await get('/users?phoneNumber=%2B4915100000001&phoneNumber=%2B4915100000002');
     expect(users.status).toBe(400);
     expect(users.body.message).toMatch(/^phoneNumber is sent 2 times.*phoneNumber=VALUE1,VALUE2/);
@@ -45,23 +49,31 @@ describe('partner API', () => {
     const unknown = await get('/verifications?statuses=created');
     expect(unknown.status).toBe(400);
     partnerDoc.expectValid('Error', unknown.body);
-    expect(unknown.body.message).toMatch(/^statuses is not a parameter of this operation \(it takes: page, limit, .*status/);
+    expect(unknown.body.message).toMatch(
+      /^statuses is not a parameter of this operation \(it takes: page, limit, .*status/,
+    );
     // Also where the operation takes no query at all.
-    expect(await get('/partners?verbose=1')).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^verbose .*it takes: none/) } });
+    expect(await get('/partners?verbose=1')).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^verbose .*it takes: none/) },
+    });
   });
 
   it('keeps the documented comma-separated form working', async () => {
     const all = await get('/verifications?limit=50');
     const both = await get('/verifications?status=created,completed&limit=50');
     expect(both.status).toBe(200);
-    const expected = all.body.verifications.filter((v: { status: string }) => ['created', 'completed'].includes(v.status));
+    const expected = all.body.verifications.filter((v: { status: string }) =>
+      ['created', 'completed'].includes(v.status),
+    );
     expect(both.body.count).toBe(expected.length);
     expect(expected.length).toBeGreaterThan(0);
   });
 });
 
 describe('v2 API', () => {
-  const details = (body: { details: { field: string; reasonCode: string; params: Record<string, unknown> }[] }) => body.details;
+  const details = (body: { details: { field: string; reasonCode: string; params: Record<string, unknown> }[] }) =>
+    body.details;
 
   it('refuses bracket style with a VALIDATION_ERROR detail naming the repeated form', async () => {
     const res = await get('/v2/verifications/?statuses[]=APPROVED&statuses[]=DECLINED');
@@ -72,7 +84,11 @@ describe('v2 API', () => {
       {
         field: 'statuses[]',
         reasonCode: 'UNSUPPORTED_STYLE',
-        params: { parameter: 'statuses', expected: 'statuses=VALUE1&statuses=VALUE2', message: 'is bracket style; send statuses=VALUE1&statuses=VALUE2' },
+        params: {
+          parameter: 'statuses',
+          expected: 'statuses=VALUE1&statuses=VALUE2',
+          message: 'is bracket style; send statuses=VALUE1&statuses=VALUE2',
+        },
       },
     ]);
   });
@@ -81,7 +97,14 @@ describe('v2 API', () => {
     const comma = await get('/v2/verifications/?statuses=APPROVED,DECLINED');
     expect(comma.status).toBe(400);
     expect(details(comma.body)).toEqual([
-      { field: 'statuses', reasonCode: 'UNSUPPORTED_STYLE', params: { expected: 'statuses=VALUE1&statuses=VALUE2', message: 'is comma-separated; send statuses=VALUE1&statuses=VALUE2' } },
+      {
+        field: 'statuses',
+        reasonCode: 'UNSUPPORTED_STYLE',
+        params: {
+          expected: 'statuses=VALUE1&statuses=VALUE2',
+          message: 'is comma-separated; send statuses=VALUE1&statuses=VALUE2',
+        },
+      },
     ]);
     const unknown = await get('/v2/verifications/?status=APPROVED&limit=5');
     expect(unknown.status).toBe(400);
@@ -90,10 +113,26 @@ describe('v2 API', () => {
       ['status', 'UNKNOWN_PARAMETER'],
       ['limit', 'UNKNOWN_PARAMETER'],
     ]);
-    expect(details(unknown.body)[0].params.known).toEqual(['page', 'pageSize', 'id', 'externalId', 'statuses', 'createdFrom', 'createdTo']);
+    expect(details(unknown.body)[0].params.known).toEqual([
+      'page',
+      'pageSize',
+      'id',
+      'externalId',
+      'statuses',
+      'createdFrom',
+      'createdTo',
+    ]);
     const twice = await get('/v2/verifications/?pageSize=5&pageSize=6');
     expect(details(twice.body)).toEqual([
-      { field: 'pageSize', reasonCode: 'NOT_REPEATABLE', params: { count: 2, expected: 'pageSize=VALUE, once', message: 'is sent 2 times; it is a single value: send pageSize=VALUE, once' } },
+      {
+        field: 'pageSize',
+        reasonCode: 'NOT_REPEATABLE',
+        params: {
+          count: 2,
+          expected: 'pageSize=VALUE, once',
+          message: 'is sent 2 times; it is a single value: send pageSize=VALUE, once',
+        },
+      },
     ]);
   });
 

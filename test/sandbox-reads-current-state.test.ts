@@ -41,7 +41,11 @@ const partner = async (path: string, init: RequestInit = {}, withKey = key) => {
   return { status: res.status, text: await res.text() };
 };
 const control = (path: string, body: unknown = {}) =>
-  fetch(`${sandbox.url}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${sandbox.url}/_sandbox${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 let phone = 0;
 async function create(timeToExpiry = 60): Promise<string> {
@@ -95,17 +99,31 @@ describe('a GET read again answers the state as it is', () => {
   });
 
   it('shows a change made through the in-process state', async () => {
-    const before = JSON.parse((await fetch(`${sandbox.url}/v2/verifications/?pageSize=50`, { headers: { authorization: `Bearer ${sandbox.accessToken}` } }).then((r) => r.text())));
+    const before = JSON.parse(
+      await fetch(`${sandbox.url}/v2/verifications/?pageSize=50`, {
+        headers: { authorization: `Bearer ${sandbox.accessToken}` },
+      }).then((r) => r.text()),
+    );
     sandbox.v2.create({ externalId: 'cache-in-process', country: 'DE', phoneNo: '+4915199999999' });
-    const after = JSON.parse((await fetch(`${sandbox.url}/v2/verifications/?pageSize=50`, { headers: { authorization: `Bearer ${sandbox.accessToken}` } }).then((r) => r.text())));
+    const after = JSON.parse(
+      await fetch(`${sandbox.url}/v2/verifications/?pageSize=50`, {
+        headers: { authorization: `Bearer ${sandbox.accessToken}` },
+      }).then((r) => r.text()),
+    );
     expect(after.count).toBe(before.count + 1);
     expect(after.items.map((s: { externalId: string }) => s.externalId)).toContain('cache-in-process');
   });
 
   it('shows the outcome of a webhook delivery in the history', async () => {
-    expect((await partner('/partners', { method: 'PUT', body: JSON.stringify({ webhookUrl: receiverUrl }) })).status).toBe(200);
+    expect(
+      (await partner('/partners', { method: 'PUT', body: JSON.stringify({ webhookUrl: receiverUrl }) })).status,
+    ).toBe(200);
     const id = await create();
-    const history = async () => JSON.parse((await partner(`/verifications/${id}/webhooks`)).text).webhooks as { success: boolean; retryAt: string | null }[];
+    const history = async () =>
+      JSON.parse((await partner(`/verifications/${id}/webhooks`)).text).webhooks as {
+        success: boolean;
+        retryAt: string | null;
+      }[];
     await expect.poll(async () => (await history()).length, { timeout: 5000 }).toBe(1);
     await expect.poll(async () => (await history())[0].retryAt, { timeout: 5000 }).not.toBeNull();
     expect((await history())[0].success).toBe(false);

@@ -35,12 +35,15 @@ function send(method: string, target: string, headers: Record<string, string> = 
   // Both credentials: each API reads only its own.
   const credential = { Authorization: `Bearer ${accessToken}`, 'X-Auth-Key': authKey };
   return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, method, path: target, headers: { ...credential, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const r = request(
+      { host: '127.0.0.1', port, method, path: target, headers: { ...credential, ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
@@ -61,18 +64,28 @@ describe('matching', () => {
     expect((await send('GET', '/%70artners')).status).toBe(200);
     expect(json(await send('GET', `/%762/verifications/${SEEDED_V2}`)).id).toBe(SEEDED_V2);
     // `a%2Fb` is one verificationId, `a/b`, not two segments.
-    expect(await send('GET', '/verifications/a%2Fb')).toMatchObject({ status: 404, text: JSON.stringify({ statusCode: 404, message: 'Verification a/b not found' }) });
+    expect(await send('GET', '/verifications/a%2Fb')).toMatchObject({
+      status: 404,
+      text: JSON.stringify({ statusCode: 404, message: 'Verification a/b not found' }),
+    });
   });
 
   it('answers an undecodable path or a parameter over 100 characters as a bad request target', async () => {
-    for (const target of ['/verifications/%zz', '/verifications/%C3%28', '/nowhere/%', `/verifications/${'a'.repeat(101)}`]) {
+    for (const target of [
+      '/verifications/%zz',
+      '/verifications/%C3%28',
+      '/nowhere/%',
+      `/verifications/${'a'.repeat(101)}`,
+    ]) {
       const res = await send('GET', target);
       expect(res.status, target).toBe(400);
       partnerDoc.expectValid('Error', json(res));
       expect(json(res).message, target).toBe('path is not a valid request target');
     }
     // 100 characters still reach the operation.
-    expect(json(await send('GET', `/verifications/${'a'.repeat(100)}`)).message).toBe(`Verification ${'a'.repeat(100)} not found`);
+    expect(json(await send('GET', `/verifications/${'a'.repeat(100)}`)).message).toBe(
+      `Verification ${'a'.repeat(100)} not found`,
+    );
   });
 
   it('answers a method the path does not take with 404, naming method and path', async () => {
@@ -87,7 +100,9 @@ describe('matching', () => {
     expect(v2.status).toBe(404);
     // v2's body keeps the documented 404; the header names the path.
     expect(json(v2)).toEqual({ statusCode: 404, code: 'NOT_FOUND_ERROR', message: 'Not found' });
-    expect(v2.headers['x-sandbox-reason']).toBe('no operation GET /v2/verifications; the documented path is /v2/verifications/');
+    expect(v2.headers['x-sandbox-reason']).toBe(
+      'no operation GET /v2/verifications; the documented path is /v2/verifications/',
+    );
     const partner = await send('GET', '/partners/');
     expect(partner.status).toBe(404);
     expect(json(partner).message).toBe('no operation GET /partners/; the documented path is /partners');
@@ -113,7 +128,13 @@ describe('answers', () => {
   });
 
   it('marks every JSON answer nosniff: success, refusal, unknown path, the documents', async () => {
-    for (const [method, target] of [['GET', '/partners'], ['GET', '/verifications/nope'], ['POST', '/no-such-thing'], ['GET', '/openapi/partner.json'], ['GET', '/v2/verifications/?pageSize=99']]) {
+    for (const [method, target] of [
+      ['GET', '/partners'],
+      ['GET', '/verifications/nope'],
+      ['POST', '/no-such-thing'],
+      ['GET', '/openapi/partner.json'],
+      ['GET', '/v2/verifications/?pageSize=99'],
+    ]) {
       const res = await send(method, target, { Authorization: `Bearer ${accessToken}` });
       expect(res.headers['content-type'], target).toMatch(/^application\/json/);
       expect(res.headers['x-content-type-options'], `${method} ${target}`).toBe('nosniff');
@@ -137,7 +158,9 @@ describe('answers', () => {
       socket.on('close', () => resolve(received));
       socket.on('error', reject);
       // text/plain is refused 415 before the body is read; the body's chunk size is not hexadecimal.
-      socket.end(`POST /verifications HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: ${authKey}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+      socket.end(
+        `POST /verifications HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: ${authKey}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      );
     });
     expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 400']);
     expect(text).toMatch(/chunk size/);

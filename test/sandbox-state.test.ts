@@ -42,8 +42,15 @@ async function startChild(file: string): Promise<{ url: string; child: ChildProc
   return { url, child, stderr: () => stderr };
 }
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-const withKey = (key: string, init: RequestInit = {}) => ({ ...init, headers: { ...(init.headers as object), 'X-Auth-Key': key } });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const withKey = (key: string, init: RequestInit = {}) => ({
+  ...init,
+  headers: { ...(init.headers as object), 'X-Auth-Key': key },
+});
 const createBody = (i: number) => ({
   phoneNumbers: [{ phoneNumber: `+49151${String(2000000 + i).padStart(7, '0')}`, isVerified: false }],
   externalUserId: `7c6c1b3e-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -74,23 +81,35 @@ function receiver(): Promise<{ url: string; seen: Set<string>; accept: (yes: boo
 }
 
 describe('sandbox --state', () => {
-  it('after kill -9 under concurrent load, a restart holds every acknowledged change', { timeout: HANG_CEILING_MS }, async () => {
+  it('after kill -9 under concurrent load, a restart holds every acknowledged change', {
+    timeout: HANG_CEILING_MS,
+  }, async () => {
     const file = stateFile();
     const hooks = await receiver();
     const first = await startChild(file);
     const base = first.url;
 
     // Keys, clock, partner, a user with webhook records, pending deliveries, a v2 session.
-    expect((await fetch(`${base}/partners`, withKey(FIRST_KEY, { ...json({ webhookUrl: hooks.url }), method: 'PUT' }))).status).toBe(200);
+    expect(
+      (await fetch(`${base}/partners`, withKey(FIRST_KEY, { ...json({ webhookUrl: hooks.url }), method: 'PUT' })))
+        .status,
+    ).toBe(200);
     const rotated = await (await fetch(`${base}/auth-keys`, withKey(FIRST_KEY, json({})))).json();
     const key: string = rotated.authKeys[0].key;
     expect((await fetch(`${base}/_sandbox/clock/advance`, json({ minutes: 90 }))).status).toBe(200);
     const done = await (await fetch(`${base}/verifications`, withKey(key, json(createBody(0))))).json();
     expect((await fetch(`${base}/_sandbox/verifications/${done.id}/open`, json({}))).status).toBe(200);
-    const scanned = await (await fetch(`${base}/_sandbox/verifications/${done.id}/scan`, json({ outcome: 'pass' }))).json();
+    const scanned = await (
+      await fetch(`${base}/_sandbox/verifications/${done.id}/scan`, json({ outcome: 'pass' }))
+    ).json();
     expect(scanned.status).toBe('completed');
     const userId: string = scanned.userId;
-    const session = await (await fetch(`${base}/_sandbox/v2/verifications`, json({ externalId: 'ext-state-1', country: 'DE', phoneNo: '+4915100000001' }))).json();
+    const session = await (
+      await fetch(
+        `${base}/_sandbox/v2/verifications`,
+        json({ externalId: 'ext-state-1', country: 'DE', phoneNo: '+4915100000001' }),
+      )
+    ).json();
     await expect.poll(() => hooks.seen.size, { timeout: 10_000 }).toBeGreaterThan(0);
     const beforeCrash = new Set(hooks.seen);
 
@@ -136,17 +155,33 @@ describe('sandbox --state', () => {
     expect((await (await fetch(`${again}/users/${userId}/webhooks`, withKey(key))).json()).count).toBeGreaterThan(0);
     const { accessToken: v2Token, authKey: activeKey } = await (await fetch(`${again}/_sandbox/credentials`)).json();
     expect(activeKey).toBe(key);
-    expect((await fetch(`${again}/v2/verifications/${session.id}`, { headers: { Authorization: `Bearer ${v2Token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${again}/v2/verifications/${session.id}`, { headers: { Authorization: `Bearer ${v2Token}` } }))
+        .status,
+    ).toBe(200);
     // Deliveries refused before the crash are sent again after the restart, and recorded as delivered.
-    await expect.poll(async () => (await (await fetch(`${again}/users/${userId}/webhooks`, withKey(key))).json()).webhooks.every((w: { success: boolean }) => w.success), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${again}/users/${userId}/webhooks`, withKey(key))).json()).webhooks.every(
+            (w: { success: boolean }) => w.success,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     expect([...beforeCrash].every((id) => hooks.seen.has(id))).toBe(true);
   });
 
-  it('a restart from the journal alone rebuilds the same state, ids and webhook histories included', { timeout: 30_000 }, async () => {
+  it('a restart from the journal alone rebuilds the same state, ids and webhook histories included', {
+    timeout: 30_000,
+  }, async () => {
     const file = stateFile();
     const sandbox = await serveSandbox({ port: 0, state: file, authKey: FIRST_KEY });
     const call = async (method: string, at: string, body?: unknown) => {
-      const res = await fetch(`${sandbox.url}${at}`, withKey(FIRST_KEY, body === undefined ? { method } : { ...json(body), method }));
+      const res = await fetch(
+        `${sandbox.url}${at}`,
+        withKey(FIRST_KEY, body === undefined ? { method } : { ...json(body), method }),
+      );
       return { status: res.status, body: res.status === 204 ? null : await res.json() };
     };
     const short = await call('POST', '/verifications', { ...createBody(1), timeToExpiry: 5 });
@@ -162,7 +197,9 @@ describe('sandbox --state', () => {
       const get = async (at: string) => (await fetch(`${base}${at}`, withKey(FIRST_KEY))).json();
       const list = await get('/verifications?limit=50');
       const users = await get('/users?limit=50');
-      const histories = await Promise.all(list.verifications.map((v: { id: string }) => get(`/verifications/${v.id}/webhooks?limit=50`)));
+      const histories = await Promise.all(
+        list.verifications.map((v: { id: string }) => get(`/verifications/${v.id}/webhooks?limit=50`)),
+      );
       return { list, users, histories };
     };
     const before = await views(sandbox.url);
@@ -210,14 +247,18 @@ describe('sandbox --state', () => {
   it('refuses a file that is not a sandbox state, or damaged before its end, saying what to do', async () => {
     const file = stateFile();
     fs.writeFileSync(file, 'name,phone\nLena,+4915112345678\n');
-    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(/is not a sandbox state file; choose another --state path/);
+    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
+      /is not a sandbox state file; choose another --state path/,
+    );
     const sandbox = await serveSandbox({ port: 0, state: `${file}.new` });
     sandbox.partner.createVerification(createBody(3));
     await sandbox.close();
     const lines = fs.readFileSync(`${file}.new`, 'utf8').split('\n');
     lines[1] = lines[1].slice(0, 10);
     fs.writeFileSync(`${file}.new`, lines.join('\n'));
-    await expect(serveSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(/is damaged at line 2 .*delete it to start empty/);
+    await expect(serveSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(
+      /is damaged at line 2 .*delete it to start empty/,
+    );
   });
 
   it('refuses a file of an older format (version 2 journaled requests, not their effects), saying what to do', async () => {
@@ -230,6 +271,8 @@ describe('sandbox --state', () => {
     expect(old.version).toBe(3);
     old.version = 2;
     fs.writeFileSync(file, [JSON.stringify(old), ...rest].join('\n'));
-    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(/has version 2, written by an older sandbox that journaled requests instead of their effects; this sandbox reads version 3 only: delete the file to start empty, or choose another --state path/);
+    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
+      /has version 2, written by an older sandbox that journaled requests instead of their effects; this sandbox reads version 3 only: delete the file to start empty, or choose another --state path/,
+    );
   });
 });

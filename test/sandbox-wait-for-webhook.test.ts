@@ -29,7 +29,10 @@ const doors: [string, () => Promise<Door>][] = [
     'startSandbox (on a port)',
     async () => {
       const heard: string[] = [];
-      const sandbox = await startSandbox({ onWebhook: (_event, body) => heard.push(body), onDeliveryFailure: () => undefined });
+      const sandbox = await startSandbox({
+        onWebhook: (_event, body) => heard.push(body),
+        onDeliveryFailure: () => undefined,
+      });
       return { sandbox, baseUrl: sandbox.url, heard, close: () => sandbox.close() };
     },
   ],
@@ -37,8 +40,17 @@ const doors: [string, () => Promise<Door>][] = [
     'createSandboxFetch (no port)',
     async () => {
       const heard: string[] = [];
-      const sandbox = await createSandboxFetch({ onWebhook: (_event, body) => heard.push(body), onDeliveryFailure: () => undefined });
-      return { sandbox, baseUrl: 'https://api.example.test', fetch: sandbox.fetch, heard, close: () => sandbox.close() };
+      const sandbox = await createSandboxFetch({
+        onWebhook: (_event, body) => heard.push(body),
+        onDeliveryFailure: () => undefined,
+      });
+      return {
+        sandbox,
+        baseUrl: 'https://api.example.test',
+        fetch: sandbox.fetch,
+        heard,
+        close: () => sandbox.close(),
+      };
     },
   ],
 ];
@@ -51,12 +63,20 @@ describe.each(doors)('%s', (_name, open) => {
   afterAll(() => door.close());
 
   const clients = () => ({
-    partner: createPartnerClient({ baseUrl: door.baseUrl, authKey: door.sandbox.authKey, ...(door.fetch ? { fetch: door.fetch } : {}) }),
+    partner: createPartnerClient({
+      baseUrl: door.baseUrl,
+      authKey: door.sandbox.authKey,
+      ...(door.fetch ? { fetch: door.fetch } : {}),
+    }),
     control: createSandboxClient({ baseUrl: door.baseUrl, ...(door.fetch ? { fetch: door.fetch } : {}) }),
   });
   const createVerification = async () => {
     const { data, response } = await clients().partner.POST('/verifications', {
-      body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done', requirements: [{ type: 'document' }] },
+      body: {
+        externalUserId: crypto.randomUUID(),
+        redirectUrl: 'https://partner.example/done',
+        requirements: [{ type: 'document' }],
+      },
     });
     expect(response.status).toBe(201);
     return data!.id;
@@ -66,15 +86,27 @@ describe.each(doors)('%s', (_name, open) => {
     const verificationId = await createVerification();
     // Asked before the events exist: the wait is answered by what the control calls emit.
     const completed = door.sandbox.waitForWebhook(
-      (e) => e.eventType === 'verification.updated' && e.data.verificationId === verificationId && e.data.status === 'completed',
+      (e) =>
+        e.eventType === 'verification.updated' &&
+        e.data.verificationId === verificationId &&
+        e.data.status === 'completed',
       GENEROUS,
     );
     const { control } = clients();
-    const opened = await control.POST('/_sandbox/verifications/{verificationId}/open', { params: { path: { verificationId } } });
-    const scanned = await control.POST('/_sandbox/verifications/{verificationId}/scan', { params: { path: { verificationId } }, body: { outcome: 'pass' } });
+    const opened = await control.POST('/_sandbox/verifications/{verificationId}/open', {
+      params: { path: { verificationId } },
+    });
+    const scanned = await control.POST('/_sandbox/verifications/{verificationId}/scan', {
+      params: { path: { verificationId } },
+      body: { outcome: 'pass' },
+    });
     expect([opened.response.status, scanned.response.status]).toEqual([200, 200]);
     const event = await completed;
-    expect(event).toMatchObject({ eventType: 'verification.updated', dataType: 'verification', data: { verificationId, status: 'completed' } });
+    expect(event).toMatchObject({
+      eventType: 'verification.updated',
+      dataType: 'verification',
+      data: { verificationId, status: 'completed' },
+    });
     // What the wait resolves with is the body the sandbox signed, as onWebhook heard it.
     expect(door.heard.map((text) => JSON.parse(text))).toContainEqual(event);
   });
@@ -83,15 +115,25 @@ describe.each(doors)('%s', (_name, open) => {
     const verificationId = await createVerification();
     const { control } = clients();
     await control.POST('/_sandbox/verifications/{verificationId}/open', { params: { path: { verificationId } } });
-    await control.POST('/_sandbox/verifications/{verificationId}/scan', { params: { path: { verificationId } }, body: { outcome: 'pass' } });
+    await control.POST('/_sandbox/verifications/{verificationId}/scan', {
+      params: { path: { verificationId } },
+      body: { outcome: 'pass' },
+    });
     // Already emitted, so even the shortest timeout does not reject it: the kept events are matched before any timer starts.
-    const created = await door.sandbox.waitForWebhook((e) => e.eventType === 'verification.created' && e.data.verificationId === verificationId, { timeoutMs: 1 });
-    expect(created).toMatchObject({ eventType: 'verification.created', data: { verificationId } });
-    const completed = await door.sandbox.waitForWebhook(
-      (e) => e.eventType === 'verification.updated' && e.data.verificationId === verificationId && e.data.status === 'completed',
+    const created = await door.sandbox.waitForWebhook(
+      (e) => e.eventType === 'verification.created' && e.data.verificationId === verificationId,
       { timeoutMs: 1 },
     );
-    const isUser = (e: WebhookEvent): e is UserCreatedEvent => e.eventType === 'user.created' && e.data.userId === (completed.data as { userId?: string }).userId;
+    expect(created).toMatchObject({ eventType: 'verification.created', data: { verificationId } });
+    const completed = await door.sandbox.waitForWebhook(
+      (e) =>
+        e.eventType === 'verification.updated' &&
+        e.data.verificationId === verificationId &&
+        e.data.status === 'completed',
+      { timeoutMs: 1 },
+    );
+    const isUser = (e: WebhookEvent): e is UserCreatedEvent =>
+      e.eventType === 'user.created' && e.data.userId === (completed.data as { userId?: string }).userId;
     const user = await door.sandbox.waitForWebhook(isUser, { timeoutMs: 1 });
     // Typed as user.created by the guard: data.userId is read without a cast.
     expect(user.data.userId).toBe((completed.data as { userId?: string }).userId);
@@ -100,8 +142,12 @@ describe.each(doors)('%s', (_name, open) => {
   it('rejects a predicate never matched after its timeout, naming what it waited for, what was emitted and what to check', async () => {
     await createVerification();
     const wait = door.sandbox.waitForWebhook((e) => e.eventType === 'shareholder.verified', { timeoutMs: 50 });
-    await expect(wait).rejects.toThrow(/^waitForWebhook: waited for a webhook matching \(e\) => e\.eventType === ["']shareholder\.verified["'], but none was emitted within 50 ms; \d+ were emitted \(verification\.created ×\d+, /);
-    await expect(wait).rejects.toThrow(/Check that the call that emits it ran and was answered 2xx .*give a longer timeoutMs/);
+    await expect(wait).rejects.toThrow(
+      /^waitForWebhook: waited for a webhook matching \(e\) => e\.eventType === ["']shareholder\.verified["'], but none was emitted within 50 ms; \d+ were emitted \(verification\.created ×\d+, /,
+    );
+    await expect(wait).rejects.toThrow(
+      /Check that the call that emits it ran and was answered 2xx .*give a longer timeoutMs/,
+    );
   });
 
   it('ends a wait with the error its predicate throws, and refuses a wait without a predicate or with a bad timeout', async () => {
@@ -111,8 +157,12 @@ describe.each(doors)('%s', (_name, open) => {
         throw new Error('the predicate broke');
       }, GENEROUS),
     ).rejects.toThrow('the predicate broke');
-    expect(() => door.sandbox.waitForWebhook(undefined as never)).toThrow(/waitForWebhook: the first argument must be a function of the event/);
-    expect(() => door.sandbox.waitForWebhook(() => true, { timeoutMs: -1 })).toThrow('waitForWebhook: timeoutMs must be a positive number of milliseconds, not -1');
+    expect(() => door.sandbox.waitForWebhook(undefined as never)).toThrow(
+      /waitForWebhook: the first argument must be a function of the event/,
+    );
+    expect(() => door.sandbox.waitForWebhook(() => true, { timeoutMs: -1 })).toThrow(
+      'waitForWebhook: timeoutMs must be a positive number of milliseconds, not -1',
+    );
   });
 
   it('follows a key rotation: authKey is the new key, which the partner API accepts, and the old one is refused', async () => {
@@ -146,7 +196,11 @@ describe('the events a wait matches against', () => {
     const sandbox = await createSandboxFetch({ onDeliveryFailure: () => undefined });
     const pending = sandbox.waitForWebhook((e) => e.eventType === 'user.deleted', GENEROUS);
     sandbox.close();
-    await expect(pending).rejects.toThrow(/^waitForWebhook: waited for a webhook matching .*user\.deleted.*, but the sandbox was closed while it waited; no webhook was emitted at all\./);
-    await expect(sandbox.waitForWebhook(() => true, GENEROUS)).rejects.toThrow('but the sandbox is closed, so no more webhooks will be emitted');
+    await expect(pending).rejects.toThrow(
+      /^waitForWebhook: waited for a webhook matching .*user\.deleted.*, but the sandbox was closed while it waited; no webhook was emitted at all\./,
+    );
+    await expect(sandbox.waitForWebhook(() => true, GENEROUS)).rejects.toThrow(
+      'but the sandbox is closed, so no more webhooks will be emitted',
+    );
   });
 });

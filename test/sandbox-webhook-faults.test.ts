@@ -35,7 +35,12 @@ async function sandboxWithReceiver(options: SandboxFetchOptions = {}) {
     onWebhook: (event) => emitted.push({ eventId: event.eventId, at: performance.now() }),
     fetch: async (request) => {
       const body = await request.text();
-      arrivals.push({ body, eventId: JSON.parse(body).eventId, signature: request.headers.get('x-signature') ?? '', at: performance.now() });
+      arrivals.push({
+        body,
+        eventId: JSON.parse(body).eventId,
+        signature: request.headers.get('x-signature') ?? '',
+        at: performance.now(),
+      });
       return new Response(null, { status: 200 });
     },
     ...options,
@@ -44,12 +49,17 @@ async function sandboxWithReceiver(options: SandboxFetchOptions = {}) {
   const partner = () => createPartnerClient({ baseUrl: BASE, authKey: sandbox.authKey, fetch: sandbox.fetch });
   const control = createSandboxClient({ baseUrl: BASE, fetch: sandbox.fetch });
   const createAndOpen = async () => {
-    const { data } = await partner().POST('/verifications', { body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done' } });
-    await control.POST('/_sandbox/verifications/{verificationId}/open', { params: { path: { verificationId: data!.id } } });
+    const { data } = await partner().POST('/verifications', {
+      body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done' },
+    });
+    await control.POST('/_sandbox/verifications/{verificationId}/open', {
+      params: { path: { verificationId: data!.id } },
+    });
     return data!.id;
   };
   /** Resolves once `count` webhooks arrived; a generous bound, as the machine may be loaded. */
-  const arrived = (count: number) => expect.poll(() => arrivals.length, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(count);
+  const arrived = (count: number) =>
+    expect.poll(() => arrivals.length, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(count);
   return { sandbox, arrivals, emitted, partner, control, createAndOpen, arrived };
 }
 
@@ -62,7 +72,9 @@ const sign = (body: string, key: string) => createHmac('sha256', key).update(bod
 
 describe('webhookFaults', () => {
   it('duplicate: every event arrives twice, the same signed bytes and eventId', async () => {
-    const { sandbox, arrivals, emitted, createAndOpen, arrived } = await sandboxWithReceiver({ webhookFaults: ['duplicate'] });
+    const { sandbox, arrivals, emitted, createAndOpen, arrived } = await sandboxWithReceiver({
+      webhookFaults: ['duplicate'],
+    });
     await createAndOpen();
     expect(emitted).toHaveLength(2); // verification.created, then verification.updated (started)
     await arrived(4);
@@ -70,7 +82,10 @@ describe('webhookFaults', () => {
       const copies = arrivals.filter((a) => a.eventId === eventId);
       expect(copies).toHaveLength(2);
       expect(copies[0].body).toBe(copies[1].body);
-      expect(copies.map((c) => c.signature)).toEqual([sign(copies[0].body, sandbox.authKey), sign(copies[0].body, sandbox.authKey)]);
+      expect(copies.map((c) => c.signature)).toEqual([
+        sign(copies[0].body, sandbox.authKey),
+        sign(copies[0].body, sandbox.authKey),
+      ]);
     }
   });
 
@@ -97,16 +112,24 @@ describe('webhookFaults', () => {
     const expected = /unknown webhook fault "duplicated"; the webhook faults are: duplicate, reorder, delay/;
     await expect(createSandboxFetch({ webhookFaults: ['duplicated' as never] })).rejects.toThrow(expected);
     await expect(startSandbox({ webhookFaults: ['duplicated' as never] })).rejects.toThrow(expected);
-    await expect(startSandbox({ webhookFaults: 'duplicate' as never })).rejects.toThrow(/webhookFaults must be a list of fault names/);
+    await expect(startSandbox({ webhookFaults: 'duplicate' as never })).rejects.toThrow(
+      /webhookFaults must be a list of fault names/,
+    );
   });
 
   it('reaches a receiver on a port through startSandbox (duplicate)', async () => {
     const receiver = await startBodyReceiver();
     const { bodies } = receiver;
-    const sandbox = await startSandbox({ webhookUrl: receiver.url, webhookFaults: ['duplicate'], onDeliveryFailure: () => undefined });
+    const sandbox = await startSandbox({
+      webhookUrl: receiver.url,
+      webhookFaults: ['duplicate'],
+      onDeliveryFailure: () => undefined,
+    });
     try {
       const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
-      const { response } = await partner.POST('/verifications', { body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done' } });
+      const { response } = await partner.POST('/verifications', {
+        body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done' },
+      });
       expect(response.status).toBe(201);
       await expect.poll(() => bodies.length, { timeout: 30_000 }).toBe(2);
       expect(bodies[0]).toBe(bodies[1]);
@@ -128,7 +151,9 @@ describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
     expect(rotated.response.status).toBe(201);
     expect(sandbox.authKey).not.toBe(oldKey);
 
-    const { data, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', { params: { path: { eventId: first.eventId } } });
+    const { data, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', {
+      params: { path: { eventId: first.eventId } },
+    });
     expect(response.status).toBe(202);
     expect(data).toEqual({ eventId: first.eventId, eventType: 'verification.created', webhookUrl: WEBHOOK_URL });
     await arrived(3);
@@ -140,15 +165,21 @@ describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
 
   it('answers 404 for an eventId no webhook has, naming where the sent ones are listed', async () => {
     const { control } = await sandboxWithReceiver();
-    const { error, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', { params: { path: { eventId: 'no-such-event' } } });
+    const { error, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', {
+      params: { path: { eventId: 'no-such-event' } },
+    });
     expect(response.status).toBe(404);
-    expect(error?.message).toMatch(/No webhook has eventId no-such-event; the histories list the sent ones \(GET \/verifications\/\{verificationId\}\/webhooks/);
+    expect(error?.message).toMatch(
+      /No webhook has eventId no-such-event; the histories list the sent ones \(GET \/verifications\/\{verificationId\}\/webhooks/,
+    );
   });
 
   it('answers 409 when no webhookUrl is set, saying how to set one, and sends nothing', async () => {
     const { control, createAndOpen, emitted, arrivals } = await sandboxWithReceiver({ webhookUrl: undefined });
     await createAndOpen();
-    const { error, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', { params: { path: { eventId: emitted[0].eventId } } });
+    const { error, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', {
+      params: { path: { eventId: emitted[0].eventId } },
+    });
     expect(response.status).toBe(409);
     expect(error?.message).toMatch(/no webhookUrl is set; set one with PUT \/partners/);
     expect(arrivals).toEqual([]);

@@ -24,7 +24,8 @@ let receiverUrl = '';
 const received: Delivery[] = [];
 const keys: string[] = [];
 // Per-test behaviour of the receiver: its answer to a delivery.
-let answer: (event: WebhookEvent, attempt: number, res: ServerResponse) => void = (_e, _a, res) => res.writeHead(200).end();
+let answer: (event: WebhookEvent, attempt: number, res: ServerResponse) => void = (_e, _a, res) =>
+  res.writeHead(200).end();
 const attempts = new Map<string, number>();
 // The lines the sandbox prints for failed deliveries (stderr by default).
 const failures: string[] = [];
@@ -47,7 +48,13 @@ const receiver = createServer((req: IncomingMessage, res) => {
 beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
-  sandbox = await serveSandbox({ port: 0, validateResponses: true, webhookUrl: receiverUrl, retryIntervalSeconds: 0.2, onDeliveryFailure: (line) => failures.push(line) });
+  sandbox = await serveSandbox({
+    port: 0,
+    validateResponses: true,
+    webhookUrl: receiverUrl,
+    retryIntervalSeconds: 0.2,
+    onDeliveryFailure: (line) => failures.push(line),
+  });
   keys.push(sandbox.authKey);
 });
 afterEach(() => {
@@ -80,12 +87,6 @@ const createVerification = async () => {
   expect(res.status).toBe(201);
   return res.body.id as string;
 };
-const typesFor = (id: string) =>
-  received
-    .filter((d) => d.attempt === 1)
-    .filter((d) => (d.event.data as { verificationId?: string }).verificationId === id || d.event.dataType !== 'verification')
-    .map((d) => d.event.eventType);
-
 describe('delivery', () => {
   it('posts every event of the new-user sequence, signed with the current key, valid against the contract', async () => {
     received.length = 0;
@@ -104,36 +105,58 @@ describe('delivery', () => {
     }
     const history = await api(`/verifications/${id}/webhooks`);
     expect(history.body.count).toBe(3);
-    expect(history.body.webhooks.map((w: { payload: WebhookEvent }) => w.payload.eventType)).toEqual(NEW_USER_SEQUENCE.filter((t) => t.startsWith('verification.')));
-    await expect.poll(async () => (await api(`/verifications/${id}/webhooks`)).body.webhooks.every((w: { success: boolean }) => w.success)).toBe(true);
+    expect(history.body.webhooks.map((w: { payload: WebhookEvent }) => w.payload.eventType)).toEqual(
+      NEW_USER_SEQUENCE.filter((t) => t.startsWith('verification.')),
+    );
+    await expect
+      .poll(async () =>
+        (await api(`/verifications/${id}/webhooks`)).body.webhooks.every((w: { success: boolean }) => w.success),
+      )
+      .toBe(true);
     const userHistory = await api(`/users/${done.body.userId}/webhooks`);
-    expect(userHistory.body.webhooks.map((w: { payload: WebhookEvent }) => w.payload.eventType)).toEqual(['user.created', 'user.updated', 'user.updated']);
+    expect(userHistory.body.webhooks.map((w: { payload: WebhookEvent }) => w.payload.eventType)).toEqual([
+      'user.created',
+      'user.updated',
+      'user.updated',
+    ]);
   });
 
   it('retries an unanswered delivery on the interval, updating the one record in place', async () => {
     received.length = 0;
     answer = (_e, attempt, res) => res.writeHead(attempt < 3 ? 503 : 200).end();
     const id = await createVerification();
-    await expect.poll(() => received.filter((d) => d.event.eventType === 'verification.created').length, { timeout: 5000 }).toBe(1);
+    await expect
+      .poll(() => received.filter((d) => d.event.eventType === 'verification.created').length, { timeout: 5000 })
+      .toBe(1);
     const first = await api(`/verifications/${id}/webhooks`);
     expect(first.body.count).toBe(1);
     const [record] = first.body.webhooks;
-    await expect.poll(async () => (await api(`/verifications/${id}/webhooks`)).body.webhooks[0].retryAt, { timeout: 5000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await api(`/verifications/${id}/webhooks`)).body.webhooks[0].retryAt, { timeout: 5000 })
+      .not.toBeNull();
     const failing = (await api(`/verifications/${id}/webhooks`)).body.webhooks[0];
     expect(failing).toMatchObject({ id: record.id, success: false });
     expect(Date.parse(failing.retryAt)).toBeGreaterThan(Date.parse(failing.updatedAt) - 1);
     await expect.poll(() => attempts.get(record.payload.eventId), { timeout: 5000 }).toBe(3);
-    await expect.poll(async () => (await api(`/verifications/${id}/webhooks`)).body.webhooks[0].success, { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(async () => (await api(`/verifications/${id}/webhooks`)).body.webhooks[0].success, { timeout: 5000 })
+      .toBe(true);
     const delivered = (await api(`/verifications/${id}/webhooks`)).body;
     expect(delivered.count).toBe(1);
     expect(delivered.webhooks[0]).toMatchObject({ id: record.id, success: true, retryAt: null });
     expect(Date.parse(delivered.webhooks[0].updatedAt)).toBeGreaterThan(Date.parse(record.updatedAt));
-    expect(received.filter((d) => d.event.eventId === record.payload.eventId).map((d) => d.event)).toEqual([record.payload, record.payload, record.payload]);
+    expect(received.filter((d) => d.event.eventId === record.payload.eventId).map((d) => d.event)).toEqual([
+      record.payload,
+      record.payload,
+      record.payload,
+    ]);
     // One line per failed attempt: what, where, why and when it is retried.
     const lines = failures.filter((l) => l.includes(record.payload.eventId));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      new RegExp(`^webhook verification\\.created ${record.payload.eventId} to ${receiverUrl} not delivered: the webhook address answered 503; retried at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(sandbox time\\)$`),
+      new RegExp(
+        `^webhook verification\\.created ${record.payload.eventId} to ${receiverUrl} not delivered: the webhook address answered 503; retried at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(sandbox time\\)$`,
+      ),
     );
   });
 
@@ -161,8 +184,13 @@ describe('delivery', () => {
 
     await api('/partners', 'PUT', { webhookUrl: 'http://127.0.0.1:9/closed' });
     const lost = await createVerification();
-    await expect.poll(async () => (await api(`/verifications/${lost}/webhooks`)).body.webhooks[0].retryAt, { timeout: 5000 }).not.toBeNull();
-    expect((await api(`/verifications/${lost}/webhooks`)).body.webhooks[0]).toMatchObject({ success: false, reason: expect.stringMatching(/no answer/) });
+    await expect
+      .poll(async () => (await api(`/verifications/${lost}/webhooks`)).body.webhooks[0].retryAt, { timeout: 5000 })
+      .not.toBeNull();
+    expect((await api(`/verifications/${lost}/webhooks`)).body.webhooks[0]).toMatchObject({
+      success: false,
+      reason: expect.stringMatching(/no answer/),
+    });
     await api('/partners', 'PUT', { webhookUrl: receiverUrl });
   });
 });

@@ -33,10 +33,11 @@ describe('document', () => {
 
   it('has exactly the two documented paths, GET only, the list path with its trailing slash', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(['/v2/verifications/', '/v2/verifications/{id}']);
-    expect(operationsOf(doc).map((o) => `${o.method} ${o.key}`).sort()).toEqual([
-      'get /v2/verifications/',
-      'get /v2/verifications/{id}',
-    ]);
+    expect(
+      operationsOf(doc)
+        .map((o) => `${o.method} ${o.key}`)
+        .sort(),
+    ).toEqual(['get /v2/verifications/', 'get /v2/verifications/{id}']);
   });
 
   it('names operations in camelCase', () => {
@@ -46,9 +47,25 @@ describe('document', () => {
 
 describe('Verification', () => {
   const FIELDS = [
-    'id', 'externalId', 'country', 'phoneNo', 'workflowId', 'requirements', 'url', 'status', 'metadata',
-    'successUrl', 'errorUrl', 'supportUrl', 'identityDocument', 'faceScan', 'reviewResult', 'createdBy',
-    'expiresAt', 'createdAt', 'updatedAt',
+    'id',
+    'externalId',
+    'country',
+    'phoneNo',
+    'workflowId',
+    'requirements',
+    'url',
+    'status',
+    'metadata',
+    'successUrl',
+    'errorUrl',
+    'supportUrl',
+    'identityDocument',
+    'faceScan',
+    'reviewResult',
+    'createdBy',
+    'expiresAt',
+    'createdAt',
+    'updatedAt',
   ];
 
   it('has the 19 documented fields, all sent', () => {
@@ -65,7 +82,9 @@ describe('Verification', () => {
     for (const field of ['workflowId', 'identityDocument', 'faceScan', 'reviewResult']) {
       expect(valid('Verification', withField(field, null)), field).toBe(true);
     }
-    for (const field of FIELDS.filter((f) => !['workflowId', 'identityDocument', 'faceScan', 'reviewResult'].includes(f))) {
+    for (const field of FIELDS.filter(
+      (f) => !['workflowId', 'identityDocument', 'faceScan', 'reviewResult'].includes(f),
+    )) {
       expect(valid('Verification', withField(field, null)), field).toBe(false);
     }
   });
@@ -95,7 +114,12 @@ describe('Verification', () => {
     for (const ok of ['2026-03-14T09:26:53.589Z', '2026-03-14T09:26:53.589+00:00']) {
       expect(valid('Verification', withField('expiresAt', ok)), ok).toBe(true);
     }
-    for (const bad of ['2026-03-14', '2026-03-14T09:26:53Z', '2026-03-14T09:26:53.5Z', '2026-03-14T10:26:53.589+01:00']) {
+    for (const bad of [
+      '2026-03-14',
+      '2026-03-14T09:26:53Z',
+      '2026-03-14T09:26:53.5Z',
+      '2026-03-14T10:26:53.589+01:00',
+    ]) {
       expect(valid('Verification', withField('expiresAt', bad)), bad).toBe(false);
     }
   });
@@ -110,7 +134,9 @@ describe('Verification', () => {
   });
 
   it('keeps requirement types open (only values seen are documented)', () => {
-    expect(valid('Verification', withField('requirements', [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }]))).toBe(true);
+    expect(valid('Verification', withField('requirements', [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }]))).toBe(
+      true,
+    );
     expect(valid('Verification', withField('requirements', [{ type: 'LIVENESS_CHECK' }]))).toBe(true);
     expect(valid('Verification', withField('requirements', [{}]))).toBe(false);
     expect(schemas.Requirement.properties.type.enum).toBeUndefined();
@@ -124,8 +150,21 @@ describe('Verification', () => {
 
 describe('identityDocument, faceScan and reviewResult', () => {
   const DOC_FIELDS = [
-    'type', 'country', 'serialNo', 'nationalNo', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth',
-    'nationality', 'expiryAt', 'issuedAt', 'issuingAuthority', 'placeOfIssue', 'createdAt', 'updatedAt',
+    'type',
+    'country',
+    'serialNo',
+    'nationalNo',
+    'firstName',
+    'lastName',
+    'dateOfBirth',
+    'placeOfBirth',
+    'nationality',
+    'expiryAt',
+    'issuedAt',
+    'issuingAuthority',
+    'placeOfIssue',
+    'createdAt',
+    'updatedAt',
   ];
 
   it('identityDocument has its 15 fields with dates as YYYY-MM-DD and timestamps as date-time', () => {
@@ -144,17 +183,30 @@ describe('identityDocument, faceScan and reviewResult', () => {
   // The tables list each object's fields without an "optional" marker but do
   // not say which are always sent: that every one is sent is an assumption
   // (V10), held by the schema and marked in the object's description.
-  it('identityDocument, faceScan and reviewResult require every listed field, marked as assumed (V10), and keep each field\'s type', () => {
+  it("identityDocument, faceScan and reviewResult require every listed field, marked as assumed (V10), and keep each field's type", () => {
     const objects = [
       { field: 'identityDocument', name: 'IdentityDocument', fields: DOC_FIELDS, value: approved.identityDocument },
-      { field: 'faceScan', name: 'FaceScan', fields: ['ageEstimation', 'createdAt', 'updatedAt'], value: approved.faceScan },
-      { field: 'reviewResult', name: 'ReviewResult', fields: ['category', 'reason', 'sensitive'], value: { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true } },
+      {
+        field: 'faceScan',
+        name: 'FaceScan',
+        fields: ['ageEstimation', 'createdAt', 'updatedAt'],
+        value: approved.faceScan,
+      },
+      {
+        field: 'reviewResult',
+        name: 'ReviewResult',
+        fields: ['category', 'reason', 'sensitive'],
+        value: { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true },
+      },
     ];
     for (const { field, name, fields, value } of objects) {
       expect([...(schemas[name].required ?? [])].sort(), name).toEqual([...fields].sort());
       const description = schemas[name].description as string;
       expect(description, name).not.toMatch(/may be absent/);
-      const claim = description.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ')).filter((p) => /always present/.test(p));
+      const claim = description
+        .split(/\n\s*\n/)
+        .map((p) => p.replace(/\s+/g, ' '))
+        .filter((p) => /always present/.test(p));
       expect(claim.length, `${name}: a paragraph saying every field is always present`).toBe(1);
       expect(claim[0], name).toContain('Assumed ([V10](assumptions.html#V10)): ');
       expect(valid('Verification', withField(field, value)), `${field} complete`).toBe(true);
@@ -175,7 +227,8 @@ describe('identityDocument, faceScan and reviewResult', () => {
 
   it('faceScan ageEstimation is an open value set: OVER_<n> is shown, the complete set is not (V16)', () => {
     const face = (ageEstimation: unknown) => withField('faceScan', { ...approved.faceScan, ageEstimation });
-    for (const ok of ['OVER_18', 'OVER_21', 'OVER_99', 'UNDER_18', 'UNKNOWN', 'under8']) expect(valid('Verification', face(ok)), ok).toBe(true);
+    for (const ok of ['OVER_18', 'OVER_21', 'OVER_99', 'UNDER_18', 'UNKNOWN', 'under8'])
+      expect(valid('Verification', face(ok)), ok).toBe(true);
     expect(valid('Verification', face(18)), 'a number').toBe(false);
     expect(schemas.FaceScan.properties.ageEstimation.pattern).toBeUndefined();
     expect(schemas.FaceScan.properties.ageEstimation.enum).toBeUndefined();
@@ -183,7 +236,8 @@ describe('identityDocument, faceScan and reviewResult', () => {
   });
 
   it('reviewResult has open category and reason and a boolean sensitive', () => {
-    const review = (r: object) => withField('reviewResult', { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true, ...r });
+    const review = (r: object) =>
+      withField('reviewResult', { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true, ...r });
     expect(valid('Verification', review({}))).toBe(true);
     expect(valid('Verification', review({ sensitive: 'yes' }))).toBe(false);
     expect(Object.keys(schemas.ReviewResult.properties).sort()).toEqual(['category', 'reason', 'sensitive']);
@@ -194,7 +248,9 @@ describe('identityDocument, faceScan and reviewResult', () => {
 
 describe('list verifications', () => {
   const list = operationsOf(doc).find((o) => o.key === '/v2/verifications/')!.operation;
-  const params = Object.fromEntries(list.parameters.map((p: object) => deref(doc, p)).map((p: { name: string }) => [p.name, p]));
+  const params = Object.fromEntries(
+    list.parameters.map((p: object) => deref(doc, p)).map((p: { name: string }) => [p.name, p]),
+  );
 
   it('answers items (Verification objects) and an integer count', () => {
     const ok = { items: [approved], count: 1 };
@@ -205,7 +261,15 @@ describe('list verifications', () => {
   });
 
   it('has seven optional query parameters, all in the query', () => {
-    expect(Object.keys(params).sort()).toEqual(['createdFrom', 'createdTo', 'externalId', 'id', 'page', 'pageSize', 'statuses']);
+    expect(Object.keys(params).sort()).toEqual([
+      'createdFrom',
+      'createdTo',
+      'externalId',
+      'id',
+      'page',
+      'pageSize',
+      'statuses',
+    ]);
     for (const p of Object.values<{ in: string; required?: boolean }>(params)) {
       expect(p.in).toBe('query');
       expect(p.required ?? false).toBe(false);
@@ -255,14 +319,22 @@ describe('authentication and errors', () => {
   });
 
   it('declares 400, 401 and 404 exactly where documented', () => {
-    const statuses = Object.fromEntries(ops.map((o) => [o.operation.operationId, Object.keys(o.operation.responses).sort()]));
+    const statuses = Object.fromEntries(
+      ops.map((o) => [o.operation.operationId, Object.keys(o.operation.responses).sort()]),
+    );
     expect(statuses).toEqual({
       getVerification: ['200', '400', '401', '404'],
       listVerifications: ['200', '400', '401'],
     });
   });
 
-  it.each(ops.flatMap((o) => (['400', '401', '404'] as const).filter((s) => o.operation.responses[s]).map((s) => [o.operation.operationId, s, o] as const)))(
+  it.each(
+    ops.flatMap((o) =>
+      (['400', '401', '404'] as const)
+        .filter((s) => o.operation.responses[s])
+        .map((s) => [o.operation.operationId, s, o] as const),
+    ),
+  )(
     '%s %s: the schema fixes the documented code and every example carries status, code and message',
     (_id, status, o) => {
       const media = deref(doc, o.operation.responses[status]).content['application/json'];
@@ -273,7 +345,10 @@ describe('authentication and errors', () => {
       for (const example of Object.values<{ value: object }>(media.examples).map((e) => deref(doc, e))) {
         expect(example.value).toMatchObject(documented);
       }
-      const sample = status === '400' ? { ...documented, details: [{ field: 'id', reasonCode: 'REQUIRED', params: {} }] } : documented;
+      const sample =
+        status === '400'
+          ? { ...documented, details: [{ field: 'id', reasonCode: 'REQUIRED', params: {} }] }
+          : documented;
       expect(validate(sample)).toBe(true);
       expect(validate({ ...sample, code: 'OTHER_ERROR' })).toBe(false);
       expect(validate({ ...sample, statusCode: 500 })).toBe(false);
@@ -282,7 +357,9 @@ describe('authentication and errors', () => {
 
   it('validation errors list details with field, reasonCode and params', () => {
     const base = DOCUMENTED['400'];
-    expect(valid('ValidationError', { ...base, details: [{ field: 'pageSize', reasonCode: 'REQUIRED', params: {} }] })).toBe(true);
+    expect(
+      valid('ValidationError', { ...base, details: [{ field: 'pageSize', reasonCode: 'REQUIRED', params: {} }] }),
+    ).toBe(true);
     expect(valid('ValidationError', base)).toBe(false);
     for (const missing of ['field', 'reasonCode', 'params']) {
       const entry: Record<string, unknown> = { field: 'id', reasonCode: 'REQUIRED', params: {} };
@@ -294,7 +371,9 @@ describe('authentication and errors', () => {
 
   it('every operation has several success examples', () => {
     for (const { operation } of ops) {
-      expect(Object.keys(operation.responses['200'].content['application/json'].examples).length).toBeGreaterThanOrEqual(2);
+      expect(
+        Object.keys(operation.responses['200'].content['application/json'].examples).length,
+      ).toBeGreaterThanOrEqual(2);
     }
   });
 

@@ -27,10 +27,14 @@ describe('v2 mock (Prism)', () => {
 
   it('selects the 404 and named examples with the Prefer header', async () => {
     const headers = { Authorization: 'Bearer t0k3n' };
-    const notFound = await fetch(`${baseUrl}/v2/verifications/unknown-id`, { headers: { ...headers, Prefer: 'code=404' } });
+    const notFound = await fetch(`${baseUrl}/v2/verifications/unknown-id`, {
+      headers: { ...headers, Prefer: 'code=404' },
+    });
     expect(notFound.status).toBe(404);
     expect(await notFound.json()).toEqual({ statusCode: 404, code: 'NOT_FOUND_ERROR', message: 'Not found' });
-    const declined = await fetch(`${baseUrl}/v2/verifications/c3a9e071`, { headers: { ...headers, Prefer: 'example=declined' } });
+    const declined = await fetch(`${baseUrl}/v2/verifications/c3a9e071`, {
+      headers: { ...headers, Prefer: 'example=declined' },
+    });
     expect((await declined.json()).status).toBe('DECLINED');
   });
 
@@ -58,7 +62,9 @@ describe('createV2Client against the mock', () => {
     const recorder = recordingFetch();
     const v2 = createV2Client({ baseUrl: `${baseUrl}/`, accessToken: 't0k3n', fetch: recorder.fetch });
     const { data, error } = await v2.GET('/v2/verifications/', {
-      params: { query: { statuses: ['APPROVED', 'DECLINED'], page: 0, pageSize: 2, createdFrom: '2026-03-01T00:00:00.000Z' } },
+      params: {
+        query: { statuses: ['APPROVED', 'DECLINED'], page: 0, pageSize: 2, createdFrom: '2026-03-01T00:00:00.000Z' },
+      },
     });
     expect(error).toBeUndefined();
     expectValid('VerificationList', data);
@@ -88,7 +94,12 @@ describe('createV2Client against the mock', () => {
 
   it('sends extra headers along with the token', async () => {
     const recorder = recordingFetch();
-    const v2 = createV2Client({ baseUrl, accessToken: 't0k3n', fetch: recorder.fetch, headers: { 'X-Request-Id': 'req-7781' } });
+    const v2 = createV2Client({
+      baseUrl,
+      accessToken: 't0k3n',
+      fetch: recorder.fetch,
+      headers: { 'X-Request-Id': 'req-7781' },
+    });
     await v2.GET('/v2/verifications/', {});
     expect(recorder.requests[0].headers.get('x-request-id')).toBe('req-7781');
     expect(recorder.requests[0].headers.get('authorization')).toBe('Bearer t0k3n');
@@ -96,17 +107,23 @@ describe('createV2Client against the mock', () => {
 
   it('refuses a missing token or base URL at construction', () => {
     expect(() => createV2Client({ baseUrl, accessToken: '' })).toThrow(/accessToken must be a non-empty string/);
-    expect(() => createV2Client({ baseUrl: 'localhost:4010', accessToken: 't' })).toThrow(/baseUrl must be an http\(s\) URL/);
+    expect(() => createV2Client({ baseUrl: 'localhost:4010', accessToken: 't' })).toThrow(
+      /baseUrl must be an http\(s\) URL/,
+    );
     // An unset variable, the usual cause: the message names the variable the sandbox prints and this API's mock.
     expect(() => createV2Client({ baseUrl: process.env.VC_UNSET_BASE_URL!, accessToken: 't' })).toThrow(
-      'createV2Client: baseUrl must be an http(s) URL, not undefined: the sandbox\'s address (it prints V2_URL=…), "http://127.0.0.1:4010" for this API\'s mock, or the service\'s address',
+      "createV2Client: baseUrl must be an http(s) URL, not undefined: the sandbox's address (it prints V2_URL=…), \"http://127.0.0.1:4010\" for this API's mock, or the service's address",
     );
-    expect(() => createPartnerClient({ baseUrl: '', authKey: 'k' })).toThrow(/^createPartnerClient: baseUrl must be an http\(s\) URL, not "": .*PARTNER_URL=….*"http:\/\/127\.0\.0\.1:4011"/);
+    expect(() => createPartnerClient({ baseUrl: '', authKey: 'k' })).toThrow(
+      /^createPartnerClient: baseUrl must be an http\(s\) URL, not "": .*PARTNER_URL=….*"http:\/\/127\.0\.0\.1:4011"/,
+    );
   });
 
   it('refuses a base URL ending in /v2 at construction, saying to drop it (the paths start with /v2)', () => {
     for (const given of ['http://127.0.0.1:4020/v2', 'https://api.example.com/v2/', 'https://api.example.com/V2//']) {
-      expect(() => createV2Client({ baseUrl: given, accessToken: 't' })).toThrow(/ends in \/v2, but the paths already start with \/v2 .*drop it: baseUrl: "(http:\/\/127\.0\.0\.1:4020|https:\/\/api\.example\.com)"/);
+      expect(() => createV2Client({ baseUrl: given, accessToken: 't' })).toThrow(
+        /ends in \/v2, but the paths already start with \/v2 .*drop it: baseUrl: "(http:\/\/127\.0\.0\.1:4020|https:\/\/api\.example\.com)"/,
+      );
     }
     // A path that merely contains v2 is someone's mount point, not the doubled prefix.
     expect(() => createV2Client({ baseUrl: 'https://api.example.com/v2-gateway', accessToken: 't' })).not.toThrow();

@@ -11,7 +11,13 @@ const example = (name: string): Verification => structuredClone(deref(doc, doc.c
 
 describe('narrowVerification', () => {
   it('narrows every documented verification example', () => {
-    for (const name of ['VerificationCompleted', 'VerificationReverted', 'VerificationStarted', 'VerificationInReview', 'VerificationWaitingForUserInput']) {
+    for (const name of [
+      'VerificationCompleted',
+      'VerificationReverted',
+      'VerificationStarted',
+      'VerificationInReview',
+      'VerificationWaitingForUserInput',
+    ]) {
       const value = example(name);
       expect(narrowVerification(value), name).toBe(value);
     }
@@ -26,8 +32,14 @@ describe('narrowVerification', () => {
 
   it('refuses a verification whose user ids contradict its status', () => {
     expect(narrowVerification({ ...example('VerificationCompleted'), userId: null })).toBeUndefined();
-    expect(narrowVerification({ ...example('VerificationStarted'), userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' })).toBeUndefined();
-    expect(narrowVerification({ ...example('VerificationStarted'), previousUserId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' })).toBeUndefined();
-    expect(narrowVerification({ ...example('VerificationReverted'), userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' })).toBeUndefined();
+    expect(
+      narrowVerification({ ...example('VerificationStarted'), userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' }),
+    ).toBeUndefined();
+    expect(
+      narrowVerification({ ...example('VerificationStarted'), previousUserId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' }),
+    ).toBeUndefined();
+    expect(
+      narrowVerification({ ...example('VerificationReverted'), userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' }),
+    ).toBeUndefined();
   });
 });

@@ -24,13 +24,23 @@ import { mutatedValueFor, valueFor } from './helpers/request-arbitraries.js';
 
 const SEED = 20261123;
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'webhook-vectors.json'), 'utf8'));
+const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(
+  readFileSync(path.join(ROOT, 'test', 'fixtures', 'webhook-vectors.json'), 'utf8'),
+);
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('the runtime rule: synchronous on node:crypto, asynchronous on Web Crypto', () => {
   /** The module bundled and run in a realm with no `process` (so no node:crypto), with Web Crypto or without. */
   async function realm(webCrypto: boolean) {
-    const bundled = await build({ entryPoints: [path.join(ROOT, 'src', 'webhooks', 'index.ts')], bundle: true, format: 'iife', globalName: 'wh', platform: 'neutral', write: false, logLevel: 'silent' });
+    const bundled = await build({
+      entryPoints: [path.join(ROOT, 'src', 'webhooks', 'index.ts')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'wh',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
     const context = vm.createContext({ TextEncoder, TextDecoder, ...(webCrypto ? { crypto: globalThis.crypto } : {}) });
     vm.runInContext(bundled.outputFiles[0].text, context);
     expect(vm.runInContext('typeof process', context)).toBe('undefined');
@@ -40,13 +50,27 @@ describe('the runtime rule: synchronous on node:crypto, asynchronous on Web Cryp
 
   it('without node:crypto, each synchronous function throws a TypeError naming what to use, whatever its arguments', async () => {
     const { wh, context } = await realm(true);
-    for (const args of [[v.body, v.signature, v.key], [undefined, undefined, undefined]] as [string, unknown, string][]) {
-      expect(() => wh.verifyWebhookSignature(...args)).toThrow(/verifyWebhookSignature is synchronous and needs node:crypto.*use await verifyWebhookSignatureAsync/);
-      expect(() => wh.parseWebhookEvent(...args)).toThrow(/parseWebhookEvent is synchronous and needs node:crypto.*verifyWebhookRequest/);
-      expect(() => wh.signWebhookPayload(args[0], args[2])).toThrow(/signWebhookPayload is synchronous and needs node:crypto/);
+    for (const args of [
+      [v.body, v.signature, v.key],
+      [undefined, undefined, undefined],
+    ] as [string, unknown, string][]) {
+      expect(() => wh.verifyWebhookSignature(...args)).toThrow(
+        /verifyWebhookSignature is synchronous and needs node:crypto.*use await verifyWebhookSignatureAsync/,
+      );
+      expect(() => wh.parseWebhookEvent(...args)).toThrow(
+        /parseWebhookEvent is synchronous and needs node:crypto.*verifyWebhookRequest/,
+      );
+      expect(() => wh.signWebhookPayload(args[0], args[2])).toThrow(
+        /signWebhookPayload is synchronous and needs node:crypto/,
+      );
     }
     // A TypeError of the realm's own.
-    expect(vm.runInContext('try { wh.verifyWebhookSignature("", "", "") } catch (err) { err instanceof TypeError }', context)).toBe(true);
+    expect(
+      vm.runInContext(
+        'try { wh.verifyWebhookSignature("", "", "") } catch (err) { err instanceof TypeError }',
+        context,
+      ),
+    ).toBe(true);
   });
 
   it('without node:crypto, the asynchronous verifiers verify with Web Crypto, bodies of this realm or another', async () => {
@@ -56,15 +80,24 @@ describe('the runtime rule: synchronous on node:crypto, asynchronous on Web Cryp
       expect(await wh.verifyWebhookSignatureAsync(bytes(vector.body).buffer, vector.signature, vector.key)).toBe(true);
       expect(await wh.verifyWebhookSignatureAsync(`${vector.body} `, vector.signature, vector.key)).toBe(false);
     }
-    const request = new Request('http://receiver.test/', { method: 'POST', body: v.body, headers: { 'X-SIGNATURE': v.signature } });
+    const request = new Request('http://receiver.test/', {
+      method: 'POST',
+      body: v.body,
+      headers: { 'X-SIGNATURE': v.signature },
+    });
     expect(await wh.verifyWebhookRequestBody(request, v.key)).toBe(v.body);
   });
 
   it('without Web Crypto either (a page that is not a secure context), the asynchronous ones reject with a TypeError saying why', async () => {
     const { wh } = await realm(false);
-    const request = () => new Request('http://receiver.test/', { method: 'POST', body: v.body, headers: { 'X-SIGNATURE': v.signature } });
-    await expect(wh.verifyWebhookSignatureAsync(v.body, v.signature, v.key)).rejects.toThrow(/verifyWebhookSignatureAsync needs Web Crypto.*https: and localhost/);
-    await expect(wh.verifyWebhookRequestBody(request(), v.key)).rejects.toThrow(/verifyWebhookRequestBody needs Web Crypto/);
+    const request = () =>
+      new Request('http://receiver.test/', { method: 'POST', body: v.body, headers: { 'X-SIGNATURE': v.signature } });
+    await expect(wh.verifyWebhookSignatureAsync(v.body, v.signature, v.key)).rejects.toThrow(
+      /verifyWebhookSignatureAsync needs Web Crypto.*https: and localhost/,
+    );
+    await expect(wh.verifyWebhookRequestBody(request(), v.key)).rejects.toThrow(
+      /verifyWebhookRequestBody needs Web Crypto/,
+    );
     await expect(wh.verifyWebhookRequest(request(), v.key)).rejects.toThrow(/verifyWebhookRequest needs Web Crypto/);
   });
 });
@@ -76,12 +109,38 @@ describe('string formats', () => {
 
   // Near misses of valid values: each character may be replaced, dropped or doubled.
   const seeds: Record<string, string[]> = {
-    date: ['2026-02-28', '2024-02-29', '2023-02-29', '2026-04-31', '1900-02-29', '2000-02-29', '2026-13-01', '2026-00-10'],
-    'date-time': ['2026-03-07T09:15:00Z', '2026-03-07t09:15:00.123+01:00', '2026-12-31T23:59:60Z', '2026-12-31T22:59:60-01:00', '2026-03-07 09:15:00+0100', '2026-03-07T24:00:00Z'],
-    uuid: ['4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84', 'urn:uuid:4C7E2A19-8B3D-4F60-A5E1-9D2B7C0F3E84', '00000000-0000-0000-0000-000000000000'],
+    date: [
+      '2026-02-28',
+      '2024-02-29',
+      '2023-02-29',
+      '2026-04-31',
+      '1900-02-29',
+      '2000-02-29',
+      '2026-13-01',
+      '2026-00-10',
+    ],
+    'date-time': [
+      '2026-03-07T09:15:00Z',
+      '2026-03-07t09:15:00.123+01:00',
+      '2026-12-31T23:59:60Z',
+      '2026-12-31T22:59:60-01:00',
+      '2026-03-07 09:15:00+0100',
+      '2026-03-07T24:00:00Z',
+    ],
+    uuid: [
+      '4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84',
+      'urn:uuid:4C7E2A19-8B3D-4F60-A5E1-9D2B7C0F3E84',
+      '00000000-0000-0000-0000-000000000000',
+    ],
   };
   const nearMiss = (text: string) =>
-    fc.tuple(fc.nat(text.length), fc.constantFrom('', '0', '9', '-', ':', 'T', 'z', '+', '.', 'x', ' ', '60', 'a'), fc.boolean()).map(([at, ch, drop]) => text.slice(0, at) + ch + text.slice(at + (drop ? 1 : 0)));
+    fc
+      .tuple(
+        fc.nat(text.length),
+        fc.constantFrom('', '0', '9', '-', ':', 'T', 'z', '+', '.', 'x', ' ', '60', 'a'),
+        fc.boolean(),
+      )
+      .map(([at, ch, drop]) => text.slice(0, at) + ch + text.slice(at + (drop ? 1 : 0)));
 
   it.each(CHECKED_FORMATS)('%s judges as ajv-formats (full mode) judges', (format) => {
     const reference = fullFormats[format as keyof typeof fullFormats] as { validate: (s: string) => boolean } | RegExp;
@@ -102,7 +161,11 @@ describe('the schema interpreter', () => {
 
   // Schemas that use each checked keyword, against Ajv on the same values.
   const CASES: { keywords: string[]; schema: Json; defs?: Json }[] = [
-    { keywords: ['$ref'], schema: { $ref: 'S', required: ['a'] }, defs: { S: { type: 'object', properties: { a: { type: 'string' } } } } },
+    {
+      keywords: ['$ref'],
+      schema: { $ref: 'S', required: ['a'] },
+      defs: { S: { type: 'object', properties: { a: { type: 'string' } } } },
+    },
     { keywords: ['type'], schema: { type: 'integer' } },
     { keywords: ['type'], schema: { type: ['string', 'null'] } },
     { keywords: ['type'], schema: { type: ['number', 'boolean'] } },
@@ -119,7 +182,10 @@ describe('the schema interpreter', () => {
     { keywords: ['format'], schema: { format: 'date' } },
     { keywords: ['pattern'], schema: { pattern: '^\\+[1-9][0-9]{1,14}$' } },
     { keywords: ['required'], schema: { required: ['a', 'b'] } },
-    { keywords: ['properties'], schema: { properties: { a: { type: 'string' }, b: { type: 'integer' }, '~/x': { const: 1 } } } },
+    {
+      keywords: ['properties'],
+      schema: { properties: { a: { type: 'string' }, b: { type: 'integer' }, '~/x': { const: 1 } } },
+    },
     { keywords: ['additionalProperties'], schema: { properties: { a: {} }, additionalProperties: false } },
     { keywords: ['additionalProperties'], schema: { properties: { a: {} }, additionalProperties: { type: 'string' } } },
     { keywords: ['additionalProperties'], schema: { type: 'object', additionalProperties: true } },
@@ -128,7 +194,10 @@ describe('the schema interpreter', () => {
     { keywords: ['items'], schema: { items: true } },
     { keywords: ['allOf'], schema: { allOf: [{ required: ['a'] }, { properties: { a: { type: 'string' } } }] } },
     { keywords: ['anyOf'], schema: { anyOf: [{ type: 'string' }, { type: 'object', required: ['a'] }] } },
-    { keywords: ['oneOf'], schema: { oneOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }, { type: 'string' }] } },
+    {
+      keywords: ['oneOf'],
+      schema: { oneOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }, { type: 'string' }] },
+    },
     { keywords: ['not'], schema: { not: { type: 'string' } } },
     { keywords: ['not'], schema: { properties: { a: { not: {} } } } },
     { keywords: ['not'], schema: { not: true } },
@@ -136,7 +205,14 @@ describe('the schema interpreter', () => {
     { keywords: ['if', 'then', 'else'], schema: { if: true, then: { type: 'string' }, else: false } },
     { keywords: ['if', 'then', 'else'], schema: { if: false, then: false, else: { type: 'object' } } },
     { keywords: ['if', 'then'], schema: { if: { type: 'string' }, then: false } },
-    { keywords: ['if', 'then', 'else'], schema: { if: { required: ['a'], properties: { a: { const: 1 } } }, then: { required: ['b'] }, else: { properties: { b: { type: 'null' } } } } },
+    {
+      keywords: ['if', 'then', 'else'],
+      schema: {
+        if: { required: ['a'], properties: { a: { const: 1 } } },
+        then: { required: ['b'] },
+        else: { properties: { b: { type: 'null' } } },
+      },
+    },
     { keywords: ['if', 'then'], schema: { if: { type: 'string' }, then: { minLength: 2 } } },
     { keywords: ['minLength', 'maxLength'], schema: { minLength: 2, maxLength: 3 } },
     { keywords: ['minItems', 'maxItems'], schema: { minItems: 1, maxItems: 2 } },
@@ -148,46 +224,101 @@ describe('the schema interpreter', () => {
     expect([...new Set(CASES.flatMap((c) => c.keywords))].sort()).toEqual([...CHECKED_KEYWORDS].sort());
   });
 
-  const special = fc.constantFrom<unknown>('a', '😀😀', '😀😀😀😀', '2026-03-07T09:15:00Z', '2026-02-30', '4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84', '+4915112345678', '+0123', 1, 2.5, 3, -2, 0, true, false, null, [], [1], [1, 'a', 3], [3, 'a', 1], {}, { a: 1, b: 2 }, { b: 2, a: 1 }, { a: 1, b: 2, c: 3 }, { a: 1 }, { a: 'x' });
+  const special = fc.constantFrom<unknown>(
+    'a',
+    '😀😀',
+    '😀😀😀😀',
+    '2026-03-07T09:15:00Z',
+    '2026-02-30',
+    '4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84',
+    '+4915112345678',
+    '+0123',
+    1,
+    2.5,
+    3,
+    -2,
+    0,
+    true,
+    false,
+    null,
+    [],
+    [1],
+    [1, 'a', 3],
+    [3, 'a', 1],
+    {},
+    { a: 1, b: 2 },
+    { b: 2, a: 1 },
+    { a: 1, b: 2, c: 3 },
+    { a: 1 },
+    { a: 'x' },
+  );
   const values = fc.oneof(
     special,
     fc.jsonValue({ maxDepth: 2 }),
-    fc.dictionary(fc.constantFrom('a', 'b', 'c', '~/x'), fc.oneof(special, fc.jsonValue({ maxDepth: 1 })), { maxKeys: 4 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', '~/x'), fc.oneof(special, fc.jsonValue({ maxDepth: 1 })), {
+      maxKeys: 4,
+    }),
   );
 
-  it.each(CASES.map((c, i) => [`${i}: ${c.keywords.join(', ')}`, c] as const))('judges as Ajv judges (%s)', (_name, { schema, defs = {} }) => {
-    const refs = JSON.parse(JSON.stringify({ ...schema, $defs: defs }).replace(/"\$ref":"(\w+)"/g, '"$ref":"#/$defs/$1"'));
-    const validate = ajv.compile(refs);
-    fc.assert(
-      fc.property(values, (value) => {
-        const issues = schemaIssues(value, schema, defs);
-        expect(issues.length === 0, `${JSON.stringify(value)}: ${JSON.stringify(issues)}`).toBe(validate(value));
-        // An issue says where, with a JSON pointer Ajv would give too.
-        if (!validate(value)) expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining([validate.errors![0].instancePath]));
-      }),
-      { numRuns: 400, seed: SEED },
-    );
-  });
+  it.each(CASES.map((c, i) => [`${i}: ${c.keywords.join(', ')}`, c] as const))(
+    'judges as Ajv judges (%s)',
+    (_name, { schema, defs = {} }) => {
+      const refs = JSON.parse(
+        JSON.stringify({ ...schema, $defs: defs }).replace(/"\$ref":"(\w+)"/g, '"$ref":"#/$defs/$1"'),
+      );
+      const validate = ajv.compile(refs);
+      fc.assert(
+        fc.property(values, (value) => {
+          const issues = schemaIssues(value, schema, defs);
+          expect(issues.length === 0, `${JSON.stringify(value)}: ${JSON.stringify(issues)}`).toBe(validate(value));
+          // An issue says where, with a JSON pointer Ajv would give too.
+          if (!validate(value))
+            expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining([validate.errors![0].instancePath]));
+        }),
+        { numRuns: 400, seed: SEED },
+      );
+    },
+  );
 
   it('compares const and enum by value: objects whatever the order of their members, arrays item by item', () => {
     const defs = {};
-    expect(schemaIssues({ b: 2, a: { d: [1, { f: 1, e: 2 }], c: null } }, { const: { a: { c: null, d: [1, { e: 2, f: 1 }] }, b: 2 } }, defs)).toEqual([]);
+    expect(
+      schemaIssues(
+        { b: 2, a: { d: [1, { f: 1, e: 2 }], c: null } },
+        { const: { a: { c: null, d: [1, { e: 2, f: 1 }] }, b: 2 } },
+        defs,
+      ),
+    ).toEqual([]);
     expect(schemaIssues({ b: 2, a: 1 }, { enum: ['x', { a: 1, b: 2 }] }, defs)).toEqual([]);
     expect(schemaIssues({ a: 1 }, { const: { a: 1, b: undefined } }, defs)).toHaveLength(1);
     expect(schemaIssues([2, 1], { const: [1, 2] }, defs)).toMatchObject([{ keyword: 'const' }]);
-    expect(schemaIssues({ a: 1, b: 2 }, { enum: [{ a: 1 }, { a: 1, b: 2, c: 3 }] }, defs)).toMatchObject([{ keyword: 'enum' }]);
+    expect(schemaIssues({ a: 1, b: 2 }, { enum: [{ a: 1 }, { a: 1, b: 2, c: 3 }] }, defs)).toMatchObject([
+      { keyword: 'enum' },
+    ]);
   });
 
   it('takes boolean subschemas: not: true refuses every value, items: false every item, a false branch what reaches it', () => {
     const defs = {};
     const boolean = (schema: object) => schema as never;
-    for (const value of [null, 1, 'a', [], {}]) expect(schemaIssues(value, boolean({ not: true }), defs)).toEqual([{ path: '', keyword: 'not', message: 'must NOT be valid' }]);
+    for (const value of [null, 1, 'a', [], {}])
+      expect(schemaIssues(value, boolean({ not: true }), defs)).toEqual([
+        { path: '', keyword: 'not', message: 'must NOT be valid' },
+      ]);
     expect(schemaIssues('a', boolean({ not: false }), defs)).toEqual([]);
     expect(schemaIssues([], boolean({ items: false }), defs)).toEqual([]);
-    expect(schemaIssues([1, 2], boolean({ items: false }), defs)).toEqual(['/0', '/1'].map((path) => ({ path, keyword: 'false schema', message: 'boolean schema is false' })));
-    expect(schemaIssues({ a: [1] }, boolean({ properties: { a: { items: false } } }), defs)).toMatchObject([{ path: '/a/0', keyword: 'false schema' }]);
-    expect(schemaIssues('a', boolean({ if: { type: 'string' }, then: false }), defs)).toMatchObject([{ keyword: 'false schema' }, { keyword: 'if', message: 'must match "then" schema' }]);
-    expect(schemaIssues(1, false, defs)).toEqual([{ path: '', keyword: 'false schema', message: 'boolean schema is false' }]);
+    expect(schemaIssues([1, 2], boolean({ items: false }), defs)).toEqual(
+      ['/0', '/1'].map((path) => ({ path, keyword: 'false schema', message: 'boolean schema is false' })),
+    );
+    expect(schemaIssues({ a: [1] }, boolean({ properties: { a: { items: false } } }), defs)).toMatchObject([
+      { path: '/a/0', keyword: 'false schema' },
+    ]);
+    expect(schemaIssues('a', boolean({ if: { type: 'string' }, then: false }), defs)).toMatchObject([
+      { keyword: 'false schema' },
+      { keyword: 'if', message: 'must match "then" schema' },
+    ]);
+    expect(schemaIssues(1, false, defs)).toEqual([
+      { path: '', keyword: 'false schema', message: 'boolean schema is false' },
+    ]);
     expect(schemaIssues(1, true, defs)).toEqual([]);
   });
 
@@ -205,16 +336,25 @@ describe('the schema interpreter', () => {
     const doc = loadBundle('partner');
     const { events, defs } = webhookSchemas;
     const validator = validatorFor('partner');
-    const judges = Object.values(events).map((name) => ({ name, validate: validator.at(pointer('components', 'schemas', name)) }));
-    const agree = (value: unknown, judge: (typeof judges)[number]) => (schemaIssues(value, defs[judge.name], defs).length === 0) === judge.validate(value);
+    const judges = Object.values(events).map((name) => ({
+      name,
+      validate: validator.at(pointer('components', 'schemas', name)),
+    }));
+    const agree = (value: unknown, judge: (typeof judges)[number]) =>
+      (schemaIssues(value, defs[judge.name], defs).length === 0) === judge.validate(value);
     let payloads = 0;
     let refused = 0;
     const started = performance.now();
     for (const [eventType, name] of Object.entries(events)) {
       const own = judges.find((j) => j.name === name)!;
       const schema = deref(doc, { $ref: `#/components/schemas/${name}` });
-      expect(schemaIssues(documentedWebhookExamples().get(eventType as never), defs[name], defs), eventType).toEqual([]);
-      const generated = fc.oneof(valueFor(doc, schema, { maxDepth: 4 }), mutatedValueFor(doc, schema, { maxDepth: 4 }).map((m) => m.value));
+      expect(schemaIssues(documentedWebhookExamples().get(eventType as never), defs[name], defs), eventType).toEqual(
+        [],
+      );
+      const generated = fc.oneof(
+        valueFor(doc, schema, { maxDepth: 4 }),
+        mutatedValueFor(doc, schema, { maxDepth: 4 }).map((m) => m.value),
+      );
       // A boolean property, not expect per payload: vitest's expect costs more than both judges.
       fc.assert(
         fc.property(generated, fc.constantFrom(...judges.filter((j) => j !== own)), (value, other) => {
@@ -226,7 +366,9 @@ describe('the schema interpreter', () => {
       );
     }
     const seconds = (performance.now() - started) / 1000;
-    console.log(`[schema differential] ${payloads} payloads, each judged under its own event schema and another, ${refused} refused by their own; ${seconds.toFixed(1)} s`);
+    console.log(
+      `[schema differential] ${payloads} payloads, each judged under its own event schema and another, ${refused} refused by their own; ${seconds.toFixed(1)} s`,
+    );
     expect(payloads).toBeGreaterThanOrEqual(10_000);
     // Both kinds in earnest: valid payloads and ones that break a rule.
     expect(refused).toBeGreaterThan(payloads / 4);
@@ -237,12 +379,13 @@ describe('the schema interpreter', () => {
 describe('the generated webhook schemas', () => {
   const doc = loadBundle('partner');
 
-  it('are the bundled document\'s, event by event, without annotations and with their references by name', () => {
+  it("are the bundled document's, event by event, without annotations and with their references by name", () => {
     const reduced = reduceWebhookSchemas(doc);
     expect(reduced).toEqual(webhookSchemas);
     expect(Object.keys(reduced.events).sort()).toEqual(Object.keys(doc.webhooks).sort());
     const text = JSON.stringify(reduced);
-    for (const annotation of ['description', 'examples', 'discriminator', 'deprecated', '$comment']) expect(text).not.toContain(`"${annotation}"`);
+    for (const annotation of ['description', 'examples', 'discriminator', 'deprecated', '$comment'])
+      expect(text).not.toContain(`"${annotation}"`);
     expect(text).not.toContain('#/components/schemas/');
     // The rules that tell events apart and the documented ones stay.
     expect(reduced.defs.UserCreatedEvent.properties!.dataType).toEqual({ type: 'string', const: 'user' });
@@ -255,8 +398,12 @@ describe('the generated webhook schemas', () => {
       Object.assign(copy.components.schemas.ShareholderEventData.properties.externalUserIds, rule);
       return copy;
     };
-    expect(() => reduceWebhookSchemas(withRule({ uniqueItems: true }))).toThrow(/ShareholderEventData\/properties\/externalUserIds uses "uniqueItems".*teach src\/webhooks\/schema-check\.ts/);
-    expect(() => reduceWebhookSchemas(withRule({ items: { type: 'string', format: 'email' } }))).toThrow(/uses format "email"/);
+    expect(() => reduceWebhookSchemas(withRule({ uniqueItems: true }))).toThrow(
+      /ShareholderEventData\/properties\/externalUserIds uses "uniqueItems".*teach src\/webhooks\/schema-check\.ts/,
+    );
+    expect(() => reduceWebhookSchemas(withRule({ items: { type: 'string', format: 'email' } }))).toThrow(
+      /uses format "email"/,
+    );
     expect(() => reduceWebhookSchemas(withRule({ 'x-note': 'kept out', description: 'kept out' }))).not.toThrow();
   });
 
@@ -268,11 +415,19 @@ describe('the generated webhook schemas', () => {
     };
     for (const keyword of ['items', 'not', 'if', 'then', 'else', 'additionalProperties']) {
       const reduced = reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds[keyword] = false)));
-      expect(reduced.defs.ShareholderEventData.properties!.externalUserIds, keyword).toMatchObject({ [keyword]: false });
+      expect(reduced.defs.ShareholderEventData.properties!.externalUserIds, keyword).toMatchObject({
+        [keyword]: false,
+      });
     }
     const itemsFalse = reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds.items = false)));
-    expect(schemaIssues(['e'], itemsFalse.defs.ShareholderEventData.properties!.externalUserIds, itemsFalse.defs)).toMatchObject([{ path: '/0', keyword: 'false schema' }]);
-    expect(() => reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds = true)))).toThrow(/externalUserIds: a webhook schema must be an object, not true/);
-    expect(() => reduceWebhookSchemas(withRule((s) => (s.allOf = [false])))).toThrow(/allOf\/0: a webhook schema must be an object, not false/);
+    expect(
+      schemaIssues(['e'], itemsFalse.defs.ShareholderEventData.properties!.externalUserIds, itemsFalse.defs),
+    ).toMatchObject([{ path: '/0', keyword: 'false schema' }]);
+    expect(() => reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds = true)))).toThrow(
+      /externalUserIds: a webhook schema must be an object, not true/,
+    );
+    expect(() => reduceWebhookSchemas(withRule((s) => (s.allOf = [false])))).toThrow(
+      /allOf\/0: a webhook schema must be an object, not false/,
+    );
   });
 });

@@ -32,17 +32,36 @@ const htmlText = (html: string) =>
 describe('the webhook delivery page (webhook-delivery.html)', () => {
   it("shows the guide's table: the three column headings and every row, cell by cell", () => {
     const headings = [...page.matchAll(/<th>([\s\S]*?)<\/th>/g)].map((m) => htmlText(m[1]));
-    expect(headings).toEqual(['', "The service's documents state", 'Left open: a receiver must handle', 'The local sandbox does']);
+    expect(headings).toEqual([
+      '',
+      "The service's documents state",
+      'Left open: a receiver must handle',
+      'The local sandbox does',
+    ]);
     const delivery = guide.slice(guide.indexOf('## Delivery: at least once, in any order'));
     const [table] = markdownTables(delivery);
-    const rows = [...page.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].slice(1).map((m) => [...m[1].matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => htmlText(c[1])));
-    expect(rows.map((r) => r[0])).toEqual(['Retries', 'The record', 'Signature', 'Order', 'Repeats', 'eventId on a retry', 'Time to answer']);
-    expect(rows, 'webhook-delivery.html is older than the table in guides/webhooks.md: run npm run build').toEqual(table.rows);
+    const rows = [...page.matchAll(/<tr>([\s\S]*?)<\/tr>/g)]
+      .slice(1)
+      .map((m) => [...m[1].matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => htmlText(c[1])));
+    expect(rows.map((r) => r[0])).toEqual([
+      'Retries',
+      'The record',
+      'Signature',
+      'Order',
+      'Repeats',
+      'eventId on a retry',
+      'Time to answer',
+    ]);
+    expect(rows, 'webhook-delivery.html is older than the table in guides/webhooks.md: run npm run build').toEqual(
+      table.rows,
+    );
   });
 
   it('links only pages of the docs, and each link lands: a named assumption on its entry', () => {
     const hrefs = [...page.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
-    expect(hrefs).toEqual(expect.arrayContaining(['./index.html', './partner.html', 'assumptions.html#P53', 'assumptions.html#P23']));
+    expect(hrefs).toEqual(
+      expect.arrayContaining(['./index.html', './partner.html', 'assumptions.html#P53', 'assumptions.html#P23']),
+    );
     for (const href of hrefs) {
       expect(href, 'a link off the docs site').not.toMatch(/^[a-z]+:|^\/\//);
       const [file, anchor] = href.split('#');
@@ -57,12 +76,15 @@ describe('the webhook delivery page (webhook-delivery.html)', () => {
   });
 
   it('is built from the marked part only, its links into guides kept as text, and refused when the mark is missing or the text names a file', () => {
-    const marked = (text: string) => `# Guide\n\nBefore.\n\n<!-- published: webhook-delivery -->\n\n${text}\n\n<!-- /published -->\n\nAfter [the sandbox](sandbox.md).\n`;
+    const marked = (text: string) =>
+      `# Guide\n\nBefore.\n\n<!-- published: webhook-delivery -->\n\n${text}\n\n<!-- /published -->\n\nAfter [the sandbox](sandbox.md).\n`;
     const built = webhookDeliveryPage(marked('Retries go on ([sandbox](sandbox.md#retries)); assumed, P23.'));
     expect(htmlText(built)).toContain('Retries go on (sandbox); assumed, P23.');
     expect(built).toContain('<a href="assumptions.html#P23">P23</a>');
     expect(built).not.toMatch(/Before\.|After /);
-    expect(() => webhookDeliveryPage('# Guide\n\nNo mark here.\n')).toThrow(/no part marked <!-- published: webhook-delivery -->/);
+    expect(() => webhookDeliveryPage('# Guide\n\nNo mark here.\n')).toThrow(
+      /no part marked <!-- published: webhook-delivery -->/,
+    );
     expect(() => webhookDeliveryPage(marked('As openapi/DECISIONS.md says.'))).toThrow(/which partners cannot follow/);
   });
 });
@@ -77,7 +99,9 @@ describe('the partner reference links the delivery page', () => {
   });
 
   it('and the sandbox guide links the guide section', () => {
-    expect(readFileSync(path.join(ROOT, 'guides', 'sandbox.md'), 'utf8')).toContain('(webhooks.md#delivery-at-least-once-in-any-order)');
+    expect(readFileSync(path.join(ROOT, 'guides', 'sandbox.md'), 'utf8')).toContain(
+      '(webhooks.md#delivery-at-least-once-in-any-order)',
+    );
   });
 });
 
@@ -108,7 +132,8 @@ function guaranteesIn(text: string): string[] {
 function packageTexts(): { at: string; text: string }[] {
   const texts: { at: string; text: string }[] = [];
   const guides = readdirSync(path.join(ROOT, 'guides')).filter((f) => f.endsWith('.md'));
-  for (const file of ['README.md', ...guides.map((f) => `guides/${f}`)]) texts.push({ at: file, text: readFileSync(path.join(ROOT, file), 'utf8') });
+  for (const file of ['README.md', ...guides.map((f) => `guides/${f}`)])
+    texts.push({ at: file, text: readFileSync(path.join(ROOT, file), 'utf8') });
   for (const file of readdirSync(path.join(ROOT, 'generated', 'openapi')).filter((f) => f.endsWith('.json'))) {
     const doc = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', file), 'utf8'));
     for (const { at, text } of documentTexts(doc)) texts.push({ at: `generated/openapi/${file}${at}`, text });
@@ -118,7 +143,8 @@ function packageTexts(): { at: string; text: string }[] {
     // A Redoc page is its script and the document it renders: the document's texts are what a reader sees.
     const definition = /const __redoc_definition = (\{.*\});?\n/.exec(html)?.[1];
     if (definition) {
-      for (const { at, text } of documentTexts(JSON.parse(definition))) texts.push({ at: `generated/docs/${file}${at}`, text });
+      for (const { at, text } of documentTexts(JSON.parse(definition)))
+        texts.push({ at: `generated/docs/${file}${at}`, text });
     } else texts.push({ at: `generated/docs/${file}`, text: htmlText(html) });
   }
   return texts;
@@ -154,10 +180,21 @@ describe('no text promises delivery order or single delivery', () => {
     const texts = packageTexts();
     // Each source is read: its texts are named by file, then by place inside it.
     const sources = new Set(texts.map((t) => t.at.replace(/\.(md|json|html)\/.*$/, '.$1')));
-    const expected = ['README.md', 'guides/webhooks.md', 'guides/sandbox.md', 'v2.json', 'partner.json', 'sandbox.json'].map((f) => (f.endsWith('.json') ? `generated/openapi/${f}` : f));
-    for (const page of ['index.html', 'partner.html', 'assumptions.html', 'webhook-delivery.html']) expected.push(`generated/docs/${page}`);
+    const expected = [
+      'README.md',
+      'guides/webhooks.md',
+      'guides/sandbox.md',
+      'v2.json',
+      'partner.json',
+      'sandbox.json',
+    ].map((f) => (f.endsWith('.json') ? `generated/openapi/${f}` : f));
+    for (const page of ['index.html', 'partner.html', 'assumptions.html', 'webhook-delivery.html'])
+      expected.push(`generated/docs/${page}`);
     expect([...sources]).toEqual(expect.arrayContaining(expected));
     const found = texts.flatMap(({ at, text }) => guaranteesIn(text).map((sentence) => `${at}: "${sentence}"`));
-    expect(found, 'these state delivery order or single delivery as a guarantee, which the service does not make; say what the delivery table says').toEqual([]);
+    expect(
+      found,
+      'these state delivery order or single delivery as a guarantee, which the service does not make; say what the delivery table says',
+    ).toEqual([]);
   });
 });

@@ -24,8 +24,12 @@ import { scratchDir, typeCheck } from './helpers/typescript-snippets.js';
 
 const doc = loadBundle('partner');
 const description: string = doc.tags.find((t: { name: string }) => t.name === 'Webhooks')?.description ?? '';
-const reference = Object.fromEntries([...description.matchAll(/```ts\n(\/\/ receiver: (\S+)\n[\s\S]*?)```/g)].map((m) => [m[2], m[1]]));
-const guideBlocks = [...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+const reference = Object.fromEntries(
+  [...description.matchAll(/```ts\n(\/\/ receiver: (\S+)\n[\s\S]*?)```/g)].map((m) => [m[2], m[1]]),
+);
+const guideBlocks = [
+  ...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g),
+].map((m) => m[1]);
 const guide = {
   handleWebhook: guideBlocks.find((b) => b.startsWith('// handle-webhook.ts\n')) ?? '',
   nodeReceiver: guideBlocks.find((b) => b.startsWith('// receiver.ts\n') && b.includes("from 'node:http'")) ?? '',
@@ -33,7 +37,10 @@ const guide = {
 
 const AUTH_KEY = 'sbx_receiver_test_key';
 const PREVIOUS_AUTH_KEY = 'sbx_receiver_previous_key';
-const example = deref(doc, Object.values<object>(doc.webhooks['verification.updated'].post.requestBody.content['application/json'].examples)[0]).value;
+const example = deref(
+  doc,
+  Object.values<object>(doc.webhooks['verification.updated'].post.requestBody.content['application/json'].examples)[0],
+).value;
 const sign = (body: string, key = AUTH_KEY) => createHmac('sha256', key).update(body).digest('hex');
 /** The documented verification.updated as a new event of a new verification, spaced as a sender might. */
 const updatedEvent = (verificationId = randomUUID(), updatedAt = example.data.updatedAt) =>
@@ -80,10 +87,26 @@ interface Receiver {
 }
 
 const RECEIVERS: Record<string, Receiver> = {
-  'the reference node:http receiver': { files: { receiver: reference['node:http'] }, fetchStyle: false, takesPreviousKey: true },
-  'the reference fetch-style handler': { files: { receiver: reference.fetch }, fetchStyle: true, takesPreviousKey: false },
-  "the guide's handle-webhook.ts": { files: { 'handle-webhook': guide.handleWebhook }, fetchStyle: true, takesPreviousKey: true },
-  "the guide's node:http receiver.ts": { files: { receiver: guide.nodeReceiver, 'handle-webhook': guide.handleWebhook }, fetchStyle: false, takesPreviousKey: true },
+  'the reference node:http receiver': {
+    files: { receiver: reference['node:http'] },
+    fetchStyle: false,
+    takesPreviousKey: true,
+  },
+  'the reference fetch-style handler': {
+    files: { receiver: reference.fetch },
+    fetchStyle: true,
+    takesPreviousKey: false,
+  },
+  "the guide's handle-webhook.ts": {
+    files: { 'handle-webhook': guide.handleWebhook },
+    fetchStyle: true,
+    takesPreviousKey: true,
+  },
+  "the guide's node:http receiver.ts": {
+    files: { receiver: guide.nodeReceiver, 'handle-webhook': guide.handleWebhook },
+    fetchStyle: false,
+    takesPreviousKey: true,
+  },
 };
 
 describe('the receivers the docs show', () => {
@@ -96,8 +119,15 @@ describe('the receivers the docs show', () => {
   });
 
   it('type-check against the package (strict, NodeNext)', async () => {
-    expect(await typeCheck(path.join(dir, 'typecheck-reference'), { node: reference['node:http'], fetch: reference.fetch })).toBe('');
-    expect(await typeCheck(path.join(dir, 'typecheck-guide'), { 'handle-webhook': guide.handleWebhook, receiver: guide.nodeReceiver })).toBe('');
+    expect(
+      await typeCheck(path.join(dir, 'typecheck-reference'), { node: reference['node:http'], fetch: reference.fetch }),
+    ).toBe('');
+    expect(
+      await typeCheck(path.join(dir, 'typecheck-guide'), {
+        'handle-webhook': guide.handleWebhook,
+        receiver: guide.nodeReceiver,
+      }),
+    ).toBe('');
   });
 });
 
@@ -122,7 +152,13 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     // Started when it answers (an unsigned body is refused); a generous wait on a loaded machine.
     for (let tries = 0; tries < 300; tries++) {
       if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode} before answering: ${output}`);
-      if (await fetch(url, { method: 'POST', body: '{}' }).then(() => true, () => false)) return;
+      if (
+        await fetch(url, { method: 'POST', body: '{}' }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`${name} did not answer on ${url} within 30 s: ${output}`);
@@ -133,7 +169,11 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
   });
 
   const post = (body: string, signature: string) =>
-    fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature }, body }).then((r) => r.status);
+    fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature },
+      body,
+    }).then((r) => r.status);
   /** Sends a fresh event and waits for its line: every line logged before it has then arrived too. */
   const settled = async () => {
     const id = randomUUID();
@@ -160,7 +200,9 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     const body = updatedEvent(id);
     expect([await post(body, sign(body)), await post(body, sign(body))]).toEqual([200, 200]);
     await settled();
-    expect(lines().filter((line) => line.startsWith(`verification ${id} `))).toEqual([`verification ${id} is ${example.data.status}`]);
+    expect(lines().filter((line) => line.startsWith(`verification ${id} `))).toEqual([
+      `verification ${id} is ${example.data.status}`,
+    ]);
   });
 
   it('answers 200 to a verification.updated older than what it stored, and ignores it, comparing times rather than strings', async () => {
@@ -178,7 +220,10 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
   });
 
   it('passes every case of the receiver check', async () => {
-    const report = await checkWebhookReceiver(url, { authKey: AUTH_KEY, previousKey: receiver.takesPreviousKey ? PREVIOUS_AUTH_KEY : undefined });
+    const report = await checkWebhookReceiver(url, {
+      authKey: AUTH_KEY,
+      previousKey: receiver.takesPreviousKey ? PREVIOUS_AUTH_KEY : undefined,
+    });
     expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.problem)).toEqual([]);
     expect(report.passed).toBe(true);
     const skipped = report.cases.filter((c) => c.outcome === 'skipped').map((c) => c.id);

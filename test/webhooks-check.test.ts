@@ -12,7 +12,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { checkWebhookReceiver, type WebhookCheckReport, type WebhookHandler } from '../src/webhooks/check.js';
-import { isKnownWebhookEvent, verifyWebhookRequest, WebhookSignatureError, type ReceivedWebhookEvent } from '../src/webhooks/index.js';
+import {
+  isKnownWebhookEvent,
+  verifyWebhookRequest,
+  WebhookSignatureError,
+  type ReceivedWebhookEvent,
+} from '../src/webhooks/index.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
@@ -20,7 +25,14 @@ const KEY = 'sbx_check_9d2e4b7a1c3f';
 const PREVIOUS_KEY = 'sbx_check_previous_5a8c';
 
 /** The one rule a receiver breaks; `none` is the receiver a partner should write. */
-type Flaw = 'none' | 'no-signature-check' | 'error-on-repeat' | 'refuses-unknown-type' | 'needs-order' | 'slow-on-user.deleted' | 'redirects-user.merged';
+type Flaw =
+  | 'none'
+  | 'no-signature-check'
+  | 'error-on-repeat'
+  | 'refuses-unknown-type'
+  | 'needs-order'
+  | 'slow-on-user.deleted'
+  | 'redirects-user.merged';
 
 /**
  * A receiver built with the package's own verifyWebhookRequest, accepting the
@@ -40,16 +52,27 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
         return new Response((err as Error).message, { status: err instanceof WebhookSignatureError ? 401 : 400 });
       }
     }
-    if (handled.has(event.eventId)) return new Response(flaw === 'error-on-repeat' ? 'duplicate key value violates unique constraint' : null, { status: flaw === 'error-on-repeat' ? 500 : 200 });
-    if (flaw === 'refuses-unknown-type' && !isKnownWebhookEvent(event)) return new Response(`unknown event type ${event.eventType}`, { status: 400 });
-    if (isKnownWebhookEvent(event) && event.eventType === 'verification.updated' && flaw === 'needs-order' && !createdVerifications.has(event.data.verificationId)) {
+    if (handled.has(event.eventId))
+      return new Response(flaw === 'error-on-repeat' ? 'duplicate key value violates unique constraint' : null, {
+        status: flaw === 'error-on-repeat' ? 500 : 200,
+      });
+    if (flaw === 'refuses-unknown-type' && !isKnownWebhookEvent(event))
+      return new Response(`unknown event type ${event.eventType}`, { status: 400 });
+    if (
+      isKnownWebhookEvent(event) &&
+      event.eventType === 'verification.updated' &&
+      flaw === 'needs-order' &&
+      !createdVerifications.has(event.data.verificationId)
+    ) {
       return new Response('no such verification', { status: 500 });
     }
     // Never answers, and ignores the abort: the check's own deadline must end it.
     if (flaw === 'slow-on-user.deleted' && event.eventType === 'user.deleted') return new Promise<Response>(() => {});
-    if (flaw === 'redirects-user.merged' && event.eventType === 'user.merged') return new Response(null, { status: 307, headers: { Location: redirectTo } });
+    if (flaw === 'redirects-user.merged' && event.eventType === 'user.merged')
+      return new Response(null, { status: 307, headers: { Location: redirectTo } });
     handled.add(event.eventId);
-    if (isKnownWebhookEvent(event) && event.eventType === 'verification.created') createdVerifications.add(event.data.verificationId);
+    if (isKnownWebhookEvent(event) && event.eventType === 'verification.created')
+      createdVerifications.add(event.data.verificationId);
     return new Response(null, { status: 200 });
   };
 }
@@ -78,22 +101,47 @@ describe('checkWebhookReceiver with a fetch handler', () => {
     expect(report.passed).toBe(true);
     expect(report.requests).toBe(16);
     // The refusals were refusals of the signature, not of a broken body.
-    for (const id of ['tampered-body', 'other-key', 'missing-signature']) expect(report.cases.find((c) => c.id === id)!.answers[0].status).toBe(401);
+    for (const id of ['tampered-body', 'other-key', 'missing-signature'])
+      expect(report.cases.find((c) => c.id === id)!.answers[0].status).toBe(401);
   });
 
   it('without a previous key, leaves the rotation case out and says what to give', async () => {
     const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY });
     expect(report.passed).toBe(true);
     expect(report.requests).toBe(15);
-    expect(report.cases.at(-1)).toMatchObject({ id: 'previous-key', outcome: 'skipped', problem: expect.stringContaining('give the previous key') });
+    expect(report.cases.at(-1)).toMatchObject({
+      id: 'previous-key',
+      outcome: 'skipped',
+      problem: expect.stringContaining('give the previous key'),
+    });
   });
 
   it.each([
-    ['no-signature-check', ['tampered-body', 'other-key', 'missing-signature'], /a forged signature \(from another key\) was answered 200: the receiver does not check X-SIGNATURE/],
-    ['error-on-repeat', ['repeat'], /the same event delivered again was answered 500 \(it said: duplicate key[^)]*\): delivery is at least once.*drop it by eventId/],
-    ['refuses-unknown-type', ['unknown-event-type'], /an event type the receiver does not know \(document\.expired\) was answered 400.*answer 200 to event types added later/],
-    ['needs-order', ['reverse-order'], /verification\.updated sent before its verification\.created was answered 500.*promises no delivery order.*by updatedAt/],
-    ['redirects-user.merged', ['signed:user.merged'], /user\.merged was answered 307, a redirect: the service follows no redirect/],
+    [
+      'no-signature-check',
+      ['tampered-body', 'other-key', 'missing-signature'],
+      /a forged signature \(from another key\) was answered 200: the receiver does not check X-SIGNATURE/,
+    ],
+    [
+      'error-on-repeat',
+      ['repeat'],
+      /the same event delivered again was answered 500 \(it said: duplicate key[^)]*\): delivery is at least once.*drop it by eventId/,
+    ],
+    [
+      'refuses-unknown-type',
+      ['unknown-event-type'],
+      /an event type the receiver does not know \(document\.expired\) was answered 400.*answer 200 to event types added later/,
+    ],
+    [
+      'needs-order',
+      ['reverse-order'],
+      /verification\.updated sent before its verification\.created was answered 500.*promises no delivery order.*by updatedAt/,
+    ],
+    [
+      'redirects-user.merged',
+      ['signed:user.merged'],
+      /user\.merged was answered 307, a redirect: the service follows no redirect/,
+    ],
   ] as const)('a receiver with the flaw %s fails exactly %j, saying what to fix', async (flaw, failed, message) => {
     const report = await checkWebhookReceiver(receiver(flaw), { authKey: KEY, previousKey: PREVIOUS_KEY });
     expect(failedIds(report)).toEqual(failed);
@@ -102,14 +150,24 @@ describe('checkWebhookReceiver with a fetch handler', () => {
   });
 
   it('counts an answer that does not come within the timeout as failed, even from a handler that ignores the abort', async () => {
-    const report = await checkWebhookReceiver(receiver('slow-on-user.deleted'), { authKey: KEY, previousKey: PREVIOUS_KEY, timeoutMs: 2000 });
+    const report = await checkWebhookReceiver(receiver('slow-on-user.deleted'), {
+      authKey: KEY,
+      previousKey: PREVIOUS_KEY,
+      timeoutMs: 2000,
+    });
     expect(failedIds(report)).toEqual(['signed:user.deleted']);
-    expect(report.cases.find((c) => c.id === 'signed:user.deleted')!.problem).toMatch(/^user\.deleted got no answer within 2 s: the service counts that attempt failed.*answer 200 first and do slow work after/);
+    expect(report.cases.find((c) => c.id === 'signed:user.deleted')!.problem).toMatch(
+      /^user\.deleted got no answer within 2 s: the service counts that attempt failed.*answer 200 first and do slow work after/,
+    );
   });
 
   it('refuses an address it would not send to, and a missing key, before sending anything', async () => {
-    await expect(checkWebhookReceiver('ftp://127.0.0.1/', { authKey: KEY })).rejects.toThrow(/not an http:\/\/ or https:\/\/ address/);
-    await expect(checkWebhookReceiver('http://user:secret@127.0.0.1:9/', { authKey: KEY })).rejects.toThrow(/user or password/);
+    await expect(checkWebhookReceiver('ftp://127.0.0.1/', { authKey: KEY })).rejects.toThrow(
+      /not an http:\/\/ or https:\/\/ address/,
+    );
+    await expect(checkWebhookReceiver('http://user:secret@127.0.0.1:9/', { authKey: KEY })).rejects.toThrow(
+      /user or password/,
+    );
     await expect(checkWebhookReceiver(receiver('none'), { authKey: '' })).rejects.toThrow(/authKey must be/);
   });
 });
@@ -121,7 +179,11 @@ async function serve(handler: WebhookHandler): Promise<{ url: string; server: Se
     count += 1;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: Buffer.concat(chunks),
+    });
     const response = await handler(request);
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
   });
@@ -140,7 +202,9 @@ afterAll(async () => {
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: os.tmpdir() }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [BIN, ...args], { cwd: os.tmpdir() }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -161,9 +225,13 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     expect(stdout).toContain(
       '✗ a signature from another key is not answered 200: a forged signature (from another key) was answered 200: the receiver does not check X-SIGNATURE',
     );
-    expect(stdout).toContain('✗ a webhook without X-SIGNATURE is not answered 200: a webhook without X-SIGNATURE was answered 200');
+    expect(stdout).toContain(
+      '✗ a webhook without X-SIGNATURE is not answered 200: a webhook without X-SIGNATURE was answered 200',
+    );
     expect(stdout).toContain('✗ a body changed after signing is not answered 200');
-    expect(stdout).toMatch(/^- an event signed with the previous key is answered 200 during a rotation: not checked: give the previous key \(--previous-key\)/m);
+    expect(stdout).toMatch(
+      /^- an event signed with the previous key is answered 200 during a rotation: not checked: give the previous key \(--previous-key\)/m,
+    );
     expect(stdout).toMatch(/^3 of 13 cases failed \(15 requests\): .*fix each ✗ above/m);
     expect(code).toBe(1);
   });
@@ -172,7 +240,9 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     const trap = await serve(receiver('none'));
     const { url } = await serve(receiver('redirects-user.merged', trap.url));
     const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--previous-key', PREVIOUS_KEY]);
-    expect(stdout).toMatch(/^✗ user\.merged, signed with your key, is answered 200: user\.merged was answered 307, a redirect/m);
+    expect(stdout).toMatch(
+      /^✗ user\.merged, signed with your key, is answered 200: user\.merged was answered 307, a redirect/m,
+    );
     expect(stdout.match(/^✗ /gm)).toHaveLength(1);
     expect(trap.received()).toBe(0);
     expect(code).toBe(1);
@@ -180,8 +250,20 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
 
   it('fails the case whose answer does not come within --timeout, and ends', async () => {
     const { url } = await serve(receiver('slow-on-user.deleted'));
-    const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--previous-key', PREVIOUS_KEY, '--timeout', '2']);
-    expect(stdout).toMatch(/^✗ user\.deleted, signed with your key, is answered 200: user\.deleted got no answer within 2 s/m);
+    const { code, stdout } = await cli([
+      'webhooks',
+      'check',
+      url,
+      '--auth-key',
+      KEY,
+      '--previous-key',
+      PREVIOUS_KEY,
+      '--timeout',
+      '2',
+    ]);
+    expect(stdout).toMatch(
+      /^✗ user\.deleted, signed with your key, is answered 200: user\.deleted got no answer within 2 s/m,
+    );
     expect(stdout.match(/^✗ /gm)).toHaveLength(1);
     expect(code).toBe(1);
   });
@@ -199,7 +281,9 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
   it('exits 2 when the URL cannot be reached, after one request, and on bad arguments', async () => {
     const closed = await freePort();
     const unreachable = await cli(['webhooks', 'check', `http://127.0.0.1:${closed}/`, '--auth-key', KEY]);
-    expect(unreachable.stderr).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\): is the receiver running there\?/);
+    expect(unreachable.stderr).toMatch(
+      /^error: cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\): is the receiver running there\?/,
+    );
     expect(unreachable.code).toBe(2);
     const noKey = await cli(['webhooks', 'check', 'http://127.0.0.1:9/']);
     expect(noKey.stderr).toContain('--auth-key is required');
@@ -207,7 +291,11 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     const withUser = await cli(['webhooks', 'check', 'http://me:pw@127.0.0.1:9/', '--auth-key', KEY]);
     expect(withUser.stderr).toContain('has a user or password in it');
     const noUrl = await cli(['webhooks', 'check', '--auth-key', KEY]);
-    expect(noUrl.stderr).toContain('give the receiver as an http:// or https:// URL; see verification-contracts webhooks check --help');
-    expect((await cli(['webhooks', 'check', '--help'])).stdout).toContain('the service\'s\n                       own delivery timeout is not documented');
+    expect(noUrl.stderr).toContain(
+      'give the receiver as an http:// or https:// URL; see verification-contracts webhooks check --help',
+    );
+    expect((await cli(['webhooks', 'check', '--help'])).stdout).toContain(
+      "the service's\n                       own delivery timeout is not documented",
+    );
   });
 });

@@ -31,7 +31,13 @@ const readBody = (req: IncomingMessage) =>
   });
 
 describe('webhooks send', () => {
-  const received: { method: string; contentType?: string; signatureValid: boolean; eventType: string; eventId: string }[] = [];
+  const received: {
+    method: string;
+    contentType?: string;
+    signatureValid: boolean;
+    eventType: string;
+    eventId: string;
+  }[] = [];
   let url = '';
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -39,7 +45,13 @@ describe('webhooks send', () => {
     const signatureValid = verifyWebhookSignature(raw, signature, key);
     const event = parseWebhookEvent(raw, signature, key);
     const repeat = event.eventType === 'user.updated' && received.some((r) => r.eventId === event.eventId);
-    received.push({ method: req.method!, contentType: req.headers['content-type'], signatureValid, eventType: event.eventType, eventId: event.eventId });
+    received.push({
+      method: req.method!,
+      contentType: req.headers['content-type'],
+      signatureValid,
+      eventType: event.eventType,
+      eventId: event.eventId,
+    });
     // A receiver that fails two events, to show the retry verdict and what it answered,
     // and refuses a repeat of user.updated, as a receiver that does not expect repeats does.
     if (event.eventType === 'user.merged') res.writeHead(503).end('{"error":"database\n  unavailable"}');
@@ -66,17 +78,31 @@ describe('webhooks send', () => {
       'user.deleted',
       'shareholder.verified',
     ]);
-    for (const r of received) expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
+    for (const r of received)
+      expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
     expect(stdout).toMatch(/user\.created\s+200\s+delivered/);
-    expect(stdout).toMatch(/user\.merged\s+503\s+not 200: the service would retry this every 15 minutes\n\s+answered: \{"error":"database unavailable"\}\n/);
-    expect(stdout).toMatch(/user\.deleted\s+401\s+not 200: .*\n\s+answered: signature mismatch\n\s+a 401 usually means the receiver checked X-SIGNATURE with another key than --key/);
+    expect(stdout).toMatch(
+      /user\.merged\s+503\s+not 200: the service would retry this every 15 minutes\n\s+answered: \{"error":"database unavailable"\}\n/,
+    );
+    expect(stdout).toMatch(
+      /user\.deleted\s+401\s+not 200: .*\n\s+answered: signature mismatch\n\s+a 401 usually means the receiver checked X-SIGNATURE with another key than --key/,
+    );
     expect(stdout).toContain('2 of 7 would be retried.');
     expect(code).toBe(1);
   });
 
   it('sends only the chosen events and exits 0 when all are answered 200', async () => {
     received.length = 0;
-    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.created,shareholder.verified']);
+    const { code, stdout } = await cli([
+      'webhooks',
+      'send',
+      '--url',
+      url,
+      '--key',
+      key,
+      '--event',
+      'user.created,shareholder.verified',
+    ]);
     expect(received.map((r) => r.eventType)).toEqual(['user.created', 'shareholder.verified']);
     expect(stdout).toContain('all 2 delivered.');
     expect(code).toBe(0);
@@ -84,8 +110,26 @@ describe('webhooks send', () => {
 
   it('--repeat N sends each event N times with the same eventId, and names a repeat answered other than 200', async () => {
     received.length = 0;
-    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.created,user.updated', '--repeat', '3']);
-    expect(received.map((r) => r.eventType)).toEqual(['user.created', 'user.created', 'user.created', 'user.updated', 'user.updated', 'user.updated']);
+    const { code, stdout } = await cli([
+      'webhooks',
+      'send',
+      '--url',
+      url,
+      '--key',
+      key,
+      '--event',
+      'user.created,user.updated',
+      '--repeat',
+      '3',
+    ]);
+    expect(received.map((r) => r.eventType)).toEqual([
+      'user.created',
+      'user.created',
+      'user.created',
+      'user.updated',
+      'user.updated',
+      'user.updated',
+    ]);
     for (const type of ['user.created', 'user.updated']) {
       const ids = received.filter((r) => r.eventType === type).map((r) => r.eventId);
       expect(new Set(ids).size, `${type} copies carry one eventId`).toBe(1);
@@ -102,13 +146,29 @@ describe('webhooks send', () => {
   it('--shuffle sends every event and every copy, in an order that is a permutation of the list', async () => {
     received.length = 0;
     const events = ['verification.created', 'verification.updated', 'user.created', 'shareholder.verified'];
-    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', events.join(','), '--repeat', '2', '--shuffle']);
+    const { code, stdout } = await cli([
+      'webhooks',
+      'send',
+      '--url',
+      url,
+      '--key',
+      key,
+      '--event',
+      events.join(','),
+      '--repeat',
+      '2',
+      '--shuffle',
+    ]);
     // A random order may by chance be the listed one: the set and the count are what --shuffle must keep.
     const expected = events.flatMap((e) => [e, e]);
     expect(received.map((r) => r.eventType).sort()).toEqual([...expected].sort());
-    for (const type of events) expect(new Set(received.filter((r) => r.eventType === type).map((r) => r.eventId)).size).toBe(1);
+    for (const type of events)
+      expect(new Set(received.filter((r) => r.eventType === type).map((r) => r.eventId)).size).toBe(1);
     // What was printed is what was sent, in the order sent.
-    const printed = stdout.split('\n').filter((line) => /^\S+\s+\d{3}\s/.test(line)).map((line) => line.split(/\s+/)[0]);
+    const printed = stdout
+      .split('\n')
+      .filter((line) => /^\S+\s+\d{3}\s/.test(line))
+      .map((line) => line.split(/\s+/)[0]);
     expect(printed).toEqual(received.map((r) => r.eventType));
     expect(stdout).toContain('all 8 delivered.');
     expect(code).toBe(0);
@@ -117,7 +177,9 @@ describe('webhooks send', () => {
   it.each(['0', '11', 'two', '1.5'])('refuses --repeat %s with the range it takes', async (n) => {
     const { code, stderr } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--repeat', n]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${n}"; see verification-contracts webhooks send --help`);
+    expect(stderr).toContain(
+      `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${n}"; see verification-contracts webhooks send --help`,
+    );
   });
 
   it('fails clearly on an unreachable URL, an unknown event and missing options', async () => {
@@ -133,7 +195,9 @@ describe('webhooks send', () => {
     const unknown = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.exploded']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown event user.exploded');
-    expect((await cli(['webhooks', 'send', '--key', key])).stderr).toContain('--url must be an http:// or https:// URL');
+    expect((await cli(['webhooks', 'send', '--key', key])).stderr).toContain(
+      '--url must be an http:// or https:// URL',
+    );
     expect((await cli(['webhooks', 'send', '--url', url])).code).toBe(2);
     expect((await cli(['webhooks', 'send', '--url', url, '--key', key, '--bogus'])).code).toBe(2);
   });
@@ -159,21 +223,42 @@ describe('webhooks verify', () => {
       dataType: 'shareholder',
       eventType: 'shareholder.verified',
       createdAt: '2026-03-14T09:32:12.480Z',
-      data: { userId: 'usr_8f2k1m9q4t', isShareholder: true, externalUserIds: ['5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40'] },
+      data: {
+        userId: 'usr_8f2k1m9q4t',
+        isShareholder: true,
+        externalUserIds: ['5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40'],
+      },
     });
     const sig = signWebhookPayload(example, key);
-    const result = await cli(['webhooks', 'verify', '--key', 'sbx_new_key', '--key', key, '--signature', sig, '-'], example);
+    const result = await cli(
+      ['webhooks', 'verify', '--key', 'sbx_new_key', '--key', key, '--signature', sig, '-'],
+      example,
+    );
     expect(result.stdout).toContain('payload: a valid shareholder.verified webhook.');
     expect(result.code).toBe(0);
   });
 
   it('calls a webhook of an event type it does not know valid, to be answered 200 and ignored (P37)', async () => {
-    const added = JSON.stringify({ eventId: 'e-1', dataType: 'company', eventType: 'company.created', createdAt: '2026-03-14T09:32:12.480Z', data: { companyId: 'c-1' } });
-    const result = await cli(['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(added, key), '-'], added);
-    expect(result.stdout).toContain('payload: a valid webhook of event type company.created, which this version does not know; a receiver answers 200 and ignores it.');
+    const added = JSON.stringify({
+      eventId: 'e-1',
+      dataType: 'company',
+      eventType: 'company.created',
+      createdAt: '2026-03-14T09:32:12.480Z',
+      data: { companyId: 'c-1' },
+    });
+    const result = await cli(
+      ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(added, key), '-'],
+      added,
+    );
+    expect(result.stdout).toContain(
+      'payload: a valid webhook of event type company.created, which this version does not know; a receiver answers 200 and ignores it.',
+    );
     expect(result.code).toBe(0);
     const noId = JSON.stringify({ ...JSON.parse(added), eventId: undefined });
-    const refused = await cli(['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(noId, key), '-'], noId);
+    const refused = await cli(
+      ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(noId, key), '-'],
+      noId,
+    );
     expect(refused.stdout).toContain('/eventId must be a non-empty string');
     expect(refused.code).toBe(1);
   });
@@ -192,7 +277,15 @@ describe('webhooks verify', () => {
   });
 
   it('fails with exit 2 on a missing file or missing options', async () => {
-    const missing = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, path.join(dir, 'nope.json')]);
+    const missing = await cli([
+      'webhooks',
+      'verify',
+      '--key',
+      key,
+      '--signature',
+      signature,
+      path.join(dir, 'nope.json'),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read');
     expect((await cli(['webhooks', 'verify', '--signature', signature, file])).stderr).toContain('--key is required');

@@ -19,7 +19,8 @@ export const APIS = [
   {
     name: 'sandbox',
     title: 'Sandbox control API',
-    summary: 'Drive the local sandbox (npx @verification-service/contracts sandbox): act as the end user or reviewer, move the clock, seed and reset.',
+    summary:
+      'Drive the local sandbox (npx @verification-service/contracts sandbox): act as the end user or reviewer, move the clock, seed and reset.',
     // Served by the sandbox itself; a Prism mock of it would control nothing.
     mockPort: null,
   },

@@ -19,7 +19,11 @@ async function hashPaths(paths) {
   const files = (await Promise.all(paths.map(filesUnder))).flat().sort();
   const hash = createHash('sha256');
   for (const file of files) {
-    hash.update(path.relative(ROOT, file)).update('\0').update(await readFile(file)).update('\0');
+    hash
+      .update(path.relative(ROOT, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   return `${files.length}:${hash.digest('hex')}`;
 }

@@ -11,7 +11,8 @@ import { build } from 'esbuild';
 import { ROOT } from './paths.mjs';
 
 // Node's builtins are loaded by the CommonJS packages inlined in the sandbox.
-const REQUIRE_SHIM = "import { createRequire as __vcCreateRequire } from 'node:module';\nconst require = __vcCreateRequire(import.meta.url);";
+const REQUIRE_SHIM =
+  "import { createRequire as __vcCreateRequire } from 'node:module';\nconst require = __vcCreateRequire(import.meta.url);";
 
 /**
  * Bundles `entries` (files of generated/lib) over themselves, for `platform`
@@ -52,7 +53,8 @@ export async function bundleInPlace(lib, { entries, platform, ownDirs = [], keep
     banner: platform === 'node' ? { js: REQUIRE_SHIM } : undefined,
   }).finally(() => (marked ? rm(marker) : undefined));
   // `keep`: entries of another bundling, which remain with their declarations.
-  for (const dir of ownDirs) await removeUnlessKept(path.join(lib, dir), [...files, ...keep.map((entry) => path.join(lib, entry))]);
+  for (const dir of ownDirs)
+    await removeUnlessKept(path.join(lib, dir), [...files, ...keep.map((entry) => path.join(lib, entry))]);
   for (const [file, text] of stableChunkNames(result.outputFiles)) {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
@@ -84,7 +86,11 @@ function stableChunkNames(outputs) {
   for (const out of outputs) {
     const base = path.basename(out.path);
     if (!/^chunk-[A-Z0-9]{8}\.js$/.test(base)) continue;
-    const digest = createHash('sha256').update(out.text.replace(chunkName, 'chunk')).digest('hex').slice(0, 8).toUpperCase();
+    const digest = createHash('sha256')
+      .update(out.text.replace(chunkName, 'chunk'))
+      .digest('hex')
+      .slice(0, 8)
+      .toUpperCase();
     renamed.set(base, `chunk-${digest}.js`);
   }
   return outputs.map((out) => {
@@ -108,7 +114,8 @@ export async function assertOnlyDependencies(lib, allowed) {
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2];
       if (spec.startsWith('.')) {
-        if (!existsSync(path.join(lib, path.dirname(entry), spec))) bad.push(`${entry} imports ${spec}, which is not in generated/lib`);
+        if (!existsSync(path.join(lib, path.dirname(entry), spec)))
+          bad.push(`${entry} imports ${spec}, which is not in generated/lib`);
         continue;
       }
       if (spec.startsWith('node:')) continue;

@@ -16,14 +16,24 @@ const SAMPLE_CLIENTS = {
   v2: {
     urlVar: 'V2_URL',
     credentialVar: 'ACCESS_TOKEN',
-    typescript: { module: '@verification-service/contracts/v2', factory: 'createV2Client', name: 'v2', credentialOption: 'accessToken' },
+    typescript: {
+      module: '@verification-service/contracts/v2',
+      factory: 'createV2Client',
+      name: 'v2',
+      credentialOption: 'accessToken',
+    },
   },
   partner: {
     urlVar: 'PARTNER_URL',
     credentialVar: 'AUTH_KEY',
     // The service's "Headers on every call": the key and `Content-Type: application/json`, GETs included (S19).
     jsonContentTypeOnEveryCall: true,
-    typescript: { module: '@verification-service/contracts/partner', factory: 'createPartnerClient', name: 'partner', credentialOption: 'authKey' },
+    typescript: {
+      module: '@verification-service/contracts/partner',
+      factory: 'createPartnerClient',
+      name: 'partner',
+      credentialOption: 'authKey',
+    },
   },
   // The control API has no client in the package: curl only.
   sandbox: { urlVar: 'SANDBOX_URL', credentialVar: null, typescript: null },
@@ -63,7 +73,8 @@ export function sampleRequest(doc, path, method) {
     const media = requestBody.content?.['application/json'];
     const named = Object.values(media?.examples ?? {})[0];
     body = media?.example ?? (named && resolve(named).value);
-    if (body === undefined) throw new Error(`${where}: the request body has no example to build the code samples from; add one`);
+    if (body === undefined)
+      throw new Error(`${where}: the request body has no example to build the code samples from; add one`);
   }
   const security = operation.security ?? doc.security ?? [];
   const schemeName = Object.keys(security[0] ?? {})[0];
@@ -92,9 +103,12 @@ function curlSample(request, client) {
   const url = `"$${client.urlVar}${fillPath(request.path, request.pathParams)}${queryString(request.query)}"`;
   const lines = [`curl ${request.method === 'get' ? '' : `-X ${request.method.toUpperCase()} `}${url}`];
   const { scheme } = request;
-  if (scheme?.type === 'http' && scheme.scheme === 'bearer') lines.push(`-H "Authorization: Bearer $${client.credentialVar}"`);
-  else if (scheme?.type === 'apiKey' && scheme.in === 'header') lines.push(`-H "${scheme.name}: $${client.credentialVar}"`);
-  else if (scheme) throw new Error(`${request.operationId}: no curl sample for security scheme ${JSON.stringify(scheme)}`);
+  if (scheme?.type === 'http' && scheme.scheme === 'bearer')
+    lines.push(`-H "Authorization: Bearer $${client.credentialVar}"`);
+  else if (scheme?.type === 'apiKey' && scheme.in === 'header')
+    lines.push(`-H "${scheme.name}: $${client.credentialVar}"`);
+  else if (scheme)
+    throw new Error(`${request.operationId}: no curl sample for security scheme ${JSON.stringify(scheme)}`);
   if (request.jsonContentType || client.jsonContentTypeOnEveryCall) lines.push(`-H 'Content-Type: application/json'`);
   if (request.body !== undefined) lines.push(`-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
   return lines.join(' \\\n  ');
@@ -153,14 +167,18 @@ function typescriptSample(request, client) {
  */
 export function codeSamples(apiName, doc) {
   const client = SAMPLE_CLIENTS[apiName];
-  if (!client) throw new Error(`no code-sample settings for API "${apiName}"; add it to SAMPLE_CLIENTS in scripts/lib/code-samples.mjs`);
+  if (!client)
+    throw new Error(
+      `no code-sample settings for API "${apiName}"; add it to SAMPLE_CLIENTS in scripts/lib/code-samples.mjs`,
+    );
   const operations = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
       if (!item[method]) continue;
       const request = sampleRequest(doc, path, method);
       const samples = [{ lang: 'curl', label: 'curl', source: curlSample(request, client) }];
-      if (client.typescript) samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client) });
+      if (client.typescript)
+        samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client) });
       operations.push({ operationId: request.operationId, method, path, samples });
     }
   }

@@ -8,11 +8,12 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promi
 import path from 'node:path';
 import { COMMITTED_OUTPUTS } from './paths.mjs';
 
-
 /** The files below `dir`, relative to it; none when it does not exist. */
 async function filesBelow(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
 /**

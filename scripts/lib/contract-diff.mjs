@@ -91,15 +91,39 @@ export function operationsOf(doc) {
 const flip = (dir) => (dir === 'input' ? 'output' : 'input');
 const label = (op) => op.summary ?? op.operationId ?? '';
 const VERDICTS = { breaking: 'breaking', review: 'review', deprecated: 'deprecated', ok: 'nonBreaking' };
-const PARAMETER_KEYS = new Set(['name', 'in', 'required', 'deprecated', 'allowEmptyValue', 'style', 'explode', 'allowReserved', 'schema', 'content']);
-const OPERATION_KEYS = new Set(['tags', 'operationId', 'parameters', 'requestBody', 'responses', 'security', 'deprecated']);
+const PARAMETER_KEYS = new Set([
+  'name',
+  'in',
+  'required',
+  'deprecated',
+  'allowEmptyValue',
+  'style',
+  'explode',
+  'allowReserved',
+  'schema',
+  'content',
+]);
+const OPERATION_KEYS = new Set([
+  'tags',
+  'operationId',
+  'parameters',
+  'requestBody',
+  'responses',
+  'security',
+  'deprecated',
+]);
 // Security scheme fields that only document the credential (OpenAPI: "primarily for documentation").
 const SCHEME_NOTES = new Set(['bearerFormat']);
 const MEDIA_KEYS = new Set(['schema']);
 const BODY_KEYS = new Set(['content', 'required']);
 const RESPONSE_KEYS = new Set(['headers', 'content', 'links']);
 /** What is left of an object once its annotations and known keys are set aside, as text. */
-const rest = (obj, known) => JSON.stringify(Object.entries(obj ?? {}).filter(([k]) => !known.has(k) && !isAnnotation(k)).sort(([a], [b]) => (a < b ? -1 : 1)));
+const rest = (obj, known) =>
+  JSON.stringify(
+    Object.entries(obj ?? {})
+      .filter(([k]) => !known.has(k) && !isAnnotation(k))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 
 /** @typedef {{ location: string, kind: string, detail: string, about: string }} Change */
 
@@ -122,15 +146,23 @@ export function diffDocuments(base, head) {
 
   for (const [match, op] of baseOps) {
     if (!headMatches.has(match)) {
-      add('breaking', op.location, op.isWebhook ? 'webhook-removed' : 'operation-removed',
-        `${op.isWebhook ? 'webhook' : 'operation'} removed${label(op.operation) ? ` (${label(op.operation)})` : ''}`);
+      add(
+        'breaking',
+        op.location,
+        op.isWebhook ? 'webhook-removed' : 'operation-removed',
+        `${op.isWebhook ? 'webhook' : 'operation'} removed${label(op.operation) ? ` (${label(op.operation)})` : ''}`,
+      );
     }
   }
   for (const h of headOps) {
     const b = baseOps.get(h.match);
     if (!b) {
-      add('ok', h.location, h.isWebhook ? 'webhook-added' : 'operation-added',
-        `${h.isWebhook ? 'webhook' : 'operation'} added${label(h.operation) ? ` (${label(h.operation)})` : ''}`);
+      add(
+        'ok',
+        h.location,
+        h.isWebhook ? 'webhook-added' : 'operation-added',
+        `${h.isWebhook ? 'webhook' : 'operation'} added${label(h.operation) ? ` (${label(h.operation)})` : ''}`,
+      );
       continue;
     }
     const report = (verdict, kind, detail, about) => add(verdict, h.location, kind, detail, about);
@@ -147,29 +179,52 @@ export function diffDocuments(base, head) {
 function securityOf(doc, op) {
   const list = op.operation.security ?? doc.security ?? [];
   if (!list.length) return [[]];
-  return list.map((alt) => Object.entries(alt).map(([name, scopes]) => {
-    const raw = deref(doc, doc.components?.securitySchemes?.[name]);
-    const scheme = Object.fromEntries(Object.entries(raw).filter(([k]) => !isAnnotation(k) && !SCHEME_NOTES.has(k)).map(([k, v]) => [k, typeof v === 'string' && (k === 'scheme' || (k === 'name' && raw.in === 'header')) ? v.toLowerCase() : v]));
-    return { name, scheme, key: JSON.stringify(Object.entries(scheme).sort()), scopes: [...(scopes ?? [])].sort() };
-  }));
+  return list.map((alt) =>
+    Object.entries(alt).map(([name, scopes]) => {
+      const raw = deref(doc, doc.components?.securitySchemes?.[name]);
+      const scheme = Object.fromEntries(
+        Object.entries(raw)
+          .filter(([k]) => !isAnnotation(k) && !SCHEME_NOTES.has(k))
+          .map(([k, v]) => [
+            k,
+            typeof v === 'string' && (k === 'scheme' || (k === 'name' && raw.in === 'header')) ? v.toLowerCase() : v,
+          ]),
+      );
+      return { name, scheme, key: JSON.stringify(Object.entries(scheme).sort()), scopes: [...(scopes ?? [])].sort() };
+    }),
+  );
 }
 
 /** Says what changed between two schemes ("name X-Auth-Key → X-Api-Key"). */
 function schemeChange(doc, bDoc, name) {
-  const [was, now] = [deref(bDoc, bDoc.components?.securitySchemes?.[name]), deref(doc, doc.components?.securitySchemes?.[name])];
-  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((k) => !isAnnotation(k) && !SCHEME_NOTES.has(k));
-  return keys.filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k])).map((k) => `${k} ${JSON.stringify(was[k]) ?? 'none'} → ${JSON.stringify(now[k]) ?? 'none'}`).join(', ');
+  const [was, now] = [
+    deref(bDoc, bDoc.components?.securitySchemes?.[name]),
+    deref(doc, doc.components?.securitySchemes?.[name]),
+  ];
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter(
+    (k) => !isAnnotation(k) && !SCHEME_NOTES.has(k),
+  );
+  return keys
+    .filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]))
+    .map((k) => `${k} ${JSON.stringify(was[k]) ?? 'none'} → ${JSON.stringify(now[k]) ?? 'none'}`)
+    .join(', ');
 }
 
 function compareSecurity({ base, head, b, h, report }) {
   const [bs, hs] = [securityOf(base, b), securityOf(head, h)];
   // A set of credentials satisfies an alternative that asks for no more than it holds.
-  const satisfies = (creds, alt) => alt.every((need) => creds.some((c) => c.key === need.key && need.scopes.every((s) => c.scopes.includes(s))));
+  const satisfies = (creds, alt) =>
+    alt.every((need) => creds.some((c) => c.key === need.key && need.scopes.every((s) => c.scopes.includes(s))));
   const names = (alt) => (alt.length ? alt.map((x) => x.name).join(' + ') : 'none');
   for (const alt of bs) {
     if (hs.some((hAlt) => satisfies(alt, hAlt))) continue;
     // What changed: a scheme of the same name, or the requirement itself.
-    const changed = alt.map((x) => x.name).filter((n) => base.components?.securitySchemes?.[n] && head.components?.securitySchemes?.[n] && schemeChange(head, base, n));
+    const changed = alt
+      .map((x) => x.name)
+      .filter(
+        (n) =>
+          base.components?.securitySchemes?.[n] && head.components?.securitySchemes?.[n] && schemeChange(head, base, n),
+      );
     const verdict = h.isWebhook ? 'review' : 'breaking';
     if (changed.length) {
       for (const n of changed) {
@@ -178,7 +233,12 @@ function compareSecurity({ base, head, b, h, report }) {
       }
     } else {
       const text = `security ${names(alt)} → ${hs.map(names).join(' or ')}`;
-      report(verdict, alt.length ? 'security-requirement-changed' : 'security-requirement-added', `${text} (a call made as before is refused)`, text);
+      report(
+        verdict,
+        alt.length ? 'security-requirement-changed' : 'security-requirement-added',
+        `${text} (a call made as before is refused)`,
+        text,
+      );
     }
   }
   for (const alt of hs) {
@@ -199,14 +259,23 @@ function compareOperation({ base, head, b, h, report }) {
   const ctx = { base, head, report };
 
   if (bo.operationId && ho.operationId && bo.operationId !== ho.operationId) {
-    report('breaking', 'operation-id-changed', `operationId ${bo.operationId} → ${ho.operationId} (renames the generated operation type)`);
+    report(
+      'breaking',
+      'operation-id-changed',
+      `operationId ${bo.operationId} → ${ho.operationId} (renames the generated operation type)`,
+    );
   }
   reportDeprecation(report, bo, ho, h.isWebhook ? 'webhook' : 'operation', label(ho) ? ` (${label(ho)})` : '');
   if (rest(bo, OPERATION_KEYS) !== rest(ho, OPERATION_KEYS)) {
-    report('review', 'operation-keyword-changed', `operation keywords with no rule changed (callbacks, servers, …): ${rest(bo, OPERATION_KEYS)} → ${rest(ho, OPERATION_KEYS)}`);
+    report(
+      'review',
+      'operation-keyword-changed',
+      `operation keywords with no rule changed (callbacks, servers, …): ${rest(bo, OPERATION_KEYS)} → ${rest(ho, OPERATION_KEYS)}`,
+    );
   }
   const itemServers = (op) => JSON.stringify(op.item.servers ?? null);
-  if (itemServers(b) !== itemServers(h)) report('review', 'servers-changed', `path servers ${itemServers(b)} → ${itemServers(h)}`);
+  if (itemServers(b) !== itemServers(h))
+    report('review', 'servers-changed', `path servers ${itemServers(b)} → ${itemServers(h)}`);
   compareSecurity({ base, head, b, h, report });
   compareParameters(ctx, b, h, requestDir);
 
@@ -217,18 +286,34 @@ function compareOperation({ base, head, b, h, report }) {
   if (bb && !hb) report('breaking', 'request-body-removed', `${bodyName} removed`);
   if (!bb && hb) {
     const isBreaking = Boolean(hb.required) && requestDir === 'input';
-    report(isBreaking ? 'breaking' : 'ok', 'request-body-added', `${bodyName} added${hb.required ? ' (required)' : ''}`);
+    report(
+      isBreaking ? 'breaking' : 'ok',
+      'request-body-added',
+      `${bodyName} added${hb.required ? ' (required)' : ''}`,
+    );
   }
   if (bb && hb) {
-    if (!bb.required && hb.required) report(requestDir === 'input' ? 'breaking' : 'ok', 'request-body-became-required', `${bodyName} became required`);
-    if (bb.required && !hb.required) report(requestDir === 'output' ? 'breaking' : 'ok', 'request-body-became-optional', `${bodyName} became optional`);
-    if (rest(bb, BODY_KEYS) !== rest(hb, BODY_KEYS)) report('review', 'request-body-keyword-changed', `${bodyName}: keywords with no rule changed: ${rest(bb, BODY_KEYS)} → ${rest(hb, BODY_KEYS)}`);
+    if (!bb.required && hb.required)
+      report(requestDir === 'input' ? 'breaking' : 'ok', 'request-body-became-required', `${bodyName} became required`);
+    if (bb.required && !hb.required)
+      report(
+        requestDir === 'output' ? 'breaking' : 'ok',
+        'request-body-became-optional',
+        `${bodyName} became optional`,
+      );
+    if (rest(bb, BODY_KEYS) !== rest(hb, BODY_KEYS))
+      report(
+        'review',
+        'request-body-keyword-changed',
+        `${bodyName}: keywords with no rule changed: ${rest(bb, BODY_KEYS)} → ${rest(hb, BODY_KEYS)}`,
+      );
     compareContent(ctx, bb.content, hb.content, requestDir, bodyName);
   }
 
   // Responses ('4xx' and '4XX' are one key).
   const responseDir = flip(requestDir);
-  const statuses = (r) => new Map(Object.entries(r ?? {}).map(([k, v]) => [/^\dxx$/i.test(k) ? k.toUpperCase() : k, v]));
+  const statuses = (r) =>
+    new Map(Object.entries(r ?? {}).map(([k, v]) => [/^\dxx$/i.test(k) ? k.toUpperCase() : k, v]));
   const [br, hr] = [statuses(bo.responses), statuses(ho.responses)];
   for (const status of br.keys()) {
     if (!hr.has(status)) report('breaking', 'response-removed', `response ${status} removed`);
@@ -239,7 +324,12 @@ function compareOperation({ base, head, b, h, report }) {
       continue;
     }
     const [bResp, hResp] = [deref(base, br.get(status)), deref(head, raw)];
-    if (rest(bResp, RESPONSE_KEYS) !== rest(hResp, RESPONSE_KEYS)) report('review', 'response-keyword-changed', `response ${status}: keywords with no rule changed: ${rest(bResp, RESPONSE_KEYS)} → ${rest(hResp, RESPONSE_KEYS)}`);
+    if (rest(bResp, RESPONSE_KEYS) !== rest(hResp, RESPONSE_KEYS))
+      report(
+        'review',
+        'response-keyword-changed',
+        `response ${status}: keywords with no rule changed: ${rest(bResp, RESPONSE_KEYS)} → ${rest(hResp, RESPONSE_KEYS)}`,
+      );
     compareHeaders(ctx, bResp.headers, hResp.headers, responseDir, `response ${status}`);
     compareContent(ctx, bResp.content, hResp.content, responseDir, `response ${status}`);
   }
@@ -260,11 +350,17 @@ function parametersOf(doc, op) {
     const p = deref(doc, raw);
     if (!p.name || !p.in) continue;
     // Path parameters are matched by position, so renaming one is no change.
-    const key = p.in === 'path' && pathParams.includes(p.name)
-      ? `path #${pathParams.indexOf(p.name)}`
-      : `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+    const key =
+      p.in === 'path' && pathParams.includes(p.name)
+        ? `path #${pathParams.indexOf(p.name)}`
+        : `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
     const style = p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
-    byKey.set(key, { ...p, style, explode: p.explode ?? style === 'form', required: p.in === 'path' || Boolean(p.required) });
+    byKey.set(key, {
+      ...p,
+      style,
+      explode: p.explode ?? style === 'form',
+      required: p.in === 'path' || Boolean(p.required),
+    });
   }
   return byKey;
 }
@@ -281,27 +377,52 @@ function compareParameters(ctx, b, h, dir) {
     const name = `${p.in} parameter ${p.name}`;
     if (!old) {
       const required = p.required && isInput;
-      report(required ? 'breaking' : 'ok', required ? 'parameter-added-required' : 'parameter-added', `${name} added${p.required ? ' (required)' : ' (optional)'}`);
+      report(
+        required ? 'breaking' : 'ok',
+        required ? 'parameter-added-required' : 'parameter-added',
+        `${name} added${p.required ? ' (required)' : ' (optional)'}`,
+      );
       continue;
     }
-    if (!old.required && p.required) report(isInput ? 'breaking' : 'ok', 'parameter-became-required', `${name} became required`);
-    if (old.required && !p.required) report(isInput ? 'ok' : 'breaking', 'parameter-became-optional', `${name} became optional`);
+    if (!old.required && p.required)
+      report(isInput ? 'breaking' : 'ok', 'parameter-became-required', `${name} became required`);
+    if (old.required && !p.required)
+      report(isInput ? 'ok' : 'breaking', 'parameter-became-optional', `${name} became optional`);
     reportDeprecation(report, old, p, name);
-    if (old.style !== p.style) report('breaking', 'parameter-serialization-changed', `${name}: style ${old.style} → ${p.style}`);
+    if (old.style !== p.style)
+      report('breaking', 'parameter-serialization-changed', `${name}: style ${old.style} → ${p.style}`);
     else if (old.explode !== p.explode) {
       // explode only changes how arrays and objects are written.
       const types = [].concat(deref(head, p.schema).type ?? ['array', 'object']);
       const matters = types.some((t) => t === 'array' || t === 'object');
-      report(matters ? 'breaking' : 'ok', 'parameter-serialization-changed', `${name}: explode ${old.explode} → ${p.explode}${matters ? '' : ' (no effect on a single value)'}`);
+      report(
+        matters ? 'breaking' : 'ok',
+        'parameter-serialization-changed',
+        `${name}: explode ${old.explode} → ${p.explode}${matters ? '' : ' (no effect on a single value)'}`,
+      );
     }
     for (const k of ['allowReserved', 'allowEmptyValue']) {
       if (Boolean(old[k]) === Boolean(p[k])) continue;
       // Allowing more raw values widens; the other way narrows.
       const narrows = Boolean(old[k]);
-      report(narrows === isInput ? 'breaking' : 'ok', `parameter-${k}-changed`, `${name}: ${k} ${Boolean(old[k])} → ${Boolean(p[k])}`);
+      report(
+        narrows === isInput ? 'breaking' : 'ok',
+        `parameter-${k}-changed`,
+        `${name}: ${k} ${Boolean(old[k])} → ${Boolean(p[k])}`,
+      );
     }
-    if (rest(old, PARAMETER_KEYS) !== rest(p, PARAMETER_KEYS)) report('review', 'parameter-keyword-changed', `${name}: keywords with no rule changed: ${rest(old, PARAMETER_KEYS)} → ${rest(p, PARAMETER_KEYS)}`);
-    if (Boolean(old.content) !== Boolean(p.content)) report('review', 'parameter-content-changed', `${name}: ${old.content ? 'content → schema' : 'schema → content'}`);
+    if (rest(old, PARAMETER_KEYS) !== rest(p, PARAMETER_KEYS))
+      report(
+        'review',
+        'parameter-keyword-changed',
+        `${name}: keywords with no rule changed: ${rest(old, PARAMETER_KEYS)} → ${rest(p, PARAMETER_KEYS)}`,
+      );
+    if (Boolean(old.content) !== Boolean(p.content))
+      report(
+        'review',
+        'parameter-content-changed',
+        `${name}: ${old.content ? 'content → schema' : 'schema → content'}`,
+      );
     else if (p.content) compareContent(ctx, old.content, p.content, dir, name);
     compareSchema(ctx, old.schema, p.schema, dir, name);
   }
@@ -309,21 +430,30 @@ function compareParameters(ctx, b, h, dir) {
 
 /** Response headers (or, for webhooks, the partner's answer headers). */
 function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
-  const byName = (doc, hs) => new Map(Object.entries(hs).map(([k, v]) => [k.toLowerCase(), { name: k, ...deref(doc, v) }]));
+  const byName = (doc, hs) =>
+    new Map(Object.entries(hs).map(([k, v]) => [k.toLowerCase(), { name: k, ...deref(doc, v) }]));
   const [bh, hh] = [byName(ctx.base, baseHeaders), byName(ctx.head, headHeaders)];
   const isOutput = dir === 'output';
-  for (const [key, x] of bh) if (!hh.has(key)) ctx.report(isOutput ? 'breaking' : 'ok', 'header-removed', `${where}: header ${x.name} removed`);
+  for (const [key, x] of bh)
+    if (!hh.has(key)) ctx.report(isOutput ? 'breaking' : 'ok', 'header-removed', `${where}: header ${x.name} removed`);
   for (const [key, x] of hh) {
     const old = bh.get(key);
     const name = `${where}: header ${x.name}`;
     if (!old) {
-      ctx.report(x.required && !isOutput ? 'breaking' : 'ok', 'header-added', `${name} added${x.required ? ' (required)' : ''}`);
+      ctx.report(
+        x.required && !isOutput ? 'breaking' : 'ok',
+        'header-added',
+        `${name} added${x.required ? ' (required)' : ''}`,
+      );
       continue;
     }
-    if (!old.required && x.required && !isOutput) ctx.report('breaking', 'header-became-required', `${name} became required`);
-    if (old.required && !x.required && isOutput) ctx.report('breaking', 'header-became-optional', `${name} became optional (may be absent)`);
+    if (!old.required && x.required && !isOutput)
+      ctx.report('breaking', 'header-became-required', `${name} became required`);
+    if (old.required && !x.required && isOutput)
+      ctx.report('breaking', 'header-became-optional', `${name} became optional (may be absent)`);
     reportDeprecation(ctx.report, old, x, name);
-    if (rest(old, PARAMETER_KEYS) !== rest(x, PARAMETER_KEYS)) ctx.report('review', 'header-keyword-changed', `${name}: keywords with no rule changed`);
+    if (rest(old, PARAMETER_KEYS) !== rest(x, PARAMETER_KEYS))
+      ctx.report('review', 'header-keyword-changed', `${name}: keywords with no rule changed`);
     compareSchema(ctx, old.schema, x.schema, dir, name);
   }
 }
@@ -343,8 +473,12 @@ function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
     }
     const at = single && type === 'application/json' ? where : `${where} (${type})`;
     const old = bc.get(type);
-    if (rest(old, MEDIA_KEYS) !== rest(media, MEDIA_KEYS)) ctx.report('review', 'media-keyword-changed', `${at}: encoding or other keywords changed: ${rest(old, MEDIA_KEYS)} → ${rest(media, MEDIA_KEYS)}`);
+    if (rest(old, MEDIA_KEYS) !== rest(media, MEDIA_KEYS))
+      ctx.report(
+        'review',
+        'media-keyword-changed',
+        `${at}: encoding or other keywords changed: ${rest(old, MEDIA_KEYS)} → ${rest(media, MEDIA_KEYS)}`,
+      );
     compareSchema(ctx, old.schema, media.schema, dir, at);
   }
 }
-

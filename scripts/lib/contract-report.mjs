@@ -13,7 +13,8 @@ import { ROOT } from './paths.mjs';
 
 const BUNDLES = 'generated/openapi';
 
-const git = (args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (args) =>
+  execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const tryGit = (args) => {
   try {
     return git(args);
@@ -30,19 +31,29 @@ const tryGit = (args) => {
  * how to give a base, when history cannot tell.
  */
 function lastRelease() {
-  const ask = 'Pass the base yourself: --base <commit or branch> (a commit from `git log --oneline -- package.json`), or --against <folder of bundles>.';
+  const ask =
+    'Pass the base yourself: --base <commit or branch> (a commit from `git log --oneline -- package.json`), or --against <folder of bundles>.';
   if (!tryGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])) {
     throw new Error(`this is not a git repository with commits, so the last release cannot be found. ${ask}`);
   }
   const shallow = tryGit(['rev-parse', '--is-shallow-repository']) === 'true';
-  const unshallow = 'This clone is shallow (for example actions/checkout without `fetch-depth: 0`): fetch the history with `git fetch --unshallow`, or';
-  const candidates = (tryGit(['log', '--first-parent', '--format=%H', '-G', '"version"', 'HEAD', '--', 'package.json']) ?? '').split('\n').filter(Boolean);
+  const unshallow =
+    'This clone is shallow (for example actions/checkout without `fetch-depth: 0`): fetch the history with `git fetch --unshallow`, or';
+  const candidates = (
+    tryGit(['log', '--first-parent', '--format=%H', '-G', '"version"', 'HEAD', '--', 'package.json']) ?? ''
+  )
+    .split('\n')
+    .filter(Boolean);
   for (const commit of candidates) {
     const version = packageVersion(tryGit(['show', `${commit}:package.json`]));
     const parent = tryGit(['rev-parse', '--verify', '--quiet', `${commit}^`]);
     // In a shallow clone the oldest commit looks like a root that set every line.
-    if (!parent && shallow) throw new Error(`the last release is older than this clone's history. ${unshallow} ${ask[0].toLowerCase()}${ask.slice(1)}`);
-    if (version && version !== (parent ? packageVersion(tryGit(['show', `${parent}:package.json`])) : null)) return { commit, version };
+    if (!parent && shallow)
+      throw new Error(
+        `the last release is older than this clone's history. ${unshallow} ${ask[0].toLowerCase()}${ask.slice(1)}`,
+      );
+    if (version && version !== (parent ? packageVersion(tryGit(['show', `${parent}:package.json`])) : null))
+      return { commit, version };
   }
   throw new Error(
     `no commit on this branch sets package.json's version, so there is no release to compare with. ${shallow ? `${unshallow} ` : ''}${ask}`,
@@ -52,7 +63,9 @@ function lastRelease() {
 /** The last release as a base: its commit's bundles, labelled with its version. */
 export function releaseSource() {
   const { commit, version } = lastRelease();
-  const source = gitSource(commit, { label: `release ${version} (commit ${commit.slice(0, 7)}, the last to set package.json's version)` });
+  const source = gitSource(commit, {
+    label: `release ${version} (commit ${commit.slice(0, 7)}, the last to set package.json's version)`,
+  });
   if (!source.names().length) {
     throw new Error(
       `release ${version} (commit ${commit.slice(0, 7)}) has no bundles in ${BUNDLES}/ to compare with. ` +
@@ -68,11 +81,13 @@ export function gitSource(ref, { label } = {}) {
   if (!commit) {
     throw new Error(
       `--base ${ref} is not a commit, branch or tag of this repository. ` +
-        "Pass an existing one: a branch, or a commit from `git log --oneline` (the releases: `git log --oneline -- package.json`).",
+        'Pass an existing one: a branch, or a commit from `git log --oneline` (the releases: `git log --oneline -- package.json`).',
     );
   }
   const files = (tryGit(['ls-tree', '--name-only', commit, `${BUNDLES}/`]) ?? '').split('\n').filter(Boolean);
-  const names = [...new Set(files.map((f) => path.basename(f).replace(/\.(json|yaml)$/, '')).filter((n) => !n.includes('.')))];
+  const names = [
+    ...new Set(files.map((f) => path.basename(f).replace(/\.(json|yaml)$/, '')).filter((n) => !n.includes('.'))),
+  ];
   return {
     label: label ?? (commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`),
     version: () => packageVersion(tryGit(['show', `${commit}:package.json`])),
@@ -94,7 +109,8 @@ const readDoc = (file) => readFile(file, 'utf8').then((text) => parseDocument(te
 /** Documents in a folder (`<api>.json` or `<api>.yaml`), or one file named after its API. */
 export function fileSource(target, { label = target } = {}) {
   const full = path.resolve(target);
-  if (!existsSync(full)) throw new Error(`${target} does not exist; pass a bundled document (<api>.json) or a folder of them`);
+  if (!existsSync(full))
+    throw new Error(`${target} does not exist; pass a bundled document (<api>.json) or a folder of them`);
   if (statSync(full).isFile()) {
     const name = path.basename(full).replace(/\.(json|ya?ml)$/, '');
     return { label, names: () => [name], read: async (n) => (n === name ? readDoc(full) : null) };
@@ -139,11 +155,14 @@ const ACKNOWLEDGED_FILE = '.ci/diff-acknowledged.yaml';
 export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
   if (!existsSync(file)) return [];
   const list = parse(readFileSync(file, 'utf8'))?.acknowledged ?? [];
-  if (!Array.isArray(list)) throw new Error(`${file}: \`acknowledged\` must be a list of { api, change, location?, reason }`);
+  if (!Array.isArray(list))
+    throw new Error(`${file}: \`acknowledged\` must be a list of { api, change, location?, reason }`);
   list.forEach((entry, i) => {
     for (const key of ['api', 'change', 'reason']) {
       if (typeof entry?.[key] !== 'string' || !entry[key].trim()) {
-        throw new Error(`${file}: entry ${i + 1} has no \`${key}\`; each entry names the api, the change as \`npm run diff\` prints it, and the reason no client breaks`);
+        throw new Error(
+          `${file}: entry ${i + 1} has no \`${key}\`; each entry names the api, the change as \`npm run diff\` prints it, and the reason no client breaks`,
+        );
       }
     }
   });
@@ -151,7 +170,9 @@ export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
 }
 
 const acknowledges = (entry, api, change) =>
-  entry.api === api && (entry.location === undefined || entry.location === change.location) && (entry.change === change.detail || entry.change === change.about);
+  entry.api === api &&
+  (entry.location === undefined || entry.location === change.location) &&
+  (entry.change === change.detail || entry.change === change.about);
 
 /**
  * Compares every API of the package (and any the base has that the package
@@ -172,8 +193,20 @@ export async function compareApis({ base, head, acknowledged = [] }) {
     }
     if (!headDoc) {
       apis.push({
-        name, title, status: 'removed', nonBreaking: [], deprecated: [], review: [],
-        breaking: [{ location: 'API', kind: 'api-removed', detail: `the ${name} API is no longer in the package`, about: `the ${name} API removed` }],
+        name,
+        title,
+        status: 'removed',
+        nonBreaking: [],
+        deprecated: [],
+        review: [],
+        breaking: [
+          {
+            location: 'API',
+            kind: 'api-removed',
+            detail: `the ${name} API is no longer in the package`,
+            about: `the ${name} API removed`,
+          },
+        ],
       });
       continue;
     }
@@ -188,7 +221,15 @@ export async function compareApis({ base, head, acknowledged = [] }) {
       }
     }
     const quiet = !breaking.length && !review.length && !deprecated.length && !nonBreaking.length;
-    apis.push({ name, title, status: !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed', breaking, review: open, deprecated, nonBreaking });
+    apis.push({
+      name,
+      title,
+      status: !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed',
+      breaking,
+      review: open,
+      deprecated,
+      nonBreaking,
+    });
   }
   const isBreaking = (api) => api.breaking.length > 0;
   return {
@@ -225,7 +266,9 @@ export function withVerdict(report, { from = null, to = null } = {}) {
 export const bumpOf = (report) =>
   report.breaking || report.needsReview
     ? 'major'
-    : report.apis.some((a) => a.nonBreaking.length || a.deprecated.length || a.status === 'new') ? 'minor' : 'patch';
+    : report.apis.some((a) => a.nonBreaking.length || a.deprecated.length || a.status === 'new')
+      ? 'minor'
+      : 'patch';
 
 /** Each verdict's changes of one API, in the order the reports list them. */
 const verdictLists = (api) => [
@@ -263,8 +306,11 @@ function verdictLines(report) {
   const toReview = report.apis.filter((a) => a.review.length).map((a) => a.name);
   if (report.declared) {
     const { from, to } = report.declared;
-    lines.push(`${broken.length ? 'Breaking changes' : 'Changes to review'} in: ${[...new Set([...broken, ...toReview])].join(', ')}, declared by the version ${from} → ${to} (a new major release).`);
-  } else if (broken.length) lines.push(`Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`);
+    lines.push(
+      `${broken.length ? 'Breaking changes' : 'Changes to review'} in: ${[...new Set([...broken, ...toReview])].join(', ')}, declared by the version ${from} → ${to} (a new major release).`,
+    );
+  } else if (broken.length)
+    lines.push(`Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`);
   if (toReview.length && !report.declared) {
     lines.push(
       `Changes the gate cannot judge, in: ${toReview.join(', ')}. Have a person check that no client breaks, then acknowledge each in ${ACKNOWLEDGED_FILE} ` +
@@ -279,7 +325,10 @@ function verdictLines(report) {
         'say there, in the notes part of the section, what replaces each and when it goes (guides/contract.md, "Deprecate a field").',
     );
   }
-  for (const e of report.stale ?? []) lines.push(`Note: the acknowledgement "${e.change}" (${e.api}) matches no change any more; delete it from ${ACKNOWLEDGED_FILE}.`);
+  for (const e of report.stale ?? [])
+    lines.push(
+      `Note: the acknowledgement "${e.change}" (${e.api}) matches no change any more; delete it from ${ACKNOWLEDGED_FILE}.`,
+    );
   return lines;
 }
 
@@ -288,7 +337,12 @@ export function formatReport(report) {
   const lines = [`Contract diff: ${report.base} → ${report.head}`, ''];
   for (const api of report.apis) {
     const counts = `${api.breaking.length} breaking, ${api.review.length} to review, ${api.deprecated.length} deprecated, ${api.nonBreaking.length} non-breaking`;
-    const status = { new: 'new API (not at the base)', removed: 'removed', unchanged: 'no contract changes', changed: counts }[api.status];
+    const status = {
+      new: 'new API (not at the base)',
+      removed: 'removed',
+      unchanged: 'no contract changes',
+      changed: counts,
+    }[api.status];
     lines.push(`${api.name} (${api.title}): ${status}`);
     for (const [location, changes] of byLocation(api)) {
       if (changes.length === 1 && ADDED.includes(changes[0].kind)) {
@@ -300,7 +354,8 @@ export function formatReport(report) {
         const note = c.acknowledged ? ` (acknowledged: ${c.acknowledged})` : '';
         lines.push(`    ${MARK[c.verdict]}  ${c.detail}  [${c.kind}]${note}`);
         // The text to paste into the acknowledged file covers every operation the change reaches.
-        if (c.verdict === 'review') lines.push(`              to acknowledge everywhere: change: ${JSON.stringify(c.about)}`);
+        if (c.verdict === 'review')
+          lines.push(`              to acknowledge everywhere: change: ${JSON.stringify(c.about)}`);
       }
     }
     lines.push('');
@@ -334,7 +389,10 @@ export function changeGroups(api) {
 /** "2 operations and 1 webhook": how far a change reaches. */
 export function reach(locations) {
   const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
-  return [[locations.length - hooks, 'operation'], [hooks, 'webhook']]
+  return [
+    [locations.length - hooks, 'operation'],
+    [hooks, 'webhook'],
+  ]
     .filter(([n]) => n)
     .map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`)
     .join(' and ');
@@ -342,15 +400,22 @@ export function reach(locations) {
 
 /** One Markdown section: each change once, with every operation and webhook it reaches. */
 function markdownSection(report, verdict) {
-  const groups = report.apis.flatMap((api) => changeGroups(api).filter((g) => g.verdict === verdict).map((g) => ({ ...g, api: api.name })));
+  const groups = report.apis.flatMap((api) =>
+    changeGroups(api)
+      .filter((g) => g.verdict === verdict)
+      .map((g) => ({ ...g, api: api.name })),
+  );
   const lines = [];
   for (const g of groups.slice(0, MARKDOWN_LIMIT)) {
-    lines.push(`- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${reach(g.locations)}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`);
+    lines.push(
+      `- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${reach(g.locations)}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`,
+    );
     // One line of places when the change reads the same everywhere; else each place with its own wording.
     if (g.at.every((c) => c.detail === g.at[0].detail)) lines.push(`  - ${g.locations.map(code).join(', ')}`);
     else for (const c of g.at) lines.push(`  - ${code(c.location)}: ${code(c.detail)}`);
   }
-  if (groups.length > MARKDOWN_LIMIT) lines.push(`- … and ${groups.length - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
+  if (groups.length > MARKDOWN_LIMIT)
+    lines.push(`- … and ${groups.length - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
   return { count: groups.length, lines };
 }
 
@@ -363,18 +428,49 @@ export function formatMarkdown(report) {
   // The mark agrees with the exit code: ✅ passes, ❌ and ⚠️ fail.
   const verdict = report.declared
     ? `✅ **${breaking.count ? 'Breaking changes' : 'Changes to review'} declared by the version ${report.declared.from} → ${report.declared.to}**`
-    : breaking.count ? '❌ **Breaking changes**' : review.count ? '⚠️ **Changes to review by hand**' : '✅ **No breaking changes**';
+    : breaking.count
+      ? '❌ **Breaking changes**'
+      : review.count
+        ? '⚠️ **Changes to review by hand**'
+        : '✅ **No breaking changes**';
   const lines = ['## Contract diff', '', `${verdict}: ${code(report.base)} → ${code(report.head)}`, ''];
-  const apis = report.apis.map((a) => `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.deprecated.length}/${a.nonBreaking.length}` : a.status}`);
+  const apis = report.apis.map(
+    (a) =>
+      `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.deprecated.length}/${a.nonBreaking.length}` : a.status}`,
+  );
   lines.push(`Per API (breaking/to review/deprecated/non-breaking): ${apis.join(', ')}.`, '');
   if (breaking.count) lines.push(`### Breaking changes (${breaking.count})`, '', ...breaking.lines, '');
   if (review.count) {
-    lines.push(`### To review by hand (${review.count})`, '', `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`, '', ...review.lines, '');
+    lines.push(
+      `### To review by hand (${review.count})`,
+      '',
+      `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`,
+      '',
+      ...review.lines,
+      '',
+    );
   }
   if (deprecated.count) {
-    lines.push(`### ${DEPRECATIONS_TITLE} (${deprecated.count})`, '', 'Not breaking; the release notes list them under "Deprecated".', '', ...deprecated.lines, '');
+    lines.push(
+      `### ${DEPRECATIONS_TITLE} (${deprecated.count})`,
+      '',
+      'Not breaking; the release notes list them under "Deprecated".',
+      '',
+      ...deprecated.lines,
+      '',
+    );
   }
-  if (additive.count) lines.push(`### Additive and other non-breaking changes (${additive.count})`, '', '<details><summary>Show</summary>', '', ...additive.lines, '', '</details>', '');
+  if (additive.count)
+    lines.push(
+      `### Additive and other non-breaking changes (${additive.count})`,
+      '',
+      '<details><summary>Show</summary>',
+      '',
+      ...additive.lines,
+      '',
+      '</details>',
+      '',
+    );
   lines.push(...verdictLines(report).map((l) => `> ${l}`));
   return lines.join('\n');
 }

@@ -14,7 +14,13 @@ import { ROOT } from './paths.mjs';
 
 /** Where the dev of the checkout at `root` records itself. */
 export const devRecordOf = (root) =>
-  path.join(root, 'node_modules', '.cache', 'verification-contracts', `dev-${createHash('sha256').update(root).digest('hex').slice(0, 12)}.json`);
+  path.join(
+    root,
+    'node_modules',
+    '.cache',
+    'verification-contracts',
+    `dev-${createHash('sha256').update(root).digest('hex').slice(0, 12)}.json`,
+  );
 const RECORD = devRecordOf(ROOT);
 const ROUTE = '/__dev/build';
 
@@ -75,11 +81,17 @@ export function handToDev(options) {
     let answered = false;
     const req = request(`${record.url}${ROUTE}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-Dev-Token': record.token },
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        'X-Dev-Token': record.token,
+      },
     });
     req.on('response', (res) => {
       answered = true;
-      console.log(`build: run by npm run dev (pid ${record.pid}, docs ${record.url}/), which owns generated/ in this checkout; its lines follow`);
+      console.log(
+        `build: run by npm run dev (pid ${record.pid}, docs ${record.url}/), which owns generated/ in this checkout; its lines follow`,
+      );
       let status = null;
       let pending = '';
       res.setEncoding('utf8');
@@ -98,7 +110,9 @@ export function handToDev(options) {
     });
     req.on('error', (err) => {
       if (answered) return;
-      console.log(`build: npm run dev (pid ${record.pid}) did not answer at ${record.url} (${err.message}); building here`);
+      console.log(
+        `build: npm run dev (pid ${record.pid}) did not answer at ${record.url} (${err.message}); building here`,
+      );
       resolve(null);
     });
     req.end(body);
@@ -109,7 +123,9 @@ function buildRequestHandler(token, run) {
   return (req, res) => {
     if (req.url !== ROUTE) return false;
     if (req.method !== 'POST' || req.headers['x-dev-token'] !== token) {
-      res.writeHead(403, { 'Content-Type': 'text/plain' }).end('run `npm run build` in this checkout to hand a build to npm run dev\n');
+      res
+        .writeHead(403, { 'Content-Type': 'text/plain' })
+        .end('run `npm run build` in this checkout to hand a build to npm run dev\n');
       return true;
     }
     let body = '';

@@ -40,7 +40,8 @@ const track = (pid, exited) => {
 export function devMocks({ out, ports, signal, log, warn }) {
   const running = new Map();
   const kept = new Map();
-  const startOn = (api, port) => startPrism({ document: mockDocumentOf(api.name, out), port, timeoutMs: 120_000, signal });
+  const startOn = (api, port) =>
+    startPrism({ document: mockDocumentOf(api.name, out), port, timeoutMs: 120_000, signal });
   async function start(api) {
     if (signal.aborted) return;
     const asked = ports[api.name];
@@ -79,8 +80,10 @@ export function devMocks({ out, ports, signal, log, warn }) {
   const enqueue = (fn) => (queue = queue.then(fn));
   return {
     start: () => enqueue(() => Promise.all(MOCKED_APIS.map(start))),
-    follow: (names) => enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(startIfStopped))),
-    restart: (names) => enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(restartOne))),
+    follow: (names) =>
+      enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(startIfStopped))),
+    restart: (names) =>
+      enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(restartOne))),
     // A start under way ends at once: `signal` has killed its Prism.
     stop: () => enqueue(() => Promise.all([...running.values()].map((mock) => mock.stop()))),
   };
@@ -106,7 +109,10 @@ export function devSandbox({ out, port, signal, log, warn }) {
       me.once('exit', () => resolve(false));
     });
     if (signal.aborted) return;
-    if (!started) return warn(`the sandbox did not start (${text.trim() || 'no output'}); it is tried again after the next rebuild`);
+    if (!started)
+      return warn(
+        `the sandbox did not start (${text.trim() || 'no output'}); it is tried again after the next rebuild`,
+      );
     const url = /listening on (\S+)/.exec(text)[1];
     const key = /X-Auth-Key: (\S+)/.exec(text)[1];
     const token = /Bearer (\S+)/.exec(text)[1];

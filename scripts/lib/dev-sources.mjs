@@ -31,7 +31,10 @@ export function changedFiles(before, now) {
  * sources as `texts` holds them.
  */
 export function apisTouchedBy(files, texts) {
-  const refs = (file) => [...(texts.get(file) ?? '').matchAll(/\$ref['"]?:\s*['"]?([^'"#\s]+)/g)].map(([, ref]) => path.resolve(path.dirname(file), ref));
+  const refs = (file) =>
+    [...(texts.get(file) ?? '').matchAll(/\$ref['"]?:\s*['"]?([^'"#\s]+)/g)].map(([, ref]) =>
+      path.resolve(path.dirname(file), ref),
+    );
   const touched = [];
   for (const api of APIS) {
     const seen = new Set();

@@ -10,7 +10,8 @@ const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 /** Words a partner-facing text must not hold: repository paths and files, and "the/this contract". */
-export const MAINTAINER_TALK = /DECISIONS\.md|\b(?:openapi|guides|scripts|src|test|generated)\/|\b[\w-]+\.(?:mjs|ts|md)\b|\b(?:this|the) contract\b|npm run /i;
+export const MAINTAINER_TALK =
+  /DECISIONS\.md|\b(?:openapi|guides|scripts|src|test|generated)\/|\b[\w-]+\.(?:mjs|ts|md)\b|\b(?:this|the) contract\b|npm run /i;
 
 /** The statement marker every description uses for a decision: `Assumed ([P1](assumptions.html#P1)): `. */
 export const ASSUMED_MARKER = /Assumed \(\[([A-Z]+\d+)\]\(assumptions\.html#\1\)\): /g;
@@ -116,7 +117,8 @@ export function assumptionsPage(decisionsMarkdown) {
   // Rows listed under "Rows no description marks" assume nothing a description states.
   const unmarked = new Set([...decisionsMarkdown.matchAll(/^- ([VP]\d+): /gm)].map((m) => m[1]));
   const rows = decisionRows(decisionsMarkdown).filter((r) => !unmarked.has(r.id));
-  if (rows.length === 0) throw new Error('openapi/DECISIONS.md has no V or P rows; the assumptions page would be empty.');
+  if (rows.length === 0)
+    throw new Error('openapi/DECISIONS.md has no V or P rows; the assumptions page would be empty.');
   const section = (title, prefix) => {
     const entries = rows
       .filter((r) => r.id.startsWith(prefix))
@@ -164,7 +166,9 @@ ${marked.parse(releases)}`,
 function publishedPart(markdown, name, where) {
   const found = new RegExp(`<!-- published: ${name}\\b[^>]*-->([\\s\\S]*?)<!-- /published -->`).exec(markdown);
   if (!found) {
-    throw new Error(`${where} has no part marked <!-- published: ${name} --> … <!-- /published -->; mark the part the docs publish as ${name}.html.`);
+    throw new Error(
+      `${where} has no part marked <!-- published: ${name} --> … <!-- /published -->; mark the part the docs publish as ${name}.html.`,
+    );
   }
   return found[1].trim();
 }

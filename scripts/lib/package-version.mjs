@@ -19,7 +19,9 @@ export function withVersion(yamlText, version) {
   const stamped = yamlText.replace(/^(info:\n(?:(?: {2}.*)?\n)*? {2}version: ).*$/m, `$1${version}`);
   const written = parse(stamped)?.info?.version;
   if (written !== version) {
-    throw new Error(`could not write version ${version} into the bundle's info.version (found ${JSON.stringify(written)}); the bundle's info block needs a top-level \`version:\` line`);
+    throw new Error(
+      `could not write version ${version} into the bundle's info.version (found ${JSON.stringify(written)}); the bundle's info block needs a top-level \`version:\` line`,
+    );
   }
   return stamped;
 }

@@ -20,7 +20,8 @@ const portFree = (port, host) =>
  * default): the JSON twin, on which Prism starts 0.7 s of CPU sooner than on
  * the YAML one.
  */
-export const mockDocumentOf = (apiName, out = path.join(ROOT, 'generated')) => path.join(out, 'openapi', `${apiName}.json`);
+export const mockDocumentOf = (apiName, out = path.join(ROOT, 'generated')) =>
+  path.join(out, 'openapi', `${apiName}.json`);
 
 /**
  * The port of an API's mock: its environment variable (e.g. MOCK_V2_PORT),
@@ -31,7 +32,9 @@ export function mockPortOf(api, env = process.env) {
   if (raw === undefined || raw === '') return api.mockPort;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`${api.mockPortEnv}=${raw} is not a port number (0-65535; 0 for any free port); set it to one and start again`);
+    throw new Error(
+      `${api.mockPortEnv}=${raw} is not a port number (0-65535; 0 for any free port); set it to one and start again`,
+    );
   }
   return port;
 }
@@ -66,7 +69,14 @@ export function freePort(host = '127.0.0.1') {
  * early. `signal` stops a start under way (Prism is killed).
  * @param {{ document: string, port: number, host?: string, logLevel?: string, timeoutMs?: number, signal?: AbortSignal }} options
  */
-export async function startPrism({ document, port, host = '127.0.0.1', logLevel = 'error', timeoutMs = 30000, signal }) {
+export async function startPrism({
+  document,
+  port,
+  host = '127.0.0.1',
+  logLevel = 'error',
+  timeoutMs = 30000,
+  signal,
+}) {
   if (port !== 0) return startPrismOn({ document, port, host, logLevel, timeoutMs, signal });
   // Prism prints the address it listens on only at log levels that also
   // print every request, so the free port is chosen here and handed to it.
@@ -83,7 +93,9 @@ export async function startPrism({ document, port, host = '127.0.0.1', logLevel 
 
 async function startPrismOn({ document, port, host, logLevel, timeoutMs, signal }) {
   if (!(await portFree(port, host))) {
-    throw Object.assign(new Error(`port ${port} on ${host} is in use; stop what runs there or choose another port`), { portTaken: true });
+    throw Object.assign(new Error(`port ${port} on ${host} is in use; stop what runs there or choose another port`), {
+      portTaken: true,
+    });
   }
   signal?.throwIfAborted();
   const child = spawn(PRISM, ['mock', '-h', host, '-p', String(port), '-v', logLevel, document], {
@@ -118,7 +130,9 @@ async function startPrismOn({ document, port, host, logLevel, timeoutMs, signal 
   exited.then((result) => (early = result));
   while (!(await accepts(port, host))) {
     if (early) {
-      const why = signal?.aborted ? 'stopped while starting' : `exited before it listened (${early.code ?? early.signal})`;
+      const why = signal?.aborted
+        ? 'stopped while starting'
+        : `exited before it listened (${early.code ?? early.signal})`;
       throw Object.assign(new Error(`Prism ${why} for ${document}`), { portTaken: /EADDRINUSE/.test(output) });
     }
     if (Date.now() > deadline) {

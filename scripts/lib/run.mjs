@@ -58,7 +58,8 @@ async function endGroup(group) {
 // the tool started has ended.
 export function runTool(name, args, { quiet = false } = {}) {
   const signal = toolAbort.getStore();
-  const abortError = () => new DOMException(`${path.basename(name)} was stopped: a newer build replaces it`, 'AbortError');
+  const abortError = () =>
+    new DOMException(`${path.basename(name)} was stopped: a newer build replaces it`, 'AbortError');
   if (signal?.aborted) return Promise.reject(abortError());
   return new Promise((resolve, reject) => {
     // Only a tool that can be stopped gets a group of its own: one that

@@ -41,14 +41,29 @@
 // `anyOf|oneOf: [X, {type: 'null'}]` are one thing; `$ref` and inline compare
 // by resolved content.
 
-import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, forgetFingerprints, isAnnotation, refName } from './schema-view.mjs';
+import {
+  LOWER,
+  MAX_DEPTH,
+  UPPER,
+  deref,
+  fingerprint,
+  flatten,
+  forgetFingerprints,
+  isAnnotation,
+  refName,
+} from './schema-view.mjs';
 
 export { deref, forgetFingerprints, isAnnotation };
 
 // format → the formats that accept every value it accepts, and more.
 const WIDER_FORMATS = {
-  int32: ['int64'], float: ['double'], email: ['idn-email'], hostname: ['idn-hostname'],
-  uri: ['uri-reference', 'iri', 'iri-reference'], 'uri-reference': ['iri-reference'], iri: ['iri-reference'],
+  int32: ['int64'],
+  float: ['double'],
+  email: ['idn-email'],
+  hostname: ['idn-hostname'],
+  uri: ['uri-reference', 'iri', 'iri-reference'],
+  'uri-reference': ['iri-reference'],
+  iri: ['iri-reference'],
 };
 const merged = (subs) => (subs.length === 1 ? subs[0] : { allOf: subs });
 const show = (set) => [...set].join(' | ');
@@ -60,7 +75,17 @@ const jsonType = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Numb
  * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where` names the place in the operation ("response 200"),
  * `field` the path inside the schema; `origin` the nearest named schema.
  */
-export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', depth = 0, refs = new Set(), origin = null) {
+export function compareSchema(
+  ctx,
+  baseNode,
+  headNode,
+  dir,
+  where,
+  field = '',
+  depth = 0,
+  refs = new Set(),
+  origin = null,
+) {
   if ((baseNode === undefined && headNode === undefined) || depth > MAX_DEPTH) return;
   baseNode ??= {};
   headNode ??= {};
@@ -86,9 +111,10 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
   const say = (verdict, kind, text, name) => {
     const f = name === undefined ? field : sub(name);
     const rel = relative(f);
-    const [detail, inner] = name === undefined
-      ? [`${at}: ${text}`, rel ? `: field ${rel}: ${text}` : `: ${text}`]
-      : [`${where}: field ${f} ${text}`, `: field ${rel} ${text}`];
+    const [detail, inner] =
+      name === undefined
+        ? [`${at}: ${text}`, rel ? `: field ${rel}: ${text}` : `: ${text}`]
+        : [`${where}: field ${f} ${text}`, `: field ${rel} ${text}`];
     ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
   };
   // A narrowing (fewer values valid) breaks input; a widening breaks output.
@@ -120,7 +146,8 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
     if (lost.length) narrowed('type-narrowed', `type ${show(b.types)} → ${show(h.types)}`);
     if (gained.length) widened('type-widened', `type ${show(b.types)} → ${show(h.types)}`);
   } else if (!b.types && h.types && !hasAlternatives) narrowed('type-narrowed', `type ${show(h.types)} added`);
-  else if (b.types && !h.types && !hasAlternatives && !enumFits(h, b.types)) widened('type-widened', `type ${show(b.types)} dropped`);
+  else if (b.types && !h.types && !hasAlternatives && !enumFits(h, b.types))
+    widened('type-widened', `type ${show(b.types)} dropped`);
 
   // Enums (const is an enum of one value).
   if (b.enum && h.enum) {
@@ -136,16 +163,24 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
     const [was, now] = [b.bounds[k], h.bounds[k]];
     if (was === now) continue;
     const tighter = was === undefined || (now !== undefined && (LOWER.includes(k) ? now > was : now < was));
-    (tighter ? narrowed : widened)(tighter ? 'bound-narrowed' : 'bound-widened', `${k} ${was ?? 'none'} → ${now ?? 'none'}`);
+    (tighter ? narrowed : widened)(
+      tighter ? 'bound-narrowed' : 'bound-widened',
+      `${k} ${was ?? 'none'} → ${now ?? 'none'}`,
+    );
   }
   if (b.multipleOf !== h.multipleOf) {
     const text = `multipleOf ${b.multipleOf ?? 'none'} → ${h.multipleOf ?? 'none'}`;
     const divides = (x, y) => Math.abs(x / y - Math.round(x / y)) < 1e-9; // x is a multiple of y
-    if (b.multipleOf === undefined || (h.multipleOf !== undefined && divides(h.multipleOf, b.multipleOf))) narrowed('bound-narrowed', text);
+    if (b.multipleOf === undefined || (h.multipleOf !== undefined && divides(h.multipleOf, b.multipleOf)))
+      narrowed('bound-narrowed', text);
     else if (h.multipleOf === undefined || divides(b.multipleOf, h.multipleOf)) widened('bound-widened', text);
     else say('breaking', 'constraint-changed', text);
   }
-  if (b.uniqueItems !== h.uniqueItems) (h.uniqueItems ? narrowed : widened)(h.uniqueItems ? 'constraint-added' : 'constraint-removed', `uniqueItems ${b.uniqueItems} → ${h.uniqueItems}`);
+  if (b.uniqueItems !== h.uniqueItems)
+    (h.uniqueItems ? narrowed : widened)(
+      h.uniqueItems ? 'constraint-added' : 'constraint-removed',
+      `uniqueItems ${b.uniqueItems} → ${h.uniqueItems}`,
+    );
   if (b.format !== h.format) {
     const text = `format ${b.format ?? 'none'} → ${h.format ?? 'none'}`;
     if (b.format === undefined) narrowed('constraint-added', text);
@@ -155,36 +190,55 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
   }
   const patternsAdded = [...h.patterns].filter((p) => !b.patterns.has(p));
   const patternsRemoved = [...b.patterns].filter((p) => !h.patterns.has(p));
-  if (patternsAdded.length && patternsRemoved.length) say('review', 'pattern-changed', `pattern ${patternsRemoved.join(' & ')} → ${patternsAdded.join(' & ')} (whether it accepts more or less is not known)`);
+  if (patternsAdded.length && patternsRemoved.length)
+    say(
+      'review',
+      'pattern-changed',
+      `pattern ${patternsRemoved.join(' & ')} → ${patternsAdded.join(' & ')} (whether it accepts more or less is not known)`,
+    );
   else if (patternsAdded.length) narrowed('constraint-added', `pattern ${patternsAdded.join(' & ')} added`);
   else if (patternsRemoved.length) widened('constraint-removed', `pattern ${patternsRemoved.join(' & ')} removed`);
 
   // Annotations that change what a side may send or rely on.
-  if (!b.readOnly && h.readOnly) say(isInput ? 'breaking' : 'ok', 'read-only-added', 'became readOnly (no longer sent in requests)');
-  if (!b.writeOnly && h.writeOnly) say(isInput ? 'ok' : 'breaking', 'write-only-added', 'became writeOnly (no longer in answers)');
+  if (!b.readOnly && h.readOnly)
+    say(isInput ? 'breaking' : 'ok', 'read-only-added', 'became readOnly (no longer sent in requests)');
+  if (!b.writeOnly && h.writeOnly)
+    say(isInput ? 'ok' : 'breaking', 'write-only-added', 'became writeOnly (no longer in answers)');
   if (b.readOnly && !h.readOnly) say('ok', 'read-only-removed', 'no longer readOnly');
   if (b.writeOnly && !h.writeOnly) say('ok', 'write-only-removed', 'no longer writeOnly');
   if (b.default !== h.default) {
     const text = `default ${b.default ?? 'none'} → ${h.default ?? 'none'}`;
     if (b.default === undefined) say('ok', 'default-added', text);
-    else if (h.default === undefined) say('review', 'default-removed', `${text} (is what an absent value means still the same?)`);
+    else if (h.default === undefined)
+      say('review', 'default-removed', `${text} (is what an absent value means still the same?)`);
     else say('breaking', 'default-changed', `${text} (an absent value now means something else)`);
   }
   for (const k of new Set([...b.unknown.keys(), ...h.unknown.keys()])) {
-    if (b.unknown.get(k) !== h.unknown.get(k)) say('review', 'keyword-changed', `${k} ${b.unknown.get(k) ?? 'none'} → ${h.unknown.get(k) ?? 'none'}`);
+    if (b.unknown.get(k) !== h.unknown.get(k))
+      say('review', 'keyword-changed', `${k} ${b.unknown.get(k) ?? 'none'} → ${h.unknown.get(k) ?? 'none'}`);
   }
 
   compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput });
 
   // Arrays.
   if (b.items === false || h.items === false) {
-    if (b.items !== h.items) (h.items === false ? narrowed : widened)(h.items === false ? 'items-closed' : 'items-opened', h.items === false ? 'no items beyond prefixItems' : 'items beyond prefixItems allowed');
+    if (b.items !== h.items)
+      (h.items === false ? narrowed : widened)(
+        h.items === false ? 'items-closed' : 'items-opened',
+        h.items === false ? 'no items beyond prefixItems' : 'items beyond prefixItems allowed',
+      );
   } else added(b.items, h.items, `${field}[]`, 'items');
   for (let i = 0; i < Math.max(b.prefixItems.length, h.prefixItems.length); i++) {
-    added(b.prefixItems[i] && merged(b.prefixItems[i]), h.prefixItems[i] && merged(h.prefixItems[i]), `${field}[${i}]`, `prefixItems[${i}]`);
+    added(
+      b.prefixItems[i] && merged(b.prefixItems[i]),
+      h.prefixItems[i] && merged(h.prefixItems[i]),
+      `${field}[${i}]`,
+      `prefixItems[${i}]`,
+    );
   }
   if (!b.contains.length && h.contains.length) narrowed('contains-added', 'must contain a matching item');
-  else if (b.contains.length && !h.contains.length) widened('contains-removed', 'no longer must contain a matching item');
+  else if (b.contains.length && !h.contains.length)
+    widened('contains-removed', 'no longer must contain a matching item');
   else if (b.contains.length) deeper(merged(b.contains), merged(h.contains), `${field}[contains]`);
 
   // not: its schema is compared the other way round.
@@ -214,7 +268,9 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, field = '', d
  */
 function reportDeprecation(ctx, b, h, { where, field, about, relative }) {
   if (b.deprecated === h.deprecated) return;
-  const [verdict, kind, text] = h.deprecated ? ['deprecated', 'deprecated', 'deprecated'] : ['ok', 'undeprecated', 'no longer deprecated'];
+  const [verdict, kind, text] = h.deprecated
+    ? ['deprecated', 'deprecated', 'deprecated']
+    : ['ok', 'undeprecated', 'no longer deprecated'];
   const origin = about(h.deprecated ? h : b);
   const rel = relative(field, origin);
   const detail = field ? `${where}: field ${field} ${text}` : `${where}: ${text}`;
@@ -229,25 +285,34 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
   for (const [name, subs] of h.properties) {
     if (!b.properties.has(name)) {
       const required = h.required.has(name);
-      say(required && isInput ? 'breaking' : 'ok', required && isInput ? 'field-added-required' : 'field-added', `added${required ? ' (required)' : ' (optional)'}`, name);
+      say(
+        required && isInput ? 'breaking' : 'ok',
+        required && isInput ? 'field-added-required' : 'field-added',
+        `added${required ? ' (required)' : ' (optional)'}`,
+        name,
+      );
       // A name the base accepted under additionalProperties keeps its old schema as the base.
-      if (b.additionalProperties && typeof b.additionalProperties === 'object') deeper(b.additionalProperties, merged(subs), sub(name));
+      if (b.additionalProperties && typeof b.additionalProperties === 'object')
+        deeper(b.additionalProperties, merged(subs), sub(name));
       continue;
     }
     if (!b.required.has(name) && h.required.has(name)) narrowed('field-became-required', 'became required', name);
-    if (b.required.has(name) && !h.required.has(name)) widened('field-became-optional', 'became optional (may be absent)', name);
+    if (b.required.has(name) && !h.required.has(name))
+      widened('field-became-optional', 'became optional (may be absent)', name);
     deeper(merged(b.properties.get(name)), merged(subs), sub(name));
   }
   for (const name of h.required) {
     if (!b.required.has(name) && !h.properties.has(name)) narrowed('field-became-required', 'became required', name);
   }
   for (const [name] of b.required.entries()) {
-    if (!h.required.has(name) && !b.properties.has(name)) widened('field-became-optional', 'became optional (may be absent)', name);
+    if (!h.required.has(name) && !b.properties.has(name))
+      widened('field-became-optional', 'became optional (may be absent)', name);
   }
   for (const k of ['additionalProperties', 'unevaluatedProperties']) {
     const [was, now] = [b[k], h[k]];
     if (was === false && now !== false) say('ok', `${k}-opened`, `${k}: accepts fields it does not declare`);
-    else if (was !== false && now === false) narrowed(`${k}-closed`, `${k}: no longer accepts fields it does not declare`);
+    else if (was !== false && now === false)
+      narrowed(`${k}-closed`, `${k}: no longer accepts fields it does not declare`);
     else added(was, now, sub('*'), k);
   }
   for (const k of new Set([...b.patternProperties.keys(), ...h.patternProperties.keys()])) {
@@ -255,7 +320,12 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
     if (was && now) deeper(merged(was), merged(now), sub(`/${k}/`));
     else say('review', 'pattern-properties-changed', `patternProperties /${k}/ ${was ? 'removed' : 'added'}`);
   }
-  added(b.propertyNames.length && merged(b.propertyNames), h.propertyNames.length && merged(h.propertyNames), sub('[name]'), 'propertyNames');
+  added(
+    b.propertyNames.length && merged(b.propertyNames),
+    h.propertyNames.length && merged(h.propertyNames),
+    sub('[name]'),
+    'propertyNames',
+  );
   for (const k of new Set([...b.dependentRequired.keys(), ...h.dependentRequired.keys()])) {
     const [was, now] = [b.dependentRequired.get(k) ?? new Set(), h.dependentRequired.get(k) ?? new Set()];
     const added = [...now].filter((n) => !was.has(n));
@@ -277,7 +347,10 @@ function pairUp(ctx, bs, hs, keyOf, on) {
   const bLeft = [];
   bs.forEach((x, i) => {
     const j = hf.findIndex((f, k) => !hUsed.has(k) && f === bf[i]);
-    if (j < 0) return bLeft.push(i);
+    if (j < 0) {
+      bLeft.push(i);
+      return;
+    }
     hUsed.add(j);
     on.changed(x, hs[j], true);
   });
@@ -298,8 +371,10 @@ function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, wid
   const [ba, ha] = [b.alternatives, h.alternatives];
   if (!ba.length && !ha.length) return;
   if (ba.length > 1 || ha.length > 1) {
-    const lists = (doc, alts) => JSON.stringify(alts.map((a) => [a.kind, a.list.map((x) => fingerprint(doc, x)).sort()]));
-    if (lists(ctx.base, ba) !== lists(ctx.head, ha)) say('review', 'alternatives-changed', 'several oneOf/anyOf lists changed');
+    const lists = (doc, alts) =>
+      JSON.stringify(alts.map((a) => [a.kind, a.list.map((x) => fingerprint(doc, x)).sort()]));
+    if (lists(ctx.base, ba) !== lists(ctx.head, ha))
+      say('review', 'alternatives-changed', 'several oneOf/anyOf lists changed');
     return;
   }
   // One side without alternatives: the base (or head) as a whole may be one of them.
@@ -316,20 +391,27 @@ function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, wid
   const [bd, hd] = [ba[0]?.discriminator, ha[0]?.discriminator];
   if (bd?.propertyName !== hd?.propertyName) {
     if (bd && hd) say('breaking', 'discriminator-changed', `discriminator ${bd.propertyName} → ${hd.propertyName}`);
-    else say('review', 'discriminator-changed', `discriminator ${bd ? `${bd.propertyName} removed` : `${hd.propertyName} added`}`);
+    else
+      say(
+        'review',
+        'discriminator-changed',
+        `discriminator ${bd ? `${bd.propertyName} removed` : `${hd.propertyName} added`}`,
+      );
   } else if (bd && hd) {
     const [bm, hm] = [bd.mapping ?? {}, hd.mapping ?? {}];
-    for (const k of Object.keys(bm)) if (!(k in hm)) narrowed('discriminator-mapping-removed', `discriminator value ${k} no longer mapped`);
+    for (const k of Object.keys(bm))
+      if (!(k in hm)) narrowed('discriminator-mapping-removed', `discriminator value ${k} no longer mapped`);
     for (const k of Object.keys(hm)) {
       if (!(k in bm)) widened('discriminator-mapping-added', `discriminator value ${k} mapped`);
-      else if (fingerprint(ctx.base, { $ref: bm[k] }) !== fingerprint(ctx.head, { $ref: hm[k] })) deeper({ $ref: bm[k] }, { $ref: hm[k] }, field);
+      else if (fingerprint(ctx.base, { $ref: bm[k] }) !== fingerprint(ctx.head, { $ref: hm[k] }))
+        deeper({ $ref: bm[k] }, { $ref: hm[k] }, field);
     }
   }
   // Alternatives: same content, else same name, else same discriminator value, else the last one left.
   const property = hd?.propertyName ?? bd?.propertyName;
   const keys = [
     (doc, x) => fingerprint(doc, x),
-    (doc, x) => refName(x),
+    (_doc, x) => refName(x),
     (doc, x) => discriminatorValue(doc, x, property),
   ];
   const bLeft = new Set(bl.keys());

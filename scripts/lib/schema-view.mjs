@@ -10,16 +10,58 @@
 // compare equal.
 
 const ANNOTATIONS = new Set([
-  'description', 'title', 'summary', 'examples', 'example', '$comment', 'externalDocs', 'xml', 'deprecated',
-  '$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions',
+  'description',
+  'title',
+  'summary',
+  'examples',
+  'example',
+  '$comment',
+  'externalDocs',
+  'xml',
+  'deprecated',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$defs',
+  'definitions',
 ]);
 export const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
 export const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
 const HANDLED = new Set([
-  ...LOWER, ...UPPER, '$ref', 'type', 'nullable', 'enum', 'const', 'format', 'pattern', 'multipleOf', 'uniqueItems',
-  'properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'patternProperties', 'propertyNames',
-  'dependentRequired', 'dependentSchemas', 'items', 'prefixItems', 'contains', 'not', 'if', 'then', 'else',
-  'allOf', 'oneOf', 'anyOf', 'discriminator', 'readOnly', 'writeOnly', 'default',
+  ...LOWER,
+  ...UPPER,
+  '$ref',
+  'type',
+  'nullable',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'multipleOf',
+  'uniqueItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependentSchemas',
+  'items',
+  'prefixItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'discriminator',
+  'readOnly',
+  'writeOnly',
+  'default',
 ]);
 export const MAX_DEPTH = 64;
 export const isAnnotation = (key) => ANNOTATIONS.has(key) || key.startsWith('x-');
@@ -40,15 +82,27 @@ export function deref(doc, node) {
   let current = node;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
     if (!current.$ref.startsWith('#/') || hops > 32) return {};
-    current = current.$ref.slice(2).split('/').map(decode).reduce((at, key) => at?.[key], doc);
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map(decode)
+      .reduce((at, key) => at?.[key], doc);
   }
   return current ?? {};
 }
 
 export const refName = (node) => (typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : null);
 const asSchema = (node) => (node === true || node == null ? {} : node === false ? { not: {} } : node);
-const sortedJson = (value) => JSON.stringify(value, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)
-  ? Object.fromEntries(Object.keys(v).sort().map((key) => [key, v[key]])) : v));
+const sortedJson = (value) =>
+  JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((key) => [key, v[key]]),
+        )
+      : v,
+  );
 
 /**
  * A canonical text of a schema's resolved content: `$ref`s inlined (a cycle
@@ -57,7 +111,9 @@ const sortedJson = (value) => JSON.stringify(value, (k, v) => (v && typeof v ===
  */
 const fingerprints = new WeakMap(); // doc → node → text, kept for one comparison
 /** Forgets what was worked out for these documents (a caller may have changed them since). */
-export const forgetFingerprints = (...docs) => docs.forEach((doc) => doc && typeof doc === 'object' && fingerprints.delete(doc));
+export const forgetFingerprints = (...docs) => {
+  for (const doc of docs) if (doc && typeof doc === 'object') fingerprints.delete(doc);
+};
 export function fingerprint(doc, node, seen = new Set(), depth = 0) {
   if (!seen.size && !depth && node && typeof node === 'object' && doc && typeof doc === 'object') {
     if (!fingerprints.has(doc)) fingerprints.set(doc, new WeakMap());
@@ -89,7 +145,11 @@ function fingerprintOf(doc, node, seen, depth) {
       const v = own[k];
       if (leftOutOfText(k) || (k === 'deprecated' && v !== true)) continue;
       if (k === 'properties' || k === 'patternProperties' || k === 'dependentSchemas' || k === '$defs') {
-        out[k] = Object.fromEntries(Object.keys(v ?? {}).sort().map((name) => [name, plain(v[name], d + 1)]));
+        out[k] = Object.fromEntries(
+          Object.keys(v ?? {})
+            .sort()
+            .map((name) => [name, plain(v[name], d + 1)]),
+        );
       } else if (['required', 'type', 'enum'].includes(k) && Array.isArray(v)) {
         out[k] = v.map((x) => JSON.stringify(x)).sort();
       } else if (['oneOf', 'anyOf', 'allOf'].includes(k) && Array.isArray(v)) {
@@ -102,11 +162,34 @@ function fingerprintOf(doc, node, seen, depth) {
 }
 
 const emptyView = () => ({
-  types: null, enum: null, bounds: {}, format: undefined, patterns: new Set(), multipleOf: undefined, uniqueItems: false,
-  properties: new Map(), required: new Set(), additionalProperties: undefined, unevaluatedProperties: undefined,
-  patternProperties: new Map(), propertyNames: [], dependentRequired: new Map(), dependentSchemas: new Map(),
-  items: undefined, prefixItems: [], contains: [], not: [], conditionals: [], alternatives: [],
-  readOnly: false, writeOnly: false, deprecated: false, deprecatedUse: false, default: undefined, unknown: new Map(), ref: null,
+  types: null,
+  enum: null,
+  bounds: {},
+  format: undefined,
+  patterns: new Set(),
+  multipleOf: undefined,
+  uniqueItems: false,
+  properties: new Map(),
+  required: new Set(),
+  additionalProperties: undefined,
+  unevaluatedProperties: undefined,
+  patternProperties: new Map(),
+  propertyNames: [],
+  dependentRequired: new Map(),
+  dependentSchemas: new Map(),
+  items: undefined,
+  prefixItems: [],
+  contains: [],
+  not: [],
+  conditionals: [],
+  alternatives: [],
+  readOnly: false,
+  writeOnly: false,
+  deprecated: false,
+  deprecatedUse: false,
+  default: undefined,
+  unknown: new Map(),
+  ref: null,
 });
 
 const intersect = (a, b) => (a === null ? b : b === null ? a : new Set([...a].filter((x) => b.has(x))));
@@ -114,7 +197,9 @@ const intersectMap = (a, b) => (a === null ? b : b === null ? a : new Map([...a]
 const isNullSchema = (doc, node) => {
   const s = deref(doc, node);
   const keys = Object.keys(s).filter((k) => !isAnnotation(k));
-  return keys.length === 1 && (s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null'));
+  return (
+    keys.length === 1 && (s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null'))
+  );
 };
 
 /** Folds `other` into `view` as if both applied (allOf). */
@@ -124,19 +209,28 @@ function merge(view, other) {
   for (const [k, v] of Object.entries(other.bounds)) {
     view.bounds[k] = k in view.bounds ? (LOWER.includes(k) ? Math.max : Math.min)(view.bounds[k], v) : v;
   }
-  if (other.format !== undefined) view.format = view.format === undefined || view.format === other.format ? other.format : `${view.format}&${other.format}`;
+  if (other.format !== undefined)
+    view.format =
+      view.format === undefined || view.format === other.format ? other.format : `${view.format}&${other.format}`;
   for (const p of other.patterns) view.patterns.add(p);
-  if (other.multipleOf !== undefined) view.multipleOf = view.multipleOf === undefined ? other.multipleOf : view.multipleOf * other.multipleOf;
+  if (other.multipleOf !== undefined)
+    view.multipleOf = view.multipleOf === undefined ? other.multipleOf : view.multipleOf * other.multipleOf;
   view.uniqueItems ||= other.uniqueItems;
-  for (const [name, subs] of other.properties) view.properties.set(name, [...(view.properties.get(name) ?? []), ...subs]);
+  for (const [name, subs] of other.properties)
+    view.properties.set(name, [...(view.properties.get(name) ?? []), ...subs]);
   for (const r of other.required) view.required.add(r);
   for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
     if (other[k] === false || view[k] === undefined) view[k] = other[k];
   }
-  for (const [k, subs] of other.patternProperties) view.patternProperties.set(k, [...(view.patternProperties.get(k) ?? []), ...subs]);
-  for (const [k, names] of other.dependentRequired) view.dependentRequired.set(k, new Set([...(view.dependentRequired.get(k) ?? []), ...names]));
-  for (const [k, subs] of other.dependentSchemas) view.dependentSchemas.set(k, [...(view.dependentSchemas.get(k) ?? []), ...subs]);
-  other.prefixItems.forEach((subs, i) => (view.prefixItems[i] = [...(view.prefixItems[i] ?? []), ...subs]));
+  for (const [k, subs] of other.patternProperties)
+    view.patternProperties.set(k, [...(view.patternProperties.get(k) ?? []), ...subs]);
+  for (const [k, names] of other.dependentRequired)
+    view.dependentRequired.set(k, new Set([...(view.dependentRequired.get(k) ?? []), ...names]));
+  for (const [k, subs] of other.dependentSchemas)
+    view.dependentSchemas.set(k, [...(view.dependentSchemas.get(k) ?? []), ...subs]);
+  other.prefixItems.forEach((subs, i) => {
+    view.prefixItems[i] = [...(view.prefixItems[i] ?? []), ...subs];
+  });
   for (const k of ['propertyNames', 'contains', 'not', 'conditionals', 'alternatives']) view[k].push(...other[k]);
   view.readOnly ||= other.readOnly;
   view.writeOnly ||= other.writeOnly;
@@ -147,7 +241,10 @@ function merge(view, other) {
 
 // `{not: {}}` (or `{not: true}`) is the schema spelling of `false`.
 const acceptsNothing = (v) =>
-  typeof v === 'object' && v !== null && Object.keys(v).length === 1 && (v.not === true || (typeof v.not === 'object' && v.not !== null && !Object.keys(v.not).length));
+  typeof v === 'object' &&
+  v !== null &&
+  Object.keys(v).length === 1 &&
+  (v.not === true || (typeof v.not === 'object' && v.not !== null && !Object.keys(v.not).length));
 
 /** One view of a schema: `$ref`s resolved, `allOf` (and a lone alternative) merged, the nullable idiom folded in. */
 export function flatten(doc, rawNode, depth = 0) {
@@ -186,23 +283,35 @@ export function flatten(doc, rawNode, depth = 0) {
   for (const r of s.required ?? []) view.required.add(r);
   for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
     const v = s[k];
-    view[k] = v === false || acceptsNothing(v) ? false : v === undefined || v === true || (typeof v === 'object' && !Object.keys(v).length) ? undefined : v;
+    view[k] =
+      v === false || acceptsNothing(v)
+        ? false
+        : v === undefined || v === true || (typeof v === 'object' && !Object.keys(v).length)
+          ? undefined
+          : v;
   }
   for (const [k, sub] of Object.entries(s.patternProperties ?? {})) view.patternProperties.set(k, [sub]);
   // `additionalProperties: false` beside no properties and no patternProperties
   // accepts only the empty object, which is what `maxProperties: 0` says: the
   // two spellings compare as one, so moving between them is no change.
-  if (view.additionalProperties === false && !Object.keys(s.properties ?? {}).length && !Object.keys(s.patternProperties ?? {}).length) {
+  if (
+    view.additionalProperties === false &&
+    !Object.keys(s.properties ?? {}).length &&
+    !Object.keys(s.patternProperties ?? {}).length
+  ) {
     view.additionalProperties = undefined;
     view.bounds.maxProperties = 0;
   }
   if (s.propertyNames !== undefined) view.propertyNames.push(s.propertyNames);
   for (const [k, names] of Object.entries(s.dependentRequired ?? {})) view.dependentRequired.set(k, new Set(names));
   for (const [k, sub] of Object.entries(s.dependentSchemas ?? {})) view.dependentSchemas.set(k, [sub]);
-  (s.prefixItems ?? []).forEach((sub, i) => (view.prefixItems[i] = [sub]));
+  (s.prefixItems ?? []).forEach((sub, i) => {
+    view.prefixItems[i] = [sub];
+  });
   if (s.contains !== undefined) view.contains.push(s.contains);
   if (s.not !== undefined) view.not.push(s.not);
-  if (s.if !== undefined || s.then !== undefined || s.else !== undefined) view.conditionals.push({ if: s.if, then: s.then, else: s.else });
+  if (s.if !== undefined || s.then !== undefined || s.else !== undefined)
+    view.conditionals.push({ if: s.if, then: s.then, else: s.else });
   view.readOnly = s.readOnly === true;
   view.writeOnly = s.writeOnly === true;
   view.deprecated = s.deprecated === true;
@@ -214,7 +323,8 @@ export function flatten(doc, rawNode, depth = 0) {
     if (!Array.isArray(s[kind])) continue;
     let list = s[kind];
     // The nullable idiom: X or null, where nothing outside the alternatives constrains the type.
-    const nullable = list.length === 2 && list.some((x) => isNullSchema(doc, x)) && view.types === null && view.enum === null;
+    const nullable =
+      list.length === 2 && list.some((x) => isNullSchema(doc, x)) && view.types === null && view.enum === null;
     if (nullable) list = list.filter((x) => !isNullSchema(doc, x));
     if (list.length === 1) {
       const only = flatten(doc, list[0], depth + 1);
@@ -229,4 +339,3 @@ export function flatten(doc, rawNode, depth = 0) {
   if (s.discriminator && !view.alternatives.length) view.unknown.set('discriminator', sortedJson(s.discriminator));
   return view;
 }
-

@@ -58,7 +58,11 @@ export function buildSteps(out) {
       fn: lintBundles,
       after: ['bundle'],
       inputs: [gen('openapi'), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')],
-      perApi: (api) => [gen('openapi', `${api.name}.yaml`), root('.spectral.yaml'), root('scripts', 'lint-bundles.mjs')],
+      perApi: (api) => [
+        gen('openapi', `${api.name}.yaml`),
+        root('.spectral.yaml'),
+        root('scripts', 'lint-bundles.mjs'),
+      ],
       outputs: [],
     },
     types: {
@@ -151,8 +155,16 @@ export function sourceDirsOf(api) {
       if (!/\.ya?ml$/.test(file)) continue;
       const text = readFileSync(path.join(ROOT, 'openapi', dir, file), 'utf8');
       for (const [, ref] of text.matchAll(/\$ref:\s*['"]?([^'"#\s]+)/g)) {
-        const [top] = path.relative(path.join(ROOT, 'openapi'), path.resolve(ROOT, 'openapi', dir, path.dirname(file), ref)).split(path.sep);
-        if (top && top !== '..' && existsSync(path.join(ROOT, 'openapi', top)) && statSync(path.join(ROOT, 'openapi', top)).isDirectory()) dirs.add(top);
+        const [top] = path
+          .relative(path.join(ROOT, 'openapi'), path.resolve(ROOT, 'openapi', dir, path.dirname(file), ref))
+          .split(path.sep);
+        if (
+          top &&
+          top !== '..' &&
+          existsSync(path.join(ROOT, 'openapi', top)) &&
+          statSync(path.join(ROOT, 'openapi', top)).isDirectory()
+        )
+          dirs.add(top);
       }
     }
   }

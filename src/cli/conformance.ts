@@ -46,11 +46,16 @@ target that cannot be reached, a refused credential or a wrong base URL.`;
 function count(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}"`, 'conformance');
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}"`, 'conformance');
   return n;
 }
 
-export async function conformanceCommand(argv: string[], out: (line: string) => void, err: (line: string) => void = () => undefined): Promise<number> {
+export async function conformanceCommand(
+  argv: string[],
+  out: (line: string) => void,
+  err: (line: string) => void = () => undefined,
+): Promise<number> {
   const { values } = parseOptions('conformance', argv, {
     api: { type: 'string' },
     'base-url': { type: 'string' },
@@ -73,11 +78,25 @@ export async function conformanceCommand(argv: string[], out: (line: string) => 
   const api = values.api;
   if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', 'conformance');
   const baseUrl = values['base-url'];
-  if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError('--base-url must be an http:// or https:// URL', 'conformance');
-  const credential = api === 'partner' ? (values['auth-key'] ?? process.env.CONFORMANCE_AUTH_KEY) : (values['access-token'] ?? process.env.CONFORMANCE_ACCESS_TOKEN);
+  if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new UsageError('--base-url must be an http:// or https:// URL', 'conformance');
+  const credential =
+    api === 'partner'
+      ? (values['auth-key'] ?? process.env.CONFORMANCE_AUTH_KEY)
+      : (values['access-token'] ?? process.env.CONFORMANCE_ACCESS_TOKEN);
   const wrongFlag = api === 'partner' ? values['access-token'] : values['auth-key'];
-  if (wrongFlag !== undefined) throw new UsageError(api === 'partner' ? 'the partner API takes --auth-key, not --access-token' : 'the v2 API takes --access-token, not --auth-key', 'conformance');
-  if (!credential?.trim()) throw new UsageError(api === 'partner' ? '--auth-key is required for --api partner' : '--access-token is required for --api v2', 'conformance');
+  if (wrongFlag !== undefined)
+    throw new UsageError(
+      api === 'partner'
+        ? 'the partner API takes --auth-key, not --access-token'
+        : 'the v2 API takes --access-token, not --auth-key',
+      'conformance',
+    );
+  if (!credential?.trim())
+    throw new UsageError(
+      api === 'partner' ? '--auth-key is required for --api partner' : '--access-token is required for --api v2',
+      'conformance',
+    );
   if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner')) {
     throw new UsageError('--rotate-key needs --api partner and --allow-writes', 'conformance');
   }
@@ -85,11 +104,27 @@ export async function conformanceCommand(argv: string[], out: (line: string) => 
   const maxRequests = count(values['max-requests'], 'max-requests', 1) ?? 1000;
   const requests = count(values.requests, 'requests', 0) ?? Math.min(300, maxRequests);
   const rate = values.rate === undefined ? 10 : Number(values.rate);
-  if (!(rate >= 0)) throw new UsageError(`--rate must be a number of requests per second (0: no limit), not "${values.rate}"`, 'conformance');
+  if (!(rate >= 0))
+    throw new UsageError(
+      `--rate must be a number of requests per second (0: no limit), not "${values.rate}"`,
+      'conformance',
+    );
 
-  let report;
+  let report: Awaited<ReturnType<typeof runConformance>>;
   try {
-    report = await runConformance({ api, baseUrl, credential, seed, requests, maxRequests, rate, allowWrites: values['allow-writes'], checkDelivery: values['check-delivery'], rotateKeyFile: values['rotate-key'], progress: (line) => err(`conformance: ${line}`) });
+    report = await runConformance({
+      api,
+      baseUrl,
+      credential,
+      seed,
+      requests,
+      maxRequests,
+      rate,
+      allowWrites: values['allow-writes'],
+      checkDelivery: values['check-delivery'],
+      rotateKeyFile: values['rotate-key'],
+      progress: (line) => err(`conformance: ${line}`),
+    });
   } catch (e) {
     if (e instanceof UnreachableError || e instanceof PreflightError) throw new UsageError(e.message);
     throw e;

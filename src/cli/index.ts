@@ -47,7 +47,11 @@ async function usageOf(words: string[]): Promise<string> {
   throw new UsageError(`unknown command "${name}"`, '');
 }
 
-export async function run(argv: string[], out = (line: string) => console.log(line), err = (line: string) => console.error(line)): Promise<number> {
+export async function run(
+  argv: string[],
+  out = (line: string) => console.log(line),
+  err = (line: string) => console.error(line),
+): Promise<number> {
   const [group, command, ...rest] = argv;
   try {
     if (!group) {
@@ -77,7 +81,12 @@ export async function run(argv: string[], out = (line: string) => console.log(li
     if (command === 'send') return await sendCommand(rest, out);
     if (command === 'verify') return await verifyCommand(rest, out);
     if (command === 'check') return await checkCommand(rest, out);
-    throw new UsageError(command === undefined ? 'webhooks needs a command, send, verify or check' : `unknown command "webhooks ${command}"`, 'webhooks');
+    throw new UsageError(
+      command === undefined
+        ? 'webhooks needs a command, send, verify or check'
+        : `unknown command "webhooks ${command}"`,
+      'webhooks',
+    );
   } catch (e) {
     if (e instanceof UsageError) {
       err(e.line);

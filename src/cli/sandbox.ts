@@ -7,10 +7,15 @@ const flagged = DECLARED_OPTIONS.flatMap(([name, { flag, ...read }]) => (flag ? 
 /** `--auth-key KEY`, `--allow-unknown-fields`. */
 const flagWords = ({ name, value }: NonNullable<SandboxOption['flag']>) => `--${name}${value ? ` ${value}` : ''}`;
 /** The parser's spec of the declared options' flags: a string, or a switch when the flag takes no value. */
-const SETTINGS_FLAGS = Object.fromEntries(flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]));
+const SETTINGS_FLAGS = Object.fromEntries(
+  flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]),
+);
 
 /** The declared options of a parsed command line, each read and checked by its row; `refuse` is called with what is wrong, naming the flag. */
-export function settingsFromFlags(values: Record<string, unknown>, refuse: (message: string) => never): SandboxSettings {
+export function settingsFromFlags(
+  values: Record<string, unknown>,
+  refuse: (message: string) => never,
+): SandboxSettings {
   const settings: Record<string, unknown> = {};
   for (const { name, flag, fromText, rule } of flagged) {
     const text = values[flag.name];
@@ -36,7 +41,12 @@ const settingsHelp = () =>
     return [...(head.length < 25 ? [head.padEnd(25) + first.trimStart()] : [head, first]), ...rest];
   });
 
-const synopsis = ['[--port PORT]', ...flagged.map(({ flag }) => `[${flagWords(flag)}]`), '[--state FILE]', '[--fault LIST]'];
+const synopsis = [
+  '[--port PORT]',
+  ...flagged.map(({ flag }) => `[${flagWords(flag)}]`),
+  '[--state FILE]',
+  '[--fault LIST]',
+];
 const opening = `Usage: ${PROGRAM} sandbox `;
 
 /** The synopsis words in lines under 92 characters, each continuation under the first word. */
@@ -67,10 +77,16 @@ ${settingsHelp().join('\n')}
   --fault LIST           break the contract on purpose, to test a conformance run:
                          comma-separated faults, each for every operation or one
                          (missing-field@getUser). The faults:
-${Object.entries(FAULTS).map(([name, what]) => `                           ${name.padEnd(16)} ${what}`).join('\n')}
+${Object.entries(FAULTS)
+  .map(([name, what]) => `                           ${name.padEnd(16)} ${what}`)
+  .join('\n')}
   -h, --help             this text`;
 
-export async function sandboxCommand(argv: string[], out: (line: string) => void, err: (line: string) => void = out): Promise<number> {
+export async function sandboxCommand(
+  argv: string[],
+  out: (line: string) => void,
+  err: (line: string) => void = out,
+): Promise<number> {
   const { values } = parseOptions('sandbox', argv, {
     ...SETTINGS_FLAGS,
     port: { type: 'string' },
@@ -84,16 +100,20 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
   const rawPort = values.port ?? process.env.SANDBOX_PORT ?? '4020';
   const port = Number(rawPort);
   const portName = values.port !== undefined ? '--port' : 'SANDBOX_PORT';
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`${portName} must be a port number, 0 to 65535, not "${rawPort}"`, 'sandbox');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`${portName} must be a port number, 0 to 65535, not "${rawPort}"`, 'sandbox');
   // PORT is what hosting platforms and many servers read; a partner who sets it
   // expects it obeyed, so say it is not and what is.
   if (process.env.PORT !== undefined && values.port === undefined && process.env.SANDBOX_PORT === undefined) {
-    err(`warning: PORT=${process.env.PORT} is not read by the sandbox, which listens on ${port}; to choose its port, pass --port ${process.env.PORT} or set SANDBOX_PORT=${process.env.PORT}.`);
+    err(
+      `warning: PORT=${process.env.PORT} is not read by the sandbox, which listens on ${port}; to choose its port, pass --port ${process.env.PORT} or set SANDBOX_PORT=${process.env.PORT}.`,
+    );
   }
   const settings = settingsFromFlags(values, (message) => {
     throw new UsageError(message, 'sandbox');
   });
-  if (values.state !== undefined && values.state.trim() === '') throw new UsageError('--state must not be empty', 'sandbox');
+  if (values.state !== undefined && values.state.trim() === '')
+    throw new UsageError('--state must not be empty', 'sandbox');
 
   let faults: FaultSpec[] | undefined;
   try {
@@ -102,30 +122,42 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
     throw new UsageError(`--fault: ${(err as Error).message}`, 'sandbox');
   }
 
-  let sandbox;
+  let sandbox: Awaited<ReturnType<typeof serveSandbox>>;
   try {
     sandbox = await serveSandbox({ ...settings, port, state: values.state, faults });
   } catch (err) {
     const code = (err as { code?: string }).code;
-    const reason = code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port` : (err as Error).message;
+    const reason =
+      code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port` : (err as Error).message;
     throw new UsageError(`cannot start the sandbox: ${reason}`);
   }
   out(`Sandbox listening on ${sandbox.url}`);
   out(`  partner API   ${sandbox.url}/…            X-Auth-Key: ${sandbox.authKey}`);
   out(`  v2 API        ${sandbox.url}/v2/…         Authorization: Bearer ${sandbox.accessToken}`);
   out(`  control API   ${sandbox.url}/_sandbox/…   (no credentials)`);
-  out(`  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`);
+  out(
+    `  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`,
+  );
   const target = sandbox.partner.webhookTarget();
   out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
-  if (settings.webhookFaults?.length) out(`  webhook faults ${settings.webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
+  if (settings.webhookFaults?.length)
+    out(`  webhook faults ${settings.webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
   if (values.state !== undefined) out(`  state         ${values.state} (every acknowledged change survives a restart)`);
-  if (faults?.length) out(`  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`);
+  if (faults?.length)
+    out(
+      `  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`,
+    );
   out(`For your shell; each URL is the base URL its client takes (the v2 paths already start with /v2):`);
   out(`  ${exportLine(sandbox)}`);
   // The state file's saved keys win (S21); a flag that lost says so where it was given.
-  for (const [flag, given, inForce] of [['--auth-key', settings.authKey, sandbox.authKey], ['--access-token', settings.accessToken, sandbox.accessToken]] as const) {
+  for (const [flag, given, inForce] of [
+    ['--auth-key', settings.authKey, sandbox.authKey],
+    ['--access-token', settings.accessToken, sandbox.accessToken],
+  ] as const) {
     if (given !== undefined && given !== inForce) {
-      err(`warning: ${flag} ${given} is not in force: the state file ${values.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${values.state} to start empty with ${flag} ${given}.`);
+      err(
+        `warning: ${flag} ${given} is not in force: the state file ${values.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${values.state} to start empty with ${flag} ${given}.`,
+      );
     }
   }
   out('Ctrl-C stops it.');
@@ -143,7 +175,15 @@ export async function sandboxCommand(argv: string[], out: (line: string) => void
 const shellWord = (value: string) => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
 
 /** The variables the guides and the docs' samples read, set for this sandbox. */
-export function exportLine(sandbox: { url: string; authKey: string; accessToken: string }): string {
-  const vars = { PARTNER_URL: sandbox.url, AUTH_KEY: sandbox.authKey, V2_URL: sandbox.url, ACCESS_TOKEN: sandbox.accessToken, SANDBOX_URL: sandbox.url };
-  return `export ${Object.entries(vars).map(([name, value]) => `${name}=${shellWord(value)}`).join(' ')}`;
+function exportLine(sandbox: { url: string; authKey: string; accessToken: string }): string {
+  const vars = {
+    PARTNER_URL: sandbox.url,
+    AUTH_KEY: sandbox.authKey,
+    V2_URL: sandbox.url,
+    ACCESS_TOKEN: sandbox.accessToken,
+    SANDBOX_URL: sandbox.url,
+  };
+  return `export ${Object.entries(vars)
+    .map(([name, value]) => `${name}=${shellWord(value)}`)
+    .join(' ')}`;
 }

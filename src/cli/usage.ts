@@ -32,7 +32,12 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 /** The name a parseArgs message quotes: `--port` of "Option '--port <value>' argument missing", `--help` of "Option '-h, --help' …". */
 const quoted = (message: string) => /'(?:-\w, )?([^' ]+)/.exec(message)?.[1] ?? '';
 
-type Options<T, P extends boolean> = { args: string[]; options: T & { help: { type: 'boolean'; short: 'h' } }; strict: true; allowPositionals: P };
+type Options<T, P extends boolean> = {
+  args: string[];
+  options: T & { help: { type: 'boolean'; short: 'h' } };
+  strict: true;
+  allowPositionals: P;
+};
 
 /**
  * node:util parseArgs with its errors reworded for a person: what was wrong
@@ -46,16 +51,25 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, 
   allowPositionals?: P,
 ): ReturnType<typeof parseArgs<Options<T, P>>> {
   try {
-    const config: Options<T, P> = { args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: (allowPositionals ?? false) as P };
+    const config: Options<T, P> = {
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: (allowPositionals ?? false) as P,
+    };
     return parseArgs(config);
   } catch (err) {
     const code = (err as { code?: string }).code;
     const message = (err as Error).message;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${quoted(message)}`, command);
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`unexpected argument "${quoted(message)}"`, command);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new UsageError(`unexpected argument "${quoted(message)}"`, command);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const option = quoted(message);
-      throw new UsageError(/does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`, command);
+      throw new UsageError(
+        /does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`,
+        command,
+      );
     }
     throw err;
   }

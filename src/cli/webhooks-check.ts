@@ -49,16 +49,26 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     return EXIT.ok;
   }
   const [url, ...extra] = positionals;
-  if (!url || !/^https?:\/\/[^/]/.test(url)) throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');
+  if (!url || !/^https?:\/\/[^/]/.test(url))
+    throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}": give one URL`, 'webhooks check');
-  if (/^https?:\/\/[^/]*@/.test(url)) throw new UsageError('the URL has a user or password in it; the service sends none, so give the address without them', 'webhooks check');
-  if (!values['auth-key']) throw new UsageError('--auth-key is required: the auth key the service signs webhooks with', 'webhooks check');
+  if (/^https?:\/\/[^/]*@/.test(url))
+    throw new UsageError(
+      'the URL has a user or password in it; the service sends none, so give the address without them',
+      'webhooks check',
+    );
+  if (!values['auth-key'])
+    throw new UsageError('--auth-key is required: the auth key the service signs webhooks with', 'webhooks check');
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks check');
 
-  let report;
+  let report: Awaited<ReturnType<typeof checkWebhookReceiver>>;
   try {
-    report = await checkWebhookReceiver(url, { authKey: values['auth-key'], previousKey: values['previous-key'], timeoutMs: timeout * 1000 });
+    report = await checkWebhookReceiver(url, {
+      authKey: values['auth-key'],
+      previousKey: values['previous-key'],
+      timeoutMs: timeout * 1000,
+    });
   } catch (err) {
     // The first request could not connect: nothing was judged.
     throw new UsageError((err as Error).message);

@@ -43,24 +43,34 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     out(SEND_USAGE);
     return EXIT.ok;
   }
-  if (!values.url || !/^https?:\/\/[^/]/.test(values.url)) throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
-  if (!values.key) throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');
+  if (!values.url || !/^https?:\/\/[^/]/.test(values.url))
+    throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
+  if (!values.key)
+    throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
   const repeat = Number(values.repeat);
   if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10) {
-    throw new UsageError(`--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`, 'webhooks send');
+    throw new UsageError(
+      `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`,
+      'webhooks send',
+    );
   }
 
   const examples = documentedWebhookExamples();
   const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
   const unknown = chosen.filter((e) => !examples.has(e as WebhookEventType));
   if (unknown.length) {
-    throw new UsageError(`unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`, 'webhooks send');
+    throw new UsageError(
+      `unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`,
+      'webhooks send',
+    );
   }
 
   // Every copy of an event, one after another, then the whole list shuffled when asked.
-  const sends = (chosen as WebhookEventType[]).flatMap((eventType) => Array.from({ length: repeat }, (_, i) => ({ eventType, copy: i + 1 })));
+  const sends = (chosen as WebhookEventType[]).flatMap((eventType) =>
+    Array.from({ length: repeat }, (_, i) => ({ eventType, copy: i + 1 })),
+  );
   if (values.shuffle) shuffle(sends);
   const firstAnswer = new Map<WebhookEventType, number>();
   let retried = 0;
@@ -84,16 +94,23 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     }
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
     if (status !== 200) retried += 1;
-    out(`${eventType.padEnd(22)} ${status}  ${verdict}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`);
+    out(
+      `${eventType.padEnd(22)} ${status}  ${verdict}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
+    );
     // What the receiver said is usually why: shown on one line, cut short.
     const said = answer.replace(/\s+/g, ' ').trim();
-    if (status !== 200 && said) out(`${' '.repeat(22)}      answered: ${said.length > 200 ? `${said.slice(0, 200)}…` : said}`);
+    if (status !== 200 && said)
+      out(`${' '.repeat(22)}      answered: ${said.length > 200 ? `${said.slice(0, 200)}…` : said}`);
     if (status === 401) {
-      out(`${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`);
+      out(
+        `${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
+      );
     }
     const first = firstAnswer.get(eventType);
     if (first === 200 && status !== 200) {
-      out(`${' '.repeat(22)}      an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`);
+      out(
+        `${' '.repeat(22)}      an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
+      );
     }
     if (first === undefined) firstAnswer.set(eventType, status);
   }

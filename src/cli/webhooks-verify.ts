@@ -33,10 +33,15 @@ async function readStdin(): Promise<Buffer> {
 }
 
 export async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseOptions('webhooks verify', argv, {
-    key: { type: 'string', multiple: true },
-    signature: { type: 'string' },
-  }, true);
+  const { values, positionals } = parseOptions(
+    'webhooks verify',
+    argv,
+    {
+      key: { type: 'string', multiple: true },
+      signature: { type: 'string' },
+    },
+    true,
+  );
   if (values.help) {
     out(VERIFY_USAGE);
     return EXIT.ok;
@@ -80,7 +85,10 @@ export async function verifyCommand(argv: string[], out: (line: string) => void)
   }
   const { eventType } = payload as { eventType: string };
   // What parseWebhookEvent returns as an UnknownWebhookEvent: a receiver answers 200 and ignores it.
-  if (!isKnownEventType(eventType)) out(`payload: a valid webhook of event type ${eventType}, which this version does not know; a receiver answers 200 and ignores it.`);
+  if (!isKnownEventType(eventType))
+    out(
+      `payload: a valid webhook of event type ${eventType}, which this version does not know; a receiver answers 200 and ignores it.`,
+    );
   else out(`payload: a valid ${eventType} webhook.`);
   return EXIT.ok;
 }

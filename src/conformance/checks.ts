@@ -16,7 +16,8 @@ function schemaProblems(op: OperationModel, status: number, received: unknown): 
   if (validate(received)) return [];
   const base = op.responseSchemaPointer(status);
   // Ajv names the schema from the document (`partner#/paths/…`) or, inside the $ref wrapper, relative to it.
-  const where = (p: string) => (p.startsWith('#/$ref') ? `${base}${p.slice('#/$ref'.length)}` : p.replace(/^[^#]*#/, '#'));
+  const where = (p: string) =>
+    p.startsWith('#/$ref') ? `${base}${p.slice('#/$ref'.length)}` : p.replace(/^[^#]*#/, '#');
   return (validate.errors ?? []).map((e) => `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`);
 }
 
@@ -29,11 +30,14 @@ function statusProblems(op: OperationModel, kind: RequestKind, status: number): 
     if (status === 400) return ['a request valid against the contract was refused with 400'];
   }
   if (kind === 'invalid') {
-    if (status < 400 || status > 499) return [`a request breaking a documented rule was answered ${status}, not a documented 4xx`];
+    if (status < 400 || status > 499)
+      return [`a request breaking a documented rule was answered ${status}, not a documented 4xx`];
     if (status === 401) return ['a request breaking a documented rule (with valid credentials) was answered 401'];
   }
   if ((kind === 'auth-missing' || kind === 'auth-wrong') && status !== 401) {
-    return [`a request with ${kind === 'auth-missing' ? 'no' : 'a wrong'} credential was answered ${status}, not the documented 401`];
+    return [
+      `a request with ${kind === 'auth-missing' ? 'no' : 'a wrong'} credential was answered ${status}, not the documented 401`,
+    ];
   }
   return [];
 }
@@ -59,7 +63,11 @@ const PAGE_SIZE = new Set(['limit', 'pageSize']);
  * not fill) a list of objects carrying the name (`phoneNumber` filters
  * `phoneNumbers[].phoneNumber`); else the singular (`statuses` filters `status`).
  */
-function filteredField(doc: Json, item: Json, name: string): { name: string; values: (it: Json) => unknown[] } | undefined {
+function filteredField(
+  doc: Json,
+  item: Json,
+  name: string,
+): { name: string; values: (it: Json) => unknown[] } | undefined {
   const props: Record<string, Json> = item.properties ?? {};
   const direct = (field: string) => ({ name: field, values: (it: Json) => [it?.[field]] });
   if (name in props && !mergeAllOf(doc, props[name])?.deprecated) return direct(name);
@@ -90,17 +98,27 @@ function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, rece
     const wanted = Array.isArray(value) ? value : [value];
     const bad = list.items.findIndex((it) => !field.values(it).some((v) => wanted.includes(v)));
     if (bad >= 0) {
-      problems.push(`filter ${name}=${wanted.join(',')} ignored: item ${bad} has ${field.name} ${JSON.stringify(field.values(list.items[bad]))}`);
+      problems.push(
+        `filter ${name}=${wanted.join(',')} ignored: item ${bad} has ${field.name} ${JSON.stringify(field.values(list.items[bad]))}`,
+      );
     }
   }
   return problems;
 }
 
 /** Every way the answer departs from the contract, for a request of this kind. */
-export function checkAnswer(op: OperationModel, doc: Json, kind: RequestKind, status: number, received: unknown, parsed?: ParsedRequest): Problems {
+export function checkAnswer(
+  op: OperationModel,
+  doc: Json,
+  kind: RequestKind,
+  status: number,
+  received: unknown,
+  parsed?: ParsedRequest,
+): Problems {
   const problems = statusProblems(op, kind, status);
   if (!op.statuses.includes(status)) return problems;
   problems.push(...schemaProblems(op, status, received));
-  if (kind === 'valid' && status >= 200 && status < 300 && parsed && !problems.length) problems.push(...listProblems(op, doc, parsed, received));
+  if (kind === 'valid' && status >= 200 && status < 300 && parsed && !problems.length)
+    problems.push(...listProblems(op, doc, parsed, received));
   return problems;
 }

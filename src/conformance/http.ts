@@ -59,12 +59,14 @@ export class Target {
   urlOf(target: string): string {
     const url = `${this.base.href.replace(/\/$/, '')}${target}`;
     const parsed = new URL(url);
-    if (!target.startsWith('/') || parsed.origin !== this.base.origin) throw new Error(`refusing to send a request outside ${this.base.origin}: ${url}`);
+    if (!target.startsWith('/') || parsed.origin !== this.base.origin)
+      throw new Error(`refusing to send a request outside ${this.base.origin}: ${url}`);
     return url;
   }
 
   async send(method: string, target: string, headers: Record<string, string>, body?: string): Promise<Exchange> {
-    if (this.sent >= this.options.maxRequests) throw new BudgetError(`--max-requests ${this.options.maxRequests} reached`);
+    if (this.sent >= this.options.maxRequests)
+      throw new BudgetError(`--max-requests ${this.options.maxRequests} reached`);
     const url = this.urlOf(target);
     if (this.options.rate > 0) {
       const wait = this.nextAt - Date.now();
@@ -75,10 +77,18 @@ export class Target {
     const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
     let res: Response;
     try {
-      res = await fetch(url, { method, headers: allHeaders, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+      res = await fetch(url, {
+        method,
+        headers: allHeaders,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new UnreachableError(`cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? (err as Error).message}) on ${method} ${target}`);
+      throw new UnreachableError(
+        `cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? (err as Error).message}) on ${method} ${target}`,
+      );
     }
     const text = await res.text();
     let received: unknown = text === '' ? undefined : text;
@@ -89,7 +99,16 @@ export class Target {
     }
     const reason = res.headers.get('x-sandbox-reason') ?? undefined;
     this.options.onSent?.(this.sent);
-    return { method, target, headers: allHeaders, body, status: res.status, received, text, ...(reason ? { reason } : {}) };
+    return {
+      method,
+      target,
+      headers: allHeaders,
+      body,
+      status: res.status,
+      received,
+      text,
+      ...(reason ? { reason } : {}),
+    };
   }
 
   /** Text with every secret replaced. */
@@ -105,7 +124,11 @@ export class Target {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const parts = ['curl', '-X', e.method, q(this.urlOf(e.target))];
     for (const [name, value] of Object.entries(e.headers)) {
-      const shown = /^(x-auth-key|authorization)$/i.test(name) ? (/^bearer /i.test(value) ? 'Bearer ***' : '***') : value;
+      const shown = /^(x-auth-key|authorization)$/i.test(name)
+        ? /^bearer /i.test(value)
+          ? 'Bearer ***'
+          : '***'
+        : value;
       parts.push('-H', q(`${name}: ${shown}`));
     }
     if (e.body !== undefined) parts.push('--data-raw', q(e.body));

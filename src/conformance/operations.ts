@@ -52,7 +52,11 @@ export interface ApiModel {
 export function loadApi(api: ApiName): ApiModel {
   const doc = readBundledDocument(api);
   const scheme = api === 'partner' ? 'authKey' : 'bearer';
-  const contract = new Contract(api, doc, { errorSchema: 'Error', security: () => scheme, compiler: ajvCompiler(api, doc) });
+  const contract = new Contract(api, doc, {
+    errorSchema: 'Error',
+    security: () => scheme,
+    compiler: ajvCompiler(api, doc),
+  });
   const operations: OperationModel[] = [];
   for (const route of contract.routes) {
     const item = resolveRef(doc, doc.paths[route.path]);
@@ -87,7 +91,9 @@ export function loadApi(api: ApiName): ApiModel {
       readOnly: route.method === 'GET',
       params,
       bodySchema: resolveRef(doc, op.requestBody)?.content?.['application/json']?.schema,
-      statuses: Object.keys(op.responses ?? {}).filter((s) => /^\d{3}$/.test(s)).map(Number),
+      statuses: Object.keys(op.responses ?? {})
+        .filter((s) => /^\d{3}$/.test(s))
+        .map(Number),
       route,
       responseSchemaPointer: (status) => pointers.get(status),
       responseValidator: (status) => {

@@ -52,20 +52,30 @@ export const WORKFLOWS_FILE = 'generated/workflows/partner-sequences.arazzo.json
 
 export function tally(report: ConformanceReport, operationId: string, operation: string): OperationTally {
   let row = report.operations.find((o) => o.operationId === operationId);
-  if (!row) report.operations.push((row = { operationId, operation, valid: 0, invalid: 0, credentials: 0, workflow: 0, violations: 0 }));
+  if (!row) {
+    row = { operationId, operation, valid: 0, invalid: 0, credentials: 0, workflow: 0, violations: 0 };
+    report.operations.push(row);
+  }
   return row;
 }
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** The report for a person: each violation with what to act on, then the summary. */
 export function formatText(report: ConformanceReport): string {
   const out: string[] = [];
   report.violations.forEach((v, i) => {
-    out.push(`✗ ${i + 1}. ${v.api} ${v.operationId} (${v.operation}) — ${v.kind} request${v.rule ? `; ${v.rule}` : ''}`);
+    out.push(
+      `✗ ${i + 1}. ${v.api} ${v.operationId} (${v.operation}) — ${v.kind} request${v.rule ? `; ${v.rule}` : ''}`,
+    );
     out.push(`  request:  ${v.curl}`);
     out.push(`  received: ${v.status} ${v.body}`);
     for (const p of v.problems) out.push(`  broken:   ${p}`);
@@ -73,13 +83,21 @@ export function formatText(report: ConformanceReport): string {
   });
   const rows = [['operation', 'valid', 'invalid', 'credentials', 'workflow', 'violations']];
   for (const o of report.operations) {
-    rows.push([`${o.operationId} (${o.operation})`, String(o.valid), String(o.invalid), String(o.credentials), String(o.workflow), o.violations ? `✗ ${o.violations}` : '0']);
+    rows.push([
+      `${o.operationId} (${o.operation})`,
+      String(o.valid),
+      String(o.invalid),
+      String(o.credentials),
+      String(o.workflow),
+      o.violations ? `✗ ${o.violations}` : '0',
+    ]);
   }
   out.push(...table(rows));
   if (report.workflows.length) {
     // Named as installed: node_modules/@verification-service/contracts/<this path>.
     out.push('', `Workflows (Arazzo, ${WORKFLOWS_FILE} in the package):`);
-    for (const w of report.workflows) out.push(`  ${w.status.padEnd(7)} ${w.workflowId}${w.reason ? `: ${w.reason}` : ''}`);
+    for (const w of report.workflows)
+      out.push(`  ${w.status.padEnd(7)} ${w.workflowId}${w.reason ? `: ${w.reason}` : ''}`);
   }
   out.push('');
   if (report.stoppedEarly) out.push(`Stopped early: ${report.stoppedEarly}.`);
@@ -93,7 +111,10 @@ export function formatText(report: ConformanceReport): string {
 }
 
 const xml = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  s
+    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters XML 1.0 forbids are what it removes
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** JUnit XML: one test case per operation (and per workflow), failing with its violations. */
 export function formatJunit(report: ConformanceReport): string {
@@ -103,17 +124,32 @@ export function formatJunit(report: ConformanceReport): string {
     const name = xml(`${o.operationId} (${o.operation})`);
     if (!mine.length) cases.push(`    <testcase classname="conformance.${report.api}" name="${name}"/>`);
     else {
-      const text = mine.map((v) => `${v.kind}${v.rule ? ` (${v.rule})` : ''}: ${v.problems.join('; ')}\n${v.curl}\n-> ${v.status} ${v.body}`).join('\n\n');
-      cases.push(`    <testcase classname="conformance.${report.api}" name="${name}">\n      <failure message="${xml(`${mine.length} violation(s)`)}">${xml(text)}</failure>\n    </testcase>`);
+      const text = mine
+        .map(
+          (v) =>
+            `${v.kind}${v.rule ? ` (${v.rule})` : ''}: ${v.problems.join('; ')}\n${v.curl}\n-> ${v.status} ${v.body}`,
+        )
+        .join('\n\n');
+      cases.push(
+        `    <testcase classname="conformance.${report.api}" name="${name}">\n      <failure message="${xml(`${mine.length} violation(s)`)}">${xml(text)}</failure>\n    </testcase>`,
+      );
     }
   }
   for (const w of report.workflows) {
     const name = xml(`workflow ${w.workflowId}`);
-    if (w.status === 'passed') cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"/>`);
-    else if (w.status === 'skipped') cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"><skipped message="${xml(w.reason ?? '')}"/></testcase>`);
-    else cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"><failure message="${xml(w.reason ?? 'failed')}"/></testcase>`);
+    if (w.status === 'passed')
+      cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"/>`);
+    else if (w.status === 'skipped')
+      cases.push(
+        `    <testcase classname="conformance.${report.api}.workflows" name="${name}"><skipped message="${xml(w.reason ?? '')}"/></testcase>`,
+      );
+    else
+      cases.push(
+        `    <testcase classname="conformance.${report.api}.workflows" name="${name}"><failure message="${xml(w.reason ?? 'failed')}"/></testcase>`,
+      );
   }
-  const failures = report.operations.filter((o) => o.violations).length + report.workflows.filter((w) => w.status === 'failed').length;
+  const failures =
+    report.operations.filter((o) => o.violations).length + report.workflows.filter((w) => w.status === 'failed').length;
   const skipped = report.workflows.filter((w) => w.status === 'skipped').length;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="verification-contracts conformance" tests="${cases.length}" failures="${failures}">

@@ -52,19 +52,23 @@ function pathArb(ctx: GenerationContext, p: ParamModel): fc.Arbitrary<string> {
   const known = ctx.knownIds[p.name] ?? [];
   // Mostly ids that exist; sometimes an unknown one (a documented 404).
   const unknown = fc.uuid();
-  return known.length ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: unknown }) : unknown;
+  return known.length
+    ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: unknown })
+    : unknown;
 }
 
 function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitrary<string[]> {
   const query = params.filter((p) => p.in === 'query');
   if (!query.length) return fc.constant([]);
   const values = query.map((p) => {
-    const arb = p.array ? fc.array(valueFor(ctx.doc, p.schema.items ?? {}, { uri: URIS }), { minLength: 1, maxLength: 3 }) : valueFor(ctx.doc, p.schema, { uri: URIS });
+    const arb = p.array
+      ? fc.array(valueFor(ctx.doc, p.schema.items ?? {}, { uri: URIS }), { minLength: 1, maxLength: 3 })
+      : valueFor(ctx.doc, p.schema, { uri: URIS });
     return arb.map((v) => queryPairs(p, v));
   });
-  return fc.tuple(fc.subarray(query.map((_, i) => i)), fc.tuple(...values)).map(([chosen, pairs]) =>
-    query.flatMap((p, i) => (p.required || chosen.includes(i) ? pairs[i] : [])),
-  );
+  return fc
+    .tuple(fc.subarray(query.map((_, i) => i)), fc.tuple(...values))
+    .map(([chosen, pairs]) => query.flatMap((p, i) => (p.required || chosen.includes(i) ? pairs[i] : [])));
 }
 
 function pathsArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Record<string, string>> {
@@ -78,7 +82,10 @@ function validBodyArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<
 }
 
 /** One documented rule broken: in a query parameter (one array item for lists) or in the body. */
-function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<{ query?: string[]; param?: string; body?: unknown; noBody?: boolean; rule: string }>[] {
+function brokenArbs(
+  ctx: GenerationContext,
+  op: OperationModel,
+): fc.Arbitrary<{ query?: string[]; param?: string; body?: unknown; noBody?: boolean; rule: string }>[] {
   const out: fc.Arbitrary<{ query?: string[]; param?: string; body?: unknown; noBody?: boolean; rule: string }>[] = [];
   for (const p of op.params.filter((q) => q.in === 'query')) {
     const target = p.array ? (p.schema.items ?? {}) : p.schema;
@@ -94,7 +101,8 @@ function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<{ 
   }
   if (op.bodySchema) {
     const mutations = mutationsOf(ctx.doc, op.bodySchema, { uri: URIS });
-    if (mutations.length) out.push(fc.oneof(...mutations).map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}` })));
+    if (mutations.length)
+      out.push(fc.oneof(...mutations).map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}` })));
     if (op.route.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required' }));
   }
   return out;
@@ -104,10 +112,16 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
   let path = op.path;
   for (const [name, value] of Object.entries(parts.path)) path = path.replace(`{${name}}`, encode(value));
   const queryText = parts.query.join('&');
-  const parsed = op.route.parse({ params: parts.path, query: new URLSearchParams(queryText), body: parts.hasBody ? parts.body : undefined });
+  const parsed = op.route.parse({
+    params: parts.path,
+    query: new URLSearchParams(queryText),
+    body: parts.hasBody ? parts.body : undefined,
+  });
   // The contract is the judge: a "valid" draft it refuses, or an "invalid" one it accepts, is not sent.
   if ((kind === 'valid') !== parsed.ok) return undefined;
-  const rule = parsed.ok ? undefined : `${parts.rule} (${parsed.violations.map((v) => `${v.field} ${v.reasonCode}`).join(', ')})`;
+  const rule = parsed.ok
+    ? undefined
+    : `${parts.rule} (${parsed.violations.map((v) => `${v.field} ${v.reasonCode}`).join(', ')})`;
   return {
     operation: op,
     kind,
@@ -132,7 +146,12 @@ export function invalidRequests(ctx: GenerationContext, op: OperationModel): fc.
   const broken = brokenArbs(ctx, op);
   if (!broken.length) return undefined;
   return fc
-    .record({ path: pathsArb(ctx, op), query: validQueryArb(ctx, op.params), body: validBodyArb(ctx, op), broken: fc.oneof(...broken) })
+    .record({
+      path: pathsArb(ctx, op),
+      query: validQueryArb(ctx, op.params),
+      body: validBodyArb(ctx, op),
+      broken: fc.oneof(...broken),
+    })
     .map(({ path, query, body, broken: b }) => {
       // The broken parameter replaces any valid value of it.
       const others = b.param ? query.filter((q) => !q.startsWith(`${encode(b.param!)}=`)) : query;

@@ -48,13 +48,23 @@ class Run {
       rate: options.rate,
       maxRequests: options.maxRequests,
       onSent: (sent) => {
-        if (sent % PROGRESS_EVERY === 0) this.say(`${sent} requests sent, ${this.report.violations.length} violations so far`);
+        if (sent % PROGRESS_EVERY === 0)
+          this.say(`${sent} requests sent, ${this.report.violations.length} violations so far`);
       },
     });
     this.target.addSecret(options.credential);
     this.credential = options.credential;
     this.model = loadApi(options.api);
-    this.report = { api: options.api, baseUrl: this.target.base.origin + this.target.base.pathname.replace(/\/$/, ''), seed: options.seed, allowWrites: options.allowWrites, requests: 0, operations: [], workflows: [], violations: [] };
+    this.report = {
+      api: options.api,
+      baseUrl: this.target.base.origin + this.target.base.pathname.replace(/\/$/, ''),
+      seed: options.seed,
+      allowWrites: options.allowWrites,
+      requests: 0,
+      operations: [],
+      workflows: [],
+      violations: [],
+    };
     for (const op of this.eligible()) tally(this.report, op.operationId, operationName(op));
   }
 
@@ -64,7 +74,9 @@ class Run {
 
   /** Operations the run may call: reads always; writes with --allow-writes; never key rotation (it has its own flag). */
   eligible(): OperationModel[] {
-    return this.model.operations.filter((op) => op.readOnly || (this.options.allowWrites && op.operationId !== 'createAuthKey'));
+    return this.model.operations.filter(
+      (op) => op.readOnly || (this.options.allowWrites && op.operationId !== 'createAuthKey'),
+    );
   }
 
   authHeaders(kind: RequestKind | 'none', credential = this.credential): Record<string, string> {
@@ -74,7 +86,12 @@ class Run {
   }
 
   /** Sends a request of an operation and records what the contract says of the answer. */
-  async exchange(op: OperationModel, kind: RequestKind, draft: Pick<Draft, 'target' | 'body' | 'rule' | 'parsed'>, headers = this.authHeaders(kind)): Promise<Exchange> {
+  async exchange(
+    op: OperationModel,
+    kind: RequestKind,
+    draft: Pick<Draft, 'target' | 'body' | 'rule' | 'parsed'>,
+    headers = this.authHeaders(kind),
+  ): Promise<Exchange> {
     const e = await this.target.send(op.method, draft.target, headers, draft.body);
     this.report.requests = this.target.sent;
     const row = tally(this.report, op.operationId, operationName(op));
@@ -82,11 +99,25 @@ class Run {
     else if (kind === 'invalid') row.invalid += 1;
     else if (kind === 'workflow') row.workflow += 1;
     else row.credentials += 1;
-    this.record(op.operationId, operationName(op), kind, e, checkAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed), draft.rule);
+    this.record(
+      op.operationId,
+      operationName(op),
+      kind,
+      e,
+      checkAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed),
+      draft.rule,
+    );
     return e;
   }
 
-  record(operationId: string, operation: string, kind: RequestKind, e: Exchange, problems: string[], rule?: string): void {
+  record(
+    operationId: string,
+    operation: string,
+    kind: RequestKind,
+    e: Exchange,
+    problems: string[],
+    rule?: string,
+  ): void {
     if (!problems.length) return;
     const text = this.target.redact(e.text);
     tally(this.report, operationId, operation).violations += 1;
@@ -109,7 +140,9 @@ class Run {
     const lists = this.model.operations.filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path'));
     for (const list of lists) {
       const e = await this.exchange(list, 'discovery', { target: list.path, body: undefined });
-      const items = Object.values((e.received ?? {}) as Record<string, unknown>).find(Array.isArray) as Record<string, unknown>[] | undefined;
+      const items = Object.values((e.received ?? {}) as Record<string, unknown>).find(Array.isArray) as
+        | Record<string, unknown>[]
+        | undefined;
       const found = (items ?? []).map((it) => it?.id).filter((id): id is string => typeof id === 'string');
       // The list at `/verifications` names the `{verificationId}` of `/verifications/{verificationId}…`.
       const base = list.path.replace(/\/$/, '');
@@ -127,7 +160,9 @@ class Run {
 
   /** Eligible operations this run can build requests for (PUT /partners only with the partner's own values). */
   callable(ctx: GenerationContext): OperationModel[] {
-    return this.eligible().filter((op) => op.operationId !== 'updatePartner' || ctx.fixedBodies?.updatePartner !== undefined);
+    return this.eligible().filter(
+      (op) => op.operationId !== 'updatePartner' || ctx.fixedBodies?.updatePartner !== undefined,
+    );
   }
 
   /** (c) Missing and wrong credentials get the documented 401, on every operation the run may call. */
@@ -161,7 +196,8 @@ class Run {
     if (this.options.api !== 'partner') return;
     const file = readBundledWorkflows('partner-sequences');
     const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
-    const skip = (workflowId: string, reason: string) => this.report.workflows.push({ workflowId, status: 'skipped', reason });
+    const skip = (workflowId: string, reason: string) =>
+      this.report.workflows.push({ workflowId, status: 'skipped', reason });
     let sandboxControl: boolean | undefined;
     for (const wf of file.workflows) {
       if (!this.options.allowWrites) {
@@ -175,7 +211,10 @@ class Run {
       if (sourcesOf(wf).has('sandbox')) {
         sandboxControl ??= await this.probeSandboxControl();
         if (!sandboxControl) {
-          skip(wf.workflowId, 'plays the end user through the sandbox control API (/_sandbox), which the target does not serve');
+          skip(
+            wf.workflowId,
+            'plays the end user through the sandbox control API (/_sandbox), which the target does not serve',
+          );
           continue;
         }
       }
@@ -189,18 +228,35 @@ class Run {
 
   async workflow(wf: Record<string, any>, docs: Record<string, any>): Promise<Record<string, unknown>> {
     const { outcomes, outputs } = await runWorkflow(wf, inputsFor(wf, this.credential), docs, async (call) => {
-      const op = call.source === this.options.api ? this.model.operations.find((o) => o.operationId === call.operationId) : undefined;
-      if (op) return this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers);
+      const op =
+        call.source === this.options.api
+          ? this.model.operations.find((o) => o.operationId === call.operationId)
+          : undefined;
+      if (op)
+        return this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers);
       const e = await this.target.send(call.method, call.target, call.headers, call.body);
       this.report.requests = this.target.sent;
       return e;
     });
     const last = outcomes.at(-1);
     if (last?.failed.length) {
-      const op = this.model.operations.find((o) => o.operationId === last.call.operationId && last.call.source === this.options.api);
+      const op = this.model.operations.find(
+        (o) => o.operationId === last.call.operationId && last.call.source === this.options.api,
+      );
       const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
-      this.record(last.call.operationId, operation, 'workflow', last.exchange, last.failed.map((c) => `success criterion failed: ${c}`), last.call.where);
-      this.report.workflows.push({ workflowId: wf.workflowId, status: 'failed', reason: `step ${last.stepId}: ${last.failed.join('; ')}` });
+      this.record(
+        last.call.operationId,
+        operation,
+        'workflow',
+        last.exchange,
+        last.failed.map((c) => `success criterion failed: ${c}`),
+        last.call.where,
+      );
+      this.report.workflows.push({
+        workflowId: wf.workflowId,
+        status: 'failed',
+        reason: `step ${last.stepId}: ${last.failed.join('; ')}`,
+      });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed' });
     return outputs;
   }
@@ -255,7 +311,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const ctx = run.context(ids, fixedBodies);
     run.say('checking that a missing or wrong credential gets the documented 401');
     await run.credentials(ctx);
-    if (options.api === 'partner') run.say(options.allowWrites ? 'running the documented sequences (workflows)' : 'skipping the workflows (they write; --allow-writes runs them)');
+    if (options.api === 'partner')
+      run.say(
+        options.allowWrites
+          ? 'running the documented sequences (workflows)'
+          : 'skipping the workflows (they write; --allow-writes runs them)',
+      );
     await run.workflows();
     run.say(`sending ${options.requests} requests generated from the contract (seed ${options.seed})`);
     await run.generated(ctx);

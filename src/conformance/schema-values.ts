@@ -7,7 +7,6 @@ import { resolveRef } from '../contract/json-pointer.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-
 // ---------------------------------------------------------------------------
 // Values from JSON Schema
 // ---------------------------------------------------------------------------
@@ -70,14 +69,21 @@ function jsonTypeOf(v: unknown): JsonType {
   return typeof v as JsonType;
 }
 
-const isoDate = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true });
+const isoDate = fc.date({
+  min: new Date('1900-01-01T00:00:00Z'),
+  max: new Date('2100-12-31T23:59:59Z'),
+  noInvalidDate: true,
+});
 
 function stringArb(schema: Json, opts: SchemaArbitraryOptions): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = Math.max(min, Math.min(schema.maxLength ?? 24, min + 24));
   switch (schema.format) {
     case 'date-time':
-      return fc.oneof(isoDate.map((d) => d.toISOString()), isoDate.map((d) => d.toISOString().replace(/\.\d+Z$/, '+02:00')));
+      return fc.oneof(
+        isoDate.map((d) => d.toISOString()),
+        isoDate.map((d) => d.toISOString().replace(/\.\d+Z$/, '+02:00')),
+      );
     case 'date':
       return isoDate.map((d) => d.toISOString().slice(0, 10));
     case 'uuid':
@@ -91,7 +97,9 @@ function stringArb(schema: Json, opts: SchemaArbitraryOptions): fc.Arbitrary<str
       break;
   }
   if (typeof schema.pattern === 'string') {
-    return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => [...s].length >= min && [...s].length <= (schema.maxLength ?? Infinity));
+    return fc
+      .stringMatching(new RegExp(schema.pattern))
+      .filter((s) => [...s].length >= min && [...s].length <= (schema.maxLength ?? Infinity));
   }
   // Mostly printable ASCII, sometimes any code point (counted as one character by JSON Schema).
   return fc.oneof(
@@ -113,7 +121,10 @@ function numberArb(schema: Json, integer: boolean): fc.Arbitrary<number> {
   const max = hi ?? 1e6;
   return fc.oneof(
     { weight: 3, arbitrary: fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) },
-    { weight: 1, arbitrary: fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)) },
+    {
+      weight: 1,
+      arbitrary: fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
+    },
     fc.constant(min),
     fc.constant(max),
   );
@@ -122,7 +133,7 @@ function numberArb(schema: Json, integer: boolean): fc.Arbitrary<number> {
 /** Values valid against the schema (as far as a generator can tell without solving it). */
 export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}, depth = 0): fc.Arbitrary<unknown> {
   const maxDepth = opts.maxDepth ?? 6;
-  let schema = mergeAllOf(doc, raw);
+  const schema = mergeAllOf(doc, raw);
   if (schema === true || schema === undefined || (typeof schema === 'object' && Object.keys(schema).length === 0)) {
     return fc.jsonValue({ maxDepth: 2 });
   }
@@ -147,7 +158,14 @@ export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}
   return fc.oneof(...types.map((t) => valueOfType(doc, schema, t, opts, depth, maxDepth)));
 }
 
-function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitraryOptions, depth: number, maxDepth: number): fc.Arbitrary<unknown> {
+function valueOfType(
+  doc: Json,
+  schema: Json,
+  type: JsonType,
+  opts: SchemaArbitraryOptions,
+  depth: number,
+  maxDepth: number,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'null':
       return fc.constant(null);
@@ -161,7 +179,8 @@ function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitr
       return stringArb(schema, opts);
     case 'array': {
       const minLength = schema.minItems ?? 0;
-      const maxLength = depth >= maxDepth ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
+      const maxLength =
+        depth >= maxDepth ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
       const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
       return schema.uniqueItems
         ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
@@ -176,7 +195,10 @@ function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitr
         if (shallow && !required.includes(name)) continue;
         const generated = valueFor(doc, prop, opts, depth + 1);
         const known = opts.knownIds?.[name] ?? [];
-        record[name] = known.length && typesOf(mergeAllOf(doc, prop)).includes('string') ? fc.oneof(fc.constantFrom(...known), generated) : generated;
+        record[name] =
+          known.length && typesOf(mergeAllOf(doc, prop)).includes('string')
+            ? fc.oneof(fc.constantFrom(...known), generated)
+            : generated;
       }
       const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
       const extra = resolveRef(doc, schema.additionalProperties);
@@ -185,10 +207,14 @@ function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitr
         return maxProps === 0 ? fc.constant({}) : base;
       }
       const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
-      const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }), valueFor(doc, extra, opts, depth + 1), {
-        maxKeys: Math.min(3, maxProps),
-        noNullPrototype: true,
-      });
+      const extras = fc.dictionary(
+        fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }),
+        valueFor(doc, extra, opts, depth + 1),
+        {
+          maxKeys: Math.min(3, maxProps),
+          noNullPrototype: true,
+        },
+      );
       return fc.tuple(base, extras).map(([b, e]) => {
         const out: Record<string, unknown> = { ...e, ...b };
         for (const k of Object.keys(out).slice(maxProps)) delete out[k];
@@ -227,11 +253,18 @@ function wrongTypes(types: JsonType[]): unknown[] {
 }
 
 /** Arbitraries of values that break one rule of the schema (none when the schema accepts anything). */
-export function mutationsOf(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}, depth = 0, at = ''): fc.Arbitrary<Mutated>[] {
+export function mutationsOf(
+  doc: Json,
+  raw: Json,
+  opts: SchemaArbitraryOptions = {},
+  depth = 0,
+  at = '',
+): fc.Arbitrary<Mutated>[] {
   const schema = mergeAllOf(doc, raw);
   if (!schema || typeof schema !== 'object' || depth > 4) return [];
   const out: fc.Arbitrary<Mutated>[] = [];
-  const m = (mutation: string, value: fc.Arbitrary<unknown>, where = at) => out.push(value.map((v) => ({ value: v, mutation, at: where })));
+  const m = (mutation: string, value: fc.Arbitrary<unknown>, where = at) =>
+    out.push(value.map((v) => ({ value: v, mutation, at: where })));
   const types = typesOf(schema);
 
   if (schema.oneOf || schema.anyOf) {
@@ -246,7 +279,7 @@ export function mutationsOf(doc: Json, raw: Json, opts: SchemaArbitraryOptions =
     if (wrong.length) m('wrong-type', fc.constantFrom(...wrong));
   }
   if (schema.const !== undefined) {
-    m('unknown-const', fc.constantFrom(`${schema.const}x`, String(schema.const).toUpperCase() + '_', 'other'));
+    m('unknown-const', fc.constantFrom(`${schema.const}x`, `${String(schema.const).toUpperCase()}_`, 'other'));
   }
   // A `const` carries a one-value `enum` saying the same (for other generators); the const mutation covers it.
   if (Array.isArray(schema.enum) && schema.const === undefined) {
@@ -256,39 +289,75 @@ export function mutationsOf(doc: Json, raw: Json, opts: SchemaArbitraryOptions =
       'unknown-enum',
       fc
         .oneof(
-          fc.constantFrom(...strings.flatMap((s) => [s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s} `, `${s}s`, s.slice(0, -1)])),
+          fc.constantFrom(
+            ...strings.flatMap((s) => [s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s} `, `${s}s`, s.slice(0, -1)]),
+          ),
           fc.string({ minLength: 1, maxLength: 12 }),
         )
         .filter((s) => !known.has(s)),
     );
   }
   if (types.includes('string') && !schema.enum && schema.const === undefined) {
-    if (schema.maxLength !== undefined) m('too-long', fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n)));
+    if (schema.maxLength !== undefined)
+      m(
+        'too-long',
+        fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n)),
+      );
     if (schema.minLength) m('too-short', fc.constant('a'.repeat(schema.minLength - 1)));
     const badFormats: Record<string, string[]> = {
-      'date-time': ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T25:61:00Z', '2026-03-01', '2026-03-01T00:00:00', '1e10', ''],
+      'date-time': [
+        'yesterday',
+        '2026-13-01T00:00:00Z',
+        '2026-02-30T25:61:00Z',
+        '2026-03-01',
+        '2026-03-01T00:00:00',
+        '1e10',
+        '',
+      ],
       date: ['2026-02-30', '03/01/2026', '2026-3-1', '20260301', ''],
-      uuid: ['not-a-uuid', '6f1c2b9e4d3a4e8b9a612f7d0c5e8b14', '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b1', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', ''],
+      uuid: [
+        'not-a-uuid',
+        '6f1c2b9e4d3a4e8b9a612f7d0c5e8b14',
+        '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b1',
+        'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+        '',
+      ],
       uri: ['not a uri', '://missing-scheme', 'http://exa mple.com', '', '\\\\server\\share'],
     };
     if (badFormats[schema.format]) m(`bad-format-${schema.format}`, fc.constantFrom(...badFormats[schema.format]));
     if (typeof schema.pattern === 'string') {
       const re = new RegExp(schema.pattern);
-      m('pattern-mismatch', fc.oneof(fc.string({ maxLength: 16 }), fc.constantFrom('+0123', '4915112345678', '+49 151 1234', '+1234567890123456')).filter((s) => !re.test(s)));
+      m(
+        'pattern-mismatch',
+        fc
+          .oneof(
+            fc.string({ maxLength: 16 }),
+            fc.constantFrom('+0123', '4915112345678', '+49 151 1234', '+1234567890123456'),
+          )
+          .filter((s) => !re.test(s)),
+      );
     }
   }
   if (types.includes('integer') || types.includes('number')) {
-    if (typeof schema.minimum === 'number') m('below-minimum', fc.constantFrom(schema.minimum - 1, schema.minimum - 0.5, -1e9));
-    if (typeof schema.maximum === 'number') m('above-maximum', fc.constantFrom(schema.maximum + 1, schema.maximum + 0.5, 1e12));
+    if (typeof schema.minimum === 'number')
+      m('below-minimum', fc.constantFrom(schema.minimum - 1, schema.minimum - 0.5, -1e9));
+    if (typeof schema.maximum === 'number')
+      m('above-maximum', fc.constantFrom(schema.maximum + 1, schema.maximum + 0.5, 1e12));
     if (types.includes('integer') && !types.includes('number')) m('not-integer', fc.constantFrom(1.5, 0.1, 2.0000001));
   }
   if (types.includes('array')) {
-    if (schema.maxItems !== undefined) m('too-many-items', valueFor(doc, schema.items ?? {}, opts, depth + 1).map((v) => Array(schema.maxItems + 1).fill(v)));
+    if (schema.maxItems !== undefined)
+      m(
+        'too-many-items',
+        valueFor(doc, schema.items ?? {}, opts, depth + 1).map((v) => Array(schema.maxItems + 1).fill(v)),
+      );
     if (schema.minItems) m('too-few-items', fc.constant([]));
     const inner = mutationsOf(doc, schema.items ?? {}, opts, depth + 1, `${at}/0`);
     if (inner.length) {
       const validItems = fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { maxLength: 2 });
-      out.push(fc.tuple(fc.oneof(...inner), validItems).map(([bad, rest]) => ({ ...bad, value: [bad.value, ...rest] })));
+      out.push(
+        fc.tuple(fc.oneof(...inner), validItems).map(([bad, rest]) => ({ ...bad, value: [bad.value, ...rest] })),
+      );
     }
   }
   if (types.includes('object')) {
@@ -304,11 +373,19 @@ export function mutationsOf(doc: Json, raw: Json, opts: SchemaArbitraryOptions =
       );
     }
     if (schema.maxProperties !== undefined) {
-      m('too-many-properties', fc.constant(Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))));
+      m(
+        'too-many-properties',
+        fc.constant(Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))),
+      );
     }
     const names = resolveRef(doc, schema.propertyNames);
-    if (names?.maxLength !== undefined) m('property-name-too-long', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
-    if (schema.additionalProperties === false) m('unknown-property', valid.map((v) => ({ ...v, unexpectedProperty: 1 })));
+    if (names?.maxLength !== undefined)
+      m('property-name-too-long', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
+    if (schema.additionalProperties === false)
+      m(
+        'unknown-property',
+        valid.map((v) => ({ ...v, unexpectedProperty: 1 })),
+      );
     const extra = resolveRef(doc, schema.additionalProperties);
     if (extra && typeof extra === 'object') {
       const inner = mutationsOf(doc, extra, opts, depth + 1, `${at}/extra`);
@@ -326,7 +403,9 @@ export function mutationsOf(doc: Json, raw: Json, opts: SchemaArbitraryOptions =
 /** One value breaking one rule, or (when nothing can be broken) a valid one labelled `none`. */
 export function mutatedValueFor(doc: Json, schema: Json, opts: SchemaArbitraryOptions = {}): fc.Arbitrary<Mutated> {
   const all = mutationsOf(doc, schema, opts);
-  return all.length ? fc.oneof(...all) : valueFor(doc, schema, opts).map((value) => ({ value, mutation: 'none', at: '' }));
+  return all.length
+    ? fc.oneof(...all)
+    : valueFor(doc, schema, opts).map((value) => ({ value, mutation: 'none', at: '' }));
 }
 
 const unreserved = /[A-Za-z0-9\-._~]/;

@@ -40,7 +40,8 @@ interface Scope {
 function evaluate(expr: string, scope: Scope): unknown {
   const e = expr.trim();
   if (e === '$statusCode') return scope.exchange?.status;
-  if (e.startsWith('$response.body')) return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
+  if (e.startsWith('$response.body'))
+    return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
   let m = /^\$inputs\.(.+)$/.exec(e);
   if (m) return scope.inputs[m[1]];
   m = /^\$steps\.([^.]+)\.outputs\.(.+)$/.exec(e);
@@ -82,12 +83,16 @@ function holds(condition: string, scope: Scope): boolean {
 function resolvePayload(payload: unknown, scope: Scope): unknown {
   if (typeof payload === 'string') return payload.startsWith('$') ? evaluate(payload, scope) : payload;
   if (Array.isArray(payload)) return payload.map((p) => resolvePayload(p, scope));
-  if (payload && typeof payload === 'object') return Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, resolvePayload(v, scope)]));
+  if (payload && typeof payload === 'object')
+    return Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, resolvePayload(v, scope)]));
   return payload;
 }
 
 /** Finds `$sourceDescriptions.<source>.<operationId>` in the documents. */
-function operationOf(ref: string, docs: Record<string, Json>): { source: string; operationId: string; method: string; path: string } {
+function operationOf(
+  ref: string,
+  docs: Record<string, Json>,
+): { source: string; operationId: string; method: string; path: string } {
   const [, source, operationId] = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref) ?? [];
   for (const [path, item] of Object.entries<Json>(docs[source]?.paths ?? {})) {
     for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
@@ -99,7 +104,11 @@ function operationOf(ref: string, docs: Record<string, Json>): { source: string;
 
 /** Sources (descriptions) a workflow calls. */
 export function sourcesOf(workflow: Json): Set<string> {
-  return new Set((workflow.steps ?? []).map((s: Json) => /^\$sourceDescriptions\.([^.]+)\./.exec(s.operationId ?? '')?.[1]).filter(Boolean));
+  return new Set(
+    (workflow.steps ?? [])
+      .map((s: Json) => /^\$sourceDescriptions\.([^.]+)\./.exec(s.operationId ?? '')?.[1])
+      .filter(Boolean),
+  );
 }
 
 /** Fresh inputs: the credential, and partner user ids and phone numbers the target has not seen. */
@@ -141,19 +150,31 @@ export async function runWorkflow(
       body = typeof payload === 'string' ? payload : JSON.stringify(payload);
       headers['Content-Type'] = step.requestBody.contentType ?? 'application/json';
     }
-    const call: StepCall = { ...op, where: `workflow ${workflow.workflowId}, step ${step.stepId}`, target: query.length ? `${path}?${query.join('&')}` : path, headers, body };
+    const call: StepCall = {
+      ...op,
+      where: `workflow ${workflow.workflowId}, step ${step.stepId}`,
+      target: query.length ? `${path}?${query.join('&')}` : path,
+      headers,
+      body,
+    };
     const retry = (step.onFailure ?? []).find((a: Json) => a.type === 'retry');
     let failed: string[] = [];
     for (let attempt = 0; ; attempt++) {
       scope.exchange = await send(call);
-      failed = (step.successCriteria ?? []).map((c: Json) => String(c.condition)).filter((c: string) => !holds(c, scope));
+      failed = (step.successCriteria ?? [])
+        .map((c: Json) => String(c.condition))
+        .filter((c: string) => !holds(c, scope));
       if (!failed.length || !retry || attempt >= (retry.retryLimit ?? 1)) break;
       await new Promise((r) => setTimeout(r, (retry.retryAfter ?? 0) * 1000));
     }
     outcomes.push({ workflowId: workflow.workflowId, stepId: step.stepId, call, exchange: scope.exchange, failed });
     if (failed.length) return { outcomes, outputs: {} };
-    scope.steps[step.stepId] = Object.fromEntries(Object.entries<string>(step.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]));
+    scope.steps[step.stepId] = Object.fromEntries(
+      Object.entries<string>(step.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]),
+    );
   }
-  const outputs = Object.fromEntries(Object.entries<string>(workflow.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]));
+  const outputs = Object.fromEntries(
+    Object.entries<string>(workflow.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]),
+  );
   return { outcomes, outputs };
 }

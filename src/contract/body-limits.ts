@@ -37,9 +37,22 @@ export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<s
     // A string or number holds no nesting, and a free-form field is an object (the validator refuses anything else).
     if (value === null || typeof value !== 'object') continue;
     if (deeperThan(value, MAX_DEPTH)) {
-      (violations ??= []).push({ field: `body.${key}`, reasonCode: 'MAX_DEPTH', params: { limit: MAX_DEPTH, message: `is nested deeper than ${MAX_DEPTH} levels` } });
-    } else if (freeFormFields.has(key) && new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREE_FORM_BYTES) {
-      (violations ??= []).push({ field: `body.${key}`, reasonCode: 'MAX_SIZE', params: { limit: MAX_FREE_FORM_BYTES, message: `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON` } });
+      violations ??= [];
+      violations.push({
+        field: `body.${key}`,
+        reasonCode: 'MAX_DEPTH',
+        params: { limit: MAX_DEPTH, message: `is nested deeper than ${MAX_DEPTH} levels` },
+      });
+    } else if (
+      freeFormFields.has(key) &&
+      new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREE_FORM_BYTES
+    ) {
+      violations ??= [];
+      violations.push({
+        field: `body.${key}`,
+        reasonCode: 'MAX_SIZE',
+        params: { limit: MAX_FREE_FORM_BYTES, message: `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON` },
+      });
     }
   }
   return violations ?? NONE;

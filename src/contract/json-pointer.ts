@@ -34,7 +34,8 @@ export function resolveRef(doc: unknown, node: unknown): any {
   let current = node as { $ref?: unknown } | undefined;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
     const ref = current.$ref;
-    if (!ref.startsWith('#') || hops > 64) throw new Error(`cannot resolve $ref ${ref}: only local references without cycles are followed`);
+    if (!ref.startsWith('#') || hops > 64)
+      throw new Error(`cannot resolve $ref ${ref}: only local references without cycles are followed`);
     const next = valueAtPointer(doc, ref) as typeof current;
     if (next === undefined) throw new Error(`$ref ${ref} names nothing in the document`);
     current = next;

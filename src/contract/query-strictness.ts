@@ -32,7 +32,10 @@ function violation(field: string, reasonCode: string, message: string, extra: Re
  */
 const NONE: Set<string> = new Set();
 
-export function queryFormViolations(query: URLSearchParams, forms: QueryForm[]): { violations: Violation[]; refused: Set<string> } {
+export function queryFormViolations(
+  query: URLSearchParams,
+  forms: QueryForm[],
+): { violations: Violation[]; refused: Set<string> } {
   if (query.size === 0) return { violations: [], refused: NONE };
   const byName = new Map(forms.map((p) => [p.name, p]));
   const violations: Violation[] = [];
@@ -45,11 +48,18 @@ export function queryFormViolations(query: URLSearchParams, forms: QueryForm[]):
       if (declared) {
         refused.add(declared.name);
         violations.push(
-          violation(name, 'UNSUPPORTED_STYLE', `is bracket style; send ${expectedForm(declared)}`, { parameter: declared.name, expected: expectedForm(declared) }),
+          violation(name, 'UNSUPPORTED_STYLE', `is bracket style; send ${expectedForm(declared)}`, {
+            parameter: declared.name,
+            expected: expectedForm(declared),
+          }),
         );
       } else {
         const known = forms.map((p) => p.name).join(', ') || 'none';
-        violations.push(violation(name, 'UNKNOWN_PARAMETER', `is not a parameter of this operation (it takes: ${known})`, { known: forms.map((p) => p.name) }));
+        violations.push(
+          violation(name, 'UNKNOWN_PARAMETER', `is not a parameter of this operation (it takes: ${known})`, {
+            known: forms.map((p) => p.name),
+          }),
+        );
       }
       continue;
     }
@@ -57,7 +67,12 @@ export function queryFormViolations(query: URLSearchParams, forms: QueryForm[]):
     if (count > 1 && !(form.array && form.explode)) {
       refused.add(name);
       const what = form.array ? 'a comma-separated list' : 'a single value';
-      violations.push(violation(name, 'NOT_REPEATABLE', `is sent ${count} times; it is ${what}: send ${expectedForm(form)}`, { count, expected: expectedForm(form) }));
+      violations.push(
+        violation(name, 'NOT_REPEATABLE', `is sent ${count} times; it is ${what}: send ${expectedForm(form)}`, {
+          count,
+          expected: expectedForm(form),
+        }),
+      );
     }
   }
   return { violations, refused };
@@ -66,5 +81,7 @@ export function queryFormViolations(query: URLSearchParams, forms: QueryForm[]):
 /** A repeated (exploded) parameter whose value was written comma-separated, or undefined. */
 export function commaJoinedViolation(form: QueryForm, texts: string[]): Violation | undefined {
   if (!form.array || !form.explode || !texts.some((t) => t.includes(','))) return undefined;
-  return violation(form.name, 'UNSUPPORTED_STYLE', `is comma-separated; send ${expectedForm(form)}`, { expected: expectedForm(form) });
+  return violation(form.name, 'UNSUPPORTED_STYLE', `is comma-separated; send ${expectedForm(form)}`, {
+    expected: expectedForm(form),
+  });
 }

@@ -37,9 +37,11 @@ export interface RouteSpec {
   /** The documented JSON body's schema as written (often a `$ref` into the document); undefined when the operation takes none. */
   bodySchema?: unknown;
   /** Parses and checks path, query and body; returns the typed values or the violations. */
-  parse(raw: { params: Record<string, string>; query: URLSearchParams; body: unknown }):
-    | { ok: true; value: ParsedRequest }
-    | { ok: false; violations: Violation[] };
+  parse(raw: {
+    params: Record<string, string>;
+    query: URLSearchParams;
+    body: unknown;
+  }): { ok: true; value: ParsedRequest } | { ok: false; violations: Violation[] };
   /** Violations of the response schema declared for the status (none when valid). */
   checkResponse(status: number, body: unknown): string[];
 }
@@ -53,7 +55,6 @@ interface ParamSpec {
   itemType: string | undefined;
   validator: () => ValidateFunction;
 }
-
 
 /** The reason code of an Ajv error, upper-case like the service's `REQUIRED`. */
 function reasonCode(e: ErrorObject): string {
@@ -71,7 +72,8 @@ function violationsOf(errors: ErrorObject[] | null | undefined, field: string): 
 
 // Query strings carry text; a parameter's schema says what it becomes.
 function coerce(text: string, type: string | undefined): unknown {
-  if (type === 'integer' || type === 'number') return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+  if (type === 'integer' || type === 'number')
+    return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
   if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
   return text;
 }
@@ -115,7 +117,10 @@ export class Contract {
   compile(pointer: string): ValidateFunction {
     const key = `${this.api}${pointer}`;
     if (Object.hasOwn(this.precompiled, key)) return this.precompiled[key];
-    if (!this.compiler) throw new Error(`no validator of ${key} was compiled with the package, and this contract compiles none: rebuild the package (npm run build)`);
+    if (!this.compiler)
+      throw new Error(
+        `no validator of ${key} was compiled with the package, and this contract compiles none: rebuild the package (npm run build)`,
+      );
     return this.compiler(key);
   }
 
@@ -133,22 +138,24 @@ export class Contract {
   private route(path: string, method: string, item: Doc, security: RouteSpec['security']): RouteSpec {
     const op = item[method];
     const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
-    const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((raw: any, i: number) => {
-      const p = resolveRef(this.doc, raw);
-      const schema = resolveRef(this.doc, p.schema);
-      const array = schemaType(schema) === 'array';
-      const ptr = raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`;
-      if (p.in === 'path' || p.in === 'query') this.requestPtrs.add(ptr);
-      return {
-        name: p.name,
-        in: p.in,
-        required: Boolean(p.required),
-        array,
-        explode: p.explode ?? (p.style ?? 'form') === 'form',
-        itemType: schemaType(array ? resolveRef(this.doc, schema.items) : schema),
-        validator: this.lazy(ptr),
-      };
-    }).filter((p: ParamSpec) => p.in === 'path' || p.in === 'query');
+    const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
+      .map((raw: any, i: number) => {
+        const p = resolveRef(this.doc, raw);
+        const schema = resolveRef(this.doc, p.schema);
+        const array = schemaType(schema) === 'array';
+        const ptr = raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`;
+        if (p.in === 'path' || p.in === 'query') this.requestPtrs.add(ptr);
+        return {
+          name: p.name,
+          in: p.in,
+          required: Boolean(p.required),
+          array,
+          explode: p.explode ?? (p.style ?? 'form') === 'form',
+          itemType: schemaType(array ? resolveRef(this.doc, schema.items) : schema),
+          validator: this.lazy(ptr),
+        };
+      })
+      .filter((p: ParamSpec) => p.in === 'path' || p.in === 'query');
 
     const queryForms = params.filter((p) => p.in === 'query');
     const bodyMedia = resolveRef(this.doc, op.requestBody)?.content?.['application/json'];
@@ -160,7 +167,9 @@ export class Contract {
     const bodySchema = resolveRef(this.doc, bodyMedia?.schema);
     const freeFormFields = new Set(
       Object.entries<any>(bodySchema?.properties ?? {})
-        .filter(([, raw]) => schemaType(resolveRef(this.doc, raw)) === 'object' && !resolveRef(this.doc, raw).properties)
+        .filter(
+          ([, raw]) => schemaType(resolveRef(this.doc, raw)) === 'object' && !resolveRef(this.doc, raw).properties,
+        )
         .map(([name]) => name),
     );
 
@@ -191,13 +200,16 @@ export class Contract {
         violations.push(...forms.violations);
         for (const p of params) {
           if (p.in === 'query' && forms.refused.has(p.name)) continue;
-          const texts = p.in === 'path' ? (rawParams[p.name] === undefined ? [] : [rawParams[p.name]]) : rawQuery.getAll(p.name);
+          const texts =
+            p.in === 'path' ? (rawParams[p.name] === undefined ? [] : [rawParams[p.name]]) : rawQuery.getAll(p.name);
           if (texts.length === 0 || (p.in === 'path' && texts[0] === '')) {
             if (p.required) violations.push({ field: p.name, reasonCode: 'REQUIRED', params: {} });
             continue;
           }
           // A repeated form parameter that is not an exploded array was refused above.
-          const v = p.array ? (p.explode ? texts : texts[0].split(',')).map((t) => coerce(t, p.itemType)) : coerce(texts[0], p.itemType);
+          const v = p.array
+            ? (p.explode ? texts : texts[0].split(',')).map((t) => coerce(t, p.itemType))
+            : coerce(texts[0], p.itemType);
           const validate = p.validator();
           if (!validate(v)) {
             const joined = commaJoinedViolation(p, texts);

@@ -49,7 +49,12 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
       }
     }
     if (schema.items !== undefined && typeof schema.items !== 'boolean') shape.items.push(schema.items);
-    if (Array.isArray(schema.prefixItems)) schema.prefixItems.forEach((sub, i) => (shape.prefixItems[i] ??= []).push(sub));
+    if (Array.isArray(schema.prefixItems)) {
+      schema.prefixItems.forEach((sub, i) => {
+        shape.prefixItems[i] ??= [];
+        shape.prefixItems[i].push(sub);
+      });
+    }
     // A field is known when any branch declares it.
     for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
       const branches = schema[key];
@@ -98,7 +103,14 @@ export function unknownFieldViolations(doc: unknown, schema: unknown, body: unkn
     if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || schemas.length === 0) return;
     const shape = shapeOf(doc, schemas);
     if (Array.isArray(value)) {
-      value.forEach((item, i) => walk([...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)], item, `${at}.${i}`, depth + 1));
+      value.forEach((item, i) => {
+        walk(
+          [...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)],
+          item,
+          `${at}.${i}`,
+          depth + 1,
+        );
+      });
       return;
     }
     for (const [key, sub] of Object.entries(value)) {
@@ -113,8 +125,13 @@ export function unknownFieldViolations(doc: unknown, schema: unknown, body: unkn
 
 function unknownField(field: string, key: string, documented: string[]): Violation {
   const suggestion = closestName(key, documented);
-  const message = suggestion === undefined
-    ? `is not a documented field (documented here: ${documented.join(', ')})`
-    : `is not a documented field; did you mean ${suggestion}?`;
-  return { field, reasonCode: 'UNKNOWN_FIELD', params: { message, ...(suggestion === undefined ? {} : { suggestion }), documented } };
+  const message =
+    suggestion === undefined
+      ? `is not a documented field (documented here: ${documented.join(', ')})`
+      : `is not a documented field; did you mean ${suggestion}?`;
+  return {
+    field,
+    reasonCode: 'UNKNOWN_FIELD',
+    params: { message, ...(suggestion === undefined ? {} : { suggestion }), documented },
+  };
 }

@@ -123,12 +123,29 @@ export function createSandboxCore(options: CoreOptions) {
   };
 
   const contract = (api: ApiName, security: RouteSpec['security']) =>
-    new Contract(api, documents[api], { errorSchema: 'Error', security: () => security, precompiled: options.precompiled, compiler: options.compiler?.(api, documents[api]) });
-  const contracts: Record<ApiName, Contract> = { v2: contract('v2', 'bearer'), partner: contract('partner', 'authKey'), sandbox: contract('sandbox', 'none') };
+    new Contract(api, documents[api], {
+      errorSchema: 'Error',
+      security: () => security,
+      precompiled: options.precompiled,
+      compiler: options.compiler?.(api, documents[api]),
+    });
+  const contracts: Record<ApiName, Contract> = {
+    v2: contract('v2', 'bearer'),
+    partner: contract('partner', 'authKey'),
+    sandbox: contract('sandbox', 'none'),
+  };
   const handlers: Record<ApiName, Record<string, Handler>> = {
     v2: routeHandlers(v2Handlers(v2)),
     partner: routeHandlers(partnerHandlers(partner)),
-    sandbox: routeHandlers(controlHandlers({ partner, v2, clock, delivery, credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }) })),
+    sandbox: routeHandlers(
+      controlHandlers({
+        partner,
+        v2,
+        clock,
+        delivery,
+        credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }),
+      }),
+    ),
   };
 
   const bearer = `Bearer ${accessToken}`;
@@ -141,7 +158,8 @@ export function createSandboxCore(options: CoreOptions) {
       if (route.security === 'bearer') return header('authorization') === bearer;
       return true;
     },
-    refusalReason: (route, header) => refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
+    refusalReason: (route, header) =>
+      refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
     run,
     allowUnknownFields: Boolean(options.allowUnknownFields),
     validateResponses: Boolean(options.validateResponses),

@@ -81,8 +81,15 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   return {
     fetch: async (request) => {
       // By shape, not instanceof: a test environment (happy-dom, a polyfill) may bring a Request class of its own.
-      if (typeof request?.url !== 'string' || typeof request.method !== 'string' || typeof request.arrayBuffer !== 'function' || typeof request.headers?.get !== 'function') {
-        throw new TypeError('createSandboxFetch: fetch takes a Request (as MSW and Workers hand it over); for a URL and options, pass new Request(url, init)');
+      if (
+        typeof request?.url !== 'string' ||
+        typeof request.method !== 'string' ||
+        typeof request.arrayBuffer !== 'function' ||
+        typeof request.headers?.get !== 'function'
+      ) {
+        throw new TypeError(
+          'createSandboxFetch: fetch takes a Request (as MSW and Workers hand it over); for a URL and options, pass new Request(url, init)',
+        );
       }
       const answer = await core.answer(doorRequest(request));
       // A body that broke off mid-way has no one to answer; a fetch handler still answers.

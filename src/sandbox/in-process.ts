@@ -44,7 +44,10 @@ export interface RunningSandbox {
    * const done = await sandbox.waitForWebhook((e) => e.eventType === 'verification.updated' && e.data.status === 'completed');
    * ```
    */
-  waitForWebhook<T extends WebhookEvent>(predicate: (event: WebhookEvent) => event is T, options?: WaitForWebhookOptions): Promise<T>;
+  waitForWebhook<T extends WebhookEvent>(
+    predicate: (event: WebhookEvent) => event is T,
+    options?: WaitForWebhookOptions,
+  ): Promise<T>;
   waitForWebhook(predicate: (event: WebhookEvent) => boolean, options?: WaitForWebhookOptions): Promise<WebhookEvent>;
   /** Stops listening, stops webhook retries, closes the state file and rejects the waits still pending. */
   close(): Promise<void>;

@@ -8,7 +8,12 @@
 // uses it. Only plain types are published from here (in-process.ts, fetch.ts).
 import type { WebhookEvent } from '../webhooks/events.js';
 import { isWebAddress, webhookUrlRefusal } from './common/option-checks.js';
-import { parseWebhookFaults, WEBHOOK_FAULTS, webhookFaultsRefusal, type WebhookFaultName } from './common/webhook-faults.js';
+import {
+  parseWebhookFaults,
+  WEBHOOK_FAULTS,
+  webhookFaultsRefusal,
+  type WebhookFaultName,
+} from './common/webhook-faults.js';
 
 /**
  * Delivery made worse on purpose, as the service may deliver (`--webhook-faults`):
@@ -58,7 +63,8 @@ export const nonEmptyText: OptionRule = (value, name) =>
   typeof value === 'string' && value.trim() !== '' ? undefined : `${name} must be a non-empty string when given`;
 const positiveSeconds: OptionRule = (value, name) =>
   typeof value === 'number' && value > 0 ? undefined : `${name} must be a positive number of seconds`;
-export const aFunction: OptionRule = (value, name) => (typeof value === 'function' ? undefined : `${name} must be a function when given`);
+export const aFunction: OptionRule = (value, name) =>
+  typeof value === 'function' ? undefined : `${name} must be a function when given`;
 
 const faultLines = Object.entries(WEBHOOK_FAULTS).map(([name, what]) => `  ${name.padEnd(10)} ${what}`);
 
@@ -75,12 +81,22 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
   // A user or password in the address is refused after the rows (checkOptions).
   webhookUrl: {
     rule: (value, name) =>
-      typeof value === 'string' && isWebAddress(value) ? undefined : `${name} must be an http:// or https:// URL, not ${JSON.stringify(value)}`,
-    flag: { name: 'webhook-url', value: 'URL', help: ['where webhooks are sent (default: none; PUT /partners sets it)'] },
+      typeof value === 'string' && isWebAddress(value)
+        ? undefined
+        : `${name} must be an http:// or https:// URL, not ${JSON.stringify(value)}`,
+    flag: {
+      name: 'webhook-url',
+      value: 'URL',
+      help: ['where webhooks are sent (default: none; PUT /partners sets it)'],
+    },
   },
   retryIntervalSeconds: {
     rule: positiveSeconds,
-    flag: { name: 'retry-interval', value: 'SECS', help: ['retry interval of failed webhooks (default 900, as the service)'] },
+    flag: {
+      name: 'retry-interval',
+      value: 'SECS',
+      help: ['retry interval of failed webhooks (default 900, as the service)'],
+    },
     fromText: Number,
   },
   deliveryTimeoutSeconds: {
@@ -88,7 +104,10 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
     flag: {
       name: 'delivery-timeout',
       value: 'SECS',
-      help: ['how long a webhook receiver may take to answer before the', 'attempt counts as failed and is retried (default 10)'],
+      help: [
+        'how long a webhook receiver may take to answer before the',
+        'attempt counts as failed and is retried (default 10)',
+      ],
     },
     fromText: Number,
   },
@@ -110,7 +129,10 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
     rule: (value, name) => (typeof value === 'boolean' ? undefined : `${name} must be true or false`),
     flag: {
       name: 'allow-unknown-fields',
-      help: ['accept body fields no operation documents (default: 400', 'naming the field, and the documented one it is close to)'],
+      help: [
+        'accept body fields no operation documents (default: 400',
+        'naming the field, and the documented one it is close to)',
+      ],
     },
   },
   onWebhook: { rule: aFunction },

@@ -67,7 +67,9 @@ function doorRequest(req: IncomingMessage): DoorRequest {
       const value = headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    hasBody: headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0'),
+    hasBody:
+      headers['transfer-encoding'] !== undefined ||
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0'),
     body: (limit) => readBody(req, limit),
   };
 }
@@ -96,7 +98,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
 /** Writes the core's answer; HEAD gets the headers alone. */
 function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, closing: boolean): void {
   const close = answer.close === true;
-  if (!close && !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0)) {
+  if (
+    !close &&
+    !req.complete &&
+    (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0)
+  ) {
     // Answered before its body was read (an unknown path, a refusal): the
     // body is drained first, so that broken framing in it gets the one
     // answer the clientError listener gives, not a second one.
@@ -122,23 +128,29 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let core: SandboxCore;
   let allowed: HostAllowlist;
   let closing = false;
-  const server = createHttpServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) }, (req, res) => {
-    // A request line without a version is HTTP/0.9, which has no headers:
-    // no Host, no credential, no body type; Node's parser lets it through.
-    if (req.httpVersionMajor < 1) {
-      const why = 'has no HTTP version (HTTP/0.9, which has no headers); send "GET /path HTTP/1.1" with a Host header';
-      const refusal = core.refusal(req.url ?? '/', 400, `the request line ${why}`, [{ field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } }]);
-      return write(req, res, { ...refusal, close: true }, closing);
-    }
-    const door = doorRequest(req);
-    // Before anything reads the request: only this machine's pages reach the core.
-    const refusal = doorRefusal(allowed, door.target, door.header);
-    if (refusal) return write(req, res, core.refusal(door.target, refusal.status, refusal.message), closing);
-    core.answer(door).then(
-      (answer) => answer && write(req, res, answer, closing),
-      (err: Error) => res.destroy(err),
-    );
-  });
+  const server = createHttpServer(
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
+    (req, res) => {
+      // A request line without a version is HTTP/0.9, which has no headers:
+      // no Host, no credential, no body type; Node's parser lets it through.
+      if (req.httpVersionMajor < 1) {
+        const why =
+          'has no HTTP version (HTTP/0.9, which has no headers); send "GET /path HTTP/1.1" with a Host header';
+        const refusal = core.refusal(req.url ?? '/', 400, `the request line ${why}`, [
+          { field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } },
+        ]);
+        return write(req, res, { ...refusal, close: true }, closing);
+      }
+      const door = doorRequest(req);
+      // Before anything reads the request: only this machine's pages reach the core.
+      const refusal = doorRefusal(allowed, door.target, door.header);
+      if (refusal) return write(req, res, core.refusal(door.target, refusal.status, refusal.message), closing);
+      core.answer(door).then(
+        (answer) => answer && write(req, res, answer, closing),
+        (err: Error) => res.destroy(err),
+      );
+    },
+  );
   // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
   // client pausing between calls keeps its connection (S23).
   server.keepAliveTimeout = 72_000;
@@ -167,7 +179,11 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url,
     authKey: saved?.meta?.authKey ?? options.authKey,
     accessToken: saved?.meta?.accessToken ?? options.accessToken,
-    documents: { v2: readBundledDocument('v2'), partner: readBundledDocument('partner'), sandbox: readBundledDocument('sandbox') },
+    documents: {
+      v2: readBundledDocument('v2'),
+      partner: readBundledDocument('partner'),
+      sandbox: readBundledDocument('sandbox'),
+    },
     precompiled: requestValidators,
     compiler: ajvCompiler,
     homepage: packageHomepage(),
@@ -180,7 +196,11 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { partner, v2, clock, delivery } = core;
   if (options.state !== undefined && saved) {
     try {
-      journal = new EffectJournal({ clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken }, options.state, saved);
+      journal = new EffectJournal(
+        { clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken },
+        options.state,
+        saved,
+      );
     } catch (err) {
       server.close();
       throw err;

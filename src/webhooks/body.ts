@@ -14,7 +14,8 @@ export function bodyProblem(rawBody: unknown): string | null {
 
 // Checked by tag, not instanceof: bodies may come from another realm
 // (a worker, an iframe, a test environment).
-const isArrayBuffer = (value: unknown): value is ArrayBuffer => Object.prototype.toString.call(value) === '[object ArrayBuffer]';
+const isArrayBuffer = (value: unknown): value is ArrayBuffer =>
+  Object.prototype.toString.call(value) === '[object ArrayBuffer]';
 
 /** The body as a string or bytes, without copying; null when it is neither. */
 export function bodyView(rawBody: unknown): string | Uint8Array | null {

@@ -94,15 +94,29 @@ function laterBy(iso: string, ms: number): string {
  */
 function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   const verificationId = fresh();
-  const createdExample = structuredClone(examples.get('verification.created')) as WebhookEventOf<'verification.created'>;
-  const updatedExample = structuredClone(examples.get('verification.updated')) as WebhookEventOf<'verification.updated'>;
-  const created: WebhookEventOf<'verification.created'> = { ...createdExample, eventId: fresh(), data: { ...createdExample.data, verificationId } };
+  const createdExample = structuredClone(
+    examples.get('verification.created'),
+  ) as WebhookEventOf<'verification.created'>;
+  const updatedExample = structuredClone(
+    examples.get('verification.updated'),
+  ) as WebhookEventOf<'verification.updated'>;
+  const created: WebhookEventOf<'verification.created'> = {
+    ...createdExample,
+    eventId: fresh(),
+    data: { ...createdExample.data, verificationId },
+  };
   const updatedAt = laterBy(created.data.updatedAt, 7 * 60_000);
   const updated: WebhookEventOf<'verification.updated'> = {
     ...updatedExample,
     eventId: fresh(),
     createdAt: laterBy(updatedAt, 131),
-    data: { ...updatedExample.data, verificationId, createdAt: created.data.createdAt, validTo: created.data.validTo, updatedAt },
+    data: {
+      ...updatedExample.data,
+      verificationId,
+      createdAt: created.data.createdAt,
+      validTo: created.data.validTo,
+      updatedAt,
+    },
   };
   return { created, updated };
 }
@@ -116,7 +130,12 @@ function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[]
   };
   const story = verificationPair(examples);
   const documented = [...examples.keys()].map((eventType): CaseSpec => {
-    const event = eventType === 'verification.created' ? story.created : eventType === 'verification.updated' ? story.updated : { ...examples.get(eventType)!, eventId: fresh() };
+    const event =
+      eventType === 'verification.created'
+        ? story.created
+        : eventType === 'verification.updated'
+          ? story.updated
+          : { ...examples.get(eventType)!, eventId: fresh() };
     return {
       id: `signed:${eventType}`,
       rule: `${eventType}, signed with your key, is answered 200`,
@@ -132,8 +151,15 @@ function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[]
   const changed = { ...forgedBase, data: { ...forgedBase.data, firstName: 'Mallory' } };
   const repeated = signed(verificationPair(examples).created);
   const reversed = verificationPair(examples);
-  const future = { eventId: fresh(), dataType: 'document', eventType: FUTURE_EVENT_TYPE, createdAt: forgedBase.createdAt, data: { documentId: fresh() } };
-  const checkSignature = 'verify X-SIGNATURE over the raw bytes with your key before reading the body (verifyWebhookRequest), and answer 401 when it does not match';
+  const future = {
+    eventId: fresh(),
+    dataType: 'document',
+    eventType: FUTURE_EVENT_TYPE,
+    createdAt: forgedBase.createdAt,
+    data: { documentId: fresh() },
+  };
+  const checkSignature =
+    'verify X-SIGNATURE over the raw bytes with your key before reading the body (verifyWebhookRequest), and answer 401 when it does not match';
 
   const specs: CaseSpec[] = [
     ...documented,
@@ -141,7 +167,9 @@ function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[]
       id: 'tampered-body',
       rule: 'a body changed after signing is not answered 200',
       expect: 'refused',
-      deliveries: [{ subject: 'a body changed after signing', body: JSON.stringify(changed), signature: tampered.signature }],
+      deliveries: [
+        { subject: 'a body changed after signing', body: JSON.stringify(changed), signature: tampered.signature },
+      ],
       fix: `the receiver does not check X-SIGNATURE against the raw body; ${checkSignature}`,
     },
     {
@@ -191,7 +219,12 @@ function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[]
       id: 'previous-key',
       rule: ROTATION_RULE,
       expect: 'accepted',
-      deliveries: [{ subject: 'an event signed with the previous key', ...signed(verificationPair(examples).created, previousKey) }],
+      deliveries: [
+        {
+          subject: 'an event signed with the previous key',
+          ...signed(verificationPair(examples).created, previousKey),
+        },
+      ],
       fix: 'a delivery under way at a rotation may arrive signed with the previous key; accept both keys until the rotation settles (verifyWebhookRequest(request, [key, previousKey]))',
     });
   }
@@ -199,12 +232,23 @@ function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[]
 }
 
 /** The answer of the receiver, or why there is none, within `timeoutMs` whatever the handler or fetch does with the abort. */
-async function send(target: string | WebhookHandler, delivery: Delivery, timeoutMs: number, first: boolean): Promise<WebhookCheckAnswer> {
+async function send(
+  target: string | WebhookHandler,
+  delivery: Delivery,
+  timeoutMs: number,
+  first: boolean,
+): Promise<WebhookCheckAnswer> {
   const controller = new AbortController();
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (delivery.signature !== undefined) headers['X-SIGNATURE'] = delivery.signature;
   // Never a redirect followed: a 3xx is the answer, and nothing goes to another address.
-  const init: RequestInit = { method: 'POST', headers, body: delivery.body, redirect: 'manual', signal: controller.signal };
+  const init: RequestInit = {
+    method: 'POST',
+    headers,
+    body: delivery.body,
+    redirect: 'manual',
+    signal: controller.signal,
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
@@ -215,13 +259,23 @@ async function send(target: string | WebhookHandler, delivery: Delivery, timeout
   const answer = (async (): Promise<WebhookCheckAnswer> => {
     let response: Response;
     try {
-      response = typeof target === 'string' ? await fetch(target, init) : await target(new Request('http://localhost/webhooks', init));
+      response =
+        typeof target === 'string'
+          ? await fetch(target, init)
+          : await target(new Request('http://localhost/webhooks', init));
     } catch (err) {
       if (controller.signal.aborted) return { status: null, detail: 'no answer in time' };
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const reason = cause?.code ?? cause?.message ?? (err as Error).message;
-      if (typeof target === 'string' && first) throw new Error(`cannot reach ${target} (${reason}): is the receiver running there?`);
-      return { status: null, detail: typeof target === 'string' ? `the connection failed (${reason})` : `the handler threw: ${(err as Error)?.message ?? String(err)}` };
+      if (typeof target === 'string' && first)
+        throw new Error(`cannot reach ${target} (${reason}): is the receiver running there?`);
+      return {
+        status: null,
+        detail:
+          typeof target === 'string'
+            ? `the connection failed (${reason})`
+            : `the handler threw: ${(err as Error)?.message ?? String(err)}`,
+      };
     }
     const said = (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim();
     return { status: response.status, detail: said.length > 200 ? `${said.slice(0, 200)}…` : said };
@@ -259,16 +313,25 @@ function acceptedProblem(spec: CaseSpec, delivery: Delivery, answer: WebhookChec
  * `timeoutMs`; resolves with each case and whether it held. Rejects when a
  * URL cannot be reached at all (the first request's connection fails).
  */
-export async function checkWebhookReceiver(target: string | URL | WebhookHandler, options: WebhookCheckOptions): Promise<WebhookCheckReport> {
+export async function checkWebhookReceiver(
+  target: string | URL | WebhookHandler,
+  options: WebhookCheckOptions,
+): Promise<WebhookCheckReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new TypeError('checkWebhookReceiver: timeoutMs must be a positive number of milliseconds');
-  if (typeof options.authKey !== 'string' || options.authKey === '') throw new TypeError('checkWebhookReceiver: authKey must be the integration auth key the service signs with');
+  if (!(timeoutMs > 0))
+    throw new TypeError('checkWebhookReceiver: timeoutMs must be a positive number of milliseconds');
+  if (typeof options.authKey !== 'string' || options.authKey === '')
+    throw new TypeError('checkWebhookReceiver: authKey must be the integration auth key the service signs with');
   let destination: string | WebhookHandler;
   if (typeof target === 'function') destination = target;
   else {
     const url = new URL(String(target));
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`checkWebhookReceiver: ${url.href} is not an http:// or https:// address`);
-    if (url.username || url.password) throw new TypeError('checkWebhookReceiver: the address has a user or password in it; the service sends none, so give the address without them');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`checkWebhookReceiver: ${url.href} is not an http:// or https:// address`);
+    if (url.username || url.password)
+      throw new TypeError(
+        'checkWebhookReceiver: the address has a user or password in it; the service sends none, so give the address without them',
+      );
     destination = url.href;
   }
 
@@ -281,13 +344,27 @@ export async function checkWebhookReceiver(target: string | URL | WebhookHandler
       const answer = await send(destination, delivery, timeoutMs, requests === 0);
       requests += 1;
       answers.push(answer);
-      if (spec.expect === 'accepted' && answer.status !== 200) problems.push(acceptedProblem(spec, delivery, answer, timeoutMs));
-      if (spec.expect === 'refused' && answer.status === 200) problems.push(`${delivery.subject} was answered 200: ${spec.fix}`);
+      if (spec.expect === 'accepted' && answer.status !== 200)
+        problems.push(acceptedProblem(spec, delivery, answer, timeoutMs));
+      if (spec.expect === 'refused' && answer.status === 200)
+        problems.push(`${delivery.subject} was answered 200: ${spec.fix}`);
     }
-    cases.push({ id: spec.id, rule: spec.rule, outcome: problems.length ? 'failed' : 'passed', answers, ...(problems.length ? { problem: problems.join('; and ') } : {}) });
+    cases.push({
+      id: spec.id,
+      rule: spec.rule,
+      outcome: problems.length ? 'failed' : 'passed',
+      answers,
+      ...(problems.length ? { problem: problems.join('; and ') } : {}),
+    });
   }
   if (options.previousKey === undefined) {
-    cases.push({ id: 'previous-key', rule: ROTATION_RULE, outcome: 'skipped', answers: [], problem: 'not checked: give the previous key (--previous-key) while a key rotation settles' });
+    cases.push({
+      id: 'previous-key',
+      rule: ROTATION_RULE,
+      outcome: 'skipped',
+      answers: [],
+      problem: 'not checked: give the previous key (--previous-key) while a key rotation settles',
+    });
   }
   return { passed: cases.every((c) => c.outcome !== 'failed'), cases, requests };
 }

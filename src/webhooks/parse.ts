@@ -7,10 +7,18 @@ import { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type Sig
 import type { components } from '../../generated/types/partner.js';
 import type { ReceivedWebhookEvent, WebhookEvent } from './events.js';
 import { schemaIssues, type SchemaIssue } from './schema-check.js';
-import { assertRequest, MAX_AUTH_KEYS, requireNodeCrypto, requireWebCrypto, signatureProblem, signatureProblemAsync, type AuthKeys } from './signature.js';
+import {
+  assertRequest,
+  MAX_AUTH_KEYS,
+  requireNodeCrypto,
+  requireWebCrypto,
+  signatureProblem,
+  signatureProblemAsync,
+  type AuthKeys,
+} from './signature.js';
 
 /** The envelope every webhook has, whatever its type (each event's schema requires these). */
-export const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'] as const;
+const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'] as const;
 
 // What a WebhookSignatureError says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
 const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
@@ -45,10 +53,12 @@ export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
 }
 
 /** Whether this version of the package knows the event type (and so validates its data). */
-export const isKnownEventType = (eventType: unknown): boolean => typeof eventType === 'string' && Object.hasOwn(webhookSchemas.events, eventType);
+export const isKnownEventType = (eventType: unknown): boolean =>
+  typeof eventType === 'string' && Object.hasOwn(webhookSchemas.events, eventType);
 
 /** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
-export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is WebhookEvent => isKnownEventType(event.eventType);
+export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is WebhookEvent =>
+  isKnownEventType(event.eventType);
 
 // A value outside a documented list inside data is not refused by itself;
 // where the list decides a branch (a oneOf, an if), the branch still decides.
@@ -56,10 +66,12 @@ const isNewEnumValue = (issue: SchemaIssue) => issue.keyword === 'enum' && issue
 
 // The collected requirement types of the partner document; the `satisfies`
 // fails to compile when the document gains or loses one.
-const REQUIREMENT_TYPES = { firstAndLastName: true, dateOfBirth: true, document: true, phoneNumbers: true } satisfies Record<
-  components['schemas']['RequirementType'],
-  true
->;
+const REQUIREMENT_TYPES = {
+  firstAndLastName: true,
+  dateOfBirth: true,
+  document: true,
+  phoneNumbers: true,
+} satisfies Record<components['schemas']['RequirementType'], true>;
 
 /**
  * `collectedRequirements` entries of a type the package does not know: their
@@ -71,7 +83,9 @@ function addedVariantPaths(payload: object): string[] {
   if (!Array.isArray(entries)) return [];
   return entries.flatMap((entry, i) => {
     const type = (entry as { type?: unknown } | null)?.type;
-    return typeof type === 'string' && !Object.hasOwn(REQUIREMENT_TYPES, type) ? [`/data/collectedRequirements/${i}`] : [];
+    return typeof type === 'string' && !Object.hasOwn(REQUIREMENT_TYPES, type)
+      ? [`/data/collectedRequirements/${i}`]
+      : [];
   });
 }
 
@@ -81,10 +95,12 @@ function envelopeIssues(payload: Record<string, unknown>): PayloadIssue[] {
   const issues: PayloadIssue[] = [];
   for (const field of ENVELOPE_FIELDS) {
     if (field === 'data') continue;
-    if (typeof payload[field] !== 'string' || payload[field] === '') issues.push({ path: `/${field}`, message: 'must be a non-empty string' });
+    if (typeof payload[field] !== 'string' || payload[field] === '')
+      issues.push({ path: `/${field}`, message: 'must be a non-empty string' });
   }
   const data = payload.data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) issues.push({ path: '/data', message: 'must be an object' });
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    issues.push({ path: '/data', message: 'must be an object' });
   return issues;
 }
 
@@ -125,7 +141,10 @@ function readableBody(rawBody: unknown): string | Uint8Array {
     // A detached ArrayBuffer (transferred to a worker, or by structuredClone), a Proxy whose traps throw.
     problem = `the webhook body cannot be read: ${detailOf(err)}`;
   }
-  if (body === null) throw new WebhookPayloadError(problem ?? 'the webhook body cannot be read', [{ path: '', message: problem ?? 'cannot be read' }]);
+  if (body === null)
+    throw new WebhookPayloadError(problem ?? 'the webhook body cannot be read', [
+      { path: '', message: problem ?? 'cannot be read' },
+    ]);
   return body;
 }
 
@@ -155,7 +174,10 @@ function readableBody(rawBody: unknown): string | Uint8Array {
  */
 export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): ReceivedWebhookEvent {
   // Before the arguments: a receiver that cannot verify learns it on its first call, not on its first valid one.
-  requireNodeCrypto('parseWebhookEvent', 'in a fetch handler use await verifyWebhookRequest(request, authKey), which verifies with Web Crypto');
+  requireNodeCrypto(
+    'parseWebhookEvent',
+    'in a fetch handler use await verifyWebhookRequest(request, authKey), which verifies with Web Crypto',
+  );
   const body = readableBody(rawBody);
   const problem = signatureProblem(body, signature, authKey);
   if (problem) throw new WebhookSignatureError(SIGNATURE_MESSAGES[problem], problem);
@@ -179,7 +201,10 @@ export async function verifyWebhookRequest(request: Request, authKey: AuthKeys):
     body = new Uint8Array(await request.arrayBuffer());
   } catch (err) {
     const detail = detailOf(err);
-    throw new WebhookPayloadError(`cannot read the webhook body (read it only through verifyWebhookRequest): ${detail}`, [{ path: '', message: detail }]);
+    throw new WebhookPayloadError(
+      `cannot read the webhook body (read it only through verifyWebhookRequest): ${detail}`,
+      [{ path: '', message: detail }],
+    );
   }
   const problem = await signatureProblemAsync(body, signature, authKey);
   if (problem) throw new WebhookSignatureError(SIGNATURE_MESSAGES[problem], problem);

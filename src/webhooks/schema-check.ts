@@ -24,7 +24,13 @@ type Defs = Readonly<Record<string, WebhookSchema>>;
 type Subschema = WebhookSchema | boolean;
 
 const typeOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number' && Number.isInteger(value)
+        ? 'integer'
+        : typeof value;
 const hasType = (value: unknown, type: string) => {
   const actual = typeOf(value);
   return actual === type || (type === 'number' && actual === 'integer');
@@ -37,10 +43,20 @@ function typeIn(types: string[], type: string): boolean {
 /** JSON equality as Ajv judges const and enum: arrays item by item, objects by their members in any order. */
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const names = Object.keys(a);
   if (names.length !== Object.keys(b).length) return false;
-  return names.every((name) => Object.hasOwn(b, name) && equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name]));
+  return names.every(
+    (name) =>
+      Object.hasOwn(b, name) && equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name]),
+  );
 }
 const quoted = (values: unknown[]) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
 
@@ -123,7 +139,9 @@ function nodeOf(subschema: Subschema, defs: Defs): Node {
   };
   nodes.set(schema, node); // before the children: a schema may refer to itself
   node.ref = sub(schema.$ref === undefined ? undefined : defs[schema.$ref]);
-  node.properties = schema.properties ? Object.entries(schema.properties).map(([name, s]) => [name, nodeOf(s, defs)]) : null;
+  node.properties = schema.properties
+    ? Object.entries(schema.properties).map(([name, s]) => [name, nodeOf(s, defs)])
+    : null;
   if (typeof schema.additionalProperties === 'object') node.additional = nodeOf(schema.additionalProperties, defs);
   node.items = sub(schema.items);
   node.allOf = list(schema.allOf);
@@ -161,14 +179,21 @@ function keeps(value: unknown, node: Node): boolean {
       if (hasType(value, boundType) && (atLeast ? measure(value) < bound : measure(value) > bound)) return false;
     }
   }
-  if (type === 'string' && ((node.format && !node.format(value as string)) || (node.pattern && !node.pattern.test(value as string)))) return false;
+  if (
+    type === 'string' &&
+    ((node.format && !node.format(value as string)) || (node.pattern && !node.pattern.test(value as string)))
+  )
+    return false;
   if (type === 'object') {
     const object = value as Record<string, unknown>;
     if (node.required) for (const name of node.required) if (!Object.hasOwn(object, name)) return false;
-    if (node.properties) for (const [name, child] of node.properties) if (Object.hasOwn(object, name) && !keeps(object[name], child)) return false;
+    if (node.properties)
+      for (const [name, child] of node.properties)
+        if (Object.hasOwn(object, name) && !keeps(object[name], child)) return false;
     if (node.additional !== true) {
       for (const name of Object.keys(object)) {
-        if (!node.names?.has(name) && (node.additional === false || !keeps(object[name], node.additional))) return false;
+        if (!node.names?.has(name) && (node.additional === false || !keeps(object[name], node.additional)))
+          return false;
       }
     }
   }
@@ -184,7 +209,8 @@ function keeps(value: unknown, node: Node): boolean {
   return true;
 }
 
-const pointer = (path: string, name: string) => `${path}/${name.includes('~') || name.includes('/') ? name.replace(/~/g, '~0').replace(/\//g, '~1') : name}`;
+const pointer = (path: string, name: string) =>
+  `${path}/${name.includes('~') || name.includes('/') ? name.replace(/~/g, '~0').replace(/\//g, '~1') : name}`;
 const issuesOf = (value: unknown, node: Node, path: string) => {
   const issues: SchemaIssue[] = [];
   if (!keeps(value, node)) collect(value, node, path, issues);
@@ -198,7 +224,11 @@ function branchIssues(value: unknown, branches: Node[], one: boolean, path: stri
   if (one ? passing === 1 : passing > 0) return;
   // No branch fits: the closest one says what is wrong.
   if (passing === 0) issues.push(...found.reduce((a, b) => (b.length < a.length ? b : a)));
-  issues.push({ path, keyword: one ? 'oneOf' : 'anyOf', message: one ? 'must match exactly one schema in oneOf' : 'must match a schema in anyOf' });
+  issues.push({
+    path,
+    keyword: one ? 'oneOf' : 'anyOf',
+    message: one ? 'must match exactly one schema in oneOf' : 'must match a schema in anyOf',
+  });
 }
 
 /** Adds to `issues` every way `value` at `path` breaks the schema of `node`. */
@@ -210,25 +240,41 @@ function collect(value: unknown, node: Node, path: string, issues: SchemaIssue[]
   }
   const type = typeOf(value);
   if (node.ref) collect(value, node.ref, path, issues);
-  if (node.types && !typeIn(node.types, type)) issues.push({ path, keyword: 'type', message: `must be ${node.types.join(',')}` });
-  if (node.hasConst && !equal(value, schema.const)) issues.push({ path, keyword: 'const', message: `must be equal to constant ${quoted([schema.const])}` });
-  if (node.enum && !node.enum.some((v) => equal(value, v))) issues.push({ path, keyword: 'enum', message: `must be equal to one of the allowed values ${quoted(node.enum)}` });
+  if (node.types && !typeIn(node.types, type))
+    issues.push({ path, keyword: 'type', message: `must be ${node.types.join(',')}` });
+  if (node.hasConst && !equal(value, schema.const))
+    issues.push({ path, keyword: 'const', message: `must be equal to constant ${quoted([schema.const])}` });
+  if (node.enum && !node.enum.some((v) => equal(value, v)))
+    issues.push({ path, keyword: 'enum', message: `must be equal to one of the allowed values ${quoted(node.enum)}` });
   for (const [keyword, boundType, measure, atLeast, message] of node.bounds) {
     const bound = schema[keyword] as number;
-    if (hasType(value, boundType) && (atLeast ? measure(value) < bound : measure(value) > bound)) issues.push({ path, keyword, message: message.replace('%s', String(bound)) });
+    if (hasType(value, boundType) && (atLeast ? measure(value) < bound : measure(value) > bound))
+      issues.push({ path, keyword, message: message.replace('%s', String(bound)) });
   }
   if (type === 'string') {
-    if (node.format && !node.format(value as string)) issues.push({ path, keyword: 'format', message: `must match format "${schema.format}"` });
-    if (node.pattern && !node.pattern.test(value as string)) issues.push({ path, keyword: 'pattern', message: `must match pattern "${schema.pattern}"` });
+    if (node.format && !node.format(value as string))
+      issues.push({ path, keyword: 'format', message: `must match format "${schema.format}"` });
+    if (node.pattern && !node.pattern.test(value as string))
+      issues.push({ path, keyword: 'pattern', message: `must match pattern "${schema.pattern}"` });
   }
   if (type === 'object') {
     const object = value as Record<string, unknown>;
-    if (node.required) for (const name of node.required) if (!Object.hasOwn(object, name)) issues.push({ path, keyword: 'required', message: `must have required property '${name}'` });
-    if (node.properties) for (const [name, child] of node.properties) if (Object.hasOwn(object, name)) collect(object[name], child, pointer(path, name), issues);
+    if (node.required)
+      for (const name of node.required)
+        if (!Object.hasOwn(object, name))
+          issues.push({ path, keyword: 'required', message: `must have required property '${name}'` });
+    if (node.properties)
+      for (const [name, child] of node.properties)
+        if (Object.hasOwn(object, name)) collect(object[name], child, pointer(path, name), issues);
     if (node.additional !== true) {
       for (const name of Object.keys(object)) {
         if (node.names?.has(name)) continue;
-        if (node.additional === false) issues.push({ path, keyword: 'additionalProperties', message: `must NOT have additional properties (${name})` });
+        if (node.additional === false)
+          issues.push({
+            path,
+            keyword: 'additionalProperties',
+            message: `must NOT have additional properties (${name})`,
+          });
         else collect(object[name], node.additional, pointer(path, name), issues);
       }
     }
@@ -240,11 +286,13 @@ function collect(value: unknown, node: Node, path: string, issues: SchemaIssue[]
   if (node.allOf) for (const n of node.allOf) collect(value, n, path, issues);
   if (node.anyOf) branchIssues(value, node.anyOf, false, path, issues);
   if (node.oneOf) branchIssues(value, node.oneOf, true, path, issues);
-  if (node.not && issuesOf(value, node.not, path).length === 0) issues.push({ path, keyword: 'not', message: 'must NOT be valid' });
+  if (node.not && issuesOf(value, node.not, path).length === 0)
+    issues.push({ path, keyword: 'not', message: 'must NOT be valid' });
   if (node.if) {
     const branch = issuesOf(value, node.if, path).length === 0 ? node.then : node.else;
     const before = issues.length;
     if (branch) collect(value, branch, path, issues);
-    if (issues.length > before) issues.push({ path, keyword: 'if', message: `must match "${branch === node.then ? 'then' : 'else'}" schema` });
+    if (issues.length > before)
+      issues.push({ path, keyword: 'if', message: `must match "${branch === node.then ? 'then' : 'else'}" schema` });
   }
 }

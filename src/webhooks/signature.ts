@@ -24,7 +24,10 @@ export const MAX_AUTH_KEYS = 8;
 const utf8 = /* @__PURE__ */ new TextEncoder();
 
 interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: string): { update(data: string | Uint8Array): { digest(): Uint8Array; digest(encoding: 'hex'): string } };
+  createHmac(
+    algorithm: 'sha256',
+    key: string,
+  ): { update(data: string | Uint8Array): { digest(): Uint8Array; digest(encoding: 'hex'): string } };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
@@ -39,12 +42,16 @@ let found: NodeCrypto | undefined;
  */
 export function requireNodeCrypto(caller: string, instead: string): NodeCrypto {
   try {
-    found ??= (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+    found ??= (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+      'node:crypto',
+    ) as NodeCrypto | undefined;
   } catch {
     // A process object that refuses is no node:crypto.
   }
   if (found) return found;
-  throw new TypeError(`${caller} is synchronous and needs node:crypto, which this runtime does not have (Cloudflare Workers without nodejs_compat, browsers): ${instead}`);
+  throw new TypeError(
+    `${caller} is synchronous and needs node:crypto, which this runtime does not have (Cloudflare Workers without nodejs_compat, browsers): ${instead}`,
+  );
 }
 
 /**
@@ -52,7 +59,7 @@ export function requireNodeCrypto(caller: string, instead: string): NodeCrypto {
  * strings, empty ones left out (an empty key is no secret); null for
  * anything else, without throwing whatever it is (a Proxy, throwing getters).
  */
-export function authKeyList(authKey: unknown): string[] | null {
+function authKeyList(authKey: unknown): string[] | null {
   try {
     const list: unknown[] = typeof authKey === 'string' ? [authKey] : Array.isArray(authKey) ? authKey : [];
     // The length read once, as a number, and bounded before any entry is read: a list claiming 2^32−1 costs nothing.
@@ -116,7 +123,8 @@ function signedWithAnySync(crypto: NodeCrypto, given: Verifiable | null): boolea
     let match = false;
     // Every key is tried, so the time taken does not tell which one matched.
     for (const key of given.keys) {
-      if (crypto.timingSafeEqual(crypto.createHmac('sha256', key).update(given.body).digest(), given.expected)) match = true;
+      if (crypto.timingSafeEqual(crypto.createHmac('sha256', key).update(given.body).digest(), given.expected))
+        match = true;
     }
     return match;
   } catch {
@@ -129,7 +137,8 @@ function signedWithAnySync(crypto: NodeCrypto, given: Verifiable | null): boolea
 function signable(rawBody: unknown, authKey: unknown, caller: string): string | Uint8Array {
   const body = bodyView(rawBody);
   if (body === null) throw new TypeError(`${caller}: rawBody must be a string, Uint8Array, ArrayBuffer or DataView`);
-  if (typeof authKey !== 'string' || authKey === '') throw new TypeError(`${caller}: authKey must be a non-empty string`);
+  if (typeof authKey !== 'string' || authKey === '')
+    throw new TypeError(`${caller}: authKey must be a non-empty string`);
   return body;
 }
 
@@ -140,7 +149,10 @@ function signable(rawBody: unknown, authKey: unknown, caller: string): string | 
  * not a string or bytes or a key that is not a non-empty string.
  */
 export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
-  const crypto = requireNodeCrypto('signWebhookPayload', 'use await signWebhookPayloadAsync(…), which takes the same arguments and signs with Web Crypto');
+  const crypto = requireNodeCrypto(
+    'signWebhookPayload',
+    'use await signWebhookPayloadAsync(…), which takes the same arguments and signs with Web Crypto',
+  );
   const body = signable(rawBody, authKey, 'signWebhookPayload');
   return crypto.createHmac('sha256', authKey).update(body).digest('hex');
 }
@@ -190,7 +202,10 @@ export async function signWebhookPayloadAsync(rawBody: RawBody, authKey: string)
  * time wherever the signatures differ.
  */
 export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, authKey: AuthKeys): boolean {
-  const crypto = requireNodeCrypto('verifyWebhookSignature', 'use await verifyWebhookSignatureAsync(…), which takes the same arguments and verifies with Web Crypto');
+  const crypto = requireNodeCrypto(
+    'verifyWebhookSignature',
+    'use await verifyWebhookSignatureAsync(…), which takes the same arguments and verifies with Web Crypto',
+  );
   try {
     return signedWithAnySync(crypto, verifiable(rawBody, signature, authKeyList(authKey)));
   } catch {
@@ -208,7 +223,10 @@ export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: 
   const keys = authKeyList(authKey);
   const problem = formProblem(signature, keys);
   if (problem) return problem;
-  const crypto = requireNodeCrypto('signatureProblem', 'in a fetch handler use await verifyWebhookRequest(request, authKey), whose WebhookSignatureError names the problem, on Web Crypto');
+  const crypto = requireNodeCrypto(
+    'signatureProblem',
+    'in a fetch handler use await verifyWebhookRequest(request, authKey), whose WebhookSignatureError names the problem, on Web Crypto',
+  );
   let given: Verifiable | null = null;
   try {
     given = verifiable(rawBody, signature, keys);
@@ -219,7 +237,11 @@ export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: 
 }
 
 /** `signatureProblem` on Web Crypto: what `verifyWebhookRequest` tells. */
-export async function signatureProblemAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<SignatureProblem | null> {
+export async function signatureProblemAsync(
+  rawBody: RawBody,
+  signature: unknown,
+  authKey: AuthKeys,
+): Promise<SignatureProblem | null> {
   const keys = authKeyList(authKey);
   const problem = formProblem(signature, keys);
   if (problem) return problem;
@@ -231,23 +253,34 @@ export async function signatureProblemAsync(rawBody: RawBody, signature: unknown
 export function requireWebCrypto(caller: string): SubtleCrypto {
   const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
   if (subtle) return subtle;
-  throw new TypeError(`${caller} needs Web Crypto (crypto.subtle), which browsers give only to https: and localhost pages`);
+  throw new TypeError(
+    `${caller} needs Web Crypto (crypto.subtle), which browsers give only to https: and localhost pages`,
+  );
 }
 
 /** The body as Web Crypto takes it: a view over a SharedArrayBuffer, which node:crypto reads, is copied (Web Crypto refuses it). */
 function webCryptoBytes(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
-  return (typeof body === 'string' ? utf8.encode(body) : body.buffer instanceof ArrayBuffer ? body : body.slice()) as Uint8Array<ArrayBuffer>;
+  return (
+    typeof body === 'string' ? utf8.encode(body) : body.buffer instanceof ArrayBuffer ? body : body.slice()
+  ) as Uint8Array<ArrayBuffer>;
 }
 
 /** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on Web Crypto; false on any error of the arguments. */
-async function signedWithAny(subtle: SubtleCrypto, rawBody: unknown, signature: unknown, keys: string[] | null): Promise<boolean> {
+async function signedWithAny(
+  subtle: SubtleCrypto,
+  rawBody: unknown,
+  signature: unknown,
+  keys: string[] | null,
+): Promise<boolean> {
   try {
     const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
     const data = webCryptoBytes(given.body);
     let match = false;
     for (const key of given.keys) {
-      const hmacKey = await subtle.importKey('raw', utf8.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+      const hmacKey = await subtle.importKey('raw', utf8.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+        'verify',
+      ]);
       // verify compares in constant time, where comparing sign's output would be ours to get right.
       if (await subtle.verify('HMAC', hmacKey, given.expected, data)) match = true;
     }
@@ -263,7 +296,11 @@ async function signedWithAny(subtle: SubtleCrypto, rawBody: unknown, signature: 
  * rejects with a `TypeError` where the runtime has no Web Crypto (a browser
  * page that is not a secure context).
  */
-export async function verifyWebhookSignatureAsync(rawBody: RawBody, signature: unknown, authKey: AuthKeys): Promise<boolean> {
+export async function verifyWebhookSignatureAsync(
+  rawBody: RawBody,
+  signature: unknown,
+  authKey: AuthKeys,
+): Promise<boolean> {
   return signedWithAny(requireWebCrypto('verifyWebhookSignatureAsync'), rawBody, signature, authKeyList(authKey));
 }
 
@@ -276,7 +313,8 @@ export function assertRequest(request: unknown, caller: string): asserts request
   } catch {
     // A hostile object (throwing getters, a revoked Proxy) is no Request either.
   }
-  if (!usable) throw new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`);
+  if (!usable)
+    throw new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`);
 }
 
 /**

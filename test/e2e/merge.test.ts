@@ -10,8 +10,18 @@ const room = cloneRoom('vc-e2e-merge-');
 afterAll(() => room.remove());
 
 const CHANGES = [
-  { branch: 'create-summary', file: 'openapi/partner/paths/verifications.yaml', from: 'summary: Create a verification', to: 'summary: Start a verification' },
-  { branch: 'shares-summary', file: 'openapi/partner/paths/users_{userId}_shares.yaml', from: 'summary: Get the shares of a user', to: 'summary: List the shares of a user' },
+  {
+    branch: 'create-summary',
+    file: 'openapi/partner/paths/verifications.yaml',
+    from: 'summary: Create a verification',
+    to: 'summary: Start a verification',
+  },
+  {
+    branch: 'shares-summary',
+    file: 'openapi/partner/paths/users_{userId}_shares.yaml',
+    from: 'summary: Get the shares of a user',
+    to: 'summary: List the shares of a user',
+  },
 ];
 
 it('two pull requests that each change one operation merge with plain git, and the merge passes the drift check', async () => {
@@ -26,7 +36,11 @@ it('two pull requests that each change one operation merge with plain git, and t
     // What the pull request carries: the source and the committed outputs it changes, nothing built besides.
     const files = git(clone, 'show', '--name-only', '--format=', 'HEAD').split('\n');
     expect(files).toContain(file);
-    expect(files.filter((f) => f.startsWith('generated/')).sort()).toEqual(['generated/openapi/partner.json', 'generated/openapi/partner.yaml', 'generated/types/partner.ts']);
+    expect(files.filter((f) => f.startsWith('generated/')).sort()).toEqual([
+      'generated/openapi/partner.json',
+      'generated/openapi/partner.yaml',
+      'generated/types/partner.ts',
+    ]);
   }
   git(clone, 'checkout', '--quiet', CHANGES[0].branch);
   const merge = await sh(clone, `git merge --no-edit ${CHANGES[1].branch}`);
@@ -34,6 +48,9 @@ it('two pull requests that each change one operation merge with plain git, and t
   expect(git(clone, 'status', '--porcelain')).toBe('');
   const drift = await sh(clone, 'npm run check-drift');
   expect(drift.code, drift.stdout + drift.stderr).toBe(0);
-  const bundle = await sh(clone, 'grep -c -e "Start a verification" -e "List the shares of a user" generated/openapi/partner.yaml');
+  const bundle = await sh(
+    clone,
+    'grep -c -e "Start a verification" -e "List the shares of a user" generated/openapi/partner.yaml',
+  );
   expect(Number(bundle.stdout.trim())).toBe(2);
 });

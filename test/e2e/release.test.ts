@@ -29,18 +29,34 @@ async function land(clone: string, message: string, edits: () => void) {
   expect(commit.code, commit.stderr).toBe(0);
 }
 
-it('runs the guide\'s steps in order, its npm test among them, and ends with a clean release commit', async () => {
-  expect(STEPS.map((l) => l.split(/\s+/).slice(0, l.startsWith('npm run') ? 3 : 2).join(' '))).toEqual(['npm run diff', 'npm version', 'npm run changelog', 'npm run build', 'npm test', 'git add']);
+it("runs the guide's steps in order, its npm test among them, and ends with a clean release commit", async () => {
+  expect(
+    STEPS.map((l) =>
+      l
+        .split(/\s+/)
+        .slice(0, l.startsWith('npm run') ? 3 : 2)
+        .join(' '),
+    ),
+  ).toEqual(['npm run diff', 'npm version', 'npm run changelog', 'npm run build', 'npm test', 'git add']);
   const clone = room.clone('release');
   const released = committedVersion(clone);
   await land(clone, `Verification: optional ${FIELD}`, () => {
     edit(clone, 'openapi/partner/components/schemas/Verification.yaml', (t) =>
-      t.replace(/^ {2}author:$/m, `  ${FIELD}:\n    type: string\n    description: A marker the release test adds.\n    examples: [marked]\n  author:`),
+      t.replace(
+        /^ {2}author:$/m,
+        `  ${FIELD}:\n    type: string\n    description: A marker the release test adds.\n    examples: [marked]\n  author:`,
+      ),
     );
-    edit(clone, 'test/helpers/partner-additions.ts', (t) => t.replace(/ADDED_FIELDS: Record<string, string\[\]> = \{[^}]*\}/, (list) => list.replace(/\{\s*/, `{ Verification: ['${FIELD}'], `)));
+    edit(clone, 'test/helpers/partner-additions.ts', (t) =>
+      t.replace(/ADDED_FIELDS: Record<string, string\[\]> = \{[^}]*\}/, (list) =>
+        list.replace(/\{\s*/, `{ Verification: ['${FIELD}'], `),
+      ),
+    );
   });
   await land(clone, 'List verifications: reworded', () => {
-    edit(clone, 'openapi/partner/paths/verifications.yaml', (t) => t.replace('summary: List verifications', 'summary: List the verifications'));
+    edit(clone, 'openapi/partner/paths/verifications.yaml', (t) =>
+      t.replace('summary: List verifications', 'summary: List the verifications'),
+    );
   });
 
   let bump = '';
@@ -50,7 +66,8 @@ it('runs the guide\'s steps in order, its npm test among them, and ends with a c
     const result = await sh(clone, line);
     expect(result.code, `${line}\n${result.stdout}${result.stderr}`).toBe(0);
     expect(result.stderr, line).not.toMatch(/warning/i);
-    if (step.startsWith('npm run diff')) bump = /calls for a (major|minor|patch) release/.exec(result.stdout)?.[1] ?? '';
+    if (step.startsWith('npm run diff'))
+      bump = /calls for a (major|minor|patch) release/.exec(result.stdout)?.[1] ?? '';
   }
   // Minor for the added field, or major where the branch carried a breaking change already.
   expect(['minor', 'major']).toContain(bump);
@@ -65,13 +82,18 @@ it('runs the guide\'s steps in order, its npm test among them, and ends with a c
   expect(section).not.toContain('List the verifications');
   // The bundles carry the version they were released as.
   for (const api of ['v2', 'partner', 'sandbox']) {
-    expect(JSON.parse(readFileSync(path.join(clone, 'generated', 'openapi', `${api}.json`), 'utf8')).info.version, api).toBe(version);
+    expect(
+      JSON.parse(readFileSync(path.join(clone, 'generated', 'openapi', `${api}.json`), 'utf8')).info.version,
+      api,
+    ).toBe(version);
   }
 
   const drift = await sh(clone, 'npm run check-drift');
   expect(drift.code, drift.stdout + drift.stderr).toBe(0);
   const after = await sh(clone, 'npm run --silent diff');
   expect(after.code, after.stdout + after.stderr).toBe(0);
-  expect(after.stdout).toContain(`Contract diff: release ${version} (commit ${git(clone, 'rev-parse', '--short=7', 'HEAD')}`);
+  expect(after.stdout).toContain(
+    `Contract diff: release ${version} (commit ${git(clone, 'rev-parse', '--short=7', 'HEAD')}`,
+  );
   expect(after.stdout).toContain('partner (Partner Integration API): no contract changes');
 });

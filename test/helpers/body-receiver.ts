@@ -8,10 +8,12 @@ export async function startBodyReceiver(): Promise<{ url: string; bodies: string
   const bodies: string[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk) => (body += chunk)).on('end', () => {
-      bodies.push(body);
-      res.writeHead(200).end();
-    });
+    req
+      .on('data', (chunk) => (body += chunk))
+      .on('end', () => {
+        bodies.push(body);
+        res.writeHead(200).end();
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;

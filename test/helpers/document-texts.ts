@@ -7,10 +7,14 @@ import type { Json } from './openapi.js';
 export function documentTexts(doc: Json): { at: string; text: string }[] {
   const out: { at: string; text: string }[] = [];
   const walk = (node: Json, at: string) => {
-    if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${at}/${i}`));
-    else if (node && typeof node === 'object') {
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => {
+        walk(v, `${at}/${i}`);
+      });
+    } else if (node && typeof node === 'object') {
       for (const [key, value] of Object.entries(node)) {
-        if (['description', 'summary', 'title'].includes(key) && typeof value === 'string') out.push({ at: `${at}/${key}`, text: value });
+        if (['description', 'summary', 'title'].includes(key) && typeof value === 'string')
+          out.push({ at: `${at}/${key}`, text: value });
         else walk(value, `${at}/${key}`);
       }
     }

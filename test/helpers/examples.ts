@@ -22,10 +22,13 @@ function schemaExamples(schema: Json, parts: string[], found: FoundExample[]) {
   }
   if ('example' in schema) found.push({ where: `${ptr}/example`, schemaPtr: ptr, value: schema.example });
   for (const key of SUBSCHEMA_MAPS) {
-    for (const [name, sub] of Object.entries<Json>(schema[key] ?? {})) schemaExamples(sub, [...parts, key, name], found);
+    for (const [name, sub] of Object.entries<Json>(schema[key] ?? {}))
+      schemaExamples(sub, [...parts, key, name], found);
   }
   for (const key of SUBSCHEMA_LISTS) {
-    (schema[key] ?? []).forEach((sub: Json, i: number) => schemaExamples(sub, [...parts, key, String(i)], found));
+    (schema[key] ?? []).forEach((sub: Json, i: number) => {
+      schemaExamples(sub, [...parts, key, String(i)], found);
+    });
   }
   for (const key of SUBSCHEMA_SINGLE) {
     if (schema[key] && typeof schema[key] === 'object') schemaExamples(schema[key], [...parts, key], found);

@@ -30,10 +30,15 @@ export interface Result {
 export const sh = (cwd: string, line: string, env: NodeJS.ProcessEnv = {}): Promise<Result> =>
   promisify(execFile)('bash', ['-c', line], { cwd, env: { ...ENV, ...env }, maxBuffer: 256 * 1024 * 1024 }).then(
     (r) => ({ code: 0, ...r }),
-    (err) => ({ code: typeof err.code === 'number' ? err.code : 1, stdout: err.stdout ?? '', stderr: err.stderr ?? String(err) }),
+    (err) => ({
+      code: typeof err.code === 'number' ? err.code : 1,
+      stdout: err.stdout ?? '',
+      stderr: err.stderr ?? String(err),
+    }),
   );
 
-export const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
 
 /** A scratch folder for clones; `remove()` deletes it and everything in it. */
 export function cloneRoom(prefix: string) {
@@ -42,7 +47,9 @@ export function cloneRoom(prefix: string) {
     /** A clone of HEAD named `name`; `cloneArgs` such as `--depth 1` go to `git clone` (over file://, which honours them). */
     clone(name: string, ...cloneArgs: string[]): string {
       const at = path.join(dir, name);
-      execFileSync('git', ['clone', '--quiet', ...cloneArgs, cloneArgs.length ? `file://${ROOT}` : ROOT, at], { env: ENV });
+      execFileSync('git', ['clone', '--quiet', ...cloneArgs, cloneArgs.length ? `file://${ROOT}` : ROOT, at], {
+        env: ENV,
+      });
       symlinkSync(path.join(ROOT, 'node_modules'), path.join(at, 'node_modules'), 'dir');
       return at;
     },

@@ -36,12 +36,22 @@ export function send(base: string, req: FuzzRequest, headers: Record<string, str
       // agent: false, a new connection per request: a connection the server
       // closed after an answer (413 closes it) is never reused, so a dropped
       // request is a real one.
-      { host: url.hostname, port: url.port, method: req.method, path: req.target, headers, agent: false, timeout: 15_000 },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method,
+        path: req.target,
+        headers,
+        agent: false,
+        timeout: 15_000,
+      },
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -101,13 +111,18 @@ export function routeOf(doc: Json, method: string, target: string): RouteMatch |
       statics++;
       return t === decoded[i];
     });
-    if (ok && (!best || statics > best.statics)) best = { match: { pathKey, method: method.toLowerCase(), operation }, statics };
+    if (ok && (!best || statics > best.statics))
+      best = { match: { pathKey, method: method.toLowerCase(), operation }, statics };
   }
   return best?.match;
 }
 
 /** The JSON pointer of the schema an answer must match, `null` for a declared empty answer, or a problem. */
-function declaredSchema(api: Api, route: RouteMatch | undefined, status: number): { pointer: string | null } | { problem: string } {
+function declaredSchema(
+  api: Api,
+  route: RouteMatch | undefined,
+  status: number,
+): { pointer: string | null } | { problem: string } {
   if (route) {
     const raw = route.operation.responses?.[String(status)];
     if (raw) {
@@ -118,15 +133,24 @@ function declaredSchema(api: Api, route: RouteMatch | undefined, status: number)
   }
   // An error status the operation does not declare (or no operation): the API's `Error`.
   if (status >= 400) return { pointer: pointer('components', 'schemas', 'Error') };
-  return { problem: `status ${status} is not declared for ${route ? `${route.method.toUpperCase()} ${route.pathKey}` : 'any operation'}` };
+  return {
+    problem: `status ${status} is not declared for ${route ? `${route.method.toUpperCase()} ${route.pathKey}` : 'any operation'}`,
+  };
 }
 
 /** Problems of an answer against the document (empty when it conforms), and the schema it was checked against. */
-export function checkAnswer(api: Api, route: RouteMatch | undefined, answer: Answer): { problems: string[]; schema: string } {
+export function checkAnswer(
+  api: Api,
+  route: RouteMatch | undefined,
+  answer: Answer,
+): { problems: string[]; schema: string } {
   const expected = declaredSchema(api, route, answer.status);
   if ('problem' in expected) return { problems: [expected.problem], schema: '(none)' };
   if (expected.pointer === null) {
-    return { problems: answer.text === '' ? [] : [`status ${answer.status} is declared without a body`], schema: '(no body)' };
+    return {
+      problems: answer.text === '' ? [] : [`status ${answer.status} is declared without a body`],
+      schema: '(no body)',
+    };
   }
   const schema = expected.pointer.replace(/\/content\/application~1json\/schema$/, '');
   let body: unknown;
@@ -142,8 +166,15 @@ export function checkAnswer(api: Api, route: RouteMatch | undefined, answer: Ans
 
 export function describeRequest(req: FuzzRequest, headers: Record<string, string | string[]>): string {
   const text = req.body === undefined ? '' : String(req.body);
-  const body = req.body === undefined ? '(none)' : text.length > 300 ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...` : JSON.stringify(text);
-  const shownHeaders = JSON.stringify(headers, (_k, v) => (typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v));
+  const body =
+    req.body === undefined
+      ? '(none)'
+      : text.length > 300
+        ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...`
+        : JSON.stringify(text);
+  const shownHeaders = JSON.stringify(headers, (_k, v) =>
+    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v,
+  );
   const target = req.target.length > 300 ? `${req.target.slice(0, 200)}... (${req.target.length} chars)` : req.target;
   return `${req.method} ${target}\n    headers ${shownHeaders}\n    body ${body}\n    generated from ${req.api} ${req.operationId} [${req.tags.join(', ')}]`;
 }

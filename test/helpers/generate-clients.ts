@@ -63,7 +63,11 @@ async function orvalFetchAndZod(api: GeneratedApi, out: string) {
 async function openapiZodClient(api: GeneratedApi, out: string) {
   const openApiDoc = JSON.parse(await readFile(bundle(api), 'utf8'));
   await mkdir(path.dirname(out), { recursive: true });
-  await generateZodClientFromOpenAPI({ openApiDoc, distPath: out, options: { shouldExportAllSchemas: true, withAlias: true } });
+  await generateZodClientFromOpenAPI({
+    openApiDoc,
+    distPath: out,
+    options: { shouldExportAllSchemas: true, withAlias: true },
+  });
 }
 
 /**

@@ -13,7 +13,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const servers = await Promise.all(
     APIS.map(async (api) => {
-      return [api.name, await startPrism({ document: mockDocumentOf(api.name), port: await freePort(), logLevel: 'silent' })] as const;
+      return [
+        api.name,
+        await startPrism({ document: mockDocumentOf(api.name), port: await freePort(), logLevel: 'silent' }),
+      ] as const;
     }),
   );
   project.provide('mockUrls', Object.fromEntries(servers.map(([name, s]) => [name, s.url])));

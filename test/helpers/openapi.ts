@@ -26,7 +26,8 @@ export function loadBundle(api: string): Json {
   return documents.get(api);
 }
 
-export const pointer = (...parts: (string | number)[]) => `#/${parts.map((p) => escapePointerToken(String(p))).join('/')}`;
+export const pointer = (...parts: (string | number)[]) =>
+  `#/${parts.map((p) => escapePointerToken(String(p))).join('/')}`;
 
 export interface SchemaValidator {
   /** Asserts (with vitest's expect) that a value is valid against a named component schema. */

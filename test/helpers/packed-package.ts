@@ -24,7 +24,9 @@ export interface Packed {
  * build started here would rewrite generated/ under the other test files.
  */
 async function pack(dir: string): Promise<{ tarball: string; packed: Packed }> {
-  const { stdout } = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT });
+  const { stdout } = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: ROOT,
+  });
   const packed = JSON.parse(stdout)[0] as Packed;
   return { tarball: path.join(dir, packed.filename), packed };
 }
@@ -32,7 +34,10 @@ async function pack(dir: string): Promise<{ tarball: string; packed: Packed }> {
 /** A fresh ESM project at `project` with the tarball (and `extra` packages) installed. */
 export async function installInto(project: string, tarball: string, extra: string[] = []): Promise<void> {
   mkdirSync(project, { recursive: true });
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: path.basename(project), private: true, type: 'module' }));
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: path.basename(project), private: true, type: 'module' }),
+  );
   // openapi-fetch and the extras come from the npm cache when they can.
   await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...extra], { cwd: project });
 }
@@ -75,7 +80,8 @@ export async function sharedInstall(): Promise<SharedInstall> {
   }
   for (const deadline = Date.now() + 300_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
     if (existsSync(ready)) return JSON.parse(readFileSync(ready, 'utf8')) as SharedInstall;
-    if (existsSync(failed)) throw new Error(`packing or installing the package failed in another test file: ${readFileSync(failed, 'utf8')}`);
+    if (existsSync(failed))
+      throw new Error(`packing or installing the package failed in another test file: ${readFileSync(failed, 'utf8')}`);
   }
   throw new Error(`the shared install in ${dir} was not ready within 300 s`);
 }
@@ -84,7 +90,10 @@ export async function sharedInstall(): Promise<SharedInstall> {
 export async function linkSharedInstall(project: string): Promise<SharedInstall> {
   const shared = await sharedInstall();
   mkdirSync(project, { recursive: true });
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: path.basename(project), private: true, type: 'module' }));
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: path.basename(project), private: true, type: 'module' }),
+  );
   symlinkSync(path.join(shared.project, 'node_modules'), path.join(project, 'node_modules'), 'dir');
   return shared;
 }

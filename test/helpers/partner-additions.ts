@@ -46,16 +46,25 @@ export function deprecationProblems(
   documented: string[],
   added: string[] = ADDED_DEPRECATIONS[schema] ?? [],
 ): string[] {
-  const marked = Object.entries(properties).filter(([, p]) => p?.deprecated === true).map(([name]) => name);
+  const marked = Object.entries(properties)
+    .filter(([, p]) => p?.deprecated === true)
+    .map(([name]) => name);
   const entry = `ADDED_DEPRECATIONS.${schema}`;
   const problems = marked
     .filter((name) => !documented.includes(name) && !added.includes(name))
-    .map((name) => `field ${name} of ${schema} is marked deprecated, which the documentation does not say; if the API team deprecated it on purpose, add '${name}' to ${entry} in ${HERE} (${RECIPE})`);
+    .map(
+      (name) =>
+        `field ${name} of ${schema} is marked deprecated, which the documentation does not say; if the API team deprecated it on purpose, add '${name}' to ${entry} in ${HERE} (${RECIPE})`,
+    );
   for (const name of documented.filter((n) => n in properties && !marked.includes(n))) {
-    problems.push(`field ${name} of ${schema} is deprecated in the documentation: mark it \`deprecated: true\` in openapi/partner/components/schemas/${schema}.yaml`);
+    problems.push(
+      `field ${name} of ${schema} is deprecated in the documentation: mark it \`deprecated: true\` in openapi/partner/components/schemas/${schema}.yaml`,
+    );
   }
   for (const name of added.filter((n) => documented.includes(n) || !marked.includes(n))) {
-    problems.push(`${entry} lists '${name}', which ${documented.includes(name) ? 'the documentation deprecates already' : `${schema} does not mark deprecated`}: remove it from ${HERE}, or mark the field (${RECIPE})`);
+    problems.push(
+      `${entry} lists '${name}', which ${documented.includes(name) ? 'the documentation deprecates already' : `${schema} does not mark deprecated`}: remove it from ${HERE}, or mark the field (${RECIPE})`,
+    );
   }
   return problems;
 }

@@ -8,7 +8,7 @@ import { unescapePointerToken } from '../../src/contract/json-pointer.js';
 import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json, type OperationEntry } from './openapi.js';
 
 export const doc = loadBundle('partner');
-export const v = validatorFor('partner');
+const v = validatorFor('partner');
 
 // ---------------------------------------------------------------------------
 // Facts of the documentation, restated. They change only when the
@@ -49,10 +49,28 @@ export const PAGED = [
 ];
 
 export const STATUSES = [
-  'created', 'started', 'waitingForUserInput', 'inReview', 'completed', 'declined', 'closed', 'expired', 'reverted',
+  'created',
+  'started',
+  'waitingForUserInput',
+  'inReview',
+  'completed',
+  'declined',
+  'closed',
+  'expired',
+  'reverted',
 ];
 export const REQUIREMENT_TYPES = ['firstAndLastName', 'dateOfBirth', 'document', 'phoneNumbers'];
-export const ESTIMATED_AGES = ['unknown', 'under8', 'over8', 'over13', 'over16', 'over18', 'over21', 'over25', 'over30'];
+export const ESTIMATED_AGES = [
+  'unknown',
+  'under8',
+  'over8',
+  'over13',
+  'over16',
+  'over18',
+  'over21',
+  'over25',
+  'over30',
+];
 export const DOCUMENT_TYPES = ['Passport', 'Government Issued Photo ID', 'Driver License'];
 export const DEPRECATED = ['phoneNumber', 'isPhoneNumberVerified', 'requireFirstAndLastName'];
 
@@ -72,44 +90,138 @@ export const PARTNER_FIELDS = ['id', 'webhookUrl', 'name', 'createdAt', 'updated
 export const PARTNER_UPDATE_FIELDS = ['webhookUrl'];
 export const AUTH_KEY_FIELDS = ['id', 'key', 'active', 'createdAt', 'updatedAt'];
 export const CREATE_FIELDS = [
-  'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName', 'requireFirstAndLastName',
-  'requirements', 'externalUserId', 'redirectUrl', 'errorRedirectUrl', 'timeToExpiry', 'reason', 'author', 'metadata',
+  'phoneNumber',
+  'isPhoneNumberVerified',
+  'phoneNumbers',
+  'firstName',
+  'lastName',
+  'requireFirstAndLastName',
+  'requirements',
+  'externalUserId',
+  'redirectUrl',
+  'errorRedirectUrl',
+  'timeToExpiry',
+  'reason',
+  'author',
+  'metadata',
 ];
 /** The create fields not marked optional (P5). */
 export const CREATE_REQUIRED = ['externalUserId', 'redirectUrl'];
 export const REVERT_FIELDS = ['verificationId', 'author'];
 /** The Verification, also the create answer's fields (that answer declares `updatedAt` absent). */
 export const VERIFICATION_FIELDS = [
-  'id', 'url', 'phoneNumber', 'isPhoneNumberVerified', 'phoneNumbers', 'firstName', 'lastName',
-  'requireFirstAndLastName', 'requirements', 'collectedRequirements', 'userId', 'previousUserId', 'externalUserId',
-  'redirectUrl', 'errorRedirectUrl', 'reason', 'author', 'status', 'metadata', 'validTo', 'createdAt', 'updatedAt',
+  'id',
+  'url',
+  'phoneNumber',
+  'isPhoneNumberVerified',
+  'phoneNumbers',
+  'firstName',
+  'lastName',
+  'requireFirstAndLastName',
+  'requirements',
+  'collectedRequirements',
+  'userId',
+  'previousUserId',
+  'externalUserId',
+  'redirectUrl',
+  'errorRedirectUrl',
+  'reason',
+  'author',
+  'status',
+  'metadata',
+  'validTo',
+  'createdAt',
+  'updatedAt',
 ];
 /**
  * The documented Verification fields an answer may leave out: those echoing
  * create input the partner may leave out (P8). Every other documented field
  * is always sent. Derived, so that it cannot drift from the two tables.
  */
-export const VERIFICATION_OPTIONAL = VERIFICATION_FIELDS.filter((f) => CREATE_FIELDS.includes(f) && !CREATE_REQUIRED.includes(f));
+export const VERIFICATION_OPTIONAL = VERIFICATION_FIELDS.filter(
+  (f) => CREATE_FIELDS.includes(f) && !CREATE_REQUIRED.includes(f),
+);
 export const DOCUMENT_RESULT_FIELDS = [
-  'type', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'expiryAt', 'issuedAt',
-  'issuingAuthority', 'placeOfIssue',
+  'type',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'placeOfBirth',
+  'nationality',
+  'serialNo',
+  'expiryAt',
+  'issuedAt',
+  'issuingAuthority',
+  'placeOfIssue',
 ];
 export const USER_FIELDS = ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'];
-export const USER_DETAIL_FIELDS = [...USER_FIELDS, 'firstName', 'lastName', 'dateOfBirth', 'estimatedAge', 'image', 'names', 'documents'];
+export const USER_DETAIL_FIELDS = [
+  ...USER_FIELDS,
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'estimatedAge',
+  'image',
+  'names',
+  'documents',
+];
 export const USER_DOCUMENT_FIELDS = [
-  'id', 'type', 'firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'nationality', 'serialNo', 'issuingAuthority',
-  'placeOfIssue', 'expiryAt', 'issuedAt', 'createdAt',
+  'id',
+  'type',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'placeOfBirth',
+  'nationality',
+  'serialNo',
+  'issuingAuthority',
+  'placeOfIssue',
+  'expiryAt',
+  'issuedAt',
+  'createdAt',
 ];
 export const VERIFICATION_DATA_FIELDS = [
-  'verificationId', 'status', 'redirectUrl', 'errorRedirectUrl', 'externalUserId', 'phoneNumber', 'isPhoneNumberVerified',
-  'phoneNumbers', 'firstName', 'lastName', 'requireFirstAndLastName', 'requirements', 'collectedRequirements', 'userId',
-  'previousUserId', 'reason', 'metadata', 'validTo', 'createdAt', 'updatedAt',
+  'verificationId',
+  'status',
+  'redirectUrl',
+  'errorRedirectUrl',
+  'externalUserId',
+  'phoneNumber',
+  'isPhoneNumberVerified',
+  'phoneNumbers',
+  'firstName',
+  'lastName',
+  'requireFirstAndLastName',
+  'requirements',
+  'collectedRequirements',
+  'userId',
+  'previousUserId',
+  'reason',
+  'metadata',
+  'validTo',
+  'createdAt',
+  'updatedAt',
 ];
-export const USER_DATA_FIELDS = ['userId', 'firstName', 'lastName', 'dateOfBirth', 'createdAt', 'estimatedAge', 'phoneNumbers', 'names', 'externalUsers'];
+export const USER_DATA_FIELDS = [
+  'userId',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'createdAt',
+  'estimatedAge',
+  'phoneNumbers',
+  'names',
+  'externalUsers',
+];
 export const SHAREHOLDER_DATA_FIELDS = ['userId', 'isShareholder', 'externalUserIds'];
 export const ENVELOPE_FIELDS = ['eventId', 'dataType', 'eventType', 'createdAt', 'data'];
 export const SHARES_FIELDS = ['isShareholder', 'sharesNumber'];
-export const EXTERNAL_USERS_RESULT_FIELDS = ['externalUsersWithSuccess', 'unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'];
+export const EXTERNAL_USERS_RESULT_FIELDS = [
+  'externalUsersWithSuccess',
+  'unknownPhoneNumbers',
+  'invalidPhoneNumbers',
+  'duplicatedExternalUserIds',
+];
 const RECORD_FIELDS = ['id', 'type', 'success', 'payload', 'retryAt', 'reason', 'createdAt', 'updatedAt'];
 export const VERIFICATION_WEBHOOK_RECORD_FIELDS = [...RECORD_FIELDS, 'verificationId', 'metadata'];
 export const USER_WEBHOOK_RECORD_FIELDS = [...RECORD_FIELDS, 'userId'];
@@ -199,17 +311,24 @@ export const sorted = (list: string[]) => [...list].sort();
 /** Asserts that each documented name is among `have` (others may be: additions); the message names those missing. */
 export function expectDocumented(have: Iterable<string>, documented: string[], what: string) {
   const present = new Set(have);
-  expect(documented.filter((name) => !present.has(name)), `documented ${what} missing from openapi/partner`).toEqual([]);
+  expect(
+    documented.filter((name) => !present.has(name)),
+    `documented ${what} missing from openapi/partner`,
+  ).toEqual([]);
 }
 /** The same for an enum, whose documented values also keep their order (added values may stand anywhere). */
 export function expectDocumentedValues(values: string[], documented: string[], what: string) {
   expectDocumented(values, documented, what);
-  expect(values.filter((value) => documented.includes(value)), `${what} in the documented order`).toEqual(documented);
+  expect(
+    values.filter((value) => documented.includes(value)),
+    `${what} in the documented order`,
+  ).toEqual(documented);
 }
 
 export const wantValid = (validate: Validate, value: unknown, label = '') =>
   expect(validate(value), `${label} ${v.errors(validate)}`).toBe(true);
-export const wantInvalid = (validate: Validate, value: unknown, label = '') => expect(validate(value), label).toBe(false);
+export const wantInvalid = (validate: Validate, value: unknown, label = '') =>
+  expect(validate(value), label).toBe(false);
 
 // Validators used throughout.
 export const verification = response('get /verifications/{verificationId}', '200');
@@ -229,5 +348,7 @@ export function webhookExample(event: string): Json {
   const examples = Object.values<Json>(deref(doc, webhookBody(event)).content['application/json'].examples);
   return structuredClone(deref(doc, examples[0]).value);
 }
-export const webhookValidator = (event: string) => validatorAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema'));
-export const webhookSchema = (event: string) => nodeAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema'));
+export const webhookValidator = (event: string) =>
+  validatorAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema'));
+export const webhookSchema = (event: string) =>
+  nodeAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema'));

@@ -24,7 +24,9 @@ const partnerDoc = validatorFor('partner');
 
 /** Asserts a value against the response schema the operation declares for a status. */
 export function expectResponse(path: string, method: string, status: string, value: unknown) {
-  const validate = partnerDoc.at(pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema'));
+  const validate = partnerDoc.at(
+    pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema'),
+  );
   expect(validate(value), partnerDoc.errors(validate)).toBe(true);
 }
 
@@ -107,7 +109,10 @@ export function usePartnerState() {
       throw new Error('expected a SandboxError');
     },
     /** Drives a fresh verification to `completed` and returns it. */
-    completeOne: (overrides: Partial<S['VerificationCreate']> = {}, name = { firstName: 'Lena', lastName: 'Hoffmann' }) => {
+    completeOne: (
+      overrides: Partial<S['VerificationCreate']> = {},
+      name = { firstName: 'Lena', lastName: 'Hoffmann' },
+    ) => {
       const { id } = create(overrides);
       state.openLink(id);
       advance(3);

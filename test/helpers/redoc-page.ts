@@ -69,7 +69,8 @@ export async function openPage(context: BrowserContext, base: string, file: stri
 /** A full-page screenshot of the page in test-results/screenshots/ when the running test fails. */
 export function screenshotOnFailure(page: Page, name: string) {
   onTestFailed(async () => {
-    if (!page.isClosed()) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }).catch(() => {});
+    if (!page.isClosed())
+      await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }).catch(() => {});
   });
 }
 
@@ -85,7 +86,9 @@ export async function expectClean({ page, trouble }: OpenedPage) {
 export async function samplesPanel(page: Page, api: string, operationId: string): Promise<Locator> {
   const operation = operationsOf(loadBundle(api)).find((o) => o.operation.operationId === operationId)!.operation;
   // Redoc's own addresses: #/<tag slug>/<operationId in lower case>.
-  const tag = String(operation.tags[0]).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const tag = String(operation.tags[0])
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
   await page.evaluate((hash) => (location.hash = hash), `/${tag}/${operationId.toLowerCase()}`);
   const section = page.locator(`[id$="/${operationId.toLowerCase()}"]`).first();
   await section.waitFor();
@@ -95,7 +98,8 @@ export async function samplesPanel(page: Page, api: string, operationId: string)
 /** The sample language a panel shows now (its only one, or the language menu's choice). */
 async function shownLanguage(panel: Locator): Promise<string | undefined> {
   const header = panel.locator('[data-component-name="Panel/PanelHeader"]');
-  if ((await header.locator('> [data-testid="dropdown"]').count()) < 2) return (await header.locator('> span').last().textContent())?.trim();
+  if ((await header.locator('> [data-testid="dropdown"]').count()) < 2)
+    return (await header.locator('> span').last().textContent())?.trim();
   return (await header.locator('> [data-testid="dropdown"]').last().locator('button').first().textContent())?.trim();
 }
 
@@ -112,7 +116,10 @@ export async function chooseLanguage(panel: Locator, label: string) {
   await menu.click();
   // The menu opens outside the panel, at the page's level.
   const page = panel.page();
-  await page.locator('[role="menuitem"]:visible').filter({ has: page.locator(`span[title="${label}"]`) }).click();
+  await page
+    .locator('[role="menuitem"]:visible')
+    .filter({ has: page.locator(`span[title="${label}"]`) })
+    .click();
   await expect.poll(async () => (await menu.textContent())?.trim(), { timeout: POLL_MS }).toBe(label);
 }
 
@@ -123,7 +130,11 @@ export interface OperationSamples {
 
 /** The samples of a rendered operation as its panel shows them: each language's code, every line inside the panel, none under the copy button. */
 export async function expectSamples(page: Page, op: OperationSamples) {
-  const panel = page.locator(`[id$="/${op.operationId.toLowerCase()}"]`).first().locator('.panel-request-samples').first();
+  const panel = page
+    .locator(`[id$="/${op.operationId.toLowerCase()}"]`)
+    .first()
+    .locator('.panel-request-samples')
+    .first();
   await panel.waitFor();
   // The language shown first, then the others: one switch fewer per panel.
   const shown = await shownLanguage(panel);
@@ -144,12 +155,17 @@ export async function expectSamples(page: Page, op: OperationSamples) {
         range.selectNodeContents(pre);
         const lines = [...range.getClientRects()].filter((r) => r.width > 0);
         const covered = button
-          ? lines.filter((r) => r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top).length
+          ? lines.filter(
+              (r) => r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top,
+            ).length
           : 0;
         return { overflow: pre.scrollWidth - pre.clientWidth, covered, lines: lines.length };
       });
     expect(layout.lines, `${op.operationId} ${sample.label}: rendered lines`).toBeGreaterThan(0);
-    expect(layout.overflow, `${op.operationId} ${sample.label}: pixels of a line cut off at the panel's edge`).toBeLessThanOrEqual(0);
+    expect(
+      layout.overflow,
+      `${op.operationId} ${sample.label}: pixels of a line cut off at the panel's edge`,
+    ).toBeLessThanOrEqual(0);
     expect(layout.covered, `${op.operationId} ${sample.label}: lines under the copy button`).toBe(0);
   }
 }

@@ -3,7 +3,16 @@
 // src/conformance/schema-values.ts, shared with the conformance runner.
 import fc from 'fast-check';
 import { deref } from './openapi.js';
-import { encode, mergeAllOf, mutatedValueFor, mutationsOf, typesOf, valueFor, type Json, type SchemaArbitraryOptions } from '../../src/conformance/schema-values.js';
+import {
+  encode,
+  mergeAllOf,
+  mutatedValueFor,
+  mutationsOf,
+  typesOf,
+  valueFor,
+  type Json,
+  type SchemaArbitraryOptions,
+} from '../../src/conformance/schema-values.js';
 
 export { mutatedValueFor, valueFor } from '../../src/conformance/schema-values.js';
 
@@ -26,7 +35,17 @@ type AuthVariant =
   | 'basic-scheme'
   | 'other-header';
 
-type ContentTypeVariant = 'json' | 'json-charset' | 'missing' | 'text' | 'form' | 'multipart' | 'uppercase' | 'jsonx' | 'garbage' | 'duplicate';
+type ContentTypeVariant =
+  | 'json'
+  | 'json-charset'
+  | 'missing'
+  | 'text'
+  | 'form'
+  | 'multipart'
+  | 'uppercase'
+  | 'jsonx'
+  | 'garbage'
+  | 'duplicate';
 
 export interface FuzzRequest {
   api: string;
@@ -54,9 +73,10 @@ export interface RequestArbitraryOptions extends SchemaArbitraryOptions {
   overOneMiB?: boolean;
 }
 
-
 // Latin-1 printable characters: what a header value or raw request line may carry in Node.
-const latin1Char = fc.oneof(fc.integer({ min: 0x21, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((c) => String.fromCharCode(c));
+const latin1Char = fc
+  .oneof(fc.integer({ min: 0x21, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff }))
+  .map((c) => String.fromCharCode(c));
 const latin1 = (maxLength: number) => fc.string({ unit: latin1Char, minLength: 1, maxLength });
 
 interface ParamInfo {
@@ -73,25 +93,64 @@ function paramsOf(doc: Json, pathItem: Json, op: Json): ParamInfo[] {
     const p = deref(doc, raw);
     const schema = mergeAllOf(doc, p.schema);
     const array = typesOf(schema).includes('array');
-    return { name: p.name, in: p.in, required: Boolean(p.required), schema, array, explode: p.explode ?? (p.style ?? 'form') === 'form' };
+    return {
+      name: p.name,
+      in: p.in,
+      required: Boolean(p.required),
+      schema,
+      array,
+      explode: p.explode ?? (p.style ?? 'form') === 'form',
+    };
   });
 }
 
 /** How one path parameter is written: a known id, a generated value, or something odd. */
-function pathValueArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): fc.Arbitrary<{ text: string; tag?: string }> {
+function pathValueArb(
+  doc: Json,
+  p: ParamInfo,
+  opts: RequestArbitraryOptions,
+): fc.Arbitrary<{ text: string; tag?: string }> {
   const known = opts.knownIds?.[p.name] ?? [];
   const normal = valueFor(doc, p.schema, opts).map((v) => ({ text: encode(String(v)) }));
   const odd = fc.oneof(
-    fc.constantFrom('%2F', 'a%2Fb', '%2e%2e', '..', '.', '%00', '%', '%zz', '%C3%28', '%FF', '%E2%82', 'a;b=c', 'null', 'undefined', '__proto__', 'constructor', '%20', '%09x')
+    fc
+      .constantFrom(
+        '%2F',
+        'a%2Fb',
+        '%2e%2e',
+        '..',
+        '.',
+        '%00',
+        '%',
+        '%zz',
+        '%C3%28',
+        '%FF',
+        '%E2%82',
+        'a;b=c',
+        'null',
+        'undefined',
+        '__proto__',
+        'constructor',
+        '%20',
+        '%09x',
+      )
       .map((text) => ({ text, tag: 'odd-path' })),
     fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map((s) => ({ text: encode(s), tag: 'unicode-path' })),
     // Latin-1 bytes sent raw on the request line: not UTF-8.
-    fc.string({ unit: fc.integer({ min: 0xa0, max: 0xff }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 6 }).map((text) => ({ text, tag: 'raw-latin1-path' })),
+    fc
+      .string({
+        unit: fc.integer({ min: 0xa0, max: 0xff }).map((c) => String.fromCharCode(c)),
+        minLength: 1,
+        maxLength: 6,
+      })
+      .map((text) => ({ text, tag: 'raw-latin1-path' })),
     fc.constantFrom(300, 4000, 20_000).map((n) => ({ text: 'a'.repeat(n), tag: `long-id-${n}` })),
     fc.uuid().map((u) => ({ text: u.toUpperCase(), tag: 'odd-path' })),
   );
   return fc.oneof(
-    ...(known.length ? [{ weight: 5, arbitrary: fc.constantFrom(...known).map((text) => ({ text: encode(text) })) }] : []),
+    ...(known.length
+      ? [{ weight: 5, arbitrary: fc.constantFrom(...known).map((text) => ({ text: encode(text) })) }]
+      : []),
     { weight: 3, arbitrary: normal },
     { weight: 2, arbitrary: odd },
   );
@@ -106,19 +165,33 @@ function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): 
     const items = valueFor(doc, p.schema.items ?? {}, opts);
     const list = fc.array(items, { minLength: 1, maxLength: 3 });
     const wellFormed = list.map((vs) =>
-      p.explode ? vs.map((v) => ({ text: `${name}=${encode(String(v))}` })) : [{ text: `${name}=${vs.map((v) => encode(String(v))).join(',')}` }],
+      p.explode
+        ? vs.map((v) => ({ text: `${name}=${encode(String(v))}` }))
+        : [{ text: `${name}=${vs.map((v) => encode(String(v))).join(',')}` }],
     );
     const itemMutations = mutationsOf(doc, p.schema.items ?? {}, opts);
     const broken = fc.oneof(
       // The other serialization than the document's.
-      list.filter((vs) => vs.length > 1).map((vs) =>
-        p.explode
-          ? [{ text: `${name}=${vs.map((v) => encode(String(v))).join(',')}`, tag: 'query-comma-joined-wrongly' }]
-          : vs.map((v) => ({ text: `${name}=${encode(String(v))}`, tag: 'query-repeated-wrongly' })),
-      ),
-      fc.constantFrom(',', ',,', '', '%2C', ' , ').map((s) => [{ text: `${name}=${s === ' , ' ? encode(s) : s}`, tag: 'query-empty-items' }]),
+      list
+        .filter((vs) => vs.length > 1)
+        .map((vs) =>
+          p.explode
+            ? [{ text: `${name}=${vs.map((v) => encode(String(v))).join(',')}`, tag: 'query-comma-joined-wrongly' }]
+            : vs.map((v) => ({ text: `${name}=${encode(String(v))}`, tag: 'query-repeated-wrongly' })),
+        ),
+      fc
+        .constantFrom(',', ',,', '', '%2C', ' , ')
+        .map((s) => [{ text: `${name}=${s === ' , ' ? encode(s) : s}`, tag: 'query-empty-items' }]),
       ...(itemMutations.length
-        ? [fc.oneof(...itemMutations).map((bad) => [{ text: `${name}=${encode(JSON.stringify(bad.value) ?? '')}`, tag: `query-${bad.mutation}` }, { text: `${name}=${encode(typeof bad.value === 'string' ? bad.value : String(bad.value))}`, tag: `query-${bad.mutation}` }])]
+        ? [
+            fc.oneof(...itemMutations).map((bad) => [
+              { text: `${name}=${encode(JSON.stringify(bad.value) ?? '')}`, tag: `query-${bad.mutation}` },
+              {
+                text: `${name}=${encode(typeof bad.value === 'string' ? bad.value : String(bad.value))}`,
+                tag: `query-${bad.mutation}`,
+              },
+            ]),
+          ]
         : []),
     );
     return fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 2, arbitrary: broken });
@@ -126,12 +199,44 @@ function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): 
   const scalar = valueFor(doc, p.schema, opts).map((v) => encode(String(v)));
   const mutations = mutationsOf(doc, p.schema, opts);
   const broken = fc.oneof(
-    fc.tuple(scalar, scalar).map(([a, b]): QueryPart[] => [{ text: `${name}=${a}`, tag: 'query-repeated' }, { text: `${name}=${b}` }]),
-    fc.constantFrom('', '%31', '1e1', '0x10', '%201', 'Infinity', 'NaN', '-0', '1.0', '%zz', '+1', 'true', '[]', '{}', '1,2').map((s): QueryPart[] => [{ text: `${name}=${s}`, tag: 'query-odd-text' }]),
+    fc
+      .tuple(scalar, scalar)
+      .map(([a, b]): QueryPart[] => [{ text: `${name}=${a}`, tag: 'query-repeated' }, { text: `${name}=${b}` }]),
+    fc
+      .constantFrom(
+        '',
+        '%31',
+        '1e1',
+        '0x10',
+        '%201',
+        'Infinity',
+        'NaN',
+        '-0',
+        '1.0',
+        '%zz',
+        '+1',
+        'true',
+        '[]',
+        '{}',
+        '1,2',
+      )
+      .map((s): QueryPart[] => [{ text: `${name}=${s}`, tag: 'query-odd-text' }]),
     fc.constant<QueryPart[]>([{ text: name, tag: 'query-no-equals' }]),
-    ...(mutations.length ? [fc.oneof(...mutations).map((bad): QueryPart[] => [{ text: `${name}=${encode(typeof bad.value === 'string' ? bad.value : JSON.stringify(bad.value) ?? '')}`, tag: `query-${bad.mutation}` }])] : []),
+    ...(mutations.length
+      ? [
+          fc.oneof(...mutations).map((bad): QueryPart[] => [
+            {
+              text: `${name}=${encode(typeof bad.value === 'string' ? bad.value : (JSON.stringify(bad.value) ?? ''))}`,
+              tag: `query-${bad.mutation}`,
+            },
+          ]),
+        ]
+      : []),
   );
-  return fc.oneof({ weight: 3, arbitrary: scalar.map((v): QueryPart[] => [{ text: `${name}=${v}` }]) }, { weight: 2, arbitrary: broken });
+  return fc.oneof(
+    { weight: 3, arbitrary: scalar.map((v): QueryPart[] => [{ text: `${name}=${v}` }]) },
+    { weight: 2, arbitrary: broken },
+  );
 }
 
 const GARBAGE_BODIES = [
@@ -157,8 +262,8 @@ const GARBAGE_BODIES = [
   '\uFEFF{}',
   '<xml/>',
   'externalUserId=1&redirectUrl=x',
-  '[' .repeat(5000) + ']'.repeat(5000),
-  '{"a":'.repeat(3000) + '1' + '}'.repeat(3000),
+  '['.repeat(5000) + ']'.repeat(5000),
+  `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
 ];
 
 type BodyChoice = { body: string | Buffer | undefined; tags: string[] };
@@ -169,20 +274,43 @@ function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitra
   const garbage = fc.oneof(
     fc.constantFrom(...GARBAGE_BODIES).map((body) => ({ body, tags: ['body-garbage'] })),
     fc.string({ unit: 'binary', maxLength: 40 }).map((body) => ({ body, tags: ['body-random-text'] })),
-    fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => ({ body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from(b), Buffer.from('"}')]), tags: ['body-invalid-utf8'] })),
+    fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => ({
+      body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from(b), Buffer.from('"}')]),
+      tags: ['body-invalid-utf8'],
+    })),
   );
   const huge = fc.oneof(
-    fc.integer({ min: 0, max: 4096 }).map((n) => ({ body: JSON.stringify({ reason: 'r'.repeat(100_000 + n), redirectUrl: 'https://partner.example.com/x' }), tags: ['body-100KB'] })),
+    fc.integer({ min: 0, max: 4096 }).map((n) => ({
+      body: JSON.stringify({ reason: 'r'.repeat(100_000 + n), redirectUrl: 'https://partner.example.com/x' }),
+      tags: ['body-100KB'],
+    })),
     fc.integer({ min: 0, max: 4096 }).map((n) => ({ body: `"${'s'.repeat(100_000 + n)}"`, tags: ['body-100KB'] })),
-    ...(opts.overOneMiB === false ? [] : [fc.constant<BodyChoice>({ body: JSON.stringify({ metadata: { big: 'm'.repeat(1024 * 1024 + 10) } }), tags: ['body-over-1MiB'] })]),
+    ...(opts.overOneMiB === false
+      ? []
+      : [
+          fc.constant<BodyChoice>({
+            body: JSON.stringify({ metadata: { big: 'm'.repeat(1024 * 1024 + 10) } }),
+            tags: ['body-over-1MiB'],
+          }),
+        ]),
   );
   if (!media) {
     // No body documented: mostly none, sometimes one anyway.
-    return fc.oneof({ weight: 8, arbitrary: fc.constant<BodyChoice>({ body: undefined, tags: [] }) }, { weight: 1, arbitrary: fc.constant<BodyChoice>({ body: '{}', tags: ['body-unexpected'] }) }, { weight: 1, arbitrary: garbage });
+    return fc.oneof(
+      { weight: 8, arbitrary: fc.constant<BodyChoice>({ body: undefined, tags: [] }) },
+      { weight: 1, arbitrary: fc.constant<BodyChoice>({ body: '{}', tags: ['body-unexpected'] }) },
+      { weight: 1, arbitrary: garbage },
+    );
   }
   const valid = valueFor(doc, media.schema, opts).map((v) => ({ body: JSON.stringify(v), tags: ['body-valid'] }));
-  const mutated = mutatedValueFor(doc, media.schema, opts).map((m) => ({ body: JSON.stringify(m.value) ?? 'null', tags: [`body-${m.mutation}`] }));
-  const respaced = valueFor(doc, media.schema, opts).map((v) => ({ body: JSON.stringify(v, null, '\t') + '\n', tags: ['body-respaced'] }));
+  const mutated = mutatedValueFor(doc, media.schema, opts).map((m) => ({
+    body: JSON.stringify(m.value) ?? 'null',
+    tags: [`body-${m.mutation}`],
+  }));
+  const respaced = valueFor(doc, media.schema, opts).map((v) => ({
+    body: `${JSON.stringify(v, null, '\t')}\n`,
+    tags: ['body-respaced'],
+  }));
   return fc.oneof(
     { weight: w.valid, arbitrary: valid },
     { weight: 2, arbitrary: respaced },
@@ -197,17 +325,48 @@ const authArb: fc.Arbitrary<AuthVariant> = fc.oneof(
   { weight: 20, arbitrary: fc.constant<AuthVariant>('valid') },
   {
     weight: 4,
-    arbitrary: fc.constantFrom<AuthVariant>('missing', 'empty', 'wrong', 'garbage', 'duplicate-valid', 'duplicate-mixed', 'padded', 'lowercase-scheme', 'no-scheme', 'basic-scheme', 'other-header'),
+    arbitrary: fc.constantFrom<AuthVariant>(
+      'missing',
+      'empty',
+      'wrong',
+      'garbage',
+      'duplicate-valid',
+      'duplicate-mixed',
+      'padded',
+      'lowercase-scheme',
+      'no-scheme',
+      'basic-scheme',
+      'other-header',
+    ),
   },
 );
 
 const contentTypeArb: fc.Arbitrary<ContentTypeVariant> = fc.oneof(
   { weight: 16, arbitrary: fc.constant<ContentTypeVariant>('json') },
-  { weight: 5, arbitrary: fc.constantFrom<ContentTypeVariant>('json-charset', 'missing', 'text', 'form', 'multipart', 'uppercase', 'jsonx', 'garbage', 'duplicate') },
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom<ContentTypeVariant>(
+      'json-charset',
+      'missing',
+      'text',
+      'form',
+      'multipart',
+      'uppercase',
+      'jsonx',
+      'garbage',
+      'duplicate',
+    ),
+  },
 );
 
 /** Requests for one operation of a document, from its parameters, body schema and security. */
-function requestFor(doc: Json, api: string, pathKey: string, method: string, opts: RequestArbitraryOptions = {}): fc.Arbitrary<FuzzRequest> {
+function requestFor(
+  doc: Json,
+  api: string,
+  pathKey: string,
+  method: string,
+  opts: RequestArbitraryOptions = {},
+): fc.Arbitrary<FuzzRequest> {
   const pathItem = deref(doc, doc.paths[pathKey]);
   const op = pathItem[method];
   const params = paramsOf(doc, pathItem, op);
@@ -233,7 +392,12 @@ function requestFor(doc: Json, api: string, pathKey: string, method: string, opt
   );
   const pathWithOdd = fc.oneof(
     { weight: 12, arbitrary: path },
-    { weight: 1, arbitrary: fc.tuple(path, oddStaticPath).map(([p, f]) => ({ text: f(p.text), tags: [...p.tags, 'odd-static-path'] })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(path, oddStaticPath)
+        .map(([p, f]) => ({ text: f(p.text), tags: [...p.tags, 'odd-static-path'] })),
+    },
   );
 
   const query = fc
@@ -261,7 +425,12 @@ function requestFor(doc: Json, api: string, pathKey: string, method: string, opt
 
   const methodArb = fc.oneof(
     { weight: 30, arbitrary: fc.constant(method.toUpperCase()) },
-    { weight: 1, arbitrary: fc.constantFrom('PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS').filter((m) => m !== method.toUpperCase()) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS')
+        .filter((m) => m !== method.toUpperCase()),
+    },
   );
 
   return fc
@@ -283,7 +452,11 @@ function requestFor(doc: Json, api: string, pathKey: string, method: string, opt
       if (r.auth !== 'valid') tags.push(`auth-${r.auth}`);
       if (r.body.body !== undefined && r.contentType !== 'json') tags.push(`content-type-${r.contentType}`);
       const summary = `${r.method} ${target.length > 200 ? `${target.slice(0, 200)}...(${target.length} chars)` : target} auth=${r.auth} content-type=${r.contentType} body=${
-        r.body.body === undefined ? 'none' : r.body.body.length > 200 ? `${r.body.body.length} bytes` : JSON.stringify(String(r.body.body))
+        r.body.body === undefined
+          ? 'none'
+          : r.body.body.length > 200
+            ? `${r.body.body.length} bytes`
+            : JSON.stringify(String(r.body.body))
       } [${tags.join(', ')}]`;
       return {
         [fc.toStringMethod]: () => summary,
@@ -302,7 +475,11 @@ function requestFor(doc: Json, api: string, pathKey: string, method: string, opt
 }
 
 /** Requests for every operation of a document (paths, not webhooks), one operation chosen at random each time. */
-export function requestsForDocument(doc: Json, api: string, opts: RequestArbitraryOptions = {}): fc.Arbitrary<FuzzRequest> {
+export function requestsForDocument(
+  doc: Json,
+  api: string,
+  opts: RequestArbitraryOptions = {},
+): fc.Arbitrary<FuzzRequest> {
   const all: fc.Arbitrary<FuzzRequest>[] = [];
   for (const [pathKey, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
     const item = deref(doc, rawItem);
@@ -318,7 +495,11 @@ export function requestsForDocument(doc: Json, api: string, opts: RequestArbitra
  * says how the API takes its credential: a bearer token in `Authorization`
  * (v2) or a key in `X-Auth-Key` (partner).
  */
-export function headersFor(req: FuzzRequest, scheme: 'bearer' | 'authKey', credential: string): Record<string, string | string[]> {
+export function headersFor(
+  req: FuzzRequest,
+  scheme: 'bearer' | 'authKey',
+  credential: string,
+): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   const name = scheme === 'bearer' ? 'authorization' : 'x-auth-key';
   const good = scheme === 'bearer' ? `Bearer ${credential}` : credential;

@@ -68,15 +68,22 @@ const worker :Workerd.Worker = (
 export async function resultsInChromium(dir: string, html: string): Promise<unknown> {
   writeFileSync(path.join(dir, 'index.html'), html);
   const server = await serveStatic(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 20_000,
+  });
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(server.url);
-    await page.waitForFunction(() => 'results' in window, undefined, { timeout: 20_000 }).catch(() => {
-      throw new Error(`the page set no results: ${errors.join('; ')}`);
-    });
+    await page
+      .waitForFunction(() => 'results' in window, undefined, { timeout: 20_000 })
+      .catch(() => {
+        throw new Error(`the page set no results: ${errors.join('; ')}`);
+      });
     return await page.evaluate(() => (window as unknown as { results: unknown }).results);
   } finally {
     await browser.close();

@@ -56,11 +56,18 @@ export function prepare(sandbox: Sandbox, ids: IdSource, target: SampleTarget): 
     requirements: [{ type: 'document' }],
   });
   const check = (what: string, got: unknown, want: string) => {
-    if (got !== want) throw new Error(`sample state: ${what} got id ${String(got)}, not ${want}; the order in which the sandbox takes ids changed (test/helpers/sample-state.ts)`);
+    if (got !== want)
+      throw new Error(
+        `sample state: ${what} got id ${String(got)}, not ${want}; the order in which the sandbox takes ids changed (test/helpers/sample-state.ts)`,
+      );
   };
   check('the verification', created.id, target.verificationId);
   if (target.eventId) {
-    check('the verification.created webhook', partner.store.webhooksByEvent.has(target.eventId) ? target.eventId : undefined, target.eventId);
+    check(
+      'the verification.created webhook',
+      partner.store.webhooksByEvent.has(target.eventId) ? target.eventId : undefined,
+      target.eventId,
+    );
     // A webhook is resent only where an address is set; no one answers there, which the sample does not wait for.
     partner.updatePartner({ webhookUrl: 'http://127.0.0.1:9/webhooks' });
   }

@@ -4,8 +4,18 @@
 import { pointer, type Json } from './openapi.js';
 
 const ONE_SCHEMA = [
-  'schema', 'items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not',
-  'if', 'then', 'else', 'contains', 'propertyNames', 'contentSchema',
+  'schema',
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'contentSchema',
 ];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
@@ -20,8 +30,13 @@ function walkSchemas(doc: Json, visit: Visit) {
     if (typeof node !== 'object' || node === null || seen.has(node)) return;
     seen.add(node);
     for (const key of ONE_SCHEMA) if (key in node) schema(node[key], [...at, key]);
-    for (const key of SCHEMA_LISTS) (node[key] ?? []).forEach((s: Json, i: number) => schema(s, [...at, key, String(i)]));
-    for (const key of SCHEMA_MAPS) for (const [name, s] of Object.entries(node[key] ?? {})) schema(s, [...at, key, name]);
+    for (const key of SCHEMA_LISTS) {
+      (node[key] ?? []).forEach((s: Json, i: number) => {
+        schema(s, [...at, key, String(i)]);
+      });
+    }
+    for (const key of SCHEMA_MAPS)
+      for (const [name, s] of Object.entries(node[key] ?? {})) schema(s, [...at, key, name]);
   };
   // Outside schemas: find every `schema` (parameters, media types, headers)
   // and the component schemas, skipping example data and extensions.

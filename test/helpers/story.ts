@@ -87,7 +87,12 @@ const VERIFICATION_STATUSES = new Set([
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nameOf = (o: Json) => `${o.firstName} ${o.lastName}`;
 
-function userSnapshot(where: string, v: Json, eventAt: string | undefined, eventType: string | undefined): UserSnapshot {
+function userSnapshot(
+  where: string,
+  v: Json,
+  eventAt: string | undefined,
+  eventType: string | undefined,
+): UserSnapshot {
   const byKey = (items: Json[], key: string) => new Map<string, string>(items.map((i) => [i[key], i.createdAt]));
   return {
     where,
@@ -138,7 +143,12 @@ export function readStory(doc: Json): Story {
   };
   let description: string | undefined;
   const walk = (v: Json, where: string, eventAt?: string, eventType?: string) => {
-    if (Array.isArray(v)) return v.forEach((item, i) => walk(item, `${where}/${i}`, eventAt, eventType));
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        walk(item, `${where}/${i}`, eventAt, eventType);
+      });
+      return;
+    }
     if (!isObject(v)) return;
     if (typeof v.eventId === 'string' && typeof v.eventType === 'string' && isObject(v.data)) {
       story.events.push({ where, value: v });
@@ -152,23 +162,28 @@ export function readStory(doc: Json): Story {
     if (VERIFICATION_STATUSES.has(v.status) && 'externalUserId' in v && typeof verificationId === 'string') {
       story.verifications.push({ where, id: verificationId, at: v.updatedAt ?? v.createdAt, value: v, eventAt });
       // `userId` names a live user; `previousUserId` may name one since deleted.
-      if (typeof v.userId === 'string') story.userMentions.push({ where, userId: v.userId, at: v.updatedAt ?? v.createdAt });
+      if (typeof v.userId === 'string')
+        story.userMentions.push({ where, userId: v.userId, at: v.updatedAt ?? v.createdAt });
     }
     if (typeof v.isShareholder === 'boolean' && Array.isArray(v.externalUserIds)) {
       story.userMentions.push({ where, userId: v.userId, at: eventAt, externalUserIds: v.externalUserIds });
     }
     if (Array.isArray(v.linkedUsersByDevice)) {
       story.userDevices.push({ where, value: v });
-      for (const device of v.linkedUsersByDevice) for (const u of device.users) story.userMentions.push({ where, userId: u.userId });
+      for (const device of v.linkedUsersByDevice)
+        for (const u of device.users) story.userMentions.push({ where, userId: u.userId });
     }
     if (Array.isArray(v.linkedVerificationsByDevice)) story.verificationDevices.push({ where, value: v });
     if (Array.isArray(v.externalUsersWithSuccess)) story.externalUserBatches.push({ where, value: v });
     if (Array.isArray(v.authKeys)) story.authKeyLists.push({ where, value: v.authKeys });
     if (Array.isArray(v.users) && typeof v.count === 'number') story.userPages.push({ where, value: v, description });
-    if (Array.isArray(v.webhooks) && typeof v.count === 'number') story.historyPages.push({ where, value: v, description });
-    if (typeof v.webhookUrl === 'string' && typeof v.name === 'string' && typeof v.id === 'string') story.partners.push({ where, value: v });
+    if (Array.isArray(v.webhooks) && typeof v.count === 'number')
+      story.historyPages.push({ where, value: v, description });
+    if (typeof v.webhookUrl === 'string' && typeof v.name === 'string' && typeof v.id === 'string')
+      story.partners.push({ where, value: v });
     if (typeof v.serialNo === 'string') story.documents.push({ where, value: v });
-    if (typeof v.externalId === 'string' && typeof v.phoneNo === 'string' && typeof v.id === 'string') story.v2Sessions.push({ where, value: v });
+    if (typeof v.externalId === 'string' && typeof v.phoneNo === 'string' && typeof v.id === 'string')
+      story.v2Sessions.push({ where, value: v });
     if (typeof v.phoneNo === 'string' && isObject(v.faceScan)) story.v2Readings.push({ where, value: v });
     for (const [key, child] of Object.entries<Json>(v)) walk(child, `${where}/${key}`, eventAt, eventType);
   };
@@ -182,7 +197,8 @@ export function readStory(doc: Json): Story {
 /** The first example a schema gives for a value (its own, its `const`, or the one of the schema it refers to); scalars only. */
 function sampleOf(doc: Json, schema: Json): unknown {
   if (!isObject(schema)) return undefined;
-  if (Array.isArray(schema.examples) && schema.examples.length && !isObject(schema.examples[0])) return schema.examples[0];
+  if (Array.isArray(schema.examples) && schema.examples.length && !isObject(schema.examples[0]))
+    return schema.examples[0];
   if ('const' in schema) return schema.const;
   return schema.$ref ? sampleOf(doc, deref(doc, { $ref: schema.$ref })) : undefined;
 }
@@ -206,9 +222,14 @@ export function schemaSamples(doc: Json): (Seen<Json> & { schema: string })[] {
       }
       if (Object.keys(value).length > 1) found.push({ where, value, schema: name });
     }
-    for (const key of ['allOf', 'anyOf', 'oneOf']) (schema[key] ?? []).forEach((sub: Json, i: number) => visit(sub, `${where}/${key}/${i}`, name));
+    for (const key of ['allOf', 'anyOf', 'oneOf']) {
+      (schema[key] ?? []).forEach((sub: Json, i: number) => {
+        visit(sub, `${where}/${key}/${i}`, name);
+      });
+    }
     if (isObject(schema.items)) visit(schema.items, `${where}/items`, name);
   };
-  for (const [name, schema] of Object.entries<Json>(doc.components?.schemas ?? {})) visit(schema, `#/components/schemas/${name}`, name);
+  for (const [name, schema] of Object.entries<Json>(doc.components?.schemas ?? {}))
+    visit(schema, `#/components/schemas/${name}`, name);
   return found;
 }

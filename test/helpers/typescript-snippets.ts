@@ -33,7 +33,15 @@ export async function typeCheck(dir: string, snippets: Record<string, string>): 
   for (const [name, source] of Object.entries(snippets)) {
     await writeFile(path.join(dir, `${name}.ts`), `${source}\nexport {};\n`);
   }
-  const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] };
+  const compilerOptions = {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  };
   await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
   // The native compiler (scripts/lib/paths.mjs): same options, a fifth of the CPU.
   const result = await run(TSC_NATIVE, ['-p', dir]).catch((err) => err);

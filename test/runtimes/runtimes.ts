@@ -7,4 +7,3 @@ export const TESTED_RUNTIMES = [
   { id: 'workerd (no nodejs_compat)', readme: 'Cloudflare Workers (without `nodejs_compat`)' },
   { id: 'headless Chromium', readme: 'browsers' },
 ] as const;
-

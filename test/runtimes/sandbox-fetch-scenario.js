@@ -53,7 +53,9 @@ export async function runSandboxFetchScenario(createSandboxFetch) {
     const form = { status: formRes.status, toRedirectUrl: formRes.headers.get('location') === redirectUrl };
 
     const readBack = await statusOf(verification.id);
-    const v2Res = await sandbox.fetch(new Request(`${api}/v2/verifications/`, { headers: { Authorization: `Bearer ${sandbox.accessToken}` } }));
+    const v2Res = await sandbox.fetch(
+      new Request(`${api}/v2/verifications/`, { headers: { Authorization: `Bearer ${sandbox.accessToken}` } }),
+    );
     const v2Body = await v2Res.json();
     const v2 = { status: v2Res.status, hasItems: Array.isArray(v2Body.items) && v2Body.items.length > 0 };
 
@@ -61,17 +63,35 @@ export async function runSandboxFetchScenario(createSandboxFetch) {
     // user.created completion sends after it (so the summary is the same in every run).
     const events = () => hooks.map((h) => JSON.parse(h.body));
     const has = (test) => events().some(test);
-    const arrived = () => has((e) => e.eventType === 'verification.created') && has((e) => e.data?.status === 'completed') && has((e) => e.eventType === 'user.created');
-    for (const deadline = Date.now() + 10_000; !arrived() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    const arrived = () =>
+      has((e) => e.eventType === 'verification.created') &&
+      has((e) => e.data?.status === 'completed') &&
+      has((e) => e.eventType === 'user.created');
+    for (const deadline = Date.now() + 10_000; !arrived() && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 10));
 
     const encoder = new TextEncoder();
-    const key = await crypto.subtle.importKey('raw', encoder.encode(sandbox.authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const key = await crypto.subtle.importKey(
+      'raw',
+      encoder.encode(sandbox.authKey),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-    const expected = await Promise.all(hooks.map(async (h) => hex(await crypto.subtle.sign('HMAC', key, encoder.encode(h.body)))));
+    const expected = await Promise.all(
+      hooks.map(async (h) => hex(await crypto.subtle.sign('HMAC', key, encoder.encode(h.body)))),
+    );
     const webhooks = {
       arrived: arrived(),
       eventTypes: [...new Set(events().map((e) => e.eventType))].sort(),
-      verificationStatuses: [...new Set(events().map((e) => e.data?.status).filter(Boolean))].sort(),
+      verificationStatuses: [
+        ...new Set(
+          events()
+            .map((e) => e.data?.status)
+            .filter(Boolean),
+        ),
+      ].sort(),
       toWebhookUrl: hooks.every((h) => h.url === 'https://hooks.example.test/in'),
       signaturesValid: hooks.length > 0 && hooks.every((h, i) => h.signature === expected[i]),
     };

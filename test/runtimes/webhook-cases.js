@@ -14,7 +14,7 @@ export async function runWebhookCases(wh, data) {
       const detail = await fn();
       results.push({ name, pass: detail === true, detail: detail === true ? '' : String(detail) });
     } catch (err) {
-      results.push({ name, pass: false, detail: `threw ${err && err.name}: ${err && err.message}` });
+      results.push({ name, pass: false, detail: `threw ${err?.name}: ${err?.message}` });
     }
   };
   const utf8 = (s) => new TextEncoder().encode(s);
@@ -27,7 +27,12 @@ export async function runWebhookCases(wh, data) {
       return new DataView(b.buffer, 2, b.length - 4);
     },
   };
-  const kindOf = (err) => (err instanceof wh.WebhookSignatureError ? 'signature' : err instanceof wh.WebhookPayloadError ? 'payload' : `other ${err && err.name}: ${err && err.message}`);
+  const kindOf = (err) =>
+    err instanceof wh.WebhookSignatureError
+      ? 'signature'
+      : err instanceof wh.WebhookPayloadError
+        ? 'payload'
+        : `other ${err?.name}: ${err?.message}`;
   const outcome = (fn) => {
     try {
       fn();
@@ -50,15 +55,20 @@ export async function runWebhookCases(wh, data) {
       fn();
       return 'returned where the runtime has no node:crypto';
     } catch (err) {
-      return (err instanceof TypeError && err.message.includes(instead)) || `threw ${err && err.name}: ${err && err.message}`;
+      return (err instanceof TypeError && err.message.includes(instead)) || `threw ${err?.name}: ${err?.message}`;
     }
   };
   // A synchronous call: its own check where node:crypto is, the TypeError naming the alternative where not.
   const sync = (fn, check, instead) => (data.nodeCrypto ? check(fn) : refused(fn, instead));
-  const verifies = (fn, expected) => sync(fn, (f) => f() === expected || `answered ${!expected}`, 'verifyWebhookSignatureAsync');
+  const verifies = (fn, expected) =>
+    sync(fn, (f) => f() === expected || `answered ${!expected}`, 'verifyWebhookSignatureAsync');
   const parses = (fn, expected) => sync(fn, (f) => outcome(f) === expected || outcome(f), 'verifyWebhookRequest');
   const request = (body, signature) =>
-    new Request('https://receiver.example/webhooks', { method: 'POST', body, headers: signature === undefined ? {} : { 'X-SIGNATURE': signature } });
+    new Request('https://receiver.example/webhooks', {
+      method: 'POST',
+      body,
+      headers: signature === undefined ? {} : { 'X-SIGNATURE': signature },
+    });
   const all = (...answers) => answers.find((a) => a !== true) ?? true;
 
   await check(`node:crypto is ${data.nodeCrypto ? '' : 'not '}reachable, as this runtime is expected to`, () => {
@@ -75,9 +85,14 @@ export async function runWebhookCases(wh, data) {
     for (const [kind, hold] of Object.entries(holders)) {
       await check(`vector ${v.key} as ${kind}: signed and verified`, async () =>
         all(
-          sync(() => wh.signWebhookPayload(hold(v.body), v.key), (f) => f() === v.signature || `signed ${f()}`, 'node:crypto'),
+          sync(
+            () => wh.signWebhookPayload(hold(v.body), v.key),
+            (f) => f() === v.signature || `signed ${f()}`,
+            'node:crypto',
+          ),
           verifies(() => wh.verifyWebhookSignature(hold(v.body), v.signature, [data.otherKey, v.key]), true),
-          (await wh.verifyWebhookSignatureAsync(hold(v.body), v.signature, [data.otherKey, v.key])) === true || 'not verified by verifyWebhookSignatureAsync',
+          (await wh.verifyWebhookSignatureAsync(hold(v.body), v.signature, [data.otherKey, v.key])) === true ||
+            'not verified by verifyWebhookSignatureAsync',
         ),
       );
     }
@@ -87,17 +102,19 @@ export async function runWebhookCases(wh, data) {
         [v.body, v.signature, data.otherKey],
         [v.body, v.signature.toUpperCase(), v.key],
       ];
-      for (const args of wrong) if ((await wh.verifyWebhookSignatureAsync(...args)) !== false) return `accepted ${args[1]}`;
+      for (const args of wrong)
+        if ((await wh.verifyWebhookSignatureAsync(...args)) !== false) return `accepted ${args[1]}`;
       return all(...wrong.map((args) => verifies(() => wh.verifyWebhookSignature(...args), false)));
     });
   }
 
   const odd = [undefined, null, 0, {}, [], Symbol('x'), () => 1, 10n, new String('x')];
   await check('never throws on odd arguments (the synchronous functions: where node:crypto is)', () => {
-    for (const a of odd) for (const b of odd) {
-      const answer = verifies(() => wh.verifyWebhookSignature(a, b, a), false);
-      if (answer !== true) return `${String(a)}, ${String(b)}: ${answer}`;
-    }
+    for (const a of odd)
+      for (const b of odd) {
+        const answer = verifies(() => wh.verifyWebhookSignature(a, b, a), false);
+        if (answer !== true) return `${String(a)}, ${String(b)}: ${answer}`;
+      }
     for (const a of odd) {
       const answer = parses(() => wh.parseWebhookEvent(a, data.vectors[0].signature, data.key), 'payload');
       if (answer !== true) return `body ${String(a)}: ${answer}`;
@@ -105,7 +122,9 @@ export async function runWebhookCases(wh, data) {
     return true;
   });
   await check('verifyWebhookSignatureAsync resolves to false on odd arguments', async () => {
-    for (const a of odd) for (const b of odd) if ((await wh.verifyWebhookSignatureAsync(a, b, a)) !== false) return `accepted ${String(a)}, ${String(b)}`;
+    for (const a of odd)
+      for (const b of odd)
+        if ((await wh.verifyWebhookSignatureAsync(a, b, a)) !== false) return `accepted ${String(a)}, ${String(b)}`;
     return true;
   });
 
@@ -123,7 +142,8 @@ export async function runWebhookCases(wh, data) {
       const started = Date.now();
       const answer = all(
         verifies(() => wh.verifyWebhookSignature(v.body, v.signature, keys), expected),
-        (await wh.verifyWebhookSignatureAsync(v.body, v.signature, keys)) === expected || 'verifyWebhookSignatureAsync disagrees',
+        (await wh.verifyWebhookSignatureAsync(v.body, v.signature, keys)) === expected ||
+          'verifyWebhookSignatureAsync disagrees',
       );
       return Date.now() - started < 1000 ? answer : `took ${Date.now() - started} ms`;
     });
@@ -137,7 +157,8 @@ export async function runWebhookCases(wh, data) {
     };
     return all(
       verifies(() => wh.verifyWebhookSignature(detached(), v.signature, v.key), false),
-      (await wh.verifyWebhookSignatureAsync(detached(), v.signature, v.key)) === false || 'verifyWebhookSignatureAsync accepted it',
+      (await wh.verifyWebhookSignatureAsync(detached(), v.signature, v.key)) === false ||
+        'verifyWebhookSignatureAsync accepted it',
       parses(() => wh.parseWebhookEvent(detached(), v.signature, v.key), 'payload'),
     );
   });
@@ -145,27 +166,50 @@ export async function runWebhookCases(wh, data) {
   for (const example of data.examples) {
     for (const [kind, hold] of Object.entries(holders)) {
       await check(`parses ${example.eventType} held as ${kind}`, () =>
-        sync(() => wh.parseWebhookEvent(hold(example.text), example.signature, data.key), (f) => JSON.stringify(f()) === example.text || 'parsed to something else', 'verifyWebhookRequest'),
+        sync(
+          () => wh.parseWebhookEvent(hold(example.text), example.signature, data.key),
+          (f) => JSON.stringify(f()) === example.text || 'parsed to something else',
+          'verifyWebhookRequest',
+        ),
       );
     }
     await check(`verifyWebhookRequest resolves ${example.eventType}`, async () => {
       const event = await wh.verifyWebhookRequest(request(example.text, example.signature), [data.otherKey, data.key]);
       return event.eventId === example.eventId || 'other event';
     });
-    await check(`verifyWebhookRequestBody resolves ${example.eventType} to its text, and to null under another key`, async () => {
-      const body = await wh.verifyWebhookRequestBody(request(example.text, example.signature), [data.otherKey, data.key]);
-      if (body !== example.text) return `resolved ${String(body).slice(0, 40)}`;
-      return (await wh.verifyWebhookRequestBody(request(example.text, example.signature), data.otherKey)) === null || 'accepted under another key';
-    });
+    await check(
+      `verifyWebhookRequestBody resolves ${example.eventType} to its text, and to null under another key`,
+      async () => {
+        const body = await wh.verifyWebhookRequestBody(request(example.text, example.signature), [
+          data.otherKey,
+          data.key,
+        ]);
+        if (body !== example.text) return `resolved ${String(body).slice(0, 40)}`;
+        return (
+          (await wh.verifyWebhookRequestBody(request(example.text, example.signature), data.otherKey)) === null ||
+          'accepted under another key'
+        );
+      },
+    );
   }
 
   for (const c of data.parseCases) {
-    await check(`parse case: ${c.name} -> ${c.expected}`, () => parses(() => wh.parseWebhookEvent(c.text, c.signature, data.key), c.expected));
-    await check(`request case: ${c.name} -> ${c.expected}`, async () => (await rejection(wh.verifyWebhookRequest(request(c.text, c.signature), data.key))) === c.expected || 'other outcome');
+    await check(`parse case: ${c.name} -> ${c.expected}`, () =>
+      parses(() => wh.parseWebhookEvent(c.text, c.signature, data.key), c.expected),
+    );
+    await check(
+      `request case: ${c.name} -> ${c.expected}`,
+      async () =>
+        (await rejection(wh.verifyWebhookRequest(request(c.text, c.signature), data.key))) === c.expected ||
+        'other outcome',
+    );
   }
   await check('verifyWebhookRequestBody without X-SIGNATURE, or with a changed body, resolves to null', async () => {
     const [example] = data.examples;
-    const results = [await wh.verifyWebhookRequestBody(request(example.text), data.key), await wh.verifyWebhookRequestBody(request(`${example.text} `, example.signature), data.key)];
+    const results = [
+      await wh.verifyWebhookRequestBody(request(example.text), data.key),
+      await wh.verifyWebhookRequestBody(request(`${example.text} `, example.signature), data.key),
+    ];
     return results.every((r) => r === null) || 'accepted';
   });
   await check('verifyWebhookRequest without X-SIGNATURE rejects with WebhookSignatureError (missing)', async () => {

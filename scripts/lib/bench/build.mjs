@@ -9,7 +9,7 @@ import { ROOT } from '../paths.mjs';
 import { MeasureError, runCommand } from './proc.mjs';
 
 /** `build: bundle 1.8s, docs unchanged, …; total 6.6s` → { steps, totalMs }. */
-export function parseBuildLine(output) {
+function parseBuildLine(output) {
   const line = output.split('\n').find((l) => l.startsWith('build: '));
   if (!line) return null;
   const [list, total] = line.slice('build: '.length).split('; total ');
@@ -25,20 +25,31 @@ const failedSteps = (output) => [...output.matchAll(/^error in (\S+):/gm)].map((
 
 async function build(out, force, log) {
   log(`  node scripts/build.mjs ${force ? '--force ' : ''}--out <tmp>`);
-  const run = await runCommand(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), ...(force ? ['--force'] : []), '--out', out], {
-    cwd: ROOT,
-    timeoutMs: 150_000,
-  });
+  const run = await runCommand(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'build.mjs'), ...(force ? ['--force'] : []), '--out', out],
+    {
+      cwd: ROOT,
+      timeoutMs: 150_000,
+    },
+  );
   const output = run.stdout + run.stderr;
   const parsed = parseBuildLine(output);
-  if (!parsed) throw new MeasureError(`the build printed no timings (exit ${run.code}):\n${output.trim().slice(-2000)}`);
+  if (!parsed)
+    throw new MeasureError(`the build printed no timings (exit ${run.code}):\n${output.trim().slice(-2000)}`);
   return { ...parsed, wallMs: run.ms, exitCode: run.code, failed: failedSteps(output) };
 }
 
 export async function benchBuild({ log, standalone = true }) {
   const out = await mkdtemp(path.join(os.tmpdir(), 'vc-bench-build-'));
   // The build cache keys its record by the output folder (scripts/lib/build-cache.mjs).
-  const cacheFile = path.join(ROOT, 'node_modules', '.cache', 'verification-contracts', `build-${createHash('sha256').update(path.resolve(out)).digest('hex').slice(0, 12)}.json`);
+  const cacheFile = path.join(
+    ROOT,
+    'node_modules',
+    '.cache',
+    'verification-contracts',
+    `build-${createHash('sha256').update(path.resolve(out)).digest('hex').slice(0, 12)}.json`,
+  );
   try {
     const full = await build(out, true, log);
     const noop = await build(out, false, log);
@@ -61,7 +72,10 @@ export async function benchBuild({ log, standalone = true }) {
       full,
       noop,
       alone,
-      slowest: { inBuild: { step: slowestStep, ms: slowestMs }, alone: { step: slowestAloneStep, ms: slowestAloneMs.ms } },
+      slowest: {
+        inBuild: { step: slowestStep, ms: slowestMs },
+        alone: { step: slowestAloneStep, ms: slowestAloneMs.ms },
+      },
       ratio: {
         wholeToSlowestInBuild: full.totalMs / slowestMs,
         wholeToSlowestAlone: full.totalMs / slowestAloneMs.ms,

@@ -55,7 +55,9 @@ export async function benchClients({ requests = 3000, rounds = 12, log }) {
       return res.json();
     },
     partnerClient: async () => {
-      const { data, response } = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId: partnerId } } });
+      const { data, response } = await partner.GET('/verifications/{verificationId}', {
+        params: { path: { verificationId: partnerId } },
+      });
       if (!response.ok) throw new MeasureError(`createPartnerClient GET got ${response.status}`);
       return data;
     },

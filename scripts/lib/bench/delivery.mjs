@@ -21,15 +21,19 @@ import { MeasureError, withLoadPinned } from './proc.mjs';
 /** How long the queue may take to drain before the round counts as not measured. */
 const DRAIN_LIMIT_MS = 60_000;
 /** The failing receiver answers 500 to every FAIL_EVERY-th request, first attempts and retries alike. */
-export const FAIL_EVERY = 10;
+const FAIL_EVERY = 10;
 /** The sandbox's retry interval with the failing receiver (`--retry-interval`). */
-export const RETRY_INTERVAL_SECONDS = 1;
+const RETRY_INTERVAL_SECONDS = 1;
 
 function percentile(sorted, p) {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
-const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /** p50, p99 and how many, of the delays of some arrivals. */
@@ -63,7 +67,13 @@ async function receiver({ failEvery = 0 } = {}) {
       }
       if (!arrivals.has(eventId)) {
         const failed = failedAttempts.get(eventId) ?? 0;
-        arrivals.set(eventId, { at, delayMs: at - Date.parse(createdAt), failed, eventType, verificationId: data?.verificationId });
+        arrivals.set(eventId, {
+          at,
+          delayMs: at - Date.parse(createdAt),
+          failed,
+          eventType,
+          verificationId: data?.verificationId,
+        });
       }
       onArrival();
     });
@@ -79,11 +89,19 @@ async function receiver({ failEvery = 0 } = {}) {
     until(count, ms) {
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(false), ms);
-        onArrival = () => arrivals.size >= count && (clearTimeout(timer), resolve(true));
+        onArrival = () => {
+          if (arrivals.size < count) return;
+          clearTimeout(timer);
+          resolve(true);
+        };
         onArrival();
       });
     },
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
   };
 }
 
@@ -105,7 +123,8 @@ function createThenOpen() {
     path: '/_sandbox/verifications/open',
     // The control API takes JSON only; the body is optional here.
     headers: { 'content-type': 'application/json' },
-    setupRequest: (req, context) => (context.verificationId ? { ...req, path: `/_sandbox/verifications/${context.verificationId}/open` } : null),
+    setupRequest: (req, context) =>
+      context.verificationId ? { ...req, path: `/_sandbox/verifications/${context.verificationId}/open` } : null,
   };
   return [create, open];
 }
@@ -116,13 +135,20 @@ function createThenOpen() {
  * `verification.created` failed its first attempt (and whether it arrived
  * before that retry), and the events retried.
  */
-export function failureFigures(arrivals) {
-  const createdOf = new Map(arrivals.filter((a) => a.eventType === 'verification.created').map((a) => [a.verificationId, a]));
-  const afterFailed = arrivals.filter((a) => a.eventType === 'verification.updated' && a.failed === 0 && createdOf.get(a.verificationId)?.failed > 0);
+function failureFigures(arrivals) {
+  const createdOf = new Map(
+    arrivals.filter((a) => a.eventType === 'verification.created').map((a) => [a.verificationId, a]),
+  );
+  const afterFailed = arrivals.filter(
+    (a) => a.eventType === 'verification.updated' && a.failed === 0 && createdOf.get(a.verificationId)?.failed > 0,
+  );
   const retried = arrivals.filter((a) => a.failed > 0);
   return {
     firstAttempt: delays(arrivals.filter((a) => a.failed === 0)),
-    afterFailed: { ...delays(afterFailed), beforeTheRetry: afterFailed.filter((a) => a.at < createdOf.get(a.verificationId).at).length },
+    afterFailed: {
+      ...delays(afterFailed),
+      beforeTheRetry: afterFailed.filter((a) => a.at < createdOf.get(a.verificationId).at).length,
+    },
     retried: { ...delays(retried), moreThanOnce: retried.filter((a) => a.failed > 1).length },
   };
 }
@@ -140,10 +166,15 @@ async function round(sandbox, hooks, { seconds, requests, mustDrain }) {
   const during = [...hooks.arrivals.values()].filter((a) => a.at >= start && a.at <= loadEnd).length;
   // Every request answered 2xx made one event: a create, or an opening of a created verification.
   const answered = result['2xx'];
-  if (answered === 0) throw new MeasureError(`the sandbox answered no request under load with 2xx (status codes ${JSON.stringify(result.statusCodeStats)})`);
+  if (answered === 0)
+    throw new MeasureError(
+      `the sandbox answered no request under load with 2xx (status codes ${JSON.stringify(result.statusCodeStats)})`,
+    );
   const drained = await hooks.until(before + answered, DRAIN_LIMIT_MS);
   if (!drained && mustDrain) {
-    throw new MeasureError(`${hooks.arrivals.size - before} of ${answered} webhooks arrived within ${DRAIN_LIMIT_MS / 1000} s after the load`);
+    throw new MeasureError(
+      `${hooks.arrivals.size - before} of ${answered} webhooks arrived within ${DRAIN_LIMIT_MS / 1000} s after the load`,
+    );
   }
   const arrivals = [...hooks.arrivals.values()].slice(before);
   const all = delays(arrivals);

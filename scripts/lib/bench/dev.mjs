@@ -43,7 +43,11 @@ function devCpu(pid, since) {
     if (since && [...since.children].filter(([child]) => !cpuTimes(child)).length !== gone.length) continue;
     if (!times) return { self: NaN, tools: NaN, children: new Map() };
     const [utime, stime, cutime, cstime] = times;
-    const children = new Map(processTree(pid).slice(1).map((child) => [child, cpuMs(child)]));
+    const children = new Map(
+      processTree(pid)
+        .slice(1)
+        .map((child) => [child, cpuMs(child)]),
+    );
     const restarted = gone.reduce((sum, [, ms]) => sum + ms, 0);
     return { self: utime + stime, tools: cutime + cstime - restarted, children };
   }
@@ -55,8 +59,12 @@ async function until(what, check, { dev, output, timeoutMs = 300_000, everyMs = 
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (dev.exitCode !== null || dev.signalCode !== null) throw new MeasureError(`npm run dev exited (${dev.exitCode ?? dev.signalCode}) before ${what}:\n${output().slice(-3000)}`);
-    if (performance.now() > deadline) throw new MeasureError(`${what}: not seen within ${timeoutMs / 1000} s:\n${output().slice(-3000)}`);
+    if (dev.exitCode !== null || dev.signalCode !== null)
+      throw new MeasureError(
+        `npm run dev exited (${dev.exitCode ?? dev.signalCode}) before ${what}:\n${output().slice(-3000)}`,
+      );
+    if (performance.now() > deadline)
+      throw new MeasureError(`${what}: not seen within ${timeoutMs / 1000} s:\n${output().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -66,10 +74,24 @@ export async function benchDev({ log, rounds = 5 }) {
   let text = '';
   const output = () => text;
   const dev = track(
-    spawn(process.execPath, [path.join(copy.dir, 'scripts', 'dev.mjs'), '--port', '0', '--sandbox-port', '0', '--mock-v2-port', '0', '--mock-partner-port', '0'], {
-      cwd: copy.dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      [
+        path.join(copy.dir, 'scripts', 'dev.mjs'),
+        '--port',
+        '0',
+        '--sandbox-port',
+        '0',
+        '--mock-v2-port',
+        '0',
+        '--mock-partner-port',
+        '0',
+      ],
+      {
+        cwd: copy.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
   dev.stdout.on('data', (d) => (text += d));
   dev.stderr.on('data', (d) => (text += d));
@@ -78,7 +100,11 @@ export async function benchDev({ log, rounds = 5 }) {
   let events = null;
   try {
     log('  npm run dev on a copy of the project: waiting for its first build');
-    await until('dev watching openapi/', () => /watching openapi\//.test(text), { ...opts, timeoutMs: 600_000, everyMs: 200 });
+    await until('dev watching openapi/', () => /watching openapi\//.test(text), {
+      ...opts,
+      timeoutMs: 600_000,
+      everyMs: 200,
+    });
     const docsUrl = /docs: (http:\/\/127\.0\.0\.1:\d+)\//.exec(text)[1];
 
     // The reload channel, as the open page's script listens to it.
@@ -96,7 +122,8 @@ export async function benchDev({ log, rounds = 5 }) {
 
     const file = path.join(copy.dir, EDITED);
     const original = readFileSync(file, 'utf8');
-    if (!original.includes(LINE)) throw new MeasureError(`${EDITED} no longer holds "${LINE}"; update scripts/lib/bench/dev.mjs`);
+    if (!original.includes(LINE))
+      throw new MeasureError(`${EDITED} no longer holds "${LINE}"; update scripts/lib/bench/dev.mjs`);
     const saves = [];
     for (let i = 1; i <= rounds; i++) {
       const marker = `(bench save ${i})`;
@@ -108,15 +135,24 @@ export async function benchDev({ log, rounds = 5 }) {
       const start = performance.now();
       renameSync(scratch, file);
       await until(`the reload event after save ${i}`, () => reloads > reloadsBefore, opts);
-      await until(`save ${i} in the served partner.html`, async () => (await fetch(`${docsUrl}/partner.html`).then((r) => r.text())).includes(marker), { ...opts, everyMs: 50 });
+      await until(
+        `save ${i} in the served partner.html`,
+        async () => (await fetch(`${docsUrl}/partner.html`).then((r) => r.text())).includes(marker),
+        { ...opts, everyMs: 50 },
+      );
       const ms = performance.now() - start;
       const cpuAfter = devCpu(dev.pid, cpuBefore);
       const cpu = { self: cpuAfter.self - cpuBefore.self, tools: cpuAfter.tools - cpuBefore.tools };
       const line = text.slice(text.lastIndexOf('[dev] docs updated')).split('\n')[0];
       saves.push({ ms, cpuMs: cpu.self + cpu.tools, cpu, loadAverage, devLine: line });
       const s = (v) => (v / 1000).toFixed(2);
-      log(`  save ${i}: served in ${s(ms)} s (CPU: dev ${s(cpu.self)} s, its tools ${s(cpu.tools)} s) at load average ${loadAverage.toFixed(2)} (${line})`);
-      await until(`the slow steps after save ${i}`, () => count(/\[dev\] rebuilt in /g) > rebuildsBefore, { ...opts, everyMs: 200 });
+      log(
+        `  save ${i}: served in ${s(ms)} s (CPU: dev ${s(cpu.self)} s, its tools ${s(cpu.tools)} s) at load average ${loadAverage.toFixed(2)} (${line})`,
+      );
+      await until(`the slow steps after save ${i}`, () => count(/\[dev\] rebuilt in /g) > rebuildsBefore, {
+        ...opts,
+        everyMs: 200,
+      });
     }
     const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const walls = saves.map((s) => s.ms);
@@ -126,7 +162,11 @@ export async function benchDev({ log, rounds = 5 }) {
       medianMs: median(walls),
       minMs: Math.min(...walls),
       maxMs: Math.max(...walls),
-      medianCpuMs: { all: median(saves.map((s) => s.cpuMs)), dev: median(saves.map((s) => s.cpu.self)), tools: median(saves.map((s) => s.cpu.tools)) },
+      medianCpuMs: {
+        all: median(saves.map((s) => s.cpuMs)),
+        dev: median(saves.map((s) => s.cpu.self)),
+        tools: median(saves.map((s) => s.cpu.tools)),
+      },
     };
   } finally {
     events?.abort();

@@ -11,8 +11,8 @@ import { ROOT } from '../paths.mjs';
 import { MeasureError, runCommand } from './proc.mjs';
 
 /** Bytes, minified; 1 KB is 1,000 bytes, the unit the edge budgets are set in. */
-export const VERIFY_BUDGET = 2_000;
-export const PARSE_BUDGET = 30_000;
+const VERIFY_BUDGET = 2_000;
+const PARSE_BUDGET = 30_000;
 
 const errorAnswers = `      if (err instanceof WebhookSignatureError) return new Response(err.message, { status: 401 });
       if (err instanceof WebhookPayloadError) return new Response(err.message, { status: 400 });
@@ -93,7 +93,7 @@ ${errorAnswers}
  * The same verify-only receiver with the libraries the issue measured against (devDependencies).
  * @type {Record<string, string>}
  */
-export const ANCHORS = {
+const ANCHORS = {
   '@octokit/webhooks-methods verify': `import { verify } from '@octokit/webhooks-methods';
 export default {
   async fetch(request, env) {
@@ -134,18 +134,35 @@ export async function benchEdgeBundles({ log }) {
   const work = await mkdtemp(path.join(os.tmpdir(), 'vc-bench-edge-'));
   try {
     log('  edge bundles: npm pack, install into a scratch project, bundle each receiver');
-    const pack = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT });
+    const pack = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+      cwd: ROOT,
+    });
     const [packed] = JSON.parse(pack.stdout || 'null') ?? [];
-    if (!packed) throw new MeasureError(`npm pack failed (exit ${pack.code}), so the edge bundles could not be measured:\n${pack.stderr.trim().slice(-1000)}`);
+    if (!packed)
+      throw new MeasureError(
+        `npm pack failed (exit ${pack.code}), so the edge bundles could not be measured:\n${pack.stderr.trim().slice(-1000)}`,
+      );
     const project = path.join(work, 'receiver');
     await mkdir(project);
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'receiver', private: true, type: 'module' }));
-    const install = await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, packed.filename)], { cwd: project, timeoutMs: 150_000 });
-    if (install.code !== 0) throw new MeasureError(`npm install of the packed tarball failed (exit ${install.code}):\n${install.stderr.trim().slice(-1000)}`);
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'receiver', private: true, type: 'module' }),
+    );
+    const install = await runCommand(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, packed.filename)],
+      { cwd: project, timeoutMs: 150_000 },
+    );
+    if (install.code !== 0)
+      throw new MeasureError(
+        `npm install of the packed tarball failed (exit ${install.code}):\n${install.stderr.trim().slice(-1000)}`,
+      );
     const receivers = {};
-    for (const [name, { source, budget }] of Object.entries(RECEIVERS)) receivers[name] = { bytes: Buffer.byteLength(await bundleReceiver(project, source)), budget };
+    for (const [name, { source, budget }] of Object.entries(RECEIVERS))
+      receivers[name] = { bytes: Buffer.byteLength(await bundleReceiver(project, source)), budget };
     const anchors = {};
-    for (const [name, source] of Object.entries(ANCHORS)) anchors[name] = { bytes: Buffer.byteLength(await bundleReceiver(ROOT, source)) };
+    for (const [name, source] of Object.entries(ANCHORS))
+      anchors[name] = { bytes: Buffer.byteLength(await bundleReceiver(ROOT, source)) };
     return { receivers, anchors };
   } finally {
     await rm(work, { recursive: true, force: true });

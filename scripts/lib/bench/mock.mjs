@@ -6,20 +6,30 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../paths.mjs';
 import { freePort, startPrism } from '../prism.mjs';
-import { MeasureError, builtFile, cpuMs, findChild, pinServer, pinning, spawnServer, watchMemory, withLoadPinned } from './proc.mjs';
+import {
+  MeasureError,
+  builtFile,
+  cpuMs,
+  findChild,
+  pinServer,
+  pinning,
+  spawnServer,
+  watchMemory,
+  withLoadPinned,
+} from './proc.mjs';
 
 // A seeded id of the v2 examples (the sandbox serves them; Prism answers any id).
 export const V2_ID = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
 export const AUTH_KEY = 'bench-auth-key-0123456789';
-export const ACCESS_TOKEN = 'bench-access-token-0123456789';
-export const CONNECTIONS = 16;
+const ACCESS_TOKEN = 'bench-access-token-0123456789';
+const CONNECTIONS = 16;
 /** How many verifications the sandbox holds while the operations are measured. */
-export const STORED = 1_000;
+const STORED = 1_000;
 
 let sequence = 0;
 // A valid POST /verifications body; a new phone number and externalUserId on
 // every request, so the sandbox never answers 409 for a session in review.
-export function createBody() {
+function createBody() {
   sequence += 1;
   return JSON.stringify({
     externalUserId: randomUUID(),
@@ -45,9 +55,8 @@ function percentile(sorted, p) {
 export function load({ url, request, requests = [request], seconds }) {
   return new Promise((resolve, reject) => {
     const latencies = [];
-    const instance = autocannon(
-      { url, connections: CONNECTIONS, duration: seconds, requests },
-      (err, result) => (err ? reject(err) : resolve({ result, latencies })),
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, requests }, (err, result) =>
+      err ? reject(err) : resolve({ result, latencies }),
     );
     instance.on('response', (_client, statusCode, _bytes, ms) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(ms);
@@ -69,7 +78,9 @@ export async function measureCase({ server, name, url, request, seconds, warmup,
   const total = ok + result.non2xx;
   if (ok === 0) {
     const codes = JSON.stringify(result.statusCodeStats);
-    throw new MeasureError(`${server} ${name}: no 2xx answer under load (status codes ${codes}, ${result.errors} connection errors)`);
+    throw new MeasureError(
+      `${server} ${name}: no 2xx answer under load (status codes ${codes}, ${result.errors} connection errors)`,
+    );
   }
   latencies.sort((a, b) => a - b);
   return {
@@ -90,11 +101,19 @@ export async function measureCase({ server, name, url, request, seconds, warmup,
 export const cases = {
   v2Get: {
     label: 'v2 GET /v2/verifications/{id}',
-    request: () => ({ method: 'GET', path: `/v2/verifications/${V2_ID}`, headers: { authorization: `Bearer ${ACCESS_TOKEN}` } }),
+    request: () => ({
+      method: 'GET',
+      path: `/v2/verifications/${V2_ID}`,
+      headers: { authorization: `Bearer ${ACCESS_TOKEN}` },
+    }),
   },
   v2List: {
     label: 'v2 GET /v2/verifications/?statuses=APPROVED',
-    request: () => ({ method: 'GET', path: '/v2/verifications/?statuses=APPROVED', headers: { authorization: `Bearer ${ACCESS_TOKEN}` } }),
+    request: () => ({
+      method: 'GET',
+      path: '/v2/verifications/?statuses=APPROVED',
+      headers: { authorization: `Bearer ${ACCESS_TOKEN}` },
+    }),
   },
   partnerGet: {
     label: 'partner GET /verifications/{verificationId}',
@@ -102,7 +121,11 @@ export const cases = {
   },
   partnerList: {
     label: 'partner GET /verifications?status=created&page=2',
-    request: () => ({ method: 'GET', path: '/verifications?status=created&page=2', headers: { 'x-auth-key': AUTH_KEY } }),
+    request: () => ({
+      method: 'GET',
+      path: '/verifications?status=created&page=2',
+      headers: { 'x-auth-key': AUTH_KEY },
+    }),
   },
   partnerHistory: {
     label: 'partner GET /verifications/{verificationId}/webhooks',
@@ -118,7 +141,14 @@ export const cases = {
     }),
   },
 };
-const API_OF = { v2Get: 'v2', v2List: 'v2', partnerGet: 'partner', partnerList: 'partner', partnerHistory: 'partner', partnerCreate: 'partner' };
+const API_OF = {
+  v2Get: 'v2',
+  v2List: 'v2',
+  partnerGet: 'partner',
+  partnerList: 'partner',
+  partnerHistory: 'partner',
+  partnerCreate: 'partner',
+};
 
 export async function createOne(baseUrl) {
   const res = await fetch(`${baseUrl}/verifications`, {
@@ -128,7 +158,9 @@ export async function createOne(baseUrl) {
   });
   const body = await res.json().catch(() => null);
   if (res.status !== 201 || typeof body?.id !== 'string') {
-    throw new MeasureError(`could not create a verification on ${baseUrl} to read back (status ${res.status}): ${JSON.stringify(body)}`);
+    throw new MeasureError(
+      `could not create a verification on ${baseUrl} to read back (status ${res.status}): ${JSON.stringify(body)}`,
+    );
   }
   return body.id;
 }
@@ -137,17 +169,28 @@ export async function createOne(baseUrl) {
 export function fill(url, count) {
   return new Promise((resolve, reject) => {
     if (count <= 0) return resolve();
-    autocannon({ url, connections: CONNECTIONS, amount: count, requests: [cases.partnerCreate.request()] }, (err, result) => {
-      if (err) return reject(err);
-      if (result['2xx'] !== count) return reject(new MeasureError(`filling the sandbox: ${result['2xx']} of ${count} creates answered 201 (${JSON.stringify(result.statusCodeStats)})`));
-      resolve();
-    });
+    autocannon(
+      { url, connections: CONNECTIONS, amount: count, requests: [cases.partnerCreate.request()] },
+      (err, result) => {
+        if (err) return reject(err);
+        if (result['2xx'] !== count)
+          return reject(
+            new MeasureError(
+              `filling the sandbox: ${result['2xx']} of ${count} creates answered 201 (${JSON.stringify(result.statusCodeStats)})`,
+            ),
+          );
+        resolve();
+      },
+    );
   });
 }
 
 /** Empties a sandbox (POST /_sandbox/reset) and fills it to `count` verifications; answers the first one's id. */
-export async function refill(url, count) {
-  const reset = await fetch(`${url}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+async function refill(url, count) {
+  const reset = await fetch(`${url}/_sandbox/reset`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  });
   if (reset.status !== 204) throw new MeasureError(`the sandbox answered ${reset.status} to POST /_sandbox/reset`);
   const id = await createOne(url);
   await fill(url, count - 1);
@@ -155,7 +198,7 @@ export async function refill(url, count) {
 }
 
 /** The median of some numbers. */
-export const median = (xs) => {
+const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -169,7 +212,8 @@ export function combineRounds(rounds) {
   for (const f of FIGURES) out[f] = median(rounds.map((r) => r[f]));
   for (const f of ['requests', 'ok', 'non2xx', 'errors', 'seconds']) out[f] = rounds.reduce((n, r) => n + r[f], 0);
   out.statusCodes = {};
-  for (const r of rounds) for (const [code, n] of Object.entries(r.statusCodes)) out.statusCodes[code] = (out.statusCodes[code] ?? 0) + n;
+  for (const r of rounds)
+    for (const [code, n] of Object.entries(r.statusCodes)) out.statusCodes[code] = (out.statusCodes[code] ?? 0) + n;
   out.rounds = rounds.map((r) => Object.fromEntries(FIGURES.map((f) => [f, r[f]])));
   return out;
 }
@@ -191,19 +235,39 @@ export async function startPrismServer(api) {
     throw new MeasureError(`Prism (${api}) runs but its process was not found among this process's children`);
   }
   pinServer(pid);
-  return { name: `Prism (${api})`, url: prism.url, pid, startupMs, startupResolutionMs: 100, memory: watchMemory(pid), stop: () => prism.stop() };
+  return {
+    name: `Prism (${api})`,
+    url: prism.url,
+    pid,
+    startupMs,
+    startupResolutionMs: 100,
+    memory: watchMemory(pid),
+    stop: () => prism.stop(),
+  };
 }
 
 export async function startSandboxServer(extra = []) {
   const port = await freePort();
   const cli = builtFile(ROOT, 'src', 'cli', 'index.js');
-  const server = await spawnServer(process.execPath, [cli, 'sandbox', '--port', String(port), '--auth-key', AUTH_KEY, '--access-token', ACCESS_TOKEN, ...extra], {
-    port,
-    cwd: ROOT,
+  const server = await spawnServer(
+    process.execPath,
+    [cli, 'sandbox', '--port', String(port), '--auth-key', AUTH_KEY, '--access-token', ACCESS_TOKEN, ...extra],
+    {
+      port,
+      cwd: ROOT,
+      name: 'the sandbox',
+      pin: true,
+    },
+  );
+  return {
     name: 'the sandbox',
-    pin: true,
-  });
-  return { name: 'the sandbox', url: `http://127.0.0.1:${port}`, pid: server.pid, startupMs: server.startupMs, startupResolutionMs: 10, memory: watchMemory(server.pid), stop: server.stop };
+    url: `http://127.0.0.1:${port}`,
+    pid: server.pid,
+    startupMs: server.startupMs,
+    startupResolutionMs: 10,
+    memory: watchMemory(server.pid),
+    stop: server.stop,
+  };
 }
 
 /**
@@ -233,7 +297,15 @@ export async function benchMock({ seconds, warmup, rounds = 3, log }) {
         log(`  round ${round}/${rounds}: ${server.name}: ${cases[name].label}`);
         const id = kind === 'prism' ? randomUUID() : partnerId;
         // Warm-up once per server and case; later rounds find it warm.
-        const figures = await measureCase({ server: server.name, name, url: server.url, request: cases[name].request(id), pid: server.pid, seconds, warmup: round === 1 ? warmup : 0 });
+        const figures = await measureCase({
+          server: server.name,
+          name,
+          url: server.url,
+          request: cases[name].request(id),
+          pid: server.pid,
+          seconds,
+          warmup: round === 1 ? warmup : 0,
+        });
         const key = `${kind}:${name}`;
         samples.set(key, [...(samples.get(key) ?? []), figures]);
       };
@@ -249,15 +321,25 @@ export async function benchMock({ seconds, warmup, rounds = 3, log }) {
         const mem = server.memory.stop();
         return { peakRss: mem.peak, memory: mem, processes: mem.processes };
       };
-      const prismResult = (server) => ({ startupMs: server.startupMs, startupResolutionMs: server.startupResolutionMs, ...memoryOf(server) });
+      const prismResult = (server) => ({
+        startupMs: server.startupMs,
+        startupResolutionMs: server.startupResolutionMs,
+        ...memoryOf(server),
+      });
       return {
         connections: CONNECTIONS,
         stored: STORED,
         seconds,
         warmup,
         rounds,
-        pinned: pinning.pinned ? { load: `CPU ${pinning.load}`, servers: `CPU ${pinning.server}` } : { why: pinning.why },
-        prism: { v2: prismResult(prism.v2), partner: prismResult(prism.partner), cases: Object.fromEntries(Object.keys(cases).map((n) => [n, of('prism', n)])) },
+        pinned: pinning.pinned
+          ? { load: `CPU ${pinning.load}`, servers: `CPU ${pinning.server}` }
+          : { why: pinning.why },
+        prism: {
+          v2: prismResult(prism.v2),
+          partner: prismResult(prism.partner),
+          cases: Object.fromEntries(Object.keys(cases).map((n) => [n, of('prism', n)])),
+        },
         sandbox: {
           startupMs: sandbox.startupMs,
           startupResolutionMs: sandbox.startupResolutionMs,

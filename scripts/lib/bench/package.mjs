@@ -17,7 +17,9 @@ async function npmJson(args, cwd, what) {
   try {
     return JSON.parse(run.stdout);
   } catch {
-    throw new MeasureError(`${what}: npm ${args.join(' ')} exited ${run.code} without JSON:\n${(run.stderr || run.stdout).trim().slice(-1500)}`);
+    throw new MeasureError(
+      `${what}: npm ${args.join(' ')} exited ${run.code} without JSON:\n${(run.stderr || run.stdout).trim().slice(-1500)}`,
+    );
   }
 }
 
@@ -39,7 +41,16 @@ function packagesBelow(node, seen = new Set()) {
 async function bundledWeight(entry, platform) {
   let result;
   try {
-    result = await build({ entryPoints: [path.join(ROOT, entry)], absWorkingDir: ROOT, bundle: true, minify: true, format: 'esm', platform, write: false, logLevel: 'silent' });
+    result = await build({
+      entryPoints: [path.join(ROOT, entry)],
+      absWorkingDir: ROOT,
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform,
+      write: false,
+      logLevel: 'silent',
+    });
   } catch (err) {
     throw new MeasureError(`${entry} does not bundle for the ${platform} platform (esbuild): ${err.message}`);
   }
@@ -65,19 +76,36 @@ export async function benchPackage({ log, typecheckRuns = 2 }) {
   const work = await mkdtemp(path.join(os.tmpdir(), 'vc-bench-consumer-'));
   try {
     log('  npm pack, install into a scratch project');
-    const [packed] = await npmJson(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT, 'npm pack');
+    const [packed] = await npmJson(
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
+      ROOT,
+      'npm pack',
+    );
     const project = path.join(work, 'consumer');
     await mkdir(project);
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
     const fixture = path.join(ROOT, 'test', 'fixtures', 'consumer');
-    for (const file of ['consumer.ts', 'tsconfig.json']) await copyFile(path.join(fixture, file), path.join(project, file));
+    for (const file of ['consumer.ts', 'tsconfig.json'])
+      await copyFile(path.join(fixture, file), path.join(project, file));
     const install = await runCommand(
       npm,
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, packed.filename), '@types/node@20.19.43'],
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        path.join(work, packed.filename),
+        '@types/node@20.19.43',
+      ],
       { cwd: project, timeoutMs: 150_000 },
     );
     if (install.code !== 0) {
-      throw new MeasureError(`npm install of the packed tarball failed (exit ${install.code}); the package could not be measured:\n${install.stderr.trim().slice(-1500)}`);
+      throw new MeasureError(
+        `npm install of the packed tarball failed (exit ${install.code}); the package could not be measured:\n${install.stderr.trim().slice(-1500)}`,
+      );
     }
     const tree = await npmJson(['ls', '--all', '--json'], project, 'installed dependencies');
     const installed = packagesBelow(tree.dependencies?.['@verification-service/contracts'] ?? {});
@@ -87,7 +115,10 @@ export async function benchPackage({ log, typecheckRuns = 2 }) {
     const runs = [];
     for (let i = 0; i < typecheckRuns; i++) {
       const run = await runCommand(process.execPath, [tsc, '-p', project], { cwd: project, timeoutMs: 120_000 });
-      if (run.code !== 0) throw new MeasureError(`the consumer fixture does not type-check against the packed tarball:\n${run.stdout.trim().slice(-1500)}`);
+      if (run.code !== 0)
+        throw new MeasureError(
+          `the consumer fixture does not type-check against the packed tarball:\n${run.stdout.trim().slice(-1500)}`,
+        );
       runs.push(run.ms);
     }
     return {

@@ -12,7 +12,10 @@ export class MeasureError extends Error {}
 /** The compiled package code the benchmark loads or runs; throws when a build has not made it. */
 export function builtFile(root, ...parts) {
   const file = path.join(root, 'generated', 'lib', ...parts);
-  if (!existsSync(file)) throw new MeasureError(`${path.relative(root, file)} is missing; run \`npm run build\` first (or wait for a running build to finish)`);
+  if (!existsSync(file))
+    throw new MeasureError(
+      `${path.relative(root, file)} is missing; run \`npm run build\` first (or wait for a running build to finish)`,
+    );
   return file;
 }
 
@@ -50,7 +53,10 @@ function childrenOf(pid) {
     }
   }
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).map(Number);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -63,7 +69,7 @@ export function processTree(pid) {
   return all;
 }
 
-export function commandLine(pid) {
+function commandLine(pid) {
   try {
     return hasProc
       ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
@@ -94,7 +100,11 @@ export function cpuMs(pid) {
         const rest = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ').at(-1).split(' ');
         ticks += Number(rest[11]) + Number(rest[12]);
       } else {
-        const [m, sec] = execFileSync('ps', ['-o', 'time=', '-p', String(p)], { encoding: 'utf8' }).trim().split(':').slice(-2).map(Number);
+        const [m, sec] = execFileSync('ps', ['-o', 'time=', '-p', String(p)], { encoding: 'utf8' })
+          .trim()
+          .split(':')
+          .slice(-2)
+          .map(Number);
         ticks += (m * 60 + sec) * TICKS_PER_SECOND;
       }
     } catch {
@@ -146,17 +156,25 @@ export function watchMemory(pid, everyMs = 100) {
       sample();
       clearInterval(timer);
       const hwmSum = [...hwm.values()].reduce((a, b) => a + b, 0);
-      return { peak: Math.max(sampledPeak, hwmSum), sampledPeak, hwmSum, processes: [...commands.entries()].map(([p, cmd]) => ({ pid: p, cmd })) };
+      return {
+        peak: Math.max(sampledPeak, hwmSum),
+        sampledPeak,
+        hwmSum,
+        processes: [...commands.entries()].map(([p, cmd]) => ({ pid: p, cmd })),
+      };
     },
   };
 }
-
 
 /**
  * Spawns a server and resolves when its port accepts connections, with the
  * time from spawn to that moment (polled every `pollMs`).
  */
-export async function spawnServer(command, args, { port, cwd, env, timeoutMs = 30000, pollMs = 10, name = command, stdin = null, pin = false }) {
+export async function spawnServer(
+  command,
+  args,
+  { port, cwd, env, timeoutMs = 30000, pollMs = 10, name = command, stdin = null, pin = false },
+) {
   const start = performance.now();
   // Pinned from its first instruction: taskset execs the server (same pid) on the server CPU.
   const [file, argv] = pin && pinning.pinned ? ['taskset', ['-c', pinning.server, command, ...args]] : [command, args];
@@ -169,7 +187,8 @@ export async function spawnServer(command, args, { port, cwd, env, timeoutMs = 3
   let early = null;
   exited.then((r) => (early = r));
   while (!(await accepts(port))) {
-    if (early) throw new MeasureError(`${name} exited before it listened (${early.code ?? early.signal}):\n${output.trim()}`);
+    if (early)
+      throw new MeasureError(`${name} exited before it listened (${early.code ?? early.signal}):\n${output.trim()}`);
     if (performance.now() - start > timeoutMs) {
       child.kill('SIGTERM');
       throw new MeasureError(`${name} did not listen on port ${port} within ${timeoutMs / 1000}s`);

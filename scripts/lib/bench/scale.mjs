@@ -8,7 +8,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { cases, combineRounds, createOne, fill, measureCase, startPrismServer, startSandboxServer, AUTH_KEY } from './mock.mjs';
+import {
+  cases,
+  combineRounds,
+  createOne,
+  fill,
+  measureCase,
+  startPrismServer,
+  startSandboxServer,
+  AUTH_KEY,
+} from './mock.mjs';
 import { MeasureError, withLoadPinned } from './proc.mjs';
 
 const LIST_AT = 10_000;
@@ -16,7 +25,8 @@ const RSS_AT = 100_000;
 const RESTART_AT = 20_000;
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
-const stored = async (url) => (await (await fetch(`${url}/verifications?limit=0`, { headers: { 'x-auth-key': AUTH_KEY } })).json()).count;
+const stored = async (url) =>
+  (await (await fetch(`${url}/verifications?limit=0`, { headers: { 'x-auth-key': AUTH_KEY } })).json()).count;
 
 /** Measures `plan` ([label, server, request]) in interleaved rounds; answers each entry's medians, by label. */
 async function interleaved(plan, { seconds, warmup, rounds, log }) {
@@ -24,8 +34,17 @@ async function interleaved(plan, { seconds, warmup, rounds, log }) {
   for (let round = 1; round <= rounds; round++) {
     for (const [label, server, request] of plan) {
       log(`  round ${round}/${rounds}: ${label}`);
-      const figures = await measureCase({ server: server.name, name: label, url: server.url, request: request(), pid: server.pid, seconds, warmup: round === 1 ? warmup : 0 });
-      (samples[label] ??= []).push(figures);
+      const figures = await measureCase({
+        server: server.name,
+        name: label,
+        url: server.url,
+        request: request(),
+        pid: server.pid,
+        seconds,
+        warmup: round === 1 ? warmup : 0,
+      });
+      samples[label] ??= [];
+      samples[label].push(figures);
     }
   }
   return Object.fromEntries(Object.entries(samples).map(([label, rs]) => [label, combineRounds(rs)]));
@@ -37,7 +56,10 @@ async function listsAndMemory(opts) {
   try {
     const prism = await startPrismServer('partner');
     running.push(prism);
-    const sandbox = { ...(await startSandboxServer()), name: `the sandbox with ${LIST_AT.toLocaleString('en-US')} stored` };
+    const sandbox = {
+      ...(await startSandboxServer()),
+      name: `the sandbox with ${LIST_AT.toLocaleString('en-US')} stored`,
+    };
     running.push(sandbox);
     opts.log(`  filling a sandbox to ${LIST_AT.toLocaleString('en-US')} verifications`);
     await createOne(sandbox.url);
@@ -54,8 +76,16 @@ async function listsAndMemory(opts) {
     const t0 = performance.now();
     await fill(sandbox.url, RSS_AT - LIST_AT);
     const fillSeconds = (performance.now() - t0) / 1000;
-    if ((await stored(sandbox.url)) !== RSS_AT) throw new MeasureError(`the sandbox does not hold ${RSS_AT} verifications after filling`);
-    return { prismGet: figures['Prism GET'], list: figures['sandbox list'], listLabel: cases.partnerList.label, rssAtList, rss: rssOf(sandbox.pid), fillSeconds };
+    if ((await stored(sandbox.url)) !== RSS_AT)
+      throw new MeasureError(`the sandbox does not hold ${RSS_AT} verifications after filling`);
+    return {
+      prismGet: figures['Prism GET'],
+      list: figures['sandbox list'],
+      listLabel: cases.partnerList.label,
+      rssAtList,
+      rss: rssOf(sandbox.pid),
+      fillSeconds,
+    };
   } finally {
     for (const s of running) await s.stop();
   }
@@ -81,17 +111,29 @@ async function durability(stateFile, opts) {
     // file, since the timed creates above may have stored more.
     await durable.stop();
     durable.memory.stop();
-    durable = { ...(await startSandboxServer(['--state', `${stateFile}.restart`])), name: 'sandbox with --state, filled' };
+    durable = {
+      ...(await startSandboxServer(['--state', `${stateFile}.restart`])),
+      name: 'sandbox with --state, filled',
+    };
     running.push(durable);
-    opts.log(`  filling a fresh --state sandbox to ${RESTART_AT.toLocaleString('en-US')} verifications, then kill -9 and a restart`);
+    opts.log(
+      `  filling a fresh --state sandbox to ${RESTART_AT.toLocaleString('en-US')} verifications, then kill -9 and a restart`,
+    );
     await fill(durable.url, RESTART_AT - (await stored(durable.url)));
     process.kill(durable.pid, 'SIGKILL');
     await durable.stop();
     durable.memory.stop();
-    durable = { ...(await startSandboxServer(['--state', `${stateFile}.restart`])), name: 'sandbox with --state, restarted' };
+    durable = {
+      ...(await startSandboxServer(['--state', `${stateFile}.restart`])),
+      name: 'sandbox with --state, restarted',
+    };
     running.push(durable);
     const after = await stored(durable.url);
-    return { inMemory: figures[memory.name], withState: figures['sandbox with --state'], restart: { records: RESTART_AT, startupMs: durable.startupMs, held: after } };
+    return {
+      inMemory: figures[memory.name],
+      withState: figures['sandbox with --state'],
+      restart: { records: RESTART_AT, startupMs: durable.startupMs, held: after },
+    };
   } finally {
     for (const s of running) await s.stop();
   }

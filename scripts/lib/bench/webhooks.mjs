@@ -91,9 +91,11 @@ export async function benchWebhooks({ log }) {
     } catch (err) {
       throw new MeasureError(`the ${size.name} webhook built for the benchmark is not valid: ${err.message}`);
     }
-    if (!verifyWebhookSignature(body, signature, KEY)) throw new MeasureError(`verifyWebhookSignature refused the ${size.name} webhook`);
+    if (!verifyWebhookSignature(body, signature, KEY))
+      throw new MeasureError(`verifyWebhookSignature refused the ${size.name} webhook`);
     log(`  ${size.name} body (${JSON.parse(body).data.phoneNumbers.length} phone numbers)`);
-    const rawHmac = () => timingSafeEqual(createHmac('sha256', KEY).update(body).digest(), Buffer.from(signature, 'hex'));
+    const rawHmac = () =>
+      timingSafeEqual(createHmac('sha256', KEY).update(body).digest(), Buffer.from(signature, 'hex'));
     const measured = interleaved(
       {
         rawHmac,
@@ -115,5 +117,10 @@ export async function benchWebhooks({ log }) {
     };
   }
   const edge = await benchEdgeBundles({ log });
-  return { bodies: 'verification.updated envelopes grown with phoneNumbers entries, padded with reason; passed as a Buffer (raw bytes as received)', sizes: results, edge };
+  return {
+    bodies:
+      'verification.updated envelopes grown with phoneNumbers entries, padded with reason; passed as a Buffer (raw bytes as received)',
+    sizes: results,
+    edge,
+  };
 }

@@ -36,7 +36,8 @@ export class EmittedWebhooks<E extends { eventType: string }> {
   readonly waitFor: {
     <T extends E>(predicate: (event: E) => event is T, options?: WaitOptions): Promise<T>;
     (predicate: (event: E) => boolean, options?: WaitOptions): Promise<E>;
-  } = (predicate: (event: E) => boolean, options?: WaitOptions) => this.wait(predicate, options?.timeoutMs ?? 3000) as Promise<never>;
+  } = (predicate: (event: E) => boolean, options?: WaitOptions) =>
+    this.wait(predicate, options?.timeoutMs ?? 3000) as Promise<never>;
 
   /** Ends the waits still pending: a closed sandbox emits nothing more. */
   close(): void {
@@ -45,9 +46,14 @@ export class EmittedWebhooks<E extends { eventType: string }> {
   }
 
   private wait(predicate: (event: E) => boolean, timeoutMs: number): Promise<E> {
-    if (typeof predicate !== 'function') throw new TypeError("waitForWebhook: the first argument must be a function of the event, such as (event) => event.eventType === 'user.created'");
+    if (typeof predicate !== 'function')
+      throw new TypeError(
+        "waitForWebhook: the first argument must be a function of the event, such as (event) => event.eventType === 'user.created'",
+      );
     if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-      throw new TypeError(`waitForWebhook: timeoutMs must be a positive number of milliseconds, not ${String(timeoutMs)}`);
+      throw new TypeError(
+        `waitForWebhook: timeoutMs must be a positive number of milliseconds, not ${String(timeoutMs)}`,
+      );
     }
     return new Promise<E>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -83,7 +89,8 @@ export class EmittedWebhooks<E extends { eventType: string }> {
     const source = String(predicate).replace(/\s+/g, ' ').trim();
     const total = [...this.counts.values()].reduce((sum, n) => sum + n, 0);
     const byType = [...this.counts].map(([type, n]) => (n === 1 ? type : `${type} ×${n}`)).join(', ');
-    const emitted = total === 0 ? 'no webhook was emitted at all' : `${total} ${total === 1 ? 'was' : 'were'} emitted (${byType})`;
+    const emitted =
+      total === 0 ? 'no webhook was emitted at all' : `${total} ${total === 1 ? 'was' : 'were'} emitted (${byType})`;
     const dropped = total > KEPT_WEBHOOKS ? `; only the last ${KEPT_WEBHOOKS} are kept to match` : '';
     return (
       `waitForWebhook: waited for a webhook matching ${source.length > 160 ? `${source.slice(0, 160)}…` : source}, but ${what}; ${emitted}${dropped}. ` +

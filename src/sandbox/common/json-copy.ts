@@ -16,7 +16,8 @@ export function jsonCopy<T>(value: T): T {
     if (field === undefined) continue;
     const item = jsonCopy(field);
     // A JSON key `__proto__` is data; plain assignment would set the prototype.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     else out[key] = item;
   }
   return out as T;

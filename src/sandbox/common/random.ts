@@ -7,7 +7,8 @@ export const randomUUID = (): string => crypto.randomUUID();
 const randomBytes = (length: number) => crypto.getRandomValues(new Uint8Array(length));
 
 /** `length` random bytes as lower-case hex. */
-export const randomHex = (length: number) => Array.from(randomBytes(length), (b) => b.toString(16).padStart(2, '0')).join('');
+export const randomHex = (length: number) =>
+  Array.from(randomBytes(length), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** Bytes as base64 (`url`: the URL-safe alphabet without padding). */
 export function base64(bytes: Uint8Array, url = false): string {

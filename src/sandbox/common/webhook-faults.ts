@@ -22,7 +22,8 @@ export function webhookFaultsRefusal(faults: unknown, name: string): string | un
   const known = Object.keys(WEBHOOK_FAULTS).join(', ');
   if (!Array.isArray(faults)) return `${name} must be a list of fault names (${known}), not ${JSON.stringify(faults)}`;
   const unknown = faults.find((f) => typeof f !== 'string' || !(f in WEBHOOK_FAULTS));
-  if (unknown !== undefined) return `unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
+  if (unknown !== undefined)
+    return `unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
   return undefined;
 }
 

@@ -46,7 +46,11 @@ function allowedOrigin(allowed: HostAllowlist, origin: string): boolean {
  * repoint its webhookUrl through the partner API. A fetch handler is handed
  * requests by the partner's own code, so it applies none of this.
  */
-export function doorRefusal(allowed: HostAllowlist, target: string, header: (name: string) => string | undefined): Refusal | undefined {
+export function doorRefusal(
+  allowed: HostAllowlist,
+  target: string,
+  header: (name: string) => string | undefined,
+): Refusal | undefined {
   const host = header('host');
   const named = hostAndPort(host ?? '');
   if (!named || !allowed.names.includes(named.name) || named.port !== allowed.port) {
@@ -59,7 +63,10 @@ export function doorRefusal(allowed: HostAllowlist, target: string, header: (nam
   }
   const origin = header('origin');
   if (apiOf(target) === 'sandbox' && origin !== undefined && !allowedOrigin(allowed, origin)) {
-    return { status: 403, message: `the control API answers no web page outside this machine, not Origin ${JSON.stringify(origin)}` };
+    return {
+      status: 403,
+      message: `the control API answers no web page outside this machine, not Origin ${JSON.stringify(origin)}`,
+    };
   }
   return undefined;
 }
@@ -71,7 +78,10 @@ export function controlRefusal(method: string, header: (name: string) => string 
     // Its parameters well-formed too (a body's reader takes the type alone).
     const { type: media, parameters } = readContentType(type);
     if (media !== 'application/json' || !parameters) {
-      return { status: 415, message: `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${type ?? 'none'}` };
+      return {
+        status: 415,
+        message: `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${type ?? 'none'}`,
+      };
     }
   }
   return undefined;

@@ -12,7 +12,11 @@ export interface KnownCredentials {
 }
 
 /** The reason for a 401 on a route secured by `security`; `header` reads the request's headers. */
-export function refusalReason(security: 'authKey' | 'bearer' | 'none', header: (name: string) => string | undefined, known: KnownCredentials): string | undefined {
+export function refusalReason(
+  security: 'authKey' | 'bearer' | 'none',
+  header: (name: string) => string | undefined,
+  known: KnownCredentials,
+): string | undefined {
   const key = header('x-auth-key');
   const authorization = header('authorization');
   if (security === 'authKey') {
@@ -21,7 +25,8 @@ export function refusalReason(security: 'authKey' | 'bearer' | 'none', header: (
         ? 'a bearer token was sent to the partner API, which takes the auth key in the X-Auth-Key header'
         : 'no X-Auth-Key header: the partner API takes the auth key in X-Auth-Key';
     }
-    if (known.authKeyState(key) === 'retired') return 'this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key';
+    if (known.authKeyState(key) === 'retired')
+      return 'this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key';
     if (key === known.accessToken) return 'X-Auth-Key holds the v2 access token; the partner API takes the auth key';
     return 'unknown X-Auth-Key: no key of this sandbox has this value (its start-up banner prints the key in force)';
   }
@@ -31,7 +36,9 @@ export function refusalReason(security: 'authKey' | 'bearer' | 'none', header: (
       ? 'X-Auth-Key was sent to the v2 API, which takes Authorization: Bearer <access token>'
       : 'no Authorization header: the v2 API takes Authorization: Bearer <access token>';
   }
-  if (!authorization.startsWith('Bearer ')) return 'Authorization is not "Bearer <access token>" (the scheme is Bearer, then one space)';
-  if (known.authKeyState(authorization.slice('Bearer '.length)) !== undefined) return 'the bearer token is a partner auth key; the v2 API takes the v2 access token';
+  if (!authorization.startsWith('Bearer '))
+    return 'Authorization is not "Bearer <access token>" (the scheme is Bearer, then one space)';
+  if (known.authKeyState(authorization.slice('Bearer '.length)) !== undefined)
+    return 'the bearer token is a partner auth key; the v2 API takes the v2 access token';
   return 'unknown bearer token: not the access token of this sandbox (its start-up banner prints it)';
 }

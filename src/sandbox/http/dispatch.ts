@@ -44,10 +44,19 @@ export class Dispatcher {
         const handler = options.handlers[api][documented.operationId];
         if (!handler) {
           // Met by the API team after adding an operation to a document: say where its handler goes.
-          const home = { v2: 'src/sandbox/operations/v2.ts', partner: 'src/sandbox/operations/partner.ts', sandbox: 'src/sandbox/operations/control.ts' }[api];
-          throw new Error(`sandbox: the ${api} document has operation ${documented.operationId}, which the sandbox has no handler for; add one in ${home}`);
+          const home = {
+            v2: 'src/sandbox/operations/v2.ts',
+            partner: 'src/sandbox/operations/partner.ts',
+            sandbox: 'src/sandbox/operations/control.ts',
+          }[api];
+          throw new Error(
+            `sandbox: the ${api} document has operation ${documented.operationId}, which the sandbox has no handler for; add one in ${home}`,
+          );
         }
-        const operation = { api, ...(options.wrap ? options.wrap(documented, handler) : { route: documented, handle: handler }) };
+        const operation = {
+          api,
+          ...(options.wrap ? options.wrap(documented, handler) : { route: documented, handle: handler }),
+        };
         const { method, path } = operation.route;
         this.router.add(method, path, operation);
         // HEAD answers as GET; the door leaves the body out.
@@ -85,7 +94,10 @@ export class Dispatcher {
       // The documents' paths differ by a trailing slash (`/v2/verifications/`
       // but `/verifications`): a client that got it wrong is told the path.
       const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
-      const hint = other && this.router.lookup(method, other + target.slice(path.length)).found ? `; the documented path is ${other}` : '';
+      const hint =
+        other && this.router.lookup(method, other + target.slice(path.length)).found
+          ? `; the documented path is ${other}`
+          : '';
       const message = `no operation ${method} ${path}${hint}`;
       // v2's 404 body keeps the documented text, so the hint also travels in the reason header (S33).
       return this.fail(api, 404, message, [], undefined, hint ? { [REASON_HEADER]: message } : {});
@@ -96,7 +108,10 @@ export class Dispatcher {
       const refusal = controlRefusal(method, req.header);
       if (refusal) return this.fail(api, refusal.status, refusal.message, [], route);
     }
-    const result = method === 'GET' || method === 'HEAD' ? { ok: true as const, body: undefined } : await readJsonBody(req, api).catch(() => undefined);
+    const result =
+      method === 'GET' || method === 'HEAD'
+        ? { ok: true as const, body: undefined }
+        : await readJsonBody(req, api).catch(() => undefined);
     // A body cut short or broken mid-way: the node:http door answers the
     // framing error (client-errors.ts); a client that left needs no answer.
     if (!result) return undefined;
@@ -104,7 +119,13 @@ export class Dispatcher {
     return this.serve(req, found.value, found.params, found.query, result.body);
   }
 
-  private async serve({ header }: DoorRequest, { api, route, handle }: Operation, params: Record<string, string>, queryText: string, body: unknown): Promise<DoorAnswer> {
+  private async serve(
+    { header }: DoorRequest,
+    { api, route, handle }: Operation,
+    params: Record<string, string>,
+    queryText: string,
+    body: unknown,
+  ): Promise<DoorAnswer> {
     if (!this.options.authorized(route, header)) {
       const why = this.options.refusalReason?.(route, header);
       return this.fail(api, 401, 'Unauthorized', [], route, why ? { [REASON_HEADER]: why } : {});
@@ -113,11 +134,14 @@ export class Dispatcher {
     // Fields no document declares (the validator lets them through) are refused
     // beside its findings, so a typo is named next to the field it leaves
     // missing; a body out of bounds for that alone (body-limits.ts): nothing looks inside it.
-    const outOfBounds = !parsed.ok && parsed.violations.some((v) => v.reasonCode === 'MAX_DEPTH' || v.reasonCode === 'MAX_SIZE');
-    const unknown = this.options.allowUnknownFields || body === undefined || route.bodySchema === undefined || outOfBounds
-      ? []
-      : unknownFieldViolations(this.options.contracts[api].doc, route.bodySchema, body);
-    if (!parsed.ok || unknown.length) return this.fail(api, 400, undefined, [...unknown, ...(parsed.ok ? [] : parsed.violations)], route);
+    const outOfBounds =
+      !parsed.ok && parsed.violations.some((v) => v.reasonCode === 'MAX_DEPTH' || v.reasonCode === 'MAX_SIZE');
+    const unknown =
+      this.options.allowUnknownFields || body === undefined || route.bodySchema === undefined || outOfBounds
+        ? []
+        : unknownFieldViolations(this.options.contracts[api].doc, route.bodySchema, body);
+    if (!parsed.ok || unknown.length)
+      return this.fail(api, 400, undefined, [...unknown, ...(parsed.ok ? [] : parsed.violations)], route);
     try {
       const [status, answer] = await this.options.run(handle, parsed.value);
       return this.send(api, status, answer, route);
@@ -128,14 +152,31 @@ export class Dispatcher {
   }
 
   /** An answer of the sandbox: checked against the documents when asked to (for tests). */
-  private send(api: ApiName, status: number, body: unknown, route?: RouteSpec, headers: Record<string, string> = {}): DoorAnswer {
-    const problems = !this.options.validateResponses ? [] : route ? route.checkResponse(status, body) : this.options.contracts[api].checkError(body);
+  private send(
+    api: ApiName,
+    status: number,
+    body: unknown,
+    route?: RouteSpec,
+    headers: Record<string, string> = {},
+  ): DoorAnswer {
+    const problems = !this.options.validateResponses
+      ? []
+      : route
+        ? route.checkResponse(status, body)
+        : this.options.contracts[api].checkError(body);
     if (!problems.length) return jsonAnswer(status, body, headers);
     this.options.violations.push(`${route ? `${route.method} ${route.path}` : api} ${status}: ${problems.join('; ')}`);
     return jsonAnswer(500, errorBody(api, 500, `sandbox answer violates the contract: ${problems.join('; ')}`));
   }
 
-  private fail(api: ApiName, status: number, message?: string, found: Violation[] = [], route?: RouteSpec, headers: Record<string, string> = {}): DoorAnswer {
+  private fail(
+    api: ApiName,
+    status: number,
+    message?: string,
+    found: Violation[] = [],
+    route?: RouteSpec,
+    headers: Record<string, string> = {},
+  ): DoorAnswer {
     return this.send(api, status, errorBody(api, status, message, found), route, headers);
   }
 }

@@ -32,9 +32,19 @@ export const utf8Length = (text: string) => encoder.encode(text).length;
 
 /** A JSON answer; nosniff, so a browser never reads it as anything but the JSON it is. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): DoorAnswer {
-  if (body === undefined) return { status, headers: status === 204 || status === 304 ? headers : { ...headers, 'content-length': '0' } };
+  if (body === undefined)
+    return { status, headers: status === 204 || status === 304 ? headers : { ...headers, 'content-length': '0' } };
   const text = JSON.stringify(body);
-  return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(text)), 'x-content-type-options': 'nosniff' }, body: text };
+  return {
+    status,
+    headers: {
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(utf8Length(text)),
+      'x-content-type-options': 'nosniff',
+    },
+    body: text,
+  };
 }
 
 /** What `fn` gives, or `fallback` when it throws (a text that does not percent-decode, a header that does not parse). */

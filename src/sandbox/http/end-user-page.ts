@@ -30,7 +30,12 @@ export interface EndUserPageDeps {
 }
 
 /** The buttons, by the outcome they stand for. */
-const OUTCOMES = { complete: 'Complete', waiting: 'Waiting for user input', review: 'Needs review', decline: 'Decline' } as const;
+const OUTCOMES = {
+  complete: 'Complete',
+  waiting: 'Waiting for user input',
+  review: 'Needs review',
+  decline: 'Decline',
+} as const;
 type Outcome = keyof typeof OUTCOMES;
 
 /** Where the journey hands the user back to the partner. */
@@ -40,11 +45,15 @@ const DEAD = new Set(['closed', 'expired', 'reverted']);
 const DEFAULTS = { firstName: 'Alex', lastName: 'Sandbox', dateOfBirth: '1990-01-01' };
 
 const missing = (v: Verification, type: string) =>
-  (v.requirements ?? []).some((r) => r.type === type) && !v.collectedRequirements.some((c) => c.type === type && c.result !== null);
+  (v.requirements ?? []).some((r) => r.type === type) &&
+  !v.collectedRequirements.some((c) => c.type === type && c.result !== null);
 
 /** The outcomes the lifecycle allows from a status, as buttons. */
 function allowedOutcomes(v: Verification): Outcome[] {
-  if (v.status === 'started') return missing(v, 'firstAndLastName') || missing(v, 'dateOfBirth') ? ['complete', 'waiting', 'review', 'decline'] : ['complete', 'review', 'decline'];
+  if (v.status === 'started')
+    return missing(v, 'firstAndLastName') || missing(v, 'dateOfBirth')
+      ? ['complete', 'waiting', 'review', 'decline']
+      : ['complete', 'review', 'decline'];
   // Complete enters the missing data; the table also moves waitingForUserInput to inReview and declined.
   if (v.status === 'waitingForUserInput') return ['complete', 'review', 'decline'];
   return [];
@@ -58,7 +67,11 @@ export class EndUserPage {
     const [path, query = ''] = req.target.split(/\?(.*)/s);
     const id = sessionId(path);
     if (id === undefined) return undefined;
-    return this.handle(req, orElse(() => decodeURIComponent(id), id), new URLSearchParams(query).get('token') ?? '').catch((err: Error) =>
+    return this.handle(
+      req,
+      orElse(() => decodeURIComponent(id), id),
+      new URLSearchParams(query).get('token') ?? '',
+    ).catch((err: Error) =>
       htmlAnswer(500, 'Sandbox error', `<p>The sandbox failed to serve this page: ${escapeHtml(err.message)}</p>`),
     );
   }
@@ -71,11 +84,17 @@ export class EndUserPage {
   private async handle(req: DoorRequest, id: string, token: string): Promise<DoorAnswer> {
     const { method } = req;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
-      return htmlAnswer(405, 'Method not allowed', `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`, { allow: 'GET, HEAD, POST' });
+      return htmlAnswer(
+        405,
+        'Method not allowed',
+        `<p>This page answers GET and POST, not ${escapeHtml(method)}.</p>`,
+        { allow: 'GET, HEAD, POST' },
+      );
     }
     // Forms only from the page itself (the node:http door has checked the Host).
     const origin = req.header('origin');
-    if (origin !== undefined && origin !== req.origin) return refused(403, `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`);
+    if (origin !== undefined && origin !== req.origin)
+      return refused(403, `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`);
     // A POST's form fields, URL-encoded.
     const raw = method === 'POST' ? await req.body(16 * 1024) : new Uint8Array();
     if (raw === undefined) return htmlAnswer(413, 'Form too large', '<p>The form sent is larger than 16 KiB.</p>');
@@ -86,10 +105,21 @@ export class EndUserPage {
     const owner = this.deps.verificationIdForToken(token);
     let v = await this.read(id);
     if (!v && this.deps.isV2Session(id)) {
-      return errorPage(404, `${id} is a v2 session: the sandbox has no end user's journey for v2 sessions; create one with the status it should have (POST /_sandbox/v2/verifications).`);
+      return errorPage(
+        404,
+        `${id} is a v2 session: the sandbox has no end user's journey for v2 sessions; create one with the status it should have (POST /_sandbox/v2/verifications).`,
+      );
     }
-    if (!v) return errorPage(404, `No verification ${id} exists in this sandbox (was it reset, or made by another sandbox?).`);
-    if (owner !== id) return wrongLink(v, 'The link is not valid: its token does not belong to this verification. Open the url the partner API returned.');
+    if (!v)
+      return errorPage(
+        404,
+        `No verification ${id} exists in this sandbox (was it reset, or made by another sandbox?).`,
+      );
+    if (owner !== id)
+      return wrongLink(
+        v,
+        'The link is not valid: its token does not belong to this verification. Open the url the partner API returned.',
+      );
     if (DEAD.has(v.status)) return wrongLink(v, `The link no longer works: the verification is ${v.status}.`);
     if (HANDED_BACK.has(v.status)) return handBack(v);
 
@@ -98,7 +128,11 @@ export class EndUserPage {
       const allowed = allowedOutcomes(v);
       if (!allowed.includes(outcome as Outcome)) {
         const names = allowed.map((o) => OUTCOMES[o]).join(', ') || 'none';
-        return errorPage(409, `"${outcome}" is not an outcome of a verification in status ${v.status} (allowed: ${names}). Reload the page to see its buttons.`, selfUrl(id, token));
+        return errorPage(
+          409,
+          `"${outcome}" is not an outcome of a verification in status ${v.status} (allowed: ${names}). Reload the page to see its buttons.`,
+          selfUrl(id, token),
+        );
       }
       try {
         v = await this.act(v, outcome as Outcome, form);
@@ -121,13 +155,17 @@ export class EndUserPage {
     const steps: [string, unknown][] = [];
     const typed = (name: keyof typeof DEFAULTS) => form.get(name) ?? DEFAULTS[name];
     if (outcome === 'complete') {
-      if (missing(v, 'firstAndLastName')) steps.push(['enterName', { firstName: typed('firstName'), lastName: typed('lastName') }]);
+      if (missing(v, 'firstAndLastName'))
+        steps.push(['enterName', { firstName: typed('firstName'), lastName: typed('lastName') }]);
       if (missing(v, 'dateOfBirth')) steps.push(['enterDateOfBirth', { dateOfBirth: typed('dateOfBirth') }]);
       if (missing(v, 'phoneNumbers') && (v.phoneNumbers ?? []).length > 0) steps.push(['verifyPhone', undefined]);
     }
     // In waitingForUserInput the face is already scanned: only a review or a decline scans again.
     if (v.status === 'started' || outcome === 'review' || outcome === 'decline') {
-      steps.push(['scanVerification', { outcome: { complete: 'pass', waiting: 'pass', review: 'review', decline: 'fail' }[outcome] }]);
+      steps.push([
+        'scanVerification',
+        { outcome: { complete: 'pass', waiting: 'pass', review: 'review', decline: 'fail' }[outcome] },
+      ]);
     }
     let now = v;
     for (const [operationId, body] of steps) now = await this.run(operationId, v.id, body);
@@ -138,14 +176,19 @@ export class EndUserPage {
   private async run(operationId: string, verificationId: string, body: unknown): Promise<Verification> {
     const route = this.deps.control.contract.routes.find((r) => r.operationId === operationId)!;
     const parsed = route.parse({ params: { verificationId }, query: new URLSearchParams(), body });
-    if (!parsed.ok) throw new SandboxError(400, String(errorBody('sandbox', 400, undefined, parsed.violations).message));
+    if (!parsed.ok)
+      throw new SandboxError(400, String(errorBody('sandbox', 400, undefined, parsed.violations).message));
     const [, answer] = await this.deps.run(this.deps.control.handlers[operationId], parsed.value);
     return answer as Verification;
   }
 
   private async read(id: string): Promise<Verification | undefined> {
     try {
-      const [, answer] = await this.deps.run(this.deps.getVerification, { params: { verificationId: id }, query: {}, body: undefined });
+      const [, answer] = await this.deps.run(this.deps.getVerification, {
+        params: { verificationId: id },
+        query: {},
+        body: undefined,
+      });
       return answer as Verification;
     } catch (err) {
       if (err instanceof SandboxError && err.status === 404) return undefined;
@@ -155,16 +198,19 @@ export class EndUserPage {
 }
 
 const handBack = (v: Verification) =>
-  v.redirectUrl ? redirect(v.redirectUrl) : errorPage(200, `The verification is ${v.status}. It has no redirectUrl, so the sandbox shows this page instead.`);
+  v.redirectUrl
+    ? redirect(v.redirectUrl)
+    : errorPage(200, `The verification is ${v.status}. It has no redirectUrl, so the sandbox shows this page instead.`);
 
 const wrongLink = (v: Verification, message: string) =>
-  v.errorRedirectUrl ? redirect(v.errorRedirectUrl) : errorPage(410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
+  v.errorRedirectUrl
+    ? redirect(v.errorRedirectUrl)
+    : errorPage(410, `${message} The verification has no errorRedirectUrl, so the sandbox shows this page instead.`);
 
 const refused = (status: number, why: string) => htmlAnswer(status, 'Refused', `<p>${escapeHtml(why)}</p>`);
 
 /** The verification id a page's path names (`/s/{verificationId}`), undefined for any other path. */
 const sessionId = (path: string) => /^\/s\/([^/?#]+)$/.exec(path)?.[1];
-
 
 function errorPage(status: number, message: string, back?: string): DoorAnswer {
   const link = back ? `<p><a href="${escapeHtml(back)}">Back to the verification</a></p>` : '';
@@ -183,11 +229,19 @@ function sessionPage(v: Verification, token: string): DoorAnswer {
   const field = (name: string, label: string, value: string, type = 'text') =>
     `<label>${label} <input name="${name}" type="${type}" value="${escapeHtml(value)}" required></label>`;
   const inputs = [
-    ...(missing(v, 'firstAndLastName') ? [field('firstName', 'First name', v.firstName ?? DEFAULTS.firstName), field('lastName', 'Last name', v.lastName ?? DEFAULTS.lastName)] : []),
+    ...(missing(v, 'firstAndLastName')
+      ? [
+          field('firstName', 'First name', v.firstName ?? DEFAULTS.firstName),
+          field('lastName', 'Last name', v.lastName ?? DEFAULTS.lastName),
+        ]
+      : []),
     ...(missing(v, 'dateOfBirth') ? [field('dateOfBirth', 'Date of birth', DEFAULTS.dateOfBirth, 'date')] : []),
   ];
   // Only completing uses the typed data; the other buttons skip the required fields.
-  const buttons = allowedOutcomes(v).map((o) => `<button type="submit" name="outcome" value="${o}"${o === 'complete' ? '' : ' formnovalidate'}>${OUTCOMES[o]}</button>`);
+  const buttons = allowedOutcomes(v).map(
+    (o) =>
+      `<button type="submit" name="outcome" value="${o}"${o === 'complete' ? '' : ' formnovalidate'}>${OUTCOMES[o]}</button>`,
+  );
   const phones = (v.phoneNumbers ?? []).map((p) => p.phoneNumber).join(', ') || 'none';
   const body = `
 <p>This is the sandbox standing in for the service's verification page. Choose how the end user's session turns out; each button runs the same lifecycle as the control API (<code>/_sandbox</code>), with the same webhooks.</p>

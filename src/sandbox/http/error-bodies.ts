@@ -6,7 +6,11 @@ import { orElse } from './door.js';
 
 export type ApiName = 'v2' | 'partner' | 'sandbox';
 
-export const MALFORMED_TARGET: Violation = { field: 'path', reasonCode: 'MALFORMED', params: { message: 'is not a valid request target' } };
+export const MALFORMED_TARGET: Violation = {
+  field: 'path',
+  reasonCode: 'MALFORMED',
+  params: { message: 'is not a valid request target' },
+};
 
 const V2_CODES: Record<number, [string, string]> = {
   400: ['VALIDATION_ERROR', 'Input data is invalid. Please check the details.'],
@@ -24,20 +28,29 @@ const V2_CODES: Record<number, [string, string]> = {
 const describe = (v: Violation) => {
   if (v.reasonCode === 'REQUIRED') return `${v.field} is required`;
   // v2 lists them in `details[].params.allowedValues`; the partner's message is all a client gets.
-  if (v.reasonCode === 'ENUM' && Array.isArray(v.params.allowedValues)) return `${v.field} must be one of ${v.params.allowedValues.join(', ')}`;
+  if (v.reasonCode === 'ENUM' && Array.isArray(v.params.allowedValues))
+    return `${v.field} must be one of ${v.params.allowedValues.join(', ')}`;
   // An operation that takes no fields (NoFields): say what to send instead.
-  if (v.reasonCode === 'MAX_PROPERTIES' && v.params.limit === 0) return `${v.field} must be {} or left out: this operation takes no fields`;
+  if (v.reasonCode === 'MAX_PROPERTIES' && v.params.limit === 0)
+    return `${v.field} must be {} or left out: this operation takes no fields`;
   return `${v.field} ${typeof v.params.message === 'string' ? v.params.message : v.reasonCode.toLowerCase()}`;
 };
 
 /** The body of an error answer of one API. */
-export function errorBody(api: ApiName, status: number, message?: string, violations: Violation[] = []): Record<string, unknown> {
+export function errorBody(
+  api: ApiName,
+  status: number,
+  message?: string,
+  violations: Violation[] = [],
+): Record<string, unknown> {
   if (api === 'v2') {
     const [code, documented] = V2_CODES[status] ?? [`HTTP_${status}_ERROR`, 'Error'];
     // The documented statuses keep the documented text; the others say what went wrong.
     const text = [400, 401, 404].includes(status) ? documented : (message ?? documented);
     const body = { statusCode: status, code, message: text };
-    return status === 400 ? { ...body, details: violations.map(({ field, reasonCode, params }) => ({ field, reasonCode, params })) } : body;
+    return status === 400
+      ? { ...body, details: violations.map(({ field, reasonCode, params }) => ({ field, reasonCode, params })) }
+      : body;
   }
   const text = violations.length ? violations.map(describe).join('; ') : (message ?? V2_CODES[status]?.[1] ?? 'Error');
   return { statusCode: status, message: text };

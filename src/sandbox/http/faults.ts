@@ -17,12 +17,12 @@ export const FAULTS = {
   'missing-field': 'drops the first field of every successful answer',
   'wrong-status': 'answers 202 (documented nowhere) instead of the success status',
   'ignored-filter': 'ignores the query filters of the lists (keeps page and page size)',
-  'accepts-invalid': "answers an invalid request with the success status and the documented example instead of 400",
+  'accepts-invalid': 'answers an invalid request with the success status and the documented example instead of 400',
   'server-error': 'answers 500 to every request',
   'ignores-credentials': 'serves requests without a valid credential instead of answering 401',
 } as const;
 
-export type FaultName = keyof typeof FAULTS;
+type FaultName = keyof typeof FAULTS;
 
 export interface FaultSpec {
   fault: FaultName;
@@ -32,10 +32,14 @@ export interface FaultSpec {
 
 /** Parses `missing-field,wrong-status@getUser`; throws with the known faults on a mistake. */
 export function parseFaults(text: string): FaultSpec[] {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.map((item) => {
     const [fault, operationId] = item.split('@');
-    if (!(fault in FAULTS)) throw new Error(`unknown fault "${fault}"; the faults are: ${Object.keys(FAULTS).join(', ')}`);
+    if (!(fault in FAULTS))
+      throw new Error(`unknown fault "${fault}"; the faults are: ${Object.keys(FAULTS).join(', ')}`);
     return { fault: fault as FaultName, operationId: operationId || undefined };
   });
 }
@@ -49,8 +53,15 @@ const INVALID: ParsedRequest = { params: {}, query: {}, body: undefined };
  * An operation's route and handler as its faults make them, so the door
  * serves it like any other; as they are where no fault applies.
  */
-export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler): { route: RouteSpec; handle: Handler } {
-  const mine = route.api === 'sandbox' ? [] : specs.filter((s) => s.fault in FAULTS && (s.operationId === undefined || s.operationId === route.operationId));
+export function withFaults(
+  specs: FaultSpec[],
+  route: RouteSpec,
+  handle: Handler,
+): { route: RouteSpec; handle: Handler } {
+  const mine =
+    route.api === 'sandbox'
+      ? []
+      : specs.filter((s) => s.fault in FAULTS && (s.operationId === undefined || s.operationId === route.operationId));
   const has = (fault: FaultName) => mine.some((s) => s.fault === fault);
   if (!mine.length) return { route, handle };
   return {
@@ -62,7 +73,9 @@ export function withFaults(specs: FaultSpec[], route: RouteSpec, handle: Handler
         // `server-error` answers before the request is looked at.
         if (has('server-error')) return { ok: true, value: BROKEN };
         // `ignored-filter`: the query without its filters.
-        const query = has('ignored-filter') ? new URLSearchParams([...raw.query].filter(([name]) => PAGING.has(name))) : raw.query;
+        const query = has('ignored-filter')
+          ? new URLSearchParams([...raw.query].filter(([name]) => PAGING.has(name)))
+          : raw.query;
         const parsed = route.parse({ ...raw, query });
         return parsed.ok || !has('accepts-invalid') ? parsed : { ok: true, value: INVALID };
       },

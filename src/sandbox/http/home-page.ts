@@ -19,7 +19,12 @@ button{font:inherit;padding:.5rem 1rem;margin:.25rem .25rem 0 0;cursor:pointer}`
  * where it holds data) that may load nothing (no script, image or style from
  * elsewhere) and is never cached.
  */
-export function htmlAnswer(status: number, title: string, body: string, headers: Record<string, string> = {}): DoorAnswer {
+export function htmlAnswer(
+  status: number,
+  title: string,
+  body: string,
+  headers: Record<string, string> = {},
+): DoorAnswer {
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -39,7 +44,8 @@ ${body}
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-length': String(utf8Length(html)),
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
       'cache-control': 'no-store',
       // No Referer (which carries the session token) leaves for another site; same-origin forms keep their Origin.
       'referrer-policy': 'same-origin',
@@ -75,7 +81,12 @@ ${DOCUMENTS.map((api) => `<li><a href="/openapi/${api}.json">/openapi/${api}.jso
 }
 
 /** The answer to GET / and to the documents; undefined for any other request. */
-export function homePageAnswer(req: DoorRequest, url: string, documents: Record<(typeof DOCUMENTS)[number], unknown>, homepage: string): DoorAnswer | undefined {
+export function homePageAnswer(
+  req: DoorRequest,
+  url: string,
+  documents: Record<(typeof DOCUMENTS)[number], unknown>,
+  homepage: string,
+): DoorAnswer | undefined {
   if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
   const path = req.target.split('?')[0];
   if (path === '/') return htmlAnswer(200, 'Verification service sandbox', homePage(url, homepage));

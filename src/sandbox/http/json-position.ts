@@ -20,7 +20,10 @@ function failure(text: string): { message: string; at?: number } | undefined {
   } catch (err) {
     const { message } = err as Error;
     const at = / at position (\d+)/.exec(message)?.[1];
-    return { message, at: at ? Number(at) : message.startsWith('Unexpected end of JSON input') ? text.length : undefined };
+    return {
+      message,
+      at: at ? Number(at) : message.startsWith('Unexpected end of JSON input') ? text.length : undefined,
+    };
   }
 }
 
@@ -47,6 +50,9 @@ export function jsonMistake(text: string): JsonMistake | undefined {
   const column = position - (before.lastIndexOf('\n') + 1) + 1;
   const what = f.message.startsWith('Unexpected end of JSON input')
     ? 'it ends too soon'
-    : f.message.replace(/ in JSON at position \d+.*$/s, '').replace(/ after JSON at position \d+.*$/s, ' after the JSON value').replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+    : f.message
+        .replace(/ in JSON at position \d+.*$/s, '')
+        .replace(/ after JSON at position \d+.*$/s, ' after the JSON value')
+        .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
   return { what: what.charAt(0).toLowerCase() + what.slice(1), position, line, column };
 }

@@ -9,7 +9,7 @@ import { orElse, strictUtf8Text, type DoorRequest } from './door.js';
 import type { ApiName } from './error-bodies.js';
 import { jsonMistake } from './json-position.js';
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 export type BodyResult =
   | { ok: true; body: unknown }
@@ -43,17 +43,27 @@ export function readContentType(header: string | undefined): { type?: string; pa
 function parseJson(text: string): BodyResult {
   try {
     const suspect = text.includes('\\') || text.includes('__proto__') || text.includes('constructor');
-    return { ok: true, body: suspect ? secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text) };
+    return {
+      ok: true,
+      body: suspect ? secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text),
+    };
   } catch (err) {
     // secure-json-parse refuses a prototype key in JSON that is otherwise valid.
     if ((err as Error).message === 'Object contains forbidden prototype property') {
-      return refused('FORBIDDEN_KEY', 'has a "__proto__" key, or a "constructor" key holding "prototype", which is refused (such keys can change every object a body is merged into); rename or remove it');
+      return refused(
+        'FORBIDDEN_KEY',
+        'has a "__proto__" key, or a "constructor" key holding "prototype", which is refused (such keys can change every object a body is merged into); rename or remove it',
+      );
     }
     // Where it stops being JSON, so the client can find its mistake.
     const mistake = jsonMistake(text);
     if (!mistake) return refused('INVALID_JSON', 'is not valid JSON');
     const { what, position, line, column } = mistake;
-    return refused('INVALID_JSON', `is not valid JSON: ${what} at line ${line}, column ${column} (offset ${position})`, { position, line, column });
+    return refused(
+      'INVALID_JSON',
+      `is not valid JSON: ${what} at line ${line}, column ${column} (offset ${position})`,
+      { position, line, column },
+    );
   }
 }
 
@@ -67,7 +77,12 @@ export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<Body
   if (header === undefined && !req.hasBody) return { ok: true, body: undefined };
   const { type, parameters } = readContentType(header);
   if (type !== 'application/json') {
-    return { ok: false, status: 415, message: `Content-Type must be application/json, not ${header ?? 'missing'}`, close: false };
+    return {
+      ok: false,
+      status: 415,
+      message: `Content-Type must be application/json, not ${header ?? 'missing'}`,
+      close: false,
+    };
   }
   if (Number(req.header('content-length')) > BODY_LIMIT) return TOO_LARGE;
   const raw = await req.body(BODY_LIMIT);
@@ -78,7 +93,10 @@ export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<Body
   }
   // Refused rather than stored with U+FFFD where the bytes were.
   const decoded = strictUtf8Text(raw);
-  if ('invalidAt' in decoded) return refused('INVALID_UTF8', `is not valid UTF-8: invalid byte at offset ${decoded.invalidAt}`, { offset: decoded.invalidAt });
+  if ('invalidAt' in decoded)
+    return refused('INVALID_UTF8', `is not valid UTF-8: invalid byte at offset ${decoded.invalidAt}`, {
+      offset: decoded.invalidAt,
+    });
   // Control requests must send the JSON type (control-guard.ts) even where
   // the operation takes no body, so an empty one is no body there.
   if (decoded.text === '') return api === 'sandbox' ? { ok: true, body: undefined } : refused('REQUIRED', 'is empty');

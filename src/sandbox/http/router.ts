@@ -10,7 +10,7 @@
 import { orElse } from './door.js';
 
 /** find-my-way's default (the router of fastify and of many Node servers): a common bound, not one the documents give (S23). */
-export const MAX_PARAM_LENGTH = 100;
+const MAX_PARAM_LENGTH = 100;
 
 /** A template's segments: a static name, or a parameter's `{ name }`. */
 type Template = (string | { name: string })[];

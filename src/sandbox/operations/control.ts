@@ -28,12 +28,20 @@ type SandboxVerification = components['schemas']['SandboxVerification'];
 function withLists(verification: Verification): SandboxVerification {
   const { id, phoneNumbers, requirements } = verification;
   if (!phoneNumbers || !requirements) {
-    throw new Error(`verification ${id} lacks phoneNumbers or requirements, which the partner engine keeps on every record (partner/records.ts)`);
+    throw new Error(
+      `verification ${id} lacks phoneNumbers or requirements, which the partner engine keeps on every record (partner/records.ts)`,
+    );
   }
   return { ...verification, phoneNumbers, requirements };
 }
 
-export function controlHandlers({ partner, v2, clock, delivery, credentials }: ControlDeps): Handlers<operations, paths> {
+export function controlHandlers({
+  partner,
+  v2,
+  clock,
+  delivery,
+  credentials,
+}: ControlDeps): Handlers<operations, paths> {
   const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
   return {
     getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
@@ -60,7 +68,10 @@ export function controlHandlers({ partner, v2, clock, delivery, credentials }: C
       const event = partner.recordedEvent(req.params.eventId);
       const webhookUrl = partner.webhookTarget();
       if (!webhookUrl) {
-        throw new SandboxError(409, `Webhook ${event.eventId} not resent: no webhookUrl is set; set one with PUT /partners (or start the sandbox with --webhook-url) and resend`);
+        throw new SandboxError(
+          409,
+          `Webhook ${event.eventId} not resent: no webhookUrl is set; set one with PUT /partners (or start the sandbox with --webhook-url) and resend`,
+        );
       }
       delivery.resend(event);
       return [202, { eventId: event.eventId, eventType: event.event.eventType, webhookUrl }];

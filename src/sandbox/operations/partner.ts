@@ -16,7 +16,10 @@ function webAddresses<Body extends object>(body: Body, fields: (keyof Body & str
     const value = body[field];
     if (typeof value === 'string' && !isWebAddress(value)) {
       const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-      throw new SandboxError(400, `${field} must be an http:// or https:// address in the sandbox, not ${JSON.stringify(shown)}`);
+      throw new SandboxError(
+        400,
+        `${field} must be an http:// or https:// address in the sandbox, not ${JSON.stringify(shown)}`,
+      );
     }
   }
   return body;
@@ -30,7 +33,10 @@ export function partnerHandlers(state: PartnerState): Handlers<operations, paths
     updatePartner: (req) => [200, state.updatePartner(webAddresses(req.body, ['webhookUrl']))],
     listAuthKeys: (req) => [200, state.listAuthKeys(req.query)],
     createAuthKey: () => [201, state.rotateAuthKey()],
-    createVerification: (req) => [201, state.createVerification(webAddresses(req.body, ['redirectUrl', 'errorRedirectUrl']))],
+    createVerification: (req) => [
+      201,
+      state.createVerification(webAddresses(req.body, ['redirectUrl', 'errorRedirectUrl'])),
+    ],
     revertVerification: (req) => [200, state.revertVerification(req.body)],
     listVerifications: (req) => [200, state.listVerifications(req.query)],
     getVerification: (req) => [200, state.getVerification(req.params.verificationId)],

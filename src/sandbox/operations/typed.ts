@@ -35,7 +35,9 @@ export interface RequestOf<Operation extends DocumentedOperation> {
   params: OrEmpty<NonNullable<Operation['parameters']['path']>>;
   query: OrEmpty<NonNullable<Operation['parameters']['query']>>;
   /** Undefined when the operation takes no body, or an optional one was not sent. */
-  body: BodyOf<NonNullable<Operation['requestBody']>> | (undefined extends Operation['requestBody'] ? undefined : never);
+  body:
+    | BodyOf<NonNullable<Operation['requestBody']>>
+    | (undefined extends Operation['requestBody'] ? undefined : never);
 }
 
 /** The methods a document's path item may hold an operation under. */

@@ -19,8 +19,13 @@ export interface EmittedEvent {
 /** An event from its JSON text, serialized once when emitted so every attempt sends the same bytes. */
 export function emittedEvent(text: string, eventId: string, verificationId?: string, userId?: string): EmittedEvent {
   return {
-    text, eventId, verificationId, userId,
-    get event() { return JSON.parse(text) as WebhookEvent; },
+    text,
+    eventId,
+    verificationId,
+    userId,
+    get event() {
+      return JSON.parse(text) as WebhookEvent;
+    },
   };
 }
 

@@ -89,14 +89,25 @@ export class WebhookDelivery {
   enqueue({ eventId, text }: EmittedEvent, saved?: PromiseLike<unknown>): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
-    const pending: Pending = { eventId, body: text, due: this.options.clock.now().getTime(), generation: this.generation };
+    const pending: Pending = {
+      eventId,
+      body: text,
+      due: this.options.clock.now().getTime(),
+      generation: this.generation,
+    };
     // `duplicate`: a second delivery of the same event, as a lost answer makes the service send.
     const copies = this.faults.has('duplicate') ? [pending, { ...pending }] : [pending];
-    const sendAll = () => copies.forEach((copy) => this.send(copy));
-    if (!saved) return sendAll();
-    saved.then(
-      sendAll,
-      (err: Error) => this.options.onFailure?.(`webhook ${eventTypeOf(text)} ${eventId} not sent: the change it reports was not saved (${err.message}), so a restart would not know it; see the error the request got`),
+    const sendAll = () => {
+      for (const copy of copies) this.send(copy);
+    };
+    if (!saved) {
+      sendAll();
+      return;
+    }
+    saved.then(sendAll, (err: Error) =>
+      this.options.onFailure?.(
+        `webhook ${eventTypeOf(text)} ${eventId} not sent: the change it reports was not saved (${err.message}), so a restart would not know it; see the error the request got`,
+      ),
     );
   }
 
@@ -134,7 +145,10 @@ export class WebhookDelivery {
     clearTimeout(pending.timer);
     this.waiting.delete(pending);
     if (this.closed || pending.generation !== this.generation) return;
-    if (!this.faults.has('reorder')) return this.release([pending]);
+    if (!this.faults.has('reorder')) {
+      this.release([pending]);
+      return;
+    }
     // `reorder`: gathered for a moment, then sent in a shuffled order.
     this.batch.push(pending);
     if (this.batch.length === 1) {
@@ -185,7 +199,12 @@ export class WebhookDelivery {
     const due = this.options.clock.now().getTime() + this.retryMs;
     try {
       // Awaited while the attempt holds its slot: results are recorded no faster than the disk takes them.
-      await this.options.record(pending.eventId, reason === undefined ? { success: true, retryAt: null } : { success: false, retryAt: new Date(due).toISOString(), reason });
+      await this.options.record(
+        pending.eventId,
+        reason === undefined
+          ? { success: true, retryAt: null }
+          : { success: false, retryAt: new Date(due).toISOString(), reason },
+      );
       if (reason === undefined) return;
     } catch (err) {
       // Delivered but not recorded: sent again, which at least once allows.
@@ -193,7 +212,9 @@ export class WebhookDelivery {
     }
     if (pending.generation !== this.generation) return; // dropped by a reset while recording
     pending.due = due;
-    this.options.onFailure?.(`webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`);
+    this.options.onFailure?.(
+      `webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`,
+    );
     pending.timer = setTimeout(() => this.send(pending), this.retryMs);
     unref(pending.timer);
     this.waiting.add(pending);
@@ -209,12 +230,16 @@ export class WebhookDelivery {
     // A controller and a timer per attempt: AbortSignal.any over a long-lived
     // signal costs about a third of an attempt's CPU on Node 20.
     const attempt = new AbortController();
-    const timer = setTimeout(() => attempt.abort(new DOMException('the delivery timeout passed', 'TimeoutError')), this.timeoutMs);
+    const timer = setTimeout(
+      () => attempt.abort(new DOMException('the delivery timeout passed', 'TimeoutError')),
+      this.timeoutMs,
+    );
     unref(timer);
     this.attempts.add(attempt);
     const aborted = new Promise<string>((resolve) => {
       const timedOut = () => (attempt.signal.reason as Error).name === 'TimeoutError';
-      const reason = () => (timedOut() ? `no answer within ${this.timeoutMs / 1000} s (the delivery timeout)` : 'the sandbox stopped');
+      const reason = () =>
+        timedOut() ? `no answer within ${this.timeoutMs / 1000} s (the delivery timeout)` : 'the sandbox stopped';
       attempt.signal.addEventListener('abort', () => resolve(reason()), { once: true });
     });
     try {
@@ -229,14 +254,19 @@ export class WebhookDelivery {
   private async exchange(pending: Pending, url: string, signal: AbortSignal): Promise<string | undefined> {
     try {
       // Signed with the key active now, on Web Crypto (every runtime the sandbox runs in).
-      const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': await signWebhookPayloadAsync(pending.body, this.options.authKey()) };
+      const headers = {
+        'Content-Type': 'application/json',
+        'X-SIGNATURE': await signWebhookPayloadAsync(pending.body, this.options.authKey()),
+      };
       // A redirect is never followed: it would send the signed body to an address the partner did not set.
       const request = new Request(url, { method: 'POST', headers, body: pending.body, signal, redirect: 'manual' });
       const res = await (this.options.fetch ?? fetch)(request);
       await res.arrayBuffer().catch(() => undefined);
       if (res.status === 200) return undefined;
       const redirect = res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400);
-      const more = redirect ? ', a redirect, which webhooks never follow: set webhookUrl to the address that answers 200' : '';
+      const more = redirect
+        ? ', a redirect, which webhooks never follow: set webhookUrl to the address that answers 200'
+        : '';
       return `the webhook address answered ${res.status}${more}`;
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code;

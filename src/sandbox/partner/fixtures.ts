@@ -10,7 +10,13 @@ type S = components['schemas'];
 export const E164 = /^\+[1-9][0-9]{1,14}$/;
 export const CALENDAR_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-const NAMES = [['Lena', 'Hoffmann'], ['Jan', 'de Vries'], ['Zofia', 'Nowak'], ['Matteo', 'Rossi'], ['Aoife', 'Byrne']];
+const NAMES = [
+  ['Lena', 'Hoffmann'],
+  ['Jan', 'de Vries'],
+  ['Zofia', 'Nowak'],
+  ['Matteo', 'Rossi'],
+  ['Aoife', 'Byrne'],
+];
 /** The `turn`-th stand-in name, in rotation (the state counts the turns). */
 export function someName(turn: number): PersonName {
   const [firstName, lastName] = NAMES[turn % NAMES.length];
@@ -25,12 +31,16 @@ export const newFingerprintEventId = () => `evt_${randomHex(5)}`;
 
 /** The device every opened link reports (the sandbox has no real browser). */
 export const DEVICE = {
-  userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  userAgent:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
   screen: { width: 390, height: 844 },
   timezone: 'Europe/Berlin',
 };
 
-const JFIF_HEADER = [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
+const JFIF_HEADER = [
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+  0x00,
+];
 /** A JPEG-looking base64 blob (a JFIF header, then random bytes): the sandbox has no camera, only the shape of an image field. */
 export const faceImage = () => base64(Uint8Array.from([...JFIF_HEADER, ...crypto.getRandomValues(new Uint8Array(48))]));
 
@@ -42,7 +52,12 @@ const yearsFrom = (d: Date, years: number) => {
 };
 
 /** The document a scan reads, from the partner's and the user's data where known. */
-export function scannedDocument(now: Date, name: PersonName, dateOfBirth: string | undefined, given: Partial<DocumentData>): DocumentData {
+export function scannedDocument(
+  now: Date,
+  name: PersonName,
+  dateOfBirth: string | undefined,
+  given: Partial<DocumentData>,
+): DocumentData {
   const issued = yearsFrom(now, -3);
   return {
     type: 'Passport',
@@ -60,7 +75,15 @@ export function scannedDocument(now: Date, name: PersonName, dateOfBirth: string
   };
 }
 
-const AGE_STEPS: [number, S['EstimatedAge']][] = [[30, 'over30'], [25, 'over25'], [21, 'over21'], [18, 'over18'], [16, 'over16'], [13, 'over13'], [8, 'over8']];
+const AGE_STEPS: [number, S['EstimatedAge']][] = [
+  [30, 'over30'],
+  [25, 'over25'],
+  [21, 'over21'],
+  [18, 'over18'],
+  [16, 'over16'],
+  [13, 'over13'],
+  [8, 'over8'],
+];
 
 /** The face model's bracket for a known date of birth. */
 export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {

@@ -4,11 +4,33 @@
 // scanning, the reviewer, and time. Completion attaches a verification to its user.
 import type { components } from '../../../generated/types/partner.js';
 import { SandboxError } from './api.js';
-import { ageBracket, CALENDAR_DATE, DEVICE, E164, faceImage, newDeviceId, newFingerprintEventId, newFingerprintId, scannedDocument, someName } from './fixtures.js';
+import {
+  ageBracket,
+  CALENDAR_DATE,
+  DEVICE,
+  E164,
+  faceImage,
+  newDeviceId,
+  newFingerprintEventId,
+  newFingerprintId,
+  scannedDocument,
+  someName,
+} from './fixtures.js';
 import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
 import {
-  changing, emitUser, EXPIRABLE, nowIso, OPEN, putUser, setStatus, takeNameTurn,
-  trackPhones, unfinishedWith, user as findUser, userWithPhone, type PartnerStore,
+  changing,
+  emitUser,
+  EXPIRABLE,
+  nowIso,
+  OPEN,
+  putUser,
+  setStatus,
+  takeNameTurn,
+  trackPhones,
+  unfinishedWith,
+  user as findUser,
+  userWithPhone,
+  type PartnerStore,
 } from './store.js';
 import { verificationView } from './views.js';
 
@@ -25,15 +47,26 @@ const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput
 /** Where the scan decides the session (the table's "user progress"): `waitingForUserInput` too, whose rows also lead to `inReview` or `declined`. */
 const SCANNABLE: ReadonlySet<string> = new Set(['started', 'waitingForUserInput']);
 
-const same = (a?: string, b?: string) => a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+const same = (a?: string, b?: string) =>
+  a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
 /** Names match ignoring case and surrounding spaces; an unknown name (a user without one) matches none. */
-const sameName = (a?: Partial<PersonName>, b?: Partial<PersonName>) => same(a?.firstName, b?.firstName) && same(a?.lastName, b?.lastName);
+const sameName = (a?: Partial<PersonName>, b?: Partial<PersonName>) =>
+  same(a?.firstName, b?.firstName) && same(a?.lastName, b?.lastName);
 
-export const requires = (v: StoredVerification, type: S['RequirementType']) => v.data.requirements.some((r) => r.type === type);
+export const requires = (v: StoredVerification, type: S['RequirementType']) =>
+  v.data.requirements.some((r) => r.type === type);
 
-export function openLink(store: PartnerStore, verificationId: string, options: { deviceId?: string } = {}): S['Verification'] {
+export function openLink(
+  store: PartnerStore,
+  verificationId: string,
+  options: { deviceId?: string } = {},
+): S['Verification'] {
   const v = changing(store, verificationId);
-  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `The link of verification ${verificationId} no longer opens: its status is ${v.data.status}`);
+  if (!EXPIRABLE.has(v.data.status))
+    throw new SandboxError(
+      409,
+      `The link of verification ${verificationId} no longer opens: its status is ${v.data.status}`,
+    );
   const now = nowIso(store);
   const sessionId = store.newId();
   const deviceId = options.deviceId ?? newDeviceId();
@@ -48,11 +81,16 @@ export function openLink(store: PartnerStore, verificationId: string, options: {
 
 /** A device keeps the fingerprint id it was first given, across verifications. */
 function fingerprintIdOf(store: PartnerStore, deviceId: string): string | undefined {
-  for (const v of store.verifications.values()) for (const e of v.fingerprintEvents) if (e.deviceId === deviceId) return e.fingerprintId;
+  for (const v of store.verifications.values())
+    for (const e of v.fingerprintEvents) if (e.deviceId === deviceId) return e.fingerprintId;
   return undefined;
 }
 
-export function enterName(store: PartnerStore, verificationId: string, name: { firstName: string; lastName: string }): S['Verification'] {
+export function enterName(
+  store: PartnerStore,
+  verificationId: string,
+  name: { firstName: string; lastName: string },
+): S['Verification'] {
   const v = inSession(store, verificationId);
   const firstName = name.firstName?.trim();
   const lastName = name.lastName?.trim();
@@ -62,9 +100,14 @@ export function enterName(store: PartnerStore, verificationId: string, name: { f
   return verificationView(v);
 }
 
-export function enterDateOfBirth(store: PartnerStore, verificationId: string, input: { dateOfBirth: string }): S['Verification'] {
+export function enterDateOfBirth(
+  store: PartnerStore,
+  verificationId: string,
+  input: { dateOfBirth: string },
+): S['Verification'] {
   const v = inSession(store, verificationId);
-  if (!CALENDAR_DATE.test(input.dateOfBirth ?? '')) throw new SandboxError(400, 'dateOfBirth must be a date (YYYY-MM-DD)');
+  if (!CALENDAR_DATE.test(input.dateOfBirth ?? ''))
+    throw new SandboxError(400, 'dateOfBirth must be a date (YYYY-MM-DD)');
   v.entered.dateOfBirth = input.dateOfBirth;
   afterInput(store, v, (user) => {
     if (user.dateOfBirth === input.dateOfBirth) return false;
@@ -77,7 +120,8 @@ export function enterDateOfBirth(store: PartnerStore, verificationId: string, in
 export function verifyPhone(store: PartnerStore, verificationId: string, phoneNumber?: string): S['Verification'] {
   const v = inSession(store, verificationId);
   const number = phoneNumber ?? v.data.phoneNumbers[0]?.phoneNumber;
-  if (number === undefined) throw new SandboxError(400, `Verification ${verificationId} has no phone number; give one to verify`);
+  if (number === undefined)
+    throw new SandboxError(400, `Verification ${verificationId} has no phone number; give one to verify`);
   if (!E164.test(number)) throw new SandboxError(400, `${number} is not an E.164 phone number`);
   const entry = v.data.phoneNumbers.find((p) => p.phoneNumber === number);
   if (entry) entry.isVerified = true;
@@ -107,15 +151,18 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
     const hint = status === 'created' ? 'open its link first' : 'only started and waitingForUserInput sessions scan';
     throw new SandboxError(409, `Verification ${verificationId} cannot be scanned in status ${status}; ${hint}`);
   }
-  if (!['pass', 'review', 'fail'].includes(input.outcome)) throw new SandboxError(400, 'outcome must be pass, review or fail');
+  if (!['pass', 'review', 'fail'].includes(input.outcome))
+    throw new SandboxError(400, 'outcome must be pass, review or fail');
   const given = input.document ?? {};
   for (const field of ['dateOfBirth', 'expiryAt', 'issuedAt'] as const) {
     const value = given[field];
-    if (value !== undefined && !CALENDAR_DATE.test(value)) throw new SandboxError(400, `document.${field} must be a date (YYYY-MM-DD)`);
+    if (value !== undefined && !CALENDAR_DATE.test(value))
+      throw new SandboxError(400, `document.${field} must be a date (YYYY-MM-DD)`);
   }
   const now = store.options.clock.now();
   const { firstName, lastName } = v.data;
-  const name = v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined) ?? someName(takeNameTurn(store));
+  const name =
+    v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined) ?? someName(takeNameTurn(store));
   const document = scannedDocument(now, name, v.entered.dateOfBirth, given);
   v.scan = {
     document,
@@ -137,7 +184,8 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
 
 export function acceptReview(store: PartnerStore, verificationId: string): S['Verification'] {
   const v = changing(store, verificationId);
-  if (v.data.status !== 'inReview') throw new SandboxError(409, `Verification ${verificationId} is not in review (status ${v.data.status})`);
+  if (v.data.status !== 'inReview')
+    throw new SandboxError(409, `Verification ${verificationId} is not in review (status ${v.data.status})`);
   v.scan!.accepted = true;
   refreshCollected(v);
   complete(store, v);
@@ -145,14 +193,22 @@ export function acceptReview(store: PartnerStore, verificationId: string): S['Ve
 }
 
 /** Expiring "now" moves `validTo` to now, so the record reads as expired at `validTo`. */
-export const expire = (store: PartnerStore, verificationId: string) => endSession(store, verificationId, 'expired', 'expire');
+export const expire = (store: PartnerStore, verificationId: string) =>
+  endSession(store, verificationId, 'expired', 'expire');
 
 /** The table's "closure" of an unfinished session, which a new verification for the same phone number does only to `created` and `started` ones (rule 2 of operation 5). */
-export const closeVerification = (store: PartnerStore, verificationId: string) => endSession(store, verificationId, 'closed', 'be closed');
+export const closeVerification = (store: PartnerStore, verificationId: string) =>
+  endSession(store, verificationId, 'closed', 'be closed');
 
-function endSession(store: PartnerStore, verificationId: string, status: 'expired' | 'closed', verb: string): S['Verification'] {
+function endSession(
+  store: PartnerStore,
+  verificationId: string,
+  status: 'expired' | 'closed',
+  verb: string,
+): S['Verification'] {
   const v = changing(store, verificationId);
-  if (!EXPIRABLE.has(v.data.status)) throw new SandboxError(409, `Verification ${verificationId} cannot ${verb} in status ${v.data.status}`);
+  if (!EXPIRABLE.has(v.data.status))
+    throw new SandboxError(409, `Verification ${verificationId} cannot ${verb} in status ${v.data.status}`);
   const at = nowIso(store);
   if (status === 'expired') v.data.validTo = at;
   setStatus(store, v, status, at);
@@ -161,7 +217,8 @@ function endSession(store: PartnerStore, verificationId: string, status: 'expire
 
 export function markShareholder(store: PartnerStore, userId: string, input: { sharesNumber: number }): S['Shares'] {
   const user = findUser(store, userId);
-  if (!Number.isInteger(input.sharesNumber) || input.sharesNumber < 0) throw new SandboxError(400, 'sharesNumber must be a whole number, 0 or more');
+  if (!Number.isInteger(input.sharesNumber) || input.sharesNumber < 0)
+    throw new SandboxError(400, 'sharesNumber must be a whole number, 0 or more');
   // Zero shares is how the sandbox takes shareholder status away again.
   user.shares = { isShareholder: input.sharesNumber > 0, sharesNumber: input.sharesNumber };
   user.updatedAt = nowIso(store);
@@ -171,7 +228,8 @@ export function markShareholder(store: PartnerStore, userId: string, input: { sh
 
 function inSession(store: PartnerStore, verificationId: string): StoredVerification {
   const v = changing(store, verificationId);
-  if (!IN_SESSION.has(v.data.status)) throw new SandboxError(409, `The end user cannot act on verification ${verificationId} in status ${v.data.status}`);
+  if (!IN_SESSION.has(v.data.status))
+    throw new SandboxError(409, `The end user cannot act on verification ${verificationId} in status ${v.data.status}`);
   return v;
 }
 
@@ -179,11 +237,18 @@ function inSession(store: PartnerStore, verificationId: string): StoredVerificat
  * After the end user entered data: a waiting session may now complete; a completed one passes
  * the data to its user (`user.updated`, as in the "New user" sequence) if `updateUser` changed it.
  */
-function afterInput(store: PartnerStore, v: StoredVerification, updateUser: (user: StoredUser, now: string) => boolean): void {
+function afterInput(
+  store: PartnerStore,
+  v: StoredVerification,
+  updateUser: (user: StoredUser, now: string) => boolean,
+): void {
   const now = nowIso(store);
   v.data.updatedAt = now;
   refreshCollected(v);
-  if (v.data.status === 'waitingForUserInput' && !missingInput(v)) return complete(store, v);
+  if (v.data.status === 'waitingForUserInput' && !missingInput(v)) {
+    complete(store, v);
+    return;
+  }
   const user = v.data.status === 'completed' ? store.users.get(v.data.userId!)! : undefined;
   if (!user || !updateUser(user, now)) return;
   user.updatedAt = now;
@@ -191,22 +256,35 @@ function afterInput(store: PartnerStore, v: StoredVerification, updateUser: (use
   putUser(store, user);
 }
 
-const missingInput = (v: StoredVerification) => (requires(v, 'firstAndLastName') && !v.entered.name) || (requires(v, 'dateOfBirth') && !v.entered.dateOfBirth);
+const missingInput = (v: StoredVerification) =>
+  (requires(v, 'firstAndLastName') && !v.entered.name) || (requires(v, 'dateOfBirth') && !v.entered.dateOfBirth);
 
 /** `collectedRequirements` follow from what was entered and scanned; `verified` means the scanned document confirms it. */
 export function refreshCollected(v: StoredVerification): void {
   const { entered, scan, verifiedPhones } = v;
   const doc = scan?.document;
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every requirement type, as tsc checks
   v.data.collectedRequirements = v.data.requirements.map(({ type }): S['CollectedRequirement'] => {
     switch (type) {
       case 'firstAndLastName':
-        return { type, result: entered.name ? { ...entered.name } : null, verified: !!doc && sameName(entered.name, doc) };
+        return {
+          type,
+          result: entered.name ? { ...entered.name } : null,
+          verified: !!doc && sameName(entered.name, doc),
+        };
       case 'dateOfBirth':
-        return { type, result: entered.dateOfBirth ? { dateOfBirth: entered.dateOfBirth } : null, verified: !!doc && entered.dateOfBirth === doc.dateOfBirth };
+        return {
+          type,
+          result: entered.dateOfBirth ? { dateOfBirth: entered.dateOfBirth } : null,
+          verified: !!doc && entered.dateOfBirth === doc.dateOfBirth,
+        };
       case 'document':
         return { type, result: doc ? { ...doc } : null, verified: !!scan?.accepted };
       case 'phoneNumbers':
-        return { type, result: verifiedPhones.length ? { objects: verifiedPhones.map((phoneNumber) => ({ phoneNumber })) } : null };
+        return {
+          type,
+          result: verifiedPhones.length ? { objects: verifiedPhones.map((phoneNumber) => ({ phoneNumber })) } : null,
+        };
     }
   });
 }
@@ -225,8 +303,17 @@ function complete(store: PartnerStore, v: StoredVerification): void {
   const now = nowIso(store);
   const existing = matchingUser(store, v);
   const user: StoredUser = existing ?? {
-    id: v.scan!.faceUserId, createdAt: now, updatedAt: now, phoneNumbers: [], externalUsers: [], estimatedAge: 'unknown',
-    image: '', names: [], documents: [], shares: { isShareholder: false, sharesNumber: 0 }, verificationIds: [],
+    id: v.scan!.faceUserId,
+    createdAt: now,
+    updatedAt: now,
+    phoneNumbers: [],
+    externalUsers: [],
+    estimatedAge: 'unknown',
+    image: '',
+    names: [],
+    documents: [],
+    shares: { isShareholder: false, sharesNumber: 0 },
+    verificationIds: [],
   };
   attach(user, v, now);
   putUser(store, user);
@@ -247,12 +334,14 @@ function attach(user: StoredUser, v: StoredVerification, now: string): void {
     if (known) known.verified ||= isVerified;
     else user.phoneNumbers.push({ phoneNumber, createdAt: now, verified: isVerified });
   }
-  if (!user.externalUsers.some((e) => e.id === v.data.externalUserId)) user.externalUsers.push({ id: v.data.externalUserId, createdAt: now });
+  if (!user.externalUsers.some((e) => e.id === v.data.externalUserId))
+    user.externalUsers.push({ id: v.data.externalUserId, createdAt: now });
   rename(user, nameOf(v), now);
   user.dateOfBirth = v.entered.dateOfBirth ?? scan.document.dateOfBirth;
   user.estimatedAge = scan.estimatedAge;
   user.image = scan.image;
-  if (!user.documents.some((d) => d.id === scan.documentId)) user.documents.push({ id: scan.documentId, ...scan.document, createdAt: now });
+  if (!user.documents.some((d) => d.id === scan.documentId))
+    user.documents.push({ id: scan.documentId, ...scan.document, createdAt: now });
   user.updatedAt = now;
 }
 
@@ -261,7 +350,8 @@ export function detach(store: PartnerStore, user: StoredUser, v: StoredVerificat
   user.verificationIds = user.verificationIds.filter((id) => id !== v.data.id);
   const others = attached(store, user).filter((o) => o.data.status === 'completed');
   const { externalUserId } = v.data;
-  if (!others.some((o) => o.data.externalUserId === externalUserId)) user.externalUsers = user.externalUsers.filter((e) => e.id !== externalUserId);
+  if (!others.some((o) => o.data.externalUserId === externalUserId))
+    user.externalUsers = user.externalUsers.filter((e) => e.id !== externalUserId);
   for (const { phoneNumber } of v.data.phoneNumbers) {
     const held = (o: StoredVerification) => o.data.phoneNumbers.some((p) => p.phoneNumber === phoneNumber);
     if (!others.some(held)) user.phoneNumbers = user.phoneNumbers.filter((p) => p.phoneNumber !== phoneNumber);

@@ -8,7 +8,11 @@ type S = components['schemas'];
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export type VerificationStatus = S['VerificationStatus'];
-export type DocumentData = NonNullable<S['CollectedDocument']['result']> & { type: S['DocumentType']; issuingAuthority: string; placeOfIssue: string };
+export type DocumentData = NonNullable<S['CollectedDocument']['result']> & {
+  type: S['DocumentType'];
+  issuingAuthority: string;
+  placeOfIssue: string;
+};
 export type PersonName = { firstName: string; lastName: string };
 
 export interface StoredVerification {

@@ -5,7 +5,11 @@ import type { BoundToStore, SeedResult } from './api.js';
 import type * as lifecycle from './lifecycle.js';
 
 /** The operations seeding drives, as `createPartnerState` binds them: the partner API's create and the control API's lifecycle. */
-type SeedOperations = { [K in 'openLink' | 'enterName' | 'enterDateOfBirth' | 'verifyPhone' | 'scan' | 'markShareholder']: BoundToStore<(typeof lifecycle)[K]> } & {
+type SeedOperations = {
+  [K in 'openLink' | 'enterName' | 'enterDateOfBirth' | 'verifyPhone' | 'scan' | 'markShareholder']: BoundToStore<
+    (typeof lifecycle)[K]
+  >;
+} & {
   createVerification(body: components['schemas']['VerificationCreate']): { id: string };
 };
 
@@ -32,28 +36,54 @@ export function seedPartnerState(state: SeedOperations, randomUUID: () => string
   state.enterName(lena, { firstName: 'Lena', lastName: 'Hoffmann' });
   state.enterDateOfBirth(lena, { dateOfBirth: '1991-07-23' });
   state.verifyPhone(lena);
-  const lenaUser = state.scan(lena, { outcome: 'pass', document: { type: 'Passport', placeOfBirth: 'Leipzig' } }).userId!;
+  const lenaUser = state.scan(lena, { outcome: 'pass', document: { type: 'Passport', placeOfBirth: 'Leipzig' } })
+    .userId!;
   state.markShareholder(lenaUser, { sharesNumber: 250 });
   const lenaAgain = create('+4915112345678', { requirements: [{ type: 'document' }] });
   state.openLink(lenaAgain, { deviceId: 'dev_4f9a2c7e1b' });
-  state.scan(lenaAgain, { outcome: 'pass', document: { firstName: 'Lena', lastName: 'Hoffmann', dateOfBirth: '1991-07-23' } });
+  state.scan(lenaAgain, {
+    outcome: 'pass',
+    document: { firstName: 'Lena', lastName: 'Hoffmann', dateOfBirth: '1991-07-23' },
+  });
 
   // Jan waits for a reviewer.
   const jan = create('+31612345678', { firstName: 'Jan', lastName: 'de Vries' });
   state.openLink(jan);
   state.enterName(jan, { firstName: 'Jan', lastName: 'de Vries' });
   state.enterDateOfBirth(jan, { dateOfBirth: '1987-02-14' });
-  state.scan(jan, { outcome: 'review', document: { type: 'Driver License', nationality: 'NLD', placeOfBirth: 'Utrecht', issuingAuthority: 'Gemeente Utrecht', placeOfIssue: 'Utrecht' } });
+  state.scan(jan, {
+    outcome: 'review',
+    document: {
+      type: 'Driver License',
+      nationality: 'NLD',
+      placeOfBirth: 'Utrecht',
+      issuingAuthority: 'Gemeente Utrecht',
+      placeOfIssue: 'Utrecht',
+    },
+  });
 
   // Zofia scanned but has not typed her name yet.
   const zofia = create('+48601234567', { requirements: [{ type: 'firstAndLastName' }, { type: 'document' }] });
   state.openLink(zofia);
-  state.scan(zofia, { outcome: 'pass', document: { firstName: 'Zofia', lastName: 'Nowak', nationality: 'POL', placeOfBirth: 'Kraków', issuingAuthority: 'Prezydent Miasta Krakowa', placeOfIssue: 'Kraków' } });
+  state.scan(zofia, {
+    outcome: 'pass',
+    document: {
+      firstName: 'Zofia',
+      lastName: 'Nowak',
+      nationality: 'POL',
+      placeOfBirth: 'Kraków',
+      issuingAuthority: 'Prezydent Miasta Krakowa',
+      placeOfIssue: 'Kraków',
+    },
+  });
 
   // Matteo's scan failed.
   const matteo = create('+393471234567', { requirements: [{ type: 'document' }] });
   state.openLink(matteo);
-  state.scan(matteo, { outcome: 'fail', document: { firstName: 'Matteo', lastName: 'Rossi', nationality: 'ITA', placeOfBirth: 'Torino' } });
+  state.scan(matteo, {
+    outcome: 'fail',
+    document: { firstName: 'Matteo', lastName: 'Rossi', nationality: 'ITA', placeOfBirth: 'Torino' },
+  });
 
   // Aoife has the link but has not opened it; she uses the deprecated fields.
   const aoife = create('+353851234567', {

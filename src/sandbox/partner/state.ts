@@ -6,13 +6,43 @@ import type { components, operations } from '../../../generated/types/partner.js
 import { pageOf, inWindow, wants, type Paging } from './paging.js';
 import { SandboxError, type BoundToStore, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
-import { acceptReview, attached, closeVerification, detach, enterDateOfBirth, enterName, expire, markShareholder, openLink, refreshCollected, requires, scan, verifyPhone } from './lifecycle.js';
+import {
+  acceptReview,
+  attached,
+  closeVerification,
+  detach,
+  enterDateOfBirth,
+  enterName,
+  expire,
+  markShareholder,
+  openLink,
+  refreshCollected,
+  requires,
+  scan,
+  verifyPhone,
+} from './lifecycle.js';
 import type { StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
-  addVerification, changing, emitUser, emitVerification, expireDue, newStore, nowIso, OPEN, putUser,
-  removeUser, resetStore, setStatus, unfinishedWith, updateHead, user as findUser, userWithPhone, verification,
-  type PartnerStore, type PartnerStoreOptions,
+  addVerification,
+  changing,
+  emitUser,
+  emitVerification,
+  expireDue,
+  newStore,
+  nowIso,
+  OPEN,
+  putUser,
+  removeUser,
+  resetStore,
+  setStatus,
+  unfinishedWith,
+  updateHead,
+  user as findUser,
+  userWithPhone,
+  verification,
+  type PartnerStore,
+  type PartnerStoreOptions,
 } from './store.js';
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
 import { historyPage, pendingEvents, recordDelivery, recordedEvent } from './webhook-log.js';
@@ -27,7 +57,10 @@ const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner })
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  updateHead(store, { webhookUrl: body.webhookUrl, partner: { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) } });
+  updateHead(store, {
+    webhookUrl: body.webhookUrl,
+    partner: { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) },
+  });
   return getPartner(store);
 }
 
@@ -60,11 +93,19 @@ function authKeyState(store: PartnerStore, key: string): 'active' | 'retired' | 
 
 function createVerification(store: PartnerStore, body: S['VerificationCreate']): S['CreatedVerification'] {
   const minutes = body.timeToExpiry ?? 10080; // a week, the documented default
-  if (!(minutes >= 5 && minutes <= 43200)) throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
+  if (!(minutes >= 5 && minutes <= 43200))
+    throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
   const phoneNumbers = phoneNumbersOf(body);
-  const samePhone = unfinishedWith(store, phoneNumbers.map((p) => p.phoneNumber));
+  const samePhone = unfinishedWith(
+    store,
+    phoneNumbers.map((p) => p.phoneNumber),
+  );
   const inReview = samePhone.find((v) => v.data.status === 'inReview' && v.data.externalUserId === body.externalUserId);
-  if (inReview) throw new SandboxError(409, `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`);
+  if (inReview)
+    throw new SandboxError(
+      409,
+      `Verification ${inReview.data.id} for this phone number and externalUserId is in review; wait for the review to finish`,
+    );
   for (const open of samePhone) if (OPEN.has(open.data.status)) setStatus(store, open, 'closed');
 
   const now = store.options.clock.now();
@@ -76,13 +117,38 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
   // One object literal in the documented order; an optional field the body
   // leaves out is undefined, which JSON, copies and views leave out.
   const data: StoredVerification['data'] = {
-    id, url: `${store.publicUrl}/s/${id}?token=${token}`, phoneNumber, isPhoneNumberVerified, phoneNumbers,
-    firstName, lastName, requireFirstAndLastName, requirements: requirementsOf(body), collectedRequirements: [],
-    userId: null, previousUserId: null, externalUserId, redirectUrl, errorRedirectUrl, reason, author, status: 'created',
+    id,
+    url: `${store.publicUrl}/s/${id}?token=${token}`,
+    phoneNumber,
+    isPhoneNumberVerified,
+    phoneNumbers,
+    firstName,
+    lastName,
+    requireFirstAndLastName,
+    requirements: requirementsOf(body),
+    collectedRequirements: [],
+    userId: null,
+    previousUserId: null,
+    externalUserId,
+    redirectUrl,
+    errorRedirectUrl,
+    reason,
+    author,
+    status: 'created',
     metadata: metadata === undefined ? undefined : { ...metadata },
-    validTo: new Date(now.getTime() + minutes * 60_000).toISOString(), createdAt, updatedAt: createdAt,
+    validTo: new Date(now.getTime() + minutes * 60_000).toISOString(),
+    createdAt,
+    updatedAt: createdAt,
   };
-  const v: StoredVerification = { token, activities: [], devices: [], fingerprintEvents: [], entered: {}, verifiedPhones: [], data };
+  const v: StoredVerification = {
+    token,
+    activities: [],
+    devices: [],
+    fingerprintEvents: [],
+    entered: {},
+    verifiedPhones: [],
+    data,
+  };
   refreshCollected(v);
   addVerification(store, v);
   // The event happens at the instant of the create (the clock stands still during a request).
@@ -94,7 +160,10 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
   const v = changing(store, body.verificationId);
   const { status } = v.data;
   if (!(status === 'completed' || (status === 'waitingForUserInput' && requires(v, 'document')))) {
-    throw new SandboxError(409, `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`);
+    throw new SandboxError(
+      409,
+      `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`,
+    );
   }
   // Reverted from waitingForUserInput, no user ever held the data: there is
   // no previous user to name (P9).
@@ -126,19 +195,29 @@ function listVerifications(store: PartnerStore, query: Query<'listVerifications'
   return { verifications: items.map((v) => jsonCopy(v.data)), count };
 }
 
-const getVerification = (store: PartnerStore, verificationId: string): S['Verification'] => verificationView(verification(store, verificationId));
+const getVerification = (store: PartnerStore, verificationId: string): S['Verification'] =>
+  verificationView(verification(store, verificationId));
 
-const userActivities = (store: PartnerStore, verificationId: string): S['UserActivityList'] => ({ activities: jsonCopy(verification(store, verificationId).activities) });
+const userActivities = (store: PartnerStore, verificationId: string): S['UserActivityList'] => ({
+  activities: jsonCopy(verification(store, verificationId).activities),
+});
 
-const withDevice = (store: PartnerStore, deviceId: string) => [...store.verifications.values()].filter((v) => v.devices.includes(deviceId));
+const withDevice = (store: PartnerStore, deviceId: string) =>
+  [...store.verifications.values()].filter((v) => v.devices.includes(deviceId));
 
 function verificationLinkedByDevice(store: PartnerStore, verificationId: string): S['VerificationLinkedByDevice'] {
-  const linked = (deviceId: string) => ({ deviceId, verifications: withDevice(store, deviceId).map((v) => ({ verificationId: v.data.id })) });
+  const linked = (deviceId: string) => ({
+    deviceId,
+    verifications: withDevice(store, deviceId).map((v) => ({ verificationId: v.data.id })),
+  });
   return { verificationId, linkedVerificationsByDevice: verification(store, verificationId).devices.map(linked) };
 }
 
-const verificationWebhooks = (store: PartnerStore, verificationId: string, paging: Paging): S['VerificationWebhookRecordList'] =>
-  historyPage(store, 'verification', verificationId, paging);
+const verificationWebhooks = (
+  store: PartnerStore,
+  verificationId: string,
+  paging: Paging,
+): S['VerificationWebhookRecordList'] => historyPage(store, 'verification', verificationId, paging);
 
 function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
   const q = query ?? {};
@@ -162,7 +241,10 @@ function userLinkedByDevice(store: PartnerStore, userId: string): S['UserLinkedB
     linkedUsersByDevice: [...devices].map((deviceId) => {
       // A user holds exactly its completed verifications, which name it in `userId`.
       const holders = new Set(withDevice(store, deviceId).map((v) => v.data.userId));
-      return { deviceId, users: [...store.users.values()].filter((u) => holders.has(u.id)).map((u) => ({ userId: u.id })) };
+      return {
+        deviceId,
+        users: [...store.users.values()].filter((u) => holders.has(u.id)).map((u) => ({ userId: u.id })),
+      };
     }),
   };
 }
@@ -170,7 +252,12 @@ function userLinkedByDevice(store: PartnerStore, userId: string): S['UserLinkedB
 const userShares = (store: PartnerStore, userId: string): S['Shares'] => ({ ...findUser(store, userId).shares });
 
 function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']): S['ExternalUsersResult'] {
-  const result: S['ExternalUsersResult'] = { externalUsersWithSuccess: [], unknownPhoneNumbers: [], invalidPhoneNumbers: [], duplicatedExternalUserIds: [] };
+  const result: S['ExternalUsersResult'] = {
+    externalUsersWithSuccess: [],
+    unknownPhoneNumbers: [],
+    invalidPhoneNumbers: [],
+    duplicatedExternalUserIds: [],
+  };
   const addOnce = (list: string[], value: string) => list.includes(value) || list.push(value);
   const now = nowIso(store);
   for (const { phoneNumber, externalUserId } of body.externalUsers) {
@@ -207,13 +294,15 @@ function userFingerprints(store: PartnerStore, userId: string, paging: Paging): 
   return { fingerprints: items, count };
 }
 
-const userWebhooks = (store: PartnerStore, userId: string, paging: Paging): S['UserWebhookRecordList'] => historyPage(store, 'user', userId, paging);
+const userWebhooks = (store: PartnerStore, userId: string, paging: Paging): S['UserWebhookRecordList'] =>
+  historyPage(store, 'user', userId, paging);
 
 /** Deprecated `phoneNumber`/`isPhoneNumberVerified` become a `phoneNumbers` entry (source: "replaced by"). */
 function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumber'][] {
   const list = (body.phoneNumbers ?? []).map((p) => ({ ...p }));
   const { phoneNumber } = body;
-  if (phoneNumber !== undefined && !list.some((p) => p.phoneNumber === phoneNumber)) list.unshift({ phoneNumber, isVerified: body.isPhoneNumberVerified ?? false });
+  if (phoneNumber !== undefined && !list.some((p) => p.phoneNumber === phoneNumber))
+    list.unshift({ phoneNumber, isVerified: body.isPhoneNumberVerified ?? false });
   return list;
 }
 
@@ -230,9 +319,27 @@ function requirementsOf(body: S['VerificationCreate']): S['Requirement'][] {
  */
 const TIMED_OPERATIONS = {
   ...{ getPartner, updatePartner, listAuthKeys, rotateAuthKey },
-  ...{ createVerification, revertVerification, listVerifications, getVerification, userActivities, verificationLinkedByDevice, verificationWebhooks },
+  ...{
+    createVerification,
+    revertVerification,
+    listVerifications,
+    getVerification,
+    userActivities,
+    verificationLinkedByDevice,
+    verificationWebhooks,
+  },
   ...{ listUsers, getUser, userLinkedByDevice, userShares, createExternalUsers, userFingerprints, userWebhooks },
-  ...{ openLink, enterName, enterDateOfBirth, verifyPhone, scan, acceptReview, expire, closeVerification, markShareholder },
+  ...{
+    openLink,
+    enterName,
+    enterDateOfBirth,
+    verifyPhone,
+    scan,
+    acceptReview,
+    expire,
+    closeVerification,
+    markShareholder,
+  },
 };
 
 /**
@@ -243,7 +350,8 @@ const TIMED_OPERATIONS = {
 const UNTIMED_OPERATIONS = {
   ...{ activeAuthKey, authKeyState, expireDue, recordDelivery, pendingEvents, recordedEvent },
   /** The verification a session token of a `url` belongs to. */
-  verificationIdForToken: (store: PartnerStore, token: string) => [...store.verifications.values()].find((v) => v.token === token)?.data.id,
+  verificationIdForToken: (store: PartnerStore, token: string) =>
+    [...store.verifications.values()].find((v) => v.token === token)?.data.id,
   /** The partner's webhook address, or undefined while none was configured. */
   webhookTarget: (store: PartnerStore) => store.webhookUrl,
   reset: resetStore,
@@ -252,21 +360,29 @@ const UNTIMED_OPERATIONS = {
 type Bound<F> = { [K in keyof F]: BoundToStore<F[K]> };
 
 /** The engine bound to one store: each operation without the store argument, plus `seed` and the store itself. */
-export type PartnerState = Bound<typeof TIMED_OPERATIONS & typeof UNTIMED_OPERATIONS> & { readonly store: PartnerStore; seed(): SeedResult };
+export type PartnerState = Bound<typeof TIMED_OPERATIONS & typeof UNTIMED_OPERATIONS> & {
+  readonly store: PartnerStore;
+  seed(): SeedResult;
+};
 
 // Each operation called with the arguments its bound type (PartnerState) took.
 type Operation = (store: PartnerStore, ...args: unknown[]) => unknown;
 
 export function createPartnerState(options: PartnerStoreOptions): PartnerState {
   const store = newStore(options);
-  const bind = (timed: boolean) => ([name, operation]: [string, unknown]) => {
-    const run = (...args: unknown[]) => {
-      if (timed) expireDue(store);
-      return (operation as Operation)(store, ...args);
+  const bind =
+    (timed: boolean) =>
+    ([name, operation]: [string, unknown]) => {
+      const run = (...args: unknown[]) => {
+        if (timed) expireDue(store);
+        return (operation as Operation)(store, ...args);
+      };
+      return [name, run];
     };
-    return [name, run];
-  };
-  const operations = [...Object.entries(TIMED_OPERATIONS).map(bind(true)), ...Object.entries(UNTIMED_OPERATIONS).map(bind(false))];
+  const operations = [
+    ...Object.entries(TIMED_OPERATIONS).map(bind(true)),
+    ...Object.entries(UNTIMED_OPERATIONS).map(bind(false)),
+  ];
   const state = { ...Object.fromEntries(operations), store } as PartnerState;
   state.seed = () => seedPartnerState(state, store.newId);
   return state;

@@ -74,12 +74,23 @@ export const OPEN: ReadonlySet<VerificationStatus> = new Set(['created', 'starte
 const UNFINISHED: ReadonlySet<VerificationStatus> = new Set([...EXPIRABLE, 'inReview']);
 
 export function newStore(options: PartnerStoreOptions): PartnerStore {
-  const store = { options, newId: options.newId ?? randomUUID, publicUrl: options.publicUrl.replace(/\/+$/, '') } as PartnerStore;
+  const store = {
+    options,
+    newId: options.newId ?? randomUUID,
+    publicUrl: options.publicUrl.replace(/\/+$/, ''),
+  } as PartnerStore;
   resetStore(store);
   return store;
 }
 
-export const noEffects = (): PartnerEffects => ({ head: false, reset: false, verifications: new Set(), users: new Set(), removedUsers: new Set(), webhooks: new Set() });
+export const noEffects = (): PartnerEffects => ({
+  head: false,
+  reset: false,
+  verifications: new Set(),
+  users: new Set(),
+  removedUsers: new Set(),
+  webhooks: new Set(),
+});
 
 /** Changes the partner or its keys; the head is saved whole. */
 export function updateHead(store: PartnerStore, change: Partial<PartnerHead>): void {
@@ -110,13 +121,22 @@ export function resetStore(store: PartnerStore): void {
 
 /** Replaces the head and empties the records (a snapshot's records are applied after it). */
 export function loadStore(store: PartnerStore, head: PartnerHead): void {
-  Object.assign(store, { ...head, verifications: new Map(), users: new Map(), webhooks: new Map(), webhooksByEvent: new Map(), unfinishedByPhone: new Map(), nextExpiryMs: Infinity });
+  Object.assign(store, {
+    ...head,
+    verifications: new Map(),
+    users: new Map(),
+    webhooks: new Map(),
+    webhooksByEvent: new Map(),
+    unfinishedByPhone: new Map(),
+    nextExpiryMs: Infinity,
+  });
 }
 
 /** Keeps a webhook record, new or a newer copy of one (the state file's). */
 export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
   const { id } = entry.record;
-  if (!store.webhooks.has(id)) store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
+  if (!store.webhooks.has(id))
+    store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
   store.webhooks.set(id, entry);
   store.effects?.webhooks.add(entry);
 }
@@ -124,14 +144,15 @@ export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
 
 /** A record by id, or a 404 naming it. */
-function found<T>(store: PartnerStore, get: () => T | undefined, what: string): T {
+function found<T>(get: () => T | undefined, what: string): T {
   const record = get();
   if (!record) throw new SandboxError(404, `${what} not found`);
   return record;
 }
 
-export const verification = (store: PartnerStore, id: string) => found(store, () => store.verifications.get(id), `Verification ${id}`);
-export const user = (store: PartnerStore, id: string) => found(store, () => store.users.get(id), `User ${id}`);
+export const verification = (store: PartnerStore, id: string) =>
+  found(() => store.verifications.get(id), `Verification ${id}`);
+export const user = (store: PartnerStore, id: string) => found(() => store.users.get(id), `User ${id}`);
 
 /** A verification an operation changes. */
 export function changing(store: PartnerStore, id: string): StoredVerification {
@@ -151,7 +172,11 @@ export function unfinishedWith(store: PartnerStore, numbers: readonly string[]):
 }
 
 /** Files `v` under its phone numbers while it is unfinished (again after it gains a number), and takes it out once it is not. */
-export function trackPhones(store: PartnerStore, v: StoredVerification, unfinished = UNFINISHED.has(v.data.status)): void {
+export function trackPhones(
+  store: PartnerStore,
+  v: StoredVerification,
+  unfinished = UNFINISHED.has(v.data.status),
+): void {
   for (const { phoneNumber } of v.data.phoneNumbers) {
     const holders = store.unfinishedByPhone.get(phoneNumber) ?? new Set();
     if (unfinished) store.unfinishedByPhone.set(phoneNumber, holders.add(v));
@@ -204,7 +229,12 @@ export function expireDue(store: PartnerStore): number {
 }
 
 /** Every status change emits `verification.updated` (source, States notes). */
-export function setStatus(store: PartnerStore, v: StoredVerification, status: VerificationStatus, at = nowIso(store)): void {
+export function setStatus(
+  store: PartnerStore,
+  v: StoredVerification,
+  status: VerificationStatus,
+  at = nowIso(store),
+): void {
   v.data.status = status;
   v.data.updatedAt = at;
   trackPhones(store, v);
@@ -212,13 +242,30 @@ export function setStatus(store: PartnerStore, v: StoredVerification, status: Ve
   emitVerification(store, v, 'verification.updated', at);
 }
 
-export function emitVerification(store: PartnerStore, v: StoredVerification, eventType: 'verification.created' | 'verification.updated', at?: string): void {
-  emit(store, 'verification', eventType, verificationEventData(v), { verificationId: v.data.id, metadata: v.data.metadata }, at);
+export function emitVerification(
+  store: PartnerStore,
+  v: StoredVerification,
+  eventType: 'verification.created' | 'verification.updated',
+  at?: string,
+): void {
+  emit(
+    store,
+    'verification',
+    eventType,
+    verificationEventData(v),
+    { verificationId: v.data.id, metadata: v.data.metadata },
+    at,
+  );
 }
 
 /** A user's webhook; `shareholder.verified` has data (and a data type) of its own. */
-export function emitUser(store: PartnerStore, u: StoredUser, eventType: 'user.created' | 'user.merged' | 'user.updated' | 'user.deleted' | 'shareholder.verified'): void {
-  if (eventType === 'shareholder.verified') emit(store, 'shareholder', eventType, shareholderEventData(u), { userId: u.id });
+export function emitUser(
+  store: PartnerStore,
+  u: StoredUser,
+  eventType: 'user.created' | 'user.merged' | 'user.updated' | 'user.deleted' | 'shareholder.verified',
+): void {
+  if (eventType === 'shareholder.verified')
+    emit(store, 'shareholder', eventType, shareholderEventData(u), { userId: u.id });
   else emit(store, 'user', eventType, userEventData(u), { userId: u.id });
 }
 
@@ -229,7 +276,14 @@ type Owner = { verificationId?: string; userId?: string; metadata?: Record<strin
  * record), keeps a record of it in each history it belongs to, pending
  * delivery when a webhookUrl is set, then hands it to the HTTP layer.
  */
-function emit(store: PartnerStore, dataType: WebhookEvent['dataType'], eventType: WebhookEvent['eventType'], data: WebhookEvent['data'], owner: Owner, at = nowIso(store)): void {
+function emit(
+  store: PartnerStore,
+  dataType: WebhookEvent['dataType'],
+  eventType: WebhookEvent['eventType'],
+  data: WebhookEvent['data'],
+  owner: Owner,
+  at = nowIso(store),
+): void {
   const eventId = store.newId();
   const text = JSON.stringify({ eventId, dataType, eventType, createdAt: at, data });
   const { verificationId, userId, metadata = {} } = owner;
@@ -237,11 +291,28 @@ function emit(store: PartnerStore, dataType: WebhookEvent['dataType'], eventType
   // Whole literals, not spreads of a shared part: records made by spreading
   // were read about 15 times slower by every history scan (V8, measured).
   if (verificationId !== undefined) {
-    const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, verificationId, type: 'verification' as const, metadata };
+    const record = {
+      id: store.newId(),
+      success: false,
+      retryAt: null,
+      createdAt: at,
+      updatedAt: at,
+      verificationId,
+      type: 'verification' as const,
+      metadata,
+    };
     putWebhook(store, { eventId, text, pending, kind: 'verification', record });
   }
   if (userId !== undefined) {
-    const record = { id: store.newId(), success: false, retryAt: null, createdAt: at, updatedAt: at, userId, type: 'user' as const };
+    const record = {
+      id: store.newId(),
+      success: false,
+      retryAt: null,
+      createdAt: at,
+      updatedAt: at,
+      userId,
+      type: 'user' as const,
+    };
     putWebhook(store, { eventId, text, pending, kind: 'user', record });
   }
   store.options.onEvent(emittedEvent(text, eventId, verificationId, userId));

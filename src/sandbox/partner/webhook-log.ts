@@ -11,9 +11,17 @@ import { jsonCopy } from '../common/json-copy.js';
 const ownerOf = (e: WebhookEntry) => (e.kind === 'verification' ? e.record.verificationId : e.record.userId);
 
 /** A page of the history of a verification or user that exists; each record a copy, with the payload parsed into its place after `success`. */
-export function historyPage<R>(store: PartnerStore, kind: WebhookEntry['kind'], ownerId: string, paging: Paging): { webhooks: R[]; count: number } {
+export function historyPage<R>(
+  store: PartnerStore,
+  kind: WebhookEntry['kind'],
+  ownerId: string,
+  paging: Paging,
+): { webhooks: R[]; count: number } {
   (kind === 'verification' ? verification : user)(store, ownerId);
-  const { items, count } = pageOf([...store.webhooks.values()].filter((e) => e.kind === kind && ownerOf(e) === ownerId), paging);
+  const { items, count } = pageOf(
+    [...store.webhooks.values()].filter((e) => e.kind === kind && ownerOf(e) === ownerId),
+    paging,
+  );
   const webhooks = items.map((entry) => {
     const { id, success, ...rest } = jsonCopy(entry.record);
     return { id, success, payload: JSON.parse(entry.text), ...rest } as R;
@@ -53,7 +61,10 @@ export function pendingEvents(store: PartnerStore): EmittedEvent[] {
 export function recordedEvent(store: PartnerStore, eventId: string): EmittedEvent {
   const entry = (store.webhooksByEvent.get(eventId) ?? []).map((id) => store.webhooks.get(id)!)[0];
   if (!entry) {
-    throw new SandboxError(404, `No webhook has eventId ${eventId}; the histories list the sent ones (GET /verifications/{verificationId}/webhooks, GET /users/{userId}/webhooks), and a reset empties them`);
+    throw new SandboxError(
+      404,
+      `No webhook has eventId ${eventId}; the histories list the sent ones (GET /verifications/{verificationId}/webhooks, GET /users/{userId}/webhooks), and a reset empties them`,
+    );
   }
   return emittedEvent(entry.text, eventId);
 }

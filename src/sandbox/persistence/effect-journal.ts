@@ -6,7 +6,14 @@
 // snapshot instead of a line.
 import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
 import type { StoredUser, StoredVerification, WebhookEntry } from '../partner/records.js';
-import { addVerification, loadStore, noEffects, putWebhook, type PartnerHead, type PartnerStore } from '../partner/store.js';
+import {
+  addVerification,
+  loadStore,
+  noEffects,
+  putWebhook,
+  type PartnerHead,
+  type PartnerStore,
+} from '../partner/store.js';
 import { readStateFile, StateFile, StateFileError } from './state-file.js';
 import type { V2State, V2Verification } from '../v2/state.js';
 
@@ -17,7 +24,11 @@ export interface StateMeta {
   clockOffsetMs: number;
   head: PartnerHead;
 }
-type SnapshotLine = { verification: StoredVerification } | { user: StoredUser } | { webhook: WebhookEntry } | { session: V2Verification };
+type SnapshotLine =
+  | { verification: StoredVerification }
+  | { user: StoredUser }
+  | { webhook: WebhookEntry }
+  | { session: V2Verification };
 /** One change: the records it touched, whole, and the clock's offset after it. */
 interface EffectLine {
   clockOffsetMs: number;
@@ -66,7 +77,10 @@ export class EffectJournal {
       clock.offsetMs = meta.clockOffsetMs;
       for (const line of loaded.records) this.apply(line);
       const beyond = beyondDateTimes(clock.nowMs());
-      if (beyond) throw new StateFileError(`${path}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`);
+      if (beyond)
+        throw new StateFileError(
+          `${path}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`,
+        );
     }
     this.takeEffects();
     this.file = new StateFile(path, loaded.validBytes, () => this.snapshot());
@@ -137,4 +151,9 @@ export class EffectJournal {
 }
 
 /** The partner's head fields alone (an absent webhookUrl stays absent). */
-const head = ({ webhookUrl, partner, authKeys, nameTurn }: PartnerHead): PartnerHead => ({ webhookUrl, partner, authKeys, nameTurn });
+const head = ({ webhookUrl, partner, authKeys, nameTurn }: PartnerHead): PartnerHead => ({
+  webhookUrl,
+  partner,
+  authKeys,
+  nameTurn,
+});

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const STATE_FORMAT = 'verification-contracts-sandbox-state';
+const STATE_FORMAT = 'verification-contracts-sandbox-state';
 // Version 3 journals effects (whole records). Versions 1 and 2 journaled
 // requests for replay, which this sandbox cannot do: refused with what to do.
-export const STATE_VERSION = 3;
+const STATE_VERSION = 3;
 
 export interface LoadedStateFile<Meta, Line, Record> {
   /** Absent for a new (missing or empty) file. */
@@ -48,16 +48,25 @@ export function readStateFile<Meta, Line, Record>(file: string): LoadedStateFile
     } catch (err) {
       if (phase === 'header') throw notOurs();
       if (phase === 'journal' && (end === -1 || end === data.length - 1)) {
-        loaded.warnings.push(`state file ${file}: ignored a torn last record (line ${lineNo}, ${data.length - start} bytes): the change it held was never acknowledged`);
+        loaded.warnings.push(
+          `state file ${file}: ignored a torn last record (line ${lineNo}, ${data.length - start} bytes): the change it held was never acknowledged`,
+        );
         break;
       }
-      throw new StateFileError(`state file ${file} is damaged at line ${lineNo} (${(err as Error).message}); restore it from a copy or delete it to start empty`);
+      throw new StateFileError(
+        `state file ${file} is damaged at line ${lineNo} (${(err as Error).message}); restore it from a copy or delete it to start empty`,
+      );
     }
     if (phase === 'header') {
       if (value?.format !== STATE_FORMAT) throw notOurs();
       if (value.version !== STATE_VERSION) {
-        const older = typeof value.version === 'number' && value.version < STATE_VERSION ? ', written by an older sandbox that journaled requests instead of their effects' : '';
-        throw new StateFileError(`state file ${file} has version ${value.version}${older}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`);
+        const older =
+          typeof value.version === 'number' && value.version < STATE_VERSION
+            ? ', written by an older sandbox that journaled requests instead of their effects'
+            : '';
+        throw new StateFileError(
+          `state file ${file} has version ${value.version}${older}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`,
+        );
       }
       loaded.meta = value.meta;
       phase = 'snapshot';
@@ -70,7 +79,10 @@ export function readStateFile<Meta, Line, Record>(file: string): LoadedStateFile
     start = end + 1;
     loaded.validBytes = start;
   }
-  if (phase !== 'journal') throw new StateFileError(`state file ${file} ends inside its snapshot; restore it from a copy or delete it to start empty`);
+  if (phase !== 'journal')
+    throw new StateFileError(
+      `state file ${file} ends inside its snapshot; restore it from a copy or delete it to start empty`,
+    );
   return loaded;
 }
 
@@ -172,7 +184,8 @@ export class StateFile {
       this.journalBytes += fs.writeSync(this.fd, lines);
       fs.fdatasyncSync(this.fd);
     } catch (err) {
-      for (const w of waiters) w.reject(new Error(`the change could not be saved to the state file: ${(err as Error).message}`));
+      for (const w of waiters)
+        w.reject(new Error(`the change could not be saved to the state file: ${(err as Error).message}`));
       return;
     }
     for (const w of waiters) w.resolve();
