@@ -1,6 +1,7 @@
 // The options every client of the package takes (v2, partner, sandbox control), checked
 // when a client is made: a wrong option fails there, naming itself, not on the first call.
 import type { ClientOptions } from 'openapi-fetch';
+import { isWebAddress } from './web-address.js';
 
 /** Options every client of the package takes. */
 export interface BaseClientOptions {
@@ -31,7 +32,7 @@ export function clientOptions(
   address: { variable: string; mockPort: number },
   fixedHeaders: Record<string, string> = {},
 ): ClientOptions {
-  if (typeof options?.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(options.baseUrl)) {
+  if (typeof options?.baseUrl !== 'string' || !isWebAddress(options.baseUrl)) {
     // Most often an unset variable: name the one the sandbox prints, and this API's mock.
     const given = options?.baseUrl === undefined ? 'undefined' : JSON.stringify(options.baseUrl);
     throw new TypeError(

@@ -5,6 +5,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../generated/types/sandbox.js';
 import type { BaseClientOptions } from './client-options.js';
+import { isWebAddress } from './web-address.js';
 
 export type { paths, components, operations } from '../generated/types/sandbox.js';
 export { startSandbox, type RunningSandbox, type StartSandboxOptions } from './sandbox/in-process.js';
@@ -29,7 +30,7 @@ export type SandboxClient = Client<paths>;
  */
 export function createSandboxClient(options: SandboxClientOptions): SandboxClient {
   const baseUrl = options?.baseUrl;
-  if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(baseUrl)) {
+  if (typeof baseUrl !== 'string' || !isWebAddress(baseUrl)) {
     throw new TypeError(
       'createSandboxClient: baseUrl must be the sandbox URL, such as "http://127.0.0.1:4020" (the url startSandbox returns, or SANDBOX_URL as the command prints it)',
     );

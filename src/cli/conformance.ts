@@ -5,6 +5,7 @@ import { PreflightError } from '../conformance/preflight.js';
 import { formatJunit, formatText } from '../conformance/report.js';
 import { runConformance } from '../conformance/run.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
+import { isWebAddress } from '../web-address.js';
 
 export const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
        verification-contracts conformance --api v2 --base-url URL --access-token TOKEN [options]
@@ -78,7 +79,7 @@ export async function conformanceCommand(
   const api = values.api;
   if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', 'conformance');
   const baseUrl = values['base-url'];
-  if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl))
+  if (!baseUrl || !isWebAddress(baseUrl) || !URL.canParse(baseUrl))
     throw new UsageError('--base-url must be an http:// or https:// URL', 'conformance');
   const credential =
     api === 'partner'

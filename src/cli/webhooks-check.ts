@@ -2,6 +2,7 @@
 // command line, one line per case and a verdict, or the report as JSON.
 import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/check.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
+import { hasCredentials, isWebAddress } from '../web-address.js';
 
 export const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
 
@@ -49,10 +50,10 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     return EXIT.ok;
   }
   const [url, ...extra] = positionals;
-  if (!url || !/^https?:\/\/[^/]/.test(url))
+  if (!url || !isWebAddress(url))
     throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}": give one URL`, 'webhooks check');
-  if (/^https?:\/\/[^/]*@/.test(url))
+  if (hasCredentials(url))
     throw new UsageError(
       'the URL has a user or password in it; the service sends none, so give the address without them',
       'webhooks check',

@@ -7,6 +7,7 @@ import { documentedWebhookExamples } from '../webhooks/examples.js';
 import type { WebhookEventType } from '../webhooks/events.js';
 import { signWebhookPayload } from '../webhooks/signature.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
+import { isWebAddress } from '../web-address.js';
 
 export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
@@ -43,7 +44,7 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     out(SEND_USAGE);
     return EXIT.ok;
   }
-  if (!values.url || !/^https?:\/\/[^/]/.test(values.url))
+  if (!values.url || !isWebAddress(values.url))
     throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
   if (!values.key)
     throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');

@@ -7,7 +7,7 @@
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import type { WebhookEvent } from '../webhooks/events.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
-import { isWebAddress } from './common/option-checks.js';
+import { isWebAddress } from '../web-address.js';
 import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import type { RunningSandbox } from './in-process.js';

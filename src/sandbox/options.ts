@@ -7,7 +7,8 @@
 // option is a field of SandboxSettings, its row below, and the code that
 // uses it. Only plain types are published from here (in-process.ts, fetch.ts).
 import type { WebhookEvent } from '../webhooks/events.js';
-import { isWebAddress, webhookUrlRefusal } from './common/option-checks.js';
+import { webhookUrlRefusal } from './common/option-checks.js';
+import { isWebAddress } from '../web-address.js';
 import {
   parseWebhookFaults,
   WEBHOOK_FAULTS,

@@ -2,7 +2,7 @@
 // each typed by the partner document (typed.ts).
 import type { operations, paths } from '../../../generated/types/partner.js';
 import type { PartnerState } from '../partner/state.js';
-import { isWebAddress } from '../common/option-checks.js';
+import { isWebAddress } from '../../web-address.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handlers } from './typed.js';
 

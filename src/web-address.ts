@@ -1,0 +1,10 @@
+// What the package takes for a web address wherever it is given one: a
+// client's `baseUrl`, the sandbox's `webhookUrl` and the addresses a
+// verification redirects to, the command line's `--url` and `--base-url`.
+// One rule, so each part refuses the same addresses.
+
+/** Whether a text is an http:// or https:// address with a host: a `javascript:` or `data:` URL, or a bare host name, is not. */
+export const isWebAddress = (text: string): boolean => /^https?:\/\/[^/]/i.test(text);
+
+/** Whether an address carries a user or password (`https://user:password@…`), which would reach every log on its way. */
+export const hasCredentials = (text: string): boolean => /^[a-z][a-z\d+.-]*:\/\/[^/?#]*@/i.test(text);
