@@ -10,15 +10,11 @@ import type { SchemaCompiler } from './ajv-compiler.js';
 import { bodyLimitViolations } from './body-limits.js';
 import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
 import { escapePointerToken, resolveRef } from './json-pointer.js';
+import type { Violation } from './violation.js';
 
 type Doc = Record<string, any>;
 
-/** One offending input: where it is, which rule it broke, the rule's parameters. */
-export interface Violation {
-  field: string;
-  reasonCode: string;
-  params: Record<string, unknown>;
-}
+export type { Violation } from './violation.js';
 
 export interface ParsedRequest {
   params: Record<string, unknown>;
