@@ -116,12 +116,42 @@ function doorRequest(request: Request): DoorRequest {
     origin: address.origin,
     header: (name) => request.headers.get(name) ?? undefined,
     hasBody: request.body !== null,
-    body: async (limit) => {
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      return bytes.length > limit ? undefined : bytes;
-    },
+    body: (limit) => readBody(request, limit),
   };
 }
+/**
+ * The body, or undefined once it passes `limit` bytes: read chunk by chunk
+ * and cancelled there, so a body far over the limit costs at most the limit
+ * and one chunk. A Request of its own class with no stream is read whole.
+ */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (typeof request.body?.getReader !== 'function') {
+    const whole = new Uint8Array(await request.arrayBuffer());
+    return whole.length > limit ? undefined : whole;
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      // The rest is left unread; a source that fails to cancel changes nothing for the answer.
+      reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
 
 function toResponse(request: Request, { status, headers, body }: DoorAnswer): Response {
   const empty = request.method === 'HEAD' || status === 204 || status === 304 || body === undefined;

@@ -63,10 +63,11 @@ function doorRequest(req: IncomingMessage): DoorRequest {
     method: req.method ?? 'GET',
     target: req.url ?? '/',
     origin: `http://${headers.host ?? ''}`,
-    header: (name) => {
-      const value = headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
+    // Every value of a header joined as the Fetch API joins them: Node keeps
+    // only the first Authorization or Content-Type, where a fetch handler
+    // sees both, and the two doors answer alike (a credential given twice is
+    // no credential; a type given twice is refused).
+    header: (name) => req.headersDistinct[name]?.join(', '),
     hasBody:
       headers['transfer-encoding'] !== undefined ||
       (headers['content-length'] !== undefined && headers['content-length'] !== '0'),
@@ -129,7 +130,13 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let allowed: HostAllowlist;
   let closing = false;
   const server = createHttpServer(
-    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) },
+    {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout / 2),
+      // Node answers a missing Host with a bare 400 of no body; the handler answers it in the error shape.
+      requireHostHeader: false,
+    },
     (req, res) => {
       // A request line without a version is HTTP/0.9, which has no headers:
       // no Host, no credential, no body type; Node's parser lets it through.
@@ -137,6 +144,13 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const why =
           'has no HTTP version (HTTP/0.9, which has no headers); send "GET /path HTTP/1.1" with a Host header';
         const refusal = core.refusal(req.url ?? '/', 400, `the request line ${why}`, [
+          { field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } },
+        ]);
+        return write(req, res, { ...refusal, close: true }, closing);
+      }
+      if (req.headers.host === undefined && req.httpVersionMinor >= 1) {
+        const why = `has no Host header, which HTTP/1.1 requires; send the name the sandbox is called by, such as Host: 127.0.0.1:${allowed.port}`;
+        const refusal = core.refusal(req.url ?? '/', 400, `the request ${why}`, [
           { field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } },
         ]);
         return write(req, res, { ...refusal, close: true }, closing);

@@ -12,7 +12,7 @@ import { jsonAnswer, type DoorAnswer, type DoorRequest } from './door.js';
 import { apiOf, errorBody, MALFORMED_TARGET, type ApiName } from './error-bodies.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/typed.js';
-import { readJsonBody } from './request-body.js';
+import { contentTypeTwice, readJsonBody } from './request-body.js';
 import { Router } from './router.js';
 
 export interface DispatchOptions {
@@ -103,6 +103,9 @@ export class Dispatcher {
       return this.fail(api, 404, message, [], undefined, hint ? { [REASON_HEADER]: message } : {});
     }
     const { api, route } = found.value;
+    // Two types are refused before the control guard reads one of them as its own.
+    const twice = method === 'GET' || method === 'HEAD' ? undefined : contentTypeTwice(req.header);
+    if (twice) return this.fail(api, 400, undefined, [twice], route);
     // Before the body is read (control-guard.ts).
     if (api === 'sandbox') {
       const refusal = controlRefusal(method, req.header);

@@ -138,7 +138,7 @@ export class EndUserPage {
         v = await this.act(v, outcome as Outcome, form);
       } catch (err) {
         if (!(err instanceof SandboxError)) throw err;
-        return errorPage(err.status, err.message, selfUrl(id, token));
+        return (await this.overtaken(id)) ?? errorPage(err.status, err.message, selfUrl(id, token));
       }
       // Post/redirect/get: a reload does not send the form again.
       return HANDED_BACK.has(v.status) ? handBack(v) : redirect(selfUrl(id, token));
@@ -146,8 +146,28 @@ export class EndUserPage {
 
     // The end user opens the link: `created` becomes `started` (`verification.updated`).
     // A HEAD (a link preview) changes nothing.
-    if (v.status === 'created' && method === 'GET') v = await this.run('openVerificationLink', v.id, undefined);
+    if (v.status === 'created' && method === 'GET') {
+      try {
+        v = await this.run('openVerificationLink', v.id, undefined);
+      } catch (err) {
+        if (!(err instanceof SandboxError)) throw err;
+        return (await this.overtaken(id)) ?? sessionPage((await this.read(id)) ?? v, token);
+      }
+    }
     return sessionPage(v, token);
+  }
+
+  /**
+   * The page of a verification that another request changed between this
+   * page's read and its step (a close, an expiry, a control call at the same
+   * instant), which the step then refused: the link's end as it stands now,
+   * or undefined while the link still works.
+   */
+  private async overtaken(id: string): Promise<DoorAnswer | undefined> {
+    const now = await this.read(id);
+    if (!now) return errorPage(404, `Verification ${id} was removed while this page was served (a reset?).`);
+    if (DEAD.has(now.status)) return wrongLink(now, `The link no longer works: the verification is ${now.status}.`);
+    return HANDED_BACK.has(now.status) ? handBack(now) : undefined;
   }
 
   /** The steps an outcome takes through the control operations. */

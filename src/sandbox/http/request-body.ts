@@ -1,7 +1,9 @@
-// How request bodies are read: JSON in UTF-8 only, at most 1 MiB. Any other
-// media type (`text/plain` too) is refused 415, and so is a charset other than
-// UTF-8 rather than decoded into different text (S17); a body that is not
-// UTF-8 or not JSON, or has `__proto__` or `constructor.prototype` keys, is a 400.
+// How request bodies are read: JSON in UTF-8 only, uncompressed, at most
+// 1 MiB. Any other media type (`text/plain` too) is refused 415, and so are a
+// Content-Encoding other than identity and a charset other than UTF-8 rather
+// than decoded into different text (S17); a Content-Type given twice, and a
+// body that is not UTF-8 or not JSON, or has `__proto__` or
+// `constructor.prototype` keys, is a 400.
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
@@ -33,6 +35,34 @@ export function readContentType(header: string | undefined): { type?: string; pa
   if (header === undefined) return {};
   const withoutParameters = () => ({ type: contentType.parse(header.split(';')[0]).type });
   return orElse(() => contentType.parse(header), undefined) ?? orElse(withoutParameters, {});
+}
+
+/**
+ * Why a request is refused for giving Content-Type more than once, or
+ * undefined. Both doors see two headers as one joined by `, ` (door.ts), and
+ * no media type has a comma outside a quoted parameter: one such comma is
+ * two types, and the sandbox does not guess which one the body is.
+ */
+export function contentTypeTwice(header: (name: string) => string | undefined): Violation | undefined {
+  const type = header('content-type');
+  if (type === undefined || !type.replace(/"(?:[^"\\]|\\.)*"/g, '').includes(',')) return undefined;
+  return {
+    field: 'Content-Type',
+    reasonCode: 'DUPLICATE',
+    params: { message: `is given more than once (${type}); send one Content-Type header: application/json` },
+  };
+}
+
+/** Why a body's Content-Encoding is refused, or undefined for none or identity. */
+function encodingRefusal(header: (name: string) => string | undefined): BodyResult | undefined {
+  const encoding = header('content-encoding')?.trim().toLowerCase();
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return undefined;
+  return {
+    ok: false,
+    status: 415,
+    message: `Content-Encoding must be identity, not ${encoding}: the sandbox takes uncompressed bodies; send the JSON as it is, without Content-Encoding`,
+    close: false,
+  };
 }
 
 /**
@@ -75,6 +105,8 @@ function parseJson(text: string): BodyResult {
 export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<BodyResult> {
   const header = req.header('content-type');
   if (header === undefined && !req.hasBody) return { ok: true, body: undefined };
+  const encoded = encodingRefusal(req.header);
+  if (encoded) return encoded;
   const { type, parameters } = readContentType(header);
   if (type !== 'application/json') {
     return {

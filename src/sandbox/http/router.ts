@@ -4,8 +4,10 @@
 // Each segment is percent-decoded before it is compared (`/%61uth-keys` is
 // `/auth-keys`; `%2F` stays inside its segment). At each segment a static
 // name wins over a parameter, falling back to the parameter when the rest of
-// the path does not match. A parameter may be empty (the contract answers
-// `REQUIRED`) but not longer than MAX_PARAM_LENGTH characters decoded.
+// the path does not match. A parameter may be empty inside a path (the
+// contract answers `REQUIRED`), but not at its end: `/verifications/` names
+// the collection with a trailing slash, not a member without an id. No
+// parameter is longer than MAX_PARAM_LENGTH characters decoded.
 // The routes are scanned in turn, as Prism and stripe-mock do: there are ~40.
 import { orElse } from './door.js';
 
@@ -62,6 +64,8 @@ function match(template: Template, segments: string[]): Record<string, string> |
     const part = template[i];
     if (typeof part === 'string') {
       if (part !== segments[i]) return undefined;
+    } else if (segments[i] === '' && i === segments.length - 1) {
+      return undefined;
     } else if (segments[i].length > MAX_PARAM_LENGTH) {
       return 'tooLong';
     } else params[part.name] = segments[i];
