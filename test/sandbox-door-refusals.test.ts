@@ -6,46 +6,29 @@
 // verification closed at the same instant with its closed page or the error
 // redirect, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { validatorFor } from './helpers/openapi.js';
-import { rawRequest, type RawAnswer } from './helpers/raw-http.js';
+import { rawRequest } from './helpers/raw-http.js';
+import { FETCH_BASE as BASE, openTwoDoors, type Header, type TwoDoors } from './helpers/two-doors.js';
 
 const AUTH_KEY = 'door-refusals-key';
 const ACCESS_TOKEN = 'door-refusals-token';
-const BASE = 'http://sandbox.localhost';
 const partnerDoc = validatorFor('partner');
 const v2Doc = validatorFor('v2');
 
-let server: Sandbox;
+let doors: TwoDoors;
 let port: number;
-let handler: SandboxFetch;
 
 beforeAll(async () => {
-  const quiet = { onDeliveryFailure: () => undefined, authKey: AUTH_KEY, accessToken: ACCESS_TOKEN };
-  server = await serveSandbox({ port: 0, validateResponses: true, ...quiet });
-  port = Number(new URL(server.url).port);
-  handler = await createSandboxFetch(quiet);
+  doors = await openTwoDoors(AUTH_KEY, ACCESS_TOKEN);
+  port = doors.port;
 });
 afterAll(async () => {
-  handler.close();
-  await server.close();
-  expect(server.violations).toEqual([]);
+  await doors.close();
+  expect(doors.server.violations).toEqual([]);
 });
 
-/** A request through both doors: headers as sent, a name given twice sent twice. */
-async function both(method: string, target: string, headers: [string, string][], body = '') {
-  const viaPort = await rawRequest(
-    port,
-    [`${method} ${target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...headers.map(([n, v]) => `${n}: ${v}`)],
-    body,
-  );
-  const init = new Headers();
-  for (const [name, value] of headers) init.append(name, value);
-  const res = await handler.fetch(new Request(`${BASE}${target}`, { method, headers: init, body: body || undefined }));
-  const viaFetch: RawAnswer = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
-  return [viaPort, viaFetch];
-}
+const both = (method: string, target: string, headers: Header[], body = '') =>
+  doors.send(method, target, headers, body);
 
 /** A body of `total` bytes made as it is pulled, counting the bytes pulled. */
 function lazyBody(total: number, chunkSize: number) {
@@ -61,8 +44,8 @@ function lazyBody(total: number, chunkSize: number) {
   return { stream, counted };
 }
 
-const key: [string, string] = ['X-Auth-Key', AUTH_KEY];
-const json: [string, string] = ['Content-Type', 'application/json'];
+const key: Header = ['X-Auth-Key', AUTH_KEY];
+const json: Header = ['Content-Type', 'application/json'];
 const createBody = JSON.stringify({
   externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
   redirectUrl: 'https://partner.example.com/kyc/done',
@@ -72,7 +55,7 @@ const createBody = JSON.stringify({
 describe('the fetch door reads no more than it accepts', () => {
   it('refuses a streamed 256 MB body with 413 having pulled under 2 MiB', async () => {
     const { stream, counted } = lazyBody(256 * 1024 * 1024, 64 * 1024);
-    const res = await handler.fetch(
+    const res = await doors.handler.fetch(
       new Request(`${BASE}/verifications`, {
         method: 'POST',
         headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
@@ -87,7 +70,7 @@ describe('the fetch door reads no more than it accepts', () => {
   });
 
   it('refuses a streamed form over 16 KiB on the end user page with 413 having pulled under 256 KiB', async () => {
-    const created = await handler.fetch(
+    const created = await doors.handler.fetch(
       new Request(`${BASE}/verifications`, {
         method: 'POST',
         headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
@@ -96,7 +79,7 @@ describe('the fetch door reads no more than it accepts', () => {
     );
     const { url } = (await created.json()) as { url: string };
     const { stream, counted } = lazyBody(256 * 1024 * 1024, 4 * 1024);
-    const res = await handler.fetch(
+    const res = await doors.handler.fetch(
       new Request(url, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -142,7 +125,7 @@ describe('every refusal in the error shape, through both doors', () => {
   });
 
   it('answers two Content-Type headers with 400, on the partner, v2 and control APIs', async () => {
-    const twice: [string, string][] = [json, ['Content-Type', 'application/json']];
+    const twice: Header[] = [json, ['Content-Type', 'application/json']];
     for (const answer of await both('POST', '/verifications', [key, ...twice], createBody)) {
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body)).toEqual({
@@ -219,7 +202,7 @@ describe('the end user page and a close at the same instant', () => {
 
   it('answers through the fetch handler with the page, the closed page or a redirect, never a 500', async () => {
     await race(async (url, init) => {
-      const res = await handler.fetch(new Request(url, { ...init, redirect: 'manual' }));
+      const res = await doors.handler.fetch(new Request(url, { ...init, redirect: 'manual' }));
       return { status: res.status, text: await res.text() };
     }, BASE);
   });
@@ -228,6 +211,6 @@ describe('the end user page and a close at the same instant', () => {
     await race(async (url, init) => {
       const res = await fetch(url, { ...init, redirect: 'manual' });
       return { status: res.status, text: await res.text() };
-    }, server.url);
+    }, doors.server.url);
   });
 });
