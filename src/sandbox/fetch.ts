@@ -152,7 +152,6 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
   return bytes;
 }
 
-
 function toResponse(request: Request, { status, headers, body }: DoorAnswer): Response {
   const empty = request.method === 'HEAD' || status === 204 || status === 304 || body === undefined;
   return new Response(empty ? null : body, { status, headers });
