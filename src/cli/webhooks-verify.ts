@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { webhookJson } from '../webhooks/body.js';
 import { isKnownEventType, webhookPayloadIssues } from '../webhooks/parse.js';
 import { signatureProblem, verifyWebhookSignature } from '../webhooks/signature.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
@@ -72,9 +73,10 @@ export async function verifyCommand(argv: string[], out: (line: string) => void)
   out('signature: valid.');
   let payload: unknown;
   try {
-    payload = JSON.parse(body.toString('utf8'));
+    // Decoded as parseWebhookEvent decodes: bytes that are not UTF-8 are refused, not replaced.
+    payload = webhookJson(body);
   } catch (err) {
-    out(`payload: invalid, not JSON (${(err as Error).message}).`);
+    out(`payload: invalid, not UTF-8 JSON (${(err as Error).message}).`);
     return EXIT.failed;
   }
   const issues = webhookPayloadIssues(payload);

@@ -7,26 +7,62 @@ export type RawBody = string | Uint8Array | ArrayBuffer | DataView;
 
 /** Why a body cannot be read, or null when it can. */
 export function bodyProblem(rawBody: unknown): string | null {
-  if (typeof rawBody === 'string' || ArrayBuffer.isView(rawBody) || isArrayBuffer(rawBody)) return null;
+  if (typeof rawBody === 'string' || ArrayBuffer.isView(rawBody) || isBuffer(rawBody)) return null;
   const kind = rawBody === null ? 'null' : Array.isArray(rawBody) ? 'an array' : typeof rawBody;
   return `the webhook body must be the raw body as received (a string, Uint8Array, ArrayBuffer or DataView), not ${kind}; a parsed JSON object cannot be verified`;
 }
 
-// Checked by tag, not instanceof: bodies may come from another realm
-// (a worker, an iframe, a test environment).
-const isArrayBuffer = (value: unknown): value is ArrayBuffer =>
-  Object.prototype.toString.call(value) === '[object ArrayBuffer]';
+/**
+ * Whether `value` is a real ArrayBuffer, or a real SharedArrayBuffer where
+ * the runtime has them, from any realm (a worker, an iframe, a test
+ * environment). Each class's byteLength getter answers only for a buffer of
+ * its class, which it knows by the internal slot the engine gives real
+ * buffers: a look-alike (a Symbol.toStringTag of 'ArrayBuffer', a claimed
+ * length of 2^32−1) is refused, never read by what it claims.
+ */
+const isBuffer = (value: unknown): value is ArrayBuffer =>
+  hasBufferSlot(value, ArrayBuffer) || hasBufferSlot(value, globalThis.SharedArrayBuffer);
+
+/** Whether `value` has the slot of `buffer`'s class; false for a class the runtime does not have (undefined). */
+function hasBufferSlot(value: unknown, buffer: typeof ArrayBuffer | typeof SharedArrayBuffer | undefined): boolean {
+  try {
+    // The getter called on `value`: it throws for anything but a buffer of its class.
+    Reflect.get(buffer!.prototype, 'byteLength', value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The body as a string or bytes, without copying; null when it is neither. */
 export function bodyView(rawBody: unknown): string | Uint8Array | null {
   if (typeof rawBody === 'string') return rawBody;
   // Any view, a Uint8Array too (one more view is cheaper than the bytes of a check).
-  if (ArrayBuffer.isView(rawBody)) return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
-  if (isArrayBuffer(rawBody)) return new Uint8Array(rawBody);
+  if (ArrayBuffer.isView(rawBody)) {
+    // A view's buffer getter can be shadowed by an own property: only a real buffer is read.
+    const buffer: unknown = rawBody.buffer;
+    return isBuffer(buffer) ? new Uint8Array(buffer, rawBody.byteOffset, rawBody.byteLength) : null;
+  }
+  if (isBuffer(rawBody)) return new Uint8Array(rawBody);
   return null;
 }
 
-/** The body's text; throws when its bytes are not UTF-8. */
-export function bodyText(body: string | Uint8Array): string {
-  return typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body);
+// The BOM kept as the character it is (the text is the body, byte for byte): webhookJson drops it.
+const strictUtf8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body's text, a leading byte order mark kept; throws when its bytes are not UTF-8. */
+function bodyText(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : strictUtf8.decode(body);
+}
+
+/**
+ * The JSON value of a webhook body, its text decoded strictly (bytes that
+ * are not UTF-8 throw) and one leading byte order mark ignored, in a string
+ * as in bytes: JSON forbids a sender to add one and allows a reader to
+ * ignore it (RFC 8259, 8.1), and a receiver is tolerant of what the service
+ * sends. Throws JSON.parse's SyntaxError for a body that is not JSON.
+ */
+export function webhookJson(body: string | Uint8Array): unknown {
+  const text = bodyText(body);
+  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }

@@ -22,6 +22,7 @@ export type AuthKeys = string | readonly string[];
 export const MAX_AUTH_KEYS = 8;
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
+const utf8Text = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
 interface NodeCrypto {
   createHmac(
@@ -304,32 +305,39 @@ export async function verifyWebhookSignatureAsync(
   return signedWithAny(requireWebCrypto('verifyWebhookSignatureAsync'), rawBody, signature, authKeyList(authKey));
 }
 
-/** Throws a TypeError unless `request` is a Web Request whose body can still be read. */
-export function assertRequest(request: unknown, caller: string): asserts request is Request {
-  let usable = false;
-  try {
-    const r = request as { headers?: { get?: unknown }; arrayBuffer?: unknown } | null;
-    usable = typeof r?.headers?.get === 'function' && typeof r.arrayBuffer === 'function';
-  } catch {
-    // A hostile object (throwing getters, a revoked Proxy) is no Request either.
-  }
-  if (!usable)
-    throw new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`);
-}
+/**
+ * The TypeError for a `request` whose `X-SIGNATURE` or body cannot be read:
+ * a Web Request's headers never throw, so a hostile object (throwing
+ * getters, a revoked Proxy, a `headers.get` that throws) is no Request; a
+ * body read already, or by another handler, cannot be read again.
+ */
+export const notARequest = (caller: string, cause: unknown) =>
+  new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`, { cause });
 
 /**
  * The smallest receiver: the body of a Web `Request` as text when its
  * `X-SIGNATURE` proves the service sent it, `null` when not (answer 401). For
  * a handler that forwards or stores webhooks, or reads them without the
  * payload checks; `verifyWebhookRequest` also parses and checks, and says
- * why it refuses. Uses Web Crypto; rejects with a `TypeError` when given
- * something other than a `Request`, or where the runtime has no Web Crypto
- * (a browser page that is not a secure context).
+ * why it refuses. The text is the body's, a leading byte order mark kept,
+ * so it verifies again as it is. Uses Web Crypto; rejects only with a
+ * `TypeError`: when given something other than a `Request`, when its body
+ * or `X-SIGNATURE` cannot be read (read already, the connection lost), or
+ * where the runtime has no Web Crypto (a browser page that is not a secure
+ * context).
  */
 export async function verifyWebhookRequestBody(request: Request, authKey: AuthKeys): Promise<string | null> {
-  assertRequest(request, 'verifyWebhookRequestBody');
-  const subtle = requireWebCrypto('verifyWebhookRequestBody');
-  const body = new Uint8Array(await request.arrayBuffer());
-  const signed = await signedWithAny(subtle, body, request.headers.get('x-signature'), authKeyList(authKey));
-  return signed ? new TextDecoder().decode(body) : null;
+  const caller = 'verifyWebhookRequestBody';
+  const subtle = requireWebCrypto(caller);
+  let signature: string | null;
+  let body: ArrayBuffer;
+  try {
+    signature = request.headers.get('x-signature');
+    body = await request.arrayBuffer();
+  } catch (err) {
+    // Not a Request, its body read already, or the connection lost.
+    throw notARequest(caller, err);
+  }
+  // signedWithAny reads only real bytes: an arrayBuffer() that answers a look-alike proves nothing.
+  return (await signedWithAny(subtle, body, signature, authKeyList(authKey))) ? utf8Text.decode(body) : null;
 }

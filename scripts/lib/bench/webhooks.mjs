@@ -72,6 +72,30 @@ function interleaved(variants, { rounds, ms }) {
   return Object.fromEntries(names.map((n) => [n, { ops: ops[n], ms: time[n], opsPerSec: (ops[n] * 1000) / time[n] }]));
 }
 
+/**
+ * A `verification.updated` carrying `count` collected requirements of a type
+ * the package does not know, parsed: each entry is read for its type and
+ * left out of the check, so the time grows with the body, not with the
+ * entries squared. The best of 5 parses, in ms.
+ */
+function measureNewEntries(example, parseWebhookEvent, signWebhookPayload, log) {
+  const results = {};
+  for (const count of [2_000, 20_000]) {
+    const entries = Array.from({ length: count }, (_, i) => ({ type: 'selfie', result: i, verified: 'maybe' }));
+    const body = Buffer.from(JSON.stringify({ ...example, data: { ...example.data, collectedRequirements: entries } }));
+    const signature = signWebhookPayload(body, KEY);
+    let best = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 5; round++) {
+      const start = performance.now();
+      parseWebhookEvent(body, signature, KEY);
+      best = Math.min(best, performance.now() - start);
+    }
+    log(`  ${count} collected requirements of a new type: parsed in ${best.toFixed(1)} ms (${body.length} bytes)`);
+    results[count] = { bytes: body.length, bestMs: best };
+  }
+  return results;
+}
+
 export async function benchWebhooks({ log }) {
   const { verifyWebhookSignature, parseWebhookEvent, signWebhookPayload } = await import(lib('webhooks/index.js'));
   const { documentedWebhookExamples } = await import(lib('webhooks/examples.js'));
@@ -116,8 +140,10 @@ export async function benchWebhooks({ log }) {
       },
     };
   }
+  const newEntries = measureNewEntries(example, parseWebhookEvent, signWebhookPayload, log);
   const edge = await benchEdgeBundles({ log });
   return {
+    newEntries,
     bodies:
       'verification.updated envelopes grown with phoneNumbers entries, padded with reason; passed as a Buffer (raw bytes as received)',
     sizes: results,
