@@ -5,15 +5,17 @@
 // (test/runtimes/sandbox-fetch-scenario.js): a verification created through
 // the partner API, its page opened and its form posted as the end user would,
 // read back through the partner and v2 APIs, its webhooks received in-process
-// and their signatures checked with Web Crypto.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// and their signatures checked with Web Crypto. The sandbox guide's Worker
+// recipe, bundled as written, serves in workerd and refuses another Host.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { rawRequest } from './helpers/raw-http.js';
 import { linkSharedInstall } from './helpers/packed-package.js';
-import { answerOfWorkerd, resultsInChromium } from './helpers/runtimes-harness.js';
+import { answerOfWorkerd, resultsInChromium, serveWorkerd } from './helpers/runtimes-harness.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-fetch-'));
@@ -29,6 +31,11 @@ const ENTRIES = {
     'window.results = await runSandboxFetchScenario(createSandboxFetch).catch((e) => ({ error: String(e?.stack ?? e) }));',
 };
 
+// The guide's Worker, as a partner copies it.
+const guide = readFileSync(path.join(ROOT, 'guides', 'sandbox.md'), 'utf8');
+const WORKER_RECIPE = /```js\n(\/\/ worker\.js\n[\s\S]*?)```/.exec(guide)?.[1] ?? '';
+const RECIPE_HOST = /const HOST = '([^']+)'/.exec(WORKER_RECIPE)?.[1] ?? '';
+
 beforeAll(async () => {
   await linkSharedInstall(project);
   copyFileSync(
@@ -40,9 +47,10 @@ beforeAll(async () => {
       "import { createSandboxFetch } from '@verification-service/contracts/sandbox/fetch';\nimport { runSandboxFetchScenario } from './sandbox-fetch-scenario.js';";
     writeFileSync(path.join(project, `${name}.js`), `${head}\n${tail}\n`);
   }
+  writeFileSync(path.join(project, 'recipe.js'), WORKER_RECIPE);
   // Both entries in one build, as a partner's bundler sees the package: the browser platform, nothing marked external.
   const result = await build({
-    entryPoints: Object.keys(ENTRIES).map((name) => path.join(project, `${name}.js`)),
+    entryPoints: [...Object.keys(ENTRIES), 'recipe'].map((name) => path.join(project, `${name}.js`)),
     absWorkingDir: project,
     bundle: true,
     format: 'esm',
@@ -98,4 +106,28 @@ describe('the installed @verification-service/contracts/sandbox/fetch, bundled f
       expect(await RUNTIMES[runtime](), runtime).toEqual(EXPECTED);
     },
   );
+});
+
+/** GET `path` from 127.0.0.1:`port` under the Host `host` (fetch sets Host itself). */
+const getAs = (port: number, host: string, path: string) => rawRequest(port, [`GET ${path} HTTP/1.1`, `Host: ${host}`]);
+
+describe("the sandbox guide's Worker recipe, in workerd", () => {
+  it('answers its own host and refuses a rebound one with 403, credentials unread', { timeout: 60_000 }, async () => {
+    expect(RECIPE_HOST).not.toBe('');
+    const { port, stop, log } = await serveWorkerd(project, 'dist/recipe.js');
+    try {
+      const allowed = await getAs(port, RECIPE_HOST, '/_sandbox/credentials');
+      expect(allowed.status, allowed.body + log()).toBe(200);
+      const { accessToken } = JSON.parse(allowed.body);
+      expect(accessToken).toMatch(/^v2_/);
+      const rebound = await getAs(port, 'rebind.attacker.test', '/_sandbox/credentials');
+      expect(rebound.status).toBe(403);
+      expect(JSON.parse(rebound.body).message).toContain(
+        "createSandboxFetch({ allowedHosts: ['rebind.attacker.test'] })",
+      );
+      expect(rebound.body).not.toContain(accessToken);
+    } finally {
+      stop();
+    }
+  });
 });

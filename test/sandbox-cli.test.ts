@@ -1,12 +1,14 @@
 // `verification-contracts sandbox` (and `npm run sandbox`): starts, prints its
 // credentials and URLs, serves, and stops cleanly on Ctrl-C; its options
-// for unknown body fields, the delivery timeout and the webhook faults.
+// for unknown body fields, the delivery timeout and the webhook faults; as a
+// CI service, listening on every address and answering the names allowed.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { rawRequest } from './helpers/raw-http.js';
 import { startBodyReceiver } from './helpers/body-receiver.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
@@ -14,8 +16,8 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'vc-sandbox-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Starts `sandbox ARGS` in `cwd`; resolves once its banner is out, with what it printed and a stop. */
-async function started(args: string[], cwd = scratch) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { cwd });
+async function started(args: string[], cwd = scratch, env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { cwd, env });
   const printed = { stdout: '', stderr: '' };
   child.stdout.on('data', (d) => (printed.stdout += d));
   child.stderr.on('data', (d) => (printed.stderr += d));
@@ -222,5 +224,57 @@ describe('sandbox command', () => {
     );
     expect(same.printed.stderr).toBe('');
     expect(await same.stop()).toBe(0);
+  });
+});
+
+/** GET `path` from 127.0.0.1:`port` under the Host `host` (fetch sets Host itself). */
+const getAs = (port: number, host: string, path: string) => rawRequest(port, [`GET ${path} HTTP/1.1`, `Host: ${host}`]);
+
+describe('sandbox as a CI service (--host, --allowed-hosts, SANDBOX_ALLOWED_HOSTS)', () => {
+  it.for([
+    ['the flag', ['--host', '0.0.0.0', '--allowed-hosts', 'sandbox.test'], {}],
+    ['the variable', ['--host', '0.0.0.0'], { SANDBOX_ALLOWED_HOSTS: 'sandbox.test' }],
+  ] as const)(
+    'on every address, answers the name allowed by %s and refuses another with 403 naming the option',
+    async ([, args, env]) => {
+      const { printed, stop } = await started([...args], scratch, { ...process.env, ...env });
+      try {
+        // Its verification pages carry the allowed name, which other machines call it by.
+        const port = Number(/Sandbox listening on http:\/\/sandbox\.test:(\d+)/.exec(printed.stdout)?.[1]);
+        expect(port, printed.stdout + printed.stderr).toBeGreaterThan(0);
+        expect(printed.stdout).toContain(
+          `host check    listening on 0.0.0.0; answers Host localhost, 127.0.0.1 or [::1] with port ${port}, and sandbox.test on any port`,
+        );
+        expect((await getAs(port, `sandbox.test:${port}`, '/_sandbox/credentials')).status).toBe(200);
+        // A port map or a proxy in front may name another port.
+        expect((await getAs(port, 'sandbox.test', '/_sandbox/credentials')).status).toBe(200);
+        const other = await getAs(port, `other.test:${port}`, '/_sandbox/credentials');
+        expect(other.status).toBe(403);
+        expect(JSON.parse(other.body).message).toContain(
+          'start the sandbox with --allowed-hosts other.test (or SANDBOX_ALLOWED_HOSTS, or allowedHosts of startSandbox)',
+        );
+        expect(other.body).not.toMatch(/v2_[0-9a-f]/);
+      } finally {
+        expect(await stop()).toBe(0);
+      }
+    },
+  );
+
+  it("on every address without allowed names, still answers only this machine's names, and says so", async () => {
+    const { printed, url, stop } = await started(['--host', '0.0.0.0']);
+    try {
+      const port = Number(new URL(url).port);
+      expect(printed.stdout).toContain(`answers Host localhost, 127.0.0.1 or [::1] with port ${port} only`);
+      expect((await getAs(port, `localhost:${port}`, '/_sandbox/credentials')).status).toBe(200);
+      expect((await getAs(port, `sandbox.test:${port}`, '/_sandbox/credentials')).status).toBe(403);
+    } finally {
+      expect(await stop()).toBe(0);
+    }
+  });
+
+  it('refuses an allowed name with a port, naming the flag', async () => {
+    const { printed, stop } = await started(['--allowed-hosts', 'sandbox:4020']);
+    expect(await stop()).not.toBe(0);
+    expect(printed.stderr).toMatch(/--allowed-hosts must be a list of host names/);
   });
 });

@@ -21,6 +21,7 @@ const RIGHT: { [Name in Declared]-?: NonNullable<StartSandboxOptions[Name]> } = 
   deliveryTimeoutSeconds: 2,
   allowUnknownFields: true,
   webhookFaults: ['duplicate'],
+  allowedHosts: ['sandbox.test'],
   onWebhook: () => undefined,
   onDeliveryFailure: () => undefined,
 };
@@ -110,5 +111,71 @@ describe("the node:http door's allowlist", () => {
     expect(
       doorRefusal(wider, '/_sandbox/reset', header({ host: 'localhost:4020', origin: 'https://dev.internal' }))?.status,
     ).toBe(403);
+  });
+});
+
+describe('allowedHosts (--allowed-hosts, SANDBOX_ALLOWED_HOSTS)', () => {
+  const header = (headers: Record<string, string>) => (name: string) => headers[name];
+  const added = { names: LOOPBACK_NAMES, port: 4020, allowedHosts: ['sandbox.test'] };
+
+  it('admits an added name on any port (a proxy or a port map in front), and this machine only with its port', () => {
+    for (const host of ['sandbox.test:4020', 'sandbox.test', 'SANDBOX.test:8080']) {
+      expect(doorRefusal(added, '/_sandbox/credentials', header({ host })), host).toBeUndefined();
+    }
+    expect(doorRefusal(added, '/partners', header({ host: 'localhost:8080' }))?.status).toBe(403);
+    const origin = header({ host: 'sandbox.test', origin: 'http://sandbox.test:3000' });
+    expect(doorRefusal(added, '/_sandbox/reset', origin)).toBeUndefined();
+  });
+
+  it('refuses another Host with 403 saying which option allows it', () => {
+    const refused = doorRefusal(added, '/partners', header({ host: 'other.test:4020' }));
+    expect(refused?.status).toBe(403);
+    expect(refused?.message).toBe(
+      'the sandbox answers only requests to localhost:4020, 127.0.0.1:4020, [::1]:4020 or sandbox.test, not Host "other.test:4020"; call it by one of those names, or start the sandbox with --allowed-hosts other.test (or SANDBOX_ALLOWED_HOSTS, or allowedHosts of startSandbox) to allow that name',
+    );
+    const page = doorRefusal(added, '/_sandbox/reset', header({ host: 'sandbox.test', origin: 'https://evil.test' }));
+    expect(page?.message).toMatch(
+      /not Origin "https:\/\/evil\.test"; start the sandbox with --allowed-hosts evil\.test /,
+    );
+  });
+
+  it('takes host names only: a scheme, a port or a path is refused naming the flag or the variable read', () => {
+    expect(settingsFromFlags({ 'allowed-hosts': 'sandbox, sandbox.test' }, refuse)).toEqual({
+      allowedHosts: ['sandbox', 'sandbox.test'],
+    });
+    for (const wrong of ['sandbox:4020', 'http://sandbox', 'sandbox/x', 'a,,b', 'user@sandbox']) {
+      expect(() => settingsFromFlags({ 'allowed-hosts': wrong }, refuse), wrong).toThrow(/^--allowed-hosts/);
+    }
+    const variable = { SANDBOX_ALLOWED_HOSTS: 'sandbox.test' };
+    expect(settingsFromFlags({}, refuse, variable)).toEqual({ allowedHosts: ['sandbox.test'] });
+    // The flag wins over the variable.
+    expect(settingsFromFlags({ 'allowed-hosts': 'ci.test' }, refuse, variable)).toEqual({ allowedHosts: ['ci.test'] });
+    expect(() => settingsFromFlags({}, refuse, { SANDBOX_ALLOWED_HOSTS: 'sandbox.test:4020' })).toThrow(
+      /^SANDBOX_ALLOWED_HOSTS must be a list of host names/,
+    );
+  });
+
+  it('guards a fetch handler given it by the URL host, on the control API by Origin too, and leaves one without it open', async () => {
+    const guarded = await createSandboxFetch({ allowedHosts: ['sandbox.test'], url: 'https://sandbox.example' });
+    const open = await createSandboxFetch();
+    try {
+      const credentials = (base: string, init?: RequestInit) => new Request(`${base}/_sandbox/credentials`, init);
+      expect((await guarded.fetch(credentials('https://sandbox.test'))).status).toBe(200);
+      expect((await guarded.fetch(credentials('http://localhost:8787'))).status).toBe(200);
+      expect((await guarded.fetch(credentials('https://sandbox.example'))).status).toBe(200);
+      const rebound = await guarded.fetch(credentials('http://rebind.attacker.test:8787'));
+      expect(rebound.status).toBe(403);
+      const body = await rebound.text();
+      expect(body).not.toContain(guarded.accessToken);
+      expect(JSON.parse(body).message).toContain(
+        'not Host "rebind.attacker.test:8787"; call it by one of those names, or create the handler with createSandboxFetch({ allowedHosts: [\'rebind.attacker.test\'] }) to allow that name',
+      );
+      const page = credentials('https://sandbox.test', { headers: { Origin: 'https://attacker.test' } });
+      expect((await guarded.fetch(page)).status).toBe(403);
+      expect((await open.fetch(credentials('http://rebind.attacker.test'))).status).toBe(200);
+    } finally {
+      guarded.close();
+      open.close();
+    }
   });
 });

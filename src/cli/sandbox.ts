@@ -11,22 +11,26 @@ const SETTINGS_FLAGS = Object.fromEntries(
   flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]),
 );
 
-/** The declared options of a parsed command line, each read and checked by its row; `refuse` is called with what is wrong, naming the flag. */
+/** The declared options of a parsed command line (or of `environment` where a row names a variable), each read and checked by its row; `refuse` is called with what is wrong, naming the flag or the variable. */
 export function settingsFromFlags(
   values: Record<string, unknown>,
   refuse: (message: string) => never,
+  environment: NodeJS.ProcessEnv = process.env,
 ): SandboxSettings {
   const settings: Record<string, unknown> = {};
-  for (const { name, flag, fromText, rule } of flagged) {
-    const text = values[flag.name];
+  for (const { name, flag, env, fromText, rule } of flagged) {
+    // The flag wins over its environment variable; a refusal names the one read.
+    const fromEnv = values[flag.name] === undefined && env !== undefined && environment[env] !== undefined;
+    const text = fromEnv ? environment[env!] : values[flag.name];
+    const source = fromEnv ? env! : `--${flag.name}`;
     if (text === undefined) continue;
     let value: unknown = text;
     try {
       if (typeof text === 'string' && fromText) value = fromText(text);
     } catch (err) {
-      refuse(`--${flag.name}: ${(err as Error).message}`);
+      refuse(`${source}: ${(err as Error).message}`);
     }
-    const refused = rule(value, `--${flag.name}`);
+    const refused = rule(value, source);
     if (refused) refuse(refused);
     settings[name] = value;
   }
@@ -42,6 +46,7 @@ const settingsHelp = () =>
   });
 
 const synopsis = [
+  '[--host ADDRESS]',
   '[--port PORT]',
   ...flagged.map(({ flag }) => `[${flagWords(flag)}]`),
   '[--state FILE]',
@@ -63,12 +68,16 @@ function wrapped(words: string[]): string {
 // --fault are the command's own (its port door's and its tests').
 export const SANDBOX_USAGE = `${wrapped(synopsis)}
 
-Serves a stateful sandbox of both APIs on 127.0.0.1: the partner integration
+Serves a stateful sandbox of both APIs (on 127.0.0.1 unless --host): the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
 (act as the end user or the reviewer, move the clock, seed and reset).
 Requests and answers are checked against the contract. Ctrl-C stops it.
 
 Options:
+  --host ADDRESS         address to listen on (default 127.0.0.1; 0.0.0.0 for every
+                         interface, as a CI service or a container); on any address
+                         only localhost, 127.0.0.1, [::1] and --allowed-hosts pass
+                         the Host check
   --port PORT            port to listen on (default 4020, or SANDBOX_PORT)
 ${settingsHelp().join('\n')}
   --state FILE           keep the whole state in FILE across restarts and crashes
@@ -89,6 +98,7 @@ export async function sandboxCommand(
 ): Promise<number> {
   const { values } = parseOptions('sandbox', argv, {
     ...SETTINGS_FLAGS,
+    host: { type: 'string' },
     port: { type: 'string' },
     state: { type: 'string' },
     fault: { type: 'string' },
@@ -112,6 +122,8 @@ export async function sandboxCommand(
   const settings = settingsFromFlags(values, (message) => {
     throw new UsageError(message, 'sandbox');
   });
+  if (values.host !== undefined && values.host.trim() === '')
+    throw new UsageError('--host must be an address such as 0.0.0.0 or 127.0.0.1, not empty', 'sandbox');
   if (values.state !== undefined && values.state.trim() === '')
     throw new UsageError('--state must not be empty', 'sandbox');
 
@@ -124,7 +136,7 @@ export async function sandboxCommand(
 
   let sandbox: Awaited<ReturnType<typeof serveSandbox>>;
   try {
-    sandbox = await serveSandbox({ ...settings, port, state: values.state, faults });
+    sandbox = await serveSandbox({ ...settings, host: values.host, port, state: values.state, faults });
   } catch (err) {
     const code = (err as { code?: string }).code;
     const reason =
@@ -138,6 +150,12 @@ export async function sandboxCommand(
   out(
     `  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`,
   );
+  if (values.host !== undefined || settings.allowedHosts !== undefined) {
+    const added = settings.allowedHosts?.length ? `, and ${settings.allowedHosts.join(', ')} on any port` : ' only';
+    out(
+      `  host check    listening on ${values.host ?? '127.0.0.1'}; answers Host localhost, 127.0.0.1 or [::1] with port ${new URL(sandbox.url).port}${added} (--allowed-hosts adds names)`,
+    );
+  }
   const target = sandbox.partner.webhookTarget();
   out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
   if (settings.webhookFaults?.length)

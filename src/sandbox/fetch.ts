@@ -9,6 +9,7 @@ import type { WebhookEvent } from '../webhooks/events.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
 import { isWebAddress } from '../web-address.js';
 import { createSandboxCore } from './core.js';
+import { doorRefusal, LOOPBACK_NAMES, type HostAllowlist } from './http/control-guard.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import type { RunningSandbox } from './in-process.js';
 import { aFunction, checkOptions, pickSettings, type OptionRule, type SandboxSettings } from './options.js';
@@ -25,7 +26,8 @@ export interface SandboxFetchOptions extends SandboxSettings {
   /**
    * The base URL a verification's `url` (the end user's page) carries, and
    * the home page names; `http://sandbox.localhost` when absent. The sandbox
-   * answers a request to any host.
+   * answers a request to any host, unless `allowedHosts` is given: then only
+   * those names, this one's and this machine's.
    */
   url?: string;
 }
@@ -65,6 +67,7 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   // Trailing slashes dropped: a verification's url appends its path.
   const url = typeof given === 'string' ? given.replace(/\/+$/, '') : given;
   checkOptions('createSandboxFetch', { ...options, url }, { fetch: aFunction, now: aFunction, url: originRule });
+  const allowed = fetchAllowlist(url, options.allowedHosts);
   const emitted = new EmittedWebhooks<WebhookEvent>();
   const core = createSandboxCore({
     // Only the declared options and this door's own: `port` given here by untyped code changes nothing.
@@ -91,7 +94,14 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
           'createSandboxFetch: fetch takes a Request (as MSW and Workers hand it over); for a URL and options, pass new Request(url, init)',
         );
       }
-      const answer = await core.answer(doorRequest(request));
+      const door = doorRequest(request);
+      // A Worker serving it is reached by any page: with allowedHosts, only those names reach the core.
+      // The URL's host stands for Host: a browser's Request carries none, and a Worker's URL is built from it.
+      const host = new URL(request.url).host;
+      const refusal =
+        allowed && doorRefusal(allowed, door.target, (name) => (name === 'host' ? host : door.header(name)));
+      if (refusal) return toResponse(request, core.refusal(door.target, refusal.status, refusal.message));
+      const answer = await core.answer(door);
       // A body that broke off mid-way has no one to answer; a fetch handler still answers.
       return answer ? toResponse(request, answer) : Response.error();
     },
@@ -108,6 +118,19 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   };
 }
 
+/**
+ * The names a guarded handler answers (none guarded without `allowedHosts`):
+ * any port, since a Worker or a proxy in front decides it.
+ */
+function fetchAllowlist(url: string, allowedHosts: string[] | undefined): HostAllowlist | undefined {
+  if (allowedHosts === undefined) return undefined;
+  return {
+    names: [...new Set([...LOOPBACK_NAMES, new URL(url).hostname])],
+    allowedHosts: allowedHosts.map((name) => name.toLowerCase()),
+    howToAllow: (name) => `create the handler with createSandboxFetch({ allowedHosts: ['${name}'] })`,
+  };
+}
+
 function doorRequest(request: Request): DoorRequest {
   const address = new URL(request.url);
   return {
@@ -119,6 +142,7 @@ function doorRequest(request: Request): DoorRequest {
     body: (limit) => readBody(request, limit),
   };
 }
+
 /**
  * The body, or undefined once it passes `limit` bytes: read chunk by chunk
  * and cancelled there, so a body far over the limit costs at most the limit

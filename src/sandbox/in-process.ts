@@ -16,8 +16,10 @@ export interface WaitForWebhookOptions {
 
 /** The options the `sandbox` command takes, under their names in code (`retryIntervalSeconds` for `--retry-interval`). */
 export interface StartSandboxOptions extends SandboxSettings {
-  /** Port to listen on, on 127.0.0.1; 0 (the default here) asks the system for a free one. */
+  /** Port to listen on; 0 (the default here) asks the system for a free one. */
   port?: number;
+  /** The address to listen on (`--host`), 127.0.0.1 when absent; on any other the Host check still admits only this machine's names and `allowedHosts`. */
+  host?: string;
   /** Keep the whole state in this file across restarts (`--state`); missing folders are created. Its saved key and token win over `authKey` and `accessToken`. */
   state?: string;
 }
@@ -70,12 +72,13 @@ const portRule: OptionRule = (value, name) =>
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  checkOptions('startSandbox', options, { port: portRule, state: nonEmptyText });
+  checkOptions('startSandbox', options, { port: portRule, state: nonEmptyText, host: nonEmptyText });
   const emitted = new EmittedWebhooks<WebhookEvent>();
   // Only the documented options: the server's own (faults, timeouts) stay the command's and the tests'.
   const sandbox = await serveSandbox({
     ...pickSettings(options),
     port: options.port ?? 0,
+    host: options.host,
     state: options.state,
     onWebhook: emitted.listener(options.onWebhook),
   });

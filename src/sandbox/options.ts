@@ -43,6 +43,14 @@ export interface SandboxSettings {
   allowUnknownFields?: boolean;
   /** Deliver webhooks as badly as the service may, so a receiver's tests meet it (`--webhook-faults`); none when absent. */
   webhookFaults?: WebhookFault[];
+  /**
+   * Names besides this machine's whose requests the sandbox answers, on any
+   * port (`--allowed-hosts`, `SANDBOX_ALLOWED_HOSTS`), as a CI service's
+   * `sandbox` or a proxy's name: a request with another `Host` (or another
+   * page's `Origin` on `/_sandbox`) gets 403. Given to `createSandboxFetch`,
+   * it guards the request's URL host likewise (unguarded when absent).
+   */
+  allowedHosts?: string[];
   /** Called with each webhook the sandbox emits (and its JSON text, which is what is signed), whether or not a `webhookUrl` is set. */
   onWebhook?: (event: WebhookEvent, body: string) => void;
   /** Called with one line for each webhook delivery that failed (event, address, status or error, when it is retried); written to stderr (`console.warn` by the fetch handler) when absent. */
@@ -56,6 +64,8 @@ export interface SandboxOption {
   rule: OptionRule;
   /** On the command line: the flag, the placeholder of its value (none for a switch) and its lines of --help. Absent for what only code can give (a function). */
   flag?: { name: string; value?: string; help: string[] };
+  /** The environment variable read when the flag is not given. */
+  env?: string;
   /** The flag's text as the value (the text itself when absent); throws, saying why, when it cannot be one. */
   fromText?: (text: string) => unknown;
 }
@@ -66,6 +76,23 @@ const positiveSeconds: OptionRule = (value, name) =>
   typeof value === 'number' && value > 0 ? undefined : `${name} must be a positive number of seconds`;
 export const aFunction: OptionRule = (value, name) =>
   typeof value === 'function' ? undefined : `${name} must be a function when given`;
+
+/** A host name as a Host header carries it, without scheme, port or path: `sandbox`, `sandbox.test`, `10.0.0.7`, `[fd00::1]`. */
+const isHostName = (name: unknown) => {
+  if (typeof name !== 'string' || !URL.canParse(`http://${name}`)) return false;
+  const url = new URL(`http://${name}`);
+  return url.hostname === name.toLowerCase() && url.port === '' && `http://${name.toLowerCase()}/` === url.href;
+};
+const hostNames: OptionRule = (value, name) =>
+  Array.isArray(value) && value.every(isHostName)
+    ? undefined
+    : `${name} must be a list of host names (such as sandbox.test, without scheme or port), not ${JSON.stringify(value)}`;
+/** `sandbox,sandbox.test` as its names; throws naming an empty one. */
+const commaSeparatedNames = (text: string) => {
+  const names = text.split(',').map((name) => name.trim());
+  if (names.includes('')) throw new Error(`an empty name in ${JSON.stringify(text)}; separate names with one comma`);
+  return names;
+};
 
 const faultLines = Object.entries(WEBHOOK_FAULTS).map(([name, what]) => `  ${name.padEnd(10)} ${what}`);
 
@@ -135,6 +162,22 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
         'naming the field, and the documented one it is close to)',
       ],
     },
+  },
+  allowedHosts: {
+    rule: hostNames,
+    flag: {
+      name: 'allowed-hosts',
+      value: 'NAMES',
+      help: [
+        'more names the Host check accepts, on any port, comma-',
+        "separated (or SANDBOX_ALLOWED_HOSTS): a CI service's",
+        "`sandbox`, a proxy's name; localhost, 127.0.0.1 and [::1]",
+        "with the sandbox's port always pass, and only they when",
+        'none is given, whatever --host',
+      ],
+    },
+    env: 'SANDBOX_ALLOWED_HOSTS',
+    fromText: commaSeparatedNames,
   },
   onWebhook: { rule: aFunction },
   onDeliveryFailure: { rule: aFunction },

@@ -29,6 +29,7 @@ export interface SandboxOptions extends SandboxSettings {
   port?: number;
   /** Keep the whole state in this file across restarts (`--state`). */
   state?: string;
+  /** The address to listen on (`--host`); 127.0.0.1 when absent. The Host check (allowedHosts) holds on every address. */
   host?: string;
   /** Check every answer against the documents and answer 500 on a violation (for tests). */
   validateResponses?: boolean;
@@ -114,6 +115,16 @@ function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, cl
   res.end(answer.body);
 }
 
+/**
+ * The host of the sandbox's `url` (verification pages, the banner): where it
+ * listens, or on every address (0.0.0.0, ::) the first allowed name, which
+ * other machines call it by (a CI service's `sandbox`), else 127.0.0.1.
+ */
+function urlHost(host: string, allowedHosts: string[] = []): string {
+  if (host === '0.0.0.0' || host === '::') return allowedHosts[0]?.toLowerCase() ?? '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** Starts the sandbox server; `startSandbox` of `@verification-service/contracts/sandbox` (in-process.ts) is this for a partner's test suite. */
 export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
@@ -184,9 +195,13 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // state is made once the server listens, in the same turn: no request is
   // read before it exists.
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host}:${port}`;
+  const url = `http://${urlHost(host, options.allowedHosts)}:${port}`;
   // This machine's names, and the one the sandbox listens under (its `url`).
-  allowed = { names: [...new Set([...LOOPBACK_NAMES, new URL(url).hostname])], port };
+  allowed = {
+    names: [...new Set([...LOOPBACK_NAMES, new URL(url).hostname])],
+    port,
+    allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()),
+  };
   let journal: EffectJournal | undefined;
   core = createSandboxCore({
     ...options,

@@ -4,7 +4,7 @@
 // test/runtime-webhooks.test.ts and test/runtime-sandbox-fetch.test.ts.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT } from '../../scripts/lib/paths.mjs';
@@ -23,10 +23,13 @@ const freePort = () =>
 
 /**
  * Serves `bundle` (an ES module file in `dir` whose default export is a
- * Worker's `{ fetch }`) with workerd and returns the JSON it answers `GET /`
- * with; throws with workerd's log when it does not answer 200.
+ * Worker's `{ fetch }`) with workerd on a free port of 127.0.0.1; resolves
+ * once it answers, with that port, a stop and its log so far, or throws with that log.
  */
-export async function answerOfWorkerd(dir: string, bundle: string): Promise<unknown> {
+export async function serveWorkerd(
+  dir: string,
+  bundle: string,
+): Promise<{ port: number; stop: () => void; log: () => string }> {
   const port = await freePort();
   writeFileSync(
     path.join(dir, 'config.capnp'),
@@ -44,19 +47,33 @@ const worker :Workerd.Worker = (
   const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'workerd'), ['serve', 'config.capnp'], { cwd: dir });
   let log = '';
   child.stderr.on('data', (d) => (log += d));
+  const stop = () => child.kill('SIGTERM');
+  for (let i = 0; i < 100; i++) {
+    // Any answer means it listens (a TCP connection refused is no answer).
+    const answered = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
+      socket.on('connect', () => socket.destroy());
+    });
+    if (answered) return { port, stop, log: () => log };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop();
+  throw new Error(`workerd did not answer: ${log}`);
+}
+
+/**
+ * Serves `bundle` with workerd (serveWorkerd) and returns the JSON it
+ * answers `GET /` with; throws when it does not answer 200.
+ */
+export async function answerOfWorkerd(dir: string, bundle: string): Promise<unknown> {
+  const { port, stop, log } = await serveWorkerd(dir, bundle);
   try {
-    for (let i = 0; i < 100; i++) {
-      const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
-      if (res) {
-        if (res.status !== 200) throw new Error(`workerd answered ${res.status}: ${await res.text()}\n${log}`);
-        return await res.json();
-      }
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`workerd did not answer: ${log}`);
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    if (res.status !== 200) throw new Error(`workerd answered ${res.status}: ${await res.text()}\n${log()}`);
+    return await res.json();
   } finally {
-    child.kill('SIGTERM');
+    stop();
   }
 }
 

@@ -1,11 +1,12 @@
-// The sandbox answers only the developer on this machine (S16). A web page
-// the developer visits can still send requests to 127.0.0.1; these checks
-// leave it none that reach an operation. At the node:http door, one
-// allowlist decides which Host and Origin are this machine's: a
-// DNS-rebinding page talks to the sandbox under its own name, so its Host
-// is not an allowed name with the sandbox's port (every route, the end
-// user's page too); on the control API (/_sandbox), a cross-origin fetch or
-// form carries its page's Origin. Behind either door, a request without
+// The sandbox answers only the developer on this machine and the names the
+// partner allows (S16, S48). A web page the developer visits can still send
+// requests to 127.0.0.1; these checks leave it none that reach an operation.
+// One allowlist decides which Host and Origin a door answers: this
+// machine's names, and those given by --allowed-hosts (a CI service's
+// `sandbox`); a DNS-rebinding page talks to the sandbox under its own name,
+// so its Host is not an allowed name (every route, the end user's page
+// too); on the control API (/_sandbox), a cross-origin fetch or form carries
+// its page's Origin. Behind either door, a request without
 // CORS consent cannot carry `Content-Type: application/json` (that makes it
 // non-simple, and the sandbox answers no preflight), so control POSTs and
 // PUTs require it.
@@ -14,18 +15,27 @@ import { readContentType } from './request-body.js';
 
 export type Refusal = { status: 403 | 415; message: string };
 
-/** The names of this machine that a request to the node:http door may use. */
+/** The names of this machine that a request to either door may use. */
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * Which Host and Origin the node:http door answers: a Host names one of
- * `names` with `port`; an Origin is a page of one of `names` on any port
- * (a local app's development server calling the control API).
+ * Which Host and Origin a door answers: a Host names one of `names` with
+ * `port` (any port when the door has none), or one of `allowedHosts` on any
+ * port (a proxy or a port map may put another port in front); an Origin is
+ * a page of any of these names on any port (a local app's development
+ * server calling the control API).
  */
 export interface HostAllowlist {
   names: readonly string[];
-  port: number;
+  port?: number;
+  /** The names the partner added (`--allowed-hosts`, `allowedHosts`), in lower case; none when absent. */
+  allowedHosts?: readonly string[];
+  /** What the partner does to allow `name`, said in the 403 (`NAME` when the Host is unreadable); the sandbox command's option when absent. */
+  howToAllow?: (name: string) => string;
 }
+
+const startWithName = (name: string) =>
+  `start the sandbox with --allowed-hosts ${name} (or SANDBOX_ALLOWED_HOSTS, or allowedHosts of startSandbox)`;
 
 /** The host name of a `Host` header (`[::1]` of `[::1]:4020`) and its port (80 when absent), in lower case. */
 function hostAndPort(host: string): { name: string; port: number } | undefined {
@@ -36,15 +46,36 @@ function hostAndPort(host: string): { name: string; port: number } | undefined {
 /** Whether an Origin is a page of an allowed name: not `null` (a sandboxed frame, a file), nor unparseable. */
 function allowedOrigin(allowed: HostAllowlist, origin: string): boolean {
   const url = URL.canParse(origin) ? new URL(origin) : undefined;
-  return (url?.protocol === 'http:' || url?.protocol === 'https:') && allowed.names.includes(url.hostname);
+  const names = [...allowed.names, ...(allowed.allowedHosts ?? [])];
+  return (url?.protocol === 'http:' || url?.protocol === 'https:') && names.includes(url.hostname);
+}
+
+/** The host name of an Origin, or `NAME` when it has none (`null`). */
+const originName = (origin: string) => (URL.canParse(origin) ? new URL(origin).hostname || 'NAME' : 'NAME');
+
+/** Whether a Host is an allowed name, and with the door's port when it is one of this machine's. */
+function allowedHost(allowed: HostAllowlist, named: { name: string; port: number } | undefined): boolean {
+  if (!named) return false;
+  if (allowed.allowedHosts?.includes(named.name)) return true;
+  return allowed.names.includes(named.name) && (allowed.port === undefined || named.port === allowed.port);
+}
+
+/** `localhost:4020, 127.0.0.1:4020, [::1]:4020 or sandbox.test`. */
+function listed(allowed: HostAllowlist): string {
+  const port = allowed.port === undefined ? '' : `:${allowed.port}`;
+  const added = allowed.allowedHosts ?? [];
+  const names = allowed.names.filter((name) => !added.includes(name));
+  const addresses = [...names.map((name) => `${name}${port}`), ...added];
+  return `${addresses.slice(0, -1).join(', ')} or ${addresses.at(-1)}`;
 }
 
 /**
- * Why the node:http door refuses a request for its Host or Origin, or
- * undefined when they are this machine's. Every route is guarded by Host:
- * under a rebound name a page could otherwise rotate the partner's key or
- * repoint its webhookUrl through the partner API. A fetch handler is handed
- * requests by the partner's own code, so it applies none of this.
+ * Why a door refuses a request for its Host or Origin, or undefined when
+ * they are allowed. Every route is guarded by Host: under a rebound name a
+ * page could otherwise rotate the partner's key or repoint its webhookUrl
+ * through the partner API. The node:http door always applies it; a fetch
+ * handler, handed requests by the partner's own code, only when given
+ * `allowedHosts` (a Worker serving it is reached by any page).
  */
 export function doorRefusal(
   allowed: HostAllowlist,
@@ -53,19 +84,18 @@ export function doorRefusal(
 ): Refusal | undefined {
   const host = header('host');
   const named = hostAndPort(host ?? '');
-  if (!named || !allowed.names.includes(named.name) || named.port !== allowed.port) {
-    const addresses = allowed.names.map((name) => `${name}:${allowed.port}`);
-    const listed = `${addresses.slice(0, -1).join(', ')} or ${addresses.at(-1)}`;
+  if (!allowedHost(allowed, named)) {
+    const how = (allowed.howToAllow ?? startWithName)(named?.name ?? 'NAME');
     return {
       status: 403,
-      message: `the sandbox answers only requests to ${listed}, not Host ${JSON.stringify(host ?? '')}; call it by one of those names`,
+      message: `the sandbox answers only requests to ${listed(allowed)}, not Host ${JSON.stringify(host ?? '')}; call it by one of those names, or ${how} to allow that name`,
     };
   }
   const origin = header('origin');
   if (apiOf(target) === 'sandbox' && origin !== undefined && !allowedOrigin(allowed, origin)) {
     return {
       status: 403,
-      message: `the control API answers no web page outside this machine, not Origin ${JSON.stringify(origin)}`,
+      message: `the control API answers no web page outside the allowed names, not Origin ${JSON.stringify(origin)}; ${(allowed.howToAllow ?? startWithName)(originName(origin))} to allow that page`,
     };
   }
   return undefined;
