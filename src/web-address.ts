@@ -6,5 +6,16 @@
 /** Whether a text is an http:// or https:// address with a host: a `javascript:` or `data:` URL, or a bare host name, is not. */
 export const isWebAddress = (text: string): boolean => /^https?:\/\/[^/]/i.test(text);
 
+/** The user and password in an address, up to its `@`. */
+const CREDENTIALS = /^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i;
+
 /** Whether an address carries a user or password (`https://user:password@…`), which would reach every log on its way. */
-export const hasCredentials = (text: string): boolean => /^[a-z][a-z\d+.-]*:\/\/[^/?#]*@/i.test(text);
+export const hasCredentials = (text: string): boolean => CREDENTIALS.test(text);
+
+/**
+ * An address as a log line may show it: a user or password replaced by
+ * `***` (`https://***@host/…`). Those are refused wherever an address is
+ * given, but one may still come from elsewhere (a state file written before
+ * the refusal), and a log line is read by more people than the address was.
+ */
+export const withoutCredentials = (text: string): string => text.replace(CREDENTIALS, '$1***@');

@@ -39,7 +39,7 @@ async function startChild(file: string): Promise<{ url: string; child: ChildProc
   await expect.poll(() => stdout + stderr, { timeout: 20_000 }).toMatch(/Ctrl-C stops it|error/);
   const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
   if (!url) throw new Error(`sandbox did not start: ${stderr}`);
-  return { url, child, stderr: () => stderr };
+  return { url, child, stdout: () => stdout, stderr: () => stderr };
 }
 
 const json = (body: unknown) => ({
@@ -274,5 +274,49 @@ describe('sandbox --state', () => {
     await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
       /has version 2, written by an older sandbox that journaled requests instead of their effects; this sandbox reads version 3 only: delete the file to start empty, or choose another --state path/,
     );
+  });
+
+  it('makes an existing file readable by its owner only when it opens it, as it makes a new one', async () => {
+    const file = stateFile();
+    const first = await serveSandbox({ port: 0, state: file });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    await first.close();
+    // As a copy, or another tool, leaves it: readable by every user of the machine.
+    fs.chmodSync(file, 0o644);
+    const sandbox = await serveSandbox({ port: 0, state: file });
+    // While it runs, before the compaction at shutdown rewrites the file.
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    await sandbox.close();
+    const empty = stateFile();
+    fs.writeFileSync(empty, '', { mode: 0o644 });
+    fs.chmodSync(empty, 0o644);
+    const fresh = await serveSandbox({ port: 0, state: empty });
+    expect(fs.statSync(empty).mode & 0o777).toBe(0o600);
+    await fresh.close();
+  });
+
+  it('never logs the user or password of a webhook address a state file still holds', {
+    timeout: HANG_CEILING_MS,
+  }, async () => {
+    const file = stateFile();
+    const address = 'http://127.0.0.1:9/hooks';
+    const first = await serveSandbox({ port: 0, state: file, webhookUrl: address });
+    await first.close();
+    // Written before addresses with credentials were refused: what loading must not print.
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).toContain(address);
+    fs.writeFileSync(file, text.replaceAll(address, 'http://lena:s3cret@127.0.0.1:9/hooks'));
+    const lines: string[] = [];
+    const sandbox = await serveSandbox({ port: 0, state: file, onDeliveryFailure: (line) => lines.push(line) });
+    sandbox.partner.createVerification(createBody(5));
+    await expect.poll(() => lines.length, { timeout: HANG_CEILING_MS }).toBeGreaterThan(0);
+    expect(lines[0]).toContain(' to http://***@127.0.0.1:9/hooks not delivered: ');
+    await sandbox.close();
+    const child = await startChild(file);
+    expect(child.stdout()).toMatch(/ {2}webhooks {6}http:\/\/\*\*\*@127\.0\.0\.1:9\/hooks\n/);
+    for (const logged of [...lines, child.stdout(), child.stderr()]) {
+      expect(logged).not.toContain('s3cret');
+      expect(logged).not.toContain('lena');
+    }
   });
 });

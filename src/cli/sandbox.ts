@@ -1,6 +1,7 @@
 import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/http/faults.js';
 import { DECLARED_OPTIONS, type SandboxOption, type SandboxSettings } from '../sandbox/options.js';
 import { serveSandbox } from '../sandbox/server.js';
+import { withoutCredentials } from '../web-address.js';
 import { EXIT, parseOptions, PROGRAM, UsageError } from './usage.js';
 
 const flagged = DECLARED_OPTIONS.flatMap(([name, { flag, ...read }]) => (flag ? [{ name, flag, ...read }] : []));
@@ -157,7 +158,10 @@ export async function sandboxCommand(
     );
   }
   const target = sandbox.partner.webhookTarget();
-  out(`  webhooks      ${target ?? 'not sent until PUT /partners sets webhookUrl'}`);
+  // A state file written before addresses with credentials were refused may still hold one.
+  out(
+    `  webhooks      ${target === undefined ? 'not sent until PUT /partners sets webhookUrl' : withoutCredentials(target)}`,
+  );
   if (settings.webhookFaults?.length)
     out(`  webhook faults ${settings.webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
   if (values.state !== undefined) out(`  state         ${values.state} (every acknowledged change survives a restart)`);

@@ -3,6 +3,7 @@
 // answer but 200 (or none) is retried on the retry interval. An API call
 // only enqueues, so a slow or dead receiver never slows or fails it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
+import { withoutCredentials } from '../../web-address.js';
 import { signWebhookPayloadAsync } from '../../webhooks/signature.js';
 import { DELAY_MS, REORDER_WINDOW_MS, shuffled, type WebhookFaultName } from '../common/webhook-faults.js';
 
@@ -213,7 +214,7 @@ export class WebhookDelivery {
     if (pending.generation !== this.generation) return; // dropped by a reset while recording
     pending.due = due;
     this.options.onFailure?.(
-      `webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${url} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`,
+      `webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${withoutCredentials(url)} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`,
     );
     pending.timer = setTimeout(() => this.send(pending), this.retryMs);
     unref(pending.timer);

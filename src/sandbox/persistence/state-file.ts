@@ -105,6 +105,7 @@ export class StateFile {
     // `--state .sandbox/state.jsonl` in a fresh checkout: the folder is made, as the file is.
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
+    ownerOnly(this.fd, file);
     if (fs.fstatSync(this.fd).size > validBytes) {
       fs.ftruncateSync(this.fd, validBytes);
       fs.fsyncSync(this.fd);
@@ -192,6 +193,23 @@ export class StateFile {
     // Compacting when the journal outgrows the snapshot keeps the file (and a
     // restart's loading) proportional to the state, at O(1) amortized per change.
     if (this.journalBytes > Math.max(this.snapshotBytes, 4 << 20)) this.compact();
+  }
+}
+
+/**
+ * Makes the file readable and writable by its owner only, as a new one is
+ * made: it holds the auth keys and access tokens, and an existing file
+ * (copied, or made by another tool with the usual 0644) would otherwise
+ * show them to every user of the machine until the next compaction.
+ */
+function ownerOnly(fd: number, file: string): void {
+  try {
+    fs.fchmodSync(fd, 0o600);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw new StateFileError(
+      `cannot make the state file ${file} readable by its owner only (${(err as Error).message}): it holds the sandbox's keys; give it to this user (chown) or choose another --state path`,
+    );
   }
 }
 
