@@ -29,6 +29,7 @@ import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveStatic } from '../scripts/lib/serve-static.mjs';
 import { cellText, documentTexts, markdownTables } from './helpers/document-texts.js';
 import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 import {
   CHROMIUM_ARGS,
   chooseLanguage,
@@ -86,7 +87,8 @@ if (!existsSync(CHROMIUM)) {
     });
   });
 } else {
-  describe('docs in a real browser', () => {
+  // Chromium renders each Redoc page in seconds on a quiet machine and many times that beside other runs.
+  describe('docs in a real browser', { timeout: HANG_CEILING_MS }, () => {
     let browser: Browser;
     let context: BrowserContext;
     let site: { url: string; close(): Promise<void> };
@@ -108,7 +110,7 @@ if (!existsSync(CHROMIUM)) {
         timeout: 20_000,
       });
       context = await browser.newContext({ viewport: VIEWPORT });
-    }, 30_000);
+    }, HANG_CEILING_MS);
 
     afterAll(async () => {
       await browser?.close();
@@ -212,7 +214,7 @@ if (!existsSync(CHROMIUM)) {
         // The tab in front: Chromium throttles the animation frames of a
         // background tab, and each click waits for two of them.
         await apiPages.get(name)!.page.bringToFront();
-      }, 30_000);
+      }, HANG_CEILING_MS);
       const shared = () => apiPages.get(name)!;
 
       it('renders the tables of its info and tag descriptions, cell by cell', async () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { cloneRoom, committedVersion, edit, git, sh } from './helpers/fresh-clone.js';
+import { HANG_CEILING_MS } from './helpers/ceilings.js';
 
 const room = cloneRoom('vc-release-steps-');
 afterAll(() => room.remove());
@@ -18,11 +19,12 @@ const gateLine = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
   .filter((l) => /^npm run diff\b/.test(l.trim()))
   .pop();
 
-describe('the breaking-change gate on a fresh clone', () => {
+// A fresh clone and its builds run many times slower on a loaded machine: a ceiling for a hang, not a measure.
+describe('the breaking-change gate on a fresh clone', { timeout: HANG_CEILING_MS }, () => {
   let clone = '';
   beforeAll(() => {
     clone = room.clone('gate');
-  });
+  }, HANG_CEILING_MS);
   const bundle = () => sh(clone, 'node scripts/build.mjs --only bundle');
 
   it('CI runs the gate as `npm run diff`', () => {
