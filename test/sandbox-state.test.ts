@@ -29,7 +29,9 @@ function stateFile(): string {
   return path.join(folder, 'state.jsonl');
 }
 
-async function startChild(file: string): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+async function startChild(
+  file: string,
+): Promise<{ url: string; child: ChildProcess; stdout: () => string; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--state', file, '--auth-key', FIRST_KEY]);
   children.push(child);
   let stdout = '';
