@@ -1,11 +1,29 @@
 // Every relative link and image of README.md and guides/*.md points at a file
 // that exists, and every #anchor at a heading of the target page (GitHub's
-// heading ids). Links inside code are not links and are not checked.
+// heading ids). A link by the repository's address (how a shipped page
+// reaches a page the tarball leaves out) lands the same way, on a file and
+// heading of this checkout. Links inside code are not links and are not checked.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { anchorsOf, isExternal, linksOf } from './helpers/markdown-links.js';
+
+// The repository's address, as the reference's is assumed (K2): the
+// organisation's GitHub repository behind its Pages site, on its main branch.
+const REPOSITORY = 'https://github.com/verification-service/contracts/';
+const REPOSITORY_FILES = `${REPOSITORY}blob/main/`;
+
+/**
+ * The repository file a link by the repository's address names, as a path
+ * from the page; other links unchanged; undefined for an address of the
+ * repository that names no file on its main branch.
+ */
+function inRepository(page: string, href: string): string | undefined {
+  if (!href.startsWith(REPOSITORY)) return href;
+  if (!href.startsWith(REPOSITORY_FILES)) return undefined;
+  return path.posix.relative(path.posix.dirname(page), href.slice(REPOSITORY_FILES.length));
+}
 
 const guidesDir = path.join(ROOT, 'guides');
 const PAGES = [
@@ -22,24 +40,29 @@ describe('links of the README and the guides', () => {
     }
   });
 
-  it.each(PAGES)('%s: every relative link resolves, anchors included', (page) => {
+  it.each(PAGES)('%s: every relative link and link into the repository resolves, anchors included', (page) => {
     const markdown = readFileSync(path.join(ROOT, page), 'utf8');
     const broken: string[] = [];
-    for (const href of linksOf(markdown)) {
+    for (const link of linksOf(markdown)) {
+      const href = inRepository(page, link);
+      if (href === undefined) {
+        broken.push(`${link}: link a file of the repository as ${REPOSITORY_FILES}<path>`);
+        continue;
+      }
       if (isExternal(href)) continue;
       const [target, anchor] = href.split('#') as [string, string | undefined];
       const file = target
         ? path.resolve(path.dirname(path.join(ROOT, page)), decodeURIComponent(target))
         : path.join(ROOT, page);
       if (!existsSync(file)) {
-        broken.push(`${href}: no file ${path.relative(ROOT, file)}`);
+        broken.push(`${link}: no file ${path.relative(ROOT, file)}`);
         continue;
       }
       if (
         anchor &&
         !(statSync(file).isFile() && file.endsWith('.md') && anchorsOf(readFileSync(file, 'utf8')).has(anchor))
       ) {
-        broken.push(`${href}: no heading #${anchor} in ${path.relative(ROOT, file)}`);
+        broken.push(`${link}: no heading #${anchor} in ${path.relative(ROOT, file)}`);
       }
     }
     expect(broken).toEqual([]);
@@ -56,6 +79,15 @@ describe('links of the README and the guides', () => {
       'run-it-twice',
       'run-it-twice-1',
     ]);
+  });
+
+  it("reads a link by the repository's address as the file it names (the checker itself)", () => {
+    expect(inRepository('README.md', `${REPOSITORY_FILES}guides/testing.md#end-to-end-tests`)).toBe(
+      'guides/testing.md#end-to-end-tests',
+    );
+    expect(inRepository('guides/sandbox.md', `${REPOSITORY_FILES}guides/benchmarks.md`)).toBe('benchmarks.md');
+    expect(inRepository('guides/sandbox.md', `${REPOSITORY}tree/main/guides`)).toBeUndefined();
+    expect(inRepository('guides/sandbox.md', 'https://example.com/x.md')).toBe('https://example.com/x.md');
   });
 });
 
