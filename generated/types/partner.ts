@@ -2023,7 +2023,7 @@ export interface components {
                 /**
                  * @description The partner-side user identifier of the request entry. The uuid
                  *     format is checked on the request; the answer echoes the value.
-                 * @example 3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90
+                 * @example f6b2d8a4-3c9e-4f17-a8d5-1e7c4b9a2f63
                  */
                 externalUserId: string;
                 /** @example +4915112345678 */

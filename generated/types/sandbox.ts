@@ -1100,7 +1100,7 @@ export interface components {
             requirements?: components["schemas"]["Requirement-2"][];
             /**
              * @description Address where the user completes the verification; a sandbox address when absent.
-             * @example http://127.0.0.1:4020/s/0b7d4f52-9c1e-4a8f-b3d6-5e2a71c9f084?token=6a1f0c2e-7b3d-4e59-8c1a-2d4f6b8e0a13
+             * @example http://127.0.0.1:4020/s/4c8e2a61-7d3f-4b95-a1e6-9f2b7c5d0e38?token=6a1f0c2e-7b3d-4e59-8c1a-2d4f6b8e0a13
              */
             url?: string;
             status?: components["schemas"]["VerificationStatus-2"];
@@ -1147,7 +1147,7 @@ export interface components {
          * @description ISO 8601 date-time in UTC with millisecond precision, as documented for
          *     `expiresAt`: exactly three fractional digits and a UTC offset (`Z`, or
          *     `+00:00`, which ISO 8601 also writes UTC as).
-         * @example 2026-03-21T09:26:53.589Z
+         * @example 2026-03-15T09:26:53.589Z
          */
         MillisecondTimestamp: string;
         /**
@@ -1185,7 +1185,7 @@ export interface components {
             requirements: components["schemas"]["Requirement-2"][];
             /**
              * @description Address where the user completes the verification.
-             * @example https://verify.example.com/s/6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14
+             * @example https://verify.example.com/s/6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14?token=eyJzaWQiOiI2ZjFjMmI5ZSJ9
              */
             url: string;
             status: components["schemas"]["VerificationStatus-2"];

@@ -206,7 +206,7 @@ export interface components {
          * @description ISO 8601 date-time in UTC with millisecond precision, as documented for
          *     `expiresAt`: exactly three fractional digits and a UTC offset (`Z`, or
          *     `+00:00`, which ISO 8601 also writes UTC as).
-         * @example 2026-03-21T09:26:53.589Z
+         * @example 2026-03-15T09:26:53.589Z
          */
         MillisecondTimestamp: string;
         /**
@@ -244,7 +244,7 @@ export interface components {
             requirements: components["schemas"]["Requirement"][];
             /**
              * @description Address where the user completes the verification.
-             * @example https://verify.example.com/s/6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14
+             * @example https://verify.example.com/s/6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14?token=eyJzaWQiOiI2ZjFjMmI5ZSJ9
              */
             url: string;
             status: components["schemas"]["VerificationStatus"];

@@ -80,15 +80,19 @@ export function userListProblems(story: Story): string[] {
   return problems;
 }
 
-/** A link `POST /users/external-users` created shows in some snapshot of its user. */
+/**
+ * A link `POST /users/external-users` created shows in some snapshot of the
+ * user holding its phone number: the service finds the user by that number,
+ * and `partnerUserId` is not documented to name the user.
+ */
 export function externalLinkProblems(story: Story): string[] {
   const problems: string[] = [];
   for (const { where, value } of story.externalUserBatches) {
     for (const link of value.externalUsersWithSuccess) {
-      const snapshots = story.users.filter((u) => u.id === link.partnerUserId);
+      const snapshots = story.users.filter((u) => u.phones.has(link.phoneNumber));
       if (!snapshots.some((u) => u.externalUsers.has(link.externalUserId))) {
         problems.push(
-          `${where}: links ${link.externalUserId} to user ${link.partnerUserId}, whose externalUsers never show it (${snapshots.map((u) => u.where)})`,
+          `${where}: links ${link.externalUserId} to the user of ${link.phoneNumber}, whose externalUsers never show it (${snapshots.map((u) => u.where)})`,
         );
       }
     }

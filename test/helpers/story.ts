@@ -111,7 +111,7 @@ function userSnapshot(
 }
 
 /** Every example value of a document: those its operations and webhooks show and its named examples. */
-function exampleValues(doc: Json): Seen<Json>[] {
+export function exampleValues(doc: Json): Seen<Json>[] {
   const found: Seen<Json>[] = Object.entries<Json>(doc.components?.examples ?? {}).map(([name, example]) => ({
     where: `#/components/examples/${name}`,
     value: deref(doc, example).value,
