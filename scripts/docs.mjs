@@ -11,6 +11,8 @@
 // `npm run dev` passes `only` to re-render just the APIs whose bundle changed.
 // Each page replaces the old one in a rename (scripts/lib/replace-file.mjs):
 // the page dev serves is never missing or half written.
+// Each API page gets a Try it button per operation, answered by the package's
+// sandbox running in the page, loaded on the first press (scripts/lib/try-it/).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,11 +22,13 @@ import { ROOT } from './lib/paths.mjs';
 import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
+import { buildTryItSandbox, tryItPageParts, withTryIt } from './lib/try-it/build.mjs';
 
 export async function docs(out, { only } = {}) {
   const dir = path.join(out, 'docs');
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'vc-docs-'));
   try {
+    await buildTryItSandbox(dir);
     const entries = await Promise.all(
       APIS.map(async (api) => {
         const doc = JSON.parse(await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8'));
@@ -37,7 +41,8 @@ export async function docs(out, { only } = {}) {
         await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered], {
           quiet: true,
         });
-        await replaceFile(path.join(dir, page), offline(await readFile(rendered, 'utf8')));
+        const html = withTryIt(offline(await readFile(rendered, 'utf8')), await tryItPageParts(api.name, doc));
+        await replaceFile(path.join(dir, page), html);
         return { ...api, page, version: doc.info.version };
       }),
     );

@@ -21,17 +21,15 @@
 // says what was not checked, and fails when CI=true.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { serveStatic } from '../scripts/lib/serve-static.mjs';
 import { cellText, documentTexts, markdownTables } from './helpers/document-texts.js';
 import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
 import {
-  CHROMIUM_ARGS,
   chooseLanguage,
   expectClean,
   expectSamples,
@@ -45,6 +43,8 @@ import {
   VIEWPORT,
   type OpenedPage,
   type OperationSamples,
+  openDocsBrowser,
+  withoutChromium,
 } from './helpers/redoc-page.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -72,20 +72,10 @@ const SITE_PAGES = [
 const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name;
 
 if (!existsSync(CHROMIUM)) {
-  describe('docs in a real browser', () => {
-    it('needs Chromium to check the docs', () => {
-      const message = [
-        `Chromium was not found at ${CHROMIUM} (set CHROMIUM_PATH to use another binary).`,
-        'NOT CHECKED: the rendered docs in generated/docs/ (index links, every operation and',
-        'webhook shown, Markdown tables rendered, no console errors, no request off loopback).',
-        'Install it with: apt-get install chromium',
-      ].join('\n');
-      if (process.env.CI === 'true') throw new Error(`CI=true and the docs browser check cannot run.\n${message}`);
-      const bar = '!'.repeat(88);
-      console.warn(`\n${bar}\n${message}\n${bar}\n`);
-      expect(existsSync(CHROMIUM)).toBe(false);
-    });
-  });
+  withoutChromium(CHROMIUM, 'docs in a real browser', 'the docs', [
+    'NOT CHECKED: the rendered docs in generated/docs/ (index links, every operation and',
+    'webhook shown, Markdown tables rendered, no console errors, no request off loopback).',
+  ]);
 } else {
   // Chromium renders each Redoc page in seconds on a quiet machine and many times that beside other runs.
   describe('docs in a real browser', { timeout: HANG_CEILING_MS }, () => {
@@ -101,15 +91,7 @@ if (!existsSync(CHROMIUM)) {
 
     beforeAll(async () => {
       mkdirSync(SHOTS, { recursive: true });
-      site = await serveStatic(DOCS);
-      // launch() gives the browser a fresh, empty profile of its own.
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        timeout: 20_000,
-      });
-      context = await browser.newContext({ viewport: VIEWPORT });
+      ({ site, browser, context } = await openDocsBrowser(CHROMIUM, DOCS));
     }, HANG_CEILING_MS);
 
     afterAll(async () => {

@@ -84,13 +84,16 @@ export function buildSteps(out) {
       inputs: [gen('openapi'), root('scripts', 'samples.mjs')],
       outputs: [gen('samples')],
     },
+    // The docs carry the sandbox for Try it, bundled from src/ with the validators.
     docs: {
       fn: docs,
-      after: ['samples'],
+      after: ['samples', 'validators'],
       quick: true,
       inputs: [
         gen('openapi'),
         gen('samples'),
+        gen('validators'),
+        root('src'),
         root('redocly.yaml'),
         root('scripts', 'docs.mjs'),
         root('scripts', 'lib', 'doc-pages.mjs'),

@@ -1,11 +1,15 @@
 // Driving a rendered docs page (Redoc 3, as @redocly/cli build-docs renders
-// it) in Chromium for test/docs-browser.test.ts: opening a page that records
-// what it must not do, reading and choosing the code samples of an operation,
-// and a screenshot of a failing test's page.
+// it) in Chromium for the docs' browser tests (docs-browser, docs-try-it):
+// the docs served and Chromium launched, the suite that says what it did not
+// check without Chromium, opening a page that records what it must not do,
+// reading and choosing the code samples of an operation, and a screenshot of
+// a failing test's page.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { expect, onTestFailed } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
+import { serveStatic } from '../../scripts/lib/serve-static.mjs';
 import { loadBundle, operationsOf } from './openapi.js';
 
 export const CHROMIUM_ARGS = [
@@ -40,6 +44,24 @@ export interface OpenedPage {
   trouble: Trouble;
 }
 
+export interface DocsBrowser {
+  site: { url: string; close(): Promise<void> };
+  browser: Browser;
+  context: BrowserContext;
+}
+
+/**
+ * `docs` served from 127.0.0.1 as a static host serves it, and headless
+ * Chromium at `executablePath` with one context (launch() gives the browser a
+ * fresh, empty profile of its own). Close `browser` and `site` after.
+ */
+export async function openDocsBrowser(executablePath: string, docs: string): Promise<DocsBrowser> {
+  const site = await serveStatic(docs);
+  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  return { site, browser, context };
+}
+
 /** A new page of `context` at `base/file` that records everything it must not do (one context serves every page: a context costs a second of browser CPU). */
 export async function openPage(context: BrowserContext, base: string, file: string): Promise<OpenedPage> {
   const page = await context.newPage();
@@ -64,6 +86,28 @@ export async function openPage(context: BrowserContext, base: string, file: stri
   expect(res?.status(), file).toBe(200);
   expect(res?.headers()['content-type'], file).toMatch(/^text\/html/);
   return { page, trouble };
+}
+
+/**
+ * The suite without Chromium at `executablePath`: it does not pretend. One test,
+ * "needs Chromium to check `what`", prints a banner naming what was not
+ * checked, and fails when CI=true.
+ */
+export function withoutChromium(executablePath: string, suite: string, what: string, notChecked: string[]) {
+  describe(suite, () => {
+    it(`needs Chromium to check ${what}`, () => {
+      const message = [
+        `Chromium was not found at ${executablePath} (set CHROMIUM_PATH to use another binary).`,
+        ...notChecked,
+        'Install it with: apt-get install chromium',
+      ].join('\n');
+      if (process.env.CI === 'true')
+        throw new Error(`CI=true and ${what} cannot be checked without Chromium.\n${message}`);
+      const bar = '!'.repeat(88);
+      console.warn(`\n${bar}\n${message}\n${bar}\n`);
+      expect(existsSync(executablePath)).toBe(false);
+    });
+  });
 }
 
 /** A full-page screenshot of the page in test-results/screenshots/ when the running test fails. */

@@ -1,0 +1,121 @@
+// Builds the reference's "Try it" (scripts/docs.mjs calls it): the in-page
+// sandbox as one classic script, generated/docs/try-it/sandbox.js, loaded
+// only when a reader first presses Try it, and the few hundred bytes each
+// API page carries from its first load: a style and a script that add a Try
+// it button to each operation Redoc renders and load the sandbox on the
+// first press. The pages stay static files; the script asks nothing of any
+// other host.
+import path from 'node:path';
+import { build, transform } from 'esbuild';
+import { ROOT } from '../paths.mjs';
+import { replaceFile } from '../replace-file.mjs';
+import { tryItOperations } from './forms.mjs';
+
+/** Where the in-page sandbox is written, relative to the docs folder (the pages load it from there). */
+export const TRY_IT_SCRIPT = 'try-it/sandbox.js';
+
+/** Bundles the in-page sandbox into `docsDir`/try-it/sandbox.js; resolves to its size in bytes. */
+export async function buildTryItSandbox(docsDir) {
+  const result = await build({
+    entryPoints: [path.join(import.meta.dirname, 'in-page.mjs')],
+    bundle: true,
+    // A classic script, not a module: a page opened from disk (file://) may load it too.
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    nodePaths: [path.join(ROOT, 'node_modules')],
+    absWorkingDir: ROOT,
+    tsconfig: path.join(ROOT, 'tsconfig.json'),
+    write: false,
+    logLevel: 'silent',
+  });
+  const [output] = result.outputFiles;
+  // Replaced in one rename, as the pages are: `npm run dev` may be serving it.
+  await replaceFile(path.join(docsDir, TRY_IT_SCRIPT), output.contents);
+  return output.contents.length;
+}
+
+// Redoc marks each operation's section `data-item-kind="httpItem"` with
+// `data-section-id` ending in the operationId in lower case; the button goes
+// first in its middle panel, above the heading. Sections render as they come
+// into view, so a MutationObserver adds the buttons as they appear.
+function addTryItButtons(config) {
+  let loading;
+  const load = () => {
+    loading ??= new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = config.script;
+      script.onload = () => resolve(globalThis.verificationTryIt);
+      script.onerror = () => {
+        loading = undefined;
+        reject(new Error(`${config.script} did not load; reload the page and press Try it again`));
+      };
+      document.head.append(script);
+    });
+    return loading;
+  };
+  const press = (button, operationId) => {
+    button.disabled = true;
+    button.nextElementSibling?.classList.contains('try-it-error') && button.nextElementSibling.remove();
+    load()
+      .then((tryIt) => tryIt.open(config.api, operationId))
+      .catch((err) => {
+        const note = document.createElement('span');
+        note.className = 'try-it-error';
+        note.setAttribute('role', 'alert');
+        note.textContent = `Try it failed: ${err.message}`;
+        button.after(note);
+      })
+      .finally(() => {
+        button.disabled = false;
+      });
+  };
+  const addButtons = () => {
+    for (const section of document.querySelectorAll('[data-item-kind="httpItem"][data-section-id]')) {
+      const operationId = config.operations[section.getAttribute('data-section-id').split('/').pop()];
+      const panel = section.querySelector('[data-testid="middle-panel"]');
+      if (!operationId || !panel || panel.querySelector(':scope > .try-it-button')) continue;
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'try-it-button';
+      button.dataset.operation = operationId;
+      button.textContent = 'Try it';
+      button.title = 'Send this request to the local sandbox in this package, running in this page';
+      button.addEventListener('click', () => press(button, operationId));
+      panel.prepend(button);
+    }
+  };
+  new MutationObserver(addButtons).observe(document.body, { childList: true, subtree: true });
+  addButtons();
+}
+
+const BUTTON_STYLE = `<style id="try-it-style">
+.try-it-button { align-self: flex-start; width: auto; margin: 0 0 12px; padding: 4px 14px; font: 600 13px system-ui, sans-serif; color: #fff;
+  background: #1f6feb; border: 0; border-radius: 4px; cursor: pointer; }
+.try-it-button:disabled { opacity: .6; cursor: progress; }
+.try-it-error { margin-left: 8px; color: #b42318; font: 13px system-ui, sans-serif; }
+</style>`;
+
+/** What an API page gains on its first load: the button style and script, with the page's operations. */
+export async function tryItPageParts(api, doc) {
+  const operations = Object.fromEntries(
+    tryItOperations(doc).map(({ operationId }) => [operationId.toLowerCase(), operationId]),
+  );
+  const config = { api, script: TRY_IT_SCRIPT, operations };
+  const { code } = await transform(`(${addTryItButtons})(${JSON.stringify(config)});`, {
+    minify: true,
+    target: 'es2022',
+    legalComments: 'none',
+  });
+  return `${BUTTON_STYLE}\n<script id="try-it-buttons">${code.trim()}</script>`;
+}
+
+/** The page with the Try it parts before `</body>` (once; a page without one is an error naming the fix). */
+export function withTryIt(html, parts) {
+  const at = html.lastIndexOf('</body>');
+  if (at === -1)
+    throw new Error('the rendered docs have no </body> to add Try it to; update scripts/lib/try-it/build.mjs');
+  return `${html.slice(0, at)}${parts}\n${html.slice(at)}`;
+}

@@ -1,0 +1,88 @@
+// What a "Try it" form opens with, read from a bundled document: the
+// operation's method and path, its path parameters with their examples, the
+// query as the document serializes its examples, the first example of its
+// JSON body, and the credential its security asks for. Runs in the page
+// (bundled into the in-page sandbox) and in Node (the tests), so it reads
+// plain objects only.
+
+/** The object a local `$ref` (`#/components/…`) points at, or the value itself. */
+function deref(doc, value) {
+  let current = value;
+  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((node, key) => node?.[key], doc);
+  }
+  return current;
+}
+
+/** The example a parameter or media type gives: `example`, else its first `examples` entry, else its schema's. */
+function exampleOf(doc, holder) {
+  if (holder === undefined) return undefined;
+  if ('example' in holder) return holder.example;
+  const first = Object.values(holder.examples ?? {})[0];
+  if (first !== undefined) return deref(doc, first).value;
+  const schema = deref(doc, holder.schema);
+  return schema?.examples?.[0] ?? schema?.example;
+}
+
+/** `name=value` pairs of a query parameter as OpenAPI's form style writes them (comma-separated unless exploded). */
+function queryPairs(parameter, value) {
+  if (!Array.isArray(value)) return [[parameter.name, String(value)]];
+  const exploded = parameter.explode ?? (parameter.style ?? 'form') === 'form';
+  return exploded ? value.map((item) => [parameter.name, String(item)]) : [[parameter.name, value.join(',')]];
+}
+
+/** Every operation of the document with Try it: method, path, operationId. */
+export function tryItOperations(doc) {
+  const methods = ['get', 'put', 'post', 'delete', 'patch'];
+  return Object.entries(doc.paths ?? {}).flatMap(([route, item]) =>
+    methods
+      .filter((method) => item[method]?.operationId)
+      .map((method) => ({ method, path: route, operationId: item[method].operationId })),
+  );
+}
+
+/**
+ * The form of one operation as it opens. `query` holds the required query
+ * parameters' examples; `queryExample` every parameter's, which a list's
+ * filters combined rarely all match, so the form shows it as a hint.
+ */
+export function tryItForm(doc, operationId) {
+  const found = tryItOperations(doc).find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`the document has no operation ${operationId}`);
+  const item = doc.paths[found.path];
+  const operation = item[found.method];
+  const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(doc, p));
+  const query = parameters.filter((p) => p.in === 'query');
+  const pairsOf = (list) => new URLSearchParams(list.flatMap((p) => queryPairs(p, exampleOf(doc, p) ?? ''))).toString();
+  const media = deref(doc, operation.requestBody)?.content?.['application/json'];
+  const body = media === undefined ? undefined : exampleOf(doc, media);
+  const security = operation.security ?? doc.security ?? [];
+  const schemes = doc.components?.securitySchemes ?? {};
+  const scheme = Object.keys(security[0] ?? {}).map((name) => schemes[name])[0];
+  return {
+    method: found.method.toUpperCase(),
+    path: found.path,
+    operationId,
+    summary: operation.summary ?? operationId,
+    pathParameters: parameters
+      .filter((p) => p.in === 'path')
+      .map((p) => ({ name: p.name, example: String(exampleOf(doc, p) ?? '') })),
+    query: pairsOf(query.filter((p) => p.required)).replace(/%2C/g, ','),
+    queryExample: pairsOf(query.filter((p) => exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
+    // An operation whose body is optional still opens with its example (`{}` when it has none).
+    body: media === undefined ? undefined : JSON.stringify(body ?? {}, null, 2),
+    credential: credentialOf(scheme),
+  };
+}
+
+/** The header the security scheme asks for: `X-Auth-Key` (an API key) or a bearer token. */
+function credentialOf(scheme) {
+  if (scheme?.type === 'apiKey' && scheme.in === 'header') return { header: scheme.name, kind: 'authKey' };
+  if (scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')
+    return { header: 'Authorization', kind: 'accessToken' };
+  return undefined;
+}
