@@ -74,6 +74,16 @@ describe('DECISIONS.md', () => {
     }
   });
 
+  it('labels each row as the page shows it: "assumed" in every row a description marks, in none it lists as marked by none', () => {
+    for (const { id, decision } of contractRows) {
+      if (unmarked.has(id)) expect(decision, `${id} assumes nothing, yet says so`).not.toMatch(/\bassumed\b/i);
+      else
+        expect(decision, `${id} is marked Assumed in the reference, so its decision says what is assumed`).toMatch(
+          /\bassumed\b/i,
+        );
+    }
+  });
+
   it('says the fixed answer shapes that rest on no documented rule are assumed (V10 nested objects, P9 create answer, P24 record type)', () => {
     const decision = (id: string) => contractRows.find((r) => r.id === id)!.decision;
     expect(decision('V10')).toMatch(

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { documentTexts } from './helpers/document-texts.js';
 import { loadBundle, operationsOf, validatorFor, type Json } from './helpers/openapi.js';
 
 const v2 = loadBundle('v2');
@@ -44,7 +45,7 @@ describe('statements the source documents do not make carry their Assumed marker
   it('server descriptions do not invent how the address is handed out; the info marks what is assumed (V13, P27)', () => {
     for (const [doc, id, claim] of [
       [v2, 'V13', /production address nor/],
-      [partner, 'P27', /sandbox address nor/],
+      [partner, 'P27', /sandbox environment nor/],
     ] as const) {
       const server = doc.servers[0].description as string;
       expect(server).not.toMatch(/handed out|handed over|with the integration|with the access token/);
@@ -181,6 +182,88 @@ describe('statements the source documents do not make carry their Assumed marker
     expect(partner.components.securitySchemes.authKey.description).toMatch(
       /`X-Auth-Key: <AUTH_KEY>` and `Content-Type: application\/json`\s+on every call/,
     );
+  });
+});
+
+describe("statements relaxed to the documents' words or marked where partners read them", () => {
+  const s = partner.components.schemas;
+  const texts = [v2, partner].flatMap((doc) => documentTexts(doc));
+
+  it('says nothing the documents leave open as a fact', () => {
+    const unsaid: [RegExp, string][] = [
+      [/one entry per requirement/i, 'the documents do not say collectedRequirements has one entry per requirement'],
+      [/at most one key is active/i, 'the documents say only that a rotation makes the previous key invalid'],
+      [/invalid at once|deactivates the previous one at once/i, 'no timing of the invalidation is documented'],
+      [/may be empty/i, 'the documents give `params` as an object, nothing more'],
+      [/service assigned to the device/i, 'who assigns `deviceId` is not documented'],
+      [/do not parse/i, 'the documents say nothing of the message wording'],
+      [/E\.164 form[^.]*expected/i, 'E.164 is documented only for user phone numbers and the filters (P17)'],
+      [/Timestamps are [^.;]*UTC/, 'UTC is documented only for `expiresAt` and the identity document'],
+      [/at or before this instant/, "`to`'s inclusiveness is not documented (P19)"],
+    ];
+    for (const [claim, why] of unsaid) {
+      const hits = texts.filter((t) => claim.test(t.text)).map((t) => t.at);
+      expect(hits, `${claim}: ${why}`).toEqual([]);
+    }
+    expect(s.VerificationPhoneNumber.properties.phoneNumber.pattern).toBeUndefined();
+  });
+
+  it('marks `isVerified` as required in each create request entry (P8)', () => {
+    expect([...s.VerificationPhoneNumber.required].sort()).toEqual(['isVerified', 'phoneNumber']);
+    expectMarked(s.VerificationCreate.properties.phoneNumbers.description, /needs both/, 'P8');
+    expectMarked(s.VerificationPhoneNumber.description, /needs `isVerified`/, 'P8');
+  });
+
+  it('states the inclusiveness of `to` once: not documented (P19)', () => {
+    const to = partner.components.parameters.To;
+    expect(to.name).toBe('to');
+    expectMarked(to.description, /exactly this\s+instant is kept is not documented/, 'P19');
+    expect(to.description.match(/inclusive|at or before|is kept/g)).toHaveLength(1);
+  });
+
+  it('marks "not paged" on the three lists without paging (P56)', () => {
+    for (const id of ['listVerificationUserActivities', 'getVerificationLinkedByDevice', 'getUserLinkedByDevice']) {
+      const op = operation(partner, id);
+      expectMarked(op.description, /not paged/, 'P56');
+      expect((op.parameters ?? []).map((p: Json) => p.name)).not.toContain('page');
+    }
+  });
+
+  it('marks the required fields of the bodies that mark none optional (P54), and `validTo` from `timeToExpiry` (P57)', () => {
+    expect(s.PartnerUpdate.required).toEqual(['webhookUrl']);
+    expectMarked(s.PartnerUpdate.description, /required/, 'P54');
+    expect(s.ExternalUsersCreate.required).toEqual(['externalUsers']);
+    expect([...s.ExternalUsersCreate.properties.externalUsers.items.required].sort()).toEqual([
+      'externalUserId',
+      'phoneNumber',
+    ]);
+    expectMarked(s.ExternalUsersCreate.description, /required/, 'P54');
+    expectMarked(s.VerificationCreate.properties.timeToExpiry.description, /validTo/, 'P57');
+    expectMarked(operation(partner, 'createVerification').description, /validTo` is the creation time/, 'P57');
+  });
+
+  it('never lets "sandbox" mean the local one where partners could read it as the service\'s environment', () => {
+    const page = readFileSync(path.join(ROOT, 'generated', 'docs', 'assumptions.html'), 'utf8').replace(
+      /<[^>]+>/g,
+      ' ',
+    );
+    const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
+    const partnerRows = decisions.slice(
+      decisions.indexOf('## v2 read API'),
+      decisions.indexOf('## Rows no description marks'),
+    );
+    for (const [where, text] of [
+      ...texts.map((t) => [t.at, t.text] as const),
+      ['assumptions.html', page] as const,
+      ['DECISIONS.md V and P rows', partnerRows] as const,
+    ]) {
+      const loose = text
+        .replace(/sandbox_base_url/g, '')
+        .replace(/local sandbox/gi, '')
+        .replace(/sandbox environment/gi, '');
+      expect(loose.match(/[^.]*\bsandbox\b[^.]*/i)?.[0], where).toBeUndefined();
+    }
+    expect(page.replace(/\s+/g, ' ')).toContain('The local sandbox in this package answers in that order.');
   });
 });
 

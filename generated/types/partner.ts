@@ -57,7 +57,7 @@ export interface paths {
         /**
          * Rotate the auth key
          * @description Creates a new auth key. The new key is active, and the previously active
-         *     key becomes invalid at once: calls still sending it are refused. The
+         *     key becomes invalid: calls still sending it are refused. The
          *     response lists the new active key and the previous key, now inactive,
          *     with their number in `count`. Switch every caller to the new key
          *     immediately.
@@ -119,8 +119,10 @@ export interface paths {
          *        and `externalUserId`, nothing is created and the answer is
          *        `409 Conflict` with an error message.
          *
-         *     The session expires `timeToExpiry` minutes after creation (default
-         *     10080, that is 7 days); `validTo` gives the time.
+         *     `timeToExpiry` is the session's lifetime in minutes (default 10080,
+         *     that is 7 days), and `validTo` its expiry time.
+         *     Assumed ([P57](assumptions.html#P57)): `validTo` is the creation time
+         *     plus `timeToExpiry` minutes.
          *
          *     `phoneNumber`, `isPhoneNumberVerified` and `requireFirstAndLastName`
          *     are deprecated: use `phoneNumbers` and `requirements`.
@@ -222,8 +224,11 @@ export interface paths {
          * List the user activities of a verification
          * @description Returns the user activities of the verification, each with the session
          *     it was recorded in; values seen are `startSession` and `cameraIssue`.
-         *     The list is not paged. `activity` is an open set: values other than the two seen may
-         *     appear.
+         *     `activity` is an open set: values other than the two seen may appear.
+         *
+         *     Assumed ([P56](assumptions.html#P56)): the list is not paged and takes no
+         *     `page` or `limit`; the service's documentation says lists are paged, but
+         *     gives this operation no paging query and no `count`.
          *
          *     The path starts with `/verification` (singular), as documented.
          *
@@ -249,7 +254,11 @@ export interface paths {
         /**
          * List verifications linked by device
          * @description Returns, for each device used for the verification, the verifications
-         *     made from that device. The list is not paged.
+         *     made from that device.
+         *
+         *     Assumed ([P56](assumptions.html#P56)): the list is not paged and takes no
+         *     `page` or `limit`; the service's documentation says lists are paged, but
+         *     gives this operation no paging query and no `count`.
          *
          *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
          *     give the success status; it is taken to be `200 OK`.
@@ -390,8 +399,11 @@ export interface paths {
         /**
          * List users linked by device
          * @description Returns, for each device of the user, the users seen on that device. The
-         *     queried user is included in the `users` list of each device. The list is
-         *     not paged.
+         *     queried user is included in the `users` list of each device.
+         *
+         *     Assumed ([P56](assumptions.html#P56)): the list is not paged and takes no
+         *     `page` or `limit`; the service's documentation says lists are paged, but
+         *     gives this operation no paging query and no `count`.
          *
          *     Assumed ([P1](assumptions.html#P1)): the service's documentation does not
          *     give the success status; it is taken to be `200 OK`.
@@ -508,9 +520,12 @@ export interface webhooks {
          *     service's documentation does not give the delivery method; it is taken to
          *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
-         *     15 minutes. Past deliveries are listed by
-         *     `GET /verifications/{verificationId}/webhooks` and
-         *     `GET /users/{userId}/webhooks`.
+         *     15 minutes.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): past deliveries of this webhook
+         *     are kept in the verification's history,
+         *     `GET /verifications/{verificationId}/webhooks`; the service's
+         *     documentation does not say which history holds which webhooks.
          */
         post: operations["verificationCreated"];
         delete?: never;
@@ -540,9 +555,12 @@ export interface webhooks {
          *     service's documentation does not give the delivery method; it is taken to
          *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
-         *     15 minutes. Past deliveries are listed by
-         *     `GET /verifications/{verificationId}/webhooks` and
-         *     `GET /users/{userId}/webhooks`.
+         *     15 minutes.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): past deliveries of this webhook
+         *     are kept in the verification's history,
+         *     `GET /verifications/{verificationId}/webhooks`; the service's
+         *     documentation does not say which history holds which webhooks.
          */
         post: operations["verificationUpdated"];
         delete?: never;
@@ -571,9 +589,11 @@ export interface webhooks {
          *     service's documentation does not give the delivery method; it is taken to
          *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
-         *     15 minutes. Past deliveries are listed by
-         *     `GET /verifications/{verificationId}/webhooks` and
-         *     `GET /users/{userId}/webhooks`.
+         *     15 minutes.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): past deliveries of this webhook
+         *     are kept in the user's history, `GET /users/{userId}/webhooks`; the
+         *     service's documentation does not say which history holds which webhooks.
          */
         post: operations["userCreated"];
         delete?: never;
@@ -602,9 +622,11 @@ export interface webhooks {
          *     service's documentation does not give the delivery method; it is taken to
          *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
-         *     15 minutes. Past deliveries are listed by
-         *     `GET /verifications/{verificationId}/webhooks` and
-         *     `GET /users/{userId}/webhooks`.
+         *     15 minutes.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): past deliveries of this webhook
+         *     are kept in the user's history, `GET /users/{userId}/webhooks`; the
+         *     service's documentation does not say which history holds which webhooks.
          */
         post: operations["userMerged"];
         delete?: never;
@@ -633,9 +655,11 @@ export interface webhooks {
          *     service's documentation does not give the delivery method; it is taken to
          *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
-         *     15 minutes. Past deliveries are listed by
-         *     `GET /verifications/{verificationId}/webhooks` and
-         *     `GET /users/{userId}/webhooks`.
+         *     15 minutes.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): past deliveries of this webhook
+         *     are kept in the user's history, `GET /users/{userId}/webhooks`; the
+         *     service's documentation does not say which history holds which webhooks.
          */
         post: operations["userUpdated"];
         delete?: never;
@@ -665,9 +689,11 @@ export interface webhooks {
          *     service's documentation does not give the delivery method; it is taken to
          *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
-         *     15 minutes. Past deliveries are listed by
-         *     `GET /verifications/{verificationId}/webhooks` and
-         *     `GET /users/{userId}/webhooks`.
+         *     15 minutes.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): past deliveries of this webhook
+         *     are kept in the user's history, `GET /users/{userId}/webhooks`; the
+         *     service's documentation does not say which history holds which webhooks.
          */
         post: operations["userDeleted"];
         delete?: never;
@@ -697,9 +723,11 @@ export interface webhooks {
          *     service's documentation does not give the delivery method; it is taken to
          *     be `POST`. Answer `200` once
          *     the webhook is accepted; any other answer makes the service retry every
-         *     15 minutes. Past deliveries are listed by
-         *     `GET /verifications/{verificationId}/webhooks` and
-         *     `GET /users/{userId}/webhooks`.
+         *     15 minutes.
+         *
+         *     Assumed ([P24](assumptions.html#P24)): past deliveries of this webhook
+         *     are kept in the user's history, `GET /users/{userId}/webhooks`; the
+         *     service's documentation does not say which history holds which webhooks.
          */
         post: operations["shareholderVerified"];
         delete?: never;
@@ -733,7 +761,12 @@ export interface components {
          * @example 2026-03-14T09:26:53.589Z
          */
         Timestamp: string;
-        /** @description The integrating partner, as the service knows it. */
+        /**
+         * @description The integrating partner, as the service knows it.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         Partner: {
             /**
              * @description Unique partner identifier.
@@ -769,12 +802,18 @@ export interface components {
              */
             statusCode?: number;
             /**
-             * @description Human-readable description of the error. Not a stable value; do not parse it.
+             * @description Human-readable description of the error; the documentation does not give its wording.
              * @example A verification for this phone number and external user is in review.
              */
             message: string;
         };
-        /** @description New webhook address of the partner. */
+        /**
+         * @description New webhook address of the partner.
+         *
+         *     Assumed ([P54](assumptions.html#P54)): `webhookUrl` is required; the
+         *     service's documentation gives the body as `{webhookUrl: string}` and does
+         *     not mark it optional.
+         */
         PartnerUpdate: {
             /**
              * Format: uri
@@ -788,8 +827,11 @@ export interface components {
             webhookUrl: string;
         };
         /**
-         * @description An integration auth key. At most one key is active: creating a key
-         *     deactivates the previous one at once.
+         * @description An integration auth key. Creating a key (`POST /auth-keys`) makes the
+         *     previously active key invalid.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         AuthKey: {
             /**
@@ -815,7 +857,12 @@ export interface components {
          * @example 42
          */
         Count: number;
-        /** @description Auth keys and their total number. */
+        /**
+         * @description Auth keys and their total number.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         AuthKeyList: {
             /** @description The keys on the requested page, at most the page size (50). */
             authKeys: components["schemas"]["AuthKey"][];
@@ -825,17 +872,29 @@ export interface components {
         EmptyObject: Record<string, never>;
         /**
          * @description The answer to a rotation (`POST /auth-keys`): as documented, the new active
-         *     key and the previous key, now inactive, with their number in `count`.
+         *     key and the previous key, now inactive, and `count`.
          *     The documentation names what the list holds, not its order: the new key
          *     (`active: true`) and the previous one (`active: false`) may come in either
          *     order.
          *
          *     Assumed ([P31](assumptions.html#P31)): further entries may follow the two
-         *     keys; they are accepted as plain auth keys.
+         *     keys; they are accepted as plain auth keys. `count` is the number of keys
+         *     in `authKeys`, not the number of keys the partner has.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         AuthKeyRotation: {
             /** @description The new active key and the previous, now inactive key, in any order. */
             authKeys: components["schemas"]["AuthKey"][];
+            /**
+             * @description The number of keys in `authKeys`.
+             *
+             *     Assumed ([P31](assumptions.html#P31)): the service's documentation
+             *     gives `count` in this answer without saying what it counts; it is
+             *     taken to count the keys of the answer (two after a rotation), not
+             *     every key the partner has.
+             */
             count: components["schemas"]["Count"];
         };
         /**
@@ -871,6 +930,7 @@ export interface components {
          *     | `waitingForUserInput` | closure / time | closed, or `validTo` reached | `closed` / `expired` | |
          *     | `inReview` | manual review | accepted | `completed` | a review may create a user (`user.created`) |
          *     | `completed` | revert operation, or the service's own later analysis finding irregularities | | `reverted` | `previousUserId` becomes available |
+         *     | `waitingForUserInput` | Assumed ([P55](assumptions.html#P55)): revert operation (revert rule 1; not in the service's states table) | the ID scan (`document`) already required | `reverted` | `previousUserId` is `null` |
          *
          *     `completed` carries `userId` and is in most cases final. `closed` and
          *     `expired` are final. No onward move is listed for `declined` and
@@ -878,11 +938,19 @@ export interface components {
          * @enum {string}
          */
         VerificationStatus: "created" | "started" | "waitingForUserInput" | "inReview" | "completed" | "declined" | "closed" | "expired" | "reverted";
-        /** @description A phone number of the verification. */
+        /**
+         * @description A phone number of the verification.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): both fields are always present. In the
+         *     create request each entry needs `isVerified` as well as `phoneNumber`
+         *     (`false` when the partner has not verified the number); the
+         *     documentation does not say whether `isVerified` may be left out.
+         */
         VerificationPhoneNumber: {
             /**
-             * @description The phone number, as supplied by the partner (E.164 form such as
-             *     `+4915112345678` is expected).
+             * @description The phone number, as supplied by the partner. The documentation gives
+             *     no format for it (a user's phone numbers are E.164), so any string is
+             *     accepted.
              * @example +4915112345678
              */
             phoneNumber: string;
@@ -902,11 +970,21 @@ export interface components {
          * @enum {string}
          */
         RequirementType: "firstAndLastName" | "dateOfBirth" | "document" | "phoneNumbers";
-        /** @description A piece of data the verification must collect. */
+        /**
+         * @description A piece of data the verification must collect.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         Requirement: {
             type: components["schemas"]["RequirementType"];
         };
-        /** @description First and last name collected from the end user. */
+        /**
+         * @description First and last name collected from the end user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         CollectedFirstAndLastName: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -929,7 +1007,12 @@ export interface components {
          * @example 1991-07-23
          */
         CalendarDate: string;
-        /** @description Date of birth collected from the end user. */
+        /**
+         * @description Date of birth collected from the end user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         CollectedDateOfBirth: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -950,7 +1033,12 @@ export interface components {
          * @example 2031-05-11T00:00:00.000Z
          */
         DocumentDate: components["schemas"]["Timestamp"] | components["schemas"]["CalendarDate"];
-        /** @description Identity document data collected from the end user. */
+        /**
+         * @description Identity document data collected from the end user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         CollectedDocument: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1002,6 +1090,9 @@ export interface components {
         /**
          * @description Phone numbers collected from the end user. Entries of this type carry no
          *     `verified` field.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         CollectedPhoneNumbers: {
             /**
@@ -1070,12 +1161,18 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              * @example +4915112345678
              */
             phoneNumber?: string;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             isPhoneNumberVerified?: boolean;
             /**
@@ -1105,6 +1202,9 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             requireFirstAndLastName?: boolean;
             /**
@@ -1115,7 +1215,7 @@ export interface components {
              *     the create request.
              */
             requirements?: components["schemas"]["Requirement"][];
-            /** @description The data collected so far, one entry per requirement; `result` is `null` until collected. */
+            /** @description The data collected so far; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
              * @description Identifier of the service user the verification resulted in. Available
@@ -1164,6 +1264,12 @@ export interface components {
              */
             author?: string;
             status: components["schemas"]["VerificationStatus"];
+            /**
+             * @description Key-value data the partner supplied at creation.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
+             */
             metadata?: components["schemas"]["Metadata"];
             /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
@@ -1172,7 +1278,12 @@ export interface components {
             /** @description Last update time. */
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description One page of verifications and the total number of matches. */
+        /**
+         * @description One page of verifications and the total number of matches.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         VerificationList: {
             /** @description The verifications on the requested page, at most the page size (50). Each has the fields of `GET /verifications/{verificationId}`. */
             verifications: components["schemas"]["Verification"][];
@@ -1216,6 +1327,10 @@ export interface components {
             /**
              * @description The end user's phone numbers. `isVerified: true` tells the service that
              *     the partner has already verified the number.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): each entry needs both
+             *     `phoneNumber` and `isVerified`; send `isVerified: false` for a number
+             *     the partner has not verified.
              */
             phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
             /**
@@ -1261,8 +1376,10 @@ export interface components {
             errorRedirectUrl?: string;
             /**
              * @description Lifetime of the session in minutes, 5 to 43200 (30 days). When omitted,
-             *     10080 (7 days). `validTo` of the created verification is the creation
-             *     time plus this duration.
+             *     10080 (7 days).
+             *
+             *     Assumed ([P57](assumptions.html#P57)): `validTo` of the created
+             *     verification is its creation time plus this duration.
              * @default 10080
              * @example 1440
              */
@@ -1283,6 +1400,9 @@ export interface components {
          * @description A `collectedRequirements` entry of a just-created verification: nothing is
          *     collected yet, so `result` is `null`. As in every entry, `verified` is
          *     present for every type except `phoneNumbers`.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         PendingCollectedRequirement: {
             /** @enum {string} */
@@ -1326,12 +1446,18 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              * @example +4915112345678
              */
             phoneNumber?: string;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             isPhoneNumberVerified?: boolean;
             /**
@@ -1361,6 +1487,9 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             requireFirstAndLastName?: boolean;
             /**
@@ -1371,7 +1500,7 @@ export interface components {
              *     the create request.
              */
             requirements?: components["schemas"]["Requirement"][];
-            /** @description One entry per requirement, each with `result` still `null`. */
+            /** @description The data to collect, each entry with `result` still `null`. */
             collectedRequirements: components["schemas"]["PendingCollectedRequirement"][];
             /**
              * @description Not available at creation (a user id is available only when `completed`).
@@ -1421,6 +1550,12 @@ export interface components {
              * @enum {string}
              */
             status: "created";
+            /**
+             * @description Key-value data the partner supplied at creation.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
+             */
             metadata?: components["schemas"]["Metadata"];
             /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
@@ -1448,7 +1583,12 @@ export interface components {
              */
             author: string;
         };
-        /** @description The reverted verification's identifier. */
+        /**
+         * @description The reverted verification's identifier.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         VerificationRevertResult: {
             /**
              * @description Identifier of the reverted verification.
@@ -1456,7 +1596,12 @@ export interface components {
              */
             id: string;
         };
-        /** @description A user activity of the verification, recorded in one of its sessions. */
+        /**
+         * @description A user activity of the verification, recorded in one of its sessions.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserActivity: {
             /**
              * @description The activity. Values seen: `startSession`, `cameraIssue`; what each
@@ -1473,7 +1618,12 @@ export interface components {
             sessionId: string;
             createdAt: components["schemas"]["Timestamp"];
         };
-        /** @description The end user's activities on a verification. Not paged. */
+        /**
+         * @description The end user's activities on a verification. Not paged.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserActivityList: {
             activities: components["schemas"]["UserActivity"][];
         };
@@ -1481,6 +1631,9 @@ export interface components {
          * @description Verifications made from the same devices as the queried verification,
          *     grouped by device. (Whether a device's list includes the queried
          *     verification itself is not documented; for users it does.)
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         VerificationLinkedByDevice: {
             /**
@@ -1491,7 +1644,7 @@ export interface components {
             /** @description One entry per device used for the queried verification. */
             linkedVerificationsByDevice: {
                 /**
-                 * @description Identifier the service assigned to the device.
+                 * @description Identifier of the device.
                  * @example dev_4f9a2c7e1b
                  */
                 deviceId: string;
@@ -1534,12 +1687,18 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              * @example +4915112345678
              */
             phoneNumber?: string;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             isPhoneNumberVerified?: boolean;
             /**
@@ -1569,6 +1728,9 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             requireFirstAndLastName?: boolean;
             /**
@@ -1579,22 +1741,25 @@ export interface components {
              *     the create request.
              */
             requirements?: components["schemas"]["Requirement"][];
-            /** @description The data collected so far, one entry per requirement; `result` is `null` until collected. */
+            /** @description The data collected so far; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
-             * @description Identifier of the service user the verification resulted in. Sent only
-             *     when `status` is `completed`; in every other status it is absent (or
-             *     `null`).
+             * @description Identifier of the service user the verification resulted in, sent only
+             *     when `status` is `completed`.
+             *
+             *     Assumed ([P9](assumptions.html#P9)): in every other status it is
+             *     absent or `null`.
              * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
              */
             userId?: string | null;
             /**
-             * @description Sent only when `status` is `reverted`. Assumed ([P9](assumptions.html#P9)): the
-             *     service's documentation does not say what it holds; it is taken to be
-             *     the identifier of the user the verification was attached to before it
-             *     was reverted (`null` when it was reverted from `waitingForUserInput`,
-             *     before any user held its data); in every other status it is absent (or
-             *     `null`).
+             * @description Sent only when `status` is `reverted`.
+             *
+             *     Assumed ([P9](assumptions.html#P9)): the service's documentation does
+             *     not say what it holds; it is taken to be the identifier of the user the
+             *     verification was attached to before it was reverted, and `null` when
+             *     it was reverted from `waitingForUserInput`, before any user held its
+             *     data. In every other status it is absent or `null`.
              * @example 4b8e2d6f-7a1c-4f93-a5d0-c2e9b7f1a364
              */
             previousUserId?: string | null;
@@ -1606,18 +1771,34 @@ export interface components {
              * @example Age check before the first e-scooter rental
              */
             reason?: string;
+            /**
+             * @description Key-value data the partner supplied at creation.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
+             */
             metadata?: components["schemas"]["Metadata"];
             /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
-            /** @description Last update time. */
+            /**
+             * @description Last update time.
+             *
+             *     Assumed ([P33](assumptions.html#P33)): sent in `verification.created`
+             *     too, where it is the creation time, though the create answer lacks
+             *     it.
+             */
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
          * @description `data` of `verification.created`: the verification just created. As for
          *     the create answer (rule 1 of `POST /verifications`), its `status` is
          *     `created` and every `collectedRequirements` entry has `result` `null`.
+         *
+         *     Assumed ([P33](assumptions.html#P33)): `updatedAt` is sent, as in every
+         *     `verification.*` webhook; the service's documentation lists it in the
+         *     webhook data and says only that the create answer lacks it.
          */
         VerificationCreatedEventData: components["schemas"]["VerificationEventData"] & {
             /**
@@ -1628,7 +1809,12 @@ export interface components {
             status?: "created";
             collectedRequirements?: components["schemas"]["PendingCollectedRequirement"][];
         };
-        /** @description Webhook `verification.created`: a verification is created. */
+        /**
+         * @description Webhook `verification.created`: a verification is created.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         VerificationCreatedEvent: {
             /**
              * Format: uuid
@@ -1655,7 +1841,12 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             data: components["schemas"]["VerificationCreatedEventData"];
         };
-        /** @description Webhook `verification.updated`: the status of a verification changed. */
+        /**
+         * @description Webhook `verification.updated`: the status of a verification changed.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         VerificationUpdatedEvent: {
             /**
              * Format: uuid
@@ -1689,14 +1880,24 @@ export interface components {
          * @enum {string}
          */
         EstimatedAge: "unknown" | "under8" | "over8" | "over13" | "over16" | "over18" | "over21" | "over25" | "over30";
-        /** @description A phone number of the user. */
+        /**
+         * @description A phone number of the user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserPhoneNumber: {
             phoneNumber: components["schemas"]["E164PhoneNumber"];
             createdAt: components["schemas"]["Timestamp"];
             /** @description Whether the number is verified, by the service or by the partner. */
             verified: boolean;
         };
-        /** @description A name the user has had; an entry of the name history. */
+        /**
+         * @description A name the user has had; an entry of the name history.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserName: {
             /** @example Lena */
             firstName: string;
@@ -1707,6 +1908,9 @@ export interface components {
         /**
          * @description A partner-side identifier linked to the user. A user with more than one
          *     entry has several partner accounts.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         ExternalUser: {
             /**
@@ -1720,6 +1924,9 @@ export interface components {
          * @description `data` of the `user.*` webhooks: the user, identified by `userId`. Field
          *     shapes are those of the User resource; `firstName`, `lastName` and
          *     `dateOfBirth` are optional: each may be absent.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         UserEventData: {
             /**
@@ -1743,7 +1950,12 @@ export interface components {
             names: components["schemas"]["UserName"][];
             externalUsers: components["schemas"]["ExternalUser"][];
         };
-        /** @description Webhook `user.created`: a new user account is created. */
+        /**
+         * @description Webhook `user.created`: a new user account is created.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserCreatedEvent: {
             /**
              * Format: uuid
@@ -1770,7 +1982,12 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             data: components["schemas"]["UserEventData"];
         };
-        /** @description Webhook `user.merged`: the user is merged with an existing account (a completed verification's face model matched an existing user). */
+        /**
+         * @description Webhook `user.merged`: the user is merged with an existing account (a completed verification's face model matched an existing user).
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserMergedEvent: {
             /**
              * Format: uuid
@@ -1797,7 +2014,12 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             data: components["schemas"]["UserEventData"];
         };
-        /** @description Webhook `user.updated`: user data changed (a phone number added or verified, personal data updated). */
+        /**
+         * @description Webhook `user.updated`: user data changed (a phone number added or verified, personal data updated).
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserUpdatedEvent: {
             /**
              * Format: uuid
@@ -1824,7 +2046,12 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             data: components["schemas"]["UserEventData"];
         };
-        /** @description Webhook `user.deleted`: the user's data is deleted. To obtain the data again, run a new verification. */
+        /**
+         * @description Webhook `user.deleted`: the user's data is deleted. To obtain the data again, run a new verification.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserDeletedEvent: {
             /**
              * Format: uuid
@@ -1851,7 +2078,12 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             data: components["schemas"]["UserEventData"];
         };
-        /** @description `data` of the `shareholder.verified` webhook. */
+        /**
+         * @description `data` of the `shareholder.verified` webhook.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         ShareholderEventData: {
             /**
              * @description Identifier of the user verified as shareholder.
@@ -1867,7 +2099,12 @@ export interface components {
             /** @description The partner-side identifiers linked to the user. */
             externalUserIds: string[];
         };
-        /** @description Webhook `shareholder.verified`: a verification of the user completed and the user is verified as shareholder. Sent every time this happens, not only the first time. */
+        /**
+         * @description Webhook `shareholder.verified`: a verification of the user completed and the user is verified as shareholder. Sent every time this happens, not only the first time.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         ShareholderVerifiedEvent: {
             /**
              * Format: uuid
@@ -1926,6 +2163,9 @@ export interface components {
         /**
          * @description A webhook sent about a verification, as kept in its history. Retries update
          *     this record (`success`, `retryAt`, `updatedAt`); they do not add records.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         VerificationWebhookRecord: {
             /**
@@ -1962,9 +2202,11 @@ export interface components {
              */
             retryAt: string | null;
             /**
-             * @description A text the service keeps with the record. The service's documentation
-             *     gives only its type, not what it holds or when it is sent, so it may be
-             *     absent.
+             * @description A text the service keeps with the record.
+             *
+             *     Assumed ([P24](assumptions.html#P24)): the service's documentation
+             *     gives only its type, not what it holds or when it is sent; it is taken
+             *     to be optional, so it may be absent.
              * @example Request failed with status code 503
              */
             reason?: string;
@@ -1973,13 +2215,23 @@ export interface components {
             /** @description Last update time of the record; every retry updates it. */
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description One page of the webhooks sent about the verification and their total number. */
+        /**
+         * @description One page of the webhooks sent about the verification and their total number.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         VerificationWebhookRecordList: {
             /** @description The webhook records on the requested page, at most the page size (50). */
             webhooks: components["schemas"]["VerificationWebhookRecord"][];
             count: components["schemas"]["Count"];
         };
-        /** @description A user of the service, as listed by `GET /users`. */
+        /**
+         * @description A user of the service, as listed by `GET /users`.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         User: {
             /**
              * @description Identifier assigned by the service.
@@ -1993,13 +2245,26 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description One page of users and the total number of matches. */
+        /**
+         * @description One page of users and the total number of matches.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserList: {
             /** @description The users on the requested page, at most the page size (50). */
             users: components["schemas"]["User"][];
             count: components["schemas"]["Count"];
         };
-        /** @description Request body of `POST /users/external-users`. */
+        /**
+         * @description Request body of `POST /users/external-users`.
+         *
+         *     Assumed ([P54](assumptions.html#P54)): `externalUsers`, and `phoneNumber`
+         *     and `externalUserId` in each entry, are required; the service's
+         *     documentation gives the body as
+         *     `{externalUsers: [{phoneNumber, externalUserId}]}` and marks none of them
+         *     optional.
+         */
         ExternalUsersCreate: {
             /**
              * @description Links to create. Each entry assigns the partner-side identifier
@@ -2007,16 +2272,22 @@ export interface components {
              */
             externalUsers: {
                 /**
-                 * @description Phone number of the service user (E.164 form expected). Any
-                 *     string is accepted here: numbers the service finds invalid are
-                 *     reported in `invalidPhoneNumbers` of the response.
+                 * @description Phone number of the service user. Any string is accepted here:
+                 *     numbers the service finds invalid are reported in
+                 *     `invalidPhoneNumbers` of the response (which numbers it finds
+                 *     invalid is not documented; a user's phone numbers are E.164).
                  * @example +4915112345678
                  */
                 phoneNumber: string;
                 externalUserId: components["schemas"]["ExternalUserId"];
             }[];
         };
-        /** @description Outcome of `POST /users/external-users`, entry by entry. */
+        /**
+         * @description Outcome of `POST /users/external-users`, entry by entry.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         ExternalUsersResult: {
             /** @description The links that were created. */
             externalUsersWithSuccess: {
@@ -2046,7 +2317,12 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "Passport" | "Government Issued Photo ID" | "Driver License";
-        /** @description An identity document of the user. */
+        /**
+         * @description An identity document of the user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserDocument: {
             /**
              * @description Document identifier.
@@ -2137,6 +2413,9 @@ export interface components {
         /**
          * @description Users seen on the same devices as the queried user, grouped by device. Each
          *     device's `users` list includes the queried user itself.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         UserLinkedByDevice: {
             /**
@@ -2147,7 +2426,7 @@ export interface components {
             /** @description One entry per device of the queried user. */
             linkedUsersByDevice: {
                 /**
-                 * @description Identifier the service assigned to the device.
+                 * @description Identifier of the device.
                  * @example dev_4f9a2c7e1b
                  */
                 deviceId: string;
@@ -2158,7 +2437,12 @@ export interface components {
                 }[];
             }[];
         };
-        /** @description The user's shareholder status. */
+        /**
+         * @description The user's shareholder status.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         Shares: {
             /** @description Whether the user is a shareholder. */
             isShareholder: boolean;
@@ -2169,7 +2453,12 @@ export interface components {
              */
             sharesNumber: number;
         };
-        /** @description A device fingerprint of the user and the events collected with it. */
+        /**
+         * @description A device fingerprint of the user and the events collected with it.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         Fingerprint: {
             /**
              * @description Fingerprint identifier.
@@ -2189,7 +2478,12 @@ export interface components {
                 };
             }[];
         };
-        /** @description One page of the user's fingerprints and the total number. */
+        /**
+         * @description One page of the user's fingerprints and the total number.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         FingerprintList: {
             /** @description The fingerprints on the requested page, at most the page size (50). */
             fingerprints: components["schemas"]["Fingerprint"][];
@@ -2198,6 +2492,9 @@ export interface components {
         /**
          * @description A webhook sent about a user, as kept in its history. Retries update this
          *     record (`success`, `retryAt`, `updatedAt`); they do not add records.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         UserWebhookRecord: {
             /**
@@ -2230,9 +2527,11 @@ export interface components {
              */
             retryAt: string | null;
             /**
-             * @description A text the service keeps with the record. The service's documentation
-             *     gives only its type, not what it holds or when it is sent, so it may be
-             *     absent.
+             * @description A text the service keeps with the record.
+             *
+             *     Assumed ([P24](assumptions.html#P24)): the service's documentation
+             *     gives only its type, not what it holds or when it is sent; it is taken
+             *     to be optional, so it may be absent.
              * @example Request failed with status code 503
              */
             reason?: string;
@@ -2241,7 +2540,12 @@ export interface components {
             /** @description Last update time of the record; every retry updates it. */
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description One page of the webhooks sent about the user and their total number. */
+        /**
+         * @description One page of the webhooks sent about the user and their total number.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         UserWebhookRecordList: {
             /** @description The webhook records on the requested page, at most the page size (50). */
             webhooks: components["schemas"]["UserWebhookRecord"][];
@@ -2274,13 +2578,17 @@ export interface components {
         Page: number;
         /**
          * @description Number of results per page, 0 to 50. When omitted, 15.
+         *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+         *     "numbers"; they are taken to be whole numbers.
          * @example 25
          */
         Limit: number;
         /**
          * @description Keep only results with any of these phone numbers (E.164). Comma-separated
          *     in one parameter; the leading `+` must be percent-encoded:
-         *     `phoneNumber=%2B4915112345678,%2B31612345678`.
+         *     `phoneNumber=%2B4915112345678,%2B31612345678`. Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+         *     (`%2C`) separates values as a literal one does; the documentation does
+         *     not say whether the service decodes the value before splitting it.
          * @example [
          *       "+4915112345678",
          *       "+31612345678"
@@ -2290,6 +2598,9 @@ export interface components {
         /**
          * @description Keep only results linked to any of these partner-side user identifiers
          *     (UUIDs). Comma-separated in one parameter.
+         *     Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+         *     (`%2C`) separates values as a literal one does; the documentation does
+         *     not say whether the service decodes the value before splitting it.
          * @example [
          *       "3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90",
          *       "8e4c1a7d-2b9f-4d36-a0e5-6c3f9b1d7a42"
@@ -2299,6 +2610,9 @@ export interface components {
         /**
          * @description Keep only verifications of any of these users (identifiers assigned by the
          *     service). Comma-separated in one parameter.
+         *     Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+         *     (`%2C`) separates values as a literal one does; the documentation does
+         *     not say whether the service decodes the value before splitting it.
          * @example [
          *       "e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53",
          *       "1a9f6c3e-5d2b-4e78-b0c4-8f7d2e6a9b15"
@@ -2306,7 +2620,10 @@ export interface components {
          */
         UserIdFilter: string[];
         /**
-         * @description Keep only verifications in any of these statuses. Comma-separated in one parameter.
+         * @description Keep only verifications in any of these statuses. Comma-separated in one
+         *     parameter. Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+         *     (`%2C`) separates values as a literal one does; the documentation does
+         *     not say whether the service decodes the value before splitting it.
          * @example [
          *       "inReview",
          *       "completed"
@@ -2321,17 +2638,16 @@ export interface components {
         From: string;
         /**
          * @description End of the time window, an RFC 3339 date-time compared on the field named
-         *     by `datetimeField`: results at or before this instant are kept.
-         *     Assumed ([P19](assumptions.html#P19)): the service's documentation words it "results not
-         *     older than this"; read with `from`, it is taken to bound the window from
-         *     above, and its inclusiveness is not documented.
+         *     by `datetimeField`. Assumed ([P19](assumptions.html#P19)): the service's
+         *     documentation words it "results not older than this"; read with `from`, it
+         *     is taken to bound the window from above. Whether a result at exactly this
+         *     instant is kept is not documented.
          * @example 2026-03-31T23:59:59.999Z
          */
         To: string;
         /**
-         * @description The field `from` and `to` apply to. Assumed ([P20](assumptions.html#P20)): the service's
-         *     documentation does not say which field is used when it is omitted; no
-         *     default is given.
+         * @description The field `from` and `to` apply to. The service's documentation does not
+         *     say which field is used when it is omitted, so no default is given.
          * @example updatedAt
          */
         DatetimeField: "createdAt" | "updatedAt" | "validTo";
@@ -2343,6 +2659,9 @@ export interface components {
         /**
          * @description Keep only the users with any of these identifiers (assigned by the
          *     service). Comma-separated in one parameter.
+         *     Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+         *     (`%2C`) separates values as a literal one does; the documentation does
+         *     not say whether the service decodes the value before splitting it.
          * @example [
          *       "e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53",
          *       "1a9f6c3e-5d2b-4e78-b0c4-8f7d2e6a9b15"
@@ -2452,6 +2771,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /**
                  * @description Number of results per page, 0 to 50. When omitted, 15.
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2541,13 +2862,17 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /**
                  * @description Number of results per page, 0 to 50. When omitted, 15.
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description Keep only results with any of these phone numbers (E.164). Comma-separated
                  *     in one parameter; the leading `+` must be percent-encoded:
-                 *     `phoneNumber=%2B4915112345678,%2B31612345678`.
+                 *     `phoneNumber=%2B4915112345678,%2B31612345678`. Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+                 *     (`%2C`) separates values as a literal one does; the documentation does
+                 *     not say whether the service decodes the value before splitting it.
                  * @example [
                  *       "+4915112345678",
                  *       "+31612345678"
@@ -2557,6 +2882,9 @@ export interface operations {
                 /**
                  * @description Keep only results linked to any of these partner-side user identifiers
                  *     (UUIDs). Comma-separated in one parameter.
+                 *     Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+                 *     (`%2C`) separates values as a literal one does; the documentation does
+                 *     not say whether the service decodes the value before splitting it.
                  * @example [
                  *       "3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90",
                  *       "8e4c1a7d-2b9f-4d36-a0e5-6c3f9b1d7a42"
@@ -2566,6 +2894,9 @@ export interface operations {
                 /**
                  * @description Keep only verifications of any of these users (identifiers assigned by the
                  *     service). Comma-separated in one parameter.
+                 *     Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+                 *     (`%2C`) separates values as a literal one does; the documentation does
+                 *     not say whether the service decodes the value before splitting it.
                  * @example [
                  *       "e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53",
                  *       "1a9f6c3e-5d2b-4e78-b0c4-8f7d2e6a9b15"
@@ -2573,7 +2904,10 @@ export interface operations {
                  */
                 userId?: components["parameters"]["UserIdFilter"];
                 /**
-                 * @description Keep only verifications in any of these statuses. Comma-separated in one parameter.
+                 * @description Keep only verifications in any of these statuses. Comma-separated in one
+                 *     parameter. Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+                 *     (`%2C`) separates values as a literal one does; the documentation does
+                 *     not say whether the service decodes the value before splitting it.
                  * @example [
                  *       "inReview",
                  *       "completed"
@@ -2588,17 +2922,16 @@ export interface operations {
                 from?: components["parameters"]["From"];
                 /**
                  * @description End of the time window, an RFC 3339 date-time compared on the field named
-                 *     by `datetimeField`: results at or before this instant are kept.
-                 *     Assumed ([P19](assumptions.html#P19)): the service's documentation words it "results not
-                 *     older than this"; read with `from`, it is taken to bound the window from
-                 *     above, and its inclusiveness is not documented.
+                 *     by `datetimeField`. Assumed ([P19](assumptions.html#P19)): the service's
+                 *     documentation words it "results not older than this"; read with `from`, it
+                 *     is taken to bound the window from above. Whether a result at exactly this
+                 *     instant is kept is not documented.
                  * @example 2026-03-31T23:59:59.999Z
                  */
                 to?: components["parameters"]["To"];
                 /**
-                 * @description The field `from` and `to` apply to. Assumed ([P20](assumptions.html#P20)): the service's
-                 *     documentation does not say which field is used when it is omitted; no
-                 *     default is given.
+                 * @description The field `from` and `to` apply to. The service's documentation does not
+                 *     say which field is used when it is omitted, so no default is given.
                  * @example updatedAt
                  */
                 datetimeField?: components["parameters"]["DatetimeField"];
@@ -2939,6 +3272,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /**
                  * @description Number of results per page, 0 to 50. When omitted, 15.
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];
@@ -3009,13 +3344,17 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /**
                  * @description Number of results per page, 0 to 50. When omitted, 15.
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description Keep only results with any of these phone numbers (E.164). Comma-separated
                  *     in one parameter; the leading `+` must be percent-encoded:
-                 *     `phoneNumber=%2B4915112345678,%2B31612345678`.
+                 *     `phoneNumber=%2B4915112345678,%2B31612345678`. Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+                 *     (`%2C`) separates values as a literal one does; the documentation does
+                 *     not say whether the service decodes the value before splitting it.
                  * @example [
                  *       "+4915112345678",
                  *       "+31612345678"
@@ -3025,6 +3364,9 @@ export interface operations {
                 /**
                  * @description Keep only results linked to any of these partner-side user identifiers
                  *     (UUIDs). Comma-separated in one parameter.
+                 *     Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+                 *     (`%2C`) separates values as a literal one does; the documentation does
+                 *     not say whether the service decodes the value before splitting it.
                  * @example [
                  *       "3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90",
                  *       "8e4c1a7d-2b9f-4d36-a0e5-6c3f9b1d7a42"
@@ -3034,6 +3376,9 @@ export interface operations {
                 /**
                  * @description Keep only the users with any of these identifiers (assigned by the
                  *     service). Comma-separated in one parameter.
+                 *     Assumed ([P18](assumptions.html#P18)): a percent-encoded comma
+                 *     (`%2C`) separates values as a literal one does; the documentation does
+                 *     not say whether the service decodes the value before splitting it.
                  * @example [
                  *       "e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53",
                  *       "1a9f6c3e-5d2b-4e78-b0c4-8f7d2e6a9b15"
@@ -3299,6 +3644,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /**
                  * @description Number of results per page, 0 to 50. When omitted, 15.
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];
@@ -3368,6 +3715,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /**
                  * @description Number of results per page, 0 to 50. When omitted, 15.
+                 *     Assumed ([P7](assumptions.html#P7)): the service's documentation calls paging values
+                 *     "numbers"; they are taken to be whole numbers.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];

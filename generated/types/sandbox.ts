@@ -485,11 +485,19 @@ export interface components {
              */
             deviceId?: string;
         };
-        /** @description A phone number of the verification. */
+        /**
+         * @description A phone number of the verification.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): both fields are always present. In the
+         *     create request each entry needs `isVerified` as well as `phoneNumber`
+         *     (`false` when the partner has not verified the number); the
+         *     documentation does not say whether `isVerified` may be left out.
+         */
         VerificationPhoneNumber: {
             /**
-             * @description The phone number, as supplied by the partner (E.164 form such as
-             *     `+4915112345678` is expected).
+             * @description The phone number, as supplied by the partner. The documentation gives
+             *     no format for it (a user's phone numbers are E.164), so any string is
+             *     accepted.
              * @example +4915112345678
              */
             phoneNumber: string;
@@ -509,11 +517,21 @@ export interface components {
          * @enum {string}
          */
         RequirementType: "firstAndLastName" | "dateOfBirth" | "document" | "phoneNumbers";
-        /** @description A piece of data the verification must collect. */
+        /**
+         * @description A piece of data the verification must collect.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         Requirement: {
             type: components["schemas"]["RequirementType"];
         };
-        /** @description First and last name collected from the end user. */
+        /**
+         * @description First and last name collected from the end user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         CollectedFirstAndLastName: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -536,7 +554,12 @@ export interface components {
          * @example 1991-07-23
          */
         CalendarDate: string;
-        /** @description Date of birth collected from the end user. */
+        /**
+         * @description Date of birth collected from the end user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         CollectedDateOfBirth: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -563,7 +586,12 @@ export interface components {
          * @example 2031-05-11T00:00:00.000Z
          */
         DocumentDate: components["schemas"]["Timestamp"] | components["schemas"]["CalendarDate"];
-        /** @description Identity document data collected from the end user. */
+        /**
+         * @description Identity document data collected from the end user.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         CollectedDocument: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -615,6 +643,9 @@ export interface components {
         /**
          * @description Phone numbers collected from the end user. Entries of this type carry no
          *     `verified` field.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
          */
         CollectedPhoneNumbers: {
             /**
@@ -674,6 +705,7 @@ export interface components {
          *     | `waitingForUserInput` | closure / time | closed, or `validTo` reached | `closed` / `expired` | |
          *     | `inReview` | manual review | accepted | `completed` | a review may create a user (`user.created`) |
          *     | `completed` | revert operation, or the service's own later analysis finding irregularities | | `reverted` | `previousUserId` becomes available |
+         *     | `waitingForUserInput` | Assumed ([P55](assumptions.html#P55)): revert operation (revert rule 1; not in the service's states table) | the ID scan (`document`) already required | `reverted` | `previousUserId` is `null` |
          *
          *     `completed` carries `userId` and is in most cases final. `closed` and
          *     `expired` are final. No onward move is listed for `declined` and
@@ -717,12 +749,18 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              * @example +4915112345678
              */
             phoneNumber?: string;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             isPhoneNumberVerified?: boolean;
             /**
@@ -752,6 +790,9 @@ export interface components {
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
              */
             requireFirstAndLastName?: boolean;
             /**
@@ -762,7 +803,7 @@ export interface components {
              *     the create request.
              */
             requirements?: components["schemas"]["Requirement"][];
-            /** @description The data collected so far, one entry per requirement; `result` is `null` until collected. */
+            /** @description The data collected so far; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
              * @description Identifier of the service user the verification resulted in. Available
@@ -811,6 +852,12 @@ export interface components {
              */
             author?: string;
             status: components["schemas"]["VerificationStatus"];
+            /**
+             * @description Key-value data the partner supplied at creation.
+             *
+             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
+             *     did not send it at creation.
+             */
             metadata?: components["schemas"]["Metadata"];
             /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
@@ -932,7 +979,12 @@ export interface components {
              */
             sharesNumber: number;
         };
-        /** @description The user's shareholder status. */
+        /**
+         * @description The user's shareholder status.
+         *
+         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
+         *     always sent; the service's documentation marks none of them optional.
+         */
         Shares: {
             /** @description Whether the user is a shareholder. */
             isShareholder: boolean;
@@ -967,10 +1019,11 @@ export interface components {
         "VerificationStatus-2": "CREATED" | "STARTED" | "EXPIRED" | "USER_DATA_COLLECTED" | "REVIEW" | "APPROVED" | "DECLINED";
         /**
          * Format: date-time
-         * @description ISO 8601 date-time in UTC. Millisecond precision is documented only for
-         *     `expiresAt` (see `MillisecondTimestamp`). Assumed ([V15](assumptions.html#V15)): the
-         *     service's documentation states no precision for the other timestamps; any
-         *     valid date-time is accepted.
+         * @description ISO 8601 date-time. UTC is documented for `expiresAt` and for the
+         *     identity document's timestamps, and millisecond precision only for
+         *     `expiresAt` (see `MillisecondTimestamp`); the service's documentation
+         *     states neither for the other timestamps, so any valid date-time is
+         *     accepted.
          * @example 2026-03-14T09:26:53.589Z
          */
         "Timestamp-2": string;
@@ -1038,8 +1091,8 @@ export interface components {
              * @description Age estimate from the face scan. The document shows values of the form
              *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
              *     is not shown, and the same service's partner interface also estimates
-             *     `unknown` and `under8`. Assumed ([V16](assumptions.html#V16)): the complete set is not
-             *     documented; any string is accepted.
+             *     `unknown` and `under8`. As the complete set is not documented, any
+             *     string is accepted.
              * @example OVER_18
              */
             ageEstimation: string;

@@ -98,10 +98,11 @@ export interface components {
         CalendarDate: string;
         /**
          * Format: date-time
-         * @description ISO 8601 date-time in UTC. Millisecond precision is documented only for
-         *     `expiresAt` (see `MillisecondTimestamp`). Assumed ([V15](assumptions.html#V15)): the
-         *     service's documentation states no precision for the other timestamps; any
-         *     valid date-time is accepted.
+         * @description ISO 8601 date-time. UTC is documented for `expiresAt` and for the
+         *     identity document's timestamps, and millisecond precision only for
+         *     `expiresAt` (see `MillisecondTimestamp`); the service's documentation
+         *     states neither for the other timestamps, so any valid date-time is
+         *     accepted.
          * @example 2026-03-14T09:26:53.589Z
          */
         Timestamp: string;
@@ -169,8 +170,8 @@ export interface components {
              * @description Age estimate from the face scan. The document shows values of the form
              *     `OVER_<n>` (for example `OVER_18`), but says the complete set of values
              *     is not shown, and the same service's partner interface also estimates
-             *     `unknown` and `under8`. Assumed ([V16](assumptions.html#V16)): the complete set is not
-             *     documented; any string is accepted.
+             *     `unknown` and `under8`. As the complete set is not documented, any
+             *     string is accepted.
              * @example OVER_18
              */
             ageEstimation: string;
@@ -286,7 +287,7 @@ export interface components {
              * @example REQUIRED
              */
             reasonCode: string;
-            /** @description Parameters of the rule that failed (for example a bound); may be empty. */
+            /** @description Parameters of the rule that failed (for example a bound); their keys are not documented. */
             params: {
                 [key: string]: unknown;
             };
@@ -295,7 +296,8 @@ export interface components {
         Error: {
             /**
              * Format: int32
-             * @description The HTTP status of the response.
+             * @description The HTTP status of the response. An HTTP status code is a number from
+             *     100 to 599 (RFC 9110, section 15), so other values are refused.
              * @example 404
              */
             statusCode: number;
@@ -327,7 +329,7 @@ export interface components {
              */
             code?: "VALIDATION_ERROR";
             /**
-             * @description The documented text. Assumed ([V14](assumptions.html#V14)): a human-readable text, so other texts are accepted too.
+             * @description The documented text. It is human-readable text, so other texts are accepted too.
              * @example Input data is invalid. Please check the details.
              */
             message?: unknown;
@@ -345,7 +347,7 @@ export interface components {
              */
             code?: "UNAUTHORIZED_ERROR";
             /**
-             * @description The documented text. Assumed ([V14](assumptions.html#V14)): a human-readable text, so other texts are accepted too.
+             * @description The documented text. It is human-readable text, so other texts are accepted too.
              * @example Unauthorized
              */
             message?: unknown;
@@ -363,7 +365,7 @@ export interface components {
              */
             code?: "NOT_FOUND_ERROR";
             /**
-             * @description The documented text. Assumed ([V14](assumptions.html#V14)): a human-readable text, so other texts are accepted too.
+             * @description The documented text. It is human-readable text, so other texts are accepted too.
              * @example Not found
              */
             message?: unknown;
