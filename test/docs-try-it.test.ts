@@ -8,9 +8,9 @@
 // used; the end user's page opens in a new tab served by the same in-page
 // sandbox; a body edited into a mistake gets the sandbox's 400 naming the
 // field; every request of every tab goes to the docs' own address for a file
-// that is there. The v2 page likewise, with its bearer token. Without
-// Chromium the browser part says what it did not check (failing with
-// CI=true); the byte budget needs no browser.
+// that is there. The v2 page likewise, with its bearer token, and the
+// control API's page. Without Chromium the browser part says what it did not
+// check (failing with CI=true); the byte budget needs no browser.
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -228,6 +228,20 @@ if (!existsSync(CHROMIUM)) {
       await page.close();
     });
 
+    it('sandbox.html: Try it on every control operation; GET /_sandbox/clock answered, the panel saying the service has no control API', async () => {
+      const opened = await openWithButtons('sandbox');
+      const { page } = opened;
+      await pressTryIt(page, 'sandbox', 'getClock');
+      expect(await page.locator('#try-it-panel .try-it-note').textContent()).toContain(
+        'This control API belongs to the local sandbox alone: the service has none.',
+      );
+      const clock = await send(page);
+      expect(clock.status).toBe(200);
+      answerValidator('sandbox', '/_sandbox/clock', 'get', 200)(clock.body);
+      await expectClean(opened);
+      await page.close();
+    });
+
     it("every request of every tab went to the docs' own address, for a file that is there; the sandbox script loaded once per page", () => {
       expect(requests.length).toBeGreaterThan(2);
       const elsewhere = requests.filter(
@@ -239,7 +253,7 @@ if (!existsSync(CHROMIUM)) {
         .map((url) => decodeURIComponent(new URL(url).pathname))
         .filter((file) => !existsSync(path.join(DOCS, file)) || !statSync(path.join(DOCS, file)).isFile());
       expect(missing, 'requests for files the docs do not have').toEqual([]);
-      expect(requests.filter((url) => url.endsWith(TRY_IT_SCRIPT))).toHaveLength(2);
+      expect(requests.filter((url) => url.endsWith(TRY_IT_SCRIPT))).toHaveLength(3);
     });
   });
 }
