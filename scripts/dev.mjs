@@ -3,8 +3,9 @@
 // bundle, scripts/build.mjs; the changed sources, scripts/lib/dev-sources.mjs), serves
 // the rendered docs on 127.0.0.1 and reloads the open page when they change,
 // and keeps the Prism mocks and the sandbox running on the new bundles
-// (scripts/lib/dev-servers.mjs). The docs come first after an edit; lint,
-// types, validators and compile follow, and their problems are printed
+// (scripts/lib/dev-servers.mjs). The docs come first after an edit (with the
+// validators their Try it sandbox bundles); lint, types and compile follow,
+// and their problems are printed
 // without stopping the watcher. A save under src/ compiles and restarts the
 // sandbox. It owns generated/ while it runs: every build it runs waits its
 // turn in one queue, `npm run build` in this checkout among them
@@ -206,7 +207,7 @@ async function main() {
   log(`docs: ${site.url}/ (reload on change)`);
 
   /**
-   * Runs lint, types, validators and compile in the background, after the
+   * Runs lint, types and compile in the background, after the
    * quick steps of a save or alone after a change under src/. A newer turn
    * of the queue stops them; the sandbox restarts when compile rewrote its code.
    */
@@ -235,8 +236,8 @@ async function main() {
     });
   }
 
-  // An edit runs the quick steps at once (bundle, samples, docs), then the
-  // slow ones (lint, types, validators, compile) in the background; a newer
+  // An edit runs the quick steps at once (bundle, samples, validators, docs),
+  // then the slow ones (lint, types, compile) in the background; a newer
   // edit stops those (their tools are killed) and starts over. A stopped or
   // failed compile leaves generated/lib whole (scripts/compile.mjs).
   let docsFailed = false;
