@@ -110,11 +110,15 @@ describe('batch external users (operation 16)', () => {
     });
     expectResponse('/users/external-users', 'post', '201', result);
     expect(result).toEqual({
-      externalUsersWithSuccess: [{ externalUserId: EXT_C, phoneNumber: PHONE, partnerUserId: userId }],
+      externalUsersWithSuccess: [{ externalUserId: EXT_C, phoneNumber: PHONE, partnerUserId: expect.any(String) }],
       invalidPhoneNumbers: ['+49 151 1234'],
       unknownPhoneNumbers: ['+4930123456'],
       duplicatedExternalUserIds: [EXT_A, EXT_C],
     });
+    // `partnerUserId` is an id of the link, not of the user: nothing documents more (S3).
+    const { partnerUserId } = result.externalUsersWithSuccess[0];
+    expect(partnerUserId).not.toBe(userId);
+    expect(t.state.listUsers({}).users.map((u) => u.id)).not.toContain(partnerUserId);
     expect(getUser(userId).externalUsers.map((e) => e.id)).toEqual([EXT_A, EXT_C]);
     expect(t.state.listUsers({ externalUserId: [EXT_C] }).users.map((u) => u.id)).toEqual([userId]);
   });

@@ -273,9 +273,9 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
       user.externalUsers.push({ id: externalUserId, createdAt: now });
       user.updatedAt = now;
       putUser(store, user);
-      // The source says nothing of `partnerUserId`: the sandbox answers the id of the service user
-      // linked to, the one thing the partner does not already know from its own request.
-      result.externalUsersWithSuccess.push({ externalUserId, phoneNumber, partnerUserId: user.id });
+      // The documents say nothing of `partnerUserId`: a fresh id per link, never the user's id, so a
+      // client that takes it for the user's id fails here rather than against the service (S3).
+      result.externalUsersWithSuccess.push({ externalUserId, phoneNumber, partnerUserId: store.newId() });
     }
   }
   return result;
