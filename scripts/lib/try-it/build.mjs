@@ -58,7 +58,8 @@ function addTryItButtons(config) {
   };
   const press = (button, operationId) => {
     button.disabled = true;
-    button.nextElementSibling?.classList.contains('try-it-error') && button.nextElementSibling.remove();
+    // A failure said after an earlier press goes; a new one is said again below.
+    if (button.nextElementSibling?.classList.contains('try-it-error')) button.nextElementSibling.remove();
     load()
       .then((tryIt) => tryIt.open(config.api, operationId))
       .catch((err) => {

@@ -27,7 +27,8 @@ function sessionOnce() {
 
 async function startSession() {
   const webhooks = [];
-  const listeners = new Set();
+  // The panel shows one list at a time: the one it rendered last is told of each webhook.
+  let onWebhook = () => undefined;
   const sandbox = await createSandboxFetch({
     webhookUrl: IN_PAGE_WEBHOOK_URL,
     // Every delivery, to any webhookUrl a form sets (PUT /partners), lands here and is answered 200.
@@ -41,7 +42,7 @@ async function startSession() {
         signature: request.headers.get('x-signature') ?? '',
         body,
       });
-      for (const listener of listeners) listener();
+      onWebhook();
       return new Response(null, { status: 200 });
     },
   });
@@ -63,8 +64,9 @@ async function startSession() {
     sandbox,
     known,
     webhooks,
-    onWebhook(listener) {
-      listeners.add(listener);
+    /** Calls `listener` after each webhook the sandbox sends, instead of the one set before. */
+    setWebhookListener(listener) {
+      onWebhook = listener;
     },
     /** The credentials the sandbox holds now (a key rotated by a form included), as `GET /_sandbox/credentials` answers. */
     credentials: async () => (await call('GET', '/_sandbox/credentials')).json(),

@@ -76,8 +76,12 @@ function panelElement() {
   return panel;
 }
 
+/** How many forms were asked for: a form whose sandbox started after a newer one was asked for is not shown. */
+let asked = 0;
+
 /** Shows the form of `form` (forms.mjs) in the panel, answered by the in-page sandbox of `session` (a promise). */
 export async function showPanel({ api, doc, form, session: starting }) {
+  const turn = ++asked;
   const panel = panelElement();
   panel.hidden = false;
   panel.innerHTML = `<h2>Try it: ${escapeHtml(form.summary)}</h2>
@@ -89,6 +93,7 @@ export async function showPanel({ api, doc, form, session: starting }) {
   });
   const session = await starting;
   const credentials = await session.credentials();
+  if (turn !== asked) return;
   panel.querySelector('#try-it-starting').remove();
   panel.insertAdjacentHTML('beforeend', formHtml(form, session.known, credentials));
   panel.insertAdjacentHTML('beforeend', '<section id="try-it-answer" hidden></section>');
@@ -98,9 +103,7 @@ export async function showPanel({ api, doc, form, session: starting }) {
     list.innerHTML = webhooksHtml(session.webhooks);
   };
   renderWebhooks();
-  session.onWebhook(() => {
-    if (list.isConnected) renderWebhooks();
-  });
+  session.setWebhookListener(renderWebhooks);
   panel.querySelector('#try-it-form').addEventListener('submit', (event) => {
     event.preventDefault();
     send(panel, form, session).catch((err) => {
