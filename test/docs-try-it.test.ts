@@ -10,13 +10,17 @@
 // field; every request of every tab goes to the docs' own address for a file
 // that is there. The v2 page likewise, with its bearer token, and the
 // control API's page. Without Chromium the browser part says what it did not
-// check (failing with CI=true); the byte budget needs no browser.
+// check (failing with CI=true); the byte budget, and the reference workflow's
+// site step copying it all unchanged, need no browser.
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { TRY_IT_SCRIPT } from '../scripts/lib/try-it/build.mjs';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
@@ -54,6 +58,25 @@ describe('what Try it adds to the reference, in bytes', () => {
       expect(bytes, api).toBeLessThanOrEqual(PAGE_PARTS_BUDGET);
       // The page asks for the sandbox only through the button's script, by a path relative to itself.
       expect(html.split(TRY_IT_SCRIPT).length - 1, `${api}.html names ${TRY_IT_SCRIPT} once`).toBe(1);
+    }
+  });
+});
+
+describe('the published reference', () => {
+  it('the reference workflow publishes Try it unchanged: its site step copies each page and try-it/sandbox.js byte for byte', () => {
+    const workflow = parse(readFileSync(path.join(ROOT, '.github', 'workflows', 'reference.yml'), 'utf8'));
+    const assemble: string = workflow.jobs.deploy.steps.find((s: { run?: string }) => s.run?.includes('site/')).run;
+    // The step as the workflow runs it, in a scratch folder that sees this checkout's built docs.
+    const scratch = mkdtempSync(path.join(tmpdir(), 'vc-site-'));
+    try {
+      for (const folder of ['generated', 'guides']) symlinkSync(path.join(ROOT, folder), path.join(scratch, folder));
+      execFileSync('bash', ['-e', '-c', assemble], { cwd: scratch });
+      for (const file of [TRY_IT_SCRIPT, 'partner.html', 'v2.html', 'sandbox.html'])
+        expect(readFileSync(path.join(scratch, 'site', file)).equals(readFileSync(path.join(DOCS, file))), file).toBe(
+          true,
+        );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });
