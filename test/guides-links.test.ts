@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { anchorsOf, isExternal, linksOf } from './helpers/markdown-links.js';
 
-// The repository's address, as the reference's is assumed (K2): the
-// organisation's GitHub repository behind its Pages site, on its main branch.
-const REPOSITORY = 'https://github.com/verification-service/contracts/';
+// The repository's address as package.json's `repository` gives it (assumed as the reference's is, K2, K5),
+// so the links shipped pages carry and the link npm shows cannot disagree.
+const { repository } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const REPOSITORY = `${repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/`;
 const REPOSITORY_FILES = `${REPOSITORY}blob/main/`;
 
 /**
