@@ -219,6 +219,23 @@ if (!existsSync(CHROMIUM)) {
         )
         .toBe(1);
 
+      // A list opens with the operation's example query, whose filters name the reference's records and so
+      // leave out the verification just created; with the query cleared, the list holds it.
+      await pressTryIt(page, 'partner', 'listVerifications');
+      const query = await page.locator('#try-it-form [name="query"]').inputValue();
+      expect(query).toContain('limit=25');
+      expect(query).toContain('status=inReview,completed');
+      expect(await page.locator('#try-it-form label', { hasText: 'Query' }).textContent()).toContain('clear them');
+      const filtered = await send(page);
+      expect(filtered.status).toBe(200);
+      answerValidator('partner', '/verifications', 'get', 200)(filtered.body);
+      expect(filtered.body.verifications.map((v: Json) => v.id)).not.toContain(id);
+      await page.locator('#try-it-form [name="query"]').fill('');
+      const all = await send(page);
+      expect(all.status).toBe(200);
+      answerValidator('partner', '/verifications', 'get', 200)(all.body);
+      expect(all.body.verifications.map((v: Json) => v.id)).toContain(id);
+
       // A body edited into a mistake: the sandbox's own 400, naming the field.
       await pressTryIt(page, 'partner', 'createVerification');
       await page.locator('#try-it-form [name="body"]').fill(JSON.stringify({ ...example, externalUserId: 42 }));

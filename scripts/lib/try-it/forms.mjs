@@ -46,9 +46,10 @@ export function tryItOperations(doc) {
 }
 
 /**
- * The form of one operation as it opens. `query` holds the required query
- * parameters' examples; `queryExample` every parameter's, which a list's
- * filters combined rarely all match, so the form shows it as a hint.
+ * The form of one operation as it opens: `query` holds the example of every
+ * query parameter that has one, as the reference shows it. A list's example
+ * filters name the reference's example records, so the form says how to see
+ * everything the page's sandbox holds (`filtered`).
  */
 export function tryItForm(doc, operationId) {
   const found = tryItOperations(doc).find((o) => o.operationId === operationId);
@@ -71,8 +72,8 @@ export function tryItForm(doc, operationId) {
     pathParameters: parameters
       .filter((p) => p.in === 'path')
       .map((p) => ({ name: p.name, example: String(exampleOf(doc, p) ?? '') })),
-    query: pairsOf(query.filter((p) => p.required)).replace(/%2C/g, ','),
-    queryExample: pairsOf(query.filter((p) => exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
+    query: pairsOf(query.filter((p) => exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
+    filtered: query.some((p) => !p.required && !['page', 'limit', 'pageSize'].includes(p.name)),
     // An operation whose body is optional still opens with its example (`{}` when it has none).
     body: media === undefined ? undefined : JSON.stringify(body ?? {}, null, 2),
     credential: credentialOf(scheme),

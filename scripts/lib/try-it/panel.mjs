@@ -128,7 +128,12 @@ function formHtml(form, known, credentials) {
         form.credential.kind === 'accessToken' ? `Bearer ${credentials.accessToken}` : credentials.authKey,
       )}"></label>`
     : '';
-  const query = `<label>Query <small>(as it follows the ?; the example${form.queryExample ? ` is ${escapeHtml(form.queryExample)}` : ' has none'})</small><input name="query" value="${escapeHtml(form.query)}" placeholder="${escapeHtml(form.queryExample)}"></label>`;
+  const hint = !form.query
+    ? 'the example has none'
+    : form.filtered
+      ? "the operation's example; its filters name the reference's example records, so clear them to see what the sandbox in this page holds"
+      : "the operation's example";
+  const query = `<label>Query <small>(as it follows the ?; ${hint})</small><input name="query" value="${escapeHtml(form.query)}"></label>`;
   const body =
     form.body === undefined
       ? ''
