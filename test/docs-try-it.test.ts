@@ -295,5 +295,24 @@ if (!existsSync(CHROMIUM)) {
       expect(missing, 'requests for files the docs do not have').toEqual([]);
       expect(requests.filter((url) => url.endsWith(TRY_IT_SCRIPT))).toHaveLength(3);
     });
+
+    it('partner.html opened as a file on disk: Try it answers POST /verifications, loading only files beside it', async () => {
+      // A context of its own, so the page's file:// requests stay out of the list the test above holds.
+      const local = await browser.newContext();
+      const page = await local.newPage();
+      const loaded: string[] = [];
+      const errors: string[] = [];
+      page.on('request', (request) => loaded.push(request.url()));
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`file://${DOCS}/partner.html`, { waitUntil: 'load' });
+      await pressTryIt(page, 'partner', 'createVerification');
+      const created = await send(page);
+      expect(created.status).toBe(201);
+      answerValidator('partner', '/verifications', 'post', 201)(created.body);
+      expect(loaded.filter((url) => !/^(file|blob|data):/.test(url))).toEqual([]);
+      expect(loaded).toContain(`file://${DOCS}/${TRY_IT_SCRIPT}`);
+      expect(errors).toEqual([]);
+      await local.close();
+    });
   });
 }
