@@ -90,8 +90,9 @@ export function indexPage(entries, { packageName }) {
   <ul class="apis">
 ${items}
   </ul>
-  <h2>Try it locally</h2>
-  <p>The sandbox answers the partner and v2 APIs on your machine and lets you act as the end user or reviewer through the sandbox control API:</p>
+  <h2>Try it</h2>
+  <p>Every operation in these pages has a <strong>Try it</strong> button, answered by the local sandbox in this package running in the page: a stand-in for the service, not the service, and nothing you send leaves the page.</p>
+  <p>The same local sandbox answers the partner and v2 APIs on your machine and lets you act as the end user or reviewer through its control API:</p>
   <pre><code>npx ${escapeHtml(packageName)} sandbox</code></pre>
   <h2>More</h2>
   <ul>
