@@ -44,7 +44,9 @@ follow semver on the contract: a breaking change makes a major version, any
 other contract change a minor one, anything else a patch. Each section
 lists, per API, each change once with the endpoints and webhooks it
 reaches, breaking ones first and marked **BREAKING**, and the deprecations
-under "Deprecated".
+under "Deprecated". Between releases, what partners should know of a change
+goes under \`## Unreleased\` at the top; the next release's section takes
+it into its notes.
 `;
 const USAGE = 'usage: npm run changelog -- [--version X.Y.Z] [--base <git-ref>] [--date YYYY-MM-DD] [--dry-run]';
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
@@ -130,18 +132,32 @@ export function renderSection({ version, date, report }) {
 /**
  * CHANGELOG.md with the section added on top, or in place of the same
  * version's, keeping the notes written in that version's section (the new
- * section's empty notes give way to them).
+ * section's empty notes give way to them). The entries under `## Unreleased`
+ * join the end of those notes, and the heading goes: they are this release's.
  */
 export function updateChangelog(text, version, section) {
   const body = text ? text : HEADER;
   // Only a version heading starts a section: notes may hold headings of their own.
   const sections = body.split(/^(?=## \d+\.\d+\.\d+ )/m);
-  const head = /^## \d/.test(sections[0]) ? HEADER : sections.shift();
+  let head = /^## \d/.test(sections[0]) ? HEADER : sections.shift();
+  const pending = /^## Unreleased[^\n]*\n/m.exec(head);
+  const entries = pending ? head.slice(pending.index + pending[0].length).trim() : '';
+  if (pending) head = head.slice(0, pending.index);
   const old = sections.find((s) => s.startsWith(`## ${version} `));
   const notes = old && NOTES.exec(old);
-  const fresh = notes ? section.replace(NOTES, () => notes[0]) : section;
+  const written = notes ? section.replace(NOTES, () => notes[0]) : section;
+  const fresh = entries ? withNotes(written, entries) : written;
   const kept = sections.filter((s) => s !== old);
   return `${head.trimEnd()}\n\n${[fresh, ...kept].map((s) => s.trimEnd()).join('\n\n')}\n`;
+}
+
+/** The section with `entries` at the end of its notes, after those already there. */
+function withNotes(section, entries) {
+  return section.replace(NOTES, (block, kept) => {
+    const open = block.slice(0, block.indexOf('\n') + 1);
+    const before = kept.trimEnd();
+    return `${open}${before ? `${before}\n\n` : ''}${entries}\n${NOTES_CLOSE}`;
+  });
 }
 
 runIfMain(import.meta, async () => {

@@ -331,6 +331,22 @@ describe('npm run changelog', () => {
     ).toBe(again);
   });
 
+  it('takes the entries under "## Unreleased" into the notes of the release it writes, after notes already there', () => {
+    const released = updateChangelog('', '1.0.0', '## 1.0.0 (2026-01-01)\n\nFirst.');
+    const pending = released.replace(
+      /\n## 1\.0\.0/,
+      '\n## Unreleased\n\n- Examples: one token per verification.\n\n## 1.0.0',
+    );
+    const section = ['## 1.1.0 (2026-02-01)', '', '<!-- notes -->', 'Kept.', '<!-- /notes -->', '', 'Changes.'].join(
+      '\n',
+    );
+    const written = updateChangelog(pending, '1.1.0', section);
+    expect(written).not.toMatch(/^## Unreleased/m);
+    expect(written).toContain('<!-- notes -->\nKept.\n\n- Examples: one token per verification.\n<!-- /notes -->');
+    expect(written.indexOf('## 1.1.0')).toBeLessThan(written.indexOf('## 1.0.0'));
+    expect(updateChangelog(written, '1.1.0', section), 'writing the release again changes nothing').toBe(written);
+  });
+
   it("CHANGELOG.md's header is the one the tool writes, and says where notes go", () => {
     const text = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
     const header = updateChangelog('', '0.0.1', '## 0.0.1 (2026-01-01)').split(/^## /m)[0];
