@@ -73,6 +73,15 @@ export const ESTIMATED_AGES = [
 ];
 export const DOCUMENT_TYPES = ['Passport', 'Government Issued Photo ID', 'Driver License'];
 export const DEPRECATED = ['phoneNumber', 'isPhoneNumberVerified', 'requireFirstAndLastName'];
+/** The component schemas only partners send (request bodies): strict by policy, never met in an answer or webhook. */
+export const REQUEST_ONLY_SCHEMAS: readonly string[] = [
+  'VerificationCreate',
+  'MetadataInput',
+  'ExternalUsersCreate',
+  'VerificationRevert',
+  'PartnerUpdate',
+  'EmptyObject',
+];
 
 /** Event type → the data type it is sent with. */
 export const EVENTS: Record<string, string> = {
