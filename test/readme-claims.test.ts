@@ -128,6 +128,15 @@ describe('README claims', () => {
     for (const picture of pictures) expect(picture.startsWith(`${home}images/`), picture).toBe(true);
   });
 
+  it("says the reference's operations have Try it, as every rendered API page carries it", () => {
+    const sentence = sentencesOf(README).find((s) => s.includes('Try it'));
+    expect(sentence).toMatch(/local sandbox running in the page/);
+    for (const api of ['v2', 'partner', 'sandbox']) {
+      const page = readFileSync(path.join(ROOT, 'generated', 'docs', `${api}.html`), 'utf8');
+      expect(page, `${api}.html`).toContain('<script id="try-it-buttons">');
+    }
+  });
+
   it('the reference is published with the official Pages actions when a release lands, with those pictures', () => {
     const workflow = parse(readFileSync(path.join(ROOT, '.github', 'workflows', 'reference.yml'), 'utf8'));
     expect(workflow.on.push).toEqual({ branches: ['main'], paths: ['package.json'] });
