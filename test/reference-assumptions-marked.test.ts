@@ -222,6 +222,14 @@ describe("statements relaxed to the documents' words or marked where partners re
     expect(to.description.match(/inclusive|at or before|is kept/g)).toHaveLength(1);
   });
 
+  it('marks both paging values as whole numbers (P7): `page` and `limit`', () => {
+    for (const name of ['Page', 'Limit']) {
+      const parameter = partner.components.parameters[name];
+      expect(parameter.schema.type, name).toBe('integer');
+      expectMarked(parameter.description, /whole numbers/, 'P7');
+    }
+  });
+
   it('marks "not paged" on the three lists without paging (P56)', () => {
     for (const id of ['listVerificationUserActivities', 'getVerificationLinkedByDevice', 'getUserLinkedByDevice']) {
       const op = operation(partner, id);
