@@ -9,6 +9,7 @@ import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { doorRefusal, LOOPBACK_NAMES } from '../src/sandbox/http/control-guard.js';
 import { startSandbox, type StartSandboxOptions } from '../src/sandbox/in-process.js';
 import { SANDBOX_OPTIONS } from '../src/sandbox/options.js';
+import { loadBundle } from './helpers/openapi.js';
 
 type Declared = keyof typeof SANDBOX_OPTIONS;
 
@@ -125,6 +126,14 @@ describe('allowedHosts (--allowed-hosts, SANDBOX_ALLOWED_HOSTS)', () => {
     expect(doorRefusal(added, '/partners', header({ host: 'localhost:8080' }))?.status).toBe(403);
     const origin = header({ host: 'sandbox.test', origin: 'http://sandbox.test:3000' });
     expect(doorRefusal(added, '/_sandbox/reset', origin)).toBeUndefined();
+  });
+
+  it("is named, with --host, where the control API's reference says who it answers", () => {
+    const conventions = loadBundle('sandbox').info.description as string;
+    const guard = conventions.split(/\n\s*- /).find((item) => item.includes('`Host`'))!;
+    expect(guard.replace(/\s+/g, ' ')).toContain('`--allowed-hosts` (`SANDBOX_ALLOWED_HOSTS`)');
+    expect(guard).toContain('`--host`');
+    expect(guard).not.toMatch(/do not expose it/);
   });
 
   it('refuses another Host with 403 saying which option allows it', () => {
