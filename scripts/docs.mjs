@@ -49,7 +49,7 @@ export async function docs(out, { only } = {}) {
     const { name: packageName } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
     await replaceFile(
       path.join(dir, 'assumptions.html'),
-      assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8')),
+      assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8'), { packageName }),
     );
     await replaceFile(
       path.join(dir, 'changelog.html'),

@@ -114,7 +114,7 @@ function checkVoice(text, where) {
 }
 
 /** The published list of assumptions: every V and P row of DECISIONS.md, its id as anchor. */
-export function assumptionsPage(decisionsMarkdown) {
+export function assumptionsPage(decisionsMarkdown, { packageName }) {
   // Rows listed under "Rows no description marks" assume nothing a description states.
   const unmarked = new Set([...decisionsMarkdown.matchAll(/^- ([VP]\d+): /gm)].map((m) => m[1]));
   const rows = decisionRows(decisionsMarkdown).filter((r) => !unmarked.has(r.id));
@@ -143,7 +143,7 @@ export function assumptionsPage(decisionsMarkdown) {
     'Assumptions in the API reference',
     `  <p><a href="./index.html">API reference</a></p>
   <h1>Assumptions in the API reference</h1>
-  <p>The reference follows the service's documentation. Where that documentation leaves something open (a parameter name, a default, a success status), the reference decides as the service most plausibly behaves and marks the statement <strong>Assumed</strong>, with a link to its entry below. Each entry quotes the line of the documentation it answers (or says what is missing), what the reference takes as given, and why. Do not rely on an assumption more than on the documentation itself. Where an entry says what <em>the local sandbox in this package</em> does, it means the test double that the <code>@verification-service/contracts</code> package runs on your machine, not the service's sandbox environment.</p>
+  <p>The reference follows the service's documentation. Where that documentation leaves something open (a parameter name, a default, a success status), the reference decides as the service most plausibly behaves and marks the statement <strong>Assumed</strong>, with a link to its entry below. Each entry quotes the line of the documentation it answers (or says what is missing), what the reference takes as given, and why. Do not rely on an assumption more than on the documentation itself. Where an entry says what <em>the local sandbox in this package</em> does, it means the test double that the <code>${escapeHtml(packageName)}</code> package runs on your machine, not the service's sandbox environment.</p>
 ${section('Verification API v2', 'V')}
 ${section('Partner Integration API', 'P')}`,
   );
