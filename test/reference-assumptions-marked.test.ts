@@ -5,33 +5,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { documentTexts } from './helpers/document-texts.js';
+import { documentTexts, expectMarked, paragraphs } from './helpers/document-texts.js';
 import { loadBundle, operationsOf, validatorFor, type Json } from './helpers/openapi.js';
 import { REQUEST_ONLY_SCHEMAS } from './helpers/partner-document.js';
 
 const v2 = loadBundle('v2');
 const partner = loadBundle('partner');
 const operation = (doc: Json, id: string) => operationsOf(doc).find((o) => o.operation.operationId === id)!.operation;
-
-/** A description's paragraphs and list items: the unit a marker vouches for. */
-const paragraphs = (text: string) =>
-  text.split(/\n\s*\n|\n\s*(?=[-*] |\d+\. )/).map((p) => p.replace(/\s+/g, ' ').trim());
-
-/** The row ids marked in the paragraphs of `text` that match `claim`; [] when a matching paragraph is unmarked. */
-function markersOfClaim(text: string, claim: RegExp): string[][] {
-  return paragraphs(text)
-    .filter((p) => claim.test(p))
-    .map((p) => [...p.matchAll(ASSUMED_MARKER)].map((m) => m[1]));
-}
-
-/** Every paragraph stating `claim` carries the marker of `id`, and at least one paragraph states it. */
-function expectMarked(text: string, claim: RegExp, id: string) {
-  const found = markersOfClaim(text, claim);
-  expect(found.length, `a paragraph matching ${claim}`).toBeGreaterThan(0);
-  for (const ids of found) expect(ids, `${claim} is stated without Assumed ([${id}](…))`).toContain(id);
-}
 
 describe('statements the source documents do not make carry their Assumed marker', () => {
   it('v2 info: only `expiresAt` is said to have millisecond precision', () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { expectMarked } from './helpers/document-texts.js';
 import { loadBundle, type Json } from './helpers/openapi.js';
 import { REQUEST_ONLY_SCHEMAS } from './helpers/partner-document.js';
 
@@ -15,13 +16,6 @@ const partner = loadBundle('partner');
 const schemas = partner.components.schemas;
 
 const marked = (text: string | undefined) => [...(text ?? '').matchAll(ASSUMED_MARKER)].map((m) => m[1]);
-
-/** The paragraph of `text` that matches `claim` carries the marker of `id`. */
-function expectMarked(text: string | undefined, claim: RegExp, id: string) {
-  const paragraphs = (text ?? '').split(/\n\s*\n/).filter((p) => claim.test(p.replace(/\s+/g, ' ')));
-  expect(paragraphs.length, `a paragraph matching ${claim}`).toBeGreaterThan(0);
-  for (const p of paragraphs) expect(marked(p), `${claim} without Assumed ([${id}](…))`).toContain(id);
-}
 
 describe('which fields the service always sends is marked where partners read the schema (P8)', () => {
   it('the deprecated echoed fields and `metadata` may be absent, under the P8 marker', () => {
