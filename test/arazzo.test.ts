@@ -172,7 +172,7 @@ function emissionOrder(): Map<string, number> {
 /**
  * The event types delivered about the verifications of these partner user
  * ids and about the users they completed into (or were reverted from), in
- * the order they were emitted: deliveries promise no order, so events may
+ * the order they were emitted: the documents give no delivery order, so events may
  * arrive either way round.
  */
 function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): string[] {

@@ -1,5 +1,5 @@
 // The delivery model (WebhookDelivery): at least once, each event on its own
-// (the service promises no order, so a failed event holds back none after
+// (the documents give no order of delivery, so a failed event holds back none after
 // it, of its verification either), a bounded number in flight, an event sent
 // only once the change it reports is saved, retries and restarts, and the
 // attempt timeout.
@@ -80,7 +80,7 @@ function started(h: ReturnType<typeof harness>) {
 const settle = () => new Promise((r) => setTimeout(r, 60));
 
 describe('WebhookDelivery', () => {
-  // The service promises no order, so a failed event holds nothing back:
+  // The documents give no order of delivery, so a failed event holds nothing back:
   // a later event of the same verification goes out while it waits.
   it("sends a verification's later events while a failed one waits for its own retry", async () => {
     const h = started(harness());

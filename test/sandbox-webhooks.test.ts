@@ -1,6 +1,6 @@
 // Webhook delivery from the sandbox to a real loopback receiver: signed with
 // the current key, each documented event of a sequence (delivered in any
-// order, as the service promises none), retried on the interval until
+// order, as the documents give no delivery order), retried on the interval until
 // answered 200, recorded in place in the histories, and never in the way of
 // the API.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -135,7 +135,7 @@ describe('checkWebhookReceiver with a fetch handler', () => {
     [
       'needs-order',
       ['reverse-order'],
-      /verification\.updated sent before its verification\.created was answered 500.*promises no delivery order.*by updatedAt/,
+      /verification\.updated sent before its verification\.created was answered 500.*not the order they are delivered in.*by updatedAt/,
     ],
     [
       'redirects-user.merged',

@@ -13,7 +13,7 @@ sends it signed and forged webhooks, one at a time, and reports case by case:
     X-SIGNATURE are not answered 200;
   - the same event twice is answered 200 both times (delivery is at least once);
   - verification.updated, then its verification.created, are both answered 200
-    (no delivery order is promised);
+    (the documents give no delivery order);
   - an event type added later is answered 200;
   - with --previous-key, an event signed with the previous key is answered 200;
   - every answer comes within the delivery timeout.

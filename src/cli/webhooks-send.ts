@@ -14,8 +14,9 @@ export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL
 Posts the documented example of each chosen webhook to your receiver, as the
 service would: a JSON body signed with KEY in X-SIGNATURE. Prints what the
 receiver answered per event, and whether the service would retry it (it
-retries anything but 200 every 15 minutes). The service promises neither
-one delivery nor an order: --repeat and --shuffle send as it may.
+retries anything but 200 every 15 minutes). The service's documents give
+the order events are generated in, but no order of delivery and no single
+delivery: --repeat and --shuffle send as it may.
 
 Options:
   --url URL          your receiver, http:// or https://

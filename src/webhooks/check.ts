@@ -3,7 +3,8 @@
 // fixed list of signed (and forged) webhooks, one at a time, to one address
 // or fetch handler, and judges each answer by what the service's documents
 // state and leave open: anything but 200 is retried every 15 minutes, the
-// signature is X-SIGNATURE, and neither order nor single delivery is promised.
+// signature is X-SIGNATURE, and they give the order events are generated in
+// but no order of delivery, and no single delivery.
 // Node only: the events are the documented examples, read from the bundle.
 import { documentedWebhookExamples } from './examples.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
@@ -204,7 +205,7 @@ function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[]
         { subject: 'verification.updated sent before its verification.created', ...signed(reversed.updated) },
         { subject: 'verification.created sent after its verification.updated', ...signed(reversed.created) },
       ],
-      fix: `the service promises no delivery order; answer 200 and act on data only when it is newer than what you stored (by updatedAt)`,
+      fix: `the service's documents give the order events are generated in, not the order they are delivered in; answer 200 and act on data only when it is newer than what you stored (by updatedAt)`,
     },
     {
       id: 'unknown-event-type',

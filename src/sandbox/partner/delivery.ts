@@ -52,7 +52,8 @@ export const DELIVERIES_IN_FLIGHT = 32;
 const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ?? 'event';
 
 /**
- * At least once, each event on its own, as the service promises no order:
+ * At least once, each event on its own, as the documents give the order
+ * events are generated in, not an order of delivery:
  * an event goes out when it is generated and, when its attempt fails, waits
  * for its own retry while later events, of its verification and user too,
  * go out. It is done once answered 200 and recorded (on disk with --state),
