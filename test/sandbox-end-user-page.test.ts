@@ -101,6 +101,15 @@ async function webhooksOf(id: string, count: number): Promise<string[]> {
 
 const buttons = () => page.getByRole('button').allTextContents();
 
+/** A verification completed through its page: the verification and the user it made. */
+async function completedOnPage() {
+  const v = await create();
+  await page.goto(v.url);
+  await page.getByRole('button', { name: 'Complete' }).click();
+  await page.waitForURL(`${appUrl}/done`);
+  return { v, userId: (await statusOf(v.id)).userId! };
+}
+
 describe("the end user's page", () => {
   it('opening the url starts the session; Complete enters the typed name and lands on redirectUrl (user.created)', async () => {
     const v = await create();
@@ -134,18 +143,14 @@ describe("the end user's page", () => {
   });
 
   it('Waiting for user input stays on the page with Complete, Needs review and Decline; completing then merges into the user of the same phone (user.merged)', async () => {
-    const first = await create();
-    await page.goto(first.url);
-    await page.getByRole('button', { name: 'Complete' }).click();
-    await page.waitForURL(`${appUrl}/done`);
-    const firstUser = (await statusOf(first.id)).userId!;
+    const { v: first, userId: firstUser } = await completedOnPage();
 
     const again = await create({ phoneNumbers: first.phoneNumbers, externalUserId: first.externalUserId });
     await page.goto(again.url);
     await page.getByRole('button', { name: 'Waiting for user input' }).click();
     await page.waitForURL(again.url);
     expect(await page.locator('#status').textContent()).toBe('waitingForUserInput');
-    expect(await buttons()).toEqual(['Complete', 'Needs review', 'Decline']);
+    expect(await buttons()).toEqual(['Complete', 'Needs review', 'Decline', 'Phone number belongs to another user']);
 
     await page.getByRole('button', { name: 'Complete' }).click();
     await page.waitForURL(`${appUrl}/done`);
@@ -160,6 +165,32 @@ describe("the end user's page", () => {
     await expect
       .poll(() => received.filter((e) => e.eventType === 'user.merged' && e.data.userId === firstUser).length)
       .toBe(1);
+  });
+
+  it('Phone number belongs to another user, offered while a user holds the number, declines and leaves that user alone', async () => {
+    const { v: first, userId: holder } = await completedOnPage();
+
+    const other = await create({ phoneNumbers: first.phoneNumbers });
+    await page.goto(other.url);
+    expect(await buttons()).toEqual([
+      'Complete',
+      'Waiting for user input',
+      'Needs review',
+      'Decline',
+      'Phone number belongs to another user',
+    ]);
+    await page.getByRole('button', { name: 'Phone number belongs to another user' }).click();
+    await page.waitForURL(`${appUrl}/done`);
+    const declined = await statusOf(other.id);
+    expect([declined.status, declined.userId]).toEqual(['declined', null]);
+    expect(await webhooksOf(other.id, 3)).toEqual([
+      'verification.created created',
+      'verification.updated started',
+      'verification.updated declined',
+    ]);
+    const { data: user } = await partner.GET('/users/{userId}', { params: { path: { userId: holder } } });
+    expect(user!.externalUsers.map((e) => e.id)).toEqual([first.externalUserId]);
+    expect(received.filter((e) => e.eventType === 'user.merged' && e.data.userId === holder)).toEqual([]);
   });
 
   it('Needs review and Decline land on redirectUrl with inReview and declined', async () => {

@@ -2,7 +2,10 @@
 // plain string in a create body and in the verification (any form accepted
 // and echoed, P17), `isVerified` required in each entry (P8), and a number
 // `POST /users/external-users` cannot use reported in `invalidPhoneNumbers`,
-// never refused (S3: not E.164, the form of a user's phone numbers).
+// never refused (S3: not E.164, the form of a user's phone numbers). At
+// completion (S6): a number a user holds merges into that user, or, asked
+// for, declines the session as the number of another user; a number that is
+// not E.164 stays on the verification and never reaches a user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 
@@ -15,21 +18,37 @@ afterAll(async () => {
   expect(sandbox.violations).toEqual([]);
 });
 
-async function post(target: string, body: unknown) {
+async function send(method: string, target: string, body?: unknown) {
   const res = await fetch(`${sandbox.url}${target}`, {
-    method: 'POST',
+    method,
     headers: { 'content-type': 'application/json', 'x-auth-key': sandbox.authKey },
-    body: JSON.stringify(body),
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
 }
+const post = (target: string, body: unknown) => send('POST', target, body);
+const get = (target: string) => send('GET', target);
 
-const create = (phoneNumbers: unknown[]) =>
+const create = (phoneNumbers: unknown[], extra: Record<string, unknown> = {}) =>
   post('/verifications', {
     phoneNumbers,
     externalUserId: crypto.randomUUID(),
     redirectUrl: 'https://partner.example/done',
+    ...extra,
   });
+
+let next = 4917600000000;
+const freshPhone = () => `+${next++}`;
+
+/** A verification of these numbers, opened and scanned with `outcome`: its id and the scan's answer. */
+async function scanned(phoneNumbers: string[], outcome: string, extra: Record<string, unknown> = {}) {
+  const { body: v } = await create(
+    phoneNumbers.map((phoneNumber) => ({ phoneNumber, isVerified: true })),
+    extra,
+  );
+  expect((await post(`/_sandbox/verifications/${v.id}/open`, {})).status).toBe(200);
+  return { id: v.id as string, ...(await post(`/_sandbox/verifications/${v.id}/scan`, { outcome })) };
+}
 
 describe('phone numbers as the partner reference gives them', () => {
   it('takes a number in any form in a create body and answers it as sent', async () => {
@@ -50,5 +69,48 @@ describe('phone numbers as the partner reference gives them', () => {
     });
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ invalidPhoneNumbers: ['0151 1234 5678'], externalUsersWithSuccess: [] });
+  });
+});
+
+describe('a phone number at completion (S6)', () => {
+  it('merges a passed session into the user holding its number, by default', async () => {
+    const phone = freshPhone();
+    const first = await scanned([phone], 'pass');
+    const second = await scanned([phone], 'pass');
+    expect([first.body.status, second.body.status]).toEqual(['completed', 'completed']);
+    expect(second.body.userId).toBe(first.body.userId);
+    expect((await get(`/users?phoneNumber=${encodeURIComponent(phone)}`)).body.count).toBe(1);
+  });
+
+  it('declines a session with phoneNumberOfAnotherUser, from started or waitingForUserInput, leaving the holder as it was', async () => {
+    const phone = freshPhone();
+    const holder = await scanned([phone], 'pass');
+    const before = await get(`/users/${holder.body.userId}`);
+    const fromStarted = await scanned([phone], 'phoneNumberOfAnotherUser');
+    expect(fromStarted).toMatchObject({ status: 200, body: { status: 'declined', userId: null } });
+
+    const waiting = await scanned([phone], 'pass', { requirements: [{ type: 'firstAndLastName' }] });
+    expect(waiting.body.status).toBe('waitingForUserInput');
+    const fromWaiting = await post(`/_sandbox/verifications/${waiting.id}/scan`, {
+      outcome: 'phoneNumberOfAnotherUser',
+    });
+    expect(fromWaiting).toMatchObject({ status: 200, body: { status: 'declined', userId: null } });
+    expect(await get(`/users/${holder.body.userId}`)).toEqual(before);
+  });
+
+  it('refuses phoneNumberOfAnotherUser with 409 while no user holds a number of the session, changing nothing', async () => {
+    const refused = await scanned([freshPhone()], 'phoneNumberOfAnotherUser');
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/no user holds a phone number/i);
+    expect((await get(`/verifications/${refused.id}`)).body.status).toBe('started');
+  });
+
+  it('keeps a number that is not E.164 on the verification and gives the user only the E.164 ones', async () => {
+    const e164 = freshPhone();
+    const done = await scanned(['0151 1234 5678', e164], 'pass');
+    expect(done.body.status).toBe('completed');
+    expect(done.body.phoneNumbers.map((p: { phoneNumber: string }) => p.phoneNumber)).toEqual(['0151 1234 5678', e164]);
+    const user = await get(`/users/${done.body.userId}`);
+    expect(user.body.phoneNumbers.map((p: { phoneNumber: string }) => p.phoneNumber)).toEqual([e164]);
   });
 });

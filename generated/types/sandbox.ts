@@ -200,10 +200,14 @@ export interface paths {
          *     session's phone numbers, then `shareholder.verified` for a
          *     shareholder), or `waitingForUserInput` while a required name or date
          *     of birth is missing. `review`: `inReview`. `fail`: `declined`.
+         *     `phoneNumberOfAnotherUser`: `declined`, because one of the session's
+         *     phone numbers belongs to another user (the service documentation's
+         *     example of a failed session); 409 when no user holds one of them.
          *     Allowed in `started` (open the link first) and in
-         *     `waitingForUserInput`, where the scan is taken again: `review` and
-         *     `fail` move it on as above, and `pass` leaves it waiting until the
-         *     missing name or date of birth is entered. 409 in any other status.
+         *     `waitingForUserInput`, where the scan is taken again: `review`,
+         *     `fail` and `phoneNumberOfAnotherUser` move it on as above, and `pass`
+         *     leaves it waiting until the missing name or date of birth is entered.
+         *     409 in any other status.
          */
         post: operations["scanVerification"];
         delete?: never;
@@ -951,11 +955,19 @@ export interface components {
         Scan: {
             /**
              * @description `pass`: accepted without review; `completed`, or `waitingForUserInput`
-             *     while a required name or date of birth has not been entered.
-             *     `review`: a manual review is needed (`inReview`). `fail`: `declined`.
+             *     while a required name or date of birth has not been entered. The
+             *     face is taken to be that of the user holding one of the
+             *     verification's phone numbers, if one does: the completion merges into
+             *     that user. A phone number that is not E.164 stays on the verification
+             *     as sent but is not added to the user, whose phone numbers are E.164.
+             *     `review`: a manual review is needed (`inReview`). `fail`:
+             *     `declined`. `phoneNumberOfAnotherUser`: `declined` because a phone
+             *     number of the verification belongs to another user (the face is not
+             *     that user's), the service documentation's example of a failed
+             *     session; 409 when no user holds one of its phone numbers.
              * @enum {string}
              */
-            outcome: "pass" | "review" | "fail";
+            outcome: "pass" | "review" | "fail" | "phoneNumberOfAnotherUser";
             document?: components["schemas"]["ScannedDocument"];
             /**
              * @description The face model's age estimate. When absent, derived from the document's date of birth.

@@ -172,6 +172,7 @@ export function createSandboxCore(options: CoreOptions) {
     run,
     verificationIdForToken: (token) => partner.verificationIdForToken(token),
     isV2Session: (id) => v2.saved().some((s) => s.id === id),
+    phoneNumberHeld: (id) => partner.phoneNumberHeld(id),
   });
 
   return {

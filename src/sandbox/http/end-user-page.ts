@@ -27,6 +27,8 @@ export interface EndUserPageDeps {
   verificationIdForToken: (token: string) => string | undefined;
   /** Whether a v2 session has this id (its link has no journey in the sandbox). */
   isV2Session: (id: string) => boolean;
+  /** Whether a user holds one of the verification's phone numbers: only then can it be declined for it (S6). */
+  phoneNumberHeld: (verificationId: string) => boolean;
 }
 
 /** The buttons, by the outcome they stand for. */
@@ -35,6 +37,7 @@ const OUTCOMES = {
   waiting: 'Waiting for user input',
   review: 'Needs review',
   decline: 'Decline',
+  anotherUsersPhone: 'Phone number belongs to another user',
 } as const;
 type Outcome = keyof typeof OUTCOMES;
 
@@ -48,14 +51,18 @@ const missing = (v: Verification, type: string) =>
   (v.requirements ?? []).some((r) => r.type === type) &&
   !v.collectedRequirements.some((c) => c.type === type && c.result !== null);
 
-/** The outcomes the lifecycle allows from a status, as buttons. */
-function allowedOutcomes(v: Verification): Outcome[] {
+/**
+ * The outcomes the lifecycle allows from a status, as buttons; the table's example of a failed session
+ * (the phone number belongs to another user) only where a user holds one of its numbers.
+ */
+function allowedOutcomes(v: Verification, phoneNumberHeld: boolean): Outcome[] {
+  const declines: Outcome[] = phoneNumberHeld ? ['decline', 'anotherUsersPhone'] : ['decline'];
   if (v.status === 'started')
     return missing(v, 'firstAndLastName') || missing(v, 'dateOfBirth')
-      ? ['complete', 'waiting', 'review', 'decline']
-      : ['complete', 'review', 'decline'];
+      ? ['complete', 'waiting', 'review', ...declines]
+      : ['complete', 'review', ...declines];
   // Complete enters the missing data; the table also moves waitingForUserInput to inReview and declined.
-  if (v.status === 'waitingForUserInput') return ['complete', 'review', 'decline'];
+  if (v.status === 'waitingForUserInput') return ['complete', 'review', ...declines];
   return [];
 }
 
@@ -125,7 +132,7 @@ export class EndUserPage {
 
     if (method === 'POST') {
       const outcome = form.get('outcome') ?? '';
-      const allowed = allowedOutcomes(v);
+      const allowed = allowedOutcomes(v, this.deps.phoneNumberHeld(v.id));
       if (!allowed.includes(outcome as Outcome)) {
         const names = allowed.map((o) => OUTCOMES[o]).join(', ') || 'none';
         return errorPage(
@@ -151,10 +158,11 @@ export class EndUserPage {
         v = await this.run('openVerificationLink', v.id, undefined);
       } catch (err) {
         if (!(err instanceof SandboxError)) throw err;
-        return (await this.overtaken(id)) ?? sessionPage((await this.read(id)) ?? v, token);
+        const now = (await this.read(id)) ?? v;
+        return (await this.overtaken(id)) ?? sessionPage(now, token, this.deps.phoneNumberHeld(now.id));
       }
     }
-    return sessionPage(v, token);
+    return sessionPage(v, token, this.deps.phoneNumberHeld(v.id));
   }
 
   /**
@@ -181,11 +189,15 @@ export class EndUserPage {
       if (missing(v, 'phoneNumbers') && (v.phoneNumbers ?? []).length > 0) steps.push(['verifyPhone', undefined]);
     }
     // In waitingForUserInput the face is already scanned: only a review or a decline scans again.
-    if (v.status === 'started' || outcome === 'review' || outcome === 'decline') {
-      steps.push([
-        'scanVerification',
-        { outcome: { complete: 'pass', waiting: 'pass', review: 'review', decline: 'fail' }[outcome] },
-      ]);
+    if (v.status === 'started' || outcome !== 'complete') {
+      const scanOutcomes = {
+        complete: 'pass',
+        waiting: 'pass',
+        review: 'review',
+        decline: 'fail',
+        anotherUsersPhone: 'phoneNumberOfAnotherUser',
+      };
+      steps.push(['scanVerification', { outcome: scanOutcomes[outcome] }]);
     }
     let now = v;
     for (const [operationId, body] of steps) now = await this.run(operationId, v.id, body);
@@ -245,7 +257,7 @@ const redirect = (location: string): DoorAnswer => ({
   headers: { location, 'content-length': '0', 'cache-control': 'no-store', 'referrer-policy': 'same-origin' },
 });
 
-function sessionPage(v: Verification, token: string): DoorAnswer {
+function sessionPage(v: Verification, token: string, phoneNumberHeld: boolean): DoorAnswer {
   const field = (name: string, label: string, value: string, type = 'text') =>
     `<label>${label} <input name="${name}" type="${type}" value="${escapeHtml(value)}" required></label>`;
   const inputs = [
@@ -258,7 +270,7 @@ function sessionPage(v: Verification, token: string): DoorAnswer {
     ...(missing(v, 'dateOfBirth') ? [field('dateOfBirth', 'Date of birth', DEFAULTS.dateOfBirth, 'date')] : []),
   ];
   // Only completing uses the typed data; the other buttons skip the required fields.
-  const buttons = allowedOutcomes(v).map(
+  const buttons = allowedOutcomes(v, phoneNumberHeld).map(
     (o) =>
       `<button type="submit" name="outcome" value="${o}"${o === 'complete' ? '' : ' formnovalidate'}>${OUTCOMES[o]}</button>`,
   );

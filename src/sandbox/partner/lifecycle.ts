@@ -36,9 +36,13 @@ import { verificationView } from './views.js';
 
 type S = components['schemas'];
 
-/** A simulated document and face scan: its outcome, and document fields it fixes (the rest are generated). */
+/**
+ * A simulated document and face scan: its outcome, and document fields it fixes (the rest are generated).
+ * `phoneNumberOfAnotherUser` is the documents' example of a failed session: the face is not that of the user
+ * holding one of the session's phone numbers, so the session is declined rather than merged (S6).
+ */
 export interface ScanInput {
-  outcome: 'pass' | 'review' | 'fail';
+  outcome: 'pass' | 'review' | 'fail' | 'phoneNumberOfAnotherUser';
   document?: Partial<DocumentData>;
   estimatedAge?: S['EstimatedAge'];
 }
@@ -151,8 +155,16 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
     const hint = status === 'created' ? 'open its link first' : 'only started and waitingForUserInput sessions scan';
     throw new SandboxError(409, `Verification ${verificationId} cannot be scanned in status ${status}; ${hint}`);
   }
-  if (!['pass', 'review', 'fail'].includes(input.outcome))
-    throw new SandboxError(400, 'outcome must be pass, review or fail');
+  if (!['pass', 'review', 'fail', 'phoneNumberOfAnotherUser'].includes(input.outcome))
+    throw new SandboxError(400, 'outcome must be pass, review, fail or phoneNumberOfAnotherUser');
+  const anotherUsersPhone = input.outcome === 'phoneNumberOfAnotherUser';
+  if (anotherUsersPhone && !phoneHolder(store, v)) {
+    const numbers = v.data.phoneNumbers.map((p) => p.phoneNumber).join(', ') || 'none';
+    throw new SandboxError(
+      409,
+      `No user holds a phone number of verification ${verificationId} (its numbers: ${numbers}), so it cannot be declined for one; complete another verification with one of its numbers first, or scan with outcome fail`,
+    );
+  }
   const given = input.document ?? {};
   for (const field of ['dateOfBirth', 'expiryAt', 'issuedAt'] as const) {
     const value = given[field];
@@ -169,11 +181,12 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
     documentId: store.newId(),
     estimatedAge: input.estimatedAge ?? ageBracket(document.dateOfBirth, now),
     image: faceImage(),
-    faceUserId: matchingUser(store, v)?.id ?? store.newId(),
+    // Another user's phone number: the face is someone else's, never the holder's.
+    faceUserId: (anotherUsersPhone ? undefined : matchingUser(store, v)?.id) ?? store.newId(),
     accepted: input.outcome === 'pass',
   };
   refreshCollected(v);
-  if (input.outcome === 'fail') setStatus(store, v, 'declined');
+  if (input.outcome === 'fail' || anotherUsersPhone) setStatus(store, v, 'declined');
   else if (input.outcome === 'review') setStatus(store, v, 'inReview');
   else if (!missingInput(v)) complete(store, v);
   else if (status === 'started') setStatus(store, v, 'waitingForUserInput');
@@ -289,14 +302,18 @@ export function refreshCollected(v: StoredVerification): void {
   });
 }
 
-/** The sandbox's stand-in for the face model: the user holding one of the session's phone numbers. */
-function matchingUser(store: PartnerStore, v: StoredVerification): StoredUser | undefined {
+/** The first user holding one of the session's phone numbers. */
+export function phoneHolder(store: PartnerStore, v: StoredVerification): StoredUser | undefined {
   for (const { phoneNumber } of v.data.phoneNumbers) {
     const user = userWithPhone(store, phoneNumber);
     if (user) return user;
   }
-  return v.scan ? store.users.get(v.scan.faceUserId) : undefined;
+  return undefined;
 }
+
+/** The sandbox's stand-in for the face model: the user holding one of the session's phone numbers (S6). */
+const matchingUser = (store: PartnerStore, v: StoredVerification): StoredUser | undefined =>
+  phoneHolder(store, v) ?? (v.scan ? store.users.get(v.scan.faceUserId) : undefined);
 
 /** Completion, in the documented order: `verification.updated`, then `user.created` or `user.merged`, then `shareholder.verified`. */
 function complete(store: PartnerStore, v: StoredVerification): void {

@@ -16,6 +16,7 @@ import {
   expire,
   markShareholder,
   openLink,
+  phoneHolder,
   refreshCollected,
   requires,
   scan,
@@ -352,6 +353,9 @@ const UNTIMED_OPERATIONS = {
   /** The verification a session token of a `url` belongs to. */
   verificationIdForToken: (store: PartnerStore, token: string) =>
     [...store.verifications.values()].find((v) => v.token === token)?.data.id,
+  /** Whether a user holds one of the verification's phone numbers (the end user's page offers that decline, S6). */
+  phoneNumberHeld: (store: PartnerStore, verificationId: string) =>
+    phoneHolder(store, verification(store, verificationId)) !== undefined,
   /** The partner's webhook address, or undefined while none was configured. */
   webhookTarget: (store: PartnerStore) => store.webhookUrl,
   reset: resetStore,
