@@ -1306,11 +1306,14 @@ export interface components {
             [key: string]: string;
         };
         /**
-         * @description Request body of `POST /verifications`. `externalUserId` and `redirectUrl`
-         *     are the two fields the documentation does not mark optional.
-         *     Assumed ([P5](assumptions.html#P5)): the service's documentation does not say they are
-         *     required; not marked optional, they are taken to be required. Every other
-         *     field is optional.
+         * @description Request body of `POST /verifications`. The documentation marks every
+         *     field optional except four: `externalUserId` and `redirectUrl` (written
+         *     "not marked optional") and the deprecated `phoneNumber` and
+         *     `isPhoneNumberVerified` (marked only deprecated, use `phoneNumbers`).
+         *     Assumed ([P5](assumptions.html#P5)): the service's documentation does not
+         *     say that `externalUserId` and `redirectUrl` are required; not marked
+         *     optional, they are taken to be required. The deprecated two are optional,
+         *     as `phoneNumbers`, which replaces them, is.
          */
         VerificationCreate: {
             /**
