@@ -3,7 +3,7 @@
 // answer is checked against the documents (validateResponses).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { validatorFor } from './helpers/openapi.js';
+import { loadBundle, validatorFor } from './helpers/openapi.js';
 
 let sandbox: Sandbox;
 const v2 = validatorFor('v2');
@@ -74,6 +74,12 @@ describe('validation from the contract', () => {
     ]);
     const size = res.body.details.find((d: { field: string }) => d.field === 'pageSize');
     expect(size).toMatchObject({ reasonCode: 'MAXIMUM', params: { limit: 50 } });
+  });
+
+  it("v2: answers the query of the reference's 400 example with that example", async () => {
+    const example = loadBundle('v2').components.examples.ValidationErrorList;
+    const res = await call('/v2/verifications/?pageSize=80&statuses=PENDING');
+    expect(res).toEqual({ status: 400, body: example.value });
   });
 
   it('partner: the Error body names every offending field', async () => {
