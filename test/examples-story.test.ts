@@ -301,6 +301,14 @@ describe('the examples tell one story', () => {
     expect(
       historyProblems(plant((s) => s.historyPages.push({ ...page, value: { ...page.value, count: 1 } }))),
     ).not.toEqual([]);
+    // Lena's history: the examples show 4 of her webhooks; the merge owes a second shareholder.verified.
+    const userPage = partner.historyPages.find((p) => p.value.webhooks[0]?.type === 'user')!;
+    const shown = new Set(partner.events.filter((e) => e.value.data.userId === lena.id).map((e) => e.value.eventId));
+    expect(
+      historyProblems(
+        plant((s) => s.historyPages.push({ ...userPage, value: { ...userPage.value, count: shown.size } })),
+      ),
+    ).not.toEqual([]);
     const all = partner.userPages.find((p) => /all users/i.test(p.description ?? ''))!;
     expect(
       userListProblems(
