@@ -20,10 +20,10 @@ const handleWebhook =
 describe('README.md TypeScript', () => {
   it('has snippets, and each type-checks strictly against the package', async () => {
     expect(snippets.length).toBeGreaterThanOrEqual(2);
-    const report = await typeCheck(
-      await scratchDir('readme-snippets'),
-      { ...Object.fromEntries(snippets.map((code, i) => [`snippet-${i}`, code])), 'handle-webhook': handleWebhook },
-    );
+    const report = await typeCheck(await scratchDir('readme-snippets'), {
+      ...Object.fromEntries(snippets.map((code, i) => [`snippet-${i}`, code])),
+      'handle-webhook': handleWebhook,
+    });
     expect(report).toBe('');
   });
 });

@@ -46,7 +46,15 @@ let played: Played;
 
 beforeAll(async () => {
   await linkSharedInstall(project);
-  const shipped = path.join(project, 'node_modules', '@verification-service', 'contracts', 'guides', 'examples', 'worker-receiver');
+  const shipped = path.join(
+    project,
+    'node_modules',
+    '@verification-service',
+    'contracts',
+    'guides',
+    'examples',
+    'worker-receiver',
+  );
   const config = path.join(shipped, 'wrangler.jsonc');
   // wrangler.jsonc as wrangler reads it: JSON with comments.
   const parsed = ts.parseConfigFileTextToJson(config, readFileSync(config, 'utf8'));
@@ -127,44 +135,42 @@ function finalView(log: string): Record<string, string> {
 }
 
 describe('the webhooks guide’s Worker project, in workerd', () => {
-  it(
-    'remembers across a restart what it handled, and ends in the status the service holds for every journey',
-    { timeout: HANG_CEILING_MS },
-    async () => {
-      const events = played.events.map((event) => JSON.stringify(event));
-      const half = events.slice(0, Math.ceil(events.length / 2));
-      let log = '';
-      const first = await serveWorkerd(project, 'worker.js', extras);
-      try {
-        for (const body of half) expect(await post(first.port, body), `${body}\n${first.log()}`).toBe(200);
-      } finally {
-        await first.stop();
-        log += first.log();
-      }
-      // Another process, the same storage: every event again, shuffled, and a repeat of each.
-      const second = await serveWorkerd(project, 'worker.js', extras, first.port);
-      try {
-        for (const body of shuffled([...events, ...events], 5))
-          expect(await post(second.port, body), `${body}\n${second.log()}`).toBe(200);
-        const unparseable = `{"eventId": "${randomUUID()}", cut off`;
-        expect(await post(second.port, unparseable)).toBe(200);
-        const forged = `{"eventId": "${randomUUID()}", forged`;
-        expect(await post(second.port, forged, sign(forged, 'another-key'))).toBe(401);
-        await expect.poll(() => second.log(), { timeout: 10_000 }).toContain(unparseable);
-        expect(second.log()).toMatch(/parked .*cut off/);
-        expect(second.log()).not.toContain(forged);
-      } finally {
-        await second.stop();
-        log += second.log();
-      }
-      // Handled before the restart, so only acknowledged after it.
-      const before = half.map((body) => JSON.parse(body).eventId as string);
-      for (const eventId of before) expect(second.log()).toContain(`${eventId} again: already handled`);
-      const service = await serviceView(sandbox, played);
-      const view = finalView(log);
-      const held = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, view[id]]));
-      expect(held(played.verificationIds)).toEqual(service.verifications);
-      expect(held(played.userIds)).toEqual(service.users);
-    },
-  );
+  it('remembers across a restart what it handled, and ends in the status the service holds for every journey', {
+    timeout: HANG_CEILING_MS,
+  }, async () => {
+    const events = played.events.map((event) => JSON.stringify(event));
+    const half = events.slice(0, Math.ceil(events.length / 2));
+    let log = '';
+    const first = await serveWorkerd(project, 'worker.js', extras);
+    try {
+      for (const body of half) expect(await post(first.port, body), `${body}\n${first.log()}`).toBe(200);
+    } finally {
+      await first.stop();
+      log += first.log();
+    }
+    // Another process, the same storage: every event again, shuffled, and a repeat of each.
+    const second = await serveWorkerd(project, 'worker.js', extras, first.port);
+    try {
+      for (const body of shuffled([...events, ...events], 5))
+        expect(await post(second.port, body), `${body}\n${second.log()}`).toBe(200);
+      const unparseable = `{"eventId": "${randomUUID()}", cut off`;
+      expect(await post(second.port, unparseable)).toBe(200);
+      const forged = `{"eventId": "${randomUUID()}", forged`;
+      expect(await post(second.port, forged, sign(forged, 'another-key'))).toBe(401);
+      await expect.poll(() => second.log(), { timeout: 10_000 }).toContain(unparseable);
+      expect(second.log()).toMatch(/parked .*cut off/);
+      expect(second.log()).not.toContain(forged);
+    } finally {
+      await second.stop();
+      log += second.log();
+    }
+    // Handled before the restart, so only acknowledged after it.
+    const before = half.map((body) => JSON.parse(body).eventId as string);
+    for (const eventId of before) expect(second.log()).toContain(`${eventId} again: already handled`);
+    const service = await serviceView(sandbox, played);
+    const view = finalView(log);
+    const held = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, view[id]]));
+    expect(held(played.verificationIds)).toEqual(service.verifications);
+    expect(held(played.userIds)).toEqual(service.users);
+  });
 });

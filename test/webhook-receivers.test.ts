@@ -272,24 +272,24 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
   it.each([
     ...Object.keys(DELIVERY_ORDERS).map((order) => ({ order, clock: 'frozen' as JourneyClock })),
     ...['in order', 'each twice, shuffled (seed 3)'].map((order) => ({ order, clock: 'ticking' as JourneyClock })),
-  ])('ends in the status the service holds for every journey, its webhooks $order, the clock $clock', async ({
-    order,
-    clock,
-  }) => {
-    sandbox.clock = clock;
-    const played = await playJourneys(sandbox);
-    sandbox.clock = 'ticking';
-    for (const event of DELIVERY_ORDERS[order](played.events)) {
-      const body = JSON.stringify(event);
-      expect(await post(body, sign(body)), body).toBe(200);
-    }
-    await settled();
-    const service = await serviceView(sandbox, played);
-    const view = finalView();
-    const held = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, view[id]]));
-    expect(held(played.verificationIds)).toEqual(service.verifications);
-    expect(held(played.userIds)).toEqual(service.users);
-  });
+  ])(
+    'ends in the status the service holds for every journey, its webhooks $order, the clock $clock',
+    async ({ order, clock }) => {
+      sandbox.clock = clock;
+      const played = await playJourneys(sandbox);
+      sandbox.clock = 'ticking';
+      for (const event of DELIVERY_ORDERS[order](played.events)) {
+        const body = JSON.stringify(event);
+        expect(await post(body, sign(body)), body).toBe(200);
+      }
+      await settled();
+      const service = await serviceView(sandbox, played);
+      const view = finalView();
+      const held = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, view[id]]));
+      expect(held(played.verificationIds)).toEqual(service.verifications);
+      expect(held(played.userIds)).toEqual(service.users);
+    },
+  );
 
   it('passes every case of the receiver check', async () => {
     const report = await checkWebhookReceiver(url, {

@@ -44,7 +44,9 @@ export async function serveJourneySandbox(authKey: string): Promise<JourneySandb
     for await (const chunk of req) chunks.push(chunk);
     const headers = Object.entries(req.headers).map(([k, v]) => [k, String(v)] as [string, string]);
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-    const answer = await sandbox.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
+    const answer = await sandbox.fetch(
+      new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }),
+    );
     res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,7 +120,11 @@ export async function playJourneys(sandbox: JourneySandbox): Promise<Played> {
       }),
     );
   const revert = async (at: { params: { path: { verificationId: string } } }) =>
-    ok(await partner.POST('/verifications/revert', { body: { verificationId: at.params.path.verificationId, author: 'journeys' } }));
+    ok(
+      await partner.POST('/verifications/revert', {
+        body: { verificationId: at.params.path.verificationId, author: 'journeys' },
+      }),
+    );
   const opened = async (phone = newPhone(), requirements?: ('firstAndLastName' | 'document')[]) => {
     const at = await create(phone, requirements);
     await step('/_sandbox/verifications/{verificationId}/open', at);
@@ -161,9 +167,7 @@ export async function playJourneys(sandbox: JourneySandbox): Promise<Played> {
   await create(renewed);
 
   const events = sandbox.events.slice(from);
-  const userIds = [
-    ...new Set(events.flatMap((e) => (e.dataType === 'user' ? [e.data.userId] : []))),
-  ];
+  const userIds = [...new Set(events.flatMap((e) => (e.dataType === 'user' ? [e.data.userId] : [])))];
   return { verificationIds, userIds, events };
 }
 

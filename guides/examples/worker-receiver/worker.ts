@@ -28,7 +28,10 @@ export default {
     const store = env.WEBHOOKS.get(env.WEBHOOKS.idFromName('webhooks'));
     let event: ReceivedWebhookEvent;
     try {
-      event = await verifyWebhookRequest(request, [env.AUTH_KEY, env.PREVIOUS_AUTH_KEY].filter((k) => k !== undefined));
+      event = await verifyWebhookRequest(
+        request,
+        [env.AUTH_KEY, env.PREVIOUS_AUTH_KEY].filter((k) => k !== undefined),
+      );
     } catch (err) {
       if (err instanceof WebhookSignatureError) return new Response(null, { status: 401 });
       // Signed by the service, yet not an event this code can read: park it and
@@ -122,7 +125,9 @@ export class WebhookStore extends DurableObject<Env> {
   }
 
   private storedAt(record: string): number {
-    const [row] = this.ctx.storage.sql.exec<{ at: number }>('SELECT at FROM records WHERE record = ?', record).toArray();
+    const [row] = this.ctx.storage.sql
+      .exec<{ at: number }>('SELECT at FROM records WHERE record = ?', record)
+      .toArray();
     return row?.at ?? -Infinity;
   }
 }
