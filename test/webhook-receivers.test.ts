@@ -247,7 +247,7 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     ]);
   });
 
-  it('answers 200 to a body signed with its key that it cannot parse, and logs it; 401 to the same body forged', async () => {
+  it('answers 200 to a body signed with its key that it cannot parse, and logs it; 401 to a forged one', async () => {
     const body = `{"eventId": "${randomUUID()}", cut off`;
     expect(await post(body, sign(body))).toBe(200);
     await expect.poll(() => lines(), { timeout: 10_000 }).toContainEqual(expect.stringContaining(body));
