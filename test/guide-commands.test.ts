@@ -155,9 +155,9 @@ describe('the guides mark the commands that start something', () => {
     expect(commands.map((c) => c.line)).toContain(
       'npx @verification-service/contracts sandbox --state .sandbox/state.jsonl',
     );
-    expect(commands.some((c) => c.line.includes('deno run --allow-net --allow-env=AUTH_KEY,PORT receiver.ts'))).toBe(
-      true,
-    );
+    expect(
+      commands.some((c) => c.line.includes('deno run --allow-net --allow-env=AUTH_KEY,PARTNER_URL,PORT receiver.ts')),
+    ).toBe(true);
     expect(sendExample).toMatch(/--url http:\/\/127\.0\.0\.1:8080\/webhooks --key "\$AUTH_KEY"$/);
   });
 });

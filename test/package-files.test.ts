@@ -21,6 +21,9 @@ const PARTNER_GUIDES = [
   'sandbox-strictness',
   'webhooks',
 ].map((name) => `guides/${name}.md`);
+// The guides' example projects, shipped so that their links work from the installed package.
+const EXAMPLE_PROJECTS = ['guides/examples/worker-receiver'];
+const EXAMPLE_FILES = ['wrangler.jsonc', 'worker.ts'].map((name) => `guides/examples/worker-receiver/${name}`);
 const MAINTAINER_GUIDES = ['benchmarks', 'contract', 'maintainers-decisions', 'releasing', 'testing'].map(
   (name) => `guides/${name}.md`,
 );
@@ -32,6 +35,7 @@ const NAMED_FILES = [
   'CHANGELOG.md',
   'openapi/DECISIONS.md',
   ...PARTNER_GUIDES,
+  ...EXAMPLE_FILES,
   ...['v2', 'partner', 'sandbox'].flatMap((api) => [`generated/openapi/${api}.json`, `generated/openapi/${api}.yaml`]),
   'generated/workflows/partner-sequences.arazzo.json',
 ];
@@ -81,7 +85,7 @@ describe("the tarball's files", () => {
 
   it("names each guide it ships in package.json's \"files\", and each guide in guides/ is a partner's or a maintainer's", () => {
     expect((manifest.files as string[]).filter((entry) => entry.startsWith('guides/')).sort()).toEqual(
-      [...PARTNER_GUIDES].sort(),
+      [...PARTNER_GUIDES, ...EXAMPLE_PROJECTS].sort(),
     );
     const guides = readdirSync(path.join(ROOT, 'guides'))
       .filter((name) => name.endsWith('.md'))

@@ -1,8 +1,9 @@
 // The TypeScript in README.md type-checks against the package as a partner
 // imports it (strict, NodeNext, `@verification-service/contracts/<entry>` resolving to
 // this build's declarations, which test/drift.test.ts holds to the sources),
-// so the first steps it shows cannot drift from the API. Functions a snippet
-// only calls (a partner's own handlers) are declared here, not in the README.
+// so the first steps it shows cannot drift from the API. The Worker imports
+// the webhooks guide's handle-webhook.ts, written beside it as a partner
+// would copy it (test/webhook-receivers.test.ts runs what it does).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,16 +12,18 @@ import { scratchDir, typeCheck } from './helpers/typescript-snippets.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
-const DECLARED =
-  'declare function onStatus(id: string, status: string, updatedAt: string): Promise<void>;\ndeclare function onUser(id: string, createdAt: string): Promise<void>;\n';
+const handleWebhook =
+  [...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .find((b) => b.startsWith('// handle-webhook.ts\n')) ?? '';
 
 describe('README.md TypeScript', () => {
   it('has snippets, and each type-checks strictly against the package', async () => {
     expect(snippets.length).toBeGreaterThanOrEqual(2);
-    const report = await typeCheck(
-      await scratchDir('readme-snippets'),
-      Object.fromEntries(snippets.map((code, i) => [`snippet-${i}`, DECLARED + code])),
-    );
+    const report = await typeCheck(await scratchDir('readme-snippets'), {
+      ...Object.fromEntries(snippets.map((code, i) => [`snippet-${i}`, code])),
+      'handle-webhook': handleWebhook,
+    });
     expect(report).toBe('');
   });
 });

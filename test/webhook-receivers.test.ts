@@ -1,14 +1,19 @@
 // The webhook receivers the docs show type-check and do what a receiver of
 // this service must: the two of the partner reference (the Webhooks tag: a
-// node:http one and a fetch-style one with Web Crypto only) and the two of
-// the webhooks guide (handle-webhook.ts, and the node:http receiver.ts that
-// hands its events to it). Each accepts a documented webhook signed as the
-// service signs it and refuses the body re-serialized (the raw-body pitfall)
-// or a wrong signature; answers 200 to a repeat and acts on it once; ignores
-// a verification.updated older than what it stored, compared as times; and
-// passes every case of the receiver check. Each runs in a process of its own
-// (a fetch-style handler behind a small node:http adapter, as a platform
-// calls it), and what it did is read from its log.
+// node:http one and a fetch-style one with Web Crypto only), the two of the
+// webhooks guide (handle-webhook.ts, and the node:http receiver.ts that
+// hands its events to it) and the README's Worker (the guide's handler in a
+// Worker's fetch). Each accepts a documented webhook signed as the service
+// signs it and refuses the body re-serialized (the raw-body pitfall) or a
+// wrong signature; answers 200 to a signed body it cannot parse, and logs
+// it; answers 200 to a repeat and acts on it once; ignores a
+// verification.updated older than what it stored, compared as times; ends
+// in the status the service holds for every journey of the lifecycle table,
+// whatever the order, repeats and ties of its webhooks; and passes every
+// case of the receiver check. Each runs in a process of its own (a
+// fetch-style handler behind a small node:http adapter, as a platform calls
+// it), reads the local sandbox when it must, and what it did is read from
+// its log.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,6 +26,14 @@ import { freePort } from '../scripts/lib/prism.mjs';
 import { checkWebhookReceiver } from '../src/webhooks/check.js';
 import { deref, loadBundle } from './helpers/openapi.js';
 import { scratchDir, typeCheck } from './helpers/typescript-snippets.js';
+import {
+  DELIVERY_ORDERS,
+  type JourneyClock,
+  type JourneySandbox,
+  playJourneys,
+  serveJourneySandbox,
+  serviceView,
+} from './helpers/webhook-journeys.js';
 
 const doc = loadBundle('partner');
 const description: string = doc.tags.find((t: { name: string }) => t.name === 'Webhooks')?.description ?? '';
@@ -34,6 +47,10 @@ const guide = {
   handleWebhook: guideBlocks.find((b) => b.startsWith('// handle-webhook.ts\n')) ?? '',
   nodeReceiver: guideBlocks.find((b) => b.startsWith('// receiver.ts\n') && b.includes("from 'node:http'")) ?? '',
 };
+const readmeWorker =
+  [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .find((b) => b.includes('export default')) ?? '';
 
 const AUTH_KEY = 'sbx_receiver_test_key';
 const PREVIOUS_AUTH_KEY = 'sbx_receiver_previous_key';
@@ -46,16 +63,17 @@ const sign = (body: string, key = AUTH_KEY) => createHmac('sha256', key).update(
 const updatedEvent = (verificationId = randomUUID(), updatedAt = example.data.updatedAt) =>
   JSON.stringify({ ...example, eventId: randomUUID(), data: { ...example.data, verificationId, updatedAt } }, null, 1);
 
-// A fetch-style handler served as a platform calls it: a Request in, its Response's status out.
+// A fetch-style handler served as a platform calls it: a Request and the
+// settings in (a Worker's env, here the process's), its Response's status out.
 const FETCH_ADAPTER = `import { createServer } from 'node:http';
-const { handleWebhook } = await import(process.argv[2]);
-const keys = [process.env.AUTH_KEY, process.env.PREVIOUS_AUTH_KEY].filter(Boolean);
+const handler = await import(process.argv[2]);
+const handleWebhook = handler.handleWebhook ?? ((request, env) => handler.default.fetch(request, env));
 createServer(async (req, res) => {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
   const request = new Request('http://127.0.0.1' + req.url, { method: req.method, headers: req.headers, body: Buffer.concat(chunks) });
   try {
-    const response = await handleWebhook(request, keys.length === 1 ? keys[0] : keys);
+    const response = await handleWebhook(request, process.env);
     res.writeHead(response.status).end(await response.text());
   } catch (err) {
     res.writeHead(500).end(String(err));
@@ -64,9 +82,13 @@ createServer(async (req, res) => {
 `;
 
 let dir: string;
+// The service each receiver reads on a tie: the local sandbox, taking the receivers' key.
+let sandbox: JourneySandbox;
 beforeAll(async () => {
   dir = await scratchDir('webhook-receivers');
+  sandbox = await serveJourneySandbox(AUTH_KEY);
 });
+afterAll(() => sandbox?.close());
 
 /** Compiles a snippet to `<folder>/<name>.js` (ESM: the package's type is module), as a project's tsc would emit it. */
 async function emit(folder: string, name: string, source: string): Promise<string> {
@@ -107,6 +129,11 @@ const RECEIVERS: Record<string, Receiver> = {
     fetchStyle: false,
     takesPreviousKey: true,
   },
+  "the README's Worker": {
+    files: { worker: readmeWorker, 'handle-webhook': guide.handleWebhook },
+    fetchStyle: true,
+    takesPreviousKey: true,
+  },
 };
 
 describe('the receivers the docs show', () => {
@@ -115,7 +142,8 @@ describe('the receivers the docs show', () => {
     expect(description).toMatch(/raw-body pitfall/i);
     expect(Object.keys(reference).sort()).toEqual(['fetch', 'node:http']);
     expect(guide.handleWebhook).toContain('export async function handleWebhook');
-    expect(guide.nodeReceiver).toContain("import { handleEvent } from './handle-webhook.js'");
+    expect(guide.nodeReceiver).toContain("from './handle-webhook.js'");
+    expect(readmeWorker).toContain("from './handle-webhook.js'");
   });
 
   it('type-check against the package (strict, NodeNext)', async () => {
@@ -143,7 +171,7 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     const main = receiver.fetchStyle ? [await emit(folder, 'fetch-adapter', FETCH_ADAPTER), files[0]] : [files[0]];
     const port = await freePort();
     url = `http://127.0.0.1:${port}/webhooks`;
-    const env: NodeJS.ProcessEnv = { ...process.env, AUTH_KEY, PORT: String(port) };
+    const env: NodeJS.ProcessEnv = { ...process.env, AUTH_KEY, PARTNER_URL: sandbox.url, PORT: String(port) };
     if (receiver.takesPreviousKey) env.PREVIOUS_AUTH_KEY = PREVIOUS_AUTH_KEY;
     else delete env.PREVIOUS_AUTH_KEY;
     child = spawn(process.execPath, main, { env });
@@ -200,7 +228,7 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     const body = updatedEvent(id);
     expect([await post(body, sign(body)), await post(body, sign(body))]).toEqual([200, 200]);
     await settled();
-    expect(lines().filter((line) => line.startsWith(`verification ${id} `))).toEqual([
+    expect(lines().filter((line) => line.startsWith(`verification ${id}`))).toEqual([
       `verification ${id} is ${example.data.status}`,
     ]);
   });
@@ -213,11 +241,55 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     expect(await post(newer, sign(newer))).toBe(200);
     expect(await post(older, sign(older))).toBe(200);
     await settled();
-    expect(lines().filter((line) => line.startsWith(`verification ${id} `))).toEqual([
+    expect(lines().filter((line) => line.startsWith(`verification ${id}`))).toEqual([
       `verification ${id} is ${example.data.status}`,
-      `verification ${id} is ${example.data.status}: older than what is stored, ignored`,
+      `verification ${id}: older than what is stored, ignored`,
     ]);
   });
+
+  it('answers 200 to a body signed with its key that it cannot parse, and logs it; 401 to a forged one', async () => {
+    const body = `{"eventId": "${randomUUID()}", cut off`;
+    expect(await post(body, sign(body))).toBe(200);
+    await expect.poll(() => lines(), { timeout: 10_000 }).toContainEqual(expect.stringContaining(body));
+    expect(lines().find((line) => line.includes(body))).toMatch(/parked/);
+    const other = `{"eventId": "${randomUUID()}", cut off`;
+    expect(await post(other, sign(other, 'another-key'))).toBe(401);
+    await settled();
+    expect(output).not.toContain(other);
+  });
+
+  /** The last status each record's line gave: `verification <id> is <status>`, `user <id> is kept|deleted`. */
+  const finalView = () => {
+    const view: Record<string, string> = {};
+    for (const line of lines()) {
+      const kept = /^(?:verification|user) (\S+) is (\S+)$/.exec(line);
+      if (kept) view[kept[1]] = kept[2];
+    }
+    return view;
+  };
+
+  // Every order with ties everywhere (the frozen clock); two with none, where each event is newer or older.
+  it.each([
+    ...Object.keys(DELIVERY_ORDERS).map((order) => ({ order, clock: 'frozen' as JourneyClock })),
+    ...['in order', 'each twice, shuffled (seed 3)'].map((order) => ({ order, clock: 'ticking' as JourneyClock })),
+  ])(
+    'ends in the status the service holds for every journey, its webhooks $order, the clock $clock',
+    async ({ order, clock }) => {
+      sandbox.clock = clock;
+      const played = await playJourneys(sandbox);
+      sandbox.clock = 'ticking';
+      for (const event of DELIVERY_ORDERS[order](played.events)) {
+        const body = JSON.stringify(event);
+        expect(await post(body, sign(body)), body).toBe(200);
+      }
+      await settled();
+      const service = await serviceView(sandbox, played);
+      const view = finalView();
+      const held = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, view[id]]));
+      expect(held(played.verificationIds)).toEqual(service.verifications);
+      expect(held(played.userIds)).toEqual(service.users);
+    },
+  );
 
   it('passes every case of the receiver check', async () => {
     const report = await checkWebhookReceiver(url, {

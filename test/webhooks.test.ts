@@ -262,6 +262,41 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     await expect(verifyWebhookRequest(used, key)).rejects.toThrow(/cannot read the webhook body/);
     await expect(verifyWebhookRequest({} as Request, key)).rejects.toBeInstanceOf(TypeError);
   });
+
+  it('verifies the signature before parsing, and a refused verified body keeps its text; an unverified one none', async () => {
+    const notJson = '{"eventId": "cut off';
+    // A wrong signature on a body that is not JSON: the signature is what is refused.
+    expect(() => parseWebhookEvent(notJson, signWebhookPayload(notJson, 'sbx_other'), key)).toThrow(
+      WebhookSignatureError,
+    );
+    await expect(
+      verifyWebhookRequest(signedRequest(notJson, signWebhookPayload(notJson, 'sbx_other')), key),
+    ).rejects.toBeInstanceOf(WebhookSignatureError);
+    const refusal = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return err as WebhookPayloadError;
+      }
+      throw new Error('not refused');
+    };
+    const notWebhook = JSON.stringify({ hello: 'world' });
+    for (const text of [notJson, notWebhook]) {
+      const err = refusal(() => parseWebhookEvent(bytes(text), signWebhookPayload(text, key), key));
+      expect(err).toBeInstanceOf(WebhookPayloadError);
+      expect(err.verifiedBody).toBe(text);
+      await expect(verifyWebhookRequest(signedRequest(text), key)).rejects.toMatchObject({ verifiedBody: text });
+    }
+    // Bytes that are not UTF-8 are kept as far as they read.
+    const latin1 = Uint8Array.of(0x7b, 0xe9, 0x7d);
+    expect(refusal(() => parseWebhookEvent(latin1, signWebhookPayload(latin1, key), key)).verifiedBody).toBe(
+      '{\uFFFD}',
+    );
+    const used = signedRequest(notWebhook);
+    await used.text();
+    await expect(verifyWebhookRequest(used, key)).rejects.toMatchObject({ verifiedBody: undefined });
+    expect(refusal(() => parseWebhookEvent({} as unknown as string, signature, key)).verifiedBody).toBeUndefined();
+  });
 });
 
 describe('verifyWebhookRequestBody (verifies without parsing)', () => {

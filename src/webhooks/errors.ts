@@ -19,12 +19,19 @@ export interface PayloadIssue {
   message: string;
 }
 
-/** The body is signed correctly but is not a webhook of the contract. */
+/**
+ * The body is not a webhook of the contract, or cannot be read. When its
+ * signature was verified, `verifiedBody` holds its text, so that a receiver
+ * can keep it and answer 200 (the service retries anything else every 15
+ * minutes, so refusing it makes the same body fail forever).
+ */
 export class WebhookPayloadError extends Error {
   override name = 'WebhookPayloadError';
   constructor(
     message: string,
     readonly issues: readonly PayloadIssue[],
+    /** The body's text when its signature was verified (bytes that are not UTF-8 read as U+FFFD); undefined when it could not be read, and so was not verified. */
+    readonly verifiedBody?: string,
   ) {
     super(message);
   }

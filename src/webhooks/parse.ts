@@ -130,19 +130,24 @@ function detailOf(err: unknown): string {
   }
 }
 
-/** The event in a body whose signature is proven. */
+// Lenient, and the BOM kept: the text a receiver keeps of a verified body it cannot parse.
+const lenientUtf8 = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The event in a body whose signature is proven; a refusal carries the body's text. */
 function eventOf(body: string | Uint8Array): ReceivedWebhookEvent {
+  const refuse = (message: string, issues: PayloadIssue[]) =>
+    new WebhookPayloadError(message, issues, typeof body === 'string' ? body : lenientUtf8.decode(body));
   let payload: unknown;
   try {
     payload = webhookJson(body);
   } catch (err) {
     const detail = detailOf(err);
-    throw new WebhookPayloadError(`webhook body is not UTF-8 JSON: ${detail}`, [{ path: '', message: detail }]);
+    throw refuse(`webhook body is not UTF-8 JSON: ${detail}`, [{ path: '', message: detail }]);
   }
   const issues = webhookPayloadIssues(payload);
   if (issues.length) {
     const list = issues.map((i) => `${i.path || '(body)'} ${i.message}`).join('; ');
-    throw new WebhookPayloadError(`webhook body does not match the partner contract: ${list}`, issues);
+    throw refuse(`webhook body does not match the partner contract: ${list}`, issues);
   }
   return payload as ReceivedWebhookEvent;
 }

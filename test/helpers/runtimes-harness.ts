@@ -1,7 +1,8 @@
 // Running a test's bundled module where partners' code runs without Node:
 // Cloudflare's workerd (no nodejs_compat), one process serving it as a
 // Worker, and headless Chromium, one launch loading it in a page. For
-// test/runtime-webhooks.test.ts and test/runtime-sandbox-fetch.test.ts.
+// test/runtime-webhooks.test.ts, test/runtime-sandbox-fetch.test.ts and
+// test/runtime-worker-receiver.test.ts.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -21,33 +22,52 @@ const freePort = () =>
     });
   });
 
+/** What a Worker has beside its module, in workerd's config language. */
+export interface WorkerdExtras {
+  /** The Worker's compatibility date (2025-09-01 when absent). */
+  compatibilityDate?: string;
+  /** Fields of the Worker (`bindings = [...]`, `durableObjectNamespaces = [...]`), each ending in a comma. */
+  worker?: string;
+  /** More services, each ending in a comma (a disk for Durable Object storage, a network). */
+  services?: string;
+}
+
 /**
  * Serves `bundle` (an ES module file in `dir` whose default export is a
- * Worker's `{ fetch }`) with workerd on a free port of 127.0.0.1; resolves
- * once it answers, with that port, a stop and its log so far, or throws with that log.
+ * Worker's `{ fetch }`) with workerd on a free port of 127.0.0.1 (or
+ * `port`); resolves once it answers, with that port, a stop that resolves
+ * once it exited, and its log so far (what the Worker wrote to the console
+ * included), or throws with that log.
  */
 export async function serveWorkerd(
   dir: string,
   bundle: string,
-): Promise<{ port: number; stop: () => void; log: () => string }> {
-  const port = await freePort();
+  extras: WorkerdExtras = {},
+  port?: number,
+): Promise<{ port: number; stop: () => Promise<void>; log: () => string }> {
+  port ??= await freePort();
   writeFileSync(
     path.join(dir, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
+  services = [(name = "main", worker = .worker),${extras.services ?? ''}],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
 );
 const worker :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed ${JSON.stringify(bundle)})],
-  compatibilityDate = "2025-09-01",
+  compatibilityDate = "${extras.compatibilityDate ?? '2025-09-01'}",${extras.worker ?? ''}
 );
 `,
   );
   const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'workerd'), ['serve', 'config.capnp'], { cwd: dir });
   let log = '';
+  child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
-  const stop = () => child.kill('SIGTERM');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
   for (let i = 0; i < 100; i++) {
     // Any answer means it listens (a TCP connection refused is no answer).
     const answered = await new Promise<boolean>((resolve) => {
@@ -58,7 +78,7 @@ const worker :Workerd.Worker = (
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  stop();
+  await stop();
   throw new Error(`workerd did not answer: ${log}`);
 }
 
@@ -73,7 +93,7 @@ export async function answerOfWorkerd(dir: string, bundle: string): Promise<unkn
     if (res.status !== 200) throw new Error(`workerd answered ${res.status}: ${await res.text()}\n${log()}`);
     return await res.json();
   } finally {
-    stop();
+    await stop();
   }
 }
 

@@ -1,0 +1,213 @@
+// The journeys a verification takes in the partner document's lifecycle table
+// and event sequences (new user, merge, waiting for input, manual review,
+// decline, revert from completed and from waiting, expiry, closure by the
+// partner and by a new session for the same number), played on the local
+// sandbox through its partner and control APIs, for the tests that feed a
+// webhook receiver what they emit and compare its final view with the
+// service's: test/webhook-receivers.test.ts and
+// test/runtime-worker-receiver.test.ts.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPartnerClient } from '../../src/partner.js';
+import { createSandboxClient } from '../../src/sandbox-client.js';
+import { createSandboxFetch, type SandboxFetch } from '../../src/sandbox/fetch.js';
+import type { WebhookEvent } from '../../src/webhooks/events.js';
+
+/**
+ * How the sandbox clock runs: `frozen`, every change of a record carries
+ * the same time (the ties a receiver must settle); `ticking`, it moves one
+ * millisecond per reading, so no two requests share one.
+ */
+export type JourneyClock = 'frozen' | 'ticking';
+
+/** A local sandbox served on a loopback port, with every webhook it emitted, in the order emitted. */
+export interface JourneySandbox {
+  url: string;
+  authKey: string;
+  events: WebhookEvent[];
+  clock: JourneyClock;
+  close(): void;
+}
+
+/** A sandbox on a free port that takes `authKey`, its clock ticking until `clock` is set. */
+export async function serveJourneySandbox(authKey: string): Promise<JourneySandbox> {
+  const events: WebhookEvent[] = [];
+  let ms = Date.UTC(2026, 2, 14, 9, 0);
+  let mode: JourneyClock = 'ticking';
+  const sandbox: SandboxFetch = await createSandboxFetch({
+    authKey,
+    now: () => new Date(mode === 'frozen' ? ms : ms++),
+    onWebhook: (event) => events.push(event),
+  });
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = Object.entries(req.headers).map(([k, v]) => [k, String(v)] as [string, string]);
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
+    const answer = await sandbox.fetch(
+      new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }),
+    );
+    res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    authKey: sandbox.authKey,
+    events,
+    get clock() {
+      return mode;
+    },
+    set clock(clock) {
+      mode = clock;
+    },
+    close: () => {
+      sandbox.close();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** The records the journeys made: their ids, to read back from the sandbox. */
+export interface Played {
+  verificationIds: string[];
+  userIds: string[];
+  /** The webhooks of these journeys, in the order they were emitted. */
+  events: WebhookEvent[];
+}
+
+let phones = 0;
+/** A number no other journey of this process uses (a shared one would close or merge across journeys). */
+const newPhone = () => `+4915${String(process.pid % 1000).padStart(3, '0')}${String(phones++).padStart(6, '0')}`;
+
+/** Plays every journey once on `sandbox`, each with numbers of its own. */
+export async function playJourneys(sandbox: JourneySandbox): Promise<Played> {
+  const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
+  const control = createSandboxClient({ baseUrl: sandbox.url });
+  const from = sandbox.events.length;
+  const verificationIds: string[] = [];
+  const ok = <T>({ data, error }: { data?: T; error?: unknown }): T => {
+    if (data === undefined) throw new Error(`the sandbox refused a journey step: ${JSON.stringify(error)}`);
+    return data;
+  };
+  const create = async (phoneNumber: string, requirements: ('firstAndLastName' | 'document')[] = []) => {
+    const body = {
+      externalUserId: crypto.randomUUID(),
+      redirectUrl: 'https://partner.example/done',
+      phoneNumbers: [{ phoneNumber, isVerified: false }],
+      requirements: requirements.map((type) => ({ type })),
+    };
+    const { id } = ok(await partner.POST('/verifications', { body }));
+    verificationIds.push(id);
+    return { params: { path: { verificationId: id } } };
+  };
+  const step = async (
+    path:
+      | '/_sandbox/verifications/{verificationId}/open'
+      | '/_sandbox/verifications/{verificationId}/review/accept'
+      | '/_sandbox/verifications/{verificationId}/expire'
+      | '/_sandbox/verifications/{verificationId}/close'
+      | '/_sandbox/verifications/{verificationId}/phone-verification',
+    at: { params: { path: { verificationId: string } } },
+  ) => ok(await control.POST(path, at));
+  const scan = async (at: { params: { path: { verificationId: string } } }, outcome: 'pass' | 'review' | 'fail') =>
+    ok(await control.POST('/_sandbox/verifications/{verificationId}/scan', { ...at, body: { outcome } }));
+  const name = async (at: { params: { path: { verificationId: string } } }) =>
+    ok(
+      await control.POST('/_sandbox/verifications/{verificationId}/name', {
+        ...at,
+        body: { firstName: 'Lena', lastName: 'Hoffmann' },
+      }),
+    );
+  const revert = async (at: { params: { path: { verificationId: string } } }) =>
+    ok(
+      await partner.POST('/verifications/revert', {
+        body: { verificationId: at.params.path.verificationId, author: 'journeys' },
+      }),
+    );
+  const opened = async (phone = newPhone(), requirements?: ('firstAndLastName' | 'document')[]) => {
+    const at = await create(phone, requirements);
+    await step('/_sandbox/verifications/{verificationId}/open', at);
+    return at;
+  };
+
+  // New user: opened, completed (user.created), name entered and phone verified (user.updated each).
+  const newUser = await opened();
+  await scan(newUser, 'pass');
+  await name(newUser);
+  await step('/_sandbox/verifications/{verificationId}/phone-verification', newUser);
+  // Merge: a second session of the same number completes into the same user (user.merged).
+  const shared = newPhone();
+  await scan(await opened(shared), 'pass');
+  await scan(await opened(shared), 'pass');
+  // Waiting for input, then completed once the name is entered.
+  const waiting = await opened(newPhone(), ['firstAndLastName', 'document']);
+  await scan(waiting, 'pass');
+  await name(waiting);
+  // Manual review, accepted (user.created).
+  const review = await opened();
+  await scan(review, 'review');
+  await step('/_sandbox/verifications/{verificationId}/review/accept', review);
+  // Declined.
+  await scan(await opened(), 'fail');
+  // Reverted after completion (the user deleted: user.deleted), and while waiting for input (P55).
+  const completed = await opened();
+  await scan(completed, 'pass');
+  await revert(completed);
+  const waitingReverted = await opened(newPhone(), ['firstAndLastName', 'document']);
+  await scan(waitingReverted, 'pass');
+  await revert(waitingReverted);
+  // Expired, from created and from started.
+  await step('/_sandbox/verifications/{verificationId}/expire', await create(newPhone()));
+  await step('/_sandbox/verifications/{verificationId}/expire', await opened());
+  // Closed by the partner, and by a new session for the same number (which stays created).
+  await step('/_sandbox/verifications/{verificationId}/close', await opened());
+  const renewed = newPhone();
+  await opened(renewed);
+  await create(renewed);
+
+  const events = sandbox.events.slice(from);
+  const userIds = [...new Set(events.flatMap((e) => (e.dataType === 'user' ? [e.data.userId] : [])))];
+  return { verificationIds, userIds, events };
+}
+
+/** `items` in an order drawn from `seed` (a linear congruential generator: the same seed, the same order). */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed >>> 0;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** The orders a receiver is fed the journeys' webhooks in: as emitted, reversed, shuffled (three seeds), each twice. */
+export const DELIVERY_ORDERS: Record<string, <T>(events: readonly T[]) => T[]> = {
+  'in order': (events) => [...events],
+  reversed: (events) => [...events].reverse(),
+  'shuffled (seed 1)': (events) => shuffled(events, 1),
+  'shuffled (seed 7)': (events) => shuffled(events, 7),
+  'shuffled (seed 42)': (events) => shuffled(events, 42),
+  'each twice, shuffled (seed 3)': (events) => shuffled([...events, ...events], 3),
+};
+
+/** What the service holds now: each verification's status, and whether each user still exists. */
+export async function serviceView(
+  sandbox: JourneySandbox,
+  played: Played,
+): Promise<{ verifications: Record<string, string>; users: Record<string, 'kept' | 'deleted'> }> {
+  const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
+  const verifications: Record<string, string> = {};
+  for (const verificationId of played.verificationIds) {
+    const { data } = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId } } });
+    verifications[verificationId] = data!.status;
+  }
+  const users: Record<string, 'kept' | 'deleted'> = {};
+  for (const userId of played.userIds) {
+    const { response } = await partner.GET('/users/{userId}', { params: { path: { userId } } });
+    users[userId] = response.status === 404 ? 'deleted' : 'kept';
+  }
+  return { verifications, users };
+}
