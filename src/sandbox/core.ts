@@ -6,6 +6,7 @@
 // fetch door (fetch.ts) turns Web Requests into DoorRequests.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
+import type { DeliveryAttempt } from './common/emitted-webhooks.js';
 import { randomHex } from './common/random.js';
 import type { SchemaCompiler } from '../contract/ajv-compiler.js';
 import { Contract, type ParsedRequest, type RouteSpec, type Violation } from '../contract/routes.js';
@@ -52,6 +53,8 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   commit?: (answer: Answer) => Answer | Promise<Answer>;
   /** Called after a delivery result was recorded; with --state it resolves once the result is on disk. */
   onDeliveryRecorded?: () => unknown;
+  /** Told of each delivery attempt once its result is recorded (the in-process doors' `waitForDelivery`). */
+  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
 export type SandboxCore = ReturnType<typeof createSandboxCore>;
@@ -88,6 +91,7 @@ export function createSandboxCore(options: CoreOptions) {
     retryIntervalMs: ms(options.retryIntervalSeconds),
     attemptTimeoutMs: ms(options.deliveryTimeoutSeconds),
     onFailure: options.onDeliveryFailure,
+    onAttempt: options.onDeliveryAttempt,
     fetch: options.fetch,
     faults: options.webhookFaults,
   });
