@@ -53,6 +53,8 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   commit?: (answer: Answer) => Answer | Promise<Answer>;
   /** Called after a delivery result was recorded; with --state it resolves once the result is on disk. */
   onDeliveryRecorded?: () => unknown;
+  /** Told of the new active auth key after a request changed it (a rotation, a reset): the command prints it. */
+  onAuthKeyChange?: (authKey: string) => void;
   /** Told of each delivery attempt once its result is recorded (the in-process doors' `waitForDelivery`). */
   onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
@@ -108,6 +110,7 @@ export function createSandboxCore(options: CoreOptions) {
     },
   });
   const commit = options.commit ?? ((answer: Answer) => answer);
+  let announcedKey = partner.activeAuthKey();
   // A request happens at one instant, after time has done its work. With
   // --state a webhook goes out only once the change it reports is on disk: a
   // receiver told of a change before its fsync could learn of one a `kill -9`
@@ -123,6 +126,10 @@ export function createSandboxCore(options: CoreOptions) {
     } finally {
       emittedByRun = undefined;
       for (const event of emitted) delivery.enqueue(event, committed instanceof Promise ? committed : undefined);
+      if (partner.activeAuthKey() !== announcedKey) {
+        announcedKey = partner.activeAuthKey();
+        options.onAuthKeyChange?.(announcedKey);
+      }
     }
   };
 

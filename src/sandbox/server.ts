@@ -44,6 +44,8 @@ export interface SandboxOptions extends SandboxSettings {
   requestTimeoutMs?: number;
   /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
   newId?: () => string;
+  /** Told of the new active auth key after a request changed it (`POST /auth-keys`, a reset): the command prints it. */
+  onAuthKeyChange?: (authKey: string) => void;
   /** Told of each delivery attempt once its result is recorded (`startSandbox`'s `waitForDelivery`). */
   onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
