@@ -114,7 +114,9 @@ describe.each(doors)('waitForDelivery, %s', (_name, open) => {
     const delivery = d.sandbox.waitForDelivery(isCreated(verificationId), GENEROUS);
     void delivery.then(() => (delivered = true));
     // The first attempt was answered 500 and recorded as failed: the event was emitted, not delivered.
-    await expect.poll(() => d.failures.some((line) => line.includes('answered 500')), GENEROUS).toBe(true);
+    await expect
+      .poll(() => d.failures.some((line) => line.includes('answered 500')), { timeout: GENEROUS.timeoutMs })
+      .toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(delivered).toBe(false);
 
@@ -137,7 +139,7 @@ describe.each(doors)('waitForDelivery, %s', (_name, open) => {
     const receiver = { status: 503, received: 0 };
     const d = await opened(receiver);
     const verificationId = await createVerification(d);
-    await expect.poll(() => d.failures.length, GENEROUS).toBeGreaterThan(0);
+    await expect.poll(() => d.failures.length, { timeout: GENEROUS.timeoutMs }).toBeGreaterThan(0);
     const wait = d.sandbox.waitForDelivery(isCreated(verificationId), { timeoutMs: 50 });
     await expect(wait).rejects.toThrow(
       /^waitForDelivery: waited for a webhook matching .* to be answered 200 by the receiver, but none was answered 200 within 50 ms; the matching deliveries attempted, none answered 200: verification\.created \S+ to \S+\/webhooks: the webhook address answered 503; retried at \S+ \(sandbox time\)\. /,
