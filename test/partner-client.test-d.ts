@@ -36,6 +36,23 @@ describe('createPartnerClient types', () => {
     partner.POST('/verifications', { body: { ...body, requirements: [{ type: 'selfie' }] } });
   });
 
+  it('refuses a misspelled body field once the body is declared with its type, which an inline body is not (README, Known limitations)', () => {
+    // Inline, openapi-fetch's body parameter skips the excess-property check: the misspelling compiles.
+    partner.POST('/verifications', { body: { ...body, redirectURL: 'https://partner.example.com/done' } });
+    const typed: components['schemas']['VerificationCreate'] = {
+      ...body,
+      // @ts-expect-error redirectURL is not a field; redirectUrl is
+      redirectURL: 'https://partner.example.com/done',
+    };
+    const satisfying = {
+      ...body,
+      // @ts-expect-error redirectURL is not a field; redirectUrl is
+      redirectURL: 'https://partner.example.com/done',
+    } satisfies components['schemas']['VerificationCreate'];
+    partner.POST('/verifications', { body: typed });
+    void satisfying;
+  });
+
   it('accepts only documented filter values', () => {
     partner.GET('/verifications', { params: { query: { status: ['inReview'], datetimeField: 'validTo' } } });
     // @ts-expect-error pending is not a status

@@ -227,6 +227,28 @@ describe('sandbox command', () => {
   });
 });
 
+describe('sandbox command after a key rotation', () => {
+  it('prints an export line with the new key once POST /auth-keys rotated it, which the partner API then accepts', async () => {
+    const run = await started(['--auth-key', 'sbx_before_rotation']);
+    try {
+      const rotated = await fetch(`${run.url}/auth-keys`, {
+        method: 'POST',
+        headers: { 'X-Auth-Key': 'sbx_before_rotation', 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(rotated.status).toBe(201);
+      const { authKeys } = (await rotated.json()) as { authKeys: { key: string; active: boolean }[] };
+      const key = authKeys.find((k) => k.active)!.key;
+      expect(key).not.toBe('sbx_before_rotation');
+      // The line a partner pastes, as at start, now with the key in force.
+      await expect.poll(() => run.printed.stdout).toContain(`  export PARTNER_URL=${run.url} AUTH_KEY=${key} `);
+      expect((await fetch(`${run.url}/partners`, { headers: { 'X-Auth-Key': key } })).status).toBe(200);
+    } finally {
+      expect(await run.stop()).toBe(0);
+    }
+  });
+});
+
 /** GET `path` from 127.0.0.1:`port` under the Host `host` (fetch sets Host itself). */
 const getAs = (port: number, host: string, path: string) => rawRequest(port, [`GET ${path} HTTP/1.1`, `Host: ${host}`]);
 

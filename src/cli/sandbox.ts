@@ -137,7 +137,18 @@ export async function sandboxCommand(
 
   let sandbox: Awaited<ReturnType<typeof serveSandbox>>;
   try {
-    sandbox = await serveSandbox({ ...settings, host: values.host, port, state: values.state, faults });
+    sandbox = await serveSandbox({
+      ...settings,
+      host: values.host,
+      port,
+      state: values.state,
+      faults,
+      // The export line printed at start goes stale with a rotation: print the one in force now.
+      onAuthKeyChange: (authKey) => {
+        out(`X-Auth-Key changed (POST /auth-keys, or a reset): ${authKey} is in force now; for your shell:`);
+        out(`  ${exportLine({ ...sandbox, authKey })}`);
+      },
+    });
   } catch (err) {
     const code = (err as { code?: string }).code;
     const reason =

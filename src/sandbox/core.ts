@@ -6,6 +6,7 @@
 // fetch door (fetch.ts) turns Web Requests into DoorRequests.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
+import type { DeliveryAttempt } from './common/emitted-webhooks.js';
 import { randomHex } from './common/random.js';
 import type { SchemaCompiler } from '../contract/ajv-compiler.js';
 import { Contract, type ParsedRequest, type RouteSpec, type Violation } from '../contract/routes.js';
@@ -52,6 +53,10 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   commit?: (answer: Answer) => Answer | Promise<Answer>;
   /** Called after a delivery result was recorded; with --state it resolves once the result is on disk. */
   onDeliveryRecorded?: () => unknown;
+  /** Told of the new active auth key after a request changed it (a rotation, a reset): the command prints it. */
+  onAuthKeyChange?: (authKey: string) => void;
+  /** Told of each delivery attempt once its result is recorded (the in-process doors' `waitForDelivery`). */
+  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
 export type SandboxCore = ReturnType<typeof createSandboxCore>;
@@ -88,6 +93,7 @@ export function createSandboxCore(options: CoreOptions) {
     retryIntervalMs: ms(options.retryIntervalSeconds),
     attemptTimeoutMs: ms(options.deliveryTimeoutSeconds),
     onFailure: options.onDeliveryFailure,
+    onAttempt: options.onDeliveryAttempt,
     fetch: options.fetch,
     faults: options.webhookFaults,
   });
@@ -104,6 +110,7 @@ export function createSandboxCore(options: CoreOptions) {
     },
   });
   const commit = options.commit ?? ((answer: Answer) => answer);
+  let announcedKey = partner.activeAuthKey();
   // A request happens at one instant, after time has done its work. With
   // --state a webhook goes out only once the change it reports is on disk: a
   // receiver told of a change before its fsync could learn of one a `kill -9`
@@ -119,6 +126,10 @@ export function createSandboxCore(options: CoreOptions) {
     } finally {
       emittedByRun = undefined;
       for (const event of emitted) delivery.enqueue(event, committed instanceof Promise ? committed : undefined);
+      if (partner.activeAuthKey() !== announcedKey) {
+        announcedKey = partner.activeAuthKey();
+        options.onAuthKeyChange?.(announcedKey);
+      }
     }
   };
 

@@ -43,6 +43,8 @@ export interface SandboxFetch {
   readonly url: string;
   /** The first webhook emitted that `predicate` matches, earlier ones included, as `startSandbox`'s `waitForWebhook`. */
   waitForWebhook: RunningSandbox['waitForWebhook'];
+  /** The first webhook that `predicate` matches once the receiver answered 200 to it, earlier ones included, as `startSandbox`'s `waitForDelivery`. */
+  waitForDelivery: RunningSandbox['waitForDelivery'];
   /** Stops webhook retries and rejects the waits still pending. */
   close(): void;
 }
@@ -73,6 +75,7 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
     // Only the declared options and this door's own: `port` given here by untyped code changes nothing.
     ...pickSettings(options),
     onWebhook: emitted.listener(options.onWebhook),
+    onDeliveryAttempt: emitted.attemptListener,
     fetch: options.fetch,
     now: options.now,
     url,
@@ -111,6 +114,7 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
     accessToken: core.accessToken,
     url,
     waitForWebhook: emitted.waitFor,
+    waitForDelivery: emitted.waitForDelivery,
     close: () => {
       emitted.close();
       core.delivery.close();

@@ -1,7 +1,8 @@
 // The sandbox for a partner's own test suite (`@verification-service/contracts/sandbox`):
 // the same server the `sandbox` command starts, started in-process with the
 // command's options, answering with where it listens and the credentials it
-// accepts, and a way to wait for the webhooks it emits. Only plain types
+// accepts, and ways to wait for the webhooks it emits and for those a
+// receiver answered 200. Only plain types
 // cross this boundary (its options are SandboxSettings of options.ts), so
 // the published declarations name nothing of the sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
@@ -51,6 +52,25 @@ export interface RunningSandbox {
     options?: WaitForWebhookOptions,
   ): Promise<T>;
   waitForWebhook(predicate: (event: WebhookEvent) => boolean, options?: WaitForWebhookOptions): Promise<WebhookEvent>;
+  /**
+   * Resolves with the first webhook that `predicate` matches once your
+   * receiver (at the partner's `webhookUrl`) answered 200 to it and the
+   * sandbox recorded the delivery, so your receiver has the event: a wait
+   * for an event your receiver processes. Deliveries answered 200 before the
+   * call count (the last 1,000 events attempted, across
+   * `POST /_sandbox/reset` too). Rejects after `timeoutMs` (3,000 when
+   * absent) naming the matching deliveries attempted and what the receiver
+   * answered each (or that none was attempted), and when the sandbox closes.
+   *
+   * ```ts
+   * await sandbox.waitForDelivery((e) => e.eventType === 'verification.updated' && e.data.verificationId === id);
+   * ```
+   */
+  waitForDelivery<T extends WebhookEvent>(
+    predicate: (event: WebhookEvent) => event is T,
+    options?: WaitForWebhookOptions,
+  ): Promise<T>;
+  waitForDelivery(predicate: (event: WebhookEvent) => boolean, options?: WaitForWebhookOptions): Promise<WebhookEvent>;
   /** Stops listening, stops webhook retries, closes the state file and rejects the waits still pending. */
   close(): Promise<void>;
 }
@@ -81,6 +101,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     host: options.host,
     state: options.state,
     onWebhook: emitted.listener(options.onWebhook),
+    onDeliveryAttempt: emitted.attemptListener,
   });
   return {
     url: sandbox.url,
@@ -90,6 +111,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     },
     accessToken: sandbox.accessToken,
     waitForWebhook: emitted.waitFor,
+    waitForDelivery: emitted.waitForDelivery,
     close: () => {
       emitted.close();
       return sandbox.close();

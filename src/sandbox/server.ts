@@ -10,6 +10,7 @@ import { requestValidators } from '../../generated/validators/sandbox-contract.j
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
 import type { SandboxClock } from './common/clock.js';
+import type { DeliveryAttempt } from './common/emitted-webhooks.js';
 import { webhookUrlRefusal } from './common/option-checks.js';
 import { createSandboxCore, type SandboxCore } from './core.js';
 import { answerClientError } from './http/client-errors.js';
@@ -43,6 +44,10 @@ export interface SandboxOptions extends SandboxSettings {
   requestTimeoutMs?: number;
   /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
   newId?: () => string;
+  /** Told of the new active auth key after a request changed it (`POST /auth-keys`, a reset): the command prints it. */
+  onAuthKeyChange?: (authKey: string) => void;
+  /** Told of each delivery attempt once its result is recorded (`startSandbox`'s `waitForDelivery`). */
+  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
 export interface Sandbox {

@@ -46,10 +46,11 @@ export function tryItOperations(doc) {
 }
 
 /**
- * The form of one operation as it opens: `query` holds the example of every
- * query parameter that has one, as the reference shows it. A list's example
- * filters name the reference's example records, so the form says how to see
- * everything the page's sandbox holds (`filtered`).
+ * The form of one operation as it opens: `query` holds the examples of the
+ * required query parameters only, so a list opens unfiltered and shows what
+ * the page's sandbox holds; `example` is the whole example query, as the
+ * reference shows it, offered as a hint (its filters name the reference's
+ * example records, which the page's sandbox does not hold).
  */
 export function tryItForm(doc, operationId) {
   const found = tryItOperations(doc).find((o) => o.operationId === operationId);
@@ -72,8 +73,8 @@ export function tryItForm(doc, operationId) {
     pathParameters: parameters
       .filter((p) => p.in === 'path')
       .map((p) => ({ name: p.name, example: String(exampleOf(doc, p) ?? '') })),
-    query: pairsOf(query.filter((p) => exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
-    filtered: query.some((p) => !p.required && !['page', 'limit', 'pageSize'].includes(p.name)),
+    query: pairsOf(query.filter((p) => p.required && exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
+    example: pairsOf(query.filter((p) => exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
     // An operation whose body is optional still opens with its example (`{}` when it has none).
     body: media === undefined ? undefined : JSON.stringify(body ?? {}, null, 2),
     credential: credentialOf(scheme),

@@ -128,12 +128,14 @@ function formHtml(form, known, credentials) {
         form.credential.kind === 'accessToken' ? `Bearer ${credentials.accessToken}` : credentials.authKey,
       )}"></label>`
     : '';
-  const hint = !form.query
-    ? 'the example has none'
-    : form.filtered
-      ? "the operation's example; its filters name the reference's example records, so clear them to see what the sandbox in this page holds"
-      : "the operation's example";
-  const query = `<label>Query <small>(as it follows the ?; ${hint})</small><input name="query" value="${escapeHtml(form.query)}"></label>`;
+  // Opened with the required parameters only: the example's filters name records the page's sandbox does not hold.
+  const hint =
+    form.example === form.query
+      ? form.query
+        ? "the operation's example"
+        : 'the example has none'
+      : `empty shows all the sandbox in this page holds; the reference's example: ${escapeHtml(form.example)}`;
+  const query = `<label>Query <small>(as it follows the ?; ${hint})</small><input name="query" value="${escapeHtml(form.query)}" placeholder="${escapeHtml(form.example)}"></label>`;
   const body =
     form.body === undefined
       ? ''

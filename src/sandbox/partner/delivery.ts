@@ -5,6 +5,7 @@
 import type { DeliveryResult, EmittedEvent } from './api.js';
 import { withoutCredentials } from '../../web-address.js';
 import { signWebhookPayloadAsync } from '../../webhooks/signature.js';
+import type { DeliveryAttempt } from '../common/emitted-webhooks.js';
 import { DELAY_MS, REORDER_WINDOW_MS, shuffled, type WebhookFaultName } from '../common/webhook-faults.js';
 
 export interface DeliveryOptions {
@@ -21,6 +22,8 @@ export interface DeliveryOptions {
   attemptTimeoutMs?: number;
   /** Told of each attempt that failed, in one line, as `stripe listen` shows each delivery. */
   onFailure?: (line: string) => void;
+  /** Told of each attempt once its result is recorded, answered 200 or not (`waitForDelivery`). */
+  onAttempt?: (attempt: DeliveryAttempt) => void;
   /** What sends each attempt (the global fetch when absent): a test may receive webhooks in-process. */
   fetch?: (request: Request) => Promise<Response>;
   /** Delivery made worse on purpose, as the service may deliver (webhook-faults.ts). */
@@ -207,15 +210,20 @@ export class WebhookDelivery {
           ? { success: true, retryAt: null }
           : { success: false, retryAt: new Date(due).toISOString(), reason },
       );
-      if (reason === undefined) return;
+      if (reason === undefined) {
+        this.options.onAttempt?.({ eventId: pending.eventId, body: pending.body, url: withoutCredentials(url) });
+        return;
+      }
     } catch (err) {
       // Delivered but not recorded: sent again, which at least once allows.
       reason ??= `its delivery could not be recorded (${(err as Error).message})`;
     }
     if (pending.generation !== this.generation) return; // dropped by a reset while recording
     pending.due = due;
+    const failure = `${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`;
+    this.options.onAttempt?.({ eventId: pending.eventId, body: pending.body, url: withoutCredentials(url), failure });
     this.options.onFailure?.(
-      `webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${withoutCredentials(url)} not delivered: ${reason}; retried at ${new Date(due).toISOString()} (sandbox time)`,
+      `webhook ${eventTypeOf(pending.body)} ${pending.eventId} to ${withoutCredentials(url)} not delivered: ${failure}`,
     );
     pending.timer = setTimeout(() => this.send(pending), this.retryMs);
     unref(pending.timer);
