@@ -31,6 +31,7 @@ type Flaw =
   | 'error-on-repeat'
   | 'refuses-unknown-type'
   | 'needs-order'
+  | 'refuses-tie'
   | 'slow-on-user.deleted'
   | 'redirects-user.merged';
 
@@ -42,6 +43,7 @@ type Flaw =
 function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandler {
   const handled = new Set<string>();
   const createdVerifications = new Set<string>();
+  const storedUpdates = new Map<string, { updatedAt: string; status: string }>();
   return async (request) => {
     let event: ReceivedWebhookEvent;
     if (flaw === 'no-signature-check') event = JSON.parse(await request.text());
@@ -66,6 +68,12 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
     ) {
       return new Response('no such verification', { status: 500 });
     }
+    if (isKnownWebhookEvent(event) && event.dataType === 'verification' && flaw === 'refuses-tie') {
+      const stored = storedUpdates.get(event.data.verificationId);
+      if (stored?.updatedAt === event.data.updatedAt && stored.status !== event.data.status)
+        return new Response('conflicting update', { status: 409 });
+      storedUpdates.set(event.data.verificationId, { updatedAt: event.data.updatedAt, status: event.data.status });
+    }
     // Never answers, and ignores the abort: the check's own deadline must end it.
     if (flaw === 'slow-on-user.deleted' && event.eventType === 'user.deleted') return new Promise<Response>(() => {});
     if (flaw === 'redirects-user.merged' && event.eventType === 'user.merged')
@@ -80,7 +88,7 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
 const failedIds = (report: WebhookCheckReport) => report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id);
 
 describe('checkWebhookReceiver with a fetch handler', () => {
-  it('passes every case of a receiver that does what the service needs, in 16 requests', async () => {
+  it('passes every case of a receiver that answers as the service needs, in 18 requests', async () => {
     const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY, previousKey: PREVIOUS_KEY });
     expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([
       ['signed:verification.created', 'passed'],
@@ -95,11 +103,12 @@ describe('checkWebhookReceiver with a fetch handler', () => {
       ['missing-signature', 'passed'],
       ['repeat', 'passed'],
       ['reverse-order', 'passed'],
+      ['tie', 'passed'],
       ['unknown-event-type', 'passed'],
       ['previous-key', 'passed'],
     ]);
     expect(report.passed).toBe(true);
-    expect(report.requests).toBe(16);
+    expect(report.requests).toBe(18);
     // The refusals were refusals of the signature, not of a broken body.
     for (const id of ['tampered-body', 'other-key', 'missing-signature'])
       expect(report.cases.find((c) => c.id === id)!.answers[0].status).toBe(401);
@@ -108,7 +117,7 @@ describe('checkWebhookReceiver with a fetch handler', () => {
   it('without a previous key, leaves the rotation case out and says what to give', async () => {
     const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY });
     expect(report.passed).toBe(true);
-    expect(report.requests).toBe(15);
+    expect(report.requests).toBe(17);
     expect(report.cases.at(-1)).toMatchObject({
       id: 'previous-key',
       outcome: 'skipped',
@@ -134,8 +143,13 @@ describe('checkWebhookReceiver with a fetch handler', () => {
     ],
     [
       'needs-order',
-      ['reverse-order'],
+      ['reverse-order', 'tie'],
       /verification\.updated sent before its verification\.created was answered 500.*promises no delivery order.*by updatedAt/,
+    ],
+    [
+      'refuses-tie',
+      ['tie'],
+      /verification\.updated \(inReview\) with the same updatedAt as the other was answered 409 \(it said: conflicting update\):.*neither is newer: answer 200 to both/,
     ],
     [
       'redirects-user.merged',
@@ -213,9 +227,9 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     const { url } = await serve(receiver('none'));
     const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--previous-key', PREVIOUS_KEY]);
     const lines = stdout.trim().split('\n');
-    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(14);
+    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(15);
     expect(lines).toContain('✓ verification.created, signed with your key, is answered 200');
-    expect(lines.at(-1)).toBe('all 14 cases hold (16 requests).');
+    expect(lines.at(-1)).toMatch(/^all 15 cases hold \(18 requests\)/);
     expect(code).toBe(0);
   });
 
@@ -232,7 +246,7 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     expect(stdout).toMatch(
       /^- an event signed with the previous key is answered 200 during a rotation: not checked: give the previous key \(--previous-key\)/m,
     );
-    expect(stdout).toMatch(/^3 of 13 cases failed \(15 requests\): .*fix each ✗ above/m);
+    expect(stdout).toMatch(/^3 of 14 cases failed \(17 requests\): .*fix each ✗ above/m);
     expect(code).toBe(1);
   });
 
@@ -273,7 +287,7 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--json']);
     const report = JSON.parse(stdout) as WebhookCheckReport;
     expect(report.passed).toBe(false);
-    expect(failedIds(report)).toEqual(['reverse-order']);
+    expect(failedIds(report)).toEqual(['reverse-order', 'tie']);
     expect(report.cases.find((c) => c.id === 'reverse-order')!.answers.map((a) => a.status)).toEqual([500, 200]);
     expect(code).toBe(1);
   });
