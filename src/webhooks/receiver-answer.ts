@@ -38,14 +38,15 @@ export async function readAnswerStart(response: Response, signal?: AbortSignal):
   return start.subarray(0, length);
 }
 
-// C0, DEL and C1 controls (ESC, CSI, BEL, …), and the marks that reorder text on screen.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// Controls (C0, DEL and C1: ESC, CSI, BEL, CR, …) and invisible format characters (the marks that reorder text on screen).
+const UNPRINTABLE = /[\p{Cc}\p{Cf}]/gu;
 
-/** `text` with each control character written out (`\x1b`, `\u202e`) instead of sent to the terminal. */
+/** `text` with each control or format character written out (`\x1b`, `\u202e`) instead of sent to the terminal. */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (char) => {
-    const code = char.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    const code = char.codePointAt(0)!;
+    const hex = code.toString(16);
+    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`;
   });
 }
 
