@@ -85,6 +85,12 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
   };
 }
 
+// A receiver's answer that would clear a terminal and print a verdict of its own.
+const SCREEN_TRICK = '\x1b[2J\x1b[H ALL PASSED\x07\r\n\u009b32m ok \u202e';
+// A control character other than the newline between lines.
+const RAW_CONTROL = /[^\P{Cc}\n]/u;
+const CHUNK = new Uint8Array(64 * 1024).fill(0x41);
+
 const failedIds = (report: WebhookCheckReport) => report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id);
 
 describe('checkWebhookReceiver with a fetch handler', () => {
@@ -184,6 +190,39 @@ describe('checkWebhookReceiver with a fetch handler', () => {
     );
     await expect(checkWebhookReceiver(receiver('none'), { authKey: '' })).rejects.toThrow(/authKey must be/);
   });
+
+  it('reads at most a few KiB of an answer that never ends, cancels the rest, and judges the status', async () => {
+    let pulled = 0;
+    let cancelled = 0;
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += CHUNK.byteLength;
+          controller.enqueue(CHUNK);
+        },
+        cancel() {
+          cancelled += 1;
+        },
+      });
+    const correct = receiver('none');
+    const streaming: WebhookHandler = async (request) =>
+      new Response(endless(), { status: (await correct(request)).status });
+    const report = await checkWebhookReceiver(streaming, { authKey: KEY, previousKey: PREVIOUS_KEY });
+    expect(failedIds(report)).toEqual([]);
+    expect(cancelled).toBe(report.requests);
+    // A chunk read and the one queued behind it, per answer: not the 16 MiB a receiver may send.
+    expect(pulled).toBeLessThanOrEqual(report.requests * 2 * CHUNK.byteLength);
+    for (const c of report.cases) for (const answer of c.answers) expect(answer.detail).toMatch(/^A{200}…$/);
+  });
+
+  it('writes out the control characters of an answer, in what it reports', async () => {
+    const report = await checkWebhookReceiver(async () => new Response(SCREEN_TRICK, { status: 500 }), {
+      authKey: KEY,
+    });
+    const problems = report.cases.map((c) => c.problem ?? '').join('\n');
+    expect(problems).toContain('(it said: \\x1b[2J\\x1b[H ALL PASSED\\x07 \\x9b32m ok \\u202e)');
+    expect(problems).not.toMatch(RAW_CONTROL);
+  });
 });
 
 /** Serves a fetch handler on loopback, as a partner's receiver would run. */
@@ -280,6 +319,46 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     );
     expect(stdout.match(/^✗ /gm)).toHaveLength(1);
     expect(code).toBe(1);
+  });
+
+  it('prints no control character of the receiver: what it said is written out', async () => {
+    const { url } = await serve(async () => new Response(SCREEN_TRICK, { status: 500 }));
+    const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY]);
+    expect(stdout).toMatch(
+      /user\.created was answered 500 \(it said: \\x1b\[2J\\x1b\[H ALL PASSED\\x07 \\x9b32m ok \\u202e\)/,
+    );
+    expect(stdout).not.toMatch(RAW_CONTROL);
+    expect(code).toBe(1);
+  });
+
+  it('ends each answer that streams without end after a few KiB, and passes the cases its statuses pass', async () => {
+    let written = 0;
+    let stopped = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.headers['x-signature'] ? 200 : 401);
+        res.on('close', () => (stopped += 1));
+        const pump = () => {
+          while (!res.destroyed) {
+            written += CHUNK.byteLength;
+            if (!res.write(CHUNK)) return void res.once('drain', pump);
+          }
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const { stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--timeout', '30', '--json']);
+    const report = JSON.parse(stdout) as WebhookCheckReport;
+    // Every signed event answered 200 in time (the forged ones too: this receiver checks no signature).
+    for (const c of report.cases.filter((c) => c.id.startsWith('signed:') || c.id === 'repeat'))
+      expect(c.answers.map((a) => a.status)).toEqual(c.answers.map(() => 200));
+    expect(stopped).toBe(report.requests);
+    // What the connection took in before it was closed (the sockets' buffers), under 16 MiB an answer.
+    expect(written).toBeLessThan(report.requests * 16 * 1024 * 1024);
   });
 
   it('prints the report as JSON with --json', async () => {
