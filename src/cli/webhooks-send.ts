@@ -17,10 +17,10 @@ service would: a JSON body signed with KEY in X-SIGNATURE. Every run uses
 fresh ids (each eventId, verificationId and userId is new, the examples still
 naming one another's records), so your store takes them as new events, not as
 repeats of an earlier run. Prints what the receiver answered per event, with
-its eventId, and whether the service would retry it (it retries anything but
-200 every 15 minutes); of each answer it reads at most 4 KiB, and prints
-control characters escaped (\\x1b). The service promises neither one delivery
-nor an order: --repeat and --shuffle send as it may.
+its eventId, and whether the service would retry it: the service
+retries anything but 200 every 15 minutes. Of each answer it reads at most
+4 KiB, and prints control characters escaped (\\x1b). The service promises
+neither one delivery nor an order: --repeat and --shuffle send as it may.
 
 Options:
   --url URL          your receiver, http:// or https://
