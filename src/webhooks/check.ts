@@ -49,7 +49,7 @@ export interface WebhookCheckAnswer {
 }
 
 export interface WebhookCheckCase {
-  /** A stable name: `signed:verification.created`, `tampered-body`, `repeat`, … */
+  /** A stable name: `signed:verification.created`, `tampered-body`, `repeat`, `reverse-order`, `tie`, … */
   id: string;
   /** What the receiver's answers must be, as a sentence. */
   rule: string;

@@ -5,16 +5,16 @@
 // cursor, clear the screen or print a verdict of its own in a terminal.
 
 /** How much of an answer's body is read: enough for an error message, never a download. */
-export const ANSWER_BYTES_READ = 4096;
+const ANSWER_BYTES_READ = 4096;
 /** How much of it a report shows. */
 const SHOWN_CHARACTERS = 200;
 
 /**
- * At most `ANSWER_BYTES_READ` bytes of the body, decoded as UTF-8 (a broken
- * sequence becomes U+FFFD); the rest is not read, and the stream is
- * cancelled so that the sender stops and the connection is let go.
+ * The first `ANSWER_BYTES_READ` bytes of the body at most; the rest is not
+ * read, and the stream is cancelled so that the sender stops and the
+ * connection is let go.
  */
-export async function readAnswerStart(response: Response, signal?: AbortSignal): Promise<Uint8Array> {
+async function readAnswerStart(response: Response, signal?: AbortSignal): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array();
   const reader = response.body.getReader();
   // A body that stalls past the deadline is cancelled too (a fetch's own is, a handler's is not).
@@ -50,7 +50,11 @@ export function printable(text: string): string {
   });
 }
 
-/** What the receiver said, for a report: the start of its body on one line, controls escaped, cut to 200 characters. */
+/**
+ * What the receiver said, for a report: the start of its body decoded as
+ * UTF-8 (a broken sequence becomes U+FFFD), on one line, controls escaped,
+ * cut to 200 characters.
+ */
 export async function answerText(response: Response, signal?: AbortSignal): Promise<string> {
   const bytes = await readAnswerStart(response, signal).catch(() => new Uint8Array());
   const said = [...new TextDecoder().decode(bytes).replace(/\s+/g, ' ').trim()];
