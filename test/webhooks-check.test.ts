@@ -31,6 +31,7 @@ type Flaw =
   | 'error-on-repeat'
   | 'refuses-unknown-type'
   | 'needs-order'
+  | 'refuses-tie'
   | 'slow-on-user.deleted'
   | 'redirects-user.merged';
 
@@ -42,6 +43,7 @@ type Flaw =
 function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandler {
   const handled = new Set<string>();
   const createdVerifications = new Set<string>();
+  const storedUpdates = new Map<string, { updatedAt: string; status: string }>();
   return async (request) => {
     let event: ReceivedWebhookEvent;
     if (flaw === 'no-signature-check') event = JSON.parse(await request.text());
@@ -66,6 +68,12 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
     ) {
       return new Response('no such verification', { status: 500 });
     }
+    if (isKnownWebhookEvent(event) && event.dataType === 'verification' && flaw === 'refuses-tie') {
+      const stored = storedUpdates.get(event.data.verificationId);
+      if (stored?.updatedAt === event.data.updatedAt && stored.status !== event.data.status)
+        return new Response('conflicting update', { status: 409 });
+      storedUpdates.set(event.data.verificationId, { updatedAt: event.data.updatedAt, status: event.data.status });
+    }
     // Never answers, and ignores the abort: the check's own deadline must end it.
     if (flaw === 'slow-on-user.deleted' && event.eventType === 'user.deleted') return new Promise<Response>(() => {});
     if (flaw === 'redirects-user.merged' && event.eventType === 'user.merged')
@@ -77,10 +85,16 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
   };
 }
 
+// A receiver's answer that would clear a terminal and print a verdict of its own.
+const SCREEN_TRICK = '\x1b[2J\x1b[H ALL PASSED\x07\r\n\u009b32m ok \u202e';
+// A control character other than the newline between lines.
+const RAW_CONTROL = /[^\P{Cc}\n]/u;
+const CHUNK = new Uint8Array(64 * 1024).fill(0x41);
+
 const failedIds = (report: WebhookCheckReport) => report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id);
 
 describe('checkWebhookReceiver with a fetch handler', () => {
-  it('passes every case of a receiver that does what the service needs, in 16 requests', async () => {
+  it('passes every case of a receiver that answers as the service needs, in 18 requests', async () => {
     const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY, previousKey: PREVIOUS_KEY });
     expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([
       ['signed:verification.created', 'passed'],
@@ -95,11 +109,12 @@ describe('checkWebhookReceiver with a fetch handler', () => {
       ['missing-signature', 'passed'],
       ['repeat', 'passed'],
       ['reverse-order', 'passed'],
+      ['tie', 'passed'],
       ['unknown-event-type', 'passed'],
       ['previous-key', 'passed'],
     ]);
     expect(report.passed).toBe(true);
-    expect(report.requests).toBe(16);
+    expect(report.requests).toBe(18);
     // The refusals were refusals of the signature, not of a broken body.
     for (const id of ['tampered-body', 'other-key', 'missing-signature'])
       expect(report.cases.find((c) => c.id === id)!.answers[0].status).toBe(401);
@@ -108,7 +123,7 @@ describe('checkWebhookReceiver with a fetch handler', () => {
   it('without a previous key, leaves the rotation case out and says what to give', async () => {
     const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY });
     expect(report.passed).toBe(true);
-    expect(report.requests).toBe(15);
+    expect(report.requests).toBe(17);
     expect(report.cases.at(-1)).toMatchObject({
       id: 'previous-key',
       outcome: 'skipped',
@@ -134,8 +149,13 @@ describe('checkWebhookReceiver with a fetch handler', () => {
     ],
     [
       'needs-order',
-      ['reverse-order'],
+      ['reverse-order', 'tie'],
       /verification\.updated sent before its verification\.created was answered 500.*not the order they are delivered in.*by updatedAt/,
+    ],
+    [
+      'refuses-tie',
+      ['tie'],
+      /verification\.updated \(inReview\) with the same updatedAt as the other was answered 409 \(it said: conflicting update\):.*neither is newer: answer 200 to both/,
     ],
     [
       'redirects-user.merged',
@@ -169,6 +189,39 @@ describe('checkWebhookReceiver with a fetch handler', () => {
       /user or password/,
     );
     await expect(checkWebhookReceiver(receiver('none'), { authKey: '' })).rejects.toThrow(/authKey must be/);
+  });
+
+  it('reads at most a few KiB of an answer that never ends, cancels the rest, and judges the status', async () => {
+    let pulled = 0;
+    let cancelled = 0;
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += CHUNK.byteLength;
+          controller.enqueue(CHUNK);
+        },
+        cancel() {
+          cancelled += 1;
+        },
+      });
+    const correct = receiver('none');
+    const streaming: WebhookHandler = async (request) =>
+      new Response(endless(), { status: (await correct(request)).status });
+    const report = await checkWebhookReceiver(streaming, { authKey: KEY, previousKey: PREVIOUS_KEY });
+    expect(failedIds(report)).toEqual([]);
+    expect(cancelled).toBe(report.requests);
+    // A chunk read and the one queued behind it, per answer: not the 16 MiB a receiver may send.
+    expect(pulled).toBeLessThanOrEqual(report.requests * 2 * CHUNK.byteLength);
+    for (const c of report.cases) for (const answer of c.answers) expect(answer.detail).toMatch(/^A{200}…$/);
+  });
+
+  it('writes out the control characters of an answer, in what it reports', async () => {
+    const report = await checkWebhookReceiver(async () => new Response(SCREEN_TRICK, { status: 500 }), {
+      authKey: KEY,
+    });
+    const problems = report.cases.map((c) => c.problem ?? '').join('\n');
+    expect(problems).toContain('(it said: \\x1b[2J\\x1b[H ALL PASSED\\x07 \\x9b32m ok \\u202e)');
+    expect(problems).not.toMatch(RAW_CONTROL);
   });
 });
 
@@ -213,9 +266,9 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     const { url } = await serve(receiver('none'));
     const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--previous-key', PREVIOUS_KEY]);
     const lines = stdout.trim().split('\n');
-    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(14);
+    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(15);
     expect(lines).toContain('✓ verification.created, signed with your key, is answered 200');
-    expect(lines.at(-1)).toBe('all 14 cases hold (16 requests).');
+    expect(lines.at(-1)).toMatch(/^all 15 cases hold \(18 requests\)/);
     expect(code).toBe(0);
   });
 
@@ -232,7 +285,7 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     expect(stdout).toMatch(
       /^- an event signed with the previous key is answered 200 during a rotation: not checked: give the previous key \(--previous-key\)/m,
     );
-    expect(stdout).toMatch(/^3 of 13 cases failed \(15 requests\): .*fix each ✗ above/m);
+    expect(stdout).toMatch(/^3 of 14 cases failed \(17 requests\): .*fix each ✗ above/m);
     expect(code).toBe(1);
   });
 
@@ -268,12 +321,52 @@ describe('webhooks check, the built command line', { timeout: HANG_CEILING_MS },
     expect(code).toBe(1);
   });
 
+  it('prints no control character of the receiver: what it said is written out', async () => {
+    const { url } = await serve(async () => new Response(SCREEN_TRICK, { status: 500 }));
+    const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY]);
+    expect(stdout).toMatch(
+      /user\.created was answered 500 \(it said: \\x1b\[2J\\x1b\[H ALL PASSED\\x07 \\x9b32m ok \\u202e\)/,
+    );
+    expect(stdout).not.toMatch(RAW_CONTROL);
+    expect(code).toBe(1);
+  });
+
+  it('ends each answer that streams without end after a few KiB, and passes the cases its statuses pass', async () => {
+    let written = 0;
+    let stopped = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.headers['x-signature'] ? 200 : 401);
+        res.on('close', () => (stopped += 1));
+        const pump = () => {
+          while (!res.destroyed) {
+            written += CHUNK.byteLength;
+            if (!res.write(CHUNK)) return void res.once('drain', pump);
+          }
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const { stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--timeout', '30', '--json']);
+    const report = JSON.parse(stdout) as WebhookCheckReport;
+    // Every signed event answered 200 in time (the forged ones too: this receiver checks no signature).
+    for (const c of report.cases.filter((c) => c.id.startsWith('signed:') || c.id === 'repeat'))
+      expect(c.answers.map((a) => a.status)).toEqual(c.answers.map(() => 200));
+    expect(stopped).toBe(report.requests);
+    // What the connection took in before it was closed (the sockets' buffers), under 16 MiB an answer.
+    expect(written).toBeLessThan(report.requests * 16 * 1024 * 1024);
+  });
+
   it('prints the report as JSON with --json', async () => {
     const { url } = await serve(receiver('needs-order'));
     const { code, stdout } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--json']);
     const report = JSON.parse(stdout) as WebhookCheckReport;
     expect(report.passed).toBe(false);
-    expect(failedIds(report)).toEqual(['reverse-order']);
+    expect(failedIds(report)).toEqual(['reverse-order', 'tie']);
     expect(report.cases.find((c) => c.id === 'reverse-order')!.answers.map((a) => a.status)).toEqual([500, 200]);
     expect(code).toBe(1);
   });

@@ -37,6 +37,7 @@ describe('webhooks send', () => {
     signatureValid: boolean;
     eventType: string;
     eventId: string;
+    userIds: string[];
   }[] = [];
   let url = '';
   const server = createServer(async (req, res) => {
@@ -51,10 +52,12 @@ describe('webhooks send', () => {
       signatureValid,
       eventType: event.eventType,
       eventId: event.eventId,
+      userIds: 'userId' in event.data && typeof event.data.userId === 'string' ? [event.data.userId] : [],
     });
     // A receiver that fails two events, to show the retry verdict and what it answered,
     // and refuses a repeat of user.updated, as a receiver that does not expect repeats does.
-    if (event.eventType === 'user.merged') res.writeHead(503).end('{"error":"database\n  unavailable"}');
+    if (event.eventType === 'user.merged')
+      res.writeHead(503).end('{"error":"database\n  unavailable"}\x1b[2J ALL PASSED');
     else if (event.eventType === 'user.deleted') res.writeHead(401).end('signature mismatch');
     else if (repeat) res.writeHead(409).end('already processed');
     else res.writeHead(200).end();
@@ -82,13 +85,36 @@ describe('webhooks send', () => {
       expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
     expect(stdout).toMatch(/user\.created\s+200\s+delivered/);
     expect(stdout).toMatch(
-      /user\.merged\s+503\s+not 200: the service would retry this every 15 minutes\n\s+answered: \{"error":"database unavailable"\}\n/,
+      /user\.merged\s+503\s+not 200: the service would retry this every 15 minutes .*\n\s+answered: \{"error":"database unavailable"\}\\x1b\[2J ALL PASSED\n/,
     );
     expect(stdout).toMatch(
       /user\.deleted\s+401\s+not 200: .*\n\s+answered: signature mismatch\n\s+a 401 usually means the receiver checked X-SIGNATURE with another key than --key/,
     );
     expect(stdout).toContain('2 of 7 would be retried.');
+    // What the receiver said is written out, never sent to the terminal as it came.
+    expect(stdout).not.toMatch(/[^\P{Cc}\n]/u);
     expect(code).toBe(1);
+  });
+
+  it('sends fresh ids on every run, the examples still naming one user, and prints each eventId', async () => {
+    const runs: (typeof received)[] = [];
+    for (const _ of [1, 2]) {
+      received.length = 0;
+      const { stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
+      for (const r of received) expect(stdout).toContain(`eventId ${r.eventId}`);
+      runs.push([...received]);
+    }
+    const [first, second] = runs.map((run) => run.map((r) => r.eventId));
+    expect(first).toHaveLength(7);
+    expect(first.filter((id) => second.includes(id))).toEqual([]);
+    const [users, usersAgain] = runs.map((run) => new Set(run.flatMap((r) => r.userIds)));
+    expect([...users].filter((id) => usersAgain.has(id))).toEqual([]);
+    const named = (run: typeof received, type: string) => run.find((r) => r.eventType === type)!.userIds;
+    for (const run of runs)
+      expect(
+        new Set(['user.created', 'user.merged', 'user.updated', 'shareholder.verified'].flatMap((t) => named(run, t)))
+          .size,
+      ).toBe(1);
   });
 
   it('sends only the chosen events and exits 0 when all are answered 200', async () => {
@@ -135,7 +161,7 @@ describe('webhooks send', () => {
       expect(new Set(ids).size, `${type} copies carry one eventId`).toBe(1);
     }
     for (const r of received) expect(r.signatureValid).toBe(true);
-    expect(stdout).toMatch(/user\.created\s+200\s+delivered {2}\(copy 3 of 3, same eventId\)/);
+    expect(stdout).toMatch(/user\.created\s+200\s+delivered {2}eventId \S+ {2}\(copy 3 of 3, same eventId\)/);
     expect(stdout).toMatch(
       /user\.updated\s+409\s+not 200: .*\(copy 2 of 3, same eventId\)\n\s+answered: already processed\n\s+an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat \(drop it by eventId\)\n/,
     );

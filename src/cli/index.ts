@@ -18,7 +18,7 @@ Commands:
   conformance       check a running deployment against the contract
   webhooks send     post signed example webhooks to your receiver
   webhooks verify   check a captured webhook body against its X-SIGNATURE
-  webhooks check    check that your receiver does what the service needs
+  webhooks check    check how your receiver answers what the service may send
   help [command]    the options of a command (or --help after it)
 
 Options:

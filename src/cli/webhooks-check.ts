@@ -6,19 +6,30 @@ import { hasCredentials, isWebAddress } from '../web-address.js';
 
 export const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
 
-Checks that your receiver at URL does what a receiver of this service must:
-sends it signed and forged webhooks, one at a time, and reports case by case:
+Checks your receiver's answers (their status codes) to what the service may
+send: sends it signed and forged webhooks, one at a time, and reports case
+by case:
   - each of the 7 event types, signed with KEY, is answered 200;
   - a body changed after signing, a signature from another key and a missing
     X-SIGNATURE are not answered 200;
   - the same event twice is answered 200 both times (delivery is at least once);
   - verification.updated, then its verification.created, are both answered 200
-    (the documents give no delivery order);
+    (the documents give the order events are generated in, not the order of delivery);
+  - two verification.updated of one verification with the same updatedAt and
+    different statuses are both answered 200;
   - an event type added later is answered 200;
   - with --previous-key, an event signed with the previous key is answered 200;
   - every answer comes within the delivery timeout.
-It sends at most 16 requests, to URL only, and follows no redirect (a 3xx is
-an answer other than 200, which the service retries every 15 minutes).
+It judges answers only: what your receiver does with an event (a repeat acted
+on once, a late event not overwriting newer data) is for your own test to
+assert, with checkWebhookReceiver's onCase (the package's guides/webhooks.md,
+"Check your receiver").
+Every run uses fresh ids (each eventId, verificationId and userId is new), so
+your store takes the events as new ones, not as repeats of an earlier run;
+--json lists the events sent. It sends at most 18 requests, to URL only, and
+follows no redirect (a 3xx is an answer other than 200, which the service
+retries every 15 minutes). Of each answer it reads at most 4 KiB, and prints
+control characters escaped (\\x1b).
 
 Options:
   --auth-key KEY       the integration auth key the service signs with
@@ -76,6 +87,7 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
   }
   if (values.json) out(JSON.stringify(report, null, 2));
   else {
+    out('Fresh ids this run: every eventId, verificationId and userId sent is new (--json lists the events).');
     for (const c of report.cases) {
       if (c.outcome === 'passed') out(`✓ ${c.rule}`);
       else if (c.outcome === 'skipped') out(`- ${c.rule}: ${c.problem}`);
@@ -86,7 +98,7 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     out(
       failed
         ? `${failed} of ${judged.length} cases failed (${report.requests} requests): the service would retry or mishandle what failed; fix each ✗ above and run the check again.`
-        : `all ${judged.length} cases hold (${report.requests} requests).`,
+        : `all ${judged.length} cases hold (${report.requests} requests): the answers are what the service needs; what the receiver did with the events only your own test can check (onCase).`,
     );
   }
   return report.passed ? EXIT.ok : EXIT.failed;

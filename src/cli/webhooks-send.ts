@@ -1,10 +1,11 @@
-// `webhooks send`: the documented example of each chosen webhook, signed as
-// the service signs it, posted to the partner's receiver, with what it
-// answered; `--repeat` and `--shuffle` send them as the service may, more
-// than once and in any order.
+// `webhooks send`: the documented example of each chosen webhook, with fresh
+// ids, signed as the service signs it, posted to the partner's receiver, with
+// what it answered; `--repeat` and `--shuffle` send them as the service may,
+// more than once and in any order.
 import { randomInt } from 'node:crypto';
-import { documentedWebhookExamples } from '../webhooks/examples.js';
+import { documentedWebhookExamplesWithFreshIds } from '../webhooks/examples.js';
 import type { WebhookEventType } from '../webhooks/events.js';
+import { answerText } from '../webhooks/receiver-answer.js';
 import { signWebhookPayload } from '../webhooks/signature.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 import { isWebAddress } from '../web-address.js';
@@ -12,11 +13,15 @@ import { isWebAddress } from '../web-address.js';
 export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
 Posts the documented example of each chosen webhook to your receiver, as the
-service would: a JSON body signed with KEY in X-SIGNATURE. Prints what the
-receiver answered per event, and whether the service would retry it (it
-retries anything but 200 every 15 minutes). The service's documents give
-the order events are generated in, but no order of delivery and no single
-delivery: --repeat and --shuffle send as it may.
+service would: a JSON body signed with KEY in X-SIGNATURE. Every run uses
+fresh ids (each eventId, verificationId and userId is new, the examples still
+naming one another's records), so your store takes them as new events, not as
+repeats of an earlier run. Prints what the receiver answered per event, with
+its eventId, and whether the service would retry it: the service
+retries anything but 200 every 15 minutes. Of each answer it reads at most
+4 KiB, and prints control characters escaped (\\x1b). The service's documents
+give the order events are generated in, but no order of delivery and no
+single delivery: --repeat and --shuffle send as it may.
 
 Options:
   --url URL          your receiver, http:// or https://
@@ -59,7 +64,7 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     );
   }
 
-  const examples = documentedWebhookExamples();
+  const examples = documentedWebhookExamplesWithFreshIds();
   const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
   const unknown = chosen.filter((e) => !examples.has(e as WebhookEventType));
   if (unknown.length) {
@@ -76,8 +81,10 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
   if (values.shuffle) shuffle(sends);
   const firstAnswer = new Map<WebhookEventType, number>();
   let retried = 0;
+  out('Fresh ids this run: every eventId, verificationId and userId sent is new.');
   for (const { eventType, copy } of sends) {
-    const body = JSON.stringify(examples.get(eventType));
+    const event = examples.get(eventType)!;
+    const body = JSON.stringify(event);
     let status: number;
     let answer: string;
     try {
@@ -88,7 +95,8 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
         signal: AbortSignal.timeout(timeout * 1000),
       });
       status = res.status;
-      answer = await res.text();
+      // A few KiB at most, on one line, with no control character of the receiver's own.
+      answer = await answerText(res);
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const reason = cause?.code ?? cause?.message ?? (err as Error).message;
@@ -97,12 +105,10 @@ export async function sendCommand(argv: string[], out: (line: string) => void): 
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
     if (status !== 200) retried += 1;
     out(
-      `${eventType.padEnd(22)} ${status}  ${verdict}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
+      `${eventType.padEnd(22)} ${status}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
     );
-    // What the receiver said is usually why: shown on one line, cut short.
-    const said = answer.replace(/\s+/g, ' ').trim();
-    if (status !== 200 && said)
-      out(`${' '.repeat(22)}      answered: ${said.length > 200 ? `${said.slice(0, 200)}…` : said}`);
+    // What the receiver said is usually why.
+    if (status !== 200 && answer) out(`${' '.repeat(22)}      answered: ${answer}`);
     if (status === 401) {
       out(
         `${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,

@@ -1,3 +1,5 @@
+// The documented webhook examples, read from the bundled partner document
+// (Node only): what `webhooks send` and `webhooks check` send.
 import { resolveRef } from '../contract/json-pointer.js';
 import { readBundledDocument } from '../package-files.js';
 import type { WebhookEvent, WebhookEventType } from './events.js';
@@ -15,5 +17,31 @@ export function documentedWebhookExamples(): Map<WebhookEventType, WebhookEvent>
     const first = Object.values<any>(media.examples ?? {})[0];
     examples.set(eventType as WebhookEventType, resolve(first).value);
   }
+  return examples;
+}
+
+const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+
+/**
+ * The documented examples with every id in them (`eventId`, `verificationId`,
+ * `userId`, the external user ids: every UUID) replaced by a new one, the
+ * same old id by the same new id: the examples still name one another's
+ * records as the documents show, and a receiver's store takes each run's
+ * events as new events of new records, not as repeats of an earlier run.
+ */
+export function documentedWebhookExamplesWithFreshIds(): Map<WebhookEventType, WebhookEvent> {
+  const renamed = new Map<string, string>();
+  const rename = (value: unknown): unknown => {
+    if (typeof value === 'string' && UUID.test(value)) {
+      if (!renamed.has(value)) renamed.set(value, crypto.randomUUID());
+      return renamed.get(value);
+    }
+    if (Array.isArray(value)) return value.map(rename);
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, rename(item)]));
+    return value;
+  };
+  const examples = documentedWebhookExamples();
+  for (const [eventType, event] of examples) examples.set(eventType, rename(event) as WebhookEvent);
   return examples;
 }
