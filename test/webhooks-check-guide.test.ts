@@ -47,10 +47,10 @@ import { store } from './store.js';
 const flaw: string = ${JSON.stringify(flaw)};
 const handled = new Set<string>();
 
-export async function handleWebhook(request: Request, authKey: string): Promise<Response> {
+export async function handleWebhook(request: Request, env: { AUTH_KEY: string; PARTNER_URL?: string }): Promise<Response> {
   let event: ReceivedWebhookEvent;
   try {
-    event = await verifyWebhookRequest(request, authKey);
+    event = await verifyWebhookRequest(request, env.AUTH_KEY);
   } catch (err) {
     return new Response(null, { status: err instanceof WebhookSignatureError ? 401 : 400 });
   }
