@@ -1,0 +1,115 @@
+// `conformance --rotate-key FILE` against deployments that list the previous
+// key first (P31 allows either order) or fail a check after the rotation:
+// the new key is found by `active: true`, written to FILE as soon as the
+// rotation answers, and the run says where it is.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../src/cli/index.js';
+import type { ConformanceReport } from '../src/conformance/report.js';
+import { sandboxDeparting, type Departure } from './helpers/sandbox-proxy.js';
+
+const KEY = 'sbx_rotation_key_0123456789abcdef';
+
+async function conformance(url: string, keyFile: string): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(
+    [
+      'conformance',
+      ...['--api', 'partner', '--base-url', url, '--auth-key', KEY, '--rate', '0', '--seed', '6'],
+      ...['--requests', '20', '--allow-writes', '--rotate-key', keyFile, '--json'],
+    ],
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const isRotation = (request: Request) => request.method === 'POST' && new URL(request.url).pathname === '/auth-keys';
+
+/** The rotation's answer with its keys in the opposite order: the previous key first. */
+const previousKeyFirst: Departure = async (request, answer) => {
+  const res = await answer();
+  if (!isRotation(request) || res.status !== 201) return res;
+  const body = await res.json();
+  return Response.json({ ...body, authKeys: [...body.authKeys].reverse() }, { status: 201 });
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'vc-rotation-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('conformance --rotate-key', () => {
+  it('finds the new key by active: true when the previous key comes first, and the rotation passes', async () => {
+    const target = await sandboxDeparting(KEY, previousKeyFirst);
+    const keyFile = path.join(dir, 'reversed-key');
+    try {
+      const r = await conformance(target.url, keyFile);
+      const report: ConformanceReport = JSON.parse(r.out);
+      expect(report.violations).toEqual([]);
+      expect(report.workflows.find((w) => w.workflowId === 'key-rotation')?.status).toBe('passed');
+      expect(r.code).toBe(0);
+      const newKey = (await readFile(keyFile, 'utf8')).trim();
+      expect(newKey).toBe(target.sandbox.authKey);
+      expect(newKey).not.toBe(KEY);
+      expect(report.rotation).toEqual({ keyFile, written: true });
+      expect((await fetch(`${target.url}/partners`, { headers: { 'X-Auth-Key': newKey } })).status).toBe(200);
+      expect(r.out).not.toContain(newKey);
+      expect(r.err).not.toContain(newKey);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('when a check after the rotation fails, the new key is in FILE and the run says so', async () => {
+    let rotated = false;
+    // After the rotation, GET /partners answers 500: the step "new key works" fails.
+    const target = await sandboxDeparting(KEY, async (request, answer) => {
+      if (rotated && request.method === 'GET' && new URL(request.url).pathname === '/partners')
+        return Response.json({ statusCode: 500, message: 'down' }, { status: 500 });
+      const res = await previousKeyFirst(request, answer);
+      if (isRotation(request)) rotated = true;
+      return res;
+    });
+    const keyFile = path.join(dir, 'after-failure-key');
+    try {
+      const r = await conformance(target.url, keyFile);
+      const report: ConformanceReport = JSON.parse(r.out);
+      expect(r.code).toBe(1);
+      expect(report.workflows.find((w) => w.workflowId === 'key-rotation')).toMatchObject({
+        status: 'failed',
+        reason: expect.stringContaining('new-key-works'),
+      });
+      const newKey = (await readFile(keyFile, 'utf8')).trim();
+      expect(newKey).toBe(target.sandbox.authKey);
+      expect(report.rotation).toEqual({ keyFile, written: true });
+      // Told on stderr while it runs, naming the file.
+      expect(r.err).toContain(keyFile);
+      expect(r.err).not.toContain(newKey);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a --rotate-key file that cannot be written stops the run before anything is sent', async () => {
+    let sent = 0;
+    const target = await sandboxDeparting(KEY, async (_, answer) => {
+      sent += 1;
+      return answer();
+    });
+    try {
+      const r = await conformance(target.url, path.join(dir, 'no-such-folder', 'key'));
+      expect(r.code).toBe(2);
+      expect(r.err).toContain('--rotate-key');
+      expect(sent).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+});
