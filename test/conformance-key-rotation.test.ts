@@ -51,6 +51,7 @@ describe('conformance --rotate-key', () => {
     const keyFile = path.join(dir, 'reversed-key');
     try {
       const r = await conformance(target.url, keyFile);
+      expect(r.out, r.err).not.toBe('');
       const report: ConformanceReport = JSON.parse(r.out);
       expect(report.violations).toEqual([]);
       expect(report.workflows.find((w) => w.workflowId === 'key-rotation')?.status).toBe('passed');

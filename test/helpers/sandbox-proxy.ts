@@ -39,6 +39,8 @@ export async function sandboxDeparting(authKey: string, depart: Departure): Prom
     const text = await answer.text();
     res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(text);
   });
+  // As the sandbox's own server: a socket the client reuses after a pause under load must still be open.
+  server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
