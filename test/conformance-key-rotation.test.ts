@@ -98,6 +98,29 @@ describe('conformance --rotate-key', () => {
     }
   });
 
+  it('when the target stops answering after the rotation, the error says where the new key is', async () => {
+    let rotated = false;
+    const target = await sandboxDeparting(KEY, async (request, answer) => {
+      if (rotated) return Response.error();
+      const res = await previousKeyFirst(request, answer);
+      if (isRotation(request)) rotated = true;
+      return res;
+    });
+    const keyFile = path.join(dir, 'unreachable-after-key');
+    try {
+      const r = await conformance(target.url, keyFile);
+      expect(r.code).toBe(2);
+      const newKey = (await readFile(keyFile, 'utf8')).trim();
+      expect(newKey).toBe(target.sandbox.authKey);
+      const error = r.err.split('\n').find((l) => l.startsWith('error:'));
+      expect(error).toMatch(/cannot reach/);
+      expect(error).toContain(keyFile);
+      expect(r.err).not.toContain(newKey);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('a --rotate-key file that cannot be written stops the run before anything is sent', async () => {
     let sent = 0;
     const target = await sandboxDeparting(KEY, async (_, answer) => {

@@ -15,7 +15,7 @@ export const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --ap
 Checks a running deployment against the contract of this package: missing
 and wrong credentials get the documented 401; requests generated from the
 contract (seeded) get a documented status and a body valid against the
-documented schema, and requests that break one documented rule get a
+documented schema, and requests that break one rule of the contract get a
 documented 4xx in the documented error shape; with --allow-writes, the
 documented sequences (the Arazzo workflows) run where the target allows.
 Read-only by default: ids for the read operations come from the lists.

@@ -59,10 +59,11 @@ function statusProblems(op: OperationModel, kind: RequestKind, status: number, b
     if (status === 400) return found('a request valid against the contract was refused with 400');
   }
   if (kind === 'invalid') {
+    const breaking = brokenRule.length ? `an assumed rule (${brokenRule.join(', ')})` : 'a documented rule';
     if (status < 400 || status > 499)
-      return found(`a request breaking a documented rule was answered ${status}, not a documented 4xx`, brokenRule);
+      return found(`a request breaking ${breaking} was answered ${status}, not a documented 4xx`, brokenRule);
     if (status === 401)
-      return found('a request breaking a documented rule (with valid credentials) was answered 401', expected([401]));
+      return found(`a request breaking ${breaking} (with valid credentials) was answered 401`, expected([401]));
   }
   return [];
 }

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import { createSandboxFetch, type SandboxFetch } from '../../src/sandbox/fetch.js';
 
-/** Given the request and the local sandbox's answer, the answer to send instead. */
+/** Given the request and the local sandbox's answer, the answer to send instead (`Response.error()`: the connection is dropped). */
 export type Departure = (request: Request, answer: () => Promise<Response>) => Promise<Response>;
 
 export interface ProxiedSandbox {
@@ -36,6 +36,10 @@ export async function sandboxDeparting(authKey: string, depart: Departure): Prom
       body: chunks.length ? Buffer.concat(chunks) : undefined,
     });
     const answer = await depart(request.clone(), () => sandbox.fetch(request));
+    if (answer.type === 'error') {
+      res.socket?.destroy();
+      return;
+    }
     const text = await answer.text();
     res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(text);
   });
