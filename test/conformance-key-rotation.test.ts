@@ -37,6 +37,31 @@ const previousKeyFirst: Departure = async (request, answer) => {
   return Response.json({ ...body, authKeys: [...body.authKeys].reverse() }, { status: 201 });
 };
 
+/** The previous key first; once the rotation has answered, `after` may answer instead of the sandbox. */
+const rotatedThen = (after: (request: Request) => Response | undefined): Departure => {
+  let rotated = false;
+  return async (request, answer) => {
+    const instead = rotated ? after(request) : undefined;
+    if (instead) return instead;
+    const res = await previousKeyFirst(request, answer);
+    if (isRotation(request)) rotated = true;
+    return res;
+  };
+};
+
+/** Runs conformance with --rotate-key against a target, and reads the key file it wrote. */
+async function rotatingRun(depart: Departure, name: string) {
+  const target = await sandboxDeparting(KEY, depart);
+  const keyFile = path.join(dir, name);
+  try {
+    const r = await conformance(target.url, keyFile);
+    const newKey = (await readFile(keyFile, 'utf8')).trim();
+    return { ...r, keyFile, newKey, sandboxKey: target.sandbox.authKey };
+  } finally {
+    await target.close();
+  }
+}
+
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'vc-rotation-'));
@@ -69,56 +94,39 @@ describe('conformance --rotate-key', () => {
   });
 
   it('when a check after the rotation fails, the new key is in FILE and the run says so', async () => {
-    let rotated = false;
     // After the rotation, GET /partners answers 500: the step "new key works" fails.
-    const target = await sandboxDeparting(KEY, async (request, answer) => {
-      if (rotated && request.method === 'GET' && new URL(request.url).pathname === '/partners')
-        return Response.json({ statusCode: 500, message: 'down' }, { status: 500 });
-      const res = await previousKeyFirst(request, answer);
-      if (isRotation(request)) rotated = true;
-      return res;
+    const r = await rotatingRun(
+      rotatedThen((request) =>
+        request.method === 'GET' && new URL(request.url).pathname === '/partners'
+          ? Response.json({ statusCode: 500, message: 'down' }, { status: 500 })
+          : undefined,
+      ),
+      'after-failure-key',
+    );
+    const report: ConformanceReport = JSON.parse(r.out);
+    expect(r.code).toBe(1);
+    expect(report.workflows.find((w) => w.workflowId === 'key-rotation')).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('new-key-works'),
     });
-    const keyFile = path.join(dir, 'after-failure-key');
-    try {
-      const r = await conformance(target.url, keyFile);
-      const report: ConformanceReport = JSON.parse(r.out);
-      expect(r.code).toBe(1);
-      expect(report.workflows.find((w) => w.workflowId === 'key-rotation')).toMatchObject({
-        status: 'failed',
-        reason: expect.stringContaining('new-key-works'),
-      });
-      const newKey = (await readFile(keyFile, 'utf8')).trim();
-      expect(newKey).toBe(target.sandbox.authKey);
-      expect(report.rotation).toEqual({ keyFile, written: true });
-      // Told on stderr while it runs, naming the file.
-      expect(r.err).toContain(keyFile);
-      expect(r.err).not.toContain(newKey);
-    } finally {
-      await target.close();
-    }
+    expect(r.newKey).toBe(r.sandboxKey);
+    expect(report.rotation).toEqual({ keyFile: r.keyFile, written: true });
+    // Told on stderr while it runs, naming the file.
+    expect(r.err).toContain(r.keyFile);
+    expect(r.err).not.toContain(r.newKey);
   });
 
   it('when the target stops answering after the rotation, the error says where the new key is', async () => {
-    let rotated = false;
-    const target = await sandboxDeparting(KEY, async (request, answer) => {
-      if (rotated) return Response.error();
-      const res = await previousKeyFirst(request, answer);
-      if (isRotation(request)) rotated = true;
-      return res;
-    });
-    const keyFile = path.join(dir, 'unreachable-after-key');
-    try {
-      const r = await conformance(target.url, keyFile);
-      expect(r.code).toBe(2);
-      const newKey = (await readFile(keyFile, 'utf8')).trim();
-      expect(newKey).toBe(target.sandbox.authKey);
-      const error = r.err.split('\n').find((l) => l.startsWith('error:'));
-      expect(error).toMatch(/cannot reach/);
-      expect(error).toContain(keyFile);
-      expect(r.err).not.toContain(newKey);
-    } finally {
-      await target.close();
-    }
+    const r = await rotatingRun(
+      rotatedThen(() => Response.error()),
+      'unreachable-after-key',
+    );
+    expect(r.code).toBe(2);
+    expect(r.newKey).toBe(r.sandboxKey);
+    const error = r.err.split('\n').find((l) => l.startsWith('error:'));
+    expect(error).toMatch(/cannot reach/);
+    expect(error).toContain(r.keyFile);
+    expect(r.err).not.toContain(r.newKey);
   });
 
   it('a --rotate-key file that cannot be written stops the run before anything is sent', async () => {
