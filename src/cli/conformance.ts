@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { UnreachableError } from '../conformance/http.js';
 import { PreflightError } from '../conformance/preflight.js';
-import { formatJunit, formatText } from '../conformance/report.js';
+import { failing, formatJunit, formatText } from '../conformance/report.js';
 import { runConformance } from '../conformance/run.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 import { isWebAddress } from '../web-address.js';
@@ -13,7 +15,7 @@ export const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --ap
 Checks a running deployment against the contract of this package: missing
 and wrong credentials get the documented 401; requests generated from the
 contract (seeded) get a documented status and a body valid against the
-documented schema, and requests that break one documented rule get a
+documented schema, and requests that break one rule of the contract get a
 documented 4xx in the documented error shape; with --allow-writes, the
 documented sequences (the Arazzo workflows) run where the target allows.
 Read-only by default: ids for the read operations come from the lists.
@@ -31,7 +33,12 @@ Options:
   --check-delivery       also run the webhook-delivery workflow (the partner's
                          webhookUrl must answer 200); needs --allow-writes
   --rotate-key FILE      also rotate the auth key (POST /auth-keys invalidates the key
-                         in use at once) and write the new key to FILE; needs --allow-writes
+                         in use at once) and write the new key to FILE as soon as the
+                         rotation answers; needs --allow-writes
+  --fail-on all|documented
+                         which violations make the exit status 1: all (default), or
+                         only those of the documents' rules, not of the contract's
+                         assumptions where the documents are silent
   --json                 print the report as JSON instead of text
   --junit FILE           also write the report as JUnit XML to FILE
   -h, --help             this text
@@ -41,8 +48,12 @@ with /v2: give the URL without it). One request with the credential comes
 first: a 401 there, or a 404 on every path tried, stops the run at once.
 Progress goes to stderr, the report to stdout; credentials are never printed.
 
-Exit status: 0 on no violation, 1 on any violation, 2 on bad arguments, a
-target that cannot be reached, a refused credential or a wrong base URL.`;
+Each violation says whether the rule it tests is the documents' or an
+assumption, with its row on the assumptions page (P7, V10, ...).
+
+Exit status: 0 on no violation (with --fail-on documented: none of the
+documents' rules), 1 on any, 2 on bad arguments, a target that cannot be
+reached, a refused credential or a wrong base URL.`;
 
 function count(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -69,6 +80,7 @@ export async function conformanceCommand(
     'allow-writes': { type: 'boolean', default: false },
     'rotate-key': { type: 'string' },
     'check-delivery': { type: 'boolean', default: false },
+    'fail-on': { type: 'string' },
     json: { type: 'boolean', default: false },
     junit: { type: 'string' },
   });
@@ -101,6 +113,10 @@ export async function conformanceCommand(
   if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner')) {
     throw new UsageError('--rotate-key needs --api partner and --allow-writes', 'conformance');
   }
+  const failOn = values['fail-on'] ?? 'all';
+  if (failOn !== 'all' && failOn !== 'documented')
+    throw new UsageError(`--fail-on must be all or documented, not "${failOn}"`, 'conformance');
+  if (values['rotate-key'] !== undefined) await writableKeyFile(values['rotate-key']);
   const seed = count(values.seed, 'seed', 0) ?? randomInt(0, 2 ** 31);
   const maxRequests = count(values['max-requests'], 'max-requests', 1) ?? 1000;
   const requests = count(values.requests, 'requests', 0) ?? Math.min(300, maxRequests);
@@ -132,5 +148,27 @@ export async function conformanceCommand(
   }
   if (values.junit) await writeFile(values.junit, formatJunit(report));
   out(values.json ? JSON.stringify(report, null, 2) : formatText(report));
-  return report.violations.length ? EXIT.failed : EXIT.ok;
+  return failing(report, failOn).length ? EXIT.failed : EXIT.ok;
+}
+
+/** The new key must have somewhere to go before the old one is given up: checked before anything is sent. */
+async function writableKeyFile(file: string): Promise<void> {
+  try {
+    await access(file, constants.W_OK);
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new UsageError(
+        `--rotate-key ${file} cannot be written (${(err as NodeJS.ErrnoException).code}): give a file you may write; nothing was sent`,
+        'conformance',
+      );
+  }
+  try {
+    await access(path.dirname(path.resolve(file)), constants.W_OK);
+  } catch (err) {
+    throw new UsageError(
+      `--rotate-key ${file}: its folder cannot be written to (${(err as NodeJS.ErrnoException).code}): give a file in a folder that exists and you may write; nothing was sent`,
+      'conformance',
+    );
+  }
 }

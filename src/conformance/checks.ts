@@ -1,7 +1,9 @@
 // Judges one answer against the contract: the status is documented and fits
 // what was sent, the body validates against the documented schema (Ajv, JSON
-// Schema 2020-12), and a list honours the filters and page size it was given.
+// Schema 2020-12), and a list honours the filters and page size it was given;
+// each finding names the assumption rows the broken rule rests on (see assumptions.ts).
 import type { ParsedRequest } from '../contract/routes.js';
+import { assumedByAjvError, documentsOnly, type Finding } from './assumptions.js';
 import type { OperationModel } from './operations.js';
 import { mergeAllOf, type Json } from './schema-values.js';
 
@@ -10,7 +12,7 @@ export type RequestKind = 'valid' | 'invalid' | 'auth-missing' | 'auth-wrong' | 
 /** What the answer broke, each with where (schema path) or which rule. */
 export type Problems = string[];
 
-function schemaProblems(op: OperationModel, status: number, received: unknown): Problems {
+function schemaProblems(op: OperationModel, status: number, received: unknown): Finding[] {
   const validate = op.responseValidator(status);
   if (!validate) return [];
   if (validate(received)) return [];
@@ -18,26 +20,50 @@ function schemaProblems(op: OperationModel, status: number, received: unknown): 
   // Ajv names the schema from the document (`partner#/paths/…`) or, inside the $ref wrapper, relative to it.
   const where = (p: string) =>
     p.startsWith('#/$ref') ? `${base}${p.slice('#/$ref'.length)}` : p.replace(/^[^#]*#/, '#');
-  return (validate.errors ?? []).map((e) => `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`);
+  return (validate.errors ?? []).map((e) => {
+    // The schema holding the failed keyword (Ajv's verbose errors) says whether that rule is assumed.
+    return {
+      problem: `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`,
+      assumed: assumedByAjvError(e.parentSchema, e.keyword, e.data),
+    };
+  });
 }
 
-function statusProblems(op: OperationModel, kind: RequestKind, status: number): Problems {
+/**
+ * The status judged for the kind of request: a status the contract expects
+ * is assumed when its response is marked so (the 401 of P3, the 400 of P4);
+ * an invalid request accepted breaks the rule it broke, assumed or not.
+ */
+function statusProblems(op: OperationModel, kind: RequestKind, status: number, brokenRule: string[]): Finding[] {
   const documented = op.statuses.includes(status);
   const list = op.statuses.join(', ');
-  if (!documented) return [`status ${status} is not documented for ${op.operationId} (documented: ${list})`];
+  const expected = (statuses: number[]) => [...new Set(statuses.flatMap((s) => op.responseAssumptions(s)))];
+  const refusals = op.statuses.filter((s) => s >= 400 && s < 500 && s !== 401);
+  const found = (problem: string, assumed: string[] = []) => [{ problem, assumed }];
+  if (kind === 'auth-missing' || kind === 'auth-wrong') {
+    if (status === 401) return [];
+    const problem = `a request with ${kind === 'auth-missing' ? 'no' : 'a wrong'} credential was answered ${status}, not the documented 401`;
+    return found(
+      documented
+        ? problem
+        : `status ${status} is not documented for ${op.operationId} (documented: ${list}); ${problem}`,
+      expected([401]),
+    );
+  }
+  if (!documented) {
+    const problem = `status ${status} is not documented for ${op.operationId} (documented: ${list})`;
+    return found(problem, kind === 'invalid' ? [...new Set([...brokenRule, ...expected(refusals)])] : []);
+  }
   if (kind === 'valid' || kind === 'discovery') {
-    if (status === 401) return ['a request with valid credentials was refused with 401'];
-    if (status === 400) return ['a request valid against the contract was refused with 400'];
+    if (status === 401) return found('a request with valid credentials was refused with 401');
+    if (status === 400) return found('a request valid against the contract was refused with 400');
   }
   if (kind === 'invalid') {
+    const breaking = brokenRule.length ? `an assumed rule (${brokenRule.join(', ')})` : 'a documented rule';
     if (status < 400 || status > 499)
-      return [`a request breaking a documented rule was answered ${status}, not a documented 4xx`];
-    if (status === 401) return ['a request breaking a documented rule (with valid credentials) was answered 401'];
-  }
-  if ((kind === 'auth-missing' || kind === 'auth-wrong') && status !== 401) {
-    return [
-      `a request with ${kind === 'auth-missing' ? 'no' : 'a wrong'} credential was answered ${status}, not the documented 401`,
-    ];
+      return found(`a request breaking ${breaking} was answered ${status}, not a documented 4xx`, brokenRule);
+    if (status === 401)
+      return found(`a request breaking ${breaking} (with valid credentials) was answered 401`, expected([401]));
   }
   return [];
 }
@@ -106,19 +132,24 @@ function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, rece
   return problems;
 }
 
-/** Every way the answer departs from the contract, for a request of this kind. */
-export function checkAnswer(
+/**
+ * Every way the answer departs from the contract, for a request of this
+ * kind, each with the assumptions it rests on; `brokenRule`: those of the
+ * rule an invalid request broke.
+ */
+export function judgeAnswer(
   op: OperationModel,
   doc: Json,
   kind: RequestKind,
   status: number,
   received: unknown,
   parsed?: ParsedRequest,
-): Problems {
-  const problems = statusProblems(op, kind, status);
-  if (!op.statuses.includes(status)) return problems;
-  problems.push(...schemaProblems(op, status, received));
-  if (kind === 'valid' && status >= 200 && status < 300 && parsed && !problems.length)
-    problems.push(...listProblems(op, doc, parsed, received));
-  return problems;
+  brokenRule: string[] = [],
+): Finding[] {
+  const findings = statusProblems(op, kind, status, brokenRule);
+  if (!op.statuses.includes(status)) return findings;
+  findings.push(...schemaProblems(op, status, received));
+  if (kind === 'valid' && status >= 200 && status < 300 && parsed && !findings.length)
+    findings.push(...documentsOnly(listProblems(op, doc, parsed, received)));
+  return findings;
 }

@@ -7,6 +7,7 @@ import { readBundledDocument } from '../package-files.js';
 import { Contract, type RouteSpec } from '../contract/routes.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { escapePointerToken, resolveRef } from '../contract/json-pointer.js';
+import { markedRows } from './assumptions.js';
 import { mergeAllOf, typesOf, type Json } from './schema-values.js';
 
 export type ApiName = 'partner' | 'v2';
@@ -38,6 +39,8 @@ export interface OperationModel {
   responseValidator(status: number): ValidateFunction | undefined;
   /** A JSON pointer into the document to the response schema of a status. */
   responseSchemaPointer(status: number): string | undefined;
+  /** The assumption rows the response of a status is marked with (`Assumed ([P3](…))`): that status is assumed. */
+  responseAssumptions(status: number): string[];
 }
 
 export interface ApiModel {
@@ -55,7 +58,7 @@ export function loadApi(api: ApiName): ApiModel {
   const contract = new Contract(api, doc, {
     errorSchema: 'Error',
     security: () => scheme,
-    compiler: ajvCompiler(api, doc),
+    compiler: ajvCompiler(api, doc, { verbose: true }),
   });
   const operations: OperationModel[] = [];
   for (const route of contract.routes) {
@@ -96,6 +99,7 @@ export function loadApi(api: ApiName): ApiModel {
         .map(Number),
       route,
       responseSchemaPointer: (status) => pointers.get(status),
+      responseAssumptions: (status) => markedRows(resolveRef(doc, op.responses?.[status])?.description),
       responseValidator: (status) => {
         const pointer = pointers.get(status);
         if (pointer && !validators.has(status)) validators.set(status, contract.compile(pointer));

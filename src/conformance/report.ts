@@ -1,6 +1,7 @@
 // The runner's findings and how they are written: text for a person, JSON
 // and JUnit XML for CI. Everything here is already redacted.
 import type { RequestKind } from './checks.js';
+import { rotationNotice } from './rotation.js';
 
 interface Violation {
   api: string;
@@ -16,6 +17,13 @@ interface Violation {
   body: string;
   /** What the answer broke: schema paths or rules. */
   problems: string[];
+  /**
+   * Whose rule it broke: `documents` when any broken rule is the service's
+   * documents'; `assumption` when every one is an assumption the contract
+   * made where they are silent (rows of the assumptions page in `assumptions`).
+   */
+  basis: 'documents' | 'assumption';
+  assumptions: string[];
 }
 
 export interface OperationTally {
@@ -45,7 +53,36 @@ export interface ConformanceReport {
   operations: OperationTally[];
   workflows: WorkflowResult[];
   violations: Violation[];
+  /** --rotate-key: the file the new key went to; `written: false` when the rotation answered no active key. */
+  rotation?: { keyFile: string; written: boolean };
 }
+
+/** Which violations fail the run: all of them, or only those of the documents' rules (`--fail-on documented`). */
+export type FailOn = 'all' | 'documented';
+
+export function failing(report: ConformanceReport, failOn: FailOn): Violation[] {
+  return report.violations.filter((v) => failOn === 'all' || v.basis === 'documents');
+}
+
+/** `3 violations of the documents; 2 assumptions the service does not bear out: P7, P29 (4 violations)` */
+function summary(violations: Violation[]): string {
+  const documents = violations.filter((v) => v.basis === 'documents').length;
+  const assumed = violations.filter((v) => v.basis === 'assumption');
+  const rows = [...new Set(assumed.flatMap((v) => v.assumptions))].sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true }),
+  );
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [`${plural(documents, 'violation')} of the documents`];
+  if (assumed.length)
+    parts.push(
+      `${plural(rows.length, 'assumption')} the service does not bear out: ${rows.join(', ')} (${plural(assumed.length, 'violation')})`,
+    );
+  return `${violations.length ? '✗' : '✓'} ${parts.join('; ')}`;
+}
+
+/** Whose rule a violation broke, for a person: `the documents' rule` or `assumed: P7, P29 (the assumptions page)`. */
+const basisText = (v: Violation) =>
+  v.basis === 'documents' ? "the documents' rule" : `assumed: ${v.assumptions.join(', ')} (the assumptions page)`;
 
 /** The Arazzo file of the workflows, relative to the package's folder. */
 export const WORKFLOWS_FILE = 'generated/workflows/partner-sequences.arazzo.json';
@@ -76,6 +113,7 @@ export function formatText(report: ConformanceReport): string {
     out.push(
       `✗ ${i + 1}. ${v.api} ${v.operationId} (${v.operation}) — ${v.kind} request${v.rule ? `; ${v.rule}` : ''}`,
     );
+    out.push(`  rule of:  ${basisText(v)}`);
     out.push(`  request:  ${v.curl}`);
     out.push(`  received: ${v.status} ${v.body}`);
     for (const p of v.problems) out.push(`  broken:   ${p}`);
@@ -101,9 +139,14 @@ export function formatText(report: ConformanceReport): string {
   }
   out.push('');
   if (report.stoppedEarly) out.push(`Stopped early: ${report.stoppedEarly}.`);
-  const n = report.violations.length;
+  if (report.rotation)
+    out.push(
+      report.rotation.written
+        ? `Key rotation: ${rotationNotice(report.rotation.keyFile)}.`
+        : `Key rotation: POST /auth-keys answered no key marked active, so nothing was written to ${report.rotation.keyFile}; if the key you ran with is now refused, get a new one from the service.`,
+    );
   out.push(
-    `${n ? `✗ ${n} violation${n === 1 ? '' : 's'}` : '✓ 0 violations'} in ${report.requests} requests to ${report.baseUrl} (${report.api} API, ${
+    `${summary(report.violations)} in ${report.requests} requests to ${report.baseUrl} (${report.api} API, ${
       report.allowWrites ? 'writes allowed' : 'read-only'
     }). Reproduce with --seed ${report.seed}.`,
   );
@@ -127,7 +170,7 @@ export function formatJunit(report: ConformanceReport): string {
       const text = mine
         .map(
           (v) =>
-            `${v.kind}${v.rule ? ` (${v.rule})` : ''}: ${v.problems.join('; ')}\n${v.curl}\n-> ${v.status} ${v.body}`,
+            `${v.kind}${v.rule ? ` (${v.rule})` : ''}, ${basisText(v)}: ${v.problems.join('; ')}\n${v.curl}\n-> ${v.status} ${v.body}`,
         )
         .join('\n\n');
       cases.push(

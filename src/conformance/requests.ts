@@ -16,6 +16,8 @@ export interface Draft {
   body: string | undefined;
   /** Invalid requests: the rule broken, `query limit: above-maximum (MAXIMUM)`. */
   rule?: string;
+  /** Invalid requests: the assumption rows the broken rule rests on (empty: the documents' rule). */
+  assumed?: string[];
   /** Valid requests: the values as the contract reads them (for the filter checks). */
   parsed?: ParsedRequest;
 }
@@ -37,6 +39,7 @@ interface Parts {
   body: unknown;
   hasBody: boolean;
   rule?: string;
+  assumed?: string[];
 }
 
 const scalarText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
@@ -81,12 +84,18 @@ function validBodyArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<
   return op.bodySchema ? valueFor(ctx.doc, op.bodySchema, { uri: URIS }) : fc.constant(undefined);
 }
 
+interface Broken {
+  query?: string[];
+  param?: string;
+  body?: unknown;
+  noBody?: boolean;
+  rule: string;
+  assumed: string[];
+}
+
 /** One documented rule broken: in a query parameter (one array item for lists) or in the body. */
-function brokenArbs(
-  ctx: GenerationContext,
-  op: OperationModel,
-): fc.Arbitrary<{ query?: string[]; param?: string; body?: unknown; noBody?: boolean; rule: string }>[] {
-  const out: fc.Arbitrary<{ query?: string[]; param?: string; body?: unknown; noBody?: boolean; rule: string }>[] = [];
+function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Broken>[] {
+  const out: fc.Arbitrary<Broken>[] = [];
   for (const p of op.params.filter((q) => q.in === 'query')) {
     const target = p.array ? (p.schema.items ?? {}) : p.schema;
     const mutations = mutationsOf(ctx.doc, target, { uri: URIS });
@@ -96,14 +105,19 @@ function brokenArbs(
         param: p.name,
         query: queryPairs(p, p.array ? [m.value] : m.value),
         rule: `query ${p.name}${m.at}: ${m.mutation}`,
+        assumed: m.assumed,
       })),
     );
   }
   if (op.bodySchema) {
     const mutations = mutationsOf(ctx.doc, op.bodySchema, { uri: URIS });
     if (mutations.length)
-      out.push(fc.oneof(...mutations).map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}` })));
-    if (op.route.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required' }));
+      out.push(
+        fc
+          .oneof(...mutations)
+          .map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}`, assumed: m.assumed })),
+      );
+    if (op.route.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required', assumed: [] }));
   }
   return out;
 }
@@ -129,6 +143,7 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
     target: queryText ? `${path}?${queryText}` : path,
     body: parts.hasBody ? JSON.stringify(parts.body) : undefined,
     rule,
+    assumed: parsed.ok ? undefined : (parts.assumed ?? []),
     parsed: parsed.ok ? parsed.value : undefined,
   };
 }
@@ -161,6 +176,7 @@ export function invalidRequests(ctx: GenerationContext, op: OperationModel): fc.
         body: b.body !== undefined ? b.body : body,
         hasBody: Boolean(op.bodySchema) && !b.noBody,
         rule: b.rule,
+        assumed: b.assumed,
       });
     })
     .filter((d): d is Draft => d !== undefined);

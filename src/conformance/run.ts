@@ -4,13 +4,15 @@
 // the contract and every departure becomes a violation in the report.
 import { writeFile } from 'node:fs/promises';
 import { readBundledDocument, readBundledWorkflows } from '../package-files.js';
-import { checkAnswer, type RequestKind } from './checks.js';
+import type { Finding } from './assumptions.js';
+import { judgeAnswer, type RequestKind } from './checks.js';
 import { BudgetError, Target, type Exchange } from './http.js';
 import { preflight } from './preflight.js';
 import { loadApi, type ApiModel, type ApiName, type OperationModel } from './operations.js';
 import { tally, type ConformanceReport } from './report.js';
 import { invalidRequests, sampleDrafts, validRequests, type Draft, type GenerationContext } from './requests.js';
-import { inputsFor, runWorkflow, sourcesOf } from './workflows.js';
+import { inputsFor, runWorkflow, sourcesOf, type StepCall } from './workflows.js';
+import { activeKey, keysInReadingOrder, rotationNotice } from './rotation.js';
 
 export interface ConformanceOptions {
   api: ApiName;
@@ -89,7 +91,7 @@ class Run {
   async exchange(
     op: OperationModel,
     kind: RequestKind,
-    draft: Pick<Draft, 'target' | 'body' | 'rule' | 'parsed'>,
+    draft: Pick<Draft, 'target' | 'body' | 'rule' | 'parsed' | 'assumed'>,
     headers = this.authHeaders(kind),
   ): Promise<Exchange> {
     const e = await this.target.send(op.method, draft.target, headers, draft.body);
@@ -104,7 +106,7 @@ class Run {
       operationName(op),
       kind,
       e,
-      checkAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed),
+      judgeAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed, draft.assumed),
       draft.rule,
     );
     return e;
@@ -115,10 +117,13 @@ class Run {
     operation: string,
     kind: RequestKind,
     e: Exchange,
-    problems: string[],
+    findings: Finding[],
     rule?: string,
   ): void {
-    if (!problems.length) return;
+    if (!findings.length) return;
+    // A violation is the documents' when any rule it breaks is; else it names every assumption it rests on.
+    const documents = findings.some((f) => !f.assumed.length);
+    const assumptions = documents ? [] : [...new Set(findings.flatMap((f) => f.assumed))];
     const text = this.target.redact(e.text);
     tally(this.report, operationId, operation).violations += 1;
     this.report.violations.push({
@@ -130,7 +135,9 @@ class Run {
       curl: this.target.curl(e),
       status: e.status,
       body: text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} characters)` : text,
-      problems,
+      problems: findings.map((f) => f.problem),
+      basis: documents ? 'documents' : 'assumption',
+      assumptions,
     });
   }
 
@@ -226,17 +233,29 @@ class Run {
     }
   }
 
-  async workflow(wf: Record<string, any>, docs: Record<string, any>): Promise<Record<string, unknown>> {
+  /**
+   * Runs one workflow. `seen` may change what the steps read of an answer
+   * (after the contract has judged it as received), and sees it before any
+   * success criterion is evaluated.
+   */
+  async workflow(
+    wf: Record<string, any>,
+    docs: Record<string, any>,
+    seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
+  ): Promise<Record<string, unknown>> {
     const { outcomes, outputs } = await runWorkflow(wf, inputsFor(wf, this.credential), docs, async (call) => {
       const op =
         call.source === this.options.api
           ? this.model.operations.find((o) => o.operationId === call.operationId)
           : undefined;
       if (op)
-        return this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers);
+        return seen(
+          call,
+          await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers),
+        );
       const e = await this.target.send(call.method, call.target, call.headers, call.body);
       this.report.requests = this.target.sent;
-      return e;
+      return seen(call, e);
     });
     const last = outcomes.at(-1);
     if (last?.failed.length) {
@@ -249,13 +268,13 @@ class Run {
         operation,
         'workflow',
         last.exchange,
-        last.failed.map((c) => `success criterion failed: ${c}`),
+        last.failed.map((c) => ({ problem: `success criterion failed: ${c.condition}`, assumed: c.assumed })),
         last.call.where,
       );
       this.report.workflows.push({
         workflowId: wf.workflowId,
         status: 'failed',
-        reason: `step ${last.stepId}: ${last.failed.join('; ')}`,
+        reason: `step ${last.stepId}: ${last.failed.map((c) => c.condition).join('; ')}`,
       });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed' });
     return outputs;
@@ -273,19 +292,45 @@ class Run {
     return (e.received as { webhookUrl?: string } | undefined)?.webhookUrl ?? undefined;
   }
 
-  /** Key rotation: the key-rotation workflow (new key works, old key refused), the new key written to a file. */
+  /**
+   * Key rotation: the key-rotation workflow (new key works, old key refused).
+   * The new key is the one the rotation's answer marks `active: true`, in
+   * whatever position (P31); it is written to the file as soon as that answer
+   * arrives, before any check of it can fail, so no failure locks the partner out.
+   */
   async rotate(): Promise<void> {
-    if (!this.options.rotateKeyFile || this.options.api !== 'partner') return;
+    const keyFile = this.options.rotateKeyFile;
+    if (!keyFile || this.options.api !== 'partner') return;
     const file = readBundledWorkflows('partner-sequences');
     const wf = file.workflows.find((w: Record<string, any>) => w.workflowId === 'key-rotation');
     const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
-    const outputs = await this.workflow(wf, docs);
-    const newKey = outputs.newKey;
-    if (typeof newKey === 'string') {
-      this.target.addSecret(newKey);
-      this.credential = newKey;
-      await writeFile(this.options.rotateKeyFile, `${newKey}\n`, { mode: 0o600 });
+    try {
+      await this.workflow(wf, docs, async (call, e) => {
+        if (call.operationId === 'createAuthKey') await this.keepNewKey(keyFile, e);
+        // The documents promise no order of keys (P31; lists: none documented):
+        // the steps read them by position, so they get them in one order made of their content.
+        return call.operationId === 'createAuthKey' || call.operationId === 'listAuthKeys'
+          ? { ...e, received: keysInReadingOrder(e.received) }
+          : e;
+      });
+    } catch (err) {
+      if (this.report.rotation?.written && err instanceof Error) err.message += `. ${rotationNotice(keyFile)}`;
+      throw err;
     }
+  }
+
+  /** Writes the key the rotation's answer marks active to the file, and from then on uses it. */
+  async keepNewKey(keyFile: string, e: Exchange): Promise<void> {
+    const key = activeKey(e.received);
+    if (key === undefined || key === this.credential) {
+      if (e.status >= 200 && e.status < 300) this.report.rotation = { keyFile, written: false };
+      return;
+    }
+    this.target.addSecret(key);
+    await writeFile(keyFile, `${key}\n`, { mode: 0o600 });
+    this.credential = key;
+    this.report.rotation = { keyFile, written: true };
+    this.say(rotationNotice(keyFile));
   }
 }
 

@@ -3,6 +3,7 @@
 // conformance runner and the fuzz tests; nothing here knows an operation.
 import fc from 'fast-check';
 import { resolveRef } from '../contract/json-pointer.js';
+import { assumedByMutation, mergeAssumed } from './assumptions.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
@@ -38,7 +39,8 @@ export function mergeAllOf(doc: Json, raw: Json): Json {
   if (!schema || typeof schema !== 'object' || !Array.isArray(schema.allOf)) return schema;
   const { allOf, ...rest } = schema;
   const merged: Json = {};
-  for (const part of [...allOf.map((p: Json) => mergeAllOf(doc, p)), rest]) {
+  const parts = [...allOf.map((p: Json) => mergeAllOf(doc, p)), rest];
+  for (const part of parts) {
     for (const [k, v] of Object.entries<Json>(part ?? {})) {
       if (k === 'required') merged.required = [...new Set([...(merged.required ?? []), ...v])];
       else if (k === 'properties') {
@@ -49,6 +51,9 @@ export function mergeAllOf(doc: Json, raw: Json): Json {
       } else merged[k] = v;
     }
   }
+  // Each part's assumed rules stay named: a later part's own list would hide an earlier one's.
+  const assumed = mergeAssumed(parts);
+  if (assumed) merged['x-assumed'] = assumed;
   return merged;
 }
 
@@ -234,6 +239,8 @@ export interface Mutated {
   mutation: string;
   /** Where, as a JSON pointer into the value. */
   at: string;
+  /** The assumption rows (`x-assumed`) the broken rule rests on; empty for a rule of the documents. */
+  assumed: string[];
 }
 
 const SAMPLES: Record<JsonType, unknown[]> = {
@@ -264,7 +271,7 @@ export function mutationsOf(
   if (!schema || typeof schema !== 'object' || depth > 4) return [];
   const out: fc.Arbitrary<Mutated>[] = [];
   const m = (mutation: string, value: fc.Arbitrary<unknown>, where = at) =>
-    out.push(value.map((v) => ({ value: v, mutation, at: where })));
+    out.push(value.map((v) => ({ value: v, mutation, at: where, assumed: assumedByMutation(schema, mutation, v) })));
   const types = typesOf(schema);
 
   if (schema.oneOf || schema.anyOf) {
@@ -368,7 +375,12 @@ export function mutationsOf(
         fc.tuple(valid, fc.constantFrom(...required)).map(([v, name]) => {
           const copy = { ...v };
           delete copy[name];
-          return { value: copy, mutation: 'missing-required', at: `${at}/${name}` };
+          return {
+            value: copy,
+            mutation: 'missing-required',
+            at: `${at}/${name}`,
+            assumed: assumedByMutation(schema, 'missing-required'),
+          };
         }),
       );
     }
@@ -405,7 +417,7 @@ export function mutatedValueFor(doc: Json, schema: Json, opts: SchemaArbitraryOp
   const all = mutationsOf(doc, schema, opts);
   return all.length
     ? fc.oneof(...all)
-    : valueFor(doc, schema, opts).map((value) => ({ value, mutation: 'none', at: '' }));
+    : valueFor(doc, schema, opts).map((value) => ({ value, mutation: 'none', at: '', assumed: [] }));
 }
 
 const unreserved = /[A-Za-z0-9\-._~]/;

@@ -7,8 +7,9 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Exchange } from './http.js';
 import { encode, type Json } from './schema-values.js';
 import { valueAtPointer } from '../contract/json-pointer.js';
+import { rowsOf } from './assumptions.js';
 
-interface StepCall {
+export interface StepCall {
   /** `workflow new-user, step create` */
   where: string;
   source: string;
@@ -24,8 +25,13 @@ export interface StepOutcome {
   stepId: string;
   call: StepCall;
   exchange: Exchange;
-  /** Success criteria that did not hold. */
-  failed: string[];
+  /** Success criteria that did not hold, each with the assumption rows it rests on (its `x-assumed`). */
+  failed: FailedCriterion[];
+}
+
+export interface FailedCriterion {
+  condition: string;
+  assumed: string[];
 }
 
 type Send = (call: StepCall) => Promise<Exchange>;
@@ -158,12 +164,12 @@ export async function runWorkflow(
       body,
     };
     const retry = (step.onFailure ?? []).find((a: Json) => a.type === 'retry');
-    let failed: string[] = [];
+    let failed: FailedCriterion[] = [];
     for (let attempt = 0; ; attempt++) {
       scope.exchange = await send(call);
       failed = (step.successCriteria ?? [])
-        .map((c: Json) => String(c.condition))
-        .filter((c: string) => !holds(c, scope));
+        .filter((c: Json) => !holds(String(c.condition), scope))
+        .map((c: Json) => ({ condition: String(c.condition), assumed: rowsOf(c['x-assumed']) }));
       if (!failed.length || !retry || attempt >= (retry.retryLimit ?? 1)) break;
       await new Promise((r) => setTimeout(r, (retry.retryAfter ?? 0) * 1000));
     }

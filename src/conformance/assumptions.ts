@@ -1,0 +1,73 @@
+// Tells the documents' rules from the contract's assumptions. A schema names
+// the rules it assumes, keyword by keyword, in `x-assumed` (`{ required: P8 }`,
+// `{ integer: P7 }` for "a whole number" where the documents say "number"),
+// with the row of the assumptions page that decided them; a response object
+// marks its status as assumed in its description (`Assumed ([P3](…))`), and
+// a workflow's success criterion in its own `x-assumed`. A rule named nowhere
+// is the documents'.
+import type { Json } from './schema-values.js';
+
+/** What an answer broke, and the assumption rows the broken rule rests on (none: the documents' rule). */
+export interface Finding {
+  problem: string;
+  assumed: string[];
+}
+
+/** Rows of an `x-assumed` value: one row (`P7`) or a list of them. */
+export function rowsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The rows a schema gives for one of its rules (a keyword, or `integer`). */
+export function assumedRule(schema: Json, rule: string): string[] {
+  const marks = schema && typeof schema === 'object' ? schema['x-assumed'] : undefined;
+  return marks && typeof marks === 'object' && !Array.isArray(marks) ? rowsOf(marks[rule]) : [];
+}
+
+/** The rows a description marks as assumed: `Assumed ([P3](assumptions.html#P3))`. */
+export function markedRows(description: unknown): string[] {
+  if (typeof description !== 'string') return [];
+  return [...new Set([...description.matchAll(/Assumed \(\[([A-Z]\d+)\]/g)].map((m) => m[1]))];
+}
+
+/** `x-assumed` of the parts of an `allOf`, merged (a later part's row for a rule wins). */
+export function mergeAssumed(parts: Json[]): Json {
+  const merged = Object.assign({}, ...parts.map((p) => (p && typeof p === 'object' ? p['x-assumed'] : undefined)));
+  return Object.keys(merged).length ? merged : undefined;
+}
+
+// The rule each kind of broken value breaks, by the keyword that states it.
+const MUTATION_RULES: Record<string, string> = {
+  'wrong-type': 'type',
+  'not-integer': 'integer',
+  'unknown-const': 'const',
+  'unknown-enum': 'enum',
+  'too-long': 'maxLength',
+  'too-short': 'minLength',
+  'pattern-mismatch': 'pattern',
+  'below-minimum': 'minimum',
+  'above-maximum': 'maximum',
+  'too-many-items': 'maxItems',
+  'too-few-items': 'minItems',
+  'missing-required': 'required',
+  'too-many-properties': 'maxProperties',
+  'property-name-too-long': 'propertyNames',
+  'unknown-property': 'additionalProperties',
+};
+
+/** The rows a broken value rests on: the rule its mutation breaks, in the schema it breaks it in. */
+export function assumedByMutation(schema: Json, mutation: string, value?: unknown): string[] {
+  const rule = mutation.startsWith('bad-format-') ? 'format' : (MUTATION_RULES[mutation] ?? mutation);
+  // A fraction where a whole number is expected breaks "integer", not the documented "number".
+  const fraction = rule === 'type' && typeof value === 'number' && !Number.isInteger(value);
+  return assumedRule(schema, fraction ? 'integer' : rule);
+}
+
+/** The rows an Ajv error rests on: `x-assumed` of the schema holding the failed keyword. */
+export function assumedByAjvError(schema: Json, keyword: string, value: unknown): string[] {
+  const fraction = keyword === 'type' && typeof value === 'number' && !Number.isInteger(value);
+  return assumedRule(schema, fraction ? 'integer' : keyword);
+}
+
+export const documentsOnly = (problems: string[]): Finding[] => problems.map((problem) => ({ problem, assumed: [] }));
