@@ -66,6 +66,22 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
   return shape;
 }
 
+// The shape of each single schema, per document, made once: the sandbox
+// asks for it at every object of every answer it writes (strict-answers.ts),
+// and a list of fifty verifications walked anew each time cost it several
+// times the answer's own work.
+const shapes = new WeakMap<object, WeakMap<object, Shape>>();
+
+function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
+  const [only] = schemas;
+  if (schemas.length !== 1 || !isObject(only) || !isObject(doc)) return shapeOf(doc, schemas);
+  let ofDoc = shapes.get(doc);
+  if (!ofDoc) shapes.set(doc, (ofDoc = new WeakMap()));
+  let shape = ofDoc.get(only);
+  if (!shape) ofDoc.set(only, (shape = shapeOf(doc, schemas)));
+  return shape;
+}
+
 /**
  * The declared name `name` is probably meant to be: the closest, ignoring
  * case, within a third of the name's length (at least one edit), so
@@ -99,27 +115,39 @@ const member = (key: string) => (IDENTIFIER.test(key) ? `.${key}` : `[${JSON.str
  */
 export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
   const violations: Violation[] = [];
-  const walk = (schemas: unknown[], value: unknown, at: string, depth: number) => {
+  // The steps to the value walked, joined into a field name only for a violation (most values have none).
+  const steps: string[] = [field];
+  const walk = (schemas: unknown[], value: unknown, depth: number) => {
     if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || schemas.length === 0) return;
-    const shape = shapeOf(doc, schemas);
+    const shape = cachedShapeOf(doc, schemas);
     if (Array.isArray(value)) {
-      value.forEach((item, i) => {
+      for (let i = 0; i < value.length; i++) {
+        steps.push(`.${i}`);
         walk(
-          [...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)],
-          item,
-          `${at}.${i}`,
+          shape.prefixItems.length === 0
+            ? shape.items
+            : [...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)],
+          value[i],
           depth + 1,
         );
-      });
+        steps.pop();
+      }
       return;
     }
-    for (const [key, sub] of Object.entries(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const declared = shape.properties.get(key);
-      if (declared) walk(declared, sub, `${at}${member(key)}`, depth + 1);
-      else if (!shape.free) violations.push(unknownField(`${at}${member(key)}`, key, [...shape.properties.keys()]));
+      const sub = (value as Record<string, unknown>)[key];
+      if (declared) {
+        if (sub === null || typeof sub !== 'object') continue;
+        steps.push(member(key));
+        walk(declared, sub, depth + 1);
+        steps.pop();
+      } else if (!shape.free)
+        violations.push(unknownField(`${steps.join('')}${member(key)}`, key, [...shape.properties.keys()]));
     }
   };
-  walk([schema], body, field, 0);
+  walk([schema], body, 0);
   return violations;
 }
 

@@ -5,6 +5,7 @@
 // (error-bodies.ts). The door's owner may wrap each operation's route and
 // handler (the server's `--fault` list, faults.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
+import { ContractBreach } from '../../contract/strict-answers.js';
 import { unknownFieldViolations } from '../../contract/unknown-fields.js';
 import { controlRefusal } from './control-guard.js';
 import { REASON_HEADER } from './credential-refusal.js';
@@ -31,6 +32,11 @@ export interface DispatchOptions {
   /** Check every answer against the documents and answer 500 on a violation. */
   validateResponses: boolean;
   violations: string[];
+  /**
+   * Why an answer breaks the sandbox's own contract (strict-answers.ts),
+   * already reported; undefined when it keeps it. Every answer is asked.
+   */
+  breach?: (api: ApiName, status: number, body: unknown, route?: RouteSpec) => string | undefined;
 }
 
 type Operation = { api: ApiName; route: RouteSpec; handle: Handler };
@@ -150,11 +156,13 @@ export class Dispatcher {
       return this.send(api, status, answer, route);
     } catch (err) {
       if (err instanceof SandboxError) return this.fail(api, err.status, err.message, [], route);
+      // A webhook the handler emitted broke the contract: reported already, and never sent.
+      if (err instanceof ContractBreach) return jsonAnswer(500, errorBody(api, 500, err.message));
       throw err;
     }
   }
 
-  /** An answer of the sandbox: checked against the documents when asked to (for tests). */
+  /** An answer of the sandbox: held to its fields always, checked against the documents when asked to (for tests). */
   private send(
     api: ApiName,
     status: number,
@@ -162,6 +170,9 @@ export class Dispatcher {
     route?: RouteSpec,
     headers: Record<string, string> = {},
   ): DoorAnswer {
+    // The sandbox's own fault, never the caller's: a 500 that says so.
+    const breach = this.options.breach?.(api, status, body, route);
+    if (breach) return jsonAnswer(500, errorBody(api, 500, breach));
     const problems = !this.options.validateResponses
       ? []
       : route
