@@ -76,9 +76,15 @@ function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
   const [only] = schemas;
   if (schemas.length !== 1 || !isObject(only) || !isObject(doc)) return shapeOf(doc, schemas);
   let ofDoc = shapes.get(doc);
-  if (!ofDoc) shapes.set(doc, (ofDoc = new WeakMap()));
+  if (!ofDoc) {
+    ofDoc = new WeakMap();
+    shapes.set(doc, ofDoc);
+  }
   let shape = ofDoc.get(only);
-  if (!shape) ofDoc.set(only, (shape = shapeOf(doc, schemas)));
+  if (!shape) {
+    shape = shapeOf(doc, schemas);
+    ofDoc.set(only, shape);
+  }
   return shape;
 }
 
