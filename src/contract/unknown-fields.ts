@@ -113,15 +113,19 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const member = (key: string) => (IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
 
 /**
- * Violations for each field of `body` (`body.timeToExpire`,
- * `body.requirements[0].typ`) that `schema` (a schema of `doc`, or a `$ref`
- * into it) does not declare, with `params.suggestion` where a declared name
- * is close. Below MAX_DEPTH levels nothing is looked at: the body's bounds
- * refuse such a body anyway.
+ * Calls `found` with each field of `body` that `schema` (a schema of `doc`,
+ * or a `$ref` into it) does not declare: the object holding it, its key, and
+ * its path (`body.requirements.0.typ`, built only for these). Below MAX_DEPTH
+ * levels nothing is looked at: the body's bounds refuse such a body anyway.
  */
-export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
-  const violations: Violation[] = [];
-  // The steps to the value walked, joined into a field name only for a violation (most values have none).
+function visitUnknownFields(
+  doc: unknown,
+  schema: unknown,
+  body: unknown,
+  field: string,
+  found: (owner: Record<string, unknown>, key: string, path: () => string, documented: () => string[]) => void,
+): void {
+  // The steps to the value walked, joined into a path only for an unknown field (most values have none).
   const steps: string[] = [field];
   const walk = (schemas: unknown[], value: unknown, depth: number) => {
     if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || schemas.length === 0) return;
@@ -140,21 +144,51 @@ export function unknownFieldViolations(doc: unknown, schema: unknown, body: unkn
       }
       return;
     }
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+    const owner = value as Record<string, unknown>;
+    for (const key of Object.keys(owner)) {
       const declared = shape.properties.get(key);
-      const sub = (value as Record<string, unknown>)[key];
+      const sub = owner[key];
       if (declared) {
         if (sub === null || typeof sub !== 'object') continue;
         steps.push(member(key));
         walk(declared, sub, depth + 1);
         steps.pop();
       } else if (!shape.free)
-        violations.push(unknownField(`${steps.join('')}${member(key)}`, key, [...shape.properties.keys()]));
+        found(
+          owner,
+          key,
+          () => `${steps.join('')}${member(key)}`,
+          () => [...shape.properties.keys()],
+        );
     }
   };
   walk([schema], body, 0);
+}
+
+/**
+ * Violations for each field of `body` (`body.timeToExpire`,
+ * `body.requirements[0].typ`) that `schema` (a schema of `doc`, or a `$ref`
+ * into it) does not declare, with `params.suggestion` where a declared name
+ * is close.
+ */
+export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
+  const violations: Violation[] = [];
+  visitUnknownFields(doc, schema, body, field, (_owner, key, path, documented) =>
+    violations.push(unknownField(path(), key, documented())),
+  );
   return violations;
+}
+
+/**
+ * Drops, in place, each field of a parsed `body` that `schema` does not
+ * declare: a request the sandbox accepts with them (`allowUnknownFields`)
+ * is served as if they were not sent, so nothing undocumented is stored,
+ * echoed in an answer or carried by a webhook.
+ */
+export function dropUnknownFields(doc: unknown, schema: unknown, body: unknown): void {
+  visitUnknownFields(doc, schema, body, 'body', (owner, key) => {
+    delete owner[key];
+  });
 }
 
 function unknownField(field: string, key: string, documented: string[]): Violation {

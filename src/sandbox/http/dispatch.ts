@@ -6,7 +6,7 @@
 // handler (the server's `--fault` list, faults.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { ContractBreach } from '../../contract/strict-answers.js';
-import { unknownFieldViolations } from '../../contract/unknown-fields.js';
+import { dropUnknownFields, unknownFieldViolations } from '../../contract/unknown-fields.js';
 import { controlRefusal } from './control-guard.js';
 import { REASON_HEADER } from './credential-refusal.js';
 import { jsonAnswer, type DoorAnswer, type DoorRequest } from './door.js';
@@ -151,6 +151,9 @@ export class Dispatcher {
         : unknownFieldViolations(this.options.contracts[api].doc, route.bodySchema, body);
     if (!parsed.ok || unknown.length)
       return this.fail(api, 400, undefined, [...unknown, ...(parsed.ok ? [] : parsed.violations)], route);
+    // Accepted and ignored, as if not sent: a handler copying its input would otherwise store and echo them.
+    if (this.options.allowUnknownFields && route.bodySchema !== undefined)
+      dropUnknownFields(this.options.contracts[api].doc, route.bodySchema, parsed.value.body);
     try {
       const [status, answer] = await this.options.run(handle, parsed.value);
       return this.send(api, status, answer, route);
