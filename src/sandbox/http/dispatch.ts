@@ -27,7 +27,7 @@ export interface DispatchOptions {
   refusalReason?: (route: RouteSpec, header: (name: string) => string | undefined) => string | undefined;
   /** Runs a handler at one instant; with --state the answer waits until its effects are on disk. */
   run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
-  /** Accept body fields no operation documents (refused with 400 otherwise). */
+  /** Accept body fields no operation documents, dropped before the handler runs (refused with 400 otherwise). */
   allowUnknownFields: boolean;
   /** Check every answer against the documents and answer 500 on a violation. */
   validateResponses: boolean;
