@@ -66,6 +66,28 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
   return shape;
 }
 
+// The shape of each single schema, per document, made once: the sandbox
+// asks for it at every object of every answer it writes (strict-answers.ts),
+// and a list of fifty verifications walked anew each time cost it several
+// times the answer's own work.
+const shapes = new WeakMap<object, WeakMap<object, Shape>>();
+
+function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
+  const [only] = schemas;
+  if (schemas.length !== 1 || !isObject(only) || !isObject(doc)) return shapeOf(doc, schemas);
+  let ofDoc = shapes.get(doc);
+  if (!ofDoc) {
+    ofDoc = new WeakMap();
+    shapes.set(doc, ofDoc);
+  }
+  let shape = ofDoc.get(only);
+  if (!shape) {
+    shape = shapeOf(doc, schemas);
+    ofDoc.set(only, shape);
+  }
+  return shape;
+}
+
 /**
  * The declared name `name` is probably meant to be: the closest, ignoring
  * case, within a third of the name's length (at least one edit), so
@@ -91,36 +113,82 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const member = (key: string) => (IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
 
 /**
+ * Calls `found` with each field of `body` that `schema` (a schema of `doc`,
+ * or a `$ref` into it) does not declare: the object holding it, its key, and
+ * its path (`body.requirements.0.typ`, built only for these). Below MAX_DEPTH
+ * levels nothing is looked at: the body's bounds refuse such a body anyway.
+ */
+function visitUnknownFields(
+  doc: unknown,
+  schema: unknown,
+  body: unknown,
+  field: string,
+  found: (owner: Record<string, unknown>, key: string, path: () => string, documented: () => string[]) => void,
+): void {
+  // The steps to the value walked, joined into a path only for an unknown field (most values have none).
+  const steps: string[] = [field];
+  const walk = (schemas: unknown[], value: unknown, depth: number) => {
+    if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || schemas.length === 0) return;
+    const shape = cachedShapeOf(doc, schemas);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        steps.push(`.${i}`);
+        walk(
+          shape.prefixItems.length === 0
+            ? shape.items
+            : [...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)],
+          value[i],
+          depth + 1,
+        );
+        steps.pop();
+      }
+      return;
+    }
+    const owner = value as Record<string, unknown>;
+    for (const key of Object.keys(owner)) {
+      const declared = shape.properties.get(key);
+      const sub = owner[key];
+      if (declared) {
+        if (sub === null || typeof sub !== 'object') continue;
+        steps.push(member(key));
+        walk(declared, sub, depth + 1);
+        steps.pop();
+      } else if (!shape.free)
+        found(
+          owner,
+          key,
+          () => `${steps.join('')}${member(key)}`,
+          () => [...shape.properties.keys()],
+        );
+    }
+  };
+  walk([schema], body, 0);
+}
+
+/**
  * Violations for each field of `body` (`body.timeToExpire`,
  * `body.requirements[0].typ`) that `schema` (a schema of `doc`, or a `$ref`
  * into it) does not declare, with `params.suggestion` where a declared name
- * is close. Below MAX_DEPTH levels nothing is looked at: the body's bounds
- * refuse such a body anyway.
+ * is close.
  */
 export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
   const violations: Violation[] = [];
-  const walk = (schemas: unknown[], value: unknown, at: string, depth: number) => {
-    if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || schemas.length === 0) return;
-    const shape = shapeOf(doc, schemas);
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        walk(
-          [...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)],
-          item,
-          `${at}.${i}`,
-          depth + 1,
-        );
-      });
-      return;
-    }
-    for (const [key, sub] of Object.entries(value)) {
-      const declared = shape.properties.get(key);
-      if (declared) walk(declared, sub, `${at}${member(key)}`, depth + 1);
-      else if (!shape.free) violations.push(unknownField(`${at}${member(key)}`, key, [...shape.properties.keys()]));
-    }
-  };
-  walk([schema], body, field, 0);
+  visitUnknownFields(doc, schema, body, field, (_owner, key, path, documented) =>
+    violations.push(unknownField(path(), key, documented())),
+  );
   return violations;
+}
+
+/**
+ * Drops, in place, each field of a parsed `body` that `schema` does not
+ * declare: a request the sandbox accepts with them (`allowUnknownFields`)
+ * is served as if they were not sent, so nothing undocumented is stored,
+ * echoed in an answer or carried by a webhook.
+ */
+export function dropUnknownFields(doc: unknown, schema: unknown, body: unknown): void {
+  visitUnknownFields(doc, schema, body, 'body', (owner, key) => {
+    delete owner[key];
+  });
 }
 
 function unknownField(field: string, key: string, documented: string[]): Violation {

@@ -10,6 +10,7 @@ import type { DeliveryAttempt } from './common/emitted-webhooks.js';
 import { randomHex } from './common/random.js';
 import type { SchemaCompiler } from '../contract/ajv-compiler.js';
 import { Contract, type ParsedRequest, type RouteSpec, type Violation } from '../contract/routes.js';
+import { breachMessage, ContractBreach, StrictAnswers } from '../contract/strict-answers.js';
 import { controlHandlers } from './operations/control.js';
 import { refusalReason } from './http/credential-refusal.js';
 import { Dispatcher } from './http/dispatch.js';
@@ -76,12 +77,23 @@ export function createSandboxCore(options: CoreOptions) {
   const accessToken = options.accessToken ?? token('v2');
   const clock = new SandboxClock(options.now);
   const violations: string[] = [];
+  // The sandbox writes only what its documents name (strict-answers.ts). A
+  // breach is its own bug: kept with the violations and logged, so the test
+  // that provoked it fails even where no one reads the 500 it answers.
+  const strict = new StrictAnswers(documents);
+  const reportBreach = (message: string) => {
+    violations.push(message);
+    console.error(message);
+    return message;
+  };
   const seed = v2Seed(documents.v2);
   const v2 = new V2State(() => seed, clock, url);
   // `partner` is read lazily: delivery needs the state, the state emits into delivery.
   let partner: PartnerState;
   // The webhooks the request being run emits, sent once it is committed (see `run`).
   let emittedByRun: EmittedEvent[] | undefined;
+  // A webhook of the request being run that broke the contract: never sent, and the request answers 500.
+  let breachOfRun: string | undefined;
   const delivery = new WebhookDelivery({
     clock,
     target: () => partner.webhookTarget(),
@@ -104,6 +116,14 @@ export function createSandboxCore(options: CoreOptions) {
     publicUrl: url,
     newId: options.newId,
     onEvent: (emitted) => {
+      const event = emitted.event;
+      const fields = strict.webhookFields(event);
+      if (fields.length) {
+        const what = `its ${event.eventType} webhook ${emitted.eventId}`;
+        const message = reportBreach(breachMessage(what, fields, 'partner'));
+        breachOfRun ??= message;
+        return;
+      }
       if (emittedByRun) emittedByRun.push(emitted);
       else delivery.enqueue(emitted);
       options.onWebhook?.(emitted.event, emitted.text);
@@ -118,13 +138,16 @@ export function createSandboxCore(options: CoreOptions) {
   const run = (handle: Handler, req: ParsedRequest) => {
     const emitted: EmittedEvent[] = [];
     emittedByRun = emitted;
+    breachOfRun = undefined;
     let committed: Answer | Promise<Answer> | undefined;
     try {
       const answer = clock.at(() => handle(req));
+      if (breachOfRun) throw new ContractBreach(breachOfRun);
       committed = commit(answer);
       return committed;
     } finally {
       emittedByRun = undefined;
+      breachOfRun = undefined;
       for (const event of emitted) delivery.enqueue(event, committed instanceof Promise ? committed : undefined);
       if (partner.activeAuthKey() !== announcedKey) {
         announcedKey = partner.activeAuthKey();
@@ -175,6 +198,12 @@ export function createSandboxCore(options: CoreOptions) {
     allowUnknownFields: Boolean(options.allowUnknownFields),
     validateResponses: Boolean(options.validateResponses),
     violations,
+    breach: (api, status, body, route) => {
+      const fields = strict.answerFields(api, route, status, body);
+      if (!fields.length) return undefined;
+      const what = `its ${status} answer to ${route ? route.operationId : `a request of the ${api} API`}`;
+      return reportBreach(breachMessage(what, fields, api));
+    },
   });
   // Pages for a browser: the root, and the end user's page at each verification `url`.
   const endUserPage = new EndUserPage({

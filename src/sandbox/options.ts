@@ -39,7 +39,7 @@ export interface SandboxSettings {
   retryIntervalSeconds?: number;
   /** Seconds one delivery attempt may take before it counts as unanswered and is retried (`--delivery-timeout`); 10 when absent. */
   deliveryTimeoutSeconds?: number;
-  /** Accept body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
+  /** Accept and ignore body fields no operation documents, as partners who send extra fields on purpose need (`--allow-unknown-fields`); refused with 400 when absent. */
   allowUnknownFields?: boolean;
   /** Deliver webhooks as badly as the service may, so a receiver's tests meet it (`--webhook-faults`); none when absent. */
   webhookFaults?: WebhookFault[];
@@ -158,7 +158,7 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
     flag: {
       name: 'allow-unknown-fields',
       help: [
-        'accept body fields no operation documents (default: 400',
+        'accept and ignore body fields no operation documents (default: 400',
         'naming the field, and the documented one it is close to)',
       ],
     },

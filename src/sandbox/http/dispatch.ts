@@ -5,7 +5,8 @@
 // (error-bodies.ts). The door's owner may wrap each operation's route and
 // handler (the server's `--fault` list, faults.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
-import { unknownFieldViolations } from '../../contract/unknown-fields.js';
+import { ContractBreach } from '../../contract/strict-answers.js';
+import { dropUnknownFields, unknownFieldViolations } from '../../contract/unknown-fields.js';
 import { controlRefusal } from './control-guard.js';
 import { REASON_HEADER } from './credential-refusal.js';
 import { jsonAnswer, type DoorAnswer, type DoorRequest } from './door.js';
@@ -26,11 +27,16 @@ export interface DispatchOptions {
   refusalReason?: (route: RouteSpec, header: (name: string) => string | undefined) => string | undefined;
   /** Runs a handler at one instant; with --state the answer waits until its effects are on disk. */
   run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
-  /** Accept body fields no operation documents (refused with 400 otherwise). */
+  /** Accept body fields no operation documents, dropped before the handler runs (refused with 400 otherwise). */
   allowUnknownFields: boolean;
   /** Check every answer against the documents and answer 500 on a violation. */
   validateResponses: boolean;
   violations: string[];
+  /**
+   * Why an answer breaks the sandbox's own contract (strict-answers.ts),
+   * already reported; undefined when it keeps it. Every answer is asked.
+   */
+  breach?: (api: ApiName, status: number, body: unknown, route?: RouteSpec) => string | undefined;
 }
 
 type Operation = { api: ApiName; route: RouteSpec; handle: Handler };
@@ -145,16 +151,21 @@ export class Dispatcher {
         : unknownFieldViolations(this.options.contracts[api].doc, route.bodySchema, body);
     if (!parsed.ok || unknown.length)
       return this.fail(api, 400, undefined, [...unknown, ...(parsed.ok ? [] : parsed.violations)], route);
+    // Accepted and ignored, as if not sent: a handler copying its input would otherwise store and echo them.
+    if (this.options.allowUnknownFields && route.bodySchema !== undefined)
+      dropUnknownFields(this.options.contracts[api].doc, route.bodySchema, parsed.value.body);
     try {
       const [status, answer] = await this.options.run(handle, parsed.value);
       return this.send(api, status, answer, route);
     } catch (err) {
       if (err instanceof SandboxError) return this.fail(api, err.status, err.message, [], route);
+      // A webhook the handler emitted broke the contract: reported already, and never sent.
+      if (err instanceof ContractBreach) return jsonAnswer(500, errorBody(api, 500, err.message));
       throw err;
     }
   }
 
-  /** An answer of the sandbox: checked against the documents when asked to (for tests). */
+  /** An answer of the sandbox: held to its fields always, checked against the documents when asked to (for tests). */
   private send(
     api: ApiName,
     status: number,
@@ -162,6 +173,9 @@ export class Dispatcher {
     route?: RouteSpec,
     headers: Record<string, string> = {},
   ): DoorAnswer {
+    // The sandbox's own fault, never the caller's: a 500 that says so.
+    const breach = this.options.breach?.(api, status, body, route);
+    if (breach) return jsonAnswer(500, errorBody(api, 500, breach));
     const problems = !this.options.validateResponses
       ? []
       : route

@@ -1,0 +1,86 @@
+// The local sandbox as a strict writer: the fields of an answer or a webhook
+// that its schema does not name. Partners' readers must accept unknown
+// fields (the documents never close an object), so a tolerant test would let
+// a field the sandbox made up pass in silence, and a partner would code
+// against it; the sandbox judges what it writes as if every object of its
+// documents were closed. It walks the documents as they are (the rule of
+// unknown-fields.ts, which refuses the same in requests), with no code
+// generated at run time, so every door runs it: node:http, the fetch
+// handler in workerd, the reference's in-page Try it.
+import { resolveRef } from './json-pointer.js';
+import { unknownFieldViolations } from './unknown-fields.js';
+
+type Doc = Record<string, any>;
+
+/** An answer of an operation: its path and method as its document writes them. */
+export interface AnsweredOperation {
+  path: string;
+  method: string;
+  operationId: string;
+}
+
+/** The JSON schema of the answer `status` of an operation, or the error schema where the operation declares none at that status. */
+function answerSchema(doc: Doc, operation: AnsweredOperation | undefined, status: number): unknown {
+  if (operation) {
+    const op = resolveRef(doc, doc.paths?.[operation.path])?.[operation.method.toLowerCase()];
+    const responses = resolveRef(doc, op?.responses) ?? {};
+    const declared = resolveRef(doc, responses[String(status)]);
+    if (declared) return declared.content?.['application/json']?.schema;
+  }
+  // As the route checks judge it (routes.ts): an undeclared error status answers the document's error schema.
+  return status >= 400 ? { $ref: '#/components/schemas/Error' } : undefined;
+}
+
+/** The fields of `value` that `schema` does not name, as `answer.errorRedirectURL` or `webhook.data.extra`. */
+function undocumented(doc: Doc, schema: unknown, value: unknown, root: 'answer' | 'webhook'): string[] {
+  if (schema === undefined || value === null || typeof value !== 'object') return [];
+  return unknownFieldViolations(doc, schema, value, root).map((v) => v.field);
+}
+
+export class StrictAnswers {
+  // The schema of each operation's status, looked up once.
+  private readonly schemas = new Map<string, unknown>();
+
+  /** `documents` by API name, each with its `Error` schema (the bundled documents). */
+  constructor(private readonly documents: Record<string, Doc>) {}
+
+  /**
+   * The fields of the answer `body` at `status` to `operation` of `api`
+   * (an answer outside any operation when absent) that the document does not
+   * name. A status the operation does not declare below 400 has no schema
+   * here (the route checks judge the status itself).
+   */
+  answerFields(api: string, operation: AnsweredOperation | undefined, status: number, body: unknown): string[] {
+    const doc = this.documents[api];
+    const key = `${api} ${operation?.method} ${operation?.path} ${status}`;
+    if (!this.schemas.has(key)) this.schemas.set(key, answerSchema(doc, operation, status));
+    return undocumented(doc, this.schemas.get(key), body, 'answer');
+  }
+
+  /** The fields of a webhook of the partner API (by its `eventType`) that the partner document does not name. */
+  webhookFields(event: { eventType?: unknown }): string[] {
+    const doc = this.documents.partner;
+    const mapping: Record<string, string> = doc.components?.schemas?.WebhookEvent?.discriminator?.mapping ?? {};
+    const ref = typeof event.eventType === 'string' ? mapping[event.eventType] : undefined;
+    return undocumented(doc, { $ref: ref ?? '#/components/schemas/WebhookEvent' }, event, 'webhook');
+  }
+}
+
+/**
+ * What a local sandbox that broke its own contract says, in an answer's
+ * `message` and in its log: the fields, the answer, and that the fault is
+ * the sandbox's, never the caller's.
+ */
+export function breachMessage(what: string, fields: string[], api: string): string {
+  const named = fields.join(', ');
+  const document =
+    { v2: "the v2 API's", partner: "the partner API's", sandbox: "the control API's" }[api] ?? `the ${api}`;
+  return (
+    `the local sandbox broke its own contract: ${what} carries ${named}, which ${document} document does not name. ` +
+    'This is a bug of the local sandbox, not of your request or code: please report it to the maintainers of ' +
+    '@verification-service/contracts with the request that provoked it.'
+  );
+}
+
+/** Thrown where a breach is found below the answer (a webhook a handler emitted): the door answers 500 with its message. */
+export class ContractBreach extends Error {}

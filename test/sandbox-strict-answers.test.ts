@@ -1,0 +1,209 @@
+// The local sandbox as a strict writer (src/contract/strict-answers.ts): an
+// answer or a webhook carrying a field its document does not name is never
+// sent. The answer is a 500 that blames the sandbox, not the caller, naming
+// the field and the operation; the breach is logged and kept with the
+// violations, so the test that provoked it fails. Fields are planted where
+// a sandbox bug would put them: in a stored record (a --state file), through
+// the node:http door and startSandbox; in a handler's answer, through the
+// core both doors share, in each of the three APIs. And the one such bug the
+// check found: with allowUnknownFields, a field sent was stored and echoed.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { documents, homepage, requestValidators } from '../generated/validators/sandbox-contract.js';
+import { createSandboxCore } from '../src/sandbox/core.js';
+import { createSandboxFetch } from '../src/sandbox/fetch.js';
+import type { DoorRequest } from '../src/sandbox/http/door.js';
+import { startSandbox } from '../src/sandbox/in-process.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+
+const PLANTED = '"errorRedirectURL":"https://app.example/failed"';
+const PHONE = '+4915112345678';
+const createBody = (extra: object = {}) =>
+  JSON.stringify({
+    externalUserId: '5e9c3b7a-2d4f-4e18-b6a0-9f1c8e3d7b24',
+    redirectUrl: 'https://app.example/done',
+    phoneNumbers: [{ phoneNumber: PHONE, isVerified: false }],
+    ...extra,
+  });
+
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  // Last opened, first closed: a sandbox with --state writes its file as it stops.
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** Silences the breach the sandbox logs, and gives what it logged. */
+const breachLog = () => vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
+/** A sandbox over a port: its URL, its key, its violations where the door keeps them, and how it stops. */
+interface PortDoor {
+  url: string;
+  authKey: string;
+  violations?: string[];
+  close(): Promise<void>;
+}
+
+const PORT_DOORS: Record<string, (state: string, emitted: string[]) => Promise<PortDoor>> = {
+  'the node:http door (serveSandbox)': (state, emitted) =>
+    serveSandbox({ port: 0, state, onWebhook: (e) => emitted.push(e.eventType) }),
+  startSandbox: (state, emitted) => startSandbox({ state, onWebhook: (e) => emitted.push(e.eventType) }),
+};
+
+async function call(door: PortDoor, method: string, target: string, body?: string) {
+  const res = await fetch(`${door.url}${target}`, {
+    method,
+    headers: { 'x-auth-key': door.authKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/**
+ * A sandbox restarted from a --state file in which `plant` changed the
+ * verification's stored record, as a sandbox bug would have stored it.
+ */
+async function restartedWithPlanted(open: string, plant: (line: string) => string) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'sandbox-strict-'));
+  closers.push(() => rmSync(folder, { recursive: true, force: true }));
+  const state = path.join(folder, 'state.jsonl');
+  const first = await PORT_DOORS[open](state, []);
+  const created = await call(first, 'POST', '/verifications', createBody());
+  expect(created.status).toBe(201);
+  await first.close();
+  const lines = readFileSync(state, 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith('{"verification":'));
+  lines[at] = plant(lines[at]);
+  writeFileSync(state, lines.join('\n'));
+  const emitted: string[] = [];
+  const door = await PORT_DOORS[open](state, emitted);
+  closers.push(() => door.close());
+  return { door, id: created.body.id as string, emitted };
+}
+
+describe.each(Object.keys(PORT_DOORS))('through %s', (open) => {
+  it('an answer carrying a field its document does not name is a 500 blaming the sandbox, naming the field', async () => {
+    const logged = breachLog();
+    const { door, id } = await restartedWithPlanted(open, (line) =>
+      line.replace('"redirectUrl":', `${PLANTED},"redirectUrl":`),
+    );
+    const { status, body } = await call(door, 'GET', `/verifications/${id}`);
+    expect(status).toBe(500);
+    expect(body.statusCode).toBe(500);
+    for (const part of ['answer.errorRedirectURL', 'getVerification', 'bug of the local sandbox'])
+      expect(body.message).toContain(part);
+    expect(logged).toHaveBeenCalledWith(body.message);
+    if (door.violations) expect(door.violations).toContain(body.message);
+  });
+
+  it('a webhook carrying one is never sent, and the request that emitted it answers 500', async () => {
+    const logged = breachLog();
+    const { door, id, emitted } = await restartedWithPlanted(open, (line) =>
+      line.replace('"isVerified":false}', `"isVerified":false,${PLANTED}}`),
+    );
+    const { status, body } = await call(door, 'POST', `/_sandbox/verifications/${id}/open`, '{}');
+    expect(status).toBe(500);
+    for (const part of [
+      'webhook.data.phoneNumbers.0.errorRedirectURL',
+      'verification.updated',
+      'bug of the local sandbox',
+    ])
+      expect(body.message).toContain(part);
+    expect(logged).toHaveBeenCalledWith(body.message);
+    expect(emitted).toEqual([]);
+  });
+});
+
+describe('the core both doors share, as the fetch door builds it, in each API (the control API included)', () => {
+  const OPERATIONS = {
+    partner: ['GET', '/partners', 'getPartner'],
+    v2: ['GET', '/v2/verifications/', 'listVerifications'],
+    sandbox: ['GET', '/_sandbox/clock', 'getClock'],
+  } as const;
+
+  it.each(Object.entries(OPERATIONS))(
+    '%s: a planted field is a 500 in that API’s error shape',
+    async (api, [method, target, operationId]) => {
+      breachLog();
+      const core = createSandboxCore({
+        url: 'http://sandbox.test',
+        documents,
+        precompiled: requestValidators,
+        homepage,
+        onDeliveryFailure: () => undefined,
+        // The seam the server's faults use: every handler's answer gains a field no document names.
+        wrap: (route, handle) => ({
+          route,
+          handle: (req) => {
+            const [status, body] = handle(req);
+            return [status, { ...(body as object), plantedField: true }];
+          },
+        }),
+      });
+      closers.push(() => core.delivery.close());
+      const request: DoorRequest = {
+        method,
+        target,
+        origin: 'http://sandbox.test',
+        header: (name) => ({ 'x-auth-key': core.authKey(), authorization: `Bearer ${core.accessToken}` })[name],
+        hasBody: false,
+        body: async () => new Uint8Array(),
+      };
+      const answer = await core.answer(request);
+      expect(answer?.status).toBe(500);
+      const body = JSON.parse(answer?.body ?? '{}');
+      if (api === 'v2') expect(body.code).toBe('INTERNAL_ERROR');
+      expect(body.message).toContain('answer.plantedField');
+      expect(body.message).toContain(operationId);
+      expect(core.violations).toContain(body.message);
+    },
+  );
+});
+
+describe('with allowUnknownFields, through the fetch handler', () => {
+  it('a field no document names is accepted and ignored: no answer or webhook carries it', async () => {
+    const logged = breachLog();
+    const webhooks: string[] = [];
+    const sandbox = await createSandboxFetch({
+      allowUnknownFields: true,
+      onWebhook: (_event, text) => webhooks.push(text),
+    });
+    closers.push(() => sandbox.close());
+    const send = async (method: string, target: string, body?: string) => {
+      const res = await sandbox.fetch(
+        new Request(`${sandbox.url}${target}`, {
+          method,
+          headers: {
+            'x-auth-key': sandbox.authKey,
+            authorization: `Bearer ${sandbox.accessToken}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body,
+        }),
+      );
+      return { status: res.status, text: await res.text() };
+    };
+    const extra = { extraField: 1 };
+    const created = await send(
+      'POST',
+      '/verifications',
+      createBody({ ...extra, phoneNumbers: [{ phoneNumber: PHONE, isVerified: false, ...extra }] }),
+    );
+    expect(created.status).toBe(201);
+    const { id } = JSON.parse(created.text);
+    const session = { externalId: 'signup-1', country: 'DE', phoneNo: PHONE, ...extra };
+    const answers = [
+      created,
+      await send('GET', `/verifications/${id}`),
+      await send('POST', `/_sandbox/verifications/${id}/open`, JSON.stringify(extra)),
+      await send('POST', '/_sandbox/v2/verifications', JSON.stringify(session)),
+      await send('GET', '/v2/verifications/'),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 201, 200]);
+    for (const text of [...answers.map((a) => a.text), ...webhooks]) expect(text).not.toContain('extraField');
+    expect(webhooks.length).toBeGreaterThan(0);
+    expect(logged).not.toHaveBeenCalled();
+  });
+});
