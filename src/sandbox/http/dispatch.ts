@@ -1,10 +1,10 @@
 // The sandbox's request handling, the same behind either door (door.ts): finds
 // the operation, refuses a partner call without its documented Content-Type,
 // guards the control API, reads the JSON body, checks the credential, parses
-// the request from the contract, runs the handler and
-// answers in JSON, refusals in the error shape of the API the path belongs to
-// (error-bodies.ts). The door's owner may wrap each operation's route and
-// handler (the server's `--fault` list, faults.ts).
+// the request from the contract, runs the handler and answers in JSON,
+// refusals in the error shape of the API the path belongs to (error-bodies.ts).
+// The door's owner may wrap each operation's route and handler (the server's
+// `--fault` list, faults.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { unknownFieldViolations } from '../../contract/unknown-fields.js';
 import { controlRefusal } from './control-guard.js';
