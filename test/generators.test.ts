@@ -158,7 +158,7 @@ describe('the openapi-zod-client (zodios, axios) client against the sandbox, con
 });
 
 describe('the orval fetch client, configured as the guide says', () => {
-  it('calls the partner API through the guide\'s custom fetch, GETs included', async () => {
+  it("calls the partner API through the guide's custom fetch, GETs included", async () => {
     const { partnerSettings } = await load('orval', 'partner', 'partner-fetch.ts');
     Object.assign(partnerSettings, { baseUrl: sandbox.url, authKey: sandbox.authKey });
     const partner = await load('orval', 'partner', 'client.ts');

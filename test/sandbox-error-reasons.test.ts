@@ -92,7 +92,9 @@ describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
   for (const [name, path, headers, reason] of cases) {
     it(name, async () => {
       // The partner API's type on every call, so only the credential is wrong.
-      const res = await fetch(`${sandbox.url}${path}`, { headers: { 'Content-Type': 'application/json', ...headers() } });
+      const res = await fetch(`${sandbox.url}${path}`, {
+        headers: { 'Content-Type': 'application/json', ...headers() },
+      });
       expect(res.status).toBe(401);
       expect(res.headers.get('x-sandbox-reason')).toMatch(reason);
       const body = await res.json();

@@ -202,7 +202,9 @@ describe('createSandboxFetch at any base URL', () => {
     );
     expect(rotated.status).toBe(201);
     expect(sandbox.authKey).not.toBe(before);
-    const old = await sandbox.fetch(new Request(`${BASE}/partners`, { headers: { 'X-Auth-Key': before, 'Content-Type': 'application/json' } }));
+    const old = await sandbox.fetch(
+      new Request(`${BASE}/partners`, { headers: { 'X-Auth-Key': before, 'Content-Type': 'application/json' } }),
+    );
     expect(old.status).toBe(401);
     expect(old.headers.get('x-sandbox-reason')).toMatch(/rotated away/);
   });

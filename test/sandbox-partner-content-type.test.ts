@@ -52,14 +52,13 @@ describe('a partner call without Content-Type: application/json, through both do
     expect(doors.handler.authKey).toBe(AUTH_KEY);
   });
 
-  it.each([
-    'application/json',
-    'application/json; charset=utf-8',
-    'Application/JSON',
-  ])('GET with %s is answered', async (type) => {
-    for (const answer of await doors.send('GET', '/partners', [key, ['Content-Type', type]]))
-      expect(answer.status).toBe(200);
-  });
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON'])(
+    'GET with %s is answered',
+    async (type) => {
+      for (const answer of await doors.send('GET', '/partners', [key, ['Content-Type', type]]))
+        expect(answer.status).toBe(200);
+    },
+  );
 
   it('v2 and the control API answer a GET without it', async () => {
     const bearer: Header = ['Authorization', `Bearer ${ACCESS_TOKEN}`];

@@ -145,7 +145,10 @@ describe('a GET read again answers the state as it is', () => {
 
   it('answers HEAD as GET without a body, and an unknown id 404 each time it is read', async () => {
     const id = await create();
-    const head = await fetch(`${sandbox.url}/verifications/${id}`, { method: 'HEAD', headers: { 'x-auth-key': key, 'content-type': 'application/json' } });
+    const head = await fetch(`${sandbox.url}/verifications/${id}`, {
+      method: 'HEAD',
+      headers: { 'x-auth-key': key, 'content-type': 'application/json' },
+    });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     const missing = '/verifications/00000000-0000-4000-8000-000000000000';

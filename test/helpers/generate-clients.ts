@@ -60,7 +60,12 @@ async function orvalFetchAndZod(api: GeneratedApi, out: string) {
   const mutator = api === 'partner' ? { mutator: { path: await writePartnerFetch(out), name: 'partnerFetch' } } : {};
   await orval({
     input,
-    output: { target: path.join(out, 'client.ts'), client: 'fetch', mode: 'single', override: { ...override, ...mutator } },
+    output: {
+      target: path.join(out, 'client.ts'),
+      client: 'fetch',
+      mode: 'single',
+      override: { ...override, ...mutator },
+    },
   });
   await orval({ input, output: { target: path.join(out, 'zod.ts'), client: 'zod', mode: 'single' } });
 }
