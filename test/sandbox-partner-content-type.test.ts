@@ -4,11 +4,11 @@
 // and startSandbox; v2 and the control API, whose documents ask no such
 // header, answer without it. The package's own partner client sends it on
 // calls without a body.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
 import { startSandbox } from '../src/sandbox/in-process.js';
 import { validatorFor } from './helpers/openapi.js';
-import { openTwoDoors, type Header, type TwoDoors } from './helpers/two-doors.js';
+import { twoDoorsForFile, type Header } from './helpers/two-doors.js';
 
 const AUTH_KEY = 'content-type-key';
 const ACCESS_TOKEN = 'content-type-token';
@@ -16,14 +16,7 @@ const partnerDoc = validatorFor('partner');
 const key: Header = ['X-Auth-Key', AUTH_KEY];
 const DOCUMENTED = /Content-Type: application\/json/;
 
-let doors: TwoDoors;
-beforeAll(async () => {
-  doors = await openTwoDoors(AUTH_KEY, ACCESS_TOKEN);
-});
-afterAll(async () => {
-  await doors.close();
-  expect(doors.server.violations).toEqual([]);
-});
+const opened = twoDoorsForFile(AUTH_KEY, ACCESS_TOKEN);
 
 describe('a partner call without Content-Type: application/json, through both doors', () => {
   it.each([
@@ -31,7 +24,7 @@ describe('a partner call without Content-Type: application/json, through both do
     ['text/plain', [['Content-Type', 'text/plain']]],
     ['an unparseable type', [['Content-Type', 'json']]],
   ] as [string, Header[]][])('GET with %s gets 400 naming the documented header', async (_, type) => {
-    for (const answer of await doors.send('GET', '/partners', [key, ...type])) {
+    for (const answer of await opened.doors.send('GET', '/partners', [key, ...type])) {
       expect(answer.status).toBe(400);
       const body = JSON.parse(answer.body);
       partnerDoc.expectValid('Error', body);
@@ -40,30 +33,31 @@ describe('a partner call without Content-Type: application/json, through both do
   });
 
   it('HEAD without it gets 400, as GET does', async () => {
-    for (const answer of await doors.send('HEAD', '/verifications', [key])) expect(answer.status).toBe(400);
+    for (const answer of await opened.doors.send('HEAD', '/verifications', [key])) expect(answer.status).toBe(400);
   });
 
   it('a POST without a body and without the type gets 400 and changes nothing', async () => {
-    for (const answer of await doors.send('POST', '/auth-keys', [key])) {
+    for (const answer of await opened.doors.send('POST', '/auth-keys', [key])) {
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body).message).toMatch(DOCUMENTED);
     }
-    expect(doors.server.partner.activeAuthKey()).toBe(AUTH_KEY);
-    expect(doors.handler.authKey).toBe(AUTH_KEY);
+    expect(opened.doors.server.partner.activeAuthKey()).toBe(AUTH_KEY);
+    expect(opened.doors.handler.authKey).toBe(AUTH_KEY);
   });
 
   it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON'])(
     'GET with %s is answered',
     async (type) => {
-      for (const answer of await doors.send('GET', '/partners', [key, ['Content-Type', type]]))
+      for (const answer of await opened.doors.send('GET', '/partners', [key, ['Content-Type', type]]))
         expect(answer.status).toBe(200);
     },
   );
 
   it('v2 and the control API answer a GET without it', async () => {
     const bearer: Header = ['Authorization', `Bearer ${ACCESS_TOKEN}`];
-    for (const answer of await doors.send('GET', '/v2/verifications/', [bearer])) expect(answer.status).toBe(200);
-    for (const answer of await doors.send('GET', '/_sandbox/credentials', [])) expect(answer.status).toBe(200);
+    for (const answer of await opened.doors.send('GET', '/v2/verifications/', [bearer]))
+      expect(answer.status).toBe(200);
+    for (const answer of await opened.doors.send('GET', '/_sandbox/credentials', [])) expect(answer.status).toBe(200);
   });
 });
 
