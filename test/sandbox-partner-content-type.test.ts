@@ -32,6 +32,14 @@ describe('a partner call without Content-Type: application/json, through both do
     }
   });
 
+  it('GET with the type given twice gets 400 saying so, as a call with a body does', async () => {
+    const json: Header = ['Content-Type', 'application/json'];
+    for (const answer of await opened.doors.send('GET', '/partners', [key, json, json])) {
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).message).toMatch(/^Content-Type is given more than once/);
+    }
+  });
+
   it('HEAD without it gets 400, as GET does', async () => {
     for (const answer of await opened.doors.send('HEAD', '/verifications', [key])) expect(answer.status).toBe(400);
   });

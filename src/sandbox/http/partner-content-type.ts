@@ -8,7 +8,7 @@
 // user's page are the sandbox's own (control-guard.ts has the control API's rule).
 import type { Violation } from '../../contract/routes.js';
 import type { DoorRequest } from './door.js';
-import { readContentType } from './request-body.js';
+import { contentTypeTwice, readContentType } from './request-body.js';
 
 const WHAT_TO_SEND =
   'the partner API takes Content-Type: application/json on every call, GET and calls without a body too; send that header';
@@ -20,7 +20,11 @@ export function partnerContentTypeRefusal({ method, header, hasBody }: DoorReque
     return { field: 'Content-Type', reasonCode: 'MISSING_HEADER', params: { message: `is missing: ${WHAT_TO_SEND}` } };
   // A body the request sends is judged by its reader, which answers another type with 415.
   const bodiless = method === 'GET' || method === 'HEAD' || !hasBody;
-  if (!bodiless || readContentType(sent).type === 'application/json') return undefined;
+  if (!bodiless) return undefined;
+  // Given twice, it is refused as a call with a body is (request-body.ts), whatever the two say.
+  const twice = contentTypeTwice(header);
+  if (twice) return twice;
+  if (readContentType(sent).type === 'application/json') return undefined;
   return {
     field: 'Content-Type',
     reasonCode: 'NOT_JSON',
