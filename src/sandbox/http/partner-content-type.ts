@@ -1,11 +1,12 @@
 // The partner document lists `Content-Type: application/json` among the
 // "Headers on every call", not only on calls with a body, and common clients
-// (axios, hey-api's, fetch) leave it out of a GET unless told to. The local
-// sandbox refuses a partner call without it (S50), so a client that drops it
-// fails here, not first against the service. Parameters (`; charset=utf-8`)
-// are accepted. A body of another type keeps its 415 (request-body.ts, S17).
-// The v2 document asks for no such header, and the control API and the end
-// user's page are the sandbox's own (control-guard.ts has the control API's rule).
+// (hey-api's and orval's fetch clients, axios in a browser) leave it out of a
+// GET unless told to. The local sandbox refuses a partner call without it
+// (S50), so a client that drops it fails here, not first against the
+// service. Parameters (`; charset=utf-8`) are accepted. A body of another
+// type keeps its 415 (request-body.ts, S17). The v2 document asks for no such
+// header, and the control API and the end user's page are the sandbox's own
+// (control-guard.ts has the control API's rule).
 import type { Violation } from '../../contract/routes.js';
 import type { DoorRequest } from './door.js';
 import { contentTypeTwice, readContentType } from './request-body.js';
