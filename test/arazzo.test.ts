@@ -87,7 +87,7 @@ function run(args: string[], timeout: number): Promise<{ exitCode: number; outpu
 async function partnerCall(method: string, urlPath: string, key: string, body?: unknown) {
   const res = await fetch(`${sandbox.url}${urlPath}`, {
     method,
-    headers: { 'X-Auth-Key': key, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: { 'X-Auth-Key': key, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };

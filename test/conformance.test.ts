@@ -87,7 +87,9 @@ describe('conformance against the sandbox as it is', () => {
 
   it('partner, read-only: 0 violations, every read operation exercised with ids from the lists, no write sent', async () => {
     const before = await (
-      await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })
+      await fetch(`${sandbox.url}/verifications?limit=0`, {
+        headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+      })
     ).json();
     const { code, report, out } = await jsonRun(partnerArgs(sandbox, '--seed', '7', '--requests', '300'));
     expect(report.violations).toEqual([]);
@@ -108,7 +110,9 @@ describe('conformance against the sandbox as it is', () => {
     expect(report.operations.find((o) => o.operationId === 'listVerifications')!.invalid).toBeGreaterThan(0);
     expect(report.workflows.every((w) => w.status === 'skipped')).toBe(true);
     const after = await (
-      await fetch(`${sandbox.url}/verifications?limit=0`, { headers: { 'X-Auth-Key': KEY } })
+      await fetch(`${sandbox.url}/verifications?limit=0`, {
+        headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+      })
     ).json();
     expect(after.count).toBe(before.count);
     expect(out).not.toContain(KEY);
@@ -136,8 +140,17 @@ describe('conformance against the sandbox as it is', () => {
     expect(newKey).not.toBe(KEY);
     expect(r.out).not.toContain(KEY);
     expect(r.out).not.toContain(newKey);
-    expect((await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': newKey } })).status).toBe(200);
-    expect((await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': KEY } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${sandbox.url}/partners`, {
+          headers: { 'X-Auth-Key': newKey, 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' } }))
+        .status,
+    ).toBe(401);
     expect(sandbox.violations).toEqual([]);
   });
 });
@@ -162,7 +175,11 @@ describe('false alarms', () => {
       // The check still sees a phoneNumber filter that was ignored.
       const model = loadApi('partner');
       const list = model.operations.find((o) => o.operationId === 'listVerifications')!;
-      const all = await (await fetch(`${sandbox.url}/verifications`, { headers: { 'X-Auth-Key': KEY } })).json();
+      const all = await (
+        await fetch(`${sandbox.url}/verifications`, {
+          headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+        })
+      ).json();
       const other = all.verifications.findIndex(
         (v: { phoneNumbers: { phoneNumber: string }[] }) => !v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'),
       );

@@ -95,7 +95,9 @@ describe('the packed tarball', () => {
         }),
       });
       expect(created.status, await created.clone().text()).toBe(201);
-      const refused = await fetch(`${url}/verifications`, { headers: { 'X-Auth-Key': 'wrong' } });
+      const refused = await fetch(`${url}/verifications`, {
+        headers: { 'X-Auth-Key': 'wrong', 'Content-Type': 'application/json' },
+      });
       expect(refused.status).toBe(401);
       const v2 = await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer bare-token' } });
       expect(v2.status).toBe(200);

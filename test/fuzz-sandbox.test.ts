@@ -69,7 +69,7 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
   const alive = async () => {
     try {
       const res = await fetch(`${sandbox.url}/partners`, {
-        headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey() },
+        headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
       });
       return res.status === 200;
     } catch {

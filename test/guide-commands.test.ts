@@ -187,7 +187,13 @@ describe.each(commands)('$guide: $line', (command) => {
         expect([partnerUrl, v2Url]).toEqual([url, url]);
         const given = /--auth-key (\S+)/.exec(line)?.[1];
         if (given) expect(authKey).toBe(given);
-        expect((await fetch(`${partnerUrl}/partners`, { headers: { 'X-Auth-Key': authKey } })).status).toBe(200);
+        expect(
+          (
+            await fetch(`${partnerUrl}/partners`, {
+              headers: { 'X-Auth-Key': authKey, 'Content-Type': 'application/json' },
+            })
+          ).status,
+        ).toBe(200);
         expect(
           (await fetch(`${v2Url}/v2/verifications/`, { headers: { Authorization: `Bearer ${accessToken}` } })).status,
         ).toBe(200);
@@ -215,7 +221,10 @@ describe.each(commands)('$guide: $line', (command) => {
           await sandbox.close();
         }
       } else if (/prism-cli.* mock .*partner\.yaml/.test(line)) {
-        expect((await fetch(`${url}/partners`, { headers: { 'X-Auth-Key': 'any-key' } })).status).toBe(200);
+        expect(
+          (await fetch(`${url}/partners`, { headers: { 'X-Auth-Key': 'any-key', 'Content-Type': 'application/json' } }))
+            .status,
+        ).toBe(200);
       } else {
         // A webhook receiver: the guide's `webhooks send` example, pointed at it, gets 200 for every event.
         // The guide teaches no fixed key: the receiver and the example both read AUTH_KEY.

@@ -54,7 +54,10 @@ describe('sandbox command', () => {
     expect(stderr).toBe('');
     expect(stdout).toContain('X-Auth-Key: sbx_cli_key');
     expect(stdout).toContain('Authorization: Bearer v2_cli_token');
-    expect((await fetch(`${url}/partners`, { headers: { 'X-Auth-Key': 'sbx_cli_key' } })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/partners`, { headers: { 'X-Auth-Key': 'sbx_cli_key', 'Content-Type': 'application/json' } }))
+        .status,
+    ).toBe(200);
     // The line to paste: each client's base URL (v2's without /v2: its paths start with /v2).
     expect(stdout).toContain(
       `  export PARTNER_URL=${url} AUTH_KEY=sbx_cli_key V2_URL=${url} ACCESS_TOKEN=v2_cli_token SANDBOX_URL=${url}\n`,
@@ -213,7 +216,13 @@ describe('sandbox command', () => {
       expect(again.printed.stderr.trim()).toBe(
         'warning: --auth-key sbx_second_key is not in force: the state file state.jsonl keeps its own credentials, and sbx_first_key is in force. Use that, or delete state.jsonl to start empty with --auth-key sbx_second_key.',
       );
-      expect((await fetch(`${again.url}/partners`, { headers: { 'X-Auth-Key': 'sbx_first_key' } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${again.url}/partners`, {
+            headers: { 'X-Auth-Key': 'sbx_first_key', 'Content-Type': 'application/json' },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       expect(await again.stop()).toBe(0);
     }

@@ -95,7 +95,7 @@ describe('Host (DNS rebinding)', () => {
       JSON.stringify({ webhookUrl: 'https://attacker.example/hook' }),
     );
     expect(repoint.status).toBe(403);
-    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key })).body.webhookUrl).not.toBe(
+    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key, ...json })).body.webhookUrl).not.toBe(
       'https://attacker.example/hook',
     );
     const v2 = await send('GET', '/v2/verifications/', { ...foreign, Authorization: `Bearer ${sandbox.accessToken}` });
@@ -103,7 +103,7 @@ describe('Host (DNS rebinding)', () => {
     expect(JSON.stringify(v2.body)).not.toContain(sandbox.accessToken);
     expect((await send('GET', '/', foreign)).status).toBe(403);
     // This machine's names keep working.
-    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key })).status).toBe(200);
+    expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key, ...json })).status).toBe(200);
     expect(
       (
         await send('GET', '/v2/verifications/', {

@@ -88,8 +88,11 @@ describe('stored JSON is bounded at the door', () => {
     expect((await scan.json()).message).toBe('body.document is nested deeper than 32 levels');
     expect((await v2List()).status).toBe(200);
     expect(
-      (await fetch(`${sandbox.url}/verifications`, { headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey() } }))
-        .status,
+      (
+        await fetch(`${sandbox.url}/verifications`, {
+          headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), ...json },
+        })
+      ).status,
     ).toBe(200);
   });
 });

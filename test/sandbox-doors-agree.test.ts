@@ -24,6 +24,7 @@ afterAll(async () => {
 
 const key: Header = ['X-Auth-Key', AUTH_KEY];
 const bearer: Header = ['Authorization', `Bearer ${ACCESS_TOKEN}`];
+// Sent on every partner call, as the partner document asks (a call without it is refused 400).
 const json: Header = ['Content-Type', 'application/json'];
 const create = JSON.stringify({
   externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
@@ -33,25 +34,25 @@ const NO_ID = `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`;
 
 /** [what, method, target, headers as sent (a name twice is sent twice), body]. */
 const variants: [string, string, string, Header[], (string | Uint8Array)?][] = [
-  ['partner settings', 'GET', '/partners', [key]],
-  ['partner without a key', 'GET', '/partners', []],
-  ['partner with an unknown key', 'GET', '/partners', [['X-Auth-Key', 'nope']]],
-  ['partner key given twice', 'GET', '/partners', [key, key]],
-  ['partner with the v2 token', 'GET', '/partners', [bearer]],
-  ['partner key and Authorization twice', 'GET', '/partners', [key, bearer, bearer]],
-  ['partner HEAD', 'HEAD', '/partners', [key]],
+  ['partner settings', 'GET', '/partners', [key, json]],
+  ['partner without a key', 'GET', '/partners', [json]],
+  ['partner with an unknown key', 'GET', '/partners', [['X-Auth-Key', 'nope'], json]],
+  ['partner key given twice', 'GET', '/partners', [key, key, json]],
+  ['partner with the v2 token', 'GET', '/partners', [bearer, json]],
+  ['partner key and Authorization twice', 'GET', '/partners', [key, bearer, bearer, json]],
+  ['partner HEAD', 'HEAD', '/partners', [key, json]],
   ['partner DELETE', 'DELETE', '/partners', [key]],
   ['partner OPTIONS', 'OPTIONS', '/partners', [key]],
-  ['partner percent-encoded path', 'GET', '/%70artners', [key]],
-  ['partner trailing slash', 'GET', '/partners/', [key]],
-  ['list', 'GET', '/verifications', [key]],
-  ['list, page size 0', 'GET', '/verifications?pageSize=0', [key]],
-  ['list, status repeated', 'GET', '/verifications?status=created&status=completed', [key]],
-  ['list, unknown parameter', 'GET', '/verifications?colour=red', [key]],
-  ['list, trailing slash', 'GET', '/verifications/', [key]],
-  ['verification, unknown id', 'GET', `/verifications/${NO_ID}`, [key]],
-  ['verification, encoded slash', 'GET', '/verifications/a%2Fb', [key]],
-  ['verification, undecodable', 'GET', '/verifications/%zz', [key]],
+  ['partner percent-encoded path', 'GET', '/%70artners', [key, json]],
+  ['partner trailing slash', 'GET', '/partners/', [key, json]],
+  ['list', 'GET', '/verifications', [key, json]],
+  ['list, page size 0', 'GET', '/verifications?pageSize=0', [key, json]],
+  ['list, status repeated', 'GET', '/verifications?status=created&status=completed', [key, json]],
+  ['list, unknown parameter', 'GET', '/verifications?colour=red', [key, json]],
+  ['list, trailing slash', 'GET', '/verifications/', [key, json]],
+  ['verification, unknown id', 'GET', `/verifications/${NO_ID}`, [key, json]],
+  ['verification, encoded slash', 'GET', '/verifications/a%2Fb', [key, json]],
+  ['verification, undecodable', 'GET', '/verifications/%zz', [key, json]],
   ['create', 'POST', '/verifications', [key, json], create],
   ['create, no Content-Type', 'POST', '/verifications', [key], create],
   ['create, text/plain', 'POST', '/verifications', [key, ['Content-Type', 'text/plain']], create],

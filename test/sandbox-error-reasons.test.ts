@@ -91,7 +91,10 @@ describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
   ];
   for (const [name, path, headers, reason] of cases) {
     it(name, async () => {
-      const res = await fetch(`${sandbox.url}${path}`, { headers: headers() });
+      // The partner API's type on every call, so only the credential is wrong.
+      const res = await fetch(`${sandbox.url}${path}`, {
+        headers: { 'Content-Type': 'application/json', ...headers() },
+      });
       expect(res.status).toBe(401);
       expect(res.headers.get('x-sandbox-reason')).toMatch(reason);
       const body = await res.json();
@@ -104,7 +107,9 @@ describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
   }
 
   it('an accepted credential carries no reason', async () => {
-    const res = await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': current } });
+    const res = await fetch(`${sandbox.url}/partners`, {
+      headers: { 'X-Auth-Key': current, 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-sandbox-reason')).toBeNull();
     expect(sandbox.violations).toEqual([]);
@@ -113,7 +118,9 @@ describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
 
 describe('partner enum errors list the allowed values, as v2 details do', () => {
   it('in a query', async () => {
-    const res = await fetch(`${sandbox.url}/verifications?status=done`, { headers: { 'X-Auth-Key': current } });
+    const res = await fetch(`${sandbox.url}/verifications?status=done`, {
+      headers: { 'X-Auth-Key': current, 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       statusCode: 400,

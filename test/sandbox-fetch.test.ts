@@ -53,9 +53,9 @@ describe('one core, two doors: the fetch handler answers as the server does', ()
     ],
     ['v2 without the slash', '/v2/verifications', { headers: bearer }],
     ['v2 with the partner key', '/v2/verifications/', { headers: key }],
-    ['partner without a key', '/verifications', {}],
-    ['partner with the v2 token', '/verifications', { headers: bearer }],
-    ['partner, wrong page size', '/verifications?pageSize=0', { headers: key }],
+    ['partner without a key', '/verifications', { headers: json }],
+    ['partner with the v2 token', '/verifications', { headers: { ...bearer, ...json } }],
+    ['partner, wrong page size', '/verifications?pageSize=0', { headers: { ...key, ...json } }],
     ['partner create, no Content-Type', '/verifications', { method: 'POST', headers: key, body: '{}' }],
     [
       'partner create, broken JSON',
@@ -202,7 +202,9 @@ describe('createSandboxFetch at any base URL', () => {
     );
     expect(rotated.status).toBe(201);
     expect(sandbox.authKey).not.toBe(before);
-    const old = await sandbox.fetch(new Request(`${BASE}/partners`, { headers: { 'X-Auth-Key': before } }));
+    const old = await sandbox.fetch(
+      new Request(`${BASE}/partners`, { headers: { 'X-Auth-Key': before, 'Content-Type': 'application/json' } }),
+    );
     expect(old.status).toBe(401);
     expect(old.headers.get('x-sandbox-reason')).toMatch(/rotated away/);
   });

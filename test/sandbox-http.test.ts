@@ -25,7 +25,10 @@ const call = async (path: string, init: RequestInit & { key?: string | null; tok
     headers.set('X-Auth-Key', init.key ?? sandbox.partner.activeAuthKey());
   if (init.token !== null && path.startsWith('/v2'))
     headers.set('Authorization', `Bearer ${init.token ?? accessToken}`);
-  if (init.body !== undefined && !headers.has('content-type')) headers.set('Content-Type', 'application/json');
+  // The partner API takes the type on every call; the others where a body is sent.
+  const partner = !path.startsWith('/v2') && !path.startsWith('/_sandbox');
+  if ((partner || init.body !== undefined) && !headers.has('content-type'))
+    headers.set('Content-Type', 'application/json');
   const res = await fetch(`${sandbox.url}${path}`, { ...init, headers });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };

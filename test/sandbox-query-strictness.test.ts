@@ -24,7 +24,7 @@ afterAll(async () => {
 const get = async (path: string) => {
   const headers: Record<string, string> = path.startsWith('/v2')
     ? { Authorization: `Bearer ${accessToken}` }
-    : { 'X-Auth-Key': sandbox.partner.activeAuthKey() };
+    : { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' };
   const res = await fetch(`${sandbox.url}${path}`, { headers });
   return { status: res.status, body: await res.json() };
 };

@@ -32,8 +32,12 @@ interface Answer {
 
 /** node:http, which sends the target as written (fetch would normalize it). */
 function send(method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
-  // Both credentials: each API reads only its own.
-  const credential = { Authorization: `Bearer ${accessToken}`, 'X-Auth-Key': authKey };
+  // Both credentials: each API reads only its own; the partner API's type on every call.
+  const credential = {
+    Authorization: `Bearer ${accessToken}`,
+    'X-Auth-Key': authKey,
+    'Content-Type': 'application/json',
+  };
   return new Promise((resolve, reject) => {
     const r = request(
       { host: '127.0.0.1', port, method, path: target, headers: { ...credential, ...headers } },

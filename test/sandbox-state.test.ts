@@ -51,7 +51,7 @@ const json = (body: unknown) => ({
 });
 const withKey = (key: string, init: RequestInit = {}) => ({
   ...init,
-  headers: { ...(init.headers as object), 'X-Auth-Key': key },
+  headers: { 'Content-Type': 'application/json', ...(init.headers as object), 'X-Auth-Key': key },
 });
 const createBody = (i: number) => ({
   phoneNumbers: [{ phoneNumber: `+49151${String(2000000 + i).padStart(7, '0')}`, isVerified: false }],

@@ -156,7 +156,8 @@ export async function sandboxCommand(
     throw new UsageError(`cannot start the sandbox: ${reason}`);
   }
   out(`Sandbox listening on ${sandbox.url}`);
-  out(`  partner API   ${sandbox.url}/…            X-Auth-Key: ${sandbox.authKey}`);
+  // Both headers the partner document asks on every call: the sandbox refuses a call without the type.
+  out(`  partner API   ${sandbox.url}/…            X-Auth-Key: ${sandbox.authKey}, Content-Type: application/json`);
   out(`  v2 API        ${sandbox.url}/v2/…         Authorization: Bearer ${sandbox.accessToken}`);
   out(`  control API   ${sandbox.url}/_sandbox/…   (no credentials)`);
   out(

@@ -82,9 +82,11 @@ class Run {
   }
 
   authHeaders(kind: RequestKind | 'none', credential = this.credential): Record<string, string> {
-    if (kind === 'auth-missing') return {};
+    // The partner document asks for the JSON type on every call, those without a body too.
+    const type: Record<string, string> = this.model.scheme === 'bearer' ? {} : { 'Content-Type': 'application/json' };
+    if (kind === 'auth-missing') return type;
     const value = kind === 'auth-wrong' ? `wrong_${credential.length}_conformance` : credential;
-    return this.model.scheme === 'bearer' ? { Authorization: `Bearer ${value}` } : { 'X-Auth-Key': value };
+    return this.model.scheme === 'bearer' ? { Authorization: `Bearer ${value}` } : { 'X-Auth-Key': value, ...type };
   }
 
   /** Sends a request of an operation and records what the contract says of the answer. */

@@ -56,8 +56,33 @@ async function orvalFetchAndZod(api: GeneratedApi, out: string) {
   // otherwise; with `explode: false` it honours each parameter's own
   // `explode` (partner filters are comma-separated, v2 `statuses` repeated).
   const override = { fetch: { explode: false } };
-  await orval({ input, output: { target: path.join(out, 'client.ts'), client: 'fetch', mode: 'single', override } });
+  // The partner client calls the guide's partnerFetch, which adds the base URL and the two headers of every call.
+  const mutator = api === 'partner' ? { mutator: { path: await writePartnerFetch(out), name: 'partnerFetch' } } : {};
+  await orval({
+    input,
+    output: {
+      target: path.join(out, 'client.ts'),
+      client: 'fetch',
+      mode: 'single',
+      override: { ...override, ...mutator },
+    },
+  });
   await orval({ input, output: { target: path.join(out, 'zod.ts'), client: 'zod', mode: 'single' } });
+}
+
+/**
+ * Writes the custom fetch guides/generators.md gives orval's fetch client of
+ * the partner API (its ```ts block opening with `// src/partner-fetch.ts`)
+ * next to the client, as the guide has it; answers where it is.
+ */
+async function writePartnerFetch(out: string): Promise<string> {
+  const guide = await readFile(path.join(ROOT, 'guides', 'generators.md'), 'utf8');
+  const code = /```ts\n(\/\/ src\/partner-fetch\.ts[\s\S]*?)```/.exec(guide)?.[1];
+  if (!code) throw new Error('guides/generators.md has no ```ts block opening with // src/partner-fetch.ts');
+  const file = path.join(out, 'partner-fetch.ts');
+  await mkdir(out, { recursive: true });
+  await writeFile(file, code);
+  return file;
 }
 
 async function openapiZodClient(api: GeneratedApi, out: string) {

@@ -450,7 +450,8 @@ function requestFor(
       const tags = [...r.path.tags, ...r.query.tags, ...r.body.tags];
       if (r.method !== method.toUpperCase()) tags.push('wrong-method');
       if (r.auth !== 'valid') tags.push(`auth-${r.auth}`);
-      if (r.body.body !== undefined && r.contentType !== 'json') tags.push(`content-type-${r.contentType}`);
+      if ((r.body.body !== undefined || api === 'partner') && r.contentType !== 'json')
+        tags.push(`content-type-${r.contentType}`);
       const summary = `${r.method} ${target.length > 200 ? `${target.slice(0, 200)}...(${target.length} chars)` : target} auth=${r.auth} content-type=${r.contentType} body=${
         r.body.body === undefined
           ? 'none'
@@ -542,7 +543,8 @@ export function headersFor(
       else headers.authorization = `Bearer ${credential}`;
       break;
   }
-  if (req.body !== undefined) {
+  // The partner document asks for the type on every call, those without a body too.
+  if (req.body !== undefined || scheme === 'authKey') {
     const ct: Record<ContentTypeVariant, string | string[] | undefined> = {
       json: 'application/json',
       'json-charset': 'application/json; charset=utf-8',

@@ -15,8 +15,8 @@ export async function runSandboxFetchScenario(createSandboxFetch) {
     },
   });
   const api = 'https://api.example.test';
-  const partner = { 'X-Auth-Key': sandbox.authKey };
-  const json = { 'Content-Type': 'application/json' };
+  // The partner document asks for both headers on every call.
+  const partner = { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' };
   const statusOf = async (id) => {
     const res = await sandbox.fetch(new Request(`${api}/verifications/${id}`, { headers: partner }));
     return { status: res.status, verificationStatus: (await res.json()).status };
@@ -26,7 +26,7 @@ export async function runSandboxFetchScenario(createSandboxFetch) {
     const createdRes = await sandbox.fetch(
       new Request(`${api}/verifications`, {
         method: 'POST',
-        headers: { ...partner, ...json },
+        headers: partner,
         body: JSON.stringify({ externalUserId: crypto.randomUUID(), phoneNumber: '+4915112345678', redirectUrl }),
       }),
     );

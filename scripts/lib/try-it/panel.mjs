@@ -106,7 +106,7 @@ export async function showPanel({ api, doc, form, session: starting }) {
   session.setWebhookListener(renderWebhooks);
   panel.querySelector('#try-it-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    send(panel, form, session).catch((err) => {
+    send(panel, api, form, session).catch((err) => {
       const answer = panel.querySelector('#try-it-answer');
       answer.hidden = false;
       answer.innerHTML = `<p role="alert">The local sandbox in this page failed to answer: ${escapeHtml(err.message)}. Reload the page to start it again.</p>`;
@@ -150,13 +150,14 @@ ${body}
 </form>`;
 }
 
-async function send(panel, form, session) {
+async function send(panel, api, form, session) {
   const fields = new FormData(panel.querySelector('#try-it-form'));
   const path = form.path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(fields.get(`path:${name}`) ?? ''));
   const headers = {};
   if (form.credential) headers[form.credential.header] = fields.get('credential') ?? '';
   const body = form.body === undefined ? undefined : String(fields.get('body') ?? '');
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // The partner document asks for the JSON type on every call, GETs too; the others take it with a body.
+  if (body !== undefined || api === 'partner') headers['content-type'] = 'application/json';
   const button = panel.querySelector('#try-it-send');
   button.disabled = true;
   try {

@@ -1,15 +1,17 @@
 // The sandbox's request handling, the same behind either door (door.ts): finds
-// the operation, guards the control API, reads the JSON body, checks the
-// credential, parses the request from the contract, runs the handler and
-// answers in JSON, refusals in the error shape of the API the path belongs to
-// (error-bodies.ts). The door's owner may wrap each operation's route and
-// handler (the server's `--fault` list, faults.ts).
+// the operation, refuses a partner call without its documented Content-Type,
+// guards the control API, reads the JSON body, checks the credential, parses
+// the request from the contract, runs the handler and answers in JSON,
+// refusals in the error shape of the API the path belongs to (error-bodies.ts).
+// The door's owner may wrap each operation's route and handler (the server's
+// `--fault` list, faults.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { ContractBreach } from '../../contract/strict-answers.js';
 import { dropUnknownFields, unknownFieldViolations } from '../../contract/unknown-fields.js';
 import { controlRefusal } from './control-guard.js';
 import { REASON_HEADER } from './credential-refusal.js';
 import { jsonAnswer, type DoorAnswer, type DoorRequest } from './door.js';
+import { partnerContentTypeRefusal } from './partner-content-type.js';
 import { apiOf, errorBody, MALFORMED_TARGET, type ApiName } from './error-bodies.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/typed.js';
@@ -112,6 +114,9 @@ export class Dispatcher {
     // Two types are refused before the control guard reads one of them as its own.
     const twice = method === 'GET' || method === 'HEAD' ? undefined : contentTypeTwice(req.header);
     if (twice) return this.fail(api, 400, undefined, [twice], route);
+    // Before the body and the credential, as a body's type is (partner-content-type.ts).
+    const untyped = api === 'partner' ? partnerContentTypeRefusal(req) : undefined;
+    if (untyped) return this.fail(api, 400, undefined, [untyped], route);
     // Before the body is read (control-guard.ts).
     if (api === 'sandbox') {
       const refusal = controlRefusal(method, req.header);
