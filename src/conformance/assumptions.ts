@@ -20,7 +20,7 @@ export function rowsOf(value: unknown): string[] {
 }
 
 /** The rows a schema gives for one of its rules (a keyword, or `integer`). */
-export function assumedRule(schema: Json, rule: string): string[] {
+function assumedRule(schema: Json, rule: string): string[] {
   const marks = schema && typeof schema === 'object' ? schema['x-assumed'] : undefined;
   return marks && typeof marks === 'object' && !Array.isArray(marks) ? rowsOf(marks[rule]) : [];
 }

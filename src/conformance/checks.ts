@@ -10,7 +10,7 @@ import { mergeAllOf, type Json } from './schema-values.js';
 export type RequestKind = 'valid' | 'invalid' | 'auth-missing' | 'auth-wrong' | 'discovery' | 'workflow';
 
 /** What the answer broke, each with where (schema path) or which rule. */
-export type Problems = string[];
+type Problems = string[];
 
 function schemaProblems(op: OperationModel, status: number, received: unknown): Finding[] {
   const validate = op.responseValidator(status);

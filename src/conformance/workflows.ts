@@ -29,7 +29,7 @@ export interface StepOutcome {
   failed: FailedCriterion[];
 }
 
-export interface FailedCriterion {
+interface FailedCriterion {
   condition: string;
   assumed: string[];
 }
