@@ -112,30 +112,6 @@ describe('architecture of src/', () => {
   });
 });
 
-describe('the size guides/contract.md reports', () => {
-  // No line budget: the formatter shapes the code, and the guide says how large it is, within a tenth.
-  it('is the formatted size of src/sandbox and of src/, in lines and modules', () => {
-    const guide = readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8').replace(/\s+/g, ' ');
-    const stated =
-      /the sandbox \(`src\/sandbox`\) is ([\d,]+) lines in (\d+) modules, and `src\/` ([\d,]+) in all/.exec(guide);
-    expect(stated, 'guides/contract.md "Code shape" no longer states the sizes').not.toBeNull();
-    const [sandboxLines, sandboxModules, srcLines] = stated!.slice(1).map((n) => Number(n.replace(/,/g, '')));
-    const linesOf = (folders: string[]) =>
-      folders.flatMap((f) => modulesOf(f).map((n) => readFileSync(path.join(f, n), 'utf8').split('\n').length - 1));
-    const sandbox = linesOf(FOLDERS.filter((f) => rel(f) === 'src/sandbox' || rel(f).startsWith('src/sandbox/')));
-    const near = (actual: number, said: number) => Math.abs(actual - said) <= said / 10;
-    const sum = (lines: number[]) => lines.reduce((a, b) => a + b, 0);
-    expect(near(sum(sandbox), sandboxLines), `src/sandbox is ${sum(sandbox)} lines; update guides/contract.md`).toBe(
-      true,
-    );
-    expect(
-      near(sandbox.length, sandboxModules),
-      `src/sandbox has ${sandbox.length} modules; update guides/contract.md`,
-    ).toBe(true);
-    expect(near(sum(linesOf(FOLDERS)), srcLines), 'update the size of src/ in guides/contract.md').toBe(true);
-  });
-});
-
 describe('repository hygiene', () => {
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
 

@@ -110,7 +110,7 @@ describe('the packed tarball', () => {
     const files = packed.files.map((f) => f.path);
     for (const file of files) {
       expect(file, file).toMatch(
-        /^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$|CHANGELOG\.md$|openapi\/DECISIONS\.md$|guides\/[a-z-]+\.md$|guides\/images\/docs-[a-z]+\.jpg$)/,
+        /^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$|CHANGELOG\.md$|openapi\/DECISIONS\.md$|guides\/[a-z-]+\.md$|guides\/examples\/worker-receiver\/[a-z.]+$|guides\/images\/docs-[a-z]+\.jpg$)/,
       );
     }
     expect(files).toEqual(
@@ -153,7 +153,7 @@ describe('the packed tarball', () => {
         openapi: ['3.1.0', '3.1.0'],
         sandboxClient: true,
         sandboxFetch: '200 2026-05-04T10:00:00.000Z consumer-key',
-        receiverCheck: 'true 15',
+        receiverCheck: 'true 17',
       });
       expect(result.userId).toEqual(expect.any(String));
       expect(result.seen).toEqual([

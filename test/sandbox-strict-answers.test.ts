@@ -55,7 +55,7 @@ const PORT_DOORS: Record<string, (state: string, emitted: string[]) => Promise<P
 async function call(door: PortDoor, method: string, target: string, body?: string) {
   const res = await fetch(`${door.url}${target}`, {
     method,
-    headers: { 'x-auth-key': door.authKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { 'x-auth-key': door.authKey, 'content-type': 'application/json' },
     body,
   });
   return { status: res.status, body: await res.json() };
@@ -147,7 +147,12 @@ describe('the core both doors share, as the fetch door builds it, in each API (t
         method,
         target,
         origin: 'http://sandbox.test',
-        header: (name) => ({ 'x-auth-key': core.authKey(), authorization: `Bearer ${core.accessToken}` })[name],
+        header: (name) =>
+          ({
+            'x-auth-key': core.authKey(),
+            authorization: `Bearer ${core.accessToken}`,
+            'content-type': 'application/json',
+          })[name],
         hasBody: false,
         body: async () => new Uint8Array(),
       };
@@ -178,7 +183,7 @@ describe('with allowUnknownFields, through the fetch handler', () => {
           headers: {
             'x-auth-key': sandbox.authKey,
             authorization: `Bearer ${sandbox.accessToken}`,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            'content-type': 'application/json',
           },
           body,
         }),
