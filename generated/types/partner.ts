@@ -1936,11 +1936,9 @@ export interface components {
          * @description The service's estimate of the user's age, one of the values below, given
          *     with 99.5% confidence. The documentation lists the values without saying
          *     more of what each means.
-         *
-         *     Not documented: whether the estimate is ever left out; it may be `null`.
-         * @enum {string|null}
+         * @enum {string}
          */
-        EstimatedAge: "unknown" | "under8" | "over8" | "over13" | "over16" | "over18" | "over21" | "over25" | "over30" | null;
+        EstimatedAge: "unknown" | "under8" | "over8" | "over13" | "over16" | "over18" | "over21" | "over25" | "over30";
         /**
          * @description A phone number of the user.
          *
@@ -2022,11 +2020,11 @@ export interface components {
              */
             createdAt?: components["schemas"]["Timestamp"] | null;
             /**
-             * @description The service's estimate of the user's age.
+             * @description The service's estimate of the user's age (see `EstimatedAge`).
              *
              *     Not documented: whether it is always sent; it may be absent or `null`.
              */
-            estimatedAge?: components["schemas"]["EstimatedAge"];
+            estimatedAge?: components["schemas"]["EstimatedAge"] | null;
             /**
              * @description Phone numbers of the user.
              *

@@ -2,7 +2,10 @@
 // face images, age estimates, names, and the sandbox's own tokens and keys
 // (from Web Crypto). Deterministic where a test may compare.
 import { base64, randomBase64url, randomHex } from '../common/random.js';
-import type { DocumentData, EstimatedAge, PersonName } from './records.js';
+import type { components } from '../../../generated/types/partner.js';
+import type { DocumentData, PersonName } from './records.js';
+
+type S = components['schemas'];
 
 export const E164 = /^\+[1-9][0-9]{1,14}$/;
 export const CALENDAR_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -72,7 +75,7 @@ export function scannedDocument(
   };
 }
 
-const AGE_STEPS: [number, EstimatedAge][] = [
+const AGE_STEPS: [number, S['EstimatedAge']][] = [
   [30, 'over30'],
   [25, 'over25'],
   [21, 'over21'],
@@ -83,7 +86,7 @@ const AGE_STEPS: [number, EstimatedAge][] = [
 ];
 
 /** The face model's bracket for a known date of birth. */
-export function ageBracket(dateOfBirth: string, now: Date): EstimatedAge {
+export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {
   const birth = new Date(`${dateOfBirth}T00:00:00.000Z`);
   if (Number.isNaN(birth.getTime())) return 'unknown';
   const monthDay = (d: Date) => d.toISOString().slice(5, 10);

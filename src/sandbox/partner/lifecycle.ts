@@ -16,7 +16,7 @@ import {
   scannedDocument,
   someName,
 } from './fixtures.js';
-import type { DocumentData, EstimatedAge, PersonName, StoredUser, StoredVerification } from './records.js';
+import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
 import {
   changing,
   emitUser,
@@ -40,7 +40,7 @@ type S = components['schemas'];
 export interface ScanInput {
   outcome: 'pass' | 'review' | 'fail';
   document?: Partial<DocumentData>;
-  estimatedAge?: EstimatedAge;
+  estimatedAge?: S['EstimatedAge'];
 }
 
 const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);

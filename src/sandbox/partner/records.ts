@@ -30,13 +30,11 @@ type VerificationData = Omit<S['Verification'], Echoed | 'phoneNumbers' | 'requi
 } & Whole<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>;
 
 export type VerificationStatus = S['VerificationStatus'];
-/** An age estimate as the sandbox sends it: always one of the values. */
-export type EstimatedAge = Exclude<S['EstimatedAge'], null>;
 export type DocumentData = Whole<NonNullable<S['CollectedDocument']['result']>> & { type: S['DocumentType'] };
 export type PersonName = { firstName: string; lastName: string };
-export type UserPhoneNumber = Whole<S['UserPhoneNumber']>;
-export type ExternalUser = Whole<S['ExternalUser']>;
-export type UserName = Whole<S['UserName']>;
+type UserPhoneNumber = Whole<S['UserPhoneNumber']>;
+type ExternalUser = Whole<S['ExternalUser']>;
+type UserName = Whole<S['UserName']>;
 
 export interface StoredVerification {
   /** The sandbox always answers `phoneNumbers` and `requirements` (empty lists when none were sent), which the service may leave out (P8). */
@@ -55,7 +53,7 @@ export interface StoredVerification {
   scan?: {
     document: DocumentData;
     documentId: string;
-    estimatedAge: EstimatedAge;
+    estimatedAge: S['EstimatedAge'];
     image: string;
     /** Who the face model took the person for at scan time: whom completion joins if no phone number matches, else a new user's id. */
     faceUserId: string;
@@ -73,7 +71,7 @@ export interface StoredUser {
   firstName?: string;
   lastName?: string;
   dateOfBirth?: string | null;
-  estimatedAge: EstimatedAge;
+  estimatedAge: S['EstimatedAge'];
   image: string;
   names: UserName[];
   documents: S['UserDocument'][];
