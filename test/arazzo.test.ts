@@ -179,7 +179,7 @@ function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): strin
   const order = emissionOrder();
   const all = [...delivered].sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
   const verificationEvents = all.filter(
-    (e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId),
+    (e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId ?? ''),
   );
   const userIds = new Set(
     verificationEvents
@@ -298,7 +298,7 @@ describe('the webhooks the receiver got', () => {
     const mergedIntoUser = merged.filter((e) => e.dataType === 'user' && e.data.userId === userId);
     expect(mergedIntoUser).toHaveLength(1);
     const externalIds =
-      mergedIntoUser[0]!.dataType === 'user' ? mergedIntoUser[0]!.data.externalUsers.map((u) => u.id) : [];
+      mergedIntoUser[0]!.dataType === 'user' ? (mergedIntoUser[0]!.data.externalUsers ?? []).map((u) => u.id) : [];
     expect(externalIds.sort()).toEqual([...ids].sort());
   });
 

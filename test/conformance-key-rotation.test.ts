@@ -85,7 +85,13 @@ describe('conformance --rotate-key', () => {
       expect(newKey).toBe(target.sandbox.authKey);
       expect(newKey).not.toBe(KEY);
       expect(report.rotation).toEqual({ keyFile, written: true });
-      expect((await fetch(`${target.url}/partners`, { headers: { 'X-Auth-Key': newKey, 'Content-Type': 'application/json' } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${target.url}/partners`, {
+            headers: { 'X-Auth-Key': newKey, 'Content-Type': 'application/json' },
+          })
+        ).status,
+      ).toBe(200);
       expect(r.out).not.toContain(newKey);
       expect(r.err).not.toContain(newKey);
     } finally {

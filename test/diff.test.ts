@@ -415,12 +415,8 @@ describe('deprecations pass the gate as a verdict of their own, to tell partners
   };
 
   it('a field of a shared schema: named once by its schema, at every operation and webhook that carries it', () => {
-    const deprecated = only(
-      mutated((d) => (S(d).VerificationPhoneNumber.properties.isVerified.deprecated = true), partner),
-    );
-    expect(new Set(deprecated.map((c) => c.about))).toEqual(
-      new Set(['schema VerificationPhoneNumber: field isVerified deprecated']),
-    );
+    const deprecated = only(mutated((d) => (S(d).Requirement.properties.type.deprecated = true), partner));
+    expect(new Set(deprecated.map((c) => c.about))).toEqual(new Set(['schema Requirement: field type deprecated']));
     expect(new Set(deprecated.map((c) => c.kind))).toEqual(new Set(['deprecated']));
     const locations = new Set(deprecated.map((c) => c.location));
     for (const location of [
@@ -431,7 +427,7 @@ describe('deprecations pass the gate as a verdict of their own, to tell partners
     ]) {
       expect(locations, location).toContain(location);
     }
-    expect(deprecated.map((c) => c.detail)).toContain('request body: field phoneNumbers[].isVerified deprecated');
+    expect(deprecated.map((c) => c.detail)).toContain('request body: field requirements[].type deprecated');
   });
 
   it('beside a $ref, the use is deprecated, named by the schema that holds it, not the schema it refers to', () => {

@@ -56,7 +56,7 @@ describe('users', () => {
     wantInvalid(list, without(page(), 'count'));
   });
 
-  it('user phone numbers are {E.164 phoneNumber, createdAt, verified}', () => {
+  it('user phone numbers are {E.164 phoneNumber, createdAt, verified}, each field may be absent or null (P8)', () => {
     const user = page().users[0];
     const phone = user.phoneNumbers[0];
     wantValid(
@@ -66,16 +66,19 @@ describe('users', () => {
     wantInvalid(list, withUser({ ...user, phoneNumbers: [{ ...phone, phoneNumber: '0612345678' }] }));
     wantInvalid(list, withUser({ ...user, phoneNumbers: [{ ...phone, verified: 'yes' }] }));
     for (const field of ['phoneNumber', 'createdAt', 'verified']) {
-      wantInvalid(list, withUser({ ...user, phoneNumbers: [without(phone, field)] }), field);
+      wantValid(list, withUser({ ...user, phoneNumbers: [without(phone, field)] }), `without ${field}`);
+      wantValid(list, withUser({ ...user, phoneNumbers: [{ ...phone, [field]: null }] }), `${field} null`);
     }
+    wantInvalid(list, withUser({ ...user, phoneNumbers: [{ ...phone, createdAt: 'March' }] }));
   });
 
-  it('external users are {id, createdAt}, several allowed', () => {
+  it('external users are {id, createdAt}, several allowed, each field may be absent or null (P8)', () => {
     const user = page().users[0];
     expect(user.externalUsers.length).toBeGreaterThan(1);
     wantValid(list, withUser(user));
-    wantInvalid(list, withUser({ ...user, externalUsers: [{ id: UUID }] }));
-    wantInvalid(list, withUser({ ...user, externalUsers: [{ createdAt: TIMESTAMP }] }));
+    wantValid(list, withUser({ ...user, externalUsers: [{ id: UUID }] }));
+    wantValid(list, withUser({ ...user, externalUsers: [{ id: null, createdAt: TIMESTAMP }] }));
+    wantInvalid(list, withUser({ ...user, externalUsers: [{ id: 7, createdAt: TIMESTAMP }] }));
     wantInvalid(list, withUser({ ...user, externalUsers: [UUID] }));
   });
 
@@ -124,11 +127,12 @@ describe('users', () => {
     wantInvalid(details, { ...full(), image: null });
   });
 
-  it('names is a history of {firstName, lastName, createdAt}', () => {
+  it('names is a history of {firstName, lastName, createdAt}, each field may be absent or null (P8)', () => {
     expect(full().names.length).toBeGreaterThan(1);
     wantValid(details, { ...full(), names: [] });
     for (const field of ['firstName', 'lastName', 'createdAt']) {
-      wantInvalid(details, { ...full(), names: [without(full().names[0], field)] }, field);
+      wantValid(details, { ...full(), names: [without(full().names[0], field)] }, `without ${field}`);
+      wantValid(details, { ...full(), names: [{ ...full().names[0], [field]: null }] }, `${field} null`);
     }
     wantInvalid(details, { ...full(), names: [{ ...full().names[0], createdAt: 'March' }] });
   });

@@ -251,7 +251,10 @@ describe('sandbox command after a key rotation', () => {
       expect(key).not.toBe('sbx_before_rotation');
       // The line a partner pastes, as at start, now with the key in force.
       await expect.poll(() => run.printed.stdout).toContain(`  export PARTNER_URL=${run.url} AUTH_KEY=${key} `);
-      expect((await fetch(`${run.url}/partners`, { headers: { 'X-Auth-Key': key, 'Content-Type': 'application/json' } })).status).toBe(200);
+      expect(
+        (await fetch(`${run.url}/partners`, { headers: { 'X-Auth-Key': key, 'Content-Type': 'application/json' } }))
+          .status,
+      ).toBe(200);
     } finally {
       expect(await run.stop()).toBe(0);
     }

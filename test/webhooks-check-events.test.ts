@@ -81,8 +81,8 @@ describe('checkWebhookReceiver gives each case its events', () => {
     expect([updated.eventType, created.eventType]).toEqual(['verification.updated', 'verification.created']);
     expect(verificationData(updated).verificationId).toBe(verificationData(created).verificationId);
     expect(verificationData(updated).status).toBe('completed');
-    expect(Date.parse(verificationData(updated).updatedAt)).toBeGreaterThan(
-      Date.parse(verificationData(created).updatedAt),
+    expect(Date.parse(verificationData(updated).updatedAt ?? '')).toBeGreaterThan(
+      Date.parse(verificationData(created).updatedAt ?? ''),
     );
 
     const tie = events('tie').map(verificationData);

@@ -70,9 +70,12 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
     }
     if (isKnownWebhookEvent(event) && event.dataType === 'verification' && flaw === 'refuses-tie') {
       const stored = storedUpdates.get(event.data.verificationId);
-      if (stored?.updatedAt === event.data.updatedAt && stored.status !== event.data.status)
+      if (stored !== undefined && stored.updatedAt === event.data.updatedAt && stored.status !== event.data.status)
         return new Response('conflicting update', { status: 409 });
-      storedUpdates.set(event.data.verificationId, { updatedAt: event.data.updatedAt, status: event.data.status });
+      storedUpdates.set(event.data.verificationId, {
+        updatedAt: event.data.updatedAt ?? '',
+        status: event.data.status,
+      });
     }
     // Never answers, and ignores the abort: the check's own deadline must end it.
     if (flaw === 'slow-on-user.deleted' && event.eventType === 'user.deleted') return new Promise<Response>(() => {});

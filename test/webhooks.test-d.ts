@@ -39,6 +39,20 @@ describe('webhook types', () => {
     }
   });
 
+  it('types a field the documents do not state is sent as possibly absent or null, and the stated ones as sent', () => {
+    expectTypeOf<VerificationEventData['verificationId']>().toEqualTypeOf<string>();
+    expectTypeOf<VerificationEventData['updatedAt']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<VerificationEventData['reason']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<WebhookEventOf<'verification.created'>['data']['updatedAt']>().toEqualTypeOf<
+      string | null | undefined
+    >();
+    expectTypeOf<UserEventData['userId']>().toEqualTypeOf<string>();
+    expectTypeOf<UserEventData['estimatedAge']>().toExtend<string | null | undefined>();
+    expectTypeOf<undefined>().toExtend<UserEventData['estimatedAge']>();
+    expectTypeOf<null>().toExtend<UserEventData['estimatedAge']>();
+    expectTypeOf<ShareholderEventData['isShareholder']>().toEqualTypeOf<true>();
+  });
+
   it('leaves an event type added later to a default branch, whose eventType is a string', async () => {
     const event = await verifyWebhookRequest(new Request('http://receiver.test/'), 'key');
     expectTypeOf(event).toEqualTypeOf<ReceivedWebhookEvent>();

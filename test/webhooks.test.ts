@@ -214,6 +214,9 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     const userUpdated = examples.get('user.updated')!;
     const older = JSON.stringify({ ...userUpdated, data: { ...(userUpdated.data as object), estimatedAge: 'over40' } });
     expect(parseWebhookEvent(older, signWebhookPayload(older, key), key).eventType).toBe('user.updated');
+    // estimatedAge may also be null (P8); a value of another type is still refused.
+    const wrong = JSON.stringify({ ...userUpdated, data: { ...(userUpdated.data as object), estimatedAge: 30 } });
+    expect(() => parseWebhookEvent(wrong, signWebhookPayload(wrong, key), key)).toThrow(/estimatedAge/);
     const selfie = JSON.stringify({
       ...updated,
       data: { ...(updated.data as { requirements: object[] }), requirements: [{ type: 'selfie' }] },

@@ -991,12 +991,17 @@ export interface components {
              * @enum {string}
              */
             type: "firstAndLastName";
-            /** @description The collected name; `null` until collected. */
+            /**
+             * @description The collected name; `null` until collected.
+             *
+             *     Not documented: whether both fields are always sent; each may be
+             *     absent or `null`.
+             */
             result: {
                 /** @example Lena */
-                firstName: string;
+                firstName?: string | null;
                 /** @example Schulz */
-                lastName: string;
+                lastName?: string | null;
             } | null;
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
@@ -1019,20 +1024,18 @@ export interface components {
              * @enum {string}
              */
             type: "dateOfBirth";
-            /** @description The collected date of birth; `null` until collected. */
+            /**
+             * @description The collected date of birth (`YYYY-MM-DD`); `null` until collected.
+             *
+             *     Not documented: whether `dateOfBirth` is always sent; it may be absent
+             *     or `null`.
+             */
             result: {
-                dateOfBirth: components["schemas"]["CalendarDate"];
+                dateOfBirth?: components["schemas"]["CalendarDate"] | null;
             } | null;
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
         };
-        /**
-         * @description A document date. The field is declared as a date-time, but the date form
-         *     `YYYY-MM-DD` also appears in responses, so both forms are accepted.
-         * @example 2031-05-11
-         * @example 2031-05-11T00:00:00.000Z
-         */
-        DocumentDate: components["schemas"]["Timestamp"] | components["schemas"]["CalendarDate"];
         /**
          * @description Identity document data collected from the end user.
          *
@@ -1048,6 +1051,9 @@ export interface components {
             /**
              * @description Data read from the document; `null` until collected. `issuingAuthority`
              *     and `placeOfIssue` may be `null`.
+             *
+             *     Not documented: whether every field is always sent; each may be absent
+             *     or `null`.
              */
             result: {
                 /**
@@ -1056,33 +1062,45 @@ export interface components {
                  *     `Passport`, `Government Issued Photo ID` and `Driver License`.
                  * @example Passport
                  */
-                type: string;
+                type?: string | null;
                 /** @example Lena */
-                firstName: string;
+                firstName?: string | null;
                 /** @example Schulz */
-                lastName: string;
+                lastName?: string | null;
                 /**
                  * @description Date of birth as read from the document.
                  * @example 1991-07-23
                  */
-                dateOfBirth: string;
+                dateOfBirth?: string | null;
                 /** @example Leipzig */
-                placeOfBirth: string;
+                placeOfBirth?: string | null;
                 /** @example DEU */
-                nationality: string;
+                nationality?: string | null;
                 /**
                  * @description Serial number of the document.
                  * @example C01X00T47
                  */
-                serialNo: string;
-                /** @example 2031-05-11 */
-                expiryAt: components["schemas"]["DocumentDate"];
-                /** @example 2021-05-12 */
-                issuedAt: components["schemas"]["DocumentDate"];
+                serialNo?: string | null;
+                /**
+                 * @description Expiry date of the document.
+                 *
+                 *     Not documented: the form of this date; any string is accepted
+                 *     (`YYYY-MM-DD` and date-times appear on the user's documents).
+                 * @example 2031-05-11
+                 */
+                expiryAt?: string | null;
+                /**
+                 * @description Issue date of the document.
+                 *
+                 *     Not documented: the form of this date; any string is accepted
+                 *     (`YYYY-MM-DD` and date-times appear on the user's documents).
+                 * @example 2021-05-12
+                 */
+                issuedAt?: string | null;
                 /** @example Stadt Leipzig */
-                issuingAuthority: string | null;
+                issuingAuthority?: string | null;
                 /** @example Leipzig */
-                placeOfIssue: string | null;
+                placeOfIssue?: string | null;
             } | null;
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
@@ -1100,12 +1118,17 @@ export interface components {
              * @enum {string}
              */
             type: "phoneNumbers";
-            /** @description The collected phone numbers; `null` until collected. */
+            /**
+             * @description The collected phone numbers; `null` until collected.
+             *
+             *     Not documented: whether `objects`, and each entry's `phoneNumber`, are
+             *     always sent; each may be absent or `null`.
+             */
             result: {
-                objects: {
+                objects?: {
                     /** @example +4915112345678 */
-                    phoneNumber: string;
-                }[];
+                    phoneNumber?: string | null;
+                }[] | null;
             } | null;
             /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
@@ -1145,7 +1168,7 @@ export interface components {
          *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
          *     creation (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
          *     `errorRedirectUrl`, `reason`, `author`, `metadata` and the deprecated
-         *     fields) may be absent; the other fields are always present.
+         *     fields) may be absent or `null`; the other fields are always present.
          */
         Verification: {
             /**
@@ -1162,59 +1185,59 @@ export interface components {
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              * @example +4915112345678
              */
-            phoneNumber?: string;
+            phoneNumber?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            isPhoneNumberVerified?: boolean;
+            isPhoneNumberVerified?: boolean | null;
             /**
              * @description Phone numbers of the verification.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `phoneNumbers`, which is optional in
              *     the create request.
              */
-            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
+            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][] | null;
             /**
              * @description First name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Lena
              */
-            firstName?: string;
+            firstName?: string | null;
             /**
              * @description Last name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Schulz
              */
-            lastName?: string;
+            lastName?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            requireFirstAndLastName?: boolean;
+            requireFirstAndLastName?: boolean | null;
             /**
              * @description The data the end user must provide.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `requirements`, which is optional in
              *     the create request.
              */
-            requirements?: components["schemas"]["Requirement"][];
+            requirements?: components["schemas"]["Requirement"][] | null;
             /** @description The data collected so far; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
@@ -1242,35 +1265,35 @@ export interface components {
             /**
              * @description Where the end user goes on error (for example an expired token).
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
-            errorRedirectUrl?: string;
+            errorRedirectUrl?: string | null;
             /**
              * @description The `reason` given when the verification was created.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Age check before the first e-scooter rental
              */
-            reason?: string;
+            reason?: string | null;
             /**
              * @description Who created the verification, as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example onboarding-service
              */
-            author?: string;
+            author?: string | null;
             status: components["schemas"]["VerificationStatus"];
             /**
              * @description Key-value data the partner supplied at creation.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            metadata?: components["schemas"]["Metadata"];
+            metadata?: components["schemas"]["Metadata"] | null;
             /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
@@ -1433,7 +1456,7 @@ export interface components {
          *     always sent, and `null` at creation.
          *
          *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
-         *     creation may be absent.
+         *     creation may be absent or `null`.
          */
         CreatedVerification: {
             /**
@@ -1450,59 +1473,59 @@ export interface components {
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              * @example +4915112345678
              */
-            phoneNumber?: string;
+            phoneNumber?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            isPhoneNumberVerified?: boolean;
+            isPhoneNumberVerified?: boolean | null;
             /**
              * @description Phone numbers of the verification.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `phoneNumbers`, which is optional in
              *     the create request.
              */
-            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
+            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][] | null;
             /**
              * @description First name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Lena
              */
-            firstName?: string;
+            firstName?: string | null;
             /**
              * @description Last name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Schulz
              */
-            lastName?: string;
+            lastName?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            requireFirstAndLastName?: boolean;
+            requireFirstAndLastName?: boolean | null;
             /**
              * @description The data the end user must provide.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `requirements`, which is optional in
              *     the create request.
              */
-            requirements?: components["schemas"]["Requirement"][];
+            requirements?: components["schemas"]["Requirement"][] | null;
             /** @description The data to collect, each entry with `result` still `null`. */
             collectedRequirements: components["schemas"]["PendingCollectedRequirement"][];
             /**
@@ -1526,27 +1549,27 @@ export interface components {
             /**
              * @description Where the end user goes on error (for example an expired token).
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
-            errorRedirectUrl?: string;
+            errorRedirectUrl?: string | null;
             /**
              * @description The `reason` given when the verification was created.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Age check before the first e-scooter rental
              */
-            reason?: string;
+            reason?: string | null;
             /**
              * @description Who created the verification, as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example onboarding-service
              */
-            author?: string;
+            author?: string | null;
             /**
              * @description Always `created` (see `VerificationStatus`).
              * @constant
@@ -1556,10 +1579,10 @@ export interface components {
             /**
              * @description Key-value data the partner supplied at creation.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            metadata?: components["schemas"]["Metadata"];
+            metadata?: components["schemas"]["Metadata"] | null;
             /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */
@@ -1660,11 +1683,16 @@ export interface components {
         };
         /**
          * @description `data` of the `verification.*` webhooks: the verification with its
-         *     identifier in `verificationId`. `userId` is sent only when the status is
-         *     `completed` and `previousUserId` only when it is `reverted`.
+         *     identifier in `verificationId`. `userId` is sent when the status is
+         *     `completed` and `previousUserId` when it is `reverted`.
          *
-         *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
-         *     creation may be absent.
+         *     Assumed ([P8](assumptions.html#P8)): `verificationId` and `status` are
+         *     always sent, as the identifier of the verification the webhook is about
+         *     and the status it reports.
+         *
+         *     Not documented: whether the other fields are always sent. The service's
+         *     documentation lists them without saying so, so each may be absent or
+         *     `null` (`userId` and `previousUserId` as said above).
          */
         VerificationEventData: {
             /**
@@ -1675,77 +1703,99 @@ export interface components {
             status: components["schemas"]["VerificationStatus"];
             /**
              * @description Where the end user goes after the status changes to `inReview`, `completed` or `declined`.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
              * @example https://app.northwind-mobility.example/verification/done
              */
-            redirectUrl: string;
+            redirectUrl?: string | null;
             /**
              * @description Where the end user goes on error (for example an expired token).
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
-            errorRedirectUrl?: string;
-            externalUserId: components["schemas"]["ExternalUserId"];
+            errorRedirectUrl?: string | null;
+            /**
+             * @description The partner-side user identifier (a UUID) given when the verification was created.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            externalUserId?: components["schemas"]["ExternalUserId"] | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              * @example +4915112345678
              */
-            phoneNumber?: string;
+            phoneNumber?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            isPhoneNumberVerified?: boolean;
+            isPhoneNumberVerified?: boolean | null;
             /**
-             * @description Phone numbers of the verification.
+             * @description Phone numbers of the verification, each `{phoneNumber, isVerified}`.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `phoneNumbers`, which is optional in
              *     the create request.
+             *
+             *     Not documented: whether each entry always has both fields; either may
+             *     be absent or `null`.
              */
-            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
+            phoneNumbers?: {
+                /**
+                 * @description The phone number, as supplied by the partner (no format is documented).
+                 * @example +4915112345678
+                 */
+                phoneNumber?: string | null;
+                /** @description Whether the number is verified. */
+                isVerified?: boolean | null;
+            }[] | null;
             /**
              * @description First name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Lena
              */
-            firstName?: string;
+            firstName?: string | null;
             /**
              * @description Last name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Schulz
              */
-            lastName?: string;
+            lastName?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            requireFirstAndLastName?: boolean;
+            requireFirstAndLastName?: boolean | null;
             /**
              * @description The data the end user must provide.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `requirements`, which is optional in
              *     the create request.
              */
-            requirements?: components["schemas"]["Requirement"][];
-            /** @description The data collected so far; `result` is `null` until collected. */
-            collectedRequirements: components["schemas"]["CollectedRequirement"][];
+            requirements?: components["schemas"]["Requirement"][] | null;
+            /**
+             * @description The data collected so far; `result` is `null` until collected.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            collectedRequirements?: components["schemas"]["CollectedRequirement"][] | null;
             /**
              * @description Identifier of the service user the verification resulted in, sent only
              *     when `status` is `completed`.
@@ -1769,38 +1819,47 @@ export interface components {
             /**
              * @description The `reason` given when the verification was created.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Age check before the first e-scooter rental
              */
-            reason?: string;
+            reason?: string | null;
             /**
-             * @description Key-value data the partner supplied at creation.
+             * @description Key-value data the partner supplied at creation (any object).
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            metadata?: components["schemas"]["Metadata"];
-            /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
-            validTo: components["schemas"]["Timestamp"];
-            /** @description Creation time. */
-            createdAt: components["schemas"]["Timestamp"];
+            metadata?: components["schemas"]["Metadata"] | null;
+            /**
+             * @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            validTo?: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description Creation time.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            createdAt?: components["schemas"]["Timestamp"] | null;
             /**
              * @description Last update time.
              *
-             *     Assumed ([P33](assumptions.html#P33)): sent in `verification.created`
-             *     too, where it is the creation time, though the create answer lacks
-             *     it.
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             *
+             *     Assumed ([P33](assumptions.html#P33)): in `verification.created` it
+             *     may be absent, as it is from the create answer.
              */
-            updatedAt: components["schemas"]["Timestamp"];
+            updatedAt?: components["schemas"]["Timestamp"] | null;
         };
         /**
          * @description `data` of `verification.created`: the verification just created. As for
          *     the create answer (rule 1 of `POST /verifications`), its `status` is
          *     `created` and every `collectedRequirements` entry has `result` `null`.
          *
-         *     Assumed ([P33](assumptions.html#P33)): `updatedAt` is sent, as in every
-         *     `verification.*` webhook; the service's documentation lists it in the
+         *     Assumed ([P33](assumptions.html#P33)): `updatedAt` may be absent, as it
+         *     is from the create answer; the service's documentation lists it in the
          *     webhook data and says only that the create answer lacks it.
          */
         VerificationCreatedEventData: components["schemas"]["VerificationEventData"] & {
@@ -1810,7 +1869,7 @@ export interface components {
              * @enum {string}
              */
             status?: "created";
-            collectedRequirements?: components["schemas"]["PendingCollectedRequirement"][];
+            collectedRequirements?: components["schemas"]["PendingCollectedRequirement"][] | null;
         };
         /**
          * @description Webhook `verification.created`: a verification is created.
@@ -1886,50 +1945,55 @@ export interface components {
         /**
          * @description A phone number of the user.
          *
-         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
-         *     always sent; the service's documentation marks none of them optional.
+         *     Not documented: whether each field is always sent; each may be absent or
+         *     `null`.
          */
         UserPhoneNumber: {
-            phoneNumber: components["schemas"]["E164PhoneNumber"];
-            createdAt: components["schemas"]["Timestamp"];
+            /** @description The phone number, E.164. */
+            phoneNumber?: components["schemas"]["E164PhoneNumber"] | null;
+            createdAt?: components["schemas"]["Timestamp"] | null;
             /** @description Whether the number is verified, by the service or by the partner. */
-            verified: boolean;
+            verified?: boolean | null;
         };
         /**
          * @description A name the user has had; an entry of the name history.
          *
-         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
-         *     always sent; the service's documentation marks none of them optional.
+         *     Not documented: whether each field is always sent; each may be absent or
+         *     `null`.
          */
         UserName: {
             /** @example Lena */
-            firstName: string;
+            firstName?: string | null;
             /** @example Hoffmann */
-            lastName: string;
-            createdAt: components["schemas"]["Timestamp"];
+            lastName?: string | null;
+            createdAt?: components["schemas"]["Timestamp"] | null;
         };
         /**
          * @description A partner-side identifier linked to the user. A user with more than one
          *     entry has several partner accounts.
          *
-         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
-         *     always sent; the service's documentation marks none of them optional.
+         *     Not documented: whether each field is always sent; each may be absent or
+         *     `null`.
          */
         ExternalUser: {
             /**
              * @description The partner-side user identifier given when a verification was created (`externalUserId`).
              * @example 3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90
              */
-            id: string;
-            createdAt: components["schemas"]["Timestamp"];
+            id?: string | null;
+            createdAt?: components["schemas"]["Timestamp"] | null;
         };
         /**
          * @description `data` of the `user.*` webhooks: the user, identified by `userId`. Field
          *     shapes are those of the User resource; `firstName`, `lastName` and
          *     `dateOfBirth` are optional: each may be absent.
          *
-         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
-         *     always sent; the service's documentation marks none of them optional.
+         *     Assumed ([P8](assumptions.html#P8)): `userId` is always sent, as the
+         *     identifier of the user the webhook is about.
+         *
+         *     Not documented: whether the other fields are always sent (after
+         *     `user.deleted` the user's data is gone). The service's documentation
+         *     lists them without saying so, so each may be absent or `null`.
          */
         UserEventData: {
             /**
@@ -1937,21 +2001,51 @@ export interface components {
              * @example e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53
              */
             userId: string;
-            /** @example Lena */
-            firstName?: string;
-            /** @example Hoffmann */
-            lastName?: string;
+            /**
+             * @description Optional; may be absent or `null`.
+             * @example Lena
+             */
+            firstName?: string | null;
+            /**
+             * @description Optional; may be absent or `null`.
+             * @example Hoffmann
+             */
+            lastName?: string | null;
             /**
              * @description Date of birth; may be `null` or absent. Its format is not documented.
              * @example 1991-07-23
              */
             dateOfBirth?: string | null;
-            createdAt: components["schemas"]["Timestamp"];
-            estimatedAge: components["schemas"]["EstimatedAge"];
-            phoneNumbers: components["schemas"]["UserPhoneNumber"][];
-            /** @description History of the user's names. */
-            names: components["schemas"]["UserName"][];
-            externalUsers: components["schemas"]["ExternalUser"][];
+            /**
+             * @description Creation time of the user.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            createdAt?: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description The service's estimate of the user's age (see `EstimatedAge`).
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            estimatedAge?: components["schemas"]["EstimatedAge"] | null;
+            /**
+             * @description Phone numbers of the user.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            phoneNumbers?: components["schemas"]["UserPhoneNumber"][] | null;
+            /**
+             * @description History of the user's names.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            names?: components["schemas"]["UserName"][] | null;
+            /**
+             * @description Partner-side identifiers linked to the user.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            externalUsers?: components["schemas"]["ExternalUser"][] | null;
         };
         /**
          * @description Webhook `user.created`: a new user account is created.
@@ -2082,10 +2176,11 @@ export interface components {
             data: components["schemas"]["UserEventData"];
         };
         /**
-         * @description `data` of the `shareholder.verified` webhook.
+         * @description `data` of the `shareholder.verified` webhook. `isShareholder` is always
+         *     `true`.
          *
-         *     Assumed ([P8](assumptions.html#P8)): the fields marked required are
-         *     always sent; the service's documentation marks none of them optional.
+         *     Assumed ([P8](assumptions.html#P8)): `userId` is always sent, as the
+         *     identifier of the user the webhook is about.
          */
         ShareholderEventData: {
             /**
@@ -2099,8 +2194,12 @@ export interface components {
              * @enum {boolean}
              */
             isShareholder: true;
-            /** @description The partner-side identifiers linked to the user. */
-            externalUserIds: string[];
+            /**
+             * @description The partner-side identifiers linked to the user.
+             *
+             *     Not documented: whether it is always sent; it may be absent or `null`.
+             */
+            externalUserIds?: string[] | null;
         };
         /**
          * @description Webhook `shareholder.verified`: a verification of the user completed and the user is verified as shareholder. Sent every time this happens, not only the first time.
@@ -2320,6 +2419,13 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "Passport" | "Government Issued Photo ID" | "Driver License";
+        /**
+         * @description A document date. The field is declared as a date-time, but the date form
+         *     `YYYY-MM-DD` also appears in responses, so both forms are accepted.
+         * @example 2031-05-11
+         * @example 2031-05-11T00:00:00.000Z
+         */
+        DocumentDate: components["schemas"]["Timestamp"] | components["schemas"]["CalendarDate"];
         /**
          * @description An identity document of the user.
          *

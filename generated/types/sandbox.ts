@@ -542,12 +542,17 @@ export interface components {
              * @enum {string}
              */
             type: "firstAndLastName";
-            /** @description The collected name; `null` until collected. */
+            /**
+             * @description The collected name; `null` until collected.
+             *
+             *     Not documented: whether both fields are always sent; each may be
+             *     absent or `null`.
+             */
             result: {
                 /** @example Lena */
-                firstName: string;
+                firstName?: string | null;
                 /** @example Schulz */
-                lastName: string;
+                lastName?: string | null;
             } | null;
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
@@ -570,26 +575,18 @@ export interface components {
              * @enum {string}
              */
             type: "dateOfBirth";
-            /** @description The collected date of birth; `null` until collected. */
+            /**
+             * @description The collected date of birth (`YYYY-MM-DD`); `null` until collected.
+             *
+             *     Not documented: whether `dateOfBirth` is always sent; it may be absent
+             *     or `null`.
+             */
             result: {
-                dateOfBirth: components["schemas"]["CalendarDate"];
+                dateOfBirth?: components["schemas"]["CalendarDate"] | null;
             } | null;
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
         };
-        /**
-         * Format: date-time
-         * @description RFC 3339 / ISO 8601 date-time.
-         * @example 2026-03-14T09:26:53.589Z
-         */
-        Timestamp: string;
-        /**
-         * @description A document date. The field is declared as a date-time, but the date form
-         *     `YYYY-MM-DD` also appears in responses, so both forms are accepted.
-         * @example 2031-05-11
-         * @example 2031-05-11T00:00:00.000Z
-         */
-        DocumentDate: components["schemas"]["Timestamp"] | components["schemas"]["CalendarDate"];
         /**
          * @description Identity document data collected from the end user.
          *
@@ -605,6 +602,9 @@ export interface components {
             /**
              * @description Data read from the document; `null` until collected. `issuingAuthority`
              *     and `placeOfIssue` may be `null`.
+             *
+             *     Not documented: whether every field is always sent; each may be absent
+             *     or `null`.
              */
             result: {
                 /**
@@ -613,33 +613,45 @@ export interface components {
                  *     `Passport`, `Government Issued Photo ID` and `Driver License`.
                  * @example Passport
                  */
-                type: string;
+                type?: string | null;
                 /** @example Lena */
-                firstName: string;
+                firstName?: string | null;
                 /** @example Schulz */
-                lastName: string;
+                lastName?: string | null;
                 /**
                  * @description Date of birth as read from the document.
                  * @example 1991-07-23
                  */
-                dateOfBirth: string;
+                dateOfBirth?: string | null;
                 /** @example Leipzig */
-                placeOfBirth: string;
+                placeOfBirth?: string | null;
                 /** @example DEU */
-                nationality: string;
+                nationality?: string | null;
                 /**
                  * @description Serial number of the document.
                  * @example C01X00T47
                  */
-                serialNo: string;
-                /** @example 2031-05-11 */
-                expiryAt: components["schemas"]["DocumentDate"];
-                /** @example 2021-05-12 */
-                issuedAt: components["schemas"]["DocumentDate"];
+                serialNo?: string | null;
+                /**
+                 * @description Expiry date of the document.
+                 *
+                 *     Not documented: the form of this date; any string is accepted
+                 *     (`YYYY-MM-DD` and date-times appear on the user's documents).
+                 * @example 2031-05-11
+                 */
+                expiryAt?: string | null;
+                /**
+                 * @description Issue date of the document.
+                 *
+                 *     Not documented: the form of this date; any string is accepted
+                 *     (`YYYY-MM-DD` and date-times appear on the user's documents).
+                 * @example 2021-05-12
+                 */
+                issuedAt?: string | null;
                 /** @example Stadt Leipzig */
-                issuingAuthority: string | null;
+                issuingAuthority?: string | null;
                 /** @example Leipzig */
-                placeOfIssue: string | null;
+                placeOfIssue?: string | null;
             } | null;
             /** @description Whether the service has verified the collected data. */
             verified: boolean;
@@ -657,12 +669,17 @@ export interface components {
              * @enum {string}
              */
             type: "phoneNumbers";
-            /** @description The collected phone numbers; `null` until collected. */
+            /**
+             * @description The collected phone numbers; `null` until collected.
+             *
+             *     Not documented: whether `objects`, and each entry's `phoneNumber`, are
+             *     always sent; each may be absent or `null`.
+             */
             result: {
-                objects: {
+                objects?: {
                     /** @example +4915112345678 */
-                    phoneNumber: string;
-                }[];
+                    phoneNumber?: string | null;
+                }[] | null;
             } | null;
             /** @description Absent for `phoneNumbers` entries. */
             verified?: never;
@@ -732,12 +749,18 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * Format: date-time
+         * @description RFC 3339 / ISO 8601 date-time.
+         * @example 2026-03-14T09:26:53.589Z
+         */
+        Timestamp: string;
+        /**
          * @description A verification session.
          *
          *     Assumed ([P8](assumptions.html#P8)): fields the partner did not supply at
          *     creation (`phoneNumbers`, `requirements`, `firstName`, `lastName`,
          *     `errorRedirectUrl`, `reason`, `author`, `metadata` and the deprecated
-         *     fields) may be absent; the other fields are always present.
+         *     fields) may be absent or `null`; the other fields are always present.
          */
         Verification: {
             /**
@@ -754,59 +777,59 @@ export interface components {
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers`. The phone number of the verification.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              * @example +4915112345678
              */
-            phoneNumber?: string;
+            phoneNumber?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by `phoneNumbers[].isVerified`. Whether the phone number is verified.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            isPhoneNumberVerified?: boolean;
+            isPhoneNumberVerified?: boolean | null;
             /**
              * @description Phone numbers of the verification.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `phoneNumbers`, which is optional in
              *     the create request.
              */
-            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][];
+            phoneNumbers?: components["schemas"]["VerificationPhoneNumber"][] | null;
             /**
              * @description First name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Lena
              */
-            firstName?: string;
+            firstName?: string | null;
             /**
              * @description Last name as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Schulz
              */
-            lastName?: string;
+            lastName?: string | null;
             /**
              * @deprecated
              * @description Deprecated, replaced by a `firstAndLastName` entry in `requirements`.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            requireFirstAndLastName?: boolean;
+            requireFirstAndLastName?: boolean | null;
             /**
              * @description The data the end user must provide.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
              *     verification was created without `requirements`, which is optional in
              *     the create request.
              */
-            requirements?: components["schemas"]["Requirement"][];
+            requirements?: components["schemas"]["Requirement"][] | null;
             /** @description The data collected so far; `result` is `null` until collected. */
             collectedRequirements: components["schemas"]["CollectedRequirement"][];
             /**
@@ -834,35 +857,35 @@ export interface components {
             /**
              * @description Where the end user goes on error (for example an expired token).
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example https://app.northwind-mobility.example/verification/error
              */
-            errorRedirectUrl?: string;
+            errorRedirectUrl?: string | null;
             /**
              * @description The `reason` given when the verification was created.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example Age check before the first e-scooter rental
              */
-            reason?: string;
+            reason?: string | null;
             /**
              * @description Who created the verification, as supplied by the partner.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     supplied none.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner supplied none.
              * @example onboarding-service
              */
-            author?: string;
+            author?: string | null;
             status: components["schemas"]["VerificationStatus"];
             /**
              * @description Key-value data the partner supplied at creation.
              *
-             *     Assumed ([P8](assumptions.html#P8)): may be absent when the partner
-             *     did not send it at creation.
+             *     Assumed ([P8](assumptions.html#P8)): may be absent or `null` when the
+             *     partner did not send it at creation.
              */
-            metadata?: components["schemas"]["Metadata"];
+            metadata?: components["schemas"]["Metadata"] | null;
             /** @description Expiry time of the session; when reached while the session is `created`, `started` or `waitingForUserInput`, the status becomes `expired`. */
             validTo: components["schemas"]["Timestamp"];
             /** @description Creation time. */

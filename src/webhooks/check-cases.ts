@@ -57,7 +57,8 @@ function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
     eventId: fresh(),
     data: { ...createdExample.data, verificationId },
   };
-  const updatedAt = laterBy(created.data.updatedAt, 7 * 60_000);
+  // The event's own time stands in where a verification.created lacks updatedAt (P33).
+  const updatedAt = laterBy(created.data.updatedAt ?? created.createdAt, 7 * 60_000);
   const updated: WebhookEventOf<'verification.updated'> = {
     ...updatedExample,
     eventId: fresh(),

@@ -46,9 +46,10 @@ export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
   // it the only branch of the union that could match.
   const { events, defs } = webhookSchemas;
   const { checked, originalIndexes } = withoutAddedVariants(payload);
-  return schemaIssues(checked, defs[events[eventType as string]], defs)
-    .filter((issue) => !isNewEnumValue(issue))
-    .map(({ path, message }) => ({ path: originalPath(path, originalIndexes), message }));
+  return withoutNewValues(schemaIssues(checked, defs[events[eventType as string]], defs)).map(({ path, message }) => ({
+    path: originalPath(path, originalIndexes),
+    message,
+  }));
 }
 
 /** Whether this version of the package knows the event type (and so validates its data). */
@@ -62,6 +63,22 @@ export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is Webho
 // A value outside a documented list inside data is not refused by itself;
 // where the list decides a branch (a oneOf, an if), the branch still decides.
 const isNewEnumValue = (issue: SchemaIssue) => issue.keyword === 'enum' && issue.path.startsWith('/data/');
+
+/**
+ * The issues without those a new value in a documented list raises (P38):
+ * its `enum` issue, and, where the list may also be `null` (an `anyOf` of
+ * the list and `null`, as `estimatedAge`), the `anyOf` issue at the same
+ * place when nothing else is wrong there.
+ */
+function withoutNewValues(issues: SchemaIssue[]): SchemaIssue[] {
+  const newValueAt = new Set(issues.filter(isNewEnumValue).map((issue) => issue.path));
+  const onlyNewValue = (path: string) =>
+    issues.every((issue) => issue.path !== path || issue.keyword === 'enum' || issue.keyword === 'anyOf');
+  return issues.filter(
+    (issue) =>
+      !isNewEnumValue(issue) && !(issue.keyword === 'anyOf' && newValueAt.has(issue.path) && onlyNewValue(issue.path)),
+  );
+}
 
 // The collected requirement types of the partner document; the `satisfies`
 // fails to compile when the document gains or loses one.

@@ -77,14 +77,19 @@ export class WebhookStore extends DurableObject<Env> {
     switch (event.dataType) {
       case 'verification': {
         const path = { verificationId: event.data.verificationId };
-        await this.keep(`verification ${path.verificationId}`, event.data.updatedAt, event.data, async () => {
-          const { data, error, response } = await partner().GET('/verifications/{verificationId}', {
-            params: { path },
-          });
-          if (response.status === 404) return undefined; // unknown to the service (a test's event): keep what is stored
-          if (error) throw new Error(`GET /verifications/${path.verificationId}: ${JSON.stringify(error)}`);
-          return data;
-        });
+        await this.keep(
+          `verification ${path.verificationId}`,
+          event.data.updatedAt ?? event.createdAt,
+          event.data,
+          async () => {
+            const { data, error, response } = await partner().GET('/verifications/{verificationId}', {
+              params: { path },
+            });
+            if (response.status === 404) return undefined; // unknown to the service (a test's event): keep what is stored
+            if (error) throw new Error(`GET /verifications/${path.verificationId}: ${JSON.stringify(error)}`);
+            return data;
+          },
+        );
         break;
       }
       case 'user': {
@@ -108,9 +113,8 @@ export class WebhookStore extends DurableObject<Env> {
   }
 
   // Keeps `data` when `eventTime` (compared as a time, not a string) is later
-  // than what is stored; on a tie, or with no time to compare (the documents
-  // do not say that verification.created carries updatedAt), keeps what
-  // `read` answers instead: undefined when the service does not know the
+  // than what is stored; on a tie, or with a time that cannot be read, keeps
+  // what `read` answers instead: undefined when the service does not know the
   // record. Other events may be handled while `read` waits for the service:
   // what is stored is looked at again after it.
   private async keep(

@@ -7,17 +7,38 @@ import type { components } from '../../../generated/types/partner.js';
 type S = components['schemas'];
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * An object as the sandbox sends it: every field present and none `null`,
+ * where the reference lets the service leave a field out or send it `null`
+ * (P8). The sandbox is never kinder than the service: it sends the whole
+ * object, which is one of the shapes the service may send.
+ */
+type Whole<T> = { [K in keyof T]-?: Exclude<T[K], null | undefined> };
+/** The fields that echo the partner's optional create input (P8): the sandbox leaves out what was not sent, and never sends `null`. */
+type Echoed =
+  | 'phoneNumber'
+  | 'isPhoneNumberVerified'
+  | 'firstName'
+  | 'lastName'
+  | 'requireFirstAndLastName'
+  | 'errorRedirectUrl'
+  | 'reason'
+  | 'author'
+  | 'metadata';
+type VerificationData = Omit<S['Verification'], Echoed | 'phoneNumbers' | 'requirements'> & {
+  [K in Echoed]?: Exclude<S['Verification'][K], null>;
+} & Whole<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>;
+
 export type VerificationStatus = S['VerificationStatus'];
-export type DocumentData = NonNullable<S['CollectedDocument']['result']> & {
-  type: S['DocumentType'];
-  issuingAuthority: string;
-  placeOfIssue: string;
-};
+export type DocumentData = Whole<NonNullable<S['CollectedDocument']['result']>> & { type: S['DocumentType'] };
 export type PersonName = { firstName: string; lastName: string };
+type UserPhoneNumber = Whole<S['UserPhoneNumber']>;
+type ExternalUser = Whole<S['ExternalUser']>;
+type UserName = Whole<S['UserName']>;
 
 export interface StoredVerification {
   /** The sandbox always answers `phoneNumbers` and `requirements` (empty lists when none were sent), which the service may leave out (P8). */
-  data: Mutable<S['Verification'] & Required<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>>;
+  data: Mutable<VerificationData>;
   token: string;
   activities: S['UserActivity'][];
   /** Device ids in order of first use. */
@@ -45,14 +66,14 @@ export interface StoredUser {
   id: string;
   createdAt: string;
   updatedAt: string;
-  phoneNumbers: S['UserPhoneNumber'][];
-  externalUsers: S['ExternalUser'][];
+  phoneNumbers: UserPhoneNumber[];
+  externalUsers: ExternalUser[];
   firstName?: string;
   lastName?: string;
   dateOfBirth?: string | null;
   estimatedAge: S['EstimatedAge'];
   image: string;
-  names: S['UserName'][];
+  names: UserName[];
   documents: S['UserDocument'][];
   shares: S['Shares'];
   /** Completed verifications whose data the user holds, oldest first. */
