@@ -52,9 +52,9 @@ describe('the packed tarball', () => {
   // three documents and their request validators compiled (about 88 KiB of
   // it): it cannot read the package's files where it runs (K3); the
   // maintainers' guides stay out (K5).
-  it('is under 528 KiB packed and carries no screenshots', () => {
+  it('is under 552 KiB packed and carries no screenshots', () => {
     expect(packed.files.filter((f) => /\.(jpe?g|png)$/.test(f.path))).toEqual([]);
-    expect(packed.size).toBeLessThan(528 * 1024);
+    expect(packed.size).toBeLessThan(552 * 1024);
   });
 
   it('installs three packages at most: itself, openapi-fetch and what openapi-fetch needs', () => {

@@ -277,9 +277,10 @@ describe('audit findings: answers hold what the documents state, not more', () =
       const body = webhookExample(event);
       wantValid(webhookValidator(event), { ...body, data: lean(body.data) }, event);
     }
-    // Present, they keep their documented shapes; collectedRequirements stays required.
-    wantInvalid(verification, { ...completed(), phoneNumbers: null }, 'phoneNumbers null');
-    wantInvalid(verification, { ...completed(), requirements: null }, 'requirements null');
+    // null too, as the documents do not forbid it (P8); a wrong shape is still refused, and collectedRequirements stays required.
+    wantValid(verification, { ...completed(), phoneNumbers: null }, 'phoneNumbers null');
+    wantValid(verification, { ...completed(), requirements: null }, 'requirements null');
+    wantInvalid(verification, { ...completed(), requirements: 'document' }, 'requirements a string');
     wantInvalid(verification, without(lean(completed()), 'collectedRequirements'), 'without collectedRequirements');
     for (const key of ['get /verifications/{verificationId}', 'post /verifications']) {
       const schema = responseSchema(key, key.startsWith('post') ? '201' : '200');

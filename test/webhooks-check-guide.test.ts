@@ -58,7 +58,7 @@ export async function handleWebhook(request: Request, env: { AUTH_KEY: string; P
   handled.add(event.eventId);
   store.acted.set(event.eventId, (store.acted.get(event.eventId) ?? 0) + 1);
   if (event.dataType === 'verification') {
-    const at = Date.parse(event.data.updatedAt);
+    const at = Date.parse(event.data.updatedAt ?? event.createdAt);
     const stored = store.verifications.get(event.data.verificationId);
     const replaces =
       stored === undefined || flaw === 'last-write-wins' || (flaw === 'tie-overwrites' ? at >= stored.at : at > stored.at);

@@ -20,8 +20,8 @@ interface Env {
   WEBHOOKS: DurableObjectNamespace<WebhookStore>;
 }
 
-type Data = { status?: string; updatedAt?: string; [field: string]: unknown } | null; // null: a deleted user
-const time = (iso: string | undefined) => (iso === undefined ? Number.NaN : Date.parse(iso));
+type Data = { status?: string; updatedAt?: string | null; [field: string]: unknown } | null; // null: a deleted user
+const time = (iso: string | null | undefined) => (iso == null ? Number.NaN : Date.parse(iso));
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
