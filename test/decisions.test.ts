@@ -3,15 +3,18 @@
 // guides/maintainers-decisions.md); the published descriptions mark a statement that rests on one with
 // `Assumed ([P1](assumptions.html#P1)): …`, and the docs publish the list as
 // generated/docs/assumptions.html. These tests keep the three in step and the
-// published text in the service's voice.
-import { readFileSync, readdirSync } from 'node:fs';
+// published text in the service's voice, hold every bound an answer carries to
+// its row of the strictness table, and every link of the rendered docs to a
+// page and entry that exists (webhook-delivery.html, built from the guide, too).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
-import { ASSUMED_MARKER, MAINTAINER_TALK, decisionRows } from '../scripts/lib/doc-pages.mjs';
+import { ASSUMED_MARKER, MAINTAINER_TALK, decisionRows, webhookDeliveryPage } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { documentTexts } from './helpers/document-texts.js';
-import { deref, loadBundle, operationsOf } from './helpers/openapi.js';
+import { documentTexts, markdownTables } from './helpers/document-texts.js';
+import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import { REQUEST_ONLY_SCHEMAS } from './helpers/partner-document.js';
 
 const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
 const maintainers = readFileSync(path.join(ROOT, 'guides', 'maintainers-decisions.md'), 'utf8');
@@ -163,6 +166,51 @@ describe('DECISIONS.md', () => {
   });
 });
 
+describe('answer constraints are recorded in the strictness table', () => {
+  const table = decisions.slice(
+    decisions.indexOf('| Constraint in answers or webhooks |'),
+    decisions.indexOf('## v2 read API'),
+  );
+
+  it('every numeric bound on a field of an answer or webhook is named, with its value, in a row of the table', () => {
+    const bounds: { field: string; rule: string }[] = [];
+    // Component schemas that an answer or a webhook uses; request-only schemas are strict by policy.
+    const requestOnly = new Set(REQUEST_ONLY_SCHEMAS);
+    const note = (field: string, s: Json) => {
+      for (const key of ['minimum', 'maximum']) if (key in s) bounds.push({ field, rule: `${key}: ${s[key]}` });
+    };
+    for (const doc of [loadBundle('v2'), loadBundle('partner')]) {
+      const visit = (node: Json) => {
+        if (!node || typeof node !== 'object') return;
+        for (const [key, value] of Object.entries(node)) {
+          if (['examples', 'example', 'enum', 'const', 'default'].includes(key)) continue;
+          if (key === 'properties') {
+            for (const [prop, schema] of Object.entries(value as Json)) {
+              note(prop, schema);
+              visit(schema);
+            }
+          } else visit(value);
+        }
+      };
+      for (const [name, schema] of Object.entries(doc.components.schemas)) {
+        if (requestOnly.has(name)) continue;
+        // A named schema such as `Count` is the field `count` wherever it is used.
+        note(`${name[0].toLowerCase()}${name.slice(1)}`, schema);
+        visit(schema);
+      }
+    }
+    expect(bounds.length).toBeGreaterThan(0);
+    const rows = table.split('\n').filter((line) => line.startsWith('| '));
+    for (const { field, rule } of bounds) {
+      const row = rows.find((r) => r.includes(`\`${field}\``) && r.includes(rule));
+      expect(
+        row,
+        `\`${field}\` has \`${rule}\` in answers; record it in the strictness table of DECISIONS.md`,
+      ).toBeDefined();
+    }
+  });
+});
+
 describe('the published assumptions page (generated/docs/assumptions.html)', () => {
   const html = readFileSync(path.join(ROOT, 'generated', 'docs', 'assumptions.html'), 'utf8');
   const text = html.replace(/<[^>]+>/g, ' ');
@@ -239,5 +287,75 @@ describe('the rendered docs (generated/docs/*.html)', () => {
         'index.html',
       ].sort(),
     );
+  });
+
+  it('every relative link of the bundles lands on a page of the docs, a named assumption on its entry', () => {
+    const landed = new Set<string>();
+    for (const { api, doc } of bundles)
+      for (const { at, text } of documentTexts(doc))
+        for (const [, href] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+          if (/^https?:/.test(href)) continue;
+          const [file, anchor] = href.split('#');
+          expect(existsSync(path.join(dir, file)), `${api}${at} links ${href}`).toBe(true);
+          if (anchor)
+            expect(readFileSync(path.join(dir, file), 'utf8'), `${api}${at} links ${href}`).toContain(`id="${anchor}"`);
+          landed.add(file);
+        }
+    expect([...landed]).toEqual(expect.arrayContaining(['assumptions.html', 'webhook-delivery.html']));
+  });
+});
+
+describe('the webhook delivery page (webhook-delivery.html)', () => {
+  const dir = path.join(ROOT, 'generated', 'docs');
+  const guide = readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8');
+  const page = readFileSync(path.join(dir, 'webhook-delivery.html'), 'utf8');
+  /** The text of an HTML fragment as a reader sees it. */
+  const htmlText = (html: string) =>
+    html
+      .replace(/<[^>]+>/g, '')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ')
+      .trim();
+
+  it("shows the guide's delivery table: its column headings and every row, cell by cell", () => {
+    const [table] = markdownTables(guide.slice(guide.indexOf('<!-- published: webhook-delivery')));
+    const headings = [...page.matchAll(/<th>([\s\S]*?)<\/th>/g)].map((m) => htmlText(m[1]));
+    const rows = [...page.matchAll(/<tr>([\s\S]*?)<\/tr>/g)]
+      .slice(1)
+      .map((m) => [...m[1].matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => htmlText(c[1])));
+    expect(table.rows.length).toBeGreaterThan(0);
+    const stale = 'webhook-delivery.html is older than the table in guides/webhooks.md: run npm run build';
+    expect(headings, stale).toEqual(table.header);
+    expect(rows, stale).toEqual(table.rows);
+  });
+
+  it('links only pages of the docs, and each link lands: a named assumption on its entry', () => {
+    const hrefs = [...page.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual(
+      expect.arrayContaining(['./index.html', './partner.html', 'assumptions.html#P53', 'assumptions.html#P23']),
+    );
+    for (const href of hrefs) {
+      expect(href, 'a link off the docs site').not.toMatch(/^[a-z]+:|^\/\//);
+      const [file, anchor] = href.split('#');
+      expect(existsSync(path.join(dir, file)), href).toBe(true);
+      if (anchor) expect(readFileSync(path.join(dir, file), 'utf8'), href).toContain(`id="${anchor}"`);
+    }
+  });
+
+  it('is built from the marked part only, its links into guides kept as text, and refused when the mark is missing or the text names a file', () => {
+    const marked = (text: string) =>
+      `# Guide\n\nBefore.\n\n<!-- published: webhook-delivery -->\n\n${text}\n\n<!-- /published -->\n\nAfter [the sandbox](sandbox.md).\n`;
+    const built = webhookDeliveryPage(marked('Retries go on ([sandbox](sandbox.md#retries)); assumed, P23.'));
+    expect(htmlText(built)).toContain('Retries go on (sandbox); assumed, P23.');
+    expect(built).toContain('<a href="assumptions.html#P23">P23</a>');
+    expect(built).not.toMatch(/Before\.|After /);
+    expect(() => webhookDeliveryPage('# Guide\n\nNo mark here.\n')).toThrow(
+      /no part marked <!-- published: webhook-delivery -->/,
+    );
+    expect(() => webhookDeliveryPage(marked('As openapi/DECISIONS.md says.'))).toThrow(/which partners cannot follow/);
   });
 });

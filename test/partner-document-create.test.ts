@@ -80,6 +80,10 @@ describe('create verification (operation 5)', () => {
   });
 
   it('phoneNumbers are {phoneNumber, isVerified}; requirements take the four types', () => {
+    const entry = doc.components.schemas.VerificationPhoneNumber;
+    expect(sorted(entry.required)).toEqual(['isVerified', 'phoneNumber']);
+    // E.164 is documented for user phone numbers and the filters only (P17).
+    expect(entry.properties.phoneNumber.pattern).toBeUndefined();
     wantValid(createBody, { ...full(), phoneNumbers: [{ phoneNumber: '+4915112345678', isVerified: true }] });
     wantInvalid(createBody, { ...full(), phoneNumbers: [{ phoneNumber: '+4915112345678', isVerified: 'yes' }] });
     wantInvalid(createBody, { ...full(), phoneNumbers: '+4915112345678' });
@@ -239,6 +243,8 @@ describe('revert verification (operation 6)', () => {
       REVERT_FIELDS,
       'fields of VerificationRevert',
     );
+    // Both required: the documents mark neither optional (P54).
+    expect(sorted(bodySchema('post /verifications/revert').required)).toEqual(['author', 'verificationId']);
     wantValid(request, example('RevertVerificationRequest'));
     wantValid(request, { verificationId: 'v-1', author: 'fraud-team' });
     wantInvalid(request, { verificationId: 'v-1' });

@@ -5,7 +5,7 @@
 // decision recorded in openapi/DECISIONS.md); dropping or loosening it in
 // openapi/partner makes a test fail.
 import { describe, expect, it } from 'vitest';
-import { deref } from './helpers/openapi.js';
+import { deref, type Json } from './helpers/openapi.js';
 import {
   doc,
   OPERATIONS,
@@ -38,8 +38,9 @@ describe('list queries', () => {
       expect(param.in).toBe('query');
       expect(param.required ?? false).toBe(false);
     }
-    expect(nodeAt(page.schemaPtr)).toMatchObject({ minimum: 0, default: 0 });
-    expect(nodeAt(limit.schemaPtr)).toMatchObject({ minimum: 0, maximum: 50, default: 15 });
+    // Whole numbers (P7).
+    expect(nodeAt(page.schemaPtr)).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
+    expect(nodeAt(limit.schemaPtr)).toMatchObject({ type: 'integer', minimum: 0, maximum: 50, default: 15 });
     const p = validatorAt(page.schemaPtr);
     const l = validatorAt(limit.schemaPtr);
     for (const ok of [0, 1, 100]) wantValid(p, ok, `page ${ok}`);
@@ -54,6 +55,17 @@ describe('list queries', () => {
     const count = deref(doc, schema.properties.count);
     expect(count.type).toBe('integer');
     expect(count.description).toMatch(/total/i);
+  });
+
+  it('a paged list example counts at least the entries it shows (the total across pages)', () => {
+    const lists = Object.entries(doc.components.examples as Record<string, Json>).filter(
+      ([, e]) => typeof e.value?.count === 'number',
+    );
+    expect(lists.length).toBeGreaterThan(5);
+    for (const [name, { value }] of lists) {
+      const items = Object.values(value).find(Array.isArray) as unknown[];
+      expect(value.count, name).toBeGreaterThanOrEqual(items.length);
+    }
   });
 
   describe('list verifications (operation 7)', () => {

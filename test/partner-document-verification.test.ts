@@ -46,6 +46,9 @@ describe('Verification', () => {
         `${field} ${optional ? 'may be absent' : 'is always sent (required)'}`,
       ).toBe(optional);
     }
+    for (const name of ['Verification', 'CreatedVerification', 'VerificationEventData'])
+      for (const field of ['phoneNumber', 'isPhoneNumberVerified', 'requireFirstAndLastName', 'metadata'])
+        expect(doc.components.schemas[name].required, `${name}.${field}`).not.toContain(field);
   });
 
   it('types each field as documented', () => {

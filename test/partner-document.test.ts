@@ -200,6 +200,7 @@ describe('partner and auth keys', () => {
       PARTNER_UPDATE_FIELDS,
       'fields of PartnerUpdate',
     );
+    expect(doc.components.schemas.PartnerUpdate.required).toEqual(['webhookUrl']);
     wantValid(update, { webhookUrl: 'https://partner.example/hooks' });
     wantInvalid(update, {});
     wantInvalid(update, { webhookUrl: 7 });
@@ -243,6 +244,11 @@ describe('partner and auth keys', () => {
     }
     expect(example('AuthKeyCreated').authKeys.filter((k: Json) => k.active)).toHaveLength(1);
     expect(example('AuthKeyCreated').authKeys.filter((k: Json) => !k.active).length).toBeGreaterThanOrEqual(1);
+    // A rotation's `count` counts the keys of the answer (P31).
+    for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) {
+      const { authKeys, count } = example(name);
+      expect(count, name).toBe(authKeys.length);
+    }
   });
 
   it('POST /auth-keys takes an empty object (P26)', () => {

@@ -367,6 +367,8 @@ describe('authentication and errors', () => {
       expect(valid('ValidationError', { ...base, details: [entry] }), missing).toBe(false);
     }
     expect(valid('Error', { statusCode: '400', code: 'X', message: 'y' })).toBe(false);
+    const statusCode = doc.components.schemas.Error.properties.statusCode;
+    expect([statusCode.minimum, statusCode.maximum]).toEqual([100, 599]);
   });
 
   it('every operation has several success examples', () => {
