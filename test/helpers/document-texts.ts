@@ -1,9 +1,6 @@
 // The words of the documents as readers meet them: every human-readable text
 // of a bundle with its location, and the Markdown tables of a description as
-// a browser renders them (for comparing with Redoc's <table>s), and whether
-// a statement carries the Assumed marker of its DECISIONS.md row.
-import { expect } from 'vitest';
-import { ASSUMED_MARKER } from '../../scripts/lib/doc-pages.mjs';
+// a browser renders them (for comparing with Redoc's <table>s).
 import type { Json } from './openapi.js';
 
 /** Every human-readable text of a document (description, summary, title) with its location. */
@@ -60,22 +57,4 @@ export function markdownTables(markdown: string | undefined): MarkdownTable[] {
     i = j - 1;
   }
   return tables;
-}
-
-/** A description's paragraphs and list items: the unit a marker vouches for. */
-export const paragraphs = (text: string) =>
-  text.split(/\n\s*\n|\n\s*(?=[-*] |\d+\. )/).map((p) => p.replace(/\s+/g, ' ').trim());
-
-/** The row ids marked in the paragraphs of `text` that match `claim`; [] when a matching paragraph is unmarked. */
-function markersOfClaim(text: string, claim: RegExp): string[][] {
-  return paragraphs(text)
-    .filter((p) => claim.test(p))
-    .map((p) => [...p.matchAll(ASSUMED_MARKER)].map((m) => m[1]));
-}
-
-/** Every paragraph stating `claim` carries the marker of `id`, and at least one paragraph states it. */
-export function expectMarked(text: string | undefined, claim: RegExp, id: string) {
-  const found = markersOfClaim(text ?? '', claim);
-  expect(found.length, `a paragraph matching ${claim}`).toBeGreaterThan(0);
-  for (const ids of found) expect(ids, `${claim} is stated without Assumed ([${id}](…))`).toContain(id);
 }
