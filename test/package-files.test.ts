@@ -24,9 +24,14 @@ const PARTNER_GUIDES = [
 // The guides' example projects, shipped so that their links work from the installed package.
 const EXAMPLE_PROJECTS = ['guides/examples/worker-receiver'];
 const EXAMPLE_FILES = ['wrangler.jsonc', 'worker.ts'].map((name) => `guides/examples/worker-receiver/${name}`);
-const MAINTAINER_GUIDES = ['benchmarks', 'contract', 'maintainers-decisions', 'releasing', 'testing'].map(
-  (name) => `guides/${name}.md`,
-);
+const MAINTAINER_GUIDES = [
+  'benchmarks',
+  'contract',
+  'contributing',
+  'maintainers-decisions',
+  'releasing',
+  'testing',
+].map((name) => `guides/${name}.md`);
 
 // Everything the tarball holds outside the compiled code, by name.
 const NAMED_FILES = [
