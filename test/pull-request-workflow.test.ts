@@ -89,16 +89,18 @@ describe(WORKFLOW, () => {
 });
 
 describe('.ci/run, the one CI definition', () => {
-  it("runs the README's set-up and test commands, in the README's order", () => {
+  it("runs the README's set-up and test commands, a command a line, in the README's order", () => {
     expect(setUp, "README.md's Set-up block").toEqual(
       expect.arrayContaining([expect.stringMatching(/^npm test\b/), 'npm run test:integration']),
     );
+    // A line of its own each: under `set -e`, a failing command on the left of `&&` would not stop .ci/run.
+    const commands = setUp.flatMap((line) => line.split('&&').map((c) => c.trim()));
     let at = -1;
-    for (const line of setUp) {
-      const found = ciRun.findIndex((l, i) => i > at && l === line);
+    for (const command of commands) {
+      const found = ciRun.findIndex((l, i) => i > at && l === command);
       expect(
         found,
-        `.ci/run runs \`${line}\` as a line of its own, after \`${ciRun[at] ?? 'its start'}\``,
+        `.ci/run runs \`${command}\` as a line of its own, after \`${ciRun[at] ?? 'its start'}\``,
       ).toBeGreaterThan(at);
       at = found;
     }

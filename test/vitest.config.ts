@@ -1,8 +1,9 @@
 // The fast tier, `npm test` after the lint: the tests that run in process
-// (and child Node processes of the package's own scripts and command line),
+// (and short child processes of the package's own scripts and command line),
 // with no browser, no other runtime, no Prism, no packed tarball and no git
 // clone. What starts those is the integration tier (test/integration/, its
-// own config); whole workflows in fresh clones are test/e2e/.
+// own config; guides/testing.md, "The two tiers"); whole workflows in fresh
+// clones are test/e2e/.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TSC_NATIVE } from '../scripts/lib/paths.mjs';
