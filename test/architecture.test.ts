@@ -150,6 +150,10 @@ describe('test files run side by side in one process', () => {
       .filter((f) => f.endsWith('.ts'))
       .map((f) => path.join(testDir, f)),
     ...readdirSync(path.join(testDir, 'helpers')).map((f) => path.join(testDir, 'helpers', f)),
+    // The integration tier shares one module cache per worker too.
+    ...readdirSync(path.join(testDir, 'integration'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(testDir, 'integration', f)),
   ];
   /** The code outside strings and template literals: a test may write such code into a file another process runs. */
   const outsideTemplates = (text: string) =>

@@ -1,7 +1,7 @@
 // The bundles avoid the JSON Schema forms other generators misread:
 // orval's zod output and openapi-zod-client crash on a boolean `false` schema,
 // and openapi-zod-client turns a bare `const` into z.string(), which makes its
-// zod discriminated unions throw at import. test/generators.test.ts runs the
+// zod discriminated unions throw at import. test/integration/generators.test.ts runs the
 // generators themselves; this test names the offending place in a bundle.
 import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';

@@ -1,3 +1,9 @@
+// The fast tier, `npm test` after the lint: the tests that run in process
+// (and short child processes of the package's own scripts and command line),
+// with no browser, no other runtime, no Prism, no packed tarball and no git
+// clone. What starts those is the integration tier (test/integration/, its
+// own config; guides/testing.md, "The two tiers"); whole workflows in fresh
+// clones are test/e2e/.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TSC_NATIVE } from '../scripts/lib/paths.mjs';
@@ -5,15 +11,13 @@ import { TSC_NATIVE } from '../scripts/lib/paths.mjs';
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['test/**/*.test.ts'],
-    // The end-to-end tests run by `npm run test:e2e`, with their own config.
-    exclude: ['test/e2e/**', '**/node_modules/**'],
-    globalSetup: ['test/helpers/mock-servers.ts', 'test/helpers/packed-setup.ts'],
+    // The files directly in test/: test/integration/ and test/e2e/ have their own configs.
+    include: ['test/*.test.ts'],
     reporters: ['default', './test/helpers/file-times-reporter.ts'],
     // Two files side by side, one per core: the suite is bound by CPU (its
-    // processes, Chromium's and Prism's included, keep both cores busy), and a
-    // third worker only added a third copy of every shared module (measured:
-    // 128 s with 2 workers, 135-150 s with 3).
+    // processes keep both cores busy), and a third worker only added a third
+    // copy of every shared module (measured on the whole suite before the
+    // tiers: 128 s with 2 workers, 135-150 s with 3).
     maxWorkers: 2,
     // Each worker runs file after file with one module cache: a fresh process
     // per file cost about 45 s of CPU per run (starting Node and vitest,
@@ -32,7 +36,7 @@ export default defineConfig({
       enabled: true,
       // The native TypeScript 7 (scripts/lib/paths.mjs): 3 s of CPU where TypeScript 5 takes 17 s.
       checker: TSC_NATIVE,
-      include: ['test/**/*.test-d.ts'],
+      include: ['test/*.test-d.ts'],
       tsconfig: 'test/tsconfig.json',
     },
   },

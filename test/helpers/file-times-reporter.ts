@@ -2,8 +2,9 @@
 // tests) and the run's wall time to test-results/test-times.json, for
 // `npm run test-times`, which prints them slowest first. (vitest's
 // JSON report times a file from its first test to its last, without the
-// beforeAll where the slow set-up lives.) Only a run of every test file
-// writes it: a run of one file leaves the last full run's times alone.
+// beforeAll where the slow set-up lives.) Only a run of every file of the
+// fast tier (the files directly in test/) writes it: a run of one file leaves
+// the last full run's times alone.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

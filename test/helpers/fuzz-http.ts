@@ -1,5 +1,5 @@
 // Sending fuzzed requests and judging the answers, for test/fuzz-sandbox.test.ts
-// and test/fuzz-prism.test.ts: the raw request over node:http, the documented
+// and test/integration/fuzz-prism.test.ts: the raw request over node:http, the documented
 // operation a request target reaches (matched as the sandbox's router does),
 // the schema the document declares for an answer and the answer checked
 // against it, and the counts and mismatches a run prints.

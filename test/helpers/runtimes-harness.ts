@@ -1,8 +1,8 @@
 // Running a test's bundled module where partners' code runs without Node:
 // Cloudflare's workerd (no nodejs_compat), one process serving it as a
 // Worker, and headless Chromium, one launch loading it in a page. For
-// test/runtime-webhooks.test.ts, test/runtime-sandbox-fetch.test.ts and
-// test/runtime-worker-receiver.test.ts.
+// test/integration/runtime-webhooks.test.ts, test/integration/runtime-sandbox-fetch.test.ts and
+// test/integration/runtime-worker-receiver.test.ts.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';

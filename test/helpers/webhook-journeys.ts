@@ -4,8 +4,8 @@
 // partner and by a new session for the same number), played on the local
 // sandbox through its partner and control APIs, for the tests that feed a
 // webhook receiver what they emit and compare its final view with the
-// service's: test/webhook-receivers.test.ts and
-// test/runtime-worker-receiver.test.ts.
+// service's: test/integration/webhook-receivers.test.ts and
+// test/integration/runtime-worker-receiver.test.ts.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPartnerClient } from '../../src/partner.js';

@@ -1,5 +1,5 @@
 // Part: `npm run dev`'s edit loop. On a scratch copy of the project (as
-// test/dev.test.ts runs it), openapi/partner/paths/verifications.yaml is
+// test/integration/dev.test.ts runs it), openapi/partner/paths/verifications.yaml is
 // saved the way editors save (an edited copy written beside it and renamed
 // over it), and the time runs from that rename to the served partner.html
 // showing the edit: the reload event the open page gets, then the page

@@ -2,7 +2,7 @@
 // function of the installed package, bundled as wrangler bundles them
 // (esbuild, browser platform, minified ESM), beside the same receiver written
 // with two libraries made for verifying webhooks. Shared by the bench (part 3)
-// and test/edge-bundles.test.ts, which asserts the budgets.
+// and test/integration/edge-bundles.test.ts, which asserts the budgets.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // Part 5: what a consumer installs. Tarball size, runtime dependencies, the
 // time to type-check test/fixtures/consumer against the packed tarball
-// installed in a scratch project (as test/consumer.test.ts does), and what
+// installed in a scratch project (as test/integration/consumer.test.ts does), and what
 // the sandbox's two doors weigh bundled.
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -19,7 +19,7 @@ import { request } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
-import { freePort, mockDocumentOf, startPrism } from '../scripts/lib/prism.mjs';
+import { freePort, mockDocumentOf, startPrism } from '../../scripts/lib/prism.mjs';
 import {
   checkAnswer,
   Counts,
@@ -31,9 +31,9 @@ import {
   type Answer,
   type Api,
   type RouteMatch,
-} from './helpers/fuzz-http.js';
-import { deref, type Json } from './helpers/openapi.js';
-import { headersFor, requestsForDocument, type FuzzRequest } from './helpers/request-arbitraries.js';
+} from '../helpers/fuzz-http.js';
+import { deref, type Json } from '../helpers/openapi.js';
+import { headersFor, requestsForDocument, type FuzzRequest } from '../helpers/request-arbitraries.js';
 
 const RUNS = { prismV2: 400, prismPartner: 600 };
 

@@ -21,10 +21,10 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { TRY_IT_SCRIPT } from '../scripts/lib/try-it/build.mjs';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
-import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json } from './helpers/openapi.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { TRY_IT_SCRIPT } from '../../scripts/lib/try-it/build.mjs';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json } from '../helpers/openapi.js';
 import {
   expectClean,
   openPage,
@@ -34,7 +34,7 @@ import {
   SHOTS,
   openDocsBrowser,
   withoutChromium,
-} from './helpers/redoc-page.js';
+} from '../helpers/redoc-page.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DOCS = path.join(ROOT, 'generated', 'docs');

@@ -23,12 +23,12 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'nod
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIS } from '../scripts/lib/apis.mjs';
-import { ASSUMED_MARKER } from '../scripts/lib/doc-pages.mjs';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { cellText, documentTexts, markdownTables } from './helpers/document-texts.js';
-import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { APIS } from '../../scripts/lib/apis.mjs';
+import { ASSUMED_MARKER } from '../../scripts/lib/doc-pages.mjs';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { cellText, documentTexts, markdownTables } from '../helpers/document-texts.js';
+import { deref, loadBundle, operationsOf, type Json } from '../helpers/openapi.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 import {
   chooseLanguage,
   expectClean,
@@ -45,7 +45,7 @@ import {
   type OperationSamples,
   openDocsBrowser,
   withoutChromium,
-} from './helpers/redoc-page.js';
+} from '../helpers/redoc-page.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DOCS = path.join(ROOT, 'generated', 'docs');

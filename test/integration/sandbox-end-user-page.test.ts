@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartnerClient, type PartnerClient } from '../src/partner.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { createPartnerClient, type PartnerClient } from '../../src/partner.js';
+import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ARGS = [

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { withVersion } from '../scripts/lib/package-version.mjs';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { copyProject } from '../scripts/lib/project-copy.mjs';
+import { withVersion } from '../../scripts/lib/package-version.mjs';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { copyProject } from '../../scripts/lib/project-copy.mjs';
 
 const run = (cwd: string) =>
   promisify(execFile)(process.execPath, ['scripts/check-drift.mjs'], { cwd }).then(

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { cloneRoom, committedVersion, edit, git, sh } from './helpers/fresh-clone.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { cloneRoom, committedVersion, edit, git, sh } from '../helpers/fresh-clone.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 
 const room = cloneRoom('vc-release-steps-');
 afterAll(() => room.remove());

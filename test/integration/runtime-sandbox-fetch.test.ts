@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { rawRequest } from './helpers/raw-http.js';
-import { linkSharedInstall } from './helpers/packed-package.js';
-import { answerOfWorkerd, resultsInChromium, serveWorkerd } from './helpers/runtimes-harness.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { rawRequest } from '../helpers/raw-http.js';
+import { linkSharedInstall } from '../helpers/packed-package.js';
+import { answerOfWorkerd, resultsInChromium, serveWorkerd } from '../helpers/runtimes-harness.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-fetch-'));
 const project = path.join(work, 'partner-tests');

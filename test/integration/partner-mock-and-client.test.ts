@@ -2,9 +2,9 @@
 // mock enforces the key and the documented bounds, and the client sends what
 // the service asks for and gets schema-valid answers.
 import { describe, expect, inject, it } from 'vitest';
-import { createPartnerClient } from '../src/partner.js';
-import { validatorFor } from './helpers/openapi.js';
-import { recordingFetch } from './helpers/recording-fetch.js';
+import { createPartnerClient } from '../../src/partner.js';
+import { validatorFor } from '../helpers/openapi.js';
+import { recordingFetch } from '../helpers/recording-fetch.js';
 
 const baseUrl = inject('mockUrls').partner;
 const v = validatorFor('partner');

@@ -15,9 +15,9 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
-import { linkSharedInstall } from './helpers/packed-package.js';
-import { serveWorkerd, type WorkerdExtras } from './helpers/runtimes-harness.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { linkSharedInstall } from '../helpers/packed-package.js';
+import { serveWorkerd, type WorkerdExtras } from '../helpers/runtimes-harness.js';
 import {
   type JourneySandbox,
   type Played,
@@ -25,7 +25,7 @@ import {
   serveJourneySandbox,
   serviceView,
   shuffled,
-} from './helpers/webhook-journeys.js';
+} from '../helpers/webhook-journeys.js';
 
 const AUTH_KEY = 'sbx_worker_receiver_key';
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-worker-receiver-'));

@@ -8,16 +8,16 @@
 // v2 URL builder is checked too).
 import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import {
   commaSeparatedParams,
   generateAll,
   GENERATED_APIS,
   typeCheck,
   type Generated,
-} from './helpers/generate-clients.js';
-import { recordingFetch } from './helpers/recording-fetch.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+} from '../helpers/generate-clients.js';
+import { recordingFetch } from '../helpers/recording-fetch.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 
 let generated: Generated;
 let sandbox: Sandbox;

@@ -6,9 +6,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, TSC, TSC_NATIVE } from '../scripts/lib/paths.mjs';
-import { exec, installInto, sharedInstall, type Packed } from './helpers/packed-package.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { ROOT, TSC, TSC_NATIVE } from '../../scripts/lib/paths.mjs';
+import { exec, installInto, sharedInstall, type Packed } from '../helpers/packed-package.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 
 const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-consumer-'));

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, TSC_NATIVE } from '../scripts/lib/paths.mjs';
-import { exec, installInto, sharedInstall } from './helpers/packed-package.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { ROOT, TSC_NATIVE } from '../../scripts/lib/paths.mjs';
+import { exec, installInto, sharedInstall } from '../helpers/packed-package.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-sandbox-package-'));
 const project = path.join(work, 'partner-suite');

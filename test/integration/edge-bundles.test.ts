@@ -9,11 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
-import { documentedWebhookExamples } from '../src/webhooks/examples.js';
-import { signWebhookPayload } from '../src/webhooks/signature.js';
-import { bundleReceiver, RECEIVERS } from '../scripts/lib/bench/edge-bundles.mjs';
-import { exec, linkSharedInstall } from './helpers/packed-package.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { documentedWebhookExamples } from '../../src/webhooks/examples.js';
+import { signWebhookPayload } from '../../src/webhooks/signature.js';
+import { bundleReceiver, RECEIVERS } from '../../scripts/lib/bench/edge-bundles.mjs';
+import { exec, linkSharedInstall } from '../helpers/packed-package.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-edge-'));
 const project = path.join(work, 'receiver');

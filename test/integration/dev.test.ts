@@ -13,9 +13,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accepts } from '../scripts/lib/prism.mjs';
-import { copyProject } from '../scripts/lib/project-copy.mjs';
-import { snapshot } from './helpers/folder-snapshot.js';
+import { accepts } from '../../scripts/lib/prism.mjs';
+import { copyProject } from '../../scripts/lib/project-copy.mjs';
+import { snapshot } from '../helpers/folder-snapshot.js';
 
 let copy: ReturnType<typeof copyProject> | undefined;
 /** A path in the copy. */

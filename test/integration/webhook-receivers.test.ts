@@ -21,11 +21,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { freePort } from '../scripts/lib/prism.mjs';
-import { checkWebhookReceiver } from '../src/webhooks/check.js';
-import { deref, loadBundle } from './helpers/openapi.js';
-import { scratchDir, typeCheck } from './helpers/typescript-snippets.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { freePort } from '../../scripts/lib/prism.mjs';
+import { checkWebhookReceiver } from '../../src/webhooks/check.js';
+import { deref, loadBundle } from '../helpers/openapi.js';
+import { scratchDir, typeCheck } from '../helpers/typescript-snippets.js';
 import {
   DELIVERY_ORDERS,
   type JourneyClock,
@@ -33,7 +33,7 @@ import {
   playJourneys,
   serveJourneySandbox,
   serviceView,
-} from './helpers/webhook-journeys.js';
+} from '../helpers/webhook-journeys.js';
 
 const doc = loadBundle('partner');
 const description: string = doc.tags.find((t: { name: string }) => t.name === 'Webhooks')?.description ?? '';

@@ -21,13 +21,13 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle } from '../scripts/bundle.mjs';
-import { compile } from '../scripts/compile.mjs';
-import { devRecordOf } from '../scripts/lib/dev-handover.mjs';
-import { COMMITTED_OUTPUTS, ROOT } from '../scripts/lib/paths.mjs';
-import { copyProject } from '../scripts/lib/project-copy.mjs';
-import { toolAbort } from '../scripts/lib/run.mjs';
-import { snapshot } from './helpers/folder-snapshot.js';
+import { bundle } from '../../scripts/bundle.mjs';
+import { compile } from '../../scripts/compile.mjs';
+import { devRecordOf } from '../../scripts/lib/dev-handover.mjs';
+import { COMMITTED_OUTPUTS, ROOT } from '../../scripts/lib/paths.mjs';
+import { copyProject } from '../../scripts/lib/project-copy.mjs';
+import { toolAbort } from '../../scripts/lib/run.mjs';
+import { snapshot } from '../helpers/folder-snapshot.js';
 
 const scratch: string[] = [];
 const tempDir = (prefix: string) => {

@@ -24,10 +24,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { freePort } from '../scripts/lib/prism.mjs';
-import { serveSandbox } from '../src/sandbox/server.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { freePort } from '../../scripts/lib/prism.mjs';
+import { serveSandbox } from '../../src/sandbox/server.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');

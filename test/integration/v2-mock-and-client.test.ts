@@ -1,10 +1,10 @@
 // The Prism mock of the v2 document and the typed client, together: the mock
 // answers as documented, and the client gets schema-valid answers from it.
 import { describe, expect, inject, it } from 'vitest';
-import { createPartnerClient } from '../src/partner.js';
-import { createV2Client } from '../src/v2.js';
-import { validatorFor } from './helpers/openapi.js';
-import { recordingFetch } from './helpers/recording-fetch.js';
+import { createPartnerClient } from '../../src/partner.js';
+import { createV2Client } from '../../src/v2.js';
+import { validatorFor } from '../helpers/openapi.js';
+import { recordingFetch } from '../helpers/recording-fetch.js';
 
 const baseUrl = inject('mockUrls').v2;
 const v = validatorFor('v2');

@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleRequest } from '../scripts/lib/code-samples.mjs';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { deref, loadBundle, pointer, validatorFor, type Json } from './helpers/openapi.js';
-import { IdSource, prepare, type SampleTarget } from './helpers/sample-state.js';
-import { run, scratchDir, typeCheck, writeModule } from './helpers/typescript-snippets.js';
+import { sampleRequest } from '../../scripts/lib/code-samples.mjs';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { deref, loadBundle, pointer, validatorFor, type Json } from '../helpers/openapi.js';
+import { IdSource, prepare, type SampleTarget } from '../helpers/sample-state.js';
+import { run, scratchDir, typeCheck, writeModule } from '../helpers/typescript-snippets.js';
 
 const APIS = ['v2', 'partner', 'sandbox'] as const;
 let WORK: string;

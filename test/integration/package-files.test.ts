@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { sharedInstall } from './helpers/packed-package.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { sharedInstall } from '../helpers/packed-package.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 
 const PARTNER_GUIDES = [
   'clients',
