@@ -19,9 +19,7 @@ import {
 } from '../scripts/lib/contract-report.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+import type { Json } from '../src/contract/json.js';
 
 const v2: Json = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'v2.json'), 'utf8'));
 const GET = 'GET /v2/verifications/{id}';
