@@ -16,6 +16,10 @@
 // reads only what is committed, and fails, saying how to give a base, when
 // history cannot tell (a shallow clone, no release yet).
 //
+// The working tree's bundles are judged only when they are as new as their
+// sources: after a build that failed they are the last good build's, so the
+// gate exits 2, naming the newer source, until `npm run build` passes.
+//
 // An API that did not exist at the base is reported as new, not breaking.
 // The verdicts come from the structural diff (scripts/lib/contract-diff.mjs
 // and schema-diff.mjs; rules in their headers): breaking, to review,
@@ -41,6 +45,7 @@ import {
   withVerdict,
   workingVersion,
 } from './lib/contract-report.mjs';
+import { staleBundle } from './lib/stale-bundles.mjs';
 
 const USAGE =
   'usage: npm run diff -- [--base <git-ref> | --against <file-or-dir>] [--head-dir <dir>] [--json | --markdown] [--acknowledged <file>]';
@@ -67,8 +72,24 @@ function options() {
   }
 }
 
+/** Why the working tree's bundles cannot be judged, or undefined when they can. */
+async function staleRefusal() {
+  const stale = await staleBundle();
+  if (!stale) return undefined;
+  const why = stale.source
+    ? `${stale.source} changed after ${stale.bundle} was last built from it`
+    : `${stale.bundle} is missing`;
+  return `${why}, so the gate would judge bundles that do not hold the sources as they are (did the last build fail?). Run npm run build until it passes, then npm run diff again.`;
+}
+
 main(async () => {
   const opts = options();
+  const refusal = opts['head-dir'] === undefined ? await staleRefusal() : undefined;
+  if (refusal) {
+    console.error(`error: ${refusal}`);
+    process.exitCode = 2;
+    return;
+  }
   const base =
     opts.against !== undefined
       ? fileSource(opts.against)

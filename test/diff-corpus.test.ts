@@ -9,9 +9,8 @@ import { diffDocuments, operationsOf } from '../scripts/lib/contract-diff.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { KEYWORD_CHANGES } from './fixtures/diff-keywords.js';
 import { MUTATIONS, type Mutation } from './fixtures/diff-mutations.js';
+import type { Json } from '../src/contract/json.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 type Change = { location: string; kind: string; detail: string; about: string };
 
 const bundles = new Map<string, Json>();

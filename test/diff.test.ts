@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { diffDocuments } from '../scripts/lib/contract-diff.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import type { Json } from '../src/contract/json.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 type Change = { location: string; kind: string; detail: string; about: string };
 
 const bundle = (api: string): Json =>

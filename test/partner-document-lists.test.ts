@@ -6,10 +6,12 @@
 // openapi/partner makes a test fail.
 import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
+import { ADDED_PARAMETERS } from './helpers/partner-additions.js';
 import {
   doc,
   OPERATIONS,
   PAGED,
+  QUERY_PARAMETERS,
   STATUSES,
   UUID,
   USER_ID,
@@ -25,6 +27,10 @@ import {
   wantInvalid,
   completed,
 } from './helpers/partner-document.js';
+
+/** An operation's parameters the documentation gives it: those listed as added are checked in test/partner-document.test.ts. */
+const documentedNames = (key: string) =>
+  Object.keys(paramsOf(key)).filter((name) => !ADDED_PARAMETERS[key]?.includes(name));
 
 describe('list queries', () => {
   it('pages exactly the six list operations', () => {
@@ -72,9 +78,7 @@ describe('list queries', () => {
     const params = paramsOf('get /verifications');
 
     it('has paging, the four comma-separated filters and the time window', () => {
-      expect(sorted(Object.keys(params))).toEqual(
-        sorted(['page', 'limit', 'phoneNumber', 'externalUserId', 'userId', 'status', 'from', 'to', 'datetimeField']),
-      );
+      expect(sorted(documentedNames('get /verifications'))).toEqual(sorted(QUERY_PARAMETERS['get /verifications']));
       for (const { param } of Object.values(params)) {
         expect(param.in).toBe('query');
         expect(param.required ?? false).toBe(false);
@@ -145,9 +149,7 @@ describe('list queries', () => {
     const params = paramsOf('get /users');
 
     it('has paging and the phoneNumber, externalUserId, id and isShareholder filters', () => {
-      expect(sorted(Object.keys(params))).toEqual(
-        sorted(['page', 'limit', 'phoneNumber', 'externalUserId', 'id', 'isShareholder']),
-      );
+      expect(sorted(documentedNames('get /users'))).toEqual(sorted(QUERY_PARAMETERS['get /users']));
       for (const { param } of Object.values(params)) {
         expect(param.in).toBe('query');
         expect(param.required ?? false).toBe(false);

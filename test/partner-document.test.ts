@@ -14,12 +14,14 @@ import {
   ADDED_DEPRECATIONS,
   ADDED_FIELDS,
   ADDED_OPERATIONS,
+  ADDED_PARAMETERS,
   ADDED_VALUES,
   deprecationProblems,
 } from './helpers/partner-additions.js';
 import {
   doc,
   OPERATIONS,
+  QUERY_PARAMETERS,
   STATUSES,
   REQUIREMENT_TYPES,
   ESTIMATED_AGES,
@@ -390,6 +392,24 @@ describe('additions to the documentation', () => {
       (key) => `operation ${key}`,
       'ADDED_OPERATIONS',
     );
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('a query parameter beyond the documented ones is listed in ADDED_PARAMETERS', () => {
+    const queryNames = (key: string) =>
+      Object.entries(paramsOf(key)).flatMap(([name, { param }]) => (param.in === 'query' ? [name] : []));
+    const operations = pathOps.map((o) => `${o.method} ${o.key}`);
+    const problems = operations.flatMap((key) =>
+      unlisted(
+        queryNames(key),
+        QUERY_PARAMETERS[key] ?? [],
+        ADDED_PARAMETERS[key] ?? [],
+        (name) => `query parameter ${name} of ${key}`,
+        entryOf('ADDED_PARAMETERS', key),
+      ),
+    );
+    for (const key of Object.keys(ADDED_PARAMETERS).filter((k) => !operations.includes(k)))
+      problems.push(`ADDED_PARAMETERS has ${key}, which is no operation of openapi/partner`);
     expect(problems, problems.join('\n')).toEqual([]);
   });
 

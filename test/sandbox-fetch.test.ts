@@ -222,7 +222,7 @@ describe('the options of createSandboxFetch and startSandbox, checked one way', 
   });
 
   it.each([
-    [{ port: 70000 }, /^startSandbox: port must be a whole number from 0 to 65535/],
+    [{ port: 70000 }, /^startSandbox: port must be a port number, 0 to 65535/],
     [{ state: ' ' }, /^startSandbox: state must be a non-empty string/],
     [{ webhookUrl: 'partner.example.test/hooks' }, /^startSandbox: webhookUrl must be an http:\/\/ or https:\/\/ URL/],
     [{ deliveryTimeoutSeconds: -1 }, /^startSandbox: deliveryTimeoutSeconds must be a positive number of seconds/],

@@ -4,11 +4,11 @@
 // when its value is wrong. The node:http door's Host and Origin guard is one
 // allowlist, which takes more names than this machine's.
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_USAGE, settingsFromFlags } from '../src/cli/sandbox.js';
+import { SANDBOX_USAGE, sandboxCommand, settingsFromFlags } from '../src/cli/sandbox.js';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { doorRefusal, LOOPBACK_NAMES } from '../src/sandbox/http/control-guard.js';
 import { startSandbox, type StartSandboxOptions } from '../src/sandbox/in-process.js';
-import { SANDBOX_OPTIONS } from '../src/sandbox/options.js';
+import { LISTEN_OPTIONS, SANDBOX_OPTIONS } from '../src/sandbox/options.js';
 import { loadBundle } from './helpers/openapi.js';
 
 type Declared = keyof typeof SANDBOX_OPTIONS;
@@ -81,6 +81,30 @@ describe('each declared option', () => {
       webhookFaults: ['delay'],
     });
   });
+});
+
+describe('each option only a port needs (host, port, state)', () => {
+  // A wrong value of each, as typed and as code gives it.
+  const WRONG: { [Name in keyof typeof LISTEN_OPTIONS]-?: [string, unknown] } = {
+    host: [' ', ' '],
+    port: ['65536', 65536],
+    state: ['', ''],
+  };
+
+  it.each(Object.entries(WRONG))(
+    '%s is a flag of `sandbox --help`, and its wrong value is refused by the command and by startSandbox by one rule',
+    async (name, [typed, given]) => {
+      const flag = LISTEN_OPTIONS[name as keyof typeof WRONG].flag!.name;
+      expect(SANDBOX_USAGE).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+      const byCommand = await sandboxCommand([`--${flag}`, typed], () => undefined).catch((err: Error) => err.message);
+      const byCode = await startSandbox({ [name]: given }).catch((err: Error) => err.message);
+      expect(byCommand).toMatch(new RegExp(`^--${flag} must be `));
+      expect(byCode).toMatch(new RegExp(`^startSandbox: ${name} must be `));
+      // The same rule in the same words, whichever door (the command quotes the text it was given).
+      const rule = (message: string, named: string) => message.replace(named, '').replace(/ not .*$/, '');
+      expect(rule(String(byCode), `startSandbox: ${name}`)).toBe(rule(String(byCommand), `--${flag}`));
+    },
+  );
 });
 
 describe("the node:http door's allowlist", () => {

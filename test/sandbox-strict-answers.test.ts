@@ -11,12 +11,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { documents, homepage, requestValidators } from '../generated/validators/sandbox-contract.js';
-import { createSandboxCore } from '../src/sandbox/core.js';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
-import type { DoorRequest } from '../src/sandbox/http/door.js';
 import { startSandbox } from '../src/sandbox/in-process.js';
 import { serveSandbox } from '../src/sandbox/server.js';
+import { askCore, wrappedCore } from './helpers/wrapped-core.js';
 
 const PLANTED = '"errorRedirectURL":"https://app.example/failed"';
 const PHONE = '+4915112345678';
@@ -127,36 +125,16 @@ describe('the core both doors share, as the fetch door builds it, in each API (t
     '%s: a planted field is a 500 in that API’s error shape',
     async (api, [method, target, operationId]) => {
       breachLog();
-      const core = createSandboxCore({
-        url: 'http://sandbox.test',
-        documents,
-        precompiled: requestValidators,
-        homepage,
-        onDeliveryFailure: () => undefined,
-        // The seam the server's faults use: every handler's answer gains a field no document names.
-        wrap: (route, handle) => ({
-          route,
-          handle: (req) => {
-            const [status, body] = handle(req);
-            return [status, { ...(body as object), plantedField: true }];
-          },
-        }),
-      });
+      // Every handler's answer gains a field no document names.
+      const core = wrappedCore((route, handle) => ({
+        route,
+        handle: (req) => {
+          const [status, body] = handle(req);
+          return [status, { ...(body as object), plantedField: true }];
+        },
+      }));
       closers.push(() => core.delivery.close());
-      const request: DoorRequest = {
-        method,
-        target,
-        origin: 'http://sandbox.test',
-        header: (name) =>
-          ({
-            'x-auth-key': core.authKey(),
-            authorization: `Bearer ${core.accessToken}`,
-            'content-type': 'application/json',
-          })[name],
-        hasBody: false,
-        body: async () => new Uint8Array(),
-      };
-      const answer = await core.answer(request);
+      const answer = await askCore(core, method, target);
       expect(answer?.status).toBe(500);
       const body = JSON.parse(answer?.body ?? '{}');
       if (api === 'v2') expect(body.code).toBe('INTERNAL_ERROR');

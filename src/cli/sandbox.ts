@@ -1,15 +1,30 @@
 import { FAULTS, parseFaults, type FaultSpec } from '../sandbox/http/faults.js';
-import { DECLARED_OPTIONS, type SandboxOption, type SandboxSettings } from '../sandbox/options.js';
+import {
+  COMMAND_PORT,
+  DECLARED_LISTEN_OPTIONS,
+  DECLARED_OPTIONS,
+  DEFAULT_HOST,
+  type ListenSettings,
+  type SandboxOption,
+  type SandboxSettings,
+} from '../sandbox/options.js';
 import { serveSandbox } from '../sandbox/server.js';
 import { withoutCredentials } from '../web-address.js';
 import { EXIT, parseOptions, PROGRAM, UsageError } from './usage.js';
 
-const flagged = DECLARED_OPTIONS.flatMap(([name, { flag, ...read }]) => (flag ? [{ name, flag, ...read }] : []));
+/** The rows that have a flag, with their names. */
+const withFlags = (rows: [string, SandboxOption][]) =>
+  rows.flatMap(([name, { flag, ...read }]) => (flag ? [{ name, flag, ...read }] : []));
+const listening = withFlags(DECLARED_LISTEN_OPTIONS);
+const flagged = withFlags(DECLARED_OPTIONS);
 /** `--auth-key KEY`, `--allow-unknown-fields`. */
 const flagWords = ({ name, value }: NonNullable<SandboxOption['flag']>) => `--${name}${value ? ` ${value}` : ''}`;
 /** The parser's spec of the declared options' flags: a string, or a switch when the flag takes no value. */
 const SETTINGS_FLAGS = Object.fromEntries(
-  flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]),
+  [...listening, ...flagged].map(({ flag }) => [
+    flag.name,
+    { type: flag.value ? ('string' as const) : ('boolean' as const) },
+  ]),
 );
 
 /** The declared options of a parsed command line (or of `environment` where a row names a variable), each read and checked by its row; `refuse` is called with what is wrong, naming the flag or the variable. */
@@ -18,8 +33,17 @@ export function settingsFromFlags(
   refuse: (message: string) => never,
   environment: NodeJS.ProcessEnv = process.env,
 ): SandboxSettings {
+  return readFlags(flagged, values, refuse, environment);
+}
+
+function readFlags(
+  rows: ReturnType<typeof withFlags>,
+  values: Record<string, unknown>,
+  refuse: (message: string) => never,
+  environment: NodeJS.ProcessEnv,
+): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
-  for (const { name, flag, env, fromText, rule } of flagged) {
+  for (const { name, flag, env, fromText, rule } of rows) {
     // The flag wins over its environment variable; a refusal names the one read.
     const fromEnv = values[flag.name] === undefined && env !== undefined && environment[env] !== undefined;
     const text = fromEnv ? environment[env!] : values[flag.name];
@@ -40,19 +64,13 @@ export function settingsFromFlags(
 
 /** --help's lines of the declared options: the flag, and its help from the 26th column (under the flag when it is longer). */
 const settingsHelp = () =>
-  flagged.flatMap(({ flag }) => {
+  [...listening, ...flagged].flatMap(({ flag }) => {
     const head = `  ${flagWords(flag)}`;
     const [first, ...rest] = flag.help.map((line) => `${' '.repeat(25)}${line}`);
     return [...(head.length < 25 ? [head.padEnd(25) + first.trimStart()] : [head, first]), ...rest];
   });
 
-const synopsis = [
-  '[--host ADDRESS]',
-  '[--port PORT]',
-  ...flagged.map(({ flag }) => `[${flagWords(flag)}]`),
-  '[--state FILE]',
-  '[--fault LIST]',
-];
+const synopsis = [...[...listening, ...flagged].map(({ flag }) => `[${flagWords(flag)}]`), '[--fault LIST]'];
 const opening = `Usage: ${PROGRAM} sandbox `;
 
 /** The synopsis words in lines under 92 characters, each continuation under the first word. */
@@ -65,8 +83,8 @@ function wrapped(words: string[]): string {
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
-// The declared options' lines come from options.ts; --port, --state and
-// --fault are the command's own (its port door's and its tests').
+// The options' lines come from options.ts; --fault is the command's own
+// (for this package's conformance tests).
 export const SANDBOX_USAGE = `${wrapped(synopsis)}
 
 Serves a stateful sandbox of both APIs (on 127.0.0.1 unless --host): the partner integration
@@ -75,15 +93,7 @@ API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
 Requests and answers are checked against the contract. Ctrl-C stops it.
 
 Options:
-  --host ADDRESS         address to listen on (default 127.0.0.1; 0.0.0.0 for every
-                         interface, as a CI service or a container); on any address
-                         only localhost, 127.0.0.1, [::1] and --allowed-hosts pass
-                         the Host check
-  --port PORT            port to listen on (default 4020, or SANDBOX_PORT)
 ${settingsHelp().join('\n')}
-  --state FILE           keep the whole state in FILE across restarts and crashes
-                         (created with its folders when missing; its saved keys win
-                         over --auth-key and --access-token)
   --fault LIST           break the contract on purpose, to test a conformance run:
                          comma-separated faults, each for every operation or one
                          (missing-field@getUser). The faults:
@@ -97,36 +107,24 @@ export async function sandboxCommand(
   out: (line: string) => void,
   err: (line: string) => void = out,
 ): Promise<number> {
-  const { values } = parseOptions('sandbox', argv, {
-    ...SETTINGS_FLAGS,
-    host: { type: 'string' },
-    port: { type: 'string' },
-    state: { type: 'string' },
-    fault: { type: 'string' },
-  });
+  const { values } = parseOptions('sandbox', argv, { ...SETTINGS_FLAGS, fault: { type: 'string' } });
   if (values.help) {
     out(SANDBOX_USAGE);
     return EXIT.ok;
   }
-  const rawPort = values.port ?? process.env.SANDBOX_PORT ?? '4020';
-  const port = Number(rawPort);
-  const portName = values.port !== undefined ? '--port' : 'SANDBOX_PORT';
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`${portName} must be a port number, 0 to 65535, not "${rawPort}"`, 'sandbox');
+  const refuse = (message: string): never => {
+    throw new UsageError(message, 'sandbox');
+  };
+  const listen: ListenSettings = readFlags(listening, values, refuse, process.env);
+  const port = listen.port ?? COMMAND_PORT;
   // PORT is what hosting platforms and many servers read; a partner who sets it
   // expects it obeyed, so say it is not and what is.
-  if (process.env.PORT !== undefined && values.port === undefined && process.env.SANDBOX_PORT === undefined) {
+  if (process.env.PORT !== undefined && listen.port === undefined) {
     err(
       `warning: PORT=${process.env.PORT} is not read by the sandbox, which listens on ${port}; to choose its port, pass --port ${process.env.PORT} or set SANDBOX_PORT=${process.env.PORT}.`,
     );
   }
-  const settings = settingsFromFlags(values, (message) => {
-    throw new UsageError(message, 'sandbox');
-  });
-  if (values.host !== undefined && values.host.trim() === '')
-    throw new UsageError('--host must be an address such as 0.0.0.0 or 127.0.0.1, not empty', 'sandbox');
-  if (values.state !== undefined && values.state.trim() === '')
-    throw new UsageError('--state must not be empty', 'sandbox');
+  const settings = settingsFromFlags(values, refuse);
 
   let faults: FaultSpec[] | undefined;
   try {
@@ -139,9 +137,8 @@ export async function sandboxCommand(
   try {
     sandbox = await serveSandbox({
       ...settings,
-      host: values.host,
+      ...listen,
       port,
-      state: values.state,
       faults,
       // The export line printed at start goes stale with a rotation: print the one in force now.
       onAuthKeyChange: (authKey) => {
@@ -163,10 +160,10 @@ export async function sandboxCommand(
   out(
     `  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`,
   );
-  if (values.host !== undefined || settings.allowedHosts !== undefined) {
+  if (listen.host !== undefined || settings.allowedHosts !== undefined) {
     const added = settings.allowedHosts?.length ? `, and ${settings.allowedHosts.join(', ')} on any port` : ' only';
     out(
-      `  host check    listening on ${values.host ?? '127.0.0.1'}; answers Host localhost, 127.0.0.1 or [::1] with port ${new URL(sandbox.url).port}${added} (--allowed-hosts adds names)`,
+      `  host check    listening on ${listen.host ?? DEFAULT_HOST}; answers Host localhost, 127.0.0.1 or [::1] with port ${new URL(sandbox.url).port}${added} (--allowed-hosts adds names)`,
     );
   }
   const target = sandbox.partner.webhookTarget();
@@ -176,7 +173,7 @@ export async function sandboxCommand(
   );
   if (settings.webhookFaults?.length)
     out(`  webhook faults ${settings.webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
-  if (values.state !== undefined) out(`  state         ${values.state} (every acknowledged change survives a restart)`);
+  if (listen.state !== undefined) out(`  state         ${listen.state} (every acknowledged change survives a restart)`);
   if (faults?.length)
     out(
       `  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`,
@@ -190,7 +187,7 @@ export async function sandboxCommand(
   ] as const) {
     if (given !== undefined && given !== inForce) {
       err(
-        `warning: ${flag} ${given} is not in force: the state file ${values.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${values.state} to start empty with ${flag} ${given}.`,
+        `warning: ${flag} ${given} is not in force: the state file ${listen.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${listen.state} to start empty with ${flag} ${given}.`,
       );
     }
   }

@@ -5,7 +5,7 @@
 // marks its status as assumed in its description (`Assumed ([P3](…))`), and
 // a workflow's success criterion in its own `x-assumed`. A rule named nowhere
 // is the documents'.
-import type { Json } from './schema-values.js';
+import type { Json } from '../contract/json.js';
 
 /** What an answer broke, and the assumption rows the broken rule rests on (none: the documents' rule). */
 export interface Finding {

@@ -5,7 +5,8 @@
 import type { ParsedRequest } from '../contract/routes.js';
 import { assumedByAjvError, documentsOnly, type Finding } from './assumptions.js';
 import type { OperationModel } from './operations.js';
-import { mergeAllOf, type Json } from './schema-values.js';
+import type { Json } from '../contract/json.js';
+import { mergeAllOf } from './schema-values.js';
 
 export type RequestKind = 'valid' | 'invalid' | 'auth-missing' | 'auth-wrong' | 'discovery' | 'workflow';
 

@@ -8,7 +8,8 @@ import { Contract, type RouteSpec } from '../contract/routes.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { escapePointerToken, resolveRef } from '../contract/json-pointer.js';
 import { markedRows } from './assumptions.js';
-import { mergeAllOf, typesOf, type Json } from './schema-values.js';
+import type { Json } from '../contract/json.js';
+import { mergeAllOf, typesOf } from './schema-values.js';
 
 export type ApiName = 'partner' | 'v2';
 

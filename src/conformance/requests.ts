@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import type { ParsedRequest } from '../contract/routes.js';
 import type { OperationModel, ParamModel } from './operations.js';
-import { encode, mutationsOf, valueFor, type Json } from './schema-values.js';
+import type { Json } from '../contract/json.js';
+import { encode, mutationsOf, valueFor } from './schema-values.js';
 
 export interface Draft {
   operation: OperationModel;

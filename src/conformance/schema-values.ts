@@ -2,11 +2,9 @@
 // documents): valid values, and mutated ones that break one rule. Used by the
 // conformance runner and the fuzz tests; nothing here knows an operation.
 import fc from 'fast-check';
+import type { Json } from '../contract/json.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import { assumedByMutation, mergeAssumed } from './assumptions.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
 
 // ---------------------------------------------------------------------------
 // Values from JSON Schema

@@ -5,7 +5,8 @@
 // retry on failure. Steps of the partner API are also checked against the contract.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Exchange } from './http.js';
-import { encode, type Json } from './schema-values.js';
+import type { Json } from '../contract/json.js';
+import { encode } from './schema-values.js';
 import { valueAtPointer } from '../contract/json-pointer.js';
 import { rowsOf } from './assumptions.js';
 

@@ -46,7 +46,9 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   onDeliveryFailure: (line: string) => void;
   /** The time the sandbox clock runs from (real time when absent). */
   now?: () => Date;
+  /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
   newId?: () => string;
+  /** Check every answer against the documents and answer 500 on a violation (for tests). */
   validateResponses?: boolean;
   /** Wraps each operation's route and handler (the server's faults). */
   wrap?: (route: RouteSpec, handle: Handler) => { route: RouteSpec; handle: Handler };
@@ -54,7 +56,7 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   commit?: (answer: Answer) => Answer | Promise<Answer>;
   /** Called after a delivery result was recorded; with --state it resolves once the result is on disk. */
   onDeliveryRecorded?: () => unknown;
-  /** Told of the new active auth key after a request changed it (a rotation, a reset): the command prints it. */
+  /** Told of the new active auth key after a request changed it (`POST /auth-keys`, a reset): the command prints it. */
   onAuthKeyChange?: (authKey: string) => void;
   /** Told of each delivery attempt once its result is recorded (the in-process doors' `waitForDelivery`). */
   onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;

@@ -7,7 +7,7 @@
 // the published declarations name nothing of the sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
-import { checkOptions, nonEmptyText, pickSettings, type OptionRule, type SandboxSettings } from './options.js';
+import { checkOptions, LISTEN_RULES, pickSettings, type ListenSettings, type SandboxSettings } from './options.js';
 import { serveSandbox } from './server.js';
 
 export interface WaitForWebhookOptions {
@@ -16,14 +16,7 @@ export interface WaitForWebhookOptions {
 }
 
 /** The options the `sandbox` command takes, under their names in code (`retryIntervalSeconds` for `--retry-interval`). */
-export interface StartSandboxOptions extends SandboxSettings {
-  /** Port to listen on; 0 (the default here) asks the system for a free one. */
-  port?: number;
-  /** The address to listen on (`--host`), 127.0.0.1 when absent; on any other the Host check still admits only this machine's names and `allowedHosts`. */
-  host?: string;
-  /** Keep the whole state in this file across restarts (`--state`); missing folders are created. Its saved key and token win over `authKey` and `accessToken`. */
-  state?: string;
-}
+export interface StartSandboxOptions extends SandboxSettings, ListenSettings {}
 
 export interface RunningSandbox {
   /**
@@ -75,11 +68,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-const portRule: OptionRule = (value, name) =>
-  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535
-    ? undefined
-    : `${name} must be a whole number from 0 to 65535, not ${value}`;
-
 /**
  * Starts the stateful sandbox in this process. Use one per test file (or
  * `POST /_sandbox/reset` between tests) and close it when done.
@@ -92,7 +80,7 @@ const portRule: OptionRule = (value, name) =>
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  checkOptions('startSandbox', options, { port: portRule, state: nonEmptyText, host: nonEmptyText });
+  checkOptions('startSandbox', options, LISTEN_RULES);
   const emitted = new EmittedWebhooks<WebhookEvent>();
   // Only the documented options: the server's own (faults, timeouts) stay the command's and the tests'.
   const sandbox = await serveSandbox({

@@ -3,9 +3,10 @@
 // `sandbox` command builds its parser, its reading of the flags and its
 // --help from these rows; startSandbox and createSandboxFetch check what
 // they are given with `checkOptions`; the core and both doors take the
-// values under the same names. Adding an
-// option is a field of SandboxSettings, its row below, and the code that
-// uses it. Only plain types are published from here (in-process.ts, fetch.ts).
+// values under the same names. Adding an option is a field of
+// SandboxSettings (or of ListenSettings, for one only a port needs), its row
+// below, and the code that uses it. Only plain types are published from here
+// (in-process.ts, fetch.ts).
 import type { WebhookEvent } from '../webhooks/events.js';
 import { webhookUrlRefusal } from './common/option-checks.js';
 import { isWebAddress } from '../web-address.js';
@@ -57,6 +58,21 @@ export interface SandboxSettings {
   onDeliveryFailure?: (line: string) => void;
 }
 
+/** The options of the node:http door alone (the `sandbox` command, `startSandbox`): a fetch handler opens no port and keeps no file. */
+export interface ListenSettings {
+  /** The address to listen on (`--host`), 127.0.0.1 when absent; on any other the Host check still admits only this machine's names and `allowedHosts`. */
+  host?: string;
+  /** The port to listen on (`--port`, `SANDBOX_PORT`): 4020 for the command when absent, 0 for `startSandbox`, which asks the system for a free one. */
+  port?: number;
+  /** Keep the whole state in this file across restarts (`--state`); missing folders are created. Its saved key and token win over `authKey` and `accessToken`. */
+  state?: string;
+}
+
+/** Where the sandbox listens when no `host` is given. */
+export const DEFAULT_HOST = '127.0.0.1';
+/** The port the `sandbox` command listens on when neither `--port` nor `SANDBOX_PORT` is given. */
+export const COMMAND_PORT = 4020;
+
 /** The rule a value meets: why it is refused, naming the option as `name` (its name in code, or its flag), or undefined when it is accepted. */
 export type OptionRule = (value: unknown, name: string) => string | undefined;
 
@@ -70,7 +86,7 @@ export interface SandboxOption {
   fromText?: (text: string) => unknown;
 }
 
-export const nonEmptyText: OptionRule = (value, name) =>
+const nonEmptyText: OptionRule = (value, name) =>
   typeof value === 'string' && value.trim() !== '' ? undefined : `${name} must be a non-empty string when given`;
 const positiveSeconds: OptionRule = (value, name) =>
   typeof value === 'number' && value > 0 ? undefined : `${name} must be a positive number of seconds`;
@@ -93,6 +109,14 @@ const commaSeparatedNames = (text: string) => {
   if (names.includes('')) throw new Error(`an empty name in ${JSON.stringify(text)}; separate names with one comma`);
   return names;
 };
+
+const listenAddress: OptionRule = (value, name) =>
+  typeof value === 'string' && value.trim() !== ''
+    ? undefined
+    : `${name} must be an address such as 0.0.0.0 or 127.0.0.1, not ${JSON.stringify(value)}`;
+const isPort = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535;
+const portNumber: OptionRule = (value, name) =>
+  isPort(value) ? undefined : `${name} must be a port number, 0 to 65535, not ${JSON.stringify(value)}`;
 
 const faultLines = Object.entries(WEBHOOK_FAULTS).map(([name, what]) => `  ${name.padEnd(10)} ${what}`);
 
@@ -186,8 +210,49 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
 /** The rows of SANDBOX_OPTIONS with their names, in the order of --help. */
 export const DECLARED_OPTIONS = Object.entries(SANDBOX_OPTIONS) as [keyof SandboxSettings, SandboxOption][];
 
+export const LISTEN_OPTIONS: { [Name in keyof ListenSettings]-?: SandboxOption } = {
+  host: {
+    rule: listenAddress,
+    flag: {
+      name: 'host',
+      value: 'ADDRESS',
+      help: [
+        `address to listen on (default ${DEFAULT_HOST}; 0.0.0.0 for every`,
+        'interface, as a CI service or a container); on any address',
+        'only localhost, 127.0.0.1, [::1] and --allowed-hosts pass',
+        'the Host check',
+      ],
+    },
+  },
+  port: {
+    rule: portNumber,
+    flag: { name: 'port', value: 'PORT', help: [`port to listen on (default ${COMMAND_PORT}, or SANDBOX_PORT)`] },
+    env: 'SANDBOX_PORT',
+    // The text itself when it is no port, so that the refusal quotes what was typed.
+    fromText: (text) => (/^\d+$/.test(text) && isPort(Number(text)) ? Number(text) : text),
+  },
+  state: {
+    rule: nonEmptyText,
+    flag: {
+      name: 'state',
+      value: 'FILE',
+      help: [
+        'keep the whole state in FILE across restarts and crashes',
+        '(created with its folders when missing; its saved keys win',
+        'over --auth-key and --access-token)',
+      ],
+    },
+  },
+};
+
+/** The rows of LISTEN_OPTIONS with their names, in the order of --help. */
+export const DECLARED_LISTEN_OPTIONS = Object.entries(LISTEN_OPTIONS) as [keyof ListenSettings, SandboxOption][];
+
+/** The rules of LISTEN_OPTIONS by name, for `checkOptions` at the node:http door. */
+export const LISTEN_RULES = Object.fromEntries(DECLARED_LISTEN_OPTIONS.map(([name, option]) => [name, option.rule]));
+
 /**
- * Checks the declared options and the door's own `rules` (port, state, a
+ * Checks the declared options and the door's own `rules` (LISTEN_RULES, a
  * fetch handler's url): a mistake is a TypeError naming the function and the
  * option, before anything starts.
  */

@@ -10,9 +10,8 @@ import { requestValidators } from '../../generated/validators/sandbox-contract.j
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
 import type { SandboxClock } from './common/clock.js';
-import type { DeliveryAttempt } from './common/emitted-webhooks.js';
 import { webhookUrlRefusal } from './common/option-checks.js';
-import { createSandboxCore, type SandboxCore } from './core.js';
+import { createSandboxCore, type CoreOptions, type SandboxCore } from './core.js';
 import { answerClientError } from './http/client-errors.js';
 import { doorRefusal, LOOPBACK_NAMES, type HostAllowlist } from './http/control-guard.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
@@ -20,20 +19,17 @@ import { withFaults, type FaultSpec } from './http/faults.js';
 import type { PartnerState } from './partner/state.js';
 import type { V2State } from './v2/state.js';
 import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
-import type { SandboxSettings } from './options.js';
+import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
 
 /**
  * The declared options (options.ts), the port door's own (`port` defaults
- * to 4020 here) and those of this package's own tests.
+ * to the command's here), what the core takes from any door, and those of
+ * this package's own tests.
  */
-export interface SandboxOptions extends SandboxSettings {
-  port?: number;
-  /** Keep the whole state in this file across restarts (`--state`). */
-  state?: string;
-  /** The address to listen on (`--host`); 127.0.0.1 when absent. The Host check (allowedHosts) holds on every address. */
-  host?: string;
-  /** Check every answer against the documents and answer 500 on a violation (for tests). */
-  validateResponses?: boolean;
+export interface SandboxOptions
+  extends SandboxSettings,
+    ListenSettings,
+    Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange' | 'onDeliveryAttempt'> {
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
   onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
@@ -42,12 +38,6 @@ export interface SandboxOptions extends SandboxSettings {
   headersTimeoutMs?: number;
   /** The same for the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
-  /** Where partner ids come from (UUIDs; random by default). Tests use it to give records documented ids. */
-  newId?: () => string;
-  /** Told of the new active auth key after a request changed it (`POST /auth-keys`, a reset): the command prints it. */
-  onAuthKeyChange?: (authKey: string) => void;
-  /** Told of each delivery attempt once its result is recorded (`startSandbox`'s `waitForDelivery`). */
-  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
 export interface Sandbox {
@@ -132,7 +122,7 @@ function urlHost(host: string, allowedHosts: string[] = []): string {
 
 /** Starts the sandbox server; `startSandbox` of `@verification-service/contracts/sandbox` (in-process.ts) is this for a partner's test suite. */
 export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? DEFAULT_HOST;
   // The command's --webhook-url meets the rule of `PUT /partners` before anything starts.
   const refused = webhookUrlRefusal(options.webhookUrl ?? '');
   if (refused) throw new TypeError(`webhook URL refused: ${refused}`);
@@ -190,7 +180,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 4020, host, () => {
+    server.listen(options.port ?? COMMAND_PORT, host, () => {
       server.off('error', reject);
       resolve();
     });

@@ -8,13 +8,11 @@ import { expect } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 // The package's one $ref resolver, under the name the tests read.
 import { escapePointerToken, resolveRef as deref } from '../../src/contract/json-pointer.js';
+import type { Json } from '../../src/contract/json.js';
 
-export { deref };
+export { deref, type Json };
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
 
 const documents = new Map<string, Json>();
 

@@ -23,6 +23,9 @@ export const ADDED_VALUES: Record<string, string[]> = {};
 /** Operations added to the documented ones, as `method /path`. */
 export const ADDED_OPERATIONS: string[] = [];
 
+/** Query parameters added to an operation, by its `method /path`, for example `'get /users': ['hasExternalUser']`. */
+export const ADDED_PARAMETERS: Record<string, string[]> = {};
+
 /**
  * Fields the API team deprecated beyond those the documentation deprecates,
  * by the openapi/partner component schema that marks them `deprecated: true`,

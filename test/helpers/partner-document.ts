@@ -48,6 +48,26 @@ export const PAGED = [
   'get /users/{userId}/webhooks',
 ];
 
+/** The query parameters of the operations that take any: paging, and the filters of operations 7 and 12. */
+export const QUERY_PARAMETERS: Record<string, string[]> = {
+  'get /auth-keys': ['page', 'limit'],
+  'get /verifications': [
+    'page',
+    'limit',
+    'phoneNumber',
+    'externalUserId',
+    'userId',
+    'status',
+    'from',
+    'to',
+    'datetimeField',
+  ],
+  'get /verifications/{verificationId}/webhooks': ['page', 'limit'],
+  'get /users': ['page', 'limit', 'phoneNumber', 'externalUserId', 'id', 'isShareholder'],
+  'get /users/{userId}/fingerprints': ['page', 'limit'],
+  'get /users/{userId}/webhooks': ['page', 'limit'],
+};
+
 export const STATUSES = [
   'created',
   'started',

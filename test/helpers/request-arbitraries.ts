@@ -2,7 +2,7 @@
 // queries, headers and bodies, for the fuzz tests. The values come from
 // src/conformance/schema-values.ts, shared with the conformance runner.
 import fc from 'fast-check';
-import { deref } from './openapi.js';
+import { deref, type Json } from './openapi.js';
 import {
   encode,
   mergeAllOf,
@@ -10,7 +10,6 @@ import {
   mutationsOf,
   typesOf,
   valueFor,
-  type Json,
   type SchemaArbitraryOptions,
 } from '../../src/conformance/schema-values.js';
 

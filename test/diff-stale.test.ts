@@ -1,0 +1,91 @@
+// `npm run diff` judges the working tree's bundles only when they hold the
+// sources as they are: in a scratch copy of what the gate reads, a source
+// edited after its bundle was built (a build that failed since) makes it
+// exit 2 naming the source, and the build's record of bundles built from
+// exactly these sources makes it judge them whatever the file times say.
+import { execFile } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BuildCache } from '../scripts/lib/build-cache.mjs';
+import { ROOT } from '../scripts/lib/paths.mjs';
+
+const copy = mkdtempSync(path.join(os.tmpdir(), 'verification-contracts-diff-stale-'));
+for (const entry of [
+  'scripts',
+  'openapi',
+  'generated/openapi',
+  'generated/workflows',
+  'package.json',
+  'package-lock.json',
+  'redocly.yaml',
+])
+  cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+// The base: the same bundles, saved apart.
+const base = path.join(copy, 'base');
+mkdirSync(base);
+cpSync(path.join(copy, 'generated', 'openapi'), base, { recursive: true });
+// The copy's build record lives in the shared node_modules, keyed by the copy's path.
+const record = new BuildCache(path.join(copy, 'generated')).file;
+afterAll(() => {
+  rmSync(copy, { recursive: true, force: true });
+  rmSync(record, { force: true });
+});
+
+const files = (dir: string) =>
+  readdirSync(path.join(copy, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+const at = (time: number, paths: string[]) => {
+  for (const file of paths) utimesSync(file, time, time);
+};
+const now = Date.now() / 1000;
+const SOURCE = 'openapi/partner/openapi.yaml';
+
+const diff = () =>
+  promisify(execFile)(process.execPath, ['scripts/diff.mjs', '--against', base], { cwd: copy }).then(
+    (r) => ({ code: 0, ...r }),
+    (err) => ({ code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string }),
+  );
+
+describe('npm run diff on the working tree', () => {
+  it('judges the bundles when each is newer than every source it is built from', async () => {
+    at(now - 60, files('openapi'));
+    at(now, files('generated'));
+    const result = await diff();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/No breaking changes\./);
+  });
+
+  it('exits 2 naming a source edited after the bundle it feeds was built, and says to build', async () => {
+    at(now + 60, [path.join(copy, SOURCE)]);
+    const result = await diff();
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`${SOURCE} changed after generated/openapi/partner.json was last built from it`);
+    expect(result.stderr).toContain('npm run build');
+  });
+
+  it('judges them once the build recorded bundles built from exactly these sources, whatever the file times', async () => {
+    // What the build records after its bundle step passed, run in the copy.
+    const recordBundleStep = `
+      import { BuildCache } from './scripts/lib/build-cache.mjs';
+      import { buildSteps } from './scripts/lib/steps.mjs';
+      const out = process.cwd() + '/generated';
+      const cache = new BuildCache(out);
+      const { bundle } = buildSteps(out);
+      const before = await cache.unchanged('bundle', bundle);
+      await cache.passed([['bundle', before]], bundle.outputs);`;
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recordBundleStep], { cwd: copy });
+    // The source is still newer than the bundles (the test before), as a checkout leaves it.
+    expect((await diff()).code).toBe(0);
+    // An edit the record did not see: the times decide again.
+    appendFileSync(path.join(copy, SOURCE), '# edited\n');
+    const result = await diff();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(SOURCE);
+  });
+});
