@@ -2,6 +2,7 @@
 // built from the sources as they are now. `npm run diff` judges those
 // bundles; after a build that failed they are the last good build's, and a
 // change to the sources would be judged by documents that do not hold it.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { APIS } from './apis.mjs';
@@ -21,6 +22,7 @@ const fromRoot = (file) => path.relative(ROOT, file);
  * to write.
  */
 export async function staleBundle() {
+  if (committedAsTheyAre()) return undefined;
   const out = path.join(ROOT, 'generated');
   const cache = new BuildCache(out);
   await cache.load();
@@ -38,4 +40,22 @@ export async function staleBundle() {
     if (statSync(newest).mtimeMs > built) return { bundle: fromRoot(bundle), source: fromRoot(newest) };
   }
   return undefined;
+}
+
+/**
+ * True when neither the sources nor the bundles differ from the commit
+ * checked out: the drift check holds every commit's bundles to its sources,
+ * and a fresh clone's file times say only in which order git wrote them.
+ */
+function committedAsTheyAre() {
+  try {
+    const changed = execFileSync('git', ['status', '--porcelain', '--', 'openapi', 'generated/openapi'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return changed.trim() === '';
+  } catch {
+    return false; // not a git checkout: the file times decide
+  }
 }
