@@ -1,0 +1,47 @@
+// `npm run size`: prints the size of the code against the budgets its
+// maintainers keep, the number of test files, and the files over the size a
+// module should stay under. A report, not a gate: it always exits 0.
+// The size is formatted lines: the repository is Biome-formatted (`npm run
+// lint` fails otherwise), so the lines of the tracked files as they stand are
+// the lines Biome lays them out in.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './lib/paths.mjs';
+
+const BUDGETS = { src: 9000, scripts: 5000, test: 18000 };
+const LARGE = 400;
+
+/** Lines of each tracked .ts/.mjs/.js file below the budgeted folders, by path. */
+function formattedLines() {
+  const listed = execFileSync('git', ['ls-files', '-z', '--', ...Object.keys(BUDGETS)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const lines = new Map();
+  for (const file of listed.split('\0')) {
+    if (!/\.(ts|mjs|js)$/.test(file)) continue;
+    // A file deleted but not yet staged is still listed; it has no lines.
+    let text = '';
+    try {
+      text = readFileSync(path.join(ROOT, file), 'utf8');
+    } catch {}
+    lines.set(file, text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
+  }
+  return lines;
+}
+
+const lines = formattedLines();
+const n = (count) => count.toLocaleString('en-US');
+console.log('Formatted lines of the tracked .ts/.mjs/.js files (Biome lays out every one of them):');
+for (const [folder, budget] of Object.entries(BUDGETS)) {
+  let total = 0;
+  for (const [file, count] of lines) if (file.startsWith(`${folder}/`)) total += count;
+  const verdict = total <= budget ? 'within' : `OVER by ${n(total - budget)}`;
+  console.log(`  ${`${folder}/`.padEnd(9)} ${n(total).padStart(7)} of ${n(budget).padStart(6)}  ${verdict}`);
+}
+const tests = [...lines.keys()].filter((file) => file.endsWith('.test.ts'));
+console.log(`Test files: ${tests.length}`);
+const large = [...lines].filter(([, count]) => count > LARGE).sort((a, b) => b[1] - a[1]);
+console.log(`Files over ${LARGE} lines: ${large.length}`);
+for (const [file, count] of large) console.log(`  ${String(count).padStart(5)}  ${file}`);
