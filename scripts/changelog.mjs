@@ -1,3 +1,4 @@
+// @ts-check
 // Writes the release notes of the next version into CHANGELOG.md from the
 // contract diff against the last release (the same report as `npm run diff`).
 // The one part written by hand is each section's notes, between
@@ -66,10 +67,14 @@ function options() {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) fail(`--date ${values.date} is not YYYY-MM-DD`);
     return values;
   } catch (err) {
-    return fail(`${err.message}\n${USAGE}`);
+    return fail(`${/** @type {Error} */ (err).message}\n${USAGE}`);
   }
 }
 
+/**
+ * @param {string} current
+ * @param {string} bump 'major' or 'minor'; anything else is a patch
+ */
 export function nextVersion(current, bump) {
   const m = SEMVER.exec(current);
   if (!m) throw new Error(`package.json version ${current} is not X.Y.Z; pass --version`);
@@ -80,7 +85,7 @@ export function nextVersion(current, bump) {
 }
 
 const MARK = { breaking: '**BREAKING** ', review: '**TO REVIEW** ', deprecated: '', ok: '' };
-const places = (locations) => locations.map((l) => `\`${l}\``).join(', ');
+const places = (/** @type {string[]} */ locations) => locations.map((l) => `\`${l}\``).join(', ');
 
 // The hand-written part of a section: everything between these two lines.
 // The docs' changelog page shows it to partners, whose pages refuse
@@ -89,7 +94,10 @@ const NOTES_OPEN = '<!-- notes: written by hand, kept when this section is writt
 const NOTES_CLOSE = '<!-- /notes -->';
 const NOTES = /^<!-- notes\b[^\n]*-->\n([\s\S]*?)^<!-- \/notes -->$/m;
 
-/** One line per change: at its one place, or by what it changes with every place it reaches. */
+/**
+ * One line per change: at its one place, or by what it changes with every place it reaches.
+ * @param {import('./lib/contract-report.mjs').ChangeGroup} g
+ */
 function changeLine(g) {
   const reviewed = g.acknowledged ? ` (reviewed: ${g.acknowledged})` : '';
   // An operation or webhook added, or a change at one place, reads best as that place's own line.
@@ -97,7 +105,10 @@ function changeLine(g) {
   return `- ${MARK[g.verdict]}${g.about}${reviewed}; reaches ${reach(g.locations)}: ${places(g.locations)}`;
 }
 
-/** The Markdown section of one release, with an empty place for its notes. */
+/**
+ * The Markdown section of one release, with an empty place for its notes.
+ * @param {{ version: string, date: string, report: import('./lib/contract-report.mjs').Report }} release
+ */
 export function renderSection({ version, date, report }) {
   const bump = bumpOf(report);
   const kind = report.breaking
@@ -134,12 +145,16 @@ export function renderSection({ version, date, report }) {
  * version's, keeping the notes written in that version's section (the new
  * section's empty notes give way to them). The entries under `## Unreleased`
  * join the end of those notes, and the heading goes: they are this release's.
+ * @param {string} text
+ * @param {string} version
+ * @param {string} section
  */
 export function updateChangelog(text, version, section) {
   const body = text ? text : HEADER;
   // Only a version heading starts a section: notes may hold headings of their own.
   const sections = body.split(/^(?=## \d+\.\d+\.\d+ )/m);
-  let head = /^## \d/.test(sections[0]) ? HEADER : sections.shift();
+  // split gives at least one part, so shift() has one to give.
+  let head = /^## \d/.test(sections[0]) ? HEADER : (sections.shift() ?? '');
   const pending = /^## Unreleased[^\n]*\n/m.exec(head);
   const entries = pending ? head.slice(pending.index + pending[0].length).trim() : '';
   if (pending) head = head.slice(0, pending.index);
@@ -151,9 +166,13 @@ export function updateChangelog(text, version, section) {
   return `${head.trimEnd()}\n\n${[fresh, ...kept].map((s) => s.trimEnd()).join('\n\n')}\n`;
 }
 
-/** The section with `entries` at the end of its notes, after those already there. */
+/**
+ * The section with `entries` at the end of its notes, after those already there.
+ * @param {string} section
+ * @param {string} entries
+ */
 function withNotes(section, entries) {
-  return section.replace(NOTES, (block, kept) => {
+  return section.replace(NOTES, (block, /** @type {string} */ kept) => {
     const open = block.slice(0, block.indexOf('\n') + 1);
     const before = kept.trimEnd();
     return `${open}${before ? `${before}\n\n` : ''}${entries}\n${NOTES_CLOSE}`;
@@ -168,7 +187,7 @@ runIfMain(import.meta, async () => {
   if (!released) fail(`${report.base} has no package.json version to count from; pass --version X.Y.Z`);
   const required = nextVersion(released, bumpOf(report));
   // After `npm version`, package.json names the release being written.
-  const version = opts.version ?? (current !== released ? current : required);
+  const version = opts.version ?? (current && current !== released ? current : required);
   if (version !== required)
     console.error(
       `warning: the diff against ${released} calls for a ${bumpOf(report)} release, ${required}; writing ${version} as asked`,

@@ -1,3 +1,4 @@
+// @ts-check
 // The breaking-change gate: compares each API's bundled document in the
 // working tree (generated/openapi/<api>.json) with the one at a base git ref
 // and exits 1 when a change would break a consumer, or when a change the
@@ -68,7 +69,7 @@ function options() {
     if (values.base === '') fail(`--base needs a git ref, for example --base v0.1.0\n${USAGE}`);
     return values;
   } catch (err) {
-    return fail(`${err.message}\n${USAGE}`);
+    return fail(`${/** @type {Error} */ (err).message}\n${USAGE}`);
   }
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The APIs of the package. Every build step, the mock and the tests iterate
 // over this list, so adding an API means adding its sources and one entry here
 // (and in redocly.yaml).
@@ -28,4 +29,4 @@ export const APIS = [
 
 export const MOCKED_APIS = APIS.filter((api) => api.mockPort !== null);
 
-export const sourceOf = (api) => `openapi/${api.name}/openapi.yaml`;
+export const sourceOf = (/** @type {{ name: string }} */ api) => `openapi/${api.name}/openapi.yaml`;

@@ -1,3 +1,4 @@
+// @ts-check
 // Structural diff of two bundled OpenAPI 3.x documents, judged from the
 // consumer's side. Pure: no files, no git, no tools.
 //
@@ -63,15 +64,29 @@
 // status is not. Local `$ref`s are resolved and compared by content.
 import { compareSchema, deref, forgetFingerprints, isAnnotation } from './schema-diff.mjs';
 
+/**
+ * @typedef {import('./schema-diff.mjs').Json} Json
+ * @typedef {import('./schema-diff.mjs').Verdict} Verdict
+ * @typedef {import('./schema-diff.mjs').Direction} Direction
+ * @typedef {import('./schema-diff.mjs').Context} Context
+ * @typedef {Context['report']} Report
+ * @typedef {{ location: string, match: string, key: string, method: string, isWebhook: boolean, item: Json, operation: Json }} Operation
+ * @typedef {{ base: Json, head: Json, b: Operation, h: Operation, report: Report }} Pair
+ */
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/** Every operation and webhook of a document, with its location label. */
+/**
+ * Every operation and webhook of a document, with its location label.
+ * @param {Json} doc
+ */
 export function operationsOf(doc) {
+  /** @type {Operation[]} */
   const ops = [];
-  for (const [section, isWebhook] of [
+  for (const [section, isWebhook] of /** @type {[string, boolean][]} */ ([
     ['paths', false],
     ['webhooks', true],
-  ]) {
+  ])) {
     for (const [key, rawItem] of Object.entries(doc?.[section] ?? {})) {
       const item = deref(doc, rawItem);
       const methods = METHODS.filter((m) => item[m]);
@@ -88,8 +103,10 @@ export function operationsOf(doc) {
   return ops;
 }
 
+/** @type {(dir: Direction) => Direction} */
 const flip = (dir) => (dir === 'input' ? 'output' : 'input');
-const label = (op) => op.summary ?? op.operationId ?? '';
+const label = (/** @type {Json} */ op) => op.summary ?? op.operationId ?? '';
+/** @type {Record<Verdict, 'breaking' | 'review' | 'deprecated' | 'nonBreaking'>} */
 const VERDICTS = { breaking: 'breaking', review: 'review', deprecated: 'deprecated', ok: 'nonBreaking' };
 const PARAMETER_KEYS = new Set([
   'name',
@@ -118,21 +135,29 @@ const MEDIA_KEYS = new Set(['schema']);
 const BODY_KEYS = new Set(['content', 'required']);
 const RESPONSE_KEYS = new Set(['headers', 'content', 'links']);
 /** What is left of an object once its annotations and known keys are set aside, as text. */
-const rest = (obj, known) =>
+const rest = (/** @type {Json} */ obj, /** @type {Set<string>} */ known) =>
   JSON.stringify(
     Object.entries(obj ?? {})
       .filter(([k]) => !known.has(k) && !isAnnotation(k))
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 
-/** @typedef {{ location: string, kind: string, detail: string, about: string }} Change */
+/**
+ * A change, and the reason a reviewer gave for it where it was acknowledged.
+ * @typedef {{ location: string, kind: string, detail: string, about: string, acknowledged?: string }} Change
+ */
 
-/** @returns {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} */
+/**
+ * @param {Json} base
+ * @param {Json} head
+ * @returns {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }}
+ */
 export function diffDocuments(base, head) {
   /** @type {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} */
   const out = { breaking: [], review: [], deprecated: [], nonBreaking: [] };
   forgetFingerprints(base, head);
   const seen = new Set();
+  /** @type {(verdict: Verdict, location: string, kind: string, detail: string, about?: string) => void} */
   const add = (verdict, location, kind, detail, about = detail) => {
     const key = `${location}\n${kind}\n${detail}`;
     if (seen.has(key)) return;
@@ -165,21 +190,28 @@ export function diffDocuments(base, head) {
       );
       continue;
     }
+    /** @type {Report} */
     const report = (verdict, kind, detail, about) => add(verdict, h.location, kind, detail, about);
     compareOperation({ base, head, b, h, report });
   }
-  const servers = (doc) => JSON.stringify([...new Set((doc?.servers ?? []).map((sv) => sv.url))].sort());
+  const servers = (/** @type {Json} */ doc) =>
+    JSON.stringify([...new Set((doc?.servers ?? []).map((/** @type {Json} */ sv) => sv.url))].sort());
   if (Object.keys(base ?? {}).length && servers(base) !== servers(head)) {
     add('review', 'API', 'servers-changed', `servers ${servers(base)} → ${servers(head)}`);
   }
   return out;
 }
 
-/** An operation's security as alternatives, each a list of `{ name, scheme, scopes }`; [[]] when none is needed. */
+/**
+ * An operation's security as alternatives, each a list of `{ name, scheme, scopes }`; [[]] when none is needed.
+ * @param {Json} doc
+ * @param {Operation} op
+ * @returns {{ name: string, scheme: Json, key: string, scopes: string[] }[][]}
+ */
 function securityOf(doc, op) {
   const list = op.operation.security ?? doc.security ?? [];
   if (!list.length) return [[]];
-  return list.map((alt) =>
+  return list.map((/** @type {Record<string, string[] | undefined>} */ alt) =>
     Object.entries(alt).map(([name, scopes]) => {
       const raw = deref(doc, doc.components?.securitySchemes?.[name]);
       const scheme = Object.fromEntries(
@@ -195,7 +227,12 @@ function securityOf(doc, op) {
   );
 }
 
-/** Says what changed between two schemes ("name X-Auth-Key → X-Api-Key"). */
+/**
+ * Says what changed between two schemes ("name X-Auth-Key → X-Api-Key").
+ * @param {Json} doc
+ * @param {Json} bDoc
+ * @param {string} name
+ */
 function schemeChange(doc, bDoc, name) {
   const [was, now] = [
     deref(bDoc, bDoc.components?.securitySchemes?.[name]),
@@ -210,12 +247,15 @@ function schemeChange(doc, bDoc, name) {
     .join(', ');
 }
 
+/** @param {Pair} pair */
 function compareSecurity({ base, head, b, h, report }) {
   const [bs, hs] = [securityOf(base, b), securityOf(head, h)];
   // A set of credentials satisfies an alternative that asks for no more than it holds.
+  /** @typedef {ReturnType<typeof securityOf>[number]} Alternative */
+  /** @type {(creds: Alternative, alt: Alternative) => boolean} */
   const satisfies = (creds, alt) =>
     alt.every((need) => creds.some((c) => c.key === need.key && need.scopes.every((s) => c.scopes.includes(s))));
-  const names = (alt) => (alt.length ? alt.map((x) => x.name).join(' + ') : 'none');
+  const names = (/** @type {Alternative} */ alt) => (alt.length ? alt.map((x) => x.name).join(' + ') : 'none');
   for (const alt of bs) {
     if (hs.some((hAlt) => satisfies(alt, hAlt))) continue;
     // What changed: a scheme of the same name, or the requirement itself.
@@ -225,6 +265,7 @@ function compareSecurity({ base, head, b, h, report }) {
         (n) =>
           base.components?.securitySchemes?.[n] && head.components?.securitySchemes?.[n] && schemeChange(head, base, n),
       );
+    /** @type {Verdict} */
     const verdict = h.isWebhook ? 'review' : 'breaking';
     if (changed.length) {
       for (const n of changed) {
@@ -251,11 +292,14 @@ function compareSecurity({ base, head, b, h, report }) {
   }
 }
 
+/** @param {Pair} pair */
 function compareOperation({ base, head, b, h, report }) {
   const bo = b.operation;
   const ho = h.operation;
   // What the consumer sends is input; a webhook turns that around.
+  /** @type {Direction} */
   const requestDir = h.isWebhook ? 'output' : 'input';
+  /** @type {Context} */
   const ctx = { base, head, report };
 
   if (bo.operationId && ho.operationId && bo.operationId !== ho.operationId) {
@@ -273,7 +317,7 @@ function compareOperation({ base, head, b, h, report }) {
       `operation keywords with no rule changed (callbacks, servers, …): ${rest(bo, OPERATION_KEYS)} → ${rest(ho, OPERATION_KEYS)}`,
     );
   }
-  const itemServers = (op) => JSON.stringify(op.item.servers ?? null);
+  const itemServers = (/** @type {Operation} */ op) => JSON.stringify(op.item.servers ?? null);
   if (itemServers(b) !== itemServers(h))
     report('review', 'servers-changed', `path servers ${itemServers(b)} → ${itemServers(h)}`);
   compareSecurity({ base, head, b, h, report });
@@ -312,7 +356,7 @@ function compareOperation({ base, head, b, h, report }) {
 
   // Responses ('4xx' and '4XX' are one key).
   const responseDir = flip(requestDir);
-  const statuses = (r) =>
+  const statuses = (/** @type {Json} */ r) =>
     new Map(Object.entries(r ?? {}).map(([k, v]) => [/^\dxx$/i.test(k) ? k.toUpperCase() : k, v]));
   const [br, hr] = [statuses(bo.responses), statuses(ho.responses)];
   for (const status of br.keys()) {
@@ -335,17 +379,28 @@ function compareOperation({ base, head, b, h, report }) {
   }
 }
 
-/** `deprecated` set or withdrawn on an operation, webhook, parameter or header (`what` names it, `note` follows). */
+/**
+ * `deprecated` set or withdrawn on an operation, webhook, parameter or header (`what` names it, `note` follows).
+ * @param {Report} report
+ * @param {Json} was
+ * @param {Json} now
+ * @param {string} what
+ */
 function reportDeprecation(report, was, now, what, note = '') {
   if (Boolean(was.deprecated) === Boolean(now.deprecated)) return;
   if (now.deprecated) report('deprecated', 'deprecated', `${what} deprecated${note}`);
   else report('ok', 'undeprecated', `${what} no longer deprecated${note}`);
 }
 
-/** Parameters: path-item level, overridden by operation level; defaults made explicit. */
+/**
+ * Parameters: path-item level, overridden by operation level; defaults made explicit.
+ * @param {Json} doc
+ * @param {Operation} op
+ */
 function parametersOf(doc, op) {
+  /** @type {Map<string, Json>} */
   const byKey = new Map();
-  const pathParams = (op.key.match(/\{[^}]*\}/g) ?? []).map((s) => s.slice(1, -1));
+  const pathParams = (op.key.match(/\{[^}]*\}/g) ?? []).map((/** @type {string} */ s) => s.slice(1, -1));
   for (const raw of [...(op.item.parameters ?? []), ...(op.operation.parameters ?? [])]) {
     const p = deref(doc, raw);
     if (!p.name || !p.in) continue;
@@ -365,6 +420,12 @@ function parametersOf(doc, op) {
   return byKey;
 }
 
+/**
+ * @param {Context} ctx
+ * @param {Operation} b
+ * @param {Operation} h
+ * @param {Direction} dir
+ */
 function compareParameters(ctx, b, h, dir) {
   const { base, head, report } = ctx;
   const [bp, hp] = [parametersOf(base, b), parametersOf(head, h)];
@@ -393,6 +454,7 @@ function compareParameters(ctx, b, h, dir) {
       report('breaking', 'parameter-serialization-changed', `${name}: style ${old.style} → ${p.style}`);
     else if (old.explode !== p.explode) {
       // explode only changes how arrays and objects are written.
+      /** @type {string[]} */
       const types = [].concat(deref(head, p.schema).type ?? ['array', 'object']);
       const matters = types.some((t) => t === 'array' || t === 'object');
       report(
@@ -428,8 +490,16 @@ function compareParameters(ctx, b, h, dir) {
   }
 }
 
-/** Response headers (or, for webhooks, the partner's answer headers). */
+/**
+ * Response headers (or, for webhooks, the partner's answer headers).
+ * @param {Context} ctx
+ * @param {Json} baseHeaders
+ * @param {Json} headHeaders
+ * @param {Direction} dir
+ * @param {string} where
+ */
 function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
+  /** @type {(doc: Json, hs: Json) => Map<string, Json>} */
   const byName = (doc, hs) =>
     new Map(Object.entries(hs).map(([k, v]) => [k.toLowerCase(), { name: k, ...deref(doc, v) }]));
   const [bh, hh] = [byName(ctx.base, baseHeaders), byName(ctx.head, headHeaders)];
@@ -458,8 +528,16 @@ function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
   }
 }
 
+/**
+ * @param {Context} ctx
+ * @param {Json} baseContent
+ * @param {Json} headContent
+ * @param {Direction} dir
+ * @param {string} where
+ */
 function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
   // Media types compare without case or spaces: `application/json; charset=utf-8`.
+  /** @type {(c: Json) => Map<string, Json>} */
   const norm = (c) => new Map(Object.entries(c).map(([k, v]) => [k.toLowerCase().replace(/\s+/g, ''), v]));
   const [bc, hc] = [norm(baseContent), norm(headContent)];
   const single = bc.size <= 1 && hc.size <= 1;

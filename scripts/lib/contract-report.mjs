@@ -1,3 +1,4 @@
+// @ts-check
 // What `npm run diff` and `npm run changelog` share: where the base and head
 // documents come from (a git ref, a folder, a file, or nothing for the first
 // release), the acknowledged review items, and the per-API report in text,
@@ -11,11 +12,26 @@ import { APIS } from './apis.mjs';
 import { diffDocuments } from './contract-diff.mjs';
 import { ROOT } from './paths.mjs';
 
+/**
+ * @typedef {import('./contract-diff.mjs').Change} Change
+ * @typedef {'breaking' | 'review' | 'deprecated' | 'ok'} Verdict
+ * @typedef {{
+ *   name: string, title: string, status: 'new' | 'removed' | 'unchanged' | 'changed',
+ *   breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[],
+ * }} ApiReport
+ * @typedef {{
+ *   base: string, head: string, apis: ApiReport[], breaking: boolean, needsReview: boolean, deprecates: boolean,
+ *   stale: Acknowledged[], isBreaking: (api: ApiReport) => boolean,
+ *   declared?: { from: string | null, to: string | null } | null, passes?: boolean,
+ * }} Report
+ * @typedef {{ verdict: Verdict, about: string, kind: string, acknowledged?: string, at: Change[], locations: string[] }} ChangeGroup
+ */
+
 const BUNDLES = 'generated/openapi';
 
-const git = (args) =>
+const git = (/** @type {string[]} */ args) =>
   execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-const tryGit = (args) => {
+const tryGit = (/** @type {string[]} */ args) => {
   try {
     return git(args);
   } catch {
@@ -75,7 +91,11 @@ export function releaseSource() {
   return source;
 }
 
-/** Documents as they were at a git ref (`generated/openapi/<api>.json`, else `.yaml`). */
+/**
+ * Documents as they were at a git ref (`generated/openapi/<api>.json`, else `.yaml`).
+ * @param {string} ref
+ * @param {{ label?: string }} [options]
+ */
 export function gitSource(ref, { label } = {}) {
   const commit = tryGit(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (!commit) {
@@ -92,7 +112,7 @@ export function gitSource(ref, { label } = {}) {
     label: label ?? (commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`),
     version: () => packageVersion(tryGit(['show', `${commit}:package.json`])),
     names: () => names,
-    read(name) {
+    read(/** @type {string} */ name) {
       for (const ext of ['json', 'yaml']) {
         if (!files.includes(`${BUNDLES}/${name}.${ext}`)) continue;
         return parseDocument(git(['show', `${commit}:${BUNDLES}/${name}.${ext}`]), `${name}.${ext}`);
@@ -103,29 +123,40 @@ export function gitSource(ref, { label } = {}) {
 }
 
 // JSON.parse for .json: the YAML parser reads JSON too, but takes seconds over the bundles.
-const parseDocument = (text, file) => (file.endsWith('.json') ? JSON.parse(text) : parse(text));
-const readDoc = (file) => readFile(file, 'utf8').then((text) => parseDocument(text, file));
+const parseDocument = (/** @type {string} */ text, /** @type {string} */ file) =>
+  file.endsWith('.json') ? JSON.parse(text) : parse(text);
+const readDoc = (/** @type {string} */ file) => readFile(file, 'utf8').then((text) => parseDocument(text, file));
 
-/** Documents in a folder (`<api>.json` or `<api>.yaml`), or one file named after its API. */
+/**
+ * Documents in a folder (`<api>.json` or `<api>.yaml`), or one file named after its API.
+ * @param {string} target
+ * @param {{ label?: string }} [options]
+ * @returns {Source}
+ */
 export function fileSource(target, { label = target } = {}) {
   const full = path.resolve(target);
   if (!existsSync(full))
     throw new Error(`${target} does not exist; pass a bundled document (<api>.json) or a folder of them`);
   if (statSync(full).isFile()) {
     const name = path.basename(full).replace(/\.(json|ya?ml)$/, '');
-    return { label, names: () => [name], read: async (n) => (n === name ? readDoc(full) : null) };
+    return { label, names: () => [name], read: async (/** @type {string} */ n) => (n === name ? readDoc(full) : null) };
   }
-  const find = (name) => ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
+  const find = (/** @type {string} */ name) =>
+    ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
   return {
     label,
     names: () => APIS.map((a) => a.name).filter(find),
-    read: async (name) => (find(name) ? readDoc(find(name)) : null),
+    read: async (/** @type {string} */ name) => {
+      const file = find(name);
+      return file ? readDoc(file) : null;
+    },
   };
 }
 
-const packageVersion = (text) => {
+/** @returns {string | null} */
+const packageVersion = (/** @type {string | null} */ text) => {
   try {
-    return JSON.parse(text).version ?? null;
+    return JSON.parse(text ?? '').version ?? null;
   } catch {
     return null;
   }
@@ -137,21 +168,33 @@ export const workingVersion = () => packageVersion(readFileSync(path.join(ROOT, 
 /**
  * Whether going from version `base` to `head` declares a breaking release: a
  * higher major, the project's rule for every breaking change (0.x included).
+ * @param {string | null} base
+ * @param {string | null} head
  */
 export function declaresBreaking(base, head) {
-  const major = (v) => /^(\d+)\.\d+\.\d+/.exec(v ?? '')?.[1];
+  const major = (/** @type {string | null} */ v) => /^(\d+)\.\d+\.\d+/.exec(v ?? '')?.[1];
   const [b, h] = [major(base), major(head)];
   return b !== undefined && h !== undefined && Number(h) > Number(b);
 }
 
 /** The working tree's bundles, or another folder of them. */
-export const headSource = (dir) =>
+export const headSource = (/** @type {string | undefined} */ dir = undefined) =>
   fileSource(dir ?? path.join(ROOT, BUNDLES), { label: dir ?? 'working tree (generated/openapi)' });
 
 /** Where reviewed changes are acknowledged: a list of { api, change, location?, reason }. */
 const ACKNOWLEDGED_FILE = '.ci/diff-acknowledged.yaml';
 
-/** The acknowledged review items of a file (none when it does not exist), checked. */
+/** @typedef {{ api: string, change: string, location?: string, reason: string }} Acknowledged */
+/**
+ * Where the documents of one side come from; `read` gives null for an API the
+ * side does not have.
+ * @typedef {{ label: string, names: () => string[], read: (name: string) => unknown, version?: () => string | null }} Source
+ */
+
+/**
+ * The acknowledged review items of a file (none when it does not exist), checked.
+ * @returns {Acknowledged[]}
+ */
 export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
   if (!existsSync(file)) return [];
   const list = parse(readFileSync(file, 'utf8'))?.acknowledged ?? [];
@@ -169,7 +212,7 @@ export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
   return list;
 }
 
-const acknowledges = (entry, api, change) =>
+const acknowledges = (/** @type {Acknowledged} */ entry, /** @type {string} */ api, /** @type {Change} */ change) =>
   entry.api === api &&
   (entry.location === undefined || entry.location === change.location) &&
   (entry.change === change.detail || entry.change === change.about);
@@ -179,10 +222,13 @@ const acknowledges = (entry, api, change) =>
  * no longer has) and returns the report both scripts print. A change to
  * review that an entry of `acknowledged` names moves to the non-breaking ones
  * with that entry's reason.
+ * @param {{ base: Source, head: Source, acknowledged?: Acknowledged[] }} sides
+ * @returns {Promise<Report>}
  */
 export async function compareApis({ base, head, acknowledged = [] }) {
   const known = APIS.map((a) => a.name);
   const names = [...known, ...base.names().filter((n) => !known.includes(n))];
+  /** @type {ApiReport[]} */
   const apis = [];
   const used = new Set();
   for (const name of names) {
@@ -231,7 +277,7 @@ export async function compareApis({ base, head, acknowledged = [] }) {
       nonBreaking,
     });
   }
-  const isBreaking = (api) => api.breaking.length > 0;
+  const isBreaking = (/** @type {ApiReport} */ api) => api.breaking.length > 0;
   return {
     base: base.label,
     head: head.label,
@@ -249,7 +295,8 @@ export async function compareApis({ base, head, acknowledged = [] }) {
  * review, unless the version declares them (a higher major at the head than
  * at the base). Bundles given by folder carry no version, so `from` is null
  * and nothing is declared.
- * @param {object} report
+ * @template {{ breaking: boolean, needsReview: boolean }} R
+ * @param {R} report
  * @param {{ from?: string | null, to?: string | null }} [versions]
  */
 export function withVerdict(report, { from = null, to = null } = {}) {
@@ -262,6 +309,7 @@ export function withVerdict(report, { from = null, to = null } = {}) {
  * The semver bump a report calls for: breaking → major (a change still to
  * review counts as breaking until acknowledged), any other change (a
  * deprecation too) → minor, else patch.
+ * @param {Report} report
  */
 export const bumpOf = (report) =>
   report.breaking || report.needsReview
@@ -270,7 +318,11 @@ export const bumpOf = (report) =>
       ? 'minor'
       : 'patch';
 
-/** Each verdict's changes of one API, in the order the reports list them. */
+/**
+ * Each verdict's changes of one API, in the order the reports list them.
+ * @param {ApiReport} api
+ * @returns {[Verdict, Change[]][]}
+ */
 const verdictLists = (api) => [
   ['breaking', api.breaking],
   ['review', api.review ?? []],
@@ -278,17 +330,23 @@ const verdictLists = (api) => [
   ['ok', api.nonBreaking],
 ];
 
-/** Groups changes by location (endpoint or webhook), breaking ones first within each. */
+/**
+ * Groups changes by location (endpoint or webhook), breaking ones first within each.
+ * @param {ApiReport} api
+ */
 function byLocation(api) {
+  /** @type {Map<string, (Change & { verdict: Verdict, breaking: boolean })[]>} */
   const groups = new Map();
   for (const [verdict, list] of verdictLists(api)) {
     for (const change of list) {
-      if (!groups.has(change.location)) groups.set(change.location, []);
-      groups.get(change.location).push({ ...change, verdict, breaking: verdict === 'breaking' });
+      const group = groups.get(change.location) ?? [];
+      groups.set(change.location, group);
+      group.push({ ...change, verdict, breaking: verdict === 'breaking' });
     }
   }
   // Locations with a breaking change first, then those to review, the rest in document order.
-  const rank = (changes) => (changes[0].verdict === 'breaking' ? 0 : changes[0].verdict === 'review' ? 1 : 2);
+  const rank = (/** @type {{ verdict: Verdict }[]} */ changes) =>
+    changes[0].verdict === 'breaking' ? 0 : changes[0].verdict === 'review' ? 1 : 2;
   return [...groups].sort(([, a], [, b]) => rank(a) - rank(b));
 }
 
@@ -299,7 +357,10 @@ const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', deprecated: 'DEPRECATED
 // How the reports and the release notes call out deprecations.
 const DEPRECATIONS_TITLE = 'Deprecated: tell partners';
 
-/** What to do about a failing report, in one paragraph each. */
+/**
+ * What to do about a failing report, in one paragraph each.
+ * @param {Report} report
+ */
 function verdictLines(report) {
   const lines = [];
   const broken = report.apis.filter(report.isBreaking).map((a) => a.name);
@@ -332,7 +393,10 @@ function verdictLines(report) {
   return lines;
 }
 
-/** The readable report of `npm run diff`. */
+/**
+ * The readable report of `npm run diff`.
+ * @param {Report} report
+ */
 export function formatReport(report) {
   const lines = [`Contract diff: ${report.base} → ${report.head}`, ''];
   for (const api of report.apis) {
@@ -365,40 +429,51 @@ export function formatReport(report) {
 }
 
 // Code spans that survive backticks inside the text.
-const code = (text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
+const code = (/** @type {string} */ text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 const MARKDOWN_LIMIT = 60;
 
 /**
  * Each change of one API once, named by what it changes (`about`: "schema
  * Verification: field x added"), with every operation and webhook it reaches;
  * breaking ones first, then those to review, then the rest.
+ * @param {ApiReport} api
+ * @returns {ChangeGroup[]}
  */
 export function changeGroups(api) {
+  /** @type {Map<string, Omit<ChangeGroup, 'locations'>>} */
   const groups = new Map();
   for (const [verdict, list] of verdictLists(api)) {
     for (const c of list) {
       const about = c.about ?? c.detail;
       const key = `${verdict}\n${about}`;
-      if (!groups.has(key)) groups.set(key, { verdict, about, kind: c.kind, acknowledged: c.acknowledged, at: [] });
-      groups.get(key).at.push(c);
+      const group = groups.get(key) ?? { verdict, about, kind: c.kind, acknowledged: c.acknowledged, at: [] };
+      groups.set(key, group);
+      group.at.push(c);
     }
   }
   return [...groups.values()].map((g) => ({ ...g, locations: [...new Set(g.at.map((c) => c.location))] }));
 }
 
-/** "2 operations and 1 webhook": how far a change reaches. */
+/**
+ * "2 operations and 1 webhook": how far a change reaches.
+ * @param {string[]} locations
+ */
 export function reach(locations) {
   const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
-  return [
+  return /** @type {[number, string][]} */ ([
     [locations.length - hooks, 'operation'],
     [hooks, 'webhook'],
-  ]
+  ])
     .filter(([n]) => n)
     .map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`)
     .join(' and ');
 }
 
-/** One Markdown section: each change once, with every operation and webhook it reaches. */
+/**
+ * One Markdown section: each change once, with every operation and webhook it reaches.
+ * @param {Report} report
+ * @param {Verdict} verdict
+ */
 function markdownSection(report, verdict) {
   const groups = report.apis.flatMap((api) =>
     changeGroups(api)
@@ -419,7 +494,10 @@ function markdownSection(report, verdict) {
   return { count: groups.length, lines };
 }
 
-/** The report of `npm run diff -- --markdown`, for a pull-request comment. */
+/**
+ * The report of `npm run diff -- --markdown`, for a pull-request comment.
+ * @param {Report} report
+ */
 export function formatMarkdown(report) {
   const breaking = markdownSection(report, 'breaking');
   const review = markdownSection(report, 'review');
@@ -475,7 +553,10 @@ export function formatMarkdown(report) {
   return lines.join('\n');
 }
 
-/** The machine-readable report of `npm run diff -- --json`. */
+/**
+ * The machine-readable report of `npm run diff -- --json`.
+ * @param {Report} report
+ */
 export const jsonReport = (report) => ({
   base: report.base,
   head: report.head,

@@ -1,3 +1,4 @@
+// @ts-check
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -26,6 +27,11 @@ export function outRoot(argv = process.argv.slice(2)) {
 // code, validators, samples, rendered docs) is build output, ignored by git.
 export const COMMITTED_OUTPUTS = ['openapi', 'types', 'workflows'];
 
+/**
+ * Prints `message` as an error and exits 1.
+ * @param {string} message
+ * @returns {never}
+ */
 export function fail(message) {
   console.error(`error: ${message}`);
   process.exit(1);

@@ -1,3 +1,4 @@
+// @ts-check
 // Running the build's tools (Redocly, Spectral, the native TypeScript) as
 // child processes: offline, quiet, their output kept for the error message,
 // and stopped as a whole when `npm run dev` no longer needs their result.
@@ -15,7 +16,8 @@ const TOOL_ENV = {
 };
 
 // A name is a command of node_modules/.bin; a path is run as it is.
-const bin = (name) => (path.isAbsolute(name) ? name : path.join(ROOT, 'node_modules', '.bin', name));
+const bin = (/** @type {string} */ name) =>
+  path.isAbsolute(name) ? name : path.join(ROOT, 'node_modules', '.bin', name);
 
 // An AbortSignal for every tool started inside `toolAbort.run(signal, fn)`:
 // `npm run dev` stops a rebuild's slow steps when a newer edit arrives.
@@ -31,7 +33,11 @@ process.on('exit', () => {
   for (const group of groups) signalGroup(group, 'SIGKILL');
 });
 
-/** Sends `signal` to every process of a group; false when none is left. */
+/**
+ * Sends `signal` to every process of a group; false when none is left.
+ * @param {number} group
+ * @param {NodeJS.Signals | 0} signal
+ */
 function signalGroup(group, signal) {
   try {
     process.kill(-group, signal);
@@ -41,7 +47,10 @@ function signalGroup(group, signal) {
   }
 }
 
-/** Ends a tool's whole group and resolves once no process of it is left (SIGKILL after 5 s). */
+/**
+ * Ends a tool's whole group and resolves once no process of it is left (SIGKILL after 5 s).
+ * @param {number} group
+ */
 async function endGroup(group) {
   signalGroup(group, 'SIGTERM');
   const killAt = Date.now() + 5_000;
@@ -56,6 +65,12 @@ async function endGroup(group) {
 // an error that carries the output when it exits non-zero. Stopped by the
 // signal of `toolAbort`, it rejects with an AbortError once every process
 // the tool started has ended.
+/**
+ * @param {string} name
+ * @param {string[]} args
+ * @param {{ quiet?: boolean }} [options]
+ * @returns {Promise<string>}
+ */
 export function runTool(name, args, { quiet = false } = {}) {
   const signal = toolAbort.getStore();
   const abortError = () =>
@@ -66,6 +81,7 @@ export function runTool(name, args, { quiet = false } = {}) {
     // cannot stays in the terminal's, which Ctrl-C reaches.
     const child = spawn(bin(name), args, { cwd: ROOT, env: TOOL_ENV, detached: Boolean(signal) });
     if (signal && child.pid) groups.add(child.pid);
+    /** @type {Promise<void> | null} */
     let stopped = null;
     const onAbort = () => (stopped = child.pid ? endGroup(child.pid) : Promise.resolve());
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -96,6 +112,7 @@ export function runTool(name, args, { quiet = false } = {}) {
 
 // Redocly prints a boxed notice about Node 20 on every run; npm warns about a
 // machine-level config key. Neither concerns the project.
+/** @param {string} text */
 function dropNoise(text) {
   return text
     .split('\n')
@@ -105,11 +122,12 @@ function dropNoise(text) {
 }
 
 // Runs a step's main function and turns a failure into a message and exit 1.
+/** @param {() => unknown} step */
 export async function main(step) {
   try {
     await step();
   } catch (err) {
-    console.error(`error: ${err.message}`);
+    console.error(`error: ${/** @type {Error} */ (err).message}`);
     process.exit(1);
   }
 }

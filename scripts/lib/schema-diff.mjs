@@ -1,3 +1,4 @@
+// @ts-check
 // Compares two JSON Schemas (OpenAPI 3.1's dialect; 3.0's `nullable` too) by
 // what they accept, for the contract diff (scripts/lib/contract-diff.mjs).
 //
@@ -55,7 +56,21 @@ import {
 
 export { deref, forgetFingerprints, isAnnotation };
 
+/**
+ * @typedef {import('./schema-view.mjs').Json} Json
+ * @typedef {import('./schema-view.mjs').View} View
+ * @typedef {'breaking' | 'review' | 'deprecated' | 'ok'} Verdict
+ * @typedef {'input' | 'output'} Direction
+ * @typedef {{ base: Json, head: Json, report: (verdict: Verdict, kind: string, detail: string, about?: string) => void }} Context
+ * @typedef {{ name: string, at: string }} Origin
+ * @typedef {(verdict: Verdict, kind: string, text: string, name?: string) => void} Say
+ * @typedef {(kind: string, text: string, name?: string) => void} Judge
+ * @typedef {(bn: Json, hn: Json, f: string, d?: Direction) => void} Deeper
+ * @typedef {(was: Json, now: Json, f: string, what: string) => void} Added
+ */
+
 // format → the formats that accept every value it accepts, and more.
+/** @type {Record<string, string[] | undefined>} */
 const WIDER_FORMATS = {
   int32: ['int64'],
   float: ['double'],
@@ -65,15 +80,23 @@ const WIDER_FORMATS = {
   'uri-reference': ['iri-reference'],
   iri: ['iri-reference'],
 };
-const merged = (subs) => (subs.length === 1 ? subs[0] : { allOf: subs });
-const show = (set) => [...set].join(' | ');
-const jsonType = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+const merged = (/** @type {Json[]} */ subs) => (subs.length === 1 ? subs[0] : { allOf: subs });
+const show = (/** @type {Set<string>} */ set) => [...set].join(' | ');
+const jsonType = (/** @type {unknown} */ v) =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v;
 
 /**
  * Compares base and head schemas in a direction and reports each difference
  * through `ctx.report(verdict, kind, detail, about)`, verdict 'breaking',
  * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where` names the place in the operation ("response 200"),
  * `field` the path inside the schema; `origin` the nearest named schema.
+ * @param {Context} ctx
+ * @param {Json} baseNode
+ * @param {Json} headNode
+ * @param {Direction} dir
+ * @param {string} where
+ * @param {Set<string>} [refs]
+ * @param {Origin | null} [origin]
  */
 export function compareSchema(
   ctx,
@@ -105,9 +128,11 @@ export function compareSchema(
   const isInput = dir === 'input';
   // `about` names the change by the shared schema it is in, so that a report
   // can list every operation one change reaches.
-  const relative = (f, o = origin) => (o ? f.slice(o.at.length).replace(/^\./, '') : f);
-  const sub = (n) => (field ? `${field}.${n}` : n);
+  const relative = (/** @type {string} */ f, /** @type {Origin | null} */ o = origin) =>
+    o ? f.slice(o.at.length).replace(/^\./, '') : f;
+  const sub = (/** @type {string} */ n) => (field ? `${field}.${n}` : n);
   // With `name`, the text is about that property: "field a.b removed".
+  /** @type {Say} */
   const say = (verdict, kind, text, name) => {
     const f = name === undefined ? field : sub(name);
     const rel = relative(f);
@@ -118,24 +143,36 @@ export function compareSchema(
     ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
   };
   // A narrowing (fewer values valid) breaks input; a widening breaks output.
+  /** @type {Judge} */
   const narrowed = (kind, text, name) => say(isInput ? 'breaking' : 'ok', kind, text, name);
+  /** @type {Judge} */
   const widened = (kind, text, name) => say(isInput ? 'ok' : 'breaking', kind, text, name);
+  /** @type {Deeper} */
   const deeper = (bn, hn, f, d = dir) => compareSchema(ctx, bn, hn, d, where, f, depth + 1, refs, origin);
   // A subschema on one side only: its constraint was added (narrows) or removed (widens).
+  /** @type {Added} */
   const added = (was, now, f, what) => {
     if (was && now) deeper(was, now, f);
     else if (now) narrowed(`${what.split(/[ []/)[0]}-added`, `${what} added`);
     else if (was) widened(`${what.split(/[ []/)[0]}-removed`, `${what} removed`);
   };
+  /** @type {Direction} */
   const flip = dir === 'input' ? 'output' : 'input';
 
-  reportDeprecation(ctx, b, h, { where, field, about: (view) => (view.deprecatedUse ? outer : origin), relative });
+  reportDeprecation(ctx, b, h, {
+    where,
+    field,
+    about: (/** @type {View} */ view) => (view.deprecatedUse ? outer : origin),
+    relative,
+  });
 
   // Types; integer is a kind of number.
   const hasAlternatives = b.alternatives.length || h.alternatives.length;
-  const covers = (set, t) => set.has(t) || (t === 'integer' && set.has('number'));
+  const covers = (/** @type {Set<string>} */ set, /** @type {string} */ t) =>
+    set.has(t) || (t === 'integer' && set.has('number'));
   // An enum whose values all have the base's types keeps the type without saying it.
-  const enumFits = (view, types) => view.enum && [...view.enum.values()].every((v) => covers(types, jsonType(v)));
+  const enumFits = (/** @type {View} */ view, /** @type {Set<string>} */ types) =>
+    view.enum && [...view.enum.values()].every((v) => covers(types, jsonType(v)));
   if (b.types && h.types) {
     const lost = [...b.types].filter((t) => !covers(h.types, t));
     const gained = [...h.types].filter((t) => !covers(b.types, t));
@@ -170,7 +207,7 @@ export function compareSchema(
   }
   if (b.multipleOf !== h.multipleOf) {
     const text = `multipleOf ${b.multipleOf ?? 'none'} → ${h.multipleOf ?? 'none'}`;
-    const divides = (x, y) => Math.abs(x / y - Math.round(x / y)) < 1e-9; // x is a multiple of y
+    const divides = (/** @type {number} */ x, /** @type {number} */ y) => Math.abs(x / y - Math.round(x / y)) < 1e-9; // x is a multiple of y
     if (b.multipleOf === undefined || (h.multipleOf !== undefined && divides(h.multipleOf, b.multipleOf)))
       narrowed('bound-narrowed', text);
     else if (h.multipleOf === undefined || divides(b.multipleOf, h.multipleOf)) widened('bound-widened', text);
@@ -242,13 +279,13 @@ export function compareSchema(
   else if (b.contains.length) deeper(merged(b.contains), merged(h.contains), `${field}[contains]`);
 
   // not: its schema is compared the other way round.
-  pairUp(ctx, b.not, h.not, (x) => x, {
+  pairUp(ctx, b.not, h.not, (/** @type {Json} */ x) => x, {
     removed: () => widened('not-removed', 'a `not` constraint removed'),
     added: () => narrowed('not-added', 'a `not` constraint added'),
     changed: (x, y) => deeper(x, y, field ? `${field}[not]` : '[not]', flip),
   });
   // if/then/else: matched by their condition.
-  pairUp(ctx, b.conditionals, h.conditionals, (c) => c.if ?? {}, {
+  pairUp(ctx, b.conditionals, h.conditionals, (/** @type {Json} */ c) => c.if ?? {}, {
     removed: () => widened('condition-removed', 'an if/then/else condition removed'),
     added: () => narrowed('condition-added', 'an if/then/else condition added'),
     changed: (x, y, sameIf) => {
@@ -265,9 +302,14 @@ export function compareSchema(
  * phoneNumber deprecated"), and named by the schema that holds it: the named
  * schema itself when it is deprecated there (every use of it reaches
  * partners), the schema holding the `$ref` when only that use is.
+ * @param {Context} ctx
+ * @param {View} b
+ * @param {View} h
+ * @param {{ where: string, field: string, about: (view: View) => Origin | null, relative: (f: string, o: Origin | null) => string }} at
  */
 function reportDeprecation(ctx, b, h, { where, field, about, relative }) {
   if (b.deprecated === h.deprecated) return;
+  /** @type {[Verdict, string, string]} */
   const [verdict, kind, text] = h.deprecated
     ? ['deprecated', 'deprecated', 'deprecated']
     : ['ok', 'undeprecated', 'no longer deprecated'];
@@ -278,6 +320,12 @@ function reportDeprecation(ctx, b, h, { where, field, about, relative }) {
   ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
 }
 
+/**
+ * @param {{
+ *   b: View, h: View, say: Say, narrowed: Judge, widened: Judge, sub: (n: string) => string,
+ *   deeper: Deeper, added: Added, isInput: boolean,
+ * }} scope
+ */
 function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput }) {
   for (const [name] of b.properties) {
     if (!h.properties.has(name)) say('breaking', 'field-removed', 'removed', name);
@@ -328,8 +376,8 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
   );
   for (const k of new Set([...b.dependentRequired.keys(), ...h.dependentRequired.keys()])) {
     const [was, now] = [b.dependentRequired.get(k) ?? new Set(), h.dependentRequired.get(k) ?? new Set()];
-    const added = [...now].filter((n) => !was.has(n));
-    const removed = [...was].filter((n) => !now.has(n));
+    const added = [...now].filter((/** @type {string} */ n) => !was.has(n));
+    const removed = [...was].filter((/** @type {string} */ n) => !now.has(n));
     if (added.length) narrowed('dependent-required-added', `with ${k}, also requires ${added.join(', ')}`);
     if (removed.length) widened('dependent-required-removed', `with ${k}, no longer requires ${removed.join(', ')}`);
   }
@@ -339,11 +387,19 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
   }
 }
 
-/** Pairs two lists of schemas by content, then one left on each side; reports the rest. */
+/**
+ * Pairs two lists of schemas by content, then one left on each side; reports the rest.
+ * @param {Context} ctx
+ * @param {Json[]} bs
+ * @param {Json[]} hs
+ * @param {(x: Json) => Json} keyOf
+ * @param {{ removed: (x: Json) => void, added: (x: Json) => void, changed: (x: Json, y: Json, sameKey: boolean) => void }} on
+ */
 function pairUp(ctx, bs, hs, keyOf, on) {
   const bf = bs.map((x) => fingerprint(ctx.base, keyOf(x)));
   const hf = hs.map((x) => fingerprint(ctx.head, keyOf(x)));
   const hUsed = new Set();
+  /** @type {number[]} */
   const bLeft = [];
   bs.forEach((x, i) => {
     const j = hf.findIndex((f, k) => !hUsed.has(k) && f === bf[i]);
@@ -360,6 +416,7 @@ function pairUp(ctx, bs, hs, keyOf, on) {
   for (const j of hLeft) on.added(hs[j]);
 }
 
+/** @type {(doc: Json, node: Json, property: string | undefined) => string | null} */
 const discriminatorValue = (doc, node, property) => {
   if (!property) return null;
   const v = flatten(doc, node).properties.get(property);
@@ -367,12 +424,19 @@ const discriminatorValue = (doc, node, property) => {
   return e?.size === 1 ? [...e.keys()][0] : null;
 };
 
+/**
+ * @param {Context} ctx
+ * @param {{
+ *   b: View, h: View, baseNode: Json, headNode: Json, say: Say, narrowed: Judge, widened: Judge,
+ *   deeper: Deeper, field: string,
+ * }} scope
+ */
 function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field }) {
   const [ba, ha] = [b.alternatives, h.alternatives];
   if (!ba.length && !ha.length) return;
   if (ba.length > 1 || ha.length > 1) {
-    const lists = (doc, alts) =>
-      JSON.stringify(alts.map((a) => [a.kind, a.list.map((x) => fingerprint(doc, x)).sort()]));
+    const lists = (/** @type {Json} */ doc, /** @type {Json[]} */ alts) =>
+      JSON.stringify(alts.map((a) => [a.kind, a.list.map((/** @type {Json} */ x) => fingerprint(doc, x)).sort()]));
     if (lists(ctx.base, ba) !== lists(ctx.head, ha))
       say('review', 'alternatives-changed', 'several oneOf/anyOf lists changed');
     return;
@@ -382,7 +446,7 @@ function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, wid
   if (!ba.length || !ha.length) {
     const lone = fingerprint(ba.length ? ctx.head : ctx.base, ba.length ? headNode : baseNode);
     const list = ba.length ? bl : hl;
-    if (!list.some((x) => fingerprint(ba.length ? ctx.base : ctx.head, x) === lone)) {
+    if (!list.some((/** @type {Json} */ x) => fingerprint(ba.length ? ctx.base : ctx.head, x) === lone)) {
       return say('review', 'alternatives-changed', ba.length ? `${ba[0].kind} removed` : `${ha[0].kind} added`);
     }
   } else if (ba[0].kind !== ha[0].kind) {
@@ -409,6 +473,7 @@ function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, wid
   }
   // Alternatives: same content, else same name, else same discriminator value, else the last one left.
   const property = hd?.propertyName ?? bd?.propertyName;
+  /** @type {((doc: Json, x: Json) => string | null)[]} */
   const keys = [
     (doc, x) => fingerprint(doc, x),
     (_doc, x) => refName(x),
@@ -428,7 +493,7 @@ function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, wid
     }
   }
   if (bLeft.size === 1 && hLeft.size === 1) return deeper(bl[[...bLeft][0]], hl[[...hLeft][0]], field);
-  const labelOf = (x, i) => refName(x) ?? `#${i + 1}`;
+  const labelOf = (/** @type {Json} */ x, /** @type {number} */ i) => refName(x) ?? `#${i + 1}`;
   for (const i of bLeft) narrowed('alternative-removed', `alternative ${labelOf(bl[i], i)} removed`);
   for (const j of hLeft) widened('alternative-added', `alternative ${labelOf(hl[j], j)} added`);
 }

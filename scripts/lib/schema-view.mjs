@@ -1,3 +1,4 @@
+// @ts-check
 // One view of a JSON Schema for the contract diff (scripts/lib/schema-diff.mjs):
 // `$ref`s resolved (siblings of a `$ref` apply too), `allOf` merged, the
 // nullable idioms (`type: [X, 'null']`, `nullable: true`, `anyOf|oneOf: [X,
@@ -64,12 +65,20 @@ const HANDLED = new Set([
   'default',
 ]);
 export const MAX_DEPTH = 64;
-export const isAnnotation = (key) => ANNOTATIONS.has(key) || key.startsWith('x-');
+
+/**
+ * Documents and schemas are walked as the JSON they are (any node, any key),
+ * as biome.jsonc allows; a view is read and written by name (`view[k]`) as
+ * often as by property, so it is the record it is used as.
+ * @typedef {any} Json
+ * @typedef {Record<string, any>} View
+ */
+export const isAnnotation = (/** @type {string} */ key) => ANNOTATIONS.has(key) || key.startsWith('x-');
 /** Annotations the diff reports (scripts/lib/schema-diff.mjs), which the canonical text therefore keeps. */
 const REPORTED_ANNOTATIONS = new Set(['deprecated']);
-const leftOutOfText = (key) => isAnnotation(key) && !REPORTED_ANNOTATIONS.has(key);
+const leftOutOfText = (/** @type {string} */ key) => isAnnotation(key) && !REPORTED_ANNOTATIONS.has(key);
 
-const decode = (s) => {
+const decode = (/** @type {string} */ s) => {
   try {
     return decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~');
   } catch {
@@ -77,7 +86,12 @@ const decode = (s) => {
   }
 };
 
-/** Resolves a local `$ref` (and chains of them) inside a document; siblings are dropped. */
+/**
+ * Resolves a local `$ref` (and chains of them) inside a document; siblings are dropped.
+ * @param {Json} doc
+ * @param {Json} node
+ * @returns {Json}
+ */
 export function deref(doc, node) {
   let current = node;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
@@ -86,14 +100,16 @@ export function deref(doc, node) {
       .slice(2)
       .split('/')
       .map(decode)
-      .reduce((at, key) => at?.[key], doc);
+      .reduce((/** @type {Json} */ at, /** @type {string} */ key) => at?.[key], doc);
   }
   return current ?? {};
 }
 
-export const refName = (node) => (typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : null);
+export const refName = (/** @type {Json} */ node) =>
+  typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : null;
+/** @type {(node: Json) => Json} */
 const asSchema = (node) => (node === true || node == null ? {} : node === false ? { not: {} } : node);
-const sortedJson = (value) =>
+const sortedJson = (/** @type {Json} */ value) =>
   JSON.stringify(value, (_k, v) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(
@@ -111,9 +127,14 @@ const sortedJson = (value) =>
  */
 const fingerprints = new WeakMap(); // doc → node → text, kept for one comparison
 /** Forgets what was worked out for these documents (a caller may have changed them since). */
-export const forgetFingerprints = (...docs) => {
+export const forgetFingerprints = (/** @type {Json[]} */ ...docs) => {
   for (const doc of docs) if (doc && typeof doc === 'object') fingerprints.delete(doc);
 };
+/**
+ * @param {Json} doc
+ * @param {Json} node
+ * @returns {string}
+ */
 export function fingerprint(doc, node, seen = new Set(), depth = 0) {
   if (!seen.size && !depth && node && typeof node === 'object' && doc && typeof doc === 'object') {
     if (!fingerprints.has(doc)) fingerprints.set(doc, new WeakMap());
@@ -124,7 +145,14 @@ export function fingerprint(doc, node, seen = new Set(), depth = 0) {
   return fingerprintOf(doc, node, seen, depth);
 }
 
+/**
+ * @param {Json} doc
+ * @param {Json} node
+ * @param {Set<string>} seen
+ * @param {number} depth
+ */
 function fingerprintOf(doc, node, seen, depth) {
+  /** @type {(n: Json, d: number) => Json} */
   const plain = (n, d) => {
     if (n === true || n === false || n === null || typeof n !== 'object') return n;
     if (Array.isArray(n)) return n.map((x) => plain(x, d + 1));
@@ -140,6 +168,7 @@ function fingerprintOf(doc, node, seen, depth) {
       if (!extra.length && siblings.deprecated === true) own = { ...own, deprecated: true };
     }
     // Keys go in sorted order here, so the text needs no second sorting pass.
+    /** @type {Record<string, Json>} */
     const out = {};
     for (const k of Object.keys(own).sort()) {
       const v = own[k];
@@ -161,6 +190,9 @@ function fingerprintOf(doc, node, seen, depth) {
   return JSON.stringify(plain(node, depth));
 }
 
+// A view's fields are read and written by name (`view[k]`) as often as by
+// property, so a view is typed as the record it is used as.
+/** @returns {Record<string, any>} */
 const emptyView = () => ({
   types: null,
   enum: null,
@@ -192,9 +224,11 @@ const emptyView = () => ({
   ref: null,
 });
 
+/** @type {(a: Set<unknown> | null, b: Set<unknown> | null) => Set<unknown> | null} */
 const intersect = (a, b) => (a === null ? b : b === null ? a : new Set([...a].filter((x) => b.has(x))));
+/** @type {(a: Map<string, unknown> | null, b: Map<string, unknown> | null) => Map<string, unknown> | null} */
 const intersectMap = (a, b) => (a === null ? b : b === null ? a : new Map([...a].filter(([k]) => b.has(k))));
-const isNullSchema = (doc, node) => {
+const isNullSchema = (/** @type {Json} */ doc, /** @type {Json} */ node) => {
   const s = deref(doc, node);
   const keys = Object.keys(s).filter((k) => !isAnnotation(k));
   return (
@@ -202,7 +236,11 @@ const isNullSchema = (doc, node) => {
   );
 };
 
-/** Folds `other` into `view` as if both applied (allOf). */
+/**
+ * Folds `other` into `view` as if both applied (allOf).
+ * @param {View} view
+ * @param {View} other
+ */
 function merge(view, other) {
   view.types = intersect(view.types, other.types);
   view.enum = intersectMap(view.enum, other.enum);
@@ -228,7 +266,7 @@ function merge(view, other) {
     view.dependentRequired.set(k, new Set([...(view.dependentRequired.get(k) ?? []), ...names]));
   for (const [k, subs] of other.dependentSchemas)
     view.dependentSchemas.set(k, [...(view.dependentSchemas.get(k) ?? []), ...subs]);
-  other.prefixItems.forEach((subs, i) => {
+  other.prefixItems.forEach((/** @type {Json[]} */ subs, /** @type {number} */ i) => {
     view.prefixItems[i] = [...(view.prefixItems[i] ?? []), ...subs];
   });
   for (const k of ['propertyNames', 'contains', 'not', 'conditionals', 'alternatives']) view[k].push(...other[k]);
@@ -240,13 +278,18 @@ function merge(view, other) {
 }
 
 // `{not: {}}` (or `{not: true}`) is the schema spelling of `false`.
-const acceptsNothing = (v) =>
+const acceptsNothing = (/** @type {Json} */ v) =>
   typeof v === 'object' &&
   v !== null &&
   Object.keys(v).length === 1 &&
   (v.not === true || (typeof v.not === 'object' && v.not !== null && !Object.keys(v.not).length));
 
-/** One view of a schema: `$ref`s resolved, `allOf` (and a lone alternative) merged, the nullable idiom folded in. */
+/**
+ * One view of a schema: `$ref`s resolved, `allOf` (and a lone alternative) merged, the nullable idiom folded in.
+ * @param {Json} doc
+ * @param {Json} rawNode
+ * @returns {View}
+ */
 export function flatten(doc, rawNode, depth = 0) {
   const node = asSchema(rawNode);
   const view = emptyView();
@@ -268,7 +311,7 @@ export function flatten(doc, rawNode, depth = 0) {
   if (s.type !== undefined) view.types = new Set([].concat(s.type));
   if (s.nullable === true && view.types) view.types.add('null');
   const values = s.enum ?? ('const' in s ? [s.const] : null);
-  if (values) view.enum = new Map(values.map((v) => [JSON.stringify(v), v]));
+  if (values) view.enum = new Map(values.map((/** @type {Json} */ v) => [JSON.stringify(v), v]));
   if (s.enum && 'const' in s) view.enum = intersectMap(view.enum, new Map([[JSON.stringify(s.const), s.const]]));
   if (s.nullable === true && view.enum) view.enum.set('null', null);
   for (const k of [...LOWER, ...UPPER]) {
@@ -305,7 +348,7 @@ export function flatten(doc, rawNode, depth = 0) {
   if (s.propertyNames !== undefined) view.propertyNames.push(s.propertyNames);
   for (const [k, names] of Object.entries(s.dependentRequired ?? {})) view.dependentRequired.set(k, new Set(names));
   for (const [k, sub] of Object.entries(s.dependentSchemas ?? {})) view.dependentSchemas.set(k, [sub]);
-  (s.prefixItems ?? []).forEach((sub, i) => {
+  (s.prefixItems ?? []).forEach((/** @type {Json} */ sub, /** @type {number} */ i) => {
     view.prefixItems[i] = [sub];
   });
   if (s.contains !== undefined) view.contains.push(s.contains);

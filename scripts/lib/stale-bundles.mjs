@@ -1,3 +1,4 @@
+// @ts-check
 // Whether the working tree's bundles (generated/openapi/<api>.json) were
 // built from the sources as they are now. `npm run diff` judges those
 // bundles; after a build that failed they are the last good build's, and a
@@ -10,7 +11,7 @@ import { BuildCache } from './build-cache.mjs';
 import { ROOT } from './paths.mjs';
 import { buildSteps, sourceDirsOf } from './steps.mjs';
 
-const fromRoot = (file) => path.relative(ROOT, file);
+const fromRoot = (/** @type {string} */ file) => path.relative(ROOT, file);
 
 /**
  * A bundle older than a source it is built from, as `{ bundle, source }`
