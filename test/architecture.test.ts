@@ -68,27 +68,6 @@ describe('architecture of src/', () => {
     ).toEqual([]);
   });
 
-  it('each README names every folder below it, and src/README.md every file beside it: one map, no second one', () => {
-    for (const folder of FOLDERS) {
-      const readme = readFileSync(path.join(folder, 'README.md'), 'utf8');
-      const subfolders = readdirSync(folder).filter((n) => statSync(path.join(folder, n)).isDirectory());
-      const unnamed = subfolders.filter((n) => !readme.includes(`\`${n}/\``));
-      expect(
-        unnamed,
-        `${rel(folder)}/README.md does not name these folders (as \`name/\`); add a line for each`,
-      ).toEqual([]);
-    }
-    const map = readFileSync(path.join(SRC, 'README.md'), 'utf8');
-    const unlisted = modulesOf(SRC).filter((n) => !map.includes(`\`${n}\``));
-    expect(unlisted, 'files of src/ that src/README.md does not list; add a row for each').toEqual([]);
-    // The guide points at the map instead of keeping a copy of the layering.
-    const guide = readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8');
-    expect(guide).toContain('`src/README.md`');
-    expect(guide, 'guides/contract.md has its own "May import" table; the READMEs are the one map').not.toMatch(
-      /\|\s*May import\s*\|/,
-    );
-  });
-
   it('the conformance runner imports nothing of the sandbox, directly or through another module', () => {
     const seen = new Set<string>();
     const queue = readdirSync(path.join(ROOT, 'src/conformance'))
