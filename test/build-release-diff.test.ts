@@ -4,32 +4,16 @@
 // step could report it as type errors, and the build does not fail for it;
 // without git history the step says so in one line.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
-import { BuildCache } from '../scripts/lib/build-cache.mjs';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { copyProject } from '../scripts/lib/project-copy.mjs';
 
-const copy = mkdtempSync(path.join(os.tmpdir(), 'verification-contracts-release-diff-'));
-for (const entry of [
-  'scripts',
-  'openapi',
-  'generated/openapi',
-  'generated/workflows',
-  'package.json',
-  'package-lock.json',
-  'redocly.yaml',
-])
-  cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
-// The copy's build record lives in the shared node_modules, keyed by the copy's path.
-const record = new BuildCache(path.join(copy, 'generated')).file;
-afterAll(() => {
-  rmSync(copy, { recursive: true, force: true });
-  rmSync(record, { force: true });
-});
+// What the build reads, without .git: no history until the test makes one.
+const project = copyProject('vc-release-diff-');
+const copy = project.dir;
+afterAll(() => project.remove());
 
 const run = (file: string, args: string[] = []) =>
   promisify(execFile)(process.execPath, [file, ...args], { cwd: copy }).then(
