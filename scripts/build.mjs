@@ -53,9 +53,14 @@ export async function createBuild(out, { force = false } = {}) {
   }
 
   function step(name, fn = STEPS[name].fn) {
-    const { inputs, outputs, perApi } = STEPS[name];
+    const { inputs, outputs, perApi, always } = STEPS[name];
     const start = performance.now();
-    return (perApi ? runPerApi(name, fn) : cache.run(name, { inputs, outputs }, () => fn(out))).then(
+    const running = always
+      ? fn(out).then(() => true)
+      : perApi
+        ? runPerApi(name, fn)
+        : cache.run(name, { inputs, outputs }, () => fn(out));
+    return running.then(
       (ran) => timings.push([name, performance.now() - start, ran]),
       (err) => {
         timings.push([name, performance.now() - start, true]);

@@ -1,5 +1,5 @@
-// The commands of the breaking-change gate on folders of real bundles, one
-// of them mutated: `npm run diff` (exit codes, the text, JSON and Markdown
+// The commands of the breaking-change gate on folders of the bundles'
+// snapshot (test/fixtures/bundles/), one of them mutated: `npm run diff` (exit codes, the text, JSON and Markdown
 // reports, acknowledging a change to review, a deprecation, a breaking change
 // declared by the version) and `npm run changelog` (the release notes, their
 // deprecations, the notes written by hand).
@@ -18,10 +18,11 @@ import {
   withVerdict,
 } from '../scripts/lib/contract-report.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { SNAPSHOT_DIR, snapshotBundle } from './fixtures/bundles.js';
 import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
 import type { Json } from '../src/contract/json.js';
 
-const v2: Json = JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', 'v2.json'), 'utf8'));
+const v2: Json = snapshotBundle('v2');
 const GET = 'GET /v2/verifications/{id}';
 const LIST = 'GET /v2/verifications/';
 const S = (doc: Json) => doc.components.schemas;
@@ -29,7 +30,7 @@ const P = (doc: Json) => doc.components.parameters;
 const dropRequired = (schema: Json, name: string) =>
   (schema.required = schema.required.filter((n: string) => n !== name));
 
-// Scratch folders of bundles: `base` holds the committed-state copies, `head`
+// Scratch folders of bundles: `base` holds the snapshot's copies, `head`
 // the mutated ones; the CLI reads them with --against and --head-dir.
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'verification-contracts-diff-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,7 +39,7 @@ function bundleDirs(name: string, mutate: (doc: Json) => void) {
   for (const dir of Object.values(dirs)) {
     mkdirSync(dir, { recursive: true });
     for (const api of APIS) {
-      const file = path.join(ROOT, 'generated', 'openapi', `${api.name}.json`);
+      const file = path.join(SNAPSHOT_DIR, `${api.name}.json`);
       if (existsSync(file)) copyFileSync(file, path.join(dir, `${api.name}.json`));
     }
   }

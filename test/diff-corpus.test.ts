@@ -1,12 +1,10 @@
 // The breaking-change gate on its corpus (test/fixtures/diff-mutations.ts):
-// each mutation of a real bundle gets the verdict written beside it, and a
+// each mutation of a snapshot of the bundles (test/fixtures/bundles/) gets the verdict written beside it, and a
 // breaking one (or a deprecation) is reported at every operation and webhook
 // it reaches.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffDocuments, operationsOf } from '../scripts/lib/contract-diff.mjs';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { snapshotBundle } from './fixtures/bundles.js';
 import { KEYWORD_CHANGES } from './fixtures/diff-keywords.js';
 import { MUTATIONS, type Mutation } from './fixtures/diff-mutations.js';
 import type { Json } from '../src/contract/json.js';
@@ -15,8 +13,7 @@ type Change = { location: string; kind: string; detail: string; about: string };
 
 const bundles = new Map<string, Json>();
 const bundle = (api: string): Json => {
-  if (!bundles.has(api))
-    bundles.set(api, JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8')));
+  if (!bundles.has(api)) bundles.set(api, snapshotBundle(api));
   return bundles.get(api);
 };
 

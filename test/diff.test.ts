@@ -1,5 +1,6 @@
 // The breaking-change gate's structural diff (scripts/lib/contract-diff.mjs):
-// the wording of each kind of change on mutated copies of a real bundle (or,
+// the wording of each kind of change on mutated copies of a bundle's snapshot
+// (test/fixtures/bundles/, so the contract's own changes never collide) (or,
 // for request bodies and webhooks, a small synthetic document), and one
 // change named at every place it reaches. The verdicts on the whole corpus of
 // mutations are in test/diff-corpus.test.ts; the commands `npm run diff` and
@@ -10,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { diffDocuments } from '../scripts/lib/contract-diff.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { snapshotBundle } from './fixtures/bundles.js';
 import type { Json } from '../src/contract/json.js';
 
 type Change = { location: string; kind: string; detail: string; about: string };
 
-const bundle = (api: string): Json =>
+const liveBundle = (api: string): Json =>
   JSON.parse(readFileSync(path.join(ROOT, 'generated', 'openapi', `${api}.json`), 'utf8'));
-const v2 = bundle('v2');
+const v2 = snapshotBundle('v2');
 
 /** Diff of the v2 bundle against a mutated copy of it. */
 function mutated(mutate: (doc: Json) => void, base: Json = v2) {
@@ -128,7 +130,7 @@ const event = (doc: Json) => doc.components.schemas.OrderEvent.properties.data;
 
 describe('diffDocuments on the real bundles', () => {
   it.each(APIS.map((a) => a.name))('finds no change between the %s bundle and itself', (api) => {
-    const doc = bundle(api);
+    const doc = liveBundle(api);
     expect(diffDocuments(doc, structuredClone(doc))).toEqual({
       breaking: [],
       review: [],
@@ -405,7 +407,7 @@ describe('non-breaking changes pass the gate and are listed', () => {
 });
 
 describe('deprecations pass the gate as a verdict of their own, to tell partners', () => {
-  const partner = bundle('partner');
+  const partner = snapshotBundle('partner');
   const only = (result: ReturnType<typeof mutated>) => {
     expect(result.breaking, 'no breaking change').toEqual([]);
     expect(result.review, 'nothing to review').toEqual([]);

@@ -13,6 +13,7 @@ import { compile } from '../compile.mjs';
 import { docs } from '../docs.mjs';
 import { lintBundles } from '../lint-bundles.mjs';
 import { lintSources } from '../lint-sources.mjs';
+import { releaseDiff } from '../release-diff.mjs';
 import { samples } from '../samples.mjs';
 import { types } from '../types.mjs';
 import { validators } from '../validators.mjs';
@@ -24,7 +25,8 @@ import { ROOT } from './paths.mjs';
  * outputs it reads; `perApi(api)`, where given, is the inputs of one API, so
  * the step is recorded per API and runs only for the APIs whose inputs
  * changed; `quick` marks the steps that bring the docs up to date, which
- * `npm run dev` runs first after a save.
+ * `npm run dev` runs first after a save; `always` runs a step at every build,
+ * with no record.
  */
 export function buildSteps(out) {
   const root = (...p) => path.join(ROOT, ...p);
@@ -53,6 +55,15 @@ export function buildSteps(out) {
       // package.json: its version is every bundle's info.version.
       inputs: [root('openapi'), root('redocly.yaml'), root('scripts', 'bundle.mjs'), root('package.json')],
       outputs: [gen('openapi'), gen('workflows')],
+    },
+    // Prints what breaks against the last release; fails nothing, and runs at
+    // every build (`always`), as its verdict hangs on the history too.
+    'release-diff': {
+      fn: releaseDiff,
+      after: ['bundle'],
+      always: true,
+      inputs: [],
+      outputs: [],
     },
     'lint-bundles': {
       fn: lintBundles,

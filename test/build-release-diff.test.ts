@@ -1,0 +1,55 @@
+// The build's release-diff step (scripts/release-diff.mjs): in a scratch copy
+// of what the build reads, a response field renamed by mistake is printed by
+// `npm run build` as breaking against the last release, before any later
+// step could report it as type errors, and the build does not fail for it;
+// without git history the step says so in one line.
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, expect, it } from 'vitest';
+import { copyProject } from '../scripts/lib/project-copy.mjs';
+
+// What the build reads, without .git: no history until the test makes one.
+const project = copyProject('vc-release-diff-');
+const copy = project.dir;
+afterAll(() => project.remove());
+
+const run = (file: string, args: string[] = []) =>
+  promisify(execFile)(process.execPath, [file, ...args], { cwd: copy }).then(
+    (r) => ({ code: 0, ...r }),
+    (err) => ({ code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string }),
+  );
+const git = (...args: string[]) =>
+  promisify(execFile)('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: copy });
+
+it('says in one line that it cannot judge where there is no git history', async () => {
+  const result = await run('scripts/release-diff.mjs');
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout.trim().split('\n')).toHaveLength(1);
+  expect(result.stdout).toMatch(/^release-diff: skipped, /);
+});
+
+it('prints a renamed response field as breaking against the release, and the build goes on', async () => {
+  // The copy's one commit is its release: the newest commit to set package.json's version.
+  const { version } = JSON.parse(readFileSync(path.join(copy, 'package.json'), 'utf8'));
+  await git('init', '--quiet');
+  await git('add', '-A');
+  await git('commit', '--quiet', '-m', `Release ${version}`);
+  // The answer's `url` renamed to `link`, where the schema lists and requires it.
+  const schema = path.join(copy, 'openapi', 'partner', 'components', 'schemas', 'Verification.yaml');
+  const before = readFileSync(schema, 'utf8');
+  const renamed = before.replace(/^ {2}url:$/m, '  link:').replace(/^ {2}- url$/m, '  - link');
+  expect(renamed, 'Verification.yaml lists and requires url').not.toBe(before);
+  writeFileSync(schema, renamed);
+
+  const result = await run('scripts/build.mjs', ['--only', 'bundle,release-diff']);
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  const lines = result.stdout.split('\n');
+  const breaks = lines.filter((line) => line.startsWith(`breaking against release ${version}: partner `));
+  expect(
+    breaks.some((line) => /\burl\b.*removed/.test(line)),
+    result.stdout,
+  ).toBe(true);
+  expect(lines.find((line) => line.startsWith('release-diff: '))).toMatch(/\d+ breaking/);
+});
