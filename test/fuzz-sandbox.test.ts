@@ -77,6 +77,10 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
     }
   };
 
+  /** Node's own answer to what its parser refuses (a raw non-ASCII byte in the path, a request line over 16 KiB): a bare status line, no Date, no body; every answer of the sandbox has a Date. */
+  const answeredByNode = (answer: Answer) =>
+    [400, 431].includes(answer.status) && answer.headers.date === undefined && answer.text === '';
+
   const fuzz = async (api: Api, numRuns: number) => {
     const counts = new Counts();
     const mismatches = new Mismatches();
@@ -111,6 +115,8 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
             );
           if (sandbox.violations.length)
             throw new Error(`sandbox.violations: ${sandbox.violations.join(' | ')}\n    ${shown}`);
+          // What Node's parser refuses never reaches the sandbox: Node's own answer owes no error shape.
+          if (answeredByNode(answer)) return;
           const owner = apiOfTarget(req.target);
           const route = routeOf(docs[owner], req.method, req.target);
           const { problems, schema } = checkAnswer(owner, route, answer);
@@ -138,8 +144,8 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
   };
 
   // The v2 error shape (`code`, `details`) holds for answers made before any
-  // handler runs too: a raw non-ASCII byte in the path, a request line over
-  // 16 KiB, a malformed percent-escape, the 404 of `POST /%762/verifications/`.
+  // handler runs too: a malformed percent-escape, the 404 of
+  // `POST /%762/verifications/`.
   // The partner's `Error` needs only `message`, so v2 is the stricter check.
   it(`v2: ${RUNS.sandboxV2} generated and mutated requests, no 5xx, every answer as documented`, async () => {
     const counts = await fuzz('v2', RUNS.sandboxV2);

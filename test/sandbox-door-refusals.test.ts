@@ -1,26 +1,21 @@
 // Refusals in the error shape, through both doors (node:http and the fetch
 // handler): a streamed body far over a limit is refused 413 having read
 // little past it; a compressed body gets 415; `GET /verifications/` gets the
-// 404 naming `/verifications`; two Content-Type headers get 400; an HTTP/1.1
-// request without Host gets the error body; the end user's page answers a
-// verification closed at the same instant with its closed page or the error
-// redirect, never a 500.
+// 404 naming `/verifications`; two Content-Type headers get 400; the end
+// user's page answers a verification closed at the same instant with its
+// closed page or the error redirect, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorFor } from './helpers/openapi.js';
-import { rawRequest } from './helpers/raw-http.js';
 import { FETCH_BASE as BASE, openTwoDoors, type Header, type TwoDoors } from './helpers/two-doors.js';
 
 const AUTH_KEY = 'door-refusals-key';
 const ACCESS_TOKEN = 'door-refusals-token';
 const partnerDoc = validatorFor('partner');
-const v2Doc = validatorFor('v2');
 
 let doors: TwoDoors;
-let port: number;
 
 beforeAll(async () => {
   doors = await openTwoDoors(AUTH_KEY, ACCESS_TOKEN);
-  port = doors.port;
 });
 afterAll(async () => {
   await doors.close();
@@ -142,21 +137,6 @@ describe('every refusal in the error shape, through both doors', () => {
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body).message).toMatch(/^Content-Type is given more than once/);
     }
-  });
-
-  it('answers an HTTP/1.1 request without Host with the error body, not a bare 400', async () => {
-    const partner = await rawRequest(port, ['GET /verifications HTTP/1.1', `X-Auth-Key: ${AUTH_KEY}`]);
-    expect(partner.status).toBe(400);
-    expect(partner.headers['content-type']).toBe('application/json; charset=utf-8');
-    const body = JSON.parse(partner.body);
-    partnerDoc.expectValid('Error', body);
-    expect(body.message).toBe(
-      `request has no Host header, which HTTP/1.1 requires; send the name the sandbox is called by, such as Host: 127.0.0.1:${port}`,
-    );
-    const v2 = await rawRequest(port, ['GET /v2/verifications/ HTTP/1.1']);
-    expect(v2.status).toBe(400);
-    v2Doc.expectValid('ValidationError', JSON.parse(v2.body));
-    expect(JSON.parse(v2.body).details[0]).toMatchObject({ field: 'request', reasonCode: 'MALFORMED_HTTP' });
   });
 });
 

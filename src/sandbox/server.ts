@@ -1,8 +1,9 @@
 // The sandbox on node:http: the core (core.ts) behind a port, with what only
 // a port needs: the Host and Origin guard of one allowlist (any site's page
-// can reach 127.0.0.1; http/control-guard.ts), answers to requests Node's
-// parser refuses, slow-client bounds, kept-alive connections, --state, and
-// the faults of `--fault`.
+// can reach 127.0.0.1; http/control-guard.ts), slow-client bounds,
+// kept-alive connections, --state, and the faults of `--fault`. What Node's
+// parser refuses (malformed HTTP, a missing Host) gets Node's own answer: it
+// never reaches the handler, so the sandbox owns no answer for it.
 // `serveSandbox` is what the `sandbox` command and `startSandbox` start.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,6 @@ import { packageHomepage, readBundledDocument } from '../package-files.js';
 import type { SandboxClock } from './common/clock.js';
 import { webhookUrlRefusal } from './common/option-checks.js';
 import { createSandboxCore, type CoreOptions, type SandboxCore } from './core.js';
-import { answerClientError } from './http/client-errors.js';
 import { doorRefusal, LOOPBACK_NAMES, type HostAllowlist } from './http/control-guard.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import { withFaults, type FaultSpec } from './http/faults.js';
@@ -34,7 +34,7 @@ export interface SandboxOptions
   onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
-  /** A connection that has not sent its whole headers in this time is answered 408 and closed (default 10 s). */
+  /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s). */
   headersTimeoutMs?: number;
   /** The same for the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
@@ -101,8 +101,8 @@ function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, cl
     (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0)
   ) {
     // Answered before its body was read (an unknown path, a refusal): the
-    // body is drained first, so that broken framing in it gets the one
-    // answer the clientError listener gives, not a second one.
+    // body is drained first, so that broken framing in it gets Node's one
+    // 400, not an answer followed by a second one.
     req.once('end', () => write(req, res, answer, closing)).resume();
     return;
   }
@@ -127,8 +127,8 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const refused = webhookUrlRefusal(options.webhookUrl ?? '');
   if (refused) throw new TypeError(`webhook URL refused: ${refused}`);
   const saved = options.state === undefined ? undefined : readSavedState(options.state);
-  // Slow clients (slowloris) are closed after a bound; Node checks it every
-  // connectionsCheckingInterval, so the check runs often enough to matter.
+  // Slow clients (slowloris) get Node's 408 after a bound; Node checks it
+  // every connectionsCheckingInterval, so the check runs often enough to matter.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
 
@@ -140,27 +140,8 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
       headersTimeout,
       requestTimeout,
       connectionsCheckingInterval: Math.min(1000, headersTimeout / 2),
-      // Node answers a missing Host with a bare 400 of no body; the handler answers it in the error shape.
-      requireHostHeader: false,
     },
     (req, res) => {
-      // A request line without a version is HTTP/0.9, which has no headers:
-      // no Host, no credential, no body type; Node's parser lets it through.
-      if (req.httpVersionMajor < 1) {
-        const why =
-          'has no HTTP version (HTTP/0.9, which has no headers); send "GET /path HTTP/1.1" with a Host header';
-        const refusal = core.refusal(req.url ?? '/', 400, `the request line ${why}`, [
-          { field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } },
-        ]);
-        return write(req, res, { ...refusal, close: true }, closing);
-      }
-      if (req.headers.host === undefined && req.httpVersionMinor >= 1) {
-        const why = `has no Host header, which HTTP/1.1 requires; send the name the sandbox is called by, such as Host: 127.0.0.1:${allowed.port}`;
-        const refusal = core.refusal(req.url ?? '/', 400, `the request ${why}`, [
-          { field: 'request', reasonCode: 'MALFORMED_HTTP', params: { message: why } },
-        ]);
-        return write(req, res, { ...refusal, close: true }, closing);
-      }
       const door = doorRequest(req);
       // Before anything reads the request: only this machine's pages reach the core.
       const refusal = doorRefusal(allowed, door.target, door.header);
@@ -174,10 +155,6 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
   // client pausing between calls keeps its connection (S23).
   server.keepAliveTimeout = 72_000;
-  // Node's HTTP parser refuses some requests (a raw non-ASCII byte in the
-  // path, a request line or headers over its limit, broken framing, a slow
-  // client) before they are requests; they get the same error shapes.
-  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? COMMAND_PORT, host, () => {

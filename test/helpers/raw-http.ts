@@ -1,5 +1,5 @@
 // One HTTP/1.1 request written to a socket byte for byte, for what a client
-// library would tidy away: a header given twice, a request without Host. The
+// library would tidy away: a header given twice, a Host it would not send. The
 // request asks for the connection to close, so the answer ends with it.
 import { connect } from 'node:net';
 

@@ -126,8 +126,8 @@ export class Dispatcher {
       method === 'GET' || method === 'HEAD'
         ? { ok: true as const, body: undefined }
         : await readJsonBody(req, api).catch(() => undefined);
-    // A body cut short or broken mid-way: the node:http door answers the
-    // framing error (client-errors.ts); a client that left needs no answer.
+    // A body cut short or broken mid-way: Node's parser answers the framing
+    // error itself on the node:http door; a client that left needs no answer.
     if (!result) return undefined;
     if (!result.ok) return { ...this.fail(api, result.status, result.message, result.violations), close: result.close };
     return this.serve(req, found.value, found.params, found.query, result.body);

@@ -17,11 +17,9 @@ const V2_CODES: Record<number, [string, string]> = {
   401: ['UNAUTHORIZED_ERROR', 'Unauthorized'],
   403: ['FORBIDDEN_ERROR', 'Forbidden'],
   404: ['NOT_FOUND_ERROR', 'Not found'],
-  408: ['REQUEST_TIMEOUT_ERROR', 'Request was not complete in time'],
   413: ['PAYLOAD_TOO_LARGE_ERROR', 'Request body is larger than 1 MiB'],
   414: ['URI_TOO_LONG_ERROR', 'Request target is too long'],
   415: ['UNSUPPORTED_MEDIA_TYPE_ERROR', 'Content-Type must be application/json'],
-  431: ['REQUEST_TOO_LARGE_ERROR', 'Request line or headers are too large'],
   500: ['INTERNAL_ERROR', 'Internal error'],
 };
 
