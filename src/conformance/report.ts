@@ -40,6 +40,11 @@ interface WorkflowResult {
   workflowId: string;
   status: 'passed' | 'failed' | 'skipped';
   reason?: string;
+  /**
+   * Workflows that ran: the inputs the run gave them but the credential (the
+   * partner user ids and phone numbers), to find their data and webhooks by.
+   */
+  inputs?: Record<string, unknown>;
 }
 
 export interface ConformanceReport {

@@ -245,7 +245,9 @@ class Run {
     docs: Record<string, any>,
     seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
   ): Promise<Record<string, unknown>> {
-    const { outcomes, outputs } = await runWorkflow(wf, inputsFor(wf, this.credential), docs, async (call) => {
+    const inputs = inputsFor(wf, this.credential);
+    const credential = this.credential;
+    const { outcomes, outputs } = await runWorkflow(wf, inputs, docs, async (call) => {
       const op =
         call.source === this.options.api
           ? this.model.operations.find((o) => o.operationId === call.operationId)
@@ -259,6 +261,7 @@ class Run {
       this.report.requests = this.target.sent;
       return seen(call, e);
     });
+    const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
     const last = outcomes.at(-1);
     if (last?.failed.length) {
       const op = this.model.operations.find(
@@ -277,8 +280,9 @@ class Run {
         workflowId: wf.workflowId,
         status: 'failed',
         reason: `step ${last.stepId}: ${last.failed.map((c) => c.condition).join('; ')}`,
+        inputs: shown,
       });
-    } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed' });
+    } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed', inputs: shown });
     return outputs;
   }
 
