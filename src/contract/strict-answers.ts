@@ -7,10 +7,9 @@
 // unknown-fields.ts, which refuses the same in requests), with no code
 // generated at run time, so every door runs it: node:http, the fetch
 // handler in workerd, the reference's in-page Try it.
+import type { Json } from './json.js';
 import { resolveRef } from './json-pointer.js';
 import { unknownFieldViolations } from './unknown-fields.js';
-
-type Doc = Record<string, any>;
 
 /** An answer of an operation: its path and method as its document writes them. */
 export interface AnsweredOperation {
@@ -20,7 +19,7 @@ export interface AnsweredOperation {
 }
 
 /** The JSON schema of the answer `status` of an operation, or the error schema where the operation declares none at that status. */
-function answerSchema(doc: Doc, operation: AnsweredOperation | undefined, status: number): unknown {
+function answerSchema(doc: Json, operation: AnsweredOperation | undefined, status: number): unknown {
   if (operation) {
     const op = resolveRef(doc, doc.paths?.[operation.path])?.[operation.method.toLowerCase()];
     const responses = resolveRef(doc, op?.responses) ?? {};
@@ -32,7 +31,7 @@ function answerSchema(doc: Doc, operation: AnsweredOperation | undefined, status
 }
 
 /** The fields of `value` that `schema` does not name, as `answer.errorRedirectURL` or `webhook.data.extra`. */
-function undocumented(doc: Doc, schema: unknown, value: unknown, root: 'answer' | 'webhook'): string[] {
+function undocumented(doc: Json, schema: unknown, value: unknown, root: 'answer' | 'webhook'): string[] {
   if (schema === undefined || value === null || typeof value !== 'object') return [];
   return unknownFieldViolations(doc, schema, value, root).map((v) => v.field);
 }
@@ -42,7 +41,7 @@ export class StrictAnswers {
   private readonly schemas = new Map<string, unknown>();
 
   /** `documents` by API name, each with its `Error` schema (the bundled documents). */
-  constructor(private readonly documents: Record<string, Doc>) {}
+  constructor(private readonly documents: Record<string, Json>) {}
 
   /**
    * The fields of the answer `body` at `status` to `operation` of `api`
