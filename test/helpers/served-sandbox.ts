@@ -96,6 +96,6 @@ export async function startReceiver(answer: (arrival: Arrival, res: ServerRespon
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   return receiver;
 }
