@@ -35,11 +35,16 @@ export async function send(
   return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-/** Registers the file's sandbox (validating its answers) and answers it, with calls carrying the key active now. */
-export function useServedSandbox(options: ServeOptions = {}) {
+/**
+ * Registers the file's sandbox (validating its answers) and answers it, with
+ * calls carrying the key active now; options given as a function are read
+ * when it starts, after the hooks registered before.
+ */
+export function useServedSandbox(options: ServeOptions | (() => ServeOptions) = {}) {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await serveSandbox({ port: 0, validateResponses: true, ...options });
+    const given = typeof options === 'function' ? options() : options;
+    sandbox = await serveSandbox({ port: 0, validateResponses: true, ...given });
   });
   afterAll(async () => {
     await sandbox.close();
