@@ -11,16 +11,16 @@ const t = usePartnerState();
 const { eventTypes, advance, create, get, getUser, emittedBy, refusal, completeOne } = t;
 
 describe('revert verification (operation 6)', () => {
+  /** The status of the refusal to revert `verificationId`. */
+  const revertRefused = (verificationId: string) =>
+    refusal(() => t.state.revertVerification({ verificationId, author: 'fraud-team' })).status;
+
   it('rule 1: refuses with 409 outside completed, or waitingForUserInput with an ID scan required', () => {
     const created = create();
-    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(
-      409,
-    );
+    expect(revertRefused(created.id)).toBe(409);
     t.state.openLink(created.id);
     t.state.scan(created.id, { outcome: 'review' });
-    expect(refusal(() => t.state.revertVerification({ verificationId: created.id, author: 'fraud-team' })).status).toBe(
-      409,
-    );
+    expect(revertRefused(created.id)).toBe(409);
 
     const noDocument = create({
       phoneNumbers: [{ phoneNumber: OTHER_PHONE, isVerified: false }],
@@ -29,12 +29,8 @@ describe('revert verification (operation 6)', () => {
     t.state.openLink(noDocument.id);
     t.state.scan(noDocument.id, { outcome: 'pass' });
     expect(get(noDocument.id).status).toBe('waitingForUserInput');
-    expect(
-      refusal(() => t.state.revertVerification({ verificationId: noDocument.id, author: 'fraud-team' })).status,
-    ).toBe(409);
-    expect(
-      refusal(() => t.state.revertVerification({ verificationId: 'no-such-id', author: 'fraud-team' })).status,
-    ).toBe(404);
+    expect(revertRefused(noDocument.id)).toBe(409);
+    expect(revertRefused('no-such-id')).toBe(404);
   });
 
   it('rule 1: reverts a waitingForUserInput verification that requires an ID scan', () => {
