@@ -111,12 +111,9 @@ describe('partner lists answer what a full scan answers', () => {
             externalUserId: some(EXTERNAL),
             userId: some([...users.map((u) => u.id), '00000000-0000-4000-8000-000000000000']),
             status: some(STATUSES),
-            datetimeField: fc.option(
-              fc.constantFrom('createdAt', 'updatedAt', 'validTo') as fc.Arbitrary<
-                'createdAt' | 'updatedAt' | 'validTo'
-              >,
-              { nil: undefined },
-            ),
+            datetimeField: fc.option(fc.constantFrom(...(['createdAt', 'updatedAt', 'validTo'] as const)), {
+              nil: undefined,
+            }),
             from: fc.option(instant, { nil: undefined }),
             to: fc.option(instant, { nil: undefined }),
             ...paging,
