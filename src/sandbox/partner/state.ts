@@ -48,7 +48,7 @@ import {
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
 import { historyPage, pendingEvents, recordDelivery, recordedEvent } from './webhook-log.js';
 import { jsonCopy } from '../common/json-copy.js';
-import { webhookUrlRefusal } from '../common/option-checks.js';
+import { webhookUrlRefusal } from '../options.js';
 
 type S = components['schemas'];
 type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operations[Op]['parameters']['query']>;
