@@ -31,19 +31,10 @@ export interface SandboxFetchOptions extends SandboxSettings {
   url?: string;
 }
 
-export interface SandboxFetch {
+/** What `startSandbox` gives (its `url` is the base URL of verification `url`s here), answering through `fetch`. */
+export interface SandboxFetch extends Omit<RunningSandbox, 'close'> {
   /** Answers a request to the partner API, v2 (`/v2/…`), the control API (`/_sandbox/…`) or an end user's page, at any base URL. */
   fetch(request: Request): Promise<Response>;
-  /** The partner's active `X-Auth-Key`, as it is now (`POST /auth-keys` rotates it). */
-  readonly authKey: string;
-  /** The v2 bearer token. */
-  readonly accessToken: string;
-  /** The base URL of verification `url`s. */
-  readonly url: string;
-  /** The first webhook emitted that `predicate` matches, earlier ones included, as `startSandbox`'s `waitForWebhook`. */
-  waitForWebhook: RunningSandbox['waitForWebhook'];
-  /** The first webhook that `predicate` matches once the receiver answered 200 to it, earlier ones included, as `startSandbox`'s `waitForDelivery`. */
-  waitForDelivery: RunningSandbox['waitForDelivery'];
   /** Stops webhook retries and rejects the waits still pending. */
   close(): void;
 }
