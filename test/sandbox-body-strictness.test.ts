@@ -163,24 +163,23 @@ describe('a body that is not UTF-8', () => {
   const bytes = (...parts: (string | number[])[]) =>
     Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 
-  it('is refused with 400 naming the offset of the first invalid byte, in the partner shape and the control API shape', async () => {
-    // `{"reason":"A` is 12 bytes: the invalid byte is the 13th.
-    const body = bytes('{"reason":"A', [0xff], 'B"}');
-    const answer = await post(strict, '/verifications', body);
-    expect(answer).toEqual({
+  // `{"reason":"A` is 12 bytes: the invalid byte is the 13th. A sequence cut short is named at its first byte;
+  // an overlong form and a surrogate are not UTF-8 either.
+  it.each([
+    ['a byte no UTF-8 has, in the partner shape', '/verifications', bytes('{"reason":"A', [0xff], 'B"}'), 12],
+    [
+      'a sequence cut short, in the control API shape',
+      '/_sandbox/clock/advance',
+      bytes('{"a":"', [0xe2, 0x82], '"}'),
+      6,
+    ],
+    ['an overlong form', '/_sandbox/clock/advance', bytes('{"a":"', [0xc0, 0xaf], '"}'), 6],
+    ['a surrogate', '/_sandbox/clock/advance', bytes('{"a":"', [0xed, 0xa0, 0x80], '"}'), 6],
+  ])('is refused with 400 naming the offset of the first invalid byte: %s', async (_, target, body, offset) => {
+    expect(await post(strict, target, body)).toEqual({
       status: 400,
-      body: { statusCode: 400, message: 'body is not valid UTF-8: invalid byte at offset 12' },
+      body: { statusCode: 400, message: `body is not valid UTF-8: invalid byte at offset ${offset}` },
     });
-    // A sequence cut short is named at its first byte; an overlong form and a surrogate are not UTF-8 either.
-    expect((await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xe2, 0x82], '"}'))).body.message).toBe(
-      'body is not valid UTF-8: invalid byte at offset 6',
-    );
-    expect((await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xc0, 0xaf], '"}'))).body.message).toBe(
-      'body is not valid UTF-8: invalid byte at offset 6',
-    );
-    expect(
-      (await post(strict, '/_sandbox/clock/advance', bytes('{"a":"', [0xed, 0xa0, 0x80], '"}'))).body.message,
-    ).toBe('body is not valid UTF-8: invalid byte at offset 6');
   });
 
   it('is in v2 details[] with reasonCode INVALID_UTF8 and the offset', async () => {

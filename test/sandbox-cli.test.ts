@@ -171,27 +171,19 @@ describe('sandbox command', () => {
     }
   });
 
-  it('--state makes the missing folders of its file, as the state guide writes it', async () => {
-    const fresh = mkdtempSync(path.join(scratch, 'fresh-'));
-    const run = await started(['--state', '.sandbox/state.jsonl'], fresh);
-    expect(run.printed.stderr).toBe('');
-    expect(run.printed.stdout).toContain('state         .sandbox/state.jsonl');
-    expect(existsSync(path.join(fresh, '.sandbox', 'state.jsonl'))).toBe(true);
-    expect(await run.stop()).toBe(0);
-  });
-
-  it('--auth-key given with a state file that holds another key: says which key is in force', async () => {
+  it('--state makes the missing folders of its file, as the state guide writes it; an --auth-key other than the one it holds is told which key is in force', async () => {
     const dir = mkdtempSync(path.join(scratch, 'keys-'));
-    const first = await started(
-      ['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'],
-      dir,
-    );
+    const state = ['--state', '.sandbox/state.jsonl'];
+    const first = await started([...state, '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], dir);
+    expect(first.printed.stderr).toBe('');
+    expect(first.printed.stdout).toContain('state         .sandbox/state.jsonl');
+    expect(existsSync(path.join(dir, '.sandbox', 'state.jsonl'))).toBe(true);
     expect(await first.stop()).toBe(0);
-    const again = await started(['--state', 'state.jsonl', '--auth-key', 'sbx_second_key'], dir);
+    const again = await started([...state, '--auth-key', 'sbx_second_key'], dir);
     try {
       expect(again.printed.stdout).toContain('X-Auth-Key: sbx_first_key');
       expect(again.printed.stderr.trim()).toBe(
-        'warning: --auth-key sbx_second_key is not in force: the state file state.jsonl keeps its own credentials, and sbx_first_key is in force. Use that, or delete state.jsonl to start empty with --auth-key sbx_second_key.',
+        'warning: --auth-key sbx_second_key is not in force: the state file .sandbox/state.jsonl keeps its own credentials, and sbx_first_key is in force. Use that, or delete .sandbox/state.jsonl to start empty with --auth-key sbx_second_key.',
       );
       expect(
         (
@@ -204,10 +196,7 @@ describe('sandbox command', () => {
       expect(await again.stop()).toBe(0);
     }
     // The same key as saved, or none: nothing to warn about.
-    const same = await started(
-      ['--state', 'state.jsonl', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'],
-      dir,
-    );
+    const same = await started([...state, '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], dir);
     expect(same.printed.stderr).toBe('');
     expect(await same.stop()).toBe(0);
   });
