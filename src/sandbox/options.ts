@@ -8,7 +8,8 @@
 // below, and the code that uses it. Only plain types are published from here
 // (in-process.ts, fetch.ts).
 import type { WebhookEvent } from '../webhooks/events.js';
-import { hasCredentials, isWebAddress } from '../web-address.js';
+import { isWebAddress } from '../web-address.js';
+import { webhookUrlRefusal } from './partner/api.js';
 import {
   parseWebhookFaults,
   WEBHOOK_FAULTS,
@@ -66,17 +67,6 @@ export interface ListenSettings {
   /** Keep the whole state in this file across restarts (`--state`); missing folders are created. Its saved key and token win over `authKey` and `accessToken`. */
   state?: string;
 }
-
-/**
- * The sandbox's own rule on the address it sends webhooks to, beyond the
- * package's on any web address (src/web-address.ts), which the options, the
- * command's flag and `PUT /partners` all apply: a user or password in it
- * would go with every webhook into every log on the way; X-SIGNATURE proves the sender.
- */
-export const webhookUrlRefusal = (webhookUrl: string): string | undefined =>
-  hasCredentials(webhookUrl)
-    ? 'a webhook address must not carry a user or password (https://user:password@…): webhooks prove they come from the service by X-SIGNATURE; drop the credentials from the address and check X-SIGNATURE in the receiver'
-    : undefined;
 
 /** Where the sandbox listens when no `host` is given. */
 export const DEFAULT_HOST = '127.0.0.1';

@@ -16,8 +16,9 @@ import type { DoorAnswer, DoorRequest } from './http/door.js';
 import { withFaults, type FaultSpec } from './http/faults.js';
 import type { PartnerState } from './partner/state.js';
 import type { V2State } from './v2/state.js';
+import { webhookUrlRefusal } from './partner/api.js';
 import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
-import { COMMAND_PORT, DEFAULT_HOST, webhookUrlRefusal, type ListenSettings, type SandboxSettings } from './options.js';
+import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
 
 /**
  * The declared options (options.ts), the port door's own (`port` defaults
