@@ -40,7 +40,7 @@ const refused = (reasonCode: string, message: string, more?: Record<string, unkn
  * `type/subtype`, undefined when there is none, and the parameters,
  * undefined when they are malformed (which leaves the type standing).
  */
-export function readContentType(header: string | undefined): { type?: string; parameters?: Record<string, string> } {
+function readContentType(header: string | undefined): { type?: string; parameters?: Record<string, string> } {
   if (header === undefined) return {};
   const withoutParameters = () => ({ type: contentType.parse(header.split(';')[0]).type });
   return orElse(() => contentType.parse(header), undefined) ?? orElse(withoutParameters, {});
