@@ -17,7 +17,7 @@ import { withFaults, type FaultSpec } from './http/faults.js';
 import type { PartnerState } from './partner/state.js';
 import type { V2State } from './v2/state.js';
 import { webhookUrlRefusal } from './partner/api.js';
-import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
+import { readStateFile, StateFile } from './persistence/state-file.js';
 import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
 
 /**
@@ -29,8 +29,6 @@ export interface SandboxOptions
   extends SandboxSettings,
     ListenSettings,
     Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange' | 'onDeliveryAttempt'> {
-  /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
-  onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
   /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s). */
@@ -125,7 +123,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // The command's --webhook-url meets the rule of `PUT /partners` before anything starts.
   const refused = webhookUrlRefusal(options.webhookUrl ?? '');
   if (refused) throw new TypeError(`webhook URL refused: ${refused}`);
-  const saved = options.state === undefined ? undefined : readSavedState(options.state);
+  const saved = options.state === undefined ? undefined : readStateFile(options.state);
   // Slow clients (slowloris) get Node's 408 after a bound; Node checks it
   // every connectionsCheckingInterval, so the check runs often enough to matter.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -162,13 +160,13 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // read before it exists.
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(host, options.allowedHosts)}:${port}`;
-  let journal: EffectJournal | undefined;
+  let stateFile: StateFile | undefined;
   core = createSandboxCore({
     ...options,
     url,
     hostGuard: { port },
-    authKey: saved?.meta?.authKey ?? options.authKey,
-    accessToken: saved?.meta?.accessToken ?? options.accessToken,
+    authKey: saved?.authKey ?? options.authKey,
+    accessToken: saved?.accessToken ?? options.accessToken,
     documents: {
       v2: readBundledDocument('v2'),
       partner: readBundledDocument('partner'),
@@ -179,24 +177,19 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     homepage: packageHomepage(),
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
     wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
-    // With --state an answer waits until what its change wrote is on disk.
-    commit: (answer) => (journal ? journal.commit(answer) : answer),
-    onDeliveryRecorded: () => journal?.commit(undefined),
+    // With --state an answer is sent once its change is on disk.
+    commit: (answer) => stateFile?.save()?.then(() => answer) ?? answer,
+    onDeliveryRecorded: () => stateFile?.save(),
   });
   const { partner, v2, clock, delivery } = core;
-  if (options.state !== undefined && saved) {
+  if (options.state !== undefined) {
+    const deps = { clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken };
     try {
-      journal = new EffectJournal(
-        { clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken },
-        options.state,
-        saved,
-      );
+      stateFile = new StateFile(options.state, deps, saved);
     } catch (err) {
       server.close();
       throw err;
     }
-    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
-    for (const message of saved.warnings) warn(message);
   }
   // Webhooks not yet delivered when the sandbox stopped go out again.
   for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);
@@ -217,7 +210,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      journal?.close();
+      stateFile?.close();
     },
   };
 }

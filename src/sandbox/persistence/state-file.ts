@@ -1,218 +1,162 @@
-// The --state file (S21), one JSON value per line: a snapshot (header, one
-// line per record, end line) written whole to a temp file, fsynced and
-// renamed over the file, then journal lines, each fsynced before its change
-// is acknowledged (concurrent changes share one fsync). A crash can only
-// tear the last line, which loading drops with a warning. What the lines
-// hold is effect-journal.ts's.
+// The --state file (S21): the whole state as one JSON document on one line,
+// written after each change and before its answer is sent: to a temp file,
+// fsynced, renamed over the file. A rename is atomic, so after a crash the
+// file holds the state as of the last write, never part of one. The changes
+// made in one turn of the event loop share one write.
 import fs from 'node:fs';
 import path from 'node:path';
+import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
+import type { StoredUser, StoredVerification, WebhookEntry } from '../partner/records.js';
+import { addVerification, loadStore, putWebhook, type PartnerHead, type PartnerStore } from '../partner/store.js';
+import type { V2State, V2Verification } from '../v2/state.js';
 
 const STATE_FORMAT = 'verification-contracts-sandbox-state';
-// Version 3 journals effects (whole records). Versions 1 and 2 journaled
-// requests for replay, which this sandbox cannot do: refused with what to do.
-const STATE_VERSION = 3;
+// Version 4 is one document. Versions 1 to 3 were JSON lines (a header, then
+// records and changes), which this sandbox does not read: refused with what to do.
+const STATE_VERSION = 4;
 
-export interface LoadedStateFile<Meta, Line, Record> {
-  /** Absent for a new (missing or empty) file. */
-  meta?: Meta;
-  /** The snapshot's record lines, in order. */
-  lines: Line[];
-  /** Journal records after the snapshot, in order. */
-  records: Record[];
-  warnings: string[];
-  /** Bytes of the file that hold whole lines. */
-  validBytes: number;
+/** What the file holds. */
+export interface SavedState {
+  format: typeof STATE_FORMAT;
+  version: typeof STATE_VERSION;
+  /** The credentials the sandbox started with (a reset returns to this key). */
+  authKey: string;
+  accessToken: string;
+  clockOffsetMs: number;
+  head: PartnerHead;
+  verifications: StoredVerification[];
+  users: StoredUser[];
+  webhooks: WebhookEntry[];
+  sessions: V2Verification[];
 }
 
 export class StateFileError extends Error {}
 
-/** Reads a state file; refuses (StateFileError) anything but a torn last line. */
-export function readStateFile<Meta, Line, Record>(file: string): LoadedStateFile<Meta, Line, Record> {
-  const loaded: LoadedStateFile<Meta, Line, Record> = { lines: [], records: [], warnings: [], validBytes: 0 };
-  let data: Buffer;
+const parsed = (text: string) => {
   try {
-    data = fs.readFileSync(file);
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Reads a state file before the state is built (its saved keys win); undefined for a new (missing or empty) file. */
+export function readStateFile(file: string): SavedState | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') return loaded;
+    if ((err as { code?: string }).code === 'ENOENT') return undefined;
     throw new StateFileError(`cannot read the state file ${file}: ${(err as Error).message}`);
   }
-  if (data.length === 0) return loaded;
-  const notOurs = () => new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
-  let phase: 'header' | 'snapshot' | 'journal' = 'header';
-  for (let start = 0, lineNo = 1; start < data.length; lineNo++) {
-    const end = data.indexOf(10, start);
-    let value: any;
-    try {
-      if (end === -1) throw new Error('no line end');
-      value = JSON.parse(data.toString('utf8', start, end));
-    } catch (err) {
-      if (phase === 'header') throw notOurs();
-      if (phase === 'journal' && (end === -1 || end === data.length - 1)) {
-        loaded.warnings.push(
-          `state file ${file}: ignored a torn last record (line ${lineNo}, ${data.length - start} bytes): the change it held was never acknowledged`,
-        );
-        break;
-      }
-      throw new StateFileError(
-        `state file ${file} is damaged at line ${lineNo} (${(err as Error).message}); restore it from a copy or delete it to start empty`,
-      );
-    }
-    if (phase === 'header') {
-      if (value?.format !== STATE_FORMAT) throw notOurs();
-      if (value.version !== STATE_VERSION) {
-        const older =
-          typeof value.version === 'number' && value.version < STATE_VERSION
-            ? ', written by an older sandbox that journaled requests instead of their effects'
-            : '';
-        throw new StateFileError(
-          `state file ${file} has version ${value.version}${older}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`,
-        );
-      }
-      loaded.meta = value.meta;
-      phase = 'snapshot';
-    } else if (phase === 'snapshot') {
-      if (value?.end === true) phase = 'journal';
-      else loaded.lines.push(value);
-    } else {
-      loaded.records.push(value);
-    }
-    start = end + 1;
-    loaded.validBytes = start;
-  }
-  if (phase !== 'journal')
+  if (text === '') return undefined;
+  // The first line is the header of the older versions' JSON lines.
+  const saved = parsed(text) ?? parsed(text.split('\n', 1)[0]);
+  if (saved?.format !== STATE_FORMAT)
+    throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
+  if (saved.version !== STATE_VERSION) {
+    const older =
+      typeof saved.version === 'number' && saved.version < STATE_VERSION
+        ? ', written by an older sandbox in another format'
+        : '';
     throw new StateFileError(
-      `state file ${file} ends inside its snapshot; restore it from a copy or delete it to start empty`,
+      `state file ${file} has version ${saved.version}${older}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`,
     );
-  return loaded;
+  }
+  return saved;
+}
+
+export interface StateDeps {
+  clock: SandboxClock;
+  partner: PartnerStore;
+  v2: V2State;
+  authKey: string;
+  accessToken: string;
 }
 
 export class StateFile {
-  private fd: number;
-  private buffered: string[] = [];
-  private waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
-  private flushing = false;
-  private journalBytes = 0;
-  private snapshotBytes = 0;
+  private savedOffsetMs = 0;
+  private queued?: Promise<void>;
   private closed = false;
 
-  /** `validBytes`: what loading kept; a torn tail beyond it is cut off before appending. */
+  /** Loads `saved` into the state, then writes the file (made, with its folders, when new). */
   constructor(
     private readonly file: string,
-    validBytes: number,
-    /** Writes the current state as snapshot lines; used to compact. */
-    private readonly snapshot: () => { meta: unknown; lines: Iterable<unknown> },
+    private readonly deps: StateDeps,
+    saved: SavedState | undefined,
   ) {
+    const { partner, v2, clock } = deps;
+    if (saved) {
+      loadStore(partner, saved.head);
+      for (const v of saved.verifications) addVerification(partner, v);
+      for (const u of saved.users) partner.users.set(u.id, u);
+      for (const w of saved.webhooks) putWebhook(partner, w);
+      v2.load(saved.sessions);
+      clock.offsetMs = saved.clockOffsetMs;
+      const beyond = beyondDateTimes(clock.nowMs());
+      if (beyond)
+        throw new StateFileError(
+          `${file}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`,
+        );
+    }
     // `--state .sandbox/state.jsonl` in a fresh checkout: the folder is made, as the file is.
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
-    ownerOnly(this.fd, file);
-    if (fs.fstatSync(this.fd).size > validBytes) {
-      fs.ftruncateSync(this.fd, validBytes);
-      fs.fsyncSync(this.fd);
-    }
-    this.snapshotBytes = validBytes;
+    // Written at once: a new file holds the keys from the start, and an
+    // existing one becomes readable by its owner only, as the temp file is made.
+    this.write();
   }
 
-  /** Resolves once the record is on disk (fsynced). */
-  append(record: unknown): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('the state file is closed'));
-    this.buffered.push(`${JSON.stringify(record)}\n`);
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    if (!this.flushing) {
-      this.flushing = true;
-      // Every change made in this turn of the event loop joins the same write and fsync.
-      setImmediate(() => this.flush());
-    }
-    return done;
+  /** Resolves once every change made so far is on disk; undefined when nothing changed since the last write. */
+  save(): Promise<void> | undefined {
+    const { partner, v2, clock } = this.deps;
+    if (!partner.changed && !v2.changed && clock.offsetMs === this.savedOffsetMs) return undefined;
+    this.queued ??= new Promise((resolve, reject) =>
+      setImmediate(() => {
+        this.queued = undefined;
+        try {
+          if (!this.closed) this.write();
+          resolve();
+        } catch (err) {
+          reject(new Error(`the change could not be saved to the state file: ${(err as Error).message}`));
+        }
+      }),
+    );
+    return this.queued;
   }
 
-  /**
-   * Replaces the file with a snapshot of the state now (temp file, fsync,
-   * rename, fsync of the folder). It holds every change made so far, so
-   * lines still waiting for their fsync are dropped and acknowledged.
-   */
-  compact(): void {
-    const { meta, lines } = this.snapshot();
-    const temp = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(temp, 'w', 0o600);
-    let bytes = 0;
-    let chunk = '';
-    const write = (value: unknown) => {
-      chunk += `${JSON.stringify(value)}\n`;
-      if (chunk.length > 1 << 20) {
-        bytes += fs.writeSync(fd, chunk);
-        chunk = '';
-      }
+  /** Writes the state as it is now (changes made in code included) and stops writing. */
+  close(): void {
+    this.closed = true;
+    this.write();
+  }
+
+  private write(): void {
+    const { partner, v2, clock, authKey, accessToken } = this.deps;
+    const { webhookUrl, nameTurn } = partner;
+    const state: SavedState = {
+      format: STATE_FORMAT,
+      version: STATE_VERSION,
+      authKey,
+      accessToken,
+      clockOffsetMs: clock.offsetMs,
+      head: { webhookUrl, partner: partner.partner, authKeys: partner.authKeys, nameTurn },
+      verifications: [...partner.verifications.values()],
+      users: [...partner.users.values()],
+      webhooks: [...partner.webhooks.values()],
+      sessions: v2.saved(),
     };
-    try {
-      write({ format: STATE_FORMAT, version: STATE_VERSION, meta });
-      for (const line of lines) write(line);
-      write({ end: true });
-      bytes += fs.writeSync(fd, chunk);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    // It holds the auth keys and access tokens: readable by its owner only.
+    const temp = `${this.file}.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600, flush: true });
     fs.renameSync(temp, this.file);
     syncFolder(path.dirname(this.file));
-    fs.closeSync(this.fd);
-    this.fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_APPEND);
-    this.snapshotBytes = bytes;
-    this.journalBytes = 0;
-    this.buffered = [];
-    for (const w of this.waiters.splice(0)) w.resolve();
-  }
-
-  /** Writes what is pending, compacts, and closes. */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.compact();
-    fs.closeSync(this.fd);
-  }
-
-  private flush(): void {
-    this.flushing = false;
-    if (this.closed || this.buffered.length === 0) return;
-    const lines = this.buffered.join('');
-    const waiters = this.waiters;
-    this.buffered = [];
-    this.waiters = [];
-    // Synchronously: a sync of one small append takes less than the hand-off
-    // to libuv's thread pool and back, which on a busy machine waits for a
-    // time slice; requests that arrive meanwhile form the next group.
-    try {
-      this.journalBytes += fs.writeSync(this.fd, lines);
-      fs.fdatasyncSync(this.fd);
-    } catch (err) {
-      for (const w of waiters)
-        w.reject(new Error(`the change could not be saved to the state file: ${(err as Error).message}`));
-      return;
-    }
-    for (const w of waiters) w.resolve();
-    // Compacting when the journal outgrows the snapshot keeps the file (and a
-    // restart's loading) proportional to the state, at O(1) amortized per change.
-    if (this.journalBytes > Math.max(this.snapshotBytes, 4 << 20)) this.compact();
+    partner.changed = false;
+    v2.changed = false;
+    this.savedOffsetMs = clock.offsetMs;
   }
 }
 
-/**
- * Makes the file readable and writable by its owner only, as a new one is
- * made: it holds the auth keys and access tokens, and an existing file
- * (copied, or made by another tool with the usual 0644) would otherwise
- * show them to every user of the machine until the next compaction.
- */
-function ownerOnly(fd: number, file: string): void {
-  try {
-    fs.fchmodSync(fd, 0o600);
-  } catch (err) {
-    fs.closeSync(fd);
-    throw new StateFileError(
-      `cannot make the state file ${file} readable by its owner only (${(err as Error).message}): it holds the sandbox's keys; give it to this user (chown) or choose another --state path`,
-    );
-  }
-}
-
+/** Makes the rename itself survive a power cut. */
 function syncFolder(folder: string): void {
   let fd: number | undefined;
   try {

@@ -1,6 +1,6 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
 // to through the control API, read with the documented filters and paging.
-// With --state it notes what each change touched (`effects`), as the partner store does.
+// A change marks it `changed` for the state file, as the partner store's do.
 import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -17,8 +17,8 @@ const DEFAULT_PAGE_SIZE = 15;
 
 export class V2State {
   private sessions = new Map<string, V2Verification>();
-  /** Sessions made since the state file last took note, and whether all were replaced; kept only while it takes note. */
-  effects?: { sessions: Set<V2Verification>; reset: boolean };
+  /** Something changed since the state file was last written. */
+  changed = false;
 
   constructor(
     private readonly seedSessions: () => V2Verification[],
@@ -29,19 +29,18 @@ export class V2State {
   }
 
   reset(): void {
-    this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
-    if (this.effects) this.effects = { sessions: new Set(), reset: true };
+    this.load(this.seedSessions().map((s) => jsonCopy(s)));
   }
 
-  /** Every session, for a --state snapshot. */
+  /** Every session, for the state file. */
   saved(): V2Verification[] {
     return [...this.sessions.values()];
   }
 
-  /** Sessions from the state file: a snapshot's after `clear`, then each change's. */
-  load(sessions: V2Verification[], clear = false): void {
-    if (clear) this.sessions.clear();
-    for (const s of sessions) this.sessions.set(s.id, s);
+  /** Replaces every session (a reset's, or the state file's). */
+  load(sessions: V2Verification[]): void {
+    this.sessions = new Map(sessions.map((s) => [s.id, s]));
+    this.changed = true;
   }
 
   get(id: string): V2Verification {
@@ -92,7 +91,7 @@ export class V2State {
       updatedAt: now,
     };
     this.sessions.set(id, session);
-    this.effects?.sessions.add(session);
+    this.changed = true;
     return session;
   }
 }
