@@ -6,6 +6,7 @@
 // never reaches the handler, so the sandbox owns no answer for it.
 // `serveSandbox` is what the `sandbox` command and `startSandbox` start.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
@@ -61,42 +62,30 @@ function doorRequest(req: IncomingMessage): DoorRequest {
     // sees both, and the two doors answer alike (a credential given twice is
     // no credential; a type given twice is refused).
     header: (name) => req.headersDistinct[name]?.join(', '),
-    hasBody:
-      headers['transfer-encoding'] !== undefined ||
-      (headers['content-length'] !== undefined && headers['content-length'] !== '0'),
+    hasBody: announcesBody(req),
     body: (limit) => readBody(req, limit),
   };
 }
 
-/** The body, or undefined once it passes `limit` bytes (the rest is left unread); rejects when the stream fails first. */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (result?: Uint8Array, err?: Error) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError);
-      if (err) reject(err);
-      else resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      else settle(undefined);
-    };
-    const onEnd = () => settle(Buffer.concat(chunks, size));
-    const onError = (err: Error) => settle(undefined, err);
-    req.on('data', onData).on('end', onEnd).on('error', onError);
-  });
+const announcesBody = ({ headers }: IncomingMessage) =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length']) > 0;
+
+/** The body, or undefined once it passes `limit` bytes (the rest left unread, the connection kept for the answer). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }
 
-/** Writes the core's answer; HEAD gets the headers alone. */
+/** Writes the core's answer; Node leaves the body out of an answer to HEAD. */
 function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, closing: boolean): void {
   const close = answer.close === true;
-  if (
-    !close &&
-    !req.complete &&
-    (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0)
-  ) {
+  if (!close && !req.complete && announcesBody(req)) {
     // Answered before its body was read (an unknown path, a refusal): the
     // body is drained first, so that broken framing in it gets Node's one
     // 400, not an answer followed by a second one.
@@ -147,13 +136,8 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
   // client pausing between calls keeps its connection (S23).
   server.keepAliveTimeout = 72_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? COMMAND_PORT, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? COMMAND_PORT, host);
+  await once(server, 'listening');
 
   // Verification URLs carry the port the system gave (for port 0), so the
   // state is made once the server listens, in the same turn: no request is
