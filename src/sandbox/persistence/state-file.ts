@@ -30,8 +30,6 @@ export interface SavedState {
   sessions: V2Verification[];
 }
 
-export class StateFileError extends Error {}
-
 const parsed = (text: string) => {
   try {
     return JSON.parse(text);
@@ -47,19 +45,19 @@ export function readStateFile(file: string): SavedState | undefined {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as { code?: string }).code === 'ENOENT') return undefined;
-    throw new StateFileError(`cannot read the state file ${file}: ${(err as Error).message}`);
+    throw new Error(`cannot read the state file ${file}: ${(err as Error).message}`);
   }
   if (text === '') return undefined;
   // The first line is the header of the older versions' JSON lines.
   const saved = parsed(text) ?? parsed(text.split('\n', 1)[0]);
   if (saved?.format !== STATE_FORMAT)
-    throw new StateFileError(`${file} is not a sandbox state file; choose another --state path`);
+    throw new Error(`${file} is not a sandbox state file; choose another --state path`);
   if (saved.version !== STATE_VERSION) {
     const older =
       typeof saved.version === 'number' && saved.version < STATE_VERSION
         ? ', written by an older sandbox in another format'
         : '';
-    throw new StateFileError(
+    throw new Error(
       `state file ${file} has version ${saved.version}${older}; this sandbox reads version ${STATE_VERSION} only: delete the file to start empty, or choose another --state path`,
     );
   }
@@ -95,7 +93,7 @@ export class StateFile {
       clock.offsetMs = saved.clockOffsetMs;
       const beyond = beyondDateTimes(clock.nowMs());
       if (beyond)
-        throw new StateFileError(
+        throw new Error(
           `${file}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`,
         );
     }
