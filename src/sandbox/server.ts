@@ -11,12 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
-import type { SandboxClock } from './common/clock.js';
 import { createSandboxCore, type CoreOptions, type SandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import { withFaults, type FaultSpec } from './http/faults.js';
-import type { PartnerState } from './partner/state.js';
-import type { V2State } from './v2/state.js';
 import { webhookUrlRefusal } from './partner/api.js';
 import { readStateFile, StateFile } from './persistence/state-file.js';
 import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
@@ -36,18 +33,6 @@ export interface SandboxOptions
   headersTimeoutMs?: number;
   /** The same for the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
-}
-
-export interface Sandbox {
-  url: string;
-  authKey: string;
-  accessToken: string;
-  clock: SandboxClock;
-  partner: PartnerState;
-  v2: V2State;
-  /** Contract violations of answers seen so far (with validateResponses). */
-  violations: string[];
-  close(): Promise<void>;
 }
 
 /** A node:http request as the core reads it. */
@@ -107,7 +92,7 @@ function urlHost(host: string, allowedHosts: string[] = []): string {
 }
 
 /** Starts the sandbox server; `startSandbox` of `@verification-service/contracts/sandbox` (in-process.ts) is this for a partner's test suite. */
-export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export async function serveSandbox(options: SandboxOptions = {}) {
   const host = options.host ?? DEFAULT_HOST;
   // The command's --webhook-url meets the rule of `PUT /partners` before anything starts.
   const refused = webhookUrlRefusal(options.webhookUrl ?? '');
@@ -186,6 +171,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock,
     partner,
     v2,
+    /** Contract violations of answers seen so far (with validateResponses). */
     violations: core.violations,
     close: async () => {
       delivery.close();
