@@ -34,7 +34,6 @@ type Answer = [number, unknown];
 export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> {
   /** The sandbox's base URL, which verification `url`s carry. */
   url: string;
-  /** The three bundled documents. */
   documents: Record<ApiName, Json>;
   /** Request validators compiled when the package was built, by `${api}${pointer}` (Contract). */
   precompiled?: Record<string, ValidateFunction>;

@@ -15,7 +15,6 @@ const STATE_FORMAT = 'verification-contracts-sandbox-state';
 // records and changes), which this sandbox does not read: refused with what to do.
 const STATE_VERSION = 4;
 
-/** What the file holds. */
 export interface SavedState {
   format: typeof STATE_FORMAT;
   version: typeof STATE_VERSION;
