@@ -174,7 +174,7 @@ describe('sandbox --state', () => {
     expect([...beforeCrash].every((id) => hooks.seen.has(id))).toBe(true);
   });
 
-  it('a restart from the file as a crash leaves it rebuilds the same state, ids and webhook histories included', {
+  it('a restart from the changes appended alone rebuilds the same state, ids and webhook histories included', {
     timeout: 30_000,
   }, async () => {
     const file = stateFile();
@@ -190,7 +190,7 @@ describe('sandbox --state', () => {
     const done = await call('POST', '/verifications', createBody(2));
     await call('POST', `/_sandbox/verifications/${done.body.id}/open`, {});
     await call('POST', `/_sandbox/verifications/${done.body.id}/scan`, { outcome: 'pass' });
-    // Time passes; a read expires the short session, and that change is saved as any other.
+    // Time passes; a read expires the short session, and that change is appended as any other.
     await call('POST', '/_sandbox/clock/advance', { minutes: 10 });
     expect((await call('GET', `/verifications/${short.body.id}`)).body.status).toBe('expired');
     await call('POST', '/verifications', createBody(3));
@@ -205,10 +205,11 @@ describe('sandbox --state', () => {
       return { list, users, histories };
     };
     const before = await views(sandbox.url);
-    // A crash copy: the file as the last answered change left it, with no save at stop.
+    // A crash copy: the whole state written at start, then a line per change since.
     const copy = `${file}.crash`;
     fs.copyFileSync(file, copy);
     await sandbox.close();
+    expect(fs.readFileSync(copy, 'utf8').trimEnd().split('\n').length - 1).toBeGreaterThanOrEqual(7);
     const restarted = await serveSandbox({ port: 0, state: copy });
     const after = await views(restarted.url);
     const rebase = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll(restarted.url, sandbox.url));
@@ -216,44 +217,58 @@ describe('sandbox --state', () => {
     await restarted.close();
   });
 
-  it('writes a change before answering it, and what was made in code at stop', { timeout: 30_000 }, async () => {
+  it('drops a torn last record with a warning and keeps appending after it', { timeout: 30_000 }, async () => {
     const file = stateFile();
-    const options = { port: 0, state: file, authKey: FIRST_KEY };
+    const warnings: string[] = [];
+    const options = { port: 0, state: file, authKey: FIRST_KEY, onWarning: (m: string) => warnings.push(m) };
     let sandbox = await serveSandbox(options);
     const kept = sandbox.partner.createVerification(createBody(1));
     await sandbox.close();
+    // A record cut off mid-write, as a crash during an append leaves it.
+    fs.appendFileSync(file, '{"clockOffsetMs":0,"verifications":[{"token":"Jx3');
     sandbox = await serveSandbox(options);
+    expect(warnings).toEqual([expect.stringMatching(/ignored a torn last record \(line \d+, \d+ bytes\)/)]);
     expect(sandbox.partner.getVerification(kept.id).id).toBe(kept.id);
     const res = await fetch(`${sandbox.url}/verifications`, withKey(FIRST_KEY, json(createBody(2))));
     expect(res.status).toBe(201);
     const added = await res.json();
-    // Copied before the stop, as a crash would leave it: the file already holds the change.
-    expect(fs.readFileSync(file, 'utf8')).toContain(`"id":"${added.id}"`);
+    // Stop without the whole state written at stop, as a crash would: the appended line alone must carry the change.
+    const lines = fs.readFileSync(file, 'utf8');
+    expect(lines.trimEnd().split('\n').at(-1)).toContain(`"id":"${added.id}"`);
     const copy = `${file}.copy`;
     fs.copyFileSync(file, copy);
     await sandbox.close();
     const restarted = await serveSandbox({ ...options, state: copy });
     expect(restarted.partner.getVerification(added.id)).toMatchObject({ id: added.id, createdAt: added.createdAt });
     expect(restarted.partner.getVerification(kept.id).id).toBe(kept.id);
+    expect(warnings).toHaveLength(1);
     await restarted.close();
   });
 
-  it('refuses a file that is not a sandbox state, or damaged, saying what to do', async () => {
+  it('refuses a file that is not a sandbox state, or damaged before its end, saying what to do', async () => {
     const file = stateFile();
     fs.writeFileSync(file, 'name,phone\nLena,+4915112345678\n');
     await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
       /is not a sandbox state file; choose another --state path/,
     );
-    const sandbox = await serveSandbox({ port: 0, state: `${file}.new` });
-    sandbox.partner.createVerification(createBody(3));
+    const sandbox = await serveSandbox({ port: 0, state: `${file}.new`, authKey: FIRST_KEY });
+    for (const i of [3, 4])
+      expect((await fetch(`${sandbox.url}/verifications`, withKey(FIRST_KEY, json(createBody(i))))).status).toBe(201);
+    const lines = fs.readFileSync(`${file}.new`, 'utf8').split('\n');
     await sandbox.close();
-    fs.writeFileSync(`${file}.new`, fs.readFileSync(`${file}.new`, 'utf8').slice(0, 200));
+    lines[1] = lines[1].slice(0, 10);
+    fs.writeFileSync(`${file}.new`, lines.join('\n'));
+    await expect(serveSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(
+      /is damaged at line 2; .*delete it to start empty/,
+    );
+    // Its first line, the whole state, cut short: not read as a state at all.
+    fs.writeFileSync(`${file}.new`, lines[0].slice(0, 200));
     await expect(serveSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(
       /is not a sandbox state file; choose another --state path/,
     );
   });
 
-  it('refuses a file of an older format (version 3 was JSON lines), saying what to do', async () => {
+  it('refuses a file of an older format (version 3 opened with a header line), saying what to do', async () => {
     const file = stateFile();
     const header = { format: 'verification-contracts-sandbox-state', version: 3, meta: {} };
     fs.writeFileSync(file, `${JSON.stringify(header)}\n{"end":true}\n`);
@@ -270,7 +285,7 @@ describe('sandbox --state', () => {
     // As a copy, or another tool, leaves it: readable by every user of the machine.
     fs.chmodSync(file, 0o644);
     const sandbox = await serveSandbox({ port: 0, state: file });
-    // While it runs, before the save at stop.
+    // While it runs, before the whole state is written again at stop.
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     await sandbox.close();
     const empty = stateFile();

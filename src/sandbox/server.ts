@@ -27,6 +27,8 @@ export interface SandboxOptions
   extends SandboxSettings,
     ListenSettings,
     Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange' | 'onDeliveryAttempt'> {
+  /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
+  onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
   /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s). */
@@ -134,8 +136,8 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     ...options,
     url,
     hostGuard: { port },
-    authKey: saved?.authKey ?? options.authKey,
-    accessToken: saved?.accessToken ?? options.accessToken,
+    authKey: saved?.whole.authKey ?? options.authKey,
+    accessToken: saved?.whole.accessToken ?? options.accessToken,
     documents: {
       v2: readBundledDocument('v2'),
       partner: readBundledDocument('partner'),
@@ -146,9 +148,9 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     homepage: packageHomepage(),
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
     wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
-    // With --state an answer is sent once its change is on disk.
-    commit: (answer) => stateFile?.save()?.then(() => answer) ?? answer,
-    onDeliveryRecorded: () => stateFile?.save(),
+    // With --state an answer waits until what its change wrote is on disk.
+    commit: (answer) => (stateFile ? stateFile.commit(answer) : answer),
+    onDeliveryRecorded: () => stateFile?.commit(undefined),
   });
   const { partner, v2, clock, delivery } = core;
   if (options.state !== undefined) {
@@ -159,6 +161,8 @@ export async function serveSandbox(options: SandboxOptions = {}) {
       server.close();
       throw err;
     }
+    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+    for (const message of saved?.warnings ?? []) warn(message);
   }
   // Webhooks not yet delivered when the sandbox stopped go out again.
   for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);

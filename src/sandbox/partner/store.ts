@@ -2,8 +2,8 @@
 // by id (maps keep creation order, which newest-first lists reverse), webhook
 // records, and what every operation shares: lookups, expiry, status changes
 // and the webhooks they emit. Its write functions are how domain code changes
-// a record, and each marks the store `changed` for the state file (--state)
-// to write: no operation flags its changes by hand.
+// a record, and each notes what it wrote (`effects`, with --state) for the
+// state file to append: no operation flags its changes by hand.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { Clock } from '../common/clock.js';
@@ -36,6 +36,17 @@ export interface PartnerHead {
   nameTurn: number;
 }
 
+/** What changed since the state file last took note: whole records, saved as they are now. */
+export interface PartnerEffects {
+  head: boolean;
+  /** Everything was replaced (a reset): the state file writes a new snapshot. */
+  reset: boolean;
+  verifications: Set<StoredVerification>;
+  users: Set<StoredUser>;
+  removedUsers: Set<string>;
+  webhooks: Set<WebhookEntry>;
+}
+
 // Its two indexes spare every delivery result and every create a scan of all that is stored.
 export interface PartnerStore extends PartnerHead {
   readonly options: PartnerStoreOptions;
@@ -51,8 +62,8 @@ export interface PartnerStore extends PartnerHead {
   unfinishedByPhone: Map<string, Set<StoredVerification>>;
   /** No open session expires before this instant (ms), so time has nothing to do until then. */
   nextExpiryMs: number;
-  /** Something changed since the state file was last written. */
-  changed: boolean;
+  /** Kept only while something (the state file) takes note of changes. */
+  effects?: PartnerEffects;
 }
 
 /** Statuses in which `validTo` still matters (source: "`validTo` reached" rows). */
@@ -72,10 +83,19 @@ export function newStore(options: PartnerStoreOptions): PartnerStore {
   return store;
 }
 
+export const noEffects = (): PartnerEffects => ({
+  head: false,
+  reset: false,
+  verifications: new Set(),
+  users: new Set(),
+  removedUsers: new Set(),
+  webhooks: new Set(),
+});
+
 /** Changes the partner or its keys; the head is saved whole. */
 export function updateHead(store: PartnerStore, change: Partial<PartnerHead>): void {
   Object.assign(store, change);
-  store.changed = true;
+  if (store.effects) store.effects.head = true;
 }
 
 /** The next stand-in name's turn (fixtures.ts `someName`), counted in the head so a restart goes on from it. */
@@ -96,10 +116,10 @@ export function resetStore(store: PartnerStore): void {
     authKeys: [{ id: store.newId(), key: store.options.authKey, active: true, createdAt: now, updatedAt: now }],
     nameTurn: 0,
   });
-  store.changed = true;
+  if (store.effects) store.effects = { ...noEffects(), reset: true };
 }
 
-/** Replaces the head and empties the records (a state file's are added after it). */
+/** Replaces the head and empties the records (a snapshot's records are applied after it). */
 export function loadStore(store: PartnerStore, head: PartnerHead): void {
   Object.assign(store, {
     ...head,
@@ -118,7 +138,7 @@ export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
   if (!store.webhooks.has(id))
     store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
   store.webhooks.set(id, entry);
-  store.changed = true;
+  store.effects?.webhooks.add(entry);
 }
 
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
@@ -137,7 +157,7 @@ export const user = (store: PartnerStore, id: string) => found(() => store.users
 /** A verification an operation changes. */
 export function changing(store: PartnerStore, id: string): StoredVerification {
   const v = verification(store, id);
-  store.changed = true;
+  store.effects?.verifications.add(v);
   return v;
 }
 
@@ -164,23 +184,26 @@ export function trackPhones(
   }
 }
 
-/** Adds a record. */
+/** Adds a record, or replaces the one with its id (a --state line applied). */
 export function addVerification(store: PartnerStore, v: StoredVerification): void {
+  const replaced = store.verifications.get(v.data.id);
+  if (replaced) trackPhones(store, replaced, false);
   trackPhones(store, v);
   store.verifications.set(v.data.id, v);
-  store.changed = true;
+  store.effects?.verifications.add(v);
   if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
 }
 
-/** Keeps a user, new or changed. */
+/** Keeps a user, new or changed, for the state file to save. */
 export function putUser(store: PartnerStore, u: StoredUser): void {
   if (!store.users.has(u.id)) store.users.set(u.id, u);
-  store.changed = true;
+  store.effects?.users.add(u);
 }
 
 export function removeUser(store: PartnerStore, u: StoredUser): void {
   store.users.delete(u.id);
-  store.changed = true;
+  store.effects?.users.delete(u);
+  store.effects?.removedUsers.add(u.id);
 }
 
 /**
@@ -215,7 +238,7 @@ export function setStatus(
   v.data.status = status;
   v.data.updatedAt = at;
   trackPhones(store, v);
-  store.changed = true;
+  store.effects?.verifications.add(v);
   emitVerification(store, v, 'verification.updated', at);
 }
 

@@ -1,6 +1,6 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
 // to through the control API, read with the documented filters and paging.
-// A change marks it `changed` for the state file, as the partner store's do.
+// With --state it notes what each change touched (`effects`), as the partner store does.
 import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -17,8 +17,8 @@ const DEFAULT_PAGE_SIZE = 15;
 
 export class V2State {
   private sessions = new Map<string, V2Verification>();
-  /** Something changed since the state file was last written. */
-  changed = false;
+  /** Sessions made since the state file last took note, and whether all were replaced; kept only while it takes note. */
+  effects?: { sessions: Set<V2Verification>; reset: boolean };
 
   constructor(
     private readonly seedSessions: () => V2Verification[],
@@ -29,18 +29,19 @@ export class V2State {
   }
 
   reset(): void {
-    this.load(this.seedSessions().map((s) => jsonCopy(s)));
+    this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
+    if (this.effects) this.effects = { sessions: new Set(), reset: true };
   }
 
-  /** Every session, for the state file. */
+  /** Every session, for a --state snapshot. */
   saved(): V2Verification[] {
     return [...this.sessions.values()];
   }
 
-  /** Replaces every session (a reset's, or the state file's). */
-  load(sessions: V2Verification[]): void {
-    this.sessions = new Map(sessions.map((s) => [s.id, s]));
-    this.changed = true;
+  /** Sessions from the state file: a snapshot's after `clear`, then each change's. */
+  load(sessions: V2Verification[], clear = false): void {
+    if (clear) this.sessions.clear();
+    for (const s of sessions) this.sessions.set(s.id, s);
   }
 
   get(id: string): V2Verification {
@@ -91,7 +92,7 @@ export class V2State {
       updatedAt: now,
     };
     this.sessions.set(id, session);
-    this.changed = true;
+    this.effects?.sessions.add(session);
     return session;
   }
 }
