@@ -26,7 +26,7 @@ import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings }
 export interface SandboxOptions
   extends SandboxSettings,
     ListenSettings,
-    Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange' | 'onDeliveryAttempt'> {
+    Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange'> {
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
   onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
@@ -177,8 +177,10 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     v2,
     /** Contract violations of answers seen so far (with validateResponses). */
     violations: core.violations,
+    waitForWebhook: core.waitForWebhook,
+    waitForDelivery: core.waitForDelivery,
     close: async () => {
-      delivery.close();
+      core.close();
       closing = true;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
