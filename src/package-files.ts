@@ -30,12 +30,6 @@ export function readBundledWorkflows(name: string): Record<string, any> {
   return JSON.parse(readFileSync(path.join(root, 'generated', 'workflows', `${name}.arazzo.json`), 'utf8'));
 }
 
-/** Where the package's reference is hosted (`homepage` in its package.json). */
-export function packageHomepage(): string {
-  root ??= packageRoot();
-  return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).homepage;
-}
-
 /** The package's version, from its package.json. */
 export function packageVersion(): string {
   root ??= packageRoot();
