@@ -30,10 +30,8 @@ export interface SandboxOptions
   onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
-  /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s). */
+  /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s; a whole request, 30 s). */
   headersTimeoutMs?: number;
-  /** The same for the whole request, body included (default 30 s). */
-  requestTimeoutMs?: number;
 }
 
 /** A node:http request as the core reads it. */
@@ -102,7 +100,7 @@ export async function serveSandbox(options: SandboxOptions = {}) {
   // Slow clients (slowloris) get Node's 408 after a bound; Node checks it
   // every connectionsCheckingInterval, so the check runs often enough to matter.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const requestTimeout = Math.max(30_000, headersTimeout);
 
   let core: SandboxCore;
   let closing = false;
