@@ -18,18 +18,13 @@ const LISTED = 20;
 
 /** Every file below the committed folders of an output root, relative to it. */
 async function committedFiles(root) {
-  return (await Promise.all(COMMITTED_OUTPUTS.map((dir) => listFiles(path.join(root, dir), root)))).flat().sort();
-}
-
-async function listFiles(dir, base = dir) {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const files = await Promise.all(
-    entries.map((e) => {
-      const full = path.join(dir, e.name);
-      return e.isDirectory() ? listFiles(full, base) : [path.relative(base, full)];
+  const listed = await Promise.all(
+    COMMITTED_OUTPUTS.map(async (dir) => {
+      const entries = await readdir(path.join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
+      return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
     }),
   );
-  return files.flat().sort();
+  return listed.flat().sort();
 }
 
 /** Where two texts first differ: the line, and a short stretch of each around the first differing character. */

@@ -21,33 +21,35 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { runIfMain } from './lib/step.mjs';
 
-/** Keywords src/webhooks/schema-check.ts judges a value by. */
-export const CHECKED_KEYWORDS = [
-  '$ref',
-  'type',
-  'const',
-  'enum',
-  'format',
-  'pattern',
-  'required',
-  'properties',
-  'additionalProperties',
-  'items',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'maxProperties',
-  'minimum',
-  'maximum',
-]; // prettier-ignore
+const SUBSCHEMA = 'boolean | WebhookSchema';
+/** Keywords src/webhooks/schema-check.ts judges a value by, with their type in the declarations. */
+const KEYWORD_TYPES = {
+  $ref: 'string',
+  type: 'string | string[]',
+  const: 'unknown',
+  enum: 'unknown[]',
+  format: 'string',
+  pattern: 'string',
+  required: 'string[]',
+  properties: `Record<string, ${SUBSCHEMA}>`,
+  additionalProperties: SUBSCHEMA,
+  items: SUBSCHEMA,
+  allOf: `(${SUBSCHEMA})[]`,
+  anyOf: `(${SUBSCHEMA})[]`,
+  oneOf: `(${SUBSCHEMA})[]`,
+  not: SUBSCHEMA,
+  if: SUBSCHEMA,
+  then: SUBSCHEMA,
+  else: SUBSCHEMA,
+  minLength: 'number',
+  maxLength: 'number',
+  minItems: 'number',
+  maxItems: 'number',
+  maxProperties: 'number',
+  minimum: 'number',
+  maximum: 'number',
+};
+export const CHECKED_KEYWORDS = Object.keys(KEYWORD_TYPES);
 /** Formats src/webhooks/formats.ts checks. */
 export const CHECKED_FORMATS = ['date', 'date-time', 'uuid'];
 // Keywords that only describe (or, like discriminator, only guide
@@ -137,30 +139,9 @@ const HEADER = `/**
 const DECLARATIONS = `${HEADER}
 /** A webhook schema, reduced to the keywords that judge a value; \`$ref\` names another in \`defs\`; a subschema may be \`true\` or \`false\`. */
 export interface WebhookSchema {
-  $ref?: string;
-  type?: string | string[];
-  const?: unknown;
-  enum?: unknown[];
-  format?: string;
-  pattern?: string;
-  required?: string[];
-  properties?: Record<string, boolean | WebhookSchema>;
-  additionalProperties?: boolean | WebhookSchema;
-  items?: boolean | WebhookSchema;
-  allOf?: (boolean | WebhookSchema)[];
-  anyOf?: (boolean | WebhookSchema)[];
-  oneOf?: (boolean | WebhookSchema)[];
-  not?: boolean | WebhookSchema;
-  if?: boolean | WebhookSchema;
-  then?: boolean | WebhookSchema;
-  else?: boolean | WebhookSchema;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  maxProperties?: number;
-  minimum?: number;
-  maximum?: number;
+${Object.entries(KEYWORD_TYPES)
+  .map(([keyword, type]) => `  ${keyword}?: ${type};`)
+  .join('\n')}
 }
 /** The schema name of each event type, and every schema by name. */
 export declare const webhookSchemas: {
