@@ -1,25 +1,25 @@
 // Running a test's bundled module where partners' code runs without Node:
 // Cloudflare's workerd (no nodejs_compat), one process serving it as a
-// Worker, and headless Chromium, one launch loading it in a page. For
-// test/integration/runtime-webhooks.test.ts, test/integration/runtime-sandbox-fetch.test.ts and
-// test/integration/runtime-worker-receiver.test.ts.
+// Worker, and headless Chromium (Debian's, through playwright-core), one
+// launch loading it in a page. For the integration tier's runtime-*, and its
+// end user's page in Chromium.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { ROOT } from '../../scripts/lib/paths.mjs';
+import { freePort } from '../../scripts/lib/prism.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
 import { CHROMIUM_ARGS } from './redoc-page.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+/** Headless Chromium, /usr/bin/chromium unless CHROMIUM_PATH names another. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 20_000,
   });
 
 /** What a Worker has beside its module, in workerd's config language. */
@@ -105,12 +105,7 @@ export async function answerOfWorkerd(dir: string, bundle: string): Promise<unkn
 export async function resultsInChromium(dir: string, html: string): Promise<unknown> {
   writeFileSync(path.join(dir, 'index.html'), html);
   const server = await serveStatic(dir);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 20_000,
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
