@@ -197,6 +197,14 @@ export const DELIVERY_ORDERS: Record<string, <T>(events: readonly T[]) => T[]> =
 /** `body` signed as the service signs it (an HMAC-SHA256 of its bytes, in hex), without the package's helpers. */
 export const sign = (body: string, key: string) => createHmac('sha256', key).update(body).digest('hex');
 
+/** POSTs `body` to the receiver at `url` as the service delivers a webhook; resolves with the status it answered. */
+export async function deliver(url: string, body: string, signature: string): Promise<number> {
+  const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': signature };
+  const res = await fetch(url, { method: 'POST', headers, body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
 interface View {
   verifications: Record<string, string>;
   users: Record<string, string>;

@@ -19,6 +19,7 @@ import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 import { linkSharedInstall } from '../helpers/packed-package.js';
 import { serveWorkerd, type WorkerdExtras } from '../helpers/runtimes-harness.js';
 import {
+  deliver,
   type JourneySandbox,
   type Played,
   playJourneys,
@@ -115,15 +116,8 @@ afterAll(() => {
 
 const sign = (body: string, key = AUTH_KEY) => signWith(body, key);
 
-async function post(port: number, body: string, signature = sign(body)): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature },
-    body,
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
+const post = (port: number, body: string, signature = sign(body)) =>
+  deliver(`http://127.0.0.1:${port}/`, body, signature);
 
 describe('the webhooks guide’s Worker project, in workerd', () => {
   it('remembers across a restart what it handled, and ends in the status the service holds for every journey', {

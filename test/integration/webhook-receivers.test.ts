@@ -28,6 +28,7 @@ import { deref, loadBundle } from '../helpers/openapi.js';
 import { scratchDir, typeCheck } from '../helpers/typescript-snippets.js';
 import {
   DELIVERY_ORDERS,
+  deliver,
   type JourneyClock,
   type JourneySandbox,
   playJourneys,
@@ -188,12 +189,7 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     child?.kill();
   });
 
-  const post = (body: string, signature: string) =>
-    fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature },
-      body,
-    }).then((r) => r.status);
+  const post = (body: string, signature: string) => deliver(url, body, signature);
   /**
    * Sends a fresh documented event signed with the key, expects 200, and waits
    * for the line saying it acted on it: every line logged before it has then arrived too.
