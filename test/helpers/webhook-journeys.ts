@@ -4,8 +4,7 @@
 // partner and by a new session for the same number), played on the local
 // sandbox through its partner and control APIs, for the tests that feed a
 // webhook receiver what they emit and compare its final view with the
-// service's: test/integration/webhook-receivers.test.ts and
-// test/integration/runtime-worker-receiver.test.ts.
+// service's: test/integration/webhook-receivers.test.ts.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
