@@ -244,15 +244,8 @@ describe('the packed tarball', () => {
     // The ESM-only profile ignores node10 and require() resolution; attw exits
     // non-zero on any other problem.
     const yamlEntries = Object.keys(manifest.exports).filter((e) => e.endsWith('.yaml'));
-    const attw = await exec(bin('attw'), [
-      tarball,
-      '--profile',
-      'esm-only',
-      '--format',
-      'ascii',
-      '--exclude-entrypoints',
-      ...yamlEntries,
-    ]).then(
+    const attwArgs = ['--profile', 'esm-only', '--format', 'ascii', '--exclude-entrypoints', ...yamlEntries];
+    const attw = await exec(bin('attw'), [tarball, ...attwArgs]).then(
       (r) => ({ code: 0, ...r }),
       (e) => e,
     );
