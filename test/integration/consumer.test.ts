@@ -104,6 +104,7 @@ describe('the packed tarball', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'generated/openapi/partner.yaml',
+        'openapi/DECISIONS.md',
         // The documented sequences, run by `verification-contracts conformance`.
         'generated/workflows/partner-sequences.arazzo.json',
       ]),
@@ -121,7 +122,7 @@ describe('the packed tarball', () => {
     expect(files.some((f) => /(^|\/)(test|openapi\/v2|openapi\/partner\/|docs)\//.test(f))).toBe(false);
   });
 
-  it('starts the sandbox command from that install alone, which answers both APIs and keeps its --state across kill -9', async () => {
+  it('starts the sandbox command from that install alone, which answers both APIs and keeps its --state across kill -9, as startSandbox reads it', async () => {
     // In folders not yet there: the command makes them.
     const state = path.join(work, 'not-yet', 'there', 'state.jsonl');
     let id = '';
@@ -177,8 +178,19 @@ describe('the packed tarball', () => {
       });
       expect(read.status).toBe(200);
     } finally {
+      const exited = new Promise((resolve) => second.child.once('exit', resolve));
       second.child.kill('SIGINT');
+      await exited;
     }
+    // And startSandbox from the package, on the same file.
+    const script = `import { startSandbox } from '@verification-service/contracts/sandbox';
+const sandbox = await startSandbox({ state: ${JSON.stringify(state)} });
+const clock = await (await fetch(sandbox.url + '/_sandbox/clock')).json();
+console.log(JSON.stringify({ key: sandbox.authKey, offset: clock.offsetMinutes }));
+await sandbox.close();`;
+    writeFileSync(path.join(project, 'restart.mjs'), script);
+    const { stdout } = await exec(process.execPath, ['restart.mjs'], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({ key: 'bare-key', offset: 90 });
   }, 60_000);
 
   it(
