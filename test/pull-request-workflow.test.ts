@@ -31,7 +31,6 @@ const ciRun = ciText
   .split('\n')
   .map((l) => l.trim())
   .filter((l) => l && !l.startsWith('#'));
-const nodeLines = /^NODE_LINES=\(([^)]*)\)$/m.exec(ciText)?.[1].split(' ') ?? [];
 
 // `engines`' lines, each a caret range `^X.Y.Z`, in the order written.
 const engines = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node as string;
@@ -106,23 +105,11 @@ describe('.ci/run, the one CI definition', () => {
     }
   });
 
-  it('pins one exact version of each other Node line `engines` names, each within its range', () => {
-    expect(nodeLines.map((v) => Number(v.split('.')[0]))).toEqual(engineLines.slice(1).map((l) => l.major));
-    for (const version of nodeLines) {
-      const [major, minor, patch] = version.split('.').map(Number);
-      const range = engineLines.find((l) => l.major === major)!;
-      expect(
-        minor > range.minor || (minor === range.minor && patch >= range.patch),
-        `${version} within ^${range.major}.${range.minor}.${range.patch}`,
-      ).toBe(true);
-    }
-  });
-
-  it("runs the package's tests on each pinned line, from files that exist", () => {
+  it("runs the package's tests on each other line `engines` names, from files that exist", () => {
     const files = /^PACKAGE_TESTS=\(([^)]*)\)$/m.exec(ciText)?.[1].split(' ') ?? [];
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(existsSync(path.join(ROOT, file)), file).toBe(true);
-    expect(ciRun).toContain('for version in "${NODE_LINES[@]}"; do');
+    expect(ciRun.some((l) => l.includes('engines.node.split'))).toBe(true);
     expect(ciRun.some((l) => /vitest run --config \S+ "\$\{PACKAGE_TESTS\[@\]\}"$/.test(l))).toBe(true);
   });
 });

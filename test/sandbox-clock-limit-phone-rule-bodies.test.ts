@@ -8,43 +8,23 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LAST_DATE_TIME_MS, LATEST_CLOCK_MS } from '../src/sandbox/common/clock.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import { useServedSandbox } from './helpers/served-sandbox.js';
 
-let sandbox: Sandbox;
+const served = useServedSandbox();
+const { call } = served;
 const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-clock-limit-'));
-
-beforeAll(async () => {
-  sandbox = await serveSandbox({ port: 0, validateResponses: true });
-});
-afterAll(async () => {
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-  expect(sandbox.violations).toEqual([]);
-});
-
-async function call(method: string, target: string, body?: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${sandbox.url}${target}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-auth-key': sandbox.authKey, ...headers },
-    body,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function createVerification(phoneNumber: string) {
-  const answer = await call(
-    'POST',
-    '/verifications',
-    JSON.stringify({
-      phoneNumbers: [{ phoneNumber, isVerified: false }],
-      externalUserId: crypto.randomUUID(),
-      redirectUrl: 'https://partner.example/done',
-      requirements: [{ type: 'document' }],
-    }),
-  );
+  const answer = await call('POST', '/verifications', {
+    phoneNumbers: [{ phoneNumber, isVerified: false }],
+    externalUserId: crypto.randomUUID(),
+    redirectUrl: 'https://partner.example/done',
+    requirements: [{ type: 'document' }],
+  });
   expect(answer.status).toBe(201);
   return answer.body as { id: string };
 }
@@ -57,8 +37,8 @@ describe('the clock stops where date-times end', () => {
 
   it('refuses a move past the limit with a 400 saying so; every control call, reset included, still answers', async () => {
     // Close to the limit without thousands of one-year moves.
-    sandbox.clock.advance(Math.floor((LATEST_CLOCK_MS - sandbox.clock.nowMs()) / 60_000) - 1000);
-    const refused = await call('POST', '/_sandbox/clock/advance', JSON.stringify({ minutes: 525600 }));
+    served.sandbox.clock.advance(Math.floor((LATEST_CLOCK_MS - served.sandbox.clock.nowMs()) / 60_000) - 1000);
+    const refused = await call('POST', '/_sandbox/clock/advance', { minutes: 525600 });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(
       /past 9999-12-01T23:59:59\.999Z.*9999-12-31T23:59:59\.999Z.*Move it at most \d+ minutes more/,
@@ -67,7 +47,7 @@ describe('the clock stops where date-times end', () => {
     expect(clock.status).toBe(200);
     expect(clock.body.now).toMatch(/^9999-12-01T/);
     // A move that stays within the limit is taken.
-    expect((await call('POST', '/_sandbox/clock/advance', JSON.stringify({ minutes: 500 }))).status).toBe(200);
+    expect((await call('POST', '/_sandbox/clock/advance', { minutes: 500 })).status).toBe(200);
     const created = await createVerification('+4915199990000');
     expect((await call('GET', `/verifications/${created.id}`)).body.validTo).toMatch(/^9999-12-/);
     expect((await call('POST', '/_sandbox/reset')).status).toBe(204);
@@ -96,11 +76,9 @@ describe('rule 2 of the create operation in the phone-verification step', () => 
     const holder = await createVerification('+4915188880001');
     const other = await createVerification('+4915188880002');
     expect((await call('POST', `/_sandbox/verifications/${other.id}/open`)).status).toBe(200);
-    const verified = await call(
-      'POST',
-      `/_sandbox/verifications/${other.id}/phone-verification`,
-      JSON.stringify({ phoneNumber: '+4915188880001' }),
-    );
+    const verified = await call('POST', `/_sandbox/verifications/${other.id}/phone-verification`, {
+      phoneNumber: '+4915188880001',
+    });
     expect(verified.status).toBe(200);
     expect(verified.body.phoneNumbers).toContainEqual({ phoneNumber: '+4915188880001', isVerified: true });
     expect((await call('GET', `/verifications/${holder.id}`)).body.status).toBe('closed');

@@ -3,10 +3,10 @@
 // POST without the JSON type 415 (no cross-origin "simple" request reaches
 // it), and a refused request changes nothing. The partner and v2 APIs keep
 // answering any local client.
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
+import { rawRequest } from './helpers/raw-http.js';
 
 let sandbox: Sandbox;
 let port: number;
@@ -21,32 +21,11 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** node:http, because fetch sets Host and Origin itself. */
-function send(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const r = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        headers: { ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }), ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-      },
-    );
-    r.on('error', reject);
-    r.end(body);
-  });
+/** On a socket, because fetch sets Host and Origin itself. */
+async function send(method: string, path: string, headers: Record<string, string>, body = '') {
+  const head = [`${method} ${path} HTTP/1.1`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const answer = await rawRequest(port, head, body);
+  return { status: answer.status, body: answer.body ? JSON.parse(answer.body) : undefined };
 }
 const local = () => ({ Host: `127.0.0.1:${port}` });
 const json = { 'Content-Type': 'application/json' };

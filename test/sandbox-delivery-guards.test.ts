@@ -5,18 +5,15 @@
 // (refused wherever it is set), and, with --state, a webhook about a change
 // that is not yet on disk (held until it is).
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { documents, homepage, requestValidators } from '../generated/validators/sandbox-contract.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { createSandboxCore } from '../src/sandbox/core.js';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
-import type { DoorRequest } from '../src/sandbox/http/door.js';
 import { startSandbox } from '../src/sandbox/in-process.js';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { send, startReceiver } from './helpers/served-sandbox.js';
+import { askCore, sandboxCore } from './helpers/wrapped-core.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const RECEIVER = 'http://receiver.test/hooks';
@@ -47,13 +44,6 @@ async function call(sandbox: SandboxFetch, target: string, method = 'GET', body?
     }),
   );
   return { status: res.status, body: await res.json() };
-}
-
-async function listen(handle: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
-  const server = createServer(handle);
-  closers.push(() => new Promise((r) => server.close(r)));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 describe('an attempt that gets no answer', () => {
@@ -94,34 +84,29 @@ describe('an attempt that gets no answer', () => {
 
 describe('a receiver answering with a redirect', () => {
   it('gets a failed attempt, recorded with its status, and the address it names receives nothing', async () => {
-    const elsewhere: string[] = [];
-    const other = await listen((req, res) => {
-      elsewhere.push(`${req.method} ${req.url}`);
-      res.writeHead(200).end();
+    const elsewhere = await startReceiver();
+    const redirecting = await startReceiver((_arrival, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}/stolen` }).end();
+      return undefined;
     });
-    const receiver = await listen((req, res) => {
-      req.resume().on('end', () => res.writeHead(307, { location: `${other.url}/stolen` }).end());
-    });
+    closers.push(elsewhere.close, redirecting.close);
     const failures: string[] = [];
     const sandbox: Sandbox = await serveSandbox({
       port: 0,
-      webhookUrl: `${receiver.url}/hooks`,
+      webhookUrl: redirecting.url,
       retryIntervalSeconds: 60,
       onDeliveryFailure: (line) => failures.push(line),
     });
     closers.unshift(() => sandbox.close());
-    const headers = { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' };
-    const created = await (
-      await fetch(`${sandbox.url}/verifications`, { method: 'POST', headers, body: createBody() })
-    ).json();
+    const created = await send(sandbox.url, sandbox.authKey, 'POST', '/verifications', createBody());
     const history = async () =>
-      (await (await fetch(`${sandbox.url}/verifications/${created.id}/webhooks`, { headers })).json()).webhooks;
+      (await send(sandbox.url, sandbox.authKey, 'GET', `/verifications/${created.body.id}/webhooks`)).body.webhooks;
     await expect.poll(async () => (await history())[0].retryAt, { timeout: 5000 }).not.toBeNull();
     const reason =
       'the webhook address answered 307, a redirect, which webhooks never follow: set webhookUrl to the address that answers 200';
     expect((await history())[0]).toMatchObject({ success: false, reason });
     expect(failures[0]).toContain(reason);
-    expect(elsewhere).toEqual([]);
+    expect(elsewhere.arrivals).toEqual([]);
   });
 });
 
@@ -175,13 +160,8 @@ describe('with --state', () => {
     let onDisk = () => {};
     const written = new Promise<void>((r) => (onDisk = r));
     // The core as the server builds it with --state, its commit resolving when the journal's fsync would.
-    const core = createSandboxCore({
-      url: 'http://sandbox.test',
-      documents,
-      precompiled: requestValidators,
-      homepage,
+    const core = sandboxCore({
       webhookUrl: RECEIVER,
-      onDeliveryFailure: () => {},
       fetch: async (request) => {
         sent.push(JSON.parse(await request.text()).eventType);
         return new Response(null, { status: 200 });
@@ -189,19 +169,7 @@ describe('with --state', () => {
       commit: (answer) => written.then(() => answer),
     });
     closers.push(() => core.delivery.close());
-    const body = new TextEncoder().encode(createBody());
-    const request: DoorRequest = {
-      method: 'POST',
-      target: '/verifications',
-      origin: 'http://sandbox.test',
-      header: (name) =>
-        ({ 'x-auth-key': core.authKey(), 'content-type': 'application/json', 'content-length': String(body.length) })[
-          name
-        ],
-      hasBody: true,
-      body: async () => body,
-    };
-    const answered = core.answer(request);
+    const answered = askCore(core, 'POST', '/verifications', createBody());
     await new Promise((r) => setTimeout(r, 200));
     expect(sent).toEqual([]);
     onDisk();

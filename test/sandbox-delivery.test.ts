@@ -4,38 +4,37 @@
 // only once the change it reports is saved, retries and restarts, and the
 // attempt timeout.
 import fs from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emittedEvent } from '../src/sandbox/partner/api.js';
 import { DELIVERIES_IN_FLIGHT, WebhookDelivery } from '../src/sandbox/partner/delivery.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import { type Arrival, type ServeOptions, send, startReceiver } from './helpers/served-sandbox.js';
 
 // --- WebhookDelivery alone, with an in-process receiver -------------------
 
 let n = 0;
-/** An event of `eventType` whose data names `ids` (verificationId, userId). */
-function event(eventType: string, ids: { verificationId?: string; userId?: string | null }) {
+/** An event of `eventType` about the verification `verificationId`. */
+function event(eventType: string, verificationId: string) {
   n += 1;
   const eventId = `event-${n}`;
   const dataType = eventType.split('.')[0];
+  const data = { verificationId };
   return emittedEvent(
-    JSON.stringify({ eventId, eventType, dataType, createdAt: new Date().toISOString(), data: ids }),
+    JSON.stringify({ eventId, eventType, dataType, createdAt: new Date().toISOString(), data }),
     eventId,
   );
 }
 
-interface Call {
-  eventId: string;
-  answer: (status: number) => void;
-  answered?: boolean;
-}
+const deliveries: WebhookDelivery[] = [];
+afterEach(() => {
+  for (const d of deliveries.splice(0)) d.close();
+});
 
-/** A WebhookDelivery whose receiver is a list of calls the test answers. */
+/** A WebhookDelivery, closed after the test, whose receiver is a list of calls the test answers. */
 function harness(options: { onFailure?: (line: string) => void } = {}) {
-  const calls: Call[] = [];
+  const calls: { eventId: string; answer: (status: number) => void; answered?: boolean }[] = [];
   const recorded: Array<[string, boolean]> = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -57,6 +56,7 @@ function harness(options: { onFailure?: (line: string) => void } = {}) {
       return new Response(null, { status });
     },
   });
+  deliveries.push(delivery);
   const sent = () => calls.map((c) => c.eventId);
   /** Answers the attempt of `eventId` in flight, once it is. */
   const answer = async (eventId: string, status = 200) => {
@@ -68,58 +68,15 @@ function harness(options: { onFailure?: (line: string) => void } = {}) {
   };
   return { delivery, calls, sent, answer, recorded, maxInFlight: () => maxInFlight };
 }
-
-const deliveries: WebhookDelivery[] = [];
-afterEach(() => {
-  for (const d of deliveries.splice(0)) d.close();
-});
-function started(h: ReturnType<typeof harness>) {
-  deliveries.push(h.delivery);
-  return h;
-}
 const settle = () => new Promise((r) => setTimeout(r, 60));
 
+// That a failed event holds back none after it, of its verification either, is
+// shown over HTTP below ("a verification's later event while …").
 describe('WebhookDelivery', () => {
-  // The documents give no order of delivery, so a failed event holds nothing back:
-  // a later event of the same verification goes out while it waits.
-  it("sends a verification's later events while a failed one waits for its own retry", async () => {
-    const h = started(harness());
-    const [a1, a2, b1] = [
-      event('verification.created', { verificationId: 'a' }),
-      event('verification.updated', { verificationId: 'a' }),
-      event('verification.created', { verificationId: 'b' }),
-    ];
-    for (const e of [a1, a2, b1]) h.delivery.enqueue(e);
-    // All three start together, whatever verification they are of.
-    await expect.poll(() => [...h.sent()].sort()).toEqual([a1.eventId, a2.eventId, b1.eventId].sort());
-    await h.answer(a1.eventId, 500);
-    await h.answer(a2.eventId, 200);
-    await h.answer(b1.eventId, 200);
-    // a2 was delivered before a1's retry: a receiver sees a verification's events out of order.
-    await expect
-      .poll(() =>
-        h.recorded
-          .filter(([, ok]) => ok)
-          .map(([id]) => id)
-          .sort(),
-      )
-      .toEqual([a2.eventId, b1.eventId].sort());
-    await h.answer(a1.eventId, 200);
-    await expect
-      .poll(() =>
-        h.recorded
-          .filter(([, ok]) => ok)
-          .map(([id]) => id)
-          .at(-1),
-      )
-      .toBe(a1.eventId);
-    expect(h.sent().filter((id) => id === a1.eventId)).toHaveLength(2);
-  });
-
   it(`has up to ${DELIVERIES_IN_FLIGHT} attempts in flight, never more`, async () => {
-    const h = started(harness());
+    const h = harness();
     const events = Array.from({ length: DELIVERIES_IN_FLIGHT * 2 }, (_, i) =>
-      event('verification.created', { verificationId: `v${i % 3}` }),
+      event('verification.created', `v${i % 3}`),
     );
     for (const e of events) h.delivery.enqueue(e);
     await expect.poll(() => h.calls.length).toBe(DELIVERIES_IN_FLIGHT);
@@ -132,13 +89,10 @@ describe('WebhookDelivery', () => {
 
   it('sends an event given a save only once the save resolves, and never one whose save failed', async () => {
     const failures: string[] = [];
-    const h = started(harness({ onFailure: (line) => failures.push(line) }));
+    const h = harness({ onFailure: (line) => failures.push(line) });
     let onDisk = () => {};
     const saved = new Promise<void>((r) => (onDisk = r));
-    const [kept, lost] = [
-      event('verification.created', { verificationId: 'a' }),
-      event('verification.created', { verificationId: 'b' }),
-    ];
+    const [kept, lost] = [event('verification.created', 'a'), event('verification.created', 'b')];
     h.delivery.enqueue(kept, saved);
     h.delivery.enqueue(lost, Promise.reject(new Error('the disk is full')));
     await settle();
@@ -157,19 +111,16 @@ describe('WebhookDelivery', () => {
   });
 
   it('a reset drops what waits; an attempt in flight and an event waiting for its save then end without effect', async () => {
-    const h = started(harness());
+    const h = harness();
     let onDisk = () => {};
     const saved = new Promise<void>((r) => (onDisk = r));
-    const [a1, a2] = [
-      event('verification.created', { verificationId: 'a' }),
-      event('verification.updated', { verificationId: 'a' }),
-    ];
+    const [a1, a2] = [event('verification.created', 'a'), event('verification.updated', 'a')];
     h.delivery.enqueue(a1);
     h.delivery.enqueue(a2, saved);
     await expect.poll(() => h.sent()).toEqual([a1.eventId]);
     h.delivery.clear();
     onDisk();
-    const a3 = event('verification.created', { verificationId: 'a' });
+    const a3 = event('verification.created', 'a');
     h.delivery.enqueue(a3);
     await h.answer(a3.eventId, 500);
     await h.answer(a1.eventId, 500);
@@ -184,62 +135,31 @@ describe('WebhookDelivery', () => {
 
 // --- The sandbox over HTTP, with a loopback receiver -----------------------
 
-interface Received {
-  eventId: string;
-  eventType: string;
-  verificationId?: string;
-  status?: string;
-}
-
-const servers: Server[] = [];
-const sandboxes: Sandbox[] = [];
-const folders: string[] = [];
+const closers: (() => unknown)[] = [];
 afterEach(async () => {
-  for (const s of sandboxes.splice(0)) await s.close();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
-  for (const f of folders.splice(0)) fs.rmSync(f, { recursive: true, force: true });
+  for (const close of closers.splice(0)) await close();
 });
 
-/** A receiver answering each delivery with `answer` (200 when it returns nothing). */
-async function receiver(answer: (event: Received, attempt: number, res: ServerResponse) => number | undefined) {
-  const received: Received[] = [];
-  const attempts = new Map<string, number>();
-  const server = createServer((req: IncomingMessage, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      const { eventId, eventType, data } = JSON.parse(body);
-      const attempt = (attempts.get(eventId) ?? 0) + 1;
-      attempts.set(eventId, attempt);
-      const event = { eventId, eventType, verificationId: data.verificationId, status: data.status };
-      received.push(event);
-      const status = answer(event, attempt, res);
-      if (typeof status === 'number') res.writeHead(status).end();
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, attempts };
+/** A receiver answering each delivery as `answer` says, closed after the test. */
+async function receiver(answer: Parameters<typeof startReceiver>[0]) {
+  const hooks = await startReceiver(answer);
+  closers.push(hooks.close);
+  return hooks;
 }
 
-async function sandboxFor(options: Parameters<typeof serveSandbox>[0]) {
+/** A sandbox, delivering to `webhookUrl` when given (set through PUT /partners), closed after the test. */
+async function sandboxFor(options: ServeOptions, webhookUrl?: string) {
   const sandbox = await serveSandbox({ port: 0, onDeliveryFailure: () => {}, ...options });
-  sandboxes.push(sandbox);
-  const call = async (p: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${sandbox.url}${p}`, {
-      method,
-      headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return res.json();
-  };
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= sandbox.close());
+  closers.unshift(close);
+  const call = (target: string, method = 'GET', body?: unknown) =>
+    send(sandbox.url, sandbox.partner.activeAuthKey(), method, target, body);
+  if (webhookUrl) expect((await call('/partners', 'PUT', { webhookUrl })).status).toBe(200);
   let i = 0;
   const create = async () => {
     i += 1;
-    const body = await call('/verifications', 'POST', {
+    const { body } = await call('/verifications', 'POST', {
       externalUserId: `5d1f0c2a-7e3b-4c69-8a40-${String(Date.now() % 1e6).padStart(6, '0')}${String(i).padStart(6, '0')}`,
       redirectUrl: 'https://partner.example.com/kyc/done',
       phoneNumbers: [{ phoneNumber: `+4917${String(70_000_000 + i)}`, isVerified: false }],
@@ -248,33 +168,32 @@ async function sandboxFor(options: Parameters<typeof serveSandbox>[0]) {
   };
   const open = (id: string) => call(`/_sandbox/verifications/${id}/open`, 'POST', {});
   const history = async (id: string) =>
-    (await call(`/verifications/${id}/webhooks`)).webhooks as Array<{
+    (await call(`/verifications/${id}/webhooks`)).body.webhooks as Array<{
       success: boolean;
       retryAt: string | null;
       reason?: string;
       payload: { eventId: string };
     }>;
-  return { sandbox, create, open, history };
+  return { call, create, open, history, close };
 }
 
 /** Each event's first arrival, in arrival order. */
-const firstArrivals = (received: Received[], verificationId: string) =>
-  received
-    .filter((r, i) => r.verificationId === verificationId && received.findIndex((o) => o.eventId === r.eventId) === i)
-    .map((r) => r.eventId);
+const firstArrivals = (arrivals: Arrival[], verificationId: string) =>
+  arrivals
+    .filter(
+      (a, i) =>
+        a.event.data.verificationId === verificationId &&
+        arrivals.findIndex((o) => o.event.eventId === a.event.eventId) === i,
+    )
+    .map((a) => a.event.eventId);
 
 describe('the sandbox delivers', () => {
   it("a verification's later event while its verification.created waits for a retry", async () => {
     let failing = true;
-    const hooks = await receiver((e) => (failing && e.eventType === 'verification.created' ? 500 : 200));
-    const { create, open, history } = await sandboxFor({ webhookUrl: '', retryIntervalSeconds: 0.3 });
-    await fetch(`${sandboxes[0].url}/partners`, {
-      method: 'PUT',
-      headers: { 'X-Auth-Key': sandboxes[0].partner.activeAuthKey(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ webhookUrl: hooks.url }),
-    });
+    const hooks = await receiver(({ event }) => (failing && event.eventType === 'verification.created' ? 500 : 200));
+    const { create, open, history } = await sandboxFor({ webhookUrl: '', retryIntervalSeconds: 0.3 }, hooks.url);
     const id = await create();
-    await expect.poll(() => hooks.received.length).toBeGreaterThan(0);
+    await expect.poll(() => hooks.arrivals.length).toBeGreaterThan(0);
     await open(id);
     const [created, opened] = (await history(id)).map((w) => w.payload.eventId);
     // The update is delivered while the creation is still failing: no order is promised, so nothing waits.
@@ -284,26 +203,20 @@ describe('the sandbox delivers', () => {
     expect((await history(id)).find((w) => w.payload.eventId === created)?.success).toBe(false);
     failing = false;
     await expect.poll(async () => (await history(id)).every((w) => w.success), { timeout: 5000 }).toBe(true);
-    const arrivals = hooks.received.map((r) => r.eventId);
+    const arrivals = hooks.arrivals.map((a) => a.event.eventId);
     expect(arrivals.indexOf(opened)).toBeLessThan(arrivals.lastIndexOf(created));
   });
 
   it('counts an attempt slower than the delivery timeout as failed and sends the event again', async () => {
-    const hooks = await receiver((_e, attempt, res) => {
+    const hooks = await receiver(({ attempt }, res) => {
       if (attempt > 1) return 200;
       setTimeout(() => res.writeHead(200).end(), 1000).unref();
     });
     const failures: string[] = [];
-    const { sandbox, create, history } = await sandboxFor({
-      retryIntervalSeconds: 0.3,
-      deliveryTimeoutSeconds: 0.2,
-      onDeliveryFailure: (l) => failures.push(l),
-    });
-    await fetch(`${sandbox.url}/partners`, {
-      method: 'PUT',
-      headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ webhookUrl: hooks.url }),
-    });
+    const { create, history } = await sandboxFor(
+      { retryIntervalSeconds: 0.3, deliveryTimeoutSeconds: 0.2, onDeliveryFailure: (l) => failures.push(l) },
+      hooks.url,
+    );
     const id = await create();
     await expect
       .poll(async () => (await history(id))[0], { timeout: 5000 })
@@ -320,40 +233,25 @@ describe('the sandbox delivers', () => {
   });
 
   it('sends a due retry at once when the control API advances the clock: retries tested without waiting', async () => {
-    const hooks = await receiver((_e, attempt) => (attempt === 1 ? 500 : 200));
-    const { sandbox, create, history } = await sandboxFor({ webhookUrl: '' });
-    await fetch(`${sandbox.url}/partners`, {
-      method: 'PUT',
-      headers: { 'X-Auth-Key': sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ webhookUrl: hooks.url }),
-    });
+    const hooks = await receiver(({ attempt }) => (attempt === 1 ? 500 : 200));
+    const { call, create, history } = await sandboxFor({ webhookUrl: '' }, hooks.url);
     const id = await create();
     await expect.poll(async () => (await history(id))[0].retryAt, { timeout: 5000 }).not.toBeNull();
     // The service's interval, 15 minutes, has not passed on the sandbox clock: nothing is retried yet.
     await settle();
-    expect(hooks.received).toHaveLength(1);
-    const advanced = await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ minutes: 15 }),
-    });
-    expect(advanced.status).toBe(200);
+    expect(hooks.arrivals).toHaveLength(1);
+    expect((await call('/_sandbox/clock/advance', 'POST', { minutes: 15 })).status).toBe(200);
     await expect.poll(async () => (await history(id))[0].success, { timeout: 5000 }).toBe(true);
-    expect(hooks.received).toHaveLength(2);
+    expect(hooks.arrivals).toHaveLength(2);
   });
 
   it('after a restart with --state, every pending event goes out again', { timeout: 30_000 }, async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-delivery-'));
-    folders.push(folder);
+    closers.push(() => fs.rmSync(folder, { recursive: true, force: true }));
     const state = path.join(folder, 'state.jsonl');
     let accepting = false;
     const hooks = await receiver(() => (accepting ? 200 : 500));
-    const first = await sandboxFor({ state, retryIntervalSeconds: 60 });
-    await fetch(`${first.sandbox.url}/partners`, {
-      method: 'PUT',
-      headers: { 'X-Auth-Key': first.sandbox.partner.activeAuthKey(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ webhookUrl: hooks.url }),
-    });
+    const first = await sandboxFor({ state, retryIntervalSeconds: 60 }, hooks.url);
     const ids = [await first.create(), await first.create()];
     for (const id of ids) await first.open(id);
     const emitted = new Map<string, string[]>();
@@ -363,16 +261,16 @@ describe('the sandbox delivers', () => {
         (await first.history(id)).map((w) => w.payload.eventId),
       );
     // Every event was attempted, each on its own, and failed.
-    await expect.poll(() => new Set(hooks.received.map((r) => r.eventId)).size).toBe(4);
-    await sandboxes.shift()!.close();
+    await expect.poll(() => new Set(hooks.arrivals.map((a) => a.event.eventId)).size).toBe(4);
+    await first.close();
 
     accepting = true;
-    hooks.received.length = 0;
+    hooks.arrivals.length = 0;
     const second = await sandboxFor({ state, retryIntervalSeconds: 60 });
     for (const id of ids) {
       await expect.poll(async () => (await second.history(id)).every((w) => w.success), { timeout: 10_000 }).toBe(true);
-      expect(firstArrivals(hooks.received, id).sort()).toEqual([...emitted.get(id)!].sort());
+      expect(firstArrivals(hooks.arrivals, id).sort()).toEqual([...emitted.get(id)!].sort());
     }
-    expect(hooks.received).toHaveLength(4);
+    expect(hooks.arrivals).toHaveLength(4);
   });
 });

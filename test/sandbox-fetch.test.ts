@@ -1,122 +1,21 @@
-// The sandbox as a fetch handler (`createSandboxFetch`): the same answers as
-// the node:http server for the same requests (both doors share one core),
-// the typed clients and a plain Request at any base URL, the end user's
-// page, webhooks delivered through the `fetch` the options give and signed
-// as the server signs them, and option mistakes named.
+// The sandbox as a fetch handler (`createSandboxFetch`; its answers are the
+// node:http server's, sandbox-doors-agree.test.ts): the typed clients and a
+// plain Request at any base URL, the end user's page, webhooks delivered
+// through the `fetch` the options give and signed as the server signs them,
+// and option mistakes named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
 import { createSandboxClient } from '../src/sandbox-client.js';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
 import { startSandbox } from '../src/sandbox/in-process.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { createV2Client } from '../src/v2.js';
 import { verifyWebhookSignature } from '../src/webhooks/index.js';
 
-const AUTH_KEY = 'sbx_fetch_door_test_key';
-const ACCESS_TOKEN = 'v2_fetch_door_test_token';
 const BASE = 'https://api.example.test';
 const created = () => ({
   externalUserId: crypto.randomUUID(),
   phoneNumber: '+4915112345678',
   redirectUrl: 'https://shop.example/verified',
-});
-
-describe('one core, two doors: the fetch handler answers as the server does', () => {
-  let server: Sandbox;
-  let handler: SandboxFetch;
-  beforeAll(async () => {
-    server = await serveSandbox({
-      port: 0,
-      authKey: AUTH_KEY,
-      accessToken: ACCESS_TOKEN,
-      onDeliveryFailure: () => undefined,
-    });
-    handler = await createSandboxFetch({ authKey: AUTH_KEY, accessToken: ACCESS_TOKEN });
-  });
-  afterAll(async () => {
-    handler.close();
-    await server.close();
-  });
-
-  const key = { 'X-Auth-Key': AUTH_KEY };
-  const bearer = { Authorization: `Bearer ${ACCESS_TOKEN}` };
-  const json = { 'Content-Type': 'application/json' };
-  // Requests whose answers name no id the sandbox made: refusals, and the v2 sessions both seed from the document.
-  const requests: [string, string, RequestInit][] = [
-    ['v2 list', '/v2/verifications/?pageSize=2', { headers: bearer }],
-    ['v2 list, filtered', '/v2/verifications/?status=completed', { headers: bearer }],
-    ['v2 list, unknown query parameter', '/v2/verifications/?colour=red', { headers: bearer }],
-    [
-      'v2 session, not found',
-      `/v2/verifications/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
-      { headers: bearer },
-    ],
-    ['v2 without the slash', '/v2/verifications', { headers: bearer }],
-    ['v2 with the partner key', '/v2/verifications/', { headers: key }],
-    ['partner without a key', '/verifications', { headers: json }],
-    ['partner with the v2 token', '/verifications', { headers: { ...bearer, ...json } }],
-    ['partner, wrong page size', '/verifications?pageSize=0', { headers: { ...key, ...json } }],
-    ['partner create, no Content-Type', '/verifications', { method: 'POST', headers: key, body: '{}' }],
-    [
-      'partner create, broken JSON',
-      '/verifications',
-      { method: 'POST', headers: { ...key, ...json }, body: '{"phoneNumber": +49}' },
-    ],
-    ['partner create, missing fields', '/verifications', { method: 'POST', headers: { ...key, ...json }, body: '{}' }],
-    [
-      'partner create, prototype key',
-      '/verifications',
-      { method: 'POST', headers: { ...key, ...json }, body: '{"__proto__": {}}' },
-    ],
-    [
-      'partner create, unknown field',
-      '/verifications',
-      {
-        method: 'POST',
-        headers: { ...key, ...json },
-        body: '{"externalUserId": "00000000-0000-4000-8000-000000000000", "redirectUrl": "https://shop.example/verified", "timeToExpire": 5}',
-      },
-    ],
-    [
-      'partner create, invalid UTF-8',
-      '/verifications',
-      {
-        method: 'POST',
-        headers: { ...key, ...json },
-        body: new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
-      },
-    ],
-    [
-      'partner create, over 1 MiB',
-      '/verifications',
-      { method: 'POST', headers: { ...key, ...json }, body: `{"x":"${'a'.repeat(1024 * 1024)}"}` },
-    ],
-    ['no such operation', '/nowhere', { headers: key }],
-    ['control POST without JSON', '/_sandbox/seed', { method: 'POST' }],
-    ['control clock refused', '/_sandbox/clock/advance', { method: 'POST', headers: json, body: '{"minutes": -1}' }],
-    ['the documents', '/openapi/v2.json', {}],
-  ];
-
-  it.each(requests)('%s', async (_, target, init) => {
-    const [viaPort, viaFetch] = await Promise.all([
-      fetch(`${server.url}${target}`, init),
-      handler.fetch(new Request(`${BASE}${target}`, init)),
-    ]);
-    const seen = async (res: Response) => ({
-      status: res.status,
-      type: res.headers.get('content-type'),
-      reason: res.headers.get('x-sandbox-reason'),
-      body: await res.text(),
-    });
-    expect(await seen(viaFetch)).toEqual(await seen(viaPort));
-  });
-
-  it('HEAD answers with the headers of GET and no body', async () => {
-    const res = await handler.fetch(new Request(`${BASE}/v2/verifications/`, { method: 'HEAD', headers: bearer }));
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await res.text()).toBe('');
-  });
 });
 
 describe('createSandboxFetch at any base URL', () => {

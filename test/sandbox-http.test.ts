@@ -1,18 +1,27 @@
 // The sandbox over HTTP: credentials, validation from the contract, error
-// shapes for every kind of bad request, and v2 reads with real filters. Every
-// answer is checked against the documents (validateResponses).
+// shapes for every kind of bad request, v2 reads with real filters; how its
+// own router (S23) matches request targets: exactly as documented, segment
+// by segment after percent-decoding, static names before parameters, what it
+// answers when nothing matches, HEAD as GET; and a client's query serialisation
+// mistakes (S15), each a 400 in its API's shape naming the parameter and the
+// form it expects. Every answer is checked against the documents (validateResponses).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
+import { rawRequest } from './helpers/raw-http.js';
 
 let sandbox: Sandbox;
+let port: number;
 const v2 = validatorFor('v2');
 const partnerDoc = validatorFor('partner');
 const authKey = 'sbx_test_key_7d1e4b9a';
 const accessToken = 'v2_test_token_3c8f';
+const SEEDED_V2 = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
 
 beforeAll(async () => {
   sandbox = await serveSandbox({ port: 0, authKey, accessToken, validateResponses: true });
+  port = Number(new URL(sandbox.url).port);
+  sandbox.partner.seed();
 });
 afterAll(async () => {
   expect(sandbox.violations).toEqual([]);
@@ -125,14 +134,6 @@ describe('validation from the contract', () => {
     partnerDoc.expectValid('Error', res.body);
     expect(res.body.message).toMatch(message);
   });
-
-  it('answers an unknown route with 404 in the shape of the API the path belongs to', async () => {
-    const partner = await call('/no-such-thing');
-    expect(partner.status).toBe(404);
-    partnerDoc.expectValid('Error', partner.body);
-    expect(await call('/v2/verifications')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND_ERROR' } });
-    expect((await call('/v2/verifications/', { method: 'DELETE' })).status).toBe(404);
-  });
 });
 
 describe('v2 reads', () => {
@@ -165,5 +166,232 @@ describe('v2 reads', () => {
     const page1 = await call('/v2/verifications/?pageSize=2&page=1');
     expect(page1.body.items).toEqual(all.body.items.slice(2, 4));
     expect(page1.body.count).toBe(all.body.count);
+  });
+});
+
+/** Sent as written on a socket (fetch would normalize the target), with both credentials (each API reads only its own) and the partner API's type. */
+async function send(method: string, target: string, headers: Record<string, string> = {}, body = '') {
+  const sent = {
+    Host: `127.0.0.1:${port}`,
+    Authorization: `Bearer ${accessToken}`,
+    'X-Auth-Key': sandbox.partner.activeAuthKey(),
+    'Content-Type': 'application/json',
+    ...headers,
+  };
+  const head = [`${method} ${target} HTTP/1.1`, ...Object.entries(sent).map(([name, value]) => `${name}: ${value}`)];
+  const answer = await rawRequest(port, head, body);
+  return { ...answer, text: answer.body };
+}
+type Answer = Awaited<ReturnType<typeof send>>;
+const json = (a: Answer) => JSON.parse(a.text);
+
+describe('routing: matching', () => {
+  it('matches paths exactly: the trailing slash counts, duplicate slashes are not merged, case counts', async () => {
+    expect((await send('GET', '/v2/verifications/')).status).toBe(200);
+    expect(json(await send('GET', '/v2/verifications'))).toMatchObject({ statusCode: 404, code: 'NOT_FOUND_ERROR' });
+    expect((await send('GET', '/partners')).status).toBe(200);
+    for (const target of ['/partners/', '//partners', '/PARTNERS', '/v2//verifications/']) {
+      expect((await send('GET', target)).status, target).toBe(404);
+    }
+  });
+
+  it('compares percent-decoded segments, and keeps an encoded slash inside its segment', async () => {
+    expect((await send('GET', '/%70artners')).status).toBe(200);
+    expect(json(await send('GET', `/%762/verifications/${SEEDED_V2}`)).id).toBe(SEEDED_V2);
+    // `a%2Fb` is one verificationId, `a/b`, not two segments.
+    expect(await send('GET', '/verifications/a%2Fb')).toMatchObject({
+      status: 404,
+      text: JSON.stringify({ statusCode: 404, message: 'Verification a/b not found' }),
+    });
+  });
+
+  it('answers an undecodable path or a parameter over 100 characters as a bad request target', async () => {
+    for (const target of [
+      '/verifications/%zz',
+      '/verifications/%C3%28',
+      '/nowhere/%',
+      `/verifications/${'a'.repeat(101)}`,
+    ]) {
+      const res = await send('GET', target);
+      expect(res.status, target).toBe(400);
+      partnerDoc.expectValid('Error', json(res));
+      expect(json(res).message, target).toBe('path is not a valid request target');
+    }
+    // 100 characters still reach the operation.
+    expect(json(await send('GET', `/verifications/${'a'.repeat(100)}`)).message).toBe(
+      `Verification ${'a'.repeat(100)} not found`,
+    );
+  });
+
+  it('answers a method the path does not take with 404, naming method and path', async () => {
+    const res = await send('DELETE', '/partners?x=1');
+    expect(res.status).toBe(404);
+    expect(json(res)).toEqual({ statusCode: 404, message: 'no operation DELETE /partners' });
+    expect((await send('OPTIONS', '/partners')).status).toBe(404);
+    expect((await send('DELETE', '/v2/verifications/')).status).toBe(404);
+  });
+
+  it('names the documented path when a request differs from it by a trailing slash', async () => {
+    const v2 = await send('GET', '/v2/verifications?pageSize=1', { Authorization: `Bearer ${accessToken}` });
+    expect(v2.status).toBe(404);
+    // v2's body keeps the documented 404; the header names the path.
+    expect(json(v2)).toEqual({ statusCode: 404, code: 'NOT_FOUND_ERROR', message: 'Not found' });
+    expect(v2.headers['x-sandbox-reason']).toBe(
+      'no operation GET /v2/verifications; the documented path is /v2/verifications/',
+    );
+    const partner = await send('GET', '/partners/');
+    expect(partner.status).toBe(404);
+    expect(json(partner).message).toBe('no operation GET /partners/; the documented path is /partners');
+    const unknown = json(await send('GET', '/no-such-thing/'));
+    partnerDoc.expectValid('Error', unknown);
+    expect(unknown.message).toBe('no operation GET /no-such-thing/');
+  });
+
+  it('reads the query up to a fragment, and refuses an absolute-form target (for proxies)', async () => {
+    expect(json(await send('GET', '/v2/verifications/?pageSize=1#pageSize=80')).items).toHaveLength(1);
+    const absolute = await send('GET', `http://127.0.0.1:${port}/partners`);
+    expect(absolute.status).toBe(400);
+    expect(json(absolute).message).toBe('path is not a valid request target');
+  });
+});
+
+describe('routing: answers', () => {
+  it('answers HEAD as GET without the body, with its length', async () => {
+    const get = await send('GET', '/partners');
+    const head = await send('HEAD', '/partners');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.text)));
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('marks every JSON answer nosniff: success, refusal, unknown path, the documents', async () => {
+    for (const [method, target] of [
+      ['GET', '/partners'],
+      ['GET', '/verifications/nope'],
+      ['POST', '/no-such-thing'],
+      ['GET', '/openapi/partner.json'],
+      ['GET', '/v2/verifications/?pageSize=99'],
+    ]) {
+      const res = await send(method, target, { Authorization: `Bearer ${accessToken}` });
+      expect(res.headers['content-type'], target).toMatch(/^application\/json/);
+      expect(res.headers['x-content-type-options'], `${method} ${target}`).toBe('nosniff');
+    }
+  });
+
+  it('answers an unknown path 404 whatever its body', async () => {
+    for (const body of ['{"a":', JSON.stringify({ big: 'x'.repeat(1024 * 1024 + 1) })]) {
+      const res = await send('POST', '/no-such-thing', { 'Content-Type': 'application/json' }, body);
+      expect(res.status).toBe(404);
+      expect(json(res).message).toBe('no operation POST /no-such-thing');
+    }
+  });
+});
+
+describe('query serialisation mistakes (S15), partner API', () => {
+  it.each([
+    [
+      '/verifications?status=created&status=completed',
+      /^status is sent 2 times; it is a comma-separated list: send status=VALUE1,VALUE2, once$/,
+    ],
+    [
+      '/users?phoneNumber=%2B4915100000001&phoneNumber=%2B4915100000002',
+      /^phoneNumber is sent 2 times.*phoneNumber=VALUE1,VALUE2/,
+    ],
+    ['/verifications?status[]=created', /^status\[\] is bracket style; send status=VALUE1,VALUE2, once$/],
+    [
+      '/verifications?statuses=created',
+      /^statuses is not a parameter of this operation \(it takes: page, limit, .*status/,
+    ],
+    // Also where the operation takes no query at all.
+    ['/partners?verbose=1', /^verbose .*it takes: none/],
+  ])('refuses %s with 400 naming the parameter and the documented form', async (target, message) => {
+    const res = await call(target);
+    expect(res.status).toBe(400);
+    partnerDoc.expectValid('Error', res.body);
+    expect(res.body.message).toMatch(message);
+  });
+
+  it('keeps the documented comma-separated form working', async () => {
+    const all = await call('/verifications?limit=50');
+    const both = await call('/verifications?status=created,completed&limit=50');
+    expect(both.status).toBe(200);
+    const expected = all.body.verifications.filter((v: { status: string }) =>
+      ['created', 'completed'].includes(v.status),
+    );
+    expect(both.body.count).toBe(expected.length);
+    expect(expected.length).toBeGreaterThan(0);
+  });
+});
+
+describe('query serialisation mistakes (S15), v2 API', () => {
+  const details = (body: { details: { field: string; reasonCode: string; params: Record<string, unknown> }[] }) =>
+    body.details;
+
+  it('refuses bracket style with a VALIDATION_ERROR detail naming the repeated form', async () => {
+    const res = await call('/v2/verifications/?statuses[]=APPROVED&statuses[]=DECLINED');
+    expect(res.status).toBe(400);
+    v2.expectValid('ValidationError', res.body);
+    expect(res.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
+    expect(details(res.body)).toEqual([
+      {
+        field: 'statuses[]',
+        reasonCode: 'UNSUPPORTED_STYLE',
+        params: {
+          parameter: 'statuses',
+          expected: 'statuses=VALUE1&statuses=VALUE2',
+          message: 'is bracket style; send statuses=VALUE1&statuses=VALUE2',
+        },
+      },
+    ]);
+  });
+
+  it('refuses statuses sent comma-separated and unknown parameters', async () => {
+    const comma = await call('/v2/verifications/?statuses=APPROVED,DECLINED');
+    expect(comma.status).toBe(400);
+    expect(details(comma.body)).toEqual([
+      {
+        field: 'statuses',
+        reasonCode: 'UNSUPPORTED_STYLE',
+        params: {
+          expected: 'statuses=VALUE1&statuses=VALUE2',
+          message: 'is comma-separated; send statuses=VALUE1&statuses=VALUE2',
+        },
+      },
+    ]);
+    const unknown = await call('/v2/verifications/?status=APPROVED&limit=5');
+    expect(unknown.status).toBe(400);
+    v2.expectValid('ValidationError', unknown.body);
+    expect(details(unknown.body).map((d) => [d.field, d.reasonCode])).toEqual([
+      ['status', 'UNKNOWN_PARAMETER'],
+      ['limit', 'UNKNOWN_PARAMETER'],
+    ]);
+    expect(details(unknown.body)[0].params.known).toEqual([
+      'page',
+      'pageSize',
+      'id',
+      'externalId',
+      'statuses',
+      'createdFrom',
+      'createdTo',
+    ]);
+    const twice = await call('/v2/verifications/?pageSize=5&pageSize=6');
+    expect(details(twice.body)).toEqual([
+      {
+        field: 'pageSize',
+        reasonCode: 'NOT_REPEATABLE',
+        params: {
+          count: 2,
+          expected: 'pageSize=VALUE, once',
+          message: 'is sent 2 times; it is a single value: send pageSize=VALUE, once',
+        },
+      },
+    ]);
+  });
+
+  it('keeps statuses repeated working', async () => {
+    const res = await call('/v2/verifications/?statuses=APPROVED&statuses=DECLINED');
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((i: { status: string }) => i.status).sort()).toEqual(['APPROVED', 'DECLINED']);
   });
 });

@@ -4,34 +4,18 @@
 // `verification.updated` webhook; no (from, to) pair the table leaves out is
 // produced by any control operation, revert or page button. The table is
 // copied here (tests do not read the source documents); revert rule 1's
-// `waitingForUserInput` → `reverted` is added as its P55 row decides.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// `waitingForUserInput` → `reverted` is added as its P55 row decides. Last,
+// the control API's calls on users, v2 sessions and the whole state.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../generated/types/partner.js';
 import { createPartnerClient, type PartnerClient } from '../src/partner.js';
+import { createV2Client } from '../src/v2.js';
 import type { WebhookEvent } from '../src/webhooks/events.js';
 import { webhookPayloadIssues } from '../src/webhooks/parse.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { useServedSandbox } from './helpers/served-sandbox.js';
 
-type Status =
-  | 'created'
-  | 'started'
-  | 'waitingForUserInput'
-  | 'inReview'
-  | 'completed'
-  | 'declined'
-  | 'closed'
-  | 'expired'
-  | 'reverted';
-const STATUSES: Status[] = [
-  'created',
-  'started',
-  'waitingForUserInput',
-  'inReview',
-  'completed',
-  'declined',
-  'closed',
-  'expired',
-  'reverted',
-];
+type Status = components['schemas']['VerificationStatus'];
+const NAME = { firstName: 'Lena', lastName: 'Hoffmann' };
 
 /** How a move is made: a control or partner call, or a button of the end user's page. */
 type Way =
@@ -75,7 +59,7 @@ const TABLE: Row[] = [
   {
     from: 'waitingForUserInput',
     to: 'completed',
-    ways: [{ control: 'name', body: { firstName: 'Lena', lastName: 'Hoffmann' } }, { page: 'complete' }],
+    ways: [{ control: 'name', body: NAME }, { page: 'complete' }],
   },
   // | `waitingForUserInput` | user progress | failed | `declined` | |
   { from: 'waitingForUserInput', to: 'declined', ways: [scan('fail'), { page: 'decline' }] },
@@ -95,7 +79,7 @@ const ALLOWED = new Set(TABLE.map((r) => `${r.from} -> ${r.to}`));
 /** Every action a verification can be given, for the pairs the table leaves out. */
 const ACTIONS: Way[] = [
   { control: 'open' },
-  { control: 'name', body: { firstName: 'Lena', lastName: 'Hoffmann' } },
+  { control: 'name', body: NAME },
   { control: 'date-of-birth', body: { dateOfBirth: '1991-07-23' } },
   { control: 'phone-verification' },
   scan('pass'),
@@ -114,39 +98,19 @@ const ACTIONS: Way[] = [
 /** The control operations on a verification (all but the clock, which acts on every verification at once). */
 const CONTROL_ACTIONS = ACTIONS.filter((a): a is { control: string; body?: unknown } => 'control' in a);
 
-let sandbox: Sandbox;
-let partner: PartnerClient;
 const events: WebhookEvent[] = [];
-
-beforeAll(async () => {
-  sandbox = await serveSandbox({ port: 0, validateResponses: true, onWebhook: (event) => events.push(event) });
-  partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
+const served = useServedSandbox({ onWebhook: (event) => events.push(event) });
+const control = served.control;
+let partner: PartnerClient;
+beforeAll(() => {
+  partner = createPartnerClient({ baseUrl: served.sandbox.url, authKey: served.sandbox.authKey });
 });
-afterAll(async () => {
-  expect(sandbox.violations).toEqual([]);
-  await sandbox.close();
-});
-
-async function control(path: string, body?: unknown) {
-  const res = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 let n = 0;
-interface Session {
-  id: string;
-  url: string;
-  phone: string;
-  externalUserId: string;
-}
+type Session = Awaited<ReturnType<typeof create>>;
 
 /** A new verification; `name` adds a name requirement, so a passed scan waits for it. */
-async function create(options: { name?: boolean; document?: boolean; minutes?: number } = {}): Promise<Session> {
+async function create(options: { name?: boolean; document?: boolean; minutes?: number } = {}) {
   const phone = `+49152${String(10_000_000 + ++n)}`;
   const externalUserId = `7c2e4a90-1d3b-4f65-8a7e-${String(n).padStart(12, '0')}`;
   const requirements = [
@@ -172,30 +136,27 @@ async function statusOf(id: string): Promise<Status> {
   return data!.status as Status;
 }
 
-async function must(path: string, body?: unknown) {
-  const answer = await control(path, body);
-  expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);
-}
+/** The control calls that bring a new verification (a name requirement left missing) to each status; typed by the document, so it names every status. */
+const REACH: Record<Status, [string, unknown?][]> = {
+  created: [],
+  started: [['open']],
+  waitingForUserInput: [['open'], ['scan', { outcome: 'pass' }]],
+  inReview: [['open'], ['scan', { outcome: 'review' }]],
+  completed: [['open'], ['scan', { outcome: 'pass' }], ['name', NAME]],
+  declined: [['open'], ['scan', { outcome: 'fail' }]],
+  closed: [['close']],
+  expired: [['expire']],
+  reverted: [['open'], ['scan', { outcome: 'pass' }], ['name', NAME]],
+};
+const STATUSES = Object.keys(REACH) as Status[];
 
 /** A verification in `status`, moved there through the control API (a name requirement is left missing). */
-async function reach(
-  status: Status,
-  options: { minutes?: number; document?: boolean; name?: boolean } = {},
-): Promise<Session> {
+async function reach(status: Status, options: { minutes?: number; document?: boolean; name?: boolean } = {}) {
   const v = await create({ name: true, ...options });
-  const at = `/verifications/${v.id}`;
-  const steps: Record<Status, [string, unknown?][]> = {
-    created: [],
-    started: [['open']],
-    waitingForUserInput: [['open'], ['scan', { outcome: 'pass' }]],
-    inReview: [['open'], ['scan', { outcome: 'review' }]],
-    completed: [['open'], ['scan', { outcome: 'pass' }], ['name', { firstName: 'Lena', lastName: 'Hoffmann' }]],
-    declined: [['open'], ['scan', { outcome: 'fail' }]],
-    closed: [['close']],
-    expired: [['expire']],
-    reverted: [['open'], ['scan', { outcome: 'pass' }], ['name', { firstName: 'Lena', lastName: 'Hoffmann' }]],
-  };
-  for (const [step, body] of steps[status]) await must(`${at}/${step}`, body);
+  for (const [step, body] of REACH[status]) {
+    const answer = await control(`/verifications/${v.id}/${step}`, body);
+    expect(answer.status, `${step}: ${answer.text}`).toBe(200);
+  }
   if (status === 'reverted') await revert(v);
   expect(await statusOf(v.id)).toBe(status);
   return v;
@@ -214,7 +175,7 @@ async function page(v: Session, outcome: string) {
   const res = await fetch(v.url, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: sandbox.url, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { origin: served.sandbox.url, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ outcome }).toString(),
   });
   await res.arrayBuffer();
@@ -341,5 +302,40 @@ describe('no pair the table leaves out is produced', () => {
     for (const status of ['inReview', 'completed', 'declined', 'closed', 'expired', 'reverted'] as const) {
       expect(await buttons(await reach(status)), status).toEqual([]);
     }
+  });
+});
+
+describe('the control API beside the table', () => {
+  it('marks a shareholder, which the partner API reads and the users list filters by', async () => {
+    const v = await reach('completed');
+    const { userId } = (await served.call('GET', `/verifications/${v.id}`)).body;
+    expect((await served.call('PUT', `/_sandbox/users/${userId}/shares`, { sharesNumber: 120 })).body).toEqual({
+      isShareholder: true,
+      sharesNumber: 120,
+    });
+    const shares = await partner.GET('/users/{userId}/shares', { params: { path: { userId } } });
+    expect(shares.data).toEqual({ isShareholder: true, sharesNumber: 120 });
+    const holders = await partner.GET('/users', { params: { query: { isShareholder: true } } });
+    expect(holders.data?.users.map((u) => u.id)).toContain(userId);
+  });
+
+  it('creates a v2 session that the v2 API lists and gets', async () => {
+    const created = await control('/v2/verifications', {
+      externalId: 'signup-90001',
+      country: 'PL',
+      phoneNo: '+48601234567',
+    });
+    expect(created.status).toBe(201);
+    const v2 = createV2Client({ baseUrl: served.sandbox.url, accessToken: served.sandbox.accessToken });
+    const got = await v2.GET('/v2/verifications/{id}', { params: { path: { id: created.body.id } } });
+    expect(got.data).toMatchObject({ externalId: 'signup-90001', country: 'PL', status: 'CREATED' });
+    const listed = await v2.GET('/v2/verifications/', { params: { query: { externalId: 'signup-90001' } } });
+    expect(listed.data?.count).toBe(1);
+  });
+
+  it('refuses an unknown control query parameter, and resets to an empty state', async () => {
+    expect((await served.call('GET', '/_sandbox/clock?verbose=1')).status).toBe(400);
+    expect((await control('/reset')).status).toBe(204);
+    expect((await partner.GET('/verifications', {})).data?.count).toBe(0);
   });
 });

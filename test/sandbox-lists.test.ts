@@ -1,5 +1,6 @@
 // The partner lists answer exactly what a plain scan of every record
-// answers, for any mix of filters, windows and paging.
+// answers, for any mix of filters, windows and paging (page and limit
+// default to 0 and 15; limit 0 answers only the count), newest first.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/types/partner.js';
@@ -100,6 +101,8 @@ describe('partner lists answer what a full scan answers', () => {
     expect(all.length).toBeGreaterThan(200);
     expect(new Set(all.map((v) => v.status)).size).toBeGreaterThanOrEqual(7);
     expect(all[0].createdAt > all.at(-1)!.createdAt).toBe(true);
+    const created = all.map((v) => v.createdAt);
+    expect(created).toEqual([...created].sort().reverse());
     fc.assert(
       fc.property(
         fc.record(
@@ -108,12 +111,9 @@ describe('partner lists answer what a full scan answers', () => {
             externalUserId: some(EXTERNAL),
             userId: some([...users.map((u) => u.id), '00000000-0000-4000-8000-000000000000']),
             status: some(STATUSES),
-            datetimeField: fc.option(
-              fc.constantFrom('createdAt', 'updatedAt', 'validTo') as fc.Arbitrary<
-                'createdAt' | 'updatedAt' | 'validTo'
-              >,
-              { nil: undefined },
-            ),
+            datetimeField: fc.option(fc.constantFrom(...(['createdAt', 'updatedAt', 'validTo'] as const)), {
+              nil: undefined,
+            }),
             from: fc.option(instant, { nil: undefined }),
             to: fc.option(instant, { nil: undefined }),
             ...paging,
@@ -132,6 +132,7 @@ describe('partner lists answer what a full scan answers', () => {
               anyOf(q.externalUserId, [v.externalUserId]) &&
               anyOf(q.userId, v.userId ? [v.userId] : []) &&
               anyOf(q.status, [v.status]) &&
+              // "More recent than" `from`, "not older than" `to` (S1), on createdAt when no field is named.
               (q.from === undefined || Date.parse(v[field]!) > Date.parse(q.from)) &&
               (q.to === undefined || Date.parse(v[field]!) <= Date.parse(q.to)),
             q,

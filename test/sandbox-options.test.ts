@@ -107,49 +107,50 @@ describe('each option only a port needs (host, port, state)', () => {
   );
 });
 
-describe("the node:http door's allowlist", () => {
-  const header = (headers: Record<string, string>) => (name: string) => headers[name];
-  const loopback = { names: LOOPBACK_NAMES, port: 4020 };
-  const wider = { names: [...LOOPBACK_NAMES, 'sandbox.dev.internal'], port: 4020 };
+const OTHER_TEST =
+  /^the sandbox answers only requests to localhost:4020, 127\.0\.0\.1:4020, \[::1\]:4020 or sandbox\.test, not Host "other\.test:4020"; call it by one of those names, or start the sandbox with --allowed-hosts other\.test \(or SANDBOX_ALLOWED_HOSTS, or allowedHosts of startSandbox\) to allow that name$/;
+const ALLOWLISTS = {
+  loopback: { names: LOOPBACK_NAMES, port: 4020 },
+  wider: { names: [...LOOPBACK_NAMES, 'sandbox.dev.internal'], port: 4020 },
+  added: { names: LOOPBACK_NAMES, port: 4020, allowedHosts: ['sandbox.test'] },
+};
 
-  it('decides Host on every route and Origin on the control API from one list of names and the port', () => {
-    expect(
-      doorRefusal(loopback, '/partners', header({ host: 'localhost:4020', origin: 'https://attacker.example' })),
-    ).toBeUndefined();
-    expect(
-      doorRefusal(loopback, '/_sandbox/clock', header({ host: '[::1]:4020', origin: 'http://127.0.0.1:5173' })),
-    ).toBeUndefined();
-    expect(doorRefusal(loopback, '/s/v1?token=t', header({ host: 'attacker.example:4020' }))?.status).toBe(403);
-    const otherPort = doorRefusal(loopback, '/partners', header({ host: 'localhost:4021' }));
-    expect(otherPort?.message).toMatch(
+describe("the Host and Origin guard's one allowlist (allowedHosts, --allowed-hosts, SANDBOX_ALLOWED_HOSTS)", () => {
+  // [allowlist, target, Host, Origin, what the 403 says (answered when undefined)]: Host on every route,
+  // Origin on the control API; this machine's names only with the port, an added name on any port.
+  it.each([
+    ['loopback', '/partners', 'localhost:4020', 'https://attacker.example', undefined],
+    ['loopback', '/_sandbox/clock', '[::1]:4020', 'http://127.0.0.1:5173', undefined],
+    ['loopback', '/s/v1?token=t', 'attacker.example:4020', undefined, /^the sandbox answers only requests to /],
+    [
+      'loopback',
+      '/partners',
+      'localhost:4021',
+      undefined,
       /^the sandbox answers only requests to localhost:4020, 127\.0\.0\.1:4020 or \[::1\]:4020, not Host "localhost:4021"/,
-    );
-    expect(
-      doorRefusal(loopback, '/_sandbox/clock', header({ host: 'localhost:4020', origin: 'null' }))?.message,
-    ).toContain('not Origin "null"');
-  });
-
-  it('takes more names: a name added is allowed as Host and as Origin, and nothing else is', () => {
-    const added = header({ host: 'sandbox.dev.internal:4020', origin: 'https://sandbox.dev.internal' });
-    expect(doorRefusal(wider, '/_sandbox/reset', added)).toBeUndefined();
-    expect(doorRefusal(loopback, '/partners', header({ host: 'sandbox.dev.internal:4020' }))?.status).toBe(403);
-    expect(
-      doorRefusal(wider, '/_sandbox/reset', header({ host: 'localhost:4020', origin: 'https://dev.internal' }))?.status,
-    ).toBe(403);
-  });
-});
-
-describe('allowedHosts (--allowed-hosts, SANDBOX_ALLOWED_HOSTS)', () => {
-  const header = (headers: Record<string, string>) => (name: string) => headers[name];
-  const added = { names: LOOPBACK_NAMES, port: 4020, allowedHosts: ['sandbox.test'] };
-
-  it('admits an added name on any port (a proxy or a port map in front), and this machine only with its port', () => {
-    for (const host of ['sandbox.test:4020', 'sandbox.test', 'SANDBOX.test:8080']) {
-      expect(doorRefusal(added, '/_sandbox/credentials', header({ host })), host).toBeUndefined();
-    }
-    expect(doorRefusal(added, '/partners', header({ host: 'localhost:8080' }))?.status).toBe(403);
-    const origin = header({ host: 'sandbox.test', origin: 'http://sandbox.test:3000' });
-    expect(doorRefusal(added, '/_sandbox/reset', origin)).toBeUndefined();
+    ],
+    ['loopback', '/_sandbox/clock', 'localhost:4020', 'null', /not Origin "null"/],
+    ['wider', '/_sandbox/reset', 'sandbox.dev.internal:4020', 'https://sandbox.dev.internal', undefined],
+    ['loopback', '/partners', 'sandbox.dev.internal:4020', undefined, /not Host/],
+    ['wider', '/_sandbox/reset', 'localhost:4020', 'https://dev.internal', /not Origin/],
+    ['added', '/_sandbox/credentials', 'sandbox.test:4020', undefined, undefined],
+    ['added', '/_sandbox/credentials', 'sandbox.test', undefined, undefined],
+    ['added', '/_sandbox/credentials', 'SANDBOX.test:8080', undefined, undefined],
+    ['added', '/partners', 'localhost:8080', undefined, /not Host/],
+    ['added', '/_sandbox/reset', 'sandbox.test', 'http://sandbox.test:3000', undefined],
+    ['added', '/partners', 'other.test:4020', undefined, OTHER_TEST],
+    [
+      'added',
+      '/_sandbox/reset',
+      'sandbox.test',
+      'https://evil.test',
+      /not Origin "https:\/\/evil\.test"; start the sandbox with --allowed-hosts evil\.test /,
+    ],
+  ] as const)('%s: %s with Host %s and Origin %s', (allowlist, target, host, origin, refused) => {
+    const headers: Record<string, string | undefined> = { host, origin };
+    const refusal = doorRefusal(ALLOWLISTS[allowlist], target, (name) => headers[name]);
+    if (refused === undefined) expect(refusal).toBeUndefined();
+    else expect(refusal).toEqual({ status: 403, message: expect.stringMatching(refused) });
   });
 
   it("is named, with --host, where the control API's reference says who it answers", () => {
@@ -158,18 +159,6 @@ describe('allowedHosts (--allowed-hosts, SANDBOX_ALLOWED_HOSTS)', () => {
     expect(guard.replace(/\s+/g, ' ')).toContain('`--allowed-hosts` (`SANDBOX_ALLOWED_HOSTS`)');
     expect(guard).toContain('`--host`');
     expect(guard).not.toMatch(/do not expose it/);
-  });
-
-  it('refuses another Host with 403 saying which option allows it', () => {
-    const refused = doorRefusal(added, '/partners', header({ host: 'other.test:4020' }));
-    expect(refused?.status).toBe(403);
-    expect(refused?.message).toBe(
-      'the sandbox answers only requests to localhost:4020, 127.0.0.1:4020, [::1]:4020 or sandbox.test, not Host "other.test:4020"; call it by one of those names, or start the sandbox with --allowed-hosts other.test (or SANDBOX_ALLOWED_HOSTS, or allowedHosts of startSandbox) to allow that name',
-    );
-    const page = doorRefusal(added, '/_sandbox/reset', header({ host: 'sandbox.test', origin: 'https://evil.test' }));
-    expect(page?.message).toMatch(
-      /not Origin "https:\/\/evil\.test"; start the sandbox with --allowed-hosts evil\.test /,
-    );
   });
 
   it('takes host names only: a scheme, a port or a path is refused naming the flag or the variable read', () => {

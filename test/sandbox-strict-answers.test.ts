@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { startSandbox } from '../src/sandbox/in-process.js';
 import { serveSandbox } from '../src/sandbox/server.js';
+import { send } from './helpers/served-sandbox.js';
 import { askCore, wrappedCore } from './helpers/wrapped-core.js';
 
 const PLANTED = '"errorRedirectURL":"https://app.example/failed"';
@@ -50,14 +51,8 @@ const PORT_DOORS: Record<string, (state: string, emitted: string[]) => Promise<P
   startSandbox: (state, emitted) => startSandbox({ state, onWebhook: (e) => emitted.push(e.eventType) }),
 };
 
-async function call(door: PortDoor, method: string, target: string, body?: string) {
-  const res = await fetch(`${door.url}${target}`, {
-    method,
-    headers: { 'x-auth-key': door.authKey, 'content-type': 'application/json' },
-    body,
-  });
-  return { status: res.status, body: await res.json() };
-}
+const call = (door: PortDoor, method: string, target: string, body?: string) =>
+  send(door.url, door.authKey, method, target, body);
 
 /**
  * A sandbox restarted from a --state file in which `plant` changed the

@@ -1,106 +1,136 @@
-// `waitForWebhook` and the `authKey` that follows a rotation, through both
-// in-process doors (`startSandbox` on a port, `createSandboxFetch` with
-// none): a wait for an event the control API causes, one for an event
-// already emitted, one that never matches and rejects naming what was
-// emitted, and the key after `POST /auth-keys` used for a request. Also the
-// bound on the events kept and the waits a close ends.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// `waitForWebhook`, `waitForDelivery` and the `authKey` that follows a
+// rotation, through both in-process doors (`startSandbox` on a port,
+// `createSandboxFetch` with none). waitForWebhook: a wait for an event the
+// control API causes, one for an event already emitted, one that never
+// matches and rejects naming what was emitted. waitForDelivery resolves once
+// the receiver answered 200, not when the sandbox emits (a receiver that
+// answers 500 first, then 200 after the sandbox clock passes the retry), and
+// rejects at its timeout naming the attempts and what the receiver answered,
+// or that none was attempted because no webhookUrl was set. Also the bound on
+// the events kept and the waits a close ends.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
 import { createSandboxClient } from '../src/sandbox-client.js';
 import { EmittedWebhooks, KEPT_WEBHOOKS } from '../src/sandbox/common/emitted-webhooks.js';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/in-process.js';
 import type { UserCreatedEvent, WebhookEvent } from '../src/webhooks/events.js';
+import { startReceiver } from './helpers/served-sandbox.js';
 
-/** A wait that should resolve: generous, as the machine may be loaded, and under the test timeout so a failed wait names what was emitted. */
+/** A wait that should resolve: generous, as the machine may be loaded, and under the test timeout so a failed wait says why. */
 const GENEROUS = { timeoutMs: 30_000 };
 
+/** A receiver whose answer the test sets, counting what it was sent. */
+interface Receiver {
+  status: number;
+  received: number;
+}
+
 interface Door {
-  sandbox: Pick<RunningSandbox, 'authKey' | 'waitForWebhook'>;
+  sandbox: Pick<RunningSandbox, 'authKey' | 'waitForWebhook' | 'waitForDelivery'>;
   baseUrl: string;
   fetch?: (request: Request) => Promise<Response>;
   /** What `onWebhook` heard, as signed text. */
   heard: string[];
+  /** The delivery failures the sandbox reported. */
+  failures: string[];
   close(): Promise<void> | void;
 }
 
-const doors: [string, () => Promise<Door>][] = [
+/** A door's sandbox, delivering to `receiver` when there is one (else no webhookUrl is set). */
+type Open = (receiver?: Receiver) => Promise<Door>;
+
+const doors: [string, Open][] = [
   [
     'startSandbox (on a port)',
-    async () => {
-      const heard: string[] = [];
+    async (receiver) => {
+      const [heard, failures] = [[] as string[], [] as string[]];
+      const hooks =
+        receiver &&
+        (await startReceiver(() => {
+          receiver.received += 1;
+          return receiver.status;
+        }));
       const sandbox = await startSandbox({
+        ...(hooks ? { webhookUrl: hooks.url } : {}),
         onWebhook: (_event, body) => heard.push(body),
-        onDeliveryFailure: () => undefined,
+        onDeliveryFailure: (line) => failures.push(line),
       });
-      return { sandbox, baseUrl: sandbox.url, heard, close: () => sandbox.close() };
+      const close = async () => {
+        await sandbox.close();
+        await hooks?.close();
+      };
+      return { sandbox, baseUrl: sandbox.url, heard, failures, close };
     },
   ],
   [
     'createSandboxFetch (no port)',
-    async () => {
-      const heard: string[] = [];
+    async (receiver) => {
+      const [heard, failures] = [[] as string[], [] as string[]];
       const sandbox = await createSandboxFetch({
+        ...(receiver ? { webhookUrl: 'https://partner.example.test/webhooks' } : {}),
+        fetch: async (request) => {
+          await request.arrayBuffer();
+          receiver!.received += 1;
+          return new Response(null, { status: receiver!.status });
+        },
         onWebhook: (_event, body) => heard.push(body),
-        onDeliveryFailure: () => undefined,
+        onDeliveryFailure: (line) => failures.push(line),
       });
-      return {
-        sandbox,
-        baseUrl: 'https://api.example.test',
-        fetch: sandbox.fetch,
-        heard,
-        close: () => sandbox.close(),
-      };
+      const baseUrl = 'https://api.example.test';
+      return { sandbox, baseUrl, fetch: sandbox.fetch, heard, failures, close: () => sandbox.close() };
     },
   ],
 ];
 
-describe.each(doors)('%s', (_name, open) => {
+const clients = (door: Door) => ({
+  partner: createPartnerClient({
+    baseUrl: door.baseUrl,
+    authKey: door.sandbox.authKey,
+    ...(door.fetch && { fetch: door.fetch }),
+  }),
+  control: createSandboxClient({ baseUrl: door.baseUrl, ...(door.fetch && { fetch: door.fetch }) }),
+});
+async function createVerification(door: Door) {
+  const { data, response } = await clients(door).partner.POST('/verifications', {
+    body: {
+      externalUserId: crypto.randomUUID(),
+      redirectUrl: 'https://partner.example/done',
+      requirements: [{ type: 'document' }],
+    },
+  });
+  expect(response.status).toBe(201);
+  return data!.id;
+}
+/** Opens the verification's link and passes its scan, through the control API. */
+async function pass(door: Door, verificationId: string) {
+  const { control } = clients(door);
+  const opened = await control.POST('/_sandbox/verifications/{verificationId}/open', {
+    params: { path: { verificationId } },
+  });
+  const scanned = await control.POST('/_sandbox/verifications/{verificationId}/scan', {
+    params: { path: { verificationId } },
+    body: { outcome: 'pass' },
+  });
+  expect([opened.response.status, scanned.response.status]).toEqual([200, 200]);
+}
+const isCreated = (verificationId: string) => (e: WebhookEvent) =>
+  e.eventType === 'verification.created' && e.data.verificationId === verificationId;
+const isCompleted = (verificationId: string) => (e: WebhookEvent) =>
+  e.eventType === 'verification.updated' && e.data.verificationId === verificationId && e.data.status === 'completed';
+
+describe.each(doors)('waitForWebhook, %s', (_name, open) => {
   let door: Door;
   beforeAll(async () => {
     door = await open();
   });
   afterAll(() => door.close());
 
-  const clients = () => ({
-    partner: createPartnerClient({
-      baseUrl: door.baseUrl,
-      authKey: door.sandbox.authKey,
-      ...(door.fetch ? { fetch: door.fetch } : {}),
-    }),
-    control: createSandboxClient({ baseUrl: door.baseUrl, ...(door.fetch ? { fetch: door.fetch } : {}) }),
-  });
-  const createVerification = async () => {
-    const { data, response } = await clients().partner.POST('/verifications', {
-      body: {
-        externalUserId: crypto.randomUUID(),
-        redirectUrl: 'https://partner.example/done',
-        requirements: [{ type: 'document' }],
-      },
-    });
-    expect(response.status).toBe(201);
-    return data!.id;
-  };
-
   it('resolves with verification.updated, status completed, once the end user passes through the control API (no webhookUrl set)', async () => {
-    const verificationId = await createVerification();
+    const verificationId = await createVerification(door);
     // Asked before the events exist: the wait is answered by what the control calls emit.
-    const completed = door.sandbox.waitForWebhook(
-      (e) =>
-        e.eventType === 'verification.updated' &&
-        e.data.verificationId === verificationId &&
-        e.data.status === 'completed',
-      GENEROUS,
-    );
-    const { control } = clients();
-    const opened = await control.POST('/_sandbox/verifications/{verificationId}/open', {
-      params: { path: { verificationId } },
-    });
-    const scanned = await control.POST('/_sandbox/verifications/{verificationId}/scan', {
-      params: { path: { verificationId } },
-      body: { outcome: 'pass' },
-    });
-    expect([opened.response.status, scanned.response.status]).toEqual([200, 200]);
+    const completed = door.sandbox.waitForWebhook(isCompleted(verificationId), GENEROUS);
+    await pass(door, verificationId);
     const event = await completed;
     expect(event).toMatchObject({
       eventType: 'verification.updated',
@@ -112,26 +142,12 @@ describe.each(doors)('%s', (_name, open) => {
   });
 
   it('resolves at once with an event emitted before the call, and a type guard narrows it', async () => {
-    const verificationId = await createVerification();
-    const { control } = clients();
-    await control.POST('/_sandbox/verifications/{verificationId}/open', { params: { path: { verificationId } } });
-    await control.POST('/_sandbox/verifications/{verificationId}/scan', {
-      params: { path: { verificationId } },
-      body: { outcome: 'pass' },
-    });
+    const verificationId = await createVerification(door);
+    await pass(door, verificationId);
     // Already emitted, so even the shortest timeout does not reject it: the kept events are matched before any timer starts.
-    const created = await door.sandbox.waitForWebhook(
-      (e) => e.eventType === 'verification.created' && e.data.verificationId === verificationId,
-      { timeoutMs: 1 },
-    );
+    const created = await door.sandbox.waitForWebhook(isCreated(verificationId), { timeoutMs: 1 });
     expect(created).toMatchObject({ eventType: 'verification.created', data: { verificationId } });
-    const completed = await door.sandbox.waitForWebhook(
-      (e) =>
-        e.eventType === 'verification.updated' &&
-        e.data.verificationId === verificationId &&
-        e.data.status === 'completed',
-      { timeoutMs: 1 },
-    );
+    const completed = await door.sandbox.waitForWebhook(isCompleted(verificationId), { timeoutMs: 1 });
     const isUser = (e: WebhookEvent): e is UserCreatedEvent =>
       e.eventType === 'user.created' && e.data.userId === (completed.data as { userId?: string }).userId;
     const user = await door.sandbox.waitForWebhook(isUser, { timeoutMs: 1 });
@@ -140,7 +156,7 @@ describe.each(doors)('%s', (_name, open) => {
   });
 
   it('rejects a predicate never matched after its timeout, naming what it waited for, what was emitted and what to check', async () => {
-    await createVerification();
+    await createVerification(door);
     const wait = door.sandbox.waitForWebhook((e) => e.eventType === 'shareholder.verified', { timeoutMs: 50 });
     await expect(wait).rejects.toThrow(
       /^waitForWebhook: waited for a webhook matching \(e\) => e\.eventType === ["']shareholder\.verified["'], but none was emitted within 50 ms; \d+ were emitted \(verification\.created ×\d+, /,
@@ -151,7 +167,7 @@ describe.each(doors)('%s', (_name, open) => {
   });
 
   it('ends a wait with the error its predicate throws, and refuses a wait without a predicate or with a bad timeout', async () => {
-    await createVerification();
+    await createVerification(door);
     await expect(
       door.sandbox.waitForWebhook(() => {
         throw new Error('the predicate broke');
@@ -167,15 +183,75 @@ describe.each(doors)('%s', (_name, open) => {
 
   it('follows a key rotation: authKey is the new key, which the partner API accepts, and the old one is refused', async () => {
     const before = door.sandbox.authKey;
-    const { partner } = clients();
+    const { partner } = clients(door);
     const rotated = await partner.POST('/auth-keys', { body: {} });
     expect(rotated.response.status).toBe(201);
     expect(door.sandbox.authKey).toBe(rotated.data!.authKeys.find((k) => k.active)?.key);
     expect(door.sandbox.authKey).not.toBe(before);
-    const withNew = await clients().partner.GET('/partners');
+    const withNew = await clients(door).partner.GET('/partners');
     expect(withNew.response.status).toBe(200);
     const withOld = await partner.GET('/partners');
     expect(withOld.response.status).toBe(401);
+  });
+});
+
+describe.each(doors)('waitForDelivery, %s', (_name, open) => {
+  let door: Door | undefined;
+  afterEach(() => door?.close());
+  /** Opens the door, closed after the test. */
+  const opened = async (receiver?: Receiver) => {
+    door = await open(receiver);
+    return door;
+  };
+
+  it('resolves once the receiver answered 200 after a 500, not when the webhook was emitted', async () => {
+    const receiver = { status: 500, received: 0 };
+    const d = await opened(receiver);
+    const verificationId = await createVerification(d);
+    await d.sandbox.waitForWebhook(isCreated(verificationId), GENEROUS);
+    let delivered = false;
+    const delivery = d.sandbox.waitForDelivery(isCreated(verificationId), GENEROUS);
+    void delivery.then(() => (delivered = true));
+    // The first attempt was answered 500 and recorded as failed: the event was emitted, not delivered.
+    await expect
+      .poll(() => d.failures.some((line) => line.includes('answered 500')), { timeout: GENEROUS.timeoutMs })
+      .toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(delivered).toBe(false);
+
+    receiver.status = 200;
+    const advanced = await clients(d).control.POST('/_sandbox/clock/advance', { body: { minutes: 16 } });
+    expect(advanced.response.status).toBe(200);
+    const event = await delivery;
+    expect(event).toMatchObject({ eventType: 'verification.created', data: { verificationId } });
+    expect(receiver.received).toBe(2);
+    // The delivery is recorded by the time the wait resolves: the history says it succeeded.
+    const history = await clients(d).partner.GET('/verifications/{verificationId}/webhooks', {
+      params: { path: { verificationId } },
+    });
+    expect(history.data?.webhooks.find((w) => w.payload.eventType === 'verification.created')?.success).toBe(true);
+    // Delivered before the call counts: a later wait resolves at once.
+    await expect(d.sandbox.waitForDelivery(isCreated(verificationId), { timeoutMs: 1 })).resolves.toEqual(event);
+  });
+
+  it('rejects at its timeout naming the failed attempts, the address and what the receiver answered', async () => {
+    const d = await opened({ status: 503, received: 0 });
+    const verificationId = await createVerification(d);
+    await expect.poll(() => d.failures.length, { timeout: GENEROUS.timeoutMs }).toBeGreaterThan(0);
+    const wait = d.sandbox.waitForDelivery(isCreated(verificationId), { timeoutMs: 50 });
+    await expect(wait).rejects.toThrow(
+      /^waitForDelivery: waited for a webhook matching .* to be answered 200 by the receiver, but none was answered 200 within 50 ms; the matching deliveries attempted, none answered 200: verification\.created \S+ to \S+\/webhooks: the webhook address answered 503; retried at \S+ \(sandbox time\)\. /,
+    );
+    await expect(wait).rejects.toThrow(/that your receiver answers 200 .*POST \/_sandbox\/clock\/advance/);
+  });
+
+  it('rejects saying no delivery was attempted when no webhookUrl is set, though the webhook was emitted', async () => {
+    const d = await opened();
+    const verificationId = await createVerification(d);
+    await d.sandbox.waitForWebhook(isCreated(verificationId), GENEROUS);
+    await expect(d.sandbox.waitForDelivery(isCreated(verificationId), { timeoutMs: 50 })).rejects.toThrow(
+      /but none was answered 200 within 50 ms; 1 matching was emitted, and no delivery of it was attempted \(no webhookUrl was set/,
+    );
   });
 });
 

@@ -18,16 +18,9 @@ import { startBodyReceiver } from './helpers/body-receiver.js';
 const BASE = 'https://api.example.test';
 const WEBHOOK_URL = 'https://partner.example/webhooks';
 
-interface Arrival {
-  body: string;
-  eventId: string;
-  signature: string;
-  at: number;
-}
-
 /** A sandbox whose webhooks reach an in-process receiver answering 200, with what arrived and what was emitted (with when). */
 async function sandboxWithReceiver(options: SandboxFetchOptions = {}) {
-  const arrivals: Arrival[] = [];
+  const arrivals: { body: string; eventId: string; signature: string; at: number }[] = [];
   const emitted: { eventId: string; at: number }[] = [];
   const sandbox = await createSandboxFetch({
     webhookUrl: WEBHOOK_URL,

@@ -191,11 +191,12 @@ export async function sandboxCommand(
       );
     }
   }
-  out('Ctrl-C stops it.');
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // Said once the handlers are in place: a Ctrl-C as soon as it is read (a test's stop) stops cleanly.
+    out('Ctrl-C stops it.');
   });
   await sandbox.close();
   out('Sandbox stopped.');

@@ -1,18 +1,19 @@
-// The sandbox's core, behind both doors: the partner engine and the v2
-// sessions, webhook delivery, the contracts and handlers of the three APIs,
-// the dispatcher and the pages, answering a DoorRequest with a DoorAnswer.
-// It imports no runtime's modules and knows nothing of ports: the node:http
-// door (server.ts) adds the port, its Host and Origin guard and --state; the
-// fetch door (fetch.ts) turns Web Requests into DoorRequests.
+// The sandbox's core, behind both doors: the Host and Origin guard, the
+// partner engine and the v2 sessions, webhook delivery, the contracts and
+// handlers of the three APIs, the dispatcher and the pages, answering a
+// DoorRequest with a DoorAnswer. It imports no runtime's modules: the
+// node:http door (server.ts) adds the port and --state; the fetch door
+// (fetch.ts) turns Web Requests into DoorRequests.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import type { DeliveryAttempt } from './common/emitted-webhooks.js';
 import { randomHex } from './common/random.js';
 import type { SchemaCompiler } from '../contract/ajv-compiler.js';
-import { Contract, type ParsedRequest, type RouteSpec, type Violation } from '../contract/routes.js';
+import type { Json } from '../contract/json.js';
+import { Contract, type ParsedRequest, type RouteSpec } from '../contract/routes.js';
 import { breachMessage, ContractBreach, StrictAnswers } from '../contract/strict-answers.js';
 import { controlHandlers } from './operations/control.js';
-import { refusalReason } from './http/credential-refusal.js';
+import { doorRefusal, LOOPBACK_NAMES, type HostAllowlist } from './http/control-guard.js';
 import { Dispatcher } from './http/dispatch.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import type { ApiName } from './http/error-bodies.js';
@@ -34,11 +35,17 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   /** The sandbox's base URL, which verification `url`s carry. */
   url: string;
   /** The three bundled documents. */
-  documents: Record<ApiName, Record<string, any>>;
+  documents: Record<ApiName, Json>;
   /** Request validators compiled when the package was built, by `${api}${pointer}` (Contract). */
   precompiled?: Record<string, ValidateFunction>;
   /** Compiles the other schemas (answers, with validateResponses): the node:http door's Ajv. */
-  compiler?: (api: ApiName, doc: Record<string, any>) => SchemaCompiler;
+  compiler?: (api: ApiName, doc: Json) => SchemaCompiler;
+  /**
+   * Guards every request by Host, and the control API's by Origin too
+   * (http/control-guard.ts): the node:http door always, on its port; a fetch
+   * handler when given `allowedHosts`, on any port. Unguarded when absent.
+   */
+  hostGuard?: Pick<HostAllowlist, 'port' | 'howToAllow'>;
   /** Where the service's rendered reference is (the home page links it). */
   homepage: string;
   /** What sends the webhooks (the global fetch when absent). */
@@ -67,8 +74,8 @@ export type SandboxCore = ReturnType<typeof createSandboxCore>;
 const token = (prefix: string) => `${prefix}_${randomHex(16)}`;
 const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
 
-function v2Seed(doc: Record<string, any>): V2Verification[] {
-  return Object.values<any>(doc.components.examples)
+function v2Seed(doc: Json): V2Verification[] {
+  return Object.values<Json>(doc.components.examples)
     .map((e) => e.value)
     .flatMap((v) => (Array.isArray(v?.items) ? v.items : [v]))
     .filter((v) => typeof v?.id === 'string' && typeof v?.status === 'string');
@@ -184,18 +191,11 @@ export function createSandboxCore(options: CoreOptions) {
     ),
   };
 
-  const bearer = `Bearer ${accessToken}`;
   const dispatcher = new Dispatcher({
     contracts,
     handlers,
     wrap: options.wrap,
-    authorized: (route, header) => {
-      if (route.security === 'authKey') return header('x-auth-key') === partner.activeAuthKey();
-      if (route.security === 'bearer') return header('authorization') === bearer;
-      return true;
-    },
-    refusalReason: (route, header) =>
-      refusalReason(route.security, header, { authKeyState: (key) => partner.authKeyState(key), accessToken }),
+    credentials: { authKeyState: (key) => partner.authKeyState(key), accessToken },
     run,
     allowUnknownFields: Boolean(options.allowUnknownFields),
     validateResponses: Boolean(options.validateResponses),
@@ -217,15 +217,26 @@ export function createSandboxCore(options: CoreOptions) {
     phoneNumberHeld: (id) => partner.phoneNumberHeld(id),
   });
 
+  // This machine's names, the one the sandbox is called by (its `url`), and those the partner added.
+  const allowed: HostAllowlist | undefined = options.hostGuard && {
+    ...options.hostGuard,
+    names: [...new Set([...LOOPBACK_NAMES, new URL(url).hostname])],
+    allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()),
+  };
+
   return {
+    /** The answer to a request; undefined when it broke off before its body was complete (no one to answer). */
     answer: async (req: DoorRequest): Promise<DoorAnswer | undefined> => {
+      // Before anything reads the request: a page of its own on an end user's page, else the API's error shape.
+      const refused = allowed && doorRefusal(allowed, req.target, req.header);
+      if (refused) {
+        const { status, message } = refused;
+        return endUserPage.refusal(req.target, status, message) ?? dispatcher.refusal(req.target, status, message);
+      }
       const page = endUserPage.answer(req);
       if (page) return page;
       return homePageAnswer(req, url, documents, options.homepage) ?? dispatcher.answer(req);
     },
-    /** An answer outside any operation: a page of its own on an end user's page, otherwise in the error shape of the API `target` belongs to. */
-    refusal: (target: string, status: number, message: string, violations?: Violation[]) =>
-      endUserPage.refusal(target, status, message) ?? dispatcher.refusal(target, status, message, violations),
     authKey: () => partner.activeAuthKey(),
     accessToken,
     clock,

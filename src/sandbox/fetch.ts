@@ -9,7 +9,6 @@ import type { WebhookEvent } from '../webhooks/events.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
 import { isWebAddress } from '../web-address.js';
 import { createSandboxCore } from './core.js';
-import { doorRefusal, LOOPBACK_NAMES, type HostAllowlist } from './http/control-guard.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import type { RunningSandbox } from './in-process.js';
 import { aFunction, checkOptions, pickSettings, type OptionRule, type SandboxSettings } from './options.js';
@@ -32,19 +31,10 @@ export interface SandboxFetchOptions extends SandboxSettings {
   url?: string;
 }
 
-export interface SandboxFetch {
+/** What `startSandbox` gives (its `url` is the base URL of verification `url`s here), answering through `fetch`. */
+export interface SandboxFetch extends Omit<RunningSandbox, 'close'> {
   /** Answers a request to the partner API, v2 (`/v2/…`), the control API (`/_sandbox/…`) or an end user's page, at any base URL. */
   fetch(request: Request): Promise<Response>;
-  /** The partner's active `X-Auth-Key`, as it is now (`POST /auth-keys` rotates it). */
-  readonly authKey: string;
-  /** The v2 bearer token. */
-  readonly accessToken: string;
-  /** The base URL of verification `url`s. */
-  readonly url: string;
-  /** The first webhook emitted that `predicate` matches, earlier ones included, as `startSandbox`'s `waitForWebhook`. */
-  waitForWebhook: RunningSandbox['waitForWebhook'];
-  /** The first webhook that `predicate` matches once the receiver answered 200 to it, earlier ones included, as `startSandbox`'s `waitForDelivery`. */
-  waitForDelivery: RunningSandbox['waitForDelivery'];
   /** Stops webhook retries and rejects the waits still pending. */
   close(): void;
 }
@@ -69,7 +59,6 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   // Trailing slashes dropped: a verification's url appends its path.
   const url = typeof given === 'string' ? given.replace(/\/+$/, '') : given;
   checkOptions('createSandboxFetch', { ...options, url }, { fetch: aFunction, now: aFunction, url: originRule });
-  const allowed = fetchAllowlist(url, options.allowedHosts);
   const emitted = new EmittedWebhooks<WebhookEvent>();
   const core = createSandboxCore({
     // Only the declared options and this door's own: `port` given here by untyped code changes nothing.
@@ -83,6 +72,11 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
     precompiled: requestValidators,
     homepage,
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => console.warn(line)),
+    // A Worker serving it is reached by any page: with allowedHosts, only those names reach the rest, on any port.
+    hostGuard:
+      options.allowedHosts === undefined
+        ? undefined
+        : { howToAllow: (name) => `create the handler with createSandboxFetch({ allowedHosts: ['${name}'] })` },
   });
   return {
     fetch: async (request) => {
@@ -97,14 +91,7 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
           'createSandboxFetch: fetch takes a Request (as MSW and Workers hand it over); for a URL and options, pass new Request(url, init)',
         );
       }
-      const door = doorRequest(request);
-      // A Worker serving it is reached by any page: with allowedHosts, only those names reach the core.
-      // The URL's host stands for Host: a browser's Request carries none, and a Worker's URL is built from it.
-      const host = new URL(request.url).host;
-      const refusal =
-        allowed && doorRefusal(allowed, door.target, (name) => (name === 'host' ? host : door.header(name)));
-      if (refusal) return toResponse(request, core.refusal(door.target, refusal.status, refusal.message));
-      const answer = await core.answer(door);
+      const answer = await core.answer(doorRequest(request));
       // A body that broke off mid-way has no one to answer; a fetch handler still answers.
       return answer ? toResponse(request, answer) : Response.error();
     },
@@ -122,26 +109,14 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   };
 }
 
-/**
- * The names a guarded handler answers (none guarded without `allowedHosts`):
- * any port, since a Worker or a proxy in front decides it.
- */
-function fetchAllowlist(url: string, allowedHosts: string[] | undefined): HostAllowlist | undefined {
-  if (allowedHosts === undefined) return undefined;
-  return {
-    names: [...new Set([...LOOPBACK_NAMES, new URL(url).hostname])],
-    allowedHosts: allowedHosts.map((name) => name.toLowerCase()),
-    howToAllow: (name) => `create the handler with createSandboxFetch({ allowedHosts: ['${name}'] })`,
-  };
-}
-
 function doorRequest(request: Request): DoorRequest {
   const address = new URL(request.url);
   return {
     method: request.method,
     target: address.pathname + address.search,
     origin: address.origin,
-    header: (name) => request.headers.get(name) ?? undefined,
+    // The URL's host stands for Host (the guard's): a browser's Request carries none, and a Worker's URL is built from it.
+    header: (name) => (name === 'host' ? address.host : (request.headers.get(name) ?? undefined)),
     hasBody: request.body !== null,
     body: (limit) => readBody(request, limit),
   };

@@ -8,8 +8,8 @@
 // below, and the code that uses it. Only plain types are published from here
 // (in-process.ts, fetch.ts).
 import type { WebhookEvent } from '../webhooks/events.js';
-import { webhookUrlRefusal } from './common/option-checks.js';
 import { isWebAddress } from '../web-address.js';
+import { webhookUrlRefusal } from './partner/api.js';
 import {
   parseWebhookFaults,
   WEBHOOK_FAULTS,

@@ -1,5 +1,5 @@
 // The sandbox on node:http: the core (core.ts) behind a port, with what only
-// a port needs: the Host and Origin guard of one allowlist (any site's page
+// a port needs: the core's Host and Origin guard always on (any site's page
 // can reach 127.0.0.1; http/control-guard.ts), slow-client bounds,
 // kept-alive connections, --state, and the faults of `--fault`. What Node's
 // parser refuses (malformed HTTP, a missing Host) gets Node's own answer: it
@@ -11,13 +11,12 @@ import { requestValidators } from '../../generated/validators/sandbox-contract.j
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
 import type { SandboxClock } from './common/clock.js';
-import { webhookUrlRefusal } from './common/option-checks.js';
 import { createSandboxCore, type CoreOptions, type SandboxCore } from './core.js';
-import { doorRefusal, LOOPBACK_NAMES, type HostAllowlist } from './http/control-guard.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import { withFaults, type FaultSpec } from './http/faults.js';
 import type { PartnerState } from './partner/state.js';
 import type { V2State } from './v2/state.js';
+import { webhookUrlRefusal } from './partner/api.js';
 import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
 import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
 
@@ -133,7 +132,6 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
 
   let core: SandboxCore;
-  let allowed: HostAllowlist;
   let closing = false;
   const server = createHttpServer(
     {
@@ -142,11 +140,7 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
       connectionsCheckingInterval: Math.min(1000, headersTimeout / 2),
     },
     (req, res) => {
-      const door = doorRequest(req);
-      // Before anything reads the request: only this machine's pages reach the core.
-      const refusal = doorRefusal(allowed, door.target, door.header);
-      if (refusal) return write(req, res, core.refusal(door.target, refusal.status, refusal.message), closing);
-      core.answer(door).then(
+      core.answer(doorRequest(req)).then(
         (answer) => answer && write(req, res, answer, closing),
         (err: Error) => res.destroy(err),
       );
@@ -168,16 +162,11 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // read before it exists.
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(host, options.allowedHosts)}:${port}`;
-  // This machine's names, and the one the sandbox listens under (its `url`).
-  allowed = {
-    names: [...new Set([...LOOPBACK_NAMES, new URL(url).hostname])],
-    port,
-    allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()),
-  };
   let journal: EffectJournal | undefined;
   core = createSandboxCore({
     ...options,
     url,
+    hostGuard: { port },
     authKey: saved?.meta?.authKey ?? options.authKey,
     accessToken: saved?.meta?.accessToken ?? options.accessToken,
     documents: {

@@ -68,9 +68,6 @@ export function usePartnerState() {
     get state() {
       return state;
     },
-    get clock() {
-      return clock;
-    },
     /** The webhooks emitted so far; a test may start a new list. */
     get events() {
       return events;

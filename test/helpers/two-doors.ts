@@ -1,8 +1,7 @@
 // A node:http sandbox and a fetch handler made with the same key and token,
 // and one request sent to both as sent by a client that tidies nothing: on a
 // socket byte for byte (rawRequest), and as a Request whose headers keep a
-// name given twice; twoDoorsForFile keeps a pair open for a file's tests.
-import { afterAll, beforeAll, expect } from 'vitest';
+// name given twice.
 import { createSandboxFetch, type SandboxFetch } from '../../src/sandbox/fetch.js';
 import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { rawRequest, type RawAnswer } from './raw-http.js';
@@ -53,17 +52,4 @@ export async function openTwoDoors(authKey: string, accessToken: string): Promis
       await server.close();
     },
   };
-}
-
-/** Two doors open for the tests of a file, closed after them, holding that neither broke the contract in an answer. */
-export function twoDoorsForFile(authKey: string, accessToken: string): { readonly doors: TwoDoors } {
-  const held = {} as { doors: TwoDoors };
-  beforeAll(async () => {
-    held.doors = await openTwoDoors(authKey, accessToken);
-  });
-  afterAll(async () => {
-    await held.doors.close();
-    expect(held.doors.server.violations).toEqual([]);
-  });
-  return held;
 }

@@ -1,34 +1,46 @@
-// The sandbox's core as the fetch door builds it, with each operation's
-// handler wrapped (the seam the server's faults use), and requests without a
-// body sent to it carrying every credential, as a door hands them over.
+// The sandbox's core as the fetch door builds it, optionally with each
+// operation's handler wrapped (the seam the server's faults use), and
+// requests sent to it carrying every credential, as a door hands them over.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { createSandboxCore, type CoreOptions, type SandboxCore } from '../../src/sandbox/core.js';
 import type { DoorAnswer } from '../../src/sandbox/http/door.js';
 
-export function wrappedCore(wrap: NonNullable<CoreOptions['wrap']>): SandboxCore {
+/** The core with the fetch door's documents and validators, failed deliveries silenced, and `options` on top. */
+export function sandboxCore(options: Partial<CoreOptions> = {}): SandboxCore {
   return createSandboxCore({
     url: 'http://sandbox.test',
     documents,
     precompiled: requestValidators,
     homepage,
     onDeliveryFailure: () => undefined,
-    wrap,
+    ...options,
   });
 }
 
-/** The core's answer to `method target` with no body, the partner's key, the v2 token and a JSON Content-Type. */
-export function askCore(core: SandboxCore, method: string, target: string): Promise<DoorAnswer | undefined> {
+export function wrappedCore(wrap: NonNullable<CoreOptions['wrap']>): SandboxCore {
+  return sandboxCore({ wrap });
+}
+
+/** The core's answer to `method target` with the partner's key, the v2 token, a JSON Content-Type and `body` if any. */
+export function askCore(
+  core: SandboxCore,
+  method: string,
+  target: string,
+  body?: string,
+): Promise<DoorAnswer | undefined> {
+  const bytes = new TextEncoder().encode(body ?? '');
   const headers: Record<string, string> = {
     'x-auth-key': core.authKey(),
     authorization: `Bearer ${core.accessToken}`,
     'content-type': 'application/json',
+    ...(body === undefined ? {} : { 'content-length': String(bytes.length) }),
   };
   return core.answer({
     method,
     target,
     origin: 'http://sandbox.test',
     header: (name) => headers[name],
-    hasBody: false,
-    body: async () => new Uint8Array(),
+    hasBody: body !== undefined,
+    body: async () => bytes,
   });
 }

@@ -9,11 +9,10 @@
 // its page's Origin. Behind either door, a request without
 // CORS consent cannot carry `Content-Type: application/json` (that makes it
 // non-simple, and the sandbox answers no preflight), so control POSTs and
-// PUTs require it.
+// PUTs require it (request-body.ts).
 import { apiOf } from './error-bodies.js';
-import { readContentType } from './request-body.js';
 
-export type Refusal = { status: 403 | 415; message: string };
+export type Refusal = { status: 403; message: string };
 
 /** The names of this machine that a request to either door may use. */
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -97,22 +96,6 @@ export function doorRefusal(
       status: 403,
       message: `the control API answers no web page outside the allowed names, not Origin ${JSON.stringify(origin)}; ${(allowed.howToAllow ?? startWithName)(originName(origin))} to allow that page`,
     };
-  }
-  return undefined;
-}
-
-/** Why a control request is refused for its type (after the door's checks), or undefined when it may proceed. */
-export function controlRefusal(method: string, header: (name: string) => string | undefined): Refusal | undefined {
-  if (method !== 'GET' && method !== 'HEAD') {
-    const type = header('content-type');
-    // Its parameters well-formed too (a body's reader takes the type alone).
-    const { type: media, parameters } = readContentType(type);
-    if (media !== 'application/json' || !parameters) {
-      return {
-        status: 415,
-        message: `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${type ?? 'none'}`,
-      };
-    }
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
-// Why a request's credential was refused. The 401 keeps the documented body
+// Whether a request carries the credential its route asks, and if not, why
+// not. The 401 keeps the documented body
 // ("Unauthorized"), but a test double should name the mistake (no credential,
 // an unknown one, a key rotated away, the other API's), so the sandbox adds
 // it in a header of its own, X-Sandbox-Reason (S33).
@@ -11,8 +12,8 @@ export interface KnownCredentials {
   accessToken: string;
 }
 
-/** The reason for a 401 on a route secured by `security`; `header` reads the request's headers. */
-export function refusalReason(
+/** Why a request to a route secured by `security` gets a 401, or undefined when its credential is in force; `header` reads its headers. */
+export function credentialRefusal(
   security: 'authKey' | 'bearer' | 'none',
   header: (name: string) => string | undefined,
   known: KnownCredentials,
@@ -25,7 +26,9 @@ export function refusalReason(
         ? 'a bearer token was sent to the partner API, which takes the auth key in the X-Auth-Key header'
         : 'no X-Auth-Key header: the partner API takes the auth key in X-Auth-Key';
     }
-    if (known.authKeyState(key) === 'retired')
+    const state = known.authKeyState(key);
+    if (state === 'active') return undefined;
+    if (state === 'retired')
       return 'this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key';
     if (key === known.accessToken) return 'X-Auth-Key holds the v2 access token; the partner API takes the auth key';
     return 'unknown X-Auth-Key: no key of this sandbox has this value (its start-up banner prints the key in force)';
@@ -36,6 +39,7 @@ export function refusalReason(
       ? 'X-Auth-Key was sent to the v2 API, which takes Authorization: Bearer <access token>'
       : 'no Authorization header: the v2 API takes Authorization: Bearer <access token>';
   }
+  if (authorization === `Bearer ${known.accessToken}`) return undefined;
   if (!authorization.startsWith('Bearer '))
     return 'Authorization is not "Bearer <access token>" (the scheme is Bearer, then one space)';
   if (known.authKeyState(authorization.slice('Bearer '.length)) !== undefined)

@@ -8,14 +8,17 @@
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { ContractBreach } from '../../contract/strict-answers.js';
 import { dropUnknownFields, unknownFieldViolations } from '../../contract/unknown-fields.js';
-import { controlRefusal } from './control-guard.js';
-import { REASON_HEADER } from './credential-refusal.js';
+import { credentialRefusal, REASON_HEADER, type KnownCredentials } from './credential-refusal.js';
 import { jsonAnswer, type DoorAnswer, type DoorRequest } from './door.js';
-import { partnerContentTypeRefusal } from './partner-content-type.js';
 import { apiOf, errorBody, MALFORMED_TARGET, type ApiName } from './error-bodies.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handler } from '../operations/typed.js';
-import { contentTypeTwice, readJsonBody } from './request-body.js';
+import {
+  contentTypeTwice,
+  controlContentTypeRefusal,
+  partnerContentTypeRefusal,
+  readJsonBody,
+} from './request-body.js';
 import { Router } from './router.js';
 
 export interface DispatchOptions {
@@ -23,10 +26,8 @@ export interface DispatchOptions {
   handlers: Record<ApiName, Record<string, Handler>>;
   /** Wraps an operation's route and handler before it is routed (the server's faults); as they are when absent. */
   wrap?: (route: RouteSpec, handle: Handler) => { route: RouteSpec; handle: Handler };
-  /** Whether the request carries the credential the route requires (`header` reads one of its headers). */
-  authorized: (route: RouteSpec, header: (name: string) => string | undefined) => boolean;
-  /** Why `authorized` said no, sent in a header of the sandbox's own (credential-refusal.ts). */
-  refusalReason?: (route: RouteSpec, header: (name: string) => string | undefined) => string | undefined;
+  /** The credentials in force, which each route's `security` asks one of. */
+  credentials: KnownCredentials;
   /** Runs a handler at one instant; with --state the answer waits until its effects are on disk. */
   run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
   /** Accept body fields no operation documents, dropped before the handler runs (refused with 400 otherwise). */
@@ -88,8 +89,8 @@ export class Dispatcher {
   }
 
   /** An answer outside any operation, in the error shape of the API the target belongs to. */
-  refusal(target: string, status: number, message: string, violations: Violation[] = []): DoorAnswer {
-    return this.fail(apiOf(target), status, message, violations);
+  refusal(target: string, status: number, message: string): DoorAnswer {
+    return this.fail(apiOf(target), status, message);
   }
 
   private async dispatch(req: DoorRequest): Promise<DoorAnswer | undefined> {
@@ -111,21 +112,18 @@ export class Dispatcher {
       return this.fail(api, 404, message, [], undefined, hint ? { [REASON_HEADER]: message } : {});
     }
     const { api, route } = found.value;
-    // Two types are refused before the control guard reads one of them as its own.
-    const twice = method === 'GET' || method === 'HEAD' ? undefined : contentTypeTwice(req.header);
+    const bodiless = method === 'GET' || method === 'HEAD';
+    // Two types are refused before the control API's rule reads one of them as its own.
+    const twice = bodiless ? undefined : contentTypeTwice(req.header);
     if (twice) return this.fail(api, 400, undefined, [twice], route);
-    // Before the body and the credential, as a body's type is (partner-content-type.ts).
+    // Before the body and the credential, as a body's type is (request-body.ts).
     const untyped = api === 'partner' ? partnerContentTypeRefusal(req) : undefined;
     if (untyped) return this.fail(api, 400, undefined, [untyped], route);
-    // Before the body is read (control-guard.ts).
-    if (api === 'sandbox') {
-      const refusal = controlRefusal(method, req.header);
-      if (refusal) return this.fail(api, refusal.status, refusal.message, [], route);
-    }
-    const result =
-      method === 'GET' || method === 'HEAD'
-        ? { ok: true as const, body: undefined }
-        : await readJsonBody(req, api).catch(() => undefined);
+    const uncontrolled = api === 'sandbox' && !bodiless ? controlContentTypeRefusal(req.header) : undefined;
+    if (uncontrolled) return this.fail(api, 415, uncontrolled, [], route);
+    const result = bodiless
+      ? { ok: true as const, body: undefined }
+      : await readJsonBody(req, api).catch(() => undefined);
     // A body cut short or broken mid-way: Node's parser answers the framing
     // error itself on the node:http door; a client that left needs no answer.
     if (!result) return undefined;
@@ -140,10 +138,8 @@ export class Dispatcher {
     queryText: string,
     body: unknown,
   ): Promise<DoorAnswer> {
-    if (!this.options.authorized(route, header)) {
-      const why = this.options.refusalReason?.(route, header);
-      return this.fail(api, 401, 'Unauthorized', [], route, why ? { [REASON_HEADER]: why } : {});
-    }
+    const why = credentialRefusal(route.security, header, this.options.credentials);
+    if (why) return this.fail(api, 401, 'Unauthorized', [], route, { [REASON_HEADER]: why });
     const parsed = route.parse({ params, query: new URLSearchParams(queryText), body });
     // Fields no document declares (the validator lets them through) are refused
     // beside its findings, so a typo is named next to the field it leaves

@@ -1,9 +1,18 @@
-// How request bodies are read: JSON in UTF-8 only, uncompressed, at most
-// 1 MiB. Any other media type (`text/plain` too) is refused 415, and so are a
-// Content-Encoding other than identity and a charset other than UTF-8 rather
-// than decoded into different text (S17); a Content-Type given twice, and a
-// body that is not UTF-8 or not JSON, or has `__proto__` or
-// `constructor.prototype` keys, is a 400.
+// What a request must send as its Content-Type, and how its body is read:
+// JSON in UTF-8 only, uncompressed, at most 1 MiB. Any other media type
+// (`text/plain` too) is refused 415, and so are a Content-Encoding other than
+// identity and a charset other than UTF-8 rather than decoded into different
+// text (S17); a Content-Type given twice, and a body that is not UTF-8 or not
+// JSON, or has `__proto__` or `constructor.prototype` keys, is a 400.
+//
+// The partner document lists `Content-Type: application/json` among the
+// "Headers on every call", not only on calls with a body, and common clients
+// (hey-api's and orval's fetch clients, axios in a browser) leave it out of a
+// GET unless told to: the local sandbox refuses a partner call without it
+// (S51), so a client that drops it fails here, not first against the
+// service. The v2 document asks for no such header. A control request other
+// than GET must send it too, with or without a body: a cross-origin page
+// cannot send it without CORS consent (control-guard.ts).
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
@@ -31,7 +40,7 @@ const refused = (reasonCode: string, message: string, more?: Record<string, unkn
  * `type/subtype`, undefined when there is none, and the parameters,
  * undefined when they are malformed (which leaves the type standing).
  */
-export function readContentType(header: string | undefined): { type?: string; parameters?: Record<string, string> } {
+function readContentType(header: string | undefined): { type?: string; parameters?: Record<string, string> } {
   if (header === undefined) return {};
   const withoutParameters = () => ({ type: contentType.parse(header.split(';')[0]).type });
   return orElse(() => contentType.parse(header), undefined) ?? orElse(withoutParameters, {});
@@ -51,6 +60,37 @@ export function contentTypeTwice(header: (name: string) => string | undefined): 
     reasonCode: 'DUPLICATE',
     params: { message: `is given more than once (${type}); send one Content-Type header: application/json` },
   };
+}
+
+const WHAT_TO_SEND =
+  'the partner API takes Content-Type: application/json on every call, GET and calls without a body too; send that header';
+
+/** Why a partner call is refused for its Content-Type before its body is read, or undefined. */
+export function partnerContentTypeRefusal({ method, header, hasBody }: DoorRequest): Violation | undefined {
+  const sent = header('content-type');
+  if (sent === undefined)
+    return { field: 'Content-Type', reasonCode: 'MISSING_HEADER', params: { message: `is missing: ${WHAT_TO_SEND}` } };
+  // A body the request sends is judged by its reader, which answers another type with 415.
+  const bodiless = method === 'GET' || method === 'HEAD' || !hasBody;
+  if (!bodiless) return undefined;
+  // Given twice, it is refused as a call with a body is, whatever the two say.
+  const twice = contentTypeTwice(header);
+  if (twice) return twice;
+  if (readContentType(sent).type === 'application/json') return undefined;
+  return {
+    field: 'Content-Type',
+    reasonCode: 'NOT_JSON',
+    params: { message: `is ${sent}, not application/json: ${WHAT_TO_SEND}` },
+  };
+}
+
+/** Why a control request other than GET is refused for its type (415), or undefined when it may proceed. */
+export function controlContentTypeRefusal(header: (name: string) => string | undefined): string | undefined {
+  const type = header('content-type');
+  // Its parameters well-formed too (a body's reader takes the type alone).
+  const { type: media, parameters } = readContentType(type);
+  if (media === 'application/json' && parameters) return undefined;
+  return `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${type ?? 'none'}`;
 }
 
 /** Why a body's Content-Encoding is refused, or undefined for none or identity. */

@@ -1,6 +1,8 @@
-// The types the layers above the partner engine meet: the webhook it
-// announces, and the results of delivery and seeding. The operations
-// themselves are the functions of state.ts and lifecycle.ts.
+// What the layers above the partner engine meet: the webhook it announces,
+// the results of delivery and seeding, and the rule a webhook address meets
+// (the options and the command's flag apply it as `PUT /partners` does). The
+// operations themselves are the functions of state.ts and lifecycle.ts.
+import { hasCredentials } from '../../web-address.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 
 export { SandboxError } from '../common/sandbox-error.js';
@@ -36,3 +38,13 @@ export type SeedResult = { verificationIds: string[]; userIds: string[] };
 
 /** An engine function as `createPartnerState` binds it to one store: the store argument taken away. */
 export type BoundToStore<F> = F extends (store: never, ...args: infer A) => infer R ? (...args: A) => R : never;
+
+/**
+ * Why a webhook address is refused, beyond the package's rule on any web
+ * address (src/web-address.ts): a user or password in it would go with every
+ * webhook into every log on the way; X-SIGNATURE proves the sender.
+ */
+export const webhookUrlRefusal = (webhookUrl: string): string | undefined =>
+  hasCredentials(webhookUrl)
+    ? 'a webhook address must not carry a user or password (https://user:password@…): webhooks prove they come from the service by X-SIGNATURE; drop the credentials from the address and check X-SIGNATURE in the receiver'
+    : undefined;

@@ -4,7 +4,7 @@
 // validated, refusals throw SandboxError, answers are copies shaped by the document.
 import type { components, operations } from '../../../generated/types/partner.js';
 import { pageOf, inWindow, wants, type Paging } from './paging.js';
-import { SandboxError, type BoundToStore, type SeedResult } from './api.js';
+import { SandboxError, webhookUrlRefusal, type BoundToStore, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import {
   acceptReview,
@@ -48,7 +48,6 @@ import {
 import { createdVerificationView, userDetailsView, userListItem, verificationView } from './views.js';
 import { historyPage, pendingEvents, recordDelivery, recordedEvent } from './webhook-log.js';
 import { jsonCopy } from '../common/json-copy.js';
-import { webhookUrlRefusal } from '../common/option-checks.js';
 
 type S = components['schemas'];
 type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operations[Op]['parameters']['query']>;

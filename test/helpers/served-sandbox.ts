@@ -1,0 +1,106 @@
+// The local sandbox as the behaviour tests drive it over a port: one
+// served sandbox per file (closed after its tests, having sent no answer
+// outside the documents), JSON calls carrying the partner's key, and a
+// loopback webhook receiver whose answer each test may set.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Json } from './openapi.js';
+
+export type ServeOptions = NonNullable<Parameters<typeof serveSandbox>[0]>;
+
+export interface Answer {
+  status: number;
+  text: string;
+  body: Json;
+  headers: Headers;
+}
+
+/** `method target` at `base` with a JSON Content-Type and `key` as X-Auth-Key; a string body goes as it is, any other as JSON. */
+export async function send(
+  base: string,
+  key: string,
+  method: string,
+  target: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const res = await fetch(`${base}${target}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-auth-key': key, ...headers },
+    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/**
+ * Registers the file's sandbox (validating its answers) and answers it, with
+ * calls carrying the key active now; options given as a function are read
+ * when it starts, after the hooks registered before.
+ */
+export function useServedSandbox(options: ServeOptions | (() => ServeOptions) = {}) {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    const given = typeof options === 'function' ? options() : options;
+    sandbox = await serveSandbox({ port: 0, validateResponses: true, ...given });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    expect(sandbox.violations).toEqual([]);
+  });
+  const call = (method: string, target: string, body?: unknown, headers?: Record<string, string>) =>
+    send(sandbox.url, sandbox.partner.activeAuthKey(), method, target, body, headers);
+  return {
+    get sandbox() {
+      return sandbox;
+    },
+    call,
+    /** A POST to the control API; without a body it still carries the JSON type (S16). */
+    control: (path: string, body?: unknown) => call('POST', `/_sandbox${path}`, body),
+  };
+}
+
+/** What a receiver got: the body as sent, its JSON, its X-Signature, and which attempt of its eventId it was. */
+export interface Arrival {
+  body: string;
+  event: Json;
+  signature: string | undefined;
+  attempt: number;
+}
+
+/**
+ * A webhook receiver on a loopback port. `answer` gives the status for each
+ * arrival (200 when it gives none; it may also answer `res` itself, later).
+ */
+export async function startReceiver(answer: (arrival: Arrival, res: ServerResponse) => number | undefined = () => 200) {
+  const arrivals: Arrival[] = [];
+  const attempts = new Map<string, number>();
+  const receiver = {
+    answer,
+    arrivals,
+    attempts,
+    url: '',
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const event = JSON.parse(body);
+      const attempt = (attempts.get(event.eventId) ?? 0) + 1;
+      attempts.set(event.eventId, attempt);
+      const arrival = { body, event, signature: req.headers['x-signature'] as string | undefined, attempt };
+      arrivals.push(arrival);
+      const status = receiver.answer(arrival, res);
+      if (typeof status === 'number') res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  return receiver;
+}
