@@ -15,36 +15,50 @@ import {
 
 export { mutatedValueFor, valueFor } from '../../src/conformance/schema-values.js';
 
-// ---------------------------------------------------------------------------
-// Whole requests
-// ---------------------------------------------------------------------------
+/**
+ * How the credential is sent, by variant: the headers it makes from the
+ * credential valid at send time, the API's scheme (a bearer token in
+ * `Authorization` for v2, a key in `X-Auth-Key` for partner) and the
+ * request's garbage.
+ */
+const AUTH_HEADERS = {
+  valid: (a) => ({ [a.name]: a.good }),
+  missing: () => ({}),
+  empty: (a) => ({ [a.name]: '' }),
+  wrong: (a) => ({ [a.name]: a.bearer ? `Bearer ${a.credential}x` : a.credential.slice(0, -1) }),
+  garbage: (a) => ({ [a.name]: a.garbage }),
+  'duplicate-valid': (a) => ({ [a.name]: [a.good, a.good] }),
+  'duplicate-mixed': (a) => ({ [a.name]: [a.good, a.garbage] }),
+  padded: (a) => ({ [a.name]: a.bearer ? `Bearer  ${a.credential}` : `${a.credential} \t` }),
+  'lowercase-scheme': (a) => ({ [a.name]: a.bearer ? `bearer ${a.credential}` : a.credential.toUpperCase() }),
+  'no-scheme': (a) => ({ [a.name]: a.bearer ? a.credential : `Bearer ${a.credential}` }),
+  'basic-scheme': (a) => ({ authorization: `Basic ${Buffer.from(`user:${a.credential}`).toString('base64')}` }),
+  // The credential of the other API's scheme.
+  'other-header': (a) => (a.bearer ? { 'x-auth-key': a.credential } : { authorization: `Bearer ${a.credential}` }),
+} satisfies Record<string, (a: AuthParts) => Record<string, string | string[]>>;
+interface AuthParts {
+  name: string;
+  good: string;
+  credential: string;
+  bearer: boolean;
+  garbage: string;
+}
+type AuthVariant = keyof typeof AUTH_HEADERS;
 
-/** How the credential is sent; the sender turns it into headers with the key that is valid at send time. */
-type AuthVariant =
-  | 'valid'
-  | 'missing'
-  | 'empty'
-  | 'wrong'
-  | 'garbage'
-  | 'duplicate-valid'
-  | 'duplicate-mixed'
-  | 'padded'
-  | 'lowercase-scheme'
-  | 'no-scheme'
-  | 'basic-scheme'
-  | 'other-header';
-
-type ContentTypeVariant =
-  | 'json'
-  | 'json-charset'
-  | 'missing'
-  | 'text'
-  | 'form'
-  | 'multipart'
-  | 'uppercase'
-  | 'jsonx'
-  | 'garbage'
-  | 'duplicate';
+/** The Content-Type sent, by variant (`garbage`: the request's own). */
+const CONTENT_TYPES = {
+  json: 'application/json',
+  'json-charset': 'application/json; charset=utf-8',
+  missing: undefined,
+  text: 'text/plain',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data; boundary=xyz',
+  uppercase: 'APPLICATION/JSON',
+  jsonx: 'application/jsonx',
+  garbage: undefined,
+  duplicate: ['application/json', 'text/plain'],
+} satisfies Record<string, string | string[] | undefined>;
+type ContentTypeVariant = keyof typeof CONTENT_TYPES;
 
 export interface FuzzRequest {
   api: string;
@@ -103,6 +117,17 @@ function paramsOf(doc: Json, pathItem: Json, op: Json): ParamInfo[] {
   });
 }
 
+/** Path segments a router may mistake: traversal, broken escapes, object property names, odd separators. */
+const ODD_PATH_SEGMENTS = [
+  ...['%2F', 'a%2Fb', '%2e%2e', '..', '.', '%00', '%', '%zz', '%C3%28', '%FF', '%E2%82', 'a;b=c'],
+  ...['null', 'undefined', '__proto__', 'constructor', '%20', '%09x'],
+];
+/** Query values a lenient number, boolean or list parser would take. */
+const ODD_QUERY_VALUES = [
+  ...['', '%31', '1e1', '0x10', '%201', 'Infinity', 'NaN', '-0', '1.0', '%zz', '+1'],
+  ...['true', '[]', '{}', '1,2'],
+];
+
 /** How one path parameter is written: a known id, a generated value, or something odd. */
 function pathValueArb(
   doc: Json,
@@ -112,28 +137,7 @@ function pathValueArb(
   const known = opts.knownIds?.[p.name] ?? [];
   const normal = valueFor(doc, p.schema, opts).map((v) => ({ text: encode(String(v)) }));
   const odd = fc.oneof(
-    fc
-      .constantFrom(
-        '%2F',
-        'a%2Fb',
-        '%2e%2e',
-        '..',
-        '.',
-        '%00',
-        '%',
-        '%zz',
-        '%C3%28',
-        '%FF',
-        '%E2%82',
-        'a;b=c',
-        'null',
-        'undefined',
-        '__proto__',
-        'constructor',
-        '%20',
-        '%09x',
-      )
-      .map((text) => ({ text, tag: 'odd-path' })),
+    fc.constantFrom(...ODD_PATH_SEGMENTS).map((text) => ({ text, tag: 'odd-path' })),
     fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map((s) => ({ text: encode(s), tag: 'unicode-path' })),
     // Latin-1 bytes sent raw on the request line: not UTF-8.
     fc
@@ -201,25 +205,7 @@ function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): 
     fc
       .tuple(scalar, scalar)
       .map(([a, b]): QueryPart[] => [{ text: `${name}=${a}`, tag: 'query-repeated' }, { text: `${name}=${b}` }]),
-    fc
-      .constantFrom(
-        '',
-        '%31',
-        '1e1',
-        '0x10',
-        '%201',
-        'Infinity',
-        'NaN',
-        '-0',
-        '1.0',
-        '%zz',
-        '+1',
-        'true',
-        '[]',
-        '{}',
-        '1,2',
-      )
-      .map((s): QueryPart[] => [{ text: `${name}=${s}`, tag: 'query-odd-text' }]),
+    fc.constantFrom(...ODD_QUERY_VALUES).map((s): QueryPart[] => [{ text: `${name}=${s}`, tag: 'query-odd-text' }]),
     fc.constant<QueryPart[]>([{ text: name, tag: 'query-no-equals' }]),
     ...(mutations.length
       ? [
@@ -239,30 +225,11 @@ function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): 
 }
 
 const GARBAGE_BODIES = [
-  '',
-  ' ',
-  '{',
-  '{"a":',
-  '}',
-  'null',
-  'true',
-  '0',
-  '"string"',
-  '[]',
-  '[{}]',
-  '{}{}',
-  '{"a":1}garbage',
-  "{'single':'quotes'}",
-  '{"a":1,}',
-  '{"__proto__":{"polluted":true}}',
-  '{"constructor":{"prototype":{"polluted":true}}}',
-  'undefined',
-  'NaN',
-  '\uFEFF{}',
-  '<xml/>',
-  'externalUserId=1&redirectUrl=x',
-  '['.repeat(5000) + ']'.repeat(5000),
-  `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+  ...['', ' ', '{', '{"a":', '}', 'null', 'true', '0', '"string"', '[]', '[{}]', '{}{}', '{"a":1}garbage'],
+  ...["{'single':'quotes'}", '{"a":1,}', 'undefined', 'NaN', '\uFEFF{}', '<xml/>', 'externalUserId=1&redirectUrl=x'],
+  // Prototype pollution, then nesting deep enough to overflow a recursive parser.
+  ...['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'],
+  ...['['.repeat(5000) + ']'.repeat(5000), `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`],
 ];
 
 type BodyChoice = { body: string | Buffer | undefined; tags: string[] };
@@ -320,43 +287,14 @@ function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitra
   );
 }
 
-const authArb: fc.Arbitrary<AuthVariant> = fc.oneof(
-  { weight: 20, arbitrary: fc.constant<AuthVariant>('valid') },
-  {
-    weight: 4,
-    arbitrary: fc.constantFrom<AuthVariant>(
-      'missing',
-      'empty',
-      'wrong',
-      'garbage',
-      'duplicate-valid',
-      'duplicate-mixed',
-      'padded',
-      'lowercase-scheme',
-      'no-scheme',
-      'basic-scheme',
-      'other-header',
-    ),
-  },
-);
-
-const contentTypeArb: fc.Arbitrary<ContentTypeVariant> = fc.oneof(
-  { weight: 16, arbitrary: fc.constant<ContentTypeVariant>('json') },
-  {
-    weight: 5,
-    arbitrary: fc.constantFrom<ContentTypeVariant>(
-      'json-charset',
-      'missing',
-      'text',
-      'form',
-      'multipart',
-      'uppercase',
-      'jsonx',
-      'garbage',
-      'duplicate',
-    ),
-  },
-);
+/** Mostly the valid variant (the first of each table), sometimes any other. */
+const variantArb = <V extends string>(variants: V[], weights: [number, number]) =>
+  fc.oneof(
+    { weight: weights[0], arbitrary: fc.constant(variants[0]) },
+    { weight: weights[1], arbitrary: fc.constantFrom(...variants.slice(1)) },
+  );
+const authArb = variantArb(Object.keys(AUTH_HEADERS) as AuthVariant[], [20, 4]);
+const contentTypeArb = variantArb(Object.keys(CONTENT_TYPES) as ContentTypeVariant[], [16, 5]);
 
 /** Requests for one operation of a document, from its parameters, body schema and security. */
 function requestFor(
@@ -458,17 +396,14 @@ function requestFor(
             ? `${r.body.body.length} bytes`
             : JSON.stringify(String(r.body.body))
       } [${tags.join(', ')}]`;
+      const { path: _path, query: _query, body, ...sent } = r;
       return {
         [fc.toStringMethod]: () => summary,
+        ...sent,
         api,
         operationId: op.operationId,
-        method: r.method,
         target,
-        auth: r.auth,
-        authGarbage: r.authGarbage,
-        contentType: r.contentType,
-        contentTypeGarbage: r.contentTypeGarbage,
-        body: r.body.body,
+        body: body.body,
         tags,
       };
     });
@@ -490,73 +425,23 @@ export function requestsForDocument(
   return fc.oneof(...all);
 }
 
-/**
- * The headers of a request, with the credential valid at send time. `scheme`
- * says how the API takes its credential: a bearer token in `Authorization`
- * (v2) or a key in `X-Auth-Key` (partner).
- */
+/** The headers of a request, with the credential valid at send time, for the API's `scheme`. */
 export function headersFor(
   req: FuzzRequest,
   scheme: 'bearer' | 'authKey',
   credential: string,
 ): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  const name = scheme === 'bearer' ? 'authorization' : 'x-auth-key';
-  const good = scheme === 'bearer' ? `Bearer ${credential}` : credential;
-  switch (req.auth) {
-    case 'valid':
-      headers[name] = good;
-      break;
-    case 'missing':
-      break;
-    case 'empty':
-      headers[name] = '';
-      break;
-    case 'wrong':
-      headers[name] = scheme === 'bearer' ? `Bearer ${credential}x` : `${credential.slice(0, -1)}`;
-      break;
-    case 'garbage':
-      headers[name] = req.authGarbage;
-      break;
-    case 'duplicate-valid':
-      headers[name] = [good, good];
-      break;
-    case 'duplicate-mixed':
-      headers[name] = [good, req.authGarbage];
-      break;
-    case 'padded':
-      headers[name] = scheme === 'bearer' ? `Bearer  ${credential}` : `${credential} \t`;
-      break;
-    case 'lowercase-scheme':
-      headers[name] = scheme === 'bearer' ? `bearer ${credential}` : credential.toUpperCase();
-      break;
-    case 'no-scheme':
-      headers[name] = scheme === 'bearer' ? credential : `Bearer ${credential}`;
-      break;
-    case 'basic-scheme':
-      headers.authorization = `Basic ${Buffer.from(`user:${credential}`).toString('base64')}`;
-      break;
-    case 'other-header':
-      // The credential of the other API's scheme.
-      if (scheme === 'bearer') headers['x-auth-key'] = credential;
-      else headers.authorization = `Bearer ${credential}`;
-      break;
-  }
+  const bearer = scheme === 'bearer';
+  const headers: Record<string, string | string[]> = AUTH_HEADERS[req.auth]({
+    name: bearer ? 'authorization' : 'x-auth-key',
+    good: bearer ? `Bearer ${credential}` : credential,
+    credential,
+    bearer,
+    garbage: req.authGarbage,
+  });
   // The partner document asks for the type on every call, those without a body too.
-  if (req.body !== undefined || scheme === 'authKey') {
-    const ct: Record<ContentTypeVariant, string | string[] | undefined> = {
-      json: 'application/json',
-      'json-charset': 'application/json; charset=utf-8',
-      missing: undefined,
-      text: 'text/plain',
-      form: 'application/x-www-form-urlencoded',
-      multipart: 'multipart/form-data; boundary=xyz',
-      uppercase: 'APPLICATION/JSON',
-      jsonx: 'application/jsonx',
-      garbage: req.contentTypeGarbage,
-      duplicate: ['application/json', 'text/plain'],
-    };
-    const value = ct[req.contentType];
+  if (req.body !== undefined || !bearer) {
+    const value = req.contentType === 'garbage' ? req.contentTypeGarbage : CONTENT_TYPES[req.contentType];
     if (value !== undefined) headers['content-type'] = value;
   }
   return headers;
