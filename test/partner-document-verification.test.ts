@@ -6,12 +6,11 @@
 // dropping or loosening it in openapi/partner makes a test fail.
 import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
-import { deprecationProblems } from './helpers/partner-additions.js';
 import {
   doc,
+  checkFieldFacts,
   STATUSES,
   REQUIREMENT_TYPES,
-  DEPRECATED,
   VERIFICATION_FIELDS,
   VERIFICATION_OPTIONAL,
   DOCUMENT_RESULT_FIELDS,
@@ -51,52 +50,39 @@ describe('Verification', () => {
         expect(doc.components.schemas[name].required, `${name}.${field}`).not.toContain(field);
   });
 
-  it('types each field as documented', () => {
-    const wrong: Record<string, unknown[]> = {
-      id: [1],
-      url: [1],
-      phoneNumber: [4915112345678],
-      isPhoneNumberVerified: ['true'],
-      phoneNumbers: ['+4915112345678'],
-      firstName: [1],
-      lastName: [1],
-      requireFirstAndLastName: ['yes'],
-      requirements: [{ type: 'document' }],
-      collectedRequirements: [{}],
-      externalUserId: ['not-a-uuid', 12],
-      redirectUrl: [1],
-      errorRedirectUrl: [1],
-      reason: [1],
-      author: [1],
-      status: ['pending', 'COMPLETED'],
-      metadata: ['text'],
-      validTo: ['2026-03-15'],
-      createdAt: ['yesterday'],
-      updatedAt: ['14/03/2026'],
-      userId: [1],
-      previousUserId: [1],
-    };
-    for (const [field, values] of Object.entries(wrong)) {
-      for (const value of values)
-        wantInvalid(verification, { ...completed(), [field]: value }, `${field}=${JSON.stringify(value)}`);
-    }
-    wantValid(verification, {
-      ...completed(),
-      phoneNumber: '+4915112345678',
-      isPhoneNumberVerified: true,
-      requireFirstAndLastName: false,
-    });
-    // Echoed optional input may be null as well as absent (P8).
-    for (const field of ['firstName', 'lastName', 'reason', 'author', 'metadata', 'errorRedirectUrl'])
-      wantValid(verification, { ...completed(), [field]: null }, `${field}=null`);
-  });
+  // Echoed optional input may be null as well as absent (P8); in an answer the
+  // create limits are not re-checked (P6, P16) and addresses take no uri format (P29).
+  const entry = { phoneNumber: '+4915112345678', isVerified: true };
+  const address = 'app.northwind-mobility.example/verification/done';
+  checkFieldFacts(verification, completed, [
+    ['L29', 'id', [], [1]],
+    ['L30 P29', 'url', [address], [1, 42]],
+    ['L31', 'phoneNumber', ['+4915112345678'], [4915112345678]],
+    ['L32', 'isPhoneNumberVerified', [true], ['true']],
+    ['L33 P8', 'phoneNumbers', [[entry], null], ['+4915112345678', ...phoneEntryBreaches(entry)]],
+    ['L34 P8', 'firstName', [null], [1]],
+    ['L34 P8', 'lastName', [null], [1]],
+    ['L35', 'requireFirstAndLastName', [false], ['yes']],
+    ['L36 P8', 'requirements', [null, REQUIREMENT_TYPES.map((type) => ({ type }))], requirementBreaches()],
+    ['L37', 'collectedRequirements', [], [[{}]]],
+    ['L40', 'externalUserId', [], ['not-a-uuid', 12]],
+    ['L41 P29', 'redirectUrl', [address], [1, 42]],
+    ['L42 P8 P29', 'errorRedirectUrl', [null, address], [1, 42]],
+    ['L43 P8 P16', 'reason', [null, 'r'.repeat(201)], [1, 7]],
+    ['L44 P8 P16', 'author', [null, 'a'.repeat(101)], [1]],
+    ['L45', 'status', [], ['pending', 'COMPLETED']],
+    ['L46 P6 P8', 'metadata', [null, ...metadataNotRechecked()], ['text', 'orderId=1']],
+    ['L47', 'validTo', [], ['2026-03-15']],
+    ['L48', 'createdAt', [], ['yesterday']],
+    ['L48', 'updatedAt', [], ['14/03/2026']],
+    ['L38', 'userId', [], [1]],
+    ['L39', 'previousUserId', [], [1]],
+  ]);
 
-  it('phoneNumbers are {phoneNumber, isVerified}', () => {
-    const entry = { phoneNumber: '+4915112345678', isVerified: true };
-    wantValid(verification, { ...completed(), phoneNumbers: [entry] });
-    wantInvalid(verification, { ...completed(), phoneNumbers: [{ ...entry, isVerified: 'yes' }] });
-    wantInvalid(verification, { ...completed(), phoneNumbers: [without(entry, 'isVerified')] });
-    wantInvalid(verification, { ...completed(), phoneNumbers: [without(entry, 'phoneNumber')] });
+  it('declares no uri format on the addresses and no key bound on metadata in answers (P29, P6)', () => {
+    for (const field of ['url', 'redirectUrl', 'errorRedirectUrl'])
+      expect(deref(doc, schema.properties[field]).format, field).toBeUndefined();
+    expect(deref(doc, schema.properties.metadata)).not.toHaveProperty('maxProperties');
   });
 
   it('takes status from the nine documented values', () => {
@@ -118,38 +104,6 @@ describe('Verification', () => {
       REQUIREMENT_TYPES,
       'values of RequirementType',
     );
-    wantValid(verification, { ...completed(), requirements: REQUIREMENT_TYPES.map((type) => ({ type })) });
-    wantInvalid(verification, { ...completed(), requirements: [{ type: 'selfie' }] });
-    wantInvalid(verification, { ...completed(), requirements: [{}] });
-  });
-
-  it('marks phoneNumber, isPhoneNumberVerified and requireFirstAndLastName deprecated, and otherwise only what ADDED_DEPRECATIONS lists', () => {
-    const problems = deprecationProblems('Verification', schema.properties, DEPRECATED);
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
-
-  it('metadata in an answer is any object of partner key-value data: the create bounds are not re-checked (P6)', () => {
-    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'x']));
-    wantValid(verification, { ...completed(), metadata: keys(51) });
-    wantValid(verification, {
-      ...completed(),
-      metadata: { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } },
-    });
-    wantInvalid(verification, { ...completed(), metadata: 'orderId=1' });
-    expect(deref(doc, schema.properties.metadata)).not.toHaveProperty('maxProperties');
-  });
-
-  it('reason and author in an answer are not re-checked against the create limits (P16)', () => {
-    wantValid(verification, { ...completed(), reason: 'r'.repeat(201), author: 'a'.repeat(101) });
-    wantInvalid(verification, { ...completed(), reason: 7 });
-  });
-
-  it('takes the address fields as the service sends them: no uri format in answers (P29)', () => {
-    for (const field of ['url', 'redirectUrl', 'errorRedirectUrl']) {
-      wantValid(verification, { ...completed(), [field]: 'app.northwind-mobility.example/verification/done' }, field);
-      wantInvalid(verification, { ...completed(), [field]: 42 }, field);
-      expect(deref(doc, schema.properties[field]).format, field).toBeUndefined();
-    }
   });
 
   it('states where the end user is sent on status change and on error', () => {
@@ -158,6 +112,20 @@ describe('Verification', () => {
     expect(schema.properties.url.description).toMatch(/token/i);
   });
 });
+
+/** Phone number entries missing or mistyping a member (L33). */
+function phoneEntryBreaches(entry: Json): Json[] {
+  return [[{ ...entry, isVerified: 'yes' }], [without(entry, 'isVerified')], [without(entry, 'phoneNumber')]];
+}
+/** Requirements that are no list of the four types (L36). */
+function requirementBreaches(): Json[] {
+  return [{ type: 'document' }, [{ type: 'selfie' }], [{}], 'document'];
+}
+/** Metadata beyond the create bounds, which an answer does not re-check (P6). */
+function metadataNotRechecked(): Json[] {
+  const keys = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'x']));
+  return [keys, { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } }];
+}
 
 describe('Verification userId and previousUserId', () => {
   const at = (status: string, userId: unknown, previousUserId: unknown) => ({

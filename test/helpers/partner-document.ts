@@ -3,7 +3,7 @@
 // restate: the operations in the documentation's order, the enums, the field
 // lists, and access to the bundle by JSON pointer (validators, schemas,
 // parameters, named examples).
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { unescapePointerToken } from '../../src/contract/json-pointer.js';
 import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json, type OperationEntry } from './openapi.js';
 
@@ -358,6 +358,27 @@ export const wantValid = (validate: Validate, value: unknown, label = '') =>
   expect(validate(value), `${label} ${v.errors(validate)}`).toBe(true);
 export const wantInvalid = (validate: Validate, value: unknown, label = '') =>
   expect(validate(value), label).toBe(false);
+
+/** In a fact's values: the field left out. */
+export const ABSENT = Symbol('absent');
+/**
+ * A documented rule of one field: where it is stated (`L145`, a line of the
+ * service's partner documentation, or a decision row of openapi/DECISIONS.md),
+ * the field, values it takes and values it refuses (ABSENT: left out).
+ */
+export type FieldFact = [source: string, field: string, valid: unknown[], invalid: unknown[]];
+
+/** One named test per fact: each value set into a fresh copy of `base` and judged by `validate`. */
+export function checkFieldFacts(validate: Validate, base: () => Json, facts: FieldFact[]) {
+  const withValue = (field: string, value: unknown) =>
+    value === ABSENT ? without(base(), field) : { ...base(), [field]: value };
+  const label = (field: string, value: unknown) =>
+    value === ABSENT ? `without ${field}` : `${field}=${JSON.stringify(value)?.slice(0, 60)}`;
+  it.each(facts)('%s %s', (_source, field, valid, invalid) => {
+    for (const value of valid) wantValid(validate, withValue(field, value), label(field, value));
+    for (const value of invalid) wantInvalid(validate, withValue(field, value), label(field, value));
+  });
+}
 
 // Validators used throughout.
 export const verification = response('get /verifications/{verificationId}', '200');
