@@ -354,10 +354,11 @@ export function expectDocumentedValues(values: string[], documented: string[], w
   ).toEqual(documented);
 }
 
-export const wantValid = (validate: Validate, value: unknown, label = '') =>
-  expect(validate(value), `${label} ${v.errors(validate)}`).toBe(true);
-export const wantInvalid = (validate: Validate, value: unknown, label = '') =>
-  expect(validate(value), label).toBe(false);
+/** A validator, or a function that places a value in a document for one. */
+type Judge = Validate | ((value: unknown) => boolean);
+export const wantValid = (validate: Judge, value: unknown, label = '') =>
+  expect(validate(value), `${label} ${'errors' in validate ? v.errors(validate) : ''}`).toBe(true);
+export const wantInvalid = (validate: Judge, value: unknown, label = '') => expect(validate(value), label).toBe(false);
 
 /** In a fact's values: the field left out. */
 export const ABSENT = Symbol('absent');
@@ -369,7 +370,7 @@ export const ABSENT = Symbol('absent');
 export type FieldFact = [source: string, field: string, valid: unknown[], invalid: unknown[]];
 
 /** One named test per fact: each value set into a fresh copy of `base` and judged by `validate`. */
-export function checkFieldFacts(validate: Validate, base: () => Json, facts: FieldFact[]) {
+export function checkFieldFacts(validate: Judge, base: () => Json, facts: FieldFact[]) {
   const withValue = (field: string, value: unknown) =>
     value === ABSENT ? without(base(), field) : { ...base(), [field]: value };
   const label = (field: string, value: unknown) =>
