@@ -128,6 +128,8 @@ describe('create verification response', () => {
     ['P6', 'metadata', [{ k: 'v'.repeat(501) }], []],
     ['P29', 'redirectUrl', ['northwind-app://verification/done'], []],
     ['L40', 'externalUserId', [], ['nope']],
+    ['P8', 'phoneNumbers', [ABSENT], []],
+    ['P8', 'requirements', [ABSENT], []],
   ]);
 
   it('marks userId and previousUserId always sent as assumed (P9)', () => {

@@ -63,6 +63,7 @@ import {
   expectDocumented,
   wantValid,
   wantInvalid,
+  UUID,
 } from './helpers/partner-document.js';
 
 describe('document', () => {
@@ -224,14 +225,23 @@ describe('partner and auth keys', () => {
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], key: 123 }] });
   });
 
-  it('a rotation answers the new active key and the previous key now inactive, in any order (P31)', () => {
+  it('a rotation answers the new active key and the previous key now inactive, in any order (L115, P31)', () => {
     const rotation = response('post /auth-keys', '201');
     const [fresh, previous] = example('AuthKeyCreated').authKeys;
     for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) wantValid(rotation, example(name), name);
-    wantInvalid(rotation, { authKeys: [fresh], count: 1 }, 'only the new key');
-    wantValid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
-    wantInvalid(rotation, { authKeys: [fresh, { ...previous, active: true }], count: 2 }, 'previous key still active');
-    wantInvalid(rotation, { authKeys: [{ ...fresh, active: false }, previous], count: 2 }, 'new key inactive');
+    const answers: [string, Json[], boolean][] = [
+      ['previous key first', [previous, fresh], true],
+      ['a further entry', [previous, fresh, { ...previous, id: UUID, key: 'ak_live_older' }], true],
+      ['only the new key', [fresh], false],
+      ['previous key still active', [fresh, { ...previous, active: true }], false],
+      ['new key inactive', [{ ...fresh, active: false }, previous], false],
+      ['two active keys, no previous one', [fresh, { ...fresh, id: UUID }], false],
+      ['no active key', [previous, { ...previous, id: UUID }], false],
+      ['active not a boolean', [previous, { ...fresh, active: 'true' }], false],
+    ];
+    for (const [label, authKeys, valid] of answers)
+      expect(rotation({ authKeys, count: authKeys.length }), label).toBe(valid);
+    expect(JSON.stringify(responseSchema('post /auth-keys', '201'))).not.toContain('prefixItems');
     wantValid(response('get /auth-keys', '200'), { authKeys: [previous], count: 1 }, 'a listing is any page of keys');
   });
 
