@@ -3,7 +3,7 @@
 // restate: the operations in the documentation's order, the enums, the field
 // lists, and access to the bundle by JSON pointer (validators, schemas,
 // parameters, named examples).
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { unescapePointerToken } from '../../src/contract/json-pointer.js';
 import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json, type OperationEntry } from './openapi.js';
 
@@ -354,32 +354,7 @@ export function expectDocumentedValues(values: string[], documented: string[], w
   ).toEqual(documented);
 }
 
-/** A validator, or a function that places a value in a document for one. */
-type Judge = Validate | ((value: unknown) => boolean);
-export const wantValid = (validate: Judge, value: unknown, label = '') =>
-  expect(validate(value), `${label} ${'errors' in validate ? v.errors(validate) : ''}`).toBe(true);
-export const wantInvalid = (validate: Judge, value: unknown, label = '') => expect(validate(value), label).toBe(false);
-
-/** In a fact's values: the field left out. */
-export const ABSENT = Symbol('absent');
-/**
- * A documented rule of one field: where it is stated (`L145`, a line of the
- * service's partner documentation, or a decision row of openapi/DECISIONS.md),
- * the field, values it takes and values it refuses (ABSENT: left out).
- */
-export type FieldFact = [source: string, field: string, valid: unknown[], invalid: unknown[]];
-
-/** One named test per fact: each value set into a fresh copy of `base` and judged by `validate`. */
-export function checkFieldFacts(validate: Judge, base: () => Json, facts: FieldFact[]) {
-  const withValue = (field: string, value: unknown) =>
-    value === ABSENT ? without(base(), field) : { ...base(), [field]: value };
-  const label = (field: string, value: unknown) =>
-    value === ABSENT ? `without ${field}` : `${field}=${JSON.stringify(value)?.slice(0, 60)}`;
-  it.each(facts)('%s %s', (_source, field, valid, invalid) => {
-    for (const value of valid) wantValid(validate, withValue(field, value), label(field, value));
-    for (const value of invalid) wantInvalid(validate, withValue(field, value), label(field, value));
-  });
-}
+export { ABSENT, checkFieldFacts, type FieldFact, wantInvalid, wantValid } from './openapi.js';
 
 // Validators used throughout.
 export const verification = response('get /verifications/{verificationId}', '200');
