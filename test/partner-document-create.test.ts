@@ -9,7 +9,6 @@ import {
   ABSENT,
   body,
   bodySchema,
-  CREATE_FIELDS,
   CREATE_REQUIRED,
   checkFieldFacts,
   collected,
@@ -20,7 +19,6 @@ import {
   expectDocumented,
   op,
   REQUIREMENT_TYPES,
-  REVERT_FIELDS,
   requiredOf,
   response,
   responseSchema,
@@ -29,9 +27,9 @@ import {
   TIMESTAMP,
   UUID,
   USER_ID,
-  VERIFICATION_FIELDS,
   wantInvalid,
   wantValid,
+  FIELDS,
 } from './helpers/partner-document.js';
 
 const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, 'value']));
@@ -42,9 +40,9 @@ describe('create verification (operation 5)', () => {
   const schema = bodySchema('post /verifications');
 
   it('takes the documented fields; externalUserId and redirectUrl are required (P5)', () => {
-    expectDocumented(Object.keys(schema.properties), CREATE_FIELDS, 'fields of VerificationCreate');
+    expectDocumented(Object.keys(schema.properties), FIELDS.VerificationCreate, 'fields of VerificationCreate');
     expect(
-      sorted(schema.required.filter((f: string) => CREATE_FIELDS.includes(f))),
+      sorted(schema.required.filter((f: string) => FIELDS.VerificationCreate.includes(f))),
       'the documented create fields required',
     ).toEqual(sorted(CREATE_REQUIRED));
     for (const name of ['Full', 'Minimal', 'Legacy'])
@@ -110,7 +108,7 @@ describe('create verification response', () => {
       wantValid(createdVerification, example(name), name);
       expect(example(name)).not.toHaveProperty('updatedAt');
     }
-    expectDocumented(Object.keys(schema.properties), VERIFICATION_FIELDS, 'fields of CreatedVerification');
+    expectDocumented(Object.keys(schema.properties), FIELDS.Verification, 'fields of CreatedVerification');
   });
 
   // "available only when status is `completed`" / "`reverted`" (L38-L39): at
@@ -194,7 +192,7 @@ describe('revert verification (operation 6)', () => {
     const request = body('post /verifications/revert');
     expectDocumented(
       Object.keys(bodySchema('post /verifications/revert').properties),
-      REVERT_FIELDS,
+      FIELDS.VerificationRevert,
       'fields of VerificationRevert',
     );
     // Both required: the documents mark neither optional (P54).

@@ -16,13 +16,6 @@ import {
   ESTIMATED_AGES,
   DOCUMENT_TYPES,
   EVENTS,
-  USER_FIELDS,
-  USER_DETAIL_FIELDS,
-  USER_DOCUMENT_FIELDS,
-  SHARES_FIELDS,
-  EXTERNAL_USERS_RESULT_FIELDS,
-  VERIFICATION_WEBHOOK_RECORD_FIELDS,
-  USER_WEBHOOK_RECORD_FIELDS,
   UUID,
   USER_ID,
   TIMESTAMP,
@@ -42,6 +35,7 @@ import {
   collected,
   withCollected,
   webhookExample,
+  FIELDS,
 } from './helpers/partner-document.js';
 
 describe('users', () => {
@@ -53,7 +47,7 @@ describe('users', () => {
 
   it('list item has id, phoneNumbers, externalUsers, createdAt and updatedAt (L58-L64)', () => {
     const item = deref(doc, responseSchema('get /users', '200').properties.users.items);
-    expectDocumented(Object.keys(propsOf(item)), USER_FIELDS, 'fields of User');
+    expectDocumented(Object.keys(propsOf(item)), FIELDS.User, 'fields of User');
     wantValid(list, page());
     wantInvalid(list, without(page(), 'count'));
     expect(page().users[0].externalUsers.length).toBeGreaterThan(1);
@@ -89,9 +83,9 @@ describe('users', () => {
 
   it('details add firstName, lastName, dateOfBirth, estimatedAge, image, names and documents', () => {
     const schema = responseSchema('get /users/{userId}', '200');
-    expectDocumented(Object.keys(propsOf(schema)), USER_DETAIL_FIELDS, 'fields of UserDetails');
-    const required = requiredOf(schema).filter((f) => USER_DETAIL_FIELDS.includes(f));
-    expect(sorted(required)).toEqual(sorted([...USER_FIELDS, 'estimatedAge', 'image', 'names', 'documents']));
+    expectDocumented(Object.keys(propsOf(schema)), FIELDS.UserDetails, 'fields of UserDetails');
+    const required = requiredOf(schema).filter((f) => FIELDS.UserDetails.includes(f));
+    expect(sorted(required)).toEqual(sorted([...FIELDS.User, 'estimatedAge', 'image', 'names', 'documents']));
     wantValid(details, full());
     wantValid(details, example('UserDetailsMinimal'));
   });
@@ -136,7 +130,7 @@ describe('users', () => {
     const notDates = ['11/05/2031', '2031-13-11', ''];
 
     it('have the thirteen documented fields, type from the three documented values', () => {
-      expectDocumented(Object.keys(docSchema.properties), USER_DOCUMENT_FIELDS, 'fields of UserDocument');
+      expectDocumented(Object.keys(docSchema.properties), FIELDS.UserDocument, 'fields of UserDocument');
       expectDocumentedValues(deref(doc, docSchema.properties.type).enum, DOCUMENT_TYPES, 'values of DocumentType');
       expect(validatorAt(pointer('components', 'schemas', 'UserDocument'))(full().documents[0])).toBe(true);
     });
@@ -166,7 +160,7 @@ describe('user sub-resources', () => {
     const shares = response('get /users/{userId}/shares', '200');
     expectDocumented(
       Object.keys(responseSchema('get /users/{userId}/shares', '200').properties),
-      SHARES_FIELDS,
+      FIELDS.Shares,
       'fields of Shares',
     );
     wantValid(shares, example('SharesShareholder'));
@@ -231,10 +225,10 @@ describe('user sub-resources', () => {
       const result = response('post /users/external-users', '201');
       const value = example('ExternalUsersResultMixed');
       const schema = responseSchema('post /users/external-users', '201');
-      expectDocumented(Object.keys(schema.properties), EXTERNAL_USERS_RESULT_FIELDS, 'fields of ExternalUsersResult');
+      expectDocumented(Object.keys(schema.properties), FIELDS.ExternalUsersResult, 'fields of ExternalUsersResult');
       wantValid(result, value);
       wantValid(result, example('ExternalUsersResultDuplicate'));
-      for (const field of EXTERNAL_USERS_RESULT_FIELDS) {
+      for (const field of FIELDS.ExternalUsersResult) {
         wantInvalid(result, without(value, field), `without ${field}`);
         wantInvalid(result, { ...value, [field]: 'x' }, `${field} not an array`);
       }
@@ -301,7 +295,7 @@ describe('webhook records (operations 11 and 18)', () => {
       type: 'verification',
       otherType: 'user',
       example: 'VerificationWebhookRecords',
-      fields: VERIFICATION_WEBHOOK_RECORD_FIELDS,
+      fields: FIELDS.VerificationWebhookRecord,
     },
     {
       key: 'get /users/{userId}/webhooks',
@@ -309,7 +303,7 @@ describe('webhook records (operations 11 and 18)', () => {
       type: 'user',
       otherType: 'verification',
       example: 'UserWebhookRecords',
-      fields: USER_WEBHOOK_RECORD_FIELDS,
+      fields: FIELDS.UserWebhookRecord,
     },
   ];
 

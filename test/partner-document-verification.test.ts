@@ -11,9 +11,7 @@ import {
   checkFieldFacts,
   STATUSES,
   REQUIREMENT_TYPES,
-  VERIFICATION_FIELDS,
   VERIFICATION_OPTIONAL,
-  DOCUMENT_RESULT_FIELDS,
   USER_ID,
   responseSchema,
   example,
@@ -27,18 +25,19 @@ import {
   completed,
   collected,
   withCollected,
+  FIELDS,
 } from './helpers/partner-document.js';
 
 describe('Verification', () => {
   const schema = responseSchema('get /verifications/{verificationId}', '200');
 
   it('has every documented field', () => {
-    expectDocumented(Object.keys(schema.properties), VERIFICATION_FIELDS, 'fields of Verification');
+    expectDocumented(Object.keys(schema.properties), FIELDS.Verification, 'fields of Verification');
     wantValid(verification, completed());
   });
 
   it('always sends the fields that are not optional create input; the echoed ones may be absent (P8)', () => {
-    for (const field of VERIFICATION_FIELDS) {
+    for (const field of FIELDS.Verification) {
       const optional = VERIFICATION_OPTIONAL.includes(field);
       expect(
         verification(without(completed(), field)),
@@ -228,14 +227,14 @@ describe('collectedRequirements', () => {
     const resultSchema = deref(doc, doc.components.schemas.CollectedDocument).properties.result;
     expectDocumented(
       Object.keys(resultSchema.properties),
-      DOCUMENT_RESULT_FIELDS,
+      FIELDS['CollectedDocument.result'],
       'fields of a collected document result',
     );
     wantValid(
       verification,
       withCollected({ ...entry, result: { ...entry.result, issuingAuthority: null, placeOfIssue: null } }),
     );
-    for (const field of DOCUMENT_RESULT_FIELDS) {
+    for (const field of FIELDS['CollectedDocument.result']) {
       wantValid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: null } }), `${field} null`);
       wantValid(verification, withCollected({ ...entry, result: without(entry.result, field) }), `without ${field}`);
       wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: 7 } }), `${field}=7`);

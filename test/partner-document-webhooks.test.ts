@@ -13,9 +13,6 @@ import {
   STATUSES,
   EVENTS,
   DATA_TYPES,
-  VERIFICATION_DATA_FIELDS,
-  USER_DATA_FIELDS,
-  SHAREHOLDER_DATA_FIELDS,
   ENVELOPE_FIELDS,
   UUID,
   USER_ID,
@@ -34,6 +31,7 @@ import {
   webhookExample,
   webhookValidator,
   webhookSchema,
+  FIELDS,
 } from './helpers/partner-document.js';
 
 describe('webhooks', () => {
@@ -160,7 +158,7 @@ describe('webhook data (L223-L227)', () => {
 
   it('verification data has the documented fields, identified by verificationId, shared by both events', () => {
     const data = deref(doc, webhookSchema('verification.updated').properties.data);
-    expectDocumented(Object.keys(data.properties), VERIFICATION_DATA_FIELDS, 'fields of VerificationEventData');
+    expectDocumented(Object.keys(data.properties), FIELDS.VerificationEventData, 'fields of VerificationEventData');
     // `updatedAt` may be absent from `verification.created` (P33).
     expect(data.required).not.toContain('updatedAt');
     expect(deref(doc, deref(doc, webhookSchema('verification.created').properties.data).allOf[0])).toBe(data);
@@ -227,7 +225,7 @@ describe('webhook data (L223-L227)', () => {
 
   it('user data has the documented fields, shaped as the User resource, for all four user events (L225)', () => {
     const data = deref(doc, webhookSchema('user.created').properties.data);
-    expectDocumented(Object.keys(data.properties), USER_DATA_FIELDS, 'fields of UserEventData');
+    expectDocumented(Object.keys(data.properties), FIELDS.UserEventData, 'fields of UserEventData');
     for (const event of ['user.merged', 'user.updated', 'user.deleted'])
       expect(deref(doc, webhookSchema(event).properties.data)).toBe(data);
   });
@@ -244,7 +242,7 @@ describe('webhook data (L223-L227)', () => {
 
   it('shareholder data has userId, isShareholder and externalUserIds (L227)', () => {
     const data = deref(doc, webhookSchema('shareholder.verified').properties.data);
-    expectDocumented(Object.keys(data.properties), SHAREHOLDER_DATA_FIELDS, 'fields of ShareholderEventData');
+    expectDocumented(Object.keys(data.properties), FIELDS.ShareholderEventData, 'fields of ShareholderEventData');
   });
 
   checkFieldFacts(withData('shareholder.verified'), dataOf('shareholder.verified'), [
