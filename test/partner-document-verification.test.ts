@@ -162,18 +162,6 @@ describe('Verification userId and previousUserId', () => {
     expect(sorted(props.userId.type)).toEqual(['null', 'string']);
     expect(sorted(props.previousUserId.type)).toEqual(['null', 'string']);
   });
-
-  it('the documented examples of each status are valid', () => {
-    for (const name of [
-      'VerificationCompleted',
-      'VerificationStarted',
-      'VerificationWaitingForUserInput',
-      'VerificationInReview',
-      'VerificationReverted',
-    ]) {
-      wantValid(verification, example(name), name);
-    }
-  });
 });
 
 describe('collectedRequirements', () => {
