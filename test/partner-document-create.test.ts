@@ -19,7 +19,6 @@ import {
   expectDocumented,
   op,
   REQUIREMENT_TYPES,
-  requiredOf,
   response,
   responseSchema,
   STATUSES,
@@ -129,25 +128,6 @@ describe('create verification response', () => {
     ['P8', 'phoneNumbers', [ABSENT], []],
     ['P8', 'requirements', [ABSENT], []],
   ]);
-
-  it('marks userId and previousUserId always sent as assumed (P9)', () => {
-    expect(requiredOf(schema)).toContain('userId');
-    expect(requiredOf(schema)).toContain('previousUserId');
-    const marker = 'Assumed ([P9](assumptions.html#P9)): ';
-    const paragraphs = (text: string) => text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' '));
-    const statement = paragraphs(schema.description).filter((p) => /always sent/.test(p));
-    expect(statement.length, 'a paragraph of the create answer saying both are always sent').toBe(1);
-    expect(statement[0]).toContain(marker);
-    expect(statement[0]).toMatch(/`userId` and `previousUserId`/);
-    expect(schema.description).not.toMatch(/if sent/);
-    for (const field of ['userId', 'previousUserId']) {
-      const description = deref(doc, schema.properties[field]).description as string;
-      expect(
-        paragraphs(description).find((p) => /always sent/.test(p)),
-        field,
-      ).toContain(marker);
-    }
-  });
 });
 
 /** Collected requirements a just-created verification cannot have: a result, `verified` on phoneNumbers, an unknown type (L151). */

@@ -102,16 +102,6 @@ describe('lifecycle in the overview', () => {
       );
     });
 
-    it.each(ASSUMED)('marks %s → %s as assumed (%s), in the overview and in VerificationStatus', (from, next, id) => {
-      const statusTables = tablesOf(doc.components.schemas.VerificationStatus.description);
-      for (const t of [table, statusTables[0]]) {
-        const row = t.slice(1).find((r) => r[0] === `\`${from}\`` && r[nextAt].includes(`\`${next}\``));
-        expect(row, `${from} -> ${next}`).toBeDefined();
-        expect(row![1]).toContain(`Assumed ([${id}](assumptions.html#${id})): `);
-      }
-      expect(statusTables[0].map((r) => r.join('|'))).toEqual(table.map((r) => r.join('|')));
-    });
-
     it('names the causes: link opened, review, revert or later analysis, validTo', () => {
       const joined = table.map((r) => r.join(' | ')).join('\n');
       expect(joined).toMatch(/opens the link/);

@@ -335,17 +335,6 @@ describe('webhook records (operations 11 and 18)', () => {
         ...(type === 'verification' ? [['L79', 'metadata', [{ attempt: 2 }], ['x']] satisfies FieldFact] : []),
       ],
     );
-
-    it(`marks the type, always ${type} in this listing, as assumed (P24)`, () => {
-      expect(schema.properties.type.const).toBe(type);
-      expect(schema.properties.type.enum).toEqual([type]);
-      const statement = (schema.properties.type.description as string)
-        .split(/\n\s*\n/)
-        .map((p) => p.replace(/\s+/g, ' '))
-        .filter((p) => p.includes(`always \`${type}\``));
-      expect(statement.length, `a paragraph saying the type is always ${type}`).toBe(1);
-      expect(statement[0]).toContain('Assumed ([P24](assumptions.html#P24)): ');
-    });
   });
 
   it('records are updated on retry rather than duplicated', () => {
@@ -353,18 +342,6 @@ describe('webhook records (operations 11 and 18)', () => {
       .map((s) => deref(doc, s.properties.webhooks.items).description)
       .join('\n');
     expect(text).toMatch(/retr[^.]*(update|do not add)/i);
-  });
-
-  it('record fields say what the documentation says of them, no more: reason only a string, updatedAt updated on retries', () => {
-    for (const { key } of listings) {
-      const item = deref(doc, responseSchema(key, '200').properties.webhooks.items);
-      expect(item.properties.reason.description, key).not.toMatch(/fail/i);
-      expect(item.properties.createdAt.description, key).not.toMatch(/sent/i);
-      expect(item.properties.updatedAt.description, key).not.toMatch(/attempt/i);
-      expect(item.properties.updatedAt.description, key).toMatch(/retry updates it/);
-      expect(item.properties.success.description, key).toMatch(/delivered to the partner endpoint/);
-      expect(item.properties.retryAt.description, key).toMatch(/next retry/);
-    }
   });
 });
 
