@@ -7,6 +7,8 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { deref, loadBundle, pointer, validatorFor, type Json } from './openapi.js';
 import type { FuzzRequest } from './request-arbitraries.js';
 
+export { describeRequest } from './request-arbitraries.js';
+
 /** fast-check's seed for both fuzz files: a failure replays. */
 export const SEED = 20260307;
 
@@ -154,21 +156,6 @@ export function checkAnswer(
   const validate = validators[api].at(expected.pointer);
   if (validate(body)) return { problems: [], schema };
   return { problems: (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`), schema };
-}
-
-export function describeRequest(req: FuzzRequest, headers: Record<string, string | string[]>): string {
-  const text = req.body === undefined ? '' : String(req.body);
-  const body =
-    req.body === undefined
-      ? '(none)'
-      : text.length > 300
-        ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...`
-        : JSON.stringify(text);
-  const shownHeaders = JSON.stringify(headers, (_k, v) =>
-    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v,
-  );
-  const target = req.target.length > 300 ? `${req.target.slice(0, 200)}... (${req.target.length} chars)` : req.target;
-  return `${req.method} ${target}\n    headers ${shownHeaders}\n    body ${body}\n    generated from ${req.api} ${req.operationId} [${req.tags.join(', ')}]`;
 }
 
 export class Counts {

@@ -389,22 +389,13 @@ function requestFor(
       if (r.auth !== 'valid') tags.push(`auth-${r.auth}`);
       if ((r.body.body !== undefined || api === 'partner') && r.contentType !== 'json')
         tags.push(`content-type-${r.contentType}`);
-      const summary = `${r.method} ${target.length > 200 ? `${target.slice(0, 200)}...(${target.length} chars)` : target} auth=${r.auth} content-type=${r.contentType} body=${
-        r.body.body === undefined
-          ? 'none'
-          : r.body.body.length > 200
-            ? `${r.body.body.length} bytes`
-            : JSON.stringify(String(r.body.body))
-      } [${tags.join(', ')}]`;
       const { path: _path, query: _query, body, ...sent } = r;
+      const scheme = api === 'v2' ? 'bearer' : 'authKey';
+      const request: FuzzRequest = { ...sent, api, operationId: op.operationId, target, body: body.body, tags };
+      // fast-check prints a failing request this way.
       return {
-        [fc.toStringMethod]: () => summary,
-        ...sent,
-        api,
-        operationId: op.operationId,
-        target,
-        body: body.body,
-        tags,
+        [fc.toStringMethod]: () => describeRequest(request, headersFor(request, scheme, '<credential>')),
+        ...request,
       };
     });
 }
@@ -445,4 +436,19 @@ export function headersFor(
     if (value !== undefined) headers['content-type'] = value;
   }
   return headers;
+}
+
+export function describeRequest(req: FuzzRequest, headers: Record<string, string | string[]>): string {
+  const text = req.body === undefined ? '' : String(req.body);
+  const body =
+    req.body === undefined
+      ? '(none)'
+      : text.length > 300
+        ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...`
+        : JSON.stringify(text);
+  const shownHeaders = JSON.stringify(headers, (_k, v) =>
+    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v,
+  );
+  const target = req.target.length > 300 ? `${req.target.slice(0, 200)}... (${req.target.length} chars)` : req.target;
+  return `${req.method} ${target}\n    headers ${shownHeaders}\n    body ${body}\n    generated from ${req.api} ${req.operationId} [${req.tags.join(', ')}]`;
 }
