@@ -34,7 +34,9 @@ const AUTH_HEADERS = {
   'no-scheme': (a) => ({ [a.name]: a.bearer ? a.credential : `Bearer ${a.credential}` }),
   'basic-scheme': (a) => ({ authorization: `Basic ${Buffer.from(`user:${a.credential}`).toString('base64')}` }),
   // The credential of the other API's scheme.
-  'other-header': (a) => (a.bearer ? { 'x-auth-key': a.credential } : { authorization: `Bearer ${a.credential}` }),
+  'other-header': (a) => ({
+    [a.bearer ? 'x-auth-key' : 'authorization']: a.bearer ? a.credential : `Bearer ${a.credential}`,
+  }),
 } satisfies Record<string, (a: AuthParts) => Record<string, string | string[]>>;
 interface AuthParts {
   name: string;
