@@ -2,13 +2,12 @@
 // queries, headers and bodies, for the fuzz tests. The values come from
 // src/conformance/schema-values.ts, shared with the conformance runner.
 import fc from 'fast-check';
-import { deref, type Json } from './openapi.js';
+import { loadApi, type ApiName, type OperationModel, type ParamModel } from '../../src/conformance/operations.js';
+import type { Json } from './openapi.js';
 import {
   encode,
-  mergeAllOf,
   mutatedValueFor,
   mutationsOf,
-  typesOf,
   valueFor,
   type SchemaArbitraryOptions,
 } from '../../src/conformance/schema-values.js';
@@ -94,31 +93,6 @@ const latin1Char = fc
   .map((c) => String.fromCharCode(c));
 const latin1 = (maxLength: number) => fc.string({ unit: latin1Char, minLength: 1, maxLength });
 
-interface ParamInfo {
-  name: string;
-  in: string;
-  required: boolean;
-  schema: Json;
-  array: boolean;
-  explode: boolean;
-}
-
-function paramsOf(doc: Json, pathItem: Json, op: Json): ParamInfo[] {
-  return [...(pathItem.parameters ?? []), ...(op.parameters ?? [])].map((raw: Json) => {
-    const p = deref(doc, raw);
-    const schema = mergeAllOf(doc, p.schema);
-    const array = typesOf(schema).includes('array');
-    return {
-      name: p.name,
-      in: p.in,
-      required: Boolean(p.required),
-      schema,
-      array,
-      explode: p.explode ?? (p.style ?? 'form') === 'form',
-    };
-  });
-}
-
 /** Path segments a router may mistake: traversal, broken escapes, object property names, odd separators. */
 const ODD_PATH_SEGMENTS = [
   ...['%2F', 'a%2Fb', '%2e%2e', '..', '.', '%00', '%', '%zz', '%C3%28', '%FF', '%E2%82', 'a;b=c'],
@@ -133,7 +107,7 @@ const ODD_QUERY_VALUES = [
 /** How one path parameter is written: a known id, a generated value, or something odd. */
 function pathValueArb(
   doc: Json,
-  p: ParamInfo,
+  p: ParamModel,
   opts: RequestArbitraryOptions,
 ): fc.Arbitrary<{ text: string; tag?: string }> {
   const known = opts.knownIds?.[p.name] ?? [];
@@ -164,7 +138,7 @@ function pathValueArb(
 type QueryPart = { text: string; tag?: string };
 
 /** One query parameter written as `name=value` pairs (possibly none), valid or broken. */
-function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): fc.Arbitrary<QueryPart[]> {
+function queryParamArb(doc: Json, p: ParamModel, opts: RequestArbitraryOptions): fc.Arbitrary<QueryPart[]> {
   const name = encode(p.name);
   if (p.array) {
     const items = valueFor(doc, p.schema.items ?? {}, opts);
@@ -236,8 +210,7 @@ const GARBAGE_BODIES = [
 
 type BodyChoice = { body: string | Buffer | undefined; tags: string[] };
 
-function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitrary<BodyChoice> {
-  const media = deref(doc, op.requestBody)?.content?.['application/json'];
+function bodyArb(doc: Json, schema: Json | undefined, opts: RequestArbitraryOptions): fc.Arbitrary<BodyChoice> {
   const w = { valid: 12, mutated: 8, huge: 2, ...opts.weights };
   const garbage = fc.oneof(
     fc.constantFrom(...GARBAGE_BODIES).map((body) => ({ body, tags: ['body-garbage'] })),
@@ -262,7 +235,7 @@ function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitra
           }),
         ]),
   );
-  if (!media) {
+  if (!schema) {
     // No body documented: mostly none, sometimes one anyway.
     return fc.oneof(
       { weight: 8, arbitrary: fc.constant<BodyChoice>({ body: undefined, tags: [] }) },
@@ -270,12 +243,12 @@ function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitra
       { weight: 1, arbitrary: garbage },
     );
   }
-  const valid = valueFor(doc, media.schema, opts).map((v) => ({ body: JSON.stringify(v), tags: ['body-valid'] }));
-  const mutated = mutatedValueFor(doc, media.schema, opts).map((m) => ({
+  const valid = valueFor(doc, schema, opts).map((v) => ({ body: JSON.stringify(v), tags: ['body-valid'] }));
+  const mutated = mutatedValueFor(doc, schema, opts).map((m) => ({
     body: JSON.stringify(m.value) ?? 'null',
     tags: [`body-${m.mutation}`],
   }));
-  const respaced = valueFor(doc, media.schema, opts).map((v) => ({
+  const respaced = valueFor(doc, schema, opts).map((v) => ({
     body: `${JSON.stringify(v, null, '\t')}\n`,
     tags: ['body-respaced'],
   }));
@@ -302,15 +275,12 @@ const contentTypeArb = variantArb(Object.keys(CONTENT_TYPES) as ContentTypeVaria
 function requestFor(
   doc: Json,
   api: string,
-  pathKey: string,
-  method: string,
+  op: OperationModel,
   opts: RequestArbitraryOptions = {},
 ): fc.Arbitrary<FuzzRequest> {
-  const pathItem = deref(doc, doc.paths[pathKey]);
-  const op = pathItem[method];
-  const params = paramsOf(doc, pathItem, op);
-  const pathParams = params.filter((p) => p.in === 'path');
-  const queryParams = params.filter((p) => p.in === 'query');
+  const { path: pathKey, method } = op;
+  const pathParams = op.params.filter((p) => p.in === 'path');
+  const queryParams = op.params.filter((p) => p.in === 'query');
 
   const path = fc.tuple(...pathParams.map((p) => pathValueArb(doc, p, opts))).map((values) => {
     let text = pathKey;
@@ -363,12 +333,10 @@ function requestFor(
     });
 
   const methodArb = fc.oneof(
-    { weight: 30, arbitrary: fc.constant(method.toUpperCase()) },
+    { weight: 30, arbitrary: fc.constant(method) },
     {
       weight: 1,
-      arbitrary: fc
-        .constantFrom('PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS')
-        .filter((m) => m !== method.toUpperCase()),
+      arbitrary: fc.constantFrom('PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS').filter((m) => m !== method),
     },
   );
 
@@ -377,7 +345,7 @@ function requestFor(
       method: methodArb,
       path: pathWithOdd,
       query,
-      body: bodyArb(doc, op, opts),
+      body: bodyArb(doc, op.bodySchema, opts),
       auth: authArb,
       authGarbage: latin1(40),
       contentType: contentTypeArb,
@@ -387,7 +355,7 @@ function requestFor(
       const prefix = opts.prefix ?? '';
       const target = `${prefix}${r.path.text}${r.query.text ? `?${r.query.text}` : ''}`;
       const tags = [...r.path.tags, ...r.query.tags, ...r.body.tags];
-      if (r.method !== method.toUpperCase()) tags.push('wrong-method');
+      if (r.method !== method) tags.push('wrong-method');
       if (r.auth !== 'valid') tags.push(`auth-${r.auth}`);
       if ((r.body.body !== undefined || api === 'partner') && r.contentType !== 'json')
         tags.push(`content-type-${r.contentType}`);
@@ -408,14 +376,7 @@ export function requestsForDocument(
   api: string,
   opts: RequestArbitraryOptions = {},
 ): fc.Arbitrary<FuzzRequest> {
-  const all: fc.Arbitrary<FuzzRequest>[] = [];
-  for (const [pathKey, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
-    const item = deref(doc, rawItem);
-    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
-      if (item[method]) all.push(requestFor(doc, api, pathKey, method, opts));
-    }
-  }
-  return fc.oneof(...all);
+  return fc.oneof(...loadApi(api as ApiName).operations.map((op) => requestFor(doc, api, op, opts)));
 }
 
 /** The headers of a request, with the credential valid at send time, for the API's `scheme`. */
