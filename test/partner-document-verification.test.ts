@@ -22,6 +22,8 @@ import {
   wantValid,
   wantInvalid,
   verification,
+  ABSENT,
+  gaps,
   completed,
   collected,
   withCollected,
@@ -164,111 +166,84 @@ describe('Verification userId and previousUserId', () => {
   });
 });
 
-describe('collectedRequirements', () => {
-  it('each entry type is one of the four requirement types', () => {
+describe('collectedRequirements (L50-L56)', () => {
+  const inVerification = (entry: Json) => verification(withCollected(entry));
+  const documentResult = () => collected('document').result;
+  /** Copies of a result with each member in turn of another type. */
+  const typedAs = (result: Json, value: unknown, members = Object.keys(result)) =>
+    members.map((member) => ({ ...result, [member]: value }));
+
+  it('each entry type is one of the four requirement types; a document result has its eleven fields', () => {
     wantValid(verification, completed());
     expect(completed().collectedRequirements.map((c: Json) => c.type)).toEqual(REQUIREMENT_TYPES);
     wantInvalid(verification, withCollected({ type: 'selfie', result: null, verified: false }));
-  });
-
-  it('result may be null (not yet collected) for every type', () => {
-    for (const type of REQUIREMENT_TYPES) {
-      const entry = type === 'phoneNumbers' ? { type, result: null } : { type, result: null, verified: false };
-      wantValid(verification, withCollected(entry), type);
-    }
-  });
-
-  it('the result shape follows the type: each documented member typed as its type says', () => {
-    // Result objects are open (extra fields tolerated) and their members may be
-    // absent (P8), so a result is told from another only by the types of its members.
-    for (const type of REQUIREMENT_TYPES) {
-      const entry = collected(type);
-      wantValid(verification, withCollected(entry), type);
-      for (const member of Object.keys(entry.result))
-        wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [member]: 7 } }), member);
-      wantInvalid(verification, withCollected({ ...entry, result: 'collected' }), `${type} with a string result`);
-    }
-  });
-
-  it('firstAndLastName result is {firstName, lastName}, each may be absent or null (P8)', () => {
-    const entry = collected('firstAndLastName');
-    expect(entry.result).toEqual({ firstName: expect.any(String), lastName: expect.any(String) });
-    for (const field of ['firstName', 'lastName']) {
-      wantValid(verification, withCollected({ ...entry, result: without(entry.result, field) }), `without ${field}`);
-      wantValid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: null } }), `${field} null`);
-      wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: 1 } }), field);
-    }
-  });
-
-  it('dateOfBirth result is {dateOfBirth} as YYYY-MM-DD, which may be absent or null (P8)', () => {
-    const entry = collected('dateOfBirth');
-    wantValid(verification, withCollected({ ...entry, result: { dateOfBirth: '1991-07-23' } }));
-    for (const bad of ['23.07.1991', '1991-07-23T00:00:00.000Z', 19910723]) {
-      wantInvalid(verification, withCollected({ ...entry, result: { dateOfBirth: bad } }), String(bad));
-    }
-    wantValid(verification, withCollected({ ...entry, result: {} }));
-    wantValid(verification, withCollected({ ...entry, result: { dateOfBirth: null } }));
-  });
-
-  it('document result has its eleven fields, strings, each may be absent or null (P8)', () => {
-    const entry = collected('document');
     const resultSchema = deref(doc, doc.components.schemas.CollectedDocument).properties.result;
     expectDocumented(
       Object.keys(resultSchema.properties),
       FIELDS['CollectedDocument.result'],
-      'fields of a collected document result',
+      'fields of a document result',
     );
-    wantValid(
-      verification,
-      withCollected({ ...entry, result: { ...entry.result, issuingAuthority: null, placeOfIssue: null } }),
-    );
-    for (const field of FIELDS['CollectedDocument.result']) {
-      wantValid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: null } }), `${field} null`);
-      wantValid(verification, withCollected({ ...entry, result: without(entry.result, field) }), `without ${field}`);
-      wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: 7 } }), `${field}=7`);
-    }
+    expect(collected('firstAndLastName').result).toEqual({
+      firstName: expect.any(String),
+      lastName: expect.any(String),
+    });
+    expect(collected('phoneNumbers')).not.toHaveProperty('verified');
   });
 
-  it('document result dates take any string: their form is not documented (P12)', () => {
-    const entry = collected('document');
-    for (const field of ['expiryAt', 'issuedAt']) {
-      for (const ok of ['2031-05-11T00:00:00.000Z', '2031-05-11', '11/05/2031', '2031-05']) {
-        wantValid(
-          verification,
-          withCollected({ ...entry, result: { ...entry.result, [field]: ok } }),
-          `${field} ${ok}`,
-        );
-      }
-      wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: 20310511 } }), field);
-    }
-  });
+  /** Results of each type beyond the example's: valid ones and invalid ones (L53-L56). */
+  const RESULTS: Record<string, { valid: () => Json[]; invalid: () => Json[] }> = {
+    firstAndLastName: {
+      valid: () => gaps(collected('firstAndLastName').result),
+      invalid: () => typedAs(collected('firstAndLastName').result, 1),
+    },
+    dateOfBirth: {
+      valid: () => [{ dateOfBirth: '1991-07-23' }, {}, { dateOfBirth: null }],
+      invalid: () => ['23.07.1991', '1991-07-23T00:00:00.000Z', 19910723].map((dateOfBirth) => ({ dateOfBirth })),
+    },
+    // The last two may be null (L55); the dates take any string, their form is not documented (P12).
+    document: {
+      valid: () => [
+        ...gaps(documentResult(), FIELDS['CollectedDocument.result']),
+        { ...documentResult(), issuingAuthority: null, placeOfIssue: null },
+        ...['2031-05-11T00:00:00.000Z', '2031-05-11', '11/05/2031', '2031-05'].flatMap((date) => [
+          { ...documentResult(), expiryAt: date },
+          { ...documentResult(), issuedAt: date },
+        ]),
+      ],
+      invalid: () => [
+        ...typedAs(documentResult(), 7, FIELDS['CollectedDocument.result']),
+        { ...documentResult(), expiryAt: 20310511 },
+        { ...documentResult(), issuedAt: 20310511 },
+      ],
+    },
+    phoneNumbers: {
+      valid: () => [
+        { objects: [{ phoneNumber: '+4915112345678' }] },
+        { objects: [{}] },
+        { objects: null },
+        // No objects, an added field.
+        { phoneNumbers: [] },
+      ],
+      invalid: () => [{ objects: ['+4915112345678'] }, { objects: [{ phoneNumber: 4915112345678 }] }],
+    },
+  };
 
-  it('phoneNumbers result is {objects: [{phoneNumber}]}, each may be absent or null (P8)', () => {
-    const entry = collected('phoneNumbers');
-    wantValid(
-      verification,
-      withCollected({ type: 'phoneNumbers', result: { objects: [{ phoneNumber: '+4915112345678' }] } }),
-    );
-    wantInvalid(verification, withCollected({ ...entry, result: { objects: ['+4915112345678'] } }));
-    wantInvalid(verification, withCollected({ ...entry, result: { objects: [{ phoneNumber: 4915112345678 }] } }));
-    wantValid(verification, withCollected({ ...entry, result: { objects: [{}] } }));
-    wantValid(verification, withCollected({ ...entry, result: { objects: null } }));
-    wantValid(verification, withCollected({ ...entry, result: { phoneNumbers: [] } }), 'no objects, an added field');
-  });
-
-  it('verified is a boolean on every type except phoneNumbers, where it is absent', () => {
-    for (const type of REQUIREMENT_TYPES) {
-      const entry = collected(type);
-      if (type === 'phoneNumbers') {
-        expect(entry).not.toHaveProperty('verified');
-        wantValid(verification, withCollected(entry));
-        wantInvalid(verification, withCollected({ ...entry, verified: true }), 'phoneNumbers with verified');
-        wantInvalid(verification, withCollected({ ...entry, verified: false }), 'phoneNumbers with verified');
-      } else {
-        wantValid(verification, withCollected({ ...entry, verified: false }), type);
-        wantInvalid(verification, withCollected({ ...entry, verified: 'yes' }), type);
-        wantInvalid(verification, withCollected(without(entry, 'verified')), `${type} without verified (P11)`);
-      }
-    }
+  // Result objects are open (extra fields tolerated) and their members may be
+  // absent or null (P8), so a result is told from another only by the types of
+  // its members. `verified` is a boolean on every type but phoneNumbers,
+  // where it is absent (P11).
+  describe.each(REQUIREMENT_TYPES)('%s', (type) => {
+    const phones = type === 'phoneNumbers';
+    const entry = () => (phones ? { type, result: null } : { type, result: null, verified: false });
+    checkFieldFacts(inVerification, entry, [['L50', 'result', [null], []]]);
+    checkFieldFacts(inVerification, () => collected(type), [
+      [
+        'L50',
+        'result',
+        [collected(type).result, ...RESULTS[type].valid()],
+        ['collected', ...typedAs(collected(type).result, 7), ...RESULTS[type].invalid()],
+      ],
+      ['L50 P11', 'verified', phones ? [ABSENT] : [false], phones ? [true, false] : ['yes', ABSENT]],
+    ]);
   });
 });

@@ -345,6 +345,9 @@ export const without = (value: Json, field: string) => {
   return rest;
 };
 export const sorted = (list: string[]) => [...list].sort();
+/** Copies of an object, each with one of its members in turn left out or null (an optional member, P8). */
+export const gaps = (value: Json, members = Object.keys(value)): Json[] =>
+  members.flatMap((member) => [without(value, member), { ...value, [member]: null }]);
 
 /** Asserts that each documented name is among `have` (others may be: additions); the message names those missing. */
 export function expectDocumented(have: Iterable<string>, documented: string[], what: string) {
