@@ -17,6 +17,7 @@ import {
   ESTIMATED_AGES,
   DOCUMENT_TYPES,
   EVENTS,
+  ENVELOPE_FIELDS,
   UUID,
   USER_ID,
   TIMESTAMP,
@@ -337,7 +338,8 @@ describe('webhook records (operations 11 and 18)', () => {
         ['L79', 'success', [false], ['yes']],
         ['L79 P24', 'reason', [ABSENT, 'Request failed with status code 503'], [503]],
         ['L79', 'retryAt', [null, '2026-03-14T09:42:12.480Z'], ['2026-03-14', 15]],
-        ['L79', 'payload', Object.keys(EVENTS).map(webhookExample), payloadBreaches()],
+        // A record of an event type added later still validates, so the page stays valid (P24).
+        ['L79 P24', 'payload', [...Object.keys(EVENTS).map(webhookExample), ...laterEvents()], payloadBreaches()],
         ...(type === 'verification' ? [['L79', 'metadata', [{ attempt: 2 }], ['x']] satisfies FieldFact] : []),
       ],
     );
@@ -352,7 +354,36 @@ describe('webhook records (operations 11 and 18)', () => {
 });
 
 /** Payloads a record cannot hold: no envelope, a string, a mismatched pair (L79). */
+/** Webhooks of an event type, and of a data type, the documentation does not list yet (P24). */
+function laterEvents(): Json[] {
+  const added = {
+    eventId: '5e9a1c7d-3b4f-4d62-8e0a-b7c2f9d1e456',
+    dataType: 'user',
+    eventType: 'user.phoneNumberRemoved',
+    createdAt: TIMESTAMP,
+    data: { userId: USER_ID, anything: ['new'] },
+  };
+  return [added, { ...added, dataType: 'document', eventType: 'document.expired' }];
+}
+
+/**
+ * Payloads a record cannot hold: no envelope, a string, a known event off its
+ * schema, a later event without the documented envelope (L79, L204-L227).
+ */
 function payloadBreaches(): Json[] {
   const user = webhookExample('user.created');
-  return [{ foo: 1 }, JSON.stringify(user), { ...user, eventType: 'verification.created' }];
+  const [later] = laterEvents();
+  return [
+    { foo: 1 },
+    JSON.stringify(user),
+    { ...user, eventType: 'verification.created' },
+    { ...user, dataType: 'verification' },
+    { ...user, data: without(user.data, 'userId') },
+    { ...webhookExample('verification.created'), data: {} },
+    ...ENVELOPE_FIELDS.map((field) => without(later, field)),
+    { ...later, eventId: 'not-a-uuid' },
+    { ...later, createdAt: 'yesterday' },
+    { ...later, data: 'text' },
+    { ...later, eventType: 7 },
+  ];
 }
