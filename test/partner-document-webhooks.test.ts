@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { deref, pointer, type Json } from './helpers/openapi.js';
 import {
   ABSENT,
+  type FieldFact,
   checkFieldFacts,
   doc,
   STATUSES,
@@ -87,27 +88,23 @@ describe('webhooks', () => {
       expect(Object.keys(value.data).length).toBeGreaterThanOrEqual(3);
     });
 
-    it('has the envelope eventId (uuid), dataType, eventType, createdAt (date-time) and data, all required', () => {
-      const schema = webhookSchema(event);
-      const validate = webhookValidator(event);
-      expectDocumented(Object.keys(schema.properties), ENVELOPE_FIELDS, `fields of the ${event} envelope`);
-      for (const field of ENVELOPE_FIELDS)
-        wantInvalid(validate, without(webhookExample(event), field), `without ${field}`);
-      wantInvalid(validate, { ...webhookExample(event), eventId: 'evt-1' });
-      wantValid(validate, { ...webhookExample(event), eventId: UUID });
-      wantInvalid(validate, { ...webhookExample(event), createdAt: '2026-03-14' });
-      wantInvalid(validate, { ...webhookExample(event), data: 'x' });
+    it('has the documented envelope fields', () => {
+      expectDocumented(
+        Object.keys(webhookSchema(event).properties),
+        ENVELOPE_FIELDS,
+        `fields of the ${event} envelope`,
+      );
     });
 
-    it('fixes its eventType and the dataType it pairs with', () => {
-      const validate = webhookValidator(event);
-      for (const other of Object.keys(EVENTS).filter((e) => e !== event)) {
-        wantInvalid(validate, { ...webhookExample(event), eventType: other }, other);
-      }
-      for (const dataType of DATA_TYPES.filter((d) => d !== EVENTS[event])) {
-        wantInvalid(validate, { ...webhookExample(event), dataType }, dataType);
-      }
-    });
+    // Its eventType fixed, with the dataType it pairs with (L213-L221).
+    checkFieldFacts(webhookValidator(event), () => webhookExample(event), [
+      ...ENVELOPE_FIELDS.map((field): FieldFact => ['L204-L211', field, [], [ABSENT]]),
+      ['L207', 'eventId', [UUID], ['evt-1']],
+      ['L210', 'createdAt', [], ['2026-03-14']],
+      ['L211', 'data', [], ['x']],
+      ['L213', 'eventType', [], Object.keys(EVENTS).filter((e) => e !== event)],
+      ['L213', 'dataType', [], DATA_TYPES.filter((d) => d !== EVENTS[event])],
+    ]);
   });
 });
 
@@ -136,11 +133,6 @@ describe('webhook envelope (WebhookEvent)', () => {
         expect(webhookEvent(value), `${source} data as ${event}`).toBe(EVENTS[source] === EVENTS[event] && pending);
       }
     }
-  });
-
-  it('rejects a user envelope carrying verification.created', () => {
-    wantInvalid(webhookEvent, { ...webhookExample('user.created'), eventType: 'verification.created' });
-    wantInvalid(webhookEvent, { ...webhookExample('verification.created'), dataType: 'user' });
   });
 
   it('is described with the pairing table', () => {
