@@ -241,30 +241,22 @@ describe('list verifications', () => {
     }
   });
 
-  it('statuses repeats (form, exploded) over the status values', () => {
-    expect(params.statuses.style).toBe('form');
-    expect(params.statuses.explode).toBe(true);
-    expect(params.statuses.schema.type).toBe('array');
+  // The documented rows (L96-L102); names and defaults are decided (L104).
+  const inclusive = expect.stringMatching(/inclusive/);
+  it.each([
+    ['L100', 'statuses', { style: 'form', explode: true, schema: { type: 'array' } }],
+    ['L96 V2', 'page', { schema: { type: 'number', minimum: 0, default: 0 } }],
+    ['L97 V3', 'pageSize', { schema: { type: 'integer', minimum: 1, maximum: 50, default: 15 } }],
+    ['L98', 'id', { schema: { type: 'string' } }],
+    ['L99', 'externalId', { schema: { type: 'string' } }],
+    ['L101', 'createdFrom', { schema: { type: 'string', format: 'date-time' }, description: inclusive }],
+    ['L102', 'createdTo', { schema: { type: 'string', format: 'date-time' }, description: inclusive }],
+  ])('%s %s', (_source, name, keywords) => {
+    expect(params[name]).toMatchObject(keywords);
+  });
+
+  it('statuses take the status values', () => {
     expect(deref(doc, params.statuses.schema.items).enum).toEqual(STATUSES);
-  });
-
-  it('page is a number of at least 0; page size an integer from 1 to 50', () => {
-    expect(params.page.schema).toMatchObject({ type: 'number', minimum: 0 });
-    expect(params.pageSize.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
-  });
-
-  it('filters by id and external id as strings, and by an inclusive created range of date-times', () => {
-    expect(params.id.schema.type).toBe('string');
-    expect(params.externalId.schema.type).toBe('string');
-    for (const name of ['createdFrom', 'createdTo']) {
-      expect(params[name].schema).toMatchObject({ type: 'string', format: 'date-time' });
-      expect(params[name].description).toMatch(/inclusive/);
-    }
-  });
-
-  it('states the decided defaults in the parameters', () => {
-    expect(params.page.schema.default).toBe(0);
-    expect(params.pageSize.schema.default).toBe(15);
   });
 });
 
