@@ -38,7 +38,7 @@
 //   A `partnerUserId` is never a service user's id.
 import { describe, expect, it } from 'vitest';
 import { loadBundle, type Json } from './helpers/openapi.js';
-import { readStory, schemaSamples, type Story, type VerificationSnapshot } from './helpers/story.js';
+import { readStory, schemaSamples, type Story } from './helpers/story.js';
 import {
   deletionProblems,
   eventProblems,
@@ -98,28 +98,27 @@ describe('the examples tell one story', () => {
     expect(v2.v2Sessions.length).toBeGreaterThanOrEqual(4);
   });
 
-  it('a user has one history of names, phones, external users and birth date', () => {
-    expect(userProblems(partner)).toEqual([]);
-  });
-
-  it("a deleted user's id never appears again as a live user", () => {
-    expect(deletionProblems(partner)).toEqual([]);
-  });
-
-  it('a phone number and an external user id belong to one user', () => {
-    expect(ownershipProblems(partner)).toEqual([]);
-  });
-
-  it('a verification keeps its phones, external user and supplied data, and moves along the documented states', () => {
-    expect(verificationProblems(partner)).toEqual([]);
-  });
-
-  it('a webhook is the same body wherever it is shown, and its record names its subject', () => {
-    expect(eventProblems(partner)).toEqual([]);
-  });
-
-  it('device links are the same from every side', () => {
-    expect(deviceProblems(partner)).toEqual([]);
+  it.each<[string, () => string[]]>([
+    ['a user has one history of names, phones, external users and birth date', () => userProblems(partner)],
+    ["a deleted user's id never appears again as a live user", () => deletionProblems(partner)],
+    ['a phone number and an external user id belong to one user', () => ownershipProblems(partner)],
+    [
+      'a verification keeps its phones, external user and supplied data, and moves along the documented states',
+      () => verificationProblems(partner),
+    ],
+    ['a webhook is the same body wherever it is shown, and its record names its subject', () => eventProblems(partner)],
+    ['device links are the same from every side', () => deviceProblems(partner)],
+    [
+      'an error example about a path value answers a request that reaches its operation',
+      () => [...requestProblems(loadBundle('v2')), ...requestProblems(loadBundle('partner'))],
+    ],
+    [
+      'auth keys and the partner record keep their identity; a rotated key stays inactive',
+      () => accountProblems(partner),
+    ],
+    ['v2 sessions agree among themselves', () => v2Problems(v2)],
+  ])('%s', (_, problems) => {
+    expect(problems()).toEqual([]);
   });
 
   it("a document serial number names one document, in every API and in the schemas' own examples", () => {
@@ -153,19 +152,6 @@ describe('the examples tell one story', () => {
     expect(crossApiProblems(partner, readings)).toEqual([]);
   });
 
-  it('an error example about a path value answers a request that reaches its operation', () => {
-    expect(requestProblems(loadBundle('v2'))).toEqual([]);
-    expect(requestProblems(loadBundle('partner'))).toEqual([]);
-  });
-
-  it('auth keys and the partner record keep their identity; a rotated key stays inactive', () => {
-    expect(accountProblems(partner)).toEqual([]);
-  });
-
-  it('v2 sessions agree among themselves', () => {
-    expect(v2Problems(v2)).toEqual([]);
-  });
-
   it("one url token per verification, in the three bundles and the schemas' examples, shaped as the v2 tokens", () => {
     expect(new Set(urls.filter((u) => u.token).map((u) => u.verificationId)).size).toBeGreaterThanOrEqual(12);
     expect(urlTokenProblems(urls)).toEqual([]);
@@ -188,170 +174,98 @@ describe('the examples tell one story', () => {
     expect(v2ExpiryProblems(v2Sessions)).toEqual([]);
   });
 
+  // The checks catch what they claim to: each gets one contradiction planted.
+  /** The partner story with one more item in one of its lists. */
+  const plant = <K extends keyof Story>(key: K, item: Story[K][number]): Story => {
+    const story = structuredClone(partner);
+    (story[key] as Story[K][number][]).push(item);
+    return story;
+  };
+  const finds = (problems: string[]) => expect(problems).not.toEqual([]);
+  const FOREIGN_ID = '00000000-0000-4000-8000-000000000000';
+  const planted = <T>(value: T) => ({ where: 'planted', value });
+
   it('each one-value check finds a planted contradiction', () => {
     const served = urls.find((u) => u.origin !== 'http://127.0.0.1:4020' && u.token)!;
-    const token = served.token!;
     const otherToken = Buffer.from(JSON.stringify({ sid: 'planted' })).toString('base64url');
-    expect(urlTokenProblems([...urls, { ...served, where: 'planted', token: otherToken }])).not.toEqual([]);
+    finds(urlTokenProblems([...urls, { ...served, where: 'planted', token: otherToken }]));
     // The shape the audit found: hex digits pasted where base64url belongs.
-    const pasted = `eyJzaWQiOiI${served.verificationId.slice(0, 8)}In0`;
-    expect(urlTokenProblems([{ ...served, token: pasted }])).not.toEqual([]);
-    expect(urlTokenProblems([{ ...served, token: undefined }])).not.toEqual([]);
-    expect(urlTokenProblems([{ ...served, ownerId: '00000000-0000-4000-8000-000000000000' }])).not.toEqual([]);
-    expect(urlTokenProblems([{ ...served, token }])).toEqual([]);
+    finds(urlTokenProblems([{ ...served, token: `eyJzaWQiOiI${served.verificationId.slice(0, 8)}In0` }]));
+    finds(urlTokenProblems([{ ...served, token: undefined }]));
+    finds(urlTokenProblems([{ ...served, ownerId: FOREIGN_ID }]));
+    expect(urlTokenProblems([{ ...served }])).toEqual([]);
     const users = listedUsers(loadBundle('partner'));
     const lenaListed = users.find((u) => u.value.externalUsers.length > 2)!;
     const earlier = { ...lenaListed.value, externalUsers: lenaListed.value.externalUsers.slice(0, 2) };
-    expect(listingProblems([...users, { where: 'planted', value: earlier }])).not.toEqual([]);
-    expect(
-      listingProblems([...users, { where: 'planted', value: { ...lenaListed.value, updatedAt: earlier.createdAt } }]),
-    ).not.toEqual([]);
+    finds(listingProblems([...users, planted(earlier)]));
+    finds(listingProblems([...users, planted({ ...lenaListed.value, updatedAt: earlier.createdAt })]));
     const batch = partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!;
     const link = { ...batch.value.externalUsersWithSuccess[0], partnerUserId: partner.users[0].id };
-    expect(
-      partnerUserIdProblems(
-        { ...partner, externalUserBatches: [{ where: 'planted', value: { externalUsersWithSuccess: [link] } }] },
-        [],
-      ),
-    ).not.toEqual([]);
+    finds(
+      partnerUserIdProblems({ ...partner, externalUserBatches: [planted({ externalUsersWithSuccess: [link] })] }, []),
+    );
     const session = v2.v2Sessions[0];
     const weekLater = new Date(Date.parse(session.value.expiresAt) + 7 * 24 * 3600_000).toISOString();
-    expect(
-      v2ExpiryProblems([...v2Sessions, { where: 'planted', value: { ...session.value, expiresAt: weekLater } }]),
-    ).not.toEqual([]);
+    finds(v2ExpiryProblems([...v2Sessions, planted({ ...session.value, expiresAt: weekLater })]));
   });
 
-  // The checks catch what they claim to: each gets one contradiction planted.
   it('each check finds a planted contradiction', () => {
-    const plant = (change: (s: Story) => void) => {
-      const story = structuredClone(partner);
-      change(story);
-      return story;
-    };
     const lena = partner.users.find((u) => u.externalUsers.size > 1)!;
-    expect(
-      userProblems(
-        plant((s) => s.users.push({ ...structuredClone(lena), where: 'planted', dateOfBirth: '1990-01-01' })),
-      ),
-    ).not.toEqual([]);
-    expect(
-      userProblems(
-        plant((s) =>
-          s.users.push({
-            ...structuredClone(lena),
-            where: 'planted',
-            at: '2099-01-01T00:00:00.000Z',
-            phones: new Map(),
-          }),
-        ),
-      ),
-    ).not.toEqual([]);
+    finds(userProblems(plant('users', { ...structuredClone(lena), where: 'planted', dateOfBirth: '1990-01-01' })));
+    const later = { ...structuredClone(lena), where: 'planted', at: '2099-01-01T00:00:00.000Z', phones: new Map() };
+    finds(userProblems(plant('users', later)));
     const gone = partner.users.find((u) => u.deleted)!;
-    expect(deletionProblems(plant((s) => s.userMentions.push({ where: 'planted', userId: gone.id })))).not.toEqual([]);
+    finds(deletionProblems(plant('userMentions', { where: 'planted', userId: gone.id })));
     const [ext] = lena.externalUsers.keys();
-    expect(
-      ownershipProblems(
-        plant((s) =>
-          s.users.push({
-            ...structuredClone(gone),
-            id: 'usr_planted',
-            deleted: false,
-            externalUsers: new Map([[ext, gone.createdAt]]),
-          }),
-        ),
-      ),
-    ).not.toEqual([]);
+    const owner = { ...structuredClone(gone), id: 'usr_planted', deleted: false };
+    finds(ownershipProblems(plant('users', { ...owner, externalUsers: new Map([[ext, gone.createdAt]]) })));
     const one = partner.verifications[0];
-    const other: VerificationSnapshot = {
-      ...one,
-      where: 'planted',
-      value: { ...one.value, externalUserId: '00000000-0000-4000-8000-000000000000' },
-    };
-    expect(verificationProblems(plant((s) => s.verifications.push(other)))).not.toEqual([]);
-    const event = partner.events[0];
-    expect(
-      eventProblems(
-        plant((s) =>
-          s.events.push({ where: 'planted', value: { ...event.value, createdAt: '2099-01-01T00:00:00.000Z' } }),
-        ),
+    finds(
+      verificationProblems(
+        plant('verifications', { ...one, ...planted({ ...one.value, externalUserId: FOREIGN_ID }) }),
       ),
-    ).not.toEqual([]);
+    );
+    finds(
+      eventProblems(plant('events', planted({ ...partner.events[0].value, createdAt: '2099-01-01T00:00:00.000Z' }))),
+    );
     const device = partner.userDevices.find((d) => d.value.linkedUsersByDevice.some((x: Json) => x.users.length > 1))!;
     const neighbour = device.value.linkedUsersByDevice
       .flatMap((x: Json) => x.users)
       .find((u: Json) => u.userId !== device.value.userId).userId;
-    expect(
-      deviceProblems(
-        plant((s) => s.userDevices.push({ where: 'planted', value: { userId: neighbour, linkedUsersByDevice: [] } })),
-      ),
-    ).not.toEqual([]);
-    const doc = partner.documents[0];
-    expect(
-      documentProblems([...partner.documents, { where: 'planted', value: { ...doc.value, lastName: 'Planted' } }]),
-    ).not.toEqual([]);
-    const keys = partner.authKeyLists[0];
-    expect(
-      accountProblems(
-        plant((s) =>
-          s.authKeyLists.push({ where: 'planted', value: keys.value.map((k) => ({ ...k, key: 'ak_live_planted' })) }),
-        ),
-      ),
-    ).not.toEqual([]);
+    finds(deviceProblems(plant('userDevices', planted({ userId: neighbour, linkedUsersByDevice: [] }))));
+    finds(documentProblems([...partner.documents, planted({ ...partner.documents[0].value, lastName: 'Planted' })]));
+    const keys = partner.authKeyLists[0].value.map((k) => ({ ...k, key: 'ak_live_planted' }));
+    finds(accountProblems(plant('authKeyLists', planted(keys))));
     const page = partner.historyPages.find((p) => p.value.webhooks.length > 1)!;
-    expect(
-      historyProblems(plant((s) => s.historyPages.push({ ...page, value: { ...page.value, count: 1 } }))),
-    ).not.toEqual([]);
+    finds(historyProblems(plant('historyPages', { ...page, value: { ...page.value, count: 1 } })));
     // Lena's history: the examples show 4 of her webhooks; the merge owes a second shareholder.verified.
     const userPage = partner.historyPages.find((p) => p.value.webhooks[0]?.type === 'user')!;
     const shown = new Set(partner.events.filter((e) => e.value.data.userId === lena.id).map((e) => e.value.eventId));
-    expect(
-      historyProblems(
-        plant((s) => s.historyPages.push({ ...userPage, value: { ...userPage.value, count: shown.size } })),
-      ),
-    ).not.toEqual([]);
+    finds(historyProblems(plant('historyPages', { ...userPage, value: { ...userPage.value, count: shown.size } })));
     const all = partner.userPages.find((p) => /all users/i.test(p.description ?? ''))!;
-    expect(
-      userListProblems(
-        plant((s) =>
-          s.userPages.push({ ...all, value: { users: all.value.users.slice(1), count: all.value.count - 1 } }),
-        ),
-      ),
-    ).not.toEqual([]);
+    const allButOne = { users: all.value.users.slice(1), count: all.value.count - 1 };
+    finds(userListProblems(plant('userPages', { ...all, value: allButOne })));
     const batch = partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!;
-    const link = { ...batch.value.externalUsersWithSuccess[0], externalUserId: '00000000-0000-4000-8000-000000000000' };
-    expect(
-      externalLinkProblems(
-        plant((s) => s.externalUserBatches.push({ where: 'planted', value: { externalUsersWithSuccess: [link] } })),
-      ),
-    ).not.toEqual([]);
+    const link = { ...batch.value.externalUsersWithSuccess[0], externalUserId: FOREIGN_ID };
+    finds(externalLinkProblems(plant('externalUserBatches', planted({ externalUsersWithSuccess: [link] }))));
     const [created, updated] = ['verification.created', 'verification.updated'].map(
       (t) => samples.partner.find((x) => x.value.eventType === t)!,
     );
-    expect(
+    finds(
       eventIdProblems(partner, [created, { ...updated, value: { ...updated.value, eventId: created.value.eventId } }]),
-    ).not.toEqual([]);
+    );
     const record = samples.partner.find((x) => x.schema === 'UserWebhookRecord')!;
-    expect(
-      idProblems(partner, [{ ...record, value: { ...record.value, id: partner.verifications[0].id } }], v2),
-    ).not.toEqual([]);
-    expect(
-      previousUserProblems(partner, [
-        { where: 'planted', schema: 'Verification', value: { previousUserId: partner.users[0].id } },
-      ]),
-    ).not.toEqual([]);
+    finds(idProblems(partner, [{ ...record, value: { ...record.value, id: partner.verifications[0].id } }], v2));
+    const previous = { where: 'planted', schema: 'Verification', value: { previousUserId: partner.users[0].id } };
+    finds(previousUserProblems(partner, [previous]));
     const reading = v2.v2Readings.find((r) => r.value.phoneNo === '+4915112345678')!;
-    expect(
+    finds(
       crossApiProblems(partner, [{ ...reading, value: { ...reading.value, faceScan: { ageEstimation: 'OVER_18' } } }]),
-    ).not.toEqual([]);
-    expect(
+    );
+    finds(
       crossApiProblems(partner, [{ ...reading, value: { ...reading.value, expiresAt: '2026-03-21T09:26:53.589Z' } }]),
-    ).not.toEqual([]);
-    const session = v2.v2Sessions[0];
-    expect(
-      v2Problems({
-        ...v2,
-        v2Sessions: [...v2.v2Sessions, { where: 'planted', value: { ...session.value, phoneNo: '+4930123456' } }],
-      }),
-    ).not.toEqual([]);
+    );
+    const phone = planted({ ...v2.v2Sessions[0].value, phoneNo: '+4930123456' });
+    finds(v2Problems({ ...v2, v2Sessions: [...v2.v2Sessions, phone] }));
   });
 });

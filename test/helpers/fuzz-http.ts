@@ -7,6 +7,8 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { deref, loadBundle, pointer, validatorFor, type Json } from './openapi.js';
 import type { FuzzRequest } from './request-arbitraries.js';
 
+export { describeRequest } from './request-arbitraries.js';
+
 /** fast-check's seed for both fuzz files: a failure replays. */
 export const SEED = 20260307;
 
@@ -14,10 +16,6 @@ export const SEED = 20260307;
 export const docs = { v2: loadBundle('v2'), partner: loadBundle('partner') } as const;
 const validators = { v2: validatorFor('v2'), partner: validatorFor('partner') } as const;
 export type Api = keyof typeof docs;
-
-// ---------------------------------------------------------------------------
-// Sending
-// ---------------------------------------------------------------------------
 
 export interface Answer {
   status: number;
@@ -65,10 +63,6 @@ export function send(base: string, req: FuzzRequest, headers: Record<string, str
     else r.end();
   });
 }
-
-// ---------------------------------------------------------------------------
-// What the documents declare for an answer
-// ---------------------------------------------------------------------------
 
 export interface RouteMatch {
   pathKey: string;
@@ -164,51 +158,30 @@ export function checkAnswer(
   return { problems: (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`), schema };
 }
 
-export function describeRequest(req: FuzzRequest, headers: Record<string, string | string[]>): string {
-  const text = req.body === undefined ? '' : String(req.body);
-  const body =
-    req.body === undefined
-      ? '(none)'
-      : text.length > 300
-        ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...`
-        : JSON.stringify(text);
-  const shownHeaders = JSON.stringify(headers, (_k, v) =>
-    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v,
-  );
-  const target = req.target.length > 300 ? `${req.target.slice(0, 200)}... (${req.target.length} chars)` : req.target;
-  return `${req.method} ${target}\n    headers ${shownHeaders}\n    body ${body}\n    generated from ${req.api} ${req.operationId} [${req.tags.join(', ')}]`;
-}
-
-// ---------------------------------------------------------------------------
-// Counting
-// ---------------------------------------------------------------------------
-
 export class Counts {
   sent = 0;
-  byClass: Record<string, number> = {};
-  byStatus: Record<string, number> = {};
-  fiveXx = 0;
   dropped = 0;
+  byStatus: Record<string, number> = {};
   tags: Record<string, number> = {};
+  get fiveXx() {
+    return Object.entries(this.byStatus).reduce((n, [status, count]) => n + (Number(status) >= 500 ? count : 0), 0);
+  }
   add(req: FuzzRequest, status: number | 'dropped') {
     this.sent++;
     for (const t of req.tags) this.tags[t] = (this.tags[t] ?? 0) + 1;
-    if (status === 'dropped') {
-      this.dropped++;
-      return;
-    }
-    const cls = `${Math.floor(status / 100)}xx`;
-    this.byClass[cls] = (this.byClass[cls] ?? 0) + 1;
-    this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
-    if (status >= 500) this.fiveXx++;
+    if (status === 'dropped') this.dropped++;
+    else this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
   }
   print(name: string) {
+    const byClass: Record<string, number> = {};
+    for (const [status, n] of Object.entries(this.byStatus))
+      byClass[`${status[0]}xx`] = (byClass[`${status[0]}xx`] ?? 0) + n;
     const kinds = Object.entries(this.tags)
       .sort((a, b) => b[1] - a[1])
       .map(([t, n]) => `${t}=${n}`)
       .join(' ');
     console.log(
-      `[fuzz] ${name}: ${this.sent} requests; by class ${JSON.stringify(this.byClass)}; by status ${JSON.stringify(this.byStatus)}; 5xx ${this.fiveXx}; dropped ${this.dropped}\n[fuzz] ${name} request kinds: ${kinds}`,
+      `[fuzz] ${name}: ${this.sent} requests; by class ${JSON.stringify(byClass)}; by status ${JSON.stringify(this.byStatus)}; 5xx ${this.fiveXx}; dropped ${this.dropped}\n[fuzz] ${name} request kinds: ${kinds}`,
     );
   }
 }

@@ -2,49 +2,64 @@
 // queries, headers and bodies, for the fuzz tests. The values come from
 // src/conformance/schema-values.ts, shared with the conformance runner.
 import fc from 'fast-check';
-import { deref, type Json } from './openapi.js';
+import { loadApi, type ApiName, type OperationModel, type ParamModel } from '../../src/conformance/operations.js';
+import type { Json } from './openapi.js';
 import {
   encode,
-  mergeAllOf,
   mutatedValueFor,
   mutationsOf,
-  typesOf,
   valueFor,
   type SchemaArbitraryOptions,
 } from '../../src/conformance/schema-values.js';
 
 export { mutatedValueFor, valueFor } from '../../src/conformance/schema-values.js';
 
-// ---------------------------------------------------------------------------
-// Whole requests
-// ---------------------------------------------------------------------------
+/**
+ * How the credential is sent, by variant: the headers it makes from the
+ * credential valid at send time, the API's scheme (a bearer token in
+ * `Authorization` for v2, a key in `X-Auth-Key` for partner) and the
+ * request's garbage.
+ */
+const AUTH_HEADERS = {
+  valid: (a) => ({ [a.name]: a.good }),
+  missing: () => ({}),
+  empty: (a) => ({ [a.name]: '' }),
+  wrong: (a) => ({ [a.name]: a.bearer ? `Bearer ${a.credential}x` : a.credential.slice(0, -1) }),
+  garbage: (a) => ({ [a.name]: a.garbage }),
+  'duplicate-valid': (a) => ({ [a.name]: [a.good, a.good] }),
+  'duplicate-mixed': (a) => ({ [a.name]: [a.good, a.garbage] }),
+  padded: (a) => ({ [a.name]: a.bearer ? `Bearer  ${a.credential}` : `${a.credential} \t` }),
+  'lowercase-scheme': (a) => ({ [a.name]: a.bearer ? `bearer ${a.credential}` : a.credential.toUpperCase() }),
+  'no-scheme': (a) => ({ [a.name]: a.bearer ? a.credential : `Bearer ${a.credential}` }),
+  'basic-scheme': (a) => ({ authorization: `Basic ${Buffer.from(`user:${a.credential}`).toString('base64')}` }),
+  // The credential of the other API's scheme.
+  'other-header': (a) => ({
+    [a.bearer ? 'x-auth-key' : 'authorization']: a.bearer ? a.credential : `Bearer ${a.credential}`,
+  }),
+} satisfies Record<string, (a: AuthParts) => Record<string, string | string[]>>;
+interface AuthParts {
+  name: string;
+  good: string;
+  credential: string;
+  bearer: boolean;
+  garbage: string;
+}
+type AuthVariant = keyof typeof AUTH_HEADERS;
 
-/** How the credential is sent; the sender turns it into headers with the key that is valid at send time. */
-type AuthVariant =
-  | 'valid'
-  | 'missing'
-  | 'empty'
-  | 'wrong'
-  | 'garbage'
-  | 'duplicate-valid'
-  | 'duplicate-mixed'
-  | 'padded'
-  | 'lowercase-scheme'
-  | 'no-scheme'
-  | 'basic-scheme'
-  | 'other-header';
-
-type ContentTypeVariant =
-  | 'json'
-  | 'json-charset'
-  | 'missing'
-  | 'text'
-  | 'form'
-  | 'multipart'
-  | 'uppercase'
-  | 'jsonx'
-  | 'garbage'
-  | 'duplicate';
+/** The Content-Type sent, by variant (`garbage`: the request's own). */
+const CONTENT_TYPES = {
+  json: 'application/json',
+  'json-charset': 'application/json; charset=utf-8',
+  missing: undefined,
+  text: 'text/plain',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data; boundary=xyz',
+  uppercase: 'APPLICATION/JSON',
+  jsonx: 'application/jsonx',
+  garbage: undefined,
+  duplicate: ['application/json', 'text/plain'],
+} satisfies Record<string, string | string[] | undefined>;
+type ContentTypeVariant = keyof typeof CONTENT_TYPES;
 
 export interface FuzzRequest {
   api: string;
@@ -64,12 +79,8 @@ export interface FuzzRequest {
 }
 
 export interface RequestArbitraryOptions extends SchemaArbitraryOptions {
-  /** Prefix of every path (`''`: the documents' paths are absolute). */
-  prefix?: string;
   /** Relative integer weights of the kinds of body (defaults valid 12, mutated 8, huge 2; garbage 4, re-spaced 2, missing 2). */
   weights?: Partial<Record<'valid' | 'mutated' | 'huge', number>>;
-  /** Allow bodies over 1 MiB. */
-  overOneMiB?: boolean;
 }
 
 // Latin-1 printable characters: what a header value or raw request line may carry in Node.
@@ -78,62 +89,27 @@ const latin1Char = fc
   .map((c) => String.fromCharCode(c));
 const latin1 = (maxLength: number) => fc.string({ unit: latin1Char, minLength: 1, maxLength });
 
-interface ParamInfo {
-  name: string;
-  in: string;
-  required: boolean;
-  schema: Json;
-  array: boolean;
-  explode: boolean;
-}
-
-function paramsOf(doc: Json, pathItem: Json, op: Json): ParamInfo[] {
-  return [...(pathItem.parameters ?? []), ...(op.parameters ?? [])].map((raw: Json) => {
-    const p = deref(doc, raw);
-    const schema = mergeAllOf(doc, p.schema);
-    const array = typesOf(schema).includes('array');
-    return {
-      name: p.name,
-      in: p.in,
-      required: Boolean(p.required),
-      schema,
-      array,
-      explode: p.explode ?? (p.style ?? 'form') === 'form',
-    };
-  });
-}
+/** Path segments a router may mistake: traversal, broken escapes, object property names, odd separators. */
+const ODD_PATH_SEGMENTS = [
+  ...['%2F', 'a%2Fb', '%2e%2e', '..', '.', '%00', '%', '%zz', '%C3%28', '%FF', '%E2%82', 'a;b=c'],
+  ...['null', 'undefined', '__proto__', 'constructor', '%20', '%09x'],
+];
+/** Query values a lenient number, boolean or list parser would take. */
+const ODD_QUERY_VALUES = [
+  ...['', '%31', '1e1', '0x10', '%201', 'Infinity', 'NaN', '-0', '1.0', '%zz', '+1'],
+  ...['true', '[]', '{}', '1,2'],
+];
 
 /** How one path parameter is written: a known id, a generated value, or something odd. */
 function pathValueArb(
   doc: Json,
-  p: ParamInfo,
+  p: ParamModel,
   opts: RequestArbitraryOptions,
 ): fc.Arbitrary<{ text: string; tag?: string }> {
   const known = opts.knownIds?.[p.name] ?? [];
   const normal = valueFor(doc, p.schema, opts).map((v) => ({ text: encode(String(v)) }));
   const odd = fc.oneof(
-    fc
-      .constantFrom(
-        '%2F',
-        'a%2Fb',
-        '%2e%2e',
-        '..',
-        '.',
-        '%00',
-        '%',
-        '%zz',
-        '%C3%28',
-        '%FF',
-        '%E2%82',
-        'a;b=c',
-        'null',
-        'undefined',
-        '__proto__',
-        'constructor',
-        '%20',
-        '%09x',
-      )
-      .map((text) => ({ text, tag: 'odd-path' })),
+    fc.constantFrom(...ODD_PATH_SEGMENTS).map((text) => ({ text, tag: 'odd-path' })),
     fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map((s) => ({ text: encode(s), tag: 'unicode-path' })),
     // Latin-1 bytes sent raw on the request line: not UTF-8.
     fc
@@ -158,7 +134,7 @@ function pathValueArb(
 type QueryPart = { text: string; tag?: string };
 
 /** One query parameter written as `name=value` pairs (possibly none), valid or broken. */
-function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): fc.Arbitrary<QueryPart[]> {
+function queryParamArb(doc: Json, p: ParamModel, opts: RequestArbitraryOptions): fc.Arbitrary<QueryPart[]> {
   const name = encode(p.name);
   if (p.array) {
     const items = valueFor(doc, p.schema.items ?? {}, opts);
@@ -201,25 +177,7 @@ function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): 
     fc
       .tuple(scalar, scalar)
       .map(([a, b]): QueryPart[] => [{ text: `${name}=${a}`, tag: 'query-repeated' }, { text: `${name}=${b}` }]),
-    fc
-      .constantFrom(
-        '',
-        '%31',
-        '1e1',
-        '0x10',
-        '%201',
-        'Infinity',
-        'NaN',
-        '-0',
-        '1.0',
-        '%zz',
-        '+1',
-        'true',
-        '[]',
-        '{}',
-        '1,2',
-      )
-      .map((s): QueryPart[] => [{ text: `${name}=${s}`, tag: 'query-odd-text' }]),
+    fc.constantFrom(...ODD_QUERY_VALUES).map((s): QueryPart[] => [{ text: `${name}=${s}`, tag: 'query-odd-text' }]),
     fc.constant<QueryPart[]>([{ text: name, tag: 'query-no-equals' }]),
     ...(mutations.length
       ? [
@@ -239,36 +197,16 @@ function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): 
 }
 
 const GARBAGE_BODIES = [
-  '',
-  ' ',
-  '{',
-  '{"a":',
-  '}',
-  'null',
-  'true',
-  '0',
-  '"string"',
-  '[]',
-  '[{}]',
-  '{}{}',
-  '{"a":1}garbage',
-  "{'single':'quotes'}",
-  '{"a":1,}',
-  '{"__proto__":{"polluted":true}}',
-  '{"constructor":{"prototype":{"polluted":true}}}',
-  'undefined',
-  'NaN',
-  '\uFEFF{}',
-  '<xml/>',
-  'externalUserId=1&redirectUrl=x',
-  '['.repeat(5000) + ']'.repeat(5000),
-  `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+  ...['', ' ', '{', '{"a":', '}', 'null', 'true', '0', '"string"', '[]', '[{}]', '{}{}', '{"a":1}garbage'],
+  ...["{'single':'quotes'}", '{"a":1,}', 'undefined', 'NaN', '\uFEFF{}', '<xml/>', 'externalUserId=1&redirectUrl=x'],
+  // Prototype pollution, then nesting deep enough to overflow a recursive parser.
+  ...['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'],
+  ...['['.repeat(5000) + ']'.repeat(5000), `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`],
 ];
 
 type BodyChoice = { body: string | Buffer | undefined; tags: string[] };
 
-function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitrary<BodyChoice> {
-  const media = deref(doc, op.requestBody)?.content?.['application/json'];
+function bodyArb(doc: Json, schema: Json | undefined, opts: RequestArbitraryOptions): fc.Arbitrary<BodyChoice> {
   const w = { valid: 12, mutated: 8, huge: 2, ...opts.weights };
   const garbage = fc.oneof(
     fc.constantFrom(...GARBAGE_BODIES).map((body) => ({ body, tags: ['body-garbage'] })),
@@ -284,16 +222,12 @@ function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitra
       tags: ['body-100KB'],
     })),
     fc.integer({ min: 0, max: 4096 }).map((n) => ({ body: `"${'s'.repeat(100_000 + n)}"`, tags: ['body-100KB'] })),
-    ...(opts.overOneMiB === false
-      ? []
-      : [
-          fc.constant<BodyChoice>({
-            body: JSON.stringify({ metadata: { big: 'm'.repeat(1024 * 1024 + 10) } }),
-            tags: ['body-over-1MiB'],
-          }),
-        ]),
+    fc.constant<BodyChoice>({
+      body: JSON.stringify({ metadata: { big: 'm'.repeat(1024 * 1024 + 10) } }),
+      tags: ['body-over-1MiB'],
+    }),
   );
-  if (!media) {
+  if (!schema) {
     // No body documented: mostly none, sometimes one anyway.
     return fc.oneof(
       { weight: 8, arbitrary: fc.constant<BodyChoice>({ body: undefined, tags: [] }) },
@@ -301,12 +235,12 @@ function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitra
       { weight: 1, arbitrary: garbage },
     );
   }
-  const valid = valueFor(doc, media.schema, opts).map((v) => ({ body: JSON.stringify(v), tags: ['body-valid'] }));
-  const mutated = mutatedValueFor(doc, media.schema, opts).map((m) => ({
+  const valid = valueFor(doc, schema, opts).map((v) => ({ body: JSON.stringify(v), tags: ['body-valid'] }));
+  const mutated = mutatedValueFor(doc, schema, opts).map((m) => ({
     body: JSON.stringify(m.value) ?? 'null',
     tags: [`body-${m.mutation}`],
   }));
-  const respaced = valueFor(doc, media.schema, opts).map((v) => ({
+  const respaced = valueFor(doc, schema, opts).map((v) => ({
     body: `${JSON.stringify(v, null, '\t')}\n`,
     tags: ['body-respaced'],
   }));
@@ -320,57 +254,25 @@ function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitra
   );
 }
 
-const authArb: fc.Arbitrary<AuthVariant> = fc.oneof(
-  { weight: 20, arbitrary: fc.constant<AuthVariant>('valid') },
-  {
-    weight: 4,
-    arbitrary: fc.constantFrom<AuthVariant>(
-      'missing',
-      'empty',
-      'wrong',
-      'garbage',
-      'duplicate-valid',
-      'duplicate-mixed',
-      'padded',
-      'lowercase-scheme',
-      'no-scheme',
-      'basic-scheme',
-      'other-header',
-    ),
-  },
-);
-
-const contentTypeArb: fc.Arbitrary<ContentTypeVariant> = fc.oneof(
-  { weight: 16, arbitrary: fc.constant<ContentTypeVariant>('json') },
-  {
-    weight: 5,
-    arbitrary: fc.constantFrom<ContentTypeVariant>(
-      'json-charset',
-      'missing',
-      'text',
-      'form',
-      'multipart',
-      'uppercase',
-      'jsonx',
-      'garbage',
-      'duplicate',
-    ),
-  },
-);
+/** Mostly the valid variant (the first of each table), sometimes any other. */
+const variantArb = <V extends string>(variants: V[], weights: [number, number]) =>
+  fc.oneof(
+    { weight: weights[0], arbitrary: fc.constant(variants[0]) },
+    { weight: weights[1], arbitrary: fc.constantFrom(...variants.slice(1)) },
+  );
+const authArb = variantArb(Object.keys(AUTH_HEADERS) as AuthVariant[], [20, 4]);
+const contentTypeArb = variantArb(Object.keys(CONTENT_TYPES) as ContentTypeVariant[], [16, 5]);
 
 /** Requests for one operation of a document, from its parameters, body schema and security. */
 function requestFor(
   doc: Json,
   api: string,
-  pathKey: string,
-  method: string,
+  op: OperationModel,
   opts: RequestArbitraryOptions = {},
 ): fc.Arbitrary<FuzzRequest> {
-  const pathItem = deref(doc, doc.paths[pathKey]);
-  const op = pathItem[method];
-  const params = paramsOf(doc, pathItem, op);
-  const pathParams = params.filter((p) => p.in === 'path');
-  const queryParams = params.filter((p) => p.in === 'query');
+  const { path: pathKey, method } = op;
+  const pathParams = op.params.filter((p) => p.in === 'path');
+  const queryParams = op.params.filter((p) => p.in === 'query');
 
   const path = fc.tuple(...pathParams.map((p) => pathValueArb(doc, p, opts))).map((values) => {
     let text = pathKey;
@@ -422,54 +324,33 @@ function requestFor(
       return { text: all.map((q) => q.text).join('&'), tags: all.flatMap((q) => (q.tag ? [q.tag] : [])) };
     });
 
-  const methodArb = fc.oneof(
-    { weight: 30, arbitrary: fc.constant(method.toUpperCase()) },
-    {
-      weight: 1,
-      arbitrary: fc
-        .constantFrom('PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS')
-        .filter((m) => m !== method.toUpperCase()),
-    },
-  );
+  const otherMethods = ['PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS'].filter((m) => m !== method);
 
   return fc
     .record({
-      method: methodArb,
+      method: variantArb([method, ...otherMethods], [30, 1]),
       path: pathWithOdd,
       query,
-      body: bodyArb(doc, op, opts),
+      body: bodyArb(doc, op.bodySchema, opts),
       auth: authArb,
       authGarbage: latin1(40),
       contentType: contentTypeArb,
       contentTypeGarbage: latin1(30),
     })
     .map((r) => {
-      const prefix = opts.prefix ?? '';
-      const target = `${prefix}${r.path.text}${r.query.text ? `?${r.query.text}` : ''}`;
+      const target = `${r.path.text}${r.query.text ? `?${r.query.text}` : ''}`;
       const tags = [...r.path.tags, ...r.query.tags, ...r.body.tags];
-      if (r.method !== method.toUpperCase()) tags.push('wrong-method');
+      if (r.method !== method) tags.push('wrong-method');
       if (r.auth !== 'valid') tags.push(`auth-${r.auth}`);
       if ((r.body.body !== undefined || api === 'partner') && r.contentType !== 'json')
         tags.push(`content-type-${r.contentType}`);
-      const summary = `${r.method} ${target.length > 200 ? `${target.slice(0, 200)}...(${target.length} chars)` : target} auth=${r.auth} content-type=${r.contentType} body=${
-        r.body.body === undefined
-          ? 'none'
-          : r.body.body.length > 200
-            ? `${r.body.body.length} bytes`
-            : JSON.stringify(String(r.body.body))
-      } [${tags.join(', ')}]`;
+      const { path: _path, query: _query, body, ...sent } = r;
+      const scheme = api === 'v2' ? 'bearer' : 'authKey';
+      const request: FuzzRequest = { ...sent, api, operationId: op.operationId, target, body: body.body, tags };
+      // fast-check prints a failing request this way.
       return {
-        [fc.toStringMethod]: () => summary,
-        api,
-        operationId: op.operationId,
-        method: r.method,
-        target,
-        auth: r.auth,
-        authGarbage: r.authGarbage,
-        contentType: r.contentType,
-        contentTypeGarbage: r.contentTypeGarbage,
-        body: r.body.body,
-        tags,
+        [fc.toStringMethod]: () => describeRequest(request, headersFor(request, scheme, '<credential>')),
+        ...request,
       };
     });
 }
@@ -480,84 +361,42 @@ export function requestsForDocument(
   api: string,
   opts: RequestArbitraryOptions = {},
 ): fc.Arbitrary<FuzzRequest> {
-  const all: fc.Arbitrary<FuzzRequest>[] = [];
-  for (const [pathKey, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
-    const item = deref(doc, rawItem);
-    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
-      if (item[method]) all.push(requestFor(doc, api, pathKey, method, opts));
-    }
-  }
-  return fc.oneof(...all);
+  return fc.oneof(...loadApi(api as ApiName).operations.map((op) => requestFor(doc, api, op, opts)));
 }
 
-/**
- * The headers of a request, with the credential valid at send time. `scheme`
- * says how the API takes its credential: a bearer token in `Authorization`
- * (v2) or a key in `X-Auth-Key` (partner).
- */
+/** The headers of a request, with the credential valid at send time, for the API's `scheme`. */
 export function headersFor(
   req: FuzzRequest,
   scheme: 'bearer' | 'authKey',
   credential: string,
 ): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  const name = scheme === 'bearer' ? 'authorization' : 'x-auth-key';
-  const good = scheme === 'bearer' ? `Bearer ${credential}` : credential;
-  switch (req.auth) {
-    case 'valid':
-      headers[name] = good;
-      break;
-    case 'missing':
-      break;
-    case 'empty':
-      headers[name] = '';
-      break;
-    case 'wrong':
-      headers[name] = scheme === 'bearer' ? `Bearer ${credential}x` : `${credential.slice(0, -1)}`;
-      break;
-    case 'garbage':
-      headers[name] = req.authGarbage;
-      break;
-    case 'duplicate-valid':
-      headers[name] = [good, good];
-      break;
-    case 'duplicate-mixed':
-      headers[name] = [good, req.authGarbage];
-      break;
-    case 'padded':
-      headers[name] = scheme === 'bearer' ? `Bearer  ${credential}` : `${credential} \t`;
-      break;
-    case 'lowercase-scheme':
-      headers[name] = scheme === 'bearer' ? `bearer ${credential}` : credential.toUpperCase();
-      break;
-    case 'no-scheme':
-      headers[name] = scheme === 'bearer' ? credential : `Bearer ${credential}`;
-      break;
-    case 'basic-scheme':
-      headers.authorization = `Basic ${Buffer.from(`user:${credential}`).toString('base64')}`;
-      break;
-    case 'other-header':
-      // The credential of the other API's scheme.
-      if (scheme === 'bearer') headers['x-auth-key'] = credential;
-      else headers.authorization = `Bearer ${credential}`;
-      break;
-  }
+  const bearer = scheme === 'bearer';
+  const headers: Record<string, string | string[]> = AUTH_HEADERS[req.auth]({
+    name: bearer ? 'authorization' : 'x-auth-key',
+    good: bearer ? `Bearer ${credential}` : credential,
+    credential,
+    bearer,
+    garbage: req.authGarbage,
+  });
   // The partner document asks for the type on every call, those without a body too.
-  if (req.body !== undefined || scheme === 'authKey') {
-    const ct: Record<ContentTypeVariant, string | string[] | undefined> = {
-      json: 'application/json',
-      'json-charset': 'application/json; charset=utf-8',
-      missing: undefined,
-      text: 'text/plain',
-      form: 'application/x-www-form-urlencoded',
-      multipart: 'multipart/form-data; boundary=xyz',
-      uppercase: 'APPLICATION/JSON',
-      jsonx: 'application/jsonx',
-      garbage: req.contentTypeGarbage,
-      duplicate: ['application/json', 'text/plain'],
-    };
-    const value = ct[req.contentType];
+  if (req.body !== undefined || !bearer) {
+    const value = req.contentType === 'garbage' ? req.contentTypeGarbage : CONTENT_TYPES[req.contentType];
     if (value !== undefined) headers['content-type'] = value;
   }
   return headers;
+}
+
+export function describeRequest(req: FuzzRequest, headers: Record<string, string | string[]>): string {
+  const text = req.body === undefined ? '' : String(req.body);
+  const body =
+    req.body === undefined
+      ? '(none)'
+      : text.length > 300
+        ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...`
+        : JSON.stringify(text);
+  const shownHeaders = JSON.stringify(headers, (_k, v) =>
+    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v,
+  );
+  const target = req.target.length > 300 ? `${req.target.slice(0, 200)}... (${req.target.length} chars)` : req.target;
+  return `${req.method} ${target}\n    headers ${shownHeaders}\n    body ${body}\n    generated from ${req.api} ${req.operationId} [${req.tags.join(', ')}]`;
 }

@@ -6,16 +6,8 @@
 // them beside its checks of users and verifications.
 import { isDeepStrictEqual } from 'node:util';
 import { deref, operationsOf, type Json } from './openapi.js';
-import type { Seen, Story } from './story.js';
+import { groupBy, phonesOf, type Sample, type Seen, type Story, time } from './story.js';
 
-type Sample = Seen<Json> & { schema: string };
-
-export const time = (iso: string) => Date.parse(iso);
-export const groupBy = <T>(items: T[], key: (t: T) => string) => {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
-};
 const dateOnly = (d: unknown) => (typeof d === 'string' ? d.slice(0, 10) : d);
 
 /** The webhooks the examples show about one subject, by history ("user" holds user and shareholder events). */
@@ -218,10 +210,6 @@ export function idProblems(story: Story, partnerSamples: Sample[], v2Story: Stor
  */
 export function crossApiProblems(partner: Story, v2Readings: Seen<Json>[]): string[] {
   const problems: string[] = [];
-  const phonesOf = (v: Json) => [
-    ...(v.phoneNumbers ?? []).map((p: Json) => p.phoneNumber),
-    ...(v.phoneNumber ? [v.phoneNumber] : []),
-  ];
   for (const { where, value: s } of v2Readings) {
     for (const v of partner.verifications) {
       if (

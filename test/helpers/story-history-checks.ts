@@ -5,8 +5,7 @@
 // open test/examples-story.test.ts, which runs these checks.
 import { isDeepStrictEqual } from 'node:util';
 import type { Json } from './openapi.js';
-import { groupBy, time } from './story-checks.js';
-import type { Story, UserSnapshot } from './story.js';
+import { groupBy, phonesOf, time, type Story, type UserSnapshot } from './story.js';
 
 // The documented transitions (partner document, "States and transitions";
 // revert rule 1 adds waitingForUserInput -> reverted).
@@ -186,10 +185,6 @@ const SUPPLIED = [
   'createdAt',
   'validTo',
 ];
-const phonesOf = (v: Json) =>
-  [
-    ...new Set([...(v.phoneNumbers ?? []).map((p: Json) => p.phoneNumber), ...(v.phoneNumber ? [v.phoneNumber] : [])]),
-  ].sort();
 
 export function verificationProblems(story: Story): string[] {
   const problems: string[] = [];

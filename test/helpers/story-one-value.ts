@@ -5,10 +5,7 @@
 // test/examples-story.test.ts runs them beside the other story checks.
 import { isDeepStrictEqual } from 'node:util';
 import { deref, operationsOf, type Json } from './openapi.js';
-import { groupBy } from './story-checks.js';
-import { exampleValues, type Seen, type Story } from './story.js';
-
-type Sample = Seen<Json> & { schema: string };
+import { exampleValues, groupBy, type Sample, type Seen, type Story } from './story.js';
 
 /** The local sandbox's own address: its `url` tokens are random (S9), not the service's shape. */
 const LOCAL_SANDBOX = 'http://127.0.0.1:4020';

@@ -4,7 +4,7 @@
 // record's payload, a list item). test/examples-story.test.ts checks that the
 // examples agree with one another.
 import { examplesOf } from './examples.js';
-import { deref, type Json } from './openapi.js';
+import { deref, loadBundle, type Json } from './openapi.js';
 
 export interface Seen<T> {
   where: string;
@@ -72,19 +72,24 @@ export interface Story {
   v2Readings: Seen<Json>[];
 }
 
-const VERIFICATION_STATUSES = new Set([
-  'created',
-  'started',
-  'waitingForUserInput',
-  'inReview',
-  'completed',
-  'declined',
-  'closed',
-  'expired',
-  'reverted',
-]);
+/** The partner statuses, as the partner document lists them: what tells a verification from other records. */
+const VERIFICATION_STATUSES = new Set<string>(loadBundle('partner').components.schemas.VerificationStatus.enum);
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A sample a renderer assembles from schema-level examples (`schema`: the component it stands in). */
+export type Sample = Seen<Json> & { schema: string };
+export const time = (iso: string) => Date.parse(iso);
+export const groupBy = <T>(items: T[], key: (t: T) => string) => {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+};
+/** The phone numbers a verification names, old field and new, sorted. */
+export const phonesOf = (v: Json): string[] =>
+  [
+    ...new Set([...(v.phoneNumbers ?? []).map((p: Json) => p.phoneNumber), ...(v.phoneNumber ? [v.phoneNumber] : [])]),
+  ].sort();
 const nameOf = (o: Json) => `${o.firstName} ${o.lastName}`;
 
 function userSnapshot(
@@ -209,8 +214,8 @@ function sampleOf(doc: Json, schema: Json): unknown {
  * each property's first example, as renderers such as Redoc assemble them.
  * Only properties with an example are kept; `schema` names the component.
  */
-export function schemaSamples(doc: Json): (Seen<Json> & { schema: string })[] {
-  const found: (Seen<Json> & { schema: string })[] = [];
+export function schemaSamples(doc: Json): Sample[] {
+  const found: Sample[] = [];
   const visit = (schema: Json, where: string, name: string) => {
     if (!isObject(schema) || schema.$ref) return;
     if (isObject(schema.properties)) {
