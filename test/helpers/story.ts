@@ -33,7 +33,7 @@ export interface UserSnapshot {
   deleted: boolean;
 }
 
-export interface VerificationSnapshot {
+interface VerificationSnapshot {
   where: string;
   id: string;
   at: string;
