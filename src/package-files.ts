@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Json } from './contract/json.js';
 
 // The same code runs from src/ (tests) and from generated/lib/src/ (the
 // installed package), so files of the package are found from its root.
@@ -19,13 +20,13 @@ function packageRoot(): string {
 let root: string | undefined;
 
 /** Reads a bundled OpenAPI document of the package. */
-export function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Record<string, any> {
+export function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Json {
   root ??= packageRoot();
   return JSON.parse(readFileSync(path.join(root, 'generated', 'openapi', `${api}.json`), 'utf8'));
 }
 
 /** Reads an Arazzo workflow file of the package, as JSON (generated/workflows/<name>.arazzo.json). */
-export function readBundledWorkflows(name: string): Record<string, any> {
+export function readBundledWorkflows(name: string): Json {
   root ??= packageRoot();
   return JSON.parse(readFileSync(path.join(root, 'generated', 'workflows', `${name}.arazzo.json`), 'utf8'));
 }

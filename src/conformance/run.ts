@@ -4,6 +4,7 @@
 // the contract and every departure becomes a violation in the report.
 import { writeFile } from 'node:fs/promises';
 import { readBundledDocument, readBundledWorkflows } from '../package-files.js';
+import type { Json } from '../contract/json.js';
 import type { Finding } from './assumptions.js';
 import { judgeAnswer, type RequestKind } from './checks.js';
 import { BudgetError, Target, type Exchange } from './http.js';
@@ -241,8 +242,8 @@ class Run {
    * success criterion is evaluated.
    */
   async workflow(
-    wf: Record<string, any>,
-    docs: Record<string, any>,
+    wf: Json,
+    docs: Record<string, Json>,
     seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
   ): Promise<Record<string, unknown>> {
     const inputs = inputsFor(wf, this.credential);
@@ -308,7 +309,7 @@ class Run {
     const keyFile = this.options.rotateKeyFile;
     if (!keyFile || this.options.api !== 'partner') return;
     const file = readBundledWorkflows('partner-sequences');
-    const wf = file.workflows.find((w: Record<string, any>) => w.workflowId === 'key-rotation');
+    const wf = file.workflows.find((w: Json) => w.workflowId === 'key-rotation');
     const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
     try {
       await this.workflow(wf, docs, async (call, e) => {

@@ -10,9 +10,8 @@ import type { SchemaCompiler } from './ajv-compiler.js';
 import { bodyLimitViolations } from './body-limits.js';
 import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
 import { escapePointerToken, resolveRef } from './json-pointer.js';
+import type { Json } from './json.js';
 import type { Violation } from './violation.js';
-
-type Doc = Record<string, any>;
 
 export type { Violation } from './violation.js';
 
@@ -74,7 +73,7 @@ function coerce(text: string, type: string | undefined): unknown {
   return text;
 }
 
-function schemaType(schema: any): string | undefined {
+function schemaType(schema: Json): string | undefined {
   return Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
 }
 
@@ -87,10 +86,10 @@ export class Contract {
 
   constructor(
     readonly api: string,
-    readonly doc: Doc,
+    readonly doc: Json,
     options: {
       errorSchema: string;
-      security: (op: Doc) => RouteSpec['security'];
+      security: (op: Json) => RouteSpec['security'];
       /** Validators keyed `${api}${pointer}`, used instead of compiling those schemas. */
       precompiled?: Record<string, ValidateFunction>;
       /** Compiles the schemas with no precompiled validator (ajvCompiler). */
@@ -101,7 +100,7 @@ export class Contract {
     this.compiler = options.compiler;
     this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
     this.routes = [];
-    for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
+    for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
       const item = resolveRef(doc, rawItem);
       for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
         if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method])));
@@ -131,11 +130,11 @@ export class Contract {
     return () => (validate ??= this.compile(pointer));
   }
 
-  private route(path: string, method: string, item: Doc, security: RouteSpec['security']): RouteSpec {
+  private route(path: string, method: string, item: Json, security: RouteSpec['security']): RouteSpec {
     const op = item[method];
     const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
     const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
-      .map((raw: any, i: number) => {
+      .map((raw: Json, i: number) => {
         const p = resolveRef(this.doc, raw);
         const schema = resolveRef(this.doc, p.schema);
         const array = schemaType(schema) === 'array';
@@ -162,7 +161,7 @@ export class Contract {
     // Object fields without declared properties keep whatever JSON they are given.
     const bodySchema = resolveRef(this.doc, bodyMedia?.schema);
     const freeFormFields = new Set(
-      Object.entries<any>(bodySchema?.properties ?? {})
+      Object.entries<Json>(bodySchema?.properties ?? {})
         .filter(
           ([, raw]) => schemaType(resolveRef(this.doc, raw)) === 'object' && !resolveRef(this.doc, raw).properties,
         )
@@ -172,7 +171,7 @@ export class Contract {
     // Only a sandbox that validates its answers (tests) compiles these.
     const responses = new Map<number, () => ValidateFunction>();
     const declaredWithoutBody = new Set<number>();
-    for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
+    for (const [status, raw] of Object.entries<Json>(op.responses ?? {})) {
       const media = resolveRef(this.doc, raw)?.content?.['application/json'];
       if (!media && /^\d{3}$/.test(status)) declaredWithoutBody.add(Number(status));
       if (!media || !/^\d{3}$/.test(status)) continue;
