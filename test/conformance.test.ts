@@ -7,7 +7,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../src/cli/index.js';
 import { judgeAnswer } from '../src/conformance/checks.js';
 import { Target } from '../src/conformance/http.js';
 import { loadApi } from '../src/conformance/operations.js';
@@ -15,6 +14,7 @@ import { WORKFLOWS_FILE, type ConformanceReport } from '../src/conformance/repor
 import { parseFaults, type FaultSpec } from '../src/sandbox/http/faults.js';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { cli as command } from './helpers/cli.js';
 
 const KEY = 'sbx_conformance_key_0123456789';
 const TOKEN = 'v2_conformance_token_0123456789';
@@ -30,16 +30,7 @@ async function seededSandbox(faults?: FaultSpec[], validateResponses = false): P
   return sandbox;
 }
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(
-    ['conformance', ...args],
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = (args: string[]) => command(['conformance', ...args]);
 
 const partnerArgs = (s: Sandbox, ...more: string[]) => [
   '--api',

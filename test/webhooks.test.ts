@@ -498,9 +498,24 @@ describe('parseWebhookEvent given anything', () => {
       })(),
     ],
     ['an object whose Symbol.toStringTag throws', throwing(Symbol.toStringTag as unknown as string)],
-    ...([null, undefined, 0, NaN, -1, 10n, true, Symbol('body'), () => text, [text], { text }] as unknown[]).map(
-      (b) => [`${typeof b} ${String(b)}`, b] as [string, unknown],
-    ),
+    ...(
+      [
+        null,
+        undefined,
+        0,
+        NaN,
+        -1,
+        10n,
+        true,
+        Symbol('body'),
+        () => text,
+        [],
+        [text],
+        {},
+        { text },
+        new String(text),
+      ] as unknown[]
+    ).map((b) => [`${typeof b} ${String(b)}`, b] as [string, unknown]),
   ];
   const signatures: [string, unknown][] = [
     ['a Proxy that throws on every trap', hostile],
