@@ -286,7 +286,7 @@ describe('webhooks verify', () => {
   it('says why a signature does not match', async () => {
     const wrongKey = await cli(['webhooks', 'verify', '--key', 'sbx_other', '--signature', signature, file]);
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.out).toContain('invalid: the signature does not match this body');
+    expect(wrongKey.out).toContain('invalid: X-SIGNATURE does not match the body');
     const upper = await cli(['webhooks', 'verify', '--key', key, '--signature', signature.toUpperCase(), file]);
     expect(upper.out).toContain('not 64 lowercase hexadecimal characters');
     const newline = path.join(dir, 'with-newline.json');

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { verifyCommand } from '../src/cli/webhooks-verify.js';
+import { verifyCommand } from '../src/cli/webhooks.js';
 import {
   parseWebhookEvent,
   signWebhookPayload,

@@ -7,8 +7,7 @@ import { readBundledDocument, readBundledWorkflows } from '../package-files.js';
 import type { Json } from '../contract/json.js';
 import type { Finding } from './assumptions.js';
 import { judgeAnswer, type RequestKind } from './checks.js';
-import { BudgetError, Target, type Exchange } from './http.js';
-import { preflight } from './preflight.js';
+import { BudgetError, preflight, Target, type Exchange } from './http.js';
 import { loadApi, type ApiModel, type ApiName, type OperationModel } from './operations.js';
 import { tally, type ConformanceReport } from './report.js';
 import { invalidRequests, sampleDrafts, validRequests, type Draft, type GenerationContext } from './requests.js';
@@ -164,10 +163,6 @@ class Run {
     return ids;
   }
 
-  context(knownIds: Record<string, string[]>, fixedBodies: Record<string, unknown>): GenerationContext {
-    return { doc: this.model.doc, knownIds, fixedBodies };
-  }
-
   /** Eligible operations this run can build requests for (PUT /partners only with the partner's own values). */
   callable(ctx: GenerationContext): OperationModel[] {
     return this.eligible().filter(
@@ -201,15 +196,20 @@ class Run {
     }
   }
 
+  /** The documented sequences (the partner API's only) and the documents their steps name. */
+  sequences(): { workflows: Json[]; docs: Record<string, Json> } {
+    const { workflows } = readBundledWorkflows('partner-sequences');
+    return { workflows, docs: { partner: this.model.doc, sandbox: readBundledDocument('sandbox') } };
+  }
+
   /** (a) The documented sequences, where the target allows them. */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
-    const file = readBundledWorkflows('partner-sequences');
-    const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
+    const { workflows, docs } = this.sequences();
     const skip = (workflowId: string, reason: string) =>
       this.report.workflows.push({ workflowId, status: 'skipped', reason });
     let sandboxControl: boolean | undefined;
-    for (const wf of file.workflows) {
+    for (const wf of workflows) {
       if (!this.options.allowWrites) {
         skip(wf.workflowId, 'writes; run with --allow-writes');
         continue;
@@ -308,9 +308,8 @@ class Run {
   async rotate(): Promise<void> {
     const keyFile = this.options.rotateKeyFile;
     if (!keyFile || this.options.api !== 'partner') return;
-    const file = readBundledWorkflows('partner-sequences');
-    const wf = file.workflows.find((w: Json) => w.workflowId === 'key-rotation');
-    const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
+    const { workflows, docs } = this.sequences();
+    const wf = workflows.find((w) => w.workflowId === 'key-rotation');
     try {
       await this.workflow(wf, docs, async (call, e) => {
         if (call.operationId === 'createAuthKey') await this.keepNewKey(keyFile, e);
@@ -360,7 +359,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const current = await run.partnerWebhookUrl();
       if (current) fixedBodies.updatePartner = { webhookUrl: current };
     }
-    const ctx = run.context(ids, fixedBodies);
+    const ctx: GenerationContext = { doc: run.model.doc, knownIds: ids, fixedBodies };
     run.say('checking that a missing or wrong credential gets the documented 401');
     await run.credentials(ctx);
     if (options.api === 'partner')

@@ -105,9 +105,14 @@ interface Verifiable {
 function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null): Verifiable | null {
   const expected = signatureBytes(signature);
   if (!expected || !keys) return null;
-  // Null for a body that is neither text nor bytes; a detached buffer or a hostile view throws.
-  const body = bodyView(rawBody);
-  return body === null ? null : { body, expected, keys };
+  try {
+    // Null for a body that is neither text nor bytes.
+    const body = bodyView(rawBody);
+    return body === null ? null : { body, expected, keys };
+  } catch {
+    // A detached ArrayBuffer, a hostile view: not a proof of origin.
+    return null;
+  }
 }
 
 /** Why the signature cannot be checked at all, before any HMAC; null when it can. */
@@ -129,7 +134,7 @@ function signedWithAnySync(crypto: NodeCrypto, given: Verifiable | null): boolea
     }
     return match;
   } catch {
-    // A detached ArrayBuffer, a hostile view: not a proof of origin.
+    // A body whose bytes cannot be read as the HMAC reads them: not a proof of origin.
     return false;
   }
 }
@@ -207,12 +212,7 @@ export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, aut
     'verifyWebhookSignature',
     'use await verifyWebhookSignatureAsync(…), which takes the same arguments and verifies with Web Crypto',
   );
-  try {
-    return signedWithAnySync(crypto, verifiable(rawBody, signature, authKeyList(authKey)));
-  } catch {
-    // A detached ArrayBuffer, a hostile view: not a proof of origin.
-    return false;
-  }
+  return signedWithAnySync(crypto, verifiable(rawBody, signature, authKeyList(authKey)));
 }
 
 /**
@@ -228,13 +228,7 @@ export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: 
     'signatureProblem',
     'in a fetch handler use await verifyWebhookRequest(request, authKey), whose WebhookSignatureError names the problem, on Web Crypto',
   );
-  let given: Verifiable | null = null;
-  try {
-    given = verifiable(rawBody, signature, keys);
-  } catch {
-    // A detached ArrayBuffer, a hostile view: not a proof of origin.
-  }
-  return signedWithAnySync(crypto, given) ? null : 'mismatch';
+  return signedWithAnySync(crypto, verifiable(rawBody, signature, keys)) ? null : 'mismatch';
 }
 
 /** `signatureProblem` on Web Crypto: what `verifyWebhookRequest` tells. */
