@@ -353,14 +353,6 @@ describe('parseWebhookEvent', () => {
     expect(examples.size).toBe(7);
   });
 
-  it.each([...examples.entries()])('parses the documented %s example to its type', (eventType, example) => {
-    const [raw, sig] = signed(example);
-    const event = parseWebhookEvent(raw, sig, key);
-    expect(event.eventType).toBe(eventType);
-    expect(event).toEqual(example);
-    expect(parseWebhookEvent(bytes(raw), sig, [key])).toEqual(example);
-  });
-
   it('refuses a bad signature with WebhookSignatureError, saying why', () => {
     const [raw, sig] = signed(examples.get('user.created'));
     const refusal = (s: unknown, k: string | string[] = key) => {

@@ -81,11 +81,11 @@ class Run {
     );
   }
 
-  authHeaders(kind: RequestKind | 'none', credential = this.credential): Record<string, string> {
+  authHeaders(kind: RequestKind): Record<string, string> {
     // The partner document asks for the JSON type on every call, those without a body too.
     const type: Record<string, string> = this.model.scheme === 'bearer' ? {} : { 'Content-Type': 'application/json' };
     if (kind === 'auth-missing') return type;
-    const value = kind === 'auth-wrong' ? `wrong_${credential.length}_conformance` : credential;
+    const value = kind === 'auth-wrong' ? `wrong_${this.credential.length}_conformance` : this.credential;
     return this.model.scheme === 'bearer' ? { Authorization: `Bearer ${value}` } : { 'X-Auth-Key': value, ...type };
   }
 
@@ -97,7 +97,6 @@ class Run {
     headers = this.authHeaders(kind),
   ): Promise<Exchange> {
     const e = await this.target.send(op.method, draft.target, headers, draft.body);
-    this.report.requests = this.target.sent;
     const row = tally(this.report, op.operationId, operationName(op));
     if (kind === 'valid' || kind === 'discovery') row.valid += 1;
     else if (kind === 'invalid') row.invalid += 1;
@@ -245,10 +244,11 @@ class Run {
     wf: Json,
     docs: Record<string, Json>,
     seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<void> {
     const inputs = inputsFor(wf, this.credential);
+    // The credential the run began with: a rotation inside the workflow replaces this.credential.
     const credential = this.credential;
-    const { outcomes, outputs } = await runWorkflow(wf, inputs, docs, async (call) => {
+    const outcomes = await runWorkflow(wf, inputs, docs, async (call) => {
       const op =
         call.source === this.options.api
           ? this.model.operations.find((o) => o.operationId === call.operationId)
@@ -258,9 +258,7 @@ class Run {
           call,
           await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers),
         );
-      const e = await this.target.send(call.method, call.target, call.headers, call.body);
-      this.report.requests = this.target.sent;
-      return seen(call, e);
+      return seen(call, await this.target.send(call.method, call.target, call.headers, call.body));
     });
     const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
     const last = outcomes.at(-1);
@@ -284,12 +282,10 @@ class Run {
         inputs: shown,
       });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed', inputs: shown });
-    return outputs;
   }
 
   async probeSandboxControl(): Promise<boolean> {
     const e = await this.target.send('GET', '/_sandbox/clock', {});
-    this.report.requests = this.target.sent;
     return e.status === 200 && typeof e.received === 'object';
   }
 

@@ -4,7 +4,7 @@
 // query and answer a wider list; the sandbox refuses it, naming the parameter
 // and the form it expects (S15), so the mistake shows before
 // production.
-import type { Violation } from './violation.js';
+import type { Violation } from './routes.js';
 
 /** How one declared query parameter is written (OpenAPI `style: form`). */
 export interface QueryForm {

@@ -11,9 +11,17 @@ import { bodyLimitViolations } from './body-limits.js';
 import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
 import { escapePointerToken, resolveRef } from './json-pointer.js';
 import type { Json } from './json.js';
-import type { Violation } from './violation.js';
 
-export type { Violation } from './violation.js';
+/**
+ * One offending input: where it is, which rule it broke, the rule's
+ * parameters; the shape every check of a request reports in (the rules of
+ * body-limits.ts and query-strictness.ts too).
+ */
+export interface Violation {
+  field: string;
+  reasonCode: string;
+  params: Record<string, unknown>;
+}
 
 export interface ParsedRequest {
   params: Record<string, unknown>;
