@@ -3,7 +3,6 @@
 // reported, naming the operation; and the run stays inside its bounds.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { WORKFLOWS_FILE, type ConformanceReport } from '../src/conformance/repor
 import { parseFaults, type FaultSpec } from '../src/sandbox/http/faults.js';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { freePort } from '../scripts/lib/prism.mjs';
 import { cli as command } from './helpers/cli.js';
 
 const KEY = 'sbx_conformance_key_0123456789';
@@ -32,28 +32,14 @@ async function seededSandbox(faults?: FaultSpec[], validateResponses = false): P
 
 const cli = (args: string[]) => command(['conformance', ...args]);
 
-const partnerArgs = (s: Sandbox, ...more: string[]) => [
-  '--api',
-  'partner',
-  '--base-url',
-  s.url,
-  '--auth-key',
-  KEY,
-  '--rate',
-  '0',
-  ...more,
+/** The options of a run against `s` with the credential of `api`, no rate limit, and `more`. */
+const argsFor = (api: 'partner' | 'v2', s: Sandbox, ...more: string[]) => [
+  ...['--api', api, '--base-url', s.url],
+  ...(api === 'partner' ? ['--auth-key', KEY] : ['--access-token', TOKEN]),
+  ...['--rate', '0', ...more],
 ];
-const v2Args = (s: Sandbox, ...more: string[]) => [
-  '--api',
-  'v2',
-  '--base-url',
-  s.url,
-  '--access-token',
-  TOKEN,
-  '--rate',
-  '0',
-  ...more,
-];
+const partnerArgs = (s: Sandbox, ...more: string[]) => argsFor('partner', s, ...more);
+const v2Args = (s: Sandbox, ...more: string[]) => argsFor('v2', s, ...more);
 
 async function jsonRun(args: string[]): Promise<{ code: number; report: ConformanceReport; out: string }> {
   const r = await cli([...args, '--json']);
@@ -347,18 +333,7 @@ describe('bounds and arguments', () => {
 
   it('--rate spaces the requests out', async () => {
     const started = Date.now();
-    const { report } = await jsonRun([
-      '--api',
-      'v2',
-      '--base-url',
-      sandbox.url,
-      '--access-token',
-      TOKEN,
-      '--rate',
-      '40',
-      '--max-requests',
-      '21',
-    ]);
+    const { report } = await jsonRun(v2Args(sandbox, '--rate', '40', '--max-requests', '21'));
     expect(report.requests).toBe(21);
     // 21 requests at 40/s: at least 20 intervals of 25 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
@@ -396,12 +371,7 @@ describe('bounds and arguments', () => {
   });
 
   it('an unreachable target exits 2', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as { port: number }).port;
-        probe.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const r = await cli(['--api', 'partner', '--base-url', `http://127.0.0.1:${port}`, '--auth-key', KEY]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);

@@ -44,7 +44,7 @@ Options:
 Exit status: 0 when every event was answered 200, 1 when any would be
 retried, 2 on bad arguments or when the receiver cannot be reached.`;
 
-export async function sendCommand(argv: string[], out: (line: string) => void): Promise<number> {
+async function sendCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values } = parseOptions('webhooks send', argv, {
     url: { type: 'string' },
     key: { type: 'string' },
@@ -264,7 +264,7 @@ Options:
 Exit status: 0 when every case holds, 1 when any fails, 2 on bad arguments or
 when URL cannot be reached.`;
 
-export async function checkCommand(argv: string[], out: (line: string) => void): Promise<number> {
+async function checkCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseOptions(
     'webhooks check',
     argv,
