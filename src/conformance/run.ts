@@ -246,7 +246,7 @@ class Run {
     seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
   ): Promise<void> {
     const inputs = inputsFor(wf, this.credential);
-    // The credential the run began with: a rotation inside the workflow replaces this.credential.
+    // The credential this workflow began with: a rotation inside it replaces this.credential.
     const credential = this.credential;
     const outcomes = await runWorkflow(wf, inputs, docs, async (call) => {
       const op =
