@@ -31,12 +31,6 @@ describe('help and version', () => {
       for (const flag of ['--help', '-h']) expect(await cli([...words, flag])).toEqual(byHelp);
     });
   }
-
-  it('the top-level usage lists help and --version', async () => {
-    const { out } = await cli(['--help']);
-    expect(out).toMatch(/help \[command\]/);
-    expect(out).toMatch(/--version/);
-  });
 });
 
 describe('mistakes: one line naming it, pointing at --help', () => {

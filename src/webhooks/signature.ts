@@ -105,14 +105,9 @@ interface Verifiable {
 function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null): Verifiable | null {
   const expected = signatureBytes(signature);
   if (!expected || !keys) return null;
-  try {
-    // Null for a body that is neither text nor bytes.
-    const body = bodyView(rawBody);
-    return body === null ? null : { body, expected, keys };
-  } catch {
-    // A detached ArrayBuffer, a hostile view: not a proof of origin.
-    return null;
-  }
+  // Null for a body that is neither text nor bytes; a detached buffer or a hostile view throws.
+  const body = bodyView(rawBody);
+  return body === null ? null : { body, expected, keys };
 }
 
 /** Why the signature cannot be checked at all, before any HMAC; null when it can. */
@@ -122,9 +117,10 @@ function formProblem(signature: unknown, keys: string[] | null): SignatureProble
   return keys ? null : 'no-key';
 }
 
-/** Whether any key signs the body as expected, every key tried, on node:crypto; false on any error of the arguments. */
-function signedWithAnySync(crypto: NodeCrypto, given: Verifiable | null): boolean {
+/** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on node:crypto; false on any error of the arguments. */
+function signedWithAnySync(crypto: NodeCrypto, rawBody: unknown, signature: unknown, keys: string[] | null): boolean {
   try {
+    const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
     let match = false;
     // Every key is tried, so the time taken does not tell which one matched.
@@ -134,7 +130,7 @@ function signedWithAnySync(crypto: NodeCrypto, given: Verifiable | null): boolea
     }
     return match;
   } catch {
-    // A body whose bytes cannot be read as the HMAC reads them: not a proof of origin.
+    // A detached ArrayBuffer, a hostile view: not a proof of origin.
     return false;
   }
 }
@@ -212,7 +208,7 @@ export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, aut
     'verifyWebhookSignature',
     'use await verifyWebhookSignatureAsync(…), which takes the same arguments and verifies with Web Crypto',
   );
-  return signedWithAnySync(crypto, verifiable(rawBody, signature, authKeyList(authKey)));
+  return signedWithAnySync(crypto, rawBody, signature, authKeyList(authKey));
 }
 
 /**
@@ -228,7 +224,7 @@ export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: 
     'signatureProblem',
     'in a fetch handler use await verifyWebhookRequest(request, authKey), whose WebhookSignatureError names the problem, on Web Crypto',
   );
-  return signedWithAnySync(crypto, verifiable(rawBody, signature, keys)) ? null : 'mismatch';
+  return signedWithAnySync(crypto, rawBody, signature, keys) ? null : 'mismatch';
 }
 
 /** `signatureProblem` on Web Crypto: what `verifyWebhookRequest` tells. */
