@@ -111,8 +111,7 @@ function filteredField(
   return field === undefined ? undefined : direct(field);
 }
 
-/** A documented filter (`status=…` keeps only those statuses) or page size the answer ignored. */
-/** What the answer broke, each with which filter and where. */
+/** Each documented filter (`status=…` keeps only those statuses) or page size the answer ignored, and where. */
 function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, received: unknown): string[] {
   const list = listItems(op, doc, received);
   if (!list) return [];
