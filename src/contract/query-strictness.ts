@@ -26,12 +26,12 @@ function violation(field: string, reasonCode: string, message: string, extra: Re
   return { field, reasonCode, params: { ...extra, message } };
 }
 
+const NONE: Set<string> = new Set();
+
 /**
  * Violations of the query's serialisation, and the declared names they
  * concern (their values are then not checked again).
  */
-const NONE: Set<string> = new Set();
-
 export function queryFormViolations(
   query: URLSearchParams,
   forms: QueryForm[],
