@@ -5,7 +5,7 @@
 // command line (in process) against the same receivers served on loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { checkWebhookReceiver, type WebhookCheckReport, type WebhookHandler } from '../src/webhooks/check.js';
 import {
@@ -225,7 +225,7 @@ describe('checkWebhookReceiver with a fetch handler', () => {
 });
 
 /** Serves a fetch handler on loopback, as a partner's receiver would run. */
-async function serve(handler: WebhookHandler): Promise<{ url: string; server: Server; received: () => number }> {
+async function serve(handler: WebhookHandler): Promise<{ url: string; received: () => number }> {
   let count = 0;
   const server = createServer(async (req, res) => {
     count += 1;
@@ -239,18 +239,18 @@ async function serve(handler: WebhookHandler): Promise<{ url: string; server: Se
     const response = await handler(request);
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, server, received: () => count };
+  return { url: await listening(server), received: () => count };
 }
 
-const servers: Server[] = [];
-afterAll(async () => {
-  for (const server of servers) {
+/** `server` listening on loopback until the test ends: its address. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-  }
-});
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+}
 
 describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () => {
   it('exits 0 with a ✓ per case for a receiver that does what the service needs', async () => {
@@ -339,9 +339,7 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
         pump();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers.push(server);
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const url = await listening(server);
     const { out } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--timeout', '30', '--json']);
     const report = JSON.parse(out) as WebhookCheckReport;
     // Every signed event answered 200 in time (the forged ones too: this receiver checks no signature).
