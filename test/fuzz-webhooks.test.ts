@@ -426,21 +426,6 @@ describe('fuzzing webhook signatures and parsing', () => {
     console.log(`[fuzz] tampered signatures by kind: ${JSON.stringify(how)}`);
   });
 
-  it('a body that is not a string or bytes is refused with WebhookPayloadError, never a TypeError', () => {
-    fc.assert(
-      fc.property(
-        base,
-        fc.constantFrom<unknown>(undefined, null, 0, {}, [], [1, 2], new String('{}'), Symbol('body'), () => 1, 10n),
-        (s, raw) => {
-          expect(verifyWebhookSignature(raw as string, s.signature, KEY)).toBe(false);
-          expect(outcome(() => parseWebhookEvent(raw as string, s.signature, KEY))).toBe('payload');
-          count('odd body type refused');
-        },
-      ),
-      { numRuns: 200, seed: SEED },
-    );
-  });
-
   it('a correctly signed body that breaks the schema is refused with WebhookPayloadError; one that keeps it is accepted', () => {
     const schemaOf = new Map<string, Json>(
       examples.map(([eventType]) => [
