@@ -153,6 +153,14 @@ function fingerprintOf(doc, node, seen, depth) {
   return JSON.stringify(plain(node, depth));
 }
 
+// How a view keeps the keywords whose every occurrence applies (allOf merges them):
+// lists of subschemas, names mapped to lists of subschemas, flags set by any.
+const LISTS = words('propertyNames contains not conditionals alternatives');
+const LIST_MAPS = words('properties patternProperties dependentSchemas');
+const FLAGS = words('uniqueItems readOnly writeOnly deprecated');
+// `false` (accepts nothing) or a subschema; undefined when anything goes.
+const CLOSABLE = words('additionalProperties unevaluatedProperties items');
+
 // A view's fields are read and written by name (`view[k]`) as often as by
 // property, so a view is typed as the record it is used as.
 /** @returns {Record<string, any>} */
@@ -163,28 +171,16 @@ const emptyView = () => ({
   format: undefined,
   patterns: new Set(),
   multipleOf: undefined,
-  uniqueItems: false,
-  properties: new Map(),
   required: new Set(),
-  additionalProperties: undefined,
-  unevaluatedProperties: undefined,
-  patternProperties: new Map(),
-  propertyNames: [],
   dependentRequired: new Map(),
-  dependentSchemas: new Map(),
-  items: undefined,
   prefixItems: [],
-  contains: [],
-  not: [],
-  conditionals: [],
-  alternatives: [],
-  readOnly: false,
-  writeOnly: false,
-  deprecated: false,
   deprecatedUse: false,
   default: undefined,
   unknown: new Map(),
   ref: null,
+  ...Object.fromEntries(LISTS.map((k) => [k, []])),
+  ...Object.fromEntries(LIST_MAPS.map((k) => [k, new Map()])),
+  ...Object.fromEntries(FLAGS.map((k) => [k, false])),
 });
 
 /** @type {(a: Set<unknown> | null, b: Set<unknown> | null) => Set<unknown> | null} */
@@ -216,26 +212,17 @@ function merge(view, other) {
   for (const p of other.patterns) view.patterns.add(p);
   if (other.multipleOf !== undefined)
     view.multipleOf = view.multipleOf === undefined ? other.multipleOf : view.multipleOf * other.multipleOf;
-  view.uniqueItems ||= other.uniqueItems;
-  for (const [name, subs] of other.properties)
-    view.properties.set(name, [...(view.properties.get(name) ?? []), ...subs]);
   for (const r of other.required) view.required.add(r);
-  for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
-    if (other[k] === false || view[k] === undefined) view[k] = other[k];
-  }
-  for (const [k, subs] of other.patternProperties)
-    view.patternProperties.set(k, [...(view.patternProperties.get(k) ?? []), ...subs]);
+  for (const k of CLOSABLE) if (other[k] === false || view[k] === undefined) view[k] = other[k];
   for (const [k, names] of other.dependentRequired)
     view.dependentRequired.set(k, new Set([...(view.dependentRequired.get(k) ?? []), ...names]));
-  for (const [k, subs] of other.dependentSchemas)
-    view.dependentSchemas.set(k, [...(view.dependentSchemas.get(k) ?? []), ...subs]);
   other.prefixItems.forEach((/** @type {Json[]} */ subs, /** @type {number} */ i) => {
     view.prefixItems[i] = [...(view.prefixItems[i] ?? []), ...subs];
   });
-  for (const k of ['propertyNames', 'contains', 'not', 'conditionals', 'alternatives']) view[k].push(...other[k]);
-  view.readOnly ||= other.readOnly;
-  view.writeOnly ||= other.writeOnly;
-  view.deprecated ||= other.deprecated;
+  for (const k of LISTS) view[k].push(...other[k]);
+  for (const k of LIST_MAPS)
+    for (const [name, subs] of other[k]) view[k].set(name, [...(view[k].get(name) ?? []), ...subs]);
+  for (const k of FLAGS) view[k] ||= other[k];
   view.default ??= other.default;
   for (const [k, v] of other.unknown) view.unknown.set(k, view.unknown.has(k) ? `${view.unknown.get(k)}&${v}` : v);
 }
@@ -287,7 +274,7 @@ export function flatten(doc, rawNode, depth = 0) {
   view.uniqueItems = s.uniqueItems === true;
   for (const [name, sub] of Object.entries(s.properties ?? {})) view.properties.set(name, [sub]);
   for (const r of s.required ?? []) view.required.add(r);
-  for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
+  for (const k of CLOSABLE) {
     const v = s[k];
     view[k] =
       v === false || acceptsNothing(v)
