@@ -1,8 +1,8 @@
 // The breaking-change gate's structural diff (scripts/lib/contract-diff.mjs):
-// the wording of each kind of change on mutated copies of a bundle's snapshot
-// (test/fixtures/bundles/, so the contract's own changes never collide) (or,
-// for request bodies and webhooks, a small synthetic document), and one
-// change named at every place it reaches. The verdicts on the whole corpus of
+// the wording of each kind of change on mutated copies of the bundles'
+// snapshot (test/fixtures/bundles/, so the contract's own changes never
+// collide; v2 for parameters and answers, partner for request bodies and
+// webhooks), and one change named at every place it reaches. The verdicts on the whole corpus of
 // mutations are in test/diff-corpus.test.ts; the commands `npm run diff` and
 // `npm run changelog` in test/diff-cli.test.ts. Edits are written as in
 // test/fixtures/diff-mutations.ts.
@@ -31,10 +31,11 @@ function mutated(base: Json, ...edits: Edit[]): Result {
 
 const GET = 'GET /v2/verifications/{id}';
 const LIST = 'GET /v2/verifications/';
-const POST = 'POST /orders';
-const HOOK = 'webhook order.created';
-const DATA = 'S/OrderEvent/properties/data';
-const ORDER = 'S/OrderCreate/properties';
+const POST = 'POST /verifications';
+const HOOK = 'webhook verification.created';
+const DELETED = 'webhook user.deleted';
+const EVENT = 'S/VerificationCreatedEvent';
+const CREATE = 'S/VerificationCreate/properties';
 const PHONE = 'S/Verification/properties/phoneNo';
 const COUNT = 'S/VerificationList/properties/count';
 const EXTERNAL_ID = { $ref: '#/components/parameters/ExternalIdFilter' };
@@ -47,81 +48,9 @@ const NO_FIRST_NAME = all(
 );
 const NO_REVIEW = drop('S/VerificationStatus/enum', 'REVIEW');
 const CANCELLED = push('S/VerificationStatus/enum', 'CANCELLED');
-const COUNTRY = all(set(`${ORDER}/country`, { type: 'string' }), push('S/OrderCreate/required', 'country'));
-const NO_TOTAL = all(del(`${DATA}/properties/total`), set(`${DATA}/required`, ['orderId']));
-const NOTE = all(set(`${DATA}/properties/note`, { type: 'string' }), push(`${DATA}/required`, 'note'));
-
-// A small document with a request body, a response and a webhook: v2 has no
-// request bodies and no webhooks.
-const synthetic: Json = {
-  openapi: '3.1.0',
-  info: { title: 'synthetic', version: '1.0.0' },
-  paths: {
-    '/orders': {
-      post: {
-        operationId: 'createOrder',
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderCreate' } } },
-        },
-        responses: {
-          '201': {
-            description: 'created',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } },
-          },
-        },
-      },
-    },
-  },
-  webhooks: {
-    'order.created': {
-      post: {
-        operationId: 'orderCreated',
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderEvent' } } },
-        },
-        responses: { '200': { description: 'received' } },
-      },
-    },
-  },
-  components: {
-    schemas: {
-      OrderCreate: {
-        type: 'object',
-        required: ['sku'],
-        properties: {
-          sku: { type: 'string', maxLength: 20 },
-          kind: { type: 'string', enum: ['a', 'b', 'c'] },
-          lines: {
-            type: 'array',
-            maxItems: 5,
-            items: { type: 'object', properties: { qty: { type: 'integer', minimum: 1, maximum: 10 } } },
-          },
-        },
-      },
-      Order: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, sku: { type: 'string' } } },
-      OrderEvent: {
-        type: 'object',
-        required: ['eventId', 'data'],
-        properties: {
-          eventId: { type: 'string' },
-          data: {
-            type: 'object',
-            required: ['orderId', 'total'],
-            properties: {
-              orderId: { type: 'string' },
-              total: { type: 'integer' },
-              currency: { type: 'string', enum: ['EUR', 'USD'] },
-            },
-          },
-        },
-      },
-    },
-  },
-};
-const withGet = structuredClone(synthetic);
-set('[/orders]/get', { responses: { '200': { description: 'ok' } } })(withGet);
+const COUNTRY = all(set(`${CREATE}/country`, { type: 'string' }), push('S/VerificationCreate/required', 'country'));
+const NOTE = all(set(`${EVENT}/properties/note`, { type: 'string' }), push(`${EVENT}/required`, 'note'));
+const ACCOUNT = set('S/UserDeletedEvent/properties/dataType', { type: 'string', enum: ['user', 'account'] });
 
 // Each row: where a change is reported, its kind and a part of its detail, and the edit that makes it.
 type Row = [location: string, kind: string, detail: string | RegExp, edit: Edit];
@@ -161,31 +90,28 @@ const BREAKING: [base: string, doc: Json, rows: Row[]][] = [
     ],
   ],
   [
-    'a synthetic document with a request body and a webhook',
-    synthetic,
+    'partner',
+    partner,
     [
       [POST, 'field-added-required', 'request body: field country added (required)', COUNTRY],
-      [POST, 'field-became-required', 'field kind became required', push('S/OrderCreate/required', 'kind')],
-      [POST, 'bound-narrowed', 'field sku: maxLength 20 → 10', set(`${ORDER}/sku/maxLength`, 10)],
-      [POST, 'bound-narrowed', 'field lines: maxItems 5 → 2', set(`${ORDER}/lines/maxItems`, 2)],
+      [POST, 'field-became-required', 'field reason became required', push('S/VerificationCreate/required', 'reason')],
+      [POST, 'bound-narrowed', 'field reason: maxLength 200 → 10', set(`${CREATE}/reason/maxLength`, 10)],
+      [POST, 'bound-narrowed', 'field phoneNumbers: maxItems none → 2', set(`${CREATE}/phoneNumbers/maxItems`, 2)],
       [
-        POST,
+        'POST /users/external-users',
         'bound-narrowed',
-        'field lines[].qty: maximum 10 → 5',
-        set(`${ORDER}/lines/items/properties/qty/maximum`, 5),
+        'field externalUsers[].phoneNumber: maxLength none → 5',
+        set('S/ExternalUsersCreate/properties/externalUsers/items/properties/phoneNumber/maxLength', 5),
       ],
       // D1: a removed request-body field is breaking, which redocly diff rated a patch.
-      [POST, 'field-removed', 'request body: field kind removed', del(`${ORDER}/kind`)],
+      [POST, 'field-removed', 'request body: field author removed', del(`${CREATE}/author`)],
       // Webhook payloads count as output.
-      [HOOK, 'field-removed', 'payload: field data.total removed', NO_TOTAL],
-      [HOOK, 'enum-values-added', 'data.currency', push(`${DATA}/properties/currency/enum`, 'GBP')],
-      [HOOK, 'webhook-removed', 'webhook removed', del('webhooks/order.created')],
+      [DELETED, 'field-removed', 'payload: field data.firstName removed', del('S/UserEventData/properties/firstName')],
+      [DELETED, 'enum-values-added', 'payload: field dataType: enum values added: "account"', ACCOUNT],
+      [DELETED, 'webhook-removed', 'webhook removed', del('webhooks/user.deleted')],
+      // A path that keeps its other operations.
+      ['PUT /partners', 'operation-removed', 'operation removed', del('[PUT /partners]')],
     ],
-  ],
-  [
-    'a synthetic document with two operations on a path',
-    withGet,
-    [[POST, 'operation-removed', 'operation removed', del('[POST /orders]')]],
   ],
 ];
 // Changes that pass: nothing breaking or to review.
@@ -205,12 +131,17 @@ const NON_BREAKING: [base: string, doc: Json, rows: Row[]][] = [
     ],
   ],
   [
-    'a synthetic document with a request body and a webhook',
-    synthetic,
+    'partner',
+    partner,
     [
-      [POST, 'enum-values-added', 'field kind', push(`${ORDER}/kind/enum`, 'd')],
-      [POST, 'field-added', 'note added (optional)', set(`${ORDER}/note`, { type: 'string' })],
-      [HOOK, 'field-added', 'payload: field data.note added (required)', NOTE],
+      [
+        'GET /verifications',
+        'enum-values-added',
+        'query parameter datetimeField',
+        push('P/DatetimeField/schema/enum', 'deletedAt'),
+      ],
+      [POST, 'field-added', 'request body: field note added (optional)', set(`${CREATE}/note`, { type: 'string' })],
+      [HOOK, 'field-added', 'payload: field note added (required)', NOTE],
     ],
   ],
 ];
@@ -321,14 +252,14 @@ describe('deprecations pass the gate as a verdict of their own, to tell partners
         about: 'operation deprecated (List verifications)',
       },
     ]);
-    expect(detailsOf(synthetic, set('[webhook order.created]/deprecated', true))).toEqual([
-      'webhook deprecated (orderCreated)',
+    expect(detailsOf(partner, set('[webhook user.deleted]/deprecated', true))).toEqual([
+      'webhook deprecated (User deleted)',
     ]);
     expect(detailsOf(v2, set('P/PageSize/deprecated', true))).toEqual(['query parameter pageSize deprecated']);
-    const withHeader = structuredClone(synthetic);
-    set('[POST /orders]/responses/201/headers', { 'X-Trace': { schema: { type: 'string' } } })(withHeader);
-    expect(detailsOf(withHeader, set('[POST /orders]/responses/201/headers/X-Trace/deprecated', true))).toEqual([
-      'response 201: header X-Trace deprecated',
+    const withHeader = structuredClone(partner);
+    set('[GET /partners]/responses/200/headers', { 'X-Trace': { schema: { type: 'string' } } })(withHeader);
+    expect(detailsOf(withHeader, set('[GET /partners]/responses/200/headers/X-Trace/deprecated', true))).toEqual([
+      'response 200: header X-Trace deprecated',
     ]);
   });
 
@@ -342,13 +273,13 @@ describe('deprecations pass the gate as a verdict of their own, to tell partners
         detail: 'response 200: field phoneNumber no longer deprecated',
       }),
     );
-    const both = mutated(synthetic, merge(`${ORDER}/sku`, { deprecated: true, maxLength: 10 }));
-    expect(both.deprecated.map((c) => c.detail)).toEqual(['request body: field sku deprecated']);
+    const both = mutated(partner, merge(`${CREATE}/reason`, { deprecated: true, maxLength: 10 }));
+    expect(both.deprecated.map((c) => c.detail)).toEqual(['request body: field reason deprecated']);
     expect(both.breaking).toContainEqual(
       expect.objectContaining({
         location: POST,
         kind: 'bound-narrowed',
-        detail: 'request body: field sku: maxLength 20 → 10',
+        detail: 'request body: field reason: maxLength 200 → 10',
       }),
     );
   });
