@@ -344,13 +344,4 @@ describe('npm run changelog', () => {
     expect(text.startsWith(header)).toBe(true);
     expect(header).toMatch(/<!-- notes -->.*<!-- \/notes -->/s);
   });
-
-  it('CHANGELOG.md has the first release, 0.1.0, with the v2 operations', () => {
-    const text = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
-    expect(text.startsWith('# Changelog')).toBe(true);
-    const first = text.slice(text.lastIndexOf('\n## '));
-    expect(first).toMatch(/^\n## 0\.1\.0 \(\d{4}-\d{2}-\d{2}\)$/m);
-    expect(first).toContain('### v2: Verification API v2');
-    expect(first).toContain('- `GET /v2/verifications/`: List verifications');
-  });
 });
