@@ -67,6 +67,11 @@ export { deref, forgetFingerprints, isAnnotation };
  * @typedef {(kind: string, text: string, name?: string) => void} Judge
  * @typedef {(bn: Json, hn: Json, f: string, d?: Direction) => void} Deeper
  * @typedef {(was: Json, now: Json, f: string, what: string) => void} Added
+ * What the comparison of one pair of schemas hands its parts:
+ * @typedef {{
+ *   b: View, h: View, baseNode: Json, headNode: Json, field: string, isInput: boolean,
+ *   say: Say, narrowed: Judge, widened: Judge, sub: (n: string) => string, deeper: Deeper, added: Added,
+ * }} Scope
  */
 
 // format → the formats that accept every value it accepts, and more.
@@ -255,7 +260,8 @@ export function compareSchema(
       say('review', 'keyword-changed', `${k} ${b.unknown.get(k) ?? 'none'} → ${h.unknown.get(k) ?? 'none'}`);
   }
 
-  compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput });
+  const scope = { b, h, baseNode, headNode, field, isInput, say, narrowed, widened, sub, deeper, added };
+  compareObjects(scope);
 
   // Arrays.
   if (b.items === false || h.items === false) {
@@ -279,13 +285,13 @@ export function compareSchema(
   else if (b.contains.length) deeper(merged(b.contains), merged(h.contains), `${field}[contains]`);
 
   // not: its schema is compared the other way round.
-  pairUp(ctx, b.not, h.not, (/** @type {Json} */ x) => x, {
+  pairUp(ctx, b.not, h.not, [byContent((x) => x)], {
     removed: () => widened('not-removed', 'a `not` constraint removed'),
     added: () => narrowed('not-added', 'a `not` constraint added'),
     changed: (x, y) => deeper(x, y, field ? `${field}[not]` : '[not]', flip),
   });
   // if/then/else: matched by their condition.
-  pairUp(ctx, b.conditionals, h.conditionals, (/** @type {Json} */ c) => c.if ?? {}, {
+  pairUp(ctx, b.conditionals, h.conditionals, [byContent((c) => c.if ?? {})], {
     removed: () => widened('condition-removed', 'an if/then/else condition removed'),
     added: () => narrowed('condition-added', 'an if/then/else condition added'),
     changed: (x, y, sameIf) => {
@@ -294,7 +300,7 @@ export function compareSchema(
       deeper(x.else ?? {}, y.else ?? {}, field ? `${field}[else]` : '[else]');
     },
   });
-  compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field });
+  compareAlternatives(ctx, scope);
 }
 
 /**
@@ -320,12 +326,7 @@ function reportDeprecation(ctx, b, h, { where, field, about, relative }) {
   ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
 }
 
-/**
- * @param {{
- *   b: View, h: View, say: Say, narrowed: Judge, widened: Judge, sub: (n: string) => string,
- *   deeper: Deeper, added: Added, isInput: boolean,
- * }} scope
- */
+/** @param {Scope} scope */
 function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput }) {
   for (const [name] of b.properties) {
     if (!h.properties.has(name)) say('breaking', 'field-removed', 'removed', name);
@@ -388,33 +389,32 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
 }
 
 /**
- * Pairs two lists of schemas by content, then one left on each side; reports the rest.
+ * Pairs two lists of schemas: by each key in turn (the same, and not null),
+ * then the one left on each side, if so; reports the rest.
  * @param {Context} ctx
  * @param {Json[]} bs
  * @param {Json[]} hs
- * @param {(x: Json) => Json} keyOf
- * @param {{ removed: (x: Json) => void, added: (x: Json) => void, changed: (x: Json, y: Json, sameKey: boolean) => void }} on
+ * @param {((doc: Json, x: Json) => string | null)[]} keys
+ * @param {{ removed: (x: Json, i: number) => void, added: (x: Json, j: number) => void, changed: (x: Json, y: Json, byKey: boolean) => void }} on
  */
-function pairUp(ctx, bs, hs, keyOf, on) {
-  const bf = bs.map((x) => fingerprint(ctx.base, keyOf(x)));
-  const hf = hs.map((x) => fingerprint(ctx.head, keyOf(x)));
-  const hUsed = new Set();
-  /** @type {number[]} */
-  const bLeft = [];
-  bs.forEach((x, i) => {
-    const j = hf.findIndex((f, k) => !hUsed.has(k) && f === bf[i]);
-    if (j < 0) {
-      bLeft.push(i);
-      return;
+function pairUp(ctx, bs, hs, keys, on) {
+  const [bLeft, hLeft] = [new Set(bs.keys()), new Set(hs.keys())];
+  for (const key of keys) {
+    for (const i of [...bLeft]) {
+      const k = key(ctx.base, bs[i]);
+      const j = k === null || k === undefined ? undefined : [...hLeft].find((j2) => key(ctx.head, hs[j2]) === k);
+      if (j === undefined) continue;
+      bLeft.delete(i);
+      hLeft.delete(j);
+      on.changed(bs[i], hs[j], true);
     }
-    hUsed.add(j);
-    on.changed(x, hs[j], true);
-  });
-  const hLeft = hs.map((_, j) => j).filter((j) => !hUsed.has(j));
-  if (bLeft.length === 1 && hLeft.length === 1) return on.changed(bs[bLeft[0]], hs[hLeft[0]], false);
-  for (const i of bLeft) on.removed(bs[i]);
-  for (const j of hLeft) on.added(hs[j]);
+  }
+  if (bLeft.size === 1 && hLeft.size === 1) return on.changed(bs[[...bLeft][0]], hs[[...hLeft][0]], false);
+  for (const i of bLeft) on.removed(bs[i], i);
+  for (const j of hLeft) on.added(hs[j], j);
 }
+/** @type {(keyOf: (x: Json) => Json) => (doc: Json, x: Json) => string} */
+const byContent = (keyOf) => (doc, x) => fingerprint(doc, keyOf(x));
 
 /** @type {(doc: Json, node: Json, property: string | undefined) => string | null} */
 const discriminatorValue = (doc, node, property) => {
@@ -426,10 +426,7 @@ const discriminatorValue = (doc, node, property) => {
 
 /**
  * @param {Context} ctx
- * @param {{
- *   b: View, h: View, baseNode: Json, headNode: Json, say: Say, narrowed: Judge, widened: Judge,
- *   deeper: Deeper, field: string,
- * }} scope
+ * @param {Scope} scope
  */
 function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field }) {
   const [ba, ha] = [b.alternatives, h.alternatives];
@@ -473,27 +470,16 @@ function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, wid
   }
   // Alternatives: same content, else same name, else same discriminator value, else the last one left.
   const property = hd?.propertyName ?? bd?.propertyName;
-  /** @type {((doc: Json, x: Json) => string | null)[]} */
-  const keys = [
-    (doc, x) => fingerprint(doc, x),
-    (_doc, x) => refName(x),
-    (doc, x) => discriminatorValue(doc, x, property),
-  ];
-  const bLeft = new Set(bl.keys());
-  const hLeft = new Set(hl.keys());
-  for (const key of keys) {
-    for (const i of [...bLeft]) {
-      const k = key(ctx.base, bl[i]);
-      if (k === null || k === undefined) continue;
-      const j = [...hLeft].find((j2) => key(ctx.head, hl[j2]) === k);
-      if (j === undefined) continue;
-      bLeft.delete(i);
-      hLeft.delete(j);
-      deeper(bl[i], hl[j], field);
-    }
-  }
-  if (bLeft.size === 1 && hLeft.size === 1) return deeper(bl[[...bLeft][0]], hl[[...hLeft][0]], field);
   const labelOf = (/** @type {Json} */ x, /** @type {number} */ i) => refName(x) ?? `#${i + 1}`;
-  for (const i of bLeft) narrowed('alternative-removed', `alternative ${labelOf(bl[i], i)} removed`);
-  for (const j of hLeft) widened('alternative-added', `alternative ${labelOf(hl[j], j)} added`);
+  pairUp(
+    ctx,
+    bl,
+    hl,
+    [byContent((x) => x), (_doc, x) => refName(x), (doc, x) => discriminatorValue(doc, x, property)],
+    {
+      removed: (x, i) => narrowed('alternative-removed', `alternative ${labelOf(x, i)} removed`),
+      added: (x, j) => widened('alternative-added', `alternative ${labelOf(x, j)} added`),
+      changed: (x, y) => deeper(x, y, field),
+    },
+  );
 }
