@@ -63,14 +63,13 @@ export { deref, forgetFingerprints, isAnnotation };
  * @typedef {'input' | 'output'} Direction
  * @typedef {{ base: Json, head: Json, report: (verdict: Verdict, kind: string, detail: string, about?: string) => void }} Context
  * @typedef {{ name: string, at: string }} Origin
- * @typedef {(verdict: Verdict, kind: string, text: string, name?: string) => void} Say
  * @typedef {(kind: string, text: string, name?: string) => void} Judge
  * @typedef {(bn: Json, hn: Json, f: string, d?: Direction) => void} Deeper
  * @typedef {(was: Json, now: Json, f: string, what: string) => void} Added
  * What the comparison of one pair of schemas hands its parts:
  * @typedef {{
  *   b: View, h: View, baseNode: Json, headNode: Json, field: string, isInput: boolean,
- *   say: Say, narrowed: Judge, widened: Judge, sub: (n: string) => string, deeper: Deeper, added: Added,
+ *   say: (verdict: Verdict, kind: string, text: string, name?: string) => void, narrowed: Judge, widened: Judge, sub: (n: string) => string, deeper: Deeper, added: Added,
  * }} Scope
  */
 
@@ -93,27 +92,19 @@ const jsonType = (/** @type {unknown} */ v) =>
 /**
  * Compares base and head schemas in a direction and reports each difference
  * through `ctx.report(verdict, kind, detail, about)`, verdict 'breaking',
- * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where` names the place in the operation ("response 200"),
- * `field` the path inside the schema; `origin` the nearest named schema.
+ * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where`
+ * names the place in the operation ("response 200"); inside the schema,
+ * `field` is the path, `origin` the nearest named schema.
  * @param {Context} ctx
  * @param {Json} baseNode
  * @param {Json} headNode
  * @param {Direction} dir
  * @param {string} where
- * @param {Set<string>} [refs]
- * @param {Origin | null} [origin]
+ * @param {{ field?: string, depth?: number, refs?: Set<string>, origin?: Origin | null }} [inside]
  */
-export function compareSchema(
-  ctx,
-  baseNode,
-  headNode,
-  dir,
-  where,
-  field = '',
-  depth = 0,
-  refs = new Set(),
-  origin = null,
-) {
+export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) {
+  const { field = '', depth = 0 } = inside;
+  let { refs = new Set(), origin = null } = inside;
   if ((baseNode === undefined && headNode === undefined) || depth > MAX_DEPTH) return;
   baseNode ??= {};
   headNode ??= {};
@@ -129,23 +120,20 @@ export function compareSchema(
   const name = h.ref ?? b.ref;
   const outer = origin;
   if (name) origin = { name, at: field };
-  const at = field ? `${where}: field ${field}` : where;
   const isInput = dir === 'input';
-  // `about` names the change by the shared schema it is in, so that a report
-  // can list every operation one change reaches.
-  const relative = (/** @type {string} */ f, /** @type {Origin | null} */ o = origin) =>
-    o ? f.slice(o.at.length).replace(/^\./, '') : f;
   const sub = (/** @type {string} */ n) => (field ? `${field}.${n}` : n);
-  // With `name`, the text is about that property: "field a.b removed".
-  /** @type {Say} */
-  const say = (verdict, kind, text, name) => {
+  // `about` names the change by the shared schema it is in (`o`), so that a
+  // report can list every operation one change reaches. With `name`, the
+  // text is about that property ("field a.b removed"); `joined` says it of
+  // the field itself, as a deprecation is ("field a deprecated").
+  /** @type {(verdict: Verdict, kind: string, text: string, name?: string, o?: Origin | null, joined?: boolean) => void} */
+  const say = (verdict, kind, text, name, o = origin, joined = name !== undefined) => {
     const f = name === undefined ? field : sub(name);
-    const rel = relative(f);
-    const [detail, inner] =
-      name === undefined
-        ? [`${at}: ${text}`, rel ? `: field ${rel}: ${text}` : `: ${text}`]
-        : [`${where}: field ${f} ${text}`, `: field ${rel} ${text}`];
-    ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
+    const rel = o ? f.slice(o.at.length).replace(/^\./, '') : f;
+    const [detail, inner] = joined
+      ? [f ? `${where}: field ${f} ${text}` : `${where}: ${text}`, rel ? `: field ${rel} ${text}` : ` ${text}`]
+      : [f ? `${where}: field ${f}: ${text}` : `${where}: ${text}`, rel ? `: field ${rel}: ${text}` : `: ${text}`];
+    ctx.report(verdict, kind, detail, o ? `schema ${o.name}${inner}` : detail);
   };
   // A narrowing (fewer values valid) breaks input; a widening breaks output.
   /** @type {Judge} */
@@ -153,7 +141,8 @@ export function compareSchema(
   /** @type {Judge} */
   const widened = (kind, text, name) => say(isInput ? 'ok' : 'breaking', kind, text, name);
   /** @type {Deeper} */
-  const deeper = (bn, hn, f, d = dir) => compareSchema(ctx, bn, hn, d, where, f, depth + 1, refs, origin);
+  const deeper = (bn, hn, f, d = dir) =>
+    compareSchema(ctx, bn, hn, d, where, { field: f, depth: depth + 1, refs, origin });
   // A subschema on one side only: its constraint was added (narrows) or removed (widens).
   /** @type {Added} */
   const added = (was, now, f, what) => {
@@ -164,12 +153,14 @@ export function compareSchema(
   /** @type {Direction} */
   const flip = dir === 'input' ? 'output' : 'input';
 
-  reportDeprecation(ctx, b, h, {
-    where,
-    field,
-    about: (/** @type {View} */ view) => (view.deprecatedUse ? outer : origin),
-    relative,
-  });
+  // A deprecation is named by the schema that holds the field: the named
+  // schema itself when it is deprecated there (every use of it reaches
+  // partners), the schema holding the `$ref` when only that use is.
+  if (b.deprecated !== h.deprecated) {
+    const o = (h.deprecated ? h : b).deprecatedUse ? outer : origin;
+    if (h.deprecated) say('deprecated', 'deprecated', 'deprecated', undefined, o, true);
+    else say('ok', 'undeprecated', 'no longer deprecated', undefined, o, true);
+  }
 
   // Types; integer is a kind of number.
   const hasAlternatives = b.alternatives.length || h.alternatives.length;
@@ -301,29 +292,6 @@ export function compareSchema(
     },
   });
   compareAlternatives(ctx, scope);
-}
-
-/**
- * A deprecation set or withdrawn, read as a statement about the field ("field
- * phoneNumber deprecated"), and named by the schema that holds it: the named
- * schema itself when it is deprecated there (every use of it reaches
- * partners), the schema holding the `$ref` when only that use is.
- * @param {Context} ctx
- * @param {View} b
- * @param {View} h
- * @param {{ where: string, field: string, about: (view: View) => Origin | null, relative: (f: string, o: Origin | null) => string }} at
- */
-function reportDeprecation(ctx, b, h, { where, field, about, relative }) {
-  if (b.deprecated === h.deprecated) return;
-  /** @type {[Verdict, string, string]} */
-  const [verdict, kind, text] = h.deprecated
-    ? ['deprecated', 'deprecated', 'deprecated']
-    : ['ok', 'undeprecated', 'no longer deprecated'];
-  const origin = about(h.deprecated ? h : b);
-  const rel = relative(field, origin);
-  const detail = field ? `${where}: field ${field} ${text}` : `${where}: ${text}`;
-  const inner = rel ? `: field ${rel} ${text}` : ` ${text}`;
-  ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
 }
 
 /** @param {Scope} scope */
