@@ -271,8 +271,8 @@ export function flatten(doc, rawNode, depth = 0) {
   if (s.format !== undefined) view.format = String(s.format);
   if (s.pattern !== undefined) view.patterns.add(String(s.pattern));
   if (typeof s.multipleOf === 'number') view.multipleOf = s.multipleOf;
-  view.uniqueItems = s.uniqueItems === true;
-  for (const [name, sub] of Object.entries(s.properties ?? {})) view.properties.set(name, [sub]);
+  for (const k of FLAGS) view[k] = s[k] === true;
+  for (const k of LIST_MAPS) for (const [name, sub] of Object.entries(s[k] ?? {})) view[k].set(name, [sub]);
   for (const r of s.required ?? []) view.required.add(r);
   for (const k of CLOSABLE) {
     const v = s[k];
@@ -283,7 +283,6 @@ export function flatten(doc, rawNode, depth = 0) {
           ? undefined
           : v;
   }
-  for (const [k, sub] of Object.entries(s.patternProperties ?? {})) view.patternProperties.set(k, [sub]);
   // `additionalProperties: false` beside no properties and no patternProperties
   // accepts only the empty object, which is what `maxProperties: 0` says: the
   // two spellings compare as one, so moving between them is no change.
@@ -295,19 +294,13 @@ export function flatten(doc, rawNode, depth = 0) {
     view.additionalProperties = undefined;
     view.bounds.maxProperties = 0;
   }
-  if (s.propertyNames !== undefined) view.propertyNames.push(s.propertyNames);
   for (const [k, names] of Object.entries(s.dependentRequired ?? {})) view.dependentRequired.set(k, new Set(names));
-  for (const [k, sub] of Object.entries(s.dependentSchemas ?? {})) view.dependentSchemas.set(k, [sub]);
   (s.prefixItems ?? []).forEach((/** @type {Json} */ sub, /** @type {number} */ i) => {
     view.prefixItems[i] = [sub];
   });
-  if (s.contains !== undefined) view.contains.push(s.contains);
-  if (s.not !== undefined) view.not.push(s.not);
+  for (const k of ['propertyNames', 'contains', 'not']) if (s[k] !== undefined) view[k].push(s[k]);
   if (s.if !== undefined || s.then !== undefined || s.else !== undefined)
     view.conditionals.push({ if: s.if, then: s.then, else: s.else });
-  view.readOnly = s.readOnly === true;
-  view.writeOnly = s.writeOnly === true;
-  view.deprecated = s.deprecated === true;
   if ('default' in s) view.default = JSON.stringify(s.default);
   for (const [k, v] of Object.entries(s)) if (!HANDLED.has(k) && !isAnnotation(k)) view.unknown.set(k, sortedJson(v));
 
