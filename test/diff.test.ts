@@ -2,10 +2,10 @@
 // the wording of each kind of change on mutated copies of the bundles'
 // snapshot (test/fixtures/bundles/, so the contract's own changes never
 // collide; v2 for parameters and answers, partner for request bodies and
-// webhooks), and one change named at every place it reaches. The verdicts on the whole corpus of
-// mutations are in test/diff-corpus.test.ts; the commands `npm run diff` and
-// `npm run changelog` in test/diff-cli.test.ts. Edits are written as in
-// test/fixtures/diff-mutations.ts.
+// webhooks), and one change named at every place it reaches. The verdicts
+// on the whole corpus of mutations are in test/diff-corpus.test.ts; the
+// commands `npm run diff` and `npm run changelog` in test/diff-cli.test.ts.
+// Edits are written as in test/fixtures/diff-mutations.ts.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
