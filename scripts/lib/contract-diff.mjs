@@ -62,7 +62,7 @@
 // removed response status is breaking; an added enum value in a response is
 // breaking (exhaustive handling in consumers no longer is); an added response
 // status is not. Local `$ref`s are resolved and compared by content.
-import { compareSchema, deref, forgetFingerprints, isAnnotation } from './schema-diff.mjs';
+import { compareSchema, deref, forgetFingerprints, isAnnotation, words } from './schema-diff.mjs';
 
 /**
  * @typedef {import('./schema-diff.mjs').Json} Json
@@ -115,7 +115,7 @@ const byDirection = (narrows, dir) => (narrows === (dir === 'input') ? 'breaking
 /** @type {Record<Verdict, 'breaking' | 'review' | 'deprecated' | 'nonBreaking'>} */
 const VERDICTS = { breaking: 'breaking', review: 'review', deprecated: 'deprecated', ok: 'nonBreaking' };
 // The keys each object has a rule for; the others are compared by `unruled`.
-const keys = (/** @type {string} */ list) => new Set(list.split(' '));
+const keys = (/** @type {string} */ list) => new Set(words(list));
 const PARAMETER_KEYS = keys('name in required deprecated allowEmptyValue style explode allowReserved schema content');
 const OPERATION_KEYS = keys('tags operationId parameters requestBody responses security deprecated');
 // Security scheme fields that only document the credential (OpenAPI: "primarily for documentation").

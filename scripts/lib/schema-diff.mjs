@@ -52,9 +52,10 @@ import {
   forgetFingerprints,
   isAnnotation,
   refName,
+  words,
 } from './schema-view.mjs';
 
-export { deref, forgetFingerprints, isAnnotation };
+export { deref, forgetFingerprints, isAnnotation, words };
 
 /**
  * @typedef {import('./schema-view.mjs').Json} Json

@@ -10,7 +10,8 @@
 // partners of it, so a schema whose only change is a deprecation must not
 // compare equal.
 
-const words = (/** @type {string} */ list) => list.split(' ');
+/** A list of names written as one line of words. */
+export const words = (/** @type {string} */ list) => list.split(' ');
 const ANNOTATIONS = new Set(
   words(
     'description title summary examples example $comment externalDocs xml deprecated $schema $id $anchor $dynamicAnchor $defs definitions',
