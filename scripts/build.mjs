@@ -32,10 +32,11 @@ export function runningDev() {
 
 /**
  * Runs the steps named (every step by default) into `out`, each once those
- * of them it runs after have passed. Resolves, without throwing, with each
- * step's time and what it returned, and the errors (each with its `step`).
+ * of them it runs after have passed (`only`: see scripts/lib/steps.mjs).
+ * Resolves, without throwing, with each step's time and what it returned,
+ * and the errors (each with its `step`).
  */
-export async function runSteps(out, names = Object.keys(buildSteps(out)), { onError } = {}) {
+export async function runSteps(out, names = Object.keys(buildSteps(out)), { onError, only } = {}) {
   const steps = buildSteps(out);
   const timings = [];
   const results = {};
@@ -46,7 +47,7 @@ export async function runSteps(out, names = Object.keys(buildSteps(out)), { onEr
       const running = Promise.all(before.map(run)).then(async () => {
         const start = performance.now();
         try {
-          results[name] = await steps[name].fn(out);
+          results[name] = await steps[name].fn(out, { only });
         } catch (err) {
           Object.assign(err, { step: name });
           onError?.(err);

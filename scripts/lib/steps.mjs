@@ -15,17 +15,21 @@ import { samples } from '../samples.mjs';
 import { types } from '../types.mjs';
 import { validators } from '../validators.mjs';
 
-/** Each step of a build into `out`: `fn(out)` runs it, `after` names the steps it waits for, `outputs` what it writes. */
+/**
+ * Each step of a build into `out`: `fn(out, { only })` runs it (`only`, the
+ * names of the APIs whose bundles and pages `npm run dev` makes after a
+ * save), `after` names the steps it waits for, `outputs` what it writes.
+ */
 export function buildSteps(out) {
   const gen = (...p) => path.join(out, ...p);
   return {
     // First: a build whose sources the lint refuses writes nothing.
-    'lint-sources': { fn: lintSources, after: [], outputs: [] },
+    'lint-sources': { fn: (out) => lintSources(out), after: [], outputs: [] },
     bundle: { fn: bundle, after: ['lint-sources'], outputs: [gen('openapi'), gen('workflows')] },
     // Prints what breaks against the last release, before compile reports
     // a renamed field as type errors; it fails nothing.
     'release-diff': { fn: releaseDiff, after: ['bundle'], outputs: [] },
-    'lint-bundles': { fn: lintBundles, after: ['bundle'], outputs: [] },
+    'lint-bundles': { fn: (out) => lintBundles(out), after: ['bundle'], outputs: [] },
     types: { fn: types, after: ['bundle'], outputs: [gen('types')] },
     validators: { fn: validators, after: ['bundle'], outputs: [gen('validators')] },
     samples: { fn: samples, after: ['bundle'], outputs: [gen('samples')] },
