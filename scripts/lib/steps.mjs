@@ -3,7 +3,8 @@
 // writes. `npm run build` runs them as a graph (scripts/build.mjs), `npm run
 // dev` runs them after a save (scripts/dev.mjs), and the drift check runs
 // the steps that write the committed folders into a scratch folder
-// (scripts/check-drift.mjs). A new step is a new entry here.
+// (scripts/check-drift.mjs). A new step is a new entry here. Why no
+// maintained runner (wireit) runs them: K4 in guides/maintainers-decisions.md.
 import path from 'node:path';
 import { bundle } from '../bundle.mjs';
 import { compile } from '../compile.mjs';
