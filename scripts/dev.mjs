@@ -21,6 +21,7 @@ import { MOCKED_APIS } from './lib/apis.mjs';
 import { devMocks, devSandbox } from './lib/dev-servers.mjs';
 import { apisTouchedBy, changedFiles, readSources } from './lib/dev-sources.mjs';
 import { outRoot, ROOT } from './lib/paths.mjs';
+import { inBackground } from './lib/run.mjs';
 import { serveStatic } from './lib/serve-static.mjs';
 
 // Each server's port: its option, its environment variable and its default.
@@ -182,7 +183,7 @@ async function main() {
     const start = performance.now();
     const names = SLOW_STEPS.filter((name) => slowSteps.has(name));
     slowSteps.clear();
-    const { timings, errors } = await runSteps(out, names, { onError: report });
+    const { timings, errors } = await inBackground(() => runSteps(out, names, { onError: report }));
     if (signal.aborted) return;
     const compiled = names.includes('compile') && !errors.some((err) => err.step === 'compile');
     if (compiled || !sandbox.running()) await sandbox.restart();

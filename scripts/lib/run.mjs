@@ -1,7 +1,9 @@
 // @ts-check
 // Running the build's tools (Redocly, Spectral, the native TypeScript) as
 // child processes: offline, quiet, their output kept for the error message.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './paths.mjs';
 
@@ -17,6 +19,13 @@ const TOOL_ENV = {
 const bin = (/** @type {string} */ name) =>
   path.isAbsolute(name) ? name : path.join(ROOT, 'node_modules', '.bin', name);
 
+// Tools started inside `inBackground(fn)` run at the lowest CPU priority:
+// `npm run dev`'s lints and compile then leave the cores to the next save's
+// bundle and page, which are what the author waits for.
+const background = new AsyncLocalStorage();
+/** @type {<T>(fn: () => T) => T} */
+export const inBackground = (fn) => background.run(true, fn);
+
 // Runs a tool from node_modules/.bin. Resolves with its output; rejects with
 // an error that carries the output when it exits non-zero.
 /**
@@ -28,6 +37,11 @@ const bin = (/** @type {string} */ name) =>
 export function runTool(name, args, { quiet = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin(name), args, { cwd: ROOT, env: TOOL_ENV });
+    try {
+      if (background.getStore() && child.pid) os.setPriority(child.pid, 19);
+    } catch {
+      // ended already
+    }
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
