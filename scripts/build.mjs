@@ -67,6 +67,16 @@ export async function runSteps(out, names = Object.keys(buildSteps(out)), { onEr
   return { timings, results, errors, total: performance.now() - start };
 }
 
+/**
+ * release-diff's lines when something breaks against the last release, to
+ * repeat last, where the author looks first: a response field renamed by
+ * mistake also fails compile, with errors that read as a to-do list.
+ */
+export function breakingAgainstRelease(results) {
+  const lines = results['release-diff'] ?? [];
+  return lines.some((line) => line.startsWith('breaking against')) ? lines : [];
+}
+
 /** One line: each step's time. */
 export const describeTimings = (timings) =>
   timings.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}s`).join(', ');
@@ -86,10 +96,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const { timings, results, errors, total } = await runSteps(out, names);
   console.log(`build: ${describeTimings(timings)}; total ${(total / 1000).toFixed(1)}s`);
   for (const err of errors) console.error(`\nerror in ${err.step}: ${err.message}`);
-  // What breaks for partners comes last, where the author looks first: a
-  // renamed response field also fails compile, with errors that read as a to-do list.
-  const breaking = results['release-diff'] ?? [];
-  if (breaking.length > 1) console.log(`\n${breaking.join('\n')}`);
+  const breaking = breakingAgainstRelease(results);
+  if (breaking.length) console.log(`\n${breaking.join('\n')}`);
   if (errors.length) {
     console.error(
       '\nThe build failed; a step that failed or did not run left its files in generated/ as they were. Fix the errors above and run npm run build again.',

@@ -16,7 +16,7 @@ import { watch } from 'chokidar';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEV_PID_FILE, describeTimings, runningDev, runSteps } from './build.mjs';
+import { breakingAgainstRelease, DEV_PID_FILE, describeTimings, runningDev, runSteps } from './build.mjs';
 import { MOCKED_APIS } from './lib/apis.mjs';
 import { devMocks, devSandbox } from './lib/dev-servers.mjs';
 import { apisTouchedBy, changedFiles, readSources } from './lib/dev-sources.mjs';
@@ -183,11 +183,13 @@ async function main() {
     const start = performance.now();
     const names = SLOW_STEPS.filter((name) => slowSteps.has(name));
     slowSteps.clear();
-    const { timings, errors } = await inBackground(() => runSteps(out, names, { onError: report }));
+    const { timings, results, errors } = await inBackground(() => runSteps(out, names, { onError: report }));
     if (signal.aborted) return;
     const compiled = names.includes('compile') && !errors.some((err) => err.step === 'compile');
     if (compiled || !sandbox.running()) await sandbox.restart();
     log(`rebuilt in ${seconds(start)}: ${describeTimings(timings)}`);
+    const breaking = breakingAgainstRelease(results);
+    if (breaking.length) console.log(breaking.join('\n'));
   }, report);
 
   // What the bundles were made from, and whether every bundle and page is to

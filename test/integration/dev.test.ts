@@ -244,8 +244,14 @@ it('prints a response field renamed by mistake as breaking, and keeps the last g
   try {
     await until('the compile problem printed', () => count(/problem in compile/g) > problems);
     await settled();
-    const rebuild = output.slice(output.lastIndexOf('[dev] docs updated'));
-    expect(rebuild).toMatch(/^breaking against release \S+: partner .*\burl\b.*removed/m);
+    // Printed as it is found, and again after the rebuild's last line.
+    const breaking = /^breaking against release \S+: partner .*\burl\b.*removed/m;
+    expect(output.slice(output.lastIndexOf('[dev] docs updated'), output.lastIndexOf('[dev] rebuilt in'))).toMatch(
+      breaking,
+    );
+    await until('the breaking lines again after the rebuild', () =>
+      breaking.test(output.slice(output.lastIndexOf('[dev] rebuilt in'))),
+    );
     const report = output.slice(output.lastIndexOf('[dev] problem in compile'));
     expect(report).toMatch(
       /the sandbox keeps the last good generated\/lib; fix it, then save a file under src\/ or openapi\/ to compile again/,
