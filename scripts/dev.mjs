@@ -6,8 +6,8 @@
 // sources changed are bundled (scripts/lib/dev-sources.mjs), the samples and
 // validators made and the changed pages rendered. The slower steps of the
 // build follow (lints, release diff, types, compile: scripts/lib/steps.mjs),
-// their problems printed while the watcher goes on; a save under src/ runs
-// compile alone. The sandbox restarts on what compile wrote. Dev starts as if
+// their tools at the lowest CPU priority, their problems printed while the
+// watcher goes on; a save under src/ runs compile alone. The sandbox restarts on what compile wrote. Dev starts as if
 // every file had just been saved. It writes its pid to generated/.dev.pid,
 // and `npm run build` refuses to write generated/ beside it. SIGINT, SIGTERM
 // or SIGHUP (Ctrl-C, or the terminal closing) stops everything it started.
