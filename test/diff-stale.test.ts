@@ -1,9 +1,9 @@
 // `npm run diff` judges the working tree's bundles only when they hold the
 // sources as they are: in a scratch copy of what the gate reads, a source
 // edited after its bundle was built (a build that failed since) makes it
-// exit 2 naming the source, until the bundles are built again.
+// exit 2 naming the source, and the bundles built again are judged.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -60,5 +60,19 @@ describe('npm run diff on the working tree', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`${SOURCE} changed after generated/openapi/partner.json was last built from it`);
     expect(result.stderr).toContain('npm run build');
+  });
+
+  it('judges them once the bundle step has built them again from these sources', async () => {
+    // An edit a minute ago, after the bundles were built, and a build since.
+    at(now - 120, files('generated'));
+    at(now - 60, [path.join(copy, SOURCE)]);
+    expect((await diff()).code).toBe(2);
+    await promisify(execFile)(process.execPath, ['scripts/bundle.mjs'], { cwd: copy });
+    expect((await diff()).code).toBe(0);
+    // An edit since: the times decide again.
+    appendFileSync(path.join(copy, SOURCE), '# edited\n');
+    const result = await diff();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(SOURCE);
   });
 });
