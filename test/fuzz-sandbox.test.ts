@@ -23,8 +23,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
-import { answerProblems, apiOfTarget, apis, fuzzRequests, operationOf, type Answer } from './helpers/fuzz-http.js';
-import type { Json } from './helpers/openapi.js';
+import { answerProblems, apiOfTarget, fuzzRequests, operationOf, type Answer } from './helpers/fuzz-http.js';
 import { requestsForApi } from './helpers/request-arbitraries.js';
 
 const RUNS = { v2: 1200, partner: 2800 };
@@ -36,20 +35,17 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
   // Webhook URLs the fuzzer sets with PUT /partners point here, never off the machine.
   const sink = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
   let sinkUrl = '';
-  const knownIds: Record<string, string[]> = {};
-  const v2Ids = Object.values<Json>(apis.v2.doc.components.examples)
-    .map((e) => e.value)
-    .flatMap((v) => (Array.isArray(v?.items) ? v.items : [v]))
-    .filter((v) => typeof v?.id === 'string')
-    .map((v) => v.id as string);
+  let knownIds: { partner: Record<string, string[]>; v2: Record<string, string[]> };
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
     sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
     sandbox = await serveSandbox({ port: 0, authKey, accessToken, validateResponses: true });
-    const seeded = sandbox.partner.seed();
-    knownIds.verificationId = seeded.verificationIds;
-    knownIds.userId = seeded.userIds;
+    const { verificationIds, userIds } = sandbox.partner.seed();
+    knownIds = {
+      partner: { verificationId: verificationIds, userId: userIds },
+      v2: { id: sandbox.v2.saved().map((s) => s.id) },
+    };
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -101,7 +97,7 @@ describe('fuzzing the sandbox (validateResponses on)', () => {
     const byStatus = await fuzzRequests({
       name: `the sandbox (${api})`,
       base: sandbox.url,
-      arb: requestsForApi(api, { uri, knownIds: api === 'v2' ? { id: v2Ids } : knownIds }),
+      arb: requestsForApi(api, { uri, knownIds: knownIds[api] }),
       numRuns: RUNS[api],
       // The credential valid now: a fuzzed POST /auth-keys rotates the key.
       credential: () => (api === 'v2' ? accessToken : sandbox.partner.activeAuthKey()),

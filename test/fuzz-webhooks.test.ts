@@ -119,6 +119,16 @@ function setAt(value: Json, path: (string | number)[], replace: (old: Json) => J
   return copy;
 }
 
+const SAMPLES = fc.constantFrom<Json>(null, true, 0, -1, 1.5, '2026-13-01', [], {}, { a: 1 });
+/** The value with one node below the root dropped, or changed to a string or a sample of another JSON type. */
+const edited = (value: Json) =>
+  fc
+    .tuple(
+      fc.constantFrom(...nodePaths(value)),
+      fc.option(fc.oneof(fc.string({ maxLength: 12 }), SAMPLES), { nil: undefined }),
+    )
+    .map(([path, v]) => setAt(value, path, () => v));
+
 // The documented examples, compact as the service sends them, and a variant
 // of each with non-ASCII text in its first string field other than the
 // envelope's, so that Unicode normalisation has something to change.
@@ -149,15 +159,6 @@ const holders = fc.constantFrom(
   },
 );
 
-const isUtf8 = (b: Buffer) => {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** What a call did: returned, or threw which kind of error. */
 function outcome(call: () => unknown): 'returned' | 'signature' | 'payload' | `other: ${string}` {
   try {
@@ -168,6 +169,16 @@ function outcome(call: () => unknown): 'returned' | 'signature' | 'payload' | `o
     if (err instanceof WebhookPayloadError) return 'payload';
     return `other: ${(err as Error)?.name}: ${(err as Error)?.message}`;
   }
+}
+
+/** verifyWebhookSignature says no and parseWebhookEvent throws WebhookSignatureError (`how`: what was tampered with). */
+function expectRefused(how: string, body: unknown, signature: unknown, keys: unknown) {
+  const args = [body, signature, keys] as Parameters<typeof parseWebhookEvent>;
+  expect(verifyWebhookSignature(...args), how).toBe(false);
+  expect(
+    outcome(() => parseWebhookEvent(...args)),
+    how,
+  ).toBe('signature');
 }
 
 const shuffleKeys = (value: Json, order: number[]): Json => {
@@ -220,12 +231,7 @@ const tamperedBody = (s: Signed): fc.Arbitrary<{ bytes: Buffer; how: string }> =
   const keyOrder = fc
     .array(fc.nat(9), { minLength: 1, maxLength: 5 })
     .map((order) => ({ bytes: utf8(JSON.stringify(shuffleKeys(s.value, order))), how: 'key-order' }));
-  const fieldChange = fc
-    .tuple(fc.constantFrom(...stringPaths(s.value)), fc.string({ maxLength: 12 }))
-    .map(([path, v]) => ({ bytes: utf8(JSON.stringify(setAt(s.value, path, () => v))), how: 'field-changed' }));
-  const fieldDropped = fc
-    .constantFrom(...nodePaths(s.value))
-    .map((path) => ({ bytes: utf8(JSON.stringify(setAt(s.value, path, () => undefined))), how: 'field-dropped' }));
+  const fieldEdited = edited(s.value).map((v) => ({ bytes: utf8(JSON.stringify(v)), how: 'field-edited' }));
   const otherExample = fc.constantFrom(...bases).map((o) => ({ bytes: o.bytes, how: 'other-delivery' }));
   return fc
     .oneof(
@@ -234,8 +240,7 @@ const tamperedBody = (s: Signed): fc.Arbitrary<{ bytes: Buffer; how: string }> =
       headCut,
       { weight: 6, arbitrary: rewritten },
       keyOrder,
-      fieldChange,
-      fieldDropped,
+      { weight: 2, arbitrary: fieldEdited },
       otherExample,
     )
     .filter((t) => !t.bytes.equals(s.bytes));
@@ -258,12 +263,7 @@ const otherKey = fc
     ),
     fc.nat(KEY.length - 1).map((i) => `${KEY.slice(0, i)}${KEY[i] === 'a' ? 'b' : 'a'}${KEY.slice(i + 1)}`),
   )
-  .filter(
-    (k) =>
-      utf8(k)
-        .toString('hex')
-        .replace(/(00)+$/, '') !== utf8(KEY).toString('hex'),
-  );
+  .filter((k) => k.replace(/\0+$/, '') !== KEY);
 
 const hexFlip = (sig: string, i: number, d: number) =>
   `${sig.slice(0, i)}${'0123456789abcdef'[(parseInt(sig[i], 16) + d) % 16]}${sig.slice(i + 1)}`;
@@ -339,21 +339,12 @@ describe('fuzzing webhook signatures and parsing', () => {
           expect(verifyWebhookSignature(raw, s.signature, keys)).toBe(true);
           expect(parseWebhookEvent(raw, s.signature, keys)).toEqual(s.value);
           // Other bytes; a string holder needs bytes that are UTF-8 to stay the same bytes.
-          const tampered = isUtf8(body.bytes) ? hold(body.bytes) : body.bytes;
-          expect(verifyWebhookSignature(tampered, s.signature, KEY), body.how).toBe(false);
-          expect(verifyWebhookSignature(tampered, s.signature, keys), body.how).toBe(false);
-          expect(
-            outcome(() => parseWebhookEvent(tampered, s.signature, keys)),
-            body.how,
-          ).toBe('signature');
-          expect(verifyWebhookSignature(raw, signature.signature, KEY), signature.how).toBe(false);
-          expect(
-            outcome(() => parseWebhookEvent(raw, signature.signature, KEY)),
-            signature.how,
-          ).toBe('signature');
+          const tampered = utf8(body.bytes.toString('utf8')).equals(body.bytes) ? hold(body.bytes) : body.bytes;
+          expectRefused(body.how, tampered, s.signature, KEY);
+          expectRefused(body.how, tampered, s.signature, keys);
+          expectRefused(signature.how, raw, signature.signature, KEY);
           // The right signature, under keys that do not include the signing key.
-          expect(verifyWebhookSignature(raw, s.signature, wrong as string[])).toBe(false);
-          expect(outcome(() => parseWebhookEvent(raw, s.signature, wrong as string[]))).toBe('signature');
+          expectRefused('wrong keys', raw, s.signature, wrong);
         },
       ),
       { numRuns: 3000, seed: SEED },
@@ -378,7 +369,6 @@ describe('fuzzing webhook signatures and parsing', () => {
     }));
     const interpreterAgrees = (value: unknown, judge: (typeof judges)[number]) =>
       (schemaIssues(value, defs[judge.name], defs).length === 0) === judge.validate(value);
-    const samples = [null, true, 0, -1, 1.5, '', 'x', '2026-13-01', [], {}, { a: 1 }];
     /** Mutations of a signed example: its envelope, any node of it, another event's data. */
     const exampleMutations = (s: Signed) =>
       fc.oneof(
@@ -388,9 +378,7 @@ describe('fuzzing webhook signatures and parsing', () => {
         fc
           .constantFrom(...examples.filter(([t]) => t !== s.eventType))
           .map(([, other]) => ({ ...s.value, data: other.data })),
-        fc
-          .tuple(fc.constantFrom(...nodePaths(s.value)), fc.constantFrom(...samples), fc.boolean())
-          .map(([path, v, drop]) => setAt(s.value, path, () => (drop ? undefined : v))),
+        edited(s.value),
       );
     let payloads = 0;
     let refused = 0;

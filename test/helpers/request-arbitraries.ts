@@ -156,7 +156,7 @@ function queryParamArb(doc: Json, p: ParamModel, opts: RequestArbitraryOptions):
   }
   const scalar = valueFor(doc, p.schema, opts).map((v) => pair(text(v)));
   const mutations = mutationsOf(doc, p.schema, opts);
-  const broken = fc.oneof(
+  const broken = fc.oneof<fc.Arbitrary<string[]>[]>(
     fc.tuple(scalar, scalar),
     fc.constantFrom(...ODD_QUERY_VALUES).map((s) => [pair(s)]),
     fc.constant([name]),
@@ -234,7 +234,7 @@ function requestFor(doc: Json, op: OperationModel, opts: RequestArbitraryOptions
     .tuple(
       fc.subarray(queryParams),
       fc.tuple(...queryParams.map((p) => queryParamArb(doc, p, opts))),
-      mostly([], fc.constantFrom(['unknown=1'], ['&&=&'], ['%zz=%zz'], [`q=${'x'.repeat(3000)}`]), [6, 1]),
+      mostly<string[]>([], fc.constantFrom(['unknown=1'], ['&&=&'], ['%zz=%zz'], [`q=${'x'.repeat(3000)}`]), [6, 1]),
     )
     .map(([chosen, parts, junk]) =>
       [...queryParams.flatMap((p, i) => (chosen.includes(p) || p.required ? parts[i] : [])), ...junk].join('&'),
@@ -279,17 +279,11 @@ export function headersFor(req: FuzzRequest, credential: string): Headers {
   return headers;
 }
 
+const clip = (text: string, length: number) =>
+  text.length > length ? `${text.slice(0, length)}... (${text.length} chars)` : text;
+
+/** The request as sent, long parts clipped, for a failure's message. */
 export function describeRequest(req: FuzzRequest, headers: Headers): string {
-  const text = req.body === undefined ? '' : String(req.body);
-  const body =
-    req.body === undefined
-      ? '(none)'
-      : text.length > 300
-        ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...`
-        : JSON.stringify(text);
-  const shownHeaders = JSON.stringify(headers, (_k, v) =>
-    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v,
-  );
-  const target = req.target.length > 300 ? `${req.target.slice(0, 200)}... (${req.target.length} chars)` : req.target;
-  return `${req.method} ${target}\n    headers ${shownHeaders}\n    body ${body}\n    generated from ${req.api} ${req.operationId}`;
+  const body = req.body === undefined ? '(none)' : JSON.stringify(clip(String(req.body), 300));
+  return `${req.method} ${clip(req.target, 300)}\n    headers ${clip(JSON.stringify(headers), 600)}\n    body ${body}\n    generated from ${req.api} ${req.operationId}`;
 }
