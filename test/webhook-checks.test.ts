@@ -29,9 +29,10 @@ const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('the runtime rule: synchronous on node:crypto, asynchronous on Web Crypto', () => {
-  /** The module bundled and run in a realm with no `process` (so no node:crypto), with Web Crypto or without. */
+  let bundled: Promise<string> | undefined;
+  /** The module bundled (once) and run in a realm with no `process` (so no node:crypto), with Web Crypto or without. */
   async function realm(webCrypto: boolean) {
-    const bundled = await build({
+    bundled ??= build({
       entryPoints: [path.join(ROOT, 'src', 'webhooks', 'index.ts')],
       bundle: true,
       format: 'iife',
@@ -39,9 +40,9 @@ describe('the runtime rule: synchronous on node:crypto, asynchronous on Web Cryp
       platform: 'neutral',
       write: false,
       logLevel: 'silent',
-    });
+    }).then((result) => result.outputFiles[0].text);
     const context = vm.createContext({ TextEncoder, TextDecoder, ...(webCrypto ? { crypto: globalThis.crypto } : {}) });
-    vm.runInContext(bundled.outputFiles[0].text, context);
+    vm.runInContext(await bundled, context);
     expect(vm.runInContext('typeof process', context)).toBe('undefined');
     return { wh: context.wh as typeof import('../src/webhooks/index.js'), context };
   }
