@@ -8,7 +8,7 @@
 // breaking, and its failed compile leaves generated/lib as it was; SIGTERM to
 // the pid the build named ends every process dev started.
 // The waits are generous: a test asserts what happens, not how fast (the
-// 3-second loop is a figure of `npm run bench -- --only dev`).
+// 3-second loop is a figure of `npm run bench -- dev`).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
