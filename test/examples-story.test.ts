@@ -1,8 +1,9 @@
 // The examples tell one story: a user, a verification, an event or a key
-// shown by several examples is the same in each, seen at different moments.
-// Each check lists the contradictions it finds, so a new example that
-// contradicts the others fails with a message naming both; each is shown to
-// find the contradictions planted for it.
+// shown by several examples is the same in each, seen at different moments;
+// what names one thing has one value in the three bundles, the samples a
+// renderer assembles from schema-level examples included. Each check lists
+// the contradictions it finds, naming both places, and is shown to find the
+// contradictions planted for it.
 //
 // What "the same" allows (the history the documents describe):
 // - A user's phone numbers, external users and `names` grow over time
@@ -17,18 +18,14 @@
 //   `user.deleted`), and a deleted user's id never appears again as a live
 //   user: only in snapshots dated no later than its deletion, or as a
 //   verification's `previousUserId`.
-// - A verification keeps what the partner supplied, its phones and external
-//   user id; its status moves only along the documented transitions as its
-//   `updatedAt` grows; a completed verification's user holds its external
+// - A verification's status moves only along the documented transitions as
+//   its `updatedAt` grows; a completed verification's user holds its external
 //   user, phones and collected name from then on.
-// - The same `eventId` is the same webhook body everywhere (webhook records
-//   store "the full webhook body sent").
-// - What names one thing has one value in the three bundles, the samples a
-//   renderer assembles from schema-level examples included: a document's
-//   serial number (one holder, whichever API reads it), a verification's
-//   `url` token (on the service's address, base64url of `{"sid":…}` with the
-//   first eight hex digits of its id, as the v2 examples have it), a user as
-//   the list and the details show it, a v2 session's `expiresAt`.
+// - Webhook records store "the full webhook body sent": the same `eventId` is
+//   the same body everywhere.
+// - The service's verification addresses carry a token that is base64url of
+//   `{"sid":…}` with the first eight hex digits of the id, as the v2 examples
+//   have it.
 import { describe, expect, it } from 'vitest';
 import type { Json } from './helpers/openapi.js';
 import { readWorld, type World } from './helpers/story.js';
@@ -50,8 +47,7 @@ const RULES: [string, (w: World) => string[]][] = [
   ["a partnerUserId is never a service user's id", checks.partnerUserIdProblems],
   ['device links are the same from every side', checks.deviceProblems],
   ['auth keys and the partner record keep their identity; a rotated key stays inactive', checks.accountProblems],
-  ['an eventId is one webhook, schema samples included', checks.eventIdProblems],
-  ['an id names one kind of thing, schema samples included', checks.idProblems],
+  ['an id names one kind of thing and an eventId one event type, schema samples included', checks.idProblems],
   ['a previousUserId in a schema sample names a user a revert detached', checks.previousUserProblems],
   ['an error example about a path value answers a request that reaches its operation', checks.requestProblems],
   ['v2 sessions agree among themselves', checks.v2Problems],
@@ -150,7 +146,7 @@ describe('the examples tell one story', () => {
       w.partner.authKeyLists.push(planted({ authKeys: keys }));
     });
     const sample = (w: World, test: (s: World['samples'][number]) => boolean) => w.samples.find(test)!.value;
-    finds(checks.eventIdProblems, (w) => {
+    finds(checks.idProblems, (w) => {
       const created = sample(w, (s) => s.value.eventType === 'verification.created');
       sample(w, (s) => s.value.eventType === 'verification.updated').eventId = created.eventId;
     });

@@ -11,7 +11,7 @@ export interface FoundExample {
   value: Json;
 }
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Every example of the document: those of media types, parameters and headers

@@ -8,13 +8,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { deref, loadBundle, operationsOf, type Json } from './openapi.js';
 import { oneValue, phonesOf, time, type World } from './story.js';
 
-/** An `eventId` names one webhook: the same event type wherever it is shown, schema samples included. */
-export const eventIdProblems = ({ partner, samples }: World) =>
-  oneValue([...partner.events, ...samples], 'eventType', ({ value: e }) => [
-    typeof e.eventId === 'string' && typeof e.eventType === 'string' && `eventId ${e.eventId}`,
-    e.eventType,
-  ]);
-
 /** A `previousUserId` names a user a reverted verification of the examples was detached from. */
 export function previousUserProblems({ partner, samples }: World): string[] {
   const reverted = partner.verifications.filter((v) => v.value.status === 'reverted');
@@ -39,17 +32,25 @@ const SAMPLE_KINDS: Record<string, string> = {
   Fingerprint: 'fingerprint',
 };
 
-/** An identifier names one kind of thing (a record is not also a verification, a user record not a verification record). */
-export function idProblems({ partner: story, samples, v2 }: World): string[] {
-  const uses = [
-    ...story.verifications.map(({ id, where }) => ({ id, kind: 'verification', where })),
+/** Every identifier the partner examples and samples show (and the v2 sessions' ids), with what it identifies. */
+function identities({ partner: story, samples, v2 }: World) {
+  const user = (id: string, where: string) => ({ id, kind: 'user', where });
+  return [
+    ...story.verifications.flatMap(({ id, where, value }) => [
+      { id, kind: 'verification', where },
+      ...[value.userId, value.previousUserId].filter(Boolean).map((id) => user(id, where)),
+    ]),
     ...story.users.flatMap(({ id, where, externalUsers, documents }) => [
-      { id, kind: 'user', where },
+      user(id, where),
       ...[...externalUsers.keys()].map((id) => ({ id, kind: 'external user', where })),
       ...documents.filter((d) => d.id).map((d) => ({ id: d.id, kind: 'document', where })),
     ]),
+    ...story.userMentions.map(({ userId, where }) => user(userId, where)),
     ...story.webhookRecords.map(({ value, where }) => ({ id: value.id, kind: `${value.type} webhook record`, where })),
-    ...story.events.map(({ value, where }) => ({ id: value.eventId, kind: 'webhook', where })),
+    // An eventId names one webhook, so one event type.
+    ...[...story.events, ...samples]
+      .filter(({ value }) => typeof value.eventId === 'string' && typeof value.eventType === 'string')
+      .map(({ value, where }) => ({ id: value.eventId, kind: `${value.eventType} webhook`, where })),
     ...story.authKeyLists.flatMap(({ value, where }) =>
       value.authKeys.map((k: Json) => ({ id: k.id, kind: 'auth key', where })),
     ),
@@ -59,8 +60,13 @@ export function idProblems({ partner: story, samples, v2 }: World): string[] {
       .filter((s) => SAMPLE_KINDS[s.schema] && typeof s.value.id === 'string')
       .map((s) => ({ id: s.value.id, kind: SAMPLE_KINDS[s.schema], where: s.where })),
   ];
-  return oneValue(uses, 'names a', (u) => [`id ${u.id}`, u.kind]);
 }
+
+/**
+ * An identifier names one kind of thing: a record is not also a verification,
+ * a user record not a verification record, an eventId one event type.
+ */
+export const idProblems = (world: World) => oneValue(identities(world), 'names a', (u) => [`id ${u.id}`, u.kind]);
 
 /**
  * One person through both APIs: a v2 session and a partner verification of the
@@ -239,13 +245,13 @@ export const listingProblems = ({ listed }: World) =>
  * `partnerUserId` identifies the created link ("the documentation says nothing
  * more about it", its schema says): an example never shows a service user's id there.
  */
-export function partnerUserIdProblems({ partner: story, samples }: World): string[] {
-  const userIds = new Set([
-    ...story.users.map((u) => u.id),
-    ...story.userMentions.map((m) => m.userId),
-    ...story.verifications.flatMap((v) => [v.value.userId, v.value.previousUserId]).filter(Boolean),
-    ...samples.filter((s) => s.schema === 'User' && typeof s.value.id === 'string').map((s) => s.value.id),
-  ]);
+export function partnerUserIdProblems(world: World): string[] {
+  const { partner: story, samples } = world;
+  const userIds = new Set(
+    identities(world)
+      .filter((u) => u.kind === 'user')
+      .map((u) => u.id),
+  );
   const links = [
     ...story.externalUserBatches.flatMap(({ where, value }) =>
       value.externalUsersWithSuccess.map((link: Json) => ({ where, link })),

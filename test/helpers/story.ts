@@ -6,10 +6,8 @@
 // checks (story-checks.ts, story-history-checks.ts) compare what the examples
 // show of one thing; test/examples-story.test.ts runs them.
 import { isDeepStrictEqual } from 'node:util';
-import { exampleValues, type Seen, schemaSamples } from './examples.js';
+import { exampleValues, isObject, type Seen, schemaSamples } from './examples.js';
 import { deref, loadBundle, operationsOf, type Json } from './openapi.js';
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What tells each record the checks compare from any other object (the shapes the schemas give them). */
 const RECORDS = {
