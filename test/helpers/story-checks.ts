@@ -124,11 +124,7 @@ export const documentProblems = ({ documents }: World) =>
 /** Auth keys and the partner record keep their identity; a rotated key stays inactive; one key is active at a time. */
 export function accountProblems({ partner: story }: World): string[] {
   const keys = story.authKeyLists.flatMap(({ where, value }) => {
-    const at =
-      value.authKeys
-        .map((k: Json) => k.updatedAt)
-        .sort()
-        .at(-1) ?? '';
+    const at = value.authKeys.reduce((latest: string, k: Json) => (k.updatedAt > latest ? k.updatedAt : latest), '');
     return value.authKeys.map((k: Json) => ({ where, k, at }));
   });
   const problems = [
@@ -146,10 +142,18 @@ export function accountProblems({ partner: story }: World): string[] {
   return problems;
 }
 
-/** v2 sessions: one content per id (the sandbox seeds them by id), one session per externalId, ordered timestamps. */
-export function v2Problems({ v2 }: World): string[] {
+/**
+ * v2 sessions: one content per id (the sandbox seeds them by id), one session
+ * per externalId, ordered timestamps; and one `expiresAt` per id in every
+ * bundle's examples and the samples assembled from the schemas.
+ */
+export function v2Problems({ v2, v2Sessions }: World): string[] {
   const sessions = v2.v2Sessions;
   const problems = [
+    ...oneValue(v2Sessions, 'expiresAt', ({ value: s }) => [
+      typeof s.id === 'string' && typeof s.expiresAt === 'string' && `v2 session ${s.id}`,
+      s.expiresAt,
+    ]),
     ...oneValue(sessions, 'content', ({ value: s }) => [`v2 session ${s.id}`, s]),
     ...oneValue(sessions, 'session', ({ value: s }) => [`v2 externalId ${s.externalId}`, s.id]),
     ...oneValue(sessions, 'holder born', ({ value: s }) => [
@@ -166,13 +170,6 @@ export function v2Problems({ v2 }: World): string[] {
   }
   return problems;
 }
-
-/** A v2 session, by id, has one `expiresAt` in every example and in the samples assembled from the schemas. */
-export const v2ExpiryProblems = ({ v2Sessions }: World) =>
-  oneValue(v2Sessions, 'expiresAt', ({ value: s }) => [
-    typeof s.id === 'string' && typeof s.expiresAt === 'string' && `v2 session ${s.id}`,
-    s.expiresAt,
-  ]);
 
 /** An error example about a path value quotes the request it answers, and that request reaches its operation. */
 export function requestProblems(): string[] {

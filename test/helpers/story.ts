@@ -47,10 +47,8 @@ export const phonesOf = (v: Json): string[] =>
     ...new Set([...(v.phoneNumbers ?? []).map((p: Json) => p.phoneNumber), ...(v.phoneNumber ? [v.phoneNumber] : [])]),
   ].sort();
 const nameOf = (o: Json) => `${o.firstName} ${o.lastName}`;
-const shown = (v: unknown) => {
-  const text = JSON.stringify(v) ?? 'nothing';
-  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
-};
+/** A value as a message shows it: its JSON, cut short. */
+const shown = (v: unknown) => JSON.stringify(v)?.slice(0, 100);
 
 /**
  * What names one thing shows one value wherever it is seen: `read` gives each
@@ -95,7 +93,7 @@ function userSnapshot(where: string, v: Json, event?: Json) {
 export type UserSnapshot = ReturnType<typeof userSnapshot>;
 
 /** The story of one bundle's examples; each `where` starts with the bundle's name. */
-export function readStory(api: string) {
+function readStory(api: string) {
   const story = {
     ...(Object.fromEntries(Object.keys(RECORDS).map((kind) => [kind, [] as Seen[]])) as {
       [K in keyof typeof RECORDS]: Seen[];
