@@ -165,9 +165,9 @@ describe('the examples tell one story', () => {
     const served = (w: World) => w.urls.find((u) => u.origin !== 'http://127.0.0.1:4020' && u.token)!;
     const otherToken = Buffer.from(JSON.stringify({ sid: 'planted' })).toString('base64url');
     finds(checks.urlTokenProblems, (w) => w.urls.push({ ...served(w), where: 'planted', token: otherToken }));
-    // Alone, so that only the shape of the token is wrong: the one the audit found (hex digits pasted where
-    // base64url belongs), and none.
-    for (const token of [`eyJzaWQiOiI${served(world).verificationId.slice(0, 8)}In0`, undefined])
+    // Alone, so that only the token is wrong: the one the audit found (hex digits pasted where base64url
+    // belongs), another verification's, and none.
+    for (const token of [`eyJzaWQiOiI${served(world).verificationId.slice(0, 8)}In0`, otherToken, undefined])
       finds(checks.urlTokenProblems, (w) => {
         w.urls = [{ ...served(w), token }];
       });
