@@ -1,4 +1,5 @@
-// Finds every example of a bundled document, with the schema it illustrates.
+// Finds every example of a bundled document, with the schema it illustrates,
+// and the samples a renderer assembles where a schema has no example of its own.
 import { deref, type Json } from './openapi.js';
 import { walkSchemas } from './schema-walk.js';
 
@@ -9,6 +10,8 @@ export interface FoundExample {
   schemaPtr: string;
   value: Json;
 }
+
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Every example of the document: those of media types, parameters and headers
@@ -26,6 +29,58 @@ export function examplesOf(doc: Json): FoundExample[] {
     for (const value of Array.isArray(schema.examples) ? schema.examples : [])
       found.push({ where: at, schemaPtr: at, value });
     if ('example' in schema) found.push({ where: `${at}/example`, schemaPtr: at, value: schema.example });
+  });
+  return found;
+}
+
+/** An example value, where it stands, and the description of the named example it is, if any. */
+export interface Seen<T = Json> {
+  where: string;
+  value: T;
+  description?: string;
+}
+
+/** Every example value of a document: its named examples and those its operations and schemas show. */
+export function exampleValues(doc: Json): Seen[] {
+  const found: Seen[] = Object.entries<Json>(doc.components?.examples ?? {}).map(([name, example]) => ({
+    where: `#/components/examples/${name}`,
+    value: deref(doc, example).value,
+    description: deref(doc, example).description,
+  }));
+  // A media type's `$ref` to a named example resolves to the same value: count it once.
+  const named = new Set(found.map((f) => f.value));
+  for (const e of examplesOf(doc)) if (!named.has(e.value)) found.push({ where: e.where, value: e.value });
+  return found;
+}
+
+/** A sample a renderer assembles from schema-level examples (`schema`: the component it stands in). */
+export type Sample = Seen & { schema: string };
+
+/** The first example a schema gives for a value (its own, its `const`, or the one of the schema it refers to); scalars only. */
+function sampleOf(doc: Json, schema: Json): unknown {
+  if (!isObject(schema)) return undefined;
+  if (Array.isArray(schema.examples) && schema.examples.length && !isObject(schema.examples[0]))
+    return schema.examples[0];
+  if ('const' in schema) return schema.const;
+  return schema.$ref ? sampleOf(doc, deref(doc, { $ref: schema.$ref })) : undefined;
+}
+
+/**
+ * The samples a reader sees where a schema has no example of its own: for each
+ * schema of the components listing `properties` (a component or a nested
+ * object), an object of each property's first example, as renderers such as
+ * Redoc assemble them. Only properties with an example are kept.
+ */
+export function schemaSamples(doc: Json): Sample[] {
+  const found: Sample[] = [];
+  walkSchemas(doc, (schema, where) => {
+    if (!where.startsWith('#/components/schemas/') || !isObject(schema?.properties) || schema.$ref) return;
+    const value: Json = {};
+    for (const [key, property] of Object.entries<Json>(schema.properties)) {
+      const sample = sampleOf(doc, property);
+      if (sample !== undefined) value[key] = sample;
+    }
+    if (Object.keys(value).length > 1) found.push({ where, value, schema: where.split('/')[3] });
   });
   return found;
 }
