@@ -1,21 +1,13 @@
 // @ts-check
 // Writes the release notes of the next version into CHANGELOG.md from the
-// contract diff against the last release (the same report as `npm run diff`).
-// The one part written by hand is each section's notes, between
-// `<!-- notes -->` and `<!-- /notes -->` under its heading: what a partner
-// should do about the release (what replaces a deprecated field, by when).
+// contract diff against the last release (the same report as `npm run
+// diff`); HEADER below says to its readers how a section is made and where
+// the notes written by hand go.
 //
 //   npm run changelog                       # the version package.json says (after `npm version`)
 //   npm run changelog -- --version 1.2.0    # a version given outright
 //   npm run changelog -- --dry-run          # print the section, write nothing
 //   options: --base <git-ref>, --date YYYY-MM-DD (default: today, UTC)
-//
-// Semver tied to the contract: a breaking change → major; any other contract
-// change → minor; none (descriptions, examples) → patch, counted from the last
-// release's version. Each change is listed once, by what it changes, with the
-// operations and webhooks it reaches; deprecations under a heading of their
-// own, since partners must act on them. Re-running for a version replaces its
-// section and keeps its notes byte for byte.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

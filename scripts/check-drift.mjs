@@ -1,11 +1,9 @@
 // Fails when the committed part of generated/ (the bundles, the types and the
 // workflows: COMMITTED_OUTPUTS) differs from what the sources produce now:
 // rebuilds them into a fresh scratch folder (the steps scripts/lib/steps.mjs
-// declares as writing them) and compares file by file. It
-// trusts no build record (scripts/lib/build-cache.mjs): a record tells what
-// the last build in this checkout saw, and this check is there to catch what
-// that build missed. The rest of generated/ is ignored by git and rebuilt by
-// every `npm run build`, so it cannot drift in a commit.
+// declares as writing them) and compares file by file. The rest of
+// generated/ is ignored by git and rebuilt by every `npm run build`, so it
+// cannot drift in a commit.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,18 +16,13 @@ const LISTED = 20;
 
 /** Every file below the committed folders of an output root, relative to it. */
 async function committedFiles(root) {
-  return (await Promise.all(COMMITTED_OUTPUTS.map((dir) => listFiles(path.join(root, dir), root)))).flat().sort();
-}
-
-async function listFiles(dir, base = dir) {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const files = await Promise.all(
-    entries.map((e) => {
-      const full = path.join(dir, e.name);
-      return e.isDirectory() ? listFiles(full, base) : [path.relative(base, full)];
+  const listed = await Promise.all(
+    COMMITTED_OUTPUTS.map(async (dir) => {
+      const entries = await readdir(path.join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
+      return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
     }),
   );
-  return files.flat().sort();
+  return listed.flat().sort();
 }
 
 /** Where two texts first differ: the line, and a short stretch of each around the first differing character. */
@@ -67,7 +60,7 @@ export async function checkDrift() {
       const more = problems.length > LISTED ? `\n  ... and ${problems.length - LISTED} more` : '';
       throw new Error(
         `the committed part of generated/ does not match the sources (${problems.length} ${problems.length === 1 ? 'file' : 'files'}):\n  ${problems.slice(0, LISTED).join('\n  ')}${more}\n` +
-          `Run \`npm run build\` (\`npm run build -- --force\` redoes every step) and commit ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')}.`,
+          `Run \`npm run build\` and commit ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')}.`,
       );
     }
     console.log(

@@ -5,8 +5,6 @@
 // All of it is written to a scratch folder beside generated/lib that replaces
 // it only when every part succeeded: a failed or stopped compile leaves the
 // last good generated/lib (which `npm run dev`'s sandbox runs) as it was.
-// A stopped compile removes the scratch folder only once every process of
-// the compiler has ended (scripts/lib/run.mjs), so nothing writes into it after.
 import path from 'node:path';
 import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';
@@ -41,7 +39,6 @@ async function compileInto(lib) {
     // save of `npm run dev`; same checks, same JavaScript (T1).
     await runTool(TSC_NATIVE, ['-p', 'tsconfig.json', '--outDir', lib], { quiet: true });
   } catch (err) {
-    if (err.name === 'AbortError') throw err;
     throw new Error(
       `TypeScript did not compile; generated/lib is left as the last compile that succeeded. Fix the errors below (in src/, or in the edit of openapi/ that changed the types src/ uses), then build again:\n${err.message}`,
     );

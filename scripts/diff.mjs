@@ -1,33 +1,20 @@
 // @ts-check
 // The breaking-change gate: compares each API's bundled document in the
-// working tree (generated/openapi/<api>.json) with the one at a base git ref
-// and exits 1 when a change would break a consumer, or when a change the
-// diff cannot judge has not been acknowledged by a person.
-//
-//   npm run diff                      # base: the last release, found from package.json's history
-//   npm run diff -- --base main       # any commit, branch or tag
-//   npm run diff -- --json            # machine output
-//   npm run diff -- --markdown        # a summary to post on a pull request
-//   npm run diff -- --against DIR_OR_FILE   # base from saved bundles instead of git
-//   npm run diff -- --head-dir DIR    # head from another folder of bundles
-//   npm run diff -- --acknowledged FILE     # reviewed changes (default .ci/diff-acknowledged.yaml)
-//
-// The last release is the newest commit that set package.json's version (the
-// release step commits it with the notes): clones carry no tags, so the gate
-// reads only what is committed, and fails, saying how to give a base, when
-// history cannot tell (a shallow clone, no release yet).
+// working tree (generated/openapi/<api>.json) with the one at a base (the
+// last release, found from package.json's history by
+// scripts/lib/contract-report.mjs; or --base <git-ref>, or saved bundles with
+// --against) and exits 1 when a change would break a consumer, or when a
+// change the diff cannot judge has not been acknowledged by a person
+// (.ci/diff-acknowledged.yaml, or --acknowledged FILE); a major version bump
+// declares both. Deprecations pass, listed apart: partners must be told. The
+// verdicts are the structural diff's (scripts/lib/contract-diff.mjs and
+// schema-diff.mjs, rules in their headers). Output: text, --json, or
+// --markdown for a pull request. Why there is no `redocly diff` second
+// opinion: guides/releasing.md.
 //
 // The working tree's bundles are judged only when they are as new as their
 // sources: after a build that failed they are the last good build's, so the
 // gate exits 2, naming the newer source, until `npm run build` passes.
-//
-// An API that did not exist at the base is reported as new, not breaking.
-// The verdicts come from the structural diff (scripts/lib/contract-diff.mjs
-// and schema-diff.mjs; rules in their headers): breaking, to review,
-// deprecated (passes, listed apart: partners must be told), or not
-// breaking. A change to review fails the gate until an entry of the
-// acknowledged file names it with a reason; a major version bump declares
-// both kinds. Why there is no `redocly diff` second opinion: guides/releasing.md.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { fail } from './lib/paths.mjs';

@@ -1,18 +1,11 @@
 // Renders the reference docs: generated/docs/<api>.html per API (Redocly
-// build-docs, scripts inlined so the pages work offline), the list of
-// assumptions the descriptions' "Assumed" markers link to (assumptions.html,
-// from openapi/DECISIONS.md), the changelog (changelog.html, from
-// CHANGELOG.md), webhook delivery (webhook-delivery.html, the part of
-// guides/webhooks.md marked published) and an index page that links them all
-// (scripts/lib/doc-pages.mjs).
-// Each operation shows its code samples
-// (generated/samples, by scripts/samples.mjs) as Redoc's x-codeSamples; they
-// are added to a scratch copy of the bundle, not to the published one.
-// `npm run dev` passes `only` to re-render just the APIs whose bundle changed.
-// Each page replaces the old one in a rename (scripts/lib/replace-file.mjs):
-// the page dev serves is never missing or half written.
-// Each API page gets a Try it button per operation, answered by the package's
-// sandbox running in the page, loaded on the first press (scripts/lib/try-it/).
+// build-docs, scripts inlined so the pages work offline) with each
+// operation's code samples (generated/samples, as Redoc's x-codeSamples on a
+// scratch copy of the bundle, not the published one) and a Try it button
+// (scripts/lib/try-it/), and the site's own pages (scripts/lib/doc-pages.mjs).
+// `npm run dev` passes `only` to re-render just the APIs whose bundle
+// changed; each page replaces the old one in a rename, so the page dev
+// serves is never missing or half written.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -49,8 +49,11 @@ async function releaseDiffLines(out) {
   return lines;
 }
 
+/** Prints the lines, and returns them for the build's summary. */
 export async function releaseDiff(out) {
-  for (const line of await releaseDiffLines(out)) console.log(line);
+  const lines = await releaseDiffLines(out);
+  for (const line of lines) console.log(line);
+  return lines;
 }
 
 runIfMain(import.meta, releaseDiff);

@@ -4,23 +4,26 @@
 // operation (x-codeSamples) and test/integration/code-samples.test.ts runs every one
 // against the sandbox. The bundled documents themselves stay as the sources
 // say (S18).
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APIS } from './lib/apis.mjs';
 import { codeSamples } from './lib/code-samples.mjs';
+import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 export async function samples(out) {
   const dir = path.join(out, 'samples');
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
   const counts = await Promise.all(
     APIS.map(async (api) => {
       const doc = JSON.parse(await readFile(path.join(out, 'openapi', `${api.name}.json`), 'utf8'));
       const operations = codeSamples(api.name, doc);
-      await writeFile(path.join(dir, `${api.name}.json`), `${JSON.stringify(operations, null, 2)}\n`);
+      await replaceFile(path.join(dir, `${api.name}.json`), `${JSON.stringify(operations, null, 2)}\n`);
       return `${api.name}.json (${operations.length} operations)`;
     }),
+  );
+  await removeAllBut(
+    dir,
+    APIS.map((api) => `${api.name}.json`),
   );
   console.log(`samples: ${counts.join(', ')}`);
 }

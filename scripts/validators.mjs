@@ -12,42 +12,45 @@
 //   standalone code for every schema src/contract/routes.ts checks a request
 //   with, so the sandbox runs where no file system is and no code may be
 //   generated at run time (workerd refuses `new Function`).
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from './lib/paths.mjs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import codegen from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
+import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runIfMain } from './lib/step.mjs';
 
-/** Keywords src/webhooks/schema-check.ts judges a value by. */
-export const CHECKED_KEYWORDS = [
-  '$ref',
-  'type',
-  'const',
-  'enum',
-  'format',
-  'pattern',
-  'required',
-  'properties',
-  'additionalProperties',
-  'items',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'maxProperties',
-  'minimum',
-  'maximum',
-]; // prettier-ignore
+const SUBSCHEMA = 'boolean | WebhookSchema';
+/** Keywords src/webhooks/schema-check.ts judges a value by, with their type in the declarations. */
+const KEYWORD_TYPES = {
+  $ref: 'string',
+  type: 'string | string[]',
+  const: 'unknown',
+  enum: 'unknown[]',
+  format: 'string',
+  pattern: 'string',
+  required: 'string[]',
+  properties: `Record<string, ${SUBSCHEMA}>`,
+  additionalProperties: SUBSCHEMA,
+  items: SUBSCHEMA,
+  allOf: `(${SUBSCHEMA})[]`,
+  anyOf: `(${SUBSCHEMA})[]`,
+  oneOf: `(${SUBSCHEMA})[]`,
+  not: SUBSCHEMA,
+  if: SUBSCHEMA,
+  then: SUBSCHEMA,
+  else: SUBSCHEMA,
+  minLength: 'number',
+  maxLength: 'number',
+  minItems: 'number',
+  maxItems: 'number',
+  maxProperties: 'number',
+  minimum: 'number',
+  maximum: 'number',
+};
+export const CHECKED_KEYWORDS = Object.keys(KEYWORD_TYPES);
 /** Formats src/webhooks/formats.ts checks. */
 export const CHECKED_FORMATS = ['date', 'date-time', 'uuid'];
 // Keywords that only describe (or, like discriminator, only guide
@@ -137,30 +140,9 @@ const HEADER = `/**
 const DECLARATIONS = `${HEADER}
 /** A webhook schema, reduced to the keywords that judge a value; \`$ref\` names another in \`defs\`; a subschema may be \`true\` or \`false\`. */
 export interface WebhookSchema {
-  $ref?: string;
-  type?: string | string[];
-  const?: unknown;
-  enum?: unknown[];
-  format?: string;
-  pattern?: string;
-  required?: string[];
-  properties?: Record<string, boolean | WebhookSchema>;
-  additionalProperties?: boolean | WebhookSchema;
-  items?: boolean | WebhookSchema;
-  allOf?: (boolean | WebhookSchema)[];
-  anyOf?: (boolean | WebhookSchema)[];
-  oneOf?: (boolean | WebhookSchema)[];
-  not?: boolean | WebhookSchema;
-  if?: boolean | WebhookSchema;
-  then?: boolean | WebhookSchema;
-  else?: boolean | WebhookSchema;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  maxProperties?: number;
-  minimum?: number;
-  maximum?: number;
+${Object.entries(KEYWORD_TYPES)
+  .map(([keyword, type]) => `  ${keyword}?: ${type};`)
+  .join('\n')}
 }
 /** The schema name of each event type, and every schema by name. */
 export declare const webhookSchemas: {
@@ -296,20 +278,20 @@ export declare const homepage: string;
 
 export async function validators(out) {
   const dir = path.join(out, 'validators');
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
   const read = async (api) => JSON.parse(await readFile(path.join(out, 'openapi', `${api}.json`), 'utf8'));
   const docs = Object.fromEntries(await Promise.all(CONTRACT_APIS.map(async (api) => [api, await read(api)])));
   const schemas = webhookSchemas(docs.partner);
-  await writeFile(
-    path.join(dir, 'partner-webhooks.js'),
-    `${HEADER}export const webhookSchemas = ${JSON.stringify(schemas)};\n`,
-  );
-  await writeFile(path.join(dir, 'partner-webhooks.d.ts'), DECLARATIONS);
   const { homepage } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
   const contract = sandboxContractModule(docs, homepage);
-  await writeFile(path.join(dir, 'sandbox-contract.js'), contract.text);
-  await writeFile(path.join(dir, 'sandbox-contract.d.ts'), CONTRACT_DECLARATIONS);
+  // Each file made before any replaces its old one: a failed step leaves them as they were.
+  const files = {
+    'partner-webhooks.js': `${HEADER}export const webhookSchemas = ${JSON.stringify(schemas)};\n`,
+    'partner-webhooks.d.ts': DECLARATIONS,
+    'sandbox-contract.js': contract.text,
+    'sandbox-contract.d.ts': CONTRACT_DECLARATIONS,
+  };
+  for (const [name, text] of Object.entries(files)) await replaceFile(path.join(dir, name), text);
+  await removeAllBut(dir, Object.keys(files));
   console.log(
     `validators: ${Object.keys(schemas.events).length} event types, ${Object.keys(schemas.defs).length} schemas; ${contract.count} request validators`,
   );

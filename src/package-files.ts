@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Json } from './contract/json.js';
 
 // The same code runs from src/ (tests) and from generated/lib/src/ (the
 // installed package), so files of the package are found from its root.
@@ -18,20 +19,19 @@ function packageRoot(): string {
 
 let root: string | undefined;
 
-/** Reads a bundled OpenAPI document of the package. */
-export function readBundledDocument(api: 'v2' | 'partner' | 'sandbox'): Record<string, any> {
+/** A JSON file of the package, by its path from the package's root. */
+function readPackageJson(...parts: string[]): Json {
   root ??= packageRoot();
-  return JSON.parse(readFileSync(path.join(root, 'generated', 'openapi', `${api}.json`), 'utf8'));
+  return JSON.parse(readFileSync(path.join(root, ...parts), 'utf8'));
 }
+
+/** Reads a bundled OpenAPI document of the package. */
+export const readBundledDocument = (api: 'v2' | 'partner' | 'sandbox'): Json =>
+  readPackageJson('generated', 'openapi', `${api}.json`);
 
 /** Reads an Arazzo workflow file of the package, as JSON (generated/workflows/<name>.arazzo.json). */
-export function readBundledWorkflows(name: string): Record<string, any> {
-  root ??= packageRoot();
-  return JSON.parse(readFileSync(path.join(root, 'generated', 'workflows', `${name}.arazzo.json`), 'utf8'));
-}
+export const readBundledWorkflows = (name: string): Json =>
+  readPackageJson('generated', 'workflows', `${name}.arazzo.json`);
 
 /** The package's version, from its package.json. */
-export function packageVersion(): string {
-  root ??= packageRoot();
-  return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
-}
+export const packageVersion = (): string => readPackageJson('package.json').version;

@@ -237,19 +237,38 @@ describe('the webhooks the receiver got', () => {
     expect(all.filter((e) => !order.has(e.eventId))).toEqual([]);
   });
 
-  it('new user: created, opened, completed with user.created, then two user.updated', async () => {
-    const keys = [await currentKey(), FIRST_KEY];
-    await expect
-      .poll(() => sequenceOf(events(keys), [inputs.newUserExternalUserId]))
-      .toEqual([
+  // The documents' scenarios with one verification: its events, and its statuses, in the order generated.
+  const SCENARIOS: [string, string, string[], string[]][] = [
+    [
+      'new user: created, opened, completed with user.created, then two user.updated',
+      'newUserExternalUserId',
+      [
         'verification.created',
         'verification.updated',
         'verification.updated',
         'user.created',
         'user.updated',
         'user.updated',
-      ]);
-    expect(statusesOf(events(keys), inputs.newUserExternalUserId)).toEqual(['created', 'started', 'completed']);
+      ],
+      ['created', 'started', 'completed'],
+    ],
+    [
+      'manual review: created, opened, in review, completed with user.created',
+      'reviewExternalUserId',
+      ['verification.created', 'verification.updated', 'verification.updated', 'verification.updated', 'user.created'],
+      ['created', 'started', 'inReview', 'completed'],
+    ],
+    [
+      'webhook-delivery workflow: created, opened, completed with user.created',
+      'deliveryExternalUserId',
+      ['verification.created', 'verification.updated', 'verification.updated', 'user.created'],
+      ['created', 'started', 'completed'],
+    ],
+  ];
+  it.each(SCENARIOS)('%s', async (_, input, sequence, statuses) => {
+    const keys = [await currentKey(), FIRST_KEY];
+    await expect.poll(() => sequenceOf(events(keys), [inputs[input]])).toEqual(sequence);
+    expect(statusesOf(events(keys), inputs[input])).toEqual(statuses);
   });
 
   it('merge: the second verification ends with verification.updated and user.merged into the first user', async () => {
@@ -284,25 +303,6 @@ describe('the webhooks the receiver got', () => {
     expect(externalIds.sort()).toEqual([...ids].sort());
   });
 
-  it('manual review: created, opened, in review, completed with user.created', async () => {
-    const keys = [await currentKey(), FIRST_KEY];
-    await expect
-      .poll(() => sequenceOf(events(keys), [inputs.reviewExternalUserId]))
-      .toEqual([
-        'verification.created',
-        'verification.updated',
-        'verification.updated',
-        'verification.updated',
-        'user.created',
-      ]);
-    expect(statusesOf(events(keys), inputs.reviewExternalUserId)).toEqual([
-      'created',
-      'started',
-      'inReview',
-      'completed',
-    ]);
-  });
-
   it('revert: user.deleted, then verification.updated to reverted with previousUserId', async () => {
     const keys = [await currentKey(), FIRST_KEY];
     await expect
@@ -324,13 +324,6 @@ describe('the webhooks the receiver got', () => {
     expect(reverted?.dataType === 'verification' && reverted.data.previousUserId).toBe(
       completed?.dataType === 'verification' && completed.data.userId,
     );
-  });
-
-  it('webhook-delivery workflow: created, opened, completed with user.created', async () => {
-    const keys = [await currentKey(), FIRST_KEY];
-    await expect
-      .poll(() => sequenceOf(events(keys), [inputs.deliveryExternalUserId]))
-      .toEqual(['verification.created', 'verification.updated', 'verification.updated', 'user.created']);
   });
 
   it('key rotation: the verification created with the new key is signed with the new key only', async () => {

@@ -1,8 +1,9 @@
 // The build's release-diff step (scripts/release-diff.mjs): in a scratch copy
 // of what the build reads, a response field renamed by mistake is printed by
-// `npm run build` as breaking against the last release, before any later
-// step could report it as type errors, and the build does not fail for it;
-// without git history the step says so in one line.
+// `npm run build` as breaking against the last release, and again in the
+// build's summary, after the timings and any step's errors (a renamed field
+// also fails compile), and the build does not fail for it; without git
+// history the step says so in one line.
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -52,4 +53,8 @@ it('prints a renamed response field as breaking against the release, and the bui
     result.stdout,
   ).toBe(true);
   expect(lines.find((line) => line.startsWith('release-diff: '))).toMatch(/\d+ breaking/);
+  const summary = lines.findIndex((line) => line.startsWith('build: '));
+  const breaking = (part: string[]) => part.filter((line) => line.startsWith('breaking against'));
+  expect(breaking(lines.slice(summary))).toEqual(breaking(lines.slice(0, summary)));
+  expect(lines.at(-2)).toMatch(/^release-diff: .*\d+ breaking/);
 });

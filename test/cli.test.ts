@@ -5,18 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
-import { run } from '../src/cli/index.js';
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(
-    args,
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { cli } from './helpers/cli.js';
 
 describe('help and version', () => {
   it('--version prints the version of the package', async () => {
@@ -42,12 +31,6 @@ describe('help and version', () => {
       for (const flag of ['--help', '-h']) expect(await cli([...words, flag])).toEqual(byHelp);
     });
   }
-
-  it('the top-level usage lists help and --version', async () => {
-    const { out } = await cli(['--help']);
-    expect(out).toMatch(/help \[command\]/);
-    expect(out).toMatch(/--version/);
-  });
 });
 
 describe('mistakes: one line naming it, pointing at --help', () => {

@@ -3,28 +3,22 @@
 // page) is reported as that assumption, and `--fail-on documented` passes
 // it; one that breaks a rule of the service's documents fails either way.
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../src/cli/index.js';
 import type { ConformanceReport } from '../src/conformance/report.js';
 import { parseFaults } from '../src/sandbox/http/faults.js';
 import { serveSandbox } from '../src/sandbox/server.js';
+import { cli } from './helpers/cli.js';
 import { sandboxDeparting, type ProxiedSandbox } from './helpers/sandbox-proxy.js';
 
 const KEY = 'sbx_assumptions_key_0123456789';
 
 async function conformance(url: string, ...more: string[]): Promise<{ code: number; report: ConformanceReport }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(
-    [
-      'conformance',
-      ...['--api', 'partner', '--base-url', url, '--auth-key', KEY, '--rate', '0', '--seed', '12'],
-      ...['--requests', '200', '--json', ...more],
-    ],
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  expect(out.length, err.join('\n')).toBeGreaterThan(0);
-  return { code, report: JSON.parse(out.join('\n')) };
+  const { code, out, err } = await cli([
+    'conformance',
+    ...['--api', 'partner', '--base-url', url, '--auth-key', KEY, '--rate', '0', '--seed', '12'],
+    ...['--requests', '200', '--json', ...more],
+  ]);
+  expect(out, err).not.toBe('');
+  return { code, report: JSON.parse(out) };
 }
 
 let target: ProxiedSandbox | { close(): Promise<void> } | undefined;

@@ -6,26 +6,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../src/cli/index.js';
 import type { ConformanceReport } from '../src/conformance/report.js';
+import { cli } from './helpers/cli.js';
 import { sandboxDeparting, type Departure } from './helpers/sandbox-proxy.js';
 
 const KEY = 'sbx_rotation_key_0123456789abcdef';
 
-async function conformance(url: string, keyFile: string): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(
-    [
-      'conformance',
-      ...['--api', 'partner', '--base-url', url, '--auth-key', KEY, '--rate', '0', '--seed', '6'],
-      ...['--requests', '20', '--allow-writes', '--rotate-key', keyFile, '--json'],
-    ],
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const conformance = (url: string, keyFile: string) =>
+  cli([
+    'conformance',
+    ...['--api', 'partner', '--base-url', url, '--auth-key', KEY, '--rate', '0', '--seed', '6'],
+    ...['--requests', '20', '--allow-writes', '--rotate-key', keyFile, '--json'],
+  ]);
 
 const isRotation = (request: Request) => request.method === 'POST' && new URL(request.url).pathname === '/auth-keys';
 

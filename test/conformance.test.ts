@@ -3,11 +3,9 @@
 // reported, naming the operation; and the run stays inside its bounds.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../src/cli/index.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { judgeAnswer } from '../src/conformance/checks.js';
 import { Target } from '../src/conformance/http.js';
 import { loadApi } from '../src/conformance/operations.js';
@@ -15,6 +13,8 @@ import { WORKFLOWS_FILE, type ConformanceReport } from '../src/conformance/repor
 import { parseFaults, type FaultSpec } from '../src/sandbox/http/faults.js';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { freePort } from '../scripts/lib/prism.mjs';
+import { cli as command } from './helpers/cli.js';
 
 const KEY = 'sbx_conformance_key_0123456789';
 const TOKEN = 'v2_conformance_token_0123456789';
@@ -30,39 +30,23 @@ async function seededSandbox(faults?: FaultSpec[], validateResponses = false): P
   return sandbox;
 }
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(
-    ['conformance', ...args],
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
+/** A seeded sandbox closed when the test ends. */
+async function testSandbox(faults?: FaultSpec[], validateResponses = false): Promise<Sandbox> {
+  const sandbox = await seededSandbox(faults, validateResponses);
+  onTestFinished(() => sandbox.close());
+  return sandbox;
 }
 
-const partnerArgs = (s: Sandbox, ...more: string[]) => [
-  '--api',
-  'partner',
-  '--base-url',
-  s.url,
-  '--auth-key',
-  KEY,
-  '--rate',
-  '0',
-  ...more,
+const cli = (args: string[]) => command(['conformance', ...args]);
+
+/** The options of a run against `s` with the credential of `api`, no rate limit, and `more`. */
+const argsFor = (api: 'partner' | 'v2', s: Sandbox, ...more: string[]) => [
+  ...['--api', api, '--base-url', s.url],
+  ...(api === 'partner' ? ['--auth-key', KEY] : ['--access-token', TOKEN]),
+  ...['--rate', '0', ...more],
 ];
-const v2Args = (s: Sandbox, ...more: string[]) => [
-  '--api',
-  'v2',
-  '--base-url',
-  s.url,
-  '--access-token',
-  TOKEN,
-  '--rate',
-  '0',
-  ...more,
-];
+const partnerArgs = (s: Sandbox, ...more: string[]) => argsFor('partner', s, ...more);
+const v2Args = (s: Sandbox, ...more: string[]) => argsFor('v2', s, ...more);
 
 async function jsonRun(args: string[]): Promise<{ code: number; report: ConformanceReport; out: string }> {
   const r = await cli([...args, '--json']);
@@ -157,51 +141,47 @@ describe('conformance against the sandbox as it is', () => {
 
 describe('false alarms', () => {
   it('the phoneNumber filter is judged on phoneNumbers[].phoneNumber, not the deprecated top-level field', async () => {
-    const sandbox = await seededSandbox(undefined, true);
-    try {
-      const created = await fetch(`${sandbox.url}/verifications`, {
-        method: 'POST',
+    const sandbox = await testSandbox(undefined, true);
+    const created = await fetch(`${sandbox.url}/verifications`, {
+      method: 'POST',
+      headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
+        redirectUrl: 'https://partner.example.com/done',
+        phoneNumbers: [{ phoneNumber: '+7724004', isVerified: false }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { code, report } = await jsonRun(partnerArgs(sandbox, '--seed', '2'));
+    expect(report.violations).toEqual([]);
+    expect(code).toBe(0);
+    // The check still sees a phoneNumber filter that was ignored.
+    const model = loadApi('partner');
+    const list = model.operations.find((o) => o.operationId === 'listVerifications')!;
+    const all = await (
+      await fetch(`${sandbox.url}/verifications`, {
         headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
-          redirectUrl: 'https://partner.example.com/done',
-          phoneNumbers: [{ phoneNumber: '+7724004', isVerified: false }],
-        }),
-      });
-      expect(created.status).toBe(201);
-      const { code, report } = await jsonRun(partnerArgs(sandbox, '--seed', '2'));
-      expect(report.violations).toEqual([]);
-      expect(code).toBe(0);
-      // The check still sees a phoneNumber filter that was ignored.
-      const model = loadApi('partner');
-      const list = model.operations.find((o) => o.operationId === 'listVerifications')!;
-      const all = await (
-        await fetch(`${sandbox.url}/verifications`, {
-          headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
-        })
-      ).json();
-      const other = all.verifications.findIndex(
-        (v: { phoneNumbers: { phoneNumber: string }[] }) => !v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'),
-      );
-      expect(other).toBeGreaterThanOrEqual(0);
-      const wanted = { params: {}, query: { phoneNumber: ['+7724004'] }, body: undefined };
-      const problems = (received: unknown) =>
-        judgeAnswer(list, model.doc, 'valid', 200, received, wanted).map((f) => f.problem);
-      expect(problems(all)).toEqual([
-        `filter phoneNumber=+7724004 ignored: item ${other} has phoneNumbers[].phoneNumber ${JSON.stringify(all.verifications[other].phoneNumbers.map((p: { phoneNumber: string }) => p.phoneNumber))}`,
-      ]);
-      const matching = {
-        ...all,
-        verifications: all.verifications
-          .filter((_: unknown, i: number) => i !== other)
-          .filter((v: { phoneNumbers: { phoneNumber: string }[] }) =>
-            v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'),
-          ),
-      };
-      expect(problems(matching)).toEqual([]);
-    } finally {
-      await sandbox.close();
-    }
+      })
+    ).json();
+    const other = all.verifications.findIndex(
+      (v: { phoneNumbers: { phoneNumber: string }[] }) => !v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'),
+    );
+    expect(other).toBeGreaterThanOrEqual(0);
+    const wanted = { params: {}, query: { phoneNumber: ['+7724004'] }, body: undefined };
+    const problems = (received: unknown) =>
+      judgeAnswer(list, model.doc, 'valid', 200, received, wanted).map((f) => f.problem);
+    expect(problems(all)).toEqual([
+      `filter phoneNumber=+7724004 ignored: item ${other} has phoneNumbers[].phoneNumber ${JSON.stringify(all.verifications[other].phoneNumbers.map((p: { phoneNumber: string }) => p.phoneNumber))}`,
+    ]);
+    const matching = {
+      ...all,
+      verifications: all.verifications
+        .filter((_: unknown, i: number) => i !== other)
+        .filter((v: { phoneNumbers: { phoneNumber: string }[] }) =>
+          v.phoneNumbers.some((p) => p.phoneNumber === '+7724004'),
+        ),
+    };
+    expect(problems(matching)).toEqual([]);
   });
 });
 
@@ -246,97 +226,81 @@ describe('each injected fault is reported, naming the operation', () => {
   ];
   for (const c of cases) {
     it(c.fault, async () => {
-      const sandbox = await seededSandbox(parseFaults(c.fault));
-      try {
-        const { code, report } = await jsonRun([...c.args(sandbox), '--seed', '5', '--requests', '200']);
-        expect(code).toBe(1);
-        expect(report.violations.length).toBeGreaterThan(0);
-        expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set([c.operation]));
-        expect(report.violations.some((v) => v.problems.some((p) => c.problem.test(p)))).toBe(true);
-        for (const v of report.violations) {
-          expect(v.curl).toMatch(new RegExp(`^curl -X GET '${sandbox.url}/`));
-          expect(v.curl).not.toContain(KEY);
-          expect(v.curl).not.toContain(TOKEN);
-          expect(v.status).toBeGreaterThan(0);
-        }
-        expect(report.operations.find((o) => o.operationId === c.operation)!.violations).toBe(report.violations.length);
-      } finally {
-        await sandbox.close();
+      const sandbox = await testSandbox(parseFaults(c.fault));
+      const { code, report } = await jsonRun([...c.args(sandbox), '--seed', '5', '--requests', '200']);
+      expect(code).toBe(1);
+      expect(report.violations.length).toBeGreaterThan(0);
+      expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set([c.operation]));
+      expect(report.violations.some((v) => v.problems.some((p) => c.problem.test(p)))).toBe(true);
+      for (const v of report.violations) {
+        expect(v.curl).toMatch(new RegExp(`^curl -X GET '${sandbox.url}/`));
+        expect(v.curl).not.toContain(KEY);
+        expect(v.curl).not.toContain(TOKEN);
+        expect(v.status).toBeGreaterThan(0);
       }
+      expect(report.operations.find((o) => o.operationId === c.operation)!.violations).toBe(report.violations.length);
     });
   }
 
   it('the text report names the operation, the curl line, what was received and what broke; --junit fails that operation', async () => {
-    const sandbox = await seededSandbox(parseFaults('missing-field@getUserShares'));
+    const sandbox = await testSandbox(parseFaults('missing-field@getUserShares'));
     const junit = path.join(dir, 'report.xml');
-    try {
-      const r = await cli([...partnerArgs(sandbox), '--seed', '9', '--requests', '100', '--junit', junit]);
-      expect(r.code).toBe(1);
-      expect(r.out).toMatch(/✗ 1\. partner getUserShares \(GET \/users\/\{userId\}\/shares\) — valid request/);
-      expect(r.out).toMatch(
-        / {2}request: {2}curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/users\/[^']+\/shares' -H 'X-Auth-Key: \*\*\*'/,
-      );
-      expect(r.out).toMatch(/ {2}received: 200 \{/);
-      expect(r.out).toMatch(/ {2}broken: {3}body must have required property '\w+' \(schema #\/.+\/required\)/);
-      expect(r.out).toMatch(/getUserShares \(GET \/users\/\{userId\}\/shares\) +\d+ +0 +2 +0 +✗ \d+/);
-      const xml = await readFile(junit, 'utf8');
-      expect(xml).toMatch(
-        /<testcase classname="conformance.partner" name="getUserShares \(GET \/users\/\{userId\}\/shares\)">\s*<failure/,
-      );
-      expect(xml).toMatch(/<testcase classname="conformance.partner" name="getPartner \(GET \/partners\)"\/>/);
-      expect(xml).not.toContain(KEY);
-    } finally {
-      await sandbox.close();
-    }
+    const r = await cli([...partnerArgs(sandbox), '--seed', '9', '--requests', '100', '--junit', junit]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/✗ 1\. partner getUserShares \(GET \/users\/\{userId\}\/shares\) — valid request/);
+    expect(r.out).toMatch(
+      / {2}request: {2}curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/users\/[^']+\/shares' -H 'X-Auth-Key: \*\*\*'/,
+    );
+    expect(r.out).toMatch(/ {2}received: 200 \{/);
+    expect(r.out).toMatch(/ {2}broken: {3}body must have required property '\w+' \(schema #\/.+\/required\)/);
+    expect(r.out).toMatch(/getUserShares \(GET \/users\/\{userId\}\/shares\) +\d+ +0 +2 +0 +✗ \d+/);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(
+      /<testcase classname="conformance.partner" name="getUserShares \(GET \/users\/\{userId\}\/shares\)">\s*<failure/,
+    );
+    expect(xml).toMatch(/<testcase classname="conformance.partner" name="getPartner \(GET \/partners\)"\/>/);
+    expect(xml).not.toContain(KEY);
   });
 
   it('a workflow step that departs from the contract is reported with the workflow, the step and the operation', async () => {
-    const sandbox = await seededSandbox(parseFaults('wrong-status@getVerification'));
-    try {
-      const { code, report } = await jsonRun([
-        ...partnerArgs(sandbox),
-        '--seed',
-        '4',
-        '--requests',
-        '40',
-        '--allow-writes',
-      ]);
-      expect(code).toBe(1);
-      const step = report.violations.filter(
-        (v) => v.kind === 'workflow' && v.rule === 'workflow new-user, step read-completed',
-      );
-      expect(step.map((v) => [v.operationId, v.operation, v.status])).toEqual([
-        ['getVerification', 'GET /verifications/{verificationId}', 202],
-        ['getVerification', 'GET /verifications/{verificationId}', 202],
-      ]);
-      expect(step.flatMap((v) => v.problems)).toEqual([
-        'status 202 is not documented for getVerification (documented: 200, 400, 401, 404)',
-        'success criterion failed: $statusCode == 200',
-      ]);
-      expect(report.workflows.find((w) => w.workflowId === 'new-user')).toMatchObject({
-        status: 'failed',
-        reason: expect.stringContaining('$statusCode == 200'),
-      });
-      expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set(['getVerification']));
-    } finally {
-      await sandbox.close();
-    }
+    const sandbox = await testSandbox(parseFaults('wrong-status@getVerification'));
+    const { code, report } = await jsonRun([
+      ...partnerArgs(sandbox),
+      '--seed',
+      '4',
+      '--requests',
+      '40',
+      '--allow-writes',
+    ]);
+    expect(code).toBe(1);
+    const step = report.violations.filter(
+      (v) => v.kind === 'workflow' && v.rule === 'workflow new-user, step read-completed',
+    );
+    expect(step.map((v) => [v.operationId, v.operation, v.status])).toEqual([
+      ['getVerification', 'GET /verifications/{verificationId}', 202],
+      ['getVerification', 'GET /verifications/{verificationId}', 202],
+    ]);
+    expect(step.flatMap((v) => v.problems)).toEqual([
+      'status 202 is not documented for getVerification (documented: 200, 400, 401, 404)',
+      'success criterion failed: $statusCode == 200',
+    ]);
+    expect(report.workflows.find((w) => w.workflowId === 'new-user')).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('$statusCode == 200'),
+    });
+    expect(new Set(report.violations.map((v) => v.operationId))).toEqual(new Set(['getVerification']));
   });
 
   it('the same seed sends the same requests; another seed others', async () => {
-    const sandbox = await seededSandbox(parseFaults('accepts-invalid@listVerifications'));
-    try {
-      const curls = async (seed: string) =>
-        (await jsonRun([...partnerArgs(sandbox), '--seed', seed, '--requests', '120'])).report.violations.map(
-          (v) => v.curl,
-        );
-      const first = await curls('42');
-      expect(first.length).toBeGreaterThan(3);
-      expect(await curls('42')).toEqual(first);
-      expect(await curls('43')).not.toEqual(first);
-    } finally {
-      await sandbox.close();
-    }
+    const sandbox = await testSandbox(parseFaults('accepts-invalid@listVerifications'));
+    const curls = async (seed: string) =>
+      (await jsonRun([...partnerArgs(sandbox), '--seed', seed, '--requests', '120'])).report.violations.map(
+        (v) => v.curl,
+      );
+    const first = await curls('42');
+    expect(first.length).toBeGreaterThan(3);
+    expect(await curls('42')).toEqual(first);
+    expect(await curls('43')).not.toEqual(first);
   });
 });
 
@@ -356,18 +320,7 @@ describe('bounds and arguments', () => {
 
   it('--rate spaces the requests out', async () => {
     const started = Date.now();
-    const { report } = await jsonRun([
-      '--api',
-      'v2',
-      '--base-url',
-      sandbox.url,
-      '--access-token',
-      TOKEN,
-      '--rate',
-      '40',
-      '--max-requests',
-      '21',
-    ]);
+    const { report } = await jsonRun(v2Args(sandbox, '--rate', '40', '--max-requests', '21'));
     expect(report.requests).toBe(21);
     // 21 requests at 40/s: at least 20 intervals of 25 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
@@ -405,12 +358,7 @@ describe('bounds and arguments', () => {
   });
 
   it('an unreachable target exits 2', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as { port: number }).port;
-        probe.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const r = await cli(['--api', 'partner', '--base-url', `http://127.0.0.1:${port}`, '--auth-key', KEY]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
@@ -419,8 +367,8 @@ describe('bounds and arguments', () => {
 });
 
 describe('stops early with the fix', () => {
-  /** A server answering every request with `status`; counts what it got. */
-  async function answering(status: number): Promise<{ url: string; got: string[]; close: () => Promise<void> }> {
+  /** A server answering every request with `status`, closed when the test ends; counts what it got. */
+  async function answering(status: number): Promise<{ url: string; got: string[] }> {
     const got: string[] = [];
     const server = createHttpServer((req, res) => {
       got.push(`${req.method} ${req.url}`);
@@ -429,117 +377,97 @@ describe('stops early with the fix', () => {
         .end(JSON.stringify({ statusCode: status, message: 'no' }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    return { url, got, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, got };
   }
 
   it('a refused credential: one request, exit 2, "the credential was refused" with the rotation hint', async () => {
     const target = await answering(401);
-    try {
-      const r = await cli([
-        '--api',
-        'partner',
-        '--base-url',
-        target.url,
-        '--auth-key',
-        'sbx_rotated_away',
-        '--rate',
-        '0',
-      ]);
-      expect(r.code).toBe(2);
-      expect(r.out).toBe('');
-      expect(target.got).toEqual(['GET /partners']);
-      expect(r.err).toContain(
-        'error: the credential was refused: GET /partners answered 401 to the given --auth-key. Check the key: POST /auth-keys makes the previous key invalid at once, so after a rotation use the new key (GET /auth-keys with it lists both). Nothing else was sent.',
-      );
-      expect(r.err).not.toContain('sbx_rotated_away');
-      const v2 = await cli(['--api', 'v2', '--base-url', target.url, '--access-token', 'v2_wrong', '--rate', '0']);
-      expect(v2.code).toBe(2);
-      expect(v2.err).toContain(
-        'error: the credential was refused: GET /v2/verifications/ answered 401 to the given --access-token',
-      );
-    } finally {
-      await target.close();
-    }
+    const r = await cli([
+      '--api',
+      'partner',
+      '--base-url',
+      target.url,
+      '--auth-key',
+      'sbx_rotated_away',
+      '--rate',
+      '0',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(target.got).toEqual(['GET /partners']);
+    expect(r.err).toContain(
+      'error: the credential was refused: GET /partners answered 401 to the given --auth-key. Check the key: POST /auth-keys makes the previous key invalid at once, so after a rotation use the new key (GET /auth-keys with it lists both). Nothing else was sent.',
+    );
+    expect(r.err).not.toContain('sbx_rotated_away');
+    const v2 = await cli(['--api', 'v2', '--base-url', target.url, '--access-token', 'v2_wrong', '--rate', '0']);
+    expect(v2.code).toBe(2);
+    expect(v2.err).toContain(
+      'error: the credential was refused: GET /v2/verifications/ answered 401 to the given --access-token',
+    );
   });
 
   it('against the sandbox, the refusal carries its reason: a key rotated away', async () => {
-    const sandbox = await seededSandbox();
-    try {
-      const rotated = await fetch(`${sandbox.url}/auth-keys`, {
-        method: 'POST',
-        headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
-        body: '{}',
-      });
-      expect(rotated.status).toBe(201);
-      const r = await cli(partnerArgs(sandbox));
-      expect(r.code).toBe(2);
-      expect(r.err).toContain(
-        'answered 401 to the given --auth-key (the target says: this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key). Check the key',
-      );
-    } finally {
-      await sandbox.close();
-    }
+    const sandbox = await testSandbox();
+    const rotated = await fetch(`${sandbox.url}/auth-keys`, {
+      method: 'POST',
+      headers: { 'X-Auth-Key': KEY, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(rotated.status).toBe(201);
+    const r = await cli(partnerArgs(sandbox));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(
+      'answered 401 to the given --auth-key (the target says: this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key). Check the key',
+    );
   });
 
   it('every probed path 404: exit 2 with a base-URL hint, after at most 3 requests', async () => {
     const target = await answering(404);
-    try {
-      const r = await cli(['--api', 'partner', '--base-url', `${target.url}/api`, '--auth-key', KEY, '--rate', '0']);
-      expect(r.code).toBe(2);
-      expect(target.got.length).toBeLessThanOrEqual(3);
-      expect(target.got[0]).toBe('GET /api/partners');
-      expect(r.err).toMatch(
-        /error: every path probed answered 404 \(GET http:\/\/127\.0\.0\.1:\d+\/api\/partners, .*\): check --base-url: the documented paths are appended to it/,
-      );
-    } finally {
-      await target.close();
-    }
+    const r = await cli(['--api', 'partner', '--base-url', `${target.url}/api`, '--auth-key', KEY, '--rate', '0']);
+    expect(r.code).toBe(2);
+    expect(target.got.length).toBeLessThanOrEqual(3);
+    expect(target.got[0]).toBe('GET /api/partners');
+    expect(r.err).toMatch(
+      /error: every path probed answered 404 \(GET http:\/\/127\.0\.0\.1:\d+\/api\/partners, .*\): check --base-url: the documented paths are appended to it/,
+    );
   });
 
   it('a v2 base URL ending in /v2 (the banner of old): exit 2, saying to drop it', async () => {
-    const sandbox = await seededSandbox();
-    try {
-      const r = await cli(['--api', 'v2', '--base-url', `${sandbox.url}/v2`, '--access-token', TOKEN, '--rate', '0']);
-      expect(r.code).toBe(2);
-      expect(r.err).toContain(
-        `drop the trailing /v2 from --base-url (${sandbox.url}): the v2 paths already start with /v2`,
-      );
-    } finally {
-      await sandbox.close();
-    }
+    const sandbox = await testSandbox();
+    const r = await cli(['--api', 'v2', '--base-url', `${sandbox.url}/v2`, '--access-token', TOKEN, '--rate', '0']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(
+      `drop the trailing /v2 from --base-url (${sandbox.url}): the v2 paths already start with /v2`,
+    );
   });
 
   it('tells its progress on stderr while it runs; the report names files that are in the package', async () => {
-    const sandbox = await seededSandbox();
-    try {
-      const r = await cli(partnerArgs(sandbox, '--seed', '8', '--requests', '120'));
-      expect(r.code).toBe(0);
-      const progress = r.err.split('\n');
-      expect(progress[0]).toBe(
-        `conformance: checking the credential and the base URL with one request to ${sandbox.url}`,
-      );
-      for (const line of [
-        'conformance: finding ids through the list operations',
-        'conformance: 50 requests sent, 0 violations so far',
-        'conformance: sending 120 requests generated from the contract (seed 8)',
-      ]) {
-        expect(progress).toContain(line);
-      }
-      expect(progress.at(-1)).toMatch(/^conformance: done: \d+ requests, 0 violations$/);
-      // Any file the report names is in the installed package.
-      const named = [...r.out.matchAll(/[\w.-]+(?:\/[\w.-]+)+\.(?:json|ya?ml|md|xml|html)/g)].map((m) => m[0]);
-      expect(named).toContain(WORKFLOWS_FILE);
-      const { files } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
-      for (const file of named) {
-        expect(
-          files.some((f) => file.startsWith(`${f}/`)),
-          file,
-        ).toBe(true);
-        await expect(readFile(path.join(ROOT, file)), file).resolves.toBeDefined();
-      }
-    } finally {
-      await sandbox.close();
+    const sandbox = await testSandbox();
+    const r = await cli(partnerArgs(sandbox, '--seed', '8', '--requests', '120'));
+    expect(r.code).toBe(0);
+    const progress = r.err.split('\n');
+    expect(progress[0]).toBe(
+      `conformance: checking the credential and the base URL with one request to ${sandbox.url}`,
+    );
+    for (const line of [
+      'conformance: finding ids through the list operations',
+      'conformance: 50 requests sent, 0 violations so far',
+      'conformance: sending 120 requests generated from the contract (seed 8)',
+    ]) {
+      expect(progress).toContain(line);
+    }
+    expect(progress.at(-1)).toMatch(/^conformance: done: \d+ requests, 0 violations$/);
+    // Any file the report names is in the installed package.
+    const named = [...r.out.matchAll(/[\w.-]+(?:\/[\w.-]+)+\.(?:json|ya?ml|md|xml|html)/g)].map((m) => m[0]);
+    expect(named).toContain(WORKFLOWS_FILE);
+    const { files } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    for (const file of named) {
+      expect(
+        files.some((f) => file.startsWith(`${f}/`)),
+        file,
+      ).toBe(true);
+      await expect(readFile(path.join(ROOT, file)), file).resolves.toBeDefined();
     }
   });
 });

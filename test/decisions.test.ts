@@ -15,34 +15,26 @@ import { APIS } from '../scripts/lib/apis.mjs';
 import { ASSUMED_MARKER, MAINTAINER_TALK, decisionRows, webhookDeliveryPage } from '../scripts/lib/doc-pages.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { documentTexts, markdownTables } from './helpers/document-texts.js';
-import { deref, loadBundle, operationsOf, type Json } from './helpers/openapi.js';
+import { deref, loadBundle, operationsOf } from './helpers/openapi.js';
 import { REQUEST_ONLY_SCHEMAS } from './helpers/partner-document.js';
+import { walkSchemas } from './helpers/schema-walk.js';
 
+const DOCS = path.join(ROOT, 'generated', 'docs');
 const decisions = readFileSync(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8');
 const maintainers = readFileSync(path.join(ROOT, 'guides', 'maintainers-decisions.md'), 'utf8');
+/** The numbered rows of a decisions table: id, source line, decision, reason. */
 const tableRows = (markdown: string) =>
-  markdown
-    .split('\n')
-    .filter((line) => /^\| [A-Z]+\d+ \|/.test(line))
-    // Cells may hold escaped pipes (`\|`) when they quote a source table.
-    .map((line) =>
-      line
-        .split(/(?<!\\)\|/)
-        .slice(1, -1)
-        .map((cell) => cell.trim()),
-    );
+  markdownTables(markdown)
+    .flatMap((t) => t.rows)
+    .filter((row) => /^[A-Z]+\d+$/.test(row[0]));
 const rows = tableRows(decisions);
 const toolRows = tableRows(maintainers);
 const contractRows = decisionRows(decisions);
 const rowIds = new Set(contractRows.map((r) => r.id));
 
 /** The V and P rows DECISIONS.md lists, with a reason, as marked by no description. */
-const unmarked = new Map(
-  [...decisions.slice(decisions.indexOf('## Rows no description marks')).matchAll(/^- ([VP]\d+): (.+)$/gm)].map((m) => [
-    m[1],
-    m[2],
-  ]),
-);
+const unmarkedList = decisions.slice(decisions.indexOf('## Rows no description marks'));
+const unmarked = new Map([...unmarkedList.matchAll(/^- ([VP]\d+): (.+)$/gm)].map((m) => [m[1], m[2]]));
 
 const markedIds = (text: string) => [...text.matchAll(ASSUMED_MARKER)].map((m) => m[1]);
 const bundles = APIS.map((api) => ({ api: api.name, doc: loadBundle(api.name) }));
@@ -66,27 +58,27 @@ describe('DECISIONS.md', () => {
   it("holds the service assumptions (V, P) only; the tools' rows are in guides/maintainers-decisions.md", () => {
     expect(rows.map((r) => r[0]).filter((id) => !/^[VP]\d+$/.test(id))).toEqual([]);
     expect(toolRows.map((r) => r[0]).filter((id) => !/^[SCDWKT]\d+$/.test(id))).toEqual([]);
-    for (const letter of ['S', 'C', 'D', 'W', 'K', 'T'])
-      expect(
-        toolRows.some((r) => r[0].startsWith(letter)),
-        letter,
-      ).toBe(true);
+    const kinds = ['S', 'C', 'D', 'W', 'K', 'T'];
+    expect(
+      kinds.filter((letter) => !toolRows.some((r) => r[0].startsWith(letter))),
+      'kinds without rows',
+    ).toEqual([]);
   });
 
   it('marks every V and P row in some description, or lists it with a reason as marked by none (not both)', () => {
-    for (const id of rowIds) {
-      const marked = allMarked.has(id);
-      const listed = unmarked.has(id);
-      expect(
-        marked || listed,
-        `${id}: neither marked in a description nor listed under "Rows no description marks"`,
-      ).toBe(true);
-      expect(marked && listed, `${id}: marked in a description but also listed as marked by none`).toBe(false);
-    }
-    for (const [id, reason] of unmarked) {
-      expect(rowIds.has(id), `${id} is listed as unmarked but has no row`).toBe(true);
-      expect(reason.length, `${id} reason`).toBeGreaterThan(20);
-    }
+    const ids = [...rowIds];
+    const neither = ids.filter((id) => !allMarked.has(id) && !unmarked.has(id));
+    expect(neither, 'neither marked in a description nor listed under "Rows no description marks"').toEqual([]);
+    const both = ids.filter((id) => allMarked.has(id) && unmarked.has(id));
+    expect(both, 'marked in a description but also listed as marked by none').toEqual([]);
+    expect(
+      [...unmarked.keys()].filter((id) => !rowIds.has(id)),
+      'listed as unmarked but without a row',
+    ).toEqual([]);
+    expect(
+      [...unmarked].filter(([, reason]) => reason.length <= 20),
+      'listed without a reason',
+    ).toEqual([]);
   });
 
   it('names each marked parameter in the row it links to', () => {
@@ -105,67 +97,48 @@ describe('DECISIONS.md', () => {
     }
   });
 
-  describe.each(APIS.map((api) => api.name))('%s', (api) => {
-    const doc = loadBundle(api);
-
-    it('gives every marked assumption its row', () => {
-      for (const { at, text } of documentTexts(doc))
+  it.each(bundles)(
+    '$api gives every marked assumption its row, names no repository file, never says "the contract"',
+    ({ doc }) => {
+      for (const { at, text } of documentTexts(doc)) {
         for (const id of markedIds(text)) expect(rowIds.has(id), `${at} marks ${id}`).toBe(true);
-    });
-
-    it('names no repository file and never calls itself "the contract"', () => {
-      for (const { at, text } of documentTexts(doc)) expect(text.match(MAINTAINER_TALK)?.[0], at).toBeUndefined();
-    });
-  });
+        expect(text.match(MAINTAINER_TALK)?.[0], at).toBeUndefined();
+      }
+    },
+  );
 });
 
 describe('answer constraints are recorded in the strictness table', () => {
-  const table = decisions.slice(
-    decisions.indexOf('| Constraint in answers or webhooks |'),
-    decisions.indexOf('## v2 read API'),
-  );
-
   it('every numeric bound on a field of an answer or webhook is named, with its value, in a row of the table', () => {
     const bounds: { field: string; rule: string }[] = [];
     // Component schemas that an answer or a webhook uses; request-only schemas are strict by policy.
-    const requestOnly = new Set(REQUEST_ONLY_SCHEMAS);
-    const note = (field: string, s: Json) => {
-      for (const key of ['minimum', 'maximum']) if (key in s) bounds.push({ field, rule: `${key}: ${s[key]}` });
-    };
-    for (const doc of [loadBundle('v2'), loadBundle('partner')]) {
-      const visit = (node: Json) => {
-        if (!node || typeof node !== 'object') return;
-        for (const [key, value] of Object.entries(node)) {
-          if (['examples', 'example', 'enum', 'const', 'default'].includes(key)) continue;
-          if (key === 'properties') {
-            for (const [prop, schema] of Object.entries(value as Json)) {
-              note(prop, schema);
-              visit(schema);
-            }
-          } else visit(value);
-        }
-      };
-      for (const [name, schema] of Object.entries(doc.components.schemas)) {
-        if (requestOnly.has(name)) continue;
+    for (const api of ['v2', 'partner'])
+      walkSchemas(loadBundle(api), (schema, at) => {
+        const [, , , name, ...inside] = at.split('/');
+        if (!at.startsWith('#/components/schemas/') || REQUEST_ONLY_SCHEMAS.includes(name)) return;
         // A named schema such as `Count` is the field `count` wherever it is used.
-        note(`${name[0].toLowerCase()}${name.slice(1)}`, schema);
-        visit(schema);
-      }
-    }
+        const field = inside.length
+          ? inside.at(-2) === 'properties' && inside.at(-1)
+          : name[0].toLowerCase() + name.slice(1);
+        for (const key of ['minimum', 'maximum'])
+          if (field && typeof schema === 'object' && key in schema)
+            bounds.push({ field, rule: `${key}: ${schema[key]}` });
+      });
     expect(bounds.length).toBeGreaterThan(0);
+    const table = decisions.slice(decisions.indexOf('| Constraint in answers'), decisions.indexOf('## v2 read API'));
     const rows = table.split('\n').filter((line) => line.startsWith('| '));
-    for (const { field, rule } of bounds) {
-      const row = rows.find((r) => r.includes(`\`${field}\``) && r.includes(rule));
-      expect(
-        row,
-        `\`${field}\` has \`${rule}\` in answers; record it in the strictness table of DECISIONS.md`,
-      ).toBeDefined();
-    }
+    const unrecorded = bounds.filter(
+      ({ field, rule }) => !rows.some((r) => r.includes(`\`${field}\``) && r.includes(rule)),
+    );
+    expect(
+      unrecorded.map(({ field, rule }) => `\`${field}\` has \`${rule}\` in answers`),
+      'record each in the strictness table of DECISIONS.md',
+    ).toEqual([]);
   });
 });
 
 describe('the published assumptions page (generated/docs/assumptions.html)', () => {
-  const html = readFileSync(path.join(ROOT, 'generated', 'docs', 'assumptions.html'), 'utf8');
+  const html = readFileSync(path.join(DOCS, 'assumptions.html'), 'utf8');
   const text = html.replace(/<[^>]+>/g, ' ');
 
   it('has an entry for every marked row, so every marker link lands, and none for a row that assumes nothing', () => {
@@ -175,6 +148,8 @@ describe('the published assumptions page (generated/docs/assumptions.html)', () 
       else expect(html, id).toContain(entry);
     }
     for (const id of allMarked) expect(html, id).toContain(`id="${id}"`);
+    // The package's own tools (S and C rows) are not the service's.
+    expect(html).not.toMatch(/id="[SC]\d+"/);
   });
 
   it('names no repository file', () => {
@@ -182,38 +157,28 @@ describe('the published assumptions page (generated/docs/assumptions.html)', () 
   });
 
   it('names only rows it shows: a reader can look up every row a row refers to', () => {
-    const shown = contractRows.filter((r) => !unmarked.has(r.id));
-    for (const r of shown) {
-      for (const [part, value] of [
-        ['source', r.source],
-        ['decision', r.decision],
-        ['why', r.why],
-      ] as const) {
-        for (const id of [...value.matchAll(/\b[A-Z]\d+\b/g)].map((m) => m[0])) {
-          if (/^[SCDWKT]\d+$/.test(id))
-            expect.fail(`${r.id} ${part} names ${id}, a maintainers' row partners cannot see`);
-          if (/^[VP]\d+$/.test(id))
-            expect(
-              shown.some((s) => s.id === id),
-              `${r.id} ${part} names ${id}, which the page does not show`,
-            ).toBe(true);
-        }
+    const shown = new Set([...rowIds].filter((id) => !unmarked.has(id)));
+    for (const r of contractRows.filter((r) => shown.has(r.id)))
+      for (const id of `${r.source} ${r.decision} ${r.why}`.match(/\b[A-Z]\d+\b/g) ?? []) {
+        expect(/^[SCDWKT]\d+$/.test(id), `${r.id} names ${id}, a maintainers' row partners cannot see`).toBe(false);
+        if (/^[VP]\d+$/.test(id)) expect(shown.has(id), `${r.id} names ${id}, which the page does not show`).toBe(true);
       }
-    }
-  });
-
-  it("leaves out S and C rows (the package's own tools)", () => {
-    expect(html).not.toMatch(/id="[SC]\d+"/);
   });
 });
 
+/** Where a relative link of the docs fails to land: its page missing, or no entry of its anchor on it. */
+function missedLanding(href: string): string | undefined {
+  const [file, anchor] = href.split('#');
+  if (!existsSync(path.join(DOCS, file))) return `${href}: no such page`;
+  if (anchor && !readFileSync(path.join(DOCS, file), 'utf8').includes(`id="${anchor}"`)) return `${href}: no entry`;
+}
+
 describe('the rendered docs (generated/docs/*.html)', () => {
-  const dir = path.join(ROOT, 'generated', 'docs');
-  const pages = readdirSync(dir).filter((f) => f.endsWith('.html'));
+  const pages = readdirSync(DOCS).filter((f) => f.endsWith('.html'));
 
   it.each(pages)('%s names no repository file and never says "the contract"', (page) => {
     // The Redoc pages hold Redoc's own script; these words cannot come from it.
-    const html = readFileSync(path.join(dir, page), 'utf8');
+    const html = readFileSync(path.join(DOCS, page), 'utf8');
     expect(
       html.match(
         /DECISIONS\.md|\b(?:this|the) contract\b|\bguides\/[\w-]+\.md|\bopenapi\/(?:v2|partner|sandbox|workflows)\/|npm run [a-z]/i,
@@ -222,35 +187,30 @@ describe('the rendered docs (generated/docs/*.html)', () => {
   });
 
   it('every relative link of the bundles lands on a page of the docs, a named assumption on its entry', () => {
-    const landed = new Map<string, string>();
-    for (const { api, doc } of bundles)
-      for (const { at, text } of documentTexts(doc))
-        for (const [, href] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-          if (/^https?:/.test(href)) continue;
-          const [file, anchor] = href.split('#');
-          if (!landed.has(file)) {
-            expect(existsSync(path.join(dir, file)), `${api}${at} links ${href}`).toBe(true);
-            landed.set(file, readFileSync(path.join(dir, file), 'utf8'));
-          }
-          if (anchor) expect(landed.get(file), `${api}${at} links ${href}`).toContain(`id="${anchor}"`);
-        }
-    expect([...landed.keys()]).toEqual(expect.arrayContaining(['assumptions.html', 'webhook-delivery.html']));
+    const links = bundles.flatMap(({ api, doc }) =>
+      documentTexts(doc).flatMap(({ at, text }) =>
+        [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => ({ where: `${api}${at}`, href: m[1] })),
+      ),
+    );
+    const relative = links.filter((l) => !/^https?:/.test(l.href));
+    expect(
+      relative.map((l) => missedLanding(l.href) && `${l.where} links ${missedLanding(l.href)}`).filter(Boolean),
+    ).toEqual([]);
+    expect(relative.map((l) => l.href.split('#')[0])).toEqual(
+      expect.arrayContaining(['assumptions.html', 'webhook-delivery.html']),
+    );
   });
 });
 
 describe('the webhook delivery page (webhook-delivery.html)', () => {
-  const dir = path.join(ROOT, 'generated', 'docs');
   const guide = readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8');
-  const page = readFileSync(path.join(dir, 'webhook-delivery.html'), 'utf8');
+  const page = readFileSync(path.join(DOCS, 'webhook-delivery.html'), 'utf8');
+  const ENTITIES: Record<string, string> = { '#39': "'", quot: '"', lt: '<', gt: '>', amp: '&' };
   /** The text of an HTML fragment as a reader sees it. */
   const htmlText = (html: string) =>
     html
       .replace(/<[^>]+>/g, '')
-      .replace(/&#39;/g, "'")
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&')
+      .replace(/&(#39|quot|lt|gt|amp);/g, (_, entity) => ENTITIES[entity])
       .replace(/\s+/g, ' ')
       .trim();
 
@@ -271,12 +231,11 @@ describe('the webhook delivery page (webhook-delivery.html)', () => {
     expect(hrefs).toEqual(
       expect.arrayContaining(['./index.html', './partner.html', 'assumptions.html#P53', 'assumptions.html#P23']),
     );
-    for (const href of hrefs) {
-      expect(href, 'a link off the docs site').not.toMatch(/^[a-z]+:|^\/\//);
-      const [file, anchor] = href.split('#');
-      expect(existsSync(path.join(dir, file)), href).toBe(true);
-      if (anchor) expect(readFileSync(path.join(dir, file), 'utf8'), href).toContain(`id="${anchor}"`);
-    }
+    expect(
+      hrefs.filter((href) => /^[a-z]+:|^\/\//.test(href)),
+      'links off the docs site',
+    ).toEqual([]);
+    expect(hrefs.map(missedLanding).filter(Boolean)).toEqual([]);
   });
 
   it('is built from the marked part only, its links into guides kept as text, and refused when the mark is missing or the text names a file', () => {

@@ -19,22 +19,21 @@ import {
 } from '../scripts/lib/contract-report.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { SNAPSHOT_DIR, snapshotBundle } from './fixtures/bundles.js';
+import { type Edit, all, del, drop, set } from './fixtures/diff-mutations.js';
 import { nextVersion, renderSection, updateChangelog } from '../scripts/changelog.mjs';
 import type { Json } from '../src/contract/json.js';
 
-const v2: Json = snapshotBundle('v2');
 const GET = 'GET /v2/verifications/{id}';
 const LIST = 'GET /v2/verifications/';
-const S = (doc: Json) => doc.components.schemas;
-const P = (doc: Json) => doc.components.parameters;
-const dropRequired = (schema: Json, name: string) =>
-  (schema.required = schema.required.filter((n: string) => n !== name));
+const NO_PHONE = all(del('S/Verification/properties/phoneNo'), drop('S/Verification/required', 'phoneNo'));
+const LOCALE = set('S/Verification/properties/locale', { type: 'string' });
+const NO_404 = del(`[${GET}]/responses/404`);
 
 // Scratch folders of bundles: `base` holds the snapshot's copies, `head`
 // the mutated ones; the CLI reads them with --against and --head-dir.
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'verification-contracts-diff-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-function bundleDirs(name: string, mutate: (doc: Json) => void) {
+function bundleDirs(name: string, ...edits: Edit[]) {
   const dirs = { base: path.join(scratch, name, 'base'), head: path.join(scratch, name, 'head') };
   for (const dir of Object.values(dirs)) {
     mkdirSync(dir, { recursive: true });
@@ -43,8 +42,8 @@ function bundleDirs(name: string, mutate: (doc: Json) => void) {
       if (existsSync(file)) copyFileSync(file, path.join(dir, `${api.name}.json`));
     }
   }
-  const head = structuredClone(v2);
-  mutate(head);
+  const head = snapshotBundle('v2');
+  all(...edits)(head);
   writeFileSync(path.join(dirs.head, 'v2.json'), JSON.stringify(head));
   return dirs;
 }
@@ -54,6 +53,15 @@ const run = (args: string[]) =>
     (r) => ({ code: 0, ...r }),
     (err) => ({ code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string }),
   );
+/** `npm run diff` from the base folder to the head folder. */
+const gate = (dirs: { base: string; head: string }, ...args: string[]) =>
+  run(['--against', dirs.base, '--head-dir', dirs.head, ...args]);
+/** The report of the snapshot against its copy with the edits made, and the release section it writes. */
+async function reportOf(name: string, ...edits: Edit[]) {
+  const dirs = bundleDirs(name, ...edits);
+  const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
+  return { report, section: renderSection({ version: '2.1.0', date: '2026-02-01', report }) };
+}
 
 describe('npm run diff', () => {
   it('passes the committed state compared with itself (--base HEAD)', async () => {
@@ -65,19 +73,16 @@ describe('npm run diff', () => {
   });
 
   it('exits 1 and names the endpoint on a breaking change', async () => {
-    const dirs = bundleDirs('removed-field', (d) => {
-      delete S(d).Verification.properties.phoneNo;
-      dropRequired(S(d).Verification, 'phoneNo');
-    });
-    const result = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    const dirs = bundleDirs('removed-field', NO_PHONE);
+    const result = await gate(dirs);
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stdout).toContain(`  ${GET}\n    BREAKING  response 200: field phoneNo removed`);
     expect(result.stdout).toMatch(/Breaking changes in: v2\./);
   });
 
   it('exits 0 on non-breaking changes and lists them; --json gives machine output', async () => {
-    const dirs = bundleDirs('added-field', (d) => (S(d).Verification.properties.locale = { type: 'string' }));
-    const result = await run(['--against', dirs.base, '--head-dir', dirs.head, '--json']);
+    const dirs = bundleDirs('added-field', LOCALE);
+    const result = await gate(dirs, '--json');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.breaking).toBe(false);
@@ -93,12 +98,8 @@ describe('npm run diff', () => {
   });
 
   it('--markdown prints a pull-request summary: each breaking change with the operations it reaches, then the additive ones', async () => {
-    const dirs = bundleDirs('markdown', (d) => {
-      delete S(d).Verification.properties.phoneNo;
-      dropRequired(S(d).Verification, 'phoneNo');
-      S(d).Verification.properties.locale = { type: 'string' };
-    });
-    const result = await run(['--against', dirs.base, '--head-dir', dirs.head, '--markdown']);
+    const dirs = bundleDirs('markdown', NO_PHONE, LOCALE);
+    const result = await gate(dirs, '--markdown');
     expect(result.code, result.stderr).toBe(1);
     const md = result.stdout;
     expect(md).toMatch(/^## Contract diff\n\n❌ \*\*Breaking changes\*\*/);
@@ -117,15 +118,15 @@ describe('npm run diff', () => {
   });
 
   it('a change the diff cannot judge fails the gate until a person acknowledges it with a reason', async () => {
-    const dirs = bundleDirs('review', (d) => (P(d).CreatedFrom.schema.format = 'date'));
-    const failing = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    const dirs = bundleDirs('review', set('P/CreatedFrom/schema/format', 'date'));
+    const failing = await gate(dirs);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toContain(`  ${LIST}\n    REVIEW    query parameter createdFrom: format date-time → date`);
     expect(failing.stdout).toMatch(
       /Changes the gate cannot judge, in: v2\. .*acknowledge each in \.ci\/diff-acknowledged\.yaml/,
     );
 
-    const json = JSON.parse((await run(['--against', dirs.base, '--head-dir', dirs.head, '--json'])).stdout);
+    const json = JSON.parse((await gate(dirs, '--json')).stdout);
     expect(json.breaking).toBe(false);
     expect(json.needsReview).toBe(true);
     const [item] = json.apis.find((a: Json) => a.name === 'v2').review;
@@ -133,15 +134,15 @@ describe('npm run diff', () => {
     const write = (entries: object[]) => writeFileSync(file, JSON.stringify({ acknowledged: entries }));
 
     write([{ api: 'v2', change: item.about, reason: 'Clients send dates only; checked with the partners.' }]);
-    const passing = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
+    const passing = await gate(dirs, '--acknowledged', file);
     expect(passing.code, passing.stdout + passing.stderr).toBe(0);
     expect(passing.stdout).toContain('(acknowledged: Clients send dates only; checked with the partners.)');
 
     write([{ api: 'v2', change: item.about, location: GET, reason: 'Acknowledged for another endpoint only.' }]);
-    expect((await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file])).code).toBe(1);
+    expect((await gate(dirs, '--acknowledged', file)).code).toBe(1);
 
     write([{ api: 'v2', change: item.about }]);
-    const noReason = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
+    const noReason = await gate(dirs, '--acknowledged', file);
     expect(noReason.code).toBe(1);
     expect(noReason.stderr).toMatch(/entry 1 has no `reason`/);
 
@@ -149,17 +150,14 @@ describe('npm run diff', () => {
       { api: 'v2', change: item.about, reason: 'checked' },
       { api: 'v2', change: 'a change long gone', reason: 'old' },
     ]);
-    const stale = await run(['--against', dirs.base, '--head-dir', dirs.head, '--acknowledged', file]);
+    const stale = await gate(dirs, '--acknowledged', file);
     expect(stale.code).toBe(0);
     expect(stale.stdout).toContain('the acknowledgement "a change long gone" (v2) matches no change any more');
   });
 
   it('a deprecation passes the gate and is listed apart, for partners: text, --json and --markdown', async () => {
-    const dirs = bundleDirs('deprecated', (d) => {
-      S(d).Verification.properties.phoneNo.deprecated = true;
-      S(d).Verification.properties.locale = { type: 'string' };
-    });
-    const text = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    const dirs = bundleDirs('deprecated', set('S/Verification/properties/phoneNo/deprecated', true), LOCALE);
+    const text = await gate(dirs);
     expect(text.code, text.stdout + text.stderr).toBe(0);
     expect(text.stdout).toContain('v2 (Verification API v2): 0 breaking, 0 to review, 2 deprecated, 2 non-breaking');
     expect(text.stdout).toContain(
@@ -171,7 +169,7 @@ describe('npm run diff', () => {
     // The recipe the message sends the reader to.
     expect(readFileSync(path.join(ROOT, 'guides', 'contract.md'), 'utf8')).toMatch(/^### Deprecate a field$/m);
 
-    const json = JSON.parse((await run(['--against', dirs.base, '--head-dir', dirs.head, '--json'])).stdout);
+    const json = JSON.parse((await gate(dirs, '--json')).stdout);
     expect(json).toMatchObject({ breaking: false, needsReview: false, deprecates: true, passes: true, bump: 'minor' });
     const v2Report = json.apis.find((a: Json) => a.name === 'v2');
     expect(v2Report.deprecated.map((c: Json) => c.about)).toEqual([
@@ -180,7 +178,7 @@ describe('npm run diff', () => {
     ]);
     expect(v2Report.nonBreaking.map((c: Json) => c.kind)).toEqual(['field-added', 'field-added']);
 
-    const md = (await run(['--against', dirs.base, '--head-dir', dirs.head, '--markdown'])).stdout;
+    const md = (await gate(dirs, '--markdown')).stdout;
     expect(md).toMatch(/^## Contract diff\n\n✅ \*\*No breaking changes\*\*/);
     expect(md).toContain('Per API (breaking/to review/deprecated/non-breaking): v2 0/0/2/2');
     const deprecations = md.indexOf('### Deprecated: tell partners (1)');
@@ -214,8 +212,7 @@ describe('a breaking change declared by the version', () => {
   });
 
   it('the Markdown verdict agrees with the gate: ✅ only when the version declares the breaking changes', async () => {
-    const dirs = bundleDirs('declared-markdown', (d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']);
-    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
+    const { report } = await reportOf('declared-markdown', NO_404);
     const declared = withVerdict(report, { from: '2.0.0', to: '3.0.0' });
     expect(declared.passes).toBe(true);
     expect(formatMarkdown(declared)).toMatch(/^✅ \*\*Breaking changes declared by the version 2\.0\.0 → 3\.0\.0\*\*/m);
@@ -225,8 +222,8 @@ describe('a breaking change declared by the version', () => {
   });
 
   it('never lets bundles given by folder through, since they carry no version', async () => {
-    const dirs = bundleDirs('declared', (d) => delete d.paths['/v2/verifications/{id}'].get.responses['404']);
-    const result = await run(['--against', dirs.base, '--head-dir', dirs.head]);
+    const dirs = bundleDirs('declared', NO_404);
+    const result = await gate(dirs);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/No package version to compare with/);
   });
@@ -240,9 +237,7 @@ describe('npm run changelog', () => {
   });
 
   it('lists each change once, by what it changes, with every operation it reaches', async () => {
-    const dirs = bundleDirs('changelog-field', (d) => (S(d).Verification.properties.locale = { type: 'string' }));
-    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
-    const section = renderSection({ version: '2.1.0', date: '2026-02-01', report });
+    const { section } = await reportOf('changelog-field', LOCALE);
     expect(section).toContain('no breaking changes, a minor release');
     const lines = section.split('\n').filter((l) => l.includes('locale'));
     expect(lines).toEqual([
@@ -252,33 +247,31 @@ describe('npm run changelog', () => {
   });
 
   it('puts breaking changes first and marks them; a new version goes on top, the same version is replaced', async () => {
-    const dirs = bundleDirs('changelog', (d) => {
-      d.paths['/v2/health'] = { get: { summary: 'Health', responses: { '200': { description: 'ok' } } } };
-      delete d.paths['/v2/verifications/{id}'].get.responses['404'];
-    });
-    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
-    const section = renderSection({ version: '1.0.0', date: '2026-02-01', report });
+    const { section } = await reportOf(
+      'changelog',
+      set('[/v2/health]', { get: { summary: 'Health', responses: { '200': { description: 'ok' } } } }),
+      NO_404,
+    );
     const v2Part = section.slice(section.indexOf('### v2'));
     expect(v2Part).toContain(`- **BREAKING** \`${GET}\`: response 404 removed`);
     expect(v2Part.indexOf('**BREAKING**')).toBeLessThan(v2Part.indexOf('`GET /v2/health`: operation added (Health)'));
     expect(section).toContain('**breaking changes**, a major release');
 
     const first = updateChangelog('', '0.1.0', '## 0.1.0 (2026-01-01)\n\nFirst.');
-    const second = updateChangelog(first, '1.0.0', section);
-    expect(second.indexOf('## 1.0.0')).toBeLessThan(second.indexOf('## 0.1.0'));
+    const second = updateChangelog(first, '2.1.0', section);
+    expect(second.indexOf('## 2.1.0')).toBeLessThan(second.indexOf('## 0.1.0'));
     expect(second.startsWith('# Changelog')).toBe(true);
-    const again = updateChangelog(second, '1.0.0', section);
+    const again = updateChangelog(second, '2.1.0', section);
     expect(again).toBe(second);
   });
 
   it('lists deprecations under "Deprecated" in their API, each with the places it reaches', async () => {
-    const dirs = bundleDirs('changelog-deprecated', (d) => {
-      S(d).Verification.properties.phoneNo.deprecated = true;
-      P(d).PageSize.deprecated = true;
-      S(d).Verification.properties.locale = { type: 'string' };
-    });
-    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
-    const section = renderSection({ version: '2.1.0', date: '2026-02-01', report });
+    const { section } = await reportOf(
+      'changelog-deprecated',
+      set('S/Verification/properties/phoneNo/deprecated', true),
+      set('P/PageSize/deprecated', true),
+      LOCALE,
+    );
     expect(section).toContain('no breaking changes, a minor release');
     const v2Part = section.slice(section.indexOf('### v2'), section.indexOf('### partner'));
     const [changes, deprecated] = v2Part.split('#### Deprecated\n');
@@ -291,9 +284,7 @@ describe('npm run changelog', () => {
   });
 
   it('keeps the notes written by hand in a section, byte for byte, when the tool writes that version again', async () => {
-    const dirs = bundleDirs('changelog-notes', (d) => (S(d).Verification.properties.locale = { type: 'string' }));
-    const report = await compareApis({ base: fileSource(dirs.base), head: fileSource(dirs.head) });
-    const section = renderSection({ version: '2.1.0', date: '2026-02-01', report });
+    const { section } = await reportOf('changelog-notes', LOCALE);
     const lines = section.split('\n');
     expect(lines[0]).toBe('## 2.1.0 (2026-02-01)');
     const [open, close] = [lines.findIndex((l) => /^<!-- notes\b.*-->$/.test(l)), lines.indexOf('<!-- /notes -->')];
@@ -310,10 +301,11 @@ describe('npm run changelog', () => {
     const edited = written.replace(/(<!-- notes\b[^\n]*-->\n)(<!-- \/notes -->)/, `$1${notes}$2`);
     expect(edited).not.toBe(written);
 
-    const laterDirs = bundleDirs('changelog-notes-later', (d) =>
-      Object.assign(S(d).Verification.properties, { locale: { type: 'string' }, region: { type: 'string' } }),
+    const { report: later } = await reportOf(
+      'changelog-notes-later',
+      LOCALE,
+      set('S/Verification/properties/region', { type: 'string' }),
     );
-    const later = await compareApis({ base: fileSource(laterDirs.base), head: fileSource(laterDirs.head) });
     const again = updateChangelog(
       edited,
       '2.1.0',
@@ -351,14 +343,5 @@ describe('npm run changelog', () => {
     const header = updateChangelog('', '0.0.1', '## 0.0.1 (2026-01-01)').split(/^## /m)[0];
     expect(text.startsWith(header)).toBe(true);
     expect(header).toMatch(/<!-- notes -->.*<!-- \/notes -->/s);
-  });
-
-  it('CHANGELOG.md has the first release, 0.1.0, with the v2 operations', () => {
-    const text = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
-    expect(text.startsWith('# Changelog')).toBe(true);
-    const first = text.slice(text.lastIndexOf('\n## '));
-    expect(first).toMatch(/^\n## 0\.1\.0 \(\d{4}-\d{2}-\d{2}\)$/m);
-    expect(first).toContain('### v2: Verification API v2');
-    expect(first).toContain('- `GET /v2/verifications/`: List verifications');
   });
 });

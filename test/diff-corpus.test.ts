@@ -1,15 +1,13 @@
 // The breaking-change gate on its corpus (test/fixtures/diff-mutations.ts):
-// each mutation of a snapshot of the bundles (test/fixtures/bundles/) gets the verdict written beside it, and a
-// breaking one (or a deprecation) is reported at every operation and webhook
-// it reaches.
+// each mutation of a snapshot of the bundles (test/fixtures/bundles/) gets
+// the verdict written beside it, and a breaking one (or a deprecation) is
+// reported at every operation and webhook it reaches.
 import { describe, expect, it } from 'vitest';
 import { diffDocuments, operationsOf } from '../scripts/lib/contract-diff.mjs';
 import { snapshotBundle } from './fixtures/bundles.js';
 import { KEYWORD_CHANGES } from './fixtures/diff-keywords.js';
 import { MUTATIONS, type Mutation } from './fixtures/diff-mutations.js';
 import type { Json } from '../src/contract/json.js';
-
-type Change = { location: string; kind: string; detail: string; about: string };
 
 const bundles = new Map<string, Json>();
 const bundle = (api: string): Json => {
@@ -23,19 +21,8 @@ function judge(m: Mutation) {
   m.prepare?.(base);
   const head = structuredClone(base);
   m.mutate(head);
-  const result = diffDocuments(base, head) as {
-    breaking: Change[];
-    review: Change[];
-    deprecated: Change[];
-    nonBreaking: Change[];
-  };
-  const verdict = result.breaking.length
-    ? 'breaking'
-    : result.review.length
-      ? 'review'
-      : result.deprecated.length
-        ? 'deprecated'
-        : 'harmless';
+  const result = diffDocuments(base, head);
+  const verdict = (['breaking', 'review', 'deprecated'] as const).find((v) => result[v].length) ?? 'harmless';
   return { base, head, result, verdict };
 }
 

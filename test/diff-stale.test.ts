@@ -1,15 +1,13 @@
 // `npm run diff` judges the working tree's bundles only when they hold the
 // sources as they are: in a scratch copy of what the gate reads, a source
 // edited after its bundle was built (a build that failed since) makes it
-// exit 2 naming the source, and the build's record of bundles built from
-// exactly these sources makes it judge them whatever the file times say.
+// exit 2 naming the source, and the bundles built again are judged.
 import { execFile } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BuildCache } from '../scripts/lib/build-cache.mjs';
 import { ROOT } from '../scripts/lib/paths.mjs';
 
 const copy = mkdtempSync(path.join(os.tmpdir(), 'verification-contracts-diff-stale-'));
@@ -28,12 +26,7 @@ symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'd
 const base = path.join(copy, 'base');
 mkdirSync(base);
 cpSync(path.join(copy, 'generated', 'openapi'), base, { recursive: true });
-// The copy's build record lives in the shared node_modules, keyed by the copy's path.
-const record = new BuildCache(path.join(copy, 'generated')).file;
-afterAll(() => {
-  rmSync(copy, { recursive: true, force: true });
-  rmSync(record, { force: true });
-});
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 const files = (dir: string) =>
   readdirSync(path.join(copy, dir), { recursive: true, withFileTypes: true })
@@ -69,20 +62,14 @@ describe('npm run diff on the working tree', () => {
     expect(result.stderr).toContain('npm run build');
   });
 
-  it('judges them once the build recorded bundles built from exactly these sources, whatever the file times', async () => {
-    // What the build records after its bundle step passed, run in the copy.
-    const recordBundleStep = `
-      import { BuildCache } from './scripts/lib/build-cache.mjs';
-      import { buildSteps } from './scripts/lib/steps.mjs';
-      const out = process.cwd() + '/generated';
-      const cache = new BuildCache(out);
-      const { bundle } = buildSteps(out);
-      const before = await cache.unchanged('bundle', bundle);
-      await cache.passed([['bundle', before]], bundle.outputs);`;
-    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recordBundleStep], { cwd: copy });
-    // The source is still newer than the bundles (the test before), as a checkout leaves it.
+  it('judges them once the bundle step has built them again from these sources', async () => {
+    // An edit a minute ago, after the bundles were built, and a build since.
+    at(now - 120, files('generated'));
+    at(now - 60, [path.join(copy, SOURCE)]);
+    expect((await diff()).code).toBe(2);
+    await promisify(execFile)(process.execPath, ['scripts/bundle.mjs'], { cwd: copy });
     expect((await diff()).code).toBe(0);
-    // An edit the record did not see: the times decide again.
+    // An edit since: the times decide again.
     appendFileSync(path.join(copy, SOURCE), '# edited\n');
     const result = await diff();
     expect(result.code).toBe(2);

@@ -1,7 +1,9 @@
 // The examples tell one story: a user, a verification, an event or a key
-// shown by several examples is the same in each, seen at different moments.
-// Each check lists the contradictions it finds, so a new example that
-// contradicts the others fails with a message naming both.
+// shown by several examples is the same in each, seen at different moments;
+// what names one thing has one value in the three bundles, the samples a
+// renderer assembles from schema-level examples included. Each check lists
+// the contradictions it finds, naming both places, and is shown to find the
+// contradictions planted for it.
 //
 // What "the same" allows (the history the documents describe):
 // - A user's phone numbers, external users and `names` grow over time
@@ -16,74 +18,43 @@
 //   `user.deleted`), and a deleted user's id never appears again as a live
 //   user: only in snapshots dated no later than its deletion, or as a
 //   verification's `previousUserId`.
-// - A verification keeps its partner-supplied fields, phones and external
-//   user id; its status moves only along the documented transitions as its
-//   `updatedAt` grows; a completed verification's user holds its external
+// - A verification's status moves only along the documented transitions as
+//   its `updatedAt` grows; a completed verification's user holds its external
 //   user, phones and collected name from then on.
-// - The same `eventId` is the same webhook body everywhere (webhook records
-//   store "the full webhook body sent").
-// - A document's serial number names one physical document, whichever API
-//   reads it, so its holder and dates agree everywhere.
-// - A history page holds every webhook of its subject between its records; a
-//   page said to hold all users lists every live one; an id, an eventId and a
-//   previousUserId each name one thing; the samples a renderer assembles from
-//   schema-level examples join this story too (test/helpers/story-checks.ts).
-// - One person seen through both APIs has one session expiry and one age
-//   estimate.
-// - What names one thing has one value in the three bundles, the schemas'
-//   examples included (test/helpers/story-one-value.ts): a verification's
-//   `url` token (on the service's address, base64url of `{"sid":…}` with
-//   the first eight hex digits of its id, as the v2 examples have it); a
-//   user as the list and the details show it; a v2 session's `expiresAt`.
-//   A `partnerUserId` is never a service user's id.
+// - Webhook records store "the full webhook body sent": the same `eventId` is
+//   the same body everywhere.
+// - The service's verification addresses carry a token that is base64url of
+//   `{"sid":…}` with the first eight hex digits of the id, as the v2 examples
+//   have it.
 import { describe, expect, it } from 'vitest';
-import { loadBundle, type Json } from './helpers/openapi.js';
-import { readStory, schemaSamples, type Story, type VerificationSnapshot } from './helpers/story.js';
-import {
-  deletionProblems,
-  eventProblems,
-  ownershipProblems,
-  userProblems,
-  verificationProblems,
-} from './helpers/story-history-checks.js';
-import {
-  listedUsers,
-  listingProblems,
-  partnerUserIdProblems,
-  urlTokenProblems,
-  v2ExpiryProblems,
-  verificationUrls,
-} from './helpers/story-one-value.js';
-import {
-  accountProblems,
-  crossApiProblems,
-  deviceProblems,
-  documentProblems,
-  eventIdProblems,
-  externalLinkProblems,
-  historyProblems,
-  idProblems,
-  previousUserProblems,
-  requestProblems,
-  userListProblems,
-  v2Problems,
-} from './helpers/story-checks.js';
+import type { Json } from './helpers/openapi.js';
+import { readWorld, type World } from './helpers/story.js';
+import * as checks from './helpers/story-checks.js';
+import * as history from './helpers/story-history-checks.js';
 
-const partner = readStory(loadBundle('partner'));
-const v2 = readStory(loadBundle('v2'));
-const sandbox = readStory(loadBundle('sandbox'));
-const samples = {
-  partner: schemaSamples(loadBundle('partner')),
-  all: ['partner', 'v2', 'sandbox'].flatMap((api) => schemaSamples(loadBundle(api))),
-};
-const sampleDocuments = samples.all.filter((s) => typeof s.value.serialNo === 'string');
-const urls = ['partner', 'v2', 'sandbox'].flatMap((api) => verificationUrls(loadBundle(api), api));
-const v2Sessions = [
-  ...v2.v2Sessions.map((s) => ({ ...s, where: `v2 ${s.where}` })),
-  ...sandbox.v2Sessions.map((s) => ({ ...s, where: `sandbox ${s.where}` })),
-  ...['v2', 'sandbox'].flatMap((api) =>
-    schemaSamples(loadBundle(api)).map((s) => ({ ...s, where: `${api} ${s.where}` })),
-  ),
+const world = readWorld();
+const { partner, v2 } = world;
+
+const RULES: [string, (w: World) => string[]][] = [
+  ['a user has one history of names, phones, external users and birth date', history.userProblems],
+  ["a deleted user's id never appears again as a live user", history.deletionProblems],
+  ['a phone number and an external user id belong to one user', history.ownershipProblems],
+  ['a verification keeps its supplied data and moves along the documented states', history.verificationProblems],
+  ['a webhook is the same body wherever it is shown, and its record names its subject', history.eventProblems],
+  ['a history page holds every webhook of its subject between its records, and counts them', history.historyProblems],
+  ['a page of all users lists every live user', history.userListProblems],
+  ['a link made by phone number shows in the user holding that number', history.externalLinkProblems],
+  ["a partnerUserId is never a service user's id", checks.partnerUserIdProblems],
+  ['device links are the same from every side', checks.deviceProblems],
+  ['auth keys and the partner record keep their identity; a rotated key stays inactive', checks.accountProblems],
+  ['an id names one kind of thing and an eventId one event type, schema samples included', checks.idProblems],
+  ['a previousUserId in a schema sample names a user a revert detached', checks.previousUserProblems],
+  ['an error example about a path value answers a request that reaches its operation', checks.requestProblems],
+  ['v2 sessions agree among themselves, with one expiresAt in every bundle and schema sample', checks.v2Problems],
+  ['one person agrees through both APIs: session expiry and age estimate', checks.crossApiProblems],
+  ['a document serial number names one document, in every API and schema sample', checks.documentProblems],
+  ['one url token per verification, shaped as the v2 tokens, in every bundle', checks.urlTokenProblems],
+  ['a user shown by the list and the details has one updatedAt and set of external users', checks.listingProblems],
 ];
 
 describe('the examples tell one story', () => {
@@ -94,264 +65,123 @@ describe('the examples tell one story', () => {
     expect(partner.webhookRecords.length).toBeGreaterThanOrEqual(4);
     expect(partner.userDevices.length).toBeGreaterThanOrEqual(2);
     expect(partner.externalUserBatches.length).toBeGreaterThanOrEqual(2);
-    expect(partner.authKeyLists.length).toBeGreaterThanOrEqual(3);
-    expect(v2.v2Sessions.length).toBeGreaterThanOrEqual(4);
-  });
-
-  it('a user has one history of names, phones, external users and birth date', () => {
-    expect(userProblems(partner)).toEqual([]);
-  });
-
-  it("a deleted user's id never appears again as a live user", () => {
-    expect(deletionProblems(partner)).toEqual([]);
-  });
-
-  it('a phone number and an external user id belong to one user', () => {
-    expect(ownershipProblems(partner)).toEqual([]);
-  });
-
-  it('a verification keeps its phones, external user and supplied data, and moves along the documented states', () => {
-    expect(verificationProblems(partner)).toEqual([]);
-  });
-
-  it('a webhook is the same body wherever it is shown, and its record names its subject', () => {
-    expect(eventProblems(partner)).toEqual([]);
-  });
-
-  it('device links are the same from every side', () => {
-    expect(deviceProblems(partner)).toEqual([]);
-  });
-
-  it("a document serial number names one document, in every API and in the schemas' own examples", () => {
-    expect(sampleDocuments.length).toBeGreaterThanOrEqual(4);
-    expect(documentProblems([...partner.documents, ...v2.documents, ...sandbox.documents, ...sampleDocuments])).toEqual(
-      [],
-    );
-  });
-
-  it('a history page holds every webhook of its subject between its records, and counts them all', () => {
-    expect(partner.historyPages.length).toBeGreaterThanOrEqual(2);
-    expect(historyProblems(partner)).toEqual([]);
-  });
-
-  it('a page of all users lists every live user; a batch link shows in its user', () => {
-    expect(partner.userPages.some((p) => /all users/i.test(p.description ?? ''))).toBe(true);
-    expect(userListProblems(partner)).toEqual([]);
-    expect(externalLinkProblems(partner)).toEqual([]);
-  });
-
-  it('an eventId is one webhook, an id one thing, a previousUserId a detached user (schema samples included)', () => {
-    expect(samples.partner.filter((s) => typeof s.value.eventId === 'string').length).toBeGreaterThanOrEqual(7);
-    expect(eventIdProblems(partner, samples.partner)).toEqual([]);
-    expect(idProblems(partner, samples.partner, v2)).toEqual([]);
-    expect(previousUserProblems(partner, samples.partner)).toEqual([]);
-  });
-
-  it('one person agrees through both APIs: session expiry and age estimate', () => {
-    const readings = [...v2.v2Readings, ...sandbox.v2Readings];
-    expect(readings.length).toBeGreaterThanOrEqual(3);
-    expect(crossApiProblems(partner, readings)).toEqual([]);
-  });
-
-  it('an error example about a path value answers a request that reaches its operation', () => {
-    expect(requestProblems(loadBundle('v2'))).toEqual([]);
-    expect(requestProblems(loadBundle('partner'))).toEqual([]);
-  });
-
-  it('auth keys and the partner record keep their identity; a rotated key stays inactive', () => {
-    expect(accountProblems(partner)).toEqual([]);
-  });
-
-  it('v2 sessions agree among themselves', () => {
-    expect(v2Problems(v2)).toEqual([]);
-  });
-
-  it("one url token per verification, in the three bundles and the schemas' examples, shaped as the v2 tokens", () => {
-    expect(new Set(urls.filter((u) => u.token).map((u) => u.verificationId)).size).toBeGreaterThanOrEqual(12);
-    expect(urlTokenProblems(urls)).toEqual([]);
-  });
-
-  it('a user shown by the list and by the details examples has one updatedAt and one set of external users', () => {
-    const users = listedUsers(loadBundle('partner'));
-    expect(users.length - new Set(users.map((u) => u.value.id)).size).toBeGreaterThanOrEqual(2);
-    expect(listingProblems(users)).toEqual([]);
-  });
-
-  it("a partnerUserId is never a service user's id", () => {
     expect(partner.externalUserBatches.some((b) => b.value.externalUsersWithSuccess.length)).toBe(true);
-    expect(partnerUserIdProblems(partner, samples.partner)).toEqual([]);
-  });
-
-  it("a v2 session has one expiresAt in every example and in the schemas' samples", () => {
-    const sampled = v2Sessions.filter((s) => s.where.includes('#/components/schemas/') && s.value.id);
+    expect(partner.authKeyLists.length).toBeGreaterThanOrEqual(3);
+    expect(partner.historyPages.length).toBeGreaterThanOrEqual(2);
+    expect(partner.userPages.some((p) => /all users/i.test(p.description ?? ''))).toBe(true);
+    expect(v2.v2Sessions.length).toBeGreaterThanOrEqual(4);
+    expect(world.readings.length).toBeGreaterThanOrEqual(3);
+    expect(world.documents.filter((d) => d.where.includes('#/components/schemas/')).length).toBeGreaterThanOrEqual(4);
+    expect(world.samples.filter((s) => typeof s.value.eventId === 'string').length).toBeGreaterThanOrEqual(7);
+    expect(new Set(world.urls.filter((u) => u.token).map((u) => u.verificationId)).size).toBeGreaterThanOrEqual(12);
+    expect(world.listed.length - new Set(world.listed.map((u) => u.value.id)).size).toBeGreaterThanOrEqual(2);
+    const sampled = world.v2Sessions.filter((s) => s.where.includes('#/components/schemas/') && s.value.id);
     expect(sampled.filter((s) => s.value.expiresAt).length).toBeGreaterThanOrEqual(2);
-    expect(v2ExpiryProblems(v2Sessions)).toEqual([]);
   });
 
-  it('each one-value check finds a planted contradiction', () => {
-    const served = urls.find((u) => u.origin !== 'http://127.0.0.1:4020' && u.token)!;
-    const token = served.token!;
-    const otherToken = Buffer.from(JSON.stringify({ sid: 'planted' })).toString('base64url');
-    expect(urlTokenProblems([...urls, { ...served, where: 'planted', token: otherToken }])).not.toEqual([]);
-    // The shape the audit found: hex digits pasted where base64url belongs.
-    const pasted = `eyJzaWQiOiI${served.verificationId.slice(0, 8)}In0`;
-    expect(urlTokenProblems([{ ...served, token: pasted }])).not.toEqual([]);
-    expect(urlTokenProblems([{ ...served, token: undefined }])).not.toEqual([]);
-    expect(urlTokenProblems([{ ...served, ownerId: '00000000-0000-4000-8000-000000000000' }])).not.toEqual([]);
-    expect(urlTokenProblems([{ ...served, token }])).toEqual([]);
-    const users = listedUsers(loadBundle('partner'));
-    const lenaListed = users.find((u) => u.value.externalUsers.length > 2)!;
-    const earlier = { ...lenaListed.value, externalUsers: lenaListed.value.externalUsers.slice(0, 2) };
-    expect(listingProblems([...users, { where: 'planted', value: earlier }])).not.toEqual([]);
-    expect(
-      listingProblems([...users, { where: 'planted', value: { ...lenaListed.value, updatedAt: earlier.createdAt } }]),
-    ).not.toEqual([]);
-    const batch = partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!;
-    const link = { ...batch.value.externalUsersWithSuccess[0], partnerUserId: partner.users[0].id };
-    expect(
-      partnerUserIdProblems(
-        { ...partner, externalUserBatches: [{ where: 'planted', value: { externalUsersWithSuccess: [link] } }] },
-        [],
-      ),
-    ).not.toEqual([]);
-    const session = v2.v2Sessions[0];
-    const weekLater = new Date(Date.parse(session.value.expiresAt) + 7 * 24 * 3600_000).toISOString();
-    expect(
-      v2ExpiryProblems([...v2Sessions, { where: 'planted', value: { ...session.value, expiresAt: weekLater } }]),
-    ).not.toEqual([]);
+  it.each(RULES)('%s', (_, check) => {
+    expect(check(world)).toEqual([]);
   });
 
-  // The checks catch what they claim to: each gets one contradiction planted.
-  it('each check finds a planted contradiction', () => {
-    const plant = (change: (s: Story) => void) => {
-      const story = structuredClone(partner);
-      change(story);
-      return story;
+  it('each check finds the contradictions planted for it', () => {
+    /** Plants a contradiction in a copy of the world: the check must find it. */
+    const finds = (check: (w: World) => string[], plant: (w: World) => unknown) => {
+      const copy = structuredClone(world);
+      plant(copy);
+      expect(check(copy), plant.toString()).not.toEqual([]);
     };
-    const lena = partner.users.find((u) => u.externalUsers.size > 1)!;
-    expect(
-      userProblems(
-        plant((s) => s.users.push({ ...structuredClone(lena), where: 'planted', dateOfBirth: '1990-01-01' })),
-      ),
-    ).not.toEqual([]);
-    expect(
-      userProblems(
-        plant((s) =>
-          s.users.push({
-            ...structuredClone(lena),
-            where: 'planted',
-            at: '2099-01-01T00:00:00.000Z',
-            phones: new Map(),
-          }),
-        ),
-      ),
-    ).not.toEqual([]);
-    const gone = partner.users.find((u) => u.deleted)!;
-    expect(deletionProblems(plant((s) => s.userMentions.push({ where: 'planted', userId: gone.id })))).not.toEqual([]);
-    const [ext] = lena.externalUsers.keys();
-    expect(
-      ownershipProblems(
-        plant((s) =>
-          s.users.push({
-            ...structuredClone(gone),
-            id: 'usr_planted',
-            deleted: false,
-            externalUsers: new Map([[ext, gone.createdAt]]),
-          }),
-        ),
-      ),
-    ).not.toEqual([]);
-    const one = partner.verifications[0];
-    const other: VerificationSnapshot = {
-      ...one,
-      where: 'planted',
-      value: { ...one.value, externalUserId: '00000000-0000-4000-8000-000000000000' },
-    };
-    expect(verificationProblems(plant((s) => s.verifications.push(other)))).not.toEqual([]);
-    const event = partner.events[0];
-    expect(
-      eventProblems(
-        plant((s) =>
-          s.events.push({ where: 'planted', value: { ...event.value, createdAt: '2099-01-01T00:00:00.000Z' } }),
-        ),
-      ),
-    ).not.toEqual([]);
-    const device = partner.userDevices.find((d) => d.value.linkedUsersByDevice.some((x: Json) => x.users.length > 1))!;
-    const neighbour = device.value.linkedUsersByDevice
-      .flatMap((x: Json) => x.users)
-      .find((u: Json) => u.userId !== device.value.userId).userId;
-    expect(
-      deviceProblems(
-        plant((s) => s.userDevices.push({ where: 'planted', value: { userId: neighbour, linkedUsersByDevice: [] } })),
-      ),
-    ).not.toEqual([]);
-    const doc = partner.documents[0];
-    expect(
-      documentProblems([...partner.documents, { where: 'planted', value: { ...doc.value, lastName: 'Planted' } }]),
-    ).not.toEqual([]);
-    const keys = partner.authKeyLists[0];
-    expect(
-      accountProblems(
-        plant((s) =>
-          s.authKeyLists.push({ where: 'planted', value: keys.value.map((k) => ({ ...k, key: 'ak_live_planted' })) }),
-        ),
-      ),
-    ).not.toEqual([]);
-    const page = partner.historyPages.find((p) => p.value.webhooks.length > 1)!;
-    expect(
-      historyProblems(plant((s) => s.historyPages.push({ ...page, value: { ...page.value, count: 1 } }))),
-    ).not.toEqual([]);
-    // Lena's history: the examples show 4 of her webhooks; the merge owes a second shareholder.verified.
-    const userPage = partner.historyPages.find((p) => p.value.webhooks[0]?.type === 'user')!;
-    const shown = new Set(partner.events.filter((e) => e.value.data.userId === lena.id).map((e) => e.value.eventId));
-    expect(
-      historyProblems(
-        plant((s) => s.historyPages.push({ ...userPage, value: { ...userPage.value, count: shown.size } })),
-      ),
-    ).not.toEqual([]);
-    const all = partner.userPages.find((p) => /all users/i.test(p.description ?? ''))!;
-    expect(
-      userListProblems(
-        plant((s) =>
-          s.userPages.push({ ...all, value: { users: all.value.users.slice(1), count: all.value.count - 1 } }),
-        ),
-      ),
-    ).not.toEqual([]);
-    const batch = partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!;
-    const link = { ...batch.value.externalUsersWithSuccess[0], externalUserId: '00000000-0000-4000-8000-000000000000' };
-    expect(
-      externalLinkProblems(
-        plant((s) => s.externalUserBatches.push({ where: 'planted', value: { externalUsersWithSuccess: [link] } })),
-      ),
-    ).not.toEqual([]);
-    const [created, updated] = ['verification.created', 'verification.updated'].map(
-      (t) => samples.partner.find((x) => x.value.eventType === t)!,
+    const FOREIGN_ID = '00000000-0000-4000-8000-000000000000';
+    const LATER = '2099-01-01T00:00:00.000Z';
+    const planted = <T>(value: T) => ({ where: 'planted', value });
+    const lena = (w: World) => structuredClone(w.partner.users.find((u) => u.externalUsers.size > 1)!);
+    const gone = (w: World) => w.partner.users.find((u) => u.deleted)!;
+    const link = (w: World) =>
+      w.partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!.value
+        .externalUsersWithSuccess[0];
+
+    finds(history.userProblems, (w) =>
+      w.partner.users.push({ ...lena(w), where: 'planted', dateOfBirth: '1990-01-01' }),
     );
-    expect(
-      eventIdProblems(partner, [created, { ...updated, value: { ...updated.value, eventId: created.value.eventId } }]),
-    ).not.toEqual([]);
-    const record = samples.partner.find((x) => x.schema === 'UserWebhookRecord')!;
-    expect(
-      idProblems(partner, [{ ...record, value: { ...record.value, id: partner.verifications[0].id } }], v2),
-    ).not.toEqual([]);
-    expect(
-      previousUserProblems(partner, [
-        { where: 'planted', schema: 'Verification', value: { previousUserId: partner.users[0].id } },
-      ]),
-    ).not.toEqual([]);
-    const reading = v2.v2Readings.find((r) => r.value.phoneNo === '+4915112345678')!;
-    expect(
-      crossApiProblems(partner, [{ ...reading, value: { ...reading.value, faceScan: { ageEstimation: 'OVER_18' } } }]),
-    ).not.toEqual([]);
-    expect(
-      crossApiProblems(partner, [{ ...reading, value: { ...reading.value, expiresAt: '2026-03-21T09:26:53.589Z' } }]),
-    ).not.toEqual([]);
-    const session = v2.v2Sessions[0];
-    expect(
-      v2Problems({
-        ...v2,
-        v2Sessions: [...v2.v2Sessions, { where: 'planted', value: { ...session.value, phoneNo: '+4930123456' } }],
-      }),
-    ).not.toEqual([]);
+    finds(history.userProblems, (w) =>
+      w.partner.users.push({ ...lena(w), where: 'planted', at: LATER, phones: new Map() }),
+    );
+    finds(history.deletionProblems, (w) => w.partner.userMentions.push({ where: 'planted', userId: gone(w).id }));
+    finds(history.ownershipProblems, (w) => {
+      const [ext] = lena(w).externalUsers.keys();
+      const owner = { ...structuredClone(gone(w)), id: 'usr_planted', deleted: false };
+      w.partner.users.push({ ...owner, externalUsers: new Map([[ext, owner.createdAt]]) });
+    });
+    finds(history.verificationProblems, (w) => {
+      const one = w.partner.verifications[0];
+      w.partner.verifications.push({ ...one, where: 'planted', value: { ...one.value, externalUserId: FOREIGN_ID } });
+    });
+    finds(history.eventProblems, (w) =>
+      w.partner.events.push(planted({ ...w.partner.events[0].value, createdAt: LATER })),
+    );
+    const pageOf = (w: World, type: string) =>
+      w.partner.historyPages.find((p) => p.value.webhooks.length > 1 && p.value.webhooks[0].type === type)!;
+    finds(history.historyProblems, (w) => Object.assign(pageOf(w, 'verification').value, { count: 1 }));
+    // Lena's history: the examples show 4 of her webhooks; the merge owes a second shareholder.verified.
+    finds(history.historyProblems, (w) => {
+      const about = w.partner.events.filter((e) => e.value.data.userId === lena(w).id);
+      pageOf(w, 'user').value.count = new Set(about.map((e) => e.value.eventId)).size;
+    });
+    finds(history.userListProblems, (w) => {
+      const all = w.partner.userPages.find((p) => /all users/i.test(p.description ?? ''))!;
+      all.value = { users: all.value.users.slice(1), count: all.value.count - 1 };
+    });
+    finds(history.externalLinkProblems, (w) => Object.assign(link(w), { externalUserId: FOREIGN_ID }));
+    finds(checks.partnerUserIdProblems, (w) => Object.assign(link(w), { partnerUserId: w.partner.users[0].id }));
+    finds(checks.deviceProblems, (w) => {
+      const device = w.partner.userDevices.find((d) =>
+        d.value.linkedUsersByDevice.some((x: Json) => x.users.length > 1),
+      )!;
+      const users = device.value.linkedUsersByDevice.flatMap((x: Json) => x.users);
+      const neighbour = users.find((u: Json) => u.userId !== device.value.userId).userId;
+      w.partner.userDevices.push(planted({ userId: neighbour, linkedUsersByDevice: [] }));
+    });
+    finds(checks.accountProblems, (w) => {
+      const keys = w.partner.authKeyLists[0].value.authKeys.map((k: Json) => ({ ...k, key: 'ak_live_planted' }));
+      w.partner.authKeyLists.push(planted({ authKeys: keys }));
+    });
+    const sample = (w: World, test: (s: World['samples'][number]) => boolean) => w.samples.find(test)!.value;
+    finds(checks.idProblems, (w) => {
+      const created = sample(w, (s) => s.value.eventType === 'verification.created');
+      sample(w, (s) => s.value.eventType === 'verification.updated').eventId = created.eventId;
+    });
+    finds(checks.idProblems, (w) => {
+      sample(w, (s) => s.schema === 'UserWebhookRecord').id = w.partner.verifications[0].id;
+    });
+    finds(checks.previousUserProblems, (w) =>
+      w.samples.push({ where: 'planted', schema: 'Verification', value: { previousUserId: w.partner.users[0].id } }),
+    );
+    finds(checks.v2Problems, (w) =>
+      w.v2.v2Sessions.push(planted({ ...w.v2.v2Sessions[0].value, phoneNo: '+4930123456' })),
+    );
+    const reading = (w: World) => w.readings.find((r) => r.value.phoneNo === '+4915112345678')!.value;
+    finds(checks.crossApiProblems, (w) => Object.assign(reading(w), { faceScan: { ageEstimation: 'OVER_18' } }));
+    finds(checks.crossApiProblems, (w) => Object.assign(reading(w), { expiresAt: '2026-03-21T09:26:53.589Z' }));
+    finds(checks.documentProblems, (w) => w.documents.push(planted({ ...w.documents[0].value, lastName: 'Planted' })));
+    const served = (w: World) => w.urls.find((u) => u.origin !== 'http://127.0.0.1:4020' && u.token)!;
+    const otherToken = Buffer.from(JSON.stringify({ sid: 'planted' })).toString('base64url');
+    finds(checks.urlTokenProblems, (w) => w.urls.push({ ...served(w), where: 'planted', token: otherToken }));
+    // Alone, so that only the token is wrong: the one the audit found (hex digits pasted where base64url
+    // belongs), another verification's, and none.
+    for (const token of [`eyJzaWQiOiI${served(world).verificationId.slice(0, 8)}In0`, otherToken, undefined])
+      finds(checks.urlTokenProblems, (w) => {
+        w.urls = [{ ...served(w), token }];
+      });
+    finds(checks.urlTokenProblems, (w) => Object.assign(served(w), { ownerId: FOREIGN_ID }));
+    expect(checks.urlTokenProblems({ ...world, urls: [served(world)] })).toEqual([]);
+    const listed = (w: World) => w.listed.find((u) => u.value.externalUsers.length > 2)!.value;
+    finds(checks.listingProblems, (w) =>
+      w.listed.push(planted({ ...listed(w), externalUsers: listed(w).externalUsers.slice(0, 2) })),
+    );
+    finds(checks.listingProblems, (w) => w.listed.push(planted({ ...listed(w), updatedAt: listed(w).createdAt })));
+    finds(checks.v2Problems, (w) => {
+      const session = w.v2.v2Sessions[0].value;
+      const weekLater = new Date(Date.parse(session.expiresAt) + 7 * 24 * 3600_000).toISOString();
+      w.v2Sessions.push(planted({ ...session, expiresAt: weekLater }));
+    });
   });
 });

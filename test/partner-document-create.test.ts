@@ -1,133 +1,95 @@
-// The partner integration API document holds every fact of the service's
-// partner documentation; this file: creating a verification (operation 5): the
-// body's rules, the answer, the 409 conflicts, and revert (operation 6). Each
-// expectation restates one of those facts (or, where the documentation is
-// silent, the decision recorded in openapi/DECISIONS.md); dropping or
-// loosening it in openapi/partner makes a test fail.
+// The partner document holds every fact of the service's partner
+// documentation; this file: creating a verification (operation 5): the body's
+// rules, the answer, the 409 conflicts, and revert (operation 6). Each fact
+// names its line of the documentation (`L145`) or its decision row in
+// openapi/DECISIONS.md; dropping or loosening it in openapi/partner fails it.
 import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
-import { deprecationProblems } from './helpers/partner-additions.js';
 import {
-  doc,
-  STATUSES,
-  REQUIREMENT_TYPES,
-  DEPRECATED,
-  VERIFICATION_FIELDS,
-  CREATE_FIELDS,
+  ABSENT,
+  body,
+  bodySchema,
   CREATE_REQUIRED,
-  REVERT_FIELDS,
+  checkFieldFacts,
+  collected,
+  createBody,
+  createdVerification,
+  doc,
+  example,
+  expectDocumented,
+  op,
+  REQUIREMENT_TYPES,
+  response,
+  responseSchema,
+  STATUSES,
+  sorted,
+  TIMESTAMP,
   UUID,
   USER_ID,
-  TIMESTAMP,
-  op,
-  response,
-  body,
-  responseSchema,
-  bodySchema,
-  requiredOf,
-  example,
-  without,
-  sorted,
-  expectDocumented,
-  wantValid,
   wantInvalid,
-  createdVerification,
-  createBody,
-  collected,
+  wantValid,
+  FIELDS,
 } from './helpers/partner-document.js';
+
+const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, 'value']));
+const phone = (isVerified: unknown) => [{ phoneNumber: '+4915112345678', isVerified }];
+const address = 'https://app.northwind-mobility.example/verification/done';
 
 describe('create verification (operation 5)', () => {
   const schema = bodySchema('post /verifications');
-  const full = () => example('CreateVerificationRequestFull');
 
   it('takes the documented fields; externalUserId and redirectUrl are required (P5)', () => {
-    expectDocumented(Object.keys(schema.properties), CREATE_FIELDS, 'fields of VerificationCreate');
+    expectDocumented(Object.keys(schema.properties), FIELDS.VerificationCreate, 'fields of VerificationCreate');
     expect(
-      sorted(schema.required.filter((f: string) => CREATE_FIELDS.includes(f))),
+      sorted(schema.required.filter((f: string) => FIELDS.VerificationCreate.includes(f))),
       'the documented create fields required',
     ).toEqual(sorted(CREATE_REQUIRED));
-    for (const name of [
-      'CreateVerificationRequestFull',
-      'CreateVerificationRequestMinimal',
-      'CreateVerificationRequestLegacy',
-    ]) {
-      wantValid(createBody, example(name), name);
-    }
+    for (const name of ['Full', 'Minimal', 'Legacy'])
+      wantValid(createBody, example(`CreateVerificationRequest${name}`), name);
     wantValid(createBody, { externalUserId: UUID, redirectUrl: 'https://partner.example/done' });
-    wantInvalid(createBody, without(full(), 'externalUserId'));
-    wantInvalid(createBody, without(full(), 'redirectUrl'));
-    for (const field of CREATE_FIELDS.filter((f) => !CREATE_REQUIRED.includes(f))) {
-      wantValid(createBody, without(full(), field), `without ${field}`);
-    }
   });
 
-  it('externalUserId is a uuid', () => {
-    wantInvalid(createBody, { ...full(), externalUserId: 'partner-user-17' });
-    wantInvalid(createBody, { ...full(), externalUserId: 17 });
-  });
-
-  it('accepts the deprecated fields, marked deprecated', () => {
-    const problems = deprecationProblems('VerificationCreate', schema.properties, DEPRECATED);
-    expect(problems, problems.join('\n')).toEqual([]);
-    wantValid(createBody, {
-      ...full(),
-      phoneNumber: '+4915112345678',
-      isPhoneNumberVerified: true,
-      requireFirstAndLastName: true,
-    });
-    wantInvalid(createBody, { ...full(), isPhoneNumberVerified: 'no' });
-    wantInvalid(createBody, { ...full(), requireFirstAndLastName: 'yes' });
-  });
-
-  it('phoneNumbers are {phoneNumber, isVerified}; requirements take the four types', () => {
-    const entry = doc.components.schemas.VerificationPhoneNumber;
-    expect(sorted(entry.required)).toEqual(['isVerified', 'phoneNumber']);
-    // E.164 is documented for user phone numbers and the filters only (P17).
-    expect(entry.properties.phoneNumber.pattern).toBeUndefined();
-    wantValid(createBody, { ...full(), phoneNumbers: [{ phoneNumber: '+4915112345678', isVerified: true }] });
-    wantInvalid(createBody, { ...full(), phoneNumbers: [{ phoneNumber: '+4915112345678', isVerified: 'yes' }] });
-    wantInvalid(createBody, { ...full(), phoneNumbers: '+4915112345678' });
-    wantValid(createBody, { ...full(), requirements: REQUIREMENT_TYPES.map((type) => ({ type })) });
-    wantInvalid(createBody, { ...full(), requirements: [{ type: 'faceScan' }] });
-  });
-
-  it('timeToExpiry is a number of minutes from 5 to 43200, default 10080', () => {
+  it('timeToExpiry is a number of minutes from 5 to 43200, default 10080 (L145)', () => {
     expect(schema.properties.timeToExpiry).toMatchObject({
       type: 'number',
       minimum: 5,
       maximum: 43200,
       default: 10080,
     });
-    for (const ok of [5, 10080, 43200]) wantValid(createBody, { ...full(), timeToExpiry: ok }, String(ok));
-    for (const bad of [4, 43201, 0, '60']) wantInvalid(createBody, { ...full(), timeToExpiry: bad }, String(bad));
   });
 
-  it('redirectUrl and errorRedirectUrl, sent by the partner, must be URIs (P29)', () => {
-    for (const field of ['redirectUrl', 'errorRedirectUrl']) {
-      wantValid(createBody, { ...full(), [field]: 'https://app.northwind-mobility.example/verification/done' }, field);
-      wantInvalid(createBody, { ...full(), [field]: 'app.northwind-mobility.example/done' }, field);
-    }
+  // Every optional field may be left out (L136-L148); the deprecated ones are
+  // still taken (L260), their marking is held by test/partner-document.test.ts.
+  checkFieldFacts(createBody, () => example('CreateVerificationRequestFull'), [
+    ['L142 P5', 'externalUserId', [], [ABSENT, 'partner-user-17', 17]],
+    ['L143 P5 P29', 'redirectUrl', [address], [ABSENT, 'app.northwind-mobility.example/done']],
+    ['L144 P29', 'errorRedirectUrl', [ABSENT, address], ['app.northwind-mobility.example/done']],
+    ['L136', 'phoneNumber', [ABSENT, '+4915112345678'], []],
+    ['L137', 'isPhoneNumberVerified', [ABSENT, true], ['no']],
+    ['L138', 'phoneNumbers', [ABSENT, phone(true)], [phone('yes'), '+4915112345678']],
+    ['L139', 'firstName', [ABSENT], []],
+    ['L139', 'lastName', [ABSENT], []],
+    ['L140', 'requireFirstAndLastName', [ABSENT, true], ['yes']],
+    ['L141', 'requirements', [ABSENT, REQUIREMENT_TYPES.map((type) => ({ type }))], [[{ type: 'faceScan' }]]],
+    ['L145', 'timeToExpiry', [ABSENT, 5, 10080, 43200], [4, 43201, 0, '60']],
+    ['L146', 'reason', [ABSENT, 'r'.repeat(200)], ['r'.repeat(201)]],
+    ['L147', 'author', [ABSENT, 'a'.repeat(100)], ['a'.repeat(101)]],
+    [
+      'L148',
+      'metadata',
+      [ABSENT, keys(50), { ['k'.repeat(40)]: 'v' }, { note: 'v'.repeat(500) }],
+      [keys(51), { ['k'.repeat(41)]: 'v' }, { note: 'v'.repeat(501) }, 'orderId=1'],
+    ],
+  ]);
+
+  it('phoneNumbers entries are {phoneNumber, isVerified}, E.164 not required of them (P17)', () => {
+    const entry = doc.components.schemas.VerificationPhoneNumber;
+    expect(sorted(entry.required)).toEqual(['isVerified', 'phoneNumber']);
+    // E.164 is documented for user phone numbers and the filters only (P17).
+    expect(entry.properties.phoneNumber.pattern).toBeUndefined();
   });
 
-  it('reason is at most 200 characters and author at most 100', () => {
-    wantValid(createBody, { ...full(), reason: 'r'.repeat(200) });
-    wantInvalid(createBody, { ...full(), reason: 'r'.repeat(201) });
-    wantValid(createBody, { ...full(), author: 'a'.repeat(100) });
-    wantInvalid(createBody, { ...full(), author: 'a'.repeat(101) });
-  });
-
-  it('metadata: up to 50 keys, key names up to 40 characters, values up to 500 characters', () => {
-    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, 'value']));
-    wantValid(createBody, { ...full(), metadata: keys(50) });
-    wantInvalid(createBody, { ...full(), metadata: keys(51) });
-    wantValid(createBody, { ...full(), metadata: { ['k'.repeat(40)]: 'v' } });
-    wantInvalid(createBody, { ...full(), metadata: { ['k'.repeat(41)]: 'v' } });
-    wantValid(createBody, { ...full(), metadata: { note: 'v'.repeat(500) } });
-    wantInvalid(createBody, { ...full(), metadata: { note: 'v'.repeat(501) } });
-    wantInvalid(createBody, { ...full(), metadata: 'orderId=1' });
-  });
-
-  it('the rules are stated: open verification closed, in-review conflict', () => {
+  it('states the rules: open verification closed, in-review conflict (L151-L153)', () => {
     const text = op('post /verifications').operation.description;
     expect(text).toMatch(/`created`/);
     expect(text).toMatch(/result: null|`result` (is )?`?null/);
@@ -140,74 +102,44 @@ describe('create verification response', () => {
   const schema = responseSchema('post /verifications', '201');
   const created = () => example('CreatedVerificationFull');
 
-  it('is the verification without updatedAt', () => {
+  it('is the verification without updatedAt (L48)', () => {
     for (const name of ['CreatedVerificationFull', 'CreatedVerificationMinimal', 'CreatedVerificationLegacy']) {
       wantValid(createdVerification, example(name), name);
       expect(example(name)).not.toHaveProperty('updatedAt');
     }
-    wantInvalid(createdVerification, { ...created(), updatedAt: TIMESTAMP });
-    expectDocumented(Object.keys(schema.properties), VERIFICATION_FIELDS, 'fields of CreatedVerification');
+    expectDocumented(Object.keys(schema.properties), FIELDS.Verification, 'fields of CreatedVerification');
   });
 
-  it('is always in status created, with no user yet', () => {
-    for (const status of STATUSES.filter((s) => s !== 'created'))
-      wantInvalid(createdVerification, { ...created(), status }, status);
-    wantInvalid(createdVerification, { ...created(), userId: USER_ID });
-    wantInvalid(createdVerification, { ...created(), previousUserId: USER_ID });
-  });
-
-  // "available only when status is `completed`" / "`reverted`": at creation
-  // neither is available. That the answer still sends both, as null, is not
-  // documented: it is assumed (P9), held by the schema and marked where the
-  // create answer and each field are described.
-  it('always sends userId and previousUserId, as null, marked as assumed (P9)', () => {
-    wantValid(createdVerification, { ...created(), userId: null, previousUserId: null });
-    wantInvalid(createdVerification, without(created(), 'userId'), 'without userId');
-    wantInvalid(createdVerification, without(created(), 'previousUserId'), 'without previousUserId');
-    expect(requiredOf(schema)).toContain('userId');
-    expect(requiredOf(schema)).toContain('previousUserId');
-    const marker = 'Assumed ([P9](assumptions.html#P9)): ';
-    const paragraphs = (text: string) => text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' '));
-    const statement = paragraphs(schema.description).filter((p) => /always sent/.test(p));
-    expect(statement.length, 'a paragraph of the create answer saying both are always sent').toBe(1);
-    expect(statement[0]).toContain(marker);
-    expect(statement[0]).toMatch(/`userId` and `previousUserId`/);
-    expect(schema.description).not.toMatch(/if sent/);
-    for (const field of ['userId', 'previousUserId']) {
-      const description = deref(doc, schema.properties[field]).description as string;
-      expect(
-        paragraphs(description).find((p) => /always sent/.test(p)),
-        field,
-      ).toContain(marker);
-    }
-  });
-
-  it('has collectedRequirements entries with result null', () => {
-    wantValid(createdVerification, { ...created(), collectedRequirements: [{ type: 'phoneNumbers', result: null }] });
-    wantInvalid(createdVerification, { ...created(), collectedRequirements: [collected('firstAndLastName')] });
-    wantInvalid(createdVerification, {
-      ...created(),
-      collectedRequirements: [{ type: 'phoneNumbers', result: null, verified: true }],
-    });
-    wantInvalid(createdVerification, {
-      ...created(),
-      collectedRequirements: [{ type: 'selfie', result: null, verified: false }],
-    });
-  });
-
-  it('marks the deprecated fields deprecated', () => {
-    const problems = deprecationProblems('CreatedVerification', schema.properties, DEPRECATED);
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
-
-  it('does not re-check the create limits on the echoed fields, but keeps their documented types', () => {
-    wantValid(createdVerification, { ...created(), reason: 'r'.repeat(201), metadata: { k: 'v'.repeat(501) } });
-    wantValid(createdVerification, { ...created(), redirectUrl: 'northwind-app://verification/done' });
-    wantInvalid(createdVerification, { ...created(), externalUserId: 'nope' });
-  });
+  // "available only when status is `completed`" / "`reverted`" (L38-L39): at
+  // creation neither is available. That the answer still sends both, as null,
+  // is not documented: it is assumed (P9), held by the schema and marked where
+  // the create answer and each field are described. The echoed fields keep
+  // their documented types but not the create limits (P6, P16, P29).
+  checkFieldFacts(createdVerification, created, [
+    ['L48', 'updatedAt', [ABSENT], [TIMESTAMP]],
+    ['L116', 'status', ['created'], STATUSES.filter((s) => s !== 'created')],
+    ['P9', 'userId', [null], [USER_ID, ABSENT]],
+    ['P9', 'previousUserId', [null], [USER_ID, ABSENT]],
+    ['L151', 'collectedRequirements', [[{ type: 'phoneNumbers', result: null }]], pendingBreaches()],
+    ['P16', 'reason', ['r'.repeat(201)], []],
+    ['P6', 'metadata', [{ k: 'v'.repeat(501) }], []],
+    ['P29', 'redirectUrl', ['northwind-app://verification/done'], []],
+    ['L40', 'externalUserId', [], ['nope']],
+    ['P8', 'phoneNumbers', [ABSENT], []],
+    ['P8', 'requirements', [ABSENT], []],
+  ]);
 });
 
-describe('conflicts (409)', () => {
+/** Collected requirements a just-created verification cannot have: a result, `verified` on phoneNumbers, an unknown type (L151). */
+function pendingBreaches(): Json[] {
+  return [
+    [collected('firstAndLastName')],
+    [{ type: 'phoneNumbers', result: null, verified: true }],
+    [{ type: 'selfie', result: null, verified: false }],
+  ];
+}
+
+describe('conflicts (409, L153, L157, L241)', () => {
   it.each(['post /verifications', 'post /verifications/revert'])(
     '%s answers 409 with an error message and an example',
     (key) => {
@@ -230,17 +162,17 @@ describe('conflicts (409)', () => {
 describe('revert verification (operation 6)', () => {
   const entry = op('post /verifications/revert');
 
-  it('is marked beta', () => {
+  it('is marked beta (L155)', () => {
     expect(entry.operation['x-beta']).toBe(true);
     expect(entry.operation.summary).toMatch(/beta/i);
     expect(entry.operation.description).toMatch(/beta/i);
   });
 
-  it('takes {verificationId, author} and answers {id}', () => {
+  it('takes {verificationId, author} and answers {id} (L117)', () => {
     const request = body('post /verifications/revert');
     expectDocumented(
       Object.keys(bodySchema('post /verifications/revert').properties),
-      REVERT_FIELDS,
+      FIELDS.VerificationRevert,
       'fields of VerificationRevert',
     );
     // Both required: the documents mark neither optional (P54).
@@ -257,7 +189,7 @@ describe('revert verification (operation 6)', () => {
     wantInvalid(result, { id: 1 });
   });
 
-  it('states its four rules', () => {
+  it('states its four rules (L157-L160)', () => {
     const text = entry.operation.description;
     expect(text).toMatch(/`completed`/);
     expect(text).toMatch(/`waitingForUserInput`[^.]*ID scan/i);

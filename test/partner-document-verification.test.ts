@@ -6,15 +6,12 @@
 // dropping or loosening it in openapi/partner makes a test fail.
 import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
-import { deprecationProblems } from './helpers/partner-additions.js';
 import {
   doc,
+  checkFieldFacts,
   STATUSES,
   REQUIREMENT_TYPES,
-  DEPRECATED,
-  VERIFICATION_FIELDS,
   VERIFICATION_OPTIONAL,
-  DOCUMENT_RESULT_FIELDS,
   USER_ID,
   responseSchema,
   example,
@@ -25,21 +22,24 @@ import {
   wantValid,
   wantInvalid,
   verification,
+  ABSENT,
+  gaps,
   completed,
   collected,
   withCollected,
+  FIELDS,
 } from './helpers/partner-document.js';
 
 describe('Verification', () => {
   const schema = responseSchema('get /verifications/{verificationId}', '200');
 
   it('has every documented field', () => {
-    expectDocumented(Object.keys(schema.properties), VERIFICATION_FIELDS, 'fields of Verification');
+    expectDocumented(Object.keys(schema.properties), FIELDS.Verification, 'fields of Verification');
     wantValid(verification, completed());
   });
 
   it('always sends the fields that are not optional create input; the echoed ones may be absent (P8)', () => {
-    for (const field of VERIFICATION_FIELDS) {
+    for (const field of FIELDS.Verification) {
       const optional = VERIFICATION_OPTIONAL.includes(field);
       expect(
         verification(without(completed(), field)),
@@ -51,52 +51,39 @@ describe('Verification', () => {
         expect(doc.components.schemas[name].required, `${name}.${field}`).not.toContain(field);
   });
 
-  it('types each field as documented', () => {
-    const wrong: Record<string, unknown[]> = {
-      id: [1],
-      url: [1],
-      phoneNumber: [4915112345678],
-      isPhoneNumberVerified: ['true'],
-      phoneNumbers: ['+4915112345678'],
-      firstName: [1],
-      lastName: [1],
-      requireFirstAndLastName: ['yes'],
-      requirements: [{ type: 'document' }],
-      collectedRequirements: [{}],
-      externalUserId: ['not-a-uuid', 12],
-      redirectUrl: [1],
-      errorRedirectUrl: [1],
-      reason: [1],
-      author: [1],
-      status: ['pending', 'COMPLETED'],
-      metadata: ['text'],
-      validTo: ['2026-03-15'],
-      createdAt: ['yesterday'],
-      updatedAt: ['14/03/2026'],
-      userId: [1],
-      previousUserId: [1],
-    };
-    for (const [field, values] of Object.entries(wrong)) {
-      for (const value of values)
-        wantInvalid(verification, { ...completed(), [field]: value }, `${field}=${JSON.stringify(value)}`);
-    }
-    wantValid(verification, {
-      ...completed(),
-      phoneNumber: '+4915112345678',
-      isPhoneNumberVerified: true,
-      requireFirstAndLastName: false,
-    });
-    // Echoed optional input may be null as well as absent (P8).
-    for (const field of ['firstName', 'lastName', 'reason', 'author', 'metadata', 'errorRedirectUrl'])
-      wantValid(verification, { ...completed(), [field]: null }, `${field}=null`);
-  });
+  // Echoed optional input may be null as well as absent (P8); in an answer the
+  // create limits are not re-checked (P6, P16) and addresses take no uri format (P29).
+  const entry = { phoneNumber: '+4915112345678', isVerified: true };
+  const address = 'app.northwind-mobility.example/verification/done';
+  checkFieldFacts(verification, completed, [
+    ['L29', 'id', [], [1]],
+    ['L30 P29', 'url', [address], [1, 42]],
+    ['L31', 'phoneNumber', ['+4915112345678'], [4915112345678]],
+    ['L32', 'isPhoneNumberVerified', [true], ['true']],
+    ['L33 P8', 'phoneNumbers', [[entry], null], ['+4915112345678', ...phoneEntryBreaches(entry)]],
+    ['L34 P8', 'firstName', [null], [1]],
+    ['L34 P8', 'lastName', [null], [1]],
+    ['L35', 'requireFirstAndLastName', [false], ['yes']],
+    ['L36 P8', 'requirements', [null, REQUIREMENT_TYPES.map((type) => ({ type }))], requirementBreaches()],
+    ['L37', 'collectedRequirements', [], [[{}]]],
+    ['L40', 'externalUserId', [], ['not-a-uuid', 12]],
+    ['L41 P29', 'redirectUrl', [address], [1, 42]],
+    ['L42 P8 P29', 'errorRedirectUrl', [null, address], [1, 42]],
+    ['L43 P8 P16', 'reason', [null, 'r'.repeat(201)], [1, 7]],
+    ['L44 P8 P16', 'author', [null, 'a'.repeat(101)], [1]],
+    ['L45', 'status', [], ['pending', 'COMPLETED']],
+    ['L46 P6 P8', 'metadata', [null, ...metadataNotRechecked()], ['text', 'orderId=1']],
+    ['L47', 'validTo', [], ['2026-03-15']],
+    ['L48', 'createdAt', [], ['yesterday']],
+    ['L48', 'updatedAt', [], ['14/03/2026']],
+    ['L38', 'userId', [], [1]],
+    ['L39', 'previousUserId', [], [1]],
+  ]);
 
-  it('phoneNumbers are {phoneNumber, isVerified}', () => {
-    const entry = { phoneNumber: '+4915112345678', isVerified: true };
-    wantValid(verification, { ...completed(), phoneNumbers: [entry] });
-    wantInvalid(verification, { ...completed(), phoneNumbers: [{ ...entry, isVerified: 'yes' }] });
-    wantInvalid(verification, { ...completed(), phoneNumbers: [without(entry, 'isVerified')] });
-    wantInvalid(verification, { ...completed(), phoneNumbers: [without(entry, 'phoneNumber')] });
+  it('declares no uri format on the addresses and no key bound on metadata in answers (P29, P6)', () => {
+    for (const field of ['url', 'redirectUrl', 'errorRedirectUrl'])
+      expect(deref(doc, schema.properties[field]).format, field).toBeUndefined();
+    expect(deref(doc, schema.properties.metadata)).not.toHaveProperty('maxProperties');
   });
 
   it('takes status from the nine documented values', () => {
@@ -118,38 +105,6 @@ describe('Verification', () => {
       REQUIREMENT_TYPES,
       'values of RequirementType',
     );
-    wantValid(verification, { ...completed(), requirements: REQUIREMENT_TYPES.map((type) => ({ type })) });
-    wantInvalid(verification, { ...completed(), requirements: [{ type: 'selfie' }] });
-    wantInvalid(verification, { ...completed(), requirements: [{}] });
-  });
-
-  it('marks phoneNumber, isPhoneNumberVerified and requireFirstAndLastName deprecated, and otherwise only what ADDED_DEPRECATIONS lists', () => {
-    const problems = deprecationProblems('Verification', schema.properties, DEPRECATED);
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
-
-  it('metadata in an answer is any object of partner key-value data: the create bounds are not re-checked (P6)', () => {
-    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'x']));
-    wantValid(verification, { ...completed(), metadata: keys(51) });
-    wantValid(verification, {
-      ...completed(),
-      metadata: { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } },
-    });
-    wantInvalid(verification, { ...completed(), metadata: 'orderId=1' });
-    expect(deref(doc, schema.properties.metadata)).not.toHaveProperty('maxProperties');
-  });
-
-  it('reason and author in an answer are not re-checked against the create limits (P16)', () => {
-    wantValid(verification, { ...completed(), reason: 'r'.repeat(201), author: 'a'.repeat(101) });
-    wantInvalid(verification, { ...completed(), reason: 7 });
-  });
-
-  it('takes the address fields as the service sends them: no uri format in answers (P29)', () => {
-    for (const field of ['url', 'redirectUrl', 'errorRedirectUrl']) {
-      wantValid(verification, { ...completed(), [field]: 'app.northwind-mobility.example/verification/done' }, field);
-      wantInvalid(verification, { ...completed(), [field]: 42 }, field);
-      expect(deref(doc, schema.properties[field]).format, field).toBeUndefined();
-    }
   });
 
   it('states where the end user is sent on status change and on error', () => {
@@ -158,6 +113,20 @@ describe('Verification', () => {
     expect(schema.properties.url.description).toMatch(/token/i);
   });
 });
+
+/** Phone number entries missing or mistyping a member (L33). */
+function phoneEntryBreaches(entry: Json): Json[] {
+  return [[{ ...entry, isVerified: 'yes' }], [without(entry, 'isVerified')], [without(entry, 'phoneNumber')]];
+}
+/** Requirements that are no list of the four types (L36). */
+function requirementBreaches(): Json[] {
+  return [{ type: 'document' }, [{ type: 'selfie' }], [{}], 'document'];
+}
+/** Metadata beyond the create bounds, which an answer does not re-check (P6). */
+function metadataNotRechecked(): Json[] {
+  const keys = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'x']));
+  return [keys, { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } }];
+}
 
 describe('Verification userId and previousUserId', () => {
   const at = (status: string, userId: unknown, previousUserId: unknown) => ({
@@ -195,125 +164,86 @@ describe('Verification userId and previousUserId', () => {
     expect(sorted(props.userId.type)).toEqual(['null', 'string']);
     expect(sorted(props.previousUserId.type)).toEqual(['null', 'string']);
   });
-
-  it('the documented examples of each status are valid', () => {
-    for (const name of [
-      'VerificationCompleted',
-      'VerificationStarted',
-      'VerificationWaitingForUserInput',
-      'VerificationInReview',
-      'VerificationReverted',
-    ]) {
-      wantValid(verification, example(name), name);
-    }
-  });
 });
 
-describe('collectedRequirements', () => {
-  it('each entry type is one of the four requirement types', () => {
+describe('collectedRequirements (L50-L56)', () => {
+  const inVerification = (entry: Json) => verification(withCollected(entry));
+  const documentResult = () => collected('document').result;
+  /** Copies of a result with each member in turn of another type. */
+  const typedAs = (result: Json, value: unknown, members = Object.keys(result)) =>
+    members.map((member) => ({ ...result, [member]: value }));
+
+  it('each entry type is one of the four requirement types; a document result has its eleven fields', () => {
     wantValid(verification, completed());
     expect(completed().collectedRequirements.map((c: Json) => c.type)).toEqual(REQUIREMENT_TYPES);
     wantInvalid(verification, withCollected({ type: 'selfie', result: null, verified: false }));
-  });
-
-  it('result may be null (not yet collected) for every type', () => {
-    for (const type of REQUIREMENT_TYPES) {
-      const entry = type === 'phoneNumbers' ? { type, result: null } : { type, result: null, verified: false };
-      wantValid(verification, withCollected(entry), type);
-    }
-  });
-
-  it('the result shape follows the type: each documented member typed as its type says', () => {
-    // Result objects are open (extra fields tolerated) and their members may be
-    // absent (P8), so a result is told from another only by the types of its members.
-    for (const type of REQUIREMENT_TYPES) {
-      const entry = collected(type);
-      wantValid(verification, withCollected(entry), type);
-      for (const member of Object.keys(entry.result))
-        wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [member]: 7 } }), member);
-      wantInvalid(verification, withCollected({ ...entry, result: 'collected' }), `${type} with a string result`);
-    }
-  });
-
-  it('firstAndLastName result is {firstName, lastName}, each may be absent or null (P8)', () => {
-    const entry = collected('firstAndLastName');
-    expect(entry.result).toEqual({ firstName: expect.any(String), lastName: expect.any(String) });
-    for (const field of ['firstName', 'lastName']) {
-      wantValid(verification, withCollected({ ...entry, result: without(entry.result, field) }), `without ${field}`);
-      wantValid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: null } }), `${field} null`);
-      wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: 1 } }), field);
-    }
-  });
-
-  it('dateOfBirth result is {dateOfBirth} as YYYY-MM-DD, which may be absent or null (P8)', () => {
-    const entry = collected('dateOfBirth');
-    wantValid(verification, withCollected({ ...entry, result: { dateOfBirth: '1991-07-23' } }));
-    for (const bad of ['23.07.1991', '1991-07-23T00:00:00.000Z', 19910723]) {
-      wantInvalid(verification, withCollected({ ...entry, result: { dateOfBirth: bad } }), String(bad));
-    }
-    wantValid(verification, withCollected({ ...entry, result: {} }));
-    wantValid(verification, withCollected({ ...entry, result: { dateOfBirth: null } }));
-  });
-
-  it('document result has its eleven fields, strings, each may be absent or null (P8)', () => {
-    const entry = collected('document');
     const resultSchema = deref(doc, doc.components.schemas.CollectedDocument).properties.result;
     expectDocumented(
       Object.keys(resultSchema.properties),
-      DOCUMENT_RESULT_FIELDS,
-      'fields of a collected document result',
+      FIELDS['CollectedDocument.result'],
+      'fields of a document result',
     );
-    wantValid(
-      verification,
-      withCollected({ ...entry, result: { ...entry.result, issuingAuthority: null, placeOfIssue: null } }),
-    );
-    for (const field of DOCUMENT_RESULT_FIELDS) {
-      wantValid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: null } }), `${field} null`);
-      wantValid(verification, withCollected({ ...entry, result: without(entry.result, field) }), `without ${field}`);
-      wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: 7 } }), `${field}=7`);
-    }
+    expect(collected('firstAndLastName').result).toEqual({
+      firstName: expect.any(String),
+      lastName: expect.any(String),
+    });
+    expect(collected('phoneNumbers')).not.toHaveProperty('verified');
   });
 
-  it('document result dates take any string: their form is not documented (P12)', () => {
-    const entry = collected('document');
-    for (const field of ['expiryAt', 'issuedAt']) {
-      for (const ok of ['2031-05-11T00:00:00.000Z', '2031-05-11', '11/05/2031', '2031-05']) {
-        wantValid(
-          verification,
-          withCollected({ ...entry, result: { ...entry.result, [field]: ok } }),
-          `${field} ${ok}`,
-        );
-      }
-      wantInvalid(verification, withCollected({ ...entry, result: { ...entry.result, [field]: 20310511 } }), field);
-    }
-  });
+  /** Results of each type beyond the example's: valid ones and invalid ones (L53-L56). */
+  const RESULTS: Record<string, { valid: () => Json[]; invalid: () => Json[] }> = {
+    firstAndLastName: {
+      valid: () => gaps(collected('firstAndLastName').result),
+      invalid: () => typedAs(collected('firstAndLastName').result, 1),
+    },
+    dateOfBirth: {
+      valid: () => [{ dateOfBirth: '1991-07-23' }, {}, { dateOfBirth: null }],
+      invalid: () => ['23.07.1991', '1991-07-23T00:00:00.000Z', 19910723].map((dateOfBirth) => ({ dateOfBirth })),
+    },
+    // The last two may be null (L55); the dates take any string, their form is not documented (P12).
+    document: {
+      valid: () => [
+        ...gaps(documentResult(), FIELDS['CollectedDocument.result']),
+        { ...documentResult(), issuingAuthority: null, placeOfIssue: null },
+        ...['2031-05-11T00:00:00.000Z', '2031-05-11', '11/05/2031', '2031-05'].flatMap((date) => [
+          { ...documentResult(), expiryAt: date },
+          { ...documentResult(), issuedAt: date },
+        ]),
+      ],
+      invalid: () => [
+        ...typedAs(documentResult(), 7, FIELDS['CollectedDocument.result']),
+        { ...documentResult(), expiryAt: 20310511 },
+        { ...documentResult(), issuedAt: 20310511 },
+      ],
+    },
+    phoneNumbers: {
+      valid: () => [
+        { objects: [{ phoneNumber: '+4915112345678' }] },
+        { objects: [{}] },
+        { objects: null },
+        // No objects, an added field.
+        { phoneNumbers: [] },
+      ],
+      invalid: () => [{ objects: ['+4915112345678'] }, { objects: [{ phoneNumber: 4915112345678 }] }],
+    },
+  };
 
-  it('phoneNumbers result is {objects: [{phoneNumber}]}, each may be absent or null (P8)', () => {
-    const entry = collected('phoneNumbers');
-    wantValid(
-      verification,
-      withCollected({ type: 'phoneNumbers', result: { objects: [{ phoneNumber: '+4915112345678' }] } }),
-    );
-    wantInvalid(verification, withCollected({ ...entry, result: { objects: ['+4915112345678'] } }));
-    wantInvalid(verification, withCollected({ ...entry, result: { objects: [{ phoneNumber: 4915112345678 }] } }));
-    wantValid(verification, withCollected({ ...entry, result: { objects: [{}] } }));
-    wantValid(verification, withCollected({ ...entry, result: { objects: null } }));
-    wantValid(verification, withCollected({ ...entry, result: { phoneNumbers: [] } }), 'no objects, an added field');
-  });
-
-  it('verified is a boolean on every type except phoneNumbers, where it is absent', () => {
-    for (const type of REQUIREMENT_TYPES) {
-      const entry = collected(type);
-      if (type === 'phoneNumbers') {
-        expect(entry).not.toHaveProperty('verified');
-        wantValid(verification, withCollected(entry));
-        wantInvalid(verification, withCollected({ ...entry, verified: true }), 'phoneNumbers with verified');
-        wantInvalid(verification, withCollected({ ...entry, verified: false }), 'phoneNumbers with verified');
-      } else {
-        wantValid(verification, withCollected({ ...entry, verified: false }), type);
-        wantInvalid(verification, withCollected({ ...entry, verified: 'yes' }), type);
-        wantInvalid(verification, withCollected(without(entry, 'verified')), `${type} without verified (P11)`);
-      }
-    }
+  // Result objects are open (extra fields tolerated) and their members may be
+  // absent or null (P8), so a result is told from another only by the types of
+  // its members. `verified` is a boolean on every type but phoneNumbers,
+  // where it is absent (P11).
+  describe.each(REQUIREMENT_TYPES)('%s', (type) => {
+    const phones = type === 'phoneNumbers';
+    const entry = () => (phones ? { type, result: null } : { type, result: null, verified: false });
+    checkFieldFacts(inVerification, entry, [['L50', 'result', [null], []]]);
+    checkFieldFacts(inVerification, () => collected(type), [
+      [
+        'L50',
+        'result',
+        [collected(type).result, ...RESULTS[type].valid()],
+        ['collected', ...typedAs(collected(type).result, 7), ...RESULTS[type].invalid()],
+      ],
+      ['L50 P11', 'verified', phones ? [ABSENT] : [false], phones ? [true, false] : ['yes', ABSENT]],
+    ]);
   });
 });

@@ -6,16 +6,14 @@
 // loosening it in openapi/partner makes a test fail.
 import { describe, expect, it } from 'vitest';
 import { deref, pointer, type Json } from './helpers/openapi.js';
-import { deprecationProblems } from './helpers/partner-additions.js';
 import {
+  ABSENT,
+  type FieldFact,
+  checkFieldFacts,
   doc,
   STATUSES,
-  DEPRECATED,
   EVENTS,
   DATA_TYPES,
-  VERIFICATION_DATA_FIELDS,
-  USER_DATA_FIELDS,
-  SHAREHOLDER_DATA_FIELDS,
   ENVELOPE_FIELDS,
   UUID,
   USER_ID,
@@ -34,6 +32,7 @@ import {
   webhookExample,
   webhookValidator,
   webhookSchema,
+  FIELDS,
 } from './helpers/partner-document.js';
 
 describe('webhooks', () => {
@@ -89,27 +88,23 @@ describe('webhooks', () => {
       expect(Object.keys(value.data).length).toBeGreaterThanOrEqual(3);
     });
 
-    it('has the envelope eventId (uuid), dataType, eventType, createdAt (date-time) and data, all required', () => {
-      const schema = webhookSchema(event);
-      const validate = webhookValidator(event);
-      expectDocumented(Object.keys(schema.properties), ENVELOPE_FIELDS, `fields of the ${event} envelope`);
-      for (const field of ENVELOPE_FIELDS)
-        wantInvalid(validate, without(webhookExample(event), field), `without ${field}`);
-      wantInvalid(validate, { ...webhookExample(event), eventId: 'evt-1' });
-      wantValid(validate, { ...webhookExample(event), eventId: UUID });
-      wantInvalid(validate, { ...webhookExample(event), createdAt: '2026-03-14' });
-      wantInvalid(validate, { ...webhookExample(event), data: 'x' });
+    it('has the documented envelope fields', () => {
+      expectDocumented(
+        Object.keys(webhookSchema(event).properties),
+        ENVELOPE_FIELDS,
+        `fields of the ${event} envelope`,
+      );
     });
 
-    it('fixes its eventType and the dataType it pairs with', () => {
-      const validate = webhookValidator(event);
-      for (const other of Object.keys(EVENTS).filter((e) => e !== event)) {
-        wantInvalid(validate, { ...webhookExample(event), eventType: other }, other);
-      }
-      for (const dataType of DATA_TYPES.filter((d) => d !== EVENTS[event])) {
-        wantInvalid(validate, { ...webhookExample(event), dataType }, dataType);
-      }
-    });
+    // Its eventType fixed, with the dataType it pairs with (L213-L221).
+    checkFieldFacts(webhookValidator(event), () => webhookExample(event), [
+      ...ENVELOPE_FIELDS.map((field): FieldFact => ['L204-L211', field, [], [ABSENT]]),
+      ['L207', 'eventId', [UUID], ['evt-1']],
+      ['L210', 'createdAt', [], ['2026-03-14']],
+      ['L211', 'data', [], ['x']],
+      ['L213', 'eventType', [], Object.keys(EVENTS).filter((e) => e !== event)],
+      ['L213', 'dataType', [], DATA_TYPES.filter((d) => d !== EVENTS[event])],
+    ]);
   });
 });
 
@@ -140,11 +135,6 @@ describe('webhook envelope (WebhookEvent)', () => {
     }
   });
 
-  it('rejects a user envelope carrying verification.created', () => {
-    wantInvalid(webhookEvent, { ...webhookExample('user.created'), eventType: 'verification.created' });
-    wantInvalid(webhookEvent, { ...webhookExample('verification.created'), dataType: 'user' });
-  });
-
   it('is described with the pairing table', () => {
     const text = deref(doc, doc.components.schemas.WebhookEvent).description;
     for (const [event, dataType] of Object.entries(EVENTS)) {
@@ -153,150 +143,107 @@ describe('webhook envelope (WebhookEvent)', () => {
   });
 });
 
-describe('webhook data', () => {
-  describe('verification', () => {
-    const event = 'verification.updated';
-    const validate = () => webhookValidator(event);
-    const withData = (change: Json) => {
-      const value = webhookExample(event);
-      return { ...value, data: { ...value.data, ...change } };
-    };
-    const dropData = (field: string) => {
-      const value = webhookExample(event);
-      return { ...value, data: without(value.data, field) };
-    };
+describe('webhook data (L223-L227)', () => {
+  const withData = (event: string) => (data: Json) => webhookValidator(event)({ ...webhookExample(event), data });
+  const dataOf = (event: string) => () => webhookExample(event).data;
+  const updated = dataOf('verification.updated');
 
-    it('has the documented fields, identified by verificationId', () => {
-      const data = deref(doc, webhookSchema(event).properties.data);
-      expectDocumented(Object.keys(data.properties), VERIFICATION_DATA_FIELDS, 'fields of VerificationEventData');
-      // `updatedAt` may be absent from `verification.created` (P33).
-      expect(data.required).not.toContain('updatedAt');
-      expect(deref(doc, deref(doc, webhookSchema('verification.created').properties.data).allOf[0])).toBe(data);
-      wantInvalid(validate(), dropData('verificationId'));
-      wantInvalid(validate(), withData({ verificationId: 7 }));
-      wantInvalid(validate(), { ...dropData('verificationId'), data: { ...dropData('verificationId').data, id: 'x' } });
-    });
-
-    it('marks the deprecated fields deprecated', () => {
-      const data = deref(doc, webhookSchema(event).properties.data);
-      const problems = deprecationProblems('VerificationEventData', data.properties, DEPRECATED);
-      expect(problems, problems.join('\n')).toEqual([]);
-    });
-
-    it('types status, requirements, collectedRequirements, externalUserId and timestamps as the Verification', () => {
-      wantInvalid(validate(), withData({ status: 'pending' }));
-      wantInvalid(validate(), withData({ requirements: [{ type: 'selfie' }] }));
-      wantInvalid(validate(), withData({ collectedRequirements: [{ ...collected('phoneNumbers'), verified: true }] }));
-      wantInvalid(validate(), withData({ externalUserId: 'partner-17' }));
-      wantInvalid(validate(), withData({ updatedAt: '2026-03-14' }));
-      wantInvalid(validate(), withData({ metadata: 'orderId=1' }));
-      wantValid(validate(), withData({ metadata: { v: 'y'.repeat(501) } }), 'create bounds are not re-checked (P6)');
-      wantValid(
-        validate(),
-        withData({ redirectUrl: 'northwind-app://done', reason: 'r'.repeat(201) }),
-        'no uri format, no length (P29, P16)',
-      );
-    });
-
-    it('verification.created carries a just-created verification: status created, every result null (rule 1 of operation 5)', () => {
-      const created = webhookValidator('verification.created');
-      const value = webhookExample('verification.created');
-      wantValid(created, value);
-      expect(value.data.status).toBe('created');
-      for (const status of STATUSES.filter((s) => s !== 'created')) {
-        wantInvalid(created, { ...value, data: { ...value.data, status } }, status);
-      }
-      const firstType = value.data.collectedRequirements[0].type;
-      wantInvalid(
-        created,
-        { ...value, data: { ...value.data, collectedRequirements: [{ ...collected(firstType) }] } },
-        'a collected result',
-      );
-    });
-
-    it('sends userId only when completed and previousUserId only when reverted', () => {
-      wantValid(validate(), withData({ status: 'completed', userId: USER_ID, previousUserId: null }));
-      wantInvalid(validate(), dropData('userId'), 'completed without userId');
-      wantInvalid(validate(), withData({ userId: null }), 'completed with userId null');
-      wantInvalid(
-        validate(),
-        withData({ status: 'completed', previousUserId: USER_ID }),
-        'completed with previousUserId',
-      );
-      wantValid(validate(), withData({ status: 'reverted', userId: null, previousUserId: USER_ID }));
-      wantValid(
-        validate(),
-        withData({ status: 'reverted', userId: null, previousUserId: null }),
-        'reverted before any user held it',
-      );
-      const reverted = withData({ status: 'reverted', userId: null });
-      wantInvalid(
-        validate(),
-        { ...reverted, data: without(reverted.data, 'previousUserId') },
-        'reverted without previousUserId',
-      );
-      for (const status of STATUSES.filter((s) => s !== 'completed' && s !== 'reverted')) {
-        const base = without(without(webhookExample(event).data, 'userId'), 'previousUserId');
-        const envelope = (data: Json) => ({ ...webhookExample(event), data: { ...base, status, ...data } });
-        wantValid(validate(), envelope({}), `${status} without either`);
-        wantValid(validate(), envelope({ userId: null, previousUserId: null }), `${status} with nulls`);
-        wantInvalid(validate(), envelope({ userId: USER_ID }), `${status} with userId`);
-        wantInvalid(validate(), envelope({ previousUserId: USER_ID }), `${status} with previousUserId`);
-      }
-    });
+  it('verification data has the documented fields, identified by verificationId, shared by both events', () => {
+    const data = deref(doc, webhookSchema('verification.updated').properties.data);
+    expectDocumented(Object.keys(data.properties), FIELDS.VerificationEventData, 'fields of VerificationEventData');
+    // `updatedAt` may be absent from `verification.created` (P33).
+    expect(data.required).not.toContain('updatedAt');
+    expect(deref(doc, deref(doc, webhookSchema('verification.created').properties.data).allOf[0])).toBe(data);
+    wantInvalid(withData('verification.updated'), { ...without(updated(), 'verificationId'), id: 'x' });
   });
 
-  describe('user', () => {
-    const validate = () => webhookValidator('user.created');
-    const withData = (change: Json) => {
-      const value = webhookExample('user.created');
-      return { ...value, data: { ...value.data, ...change } };
-    };
+  // Typed as the Verification; the create bounds are not re-checked (P6, P16,
+  // P29); input the partner may leave out may be absent (P8).
+  checkFieldFacts(withData('verification.updated'), updated, [
+    ['L223', 'verificationId', [], [ABSENT, 7]],
+    ['L223', 'status', [], ['pending']],
+    ['L223 P8', 'requirements', [ABSENT], [[{ type: 'selfie' }]]],
+    ['L223 P8', 'phoneNumbers', [ABSENT], []],
+    ['L223', 'collectedRequirements', [], [[{ ...collected('phoneNumbers'), verified: true }]]],
+    ['L223', 'externalUserId', [], ['partner-17']],
+    ['L223', 'updatedAt', [], ['2026-03-14']],
+    ['L223 P6', 'metadata', [{ v: 'y'.repeat(501) }], ['orderId=1']],
+    ['L223 P29', 'redirectUrl', ['northwind-app://done'], []],
+    ['L223 P16', 'reason', ['r'.repeat(201)], []],
+  ]);
 
-    it('has the documented fields, identified by userId, shaped as the User resource', () => {
-      const data = deref(doc, webhookSchema('user.created').properties.data);
-      expectDocumented(Object.keys(data.properties), USER_DATA_FIELDS, 'fields of UserEventData');
-      for (const event of ['user.merged', 'user.updated', 'user.deleted'])
-        expect(deref(doc, webhookSchema(event).properties.data)).toBe(data);
-      const value = webhookExample('user.created');
-      wantInvalid(validate(), { ...value, data: without(value.data, 'userId') });
-      wantInvalid(validate(), withData({ estimatedAge: 'over99' }));
-      wantValid(validate(), withData({ dateOfBirth: null }));
-      wantInvalid(
-        validate(),
-        withData({ phoneNumbers: [{ phoneNumber: '015112345678', createdAt: TIMESTAMP, verified: true }] }),
-      );
-      wantInvalid(validate(), withData({ names: [{ firstName: 7 }] }));
-      wantInvalid(validate(), withData({ externalUsers: [{ id: UUID, createdAt: 'today' }] }));
-      wantInvalid(validate(), withData({ createdAt: 'today' }));
-    });
+  it('verification.created carries a just-created verification: status created, every result null (L151)', () => {
+    const created = webhookValidator('verification.created');
+    const value = webhookExample('verification.created');
+    wantValid(created, value);
+    wantValid(created, { ...value, data: without(without(value.data, 'phoneNumbers'), 'requirements') }, 'P8');
+    expect(value.data.status).toBe('created');
+    for (const status of STATUSES.filter((s) => s !== 'created')) {
+      wantInvalid(created, { ...value, data: { ...value.data, status } }, status);
+    }
+    const firstType = value.data.collectedRequirements[0].type;
+    wantInvalid(
+      created,
+      { ...value, data: { ...value.data, collectedRequirements: [{ ...collected(firstType) }] } },
+      'a collected result',
+    );
   });
 
-  describe('shareholder', () => {
-    const validate = () => webhookValidator('shareholder.verified');
-    const withData = (change: Json) => {
-      const value = webhookExample('shareholder.verified');
-      return { ...value, data: { ...value.data, ...change } };
-    };
-
-    it('has userId, isShareholder (always true) and externalUserIds (strings, may be absent)', () => {
-      const data = deref(doc, webhookSchema('shareholder.verified').properties.data);
-      expectDocumented(Object.keys(data.properties), SHAREHOLDER_DATA_FIELDS, 'fields of ShareholderEventData');
-      wantValid(validate(), withData({ isShareholder: true, externalUserIds: ['a', UUID] }));
-      wantValid(validate(), withData({ externalUserIds: [] }));
-      wantInvalid(validate(), withData({ isShareholder: false }));
-      wantInvalid(validate(), withData({ isShareholder: 'true' }));
-      wantInvalid(validate(), withData({ externalUserIds: [1] }));
-      wantInvalid(validate(), withData({ externalUserIds: 'a,b' }));
-      wantInvalid(validate(), withData({ userId: 1 }));
-      const value = webhookExample('shareholder.verified');
-      for (const field of ['userId', 'isShareholder'])
-        wantInvalid(validate(), { ...value, data: without(value.data, field) }, `without ${field}`);
-      wantValid(validate(), { ...value, data: without(value.data, 'externalUserIds') }, 'without externalUserIds');
+  it('verification data sends userId only when completed and previousUserId only when reverted (L38-L39)', () => {
+    const validate = withData('verification.updated');
+    const at = (status: string, ids: Json) => ({
+      ...without(without(updated(), 'userId'), 'previousUserId'),
+      status,
+      ...ids,
     });
+    const cases: [string, Json, boolean][] = [
+      ['completed', { userId: USER_ID, previousUserId: null }, true],
+      ['completed', {}, false],
+      ['completed', { userId: null, previousUserId: null }, false],
+      ['completed', { userId: USER_ID, previousUserId: USER_ID }, false],
+      ['reverted', { userId: null, previousUserId: USER_ID }, true],
+      ['reverted', { userId: null, previousUserId: null }, true],
+      ['reverted', { userId: null }, false],
+      ...STATUSES.filter((s) => s !== 'completed' && s !== 'reverted').flatMap((status): [string, Json, boolean][] => [
+        [status, {}, true],
+        [status, { userId: null, previousUserId: null }, true],
+        [status, { userId: USER_ID }, false],
+        [status, { previousUserId: USER_ID }, false],
+      ]),
+    ];
+    for (const [status, ids, valid] of cases)
+      expect(validate(at(status, ids)), `${status} ${JSON.stringify(ids)}`).toBe(valid);
+  });
 
-    it('is sent every time a verification completes for a shareholder', () => {
-      expect(deref(doc, doc.webhooks['shareholder.verified']).post.description).toMatch(/every time/i);
-    });
+  it('user data has the documented fields, shaped as the User resource, for all four user events (L225)', () => {
+    const data = deref(doc, webhookSchema('user.created').properties.data);
+    expectDocumented(Object.keys(data.properties), FIELDS.UserEventData, 'fields of UserEventData');
+    for (const event of ['user.merged', 'user.updated', 'user.deleted'])
+      expect(deref(doc, webhookSchema(event).properties.data)).toBe(data);
+  });
+
+  checkFieldFacts(withData('user.created'), dataOf('user.created'), [
+    ['L225', 'userId', [], [ABSENT]],
+    ['L225', 'estimatedAge', [], ['over99']],
+    ['L225', 'dateOfBirth', [null], []],
+    ['L225', 'phoneNumbers', [], [[{ phoneNumber: '015112345678', createdAt: TIMESTAMP, verified: true }]]],
+    ['L225', 'names', [], [[{ firstName: 7 }]]],
+    ['L225', 'externalUsers', [], [[{ id: UUID, createdAt: 'today' }]]],
+    ['L225', 'createdAt', [], ['today']],
+  ]);
+
+  it('shareholder data has userId, isShareholder and externalUserIds (L227)', () => {
+    const data = deref(doc, webhookSchema('shareholder.verified').properties.data);
+    expectDocumented(Object.keys(data.properties), FIELDS.ShareholderEventData, 'fields of ShareholderEventData');
+  });
+
+  checkFieldFacts(withData('shareholder.verified'), dataOf('shareholder.verified'), [
+    ['L227', 'userId', [], [ABSENT, 1]],
+    ['L227', 'isShareholder', [true], [ABSENT, false, 'true']],
+    ['L227', 'externalUserIds', [ABSENT, [], ['a', UUID]], [[1], 'a,b']],
+  ]);
+
+  it('shareholder.verified is sent every time a verification completes for a shareholder (L221)', () => {
+    expect(deref(doc, doc.webhooks['shareholder.verified']).post.description).toMatch(/every time/i);
   });
 });

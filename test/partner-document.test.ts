@@ -28,23 +28,6 @@ import {
   DOCUMENT_TYPES,
   DEPRECATED,
   EVENTS,
-  PARTNER_FIELDS,
-  PARTNER_UPDATE_FIELDS,
-  AUTH_KEY_FIELDS,
-  CREATE_FIELDS,
-  REVERT_FIELDS,
-  VERIFICATION_FIELDS,
-  DOCUMENT_RESULT_FIELDS,
-  USER_FIELDS,
-  USER_DETAIL_FIELDS,
-  USER_DOCUMENT_FIELDS,
-  SHARES_FIELDS,
-  EXTERNAL_USERS_RESULT_FIELDS,
-  VERIFICATION_WEBHOOK_RECORD_FIELDS,
-  USER_WEBHOOK_RECORD_FIELDS,
-  VERIFICATION_DATA_FIELDS,
-  USER_DATA_FIELDS,
-  SHAREHOLDER_DATA_FIELDS,
   ENVELOPE_FIELDS,
   sub,
   nodeAt,
@@ -63,6 +46,8 @@ import {
   expectDocumented,
   wantValid,
   wantInvalid,
+  UUID,
+  FIELDS,
 } from './helpers/partner-document.js';
 
 describe('document', () => {
@@ -186,11 +171,11 @@ describe('partner and auth keys', () => {
     const value = example('Partner');
     expectDocumented(
       Object.keys(responseSchema('get /partners', '200').properties),
-      PARTNER_FIELDS,
+      FIELDS.Partner,
       'fields of Partner',
     );
     wantValid(partner, value);
-    for (const field of PARTNER_FIELDS) wantInvalid(partner, without(value, field), `without ${field}`);
+    for (const field of FIELDS.Partner) wantInvalid(partner, without(value, field), `without ${field}`);
     for (const field of ['id', 'webhookUrl', 'name']) wantInvalid(partner, { ...value, [field]: 42 }, field);
     for (const field of ['createdAt', 'updatedAt']) wantInvalid(partner, { ...value, [field]: '14.03.2026' }, field);
   });
@@ -199,7 +184,7 @@ describe('partner and auth keys', () => {
     const update = body('put /partners');
     expectDocumented(
       Object.keys(bodySchema('put /partners').properties),
-      PARTNER_UPDATE_FIELDS,
+      FIELDS.PartnerUpdate,
       'fields of PartnerUpdate',
     );
     expect(doc.components.schemas.PartnerUpdate.required).toEqual(['webhookUrl']);
@@ -216,22 +201,31 @@ describe('partner and auth keys', () => {
     const list = response('get /auth-keys', '200');
     const value = example('AuthKeysRotated');
     const item = nodeAt(sub(responsePtr('get /auth-keys', '200'), 'properties', 'authKeys', 'items'));
-    expectDocumented(Object.keys(item.properties), AUTH_KEY_FIELDS, 'fields of AuthKey');
+    expectDocumented(Object.keys(item.properties), FIELDS.AuthKey, 'fields of AuthKey');
     wantValid(list, value);
-    for (const field of AUTH_KEY_FIELDS)
+    for (const field of FIELDS.AuthKey)
       wantInvalid(list, { ...value, authKeys: [without(value.authKeys[0], field)] }, `without ${field}`);
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], active: 'true' }] });
     wantInvalid(list, { ...value, authKeys: [{ ...value.authKeys[0], key: 123 }] });
   });
 
-  it('a rotation answers the new active key and the previous key now inactive, in any order (P31)', () => {
+  it('a rotation answers the new active key and the previous key now inactive, in any order (L115, P31)', () => {
     const rotation = response('post /auth-keys', '201');
     const [fresh, previous] = example('AuthKeyCreated').authKeys;
     for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) wantValid(rotation, example(name), name);
-    wantInvalid(rotation, { authKeys: [fresh], count: 1 }, 'only the new key');
-    wantValid(rotation, { authKeys: [previous, fresh], count: 2 }, 'previous key first');
-    wantInvalid(rotation, { authKeys: [fresh, { ...previous, active: true }], count: 2 }, 'previous key still active');
-    wantInvalid(rotation, { authKeys: [{ ...fresh, active: false }, previous], count: 2 }, 'new key inactive');
+    const answers: [string, Json[], boolean][] = [
+      ['previous key first', [previous, fresh], true],
+      ['a further entry', [previous, fresh, { ...previous, id: UUID, key: 'ak_live_older' }], true],
+      ['only the new key', [fresh], false],
+      ['previous key still active', [fresh, { ...previous, active: true }], false],
+      ['new key inactive', [{ ...fresh, active: false }, previous], false],
+      ['two active keys, no previous one', [fresh, { ...fresh, id: UUID }], false],
+      ['no active key', [previous, { ...previous, id: UUID }], false],
+      ['active not a boolean', [previous, { ...fresh, active: 'true' }], false],
+    ];
+    for (const [label, authKeys, valid] of answers)
+      expect(rotation({ authKeys, count: authKeys.length }), label).toBe(valid);
+    expect(JSON.stringify(responseSchema('post /auth-keys', '201'))).not.toContain('prefixItems');
     wantValid(response('get /auth-keys', '200'), { authKeys: [previous], count: 1 }, 'a listing is any page of keys');
   });
 
@@ -314,24 +308,7 @@ const ownFields = (name: string): string[] => {
 describe('additions to the documentation', () => {
   /** The documented objects, by component name (a dotted name: the object in one of its fields). */
   const FIELD_LISTS: Record<string, string[]> = {
-    Partner: PARTNER_FIELDS,
-    PartnerUpdate: PARTNER_UPDATE_FIELDS,
-    AuthKey: AUTH_KEY_FIELDS,
-    VerificationCreate: CREATE_FIELDS,
-    Verification: VERIFICATION_FIELDS,
-    CreatedVerification: VERIFICATION_FIELDS,
-    VerificationRevert: REVERT_FIELDS,
-    'CollectedDocument.result': DOCUMENT_RESULT_FIELDS,
-    User: USER_FIELDS,
-    UserDetails: USER_DETAIL_FIELDS,
-    UserDocument: USER_DOCUMENT_FIELDS,
-    Shares: SHARES_FIELDS,
-    ExternalUsersResult: EXTERNAL_USERS_RESULT_FIELDS,
-    VerificationWebhookRecord: VERIFICATION_WEBHOOK_RECORD_FIELDS,
-    UserWebhookRecord: USER_WEBHOOK_RECORD_FIELDS,
-    VerificationEventData: VERIFICATION_DATA_FIELDS,
-    UserEventData: USER_DATA_FIELDS,
-    ShareholderEventData: SHAREHOLDER_DATA_FIELDS,
+    ...FIELDS,
     ...Object.fromEntries(
       Object.keys(EVENTS).map((event) => [
         componentOf(

@@ -2,7 +2,16 @@
 // documentation. Each expectation below restates one of those facts; dropping
 // or loosening it in openapi/v2 makes a test fail.
 import { describe, expect, it } from 'vitest';
-import { deref, loadBundle, operationsOf, pointer, validatorFor } from './helpers/openapi.js';
+import {
+  ABSENT,
+  checkFieldFacts,
+  deref,
+  type FieldFact,
+  loadBundle,
+  operationsOf,
+  pointer,
+  validatorFor,
+} from './helpers/openapi.js';
 
 const doc = loadBundle('v2');
 const v = validatorFor('v2');
@@ -18,10 +27,6 @@ const STATUSES = ['CREATED', 'STARTED', 'EXPIRED', 'USER_DATA_COLLECTED', 'REVIE
 const approved = deref(doc, doc.components.examples.VerificationApproved).value;
 const valid = (name: string, value: unknown) => v.schema(name)(value);
 const withField = (field: string, value: unknown) => ({ ...approved, [field]: value });
-const withDocField = (field: string, value: unknown) => ({
-  ...approved,
-  identityDocument: { ...approved.identityDocument, [field]: value },
-});
 
 describe('document', () => {
   it('is OpenAPI 3.1.0 with the {base_url} server variable', () => {
@@ -68,84 +73,53 @@ describe('Verification', () => {
     'updatedAt',
   ];
 
-  it('has the 19 documented fields, all sent', () => {
+  const NULLABLE = ['workflowId', 'identityDocument', 'faceScan', 'reviewResult'];
+
+  it('has the 19 documented fields, all sent, the nullable objects as 3.1 type arrays', () => {
     expect(Object.keys(schemas.Verification.properties).sort()).toEqual([...FIELDS].sort());
     expect([...schemas.Verification.required].sort()).toEqual([...FIELDS].sort());
     expect(valid('Verification', approved)).toBe(true);
-    for (const field of FIELDS) {
-      const { [field]: _dropped, ...rest } = approved;
-      expect(valid('Verification', rest), `without ${field}`).toBe(false);
-    }
-  });
-
-  it('accepts null exactly where documented: workflowId and the three collected objects', () => {
-    for (const field of ['workflowId', 'identityDocument', 'faceScan', 'reviewResult']) {
-      expect(valid('Verification', withField(field, null)), field).toBe(true);
-    }
-    for (const field of FIELDS.filter(
-      (f) => !['workflowId', 'identityDocument', 'faceScan', 'reviewResult'].includes(f),
-    )) {
-      expect(valid('Verification', withField(field, null)), field).toBe(false);
-    }
-  });
-
-  it('declares the nullable objects with 3.1 type arrays', () => {
     for (const name of ['IdentityDocument', 'FaceScan', 'ReviewResult']) {
       expect(schemas[name].type).toEqual(['object', 'null']);
     }
     expect(schemas.Verification.properties.workflowId.type).toEqual(['string', 'null']);
   });
 
-  it('takes country from the complete documented code list', () => {
+  it('takes country from the complete documented code list and status from the seven values', () => {
     expect(schemas.CountryCode.enum).toEqual(COUNTRIES);
     expect(COUNTRIES).toHaveLength(249);
-    expect(valid('Verification', withField('country', 'NO'))).toBe(true);
-    expect(valid('Verification', withField('country', 'XK'))).toBe(false);
-    expect(valid('Verification', withField('country', 'de'))).toBe(false);
-  });
-
-  it('takes status from the seven documented values', () => {
     expect(schemas.VerificationStatus.enum).toEqual(STATUSES);
-    for (const status of STATUSES) expect(valid('Verification', withField('status', status))).toBe(true);
-    expect(valid('Verification', withField('status', 'PENDING'))).toBe(false);
-  });
-
-  it('has expiresAt in UTC with millisecond precision, as documented', () => {
-    for (const ok of ['2026-03-14T09:26:53.589Z', '2026-03-14T09:26:53.589+00:00']) {
-      expect(valid('Verification', withField('expiresAt', ok)), ok).toBe(true);
-    }
-    for (const bad of [
-      '2026-03-14',
-      '2026-03-14T09:26:53Z',
-      '2026-03-14T09:26:53.5Z',
-      '2026-03-14T10:26:53.589+01:00',
-    ]) {
-      expect(valid('Verification', withField('expiresAt', bad)), bad).toBe(false);
-    }
-  });
-
-  it('accepts any date-time for the timestamps whose precision is not stated (V15)', () => {
-    for (const field of ['createdAt', 'updatedAt']) {
-      expect(valid('Verification', withField(field, '2026-03-14T09:26:53.589Z')), field).toBe(true);
-      expect(valid('Verification', withField(field, '2026-03-14T09:26:53Z')), field).toBe(true);
-      expect(valid('Verification', withField(field, '2026-03-14T10:26:53.589123+01:00')), field).toBe(true);
-      expect(valid('Verification', withField(field, '2026-03-14')), field).toBe(false);
-    }
-  });
-
-  it('keeps requirement types open (only values seen are documented)', () => {
-    expect(valid('Verification', withField('requirements', [{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }]))).toBe(
-      true,
-    );
-    expect(valid('Verification', withField('requirements', [{ type: 'LIVENESS_CHECK' }]))).toBe(true);
-    expect(valid('Verification', withField('requirements', [{}]))).toBe(false);
+    // Only values seen are documented: requirement types stay open.
     expect(schemas.Requirement.properties.type.enum).toBeUndefined();
   });
 
-  it('holds metadata as an object of custom values', () => {
-    expect(valid('Verification', withField('metadata', { anything: 1, nested: { a: true } }))).toBe(true);
-    expect(valid('Verification', withField('metadata', 'plain text'))).toBe(false);
-  });
+  // Null exactly where documented: workflowId and the three collected objects.
+  const timestamps = ['2026-03-14T09:26:53.589Z', '2026-03-14T09:26:53Z', '2026-03-14T10:26:53.589123+01:00'];
+  checkFieldFacts(v.schema('Verification'), () => ({ ...approved }), [
+    ...FIELDS.map(
+      (field): FieldFact =>
+        NULLABLE.includes(field) ? ['L15 L23', field, [null], [ABSENT]] : ['L11-L29', field, [], [ABSENT, null]],
+    ),
+    ['L13 L31', 'country', ['NO'], ['XK', 'de']],
+    ['L18', 'status', STATUSES, ['PENDING']],
+    // UTC with millisecond precision, as documented.
+    [
+      'L27',
+      'expiresAt',
+      ['2026-03-14T09:26:53.589Z', '2026-03-14T09:26:53.589+00:00'],
+      ['2026-03-14', '2026-03-14T09:26:53Z', '2026-03-14T09:26:53.5Z', '2026-03-14T10:26:53.589+01:00'],
+    ],
+    // Any date-time for the timestamps whose precision is not stated.
+    ['V15', 'createdAt', timestamps, ['2026-03-14']],
+    ['V15', 'updatedAt', timestamps, ['2026-03-14']],
+    [
+      'L16 L66',
+      'requirements',
+      [[{ type: 'DOCUMENT_SCAN' }, { type: 'FACE_SCAN' }], [{ type: 'LIVENESS_CHECK' }]],
+      [[{}]],
+    ],
+    ['L19', 'metadata', [{ anything: 1, nested: { a: true } }], ['plain text']],
+  ]);
 });
 
 describe('identityDocument, faceScan and reviewResult', () => {
@@ -167,61 +141,52 @@ describe('identityDocument, faceScan and reviewResult', () => {
     'updatedAt',
   ];
 
-  it('identityDocument has its 15 fields with dates as YYYY-MM-DD and timestamps as date-time', () => {
+  it('identityDocument has its 15 fields', () => {
     expect(Object.keys(schemas.IdentityDocument.properties).sort()).toEqual([...DOC_FIELDS].sort());
-    for (const field of ['dateOfBirth', 'expiryAt', 'issuedAt']) {
-      expect(valid('Verification', withDocField(field, '1991-07-23')), field).toBe(true);
-      expect(valid('Verification', withDocField(field, '23.07.1991')), field).toBe(false);
-      expect(valid('Verification', withDocField(field, '1991-07-23T00:00:00.000Z')), field).toBe(false);
-    }
-    for (const field of ['createdAt', 'updatedAt']) {
-      expect(valid('Verification', withDocField(field, '2026-03-14T09:31:40.207Z')), field).toBe(true);
-      expect(valid('Verification', withDocField(field, '2026-03-14')), field).toBe(false);
-    }
   });
+
+  // Dates as YYYY-MM-DD, timestamps as date-time; the document type is an open value set.
+  const dates = ['1991-07-23'];
+  const notDates = ['23.07.1991', '1991-07-23T00:00:00.000Z'];
+  checkFieldFacts(
+    (identityDocument: unknown) => valid('Verification', withField('identityDocument', identityDocument)),
+    () => ({ ...approved.identityDocument }),
+    [
+      ['L42', 'dateOfBirth', dates, notDates],
+      ['L45', 'expiryAt', dates, notDates],
+      ['L46', 'issuedAt', dates, notDates],
+      ['L49', 'createdAt', ['2026-03-14T09:31:40.207Z'], ['2026-03-14']],
+      ['L50', 'updatedAt', ['2026-03-14T09:31:40.207Z'], ['2026-03-14']],
+      ['L36 L66', 'type', ['RESIDENCE_PERMIT'], []],
+    ],
+  );
 
   // The tables list each object's fields without an "optional" marker but do
   // not say which are always sent: that every one is sent is an assumption
-  // (V10), held by the schema and marked in the object's description.
-  it("identityDocument, faceScan and reviewResult require every listed field, marked as assumed (V10), and keep each field's type", () => {
-    const objects = [
-      { field: 'identityDocument', name: 'IdentityDocument', fields: DOC_FIELDS, value: approved.identityDocument },
-      {
-        field: 'faceScan',
-        name: 'FaceScan',
-        fields: ['ageEstimation', 'createdAt', 'updatedAt'],
-        value: approved.faceScan,
-      },
-      {
-        field: 'reviewResult',
-        name: 'ReviewResult',
-        fields: ['category', 'reason', 'sensitive'],
-        value: { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true },
-      },
-    ];
-    for (const { field, name, fields, value } of objects) {
-      expect([...(schemas[name].required ?? [])].sort(), name).toEqual([...fields].sort());
-      const description = schemas[name].description as string;
-      expect(description, name).not.toMatch(/may be absent/);
-      const claim = description
-        .split(/\n\s*\n/)
-        .map((p) => p.replace(/\s+/g, ' '))
-        .filter((p) => /always present/.test(p));
-      expect(claim.length, `${name}: a paragraph saying every field is always present`).toBe(1);
-      expect(claim[0], name).toContain('Assumed ([V10](assumptions.html#V10)): ');
-      expect(valid('Verification', withField(field, value)), `${field} complete`).toBe(true);
-      expect(valid('Verification', withField(field, null)), `${field} null`).toBe(true);
-      for (const f of fields) {
-        const { [f]: _dropped, ...rest } = value;
-        expect(valid('Verification', withField(field, rest)), `${field} without ${f}`).toBe(false);
-        expect(valid('Verification', withField(field, { ...value, [f]: 42 })), `${field}.${f} a number`).toBe(false);
-      }
-      expect(valid('Verification', withField(field, 'text')), `${field} a string`).toBe(false);
-    }
+  // (V10), held by the schema; each field keeps its type.
+  describe.each([
+    ['identityDocument', 'IdentityDocument', DOC_FIELDS, () => approved.identityDocument],
+    ['faceScan', 'FaceScan', ['ageEstimation', 'createdAt', 'updatedAt'], () => approved.faceScan],
+    [
+      'reviewResult',
+      'ReviewResult',
+      ['category', 'reason', 'sensitive'],
+      () => ({ category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true }),
+    ],
+  ])('%s', (field, name, fields, value) => {
+    it('requires every listed field; is an object (V10)', () => {
+      expect([...(schemas[name].required ?? [])].sort()).toEqual([...fields].sort());
+      expect(valid('Verification', withField(field, value())), 'complete').toBe(true);
+      expect(valid('Verification', withField(field, 'text')), 'a string').toBe(false);
+    });
+    checkFieldFacts(
+      (object: unknown) => valid('Verification', withField(field, object)),
+      value,
+      fields.map((f): FieldFact => ['V10', f, [], [ABSENT, 42]]),
+    );
   });
 
-  it('identityDocument type is an open value set', () => {
-    expect(valid('Verification', withDocField('type', 'RESIDENCE_PERMIT'))).toBe(true);
+  it('identityDocument type has no enum', () => {
     expect(schemas.IdentityDocument.properties.type.enum).toBeUndefined();
   });
 
@@ -276,30 +241,22 @@ describe('list verifications', () => {
     }
   });
 
-  it('statuses repeats (form, exploded) over the status values', () => {
-    expect(params.statuses.style).toBe('form');
-    expect(params.statuses.explode).toBe(true);
-    expect(params.statuses.schema.type).toBe('array');
+  // The documented rows (L96-L102); names and defaults are decided (L104).
+  const inclusive = expect.stringMatching(/inclusive/);
+  it.each([
+    ['L100', 'statuses', { style: 'form', explode: true, schema: { type: 'array' } }],
+    ['L96 V2', 'page', { schema: { type: 'number', minimum: 0, default: 0 } }],
+    ['L97 V3', 'pageSize', { schema: { type: 'integer', minimum: 1, maximum: 50, default: 15 } }],
+    ['L98', 'id', { schema: { type: 'string' } }],
+    ['L99', 'externalId', { schema: { type: 'string' } }],
+    ['L101', 'createdFrom', { schema: { type: 'string', format: 'date-time' }, description: inclusive }],
+    ['L102', 'createdTo', { schema: { type: 'string', format: 'date-time' }, description: inclusive }],
+  ])('%s %s', (_source, name, keywords) => {
+    expect(params[name]).toMatchObject(keywords);
+  });
+
+  it('statuses take the status values', () => {
     expect(deref(doc, params.statuses.schema.items).enum).toEqual(STATUSES);
-  });
-
-  it('page is a number of at least 0; page size an integer from 1 to 50', () => {
-    expect(params.page.schema).toMatchObject({ type: 'number', minimum: 0 });
-    expect(params.pageSize.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
-  });
-
-  it('filters by id and external id as strings, and by an inclusive created range of date-times', () => {
-    expect(params.id.schema.type).toBe('string');
-    expect(params.externalId.schema.type).toBe('string');
-    for (const name of ['createdFrom', 'createdTo']) {
-      expect(params[name].schema).toMatchObject({ type: 'string', format: 'date-time' });
-      expect(params[name].description).toMatch(/inclusive/);
-    }
-  });
-
-  it('states the decided defaults in the parameters', () => {
-    expect(params.page.schema.default).toBe(0);
-    expect(params.pageSize.schema.default).toBe(15);
   });
 });
 

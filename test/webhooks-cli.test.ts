@@ -1,26 +1,27 @@
-// The integrators' command line, run as an installed package runs it (the
-// compiled bin), against a real loopback receiver.
-import { execFile } from 'node:child_process';
+// The integrators' command line (`webhooks send` and `webhooks verify`), run
+// in process as the bin runs it, against a real loopback receiver; the
+// packed bin runs the guide's `webhooks send` in test/integration/guide-commands.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { freePort } from '../scripts/lib/prism.mjs';
 import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
+import { cli } from './helpers/cli.js';
 
-const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const key = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
 
-function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd: os.tmpdir() }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    if (stdin !== undefined) child.stdin!.end(stdin);
-    else child.stdin!.end();
-  });
+/** The command line with `text` on its standard input. */
+async function cliReading(args: string[], text: string) {
+  const stdin = vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([Buffer.from(text)]) as never);
+  try {
+    return await cli(args);
+  } finally {
+    stdin.mockRestore();
+  }
 }
 
 const readBody = (req: IncomingMessage) =>
@@ -71,7 +72,7 @@ describe('webhooks send', () => {
 
   it('posts every documented event, signed, and reports what would be retried', async () => {
     received.length = 0;
-    const { code, stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
+    const { code, out } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
     expect(received.map((r) => r.eventType)).toEqual([
       'verification.created',
       'verification.updated',
@@ -83,16 +84,16 @@ describe('webhooks send', () => {
     ]);
     for (const r of received)
       expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
-    expect(stdout).toMatch(/user\.created\s+200\s+delivered/);
-    expect(stdout).toMatch(
+    expect(out).toMatch(/user\.created\s+200\s+delivered/);
+    expect(out).toMatch(
       /user\.merged\s+503\s+not 200: the service would retry this every 15 minutes .*\n\s+answered: \{"error":"database unavailable"\}\\x1b\[2J ALL PASSED\n/,
     );
-    expect(stdout).toMatch(
+    expect(out).toMatch(
       /user\.deleted\s+401\s+not 200: .*\n\s+answered: signature mismatch\n\s+a 401 usually means the receiver checked X-SIGNATURE with another key than --key/,
     );
-    expect(stdout).toContain('2 of 7 would be retried.');
+    expect(out).toContain('2 of 7 would be retried.');
     // What the receiver said is written out, never sent to the terminal as it came.
-    expect(stdout).not.toMatch(/[^\P{Cc}\n]/u);
+    expect(out).not.toMatch(/[^\P{Cc}\n]/u);
     expect(code).toBe(1);
   });
 
@@ -100,8 +101,8 @@ describe('webhooks send', () => {
     const runs: (typeof received)[] = [];
     for (const _ of [1, 2]) {
       received.length = 0;
-      const { stdout } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
-      for (const r of received) expect(stdout).toContain(`eventId ${r.eventId}`);
+      const { out } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
+      for (const r of received) expect(out).toContain(`eventId ${r.eventId}`);
       runs.push([...received]);
     }
     const [first, second] = runs.map((run) => run.map((r) => r.eventId));
@@ -119,7 +120,7 @@ describe('webhooks send', () => {
 
   it('sends only the chosen events and exits 0 when all are answered 200', async () => {
     received.length = 0;
-    const { code, stdout } = await cli([
+    const { code, out } = await cli([
       'webhooks',
       'send',
       '--url',
@@ -130,13 +131,13 @@ describe('webhooks send', () => {
       'user.created,shareholder.verified',
     ]);
     expect(received.map((r) => r.eventType)).toEqual(['user.created', 'shareholder.verified']);
-    expect(stdout).toContain('all 2 delivered.');
+    expect(out).toContain('all 2 delivered.');
     expect(code).toBe(0);
   });
 
   it('--repeat N sends each event N times with the same eventId, and names a repeat answered other than 200', async () => {
     received.length = 0;
-    const { code, stdout } = await cli([
+    const { code, out } = await cli([
       'webhooks',
       'send',
       '--url',
@@ -161,18 +162,18 @@ describe('webhooks send', () => {
       expect(new Set(ids).size, `${type} copies carry one eventId`).toBe(1);
     }
     for (const r of received) expect(r.signatureValid).toBe(true);
-    expect(stdout).toMatch(/user\.created\s+200\s+delivered {2}eventId \S+ {2}\(copy 3 of 3, same eventId\)/);
-    expect(stdout).toMatch(
+    expect(out).toMatch(/user\.created\s+200\s+delivered {2}eventId \S+ {2}\(copy 3 of 3, same eventId\)/);
+    expect(out).toMatch(
       /user\.updated\s+409\s+not 200: .*\(copy 2 of 3, same eventId\)\n\s+answered: already processed\n\s+an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat \(drop it by eventId\)\n/,
     );
-    expect(stdout).toContain('2 of 6 would be retried.');
+    expect(out).toContain('2 of 6 would be retried.');
     expect(code).toBe(1);
   });
 
   it('--shuffle sends every event and every copy, in an order that is a permutation of the list', async () => {
     received.length = 0;
     const events = ['verification.created', 'verification.updated', 'user.created', 'shareholder.verified'];
-    const { code, stdout } = await cli([
+    const { code, out } = await cli([
       'webhooks',
       'send',
       '--url',
@@ -191,39 +192,32 @@ describe('webhooks send', () => {
     for (const type of events)
       expect(new Set(received.filter((r) => r.eventType === type).map((r) => r.eventId)).size).toBe(1);
     // What was printed is what was sent, in the order sent.
-    const printed = stdout
+    const printed = out
       .split('\n')
       .filter((line) => /^\S+\s+\d{3}\s/.test(line))
       .map((line) => line.split(/\s+/)[0]);
     expect(printed).toEqual(received.map((r) => r.eventType));
-    expect(stdout).toContain('all 8 delivered.');
+    expect(out).toContain('all 8 delivered.');
     expect(code).toBe(0);
   });
 
   it.each(['0', '11', 'two', '1.5'])('refuses --repeat %s with the range it takes', async (n) => {
-    const { code, stderr } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--repeat', n]);
+    const { code, err } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--repeat', n]);
     expect(code).toBe(2);
-    expect(stderr).toContain(
+    expect(err).toContain(
       `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${n}"; see verification-contracts webhooks send --help`,
     );
   });
 
   it('fails clearly on an unreachable URL, an unknown event and missing options', async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    const closed = await freePort();
     const unreachable = await cli(['webhooks', 'send', '--url', `http://127.0.0.1:${closed}/`, '--key', key]);
     expect(unreachable.code).toBe(2);
-    expect(unreachable.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)/);
+    expect(unreachable.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)/);
     const unknown = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.exploded']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown event user.exploded');
-    expect((await cli(['webhooks', 'send', '--key', key])).stderr).toContain(
-      '--url must be an http:// or https:// URL',
-    );
+    expect(unknown.err).toContain('unknown event user.exploded');
+    expect((await cli(['webhooks', 'send', '--key', key])).err).toContain('--url must be an http:// or https:// URL');
     expect((await cli(['webhooks', 'send', '--url', url])).code).toBe(2);
     expect((await cli(['webhooks', 'send', '--url', url, '--key', key, '--bogus'])).code).toBe(2);
   });
@@ -238,8 +232,8 @@ describe('webhooks verify', () => {
 
   it('says a matching signature is valid, then checks the payload against the contract', async () => {
     const result = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, file]);
-    expect(result.stdout).toContain('signature: valid.');
-    expect(result.stdout).toMatch(/payload: does not match the partner contract:[\s\S]*\/createdAt|\(body\)/);
+    expect(result.out).toContain('signature: valid.');
+    expect(result.out).toMatch(/payload: does not match the partner contract:[\s\S]*\/createdAt|\(body\)/);
     expect(result.code).toBe(1);
   });
 
@@ -256,11 +250,11 @@ describe('webhooks verify', () => {
       },
     });
     const sig = signWebhookPayload(example, key);
-    const result = await cli(
+    const result = await cliReading(
       ['webhooks', 'verify', '--key', 'sbx_new_key', '--key', key, '--signature', sig, '-'],
       example,
     );
-    expect(result.stdout).toContain('payload: a valid shareholder.verified webhook.');
+    expect(result.out).toContain('payload: a valid shareholder.verified webhook.');
     expect(result.code).toBe(0);
   });
 
@@ -272,34 +266,34 @@ describe('webhooks verify', () => {
       createdAt: '2026-03-14T09:32:12.480Z',
       data: { companyId: 'c-1' },
     });
-    const result = await cli(
+    const result = await cliReading(
       ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(added, key), '-'],
       added,
     );
-    expect(result.stdout).toContain(
+    expect(result.out).toContain(
       'payload: a valid webhook of event type company.created, which this version does not know; a receiver answers 200 and ignores it.',
     );
     expect(result.code).toBe(0);
     const noId = JSON.stringify({ ...JSON.parse(added), eventId: undefined });
-    const refused = await cli(
+    const refused = await cliReading(
       ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(noId, key), '-'],
       noId,
     );
-    expect(refused.stdout).toContain('/eventId must be a non-empty string');
+    expect(refused.out).toContain('/eventId must be a non-empty string');
     expect(refused.code).toBe(1);
   });
 
   it('says why a signature does not match', async () => {
     const wrongKey = await cli(['webhooks', 'verify', '--key', 'sbx_other', '--signature', signature, file]);
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stdout).toContain('invalid: the signature does not match this body');
+    expect(wrongKey.out).toContain('invalid: X-SIGNATURE does not match the body');
     const upper = await cli(['webhooks', 'verify', '--key', key, '--signature', signature.toUpperCase(), file]);
-    expect(upper.stdout).toContain('not 64 lowercase hexadecimal characters');
+    expect(upper.out).toContain('not 64 lowercase hexadecimal characters');
     const newline = path.join(dir, 'with-newline.json');
     writeFileSync(newline, `${body}\n`);
     const hint = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, newline]);
     expect(hint.code).toBe(1);
-    expect(hint.stdout).toContain('matches the body without its final newline');
+    expect(hint.out).toContain('matches the body without its final newline');
   });
 
   it('fails with exit 2 on a missing file or missing options', async () => {
@@ -313,28 +307,7 @@ describe('webhooks verify', () => {
       path.join(dir, 'nope.json'),
     ]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('cannot read');
-    expect((await cli(['webhooks', 'verify', '--signature', signature, file])).stderr).toContain('--key is required');
-  });
-});
-
-describe('help', () => {
-  it.each([
-    [['--help'], 'webhooks send'],
-    [['webhooks', '--help'], 'webhooks verify'],
-    [['webhooks', 'send', '--help'], 'retries anything but 200 every 15 minutes'],
-    [['webhooks', 'send', '--help'], '--repeat N         send each event N times'],
-    [['webhooks', 'send', '--help'], '--shuffle          send the events (and their copies) in a random order'],
-    [['webhooks', 'verify', '--help'], 'X-SIGNATURE'],
-  ])('%j prints usage and exits 0', async (args, text) => {
-    const { code, stdout } = await cli(args);
-    expect(code).toBe(0);
-    expect(stdout).toContain(text);
-  });
-
-  it('exits 2 with usage for an unknown command', async () => {
-    const { code, stderr } = await cli(['sandbox-of-doom']);
-    expect(code).toBe(2);
-    expect(stderr).toContain('unknown command');
+    expect(missing.err).toContain('cannot read');
+    expect((await cli(['webhooks', 'verify', '--signature', signature, file])).err).toContain('--key is required');
   });
 });

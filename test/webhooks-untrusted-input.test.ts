@@ -1,5 +1,6 @@
 // The webhook helpers given what an attacker or a confused caller hands
-// them: a look-alike of bytes (refused, never read by its claimed length),
+// them: any value as a body, a signature or a key list (only the two error
+// classes, and at once), a look-alike of bytes (refused, never read by its claimed length),
 // a webhook with thousands of collected requirements of a new type (each read
 // for its type alone), a leading byte order mark (the same in a string and
 // in bytes, and in `webhooks verify`), and a Request whose headers or body
@@ -9,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { verifyCommand } from '../src/cli/webhooks-verify.js';
+import { verifyCommand } from '../src/cli/webhooks.js';
 import {
   parseWebhookEvent,
   signWebhookPayload,
@@ -19,6 +20,7 @@ import {
   verifyWebhookSignatureAsync,
   WebhookPayloadError,
   webhookPayloadIssues,
+  WebhookSignatureError,
 } from '../src/webhooks/index.js';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 
@@ -215,5 +217,147 @@ describe('the Request helpers reject only with the documented classes', () => {
       /cannot read the webhook body .*did not give bytes/,
     );
     expect(await verifyWebhookRequestBody(failingBody(null, fake), key)).toBeNull();
+  });
+});
+
+describe('parseWebhookEvent given anything', () => {
+  const text = userText;
+  const sig = userSignature;
+  // structuredClone with transfer detaches: the buffer, and every view over it, then reads as nothing.
+  const detached = <T extends ArrayBuffer | ArrayBufferView>(held: T = utf8(text).buffer as T): T => {
+    const buffer = ArrayBuffer.isView(held) ? held.buffer : held;
+    structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
+    return held;
+  };
+  // A value every access to which throws, itself thrown by a trap: no message can be read from it.
+  const hostile: object = new Proxy(
+    {},
+    new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw hostile;
+        },
+      },
+    ),
+  );
+  const throwing = (name: string) =>
+    Object.defineProperty({}, name, {
+      get: () => {
+        throw new Error(name);
+      },
+    });
+  const bodies: [string, unknown][] = [
+    ['a detached ArrayBuffer', detached()],
+    ['a Uint8Array over a detached buffer', detached(utf8(text))],
+    ['a DataView over a detached buffer', detached(new DataView(utf8(text).buffer))],
+    [
+      'a Uint8Array whose buffer getter throws',
+      Object.defineProperty(utf8(text), 'buffer', {
+        get: () => {
+          throw new Error('buffer');
+        },
+      }),
+    ],
+    ['a Proxy that throws on every trap', hostile],
+    [
+      'a revoked Proxy',
+      (() => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return proxy;
+      })(),
+    ],
+    ['an object whose Symbol.toStringTag throws', throwing(Symbol.toStringTag as unknown as string)],
+    ...(
+      [
+        null,
+        undefined,
+        0,
+        NaN,
+        -1,
+        10n,
+        true,
+        Symbol('body'),
+        () => text,
+        [],
+        [text],
+        {},
+        { text },
+        new String(text),
+      ] as unknown[]
+    ).map((b) => [`${typeof b} ${String(b)}`, b] as [string, unknown]),
+  ];
+  const signatures: [string, unknown][] = [
+    ['a Proxy that throws on every trap', hostile],
+    ['an object whose toString throws', throwing('toString')],
+    ['a megabyte of hex', 'a'.repeat(1 << 20)],
+    ['a String object', new String(sig)],
+    ['a symbol', Symbol('sig')],
+  ];
+  const keyLists: [string, unknown][] = [
+    ['a Proxy that throws on every trap', hostile],
+    ['an array-like of length 2^32-1', { length: 2 ** 32 - 1, 0: key }],
+    ['an array of length 2^32-1', Object.assign(new Array(2 ** 32 - 1), { 0: key })],
+    ['9 keys', Array(9).fill(key)],
+    ['an object whose length throws', throwing('length')],
+  ];
+  const kind = (call: () => unknown) => {
+    try {
+      call();
+      return 'returned';
+    } catch (err) {
+      return err instanceof WebhookSignatureError
+        ? 'signature'
+        : err instanceof WebhookPayloadError
+          ? 'payload'
+          : `other: ${String((err as Error)?.name)}`;
+    }
+  };
+
+  for (const [name, raw] of bodies) {
+    it(`body ${name}: WebhookPayloadError`, () => {
+      expect(kind(() => parseWebhookEvent(raw as string, sig, key))).toBe('payload');
+      expect(verifyWebhookSignature(raw as string, sig, key)).toBe(false);
+    });
+  }
+
+  it('verifies and parses the bytes of a view over a SharedArrayBuffer, as it does any bytes', async () => {
+    const shared = new Uint8Array(new SharedArrayBuffer(utf8(text).length));
+    shared.set(utf8(text));
+    expect(verifyWebhookSignature(shared, sig, key)).toBe(true);
+    expect(await verifyWebhookSignatureAsync(shared, sig, key)).toBe(true);
+    expect(parseWebhookEvent(shared, sig, key)).toEqual(JSON.parse(text));
+  });
+
+  it('says the body cannot be read when its buffer is detached', () => {
+    expect(() => parseWebhookEvent(detached<ArrayBuffer>(), sig, key)).toThrow(
+      /webhook body cannot be read: .*detached/i,
+    );
+  });
+
+  for (const [name, s] of signatures) {
+    it(`signature ${name}: WebhookSignatureError`, () =>
+      expect(kind(() => parseWebhookEvent(text, s, key))).toBe('signature'));
+  }
+
+  for (const [name, keys] of keyLists) {
+    it(`key list ${name}: WebhookSignatureError (no-key), at once`, () => {
+      const started = performance.now();
+      expect(() => parseWebhookEvent(text, sig, keys as string[])).toThrow(
+        expect.objectContaining({ problem: 'no-key' }),
+      );
+      expect(performance.now() - started).toBeLessThan(1000);
+    });
+  }
+
+  it('a signed body nested deeper than any schema: WebhookPayloadError or the event, never a RangeError', () => {
+    for (const depth of [1_000, 100_000]) {
+      const deep = `{"eventId":"4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84","eventType":"user.created","dataType":"user","createdAt":"2026-03-07T09:15:00Z","data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+      expect(
+        kind(() => parseWebhookEvent(deep, signWebhookPayload(deep, key), key)),
+        `depth ${depth}`,
+      ).toBe('payload');
+    }
   });
 });

@@ -1,7 +1,8 @@
 // @verification-service/contracts/webhooks: signatures against independently computed
-// vectors, every way a signature or a key list can be wrong, parsing of
-// every documented webhook example, and hostile arguments (the runtime rule,
-// node:crypto or Web Crypto, is in test/webhook-checks.test.ts).
+// vectors, every way a signature or a key list can be wrong, and parsing of
+// the documented webhooks and what the service may add (hostile arguments
+// are in test/webhooks-untrusted-input.test.ts; the runtime rule, node:crypto
+// or Web Crypto, in test/webhook-checks.test.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -353,14 +354,6 @@ describe('parseWebhookEvent', () => {
     expect(examples.size).toBe(7);
   });
 
-  it.each([...examples.entries()])('parses the documented %s example to its type', (eventType, example) => {
-    const [raw, sig] = signed(example);
-    const event = parseWebhookEvent(raw, sig, key);
-    expect(event.eventType).toBe(eventType);
-    expect(event).toEqual(example);
-    expect(parseWebhookEvent(bytes(raw), sig, [key])).toEqual(example);
-  });
-
   it('refuses a bad signature with WebhookSignatureError, saying why', () => {
     const [raw, sig] = signed(examples.get('user.created'));
     const refusal = (s: unknown, k: string | string[] = key) => {
@@ -445,133 +438,6 @@ describe('parseWebhookEvent', () => {
       expect(err).toBeInstanceOf(WebhookPayloadError);
       const paths = (err as WebhookPayloadError).issues.map((i) => i.path);
       expect(paths).toEqual(expect.arrayContaining(['/dataType', '/eventId']));
-    }
-  });
-});
-
-describe('parseWebhookEvent given anything', () => {
-  const text = JSON.stringify(documentedWebhookExamples().get('user.created'));
-  const sig = signWebhookPayload(text, key);
-  // structuredClone with transfer detaches: the buffer, and every view over it, then reads as nothing.
-  const detached = <T extends ArrayBuffer | ArrayBufferView>(held: T = bytes(text).buffer as T): T => {
-    const buffer = ArrayBuffer.isView(held) ? held.buffer : held;
-    structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
-    return held;
-  };
-  // A value every access to which throws, itself thrown by a trap: no message can be read from it.
-  const hostile: object = new Proxy(
-    {},
-    new Proxy(
-      {},
-      {
-        get: () => () => {
-          throw hostile;
-        },
-      },
-    ),
-  );
-  const throwing = (name: string) =>
-    Object.defineProperty({}, name, {
-      get: () => {
-        throw new Error(name);
-      },
-    });
-  const bodies: [string, unknown][] = [
-    ['a detached ArrayBuffer', detached()],
-    ['a Uint8Array over a detached buffer', detached(bytes(text))],
-    ['a DataView over a detached buffer', detached(new DataView(bytes(text).buffer))],
-    [
-      'a Uint8Array whose buffer getter throws',
-      Object.defineProperty(bytes(text), 'buffer', {
-        get: () => {
-          throw new Error('buffer');
-        },
-      }),
-    ],
-    ['a Proxy that throws on every trap', hostile],
-    [
-      'a revoked Proxy',
-      (() => {
-        const { proxy, revoke } = Proxy.revocable({}, {});
-        revoke();
-        return proxy;
-      })(),
-    ],
-    ['an object whose Symbol.toStringTag throws', throwing(Symbol.toStringTag as unknown as string)],
-    ...([null, undefined, 0, NaN, -1, 10n, true, Symbol('body'), () => text, [text], { text }] as unknown[]).map(
-      (b) => [`${typeof b} ${String(b)}`, b] as [string, unknown],
-    ),
-  ];
-  const signatures: [string, unknown][] = [
-    ['a Proxy that throws on every trap', hostile],
-    ['an object whose toString throws', throwing('toString')],
-    ['a megabyte of hex', 'a'.repeat(1 << 20)],
-    ['a String object', new String(sig)],
-    ['a symbol', Symbol('sig')],
-  ];
-  const keyLists: [string, unknown][] = [
-    ['a Proxy that throws on every trap', hostile],
-    ['an array-like of length 2^32-1', { length: 2 ** 32 - 1, 0: key }],
-    ['an array of length 2^32-1', Object.assign(new Array(2 ** 32 - 1), { 0: key })],
-    ['9 keys', Array(9).fill(key)],
-    ['an object whose length throws', throwing('length')],
-  ];
-  const kind = (call: () => unknown) => {
-    try {
-      call();
-      return 'returned';
-    } catch (err) {
-      return err instanceof WebhookSignatureError
-        ? 'signature'
-        : err instanceof WebhookPayloadError
-          ? 'payload'
-          : `other: ${String((err as Error)?.name)}`;
-    }
-  };
-
-  for (const [name, raw] of bodies) {
-    it(`body ${name}: WebhookPayloadError`, () => {
-      expect(kind(() => parseWebhookEvent(raw as string, sig, key))).toBe('payload');
-      expect(verifyWebhookSignature(raw as string, sig, key)).toBe(false);
-    });
-  }
-
-  it('verifies and parses the bytes of a view over a SharedArrayBuffer, as it does any bytes', async () => {
-    const shared = new Uint8Array(new SharedArrayBuffer(bytes(text).length));
-    shared.set(bytes(text));
-    expect(verifyWebhookSignature(shared, sig, key)).toBe(true);
-    expect(await verifyWebhookSignatureAsync(shared, sig, key)).toBe(true);
-    expect(parseWebhookEvent(shared, sig, key)).toEqual(JSON.parse(text));
-  });
-
-  it('says the body cannot be read when its buffer is detached', () => {
-    expect(() => parseWebhookEvent(detached<ArrayBuffer>(), sig, key)).toThrow(
-      /webhook body cannot be read: .*detached/i,
-    );
-  });
-
-  for (const [name, s] of signatures) {
-    it(`signature ${name}: WebhookSignatureError`, () =>
-      expect(kind(() => parseWebhookEvent(text, s, key))).toBe('signature'));
-  }
-
-  for (const [name, keys] of keyLists) {
-    it(`key list ${name}: WebhookSignatureError (no-key), at once`, () => {
-      const started = performance.now();
-      expect(() => parseWebhookEvent(text, sig, keys as string[])).toThrow(
-        expect.objectContaining({ problem: 'no-key' }),
-      );
-      expect(performance.now() - started).toBeLessThan(1000);
-    });
-  }
-
-  it('a signed body nested deeper than any schema: WebhookPayloadError or the event, never a RangeError', () => {
-    for (const depth of [1_000, 100_000]) {
-      const deep = `{"eventId":"4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84","eventType":"user.created","dataType":"user","createdAt":"2026-03-07T09:15:00Z","data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
-      expect(
-        kind(() => parseWebhookEvent(deep, signWebhookPayload(deep, key), key)),
-        `depth ${depth}`,
-      ).toBe('payload');
     }
   });
 });

@@ -3,7 +3,6 @@
 // webhooks' portable HMAC) are bundled with esbuild in place, with those
 // packages inlined, so `npm install @verification-service/contracts` installs nothing
 // else (decision P-row "one runtime dependency").
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -42,8 +41,7 @@ export async function bundleInPlace(lib, { entries, platform, ownDirs = [], keep
     format: 'esm',
     platform,
     target: platform === 'node' ? 'node20' : 'es2022',
-    // Minified output names no input paths, so a build into a scratch folder
-    // (the drift check) gives the same bytes.
+    // Smaller, and naming no input path wherever it is built.
     minify: true,
     // The packages are the repository's, wherever generated/lib is written.
     nodePaths: [path.join(ROOT, 'node_modules')],
@@ -55,9 +53,9 @@ export async function bundleInPlace(lib, { entries, platform, ownDirs = [], keep
   // `keep`: entries of another bundling, which remain with their declarations.
   for (const dir of ownDirs)
     await removeUnlessKept(path.join(lib, dir), [...files, ...keep.map((entry) => path.join(lib, entry))]);
-  for (const [file, text] of stableChunkNames(result.outputFiles)) {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
+  for (const file of result.outputFiles) {
+    await mkdir(path.dirname(file.path), { recursive: true });
+    await writeFile(file.path, file.contents);
   }
 }
 
@@ -72,32 +70,6 @@ async function removeUnlessKept(dir, files) {
     const keep = files.some((f) => f === full || f.replace(/\.js$/, '.d.ts') === full);
     if (!keep) await rm(full, { recursive: true });
   }
-}
-
-/**
- * esbuild's chunk hashes depend on where the packages sit relative to the
- * output, so a build into a scratch folder (the drift check) names chunks
- * differently. Chunks are renamed after a hash of their text with every chunk
- * name blanked, which depends on the code alone.
- */
-function stableChunkNames(outputs) {
-  const chunkName = /chunk-[A-Z0-9]{8}\.js/g;
-  const renamed = new Map();
-  for (const out of outputs) {
-    const base = path.basename(out.path);
-    if (!/^chunk-[A-Z0-9]{8}\.js$/.test(base)) continue;
-    const digest = createHash('sha256')
-      .update(out.text.replace(chunkName, 'chunk'))
-      .digest('hex')
-      .slice(0, 8)
-      .toUpperCase();
-    renamed.set(base, `chunk-${digest}.js`);
-  }
-  return outputs.map((out) => {
-    const base = path.basename(out.path);
-    const file = renamed.has(base) ? path.join(path.dirname(out.path), renamed.get(base)) : out.path;
-    return [file, out.text.replace(chunkName, (name) => renamed.get(name) ?? name)];
-  });
 }
 
 const IMPORT = /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;

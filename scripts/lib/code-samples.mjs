@@ -118,20 +118,17 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A value as a TypeScript literal: JSON, with plain keys unquoted and single-quoted strings. */
 function tsLiteral(value, indent = '') {
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const flat = `[${value.map((v) => tsLiteral(v, indent)).join(', ')}]`;
-    if (!flat.includes('\n') && flat.length <= 60) return flat;
-    return `[\n${value.map((v) => `${inner}${tsLiteral(v, inner)},`).join('\n')}\n${indent}]`;
-  }
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return '{}';
+    const inner = `${indent}  `;
+    const list = Array.isArray(value);
     const key = (k) => (IDENTIFIER.test(k) ? k : `'${k.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
-    const flat = `{ ${entries.map(([k, v]) => `${key(k)}: ${tsLiteral(v, indent)}`).join(', ')} }`;
+    const entries = list ? value.map((v) => ['', v]) : Object.entries(value).map(([k, v]) => [`${key(k)}: `, v]);
+    if (entries.length === 0) return list ? '[]' : '{}';
+    const [open, close] = list ? ['[', ']'] : ['{ ', ' }'];
+    const flat = `${open}${entries.map(([k, v]) => `${k}${tsLiteral(v, indent)}`).join(', ')}${close}`;
     if (!flat.includes('\n') && flat.length <= 60) return flat;
-    return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${tsLiteral(v, inner)},`).join('\n')}\n${indent}}`;
+    const lines = entries.map(([k, v]) => `${inner}${k}${tsLiteral(v, inner)},`);
+    return `${open.trim()}\n${lines.join('\n')}\n${indent}${close.trim()}`;
   }
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
   return JSON.stringify(value);

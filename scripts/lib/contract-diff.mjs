@@ -62,7 +62,7 @@
 // removed response status is breaking; an added enum value in a response is
 // breaking (exhaustive handling in consumers no longer is); an added response
 // status is not. Local `$ref`s are resolved and compared by content.
-import { compareSchema, deref, forgetFingerprints, isAnnotation } from './schema-diff.mjs';
+import { compareSchema, deref, forgetFingerprints, isAnnotation, words } from './schema-diff.mjs';
 
 /**
  * @typedef {import('./schema-diff.mjs').Json} Json
@@ -72,6 +72,8 @@ import { compareSchema, deref, forgetFingerprints, isAnnotation } from './schema
  * @typedef {Context['report']} Report
  * @typedef {{ location: string, match: string, key: string, method: string, isWebhook: boolean, item: Json, operation: Json }} Operation
  * @typedef {{ base: Json, head: Json, b: Operation, h: Operation, report: Report }} Pair
+ * A change, and the reason a reviewer gave for it where it was acknowledged.
+ * @typedef {{ location: string, kind: string, detail: string, about: string, acknowledged?: string }} Change
  */
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -83,19 +85,18 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 export function operationsOf(doc) {
   /** @type {Operation[]} */
   const ops = [];
-  for (const [section, isWebhook] of /** @type {[string, boolean][]} */ ([
-    ['paths', false],
-    ['webhooks', true],
-  ])) {
+  for (const section of ['paths', 'webhooks']) {
+    const isWebhook = section === 'webhooks';
     for (const [key, rawItem] of Object.entries(doc?.[section] ?? {})) {
       const item = deref(doc, rawItem);
       const methods = METHODS.filter((m) => item[m]);
       for (const method of methods) {
+        const verb = method.toUpperCase();
         const location = isWebhook
-          ? `webhook ${key}${method === 'post' && methods.length === 1 ? '' : ` (${method.toUpperCase()})`}`
-          : `${method.toUpperCase()} ${key}`;
+          ? `webhook ${key}${method === 'post' && methods.length === 1 ? '' : ` (${verb})`}`
+          : `${verb} ${key}`;
         // Paths that differ only in a path parameter's name are one endpoint.
-        const match = isWebhook ? location : `${method.toUpperCase()} ${key.replace(/\{[^}]*\}/g, '{}')}`;
+        const match = isWebhook ? location : `${verb} ${key.replace(/\{[^}]*\}/g, '{}')}`;
         ops.push({ location, match, key, method, isWebhook, item, operation: item[method] });
       }
     }
@@ -103,32 +104,20 @@ export function operationsOf(doc) {
   return ops;
 }
 
-/** @type {(dir: Direction) => Direction} */
-const flip = (dir) => (dir === 'input' ? 'output' : 'input');
 const label = (/** @type {Json} */ op) => op.summary ?? op.operationId ?? '';
+/**
+ * The verdict on a change that narrows (fewer values accepted, or something
+ * newly demanded) or widens, in a direction: a narrowing breaks what a
+ * consumer sends, a widening what it receives.
+ * @type {(narrows: boolean, dir: Direction) => Verdict}
+ */
+const byDirection = (narrows, dir) => (narrows === (dir === 'input') ? 'breaking' : 'ok');
 /** @type {Record<Verdict, 'breaking' | 'review' | 'deprecated' | 'nonBreaking'>} */
 const VERDICTS = { breaking: 'breaking', review: 'review', deprecated: 'deprecated', ok: 'nonBreaking' };
-const PARAMETER_KEYS = new Set([
-  'name',
-  'in',
-  'required',
-  'deprecated',
-  'allowEmptyValue',
-  'style',
-  'explode',
-  'allowReserved',
-  'schema',
-  'content',
-]);
-const OPERATION_KEYS = new Set([
-  'tags',
-  'operationId',
-  'parameters',
-  'requestBody',
-  'responses',
-  'security',
-  'deprecated',
-]);
+// The keys each object has a rule for; the others are compared by `unruled`.
+const keys = (/** @type {string} */ list) => new Set(words(list));
+const PARAMETER_KEYS = keys('name in required deprecated allowEmptyValue style explode allowReserved schema content');
+const OPERATION_KEYS = keys('tags operationId parameters requestBody responses security deprecated');
 // Security scheme fields that only document the credential (OpenAPI: "primarily for documentation").
 const SCHEME_NOTES = new Set(['bearerFormat']);
 const MEDIA_KEYS = new Set(['schema']);
@@ -141,11 +130,19 @@ const rest = (/** @type {Json} */ obj, /** @type {Set<string>} */ known) =>
       .filter(([k]) => !known.has(k) && !isAnnotation(k))
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
-
 /**
- * A change, and the reason a reviewer gave for it where it was acknowledged.
- * @typedef {{ location: string, kind: string, detail: string, about: string, acknowledged?: string }} Change
+ * Keywords no rule judges, changed: for a person to review.
+ * @param {Report} report
+ * @param {string} kind
+ * @param {string} text what changed, before the keywords
+ * @param {Json} was
+ * @param {Json} now
+ * @param {Set<string>} known
  */
+function unruled(report, kind, text, was, now, known) {
+  const [before, after] = [rest(was, known), rest(now, known)];
+  if (before !== after) report('review', kind, `${text}: ${before} → ${after}`);
+}
 
 /**
  * @param {Json} base
@@ -164,35 +161,27 @@ export function diffDocuments(base, head) {
     seen.add(key);
     out[VERDICTS[verdict]].push({ location, kind, detail, about });
   };
+  // "operation removed (List verifications)", of kind operation-removed.
+  /** @type {(op: Operation, what: string) => [string, string]} */
+  const said = (op, what) => {
+    const noun = op.isWebhook ? 'webhook' : 'operation';
+    return [`${noun}-${what}`, `${noun} ${what}${label(op.operation) ? ` (${label(op.operation)})` : ''}`];
+  };
 
   const baseOps = new Map(operationsOf(base).map((o) => [o.match, o]));
   const headOps = operationsOf(head);
   const headMatches = new Set(headOps.map((o) => o.match));
-
   for (const [match, op] of baseOps) {
-    if (!headMatches.has(match)) {
-      add(
-        'breaking',
-        op.location,
-        op.isWebhook ? 'webhook-removed' : 'operation-removed',
-        `${op.isWebhook ? 'webhook' : 'operation'} removed${label(op.operation) ? ` (${label(op.operation)})` : ''}`,
-      );
-    }
+    if (!headMatches.has(match)) add('breaking', op.location, ...said(op, 'removed'));
   }
   for (const h of headOps) {
     const b = baseOps.get(h.match);
-    if (!b) {
-      add(
-        'ok',
-        h.location,
-        h.isWebhook ? 'webhook-added' : 'operation-added',
-        `${h.isWebhook ? 'webhook' : 'operation'} added${label(h.operation) ? ` (${label(h.operation)})` : ''}`,
-      );
-      continue;
+    if (!b) add('ok', h.location, ...said(h, 'added'));
+    else {
+      /** @type {Report} */
+      const report = (verdict, kind, detail, about) => add(verdict, h.location, kind, detail, about);
+      compareOperation({ base, head, b, h, report });
     }
-    /** @type {Report} */
-    const report = (verdict, kind, detail, about) => add(verdict, h.location, kind, detail, about);
-    compareOperation({ base, head, b, h, report });
   }
   const servers = (/** @type {Json} */ doc) =>
     JSON.stringify([...new Set((doc?.servers ?? []).map((/** @type {Json} */ sv) => sv.url))].sort());
@@ -213,19 +202,25 @@ function securityOf(doc, op) {
   if (!list.length) return [[]];
   return list.map((/** @type {Record<string, string[] | undefined>} */ alt) =>
     Object.entries(alt).map(([name, scopes]) => {
-      const raw = deref(doc, doc.components?.securitySchemes?.[name]);
+      const raw = schemeOf(doc, name);
       const scheme = Object.fromEntries(
-        Object.entries(raw)
-          .filter(([k]) => !isAnnotation(k) && !SCHEME_NOTES.has(k))
-          .map(([k, v]) => [
-            k,
-            typeof v === 'string' && (k === 'scheme' || (k === 'name' && raw.in === 'header')) ? v.toLowerCase() : v,
-          ]),
+        Object.entries(raw).map(([k, v]) => [
+          k,
+          typeof v === 'string' && (k === 'scheme' || (k === 'name' && raw.in === 'header')) ? v.toLowerCase() : v,
+        ]),
       );
       return { name, scheme, key: JSON.stringify(Object.entries(scheme).sort()), scopes: [...(scopes ?? [])].sort() };
     }),
   );
 }
+
+/** A security scheme's fields that decide the credential (annotations and notes left out). */
+const schemeOf = (/** @type {Json} */ doc, /** @type {string} */ name) =>
+  Object.fromEntries(
+    Object.entries(deref(doc, doc.components?.securitySchemes?.[name])).filter(
+      ([k]) => !isAnnotation(k) && !SCHEME_NOTES.has(k),
+    ),
+  );
 
 /**
  * Says what changed between two schemes ("name X-Auth-Key → X-Api-Key").
@@ -234,14 +229,8 @@ function securityOf(doc, op) {
  * @param {string} name
  */
 function schemeChange(doc, bDoc, name) {
-  const [was, now] = [
-    deref(bDoc, bDoc.components?.securitySchemes?.[name]),
-    deref(doc, doc.components?.securitySchemes?.[name]),
-  ];
-  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter(
-    (k) => !isAnnotation(k) && !SCHEME_NOTES.has(k),
-  );
-  return keys
+  const [was, now] = [schemeOf(bDoc, name), schemeOf(doc, name)];
+  return [...new Set([...Object.keys(was), ...Object.keys(now)])]
     .filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]))
     .map((k) => `${k} ${JSON.stringify(was[k]) ?? 'none'} → ${JSON.stringify(now[k]) ?? 'none'}`)
     .join(', ');
@@ -256,6 +245,8 @@ function compareSecurity({ base, head, b, h, report }) {
   const satisfies = (creds, alt) =>
     alt.every((need) => creds.some((c) => c.key === need.key && need.scopes.every((s) => c.scopes.includes(s))));
   const names = (/** @type {Alternative} */ alt) => (alt.length ? alt.map((x) => x.name).join(' + ') : 'none');
+  /** @type {Verdict} */
+  const verdict = h.isWebhook ? 'review' : 'breaking';
   for (const alt of bs) {
     if (hs.some((hAlt) => satisfies(alt, hAlt))) continue;
     // What changed: a scheme of the same name, or the requirement itself.
@@ -265,22 +256,14 @@ function compareSecurity({ base, head, b, h, report }) {
         (n) =>
           base.components?.securitySchemes?.[n] && head.components?.securitySchemes?.[n] && schemeChange(head, base, n),
       );
-    /** @type {Verdict} */
-    const verdict = h.isWebhook ? 'review' : 'breaking';
-    if (changed.length) {
-      for (const n of changed) {
-        const text = `security scheme ${n}: ${schemeChange(head, base, n)}`;
-        report(verdict, 'security-scheme-changed', `${text} (credentials sent as before are refused)`, text);
-      }
-    } else {
-      const text = `security ${names(alt)} → ${hs.map(names).join(' or ')}`;
-      report(
-        verdict,
-        alt.length ? 'security-requirement-changed' : 'security-requirement-added',
-        `${text} (a call made as before is refused)`,
-        text,
-      );
+    for (const n of changed) {
+      const text = `security scheme ${n}: ${schemeChange(head, base, n)}`;
+      report(verdict, 'security-scheme-changed', `${text} (credentials sent as before are refused)`, text);
     }
+    if (changed.length) continue;
+    const text = `security ${names(alt)} → ${hs.map(names).join(' or ')}`;
+    const kind = alt.length ? 'security-requirement-changed' : 'security-requirement-added';
+    report(verdict, kind, `${text} (a call made as before is refused)`, text);
   }
   for (const alt of hs) {
     // Holding only what this alternative asks for, would the base have let the call through?
@@ -294,8 +277,7 @@ function compareSecurity({ base, head, b, h, report }) {
 
 /** @param {Pair} pair */
 function compareOperation({ base, head, b, h, report }) {
-  const bo = b.operation;
-  const ho = h.operation;
+  const [bo, ho] = [b.operation, h.operation];
   // What the consumer sends is input; a webhook turns that around.
   /** @type {Direction} */
   const requestDir = h.isWebhook ? 'output' : 'input';
@@ -310,52 +292,35 @@ function compareOperation({ base, head, b, h, report }) {
     );
   }
   reportDeprecation(report, bo, ho, h.isWebhook ? 'webhook' : 'operation', label(ho) ? ` (${label(ho)})` : '');
-  if (rest(bo, OPERATION_KEYS) !== rest(ho, OPERATION_KEYS)) {
-    report(
-      'review',
-      'operation-keyword-changed',
-      `operation keywords with no rule changed (callbacks, servers, …): ${rest(bo, OPERATION_KEYS)} → ${rest(ho, OPERATION_KEYS)}`,
-    );
-  }
+  unruled(
+    report,
+    'operation-keyword-changed',
+    'operation keywords with no rule changed (callbacks, servers, …)',
+    bo,
+    ho,
+    OPERATION_KEYS,
+  );
   const itemServers = (/** @type {Operation} */ op) => JSON.stringify(op.item.servers ?? null);
   if (itemServers(b) !== itemServers(h))
     report('review', 'servers-changed', `path servers ${itemServers(b)} → ${itemServers(h)}`);
   compareSecurity({ base, head, b, h, report });
   compareParameters(ctx, b, h, requestDir);
 
-  // Request body.
-  const bb = bo.requestBody ? deref(base, bo.requestBody) : null;
-  const hb = ho.requestBody ? deref(head, ho.requestBody) : null;
+  const [bb, hb] = [bo.requestBody && deref(base, bo.requestBody), ho.requestBody && deref(head, ho.requestBody)];
   const bodyName = h.isWebhook ? 'payload' : 'request body';
   if (bb && !hb) report('breaking', 'request-body-removed', `${bodyName} removed`);
   if (!bb && hb) {
-    const isBreaking = Boolean(hb.required) && requestDir === 'input';
-    report(
-      isBreaking ? 'breaking' : 'ok',
-      'request-body-added',
-      `${bodyName} added${hb.required ? ' (required)' : ''}`,
-    );
+    const verdict = hb.required ? byDirection(true, requestDir) : 'ok';
+    report(verdict, 'request-body-added', `${bodyName} added${hb.required ? ' (required)' : ''}`);
   }
   if (bb && hb) {
-    if (!bb.required && hb.required)
-      report(requestDir === 'input' ? 'breaking' : 'ok', 'request-body-became-required', `${bodyName} became required`);
-    if (bb.required && !hb.required)
-      report(
-        requestDir === 'output' ? 'breaking' : 'ok',
-        'request-body-became-optional',
-        `${bodyName} became optional`,
-      );
-    if (rest(bb, BODY_KEYS) !== rest(hb, BODY_KEYS))
-      report(
-        'review',
-        'request-body-keyword-changed',
-        `${bodyName}: keywords with no rule changed: ${rest(bb, BODY_KEYS)} → ${rest(hb, BODY_KEYS)}`,
-      );
+    reportRequired(report, bb, hb, requestDir, 'request-body', bodyName);
+    unruled(report, 'request-body-keyword-changed', `${bodyName}: keywords with no rule changed`, bb, hb, BODY_KEYS);
     compareContent(ctx, bb.content, hb.content, requestDir, bodyName);
   }
 
   // Responses ('4xx' and '4XX' are one key).
-  const responseDir = flip(requestDir);
+  const responseDir = requestDir === 'input' ? 'output' : 'input';
   const statuses = (/** @type {Json} */ r) =>
     new Map(Object.entries(r ?? {}).map(([k, v]) => [/^\dxx$/i.test(k) ? k.toUpperCase() : k, v]));
   const [br, hr] = [statuses(bo.responses), statuses(ho.responses)];
@@ -368,14 +333,10 @@ function compareOperation({ base, head, b, h, report }) {
       continue;
     }
     const [bResp, hResp] = [deref(base, br.get(status)), deref(head, raw)];
-    if (rest(bResp, RESPONSE_KEYS) !== rest(hResp, RESPONSE_KEYS))
-      report(
-        'review',
-        'response-keyword-changed',
-        `response ${status}: keywords with no rule changed: ${rest(bResp, RESPONSE_KEYS)} → ${rest(hResp, RESPONSE_KEYS)}`,
-      );
-    compareHeaders(ctx, bResp.headers, hResp.headers, responseDir, `response ${status}`);
-    compareContent(ctx, bResp.content, hResp.content, responseDir, `response ${status}`);
+    const where = `response ${status}`;
+    unruled(report, 'response-keyword-changed', `${where}: keywords with no rule changed`, bResp, hResp, RESPONSE_KEYS);
+    compareHeaders(ctx, bResp.headers, hResp.headers, responseDir, where);
+    compareContent(ctx, bResp.content, hResp.content, responseDir, where);
   }
 }
 
@@ -390,6 +351,23 @@ function reportDeprecation(report, was, now, what, note = '') {
   if (Boolean(was.deprecated) === Boolean(now.deprecated)) return;
   if (now.deprecated) report('deprecated', 'deprecated', `${what} deprecated${note}`);
   else report('ok', 'undeprecated', `${what} no longer deprecated${note}`);
+}
+
+/**
+ * A parameter or request body newly required (which narrows what a sender
+ * may leave out) or no longer required (which widens what a receiver may miss).
+ * @param {Report} report
+ * @param {Json} was
+ * @param {Json} now
+ * @param {Direction} dir
+ * @param {string} kind
+ * @param {string} name
+ */
+function reportRequired(report, was, now, dir, kind, name) {
+  if (!was.required && now.required)
+    report(byDirection(true, dir), `${kind}-became-required`, `${name} became required`);
+  if (was.required && !now.required)
+    report(byDirection(false, dir), `${kind}-became-optional`, `${name} became optional`);
 }
 
 /**
@@ -429,7 +407,6 @@ function parametersOf(doc, op) {
 function compareParameters(ctx, b, h, dir) {
   const { base, head, report } = ctx;
   const [bp, hp] = [parametersOf(base, b), parametersOf(head, h)];
-  const isInput = dir === 'input';
   for (const [key, p] of bp) {
     if (!hp.has(key)) report('breaking', 'parameter-removed', `${p.in} parameter ${p.name} removed`);
   }
@@ -437,18 +414,12 @@ function compareParameters(ctx, b, h, dir) {
     const old = bp.get(key);
     const name = `${p.in} parameter ${p.name}`;
     if (!old) {
-      const required = p.required && isInput;
-      report(
-        required ? 'breaking' : 'ok',
-        required ? 'parameter-added-required' : 'parameter-added',
-        `${name} added${p.required ? ' (required)' : ' (optional)'}`,
-      );
+      const verdict = p.required ? byDirection(true, dir) : 'ok';
+      const kind = verdict === 'breaking' ? 'parameter-added-required' : 'parameter-added';
+      report(verdict, kind, `${name} added${p.required ? ' (required)' : ' (optional)'}`);
       continue;
     }
-    if (!old.required && p.required)
-      report(isInput ? 'breaking' : 'ok', 'parameter-became-required', `${name} became required`);
-    if (old.required && !p.required)
-      report(isInput ? 'ok' : 'breaking', 'parameter-became-optional', `${name} became optional`);
+    reportRequired(report, old, p, dir, 'parameter', name);
     reportDeprecation(report, old, p, name);
     if (old.style !== p.style)
       report('breaking', 'parameter-serialization-changed', `${name}: style ${old.style} → ${p.style}`);
@@ -464,21 +435,15 @@ function compareParameters(ctx, b, h, dir) {
       );
     }
     for (const k of ['allowReserved', 'allowEmptyValue']) {
-      if (Boolean(old[k]) === Boolean(p[k])) continue;
       // Allowing more raw values widens; the other way narrows.
-      const narrows = Boolean(old[k]);
-      report(
-        narrows === isInput ? 'breaking' : 'ok',
-        `parameter-${k}-changed`,
-        `${name}: ${k} ${Boolean(old[k])} → ${Boolean(p[k])}`,
-      );
+      if (Boolean(old[k]) !== Boolean(p[k]))
+        report(
+          byDirection(Boolean(old[k]), dir),
+          `parameter-${k}-changed`,
+          `${name}: ${k} ${Boolean(old[k])} → ${Boolean(p[k])}`,
+        );
     }
-    if (rest(old, PARAMETER_KEYS) !== rest(p, PARAMETER_KEYS))
-      report(
-        'review',
-        'parameter-keyword-changed',
-        `${name}: keywords with no rule changed: ${rest(old, PARAMETER_KEYS)} → ${rest(p, PARAMETER_KEYS)}`,
-      );
+    unruled(report, 'parameter-keyword-changed', `${name}: keywords with no rule changed`, old, p, PARAMETER_KEYS);
     if (Boolean(old.content) !== Boolean(p.content))
       report(
         'review',
@@ -491,7 +456,8 @@ function compareParameters(ctx, b, h, dir) {
 }
 
 /**
- * Response headers (or, for webhooks, the partner's answer headers).
+ * Response headers (or, for webhooks, the partner's answer headers): only
+ * what breaks is reported of their being required or not.
  * @param {Context} ctx
  * @param {Json} baseHeaders
  * @param {Json} headHeaders
@@ -510,11 +476,8 @@ function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
     const old = bh.get(key);
     const name = `${where}: header ${x.name}`;
     if (!old) {
-      ctx.report(
-        x.required && !isOutput ? 'breaking' : 'ok',
-        'header-added',
-        `${name} added${x.required ? ' (required)' : ''}`,
-      );
+      const verdict = x.required ? byDirection(true, dir) : 'ok';
+      ctx.report(verdict, 'header-added', `${name} added${x.required ? ' (required)' : ''}`);
       continue;
     }
     if (!old.required && x.required && !isOutput)
@@ -551,12 +514,7 @@ function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
     }
     const at = single && type === 'application/json' ? where : `${where} (${type})`;
     const old = bc.get(type);
-    if (rest(old, MEDIA_KEYS) !== rest(media, MEDIA_KEYS))
-      ctx.report(
-        'review',
-        'media-keyword-changed',
-        `${at}: encoding or other keywords changed: ${rest(old, MEDIA_KEYS)} → ${rest(media, MEDIA_KEYS)}`,
-      );
+    unruled(ctx.report, 'media-keyword-changed', `${at}: encoding or other keywords changed`, old, media, MEDIA_KEYS);
     compareSchema(ctx, old.schema, media.schema, dir, at);
   }
 }

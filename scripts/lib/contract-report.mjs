@@ -25,19 +25,33 @@ import { ROOT } from './paths.mjs';
  *   declared?: { from: string | null, to: string | null } | null, passes?: boolean,
  * }} Report
  * @typedef {{ verdict: Verdict, about: string, kind: string, acknowledged?: string, at: Change[], locations: string[] }} ChangeGroup
+ * @typedef {{ api: string, change: string, location?: string, reason: string }} Acknowledged
+ * Where the documents of one side come from; `read` gives null for an API the side does not have.
+ * @typedef {{ label: string, names: () => string[], read: (name: string) => unknown, version?: () => string | null }} Source
  */
 
 const BUNDLES = 'generated/openapi';
+/** Where reviewed changes are acknowledged: a list of { api, change, location?, reason }. */
+const ACKNOWLEDGED_FILE = '.ci/diff-acknowledged.yaml';
+const ASK = 'Pass the base yourself: --base <commit or branch>';
 
-const git = (/** @type {string[]} */ args) =>
-  execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-const tryGit = (/** @type {string[]} */ args) => {
+/** A git command's output, or null when it fails. */
+const git = (/** @type {string[]} */ args) => {
   try {
-    return git(args);
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch {
     return null;
   }
 };
+/** @returns {string | null} */
+const versionIn = (/** @type {string | null} */ packageJson) => {
+  try {
+    return JSON.parse(packageJson ?? '').version ?? null;
+  } catch {
+    return null;
+  }
+};
+const versionAt = (/** @type {string} */ commit) => versionIn(git(['show', `${commit}:package.json`]));
 
 /**
  * The last release: the newest commit on HEAD's first-parent line that set
@@ -47,29 +61,23 @@ const tryGit = (/** @type {string[]} */ args) => {
  * how to give a base, when history cannot tell.
  */
 function lastRelease() {
-  const ask =
-    'Pass the base yourself: --base <commit or branch> (a commit from `git log --oneline -- package.json`), or --against <folder of bundles>.';
-  if (!tryGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])) {
+  const ask = `${ASK} (a commit from \`git log --oneline -- package.json\`), or --against <folder of bundles>.`;
+  if (!git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])) {
     throw new Error(`this is not a git repository with commits, so the last release cannot be found. ${ask}`);
   }
-  const shallow = tryGit(['rev-parse', '--is-shallow-repository']) === 'true';
+  const shallow = git(['rev-parse', '--is-shallow-repository']) === 'true';
   const unshallow =
     'This clone is shallow (for example actions/checkout without `fetch-depth: 0`): fetch the history with `git fetch --unshallow`, or';
-  const candidates = (
-    tryGit(['log', '--first-parent', '--format=%H', '-G', '"version"', 'HEAD', '--', 'package.json']) ?? ''
-  )
-    .split('\n')
-    .filter(Boolean);
-  for (const commit of candidates) {
-    const version = packageVersion(tryGit(['show', `${commit}:package.json`]));
-    const parent = tryGit(['rev-parse', '--verify', '--quiet', `${commit}^`]);
+  const log = git(['log', '--first-parent', '--format=%H', '-G', '"version"', 'HEAD', '--', 'package.json']) ?? '';
+  for (const commit of log.split('\n').filter(Boolean)) {
+    const version = versionAt(commit);
+    const parent = git(['rev-parse', '--verify', '--quiet', `${commit}^`]);
     // In a shallow clone the oldest commit looks like a root that set every line.
     if (!parent && shallow)
       throw new Error(
         `the last release is older than this clone's history. ${unshallow} ${ask[0].toLowerCase()}${ask.slice(1)}`,
       );
-    if (version && version !== (parent ? packageVersion(tryGit(['show', `${parent}:package.json`])) : null))
-      return { commit, version };
+    if (version && version !== (parent ? versionAt(parent) : null)) return { commit, version };
   }
   throw new Error(
     `no commit on this branch sets package.json's version, so there is no release to compare with. ${shallow ? `${unshallow} ` : ''}${ask}`,
@@ -79,14 +87,10 @@ function lastRelease() {
 /** The last release as a base: its commit's bundles, labelled with its version. */
 export function releaseSource() {
   const { commit, version } = lastRelease();
-  const source = gitSource(commit, {
-    label: `release ${version} (commit ${commit.slice(0, 7)}, the last to set package.json's version)`,
-  });
+  const at = `release ${version} (commit ${commit.slice(0, 7)}`;
+  const source = gitSource(commit, { label: `${at}, the last to set package.json's version)` });
   if (!source.names().length) {
-    throw new Error(
-      `release ${version} (commit ${commit.slice(0, 7)}) has no bundles in ${BUNDLES}/ to compare with. ` +
-        'Pass the base yourself: --base <commit or branch>, or --against <folder of bundles>.',
-    );
+    throw new Error(`${at}) has no bundles in ${BUNDLES}/ to compare with. ${ASK}, or --against <folder of bundles>.`);
   }
   return source;
 }
@@ -97,27 +101,24 @@ export function releaseSource() {
  * @param {{ label?: string }} [options]
  */
 export function gitSource(ref, { label } = {}) {
-  const commit = tryGit(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  const commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (!commit) {
     throw new Error(
       `--base ${ref} is not a commit, branch or tag of this repository. ` +
         'Pass an existing one: a branch, or a commit from `git log --oneline` (the releases: `git log --oneline -- package.json`).',
     );
   }
-  const files = (tryGit(['ls-tree', '--name-only', commit, `${BUNDLES}/`]) ?? '').split('\n').filter(Boolean);
+  const files = (git(['ls-tree', '--name-only', commit, `${BUNDLES}/`]) ?? '').split('\n').filter(Boolean);
   const names = [
     ...new Set(files.map((f) => path.basename(f).replace(/\.(json|yaml)$/, '')).filter((n) => !n.includes('.'))),
   ];
   return {
     label: label ?? (commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`),
-    version: () => packageVersion(tryGit(['show', `${commit}:package.json`])),
+    version: () => versionAt(commit),
     names: () => names,
     read(/** @type {string} */ name) {
-      for (const ext of ['json', 'yaml']) {
-        if (!files.includes(`${BUNDLES}/${name}.${ext}`)) continue;
-        return parseDocument(git(['show', `${commit}:${BUNDLES}/${name}.${ext}`]), `${name}.${ext}`);
-      }
-      return null;
+      const file = ['json', 'yaml'].map((ext) => `${BUNDLES}/${name}.${ext}`).find((f) => files.includes(f));
+      return file ? parseDocument(git(['show', `${commit}:${file}`]) ?? '', file) : null;
     },
   };
 }
@@ -125,7 +126,6 @@ export function gitSource(ref, { label } = {}) {
 // JSON.parse for .json: the YAML parser reads JSON too, but takes seconds over the bundles.
 const parseDocument = (/** @type {string} */ text, /** @type {string} */ file) =>
   file.endsWith('.json') ? JSON.parse(text) : parse(text);
-const readDoc = (/** @type {string} */ file) => readFile(file, 'utf8').then((text) => parseDocument(text, file));
 
 /**
  * Documents in a folder (`<api>.json` or `<api>.yaml`), or one file named after its API.
@@ -137,33 +137,23 @@ export function fileSource(target, { label = target } = {}) {
   const full = path.resolve(target);
   if (!existsSync(full))
     throw new Error(`${target} does not exist; pass a bundled document (<api>.json) or a folder of them`);
-  if (statSync(full).isFile()) {
-    const name = path.basename(full).replace(/\.(json|ya?ml)$/, '');
-    return { label, names: () => [name], read: async (/** @type {string} */ n) => (n === name ? readDoc(full) : null) };
-  }
+  const single = statSync(full).isFile() && path.basename(full).replace(/\.(json|ya?ml)$/, '');
   const find = (/** @type {string} */ name) =>
-    ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
+    single
+      ? name === single && full
+      : ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
   return {
     label,
-    names: () => APIS.map((a) => a.name).filter(find),
+    names: () => (single ? [single] : APIS.map((a) => a.name).filter(find)),
     read: async (/** @type {string} */ name) => {
       const file = find(name);
-      return file ? readDoc(file) : null;
+      return file ? parseDocument(await readFile(file, 'utf8'), file) : null;
     },
   };
 }
 
-/** @returns {string | null} */
-const packageVersion = (/** @type {string | null} */ text) => {
-  try {
-    return JSON.parse(text ?? '').version ?? null;
-  } catch {
-    return null;
-  }
-};
-
 /** The package version in the working tree, which a release bumps before it is tagged. */
-export const workingVersion = () => packageVersion(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+export const workingVersion = () => versionIn(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 /**
  * Whether going from version `base` to `head` declares a breaking release: a
@@ -180,16 +170,6 @@ export function declaresBreaking(base, head) {
 /** The working tree's bundles, or another folder of them. */
 export const headSource = (/** @type {string | undefined} */ dir = undefined) =>
   fileSource(dir ?? path.join(ROOT, BUNDLES), { label: dir ?? 'working tree (generated/openapi)' });
-
-/** Where reviewed changes are acknowledged: a list of { api, change, location?, reason }. */
-const ACKNOWLEDGED_FILE = '.ci/diff-acknowledged.yaml';
-
-/** @typedef {{ api: string, change: string, location?: string, reason: string }} Acknowledged */
-/**
- * Where the documents of one side come from; `read` gives null for an API the
- * side does not have.
- * @typedef {{ label: string, names: () => string[], read: (name: string) => unknown, version?: () => string | null }} Source
- */
 
 /**
  * The acknowledged review items of a file (none when it does not exist), checked.
@@ -212,11 +192,6 @@ export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
   return list;
 }
 
-const acknowledges = (/** @type {Acknowledged} */ entry, /** @type {string} */ api, /** @type {Change} */ change) =>
-  entry.api === api &&
-  (entry.location === undefined || entry.location === change.location) &&
-  (entry.change === change.detail || entry.change === change.about);
-
 /**
  * Compares every API of the package (and any the base has that the package
  * no longer has) and returns the report both scripts print. A change to
@@ -238,28 +213,20 @@ export async function compareApis({ base, head, acknowledged = [] }) {
       throw new Error(`the ${name} bundle is missing from ${head.label}; run \`npm run build\` first`);
     }
     if (!headDoc) {
-      apis.push({
-        name,
-        title,
-        status: 'removed',
-        nonBreaking: [],
-        deprecated: [],
-        review: [],
-        breaking: [
-          {
-            location: 'API',
-            kind: 'api-removed',
-            detail: `the ${name} API is no longer in the package`,
-            about: `the ${name} API removed`,
-          },
-        ],
-      });
+      const detail = `the ${name} API is no longer in the package`;
+      const removed = { location: 'API', kind: 'api-removed', detail, about: `the ${name} API removed` };
+      apis.push({ name, title, status: 'removed', breaking: [removed], review: [], deprecated: [], nonBreaking: [] });
       continue;
     }
     const { breaking, review, deprecated, nonBreaking } = diffDocuments(baseDoc ?? {}, headDoc);
     const open = [];
     for (const change of review) {
-      const entry = acknowledged.find((e) => acknowledges(e, name, change));
+      const entry = acknowledged.find(
+        (e) =>
+          e.api === name &&
+          (e.location === undefined || e.location === change.location) &&
+          (e.change === change.detail || e.change === change.about),
+      );
       if (!entry) open.push(change);
       else {
         used.add(entry);
@@ -267,15 +234,8 @@ export async function compareApis({ base, head, acknowledged = [] }) {
       }
     }
     const quiet = !breaking.length && !review.length && !deprecated.length && !nonBreaking.length;
-    apis.push({
-      name,
-      title,
-      status: !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed',
-      breaking,
-      review: open,
-      deprecated,
-      nonBreaking,
-    });
+    const status = !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed';
+    apis.push({ name, title, status, breaking, review: open, deprecated, nonBreaking });
   }
   const isBreaking = (/** @type {ApiReport} */ api) => api.breaking.length > 0;
   return {
@@ -319,67 +279,86 @@ export const bumpOf = (report) =>
       : 'patch';
 
 /**
- * Each verdict's changes of one API, in the order the reports list them.
+ * Each change of one API with its verdict, breaking ones first, then those to review, deprecations, the rest.
  * @param {ApiReport} api
- * @returns {[Verdict, Change[]][]}
  */
-const verdictLists = (api) => [
-  ['breaking', api.breaking],
-  ['review', api.review ?? []],
-  ['deprecated', api.deprecated ?? []],
-  ['ok', api.nonBreaking],
-];
+const verdictsOf = (api) =>
+  /** @type {[Verdict, Change[]][]} */ ([
+    ['breaking', api.breaking],
+    ['review', api.review],
+    ['deprecated', api.deprecated],
+    ['ok', api.nonBreaking],
+  ]).flatMap(([verdict, list]) => list.map((change) => ({ ...change, verdict })));
 
 /**
- * Groups changes by location (endpoint or webhook), breaking ones first within each.
+ * Each change of one API once, named by what it changes (`about`: "schema
+ * Verification: field x added"), with every operation and webhook it reaches;
+ * breaking ones first, then those to review, then the rest.
  * @param {ApiReport} api
+ * @returns {ChangeGroup[]}
  */
-function byLocation(api) {
-  /** @type {Map<string, (Change & { verdict: Verdict, breaking: boolean })[]>} */
+export function changeGroups(api) {
+  /** @type {Map<string, ChangeGroup>} */
   const groups = new Map();
-  for (const [verdict, list] of verdictLists(api)) {
-    for (const change of list) {
-      const group = groups.get(change.location) ?? [];
-      groups.set(change.location, group);
-      group.push({ ...change, verdict, breaking: verdict === 'breaking' });
-    }
+  for (const { verdict, ...c } of verdictsOf(api)) {
+    const key = `${verdict}\n${c.about}`;
+    const group = groups.get(key) ?? {
+      verdict,
+      about: c.about,
+      kind: c.kind,
+      acknowledged: c.acknowledged,
+      at: [],
+      locations: [],
+    };
+    groups.set(key, group);
+    group.at.push(c);
+    if (!group.locations.includes(c.location)) group.locations.push(c.location);
   }
-  // Locations with a breaking change first, then those to review, the rest in document order.
-  const rank = (/** @type {{ verdict: Verdict }[]} */ changes) =>
-    changes[0].verdict === 'breaking' ? 0 : changes[0].verdict === 'review' ? 1 : 2;
-  return [...groups].sort(([, a], [, b]) => rank(a) - rank(b));
+  return [...groups.values()];
 }
 
-// An added operation or webhook is one line, not a heading with one entry.
-const ADDED = ['operation-added', 'webhook-added'];
-
-const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', deprecated: 'DEPRECATED', ok: 'ok      ' };
-// How the reports and the release notes call out deprecations.
-const DEPRECATIONS_TITLE = 'Deprecated: tell partners';
+/**
+ * "2 operations and 1 webhook": how far a change reaches.
+ * @param {string[]} locations
+ */
+export function reach(locations) {
+  const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
+  return /** @type {[number, string][]} */ ([
+    [locations.length - hooks, 'operation'],
+    [hooks, 'webhook'],
+  ])
+    .filter(([n]) => n)
+    .map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`)
+    .join(' and ');
+}
 
 /**
- * What to do about a failing report, in one paragraph each.
+ * What to do about a report, in one paragraph each.
  * @param {Report} report
  */
 function verdictLines(report) {
   const lines = [];
-  const broken = report.apis.filter(report.isBreaking).map((a) => a.name);
-  const toReview = report.apis.filter((a) => a.review.length).map((a) => a.name);
+  const names = (/** @type {(api: ApiReport) => unknown} */ has) => report.apis.filter(has).map((a) => a.name);
+  const [broken, toReview, deprecating] = [
+    names(report.isBreaking),
+    names((a) => a.review.length),
+    names((a) => a.deprecated.length),
+  ];
   if (report.declared) {
     const { from, to } = report.declared;
     lines.push(
       `${broken.length ? 'Breaking changes' : 'Changes to review'} in: ${[...new Set([...broken, ...toReview])].join(', ')}, declared by the version ${from} → ${to} (a new major release).`,
     );
-  } else if (broken.length)
-    lines.push(`Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`);
-  if (toReview.length && !report.declared) {
-    lines.push(
-      `Changes the gate cannot judge, in: ${toReview.join(', ')}. Have a person check that no client breaks, then acknowledge each in ${ACKNOWLEDGED_FILE} ` +
-        '(api, change as printed, reason); or release a new major version, or undo them.',
-    );
+  } else {
+    if (broken.length)
+      lines.push(`Breaking changes in: ${broken.join(', ')}. Release them as a new major version, or undo them.`);
+    if (toReview.length)
+      lines.push(
+        `Changes the gate cannot judge, in: ${toReview.join(', ')}. Have a person check that no client breaks, then acknowledge each in ${ACKNOWLEDGED_FILE} ` +
+          '(api, change as printed, reason); or release a new major version, or undo them.',
+      );
   }
   if (!lines.length) lines.push('No breaking changes.');
-  const deprecating = report.apis.filter((a) => a.deprecated.length).map((a) => a.name);
   if (deprecating.length) {
     lines.push(
       `Deprecations in: ${deprecating.join(', ')}. They pass the gate; \`npm run changelog\` lists them under "Deprecated" in the release notes: ` +
@@ -393,22 +372,28 @@ function verdictLines(report) {
   return lines;
 }
 
+const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', deprecated: 'DEPRECATED', ok: 'ok      ' };
+// An added operation or webhook is one line, not a heading with one entry.
+const ADDED = ['operation-added', 'webhook-added'];
+
 /**
- * The readable report of `npm run diff`.
+ * The readable report of `npm run diff`: each API's changes by location
+ * (endpoint or webhook), locations with a breaking change first, then those
+ * to review, the rest in document order.
  * @param {Report} report
  */
 export function formatReport(report) {
   const lines = [`Contract diff: ${report.base} → ${report.head}`, ''];
   for (const api of report.apis) {
     const counts = `${api.breaking.length} breaking, ${api.review.length} to review, ${api.deprecated.length} deprecated, ${api.nonBreaking.length} non-breaking`;
-    const status = {
-      new: 'new API (not at the base)',
-      removed: 'removed',
-      unchanged: 'no contract changes',
-      changed: counts,
-    }[api.status];
-    lines.push(`${api.name} (${api.title}): ${status}`);
-    for (const [location, changes] of byLocation(api)) {
+    const status = { new: 'new API (not at the base)', removed: 'removed', unchanged: 'no contract changes' };
+    lines.push(`${api.name} (${api.title}): ${api.status === 'changed' ? counts : status[api.status]}`);
+    /** @type {Map<string, ReturnType<typeof verdictsOf>>} */
+    const byLocation = new Map();
+    for (const c of verdictsOf(api)) byLocation.set(c.location, [...(byLocation.get(c.location) ?? []), c]);
+    const rank = (/** @type {{ verdict: Verdict }[]} */ [first]) =>
+      first.verdict === 'breaking' ? 0 : first.verdict === 'review' ? 1 : 2;
+    for (const [location, changes] of [...byLocation].sort(([, a], [, b]) => rank(a) - rank(b))) {
       if (changes.length === 1 && ADDED.includes(changes[0].kind)) {
         lines.push(`  ${location}: ${changes[0].detail}`);
         continue;
@@ -431,84 +416,41 @@ export function formatReport(report) {
 // Code spans that survive backticks inside the text.
 const code = (/** @type {string} */ text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 const MARKDOWN_LIMIT = 60;
+/** The Markdown sections by verdict: heading, the lines before the list, those after it. */
+const SECTIONS = /** @type {[Verdict, string, string[], string[]][]} */ ([
+  ['breaking', 'Breaking changes', [], []],
+  [
+    'review',
+    'To review by hand',
+    [
+      `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`,
+      '',
+    ],
+    [],
+  ],
+  [
+    'deprecated',
+    'Deprecated: tell partners',
+    ['Not breaking; the release notes list them under "Deprecated".', ''],
+    [],
+  ],
+  ['ok', 'Additive and other non-breaking changes', ['<details><summary>Show</summary>', ''], ['', '</details>']],
+]);
 
 /**
- * Each change of one API once, named by what it changes (`about`: "schema
- * Verification: field x added"), with every operation and webhook it reaches;
- * breaking ones first, then those to review, then the rest.
- * @param {ApiReport} api
- * @returns {ChangeGroup[]}
- */
-export function changeGroups(api) {
-  /** @type {Map<string, Omit<ChangeGroup, 'locations'>>} */
-  const groups = new Map();
-  for (const [verdict, list] of verdictLists(api)) {
-    for (const c of list) {
-      const about = c.about ?? c.detail;
-      const key = `${verdict}\n${about}`;
-      const group = groups.get(key) ?? { verdict, about, kind: c.kind, acknowledged: c.acknowledged, at: [] };
-      groups.set(key, group);
-      group.at.push(c);
-    }
-  }
-  return [...groups.values()].map((g) => ({ ...g, locations: [...new Set(g.at.map((c) => c.location))] }));
-}
-
-/**
- * "2 operations and 1 webhook": how far a change reaches.
- * @param {string[]} locations
- */
-export function reach(locations) {
-  const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
-  return /** @type {[number, string][]} */ ([
-    [locations.length - hooks, 'operation'],
-    [hooks, 'webhook'],
-  ])
-    .filter(([n]) => n)
-    .map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`)
-    .join(' and ');
-}
-
-/**
- * One Markdown section: each change once, with every operation and webhook it reaches.
- * @param {Report} report
- * @param {Verdict} verdict
- */
-function markdownSection(report, verdict) {
-  const groups = report.apis.flatMap((api) =>
-    changeGroups(api)
-      .filter((g) => g.verdict === verdict)
-      .map((g) => ({ ...g, api: api.name })),
-  );
-  const lines = [];
-  for (const g of groups.slice(0, MARKDOWN_LIMIT)) {
-    lines.push(
-      `- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${reach(g.locations)}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`,
-    );
-    // One line of places when the change reads the same everywhere; else each place with its own wording.
-    if (g.at.every((c) => c.detail === g.at[0].detail)) lines.push(`  - ${g.locations.map(code).join(', ')}`);
-    else for (const c of g.at) lines.push(`  - ${code(c.location)}: ${code(c.detail)}`);
-  }
-  if (groups.length > MARKDOWN_LIMIT)
-    lines.push(`- … and ${groups.length - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
-  return { count: groups.length, lines };
-}
-
-/**
- * The report of `npm run diff -- --markdown`, for a pull-request comment.
+ * The report of `npm run diff -- --markdown`, for a pull-request comment:
+ * per verdict, each change once, with every operation and webhook it reaches.
  * @param {Report} report
  */
 export function formatMarkdown(report) {
-  const breaking = markdownSection(report, 'breaking');
-  const review = markdownSection(report, 'review');
-  const deprecated = markdownSection(report, 'deprecated');
-  const additive = markdownSection(report, 'ok');
+  const groups = report.apis.flatMap((api) => changeGroups(api).map((g) => ({ ...g, api: api.name })));
+  const count = (/** @type {Verdict} */ verdict) => groups.filter((g) => g.verdict === verdict).length;
   // The mark agrees with the exit code: ✅ passes, ❌ and ⚠️ fail.
   const verdict = report.declared
-    ? `✅ **${breaking.count ? 'Breaking changes' : 'Changes to review'} declared by the version ${report.declared.from} → ${report.declared.to}**`
-    : breaking.count
+    ? `✅ **${count('breaking') ? 'Breaking changes' : 'Changes to review'} declared by the version ${report.declared.from} → ${report.declared.to}**`
+    : count('breaking')
       ? '❌ **Breaking changes**'
-      : review.count
+      : count('review')
         ? '⚠️ **Changes to review by hand**'
         : '✅ **No breaking changes**';
   const lines = ['## Contract diff', '', `${verdict}: ${code(report.base)} → ${code(report.head)}`, ''];
@@ -517,38 +459,22 @@ export function formatMarkdown(report) {
       `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.deprecated.length}/${a.nonBreaking.length}` : a.status}`,
   );
   lines.push(`Per API (breaking/to review/deprecated/non-breaking): ${apis.join(', ')}.`, '');
-  if (breaking.count) lines.push(`### Breaking changes (${breaking.count})`, '', ...breaking.lines, '');
-  if (review.count) {
-    lines.push(
-      `### To review by hand (${review.count})`,
-      '',
-      `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`,
-      '',
-      ...review.lines,
-      '',
-    );
+  for (const [kind, heading, before, after] of SECTIONS) {
+    const listed = groups.filter((g) => g.verdict === kind);
+    if (!listed.length) continue;
+    lines.push(`### ${heading} (${listed.length})`, '', ...before);
+    for (const g of listed.slice(0, MARKDOWN_LIMIT)) {
+      lines.push(
+        `- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${reach(g.locations)}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`,
+      );
+      // One line of places when the change reads the same everywhere; else each place with its own wording.
+      if (g.at.every((c) => c.detail === g.at[0].detail)) lines.push(`  - ${g.locations.map(code).join(', ')}`);
+      else for (const c of g.at) lines.push(`  - ${code(c.location)}: ${code(c.detail)}`);
+    }
+    if (listed.length > MARKDOWN_LIMIT)
+      lines.push(`- … and ${listed.length - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
+    lines.push(...after, '');
   }
-  if (deprecated.count) {
-    lines.push(
-      `### ${DEPRECATIONS_TITLE} (${deprecated.count})`,
-      '',
-      'Not breaking; the release notes list them under "Deprecated".',
-      '',
-      ...deprecated.lines,
-      '',
-    );
-  }
-  if (additive.count)
-    lines.push(
-      `### Additive and other non-breaking changes (${additive.count})`,
-      '',
-      '<details><summary>Show</summary>',
-      '',
-      ...additive.lines,
-      '',
-      '</details>',
-      '',
-    );
   lines.push(...verdictLines(report).map((l) => `> ${l}`));
   return lines.join('\n');
 }

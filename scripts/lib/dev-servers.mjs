@@ -32,58 +32,33 @@ const track = (pid, exited) => {
  * (0: any free one). A running mock follows its bundle by itself: Prism
  * watches the document it serves and reloads it when it changes, in its own
  * process (a new Prism process would cost seconds of CPU per save).
- * `follow(names)` starts the named mocks that are not running (one that
- * failed to start, or stopped); `restart(names)` starts the named mocks
- * again, which then surely serve their bundle as it is now (after a build
- * handed over by `npm run build`, the one time that is worth Prism's start).
+ * `start(names)` starts those of the named mocks that are not running (all
+ * at first; later one that failed to start, or stopped).
  */
 export function devMocks({ out, ports, signal, log, warn }) {
   const running = new Map();
-  const kept = new Map();
-  const startOn = (api, port) =>
-    startPrism({ document: mockDocumentOf(api.name, out), port, timeoutMs: 120_000, signal });
   async function start(api) {
-    if (signal.aborted) return;
-    const asked = ports[api.name];
+    if (signal.aborted || running.get(api.name)?.running()) return;
     try {
-      let mock;
-      try {
-        // Prism takes seconds to start, many more on a busy machine.
-        mock = await startOn(api, kept.get(api.name) ?? asked);
-      } catch (err) {
-        // Any free port was asked for: the one it had is taken now, so another will do.
-        if (asked !== 0 || !kept.has(api.name) || !err.portTaken || signal.aborted) throw err;
-        mock = await startOn(api, 0);
-      }
+      // Prism takes seconds to start, many more on a busy machine.
+      const document = mockDocumentOf(api.name, out);
+      const mock = await startPrism({ document, port: ports[api.name], timeoutMs: 120_000, signal });
       track(mock.pid, mock.exited);
       running.set(api.name, mock);
-      kept.set(api.name, mock.port);
+      // Its address stays the one printed.
+      ports[api.name] = mock.port;
       log(`${api.title} mock: ${mock.url}`);
     } catch (err) {
       if (signal.aborted) return;
       warn(`the ${api.name} mock did not start (${err.message}); it is tried again after the next edit of its sources`);
     }
   }
-  // One start or restart at a time, so two edits never start two mocks on one port.
+  // One start at a time, so two edits never start two mocks on one port.
   let queue = Promise.resolve();
-  const startIfStopped = async (api) => {
-    const mock = running.get(api.name);
-    if (mock?.running()) return;
-    running.delete(api.name);
-    await start(api);
-  };
-  const restartOne = async (api) => {
-    await running.get(api.name)?.stop();
-    running.delete(api.name);
-    await start(api);
-  };
   const enqueue = (fn) => (queue = queue.then(fn));
   return {
-    start: () => enqueue(() => Promise.all(MOCKED_APIS.map(start))),
-    follow: (names) =>
-      enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(startIfStopped))),
-    restart: (names) =>
-      enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(restartOne))),
+    start: (names = MOCKED_APIS.map((api) => api.name)) =>
+      enqueue(() => Promise.all(MOCKED_APIS.filter((api) => names.includes(api.name)).map(start))),
     // A start under way ends at once: `signal` has killed its Prism.
     stop: () => enqueue(() => Promise.all([...running.values()].map((mock) => mock.stop()))),
   };
@@ -114,7 +89,7 @@ export function devSandbox({ out, port, signal, log, warn }) {
         `the sandbox did not start (${text.trim() || 'no output'}); it is tried again after the next rebuild`,
       );
     const url = /listening on (\S+)/.exec(text)[1];
-    const key = /X-Auth-Key: (\S+)/.exec(text)[1];
+    const key = /X-Auth-Key: ([^\s,]+)/.exec(text)[1];
     const token = /Bearer (\S+)/.exec(text)[1];
     args = ['--port', new URL(url).port, '--auth-key', key, '--access-token', token];
     log(`sandbox: ${url}  X-Auth-Key: ${key}  Bearer ${token}  (state resets on each rebuild)`);
@@ -127,5 +102,6 @@ export function devSandbox({ out, port, signal, log, warn }) {
     me.kill('SIGTERM');
     await exited;
   }
-  return { start, stop, restart: () => stop().then(start) };
+  const running = () => child !== null && child.exitCode === null && child.signalCode === null;
+  return { start, stop, running, restart: () => stop().then(start) };
 }

@@ -1,51 +1,56 @@
-// What `npm run dev` bundles after a save: the files under openapi/ whose
-// text differs from what the last bundle was made from, and the APIs whose
-// roots reach them. The texts are compared rather than the watcher's list of
-// events, so no save is missed however its events arrive (an editor's
-// temporary file, a save while a rebuild runs) and a save that changed
-// nothing rebuilds nothing.
+// @ts-check
+// The sources each bundle is made from: the files under openapi/ that an
+// API's root reaches through `$ref`s, however indirectly (the sandbox's
+// sources borrow partner and v2 schemas). `npm run dev` bundles after a save
+// the APIs whose sources changed, and `npm run diff` refuses bundles older
+// than their sources (scripts/lib/stale-bundles.mjs). Texts are compared
+// rather than the watcher's list of events, so no save is missed however its
+// events arrive (an editor's temporary file, a save while a rebuild runs)
+// and a save that changed nothing rebuilds nothing.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APIS, sourceOf } from './apis.mjs';
 import { ROOT } from './paths.mjs';
 
-const SOURCES = path.join(ROOT, 'openapi');
-
 /** The text of every file under openapi/, by absolute path. */
 export async function readSources() {
-  const entries = await readdir(SOURCES, { recursive: true, withFileTypes: true });
+  const entries = await readdir(path.join(ROOT, 'openapi'), { recursive: true, withFileTypes: true });
   const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
   // A file removed between the listing and the reading counts as removed.
   const texts = await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8').catch(() => null)]));
-  return new Map(texts.filter(([, text]) => text !== null));
+  return new Map(/** @type {[string, string][]} */ (texts.filter(([, text]) => text !== null)));
 }
 
 /** The files added, changed or removed between two readings. */
-export function changedFiles(before, now) {
+export function changedFiles(/** @type {Map<string, string>} */ before, /** @type {Map<string, string>} */ now) {
   return [...new Set([...before.keys(), ...now.keys()])].filter((file) => before.get(file) !== now.get(file));
 }
 
 /**
- * The APIs whose root reaches one of `files` through $refs, however
- * indirectly (the sandbox's sources borrow partner and v2 schemas), in the
- * sources as `texts` holds them.
+ * The files the API's root reaches in `texts` (a reading), the root among them (a file removed since stays listed).
+ * @param {{ name: string }} api
+ * @param {Map<string, string>} texts
  */
-export function apisTouchedBy(files, texts) {
-  const refs = (file) =>
+export function sourcesOf(api, texts) {
+  const refs = (/** @type {string} */ file) =>
     [...(texts.get(file) ?? '').matchAll(/\$ref['"]?:\s*['"]?([^'"#\s]+)/g)].map(([, ref]) =>
       path.resolve(path.dirname(file), ref),
     );
-  const touched = [];
-  for (const api of APIS) {
-    const seen = new Set();
-    const queue = [path.join(ROOT, sourceOf(api))];
-    while (queue.length) {
-      const file = queue.pop();
-      if (seen.has(file)) continue;
-      seen.add(file);
-      queue.push(...refs(file));
-    }
-    if (files.some((file) => seen.has(file))) touched.push(api.name);
+  const seen = new Set();
+  const queue = [path.join(ROOT, sourceOf(api))];
+  while (queue.length) {
+    const file = /** @type {string} */ (queue.pop());
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...refs(file));
   }
-  return touched;
+  return seen;
+}
+
+/** The names of the APIs whose sources include one of `files`. */
+export function apisTouchedBy(/** @type {string[]} */ files, /** @type {Map<string, string>} */ texts) {
+  return APIS.filter((api) => {
+    const sources = sourcesOf(api, texts);
+    return files.some((file) => sources.has(file));
+  }).map((api) => api.name);
 }

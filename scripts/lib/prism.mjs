@@ -50,7 +50,10 @@ export const accepts = (port, host = '127.0.0.1') =>
     socket.once('error', () => resolve(false));
   });
 
-/** A free loopback port chosen by the OS. */
+/**
+ * A free loopback port chosen by the OS.
+ * @returns {Promise<number>}
+ */
 export function freePort(host = '127.0.0.1') {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -52,9 +52,10 @@ import {
   forgetFingerprints,
   isAnnotation,
   refName,
+  words,
 } from './schema-view.mjs';
 
-export { deref, forgetFingerprints, isAnnotation };
+export { deref, forgetFingerprints, isAnnotation, words };
 
 /**
  * @typedef {import('./schema-view.mjs').Json} Json
@@ -63,10 +64,14 @@ export { deref, forgetFingerprints, isAnnotation };
  * @typedef {'input' | 'output'} Direction
  * @typedef {{ base: Json, head: Json, report: (verdict: Verdict, kind: string, detail: string, about?: string) => void }} Context
  * @typedef {{ name: string, at: string }} Origin
- * @typedef {(verdict: Verdict, kind: string, text: string, name?: string) => void} Say
  * @typedef {(kind: string, text: string, name?: string) => void} Judge
  * @typedef {(bn: Json, hn: Json, f: string, d?: Direction) => void} Deeper
  * @typedef {(was: Json, now: Json, f: string, what: string) => void} Added
+ * What the comparison of one pair of schemas hands its parts:
+ * @typedef {{
+ *   b: View, h: View, baseNode: Json, headNode: Json, field: string, isInput: boolean,
+ *   say: (verdict: Verdict, kind: string, text: string, name?: string) => void, narrowed: Judge, widened: Judge, sub: (n: string) => string, deeper: Deeper, added: Added,
+ * }} Scope
  */
 
 // format → the formats that accept every value it accepts, and more.
@@ -88,27 +93,19 @@ const jsonType = (/** @type {unknown} */ v) =>
 /**
  * Compares base and head schemas in a direction and reports each difference
  * through `ctx.report(verdict, kind, detail, about)`, verdict 'breaking',
- * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where` names the place in the operation ("response 200"),
- * `field` the path inside the schema; `origin` the nearest named schema.
+ * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where`
+ * names the place in the operation ("response 200"); inside the schema,
+ * `field` is the path, `origin` the nearest named schema.
  * @param {Context} ctx
  * @param {Json} baseNode
  * @param {Json} headNode
  * @param {Direction} dir
  * @param {string} where
- * @param {Set<string>} [refs]
- * @param {Origin | null} [origin]
+ * @param {{ field?: string, depth?: number, refs?: Set<string>, origin?: Origin | null }} [inside]
  */
-export function compareSchema(
-  ctx,
-  baseNode,
-  headNode,
-  dir,
-  where,
-  field = '',
-  depth = 0,
-  refs = new Set(),
-  origin = null,
-) {
+export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) {
+  const { field = '', depth = 0 } = inside;
+  let { refs = new Set(), origin = null } = inside;
   if ((baseNode === undefined && headNode === undefined) || depth > MAX_DEPTH) return;
   baseNode ??= {};
   headNode ??= {};
@@ -124,23 +121,20 @@ export function compareSchema(
   const name = h.ref ?? b.ref;
   const outer = origin;
   if (name) origin = { name, at: field };
-  const at = field ? `${where}: field ${field}` : where;
   const isInput = dir === 'input';
-  // `about` names the change by the shared schema it is in, so that a report
-  // can list every operation one change reaches.
-  const relative = (/** @type {string} */ f, /** @type {Origin | null} */ o = origin) =>
-    o ? f.slice(o.at.length).replace(/^\./, '') : f;
   const sub = (/** @type {string} */ n) => (field ? `${field}.${n}` : n);
-  // With `name`, the text is about that property: "field a.b removed".
-  /** @type {Say} */
-  const say = (verdict, kind, text, name) => {
+  // `about` names the change by the shared schema it is in (`o`), so that a
+  // report can list every operation one change reaches. With `name`, the
+  // text is about that property ("field a.b removed"); `joined` says it of
+  // the field itself, as a deprecation is ("field a deprecated").
+  /** @type {(verdict: Verdict, kind: string, text: string, name?: string, o?: Origin | null, joined?: boolean) => void} */
+  const say = (verdict, kind, text, name, o = origin, joined = name !== undefined) => {
     const f = name === undefined ? field : sub(name);
-    const rel = relative(f);
-    const [detail, inner] =
-      name === undefined
-        ? [`${at}: ${text}`, rel ? `: field ${rel}: ${text}` : `: ${text}`]
-        : [`${where}: field ${f} ${text}`, `: field ${rel} ${text}`];
-    ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
+    const rel = o ? f.slice(o.at.length).replace(/^\./, '') : f;
+    const [detail, inner] = joined
+      ? [f ? `${where}: field ${f} ${text}` : `${where}: ${text}`, rel ? `: field ${rel} ${text}` : ` ${text}`]
+      : [f ? `${where}: field ${f}: ${text}` : `${where}: ${text}`, rel ? `: field ${rel}: ${text}` : `: ${text}`];
+    ctx.report(verdict, kind, detail, o ? `schema ${o.name}${inner}` : detail);
   };
   // A narrowing (fewer values valid) breaks input; a widening breaks output.
   /** @type {Judge} */
@@ -148,7 +142,8 @@ export function compareSchema(
   /** @type {Judge} */
   const widened = (kind, text, name) => say(isInput ? 'ok' : 'breaking', kind, text, name);
   /** @type {Deeper} */
-  const deeper = (bn, hn, f, d = dir) => compareSchema(ctx, bn, hn, d, where, f, depth + 1, refs, origin);
+  const deeper = (bn, hn, f, d = dir) =>
+    compareSchema(ctx, bn, hn, d, where, { field: f, depth: depth + 1, refs, origin });
   // A subschema on one side only: its constraint was added (narrows) or removed (widens).
   /** @type {Added} */
   const added = (was, now, f, what) => {
@@ -159,12 +154,14 @@ export function compareSchema(
   /** @type {Direction} */
   const flip = dir === 'input' ? 'output' : 'input';
 
-  reportDeprecation(ctx, b, h, {
-    where,
-    field,
-    about: (/** @type {View} */ view) => (view.deprecatedUse ? outer : origin),
-    relative,
-  });
+  // A deprecation is named by the schema that holds the field: the named
+  // schema itself when it is deprecated there (every use of it reaches
+  // partners), the schema holding the `$ref` when only that use is.
+  if (b.deprecated !== h.deprecated) {
+    const o = (h.deprecated ? h : b).deprecatedUse ? outer : origin;
+    if (h.deprecated) say('deprecated', 'deprecated', 'deprecated', undefined, o, true);
+    else say('ok', 'undeprecated', 'no longer deprecated', undefined, o, true);
+  }
 
   // Types; integer is a kind of number.
   const hasAlternatives = b.alternatives.length || h.alternatives.length;
@@ -255,7 +252,8 @@ export function compareSchema(
       say('review', 'keyword-changed', `${k} ${b.unknown.get(k) ?? 'none'} → ${h.unknown.get(k) ?? 'none'}`);
   }
 
-  compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput });
+  const scope = { b, h, baseNode, headNode, field, isInput, say, narrowed, widened, sub, deeper, added };
+  compareObjects(scope);
 
   // Arrays.
   if (b.items === false || h.items === false) {
@@ -279,13 +277,13 @@ export function compareSchema(
   else if (b.contains.length) deeper(merged(b.contains), merged(h.contains), `${field}[contains]`);
 
   // not: its schema is compared the other way round.
-  pairUp(ctx, b.not, h.not, (/** @type {Json} */ x) => x, {
+  pairUp(ctx, b.not, h.not, [byContent((x) => x)], {
     removed: () => widened('not-removed', 'a `not` constraint removed'),
     added: () => narrowed('not-added', 'a `not` constraint added'),
     changed: (x, y) => deeper(x, y, field ? `${field}[not]` : '[not]', flip),
   });
   // if/then/else: matched by their condition.
-  pairUp(ctx, b.conditionals, h.conditionals, (/** @type {Json} */ c) => c.if ?? {}, {
+  pairUp(ctx, b.conditionals, h.conditionals, [byContent((c) => c.if ?? {})], {
     removed: () => widened('condition-removed', 'an if/then/else condition removed'),
     added: () => narrowed('condition-added', 'an if/then/else condition added'),
     changed: (x, y, sameIf) => {
@@ -294,38 +292,10 @@ export function compareSchema(
       deeper(x.else ?? {}, y.else ?? {}, field ? `${field}[else]` : '[else]');
     },
   });
-  compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field });
+  compareAlternatives(ctx, scope);
 }
 
-/**
- * A deprecation set or withdrawn, read as a statement about the field ("field
- * phoneNumber deprecated"), and named by the schema that holds it: the named
- * schema itself when it is deprecated there (every use of it reaches
- * partners), the schema holding the `$ref` when only that use is.
- * @param {Context} ctx
- * @param {View} b
- * @param {View} h
- * @param {{ where: string, field: string, about: (view: View) => Origin | null, relative: (f: string, o: Origin | null) => string }} at
- */
-function reportDeprecation(ctx, b, h, { where, field, about, relative }) {
-  if (b.deprecated === h.deprecated) return;
-  /** @type {[Verdict, string, string]} */
-  const [verdict, kind, text] = h.deprecated
-    ? ['deprecated', 'deprecated', 'deprecated']
-    : ['ok', 'undeprecated', 'no longer deprecated'];
-  const origin = about(h.deprecated ? h : b);
-  const rel = relative(field, origin);
-  const detail = field ? `${where}: field ${field} ${text}` : `${where}: ${text}`;
-  const inner = rel ? `: field ${rel} ${text}` : ` ${text}`;
-  ctx.report(verdict, kind, detail, origin ? `schema ${origin.name}${inner}` : detail);
-}
-
-/**
- * @param {{
- *   b: View, h: View, say: Say, narrowed: Judge, widened: Judge, sub: (n: string) => string,
- *   deeper: Deeper, added: Added, isInput: boolean,
- * }} scope
- */
+/** @param {Scope} scope */
 function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isInput }) {
   for (const [name] of b.properties) {
     if (!h.properties.has(name)) say('breaking', 'field-removed', 'removed', name);
@@ -388,33 +358,32 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
 }
 
 /**
- * Pairs two lists of schemas by content, then one left on each side; reports the rest.
+ * Pairs two lists of schemas: by each key in turn (the same, and not null),
+ * then the one left on each side, if so; reports the rest.
  * @param {Context} ctx
  * @param {Json[]} bs
  * @param {Json[]} hs
- * @param {(x: Json) => Json} keyOf
- * @param {{ removed: (x: Json) => void, added: (x: Json) => void, changed: (x: Json, y: Json, sameKey: boolean) => void }} on
+ * @param {((doc: Json, x: Json) => string | null)[]} keys
+ * @param {{ removed: (x: Json, i: number) => void, added: (x: Json, j: number) => void, changed: (x: Json, y: Json, byKey: boolean) => void }} on
  */
-function pairUp(ctx, bs, hs, keyOf, on) {
-  const bf = bs.map((x) => fingerprint(ctx.base, keyOf(x)));
-  const hf = hs.map((x) => fingerprint(ctx.head, keyOf(x)));
-  const hUsed = new Set();
-  /** @type {number[]} */
-  const bLeft = [];
-  bs.forEach((x, i) => {
-    const j = hf.findIndex((f, k) => !hUsed.has(k) && f === bf[i]);
-    if (j < 0) {
-      bLeft.push(i);
-      return;
+function pairUp(ctx, bs, hs, keys, on) {
+  const [bLeft, hLeft] = [new Set(bs.keys()), new Set(hs.keys())];
+  for (const key of keys) {
+    for (const i of [...bLeft]) {
+      const k = key(ctx.base, bs[i]);
+      const j = k === null || k === undefined ? undefined : [...hLeft].find((j2) => key(ctx.head, hs[j2]) === k);
+      if (j === undefined) continue;
+      bLeft.delete(i);
+      hLeft.delete(j);
+      on.changed(bs[i], hs[j], true);
     }
-    hUsed.add(j);
-    on.changed(x, hs[j], true);
-  });
-  const hLeft = hs.map((_, j) => j).filter((j) => !hUsed.has(j));
-  if (bLeft.length === 1 && hLeft.length === 1) return on.changed(bs[bLeft[0]], hs[hLeft[0]], false);
-  for (const i of bLeft) on.removed(bs[i]);
-  for (const j of hLeft) on.added(hs[j]);
+  }
+  if (bLeft.size === 1 && hLeft.size === 1) return on.changed(bs[[...bLeft][0]], hs[[...hLeft][0]], false);
+  for (const i of bLeft) on.removed(bs[i], i);
+  for (const j of hLeft) on.added(hs[j], j);
 }
+/** @type {(keyOf: (x: Json) => Json) => (doc: Json, x: Json) => string} */
+const byContent = (keyOf) => (doc, x) => fingerprint(doc, keyOf(x));
 
 /** @type {(doc: Json, node: Json, property: string | undefined) => string | null} */
 const discriminatorValue = (doc, node, property) => {
@@ -426,10 +395,7 @@ const discriminatorValue = (doc, node, property) => {
 
 /**
  * @param {Context} ctx
- * @param {{
- *   b: View, h: View, baseNode: Json, headNode: Json, say: Say, narrowed: Judge, widened: Judge,
- *   deeper: Deeper, field: string,
- * }} scope
+ * @param {Scope} scope
  */
 function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field }) {
   const [ba, ha] = [b.alternatives, h.alternatives];
@@ -473,27 +439,16 @@ function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, wid
   }
   // Alternatives: same content, else same name, else same discriminator value, else the last one left.
   const property = hd?.propertyName ?? bd?.propertyName;
-  /** @type {((doc: Json, x: Json) => string | null)[]} */
-  const keys = [
-    (doc, x) => fingerprint(doc, x),
-    (_doc, x) => refName(x),
-    (doc, x) => discriminatorValue(doc, x, property),
-  ];
-  const bLeft = new Set(bl.keys());
-  const hLeft = new Set(hl.keys());
-  for (const key of keys) {
-    for (const i of [...bLeft]) {
-      const k = key(ctx.base, bl[i]);
-      if (k === null || k === undefined) continue;
-      const j = [...hLeft].find((j2) => key(ctx.head, hl[j2]) === k);
-      if (j === undefined) continue;
-      bLeft.delete(i);
-      hLeft.delete(j);
-      deeper(bl[i], hl[j], field);
-    }
-  }
-  if (bLeft.size === 1 && hLeft.size === 1) return deeper(bl[[...bLeft][0]], hl[[...hLeft][0]], field);
   const labelOf = (/** @type {Json} */ x, /** @type {number} */ i) => refName(x) ?? `#${i + 1}`;
-  for (const i of bLeft) narrowed('alternative-removed', `alternative ${labelOf(bl[i], i)} removed`);
-  for (const j of hLeft) widened('alternative-added', `alternative ${labelOf(hl[j], j)} added`);
+  pairUp(
+    ctx,
+    bl,
+    hl,
+    [byContent((x) => x), (_doc, x) => refName(x), (doc, x) => discriminatorValue(doc, x, property)],
+    {
+      removed: (x, i) => narrowed('alternative-removed', `alternative ${labelOf(x, i)} removed`),
+      added: (x, j) => widened('alternative-added', `alternative ${labelOf(x, j)} added`),
+      changed: (x, y) => deeper(x, y, field),
+    },
+  );
 }

@@ -10,59 +10,23 @@
 // partners of it, so a schema whose only change is a deprecation must not
 // compare equal.
 
-const ANNOTATIONS = new Set([
-  'description',
-  'title',
-  'summary',
-  'examples',
-  'example',
-  '$comment',
-  'externalDocs',
-  'xml',
-  'deprecated',
-  '$schema',
-  '$id',
-  '$anchor',
-  '$dynamicAnchor',
-  '$defs',
-  'definitions',
-]);
-export const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
-export const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+/** A list of names written as one line of words. */
+export const words = (/** @type {string} */ list) => list.split(' ');
+const ANNOTATIONS = new Set(
+  words(
+    'description title summary examples example $comment externalDocs xml deprecated $schema $id $anchor $dynamicAnchor $defs definitions',
+  ),
+);
+export const LOWER = words('minimum exclusiveMinimum minLength minItems minProperties minContains');
+export const UPPER = words('maximum exclusiveMaximum maxLength maxItems maxProperties maxContains');
+// The keywords with a rule of their own (scripts/lib/schema-diff.mjs); any other is `unknown`.
 const HANDLED = new Set([
   ...LOWER,
   ...UPPER,
-  '$ref',
-  'type',
-  'nullable',
-  'enum',
-  'const',
-  'format',
-  'pattern',
-  'multipleOf',
-  'uniqueItems',
-  'properties',
-  'required',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'patternProperties',
-  'propertyNames',
-  'dependentRequired',
-  'dependentSchemas',
-  'items',
-  'prefixItems',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-  'allOf',
-  'oneOf',
-  'anyOf',
-  'discriminator',
-  'readOnly',
-  'writeOnly',
-  'default',
+  ...words('$ref type nullable enum const format pattern multipleOf uniqueItems properties required'),
+  ...words('additionalProperties unevaluatedProperties patternProperties propertyNames dependentRequired'),
+  ...words('dependentSchemas items prefixItems contains not if then else allOf oneOf anyOf discriminator'),
+  ...words('readOnly writeOnly default'),
 ]);
 export const MAX_DEPTH = 64;
 
@@ -190,6 +154,14 @@ function fingerprintOf(doc, node, seen, depth) {
   return JSON.stringify(plain(node, depth));
 }
 
+// How a view keeps the keywords whose every occurrence applies (allOf merges them):
+// lists of subschemas, names mapped to lists of subschemas, flags set by any.
+const LISTS = words('propertyNames contains not conditionals alternatives');
+const LIST_MAPS = words('properties patternProperties dependentSchemas');
+const FLAGS = words('uniqueItems readOnly writeOnly deprecated');
+// `false` (accepts nothing) or a subschema; undefined when anything goes.
+const CLOSABLE = words('additionalProperties unevaluatedProperties items');
+
 // A view's fields are read and written by name (`view[k]`) as often as by
 // property, so a view is typed as the record it is used as.
 /** @returns {Record<string, any>} */
@@ -200,28 +172,16 @@ const emptyView = () => ({
   format: undefined,
   patterns: new Set(),
   multipleOf: undefined,
-  uniqueItems: false,
-  properties: new Map(),
   required: new Set(),
-  additionalProperties: undefined,
-  unevaluatedProperties: undefined,
-  patternProperties: new Map(),
-  propertyNames: [],
   dependentRequired: new Map(),
-  dependentSchemas: new Map(),
-  items: undefined,
   prefixItems: [],
-  contains: [],
-  not: [],
-  conditionals: [],
-  alternatives: [],
-  readOnly: false,
-  writeOnly: false,
-  deprecated: false,
   deprecatedUse: false,
   default: undefined,
   unknown: new Map(),
   ref: null,
+  ...Object.fromEntries(LISTS.map((k) => [k, []])),
+  ...Object.fromEntries(LIST_MAPS.map((k) => [k, new Map()])),
+  ...Object.fromEntries(FLAGS.map((k) => [k, false])),
 });
 
 /** @type {(a: Set<unknown> | null, b: Set<unknown> | null) => Set<unknown> | null} */
@@ -253,26 +213,17 @@ function merge(view, other) {
   for (const p of other.patterns) view.patterns.add(p);
   if (other.multipleOf !== undefined)
     view.multipleOf = view.multipleOf === undefined ? other.multipleOf : view.multipleOf * other.multipleOf;
-  view.uniqueItems ||= other.uniqueItems;
-  for (const [name, subs] of other.properties)
-    view.properties.set(name, [...(view.properties.get(name) ?? []), ...subs]);
   for (const r of other.required) view.required.add(r);
-  for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
-    if (other[k] === false || view[k] === undefined) view[k] = other[k];
-  }
-  for (const [k, subs] of other.patternProperties)
-    view.patternProperties.set(k, [...(view.patternProperties.get(k) ?? []), ...subs]);
+  for (const k of CLOSABLE) if (other[k] === false || view[k] === undefined) view[k] = other[k];
   for (const [k, names] of other.dependentRequired)
     view.dependentRequired.set(k, new Set([...(view.dependentRequired.get(k) ?? []), ...names]));
-  for (const [k, subs] of other.dependentSchemas)
-    view.dependentSchemas.set(k, [...(view.dependentSchemas.get(k) ?? []), ...subs]);
   other.prefixItems.forEach((/** @type {Json[]} */ subs, /** @type {number} */ i) => {
     view.prefixItems[i] = [...(view.prefixItems[i] ?? []), ...subs];
   });
-  for (const k of ['propertyNames', 'contains', 'not', 'conditionals', 'alternatives']) view[k].push(...other[k]);
-  view.readOnly ||= other.readOnly;
-  view.writeOnly ||= other.writeOnly;
-  view.deprecated ||= other.deprecated;
+  for (const k of LISTS) view[k].push(...other[k]);
+  for (const k of LIST_MAPS)
+    for (const [name, subs] of other[k]) view[k].set(name, [...(view[k].get(name) ?? []), ...subs]);
+  for (const k of FLAGS) view[k] ||= other[k];
   view.default ??= other.default;
   for (const [k, v] of other.unknown) view.unknown.set(k, view.unknown.has(k) ? `${view.unknown.get(k)}&${v}` : v);
 }
@@ -321,10 +272,10 @@ export function flatten(doc, rawNode, depth = 0) {
   if (s.format !== undefined) view.format = String(s.format);
   if (s.pattern !== undefined) view.patterns.add(String(s.pattern));
   if (typeof s.multipleOf === 'number') view.multipleOf = s.multipleOf;
-  view.uniqueItems = s.uniqueItems === true;
-  for (const [name, sub] of Object.entries(s.properties ?? {})) view.properties.set(name, [sub]);
+  for (const k of FLAGS) view[k] = s[k] === true;
+  for (const k of LIST_MAPS) for (const [name, sub] of Object.entries(s[k] ?? {})) view[k].set(name, [sub]);
   for (const r of s.required ?? []) view.required.add(r);
-  for (const k of ['additionalProperties', 'unevaluatedProperties', 'items']) {
+  for (const k of CLOSABLE) {
     const v = s[k];
     view[k] =
       v === false || acceptsNothing(v)
@@ -333,7 +284,6 @@ export function flatten(doc, rawNode, depth = 0) {
           ? undefined
           : v;
   }
-  for (const [k, sub] of Object.entries(s.patternProperties ?? {})) view.patternProperties.set(k, [sub]);
   // `additionalProperties: false` beside no properties and no patternProperties
   // accepts only the empty object, which is what `maxProperties: 0` says: the
   // two spellings compare as one, so moving between them is no change.
@@ -345,19 +295,13 @@ export function flatten(doc, rawNode, depth = 0) {
     view.additionalProperties = undefined;
     view.bounds.maxProperties = 0;
   }
-  if (s.propertyNames !== undefined) view.propertyNames.push(s.propertyNames);
   for (const [k, names] of Object.entries(s.dependentRequired ?? {})) view.dependentRequired.set(k, new Set(names));
-  for (const [k, sub] of Object.entries(s.dependentSchemas ?? {})) view.dependentSchemas.set(k, [sub]);
   (s.prefixItems ?? []).forEach((/** @type {Json} */ sub, /** @type {number} */ i) => {
     view.prefixItems[i] = [sub];
   });
-  if (s.contains !== undefined) view.contains.push(s.contains);
-  if (s.not !== undefined) view.not.push(s.not);
+  for (const k of ['propertyNames', 'contains', 'not']) if (s[k] !== undefined) view[k].push(s[k]);
   if (s.if !== undefined || s.then !== undefined || s.else !== undefined)
     view.conditionals.push({ if: s.if, then: s.then, else: s.else });
-  view.readOnly = s.readOnly === true;
-  view.writeOnly = s.writeOnly === true;
-  view.deprecated = s.deprecated === true;
   if ('default' in s) view.default = JSON.stringify(s.default);
   for (const [k, v] of Object.entries(s)) if (!HANDLED.has(k) && !isAnnotation(k)) view.unknown.set(k, sortedJson(v));
 

@@ -4,39 +4,29 @@
 // bundles; after a build that failed they are the last good build's, and a
 // change to the sources would be judged by documents that do not hold it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { APIS } from './apis.mjs';
-import { BuildCache } from './build-cache.mjs';
+import { readSources, sourcesOf } from './dev-sources.mjs';
 import { ROOT } from './paths.mjs';
-import { buildSteps, sourceDirsOf } from './steps.mjs';
 
 const fromRoot = (/** @type {string} */ file) => path.relative(ROOT, file);
 
 /**
  * A bundle older than a source it is built from, as `{ bundle, source }`
  * (paths from the project root; no `source` when the bundle is missing),
- * or undefined when every bundle is as new as its sources. The bundle
- * step's build record vouches for the bundles when it passed on exactly the
- * sources and bundles there are now, whatever the file times say: a checkout
- * writes files anew with the same contents, and the build then has nothing
- * to write.
+ * or undefined when every bundle is as new as its sources (every build
+ * writes the bundles anew).
  */
 export async function staleBundle() {
   if (committedAsTheyAre()) return undefined;
   const out = path.join(ROOT, 'generated');
-  const cache = new BuildCache(out);
-  await cache.load();
-  if ((await cache.unchanged('bundle', buildSteps(out).bundle)) === true) return undefined;
+  const texts = await readSources();
   for (const api of APIS) {
     const bundle = path.join(out, 'openapi', `${api.name}.json`);
     if (!existsSync(bundle)) return { bundle: fromRoot(bundle) };
     const built = statSync(bundle).mtimeMs;
-    const sources = sourceDirsOf(api).flatMap((dir) =>
-      readdirSync(path.join(ROOT, 'openapi', dir), { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) => path.join(entry.parentPath, entry.name)),
-    );
+    const sources = [...sourcesOf(api, texts)].filter((file) => texts.has(file));
     const newest = sources.reduce((a, b) => (statSync(b).mtimeMs > statSync(a).mtimeMs ? b : a));
     if (statSync(newest).mtimeMs > built) return { bundle: fromRoot(bundle), source: fromRoot(newest) };
   }

@@ -7,9 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { packageVersion } from '../package-files.js';
 import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
 import { EXIT, PROGRAM, UsageError } from './usage.js';
-import { CHECK_USAGE, checkCommand } from './webhooks-check.js';
-import { SEND_USAGE, sendCommand } from './webhooks-send.js';
-import { VERIFY_USAGE, verifyCommand } from './webhooks-verify.js';
+import { CHECK_USAGE, SEND_USAGE, VERIFY_USAGE, WEBHOOKS_USAGE, webhooksCommand } from './webhooks.js';
 
 const USAGE = `Usage: ${PROGRAM} <command> [options]
 
@@ -24,12 +22,6 @@ Commands:
 Options:
   --version         print the version of the package
   -h, --help        this text`;
-
-const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify|check> [options]
-
-${SEND_USAGE.split('\n')[0]}
-${VERIFY_USAGE.split('\n')[0]}
-${CHECK_USAGE.split('\n')[0]}`;
 
 // Loaded on use: the runner carries the request generators (fast-check).
 const conformance = () => import('./conformance.js');
@@ -52,7 +44,7 @@ export async function run(
   out = (line: string) => console.log(line),
   err = (line: string) => console.error(line),
 ): Promise<number> {
-  const [group, command, ...rest] = argv;
+  const [group] = argv;
   try {
     if (!group) {
       err(USAGE);
@@ -73,20 +65,8 @@ export async function run(
     if (group.startsWith('-')) throw new UsageError(`unknown option ${group}`, '');
     if (group === 'sandbox') return await sandboxCommand(argv.slice(1), out, err);
     if (group === 'conformance') return await (await conformance()).conformanceCommand(argv.slice(1), out, err);
-    if (group !== 'webhooks') throw new UsageError(`unknown command "${group}"`, '');
-    if (command === '--help' || command === '-h') {
-      out(WEBHOOKS_USAGE);
-      return EXIT.ok;
-    }
-    if (command === 'send') return await sendCommand(rest, out);
-    if (command === 'verify') return await verifyCommand(rest, out);
-    if (command === 'check') return await checkCommand(rest, out);
-    throw new UsageError(
-      command === undefined
-        ? 'webhooks needs a command, send, verify or check'
-        : `unknown command "webhooks ${command}"`,
-      'webhooks',
-    );
+    if (group === 'webhooks') return await webhooksCommand(argv.slice(1), out);
+    throw new UsageError(`unknown command "${group}"`, '');
   } catch (e) {
     if (e instanceof UsageError) {
       err(e.line);

@@ -10,9 +10,6 @@ import { mergeAllOf } from './schema-values.js';
 
 export type RequestKind = 'valid' | 'invalid' | 'auth-missing' | 'auth-wrong' | 'discovery' | 'workflow';
 
-/** What the answer broke, each with where (schema path) or which rule. */
-type Problems = string[];
-
 function schemaProblems(op: OperationModel, status: number, received: unknown): Finding[] {
   const validate = op.responseValidator(status);
   if (!validate) return [];
@@ -114,11 +111,11 @@ function filteredField(
   return field === undefined ? undefined : direct(field);
 }
 
-/** A documented filter (`status=…` keeps only those statuses) or page size the answer ignored. */
-function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, received: unknown): Problems {
+/** Each documented filter (`status=…` keeps only those statuses) or page size the answer ignored, and where. */
+function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, received: unknown): string[] {
   const list = listItems(op, doc, received);
   if (!list) return [];
-  const problems: Problems = [];
+  const problems: string[] = [];
   for (const [name, value] of Object.entries(parsed.query)) {
     if (PAGE_SIZE.has(name) && typeof value === 'number' && list.items.length > value) {
       problems.push(`${name}=${value} but the page has ${list.items.length} items`);

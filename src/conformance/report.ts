@@ -126,14 +126,8 @@ export function formatText(report: ConformanceReport): string {
   });
   const rows = [['operation', 'valid', 'invalid', 'credentials', 'workflow', 'violations']];
   for (const o of report.operations) {
-    rows.push([
-      `${o.operationId} (${o.operation})`,
-      String(o.valid),
-      String(o.invalid),
-      String(o.credentials),
-      String(o.workflow),
-      o.violations ? `✗ ${o.violations}` : '0',
-    ]);
+    const counts = [o.valid, o.invalid, o.credentials, o.workflow].map(String);
+    rows.push([`${o.operationId} (${o.operation})`, ...counts, o.violations ? `✗ ${o.violations}` : '0']);
   }
   out.push(...table(rows));
   if (report.workflows.length) {
@@ -166,35 +160,27 @@ const xml = (s: string) =>
 
 /** JUnit XML: one test case per operation (and per workflow), failing with its violations. */
 export function formatJunit(report: ConformanceReport): string {
-  const cases: string[] = [];
-  for (const o of report.operations) {
+  const testcase = (suite: string, name: string, inside: string) =>
+    `    <testcase classname="conformance.${report.api}${suite}" name="${xml(name)}"${inside ? `>${inside}</testcase>` : '/>'}`;
+  const cases = report.operations.map((o) => {
     const mine = report.violations.filter((v) => v.operationId === o.operationId && v.kind !== 'workflow');
-    const name = xml(`${o.operationId} (${o.operation})`);
-    if (!mine.length) cases.push(`    <testcase classname="conformance.${report.api}" name="${name}"/>`);
-    else {
-      const text = mine
-        .map(
-          (v) =>
-            `${v.kind}${v.rule ? ` (${v.rule})` : ''}, ${basisText(v)}: ${v.problems.join('; ')}\n${v.curl}\n-> ${v.status} ${v.body}`,
-        )
-        .join('\n\n');
-      cases.push(
-        `    <testcase classname="conformance.${report.api}" name="${name}">\n      <failure message="${xml(`${mine.length} violation(s)`)}">${xml(text)}</failure>\n    </testcase>`,
-      );
-    }
-  }
+    const text = mine
+      .map(
+        (v) =>
+          `${v.kind}${v.rule ? ` (${v.rule})` : ''}, ${basisText(v)}: ${v.problems.join('; ')}\n${v.curl}\n-> ${v.status} ${v.body}`,
+      )
+      .join('\n\n');
+    const failure = `\n      <failure message="${xml(`${mine.length} violation(s)`)}">${xml(text)}</failure>\n    `;
+    return testcase('', `${o.operationId} (${o.operation})`, mine.length ? failure : '');
+  });
   for (const w of report.workflows) {
-    const name = xml(`workflow ${w.workflowId}`);
-    if (w.status === 'passed')
-      cases.push(`    <testcase classname="conformance.${report.api}.workflows" name="${name}"/>`);
-    else if (w.status === 'skipped')
-      cases.push(
-        `    <testcase classname="conformance.${report.api}.workflows" name="${name}"><skipped message="${xml(w.reason ?? '')}"/></testcase>`,
-      );
-    else
-      cases.push(
-        `    <testcase classname="conformance.${report.api}.workflows" name="${name}"><failure message="${xml(w.reason ?? 'failed')}"/></testcase>`,
-      );
+    const outcome =
+      w.status === 'passed'
+        ? ''
+        : w.status === 'skipped'
+          ? `<skipped message="${xml(w.reason ?? '')}"/>`
+          : `<failure message="${xml(w.reason ?? 'failed')}"/>`;
+    cases.push(testcase('.workflows', `workflow ${w.workflowId}`, outcome));
   }
   const failures =
     report.operations.filter((o) => o.violations).length + report.workflows.filter((w) => w.status === 'failed').length;

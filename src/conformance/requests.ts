@@ -31,9 +31,6 @@ export interface GenerationContext {
   fixedBodies?: Record<string, unknown>;
 }
 
-// URIs in generated bodies stay on documentation hosts: a real service may try them.
-const URIS = fc.constantFrom('https://partner.example.com/kyc/done', 'https://partner.example.com/kyc/error?x=1');
-
 interface Parts {
   path: Record<string, string>;
   query: string[];
@@ -66,8 +63,8 @@ function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitra
   if (!query.length) return fc.constant([]);
   const values = query.map((p) => {
     const arb = p.array
-      ? fc.array(valueFor(ctx.doc, p.schema.items ?? {}, { uri: URIS }), { minLength: 1, maxLength: 3 })
-      : valueFor(ctx.doc, p.schema, { uri: URIS });
+      ? fc.array(valueFor(ctx.doc, p.schema.items ?? {}), { minLength: 1, maxLength: 3 })
+      : valueFor(ctx.doc, p.schema);
     return arb.map((v) => queryPairs(p, v));
   });
   return fc
@@ -82,7 +79,7 @@ function pathsArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Reco
 
 function validBodyArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<unknown> {
   if (ctx.fixedBodies && op.operationId in ctx.fixedBodies) return fc.constant(ctx.fixedBodies[op.operationId]);
-  return op.bodySchema ? valueFor(ctx.doc, op.bodySchema, { uri: URIS }) : fc.constant(undefined);
+  return op.bodySchema ? valueFor(ctx.doc, op.bodySchema) : fc.constant(undefined);
 }
 
 interface Broken {
@@ -99,7 +96,7 @@ function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Br
   const out: fc.Arbitrary<Broken>[] = [];
   for (const p of op.params.filter((q) => q.in === 'query')) {
     const target = p.array ? (p.schema.items ?? {}) : p.schema;
-    const mutations = mutationsOf(ctx.doc, target, { uri: URIS });
+    const mutations = mutationsOf(ctx.doc, target);
     if (!mutations.length) continue;
     out.push(
       fc.oneof(...mutations).map((m) => ({
@@ -111,7 +108,7 @@ function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Br
     );
   }
   if (op.bodySchema) {
-    const mutations = mutationsOf(ctx.doc, op.bodySchema, { uri: URIS });
+    const mutations = mutationsOf(ctx.doc, op.bodySchema);
     if (mutations.length)
       out.push(
         fc

@@ -4,10 +4,10 @@
 // the contract and every departure becomes a violation in the report.
 import { writeFile } from 'node:fs/promises';
 import { readBundledDocument, readBundledWorkflows } from '../package-files.js';
+import type { Json } from '../contract/json.js';
 import type { Finding } from './assumptions.js';
 import { judgeAnswer, type RequestKind } from './checks.js';
-import { BudgetError, Target, type Exchange } from './http.js';
-import { preflight } from './preflight.js';
+import { BudgetError, preflight, Target, type Exchange } from './http.js';
 import { loadApi, type ApiModel, type ApiName, type OperationModel } from './operations.js';
 import { tally, type ConformanceReport } from './report.js';
 import { invalidRequests, sampleDrafts, validRequests, type Draft, type GenerationContext } from './requests.js';
@@ -81,11 +81,11 @@ class Run {
     );
   }
 
-  authHeaders(kind: RequestKind | 'none', credential = this.credential): Record<string, string> {
+  authHeaders(kind: RequestKind): Record<string, string> {
     // The partner document asks for the JSON type on every call, those without a body too.
     const type: Record<string, string> = this.model.scheme === 'bearer' ? {} : { 'Content-Type': 'application/json' };
     if (kind === 'auth-missing') return type;
-    const value = kind === 'auth-wrong' ? `wrong_${credential.length}_conformance` : credential;
+    const value = kind === 'auth-wrong' ? `wrong_${this.credential.length}_conformance` : this.credential;
     return this.model.scheme === 'bearer' ? { Authorization: `Bearer ${value}` } : { 'X-Auth-Key': value, ...type };
   }
 
@@ -97,7 +97,6 @@ class Run {
     headers = this.authHeaders(kind),
   ): Promise<Exchange> {
     const e = await this.target.send(op.method, draft.target, headers, draft.body);
-    this.report.requests = this.target.sent;
     const row = tally(this.report, op.operationId, operationName(op));
     if (kind === 'valid' || kind === 'discovery') row.valid += 1;
     else if (kind === 'invalid') row.invalid += 1;
@@ -163,10 +162,6 @@ class Run {
     return ids;
   }
 
-  context(knownIds: Record<string, string[]>, fixedBodies: Record<string, unknown>): GenerationContext {
-    return { doc: this.model.doc, knownIds, fixedBodies };
-  }
-
   /** Eligible operations this run can build requests for (PUT /partners only with the partner's own values). */
   callable(ctx: GenerationContext): OperationModel[] {
     return this.eligible().filter(
@@ -200,15 +195,20 @@ class Run {
     }
   }
 
+  /** The documented sequences (the partner API's only) and the documents their steps name. */
+  sequences(): { workflows: Json[]; docs: Record<string, Json> } {
+    const { workflows } = readBundledWorkflows('partner-sequences');
+    return { workflows, docs: { partner: this.model.doc, sandbox: readBundledDocument('sandbox') } };
+  }
+
   /** (a) The documented sequences, where the target allows them. */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
-    const file = readBundledWorkflows('partner-sequences');
-    const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
+    const { workflows, docs } = this.sequences();
     const skip = (workflowId: string, reason: string) =>
       this.report.workflows.push({ workflowId, status: 'skipped', reason });
     let sandboxControl: boolean | undefined;
-    for (const wf of file.workflows) {
+    for (const wf of workflows) {
       if (!this.options.allowWrites) {
         skip(wf.workflowId, 'writes; run with --allow-writes');
         continue;
@@ -241,13 +241,14 @@ class Run {
    * success criterion is evaluated.
    */
   async workflow(
-    wf: Record<string, any>,
-    docs: Record<string, any>,
+    wf: Json,
+    docs: Record<string, Json>,
     seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<void> {
     const inputs = inputsFor(wf, this.credential);
+    // The credential this workflow began with: a rotation inside it replaces this.credential.
     const credential = this.credential;
-    const { outcomes, outputs } = await runWorkflow(wf, inputs, docs, async (call) => {
+    const outcomes = await runWorkflow(wf, inputs, docs, async (call) => {
       const op =
         call.source === this.options.api
           ? this.model.operations.find((o) => o.operationId === call.operationId)
@@ -257,9 +258,7 @@ class Run {
           call,
           await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers),
         );
-      const e = await this.target.send(call.method, call.target, call.headers, call.body);
-      this.report.requests = this.target.sent;
-      return seen(call, e);
+      return seen(call, await this.target.send(call.method, call.target, call.headers, call.body));
     });
     const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
     const last = outcomes.at(-1);
@@ -283,12 +282,10 @@ class Run {
         inputs: shown,
       });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed', inputs: shown });
-    return outputs;
   }
 
   async probeSandboxControl(): Promise<boolean> {
     const e = await this.target.send('GET', '/_sandbox/clock', {});
-    this.report.requests = this.target.sent;
     return e.status === 200 && typeof e.received === 'object';
   }
 
@@ -307,9 +304,8 @@ class Run {
   async rotate(): Promise<void> {
     const keyFile = this.options.rotateKeyFile;
     if (!keyFile || this.options.api !== 'partner') return;
-    const file = readBundledWorkflows('partner-sequences');
-    const wf = file.workflows.find((w: Record<string, any>) => w.workflowId === 'key-rotation');
-    const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
+    const { workflows, docs } = this.sequences();
+    const wf = workflows.find((w) => w.workflowId === 'key-rotation');
     try {
       await this.workflow(wf, docs, async (call, e) => {
         if (call.operationId === 'createAuthKey') await this.keepNewKey(keyFile, e);
@@ -359,7 +355,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const current = await run.partnerWebhookUrl();
       if (current) fixedBodies.updatePartner = { webhookUrl: current };
     }
-    const ctx = run.context(ids, fixedBodies);
+    const ctx: GenerationContext = { doc: run.model.doc, knownIds: ids, fixedBodies };
     run.say('checking that a missing or wrong credential gets the documented 401');
     await run.credentials(ctx);
     if (options.api === 'partner')

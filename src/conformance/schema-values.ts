@@ -19,9 +19,10 @@ export interface SchemaArbitraryOptions {
   maxDepth?: number;
 }
 
-// Web addresses only: every `uri` field of the documents is one the service
-// sends a browser or a webhook to, and a deployment may fairly refuse another
-// scheme (the sandbox does), which must not read as a violation.
+// Web addresses on documentation hosts only: every `uri` field of the
+// documents is one the service sends a browser or a webhook to (a real one may
+// try it), and a deployment may fairly refuse another scheme (the sandbox
+// does), which must not read as a violation.
 const SAFE_URIS = fc.constantFrom(
   'https://partner.example.com/kyc/done',
   'https://app.northwind-mobility.example/verification/done?x=1#top',

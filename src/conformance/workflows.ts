@@ -131,13 +131,13 @@ export function inputsFor(workflow: Json, credential: string): Record<string, un
   return inputs;
 }
 
-/** Runs one workflow; stops at the first step whose criteria fail. Returns every step's outcome and the workflow's outputs. */
+/** Runs one workflow; stops at the first step whose criteria fail. Returns every step's outcome. */
 export async function runWorkflow(
   workflow: Json,
   inputs: Record<string, unknown>,
   docs: Record<string, Json>,
   send: Send,
-): Promise<{ outcomes: StepOutcome[]; outputs: Record<string, unknown> }> {
+): Promise<StepOutcome[]> {
   const scope: Scope = { inputs, steps: {} };
   const outcomes: StepOutcome[] = [];
   for (const step of workflow.steps ?? []) {
@@ -175,13 +175,10 @@ export async function runWorkflow(
       await new Promise((r) => setTimeout(r, (retry.retryAfter ?? 0) * 1000));
     }
     outcomes.push({ workflowId: workflow.workflowId, stepId: step.stepId, call, exchange: scope.exchange, failed });
-    if (failed.length) return { outcomes, outputs: {} };
+    if (failed.length) return outcomes;
     scope.steps[step.stepId] = Object.fromEntries(
       Object.entries<string>(step.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]),
     );
   }
-  const outputs = Object.fromEntries(
-    Object.entries<string>(workflow.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]),
-  );
-  return { outcomes, outputs };
+  return outcomes;
 }

@@ -4,6 +4,7 @@
 // package was built, which keeps Ajv out of the sandbox's fetch door.
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import type { Json } from './json.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -11,11 +12,7 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 export type SchemaCompiler = (ref: string) => ValidateFunction;
 
 /** `verbose` (the conformance runner): each error carries the schema holding the failed keyword. */
-export function ajvCompiler(
-  api: string,
-  doc: Record<string, any>,
-  options: Pick<Options, 'verbose'> = {},
-): SchemaCompiler {
+export function ajvCompiler(api: string, doc: Json, options: Pick<Options, 'verbose'> = {}): SchemaCompiler {
   let ajv: Ajv2020 | undefined;
   return (ref) => {
     if (!ajv) {

@@ -2,7 +2,7 @@
 // (v2 `metadata` takes any values) would otherwise be kept at any depth or
 // size and break every later answer that serialises it; checked at the door,
 // before the body is validated or stored, so the refusal changes nothing.
-import type { Violation } from './violation.js';
+import type { Violation } from './routes.js';
 
 /** Nesting levels of objects and arrays below a body field; the documents' bodies need fewer than 8. */
 export const MAX_DEPTH = 32;

@@ -2,6 +2,7 @@
 // pointers a runtime expression of a workflow names, the pointers this package
 // builds to a schema. Written once, so every reader unescapes `~1` and `~0`
 // alike (a key such as `application/json` is the token `application~1json`).
+import type { Json } from './json.js';
 
 /** A key as a pointer token: `~` becomes `~0`, `/` becomes `~1`. */
 export const escapePointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -29,8 +30,8 @@ export function valueAtPointer(value: unknown, pointer: string): unknown {
  * without one is returned as it is. Throws when a `$ref` leads nowhere or
  * loops, naming it, since a bundle that does is broken.
  */
-// Returns `any`: a bundle is untyped JSON, and callers read it as the schema they expect.
-export function resolveRef(doc: unknown, node: unknown): any {
+// Returns Json: a bundle is untyped JSON, and callers read it as the schema they expect.
+export function resolveRef(doc: unknown, node: unknown): Json {
   let current = node as { $ref?: unknown } | undefined;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
     const ref = current.$ref;

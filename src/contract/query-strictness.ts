@@ -4,7 +4,7 @@
 // query and answer a wider list; the sandbox refuses it, naming the parameter
 // and the form it expects (S15), so the mistake shows before
 // production.
-import type { Violation } from './violation.js';
+import type { Violation } from './routes.js';
 
 /** How one declared query parameter is written (OpenAPI `style: form`). */
 export interface QueryForm {
@@ -26,12 +26,12 @@ function violation(field: string, reasonCode: string, message: string, extra: Re
   return { field, reasonCode, params: { ...extra, message } };
 }
 
+const NONE: Set<string> = new Set();
+
 /**
  * Violations of the query's serialisation, and the declared names they
  * concern (their values are then not checked again).
  */
-const NONE: Set<string> = new Set();
-
 export function queryFormViolations(
   query: URLSearchParams,
   forms: QueryForm[],

@@ -10,11 +10,18 @@ import type { SchemaCompiler } from './ajv-compiler.js';
 import { bodyLimitViolations } from './body-limits.js';
 import { commaJoinedViolation, queryFormViolations } from './query-strictness.js';
 import { escapePointerToken, resolveRef } from './json-pointer.js';
-import type { Violation } from './violation.js';
+import type { Json } from './json.js';
 
-type Doc = Record<string, any>;
-
-export type { Violation } from './violation.js';
+/**
+ * One offending input: where it is, which rule it broke, the rule's
+ * parameters; the shape every check of a request reports in (the rules of
+ * body-limits.ts and query-strictness.ts too).
+ */
+export interface Violation {
+  field: string;
+  reasonCode: string;
+  params: Record<string, unknown>;
+}
 
 export interface ParsedRequest {
   params: Record<string, unknown>;
@@ -74,7 +81,7 @@ function coerce(text: string, type: string | undefined): unknown {
   return text;
 }
 
-function schemaType(schema: any): string | undefined {
+function schemaType(schema: Json): string | undefined {
   return Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
 }
 
@@ -87,10 +94,10 @@ export class Contract {
 
   constructor(
     readonly api: string,
-    readonly doc: Doc,
+    readonly doc: Json,
     options: {
       errorSchema: string;
-      security: (op: Doc) => RouteSpec['security'];
+      security: (op: Json) => RouteSpec['security'];
       /** Validators keyed `${api}${pointer}`, used instead of compiling those schemas. */
       precompiled?: Record<string, ValidateFunction>;
       /** Compiles the schemas with no precompiled validator (ajvCompiler). */
@@ -101,7 +108,7 @@ export class Contract {
     this.compiler = options.compiler;
     this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
     this.routes = [];
-    for (const [path, rawItem] of Object.entries<any>(doc.paths ?? {})) {
+    for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
       const item = resolveRef(doc, rawItem);
       for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
         if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method])));
@@ -131,11 +138,11 @@ export class Contract {
     return () => (validate ??= this.compile(pointer));
   }
 
-  private route(path: string, method: string, item: Doc, security: RouteSpec['security']): RouteSpec {
+  private route(path: string, method: string, item: Json, security: RouteSpec['security']): RouteSpec {
     const op = item[method];
     const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
     const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
-      .map((raw: any, i: number) => {
+      .map((raw: Json, i: number) => {
         const p = resolveRef(this.doc, raw);
         const schema = resolveRef(this.doc, p.schema);
         const array = schemaType(schema) === 'array';
@@ -162,7 +169,7 @@ export class Contract {
     // Object fields without declared properties keep whatever JSON they are given.
     const bodySchema = resolveRef(this.doc, bodyMedia?.schema);
     const freeFormFields = new Set(
-      Object.entries<any>(bodySchema?.properties ?? {})
+      Object.entries<Json>(bodySchema?.properties ?? {})
         .filter(
           ([, raw]) => schemaType(resolveRef(this.doc, raw)) === 'object' && !resolveRef(this.doc, raw).properties,
         )
@@ -172,7 +179,7 @@ export class Contract {
     // Only a sandbox that validates its answers (tests) compiles these.
     const responses = new Map<number, () => ValidateFunction>();
     const declaredWithoutBody = new Set<number>();
-    for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
+    for (const [status, raw] of Object.entries<Json>(op.responses ?? {})) {
       const media = resolveRef(this.doc, raw)?.content?.['application/json'];
       if (!media && /^\d{3}$/.test(status)) declaredWithoutBody.add(Number(status));
       if (!media || !/^\d{3}$/.test(status)) continue;

@@ -34,9 +34,7 @@ export const ROTATION_RULE = 'an event signed with the previous key is answered 
 
 const fresh = () => crypto.randomUUID();
 
-function laterBy(iso: string, ms: number): string {
-  return new Date(Date.parse(iso) + ms).toISOString();
-}
+const laterBy = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /**
  * `verification.created` and `verification.updated` of one new verification,
@@ -46,12 +44,9 @@ function laterBy(iso: string, ms: number): string {
  */
 function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   const verificationId = fresh();
-  const createdExample = structuredClone(
-    examples.get('verification.created'),
-  ) as WebhookEventOf<'verification.created'>;
-  const updatedExample = structuredClone(
-    examples.get('verification.updated'),
-  ) as WebhookEventOf<'verification.updated'>;
+  // Each event is sent as JSON, so the copies may share the examples' nested values.
+  const createdExample = examples.get('verification.created') as WebhookEventOf<'verification.created'>;
+  const updatedExample = examples.get('verification.updated') as WebhookEventOf<'verification.updated'>;
   const created: WebhookEventOf<'verification.created'> = {
     ...createdExample,
     eventId: fresh(),

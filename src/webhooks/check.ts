@@ -84,24 +84,13 @@ async function send(
   timeoutMs: number,
   first: boolean,
 ): Promise<WebhookCheckAnswer> {
-  const controller = new AbortController();
+  // The deadline aborts a fetch; a handler that ignores the abort is left behind by the race below.
+  const signal = AbortSignal.timeout(timeoutMs);
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (delivery.signature !== undefined) headers['X-SIGNATURE'] = delivery.signature;
   // Never a redirect followed: a 3xx is the answer, and nothing goes to another address.
-  const init: RequestInit = {
-    method: 'POST',
-    headers,
-    body: delivery.body,
-    redirect: 'manual',
-    signal: controller.signal,
-  };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve('timeout');
-    }, timeoutMs);
-  });
+  const init: RequestInit = { method: 'POST', headers, body: delivery.body, redirect: 'manual', signal };
+  const deadline = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout')));
   const answer = (async (): Promise<WebhookCheckAnswer> => {
     let response: Response;
     try {
@@ -110,7 +99,7 @@ async function send(
           ? await fetch(target, init)
           : await target(new Request('http://localhost/webhooks', init));
     } catch (err) {
-      if (controller.signal.aborted) return { status: null, detail: 'no answer in time' };
+      if (signal.aborted) return { status: null, detail: 'no answer in time' };
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const reason = cause?.code ?? cause?.message ?? (err as Error).message;
       if (typeof target === 'string' && first)
@@ -124,13 +113,12 @@ async function send(
       };
     }
     // A few KiB at most, whatever the receiver streams, and no control character of its own.
-    return { status: response.status, detail: await answerText(response, controller.signal) };
+    return { status: response.status, detail: await answerText(response, signal) };
   })();
   try {
     const settled = await Promise.race([answer, deadline]);
     return settled === 'timeout' ? { status: null, detail: `no answer within ${timeoutMs / 1000} s` } : settled;
   } finally {
-    clearTimeout(timer);
     // An answer that comes after the deadline is dropped, and so is its error.
     answer.catch(() => {});
   }

@@ -1,5 +1,6 @@
 // The documented webhook examples, read from the bundled partner document
 // (Node only): what `webhooks send` and `webhooks check` send.
+import type { Json } from '../contract/json.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import { readBundledDocument } from '../package-files.js';
 import type { WebhookEvent, WebhookEventType } from './events.js';
@@ -12,9 +13,9 @@ export function documentedWebhookExamples(): Map<WebhookEventType, WebhookEvent>
   const doc = readBundledDocument('partner');
   const resolve = (node: unknown) => resolveRef(doc, node);
   const examples = new Map<WebhookEventType, WebhookEvent>();
-  for (const [eventType, item] of Object.entries<any>(doc.webhooks ?? {})) {
+  for (const [eventType, item] of Object.entries<Json>(doc.webhooks ?? {})) {
     const media = resolve(item).post.requestBody.content['application/json'];
-    const first = Object.values<any>(media.examples ?? {})[0];
+    const first = Object.values<Json>(media.examples ?? {})[0];
     examples.set(eventType as WebhookEventType, resolve(first).value);
   }
   return examples;

@@ -20,8 +20,8 @@ import {
 /** The envelope every webhook has, whatever its type (each event's schema requires these). */
 const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'] as const;
 
-// What a WebhookSignatureError says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
-const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
+// What a WebhookSignatureError (and `webhooks verify`) says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
+export const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   missing: 'X-SIGNATURE is missing or empty',
   malformed: 'X-SIGNATURE is not 64 lowercase hexadecimal characters',
   mismatch:

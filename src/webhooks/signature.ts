@@ -117,9 +117,10 @@ function formProblem(signature: unknown, keys: string[] | null): SignatureProble
   return keys ? null : 'no-key';
 }
 
-/** Whether any key signs the body as expected, every key tried, on node:crypto; false on any error of the arguments. */
-function signedWithAnySync(crypto: NodeCrypto, given: Verifiable | null): boolean {
+/** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on node:crypto; false on any error of the arguments. */
+function signedWithAnySync(crypto: NodeCrypto, rawBody: unknown, signature: unknown, keys: string[] | null): boolean {
   try {
+    const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
     let match = false;
     // Every key is tried, so the time taken does not tell which one matched.
@@ -207,12 +208,7 @@ export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, aut
     'verifyWebhookSignature',
     'use await verifyWebhookSignatureAsync(…), which takes the same arguments and verifies with Web Crypto',
   );
-  try {
-    return signedWithAnySync(crypto, verifiable(rawBody, signature, authKeyList(authKey)));
-  } catch {
-    // A detached ArrayBuffer, a hostile view: not a proof of origin.
-    return false;
-  }
+  return signedWithAnySync(crypto, rawBody, signature, authKeyList(authKey));
 }
 
 /**
@@ -228,13 +224,7 @@ export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: 
     'signatureProblem',
     'in a fetch handler use await verifyWebhookRequest(request, authKey), whose WebhookSignatureError names the problem, on Web Crypto',
   );
-  let given: Verifiable | null = null;
-  try {
-    given = verifiable(rawBody, signature, keys);
-  } catch {
-    // A detached ArrayBuffer, a hostile view: not a proof of origin.
-  }
-  return signedWithAnySync(crypto, given) ? null : 'mismatch';
+  return signedWithAnySync(crypto, rawBody, signature, keys) ? null : 'mismatch';
 }
 
 /** `signatureProblem` on Web Crypto: what `verifyWebhookRequest` tells. */

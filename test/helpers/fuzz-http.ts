@@ -1,23 +1,20 @@
 // Sending fuzzed requests and judging the answers, for test/fuzz-sandbox.test.ts
-// and test/integration/fuzz-prism.test.ts: the raw request over node:http, the documented
-// operation a request target reaches (matched as the sandbox's router does),
-// the schema the document declares for an answer and the answer checked
-// against it, and the counts and mismatches a run prints.
+// and test/integration/fuzz-prism.test.ts: the run (raw requests over
+// node:http, none may be dropped), the documented operation a request target
+// reaches (matched as the sandbox's router does), and the answer checked
+// against the schema the document declares for its status.
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { deref, loadBundle, pointer, validatorFor, type Json } from './openapi.js';
-import type { FuzzRequest } from './request-arbitraries.js';
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { loadApi, type OperationModel } from '../../src/conformance/operations.js';
+import { pointer, validatorFor } from './openapi.js';
+import { describeRequest, headersFor, type FuzzRequest } from './request-arbitraries.js';
 
-/** fast-check's seed for both fuzz files: a failure replays. */
-export const SEED = 20260307;
-
-/** The bundled documents the requests are generated from and the answers judged by. */
-export const docs = { v2: loadBundle('v2'), partner: loadBundle('partner') } as const;
+/** The APIs the requests are generated from and the answers judged by: the bundled documents' operations. */
+export const apis = { v2: loadApi('v2'), partner: loadApi('partner') } as const;
+export type Api = keyof typeof apis;
+// The judge's own Ajv, not the sandbox's.
 const validators = { v2: validatorFor('v2'), partner: validatorFor('partner') } as const;
-export type Api = keyof typeof docs;
-
-// ---------------------------------------------------------------------------
-// Sending
-// ---------------------------------------------------------------------------
 
 export interface Answer {
   status: number;
@@ -26,7 +23,7 @@ export interface Answer {
 }
 
 /** Sends the raw request with node:http (fetch would normalize the path and merge duplicate headers). */
-export function send(base: string, req: FuzzRequest, headers: Record<string, string | string[]>): Promise<Answer> {
+function send(base: string, req: FuzzRequest, headers: Record<string, string | string[]>): Promise<Answer> {
   const url = new URL(base);
   // Node sends a DELETE, GET or OPTIONS body without framing unless told its length.
   if (req.body !== undefined) headers = { ...headers, 'content-length': String(Buffer.byteLength(req.body)) };
@@ -61,20 +58,59 @@ export function send(base: string, req: FuzzRequest, headers: Record<string, str
     r.on('error', (err) => {
       if (!answered) reject(err);
     });
-    if (req.body !== undefined) r.end(req.body);
-    else r.end();
+    r.end(req.body);
   });
 }
 
-// ---------------------------------------------------------------------------
-// What the documents declare for an answer
-// ---------------------------------------------------------------------------
-
-export interface RouteMatch {
-  pathKey: string;
-  method: string;
-  operation: Json;
+export interface FuzzRun {
+  /** Who answers, for the messages: `the sandbox`, `Prism`. */
+  name: string;
+  base: string;
+  arb: fc.Arbitrary<FuzzRequest>;
+  numRuns: number;
+  credential: () => string;
+  /** Throws when an answer breaks the property; `shown` is the request and the answer, for its message. */
+  judge: (req: FuzzRequest, answer: Answer, shown: string) => void;
+  /** Whether the server still answers, told when it dropped a request. */
+  alive?: () => Promise<boolean>;
 }
+
+/** Sends `numRuns` generated requests (fast-check's seed, so a failure replays); none may be dropped. Returns the count of each status. */
+export async function fuzzRequests(run: FuzzRun): Promise<Record<string, number>> {
+  const byStatus: Record<string, number> = {};
+  let sent = 0;
+  try {
+    await fc.assert(
+      fc.asyncProperty(run.arb, async (req) => {
+        const headers = headersFor(req, run.credential());
+        let answer: Answer;
+        try {
+          answer = await send(run.base, req, headers);
+        } catch (err) {
+          const alive = run.alive ? `; still answering: ${await run.alive()}` : '';
+          throw new Error(
+            `${run.name} dropped the request (${(err as Error).message})${alive}\n    ${describeRequest(req, headers)}`,
+          );
+        }
+        sent++;
+        byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1;
+        run.judge(
+          req,
+          answer,
+          `${describeRequest(req, headers)}\n    answered ${answer.status} ${answer.text.slice(0, 300)}`,
+        );
+      }),
+      { numRuns: run.numRuns, seed: 20260307, endOnFailure: true },
+    );
+  } finally {
+    console.log(`[fuzz] ${run.name}: ${sent} requests; by status ${JSON.stringify(byStatus)}`);
+  }
+  expect(sent).toBe(run.numRuns);
+  return byStatus;
+}
+
+/** The API a request target belongs to: `/v2` and below is the v2 API, the rest the partner API. */
+export const apiOfTarget = (target: string): Api => (decodedSegments(target)[1] === 'v2' ? 'v2' : 'partner');
 
 /** The path's segments, each percent-decoded where it decodes (the router compares decoded segments: `/%61uth-keys` is `/auth-keys`). */
 function decodedSegments(target: string): string[] {
@@ -90,142 +126,37 @@ function decodedSegments(target: string): string[] {
     });
 }
 
-/** The API a request target belongs to: `/v2` and below is the v2 API, the rest the partner API. */
-export function apiOfTarget(target: string): Api {
-  return decodedSegments(target)[1] === 'v2' ? 'v2' : 'partner';
-}
-
 /** The documented operation a request reaches, matched as the router does (static segments before parameters). */
-export function routeOf(doc: Json, method: string, target: string): RouteMatch | undefined {
+export function operationOf(api: Api, method: string, target: string): OperationModel | undefined {
   const raw = target.split('?')[0].split('/');
   const decoded = decodedSegments(target);
-  let best: { match: RouteMatch; statics: number } | undefined;
-  for (const [pathKey, rawItem] of Object.entries<Json>(doc.paths)) {
-    const operation = deref(doc, rawItem)[method.toLowerCase()];
-    if (!operation) continue;
-    const template = pathKey.split('/');
-    if (template.length !== raw.length) continue;
-    let statics = 0;
-    const ok = template.every((t, i) => {
-      if (/^\{.+\}$/.test(t)) return raw[i] !== '';
-      statics++;
-      return t === decoded[i];
-    });
-    if (ok && (!best || statics > best.statics))
-      best = { match: { pathKey, method: method.toLowerCase(), operation }, statics };
+  let best: { op: OperationModel; statics: number } | undefined;
+  for (const op of apis[api].operations) {
+    const template = op.path.split('/');
+    if (op.method !== method || template.length !== raw.length) continue;
+    const params = template.filter((t) => /^\{.+\}$/.test(t)).length;
+    const matches = template.every((t, i) => (/^\{.+\}$/.test(t) ? raw[i] !== '' : t === decoded[i]));
+    if (matches && (!best || template.length - params > best.statics)) best = { op, statics: template.length - params };
   }
-  return best?.match;
+  return best?.op;
 }
 
-/** The JSON pointer of the schema an answer must match, `null` for a declared empty answer, or a problem. */
-function declaredSchema(
-  api: Api,
-  route: RouteMatch | undefined,
-  status: number,
-): { pointer: string | null } | { problem: string } {
-  if (route) {
-    const raw = route.operation.responses?.[String(status)];
-    if (raw) {
-      if (!deref(docs[api], raw).content?.['application/json']) return { pointer: null };
-      const base = raw.$ref ?? pointer('paths', route.pathKey, route.method, 'responses', String(status));
-      return { pointer: `${base}/content/application~1json/schema` };
-    }
-  }
+/** How an answer departs from the document (empty when it conforms): its status, and its body against the schema declared for it. */
+export function answerProblems(api: Api, op: OperationModel | undefined, answer: Answer): string[] {
+  const declared = op?.statuses.includes(answer.status);
+  if (!declared && answer.status < 400)
+    return [`status ${answer.status} is not declared for ${op ? `${op.method} ${op.path}` : 'any operation'}`];
   // An error status the operation does not declare (or no operation): the API's `Error`.
-  if (status >= 400) return { pointer: pointer('components', 'schemas', 'Error') };
-  return {
-    problem: `status ${status} is not declared for ${route ? `${route.method.toUpperCase()} ${route.pathKey}` : 'any operation'}`,
-  };
-}
-
-/** Problems of an answer against the document (empty when it conforms), and the schema it was checked against. */
-export function checkAnswer(
-  api: Api,
-  route: RouteMatch | undefined,
-  answer: Answer,
-): { problems: string[]; schema: string } {
-  const expected = declaredSchema(api, route, answer.status);
-  if ('problem' in expected) return { problems: [expected.problem], schema: '(none)' };
-  if (expected.pointer === null) {
-    return {
-      problems: answer.text === '' ? [] : [`status ${answer.status} is declared without a body`],
-      schema: '(no body)',
-    };
-  }
-  const schema = expected.pointer.replace(/\/content\/application~1json\/schema$/, '');
+  const schema = declared ? op!.responseSchemaPointer(answer.status) : pointer('components', 'schemas', 'Error');
+  if (schema === undefined) return answer.text === '' ? [] : [`status ${answer.status} is declared without a body`];
   let body: unknown;
   try {
     body = JSON.parse(answer.text);
   } catch {
-    return { problems: [`body is not JSON (content-type ${answer.headers['content-type']})`], schema };
+    return [`body is not JSON (content-type ${answer.headers['content-type']})`];
   }
-  const validate = validators[api].at(expected.pointer);
-  if (validate(body)) return { problems: [], schema };
-  return { problems: (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`), schema };
-}
-
-export function describeRequest(req: FuzzRequest, headers: Record<string, string | string[]>): string {
-  const text = req.body === undefined ? '' : String(req.body);
-  const body =
-    req.body === undefined
-      ? '(none)'
-      : text.length > 300
-        ? `${req.body.length} bytes: ${JSON.stringify(text.slice(0, 120))}...`
-        : JSON.stringify(text);
-  const shownHeaders = JSON.stringify(headers, (_k, v) =>
-    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 120)}...` : v,
-  );
-  const target = req.target.length > 300 ? `${req.target.slice(0, 200)}... (${req.target.length} chars)` : req.target;
-  return `${req.method} ${target}\n    headers ${shownHeaders}\n    body ${body}\n    generated from ${req.api} ${req.operationId} [${req.tags.join(', ')}]`;
-}
-
-// ---------------------------------------------------------------------------
-// Counting
-// ---------------------------------------------------------------------------
-
-export class Counts {
-  sent = 0;
-  byClass: Record<string, number> = {};
-  byStatus: Record<string, number> = {};
-  fiveXx = 0;
-  dropped = 0;
-  tags: Record<string, number> = {};
-  add(req: FuzzRequest, status: number | 'dropped') {
-    this.sent++;
-    for (const t of req.tags) this.tags[t] = (this.tags[t] ?? 0) + 1;
-    if (status === 'dropped') {
-      this.dropped++;
-      return;
-    }
-    const cls = `${Math.floor(status / 100)}xx`;
-    this.byClass[cls] = (this.byClass[cls] ?? 0) + 1;
-    this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
-    if (status >= 500) this.fiveXx++;
-  }
-  print(name: string) {
-    const kinds = Object.entries(this.tags)
-      .sort((a, b) => b[1] - a[1])
-      .map(([t, n]) => `${t}=${n}`)
-      .join(' ');
-    console.log(
-      `[fuzz] ${name}: ${this.sent} requests; by class ${JSON.stringify(this.byClass)}; by status ${JSON.stringify(this.byStatus)}; 5xx ${this.fiveXx}; dropped ${this.dropped}\n[fuzz] ${name} request kinds: ${kinds}`,
-    );
-  }
-}
-
-/**
- * Answers that do not match the document, grouped by what is wrong (status,
- * schema, first problem) with the first request of each group: a run shows
- * every kind of mismatch at once, not only the first one.
- */
-export class Mismatches {
-  private readonly groups = new Map<string, { count: number; example: string }>();
-  add(key: string, example: string) {
-    const group = this.groups.get(key);
-    if (group) group.count++;
-    else this.groups.set(key, { count: 1, example });
-  }
-  list(): string[] {
-    return [...this.groups].map(([key, g]) => `${key} (${g.count}x), first:\n    ${g.example}`);
-  }
+  const validate = validators[api].at(schema);
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map((e) => `${schema}: ${e.instancePath || '(body)'} ${e.message}`);
 }

@@ -109,8 +109,8 @@ export const commaSeparatedParams = (params: Record<string, unknown>) =>
     })
     .join('&');
 
-/** Type-checks everything generated with tsc --strict; returns tsc's report. */
-export async function typeCheck(generated: Generated): Promise<{ ok: boolean; report: string }> {
+/** Type-checks everything generated with tsc --strict; returns tsc's report, '' when it passes. */
+export async function typeCheck(generated: Generated): Promise<string> {
   const tsconfig = {
     compilerOptions: {
       strict: true,
@@ -128,9 +128,9 @@ export async function typeCheck(generated: Generated): Promise<{ ok: boolean; re
   await writeFile(generated.file('tsconfig.json'), JSON.stringify(tsconfig));
   try {
     await promisify(execFile)(process.execPath, [TSC_NATIVE, '-p', generated.file('tsconfig.json')]);
-    return { ok: true, report: '' };
+    return '';
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    return { ok: false, report: `${stdout}${stderr}` };
+    return `${stdout}${stderr}` || String(error);
   }
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 // The package's one $ref resolver, under the name the tests read.
 import { escapePointerToken, resolveRef as deref } from '../../src/contract/json-pointer.js';
@@ -87,4 +87,34 @@ export function operationsOf(doc: Json): OperationEntry[] {
     }
   }
   return entries;
+}
+
+/** A validator, or a function that places a value in a document and validates that. */
+type Judge = ValidateFunction | ((value: unknown) => boolean);
+const errorsOf = (validate: Judge) => JSON.stringify((validate as ValidateFunction).errors ?? []);
+export const wantValid = (validate: Judge, value: unknown, label = '') =>
+  expect(validate(value), `${label} ${errorsOf(validate)}`).toBe(true);
+export const wantInvalid = (validate: Judge, value: unknown, label = '') => expect(validate(value), label).toBe(false);
+
+/** In a fact's values: the field left out. */
+export const ABSENT = Symbol('absent');
+/**
+ * A documented rule of one field: where it is stated (`L145`, a line of the
+ * service's documentation, or a decision row of openapi/DECISIONS.md), the
+ * field, values it takes and values it refuses (ABSENT: left out).
+ */
+export type FieldFact = [source: string, field: string, valid: unknown[], invalid: unknown[]];
+
+/** One named test per fact: each value set into a fresh copy of `base` and judged by `validate`. */
+export function checkFieldFacts(validate: Judge, base: () => Json, facts: FieldFact[]) {
+  const withValue = (field: string, value: unknown) => {
+    const { [field]: _left, ...rest } = base();
+    return value === ABSENT ? rest : { ...rest, [field]: value };
+  };
+  const label = (field: string, value: unknown) =>
+    value === ABSENT ? `without ${field}` : `${field}=${JSON.stringify(value)?.slice(0, 60)}`;
+  it.each(facts)('%s %s', (_source, field, valid, invalid) => {
+    for (const value of valid) wantValid(validate, withValue(field, value), label(field, value));
+    for (const value of invalid) wantInvalid(validate, withValue(field, value), label(field, value));
+  });
 }

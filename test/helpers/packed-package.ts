@@ -18,26 +18,16 @@ export interface Packed {
   files: { path: string; size: number }[];
 }
 
-/**
- * Packs the package into `dir`; returns the tarball's path and npm's report.
- * Without the `prepack` build: the suite runs on a finished build, and a
- * build started here would rewrite generated/ under the other test files.
- */
-async function pack(dir: string): Promise<{ tarball: string; packed: Packed }> {
-  const { stdout } = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
-    cwd: ROOT,
-  });
-  const packed = JSON.parse(stdout)[0] as Packed;
-  return { tarball: path.join(dir, packed.filename), packed };
+/** A fresh ESM project at `project`, with only a package.json. */
+function freshProject(project: string): void {
+  mkdirSync(project, { recursive: true });
+  const manifest = { name: path.basename(project), private: true, type: 'module' };
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify(manifest));
 }
 
 /** A fresh ESM project at `project` with the tarball (and `extra` packages) installed. */
 export async function installInto(project: string, tarball: string, extra: string[] = []): Promise<void> {
-  mkdirSync(project, { recursive: true });
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: path.basename(project), private: true, type: 'module' }),
-  );
+  freshProject(project);
   // openapi-fetch and the extras come from the npm cache when they can.
   await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...extra], { cwd: project });
 }
@@ -51,24 +41,23 @@ export interface SharedInstall {
 
 /**
  * The run's packed tarball and its install, made by whichever test file asks
- * first (test files run in separate workers: a lock folder decides, the
- * others wait for its result). Nothing may be written into it: a test that
- * needs files beside the package uses linkSharedInstall.
+ * first (test files run in separate workers: the one that creates the lock
+ * folder packs, the others wait for its result). Packed without the
+ * `prepack` build: the suite runs on a finished build, and a build started
+ * here would rewrite generated/ under the other test files. Nothing may be
+ * written into it: a test that needs files beside the package uses
+ * linkSharedInstall.
  */
 export async function sharedInstall(): Promise<SharedInstall> {
   const dir = inject('packedPackageDir');
   const ready = path.join(dir, 'ready.json');
   const failed = path.join(dir, 'failed.txt');
-  let first = true;
-  try {
-    mkdirSync(path.join(dir, 'lock'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    first = false;
-  }
-  if (first) {
+  // Answers the folder it made, or undefined when another worker made it first.
+  if (mkdirSync(path.join(dir, 'lock'), { recursive: true }) !== undefined) {
     try {
-      const { tarball, packed } = await pack(dir);
+      const npmPack = ['pack', '--json', '--ignore-scripts', '--pack-destination', dir];
+      const packed = JSON.parse((await exec('npm', npmPack, { cwd: ROOT })).stdout)[0] as Packed;
+      const tarball = path.join(dir, packed.filename);
       const project = path.join(dir, 'package-only');
       await installInto(project, tarball);
       writeFileSync(`${ready}.part`, JSON.stringify({ tarball, packed, project }));
@@ -89,11 +78,7 @@ export async function sharedInstall(): Promise<SharedInstall> {
 /** A fresh ESM project at `project` whose node_modules is the shared install's: the files a test writes stay in its own folder. */
 export async function linkSharedInstall(project: string): Promise<SharedInstall> {
   const shared = await sharedInstall();
-  mkdirSync(project, { recursive: true });
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: path.basename(project), private: true, type: 'module' }),
-  );
+  freshProject(project);
   symlinkSync(path.join(shared.project, 'node_modules'), path.join(project, 'node_modules'), 'dir');
   return shared;
 }

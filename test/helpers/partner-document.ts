@@ -115,145 +115,154 @@ export const EVENTS: Record<string, string> = {
 };
 export const DATA_TYPES = ['user', 'verification', 'shareholder'];
 
-export const PARTNER_FIELDS = ['id', 'webhookUrl', 'name', 'createdAt', 'updatedAt'];
-export const PARTNER_UPDATE_FIELDS = ['webhookUrl'];
-export const AUTH_KEY_FIELDS = ['id', 'key', 'active', 'createdAt', 'updatedAt'];
-export const CREATE_FIELDS = [
-  'phoneNumber',
-  'isPhoneNumberVerified',
-  'phoneNumbers',
-  'firstName',
-  'lastName',
-  'requireFirstAndLastName',
-  'requirements',
-  'externalUserId',
-  'redirectUrl',
-  'errorRedirectUrl',
-  'timeToExpiry',
-  'reason',
-  'author',
-  'metadata',
-];
+const USER_LIST_ITEM = ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'];
+const WEBHOOK_RECORD = ['id', 'type', 'success', 'payload', 'retryAt', 'reason', 'createdAt', 'updatedAt'];
+/**
+ * The fields of each documented object, by its component name in
+ * openapi/partner/components/schemas (a dotted name: the object in one of its
+ * fields; the create answer is the Verification, which declares `updatedAt` absent).
+ */
+export const FIELDS: Record<string, string[]> = {
+  Partner: ['id', 'webhookUrl', 'name', 'createdAt', 'updatedAt'],
+  PartnerUpdate: ['webhookUrl'],
+  AuthKey: ['id', 'key', 'active', 'createdAt', 'updatedAt'],
+  VerificationCreate: [
+    'phoneNumber',
+    'isPhoneNumberVerified',
+    'phoneNumbers',
+    'firstName',
+    'lastName',
+    'requireFirstAndLastName',
+    'requirements',
+    'externalUserId',
+    'redirectUrl',
+    'errorRedirectUrl',
+    'timeToExpiry',
+    'reason',
+    'author',
+    'metadata',
+  ],
+  VerificationRevert: ['verificationId', 'author'],
+  /** The Verification, also the create answer's fields (that answer declares `updatedAt` absent). */
+  Verification: [
+    'id',
+    'url',
+    'phoneNumber',
+    'isPhoneNumberVerified',
+    'phoneNumbers',
+    'firstName',
+    'lastName',
+    'requireFirstAndLastName',
+    'requirements',
+    'collectedRequirements',
+    'userId',
+    'previousUserId',
+    'externalUserId',
+    'redirectUrl',
+    'errorRedirectUrl',
+    'reason',
+    'author',
+    'status',
+    'metadata',
+    'validTo',
+    'createdAt',
+    'updatedAt',
+  ],
+  'CollectedDocument.result': [
+    'type',
+    'firstName',
+    'lastName',
+    'dateOfBirth',
+    'placeOfBirth',
+    'nationality',
+    'serialNo',
+    'expiryAt',
+    'issuedAt',
+    'issuingAuthority',
+    'placeOfIssue',
+  ],
+  User: ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'],
+  UserDetails: [
+    ...USER_LIST_ITEM,
+    'firstName',
+    'lastName',
+    'dateOfBirth',
+    'estimatedAge',
+    'image',
+    'names',
+    'documents',
+  ],
+  UserDocument: [
+    'id',
+    'type',
+    'firstName',
+    'lastName',
+    'dateOfBirth',
+    'placeOfBirth',
+    'nationality',
+    'serialNo',
+    'issuingAuthority',
+    'placeOfIssue',
+    'expiryAt',
+    'issuedAt',
+    'createdAt',
+  ],
+  VerificationEventData: [
+    'verificationId',
+    'status',
+    'redirectUrl',
+    'errorRedirectUrl',
+    'externalUserId',
+    'phoneNumber',
+    'isPhoneNumberVerified',
+    'phoneNumbers',
+    'firstName',
+    'lastName',
+    'requireFirstAndLastName',
+    'requirements',
+    'collectedRequirements',
+    'userId',
+    'previousUserId',
+    'reason',
+    'metadata',
+    'validTo',
+    'createdAt',
+    'updatedAt',
+  ],
+  UserEventData: [
+    'userId',
+    'firstName',
+    'lastName',
+    'dateOfBirth',
+    'createdAt',
+    'estimatedAge',
+    'phoneNumbers',
+    'names',
+    'externalUsers',
+  ],
+  ShareholderEventData: ['userId', 'isShareholder', 'externalUserIds'],
+  Shares: ['isShareholder', 'sharesNumber'],
+  ExternalUsersResult: [
+    'externalUsersWithSuccess',
+    'unknownPhoneNumbers',
+    'invalidPhoneNumbers',
+    'duplicatedExternalUserIds',
+  ],
+  VerificationWebhookRecord: [...WEBHOOK_RECORD, 'verificationId', 'metadata'],
+  UserWebhookRecord: [...WEBHOOK_RECORD, 'userId'],
+};
+FIELDS.CreatedVerification = FIELDS.Verification;
 /** The create fields not marked optional (P5). */
 export const CREATE_REQUIRED = ['externalUserId', 'redirectUrl'];
-export const REVERT_FIELDS = ['verificationId', 'author'];
-/** The Verification, also the create answer's fields (that answer declares `updatedAt` absent). */
-export const VERIFICATION_FIELDS = [
-  'id',
-  'url',
-  'phoneNumber',
-  'isPhoneNumberVerified',
-  'phoneNumbers',
-  'firstName',
-  'lastName',
-  'requireFirstAndLastName',
-  'requirements',
-  'collectedRequirements',
-  'userId',
-  'previousUserId',
-  'externalUserId',
-  'redirectUrl',
-  'errorRedirectUrl',
-  'reason',
-  'author',
-  'status',
-  'metadata',
-  'validTo',
-  'createdAt',
-  'updatedAt',
-];
 /**
  * The documented Verification fields an answer may leave out: those echoing
  * create input the partner may leave out (P8). Every other documented field
  * is always sent. Derived, so that it cannot drift from the two tables.
  */
-export const VERIFICATION_OPTIONAL = VERIFICATION_FIELDS.filter(
-  (f) => CREATE_FIELDS.includes(f) && !CREATE_REQUIRED.includes(f),
+export const VERIFICATION_OPTIONAL = FIELDS.Verification.filter(
+  (f) => FIELDS.VerificationCreate.includes(f) && !CREATE_REQUIRED.includes(f),
 );
-export const DOCUMENT_RESULT_FIELDS = [
-  'type',
-  'firstName',
-  'lastName',
-  'dateOfBirth',
-  'placeOfBirth',
-  'nationality',
-  'serialNo',
-  'expiryAt',
-  'issuedAt',
-  'issuingAuthority',
-  'placeOfIssue',
-];
-export const USER_FIELDS = ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'];
-export const USER_DETAIL_FIELDS = [
-  ...USER_FIELDS,
-  'firstName',
-  'lastName',
-  'dateOfBirth',
-  'estimatedAge',
-  'image',
-  'names',
-  'documents',
-];
-export const USER_DOCUMENT_FIELDS = [
-  'id',
-  'type',
-  'firstName',
-  'lastName',
-  'dateOfBirth',
-  'placeOfBirth',
-  'nationality',
-  'serialNo',
-  'issuingAuthority',
-  'placeOfIssue',
-  'expiryAt',
-  'issuedAt',
-  'createdAt',
-];
-export const VERIFICATION_DATA_FIELDS = [
-  'verificationId',
-  'status',
-  'redirectUrl',
-  'errorRedirectUrl',
-  'externalUserId',
-  'phoneNumber',
-  'isPhoneNumberVerified',
-  'phoneNumbers',
-  'firstName',
-  'lastName',
-  'requireFirstAndLastName',
-  'requirements',
-  'collectedRequirements',
-  'userId',
-  'previousUserId',
-  'reason',
-  'metadata',
-  'validTo',
-  'createdAt',
-  'updatedAt',
-];
-export const USER_DATA_FIELDS = [
-  'userId',
-  'firstName',
-  'lastName',
-  'dateOfBirth',
-  'createdAt',
-  'estimatedAge',
-  'phoneNumbers',
-  'names',
-  'externalUsers',
-];
-export const SHAREHOLDER_DATA_FIELDS = ['userId', 'isShareholder', 'externalUserIds'];
 export const ENVELOPE_FIELDS = ['eventId', 'dataType', 'eventType', 'createdAt', 'data'];
-export const SHARES_FIELDS = ['isShareholder', 'sharesNumber'];
-export const EXTERNAL_USERS_RESULT_FIELDS = [
-  'externalUsersWithSuccess',
-  'unknownPhoneNumbers',
-  'invalidPhoneNumbers',
-  'duplicatedExternalUserIds',
-];
-const RECORD_FIELDS = ['id', 'type', 'success', 'payload', 'retryAt', 'reason', 'createdAt', 'updatedAt'];
-export const VERIFICATION_WEBHOOK_RECORD_FIELDS = [...RECORD_FIELDS, 'verificationId', 'metadata'];
-export const USER_WEBHOOK_RECORD_FIELDS = [...RECORD_FIELDS, 'userId'];
 
 export const UUID = '0b7d3c5e-9a1f-4e2b-8c6d-4f1a2b3c4d5e';
 export const USER_ID = 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53';
@@ -336,6 +345,9 @@ export const without = (value: Json, field: string) => {
   return rest;
 };
 export const sorted = (list: string[]) => [...list].sort();
+/** Copies of an object, each with one of its members in turn left out or null (an optional member, P8). */
+export const gaps = (value: Json, members = Object.keys(value)): Json[] =>
+  members.flatMap((member) => [without(value, member), { ...value, [member]: null }]);
 
 /** Asserts that each documented name is among `have` (others may be: additions); the message names those missing. */
 export function expectDocumented(have: Iterable<string>, documented: string[], what: string) {
@@ -354,10 +366,7 @@ export function expectDocumentedValues(values: string[], documented: string[], w
   ).toEqual(documented);
 }
 
-export const wantValid = (validate: Validate, value: unknown, label = '') =>
-  expect(validate(value), `${label} ${v.errors(validate)}`).toBe(true);
-export const wantInvalid = (validate: Validate, value: unknown, label = '') =>
-  expect(validate(value), label).toBe(false);
+export { ABSENT, checkFieldFacts, type FieldFact, wantInvalid, wantValid } from './openapi.js';
 
 // Validators used throughout.
 export const verification = response('get /verifications/{verificationId}', '200');

@@ -1,76 +1,41 @@
 // Whole HTTP requests per operation of a bundled document, with odd paths,
-// queries, headers and bodies, for the fuzz tests. The values come from
-// src/conformance/schema-values.ts, shared with the conformance runner.
+// queries, headers and bodies, for the fuzz tests. The operations come from
+// src/conformance/operations.ts and the values from
+// src/conformance/schema-values.ts, as the conformance runner's do.
 import fc from 'fast-check';
-import { deref, type Json } from './openapi.js';
+import { loadApi, type ApiName, type OperationModel, type ParamModel } from '../../src/conformance/operations.js';
 import {
   encode,
-  mergeAllOf,
   mutatedValueFor,
   mutationsOf,
-  typesOf,
   valueFor,
   type SchemaArbitraryOptions,
 } from '../../src/conformance/schema-values.js';
+import type { Json } from './openapi.js';
 
-export { mutatedValueFor, valueFor } from '../../src/conformance/schema-values.js';
-
-// ---------------------------------------------------------------------------
-// Whole requests
-// ---------------------------------------------------------------------------
-
-/** How the credential is sent; the sender turns it into headers with the key that is valid at send time. */
-type AuthVariant =
-  | 'valid'
-  | 'missing'
-  | 'empty'
-  | 'wrong'
-  | 'garbage'
-  | 'duplicate-valid'
-  | 'duplicate-mixed'
-  | 'padded'
-  | 'lowercase-scheme'
-  | 'no-scheme'
-  | 'basic-scheme'
-  | 'other-header';
-
-type ContentTypeVariant =
-  | 'json'
-  | 'json-charset'
-  | 'missing'
-  | 'text'
-  | 'form'
-  | 'multipart'
-  | 'uppercase'
-  | 'jsonx'
-  | 'garbage'
-  | 'duplicate';
+type Headers = Record<string, string | string[]>;
 
 export interface FuzzRequest {
-  api: string;
+  api: ApiName;
   /** The operation the request was made from (it may reach another route, or none). */
   operationId: string;
   method: string;
   /** Raw request target: path and query, as sent on the request line. */
   target: string;
-  auth: AuthVariant;
-  /** Garbage for the `garbage` and `duplicate-mixed` variants. */
-  authGarbage: string;
-  contentType: ContentTypeVariant;
-  contentTypeGarbage: string;
+  /** The credential headers, from the credential valid at send time (a fuzzed `POST /auth-keys` rotates the key). */
+  auth: (credential: string) => Headers;
+  contentType: string | string[] | undefined;
   body: string | Buffer | undefined;
-  /** Labels of what was done to the request, for the statistics. */
-  tags: string[];
 }
 
 export interface RequestArbitraryOptions extends SchemaArbitraryOptions {
-  /** Prefix of every path (`''`: the documents' paths are absolute). */
-  prefix?: string;
   /** Relative integer weights of the kinds of body (defaults valid 12, mutated 8, huge 2; garbage 4, re-spaced 2, missing 2). */
   weights?: Partial<Record<'valid' | 'mutated' | 'huge', number>>;
-  /** Allow bodies over 1 MiB. */
-  overOneMiB?: boolean;
 }
+
+/** Mostly the first value, sometimes one of the others. */
+const mostly = <T>(usual: T, others: fc.Arbitrary<T>, weights: [number, number]) =>
+  fc.oneof({ weight: weights[0], arbitrary: fc.constant(usual) }, { weight: weights[1], arbitrary: others });
 
 // Latin-1 printable characters: what a header value or raw request line may carry in Node.
 const latin1Char = fc
@@ -78,309 +43,185 @@ const latin1Char = fc
   .map((c) => String.fromCharCode(c));
 const latin1 = (maxLength: number) => fc.string({ unit: latin1Char, minLength: 1, maxLength });
 
-interface ParamInfo {
-  name: string;
-  in: string;
-  required: boolean;
-  schema: Json;
-  array: boolean;
-  explode: boolean;
+/** How the credential is sent: as the API's scheme asks (a bearer token for v2, `X-Auth-Key` for partner), or not. */
+function authArb(bearer: boolean): fc.Arbitrary<FuzzRequest['auth']> {
+  const name = bearer ? 'authorization' : 'x-auth-key';
+  const good = (c: string) => (bearer ? `Bearer ${c}` : c);
+  const wrong = fc.oneof(
+    {
+      weight: 9,
+      arbitrary: fc.constantFrom<FuzzRequest['auth']>(
+        () => ({}),
+        () => ({ [name]: '' }),
+        (c) => ({ [name]: bearer ? `Bearer ${c}x` : c.slice(0, -1) }),
+        (c) => ({ [name]: [good(c), good(c)] }),
+        (c) => ({ [name]: bearer ? `Bearer  ${c}` : `${c} \t` }),
+        (c) => ({ [name]: bearer ? `bearer ${c}` : c.toUpperCase() }),
+        (c) => ({ [name]: bearer ? c : `Bearer ${c}` }),
+        (c) => ({ authorization: `Basic ${Buffer.from(`user:${c}`).toString('base64')}` }),
+        // The credential of the other API's scheme.
+        (c) => ({ [bearer ? 'x-auth-key' : 'authorization']: bearer ? c : `Bearer ${c}` }),
+      ),
+    },
+    latin1(40).map((garbage) => () => ({ [name]: garbage })),
+    latin1(40).map((garbage) => (c: string) => ({ [name]: [good(c), garbage] })),
+  );
+  return mostly((c: string) => ({ [name]: good(c) }), wrong, [20, 4]);
 }
 
-function paramsOf(doc: Json, pathItem: Json, op: Json): ParamInfo[] {
-  return [...(pathItem.parameters ?? []), ...(op.parameters ?? [])].map((raw: Json) => {
-    const p = deref(doc, raw);
-    const schema = mergeAllOf(doc, p.schema);
-    const array = typesOf(schema).includes('array');
-    return {
-      name: p.name,
-      in: p.in,
-      required: Boolean(p.required),
-      schema,
-      array,
-      explode: p.explode ?? (p.style ?? 'form') === 'form',
-    };
-  });
-}
+/** The Content-Type sent: mostly JSON's, sometimes another, a malformed one or none. */
+const contentTypeArb = mostly<FuzzRequest['contentType']>(
+  'application/json',
+  fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc.constantFrom<FuzzRequest['contentType']>(
+        'application/json; charset=utf-8',
+        undefined,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=xyz',
+        'APPLICATION/JSON',
+        'application/jsonx',
+        ['application/json', 'text/plain'],
+      ),
+    },
+    latin1(30),
+  ),
+  [16, 5],
+);
+
+/** Path segments a router may mistake: traversal, broken escapes, object property names, odd separators, raw bytes. */
+const oddPathSegment = fc.oneof(
+  fc.constantFrom(
+    ...['%2F', 'a%2Fb', '%2e%2e', '..', '.', '%00', '%', '%zz', '%C3%28', '%FF', '%E2%82', 'a;b=c'],
+    ...['null', 'undefined', '__proto__', 'constructor', '%20', '%09x'],
+  ),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map((s) => encode(s)),
+  // Latin-1 bytes sent raw on the request line: not UTF-8.
+  fc.string({
+    unit: fc.integer({ min: 0xa0, max: 0xff }).map((c) => String.fromCharCode(c)),
+    minLength: 1,
+    maxLength: 6,
+  }),
+  fc.constantFrom(300, 4000, 20_000).map((n) => 'a'.repeat(n)),
+  fc.uuid().map((u) => u.toUpperCase()),
+);
 
 /** How one path parameter is written: a known id, a generated value, or something odd. */
-function pathValueArb(
-  doc: Json,
-  p: ParamInfo,
-  opts: RequestArbitraryOptions,
-): fc.Arbitrary<{ text: string; tag?: string }> {
+function pathValueArb(doc: Json, p: ParamModel, opts: RequestArbitraryOptions): fc.Arbitrary<string> {
   const known = opts.knownIds?.[p.name] ?? [];
-  const normal = valueFor(doc, p.schema, opts).map((v) => ({ text: encode(String(v)) }));
-  const odd = fc.oneof(
-    fc
-      .constantFrom(
-        '%2F',
-        'a%2Fb',
-        '%2e%2e',
-        '..',
-        '.',
-        '%00',
-        '%',
-        '%zz',
-        '%C3%28',
-        '%FF',
-        '%E2%82',
-        'a;b=c',
-        'null',
-        'undefined',
-        '__proto__',
-        'constructor',
-        '%20',
-        '%09x',
-      )
-      .map((text) => ({ text, tag: 'odd-path' })),
-    fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map((s) => ({ text: encode(s), tag: 'unicode-path' })),
-    // Latin-1 bytes sent raw on the request line: not UTF-8.
-    fc
-      .string({
-        unit: fc.integer({ min: 0xa0, max: 0xff }).map((c) => String.fromCharCode(c)),
-        minLength: 1,
-        maxLength: 6,
-      })
-      .map((text) => ({ text, tag: 'raw-latin1-path' })),
-    fc.constantFrom(300, 4000, 20_000).map((n) => ({ text: 'a'.repeat(n), tag: `long-id-${n}` })),
-    fc.uuid().map((u) => ({ text: u.toUpperCase(), tag: 'odd-path' })),
-  );
   return fc.oneof(
-    ...(known.length
-      ? [{ weight: 5, arbitrary: fc.constantFrom(...known).map((text) => ({ text: encode(text) })) }]
-      : []),
-    { weight: 3, arbitrary: normal },
-    { weight: 2, arbitrary: odd },
+    ...(known.length ? [{ weight: 5, arbitrary: fc.constantFrom(...known).map((id) => encode(id)) }] : []),
+    { weight: 3, arbitrary: valueFor(doc, p.schema, opts).map((v) => encode(String(v))) },
+    { weight: 2, arbitrary: oddPathSegment },
   );
 }
 
-type QueryPart = { text: string; tag?: string };
+/** Query values a lenient number, boolean or list parser would take. */
+const ODD_QUERY_VALUES = [
+  ...['', '%31', '1e1', '0x10', '%201', 'Infinity', 'NaN', '-0', '1.0', '%zz', '+1'],
+  ...['true', '[]', '{}', '1,2'],
+];
 
 /** One query parameter written as `name=value` pairs (possibly none), valid or broken. */
-function queryParamArb(doc: Json, p: ParamInfo, opts: RequestArbitraryOptions): fc.Arbitrary<QueryPart[]> {
+function queryParamArb(doc: Json, p: ParamModel, opts: RequestArbitraryOptions): fc.Arbitrary<string[]> {
   const name = encode(p.name);
+  const pair = (text: string) => `${name}=${text}`;
+  const text = (v: unknown) => encode(String(v));
   if (p.array) {
-    const items = valueFor(doc, p.schema.items ?? {}, opts);
-    const list = fc.array(items, { minLength: 1, maxLength: 3 });
-    const wellFormed = list.map((vs) =>
-      p.explode
-        ? vs.map((v) => ({ text: `${name}=${encode(String(v))}` }))
-        : [{ text: `${name}=${vs.map((v) => encode(String(v))).join(',')}` }],
-    );
-    const itemMutations = mutationsOf(doc, p.schema.items ?? {}, opts);
+    const list = fc.array(valueFor(doc, p.schema.items ?? {}, opts).map(text), { minLength: 1, maxLength: 3 });
+    const joined = (vs: string[]) => [pair(vs.join(','))];
+    const repeated = (vs: string[]) => vs.map(pair);
+    const mutations = mutationsOf(doc, p.schema.items ?? {}, opts);
     const broken = fc.oneof(
       // The other serialization than the document's.
-      list
-        .filter((vs) => vs.length > 1)
-        .map((vs) =>
-          p.explode
-            ? [{ text: `${name}=${vs.map((v) => encode(String(v))).join(',')}`, tag: 'query-comma-joined-wrongly' }]
-            : vs.map((v) => ({ text: `${name}=${encode(String(v))}`, tag: 'query-repeated-wrongly' })),
-        ),
-      fc
-        .constantFrom(',', ',,', '', '%2C', ' , ')
-        .map((s) => [{ text: `${name}=${s === ' , ' ? encode(s) : s}`, tag: 'query-empty-items' }]),
-      ...(itemMutations.length
+      list.filter((vs) => vs.length > 1).map(p.explode ? joined : repeated),
+      fc.constantFrom(',', ',,', '', '%2C', encode(' , ')).map((s) => [pair(s)]),
+      ...(mutations.length
         ? [
-            fc.oneof(...itemMutations).map((bad) => [
-              { text: `${name}=${encode(JSON.stringify(bad.value) ?? '')}`, tag: `query-${bad.mutation}` },
-              {
-                text: `${name}=${encode(typeof bad.value === 'string' ? bad.value : String(bad.value))}`,
-                tag: `query-${bad.mutation}`,
-              },
-            ]),
+            fc
+              .oneof(...mutations)
+              .map(({ value }) => [
+                pair(encode(JSON.stringify(value) ?? '')),
+                pair(encode(typeof value === 'string' ? value : String(value))),
+              ]),
           ]
         : []),
     );
-    return fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 2, arbitrary: broken });
+    return fc.oneof(
+      { weight: 3, arbitrary: list.map(p.explode ? repeated : joined) },
+      { weight: 2, arbitrary: broken },
+    );
   }
-  const scalar = valueFor(doc, p.schema, opts).map((v) => encode(String(v)));
+  const scalar = valueFor(doc, p.schema, opts).map((v) => pair(text(v)));
   const mutations = mutationsOf(doc, p.schema, opts);
-  const broken = fc.oneof(
-    fc
-      .tuple(scalar, scalar)
-      .map(([a, b]): QueryPart[] => [{ text: `${name}=${a}`, tag: 'query-repeated' }, { text: `${name}=${b}` }]),
-    fc
-      .constantFrom(
-        '',
-        '%31',
-        '1e1',
-        '0x10',
-        '%201',
-        'Infinity',
-        'NaN',
-        '-0',
-        '1.0',
-        '%zz',
-        '+1',
-        'true',
-        '[]',
-        '{}',
-        '1,2',
-      )
-      .map((s): QueryPart[] => [{ text: `${name}=${s}`, tag: 'query-odd-text' }]),
-    fc.constant<QueryPart[]>([{ text: name, tag: 'query-no-equals' }]),
+  const broken = fc.oneof<fc.Arbitrary<string[]>[]>(
+    fc.tuple(scalar, scalar),
+    fc.constantFrom(...ODD_QUERY_VALUES).map((s) => [pair(s)]),
+    fc.constant([name]),
     ...(mutations.length
       ? [
-          fc.oneof(...mutations).map((bad): QueryPart[] => [
-            {
-              text: `${name}=${encode(typeof bad.value === 'string' ? bad.value : (JSON.stringify(bad.value) ?? ''))}`,
-              tag: `query-${bad.mutation}`,
-            },
-          ]),
+          fc
+            .oneof(...mutations)
+            .map(({ value }) => [pair(encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? '')))]),
         ]
       : []),
   );
-  return fc.oneof(
-    { weight: 3, arbitrary: scalar.map((v): QueryPart[] => [{ text: `${name}=${v}` }]) },
-    { weight: 2, arbitrary: broken },
-  );
+  return fc.oneof({ weight: 3, arbitrary: scalar.map((v) => [v]) }, { weight: 2, arbitrary: broken });
 }
 
 const GARBAGE_BODIES = [
-  '',
-  ' ',
-  '{',
-  '{"a":',
-  '}',
-  'null',
-  'true',
-  '0',
-  '"string"',
-  '[]',
-  '[{}]',
-  '{}{}',
-  '{"a":1}garbage',
-  "{'single':'quotes'}",
-  '{"a":1,}',
-  '{"__proto__":{"polluted":true}}',
-  '{"constructor":{"prototype":{"polluted":true}}}',
-  'undefined',
-  'NaN',
-  '\uFEFF{}',
-  '<xml/>',
-  'externalUserId=1&redirectUrl=x',
-  '['.repeat(5000) + ']'.repeat(5000),
-  `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+  ...['', ' ', '{', '{"a":', '}', 'null', 'true', '0', '"string"', '[]', '[{}]', '{}{}', '{"a":1}garbage'],
+  ...["{'single':'quotes'}", '{"a":1,}', 'undefined', 'NaN', '\uFEFF{}', '<xml/>', 'externalUserId=1&redirectUrl=x'],
+  // Prototype pollution, then nesting deep enough to overflow a recursive parser.
+  ...['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'],
+  ...['['.repeat(5000) + ']'.repeat(5000), `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`],
 ];
 
-type BodyChoice = { body: string | Buffer | undefined; tags: string[] };
+const garbageBody = fc.oneof(
+  fc.constantFrom(...GARBAGE_BODIES),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc
+    .uint8Array({ minLength: 1, maxLength: 40 })
+    .map((b) => Buffer.concat([Buffer.from('{"a":"'), Buffer.from(b), Buffer.from('"}')])),
+);
 
-function bodyArb(doc: Json, op: Json, opts: RequestArbitraryOptions): fc.Arbitrary<BodyChoice> {
-  const media = deref(doc, op.requestBody)?.content?.['application/json'];
+const hugeBody = fc.oneof(
+  fc
+    .integer({ min: 0, max: 4096 })
+    .map((n) => JSON.stringify({ reason: 'r'.repeat(100_000 + n), redirectUrl: 'https://partner.example.com/x' })),
+  fc.integer({ min: 0, max: 4096 }).map((n) => `"${'s'.repeat(100_000 + n)}"`),
+  // Over 1 MiB.
+  fc.constant(JSON.stringify({ metadata: { big: 'm'.repeat(1024 * 1024 + 10) } })),
+);
+
+function bodyArb(
+  doc: Json,
+  schema: Json | undefined,
+  opts: RequestArbitraryOptions,
+): fc.Arbitrary<FuzzRequest['body']> {
   const w = { valid: 12, mutated: 8, huge: 2, ...opts.weights };
-  const garbage = fc.oneof(
-    fc.constantFrom(...GARBAGE_BODIES).map((body) => ({ body, tags: ['body-garbage'] })),
-    fc.string({ unit: 'binary', maxLength: 40 }).map((body) => ({ body, tags: ['body-random-text'] })),
-    fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => ({
-      body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from(b), Buffer.from('"}')]),
-      tags: ['body-invalid-utf8'],
-    })),
-  );
-  const huge = fc.oneof(
-    fc.integer({ min: 0, max: 4096 }).map((n) => ({
-      body: JSON.stringify({ reason: 'r'.repeat(100_000 + n), redirectUrl: 'https://partner.example.com/x' }),
-      tags: ['body-100KB'],
-    })),
-    fc.integer({ min: 0, max: 4096 }).map((n) => ({ body: `"${'s'.repeat(100_000 + n)}"`, tags: ['body-100KB'] })),
-    ...(opts.overOneMiB === false
-      ? []
-      : [
-          fc.constant<BodyChoice>({
-            body: JSON.stringify({ metadata: { big: 'm'.repeat(1024 * 1024 + 10) } }),
-            tags: ['body-over-1MiB'],
-          }),
-        ]),
-  );
-  if (!media) {
-    // No body documented: mostly none, sometimes one anyway.
-    return fc.oneof(
-      { weight: 8, arbitrary: fc.constant<BodyChoice>({ body: undefined, tags: [] }) },
-      { weight: 1, arbitrary: fc.constant<BodyChoice>({ body: '{}', tags: ['body-unexpected'] }) },
-      { weight: 1, arbitrary: garbage },
-    );
-  }
-  const valid = valueFor(doc, media.schema, opts).map((v) => ({ body: JSON.stringify(v), tags: ['body-valid'] }));
-  const mutated = mutatedValueFor(doc, media.schema, opts).map((m) => ({
-    body: JSON.stringify(m.value) ?? 'null',
-    tags: [`body-${m.mutation}`],
-  }));
-  const respaced = valueFor(doc, media.schema, opts).map((v) => ({
-    body: `${JSON.stringify(v, null, '\t')}\n`,
-    tags: ['body-respaced'],
-  }));
+  const none = fc.constant(undefined);
+  // No body documented: mostly none, sometimes one anyway.
+  if (!schema) return fc.oneof({ weight: 8, arbitrary: none }, fc.constant('{}'), garbageBody);
   return fc.oneof(
-    { weight: w.valid, arbitrary: valid },
-    { weight: 2, arbitrary: respaced },
-    { weight: w.mutated, arbitrary: mutated },
-    { weight: 4, arbitrary: garbage },
-    { weight: 2, arbitrary: fc.constant<BodyChoice>({ body: undefined, tags: ['body-missing'] }) },
-    { weight: w.huge, arbitrary: huge },
+    { weight: w.valid, arbitrary: valueFor(doc, schema, opts).map((v) => JSON.stringify(v)) },
+    { weight: 2, arbitrary: valueFor(doc, schema, opts).map((v) => `${JSON.stringify(v, null, '\t')}\n`) },
+    { weight: w.mutated, arbitrary: mutatedValueFor(doc, schema, opts).map((m) => JSON.stringify(m.value) ?? 'null') },
+    { weight: 4, arbitrary: garbageBody },
+    { weight: 2, arbitrary: none },
+    { weight: w.huge, arbitrary: hugeBody },
   );
 }
 
-const authArb: fc.Arbitrary<AuthVariant> = fc.oneof(
-  { weight: 20, arbitrary: fc.constant<AuthVariant>('valid') },
-  {
-    weight: 4,
-    arbitrary: fc.constantFrom<AuthVariant>(
-      'missing',
-      'empty',
-      'wrong',
-      'garbage',
-      'duplicate-valid',
-      'duplicate-mixed',
-      'padded',
-      'lowercase-scheme',
-      'no-scheme',
-      'basic-scheme',
-      'other-header',
-    ),
-  },
-);
-
-const contentTypeArb: fc.Arbitrary<ContentTypeVariant> = fc.oneof(
-  { weight: 16, arbitrary: fc.constant<ContentTypeVariant>('json') },
-  {
-    weight: 5,
-    arbitrary: fc.constantFrom<ContentTypeVariant>(
-      'json-charset',
-      'missing',
-      'text',
-      'form',
-      'multipart',
-      'uppercase',
-      'jsonx',
-      'garbage',
-      'duplicate',
-    ),
-  },
-);
-
 /** Requests for one operation of a document, from its parameters, body schema and security. */
-function requestFor(
-  doc: Json,
-  api: string,
-  pathKey: string,
-  method: string,
-  opts: RequestArbitraryOptions = {},
-): fc.Arbitrary<FuzzRequest> {
-  const pathItem = deref(doc, doc.paths[pathKey]);
-  const op = pathItem[method];
-  const params = paramsOf(doc, pathItem, op);
-  const pathParams = params.filter((p) => p.in === 'path');
-  const queryParams = params.filter((p) => p.in === 'query');
-
-  const path = fc.tuple(...pathParams.map((p) => pathValueArb(doc, p, opts))).map((values) => {
-    let text = pathKey;
-    const tags: string[] = [];
-    pathParams.forEach((p, i) => {
-      text = text.replace(`{${p.name}}`, values[i].text);
-      if (values[i].tag) tags.push(values[i].tag!);
-    });
-    return { text, tags };
-  });
+function requestFor(doc: Json, op: OperationModel, opts: RequestArbitraryOptions): fc.Arbitrary<FuzzRequest> {
+  const pathParams = op.params.filter((p) => p.in === 'path');
+  const queryParams = op.params.filter((p) => p.in === 'query');
+  const path = fc
+    .tuple(...pathParams.map((p) => pathValueArb(doc, p, opts)))
+    .map((values) => pathParams.reduce((text, p, i) => text.replace(`{${p.name}}`, values[i]), op.path));
   const oddStaticPath = fc.constantFrom(
     (t: string) => `${t}/`,
     (t: string) => `/${t}`,
@@ -389,175 +230,60 @@ function requestFor(
     (t: string) => `${t}/..`,
     (t: string) => `${t};x=1`,
   );
-  const pathWithOdd = fc.oneof(
-    { weight: 12, arbitrary: path },
-    {
-      weight: 1,
-      arbitrary: fc
-        .tuple(path, oddStaticPath)
-        .map(([p, f]) => ({ text: f(p.text), tags: [...p.tags, 'odd-static-path'] })),
-    },
-  );
-
   const query = fc
     .tuple(
       fc.subarray(queryParams),
       fc.tuple(...queryParams.map((p) => queryParamArb(doc, p, opts))),
-      fc.oneof(
-        { weight: 6, arbitrary: fc.constant<QueryPart[]>([]) },
-        {
-          weight: 1,
-          arbitrary: fc.constantFrom<QueryPart[]>(
-            [{ text: 'unknown=1', tag: 'query-unknown' }],
-            [{ text: '&&=&', tag: 'query-junk' }],
-            [{ text: '%zz=%zz', tag: 'query-junk' }],
-            [{ text: `q=${'x'.repeat(3000)}`, tag: 'query-long' }],
-          ),
-        },
-      ),
+      mostly<string[]>([], fc.constantFrom(['unknown=1'], ['&&=&'], ['%zz=%zz'], [`q=${'x'.repeat(3000)}`]), [6, 1]),
     )
-    .map(([chosen, parts, junk]) => {
-      const selected = queryParams.flatMap((p, i) => (chosen.includes(p) || p.required ? parts[i] : []));
-      const all = [...selected, ...junk];
-      return { text: all.map((q) => q.text).join('&'), tags: all.flatMap((q) => (q.tag ? [q.tag] : [])) };
-    });
-
-  const methodArb = fc.oneof(
-    { weight: 30, arbitrary: fc.constant(method.toUpperCase()) },
-    {
-      weight: 1,
-      arbitrary: fc
-        .constantFrom('PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS')
-        .filter((m) => m !== method.toUpperCase()),
-    },
-  );
-
+    .map(([chosen, parts, junk]) =>
+      [...queryParams.flatMap((p, i) => (chosen.includes(p) || p.required ? parts[i] : [])), ...junk].join('&'),
+    );
+  const otherMethods = ['PATCH', 'DELETE', 'PUT', 'POST', 'GET', 'OPTIONS'].filter((m) => m !== op.method);
   return fc
     .record({
-      method: methodArb,
-      path: pathWithOdd,
+      method: mostly(op.method, fc.constantFrom(...otherMethods), [30, 1]),
+      path: fc.oneof(
+        { weight: 12, arbitrary: path },
+        fc.tuple(path, oddStaticPath).map(([p, odd]) => odd(p)),
+      ),
       query,
-      body: bodyArb(doc, op, opts),
-      auth: authArb,
-      authGarbage: latin1(40),
+      body: bodyArb(doc, op.bodySchema, opts),
+      auth: authArb(op.api === 'v2'),
       contentType: contentTypeArb,
-      contentTypeGarbage: latin1(30),
     })
-    .map((r) => {
-      const prefix = opts.prefix ?? '';
-      const target = `${prefix}${r.path.text}${r.query.text ? `?${r.query.text}` : ''}`;
-      const tags = [...r.path.tags, ...r.query.tags, ...r.body.tags];
-      if (r.method !== method.toUpperCase()) tags.push('wrong-method');
-      if (r.auth !== 'valid') tags.push(`auth-${r.auth}`);
-      if ((r.body.body !== undefined || api === 'partner') && r.contentType !== 'json')
-        tags.push(`content-type-${r.contentType}`);
-      const summary = `${r.method} ${target.length > 200 ? `${target.slice(0, 200)}...(${target.length} chars)` : target} auth=${r.auth} content-type=${r.contentType} body=${
-        r.body.body === undefined
-          ? 'none'
-          : r.body.body.length > 200
-            ? `${r.body.body.length} bytes`
-            : JSON.stringify(String(r.body.body))
-      } [${tags.join(', ')}]`;
-      return {
-        [fc.toStringMethod]: () => summary,
-        api,
+    .map(({ path, query, ...r }) => {
+      const request: FuzzRequest = {
+        ...r,
+        api: op.api,
         operationId: op.operationId,
-        method: r.method,
-        target,
-        auth: r.auth,
-        authGarbage: r.authGarbage,
-        contentType: r.contentType,
-        contentTypeGarbage: r.contentTypeGarbage,
-        body: r.body.body,
-        tags,
+        target: query ? `${path}?${query}` : path,
       };
+      // fast-check prints a failing request this way.
+      return { [fc.toStringMethod]: () => describeRequest(request, headersFor(request, '<credential>')), ...request };
     });
 }
 
 /** Requests for every operation of a document (paths, not webhooks), one operation chosen at random each time. */
-export function requestsForDocument(
-  doc: Json,
-  api: string,
-  opts: RequestArbitraryOptions = {},
-): fc.Arbitrary<FuzzRequest> {
-  const all: fc.Arbitrary<FuzzRequest>[] = [];
-  for (const [pathKey, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
-    const item = deref(doc, rawItem);
-    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
-      if (item[method]) all.push(requestFor(doc, api, pathKey, method, opts));
-    }
-  }
-  return fc.oneof(...all);
+export function requestsForApi(api: ApiName, opts: RequestArbitraryOptions = {}): fc.Arbitrary<FuzzRequest> {
+  const { doc, operations } = loadApi(api);
+  return fc.oneof(...operations.map((op) => requestFor(doc, op, opts)));
 }
 
-/**
- * The headers of a request, with the credential valid at send time. `scheme`
- * says how the API takes its credential: a bearer token in `Authorization`
- * (v2) or a key in `X-Auth-Key` (partner).
- */
-export function headersFor(
-  req: FuzzRequest,
-  scheme: 'bearer' | 'authKey',
-  credential: string,
-): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  const name = scheme === 'bearer' ? 'authorization' : 'x-auth-key';
-  const good = scheme === 'bearer' ? `Bearer ${credential}` : credential;
-  switch (req.auth) {
-    case 'valid':
-      headers[name] = good;
-      break;
-    case 'missing':
-      break;
-    case 'empty':
-      headers[name] = '';
-      break;
-    case 'wrong':
-      headers[name] = scheme === 'bearer' ? `Bearer ${credential}x` : `${credential.slice(0, -1)}`;
-      break;
-    case 'garbage':
-      headers[name] = req.authGarbage;
-      break;
-    case 'duplicate-valid':
-      headers[name] = [good, good];
-      break;
-    case 'duplicate-mixed':
-      headers[name] = [good, req.authGarbage];
-      break;
-    case 'padded':
-      headers[name] = scheme === 'bearer' ? `Bearer  ${credential}` : `${credential} \t`;
-      break;
-    case 'lowercase-scheme':
-      headers[name] = scheme === 'bearer' ? `bearer ${credential}` : credential.toUpperCase();
-      break;
-    case 'no-scheme':
-      headers[name] = scheme === 'bearer' ? credential : `Bearer ${credential}`;
-      break;
-    case 'basic-scheme':
-      headers.authorization = `Basic ${Buffer.from(`user:${credential}`).toString('base64')}`;
-      break;
-    case 'other-header':
-      // The credential of the other API's scheme.
-      if (scheme === 'bearer') headers['x-auth-key'] = credential;
-      else headers.authorization = `Bearer ${credential}`;
-      break;
-  }
+/** The headers of a request, with the credential valid at send time. */
+export function headersFor(req: FuzzRequest, credential: string): Headers {
+  const headers = req.auth(credential);
   // The partner document asks for the type on every call, those without a body too.
-  if (req.body !== undefined || scheme === 'authKey') {
-    const ct: Record<ContentTypeVariant, string | string[] | undefined> = {
-      json: 'application/json',
-      'json-charset': 'application/json; charset=utf-8',
-      missing: undefined,
-      text: 'text/plain',
-      form: 'application/x-www-form-urlencoded',
-      multipart: 'multipart/form-data; boundary=xyz',
-      uppercase: 'APPLICATION/JSON',
-      jsonx: 'application/jsonx',
-      garbage: req.contentTypeGarbage,
-      duplicate: ['application/json', 'text/plain'],
-    };
-    const value = ct[req.contentType];
-    if (value !== undefined) headers['content-type'] = value;
-  }
+  if (req.contentType !== undefined && (req.body !== undefined || req.api === 'partner'))
+    headers['content-type'] = req.contentType;
   return headers;
+}
+
+const clip = (text: string, length: number) =>
+  text.length > length ? `${text.slice(0, length)}... (${text.length} chars)` : text;
+
+/** The request as sent, long parts clipped, for a failure's message. */
+export function describeRequest(req: FuzzRequest, headers: Headers): string {
+  const body = req.body === undefined ? '(none)' : JSON.stringify(clip(String(req.body), 300));
+  return `${req.method} ${clip(req.target, 300)}\n    headers ${clip(JSON.stringify(headers), 600)}\n    body ${body}\n    generated from ${req.api} ${req.operationId}`;
 }

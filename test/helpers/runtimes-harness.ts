@@ -1,25 +1,28 @@
 // Running a test's bundled module where partners' code runs without Node:
 // Cloudflare's workerd (no nodejs_compat), one process serving it as a
-// Worker, and headless Chromium, one launch loading it in a page. For
-// test/integration/runtime-webhooks.test.ts, test/integration/runtime-sandbox-fetch.test.ts and
-// test/integration/runtime-worker-receiver.test.ts.
+// Worker (or a wrangler project, with its Durable Objects), and headless
+// Chromium (Debian's, through playwright-core), one launch loading it in a
+// page. For the integration tier's runtime-*, webhook receivers and end
+// user's page.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { build } from 'esbuild';
+import { type Browser, chromium } from 'playwright-core';
+import ts from 'typescript';
 import { ROOT } from '../../scripts/lib/paths.mjs';
+import { freePort } from '../../scripts/lib/prism.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
 import { CHROMIUM_ARGS } from './redoc-page.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+/** Headless Chromium, /usr/bin/chromium unless CHROMIUM_PATH names another. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 20_000,
   });
 
 /** What a Worker has beside its module, in workerd's config language. */
@@ -82,6 +85,74 @@ const worker :Workerd.Worker = (
   throw new Error(`workerd did not answer: ${log}`);
 }
 
+interface Wrangler {
+  main: string;
+  compatibility_date: string;
+  vars: Record<string, string>;
+  durable_objects: { bindings: { name: string; class_name: string }[] };
+  migrations: { new_sqlite_classes?: string[] }[];
+}
+
+/**
+ * The Worker project of wrangler.jsonc in `source` (relative to `project`,
+ * whose node_modules it imports from): its main module copied into
+ * `project` and bundled as wrangler bundles it (esbuild, `cloudflare:workers`
+ * left to the runtime). Answers a function that serves it in workerd with
+ * the Durable Objects, SQLite storage (on the project's disk, kept across
+ * serves) and variables its wrangler.jsonc declares, and `vars` besides.
+ */
+export async function wranglerProject(project: string, source: string) {
+  const shipped = path.join(project, source);
+  const config = path.join(shipped, 'wrangler.jsonc');
+  // wrangler.jsonc as wrangler reads it: JSON with comments.
+  const parsed = ts.parseConfigFileTextToJson(config, readFileSync(config, 'utf8'));
+  if (parsed.error) throw new Error(`wrangler.jsonc does not parse: ${JSON.stringify(parsed.error.messageText)}`);
+  const wrangler: Wrangler = parsed.config;
+  copyFileSync(path.join(shipped, wrangler.main), path.join(project, wrangler.main));
+  await build({
+    entryPoints: [path.join(project, wrangler.main)],
+    absWorkingDir: project,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    external: ['cloudflare:workers'],
+    outfile: path.join(project, 'worker.js'),
+    logLevel: 'silent',
+  });
+  mkdirSync(path.join(project, 'store'));
+  const sqlite = new Set(wrangler.migrations.flatMap((m) => m.new_sqlite_classes ?? []));
+  const objects = wrangler.durable_objects.bindings;
+  return (vars: Record<string, string>, port?: number) =>
+    serveWorkerd(
+      project,
+      'worker.js',
+      {
+        compatibilityDate: wrangler.compatibility_date,
+        services: `(name = "store", disk = (path = ${JSON.stringify(path.join(project, 'store'))}, writable = true)),
+    (name = "loopback", network = (allow = ["local"])),`,
+        worker: `
+  bindings = [
+    ${Object.entries({ ...wrangler.vars, ...vars })
+      .map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)}),`)
+      .join('\n    ')}
+    ${objects.map((b) => `(name = "${b.name}", durableObjectNamespace = "${b.class_name}"),`).join('\n    ')}
+  ],
+  durableObjectNamespaces = [
+    ${objects
+      .map(
+        (b) =>
+          `(className = "${b.class_name}", uniqueKey = "test-${b.class_name}", enableSql = ${sqlite.has(b.class_name)}),`,
+      )
+      .join('\n    ')}
+  ],
+  durableObjectStorage = (localDisk = "store"),
+  globalOutbound = "loopback",`,
+      },
+      port,
+    );
+}
+
 /**
  * Serves `bundle` with workerd (serveWorkerd) and returns the JSON it
  * answers `GET /` with; throws when it does not answer 200.
@@ -105,12 +176,7 @@ export async function answerOfWorkerd(dir: string, bundle: string): Promise<unkn
 export async function resultsInChromium(dir: string, html: string): Promise<unknown> {
   writeFileSync(path.join(dir, 'index.html'), html);
   const server = await serveStatic(dir);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 20_000,
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors: string[] = [];

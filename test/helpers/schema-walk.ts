@@ -1,6 +1,7 @@
 // Visits every JSON Schema inside an OpenAPI 3.1 document, boolean schemas
 // included, with its JSON pointer. Examples and extensions are data, not
-// schemas, so they are not entered.
+// schemas, so they are not entered. helpers/examples.ts finds the examples
+// with it.
 import { pointer, type Json } from './openapi.js';
 
 const ONE_SCHEMA = [
@@ -21,12 +22,13 @@ const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
 const DATA = new Set(['example', 'examples', 'default', 'const', 'enum', 'value']);
 
-type Visit = (schema: Json, at: string) => void;
+/** Called with each schema, its pointer, and for a schema under a `schema` key, the object holding it (a media type, a parameter, a header). */
+type Visit = (schema: Json, at: string, holder?: Json) => void;
 
-function walkSchemas(doc: Json, visit: Visit) {
+export function walkSchemas(doc: Json, visit: Visit) {
   const seen = new Set<Json>();
-  const schema = (node: Json, at: string[]) => {
-    visit(node, pointer(...at));
+  const schema = (node: Json, at: string[], holder?: Json) => {
+    visit(node, pointer(...at), holder);
     if (typeof node !== 'object' || node === null || seen.has(node)) return;
     seen.add(node);
     for (const key of ONE_SCHEMA) if (key in node) schema(node[key], [...at, key]);
@@ -45,7 +47,7 @@ function walkSchemas(doc: Json, visit: Visit) {
     for (const [key, value] of Object.entries(node)) {
       if (DATA.has(key) || key.startsWith('x-')) continue;
       const here = [...at, key];
-      if (key === 'schema') schema(value, here);
+      if (key === 'schema') schema(value, here, node);
       else if (key === 'schemas' && at.at(-1) === 'components') {
         for (const [name, s] of Object.entries(value as object)) schema(s, [...here, name]);
       } else document(value, here);

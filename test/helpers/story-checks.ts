@@ -1,169 +1,20 @@
-// Story checks on records that stand on their own (devices, documents, keys,
-// v2 sessions, error examples) and checks that reach beyond one API's named
-// examples: history pages and user lists against the webhooks and users the
-// examples show, the samples renderers assemble from schema-level examples,
-// and one person seen through both APIs. test/examples-story.test.ts runs
-// them beside its checks of users and verifications.
+// Story checks of records that stand on their own (devices, documents, keys,
+// v2 sessions, verification addresses, error examples), of what names one
+// thing across the three bundles and the samples renderers assemble from
+// schema-level examples, and of one person seen through both APIs.
+// test/examples-story.test.ts runs them beside the checks of users and
+// verifications (story-history-checks.ts).
 import { isDeepStrictEqual } from 'node:util';
-import { deref, operationsOf, type Json } from './openapi.js';
-import type { Seen, Story } from './story.js';
-
-type Sample = Seen<Json> & { schema: string };
-
-export const time = (iso: string) => Date.parse(iso);
-export const groupBy = <T>(items: T[], key: (t: T) => string) => {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
-};
-const dateOnly = (d: unknown) => (typeof d === 'string' ? d.slice(0, 10) : d);
-
-/** The webhooks the examples show about one subject, by history ("user" holds user and shareholder events). */
-function eventsAbout(story: Story, type: string, subject: string): Json[] {
-  const byId = new Map<string, Json>();
-  for (const { value: e } of story.events) {
-    const about =
-      type === 'user'
-        ? ['user', 'shareholder'].includes(e.dataType) && e.data.userId === subject
-        : e.dataType === 'verification' && e.data.verificationId === subject;
-    if (about) byId.set(e.eventId, e);
-  }
-  return [...byId.values()];
-}
-
-/**
- * The webhooks of a user that the documented rules imply beyond the ones the
- * examples show: `shareholder.verified` is "sent every time" a verification of
- * a shareholder completes, so each completion (`user.created`, `user.merged`)
- * from the one the first `shareholder.verified` follows onward owes one; and
- * `user.updated` is sent when a phone is added or personal data changes, one
- * per step in the "New user" sequence, so each moment a phone number or name
- * was added outside a completion owes one.
- */
-function impliedUserEvents(story: Story, userId: string, known: Json[]): number {
-  const timesOf = (types: string[]) =>
-    known.filter((e) => types.includes(e.eventType)).map((e: Json) => time(e.createdAt));
-  const shareholder = timesOf(['shareholder.verified']);
-  const completions = timesOf(['user.created', 'user.merged']).sort((a, b) => a - b);
-  const firstVerified = completions.filter((t) => t <= Math.min(...shareholder)).at(-1) ?? Math.min(...shareholder);
-  const owedShareholder = shareholder.length
-    ? completions.filter((t) => t >= firstVerified).length - shareholder.length
-    : 0;
-  const entryMoments = (u: { phones: Map<string, string>; names?: { createdAt: string }[] }) => [
-    ...u.phones.values(),
-    ...(u.names ?? []).map((n) => n.createdAt),
-  ];
-  const byCompletion = new Set(
-    known
-      .filter((e) => ['user.created', 'user.merged'].includes(e.eventType))
-      .flatMap((e: Json) => [...(e.data.phoneNumbers ?? []), ...(e.data.names ?? [])].map((x: Json) => x.createdAt)),
-  );
-  const changes = new Set(story.users.filter((u) => u.id === userId && !u.deleted).flatMap(entryMoments));
-  for (const moment of byCompletion) changes.delete(moment);
-  const owedUpdates = changes.size - timesOf(['user.updated']).length;
-  return Math.max(0, owedShareholder) + Math.max(0, owedUpdates);
-}
-
-/**
- * A history page holds every webhook of its subject sent between its first and
- * its last record, and counts at least every webhook the examples show and the
- * documented rules imply; a page holding all of them (`count` = its length)
- * holds each one.
- */
-export function historyProblems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const { where, value: page } of story.historyPages) {
-    if (!page.webhooks.length) continue;
-    const type = page.webhooks[0].type;
-    const subject = page.webhooks[0].userId ?? page.webhooks[0].verificationId;
-    const shown = new Set(page.webhooks.map((r: Json) => r.payload.eventId));
-    const times = page.webhooks.map((r: Json) => time(r.payload.createdAt));
-    const [first, last] = [Math.min(...times), Math.max(...times)];
-    const known = eventsAbout(story, type, subject);
-    for (const e of known) {
-      if (shown.has(e.eventId)) continue;
-      if (time(e.createdAt) > first && time(e.createdAt) < last)
-        problems.push(`${where}: skips ${e.eventType} ${e.eventId} of ${e.createdAt}, sent between its records`);
-      if (page.count === page.webhooks.length)
-        problems.push(
-          `${where}: count ${page.count} says the page holds every webhook of ${subject}, but ${e.eventType} ${e.eventId} is missing`,
-        );
-    }
-    const implied = type === 'user' ? impliedUserEvents(story, subject, known) : 0;
-    if (page.count < known.length + implied)
-      problems.push(
-        `${where}: count ${page.count}, but the examples show ${known.length} webhooks of ${subject} and the documented rules imply ${implied} more`,
-      );
-  }
-  return problems;
-}
-
-/** A user page described as holding all users holds every user alive at its moment (its latest `updatedAt`). */
-export function userListProblems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const { where, value: page, description } of story.userPages) {
-    if (!/\ball users\b/i.test(description ?? '')) continue;
-    const moment = Math.max(...page.users.map((u: Json) => time(u.updatedAt)));
-    const listed = new Set(page.users.map((u: Json) => u.id));
-    const deletedAt = new Map(story.users.filter((u) => u.deleted).map((u) => [u.id, time(u.at)]));
-    for (const [id, snapshots] of groupBy(story.users, (u) => u.id)) {
-      const alive = time(snapshots[0].createdAt) <= moment && !(deletedAt.has(id) && deletedAt.get(id)! <= moment);
-      if (alive && !listed.has(id))
-        problems.push(`${where} says all users but omits user ${id} (${snapshots[0].where})`);
-    }
-    if (page.count !== page.users.length)
-      problems.push(`${where} says all users but count ${page.count} is not its ${page.users.length} users`);
-  }
-  return problems;
-}
-
-/**
- * A link `POST /users/external-users` created shows in some snapshot of the
- * user holding its phone number: the service finds the user by that number,
- * and `partnerUserId` is not documented to name the user.
- */
-export function externalLinkProblems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const { where, value } of story.externalUserBatches) {
-    for (const link of value.externalUsersWithSuccess) {
-      const snapshots = story.users.filter((u) => u.phones.has(link.phoneNumber));
-      if (!snapshots.some((u) => u.externalUsers.has(link.externalUserId))) {
-        problems.push(
-          `${where}: links ${link.externalUserId} to the user of ${link.phoneNumber}, whose externalUsers never show it (${snapshots.map((u) => u.where)})`,
-        );
-      }
-    }
-  }
-  return problems;
-}
-
-/** An `eventId` names one webhook: the same event type wherever it is shown, schema samples included. */
-export function eventIdProblems(story: Story, samples: Sample[]): string[] {
-  const pairs = [
-    ...story.events.map((e) => ({ where: e.where, eventId: e.value.eventId, eventType: e.value.eventType })),
-    ...samples
-      .filter((s) => typeof s.value.eventId === 'string' && typeof s.value.eventType === 'string')
-      .map((s) => ({ where: s.where, ...s.value })),
-  ];
-  const problems: string[] = [];
-  for (const [eventId, seen] of groupBy(pairs, (p) => p.eventId)) {
-    const types = new Set(seen.map((p) => p.eventType));
-    if (types.size > 1) problems.push(`eventId ${eventId} is ${[...types]} at ${seen.map((p) => p.where)}`);
-  }
-  return problems;
-}
+import { deref, loadBundle, operationsOf, type Json } from './openapi.js';
+import { oneValue, phonesOf, time, type World } from './story.js';
 
 /** A `previousUserId` names a user a reverted verification of the examples was detached from. */
-export function previousUserProblems(story: Story, samples: Sample[]): string[] {
-  const detached = new Set(
-    story.verifications.filter((v) => v.value.status === 'reverted').map((v) => v.value.previousUserId),
-  );
+export function previousUserProblems({ partner, samples }: World): string[] {
+  const reverted = partner.verifications.filter((v) => v.value.status === 'reverted');
+  const detached = new Set(reverted.map((v) => v.value.previousUserId));
   return samples
     .filter((s) => typeof s.value.previousUserId === 'string' && !detached.has(s.value.previousUserId))
-    .map(
-      (s) =>
-        `${s.where}: previousUserId ${s.value.previousUserId} names no user a reverted verification was detached from ([${[...detached]}])`,
-    );
+    .map((s) => `${s.where}: previousUserId ${s.value.previousUserId} names no user a reverted verification left`);
 }
 
 /** What the `id` of a schema's sample identifies. */
@@ -181,34 +32,41 @@ const SAMPLE_KINDS: Record<string, string> = {
   Fingerprint: 'fingerprint',
 };
 
-/** An identifier names one kind of thing (a record is not also a verification, a user record not a verification record). */
-export function idProblems(story: Story, partnerSamples: Sample[], v2Story: Story): string[] {
-  const uses: { id: string; kind: string; where: string }[] = [
-    ...story.verifications.map((v) => ({ id: v.id, kind: 'verification', where: v.where })),
-    ...story.users.map((u) => ({ id: u.id, kind: 'user', where: u.where })),
-    ...story.users.flatMap((u) =>
-      [...u.externalUsers.keys()].map((id) => ({ id, kind: 'external user', where: u.where })),
+/** Every identifier the partner examples and samples show (and the v2 sessions' ids), with what it identifies. */
+function identities({ partner: story, samples, v2 }: World) {
+  const user = (id: string, where: string) => ({ id, kind: 'user', where });
+  return [
+    ...story.verifications.flatMap(({ id, where, value }) => [
+      { id, kind: 'verification', where },
+      ...[value.userId, value.previousUserId].filter(Boolean).map((id) => user(id, where)),
+    ]),
+    ...story.users.flatMap(({ id, where, externalUsers, documents }) => [
+      user(id, where),
+      ...[...externalUsers.keys()].map((id) => ({ id, kind: 'external user', where })),
+      ...documents.filter((d) => d.id).map((d) => ({ id: d.id, kind: 'document', where })),
+    ]),
+    ...story.userMentions.map(({ userId, where }) => user(userId, where)),
+    ...story.webhookRecords.map(({ value, where }) => ({ id: value.id, kind: `${value.type} webhook record`, where })),
+    // An eventId names one webhook, so one event type.
+    ...[...story.events, ...samples]
+      .filter(({ value }) => typeof value.eventId === 'string' && typeof value.eventType === 'string')
+      .map(({ value, where }) => ({ id: value.eventId, kind: `${value.eventType} webhook`, where })),
+    ...story.authKeyLists.flatMap(({ value, where }) =>
+      value.authKeys.map((k: Json) => ({ id: k.id, kind: 'auth key', where })),
     ),
-    ...story.users.flatMap((u) =>
-      u.documents.filter((d) => d.id).map((d) => ({ id: d.id, kind: 'document', where: u.where })),
-    ),
-    ...story.webhookRecords.map((r) => ({ id: r.value.id, kind: `${r.value.type} webhook record`, where: r.where })),
-    ...story.events.map((e) => ({ id: e.value.eventId, kind: 'webhook', where: e.where })),
-    ...story.authKeyLists.flatMap((l) => l.value.map((k) => ({ id: k.id, kind: 'auth key', where: l.where }))),
-    ...story.partners.map((p) => ({ id: p.value.id, kind: 'partner', where: p.where })),
-    ...v2Story.v2Sessions.map((s) => ({ id: s.value.id, kind: 'v2 session', where: s.where })),
-    ...partnerSamples
+    ...story.partners.map(({ value, where }) => ({ id: value.id, kind: 'partner', where })),
+    ...v2.v2Sessions.map(({ value, where }) => ({ id: value.id, kind: 'v2 session', where })),
+    ...samples
       .filter((s) => SAMPLE_KINDS[s.schema] && typeof s.value.id === 'string')
       .map((s) => ({ id: s.value.id, kind: SAMPLE_KINDS[s.schema], where: s.where })),
   ];
-  const problems: string[] = [];
-  for (const [id, seen] of groupBy(uses, (u) => u.id)) {
-    const kinds = groupBy(seen, (u) => u.kind);
-    if (kinds.size > 1)
-      problems.push(`id ${id} names ${[...kinds].map(([kind, at]) => `a ${kind} (${at[0].where})`).join(' and ')}`);
-  }
-  return problems;
 }
+
+/**
+ * An identifier names one kind of thing: a record is not also a verification,
+ * a user record not a verification record, an eventId one event type.
+ */
+export const idProblems = (world: World) => oneValue(identities(world), 'names a', (u) => [`id ${u.id}`, u.kind]);
 
 /**
  * One person through both APIs: a v2 session and a partner verification of the
@@ -216,183 +74,188 @@ export function idProblems(story: Story, partnerSamples: Sample[], v2Story: Stor
  * and a face scan's age estimate (`OVER_30`) is the estimate of the user holding
  * that phone number (`over30`).
  */
-export function crossApiProblems(partner: Story, v2Readings: Seen<Json>[]): string[] {
-  const problems: string[] = [];
-  const phonesOf = (v: Json) => [
-    ...(v.phoneNumbers ?? []).map((p: Json) => p.phoneNumber),
-    ...(v.phoneNumber ? [v.phoneNumber] : []),
-  ];
-  for (const { where, value: s } of v2Readings) {
-    for (const v of partner.verifications) {
-      if (
-        s.createdAt &&
-        v.value.createdAt === s.createdAt &&
-        phonesOf(v.value).includes(s.phoneNo) &&
-        v.value.validTo !== s.expiresAt
-      ) {
-        problems.push(
-          `${where} expires ${s.expiresAt}; the same session, verification ${v.id}, ${v.value.validTo} (${v.where})`,
-        );
-      }
-    }
+export function crossApiProblems({ partner, readings }: World): string[] {
+  return readings.flatMap(({ where, value: s }) => {
     const over = /^OVER_(\d+)$/.exec(s.faceScan.ageEstimation ?? '');
-    if (!over) continue;
-    for (const u of partner.users.filter((u) => u.phones.has(s.phoneNo) && u.estimatedAge)) {
-      if (u.estimatedAge !== `over${over[1]}`)
-        problems.push(
-          `${where} estimates ${s.faceScan.ageEstimation} for ${s.phoneNo}; its user ${u.id} is ${u.estimatedAge} (${u.where})`,
-        );
-    }
-  }
-  return problems;
+    return [
+      ...partner.verifications
+        .filter((v) => s.createdAt && v.value.createdAt === s.createdAt && phonesOf(v.value).includes(s.phoneNo))
+        .filter((v) => v.value.validTo !== s.expiresAt)
+        .map((v) => `${where} expires ${s.expiresAt}; the same session, verification ${v.id}, ${v.value.validTo}`),
+      ...partner.users
+        .filter((u) => over && u.phones.has(s.phoneNo) && u.estimatedAge && u.estimatedAge !== `over${over[1]}`)
+        .map((u) => `${where} estimates ${s.faceScan.ageEstimation}; its user is ${u.estimatedAge} (${u.where})`),
+    ];
+  });
 }
 
 /** Device links are symmetric: every result that shows a device shows the same users (verifications) on it. */
-export function deviceProblems(story: Story): string[] {
+export function deviceProblems({ partner: story }: World): string[] {
   const problems: string[] = [];
   for (const [kind, results, key, listKey, idKey] of [
     ['user', story.userDevices, 'userId', 'linkedUsersByDevice', 'users'],
     ['verification', story.verificationDevices, 'verificationId', 'linkedVerificationsByDevice', 'verifications'],
   ] as const) {
-    const devices = new Map<string, { ids: string[]; where: string }>();
-    const devicesOf = new Map<string, Set<string>>();
-    for (const { where, value } of results) {
-      devicesOf.set(value[key], new Set(value[listKey].map((d: Json) => d.deviceId)));
-      for (const device of value[listKey]) {
-        const ids = [...new Set([value[key], ...device[idKey].map((x: Json) => x[key])])].sort();
-        const known = devices.get(device.deviceId);
-        if (known && !isDeepStrictEqual(known.ids, ids))
-          problems.push(`${kind} device ${device.deviceId}: [${ids}] at ${where}, [${known.ids}] at ${known.where}`);
-        devices.set(device.deviceId, { ids, where });
-      }
-    }
-    for (const [deviceId, { ids, where }] of devices) {
-      for (const id of ids) {
-        if (devicesOf.has(id) && !devicesOf.get(id)!.has(deviceId))
-          problems.push(`${kind} ${id} shares device ${deviceId} (${where}) but its own result does not list it`);
-      }
-    }
+    const devices: { where: string; deviceId: string; ids: string[] }[] = results.flatMap(({ where, value }) =>
+      value[listKey].map((device: Json) => ({
+        where,
+        deviceId: device.deviceId,
+        ids: [...new Set([value[key], ...device[idKey].map((x: Json) => x[key])])].sort(),
+      })),
+    );
+    problems.push(...oneValue(devices, 'links', (d) => [`${kind} device ${d.deviceId}`, d.ids]));
+    const devicesOf = new Map(results.map(({ value }) => [value[key], value[listKey].map((d: Json) => d.deviceId)]));
+    for (const { deviceId, ids, where } of devices)
+      for (const id of ids.filter((id) => devicesOf.has(id) && !devicesOf.get(id)!.includes(deviceId)))
+        problems.push(`${kind} ${id} shares device ${deviceId} (${where}) but its own result does not list it`);
   }
   return problems;
 }
 
 /** Physical documents, by serial number: the same holder and dates wherever they are read. */
-export function documentProblems(documents: Story['documents']): string[] {
-  const problems: string[] = [];
-  for (const [serialNo, seen] of groupBy(documents, (d) => d.value.serialNo)) {
-    for (const d of seen.slice(1)) {
-      for (const field of ['firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'expiryAt', 'issuedAt']) {
-        if (dateOnly(d.value[field]) !== dateOnly(seen[0].value[field])) {
-          problems.push(
-            `document ${serialNo}: ${field} ${d.value[field]} at ${d.where}, ${seen[0].value[field]} at ${seen[0].where}`,
-          );
-        }
-      }
-    }
-  }
-  return problems;
-}
-
-export function accountProblems(story: Story): string[] {
-  const problems: string[] = [];
-  const keys = story.authKeyLists.flatMap(({ where, value }) =>
-    value.map((k) => ({
-      where,
-      k,
-      at:
-        value
-          .map((x) => x.updatedAt)
-          .sort()
-          .at(-1) ?? '',
-    })),
+export const documentProblems = ({ documents }: World) =>
+  ['firstName', 'lastName', 'dateOfBirth', 'placeOfBirth', 'expiryAt', 'issuedAt'].flatMap((field) =>
+    oneValue(documents, field, ({ value: d }) => [
+      `document ${d.serialNo}`,
+      typeof d[field] === 'string' ? d[field].slice(0, 10) : d[field],
+    ]),
   );
-  for (const [id, seen] of groupBy(keys, (x) => x.k.id)) {
-    for (const x of seen) {
-      if (x.k.key !== seen[0].k.key || x.k.createdAt !== seen[0].k.createdAt)
-        problems.push(`auth key ${id}: differs at ${x.where} and ${seen[0].where}`);
-      // Rotation makes a key inactive for good.
-      for (const y of seen)
-        if (!x.k.active && y.k.active && time(y.at) > time(x.at))
-          problems.push(`auth key ${id}: inactive at ${x.at} (${x.where}), active again at ${y.at} (${y.where})`);
-    }
-  }
-  for (const [value, seen] of groupBy(keys, (x) => x.k.key)) {
-    if (new Set(seen.map((x) => x.k.id)).size > 1)
-      problems.push(`auth key value ${value} has ids ${[...new Set(seen.map((x) => x.k.id))]}`);
-  }
+
+/** Auth keys and the partner record keep their identity; a rotated key stays inactive; one key is active at a time. */
+export function accountProblems({ partner: story }: World): string[] {
+  const keys = story.authKeyLists.flatMap(({ where, value }) => {
+    const at = value.authKeys.reduce((latest: string, k: Json) => (k.updatedAt > latest ? k.updatedAt : latest), '');
+    return value.authKeys.map((k: Json) => ({ where, k, at }));
+  });
+  const problems = [
+    ...oneValue(keys, 'key and createdAt', ({ k }) => [`auth key ${k.id}`, [k.key, k.createdAt]]),
+    ...oneValue(keys, 'id', ({ k }) => [`auth key value ${k.key}`, k.id]),
+    ...oneValue(story.partners, 'name and createdAt', ({ value: p }) => [`partner ${p.id}`, [p.name, p.createdAt]]),
+    ...oneValue(story.partners, 'address', ({ value: p }) => [`partner ${p.id} at ${p.updatedAt}`, p.webhookUrl]),
+  ];
+  // Rotation makes a key inactive for good.
+  for (const x of keys.filter((x) => !x.k.active))
+    for (const y of keys.filter((y) => y.k.id === x.k.id && y.k.active && time(y.at) > time(x.at)))
+      problems.push(`auth key ${x.k.id}: inactive at ${x.at} (${x.where}), active again at ${y.at} (${y.where})`);
   for (const { where, value } of story.authKeyLists)
-    if (value.filter((k) => k.active).length > 1) problems.push(`${where}: more than one active key`);
-  for (const [id, seen] of groupBy(story.partners, (p) => p.value.id)) {
-    for (const p of seen) {
-      if (p.value.name !== seen[0].value.name || p.value.createdAt !== seen[0].value.createdAt)
-        problems.push(`partner ${id}: differs at ${p.where} and ${seen[0].where}`);
-      for (const q of seen)
-        if (p.value.updatedAt === q.value.updatedAt && p.value.webhookUrl !== q.value.webhookUrl)
-          problems.push(`partner ${id}: two addresses at ${p.value.updatedAt}`);
-    }
-  }
+    if (value.authKeys.filter((k: Json) => k.active).length > 1) problems.push(`${where}: more than one active key`);
   return problems;
 }
 
-/** v2 sessions: one content per id (the sandbox seeds them by id), one session per externalId, ordered timestamps. */
-export function v2Problems(story: Story): string[] {
-  const problems: string[] = [];
-  for (const [id, seen] of groupBy(story.v2Sessions, (s) => s.value.id)) {
-    for (const s of seen.slice(1))
-      if (!isDeepStrictEqual(s.value, seen[0].value))
-        problems.push(`v2 session ${id} differs at ${s.where} and ${seen[0].where}`);
-  }
-  for (const [externalId, seen] of groupBy(story.v2Sessions, (s) => s.value.externalId)) {
-    if (new Set(seen.map((s) => s.value.id)).size > 1)
-      problems.push(`v2 externalId ${externalId} names sessions ${[...new Set(seen.map((s) => s.value.id))]}`);
-  }
-  for (const { where, value: s } of story.v2Sessions) {
-    const steps = [
-      s.createdAt,
-      s.identityDocument?.createdAt,
-      s.identityDocument?.updatedAt,
-      s.faceScan?.createdAt,
-      s.faceScan?.updatedAt,
-    ].filter(Boolean);
-    for (const at of steps)
-      if (time(at) < time(s.createdAt) || time(at) > time(s.updatedAt))
+/**
+ * v2 sessions: one content per id (the sandbox seeds them by id), one session
+ * per externalId, ordered timestamps; and one `expiresAt` per id in every
+ * bundle's examples and the samples assembled from the schemas.
+ */
+export function v2Problems({ v2, v2Sessions }: World): string[] {
+  const sessions = v2.v2Sessions;
+  const problems = [
+    ...oneValue(v2Sessions, 'expiresAt', ({ value: s }) => [
+      typeof s.id === 'string' && typeof s.expiresAt === 'string' && `v2 session ${s.id}`,
+      s.expiresAt,
+    ]),
+    ...oneValue(sessions, 'content', ({ value: s }) => [`v2 session ${s.id}`, s]),
+    ...oneValue(sessions, 'session', ({ value: s }) => [`v2 externalId ${s.externalId}`, s.id]),
+    ...oneValue(sessions, 'holder born', ({ value: s }) => [
+      s.identityDocument && `v2 phone ${s.phoneNo}`,
+      s.identityDocument?.dateOfBirth,
+    ]),
+  ];
+  for (const { where, value: s } of sessions) {
+    const { identityDocument: document, faceScan } = s;
+    for (const at of [s.createdAt, document?.createdAt, document?.updatedAt, faceScan?.createdAt, faceScan?.updatedAt])
+      if (at && (time(at) < time(s.createdAt) || time(at) > time(s.updatedAt)))
         problems.push(`${where}: ${at} outside the session's ${s.createdAt}..${s.updatedAt}`);
     if (time(s.expiresAt) <= time(s.createdAt)) problems.push(`${where}: expires before it is created`);
-  }
-  for (const [phone, seen] of groupBy(
-    story.v2Sessions.filter((s) => s.value.identityDocument),
-    (s) => s.value.phoneNo,
-  )) {
-    const births = new Set(seen.map((s) => s.value.identityDocument.dateOfBirth));
-    if (births.size > 1) problems.push(`v2 phone ${phone}: holders born ${[...births]}`);
   }
   return problems;
 }
 
 /** An error example about a path value quotes the request it answers, and that request reaches its operation. */
-export function requestProblems(doc: Json): string[] {
+export function requestProblems(): string[] {
   const problems: string[] = [];
   const route = (key: string) => new RegExp(`^${key.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-  for (const op of operationsOf(doc).filter((o) => o.kind === 'path')) {
-    const pathParams = (op.operation.parameters ?? [])
-      .map((p: Json) => deref(doc, p))
-      .filter((p: Json) => p.in === 'path')
-      .map((p: Json) => p.name);
-    for (const [status, response] of Object.entries<Json>(op.operation.responses ?? {})) {
-      if (!status.startsWith('4')) continue;
-      for (const media of Object.values<Json>(deref(doc, response).content ?? {})) {
-        for (const [name, ref] of Object.entries<Json>(media.examples ?? {})) {
-          const example = deref(doc, ref);
-          if (!(example.value?.details ?? []).some((d: Json) => pathParams.includes(d.field))) continue;
-          const where = `${op.method.toUpperCase()} ${op.key} ${status} ${name}`;
-          const [request] = [...(example.description ?? '').matchAll(/`([A-Z]+) (\/[^`\s]*)`/g)].filter(
-            (m) => m[1] === op.method.toUpperCase(),
-          );
-          if (!request) problems.push(`${where}: names no request it answers`);
-          else if (!route(op.key).test(request[2])) problems.push(`${where}: ${request[2]} does not reach ${op.key}`);
-        }
+  for (const doc of [loadBundle('v2'), loadBundle('partner')])
+    for (const op of operationsOf(doc).filter((o) => o.kind === 'path')) {
+      const parameters = (op.operation.parameters ?? []).map((p: Json) => deref(doc, p));
+      const pathParams = parameters.filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+      const method = op.method.toUpperCase();
+      for (const [status, response] of Object.entries<Json>(op.operation.responses ?? {})) {
+        if (!status.startsWith('4')) continue;
+        for (const media of Object.values<Json>(deref(doc, response).content ?? {}))
+          for (const [name, ref] of Object.entries<Json>(media.examples ?? {})) {
+            const example = deref(doc, ref);
+            if (!(example.value?.details ?? []).some((d: Json) => pathParams.includes(d.field))) continue;
+            const where = `${method} ${op.key} ${status} ${name}`;
+            const requests = [...(example.description ?? '').matchAll(/`([A-Z]+) (\/[^`\s]*)`/g)];
+            const request = requests.find((m) => m[1] === method);
+            if (!request) problems.push(`${where}: names no request it answers`);
+            else if (!route(op.key).test(request[2])) problems.push(`${where}: ${request[2]} does not reach ${op.key}`);
+          }
       }
     }
+  return problems;
+}
+
+/** The local sandbox's own address: its `url` tokens are random (S9), not the service's shape. */
+const LOCAL_SANDBOX = 'http://127.0.0.1:4020';
+
+/**
+ * The token the service's addresses carry, as the v2 examples show it: the
+ * base64url of `{"sid":"…"}`, the first eight hex digits of the verification id.
+ */
+const serviceToken = (verificationId: string) =>
+  Buffer.from(JSON.stringify({ sid: verificationId.slice(0, 8) })).toString('base64url');
+
+/** True when the token is base64url (written as such: it reads back the same) that decodes to that shape for this id. */
+function decodesAsServiceToken(token: string, verificationId: string): boolean {
+  const bytes = Buffer.from(token, 'base64url');
+  try {
+    const decoded = JSON.parse(bytes.toString('utf8'));
+    return bytes.toString('base64url') === token && isDeepStrictEqual(decoded, { sid: verificationId.slice(0, 8) });
+  } catch {
+    return false;
+  }
+}
+
+/** One token per verification; the service's tokens decode as the v2 ones do; a `url` names its own verification. */
+export function urlTokenProblems({ urls }: World): string[] {
+  const problems = oneValue(urls, 'url token', (u) => [`verification ${u.verificationId}`, u.token]);
+  for (const { where, origin, verificationId: id, token, ownerId } of urls) {
+    if (ownerId && ownerId !== id) problems.push(`${where}: the url of ${ownerId} points at verification ${id}`);
+    if (origin !== LOCAL_SANDBOX && (token === undefined || !decodesAsServiceToken(token, id)))
+      problems.push(
+        `${where}: token ${token} of ${id} is not base64url of {"sid":"${id.slice(0, 8)}"}; write token=${serviceToken(id)}`,
+      );
   }
   return problems;
+}
+
+/** A user the list and the details both show is shown at one moment: one `updatedAt`, one set of external users. */
+export const listingProblems = ({ listed }: World) =>
+  oneValue(listed, 'updatedAt and external users', ({ value: u }) => [
+    `user ${u.id}`,
+    [u.updatedAt, u.externalUsers.map((e: Json) => `${e.id} (${e.createdAt})`).sort()],
+  ]);
+
+/**
+ * `partnerUserId` identifies the created link ("the documentation says nothing
+ * more about it", its schema says): an example never shows a service user's id there.
+ */
+export function partnerUserIdProblems(world: World): string[] {
+  const { partner: story, samples } = world;
+  const userIds = new Set(
+    identities(world)
+      .filter((u) => u.kind === 'user')
+      .map((u) => u.id),
+  );
+  const links = [
+    ...story.externalUserBatches.flatMap(({ where, value }) =>
+      value.externalUsersWithSuccess.map((link: Json) => ({ where, link })),
+    ),
+    ...samples.filter((s) => typeof s.value.partnerUserId === 'string').map((s) => ({ where: s.where, link: s.value })),
+  ];
+  return links
+    .filter(({ link }) => userIds.has(link.partnerUserId))
+    .map(({ where, link }) => `${where}: partnerUserId ${link.partnerUserId} is a service user's id`);
 }

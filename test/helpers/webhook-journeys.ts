@@ -4,8 +4,8 @@
 // partner and by a new session for the same number), played on the local
 // sandbox through its partner and control APIs, for the tests that feed a
 // webhook receiver what they emit and compare its final view with the
-// service's: test/integration/webhook-receivers.test.ts and
-// test/integration/runtime-worker-receiver.test.ts.
+// service's: test/integration/webhook-receivers.test.ts.
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPartnerClient } from '../../src/partner.js';
@@ -193,11 +193,40 @@ export const DELIVERY_ORDERS: Record<string, <T>(events: readonly T[]) => T[]> =
   'each twice, shuffled (seed 3)': (events) => shuffled([...events, ...events], 3),
 };
 
+/** `body` signed as the service signs it (an HMAC-SHA256 of its bytes, in hex), without the package's helpers. */
+export const sign = (body: string, key: string) => createHmac('sha256', key).update(body).digest('hex');
+
+/** POSTs `body` to the receiver at `url` as the service delivers a webhook; resolves with the status it answered. */
+export async function deliver(url: string, body: string, signature: string): Promise<number> {
+  const headers = { 'Content-Type': 'application/json', 'X-SIGNATURE': signature };
+  const res = await fetch(url, { method: 'POST', headers, body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+interface View {
+  verifications: Record<string, string>;
+  users: Record<string, string>;
+}
+
+/**
+ * What a receiver's `log` says of the records `played` made (the last status
+ * each one's line gave: `verification <id> is <status>`, `user <id> is
+ * kept|deleted`), beside what the service holds for them now.
+ */
+export async function receiverAndService(sandbox: JourneySandbox, played: Played, log: string) {
+  const view: Record<string, string> = {};
+  for (const line of log.split('\n')) {
+    const kept = /^(?:verification|user) (\S+) is (\S+)$/.exec(line);
+    if (kept) view[kept[1]] = kept[2];
+  }
+  const held = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, view[id]]));
+  const receiver: View = { verifications: held(played.verificationIds), users: held(played.userIds) };
+  return { receiver, service: await serviceView(sandbox, played) };
+}
+
 /** What the service holds now: each verification's status, and whether each user still exists. */
-export async function serviceView(
-  sandbox: JourneySandbox,
-  played: Played,
-): Promise<{ verifications: Record<string, string>; users: Record<string, 'kept' | 'deleted'> }> {
+async function serviceView(sandbox: JourneySandbox, played: Played): Promise<View> {
   const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
   const verifications: Record<string, string> = {};
   for (const verificationId of played.verificationIds) {

@@ -1,50 +1,73 @@
 // The package as a consumer gets it: packed, installed from the tarball into
-// a fresh project, type-checked and run there; its exports checked with
-// @arethetypeswrong/cli and publint.
+// a fresh project and used there. A strict NodeNext consumer of every entry
+// point (test/fixtures/consumer/) type-checked and run; the sandbox guide's
+// two vitest examples (on a port, and through MSW) written there as they
+// stand, type-checked and run by the project's own vitest; the sandbox
+// command of the bare install answering both APIs and keeping its --state
+// across kill -9; the tarball's contents, weight and dependencies; its
+// exports checked with @arethetypeswrong/cli and publint.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TSC, TSC_NATIVE } from '../../scripts/lib/paths.mjs';
-import { exec, installInto, sharedInstall, type Packed } from '../helpers/packed-package.js';
 import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { exec, installInto, type Packed, sharedInstall } from '../helpers/packed-package.js';
 
 const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const work = mkdtempSync(path.join(os.tmpdir(), 'vc-consumer-'));
 const project = path.join(work, 'consumer');
-// Only the package, as `npm install @verification-service/contracts` leaves it (the
-// run's shared install; read-only).
+// Only the package, as `npm install @verification-service/contracts` leaves it (the run's shared install; read-only).
 let bare = '';
 let tarball = '';
 let packed: Packed;
+
+/** A test file of the sandbox guide: the TypeScript block that starts with `// <name>`. */
+function guideExample(name: string): string {
+  const guide = readFileSync(path.join(ROOT, 'guides', 'sandbox.md'), 'utf8');
+  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((c) => c.startsWith(`// ${name}\n`));
+  if (!block) throw new Error(`guides/sandbox.md has no \`\`\`ts block starting with "// ${name}"`);
+  return block;
+}
+const GUIDE_EXAMPLES = ['sandbox.test.ts', 'msw.test.ts'];
 
 beforeAll(async () => {
   ({ tarball, packed, project: bare } = await sharedInstall());
   console.log(
     `tarball: ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packed.files.length} files`,
   );
-
-  await installInto(project, tarball, ['@types/node@20.19.43']);
+  await installInto(project, tarball, ['@types/node@20.19.43', 'vitest@4.1.12', 'msw@2.9.0']);
   const fixture = path.join(ROOT, 'test', 'fixtures', 'consumer');
   for (const file of ['consumer.ts', 'tsconfig.json']) copyFileSync(path.join(fixture, file), path.join(project, file));
+  for (const name of GUIDE_EXAMPLES) writeFileSync(path.join(project, name), guideExample(name));
+  const tsconfig = JSON.parse(readFileSync(path.join(fixture, 'tsconfig.json'), 'utf8'));
+  // The package's own declarations are checked with skipLibCheck off by the
+  // consumer's tsconfig; here that would check vitest's and vite's too (9 s of CPU).
+  tsconfig.compilerOptions = { ...tsconfig.compilerOptions, skipLibCheck: true, noEmit: true };
+  writeFileSync(path.join(project, 'tsconfig.guide.json'), JSON.stringify({ ...tsconfig, files: GUIDE_EXAMPLES }));
 }, HANG_CEILING_MS);
 
-/** Every package installed under node_modules, scoped ones included, at any depth. */
-function installedPackages(dir: string): string[] {
-  const modules = path.join(dir, 'node_modules');
-  let names: string[];
-  try {
-    names = readdirSync(modules).filter((n) => !n.startsWith('.'));
-  } catch {
-    return [];
-  }
-  return names
-    .flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(modules, n)).map((m) => `${n}/${m}`) : [n]))
-    .flatMap((n) => [n, ...installedPackages(path.join(modules, n))]);
-}
-
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Starts the bare install's `verification-contracts sandbox` with `args`; resolves with its URL once it listens. */
+function startCommand(args: string[]) {
+  const child = spawn(path.join(bare, 'node_modules', '.bin', 'verification-contracts'), ['sandbox', ...args], {
+    cwd: bare,
+    env: { ...process.env, NODE_PATH: '' },
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
+  });
+  return { child, url };
+}
 
 describe('the packed tarball', () => {
   // The README's screenshots are served with the hosted reference: no consumer's code uses them.
@@ -57,34 +80,64 @@ describe('the packed tarball', () => {
     expect(packed.size).toBeLessThan(552 * 1024);
   });
 
-  it('installs three packages at most: itself, openapi-fetch and what openapi-fetch needs', () => {
-    const installed = installedPackages(bare).sort();
-    const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    expect(Object.keys(dependencies)).toEqual(['openapi-fetch']);
+  it('installs three packages at most: itself, openapi-fetch and what openapi-fetch needs', async () => {
+    const { stdout } = await exec('npm', ['ls', '--all', '--parseable'], { cwd: bare });
+    // Every installed package's folder, scoped ones included, at any depth.
+    const installed = stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((dir) => dir.split(`node_modules${path.sep}`).at(-1)!.split(path.sep).join('/'));
+    expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
     expect(installed).toEqual(expect.arrayContaining(['openapi-fetch', '@verification-service/contracts']));
     expect(installed.length, installed.join(', ')).toBeLessThanOrEqual(3);
     expect(installed.filter((n) => /fastify|ajv|pino/.test(n))).toEqual([]);
   });
 
-  it('starts the sandbox from that install alone, which answers both APIs', async () => {
-    const child = spawn(
-      path.join(bare, 'node_modules', '.bin', 'verification-contracts'),
-      ['sandbox', '--port', '0', '--auth-key', 'bare-key', '--access-token', 'bare-token'],
-      {
-        cwd: bare,
-        env: { ...process.env, NODE_PATH: '' },
-      },
+  it('holds what consumers need and nothing else: every export and the bin, compiled code, partner guides', () => {
+    const files = packed.files.map((f) => f.path);
+    for (const file of files) {
+      expect(file, file).toMatch(
+        /^(generated\/lib\/.*\.(js|d\.ts)$|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$|CHANGELOG\.md$|openapi\/DECISIONS\.md$|guides\/[a-z-]+\.md$|guides\/examples\/worker-receiver\/[a-z.]+$|guides\/images\/docs-[a-z]+\.jpg$)/,
+      );
+    }
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'generated/openapi/partner.yaml',
+        'openapi/DECISIONS.md',
+        // The documented sequences, run by `verification-contracts conformance`.
+        'generated/workflows/partner-sequences.arazzo.json',
+      ]),
     );
+    const targets = [
+      ...Object.values(manifest.exports as Record<string, string | Record<string, string>>).flatMap((target) =>
+        typeof target === 'string' ? [target] : Object.values(target),
+      ),
+      ...Object.values(manifest.bin as Record<string, string>),
+    ].map((target) => path.posix.normalize(target));
+    expect(targets.filter((target) => !files.includes(target))).toEqual([]);
+    // The guides partners read, each named in package.json's "files"; the maintainers' guides stay out (K5).
+    const guides = (manifest.files as string[]).filter((entry) => /^guides\/.*\.md$/.test(entry));
+    expect(files.filter((file) => /^guides\/[^/]+\.md$/.test(file)).sort()).toEqual(guides.sort());
+    expect(files.some((f) => /(^|\/)(test|openapi\/v2|openapi\/partner\/|docs)\//.test(f))).toBe(false);
+  });
+
+  it('starts the sandbox command from that install alone, which answers both APIs and keeps its --state across kill -9, as startSandbox reads it', async () => {
+    // In folders not yet there: the command makes them.
+    const state = path.join(work, 'not-yet', 'there', 'state.jsonl');
+    let id = '';
+    const first = startCommand([
+      '--port',
+      '0',
+      '--auth-key',
+      'bare-key',
+      '--access-token',
+      'bare-token',
+      '--state',
+      state,
+    ]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d) => {
-          out += d;
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) resolve(m[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
-      });
+      const url = await first.url;
       const created = await fetch(`${url}/verifications`, {
         method: 'POST',
         headers: { 'X-Auth-Key': 'bare-key', 'content-type': 'application/json' },
@@ -95,42 +148,53 @@ describe('the packed tarball', () => {
         }),
       });
       expect(created.status, await created.clone().text()).toBe(201);
+      ({ id } = await created.json());
       const refused = await fetch(`${url}/verifications`, {
         headers: { 'X-Auth-Key': 'wrong', 'Content-Type': 'application/json' },
       });
       expect(refused.status).toBe(401);
       const v2 = await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer bare-token' } });
       expect(v2.status).toBe(200);
+      const control = (path: string, body?: object) =>
+        fetch(`${url}/_sandbox/${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body ?? {}),
+        });
+      expect((await control('clock/advance', { minutes: 90 })).status).toBe(200);
+      expect((await (await control('seed')).json()).verificationIds).toHaveLength(6);
     } finally {
-      child.kill('SIGINT');
+      first.child.kill('SIGKILL');
     }
+    // Restarted on the same file with no credentials given: the saved key and the moved clock come back.
+    const second = startCommand(['--port', '0', '--state', state]);
+    try {
+      const url = await second.url;
+      const clock = await (await fetch(`${url}/_sandbox/clock`)).json();
+      const credentials = await (await fetch(`${url}/_sandbox/credentials`)).json();
+      expect([clock.offsetMinutes, credentials.authKey]).toEqual([90, 'bare-key']);
+      const read = await fetch(`${url}/verifications/${id}`, {
+        headers: { 'X-Auth-Key': 'bare-key', 'Content-Type': 'application/json' },
+      });
+      expect(read.status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => second.child.once('exit', resolve));
+      second.child.kill('SIGINT');
+      await exited;
+    }
+    // And startSandbox from the package, on the same file.
+    const script = `import { startSandbox } from '@verification-service/contracts/sandbox';
+const sandbox = await startSandbox({ state: ${JSON.stringify(state)} });
+const clock = await (await fetch(sandbox.url + '/_sandbox/clock')).json();
+console.log(JSON.stringify({ key: sandbox.authKey, offset: clock.offsetMinutes }));
+await sandbox.close();`;
+    writeFileSync(path.join(project, 'restart.mjs'), script);
+    const { stdout } = await exec(process.execPath, ['restart.mjs'], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({ key: 'bare-key', offset: 90 });
   }, 60_000);
 
-  it('holds what consumers need and nothing else', () => {
-    const files = packed.files.map((f) => f.path);
-    for (const file of files) {
-      expect(file, file).toMatch(
-        /^(generated\/lib\/|generated\/openapi\/|generated\/workflows\/|package\.json$|README\.md$|CHANGELOG\.md$|openapi\/DECISIONS\.md$|guides\/[a-z-]+\.md$|guides\/examples\/worker-receiver\/[a-z.]+$|guides\/images\/docs-[a-z]+\.jpg$)/,
-      );
-    }
-    expect(files).toEqual(
-      expect.arrayContaining([
-        'generated/lib/src/v2.js',
-        'generated/lib/src/v2.d.ts',
-        'generated/lib/src/partner.js',
-        'generated/lib/src/webhooks/index.js',
-        'generated/lib/src/cli/index.js',
-        'generated/openapi/v2.json',
-        'generated/openapi/partner.yaml',
-        // The documented sequences, run by `verification-contracts conformance`.
-        'generated/workflows/partner-sequences.arazzo.json',
-      ]),
-    );
-    expect(files.some((f) => /(^|\/)(test|openapi\/v2|openapi\/partner\/|docs)\//.test(f))).toBe(false);
-  });
-
   it(
-    'type-checks a strict NodeNext consumer of every entry point, and runs it',
+    'type-checks a strict NodeNext consumer of every entry point and the guide examples, and runs them',
     async () => {
       // Every declaration the consumer sees, the package's and its
       // dependencies' (skipLibCheck off, as the fixture's tsconfig says), on the
@@ -141,6 +205,7 @@ describe('the packed tarball', () => {
       await Promise.all([
         exec(process.execPath, [TSC_NATIVE, '-p', project, '--noEmit']),
         exec(process.execPath, [TSC, '-p', project, '--skipLibCheck']),
+        exec(process.execPath, [TSC_NATIVE, '-p', path.join(project, 'tsconfig.guide.json')]),
       ]);
       const { stdout } = await exec(process.execPath, [path.join(project, 'dist', 'consumer.js')], { cwd: project });
       const result = JSON.parse(stdout);
@@ -161,35 +226,38 @@ describe('the packed tarball', () => {
         'GET /v2/verifications/?statuses=APPROVED&statuses=REVIEW Bearer consumer-token',
         'GET /verifications?status=inReview,completed consumer-key',
       ]);
-      // tsc reads every declaration the consumer sees (skipLibCheck off): slow on a busy machine.
+      expect(result.refusedBaseUrls).toEqual([
+        expect.stringMatching(
+          /^createSandboxClient: baseUrl ".*\/_sandbox" ends in a path; give the sandbox URL without it/,
+        ),
+        expect.stringMatching(
+          /^createSandboxClient: baseUrl must be the sandbox URL, such as "http:\/\/127\.0\.0\.1:4020"/,
+        ),
+      ]);
+      const vitest = await exec(
+        process.execPath,
+        [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose', ...GUIDE_EXAMPLES],
+        { cwd: project, env: { ...process.env, CI: 'true', NODE_OPTIONS: '' } },
+      );
+      expect(vitest.stdout).toMatch(/a passed scan completes the verification and creates a user/);
+      expect(vitest.stdout).toMatch(/a verification started by plain fetch reaches the sandbox through MSW/);
+      expect(vitest.stdout).toMatch(/2 passed/);
     },
     HANG_CEILING_MS,
   );
 
   it('runs the installed command line', async () => {
-    const { stdout } = await exec(path.join(project, 'node_modules', '.bin', 'verification-contracts'), [
-      'webhooks',
-      '--help',
-    ]);
-    expect(stdout).toContain('webhooks send');
+    const cli = path.join(project, 'node_modules', '.bin', 'verification-contracts');
+    expect((await exec(cli, ['webhooks', '--help'])).stdout).toContain('webhooks send');
   });
 
   it('passes @arethetypeswrong/cli (ESM-only profile) and publint', async () => {
     // The YAML documents are data files for tools, not modules to import.
     // The ESM-only profile ignores node10 and require() resolution; attw exits
     // non-zero on any other problem.
-    const yamlEntries = Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).exports).filter(
-      (e) => e.endsWith('.yaml'),
-    );
-    const attw = await exec(bin('attw'), [
-      tarball,
-      '--profile',
-      'esm-only',
-      '--format',
-      'ascii',
-      '--exclude-entrypoints',
-      ...yamlEntries,
-    ]).then(
+    const yamlEntries = Object.keys(manifest.exports).filter((e) => e.endsWith('.yaml'));
+    const attwArgs = ['--profile', 'esm-only', '--format', 'ascii', '--exclude-entrypoints', ...yamlEntries];
+    const attw = await exec(bin('attw'), [tarball, ...attwArgs]).then(
       (r) => ({ code: 0, ...r }),
       (e) => e,
     );

@@ -110,14 +110,6 @@ if (!existsSync(CHROMIUM)) {
       );
       const body = (await page.textContent('body')) ?? '';
       expect(body).toContain(`npx ${PACKAGE_NAME} sandbox`);
-      // The index names the local sandbox (its control API by its title), never a bare "sandbox" a partner would read as the service's environment.
-      expect(body).toContain('answered by the local sandbox in this package running in the page');
-      expect(
-        body
-          .replace(/local sandbox|sandbox environment|npx \S+ sandbox|Sandbox control API/g, '')
-          .match(/.{0,40}\bsandbox\b.{0,40}/i)?.[0],
-      ).toBeUndefined();
-      expect(body).not.toContain('npm run');
       // Each API page opened from its own copy of the index, as a partner
       // would, is the page its tests below go on with (a Redoc load is the
       // costly part; one per API).

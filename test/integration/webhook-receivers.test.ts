@@ -2,37 +2,46 @@
 // this service must: the two of the partner reference (the Webhooks tag: a
 // node:http one and a fetch-style one with Web Crypto only), the two of the
 // webhooks guide (handle-webhook.ts, and the node:http receiver.ts that
-// hands its events to it) and the README's Worker (the guide's handler in a
-// Worker's fetch). Each accepts a documented webhook signed as the service
-// signs it and refuses the body re-serialized (the raw-body pitfall) or a
-// wrong signature; answers 200 to a signed body it cannot parse, and logs
-// it; answers 200 to a repeat and acts on it once; ignores a
-// verification.updated older than what it stored, compared as times; ends
-// in the status the service holds for every journey of the lifecycle table,
-// whatever the order, repeats and ties of its webhooks; and passes every
-// case of the receiver check. Each runs in a process of its own (a
-// fetch-style handler behind a small node:http adapter, as a platform calls
-// it), reads the local sandbox when it must, and what it did is read from
-// its log.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+// hands its events to it), the README's Worker (the guide's handler in a
+// Worker's fetch) and the guide's Worker project as the packed package ships
+// it. Each accepts a documented webhook signed as the service signs it and
+// refuses the body re-serialized (the raw-body pitfall) or a wrong
+// signature; answers 200 to a signed body it cannot parse, and logs it;
+// answers 200 to a repeat and acts on it once; ignores a verification.updated
+// older than what it stored, compared as times; ends in the status the
+// service holds for every journey of the lifecycle table, whatever the
+// order, repeats and ties of its webhooks; and passes every case of the
+// receiver check. Each runs in a process of its own (a fetch-style handler
+// behind a small node:http adapter, as a platform calls it; the Worker
+// project in workerd with the Durable Object, SQLite storage and variables
+// of its wrangler.jsonc, which keeps what it handled across a restart),
+// reads the local sandbox when it must, and what it did is read from its log.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../scripts/lib/prism.mjs';
 import { checkWebhookReceiver } from '../../src/webhooks/check.js';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 import { deref, loadBundle } from '../helpers/openapi.js';
+import { linkSharedInstall } from '../helpers/packed-package.js';
+import { wranglerProject } from '../helpers/runtimes-harness.js';
 import { scratchDir, typeCheck } from '../helpers/typescript-snippets.js';
 import {
   DELIVERY_ORDERS,
+  deliver,
   type JourneyClock,
   type JourneySandbox,
   playJourneys,
+  receiverAndService,
   serveJourneySandbox,
-  serviceView,
+  shuffled,
+  sign as signWith,
 } from '../helpers/webhook-journeys.js';
 
 const doc = loadBundle('partner');
@@ -58,7 +67,7 @@ const example = deref(
   doc,
   Object.values<object>(doc.webhooks['verification.updated'].post.requestBody.content['application/json'].examples)[0],
 ).value;
-const sign = (body: string, key = AUTH_KEY) => createHmac('sha256', key).update(body).digest('hex');
+const sign = (body: string, key = AUTH_KEY) => signWith(body, key);
 /** The documented verification.updated as a new event of a new verification, spaced as a sender might. */
 const updatedEvent = (verificationId = randomUUID(), updatedAt = example.data.updatedAt) =>
   JSON.stringify({ ...example, eventId: randomUUID(), data: { ...example.data, verificationId, updatedAt } }, null, 1);
@@ -82,13 +91,18 @@ createServer(async (req, res) => {
 `;
 
 let dir: string;
+// The Worker projects' folders, beside the packed install they link.
+const work = mkdtempSync(path.join(os.tmpdir(), 'vc-worker-receiver-'));
 // The service each receiver reads on a tie: the local sandbox, taking the receivers' key.
 let sandbox: JourneySandbox;
 beforeAll(async () => {
   dir = await scratchDir('webhook-receivers');
   sandbox = await serveJourneySandbox(AUTH_KEY);
 });
-afterAll(() => sandbox?.close());
+afterAll(() => {
+  sandbox?.close();
+  rmSync(work, { recursive: true, force: true });
+});
 
 /** Compiles a snippet to `<folder>/<name>.js` (ESM: the package's type is module), as a project's tsc would emit it. */
 async function emit(folder: string, name: string, source: string): Promise<string> {
@@ -99,123 +113,116 @@ async function emit(folder: string, name: string, source: string): Promise<strin
   return file;
 }
 
+/** The webhooks guide's Worker project as the installed package ships it, in a fresh project; served by the answered function. */
+async function workerProject(project: string) {
+  await linkSharedInstall(project);
+  return wranglerProject(project, 'node_modules/@verification-service/contracts/guides/examples/worker-receiver');
+}
+
+/** A receiver started: where it listens, what it logged so far, and a stop. */
+interface Running {
+  url: string;
+  log: () => string;
+  stop: () => unknown;
+}
+
+/**
+ * Runs `files` (the first started with node, the rest beside it; by the
+ * fetch adapter when `fetchStyle`) with the settings in its environment;
+ * resolves once it answers (an unsigned body is refused).
+ */
+function inNode(files: Record<string, string>, fetchStyle: boolean) {
+  return async (name: string, env: Record<string, string>): Promise<Running> => {
+    const folder = path.join(dir, name.replace(/\W+/g, '-'));
+    const emitted = await Promise.all(Object.entries(files).map(([file, source]) => emit(folder, file, source)));
+    const main = fetchStyle ? [await emit(folder, 'fetch-adapter', FETCH_ADAPTER), emitted[0]] : [emitted[0]];
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/webhooks`;
+    const inherited = { ...process.env, PREVIOUS_AUTH_KEY: undefined };
+    const child = spawn(process.execPath, main, { env: { ...inherited, ...env, PORT: String(port) } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    // A generous wait on a loaded machine.
+    for (let tries = 0; tries < 300; tries++) {
+      if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode} before answering: ${output}`);
+      const answered = await fetch(url, { method: 'POST', body: '{}' }).then(
+        () => true,
+        () => false,
+      );
+      if (answered) return { url, log: () => output, stop: () => child.kill() };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${name} did not answer on ${url} within 30 s: ${output}`);
+  };
+}
+
 interface Receiver {
-  /** The files to run: the first is started with node, with the rest beside it. */
-  files: Record<string, string>;
-  /** Started by the fetch adapter instead of directly. */
-  fetchStyle: boolean;
+  start: (name: string, env: Record<string, string>) => Promise<Running>;
   /** Whether it takes a list of keys (the current and the previous one). */
   takesPreviousKey: boolean;
 }
 
 const RECEIVERS: Record<string, Receiver> = {
   'the reference node:http receiver': {
-    files: { receiver: reference['node:http'] },
-    fetchStyle: false,
+    start: inNode({ receiver: reference['node:http'] }, false),
     takesPreviousKey: true,
   },
-  'the reference fetch-style handler': {
-    files: { receiver: reference.fetch },
-    fetchStyle: true,
-    takesPreviousKey: false,
-  },
+  'the reference fetch-style handler': { start: inNode({ receiver: reference.fetch }, true), takesPreviousKey: false },
   "the guide's handle-webhook.ts": {
-    files: { 'handle-webhook': guide.handleWebhook },
-    fetchStyle: true,
+    start: inNode({ 'handle-webhook': guide.handleWebhook }, true),
     takesPreviousKey: true,
   },
   "the guide's node:http receiver.ts": {
-    files: { receiver: guide.nodeReceiver, 'handle-webhook': guide.handleWebhook },
-    fetchStyle: false,
+    start: inNode({ receiver: guide.nodeReceiver, 'handle-webhook': guide.handleWebhook }, false),
     takesPreviousKey: true,
   },
   "the README's Worker": {
-    files: { worker: readmeWorker, 'handle-webhook': guide.handleWebhook },
-    fetchStyle: true,
+    start: inNode({ worker: readmeWorker, 'handle-webhook': guide.handleWebhook }, true),
+    takesPreviousKey: true,
+  },
+  // As the installed package ships it, in workerd with its Durable Object stored on disk.
+  "the guide's Worker project (guides/examples/worker-receiver)": {
+    start: async (_name, env) => {
+      const served = await (await workerProject(path.join(work, 'worker-receiver')))(env);
+      return { url: `http://127.0.0.1:${served.port}/`, log: served.log, stop: served.stop };
+    },
     takesPreviousKey: true,
   },
 };
 
 describe('the receivers the docs show', () => {
-  it('are there: a node:http and a fetch-style one in the reference, handle-webhook.ts and a node:http one in the guide', () => {
-    expect(description).toMatch(/HMAC-SHA256 of the raw request body/);
-    expect(description).toMatch(/raw-body pitfall/i);
-    expect(Object.keys(reference).sort()).toEqual(['fetch', 'node:http']);
-    expect(guide.handleWebhook).toContain('export async function handleWebhook');
-    expect(guide.nodeReceiver).toContain("from './handle-webhook.js'");
-    expect(readmeWorker).toContain("from './handle-webhook.js'");
-  });
-
   it('type-check against the package (strict, NodeNext)', async () => {
-    expect(
-      await typeCheck(path.join(dir, 'typecheck-reference'), { node: reference['node:http'], fetch: reference.fetch }),
-    ).toBe('');
-    expect(
-      await typeCheck(path.join(dir, 'typecheck-guide'), {
-        'handle-webhook': guide.handleWebhook,
-        receiver: guide.nodeReceiver,
-      }),
-    ).toBe('');
+    const snippets = { node: reference['node:http'], fetch: reference.fetch, 'handle-webhook': guide.handleWebhook };
+    expect(await typeCheck(path.join(dir, 'typecheck'), { ...snippets, receiver: guide.nodeReceiver })).toBe('');
   });
 });
 
 describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
-  let child: ChildProcess;
+  let running: Running;
   let url: string;
-  let output = '';
-  const lines = () => output.split('\n');
+  const output = () => running.log();
+  const lines = () => output().split('\n');
 
   beforeAll(async () => {
-    const folder = path.join(dir, name.replace(/\W+/g, '-'));
-    const files = await Promise.all(Object.entries(receiver.files).map(([file, source]) => emit(folder, file, source)));
-    const main = receiver.fetchStyle ? [await emit(folder, 'fetch-adapter', FETCH_ADAPTER), files[0]] : [files[0]];
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/webhooks`;
-    const env: NodeJS.ProcessEnv = { ...process.env, AUTH_KEY, PARTNER_URL: sandbox.url, PORT: String(port) };
-    if (receiver.takesPreviousKey) env.PREVIOUS_AUTH_KEY = PREVIOUS_AUTH_KEY;
-    else delete env.PREVIOUS_AUTH_KEY;
-    child = spawn(process.execPath, main, { env });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    // Started when it answers (an unsigned body is refused); a generous wait on a loaded machine.
-    for (let tries = 0; tries < 300; tries++) {
-      if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode} before answering: ${output}`);
-      if (
-        await fetch(url, { method: 'POST', body: '{}' }).then(
-          () => true,
-          () => false,
-        )
-      )
-        return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`${name} did not answer on ${url} within 30 s: ${output}`);
-  });
+    const env = { AUTH_KEY, PARTNER_URL: sandbox.url };
+    running = await receiver.start(name, receiver.takesPreviousKey ? { ...env, PREVIOUS_AUTH_KEY } : env);
+    url = running.url;
+  }, HANG_CEILING_MS);
 
-  afterAll(() => {
-    child?.kill();
-  });
+  afterAll(() => running?.stop());
 
-  const post = (body: string, signature: string) =>
-    fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signature },
-      body,
-    }).then((r) => r.status);
-  /** Sends a fresh event and waits for its line: every line logged before it has then arrived too. */
+  const post = (body: string, signature: string) => deliver(url, body, signature);
+  /**
+   * Sends a fresh documented event signed with the key, expects 200, and waits
+   * for the line saying it acted on it: every line logged before it has then arrived too.
+   */
   const settled = async () => {
     const id = randomUUID();
     const body = updatedEvent(id);
     expect(await post(body, sign(body))).toBe(200);
-    await expect.poll(() => output, { timeout: 10_000 }).toContain(`verification ${id} is ${example.data.status}`);
+    await expect.poll(output, { timeout: 10_000 }).toContain(`verification ${id} is ${example.data.status}`);
   };
-
-  it('answers 200 to a documented webhook signed with the key, and acts on it', async () => {
-    const id = randomUUID();
-    const body = updatedEvent(id);
-    expect(await post(body, sign(body))).toBe(200);
-    await expect.poll(() => lines(), { timeout: 10_000 }).toContain(`verification ${id} is ${example.data.status}`);
-  });
 
   it('refuses the same event re-serialized, and a signature made with another key', async () => {
     const body = updatedEvent();
@@ -255,18 +262,8 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     const other = `{"eventId": "${randomUUID()}", cut off`;
     expect(await post(other, sign(other, 'another-key'))).toBe(401);
     await settled();
-    expect(output).not.toContain(other);
+    expect(output()).not.toContain(other);
   });
-
-  /** The last status each record's line gave: `verification <id> is <status>`, `user <id> is kept|deleted`. */
-  const finalView = () => {
-    const view: Record<string, string> = {};
-    for (const line of lines()) {
-      const kept = /^(?:verification|user) (\S+) is (\S+)$/.exec(line);
-      if (kept) view[kept[1]] = kept[2];
-    }
-    return view;
-  };
 
   // Every order with ties everywhere (the frozen clock); two with none, where each event is newer or older.
   it.each([
@@ -283,11 +280,8 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
         expect(await post(body, sign(body)), body).toBe(200);
       }
       await settled();
-      const service = await serviceView(sandbox, played);
-      const view = finalView();
-      const held = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, view[id]]));
-      expect(held(played.verificationIds)).toEqual(service.verifications);
-      expect(held(played.userIds)).toEqual(service.users);
+      const { receiver, service } = await receiverAndService(sandbox, played, output());
+      expect(receiver).toEqual(service);
     },
   );
 
@@ -300,5 +294,51 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
     expect(report.passed).toBe(true);
     const skipped = report.cases.filter((c) => c.outcome === 'skipped').map((c) => c.id);
     expect(skipped).toEqual(receiver.takesPreviousKey ? [] : ['previous-key']);
+  });
+});
+
+describe("the guide's Worker project (guides/examples/worker-receiver), restarted on its storage", () => {
+  it('remembers across a restart what it handled, and ends in the status the service holds for every journey', {
+    timeout: HANG_CEILING_MS,
+  }, async () => {
+    const serve = await workerProject(path.join(work, 'worker-receiver-restarted'));
+    // Every journey with ties: the clock stopped.
+    sandbox.clock = 'frozen';
+    const played = await playJourneys(sandbox);
+    sandbox.clock = 'ticking';
+    const vars = { AUTH_KEY, PARTNER_URL: sandbox.url };
+    const post = (port: number, body: string, signature = sign(body)) =>
+      deliver(`http://127.0.0.1:${port}/`, body, signature);
+    const events = played.events.map((event) => JSON.stringify(event));
+    const half = events.slice(0, Math.ceil(events.length / 2));
+    let log = '';
+    const first = await serve(vars);
+    try {
+      for (const body of half) expect(await post(first.port, body), `${body}\n${first.log()}`).toBe(200);
+    } finally {
+      await first.stop();
+      log += first.log();
+    }
+    // Another process, the same storage: every event again, shuffled, and a repeat of each.
+    const second = await serve(vars, first.port);
+    try {
+      for (const body of shuffled([...events, ...events], 5))
+        expect(await post(second.port, body), `${body}\n${second.log()}`).toBe(200);
+      const unparseable = `{"eventId": "${randomUUID()}", cut off`;
+      expect(await post(second.port, unparseable)).toBe(200);
+      const forged = `{"eventId": "${randomUUID()}", forged`;
+      expect(await post(second.port, forged, sign(forged, 'another-key'))).toBe(401);
+      await expect.poll(() => second.log(), { timeout: 10_000 }).toContain(unparseable);
+      expect(second.log()).toMatch(/parked .*cut off/);
+      expect(second.log()).not.toContain(forged);
+    } finally {
+      await second.stop();
+      log += second.log();
+    }
+    // Handled before the restart, so only acknowledged after it.
+    const before = half.map((body) => JSON.parse(body).eventId as string);
+    for (const eventId of before) expect(second.log()).toContain(`${eventId} again: already handled`);
+    const { receiver, service } = await receiverAndService(sandbox, played, log);
+    expect(receiver).toEqual(service);
   });
 });

@@ -1,14 +1,8 @@
 // What a webhook receiver weighs at the edge: Workers that import one
-// function of the installed package, bundled as wrangler bundles them
-// (esbuild, browser platform, minified ESM), beside the same receiver written
-// with two libraries made for verifying webhooks. Shared by the bench (part 3)
-// and test/integration/edge-bundles.test.ts, which asserts the budgets.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+// function of the package, bundled as wrangler bundles them (esbuild, browser
+// platform, minified ESM). Shared by `npm run bench -- edge` and
+// test/integration/edge-bundles.test.ts, which asserts the budgets.
 import { build } from 'esbuild';
-import { ROOT } from '../paths.mjs';
-import { MeasureError, runCommand } from './proc.mjs';
 
 /** Bytes, minified; 1 KB is 1,000 bytes, the unit the edge budgets are set in. */
 const VERIFY_BUDGET = 2_000;
@@ -90,32 +84,14 @@ ${errorAnswers}
 };
 
 /**
- * The same verify-only receiver with the libraries the issue measured against (devDependencies).
- * @type {Record<string, string>}
+ * A Worker's source bundled as wrangler bundles one, resolving packages from
+ * `dir`; `alias` maps a package path to a file (the bench bundles from this
+ * checkout's build instead of an installed tarball).
+ * @param {string} dir
+ * @param {string} source
+ * @param {Record<string, string>} [alias]
  */
-const ANCHORS = {
-  '@octokit/webhooks-methods verify': `import { verify } from '@octokit/webhooks-methods';
-export default {
-  async fetch(request, env) {
-    const ok = await verify(env.WEBHOOK_SECRET, await request.text(), request.headers.get('x-hub-signature-256'));
-    return new Response(null, { status: ok ? 200 : 401 });
-  },
-};`,
-  'standardwebhooks Webhook.verify': `import { Webhook } from 'standardwebhooks';
-export default {
-  async fetch(request, env) {
-    try {
-      new Webhook(env.WEBHOOK_SECRET).verify(await request.text(), Object.fromEntries(request.headers));
-      return new Response(null, { status: 200 });
-    } catch {
-      return new Response(null, { status: 401 });
-    }
-  },
-};`,
-};
-
-/** A Worker's source bundled as wrangler bundles one, resolving packages from `dir`. */
-export async function bundleReceiver(dir, source) {
+export async function bundleReceiver(dir, source, alias) {
   const result = await build({
     stdin: { contents: source, resolveDir: dir, loader: 'js' },
     absWorkingDir: dir,
@@ -125,46 +101,7 @@ export async function bundleReceiver(dir, source) {
     platform: 'browser',
     write: false,
     logLevel: 'silent',
+    alias,
   });
   return result.outputFiles[0].text;
-}
-
-/** Bytes of each receiver bundled from the packed, installed package, and of each anchor. */
-export async function benchEdgeBundles({ log }) {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'vc-bench-edge-'));
-  try {
-    log('  edge bundles: npm pack, install into a scratch project, bundle each receiver');
-    const pack = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-      cwd: ROOT,
-    });
-    const [packed] = JSON.parse(pack.stdout || 'null') ?? [];
-    if (!packed)
-      throw new MeasureError(
-        `npm pack failed (exit ${pack.code}), so the edge bundles could not be measured:\n${pack.stderr.trim().slice(-1000)}`,
-      );
-    const project = path.join(work, 'receiver');
-    await mkdir(project);
-    await writeFile(
-      path.join(project, 'package.json'),
-      JSON.stringify({ name: 'receiver', private: true, type: 'module' }),
-    );
-    const install = await runCommand(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, packed.filename)],
-      { cwd: project, timeoutMs: 150_000 },
-    );
-    if (install.code !== 0)
-      throw new MeasureError(
-        `npm install of the packed tarball failed (exit ${install.code}):\n${install.stderr.trim().slice(-1000)}`,
-      );
-    const receivers = {};
-    for (const [name, { source, budget }] of Object.entries(RECEIVERS))
-      receivers[name] = { bytes: Buffer.byteLength(await bundleReceiver(project, source)), budget };
-    const anchors = {};
-    for (const [name, source] of Object.entries(ANCHORS))
-      anchors[name] = { bytes: Buffer.byteLength(await bundleReceiver(ROOT, source)) };
-    return { receivers, anchors };
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
 }

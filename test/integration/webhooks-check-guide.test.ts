@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
-import { run, scratchDir, typeCheck } from './helpers/typescript-snippets.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { run, scratchDir, typeCheck } from '../helpers/typescript-snippets.js';
 
 const example =
   [...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]

@@ -1,0 +1,347 @@
+// `webhooks send`, `verify` and `check`: the webhook helpers on the command
+// line. `send` posts the documented example of each chosen webhook, with
+// fresh ids, signed as the service signs it, and says what the receiver
+// answered (`--repeat` and `--shuffle` send as the service may, more than once
+// and in any order); `verify` tells why a captured body and its X-SIGNATURE do
+// not match; `check` runs the receiver check of src/webhooks/check.ts, one
+// line per case and a verdict, or the report as JSON.
+import { randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { webhookJson } from '../webhooks/body.js';
+import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/check.js';
+import type { WebhookEventType } from '../webhooks/events.js';
+import { documentedWebhookExamplesWithFreshIds } from '../webhooks/examples.js';
+import { isKnownEventType, SIGNATURE_MESSAGES, webhookPayloadIssues } from '../webhooks/parse.js';
+import { answerText } from '../webhooks/receiver-answer.js';
+import { signatureProblem, signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
+import { hasCredentials, isWebAddress } from '../web-address.js';
+import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
+
+export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
+
+Posts the documented example of each chosen webhook to your receiver, as the
+service would: a JSON body signed with KEY in X-SIGNATURE. Every run uses
+fresh ids (each eventId, verificationId and userId is new, the examples still
+naming one another's records), so your store takes them as new events, not as
+repeats of an earlier run. Prints what the receiver answered per event, with
+its eventId, and whether the service would retry it: the service
+retries anything but 200 every 15 minutes. Of each answer it reads at most
+4 KiB, and prints control characters escaped (\\x1b). The service's documents
+give the order events are generated in, but no order of delivery and no
+single delivery: --repeat and --shuffle send as it may.
+
+Options:
+  --url URL          your receiver, http:// or https://
+  --key KEY          the integration auth key the service signs with
+  --event NAME       an event type, a comma-separated list, or all (default)
+  --repeat N         send each event N times (1 to 10, default 1), the same
+                     body and eventId each time: a receiver answers 200 to
+                     every copy and acts once
+  --shuffle          send the events (and their copies) in a random order
+  --timeout SECONDS  how long to wait for each answer (default 10)
+  -h, --help         this text
+
+Exit status: 0 when every event was answered 200, 1 when any would be
+retried, 2 on bad arguments or when the receiver cannot be reached.`;
+
+async function sendCommand(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseOptions('webhooks send', argv, {
+    url: { type: 'string' },
+    key: { type: 'string' },
+    event: { type: 'string', default: 'all' },
+    repeat: { type: 'string', default: '1' },
+    shuffle: { type: 'boolean', default: false },
+    timeout: { type: 'string', default: '10' },
+  });
+  if (values.help) {
+    out(SEND_USAGE);
+    return EXIT.ok;
+  }
+  if (!values.url || !isWebAddress(values.url))
+    throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
+  if (!values.key)
+    throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');
+  const timeout = Number(values.timeout);
+  if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
+  const repeat = Number(values.repeat);
+  if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10) {
+    throw new UsageError(
+      `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`,
+      'webhooks send',
+    );
+  }
+
+  const examples = documentedWebhookExamplesWithFreshIds();
+  const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
+  const unknown = chosen.filter((e) => !examples.has(e as WebhookEventType));
+  if (unknown.length) {
+    throw new UsageError(
+      `unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`,
+      'webhooks send',
+    );
+  }
+
+  // Every copy of an event, one after another, then the whole list shuffled when asked.
+  const sends = (chosen as WebhookEventType[]).flatMap((eventType) =>
+    Array.from({ length: repeat }, (_, i) => ({ eventType, copy: i + 1 })),
+  );
+  if (values.shuffle) shuffle(sends);
+  const firstAnswer = new Map<WebhookEventType, number>();
+  let retried = 0;
+  out('Fresh ids this run: every eventId, verificationId and userId sent is new.');
+  for (const { eventType, copy } of sends) {
+    const event = examples.get(eventType)!;
+    const body = JSON.stringify(event);
+    let status: number;
+    let answer: string;
+    try {
+      const res = await fetch(values.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signWebhookPayload(body, values.key) },
+        body,
+        signal: AbortSignal.timeout(timeout * 1000),
+      });
+      status = res.status;
+      // A few KiB at most, on one line, with no control character of the receiver's own.
+      answer = await answerText(res);
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+      throw new UsageError(`cannot reach ${values.url} (${reason}) while sending ${eventType}`);
+    }
+    const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
+    if (status !== 200) retried += 1;
+    out(
+      `${eventType.padEnd(22)} ${status}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
+    );
+    // What the receiver said is usually why.
+    if (status !== 200 && answer) out(`${' '.repeat(22)}      answered: ${answer}`);
+    if (status === 401) {
+      out(
+        `${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
+      );
+    }
+    const first = firstAnswer.get(eventType);
+    if (first === 200 && status !== 200) {
+      out(
+        `${' '.repeat(22)}      an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
+      );
+    }
+    if (first === undefined) firstAnswer.set(eventType, status);
+  }
+  out(retried ? `${retried} of ${sends.length} would be retried.` : `all ${sends.length} delivered.`);
+  return retried ? EXIT.failed : EXIT.ok;
+}
+
+/** Fisher-Yates, in place, with the platform's uniform random integers. */
+function shuffle<T>(items: T[]): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+}
+
+export const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
+
+Tells whether a captured webhook body (FILE, or standard input for - or no
+FILE) and its X-SIGNATURE header match, and why not; then whether the body is
+a webhook of the partner contract.
+
+Options:
+  --key KEY          the integration auth key; repeat it to try the previous
+                     key too (after POST /auth-keys)
+  --signature SIG    the X-SIGNATURE header as received
+  -h, --help         this text
+
+Exit status: 0 when the signature matches and the body is a valid webhook,
+1 when it does not, 2 on bad arguments or an unreadable file.`;
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseOptions(
+    'webhooks verify',
+    argv,
+    {
+      key: { type: 'string', multiple: true },
+      signature: { type: 'string' },
+    },
+    true,
+  );
+  if (values.help) {
+    out(VERIFY_USAGE);
+    return EXIT.ok;
+  }
+  if (!values.key?.length) throw new UsageError('--key is required', 'webhooks verify');
+  if (values.signature === undefined) throw new UsageError('--signature is required', 'webhooks verify');
+  if (positionals.length > 1) throw new UsageError('give one FILE at most', 'webhooks verify');
+  const source = positionals[0] ?? '-';
+  let body: Buffer;
+  try {
+    body = source === '-' ? await readStdin() : await readFile(source);
+  } catch (err) {
+    throw new UsageError(`cannot read ${source}: ${(err as Error).message}`);
+  }
+
+  const problem = signatureProblem(body, values.signature, values.key);
+  if (problem) {
+    out(`invalid: ${SIGNATURE_MESSAGES[problem]}.`);
+    const last = body.at(-1);
+    if (problem === 'mismatch' && (last === 0x0a || last === 0x0d)) {
+      const trimmed = body.subarray(0, body.length - (body.at(-2) === 0x0d && last === 0x0a ? 2 : 1));
+      if (verifyWebhookSignature(trimmed, values.signature, values.key)) {
+        out('hint: it matches the body without its final newline; the capture added one.');
+      }
+    }
+    return EXIT.failed;
+  }
+  out('signature: valid.');
+  let payload: unknown;
+  try {
+    // Decoded as parseWebhookEvent decodes: bytes that are not UTF-8 are refused, not replaced.
+    payload = webhookJson(body);
+  } catch (err) {
+    out(`payload: invalid, not UTF-8 JSON (${(err as Error).message}).`);
+    return EXIT.failed;
+  }
+  const issues = webhookPayloadIssues(payload);
+  if (issues.length) {
+    out('payload: does not match the partner contract:');
+    for (const i of issues) out(`  ${i.path || '(body)'} ${i.message}`);
+    return EXIT.failed;
+  }
+  const { eventType } = payload as { eventType: string };
+  // What parseWebhookEvent returns as an UnknownWebhookEvent: a receiver answers 200 and ignores it.
+  if (!isKnownEventType(eventType))
+    out(
+      `payload: a valid webhook of event type ${eventType}, which this version does not know; a receiver answers 200 and ignores it.`,
+    );
+  else out(`payload: a valid ${eventType} webhook.`);
+  return EXIT.ok;
+}
+
+export const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
+
+Checks your receiver's answers (their status codes) to what the service may
+send: sends it signed and forged webhooks, one at a time, and reports case
+by case:
+  - each of the 7 event types, signed with KEY, is answered 200;
+  - a body changed after signing, a signature from another key and a missing
+    X-SIGNATURE are not answered 200;
+  - the same event twice is answered 200 both times (delivery is at least once);
+  - verification.updated, then its verification.created, are both answered 200
+    (the documents give the order events are generated in, not the order of delivery);
+  - two verification.updated of one verification with the same updatedAt and
+    different statuses are both answered 200;
+  - an event type added later is answered 200;
+  - with --previous-key, an event signed with the previous key is answered 200;
+  - every answer comes within the delivery timeout.
+It judges answers only: what your receiver does with an event (a repeat acted
+on once, a late event not overwriting newer data) is for your own test to
+assert, with checkWebhookReceiver's onCase (the package's guides/webhooks.md,
+"Check your receiver").
+Every run uses fresh ids (each eventId, verificationId and userId is new), so
+your store takes the events as new ones, not as repeats of an earlier run;
+--json lists the events sent. It sends at most 18 requests, to URL only, and
+follows no redirect (a 3xx is an answer other than 200, which the service
+retries every 15 minutes). Of each answer it reads at most 4 KiB, and prints
+control characters escaped (\\x1b).
+
+Options:
+  --auth-key KEY       the integration auth key the service signs with
+  --previous-key KEY   the key before the last POST /auth-keys, while a
+                       rotation settles
+  --timeout SECONDS    how long each answer may take (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); the service's
+                       own delivery timeout is not documented: the sandbox's
+                       10 s is assumed
+  --json               print the report as JSON instead of lines
+  -h, --help           this text
+
+Exit status: 0 when every case holds, 1 when any fails, 2 on bad arguments or
+when URL cannot be reached.`;
+
+async function checkCommand(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseOptions(
+    'webhooks check',
+    argv,
+    {
+      'auth-key': { type: 'string' },
+      'previous-key': { type: 'string' },
+      timeout: { type: 'string', default: String(DEFAULT_CHECK_TIMEOUT_MS / 1000) },
+      json: { type: 'boolean', default: false },
+    },
+    true,
+  );
+  if (values.help) {
+    out(CHECK_USAGE);
+    return EXIT.ok;
+  }
+  const [url, ...extra] = positionals;
+  if (!url || !isWebAddress(url))
+    throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');
+  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}": give one URL`, 'webhooks check');
+  if (hasCredentials(url))
+    throw new UsageError(
+      'the URL has a user or password in it; the service sends none, so give the address without them',
+      'webhooks check',
+    );
+  if (!values['auth-key'])
+    throw new UsageError('--auth-key is required: the auth key the service signs webhooks with', 'webhooks check');
+  const timeout = Number(values.timeout);
+  if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks check');
+
+  let report: Awaited<ReturnType<typeof checkWebhookReceiver>>;
+  try {
+    report = await checkWebhookReceiver(url, {
+      authKey: values['auth-key'],
+      previousKey: values['previous-key'],
+      timeoutMs: timeout * 1000,
+    });
+  } catch (err) {
+    // The first request could not connect: nothing was judged.
+    throw new UsageError((err as Error).message);
+  }
+  if (values.json) out(JSON.stringify(report, null, 2));
+  else {
+    out('Fresh ids this run: every eventId, verificationId and userId sent is new (--json lists the events).');
+    for (const c of report.cases) {
+      if (c.outcome === 'passed') out(`✓ ${c.rule}`);
+      else if (c.outcome === 'skipped') out(`- ${c.rule}: ${c.problem}`);
+      else out(`✗ ${c.rule}: ${c.problem}`);
+    }
+    const judged = report.cases.filter((c) => c.outcome !== 'skipped');
+    const failed = judged.filter((c) => c.outcome === 'failed').length;
+    out(
+      failed
+        ? `${failed} of ${judged.length} cases failed (${report.requests} requests): the service would retry or mishandle what failed; fix each ✗ above and run the check again.`
+        : `all ${judged.length} cases hold (${report.requests} requests): the answers are what the service needs; what the receiver did with the events only your own test can check (onCase).`,
+    );
+  }
+  return report.passed ? EXIT.ok : EXIT.failed;
+}
+
+export const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify|check> [options]
+
+${SEND_USAGE.split('\n')[0]}
+${VERIFY_USAGE.split('\n')[0]}
+${CHECK_USAGE.split('\n')[0]}`;
+
+/** `webhooks <command> …`: the command named first, with the rest of its words. */
+export async function webhooksCommand(words: string[], out: (line: string) => void): Promise<number> {
+  const [command, ...rest] = words;
+  if (command === '--help' || command === '-h') {
+    out(WEBHOOKS_USAGE);
+    return EXIT.ok;
+  }
+  if (command === 'send') return await sendCommand(rest, out);
+  if (command === 'verify') return await verifyCommand(rest, out);
+  if (command === 'check') return await checkCommand(rest, out);
+  throw new UsageError(
+    command === undefined ? 'webhooks needs a command, send, verify or check' : `unknown command "webhooks ${command}"`,
+    'webhooks',
+  );
+}

@@ -1,0 +1,234 @@
+// The Prism mocks of the two documents (the run's shared mocks,
+// test/helpers/mock-servers.ts) and the typed clients against them: each
+// mock enforces its credential and the documented bounds and answers with the
+// documented examples, and each client sends what the service asks for and
+// gets schema-valid answers from it.
+import { describe, expect, inject, it } from 'vitest';
+import { createPartnerClient } from '../../src/partner.js';
+import { createV2Client } from '../../src/v2.js';
+import { validatorFor } from '../helpers/openapi.js';
+import { recordingFetch } from '../helpers/recording-fetch.js';
+
+const mockUrls = inject('mockUrls');
+const valid = { v2: validatorFor('v2').expectValid, partner: validatorFor('partner').expectValid };
+const authKey = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
+const v2Headers = { Authorization: 'Bearer t0k3n' };
+const partnerHeaders = { 'X-Auth-Key': authKey, 'Content-Type': 'application/json' };
+const createBody = {
+  externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
+  redirectUrl: 'https://partner.example.com/kyc/done',
+  phoneNumbers: [{ phoneNumber: '+4915112345678', isVerified: false }],
+};
+const V2_UNAUTHORIZED = { statusCode: 401, code: 'UNAUTHORIZED_ERROR', message: 'Unauthorized' };
+
+interface MockCase {
+  api: 'v2' | 'partner';
+  path: string;
+  headers?: Record<string, string>;
+  body?: object;
+  status: number;
+  /** The schema the answer's body meets, what it holds, or the body itself. */
+  schema?: string;
+  holds?: object;
+  equals?: object;
+}
+
+describe('the Prism mocks', () => {
+  it.each<[string, MockCase]>([
+    ['v2 without a token', { api: 'v2', path: '/v2/verifications/6f1c2b9e', status: 401, equals: V2_UNAUTHORIZED }],
+    [
+      'v2 with a bad query',
+      {
+        api: 'v2',
+        path: '/v2/verifications/?pageSize=80',
+        headers: v2Headers,
+        status: 400,
+        schema: 'ValidationError',
+        holds: { statusCode: 400, code: 'VALIDATION_ERROR' },
+      },
+    ],
+    [
+      'v2 asked for its 404 with Prefer',
+      {
+        api: 'v2',
+        path: '/v2/verifications/unknown-id',
+        headers: { ...v2Headers, Prefer: 'code=404' },
+        status: 404,
+        equals: { statusCode: 404, code: 'NOT_FOUND_ERROR', message: 'Not found' },
+      },
+    ],
+    ['v2 list without its trailing slash', { api: 'v2', path: '/v2/verifications', headers: v2Headers, status: 404 }],
+    ['partner without X-Auth-Key', { api: 'partner', path: '/partners', status: 401, schema: 'Error' }],
+    ...['limit=51', 'page=-1', 'datetimeField=deletedAt', 'status=pending'].map((query): [string, MockCase] => [
+      `partner with ${query}`,
+      { api: 'partner', path: `/verifications?${query}`, headers: partnerHeaders, status: 400, schema: 'Error' },
+    ]),
+    ...Object.entries({
+      'timeToExpiry under its minimum': { ...createBody, timeToExpiry: 4 },
+      'a reason over 200 characters': { ...createBody, reason: 'r'.repeat(201) },
+      'no externalUserId': { redirectUrl: createBody.redirectUrl },
+    }).map(([name, body]): [string, MockCase] => [
+      `a partner create with ${name}`,
+      { api: 'partner', path: '/verifications', headers: partnerHeaders, body, status: 400 },
+    ]),
+    [
+      'partner asked for its 409 with Prefer',
+      {
+        api: 'partner',
+        path: '/verifications',
+        headers: { ...partnerHeaders, Prefer: 'code=409' },
+        body: createBody,
+        status: 409,
+        schema: 'Error',
+      },
+    ],
+  ])('answers %s as documented', async (_name, { api, path, headers, body, status, schema, holds, equals }) => {
+    const res = await fetch(`${mockUrls[api]}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers,
+      body: body && JSON.stringify(body),
+    });
+    expect(res.status).toBe(status);
+    const answer = await res.text();
+    if (schema) valid[api](schema, JSON.parse(answer));
+    if (equals) expect(JSON.parse(answer)).toEqual(equals);
+    if (holds) expect(JSON.parse(answer)).toMatchObject(holds);
+  });
+
+  it('selects a named example with Prefer, and answers a valid create with the created verification', async () => {
+    const declined = await fetch(`${mockUrls.v2}/v2/verifications/c3a9e071`, {
+      headers: { ...v2Headers, Prefer: 'example=declined' },
+    });
+    expect((await declined.json()).status).toBe('DECLINED');
+    const res = await fetch(`${mockUrls.partner}/verifications`, {
+      method: 'POST',
+      headers: partnerHeaders,
+      body: JSON.stringify(createBody),
+    });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    expect(created.status).toBe('created');
+    expect(created).not.toHaveProperty('updatedAt');
+  });
+});
+
+describe('createV2Client against the mock', () => {
+  const baseUrl = mockUrls.v2;
+
+  it('sends the bearer token and extra headers, repeats statuses once per value, and gets schema-valid answers', async () => {
+    const { requests, fetch } = recordingFetch();
+    // A base URL with a trailing slash joins the paths as one without.
+    const v2 = createV2Client({
+      baseUrl: `${baseUrl}/`,
+      accessToken: 't0k3n',
+      fetch,
+      headers: { 'X-Request-Id': 'r-7' },
+    });
+    const id = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
+    const one = await v2.GET('/v2/verifications/{id}', { params: { path: { id } } });
+    expect([one.error, one.response.status]).toEqual([undefined, 200]);
+    valid.v2('Verification', one.data);
+    const statuses: ('APPROVED' | 'DECLINED')[] = ['APPROVED', 'DECLINED'];
+    const query = { statuses, page: 0, pageSize: 2, createdFrom: '2026-03-01T00:00:00.000Z' };
+    const page = await v2.GET('/v2/verifications/', { params: { query } });
+    expect(page.error).toBeUndefined();
+    valid.v2('VerificationList', page.data);
+    const [first, second] = requests.map((r) => new URL(r.url));
+    expect([first.pathname, second.pathname]).toEqual([`/v2/verifications/${id}`, '/v2/verifications/']);
+    expect(second.searchParams.getAll('statuses')).toEqual(['APPROVED', 'DECLINED']);
+    expect(second.search).toContain('statuses=APPROVED&statuses=DECLINED');
+    for (const r of requests)
+      expect([r.headers.get('authorization'), r.headers.get('x-request-id')]).toEqual(['Bearer t0k3n', 'r-7']);
+  });
+
+  it('gets the documented 401 when the token header is removed, and the 400 for an out-of-range page size', async () => {
+    const v2 = createV2Client({ baseUrl, accessToken: 't0k3n' });
+    const unauthorized = await v2.GET('/v2/verifications/{id}', {
+      params: { path: { id: '6f1c2b9e' } },
+      headers: { Authorization: null },
+    });
+    expect(unauthorized.data).toBeUndefined();
+    expect(unauthorized.response.status).toBe(401);
+    expect(unauthorized.error).toEqual(V2_UNAUTHORIZED);
+    const bad = await v2.GET('/v2/verifications/', { params: { query: { pageSize: 51 } } });
+    expect(bad.response.status).toBe(400);
+    valid.v2('ValidationError', bad.error);
+  });
+});
+
+describe('createPartnerClient against the mock', () => {
+  const baseUrl = mockUrls.partner;
+
+  it('sends X-Auth-Key and Content-Type on every call, filters comma-separated, and gets schema-valid answers', async () => {
+    const { requests, fetch } = recordingFetch();
+    const partner = createPartnerClient({ baseUrl, authKey, fetch });
+    const me = await partner.GET('/partners');
+    expect(me.error).toBeUndefined();
+    valid.partner('Partner', me.data);
+    const status: ('inReview' | 'completed')[] = ['inReview', 'completed'];
+    const phoneNumber = ['+4915112345678', '+31612345678'];
+    const query = { status, phoneNumber, datetimeField: 'updatedAt' as const, from: '2026-03-01T00:00:00Z', limit: 50 };
+    const page = await partner.GET('/verifications', { params: { query } });
+    expect(page.error).toBeUndefined();
+    valid.partner('VerificationList', page.data);
+    const url = new URL(requests[1].url);
+    expect(url.searchParams.get('status')).toBe('inReview,completed');
+    expect(url.searchParams.get('phoneNumber')).toBe('+4915112345678,+31612345678');
+    expect(url.search).toContain('status=inReview,completed');
+    for (const r of requests)
+      expect([r.headers.get('x-auth-key'), r.headers.get('content-type')]).toEqual([authKey, 'application/json']);
+  });
+
+  it('creates a verification and reads one, schema-valid', async () => {
+    const partner = createPartnerClient({ baseUrl, authKey });
+    const created = await partner.POST('/verifications', { body: createBody });
+    expect(created.response.status).toBe(201);
+    valid.partner('CreatedVerification', created.data);
+    const at = { params: { path: { verificationId: created.data!.id } } };
+    valid.partner('Verification', (await partner.GET('/verifications/{verificationId}', at)).data);
+    const activities = await partner.GET('/verification/{verificationId}/user-activities', at);
+    expect(activities.response.status).toBe(200);
+  });
+
+  it('gets the error body for a missing key and for an out-of-range limit', async () => {
+    const partner = createPartnerClient({ baseUrl, authKey });
+    const unauthorized = await partner.GET('/users', { headers: { 'X-Auth-Key': null } });
+    expect(unauthorized.response.status).toBe(401);
+    valid.partner('Error', unauthorized.error);
+    const bad = await partner.GET('/users', { params: { query: { limit: 51 } } });
+    expect(bad.response.status).toBe(400);
+    valid.partner('Error', bad.error);
+  });
+});
+
+describe('the clients refuse at construction', () => {
+  it('a missing credential or base URL, naming the variable the sandbox prints and the mock', () => {
+    expect(() => createPartnerClient({ baseUrl: mockUrls.partner, authKey: ' ' })).toThrow(
+      /authKey must be a non-empty string/,
+    );
+    expect(() => createV2Client({ baseUrl: mockUrls.v2, accessToken: '' })).toThrow(
+      /accessToken must be a non-empty string/,
+    );
+    expect(() => createV2Client({ baseUrl: 'localhost:4010', accessToken: 't' })).toThrow(
+      /baseUrl must be an http\(s\) URL/,
+    );
+    // An unset variable, the usual cause: the message names the variable the sandbox prints and this API's mock.
+    expect(() => createV2Client({ baseUrl: process.env.VC_UNSET_BASE_URL!, accessToken: 't' })).toThrow(
+      "createV2Client: baseUrl must be an http(s) URL, not undefined: the sandbox's address (it prints V2_URL=…), \"http://127.0.0.1:4010\" for this API's mock, or the service's address",
+    );
+    expect(() => createPartnerClient({ baseUrl: '', authKey: 'k' })).toThrow(
+      /^createPartnerClient: baseUrl must be an http\(s\) URL, not "": .*PARTNER_URL=….*"http:\/\/127\.0\.0\.1:4011"/,
+    );
+  });
+
+  it('a base URL ending in /v2, saying to drop it (the paths start with /v2)', () => {
+    for (const given of ['http://127.0.0.1:4020/v2', 'https://api.example.com/v2/', 'https://api.example.com/V2//']) {
+      expect(() => createV2Client({ baseUrl: given, accessToken: 't' })).toThrow(
+        /ends in \/v2, but the paths already start with \/v2 .*drop it: baseUrl: "(http:\/\/127\.0\.0\.1:4020|https:\/\/api\.example\.com)"/,
+      );
+    }
+    // A path that merely contains v2 is someone's mount point, not the doubled prefix.
+    expect(() => createV2Client({ baseUrl: 'https://api.example.com/v2-gateway', accessToken: 't' })).not.toThrow();
+    expect(() => createV2Client({ baseUrl: 'https://api.example.com/kyc', accessToken: 't' })).not.toThrow();
+  });
+});
