@@ -33,5 +33,8 @@ export const readBundledDocument = (api: 'v2' | 'partner' | 'sandbox'): Json =>
 export const readBundledWorkflows = (name: string): Json =>
   readPackageJson('generated', 'workflows', `${name}.arazzo.json`);
 
+/** Where the package's reference is hosted (`homepage` in its package.json). */
+export const packageHomepage = (): string => readPackageJson('package.json').homepage;
+
 /** The package's version, from its package.json. */
 export const packageVersion = (): string => readPackageJson('package.json').version;

@@ -8,8 +8,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
+import { requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
+import { packageHomepage, readBundledDocument } from '../package-files.js';
 import { createSandboxCore, type CoreOptions, type SandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import { withFaults, type FaultSpec } from './http/faults.js';
@@ -135,10 +136,14 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     hostGuard: { port },
     authKey: saved?.whole.authKey ?? options.authKey,
     accessToken: saved?.whole.accessToken ?? options.accessToken,
-    documents,
+    documents: {
+      v2: readBundledDocument('v2'),
+      partner: readBundledDocument('partner'),
+      sandbox: readBundledDocument('sandbox'),
+    },
     precompiled: requestValidators,
     compiler: ajvCompiler,
-    homepage,
+    homepage: packageHomepage(),
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
     wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
     // With --state an answer waits until what its change wrote is on disk.
