@@ -250,33 +250,25 @@ describe('parseWebhookEvent given anything', () => {
       },
     ),
   );
-  const throwing = (name: string) =>
-    Object.defineProperty({}, name, {
+  /** `target` whose property `name` throws when read. */
+  const throwing = (name: string, target: object = {}) =>
+    Object.defineProperty(target, name, {
       get: () => {
         throw new Error(name);
       },
     });
+  const revoked = (target: object) => {
+    const { proxy, revoke } = Proxy.revocable(target, {});
+    revoke();
+    return proxy;
+  };
   const bodies: [string, unknown][] = [
     ['a detached ArrayBuffer', detached()],
     ['a Uint8Array over a detached buffer', detached(utf8(text))],
     ['a DataView over a detached buffer', detached(new DataView(utf8(text).buffer))],
-    [
-      'a Uint8Array whose buffer getter throws',
-      Object.defineProperty(utf8(text), 'buffer', {
-        get: () => {
-          throw new Error('buffer');
-        },
-      }),
-    ],
+    ['a Uint8Array whose buffer getter throws', throwing('buffer', utf8(text))],
     ['a Proxy that throws on every trap', hostile],
-    [
-      'a revoked Proxy',
-      (() => {
-        const { proxy, revoke } = Proxy.revocable({}, {});
-        revoke();
-        return proxy;
-      })(),
-    ],
+    ['a revoked Proxy', revoked({})],
     ['an object whose Symbol.toStringTag throws', throwing(Symbol.toStringTag as unknown as string)],
     ...(
       [
@@ -321,24 +313,8 @@ describe('parseWebhookEvent given anything', () => {
     ['the key and a number', [key, 1], false],
     ['the key as a String object', new String(key), false],
     ['an empty list', [], false],
-    [
-      'a revoked Proxy',
-      (() => {
-        const { proxy, revoke } = Proxy.revocable([key], {});
-        revoke();
-        return proxy;
-      })(),
-      false,
-    ],
-    [
-      'an array whose entry throws when read',
-      Object.defineProperty([key, key], 1, {
-        get: () => {
-          throw new Error('no');
-        },
-      }),
-      false,
-    ],
+    ['a revoked Proxy', revoked([key]), false],
+    ['an array whose entry throws when read', throwing('1', [key, key]), false],
   ];
   const kind = (call: () => unknown) => {
     try {
