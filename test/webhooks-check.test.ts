@@ -5,6 +5,7 @@
 // command line (in process) against the same receivers served on loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { checkWebhookReceiver, type WebhookCheckReport, type WebhookHandler } from '../src/webhooks/check.js';
@@ -205,12 +206,10 @@ async function serve(handler: WebhookHandler): Promise<{ url: string; received: 
   let count = 0;
   const server = createServer(async (req, res) => {
     count += 1;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = new Request(`http://127.0.0.1${req.url}`, {
       method: req.method,
       headers: req.headers as Record<string, string>,
-      body: Buffer.concat(chunks),
+      body: await buffer(req),
     });
     const response = await handler(request);
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
