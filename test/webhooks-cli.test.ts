@@ -1,6 +1,7 @@
-// The integrators' command line (`webhooks send` and `webhooks verify`), run
-// in process as the bin runs it, against a real loopback receiver; the
-// packed bin runs the guide's `webhooks send` in test/integration/guide-commands.test.ts.
+// The integrators' command line (`webhooks send`, and `webhooks verify`, which
+// decodes a body as parseWebhookEvent does), run in process as the bin runs
+// it, against a real loopback receiver; the packed bin runs the guide's
+// `webhooks send` in test/integration/guide-commands.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
+import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
 import { cli } from './helpers/cli.js';
 
@@ -260,6 +262,28 @@ describe('webhooks verify', () => {
     const hint = await verify('--key', key, '--signature', signature, newline);
     expect(hint.code).toBe(1);
     expect(hint.out).toContain('matches the body without its final newline');
+  });
+
+  const userText = JSON.stringify(documentedWebhookExamples().get('user.created'));
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  it.each([
+    // A lone continuation byte inside a string value: a lax decoder would read it as U+FFFD.
+    ['refuses bytes that are not UTF-8', [...utf8(userText.slice(0, 20)), 0x80, ...utf8(userText.slice(20))], 1],
+    ['reads a body with a leading byte order mark', [...utf8(`\uFEFF${userText}`)], 0],
+  ])('%s, as parseWebhookEvent does', async (_, content, code) => {
+    const bytes = Uint8Array.from(content);
+    const bytesFile = path.join(dir, 'bytes');
+    writeFileSync(bytesFile, bytes);
+    const sig = signWebhookPayload(bytes, key);
+    const result = await verify('--key', key, '--signature', sig, bytesFile);
+    expect(result.code).toBe(code);
+    if (code === 0) {
+      expect(result.out).toContain('payload: a valid user.created webhook.');
+      expect(parseWebhookEvent(bytes, sig, key)).toEqual(JSON.parse(userText));
+    } else {
+      expect(result.out).toContain('payload: invalid, not UTF-8 JSON');
+      expect(() => parseWebhookEvent(bytes, sig, key)).toThrow(/not UTF-8 JSON/);
+    }
   });
 
   it('fails with exit 2 on a missing file or missing options', async () => {

@@ -3,14 +3,10 @@
 // classes, and at once), a look-alike of bytes (refused, never read by its claimed length),
 // a webhook with thousands of collected requirements of a new type (each read
 // for its type alone), a leading byte order mark (the same in a string and
-// in bytes, and in `webhooks verify`), and a Request whose headers or body
+// in bytes; `webhooks verify` in test/webhooks-cli.test.ts), and a Request whose headers or body
 // throw (only the documented error classes).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { verifyCommand } from '../src/cli/webhooks.js';
 import {
   parseWebhookEvent,
   signWebhookPayload,
@@ -139,35 +135,6 @@ describe('a leading byte order mark', () => {
     const text = await verifyWebhookRequestBody(request(), key);
     expect(text).toBe(withMark);
     expect(parseWebhookEvent(text!, signature, key)).toEqual(JSON.parse(userText));
-  });
-});
-
-describe('webhooks verify decodes as parseWebhookEvent does', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vc-verify-utf8-'));
-  const verify = async (bytes: Uint8Array) => {
-    const file = path.join(dir, 'body');
-    writeFileSync(file, bytes);
-    const lines: string[] = [];
-    const signature = signWebhookPayload(bytes, key);
-    const code = await verifyCommand(['--key', key, '--signature', signature, file], (line) => lines.push(line));
-    return { code, out: lines.join('\n'), parsed: () => parseWebhookEvent(bytes, signature, key) };
-  };
-
-  it('refuses bytes that are not UTF-8, as parseWebhookEvent refuses them', async () => {
-    const text = utf8(userText);
-    // A lone continuation byte inside a string value: a lax decoder would read it as U+FFFD.
-    const broken = new Uint8Array([...text.subarray(0, 20), 0x80, ...text.subarray(20)]);
-    const { code, out, parsed } = await verify(broken);
-    expect(out).toContain('payload: invalid, not UTF-8 JSON');
-    expect(code).toBe(1);
-    expect(parsed).toThrow(/not UTF-8 JSON/);
-  });
-
-  it('reads a body with a leading byte order mark as parseWebhookEvent reads it', async () => {
-    const { code, out, parsed } = await verify(utf8(`\uFEFF${userText}`));
-    expect(out).toContain('payload: a valid user.created webhook.');
-    expect(code).toBe(0);
-    expect(parsed()).toEqual(JSON.parse(userText));
   });
 });
 
