@@ -23,14 +23,6 @@ const ARAZZO = 'openapi/workflows/partner-sequences.arazzo.yaml';
 const WORKFLOWS = ['new-user', 'merge', 'manual-review', 'revert', 'webhook-delivery', 'key-rotation'];
 const FIRST_KEY = `sbx_arazzo_${randomBytes(12).toString('hex')}`;
 
-interface Delivery {
-  method: string | undefined;
-  path: string | undefined;
-  contentType: string | undefined;
-  signature: string | undefined;
-  rawBody: string;
-}
-
 let sandbox: Sandbox;
 let receiver: Server;
 let receiverUrl: string;
@@ -38,7 +30,8 @@ let workDir: string;
 let keyFile: string;
 let report: ConformanceReport;
 const inputs: Record<string, string> = {};
-const deliveries: Delivery[] = [];
+/** What the receiver got, as it got it. */
+const deliveries: { method?: string; path?: string; contentType?: string; signature?: string; rawBody: string }[] = [];
 
 async function partnerCall(method: string, urlPath: string, key: string, body?: unknown) {
   const res = await fetch(`${sandbox.url}${urlPath}`, {
