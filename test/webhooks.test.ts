@@ -84,20 +84,16 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(bytes(v.body), v.signature, v.key)).toBe(true);
   });
 
+  // Uppercase, changed by one digit, prefixed, padded or wrapped in an array: fuzz-webhooks pins those.
   it.each([
     ['missing', undefined],
     ['null', null],
     ['empty', ''],
     ['non-hex', 'z'.repeat(64)],
-    ['uppercase hex', signature.toUpperCase()],
     ['short', signature.slice(0, 63)],
     ['long', `${signature}0`],
     ['truncated to 32 bytes of hex prefix', signature.slice(0, 32)],
-    ['one digit changed', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`],
     ['a number', 12345],
-    ['an array', [signature]],
-    ['with whitespace', ` ${signature}`],
-    ['prefixed sha256=', `sha256=${signature}`],
   ])('returns false, without throwing, for a %s signature', (_name, bad) => {
     expect(verifyWebhookSignature(body, bad, key)).toBe(false);
   });
