@@ -256,12 +256,11 @@ describe('parseWebhookEvent given anything', () => {
       ] as unknown[]
     ).map((b) => [`${typeof b} ${String(b)}`, b] as [string, unknown]),
   ];
+  // A String object or a symbol: fuzz-webhooks pins those.
   const signatures: [string, unknown][] = [
     ['a Proxy that throws on every trap', hostile],
     ['an object whose toString throws', throwing('toString')],
     ['a megabyte of hex', 'a'.repeat(1 << 20)],
-    ['a String object', new String(sig)],
-    ['a symbol', Symbol('sig')],
   ];
   const others = (n: number) => Array.from({ length: n }, (_, i) => `sbx_other_${i}`);
   const keyLists: [string, unknown, boolean][] = [
