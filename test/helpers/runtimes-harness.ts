@@ -9,21 +9,11 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
 import ts from 'typescript';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../scripts/lib/prism.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
-import { CHROMIUM_ARGS } from './redoc-page.js';
-
-/** Headless Chromium, /usr/bin/chromium unless CHROMIUM_PATH names another. */
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 20_000,
-  });
+import { launchChromium } from './redoc-page.js';
 
 /** What a Worker has beside its module, in workerd's config language. */
 export interface WorkerdExtras {

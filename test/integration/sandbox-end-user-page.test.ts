@@ -17,7 +17,7 @@ import { ROOT } from '../../scripts/lib/paths.mjs';
 import { createPartnerClient, type PartnerClient } from '../../src/partner.js';
 import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { launchChromium } from '../helpers/runtimes-harness.js';
+import { launchChromium } from '../helpers/redoc-page.js';
 
 interface Received {
   eventType: string;
