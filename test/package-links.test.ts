@@ -1,10 +1,7 @@
-// The Markdown as an npm user reads it: from the installed package. Every
-// relative link of every shipped page (the README, the changelog, the
-// partners' guides, openapi/DECISIONS.md) must point at a file inside the
-// tarball (npm's own file list, `npm pack --dry-run`), or the link is dead
-// for everyone who did not clone the repository: a page kept in the
-// repository only is linked by the repository's address
-// (test/guides-links.test.ts checks those land).
+// The Markdown as an npm user reads it: every relative link of every shipped
+// page points at a file in the tarball (`npm pack --dry-run`), or it is dead
+// for everyone who did not clone the repository; a page kept in the
+// repository only is linked by its address (test/guides-links.test.ts).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,9 +1,6 @@
 // Running a test's bundled module where partners' code runs without Node:
-// Cloudflare's workerd (no nodejs_compat), one process serving it as a
-// Worker (or a wrangler project, with its Durable Objects), and headless
-// Chromium (Debian's, through playwright-core), one launch loading it in a
-// page. For the integration tier's runtime-*, webhook receivers and end
-// user's page.
+// workerd (no nodejs_compat) serving it as a Worker or a wrangler project,
+// and headless Chromium loading it in a page.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';

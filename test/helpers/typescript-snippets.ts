@@ -19,10 +19,11 @@ export async function scratchDir(name: string): Promise<string> {
   return dir;
 }
 
-/** Compiles a snippet to `<dir>/<name>.mjs` and returns the file. */
+/** Compiles a snippet to `<dir>/<name>.js` (an ES module, as a project of type module has it, whose tsc would emit it) and returns the file. */
 export async function writeModule(dir: string, name: string, source: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
   const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
-  const file = path.join(dir, `${name}.mjs`);
+  const file = path.join(dir, `${name}.js`);
   await writeFile(file, code);
   return file;
 }

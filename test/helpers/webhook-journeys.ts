@@ -1,10 +1,6 @@
-// The journeys a verification takes in the partner document's lifecycle table
-// and event sequences (new user, merge, waiting for input, manual review,
-// decline, revert from completed and from waiting, expiry, closure by the
-// partner and by a new session for the same number), played on the local
-// sandbox through its partner and control APIs, for the tests that feed a
-// webhook receiver what they emit and compare its final view with the
-// service's: test/integration/webhook-receivers.test.ts.
+// The journeys of the partner document's lifecycle table and event
+// sequences, played on the local sandbox, for the tests that feed a webhook
+// receiver what they emit and compare its final view with the service's.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
