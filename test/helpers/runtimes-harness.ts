@@ -1,7 +1,7 @@
 // Running a test's bundled module where partners' code runs without Node:
 // workerd (no nodejs_compat) serving it as a Worker or a wrangler project,
 // and headless Chromium loading it in a page.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -11,6 +11,22 @@ import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../scripts/lib/prism.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
 import { launchChromium } from './redoc-page.js';
+
+/** Resolves once `url` answers `init` at all (any status); throws with `output()` when `child` exits first or after 60 s. */
+export async function untilAnswering(url: string, child: ChildProcess, output: () => string, init?: RequestInit) {
+  for (let tries = 0; tries < 600; tries++) {
+    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before answering on ${url}: ${output()}`);
+    if (
+      await fetch(url, init).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no answer on ${url} within 60 s: ${output()}`);
+}
 
 /** What a Worker has beside its module, in workerd's config language. */
 export interface WorkerdExtras {

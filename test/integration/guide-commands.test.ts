@@ -24,6 +24,7 @@ import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../scripts/lib/prism.mjs';
 import { serveSandbox } from '../../src/sandbox/server.js';
 import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { untilAnswering } from '../helpers/runtimes-harness.js';
 import { writeModule } from '../helpers/typescript-snippets.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
@@ -113,21 +114,6 @@ function onPort(line: string, port: number): { line: string; env: NodeJS.Process
   return { line: moved, env: moved === line ? { SANDBOX_PORT: String(port) } : {} };
 }
 
-async function answers(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before answering: ${output()}`);
-    if (
-      await fetch(url, { method: 'HEAD' }).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no answer on ${url}: ${output()}`);
-}
-
 const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -160,7 +146,7 @@ describe.each(commands)('$guide: $line', (command) => {
     child.stderr!.on('data', (d) => (output += d));
     try {
       const url = `http://127.0.0.1:${port}`;
-      await answers(`${url}/`, child, () => output);
+      await untilAnswering(`${url}/`, child, () => output, { method: 'HEAD' });
       if (/@verification-service\/contracts sandbox/.test(line)) {
         await expect.poll(() => output, { timeout: 10_000 }).toContain('Ctrl-C stops it.');
         const printed = /export PARTNER_URL=(\S+) AUTH_KEY=(\S+) V2_URL=(\S+) ACCESS_TOKEN=(\S+)/.exec(output);

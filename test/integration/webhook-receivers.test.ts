@@ -19,7 +19,7 @@ import { checkWebhookReceiver } from '../../src/webhooks/check.js';
 import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 import { deref, loadBundle } from '../helpers/openapi.js';
 import { linkSharedInstall } from '../helpers/packed-package.js';
-import { wranglerProject } from '../helpers/runtimes-harness.js';
+import { untilAnswering, wranglerProject } from '../helpers/runtimes-harness.js';
 import { scratchDir, typeCheck, writeModule } from '../helpers/typescript-snippets.js';
 import {
   DELIVERY_ORDERS,
@@ -123,17 +123,8 @@ function inNode(files: Record<string, string>, fetchStyle: boolean) {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    // A generous wait on a loaded machine.
-    for (let tries = 0; tries < 300; tries++) {
-      if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode} before answering: ${output}`);
-      const answered = await fetch(url, { method: 'POST', body: '{}' }).then(
-        () => true,
-        () => false,
-      );
-      if (answered) return { url, log: () => output, stop: () => child.kill() };
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`${name} did not answer on ${url} within 30 s: ${output}`);
+    await untilAnswering(url, child, () => `${name}: ${output}`, { method: 'POST', body: '{}' });
+    return { url, log: () => output, stop: () => child.kill() };
   };
 }
 
