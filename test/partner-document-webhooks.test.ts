@@ -206,7 +206,7 @@ describe('webhook data (L223-L227)', () => {
   checkFieldFacts(withData('user.created'), dataOf('user.created'), [
     ['L225', 'userId', [], [ABSENT]],
     ['L225', 'estimatedAge', [], ['over99']],
-    ['L225', 'dateOfBirth', [null], []],
+    ['L225', 'dateOfBirth', [null, '23.07.1991'], []],
     ['L225', 'phoneNumbers', [], [[{ phoneNumber: '015112345678', createdAt: TIMESTAMP, verified: true }]]],
     ['L225', 'names', [], [[{ firstName: 7 }]]],
     ['L225', 'externalUsers', [], [[{ id: UUID, createdAt: 'today' }]]],
