@@ -323,10 +323,6 @@ export function propsOf(schema: Json): Record<string, Json> {
   const s = deref(doc, schema);
   return Object.assign({}, ...(s.allOf ?? []).map(propsOf), s.properties ?? {});
 }
-export function requiredOf(schema: Json): string[] {
-  const s = deref(doc, schema);
-  return [...(s.required ?? []), ...(s.allOf ?? []).flatMap(requiredOf)];
-}
 
 /** A fresh copy of a named example's value. */
 export const example = (name: string): Json => structuredClone(deref(doc, doc.components.examples[name]).value);
