@@ -287,7 +287,7 @@ export const op = (key: string): OperationEntry => {
   if (!found) throw new Error(`no operation ${key}`);
   return found;
 };
-export const responsePtr = (key: string, status: string) => {
+const responsePtr = (key: string, status: string) => {
   const entry = op(key);
   const response = entry.operation.responses[status];
   return sub(response.$ref ?? sub(entry.ptr, 'responses', status), 'content', 'application/json', 'schema');
