@@ -153,26 +153,14 @@ describe('revert verification (operation 6)', () => {
     expect(entry.operation.description).toMatch(/beta/i);
   });
 
-  it('takes {verificationId, author} and answers {id} (L117)', () => {
-    const request = body('post /verifications/revert');
-    expectDocumented(
-      Object.keys(bodySchema('post /verifications/revert').properties),
-      FIELDS.VerificationRevert,
-      'fields of VerificationRevert',
-    );
-    // Both required: the documents mark neither optional (P54).
-    expect(sorted(bodySchema('post /verifications/revert').required)).toEqual(['author', 'verificationId']);
-    wantValid(request, example('RevertVerificationRequest'));
-    wantValid(request, { verificationId: 'v-1', author: 'fraud-team' });
-    wantInvalid(request, { verificationId: 'v-1' });
-    wantInvalid(request, { author: 'fraud-team' });
-    wantInvalid(request, { verificationId: 1, author: 'fraud-team' });
-    const result = response('post /verifications/revert', '200');
-    wantValid(result, example('RevertVerificationResult'));
-    wantValid(result, { id: 'v-1' });
-    wantInvalid(result, {});
-    wantInvalid(result, { id: 1 });
-  });
+  // Takes {verificationId, author}, both required as the documents mark neither optional (P54), and answers {id}.
+  checkFieldFacts(body('post /verifications/revert'), () => ({ verificationId: 'v-1', author: 'fraud-team' }), [
+    ['L117 P54', 'verificationId', [], [ABSENT, 1]],
+    ['L117 P54', 'author', [], [ABSENT, 1]],
+  ]);
+  checkFieldFacts(response('post /verifications/revert', '200'), () => ({ id: 'v-1' }), [
+    ['L117', 'id', [], [ABSENT, 1]],
+  ]);
 
   it('states its four rules (L157-L160)', () => {
     const text = entry.operation.description;
