@@ -23,7 +23,6 @@ import {
   propsOf,
   example,
   without,
-  sorted,
   expectDocumented,
   expectDocumentedValues,
   wantValid,
@@ -170,48 +169,33 @@ describe('user sub-resources', () => {
   });
 
   describe('batch external users (operation 16)', () => {
-    it('takes {externalUsers: [{phoneNumber, externalUserId (uuid)}]}', () => {
-      const request = body('post /users/external-users');
-      const schema = doc.components.schemas.ExternalUsersCreate;
-      expect(schema.required).toEqual(['externalUsers']);
-      expect(sorted(schema.properties.externalUsers.items.required)).toEqual(['externalUserId', 'phoneNumber']);
-      wantValid(request, example('ExternalUsersRequest'));
-      wantValid(request, { externalUsers: [{ phoneNumber: '+4915112345678', externalUserId: UUID }] });
-      wantInvalid(request, { externalUsers: [{ phoneNumber: '+4915112345678', externalUserId: 'partner-17' }] });
-      wantInvalid(request, { externalUsers: [{ phoneNumber: '+4915112345678' }] });
-      wantInvalid(request, { externalUsers: [{ externalUserId: UUID }] });
-      wantInvalid(request, {});
-      // Invalid numbers must be sendable: they are reported back in invalidPhoneNumbers (P17).
-      wantValid(request, { externalUsers: [{ phoneNumber: '+49 151 1234', externalUserId: UUID }] });
-    });
+    // Takes {externalUsers: [{phoneNumber, externalUserId (uuid)}]}, every field required (L180, P54);
+    // invalid numbers must be sendable: they are reported back in invalidPhoneNumbers (P17).
+    const request = body('post /users/external-users');
+    checkFieldFacts(request, () => example('ExternalUsersRequest'), [['L180 P54', 'externalUsers', [], [ABSENT]]]);
+    checkFieldFacts(
+      (entry: Json) => request({ externalUsers: [entry] }),
+      () => ({ phoneNumber: '+4915112345678', externalUserId: UUID }),
+      [
+        ['L180 P54', 'externalUserId', [], [ABSENT, 'partner-17']],
+        ['L180 P17 P54', 'phoneNumber', ['+49 151 1234'], [ABSENT]],
+      ],
+    );
 
-    it('answers four arrays: created links, unknown and invalid numbers, duplicated external ids', () => {
-      const result = response('post /users/external-users', '201');
-      const value = example('ExternalUsersResultMixed');
-      const schema = responseSchema('post /users/external-users', '201');
-      expectDocumented(Object.keys(schema.properties), FIELDS.ExternalUsersResult, 'fields of ExternalUsersResult');
-      wantValid(result, value);
-      wantValid(result, example('ExternalUsersResultDuplicate'));
-      for (const field of FIELDS.ExternalUsersResult) {
-        wantInvalid(result, without(value, field), `without ${field}`);
-        wantInvalid(result, { ...value, [field]: 'x' }, `${field} not an array`);
-      }
-      for (const field of ['unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds']) {
-        wantInvalid(result, { ...value, [field]: [1] }, field);
-      }
-      const link = { externalUserId: UUID, phoneNumber: '+4915112345678', partnerUserId: 'pu-1' };
-      wantValid(result, { ...value, externalUsersWithSuccess: [link] });
-      for (const field of Object.keys(link)) {
-        wantInvalid(result, { ...value, externalUsersWithSuccess: [without(link, field)] }, `link without ${field}`);
-      }
-      // The uuid format of `externalUserId` is a request rule; an answer's takes any string.
-      wantValid(result, {
-        externalUsersWithSuccess: [{ externalUserId: 'crm-4711', phoneNumber: '+4915112345678', partnerUserId: 'u-1' }],
-        unknownPhoneNumbers: [],
-        invalidPhoneNumbers: [],
-        duplicatedExternalUserIds: [],
-      });
-    });
+    // Answers four arrays (L181-L186); the uuid form of `externalUserId` is a
+    // request rule, an answer's takes any string.
+    const link = { externalUserId: UUID, phoneNumber: '+4915112345678', partnerUserId: 'pu-1' };
+    checkFieldFacts(response('post /users/external-users', '201'), () => example('ExternalUsersResultMixed'), [
+      [
+        'L183',
+        'externalUsersWithSuccess',
+        [[link], [{ ...link, externalUserId: 'crm-4711' }]],
+        [ABSENT, 'x', ...Object.keys(link).map((field) => [without(link, field)])],
+      ],
+      ...['unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'].map(
+        (field): FieldFact => ['L184-L186', field, [], [ABSENT, 'x', [1]]],
+      ),
+    ]);
   });
 });
 
