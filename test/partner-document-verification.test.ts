@@ -1,6 +1,7 @@
 // The partner Verification record: its fields, `userId` and
-// `previousUserId` by status (and `narrowVerification`, which checks the same
-// rule at run time), and each kind of `collectedRequirements` entry.
+// `previousUserId` by status (in an answer, in webhook data, and as
+// `narrowVerification` checks them at run time), and each kind of
+// `collectedRequirements` entry.
 import { describe, expect, it } from 'vitest';
 import { narrowVerification } from '../src/partner.js';
 import { deref, type Json } from './helpers/openapi.js';
@@ -24,6 +25,8 @@ import {
   completed,
   collected,
   withCollected,
+  webhookExample,
+  webhookValidator,
   FIELDS,
 } from './helpers/partner-document.js';
 
@@ -114,43 +117,50 @@ function metadataNotRechecked(): Json[] {
   return [keys, { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } }];
 }
 
-describe('Verification userId and previousUserId (L38-L39)', () => {
-  const at = (status: string, userId: unknown, previousUserId: unknown) => {
-    const value = { ...completed(), status, userId, previousUserId };
-    return userId === ABSENT
-      ? without(value, 'userId')
-      : previousUserId === ABSENT
-        ? without(value, 'previousUserId')
-        : value;
-  };
-  // Status, userId, previousUserId (ABSENT: left out), and whether the answer is valid.
-  const CASES: [string, unknown, unknown, boolean][] = [
-    ['completed', USER_ID, null, true],
-    ['completed', null, null, false],
-    ['completed', ABSENT, null, false],
-    ['completed', USER_ID, USER_ID, false],
-    ['reverted', null, USER_ID, true],
+describe('userId and previousUserId by status, in an answer and in webhook data (L38-L39, L223)', () => {
+  // ABSENT: the field left out.
+  const withIds = (value: Json, status: string, userId: unknown, previousUserId: unknown) =>
+    Object.fromEntries(Object.entries({ ...value, status, userId, previousUserId }).filter(([, v]) => v !== ABSENT));
+  // Status, userId, previousUserId, and whether a Verification answer and
+  // webhook data take them: the data leaves out the ids that do not apply
+  // ("only when completed", "only when reverted"); an answer always sends both.
+  const CASES: [string, unknown, unknown, boolean, boolean][] = [
+    ['completed', USER_ID, null, true, true],
+    ['completed', null, null, false, false],
+    ['completed', ABSENT, null, false, false],
+    ['completed', ABSENT, ABSENT, false, false],
+    ['completed', USER_ID, USER_ID, false, false],
+    ['reverted', null, USER_ID, true, true],
     // Revert rule 1: a waitingForUserInput verification had no user yet (P9).
-    ['reverted', null, null, true],
-    ['reverted', null, 42, false],
-    ['reverted', null, ABSENT, false],
-    ['reverted', USER_ID, USER_ID, false],
+    ['reverted', null, null, true, true],
+    ['reverted', null, 42, false, false],
+    ['reverted', null, ABSENT, false, false],
+    ['reverted', USER_ID, USER_ID, false, false],
     ...STATUSES.filter((s) => s !== 'completed' && s !== 'reverted').flatMap(
-      (status): [string, unknown, unknown, boolean][] => [
-        [status, null, null, true],
-        [status, USER_ID, null, false],
-        [status, null, USER_ID, false],
+      (status): [string, unknown, unknown, boolean, boolean][] => [
+        [status, null, null, true, true],
+        [status, ABSENT, ABSENT, false, true],
+        [status, USER_ID, null, false, false],
+        [status, USER_ID, ABSENT, false, false],
+        [status, null, USER_ID, false, false],
+        [status, ABSENT, USER_ID, false, false],
       ],
     ),
   ];
 
-  it.each(CASES)('%s with userId %s and previousUserId %s: valid %s', (status, userId, previousUserId, valid) => {
-    const value = at(status, userId, previousUserId);
-    expect(verification(value)).toBe(valid);
-    // narrowVerification judges ids of the declared types (string or null) as the schema does.
-    if ([userId, previousUserId].every((id) => id === null || typeof id === 'string'))
-      expect(narrowVerification(value)).toBe(valid ? value : undefined);
-  });
+  it.each(CASES)(
+    '%s, userId %s, previousUserId %s: answer %s, webhook %s',
+    (status, userId, previousUserId, inAnswer, inWebhook) => {
+      const value = withIds(completed(), status, userId, previousUserId);
+      expect(verification(value), 'answer').toBe(inAnswer);
+      const event = webhookExample('verification.updated');
+      const data = withIds(event.data, status, userId, previousUserId);
+      expect(webhookValidator('verification.updated')({ ...event, data }), 'webhook data').toBe(inWebhook);
+      // narrowVerification judges ids of the declared types (string or null) as the schema does.
+      if ([userId, previousUserId].every((id) => id === null || typeof id === 'string'))
+        expect(narrowVerification(value)).toBe(inAnswer ? value : undefined);
+    },
+  );
 
   it.each([
     'VerificationCompleted',

@@ -1,5 +1,6 @@
 // The seven partner webhooks: each event's delivery, signature and body, the
-// envelope (WebhookEvent) and the data of each type.
+// envelope (WebhookEvent) and the data of each type (the ids of verification
+// data by status: test/partner-document-verification.test.ts).
 import { describe, expect, it } from 'vitest';
 import { deref, pointer, type Json } from './helpers/openapi.js';
 import {
@@ -12,7 +13,6 @@ import {
   DATA_TYPES,
   ENVELOPE_FIELDS,
   UUID,
-  USER_ID,
   TIMESTAMP,
   SIGNATURE,
   sub,
@@ -168,32 +168,6 @@ describe('webhook data (L223-L227)', () => {
       { ...value, data: { ...value.data, collectedRequirements: [{ ...collected(firstType) }] } },
       'a collected result',
     );
-  });
-
-  it('verification data sends userId only when completed and previousUserId only when reverted (L38-L39)', () => {
-    const validate = withData('verification.updated');
-    const at = (status: string, ids: Json) => ({
-      ...without(without(updated(), 'userId'), 'previousUserId'),
-      status,
-      ...ids,
-    });
-    const cases: [string, Json, boolean][] = [
-      ['completed', { userId: USER_ID, previousUserId: null }, true],
-      ['completed', {}, false],
-      ['completed', { userId: null, previousUserId: null }, false],
-      ['completed', { userId: USER_ID, previousUserId: USER_ID }, false],
-      ['reverted', { userId: null, previousUserId: USER_ID }, true],
-      ['reverted', { userId: null, previousUserId: null }, true],
-      ['reverted', { userId: null }, false],
-      ...STATUSES.filter((s) => s !== 'completed' && s !== 'reverted').flatMap((status): [string, Json, boolean][] => [
-        [status, {}, true],
-        [status, { userId: null, previousUserId: null }, true],
-        [status, { userId: USER_ID }, false],
-        [status, { previousUserId: USER_ID }, false],
-      ]),
-    ];
-    for (const [status, ids, valid] of cases)
-      expect(validate(at(status, ids)), `${status} ${JSON.stringify(ids)}`).toBe(valid);
   });
 
   it('user data has the documented fields, shaped as the User resource, for all four user events (L225)', () => {
