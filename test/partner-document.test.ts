@@ -265,13 +265,10 @@ const schemaNamed = (name: string): Json => {
   if (!schema) throw new Error(`openapi/partner has no schema ${component}`);
   return inside.reduce((s: Json, key) => deref(doc, s.properties[key]), deref(doc, schema));
 };
-/** The fields a schema declares itself: those of a schema it refers to in `allOf` count under that schema's name. */
-const ownFields = (name: string): string[] => {
-  const schema = schemaNamed(name);
-  return [schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].flatMap((s: Json) =>
-    Object.keys(s.properties ?? {}),
-  );
-};
+/** The properties a schema declares itself: those of a schema it refers to in `allOf` count under that schema's name. */
+const ownProperties = (schema: Json): Record<string, Json> =>
+  Object.assign({}, ...[schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].map((s: Json) => s.properties));
+const ownFields = (name: string) => Object.keys(ownProperties(schemaNamed(name)));
 
 describe('additions to the documentation', () => {
   /** The documented objects, by component name (a dotted name: the object in one of its fields). */
@@ -366,14 +363,9 @@ describe('additions to the documentation', () => {
       'Verification',
       'VerificationEventData',
     ]);
-    const problems = Object.keys(doc.components.schemas).flatMap((name) => {
-      const schema = deref(doc, doc.components.schemas[name]);
-      const properties = Object.assign(
-        {},
-        ...[schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].map((s: Json) => s.properties ?? {}),
-      );
-      return deprecationProblems(name, properties, documentedIn.has(name) ? DEPRECATED : []);
-    });
+    const problems = Object.entries<Json>(doc.components.schemas).flatMap(([name, schema]) =>
+      deprecationProblems(name, ownProperties(deref(doc, schema)), documentedIn.has(name) ? DEPRECATED : []),
+    );
     for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in doc.components.schemas))) {
       problems.push(`ADDED_DEPRECATIONS has ${name}, which is no schema of openapi/partner/components/schemas`);
     }
