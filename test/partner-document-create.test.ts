@@ -1,15 +1,11 @@
-// The partner document holds every fact of the service's partner
-// documentation; this file: creating a verification (operation 5): the body's
-// rules, the answer, the 409 conflicts, and revert (operation 6). Each fact
-// names its line of the documentation (`L145`) or its decision row in
-// openapi/DECISIONS.md; dropping or loosening it in openapi/partner fails it.
+// Creating a partner verification (operation 5): the body's rules, the
+// answer, the 409 conflicts, and revert (operation 6).
 import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
 import {
   ABSENT,
   body,
   bodySchema,
-  CREATE_REQUIRED,
   checkFieldFacts,
   collected,
   createBody,
@@ -24,7 +20,6 @@ import {
   STATUSES,
   sorted,
   TIMESTAMP,
-  UUID,
   USER_ID,
   wantInvalid,
   wantValid,
@@ -38,17 +33,6 @@ const address = 'https://app.northwind-mobility.example/verification/done';
 describe('create verification (operation 5)', () => {
   const schema = bodySchema('post /verifications');
 
-  it('takes the documented fields; externalUserId and redirectUrl are required (P5)', () => {
-    expectDocumented(Object.keys(schema.properties), FIELDS.VerificationCreate, 'fields of VerificationCreate');
-    expect(
-      sorted(schema.required.filter((f: string) => FIELDS.VerificationCreate.includes(f))),
-      'the documented create fields required',
-    ).toEqual(sorted(CREATE_REQUIRED));
-    for (const name of ['Full', 'Minimal', 'Legacy'])
-      wantValid(createBody, example(`CreateVerificationRequest${name}`), name);
-    wantValid(createBody, { externalUserId: UUID, redirectUrl: 'https://partner.example/done' });
-  });
-
   it('timeToExpiry is a number of minutes from 5 to 43200, default 10080 (L145)', () => {
     expect(schema.properties.timeToExpiry).toMatchObject({
       type: 'number',
@@ -58,17 +42,18 @@ describe('create verification (operation 5)', () => {
     });
   });
 
-  // Every optional field may be left out (L136-L148); the deprecated ones are
-  // still taken (L260), their marking is held by test/partner-document.test.ts.
+  // Every field but the two not marked optional may be left out (L136-L148,
+  // P5); the deprecated ones are still taken (L260), their marking is held by
+  // test/partner-document.test.ts.
   checkFieldFacts(createBody, () => example('CreateVerificationRequestFull'), [
     ['L142 P5', 'externalUserId', [], [ABSENT, 'partner-user-17', 17]],
     ['L143 P5 P29', 'redirectUrl', [address], [ABSENT, 'app.northwind-mobility.example/done']],
     ['L144 P29', 'errorRedirectUrl', [ABSENT, address], ['app.northwind-mobility.example/done']],
-    ['L136', 'phoneNumber', [ABSENT, '+4915112345678'], []],
+    ['L136', 'phoneNumber', [ABSENT, '+4915112345678'], [17]],
     ['L137', 'isPhoneNumberVerified', [ABSENT, true], ['no']],
     ['L138', 'phoneNumbers', [ABSENT, phone(true)], [phone('yes'), '+4915112345678']],
-    ['L139', 'firstName', [ABSENT], []],
-    ['L139', 'lastName', [ABSENT], []],
+    ['L139', 'firstName', [ABSENT], [1]],
+    ['L139', 'lastName', [ABSENT], [1]],
     ['L140', 'requireFirstAndLastName', [ABSENT, true], ['yes']],
     ['L141', 'requirements', [ABSENT, REQUIREMENT_TYPES.map((type) => ({ type }))], [[{ type: 'faceScan' }]]],
     ['L145', 'timeToExpiry', [ABSENT, 5, 10080, 43200], [4, 43201, 0, '60']],
@@ -168,26 +153,14 @@ describe('revert verification (operation 6)', () => {
     expect(entry.operation.description).toMatch(/beta/i);
   });
 
-  it('takes {verificationId, author} and answers {id} (L117)', () => {
-    const request = body('post /verifications/revert');
-    expectDocumented(
-      Object.keys(bodySchema('post /verifications/revert').properties),
-      FIELDS.VerificationRevert,
-      'fields of VerificationRevert',
-    );
-    // Both required: the documents mark neither optional (P54).
-    expect(sorted(bodySchema('post /verifications/revert').required)).toEqual(['author', 'verificationId']);
-    wantValid(request, example('RevertVerificationRequest'));
-    wantValid(request, { verificationId: 'v-1', author: 'fraud-team' });
-    wantInvalid(request, { verificationId: 'v-1' });
-    wantInvalid(request, { author: 'fraud-team' });
-    wantInvalid(request, { verificationId: 1, author: 'fraud-team' });
-    const result = response('post /verifications/revert', '200');
-    wantValid(result, example('RevertVerificationResult'));
-    wantValid(result, { id: 'v-1' });
-    wantInvalid(result, {});
-    wantInvalid(result, { id: 1 });
-  });
+  // Takes {verificationId, author}, both required as the documents mark neither optional (P54), and answers {id}.
+  checkFieldFacts(body('post /verifications/revert'), () => ({ verificationId: 'v-1', author: 'fraud-team' }), [
+    ['L117 P54', 'verificationId', [], [ABSENT, 1]],
+    ['L117 P54', 'author', [], [ABSENT, 1]],
+  ]);
+  checkFieldFacts(response('post /verifications/revert', '200'), () => ({ id: 'v-1' }), [
+    ['L117', 'id', [], [ABSENT, 1]],
+  ]);
 
   it('states its four rules (L157-L160)', () => {
     const text = entry.operation.description;

@@ -1,41 +1,15 @@
-// The partner integration API document holds every fact of the service's
-// partner documentation; this file: the lifecycle in the overview (the state
-// table, L84-L105, and the event sequences, L229-L234). Each expectation
-// restates one of those facts (or, where the documentation is silent, the
-// decision recorded in openapi/DECISIONS.md); dropping or loosening it in
-// openapi/partner makes a test fail.
+// The lifecycle the overview of openapi/partner states, as the partner
+// documentation does: the state table (L84-L105) and the event sequences
+// (L229-L234). Their webhooks' pairing, signature, retry and envelope are held
+// by the schemas (test/partner-document-webhooks.test.ts).
 import { describe, expect, it } from 'vitest';
-import { doc, STATUSES, EVENTS, ENVELOPE_FIELDS, sorted } from './helpers/partner-document.js';
-
-/** Markdown tables of a text as written (backticks kept, unlike helpers/document-texts.ts's rendered cells): rows of cells, header first, separator dropped. */
-function tablesOf(md: string): string[][][] {
-  const blocks: string[][] = [];
-  let block: string[] = [];
-  for (const line of [...md.split('\n'), '']) {
-    if (line.trim().startsWith('|')) block.push(line.trim());
-    else {
-      if (block.length) blocks.push(block);
-      block = [];
-    }
-  }
-  const cells = (row: string) =>
-    row
-      .replace(/^\|/, '')
-      .replace(/\|$/, '')
-      .split('|')
-      .map((c) => c.trim());
-  return blocks
-    .filter((b) => b.length > 2 && /^\|(\s*:?-{3,}:?\s*\|)+$/.test(b[1]))
-    .map((b) => [b[0], ...b.slice(2)].map(cells));
-}
+import { markdownTables } from './helpers/document-texts.js';
+import { doc, sorted } from './helpers/partner-document.js';
 
 describe('lifecycle in the overview', () => {
   const text: string = doc.info.description;
-  const tables = tablesOf(text);
-
-  it('names the nine statuses', () => {
-    for (const status of STATUSES) expect(text).toContain(`\`${status}\``);
-  });
+  // Cells as written, backticks kept; each table as [header, ...rows].
+  const tables = markdownTables(text, (c) => c.trim()).map((t) => [t.header, ...t.rows]);
 
   describe('state table', () => {
     const table = tables.find((t) => /From/.test(t[0][0]) && t[0].some((c) => /Next/.test(c)))!;
@@ -60,12 +34,6 @@ describe('lifecycle in the overview', () => {
       ['inReview', 'completed', 'user.created'],
       ['completed', 'reverted', 'previousUserId'],
     ];
-
-    it('is a Markdown table with From, Moved by, Condition, Next and Also columns', () => {
-      expect(table).toBeDefined();
-      expect(table[0]).toHaveLength(5);
-      expect(table[0].join('|')).toMatch(/From\|Moved by\|Condition\|Next[^|]*\|Also/);
-    });
 
     it.each(TRANSITIONS)('lists %s → %s', (from, next, also) => {
       const token = from === '(none)' ? '(none)' : `\`${from}\``;
@@ -144,19 +112,5 @@ describe('lifecycle in the overview', () => {
       expect(joined).toMatch(/review needed/);
       expect(joined).toMatch(/reviewer creates an account/);
     });
-  });
-
-  it('lists the seven events with their data types in a table', () => {
-    const table = tables.find((t) => t[0].some((c) => /eventType/.test(c)))!;
-    expect(table).toBeDefined();
-    const pairs = Object.fromEntries(table.slice(1).map((r) => [r[1].replace(/`/g, ''), r[0].replace(/`/g, '')]));
-    expect(pairs).toEqual(EVENTS);
-  });
-
-  it('states webhook delivery: signature, retry every 15 minutes, the envelope', () => {
-    expect(text).toMatch(/X-SIGNATURE/);
-    expect(text).toMatch(/HMAC-SHA256/);
-    expect(text).toMatch(/15 minutes/);
-    for (const field of ENVELOPE_FIELDS) expect(text).toContain(`\`${field}\``);
   });
 });

@@ -1,12 +1,7 @@
-// The partner document holds every fact of the service's partner
-// documentation; this file: the list queries: paging, the comma-separated
-// filters, and the filters of operations 7 and 12 (L162-L177, L249-L257).
-// Each fact names its line of the documentation or its decision row in
-// openapi/DECISIONS.md. The tests ask that every documented parameter is
-// there as documented; a parameter the API team adds is held by
-// test/partner-document.test.ts, "a query parameter beyond the documented
-// ones is listed in ADDED_PARAMETERS" (guides/contract.md, "Add a query
-// parameter to a list").
+// The partner list queries: paging, the comma-separated filters, and the
+// filters of operations 7 and 12 (L162-L177, L249-L257). A parameter the API
+// team adds is held by test/partner-document.test.ts (guides/contract.md, "Add
+// a query parameter to a list").
 import { describe, expect, it } from 'vitest';
 import { deref, type Json } from './helpers/openapi.js';
 import {

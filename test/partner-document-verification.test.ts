@@ -1,10 +1,9 @@
-// The partner integration API document holds every fact of the service's
-// partner documentation; this file: the Verification record: its fields,
-// `userId` and `previousUserId`, and each kind of `collectedRequirements`
-// entry. Each expectation restates one of those facts (or, where the
-// documentation is silent, the decision recorded in openapi/DECISIONS.md);
-// dropping or loosening it in openapi/partner makes a test fail.
+// The partner Verification record: its fields, `userId` and
+// `previousUserId` by status (in an answer, in webhook data, and as
+// `narrowVerification` checks them at run time), and each kind of
+// `collectedRequirements` entry.
 import { describe, expect, it } from 'vitest';
+import { narrowVerification } from '../src/partner.js';
 import { deref, type Json } from './helpers/openapi.js';
 import {
   doc,
@@ -16,7 +15,6 @@ import {
   responseSchema,
   example,
   without,
-  sorted,
   expectDocumented,
   expectDocumentedValues,
   wantValid,
@@ -27,16 +25,13 @@ import {
   completed,
   collected,
   withCollected,
+  webhookExample,
+  webhookValidator,
   FIELDS,
 } from './helpers/partner-document.js';
 
 describe('Verification', () => {
   const schema = responseSchema('get /verifications/{verificationId}', '200');
-
-  it('has every documented field', () => {
-    expectDocumented(Object.keys(schema.properties), FIELDS.Verification, 'fields of Verification');
-    wantValid(verification, completed());
-  });
 
   it('always sends the fields that are not optional create input; the echoed ones may be absent (P8)', () => {
     for (const field of FIELDS.Verification) {
@@ -80,12 +75,6 @@ describe('Verification', () => {
     ['L39', 'previousUserId', [], [1]],
   ]);
 
-  it('declares no uri format on the addresses and no key bound on metadata in answers (P29, P6)', () => {
-    for (const field of ['url', 'redirectUrl', 'errorRedirectUrl'])
-      expect(deref(doc, schema.properties[field]).format, field).toBeUndefined();
-    expect(deref(doc, schema.properties.metadata)).not.toHaveProperty('maxProperties');
-  });
-
   it('takes status from the nine documented values', () => {
     expectDocumentedValues(deref(doc, schema.properties.status).enum, STATUSES, 'values of VerificationStatus');
     for (const status of STATUSES) {
@@ -128,41 +117,61 @@ function metadataNotRechecked(): Json[] {
   return [keys, { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } }];
 }
 
-describe('Verification userId and previousUserId', () => {
-  const at = (status: string, userId: unknown, previousUserId: unknown) => ({
-    ...completed(),
-    status,
-    userId,
-    previousUserId,
-  });
-
-  it('completed carries a userId string and no previousUserId', () => {
-    wantValid(verification, at('completed', USER_ID, null));
-    wantInvalid(verification, at('completed', null, null), 'userId null');
-    wantInvalid(verification, without(at('completed', USER_ID, null), 'userId'), 'userId absent');
-    wantInvalid(verification, at('completed', USER_ID, USER_ID), 'previousUserId set');
-  });
-
-  it('reverted carries a previousUserId (null when reverted from waitingForUserInput) and no userId', () => {
-    wantValid(verification, example('VerificationReverted'));
-    wantValid(verification, at('reverted', null, USER_ID));
+describe('userId and previousUserId by status, in an answer and in webhook data (L38-L39, L223)', () => {
+  // ABSENT: the field left out.
+  const withIds = (value: Json, status: string, userId: unknown, previousUserId: unknown) =>
+    Object.fromEntries(Object.entries({ ...value, status, userId, previousUserId }).filter(([, v]) => v !== ABSENT));
+  // Status, userId, previousUserId, and whether a Verification answer and
+  // webhook data take them: the data leaves out the ids that do not apply
+  // ("only when completed", "only when reverted"); an answer always sends both.
+  const CASES: [string, unknown, unknown, boolean, boolean][] = [
+    ['completed', USER_ID, null, true, true],
+    ['completed', null, null, false, false],
+    ['completed', ABSENT, null, false, false],
+    ['completed', ABSENT, ABSENT, false, false],
+    ['completed', USER_ID, USER_ID, false, false],
+    ['reverted', null, USER_ID, true, true],
     // Revert rule 1: a waitingForUserInput verification had no user yet (P9).
-    wantValid(verification, at('reverted', null, null), 'previousUserId null');
-    wantInvalid(verification, at('reverted', null, 42), 'previousUserId a number');
-    wantInvalid(verification, without(at('reverted', null, USER_ID), 'previousUserId'), 'previousUserId absent');
-    wantInvalid(verification, at('reverted', USER_ID, USER_ID), 'userId set');
-  });
+    ['reverted', null, null, true, true],
+    ['reverted', null, 42, false, false],
+    ['reverted', null, ABSENT, false, false],
+    ['reverted', USER_ID, USER_ID, false, false],
+    ...STATUSES.filter((s) => s !== 'completed' && s !== 'reverted').flatMap(
+      (status): [string, unknown, unknown, boolean, boolean][] => [
+        [status, null, null, true, true],
+        [status, ABSENT, ABSENT, false, true],
+        [status, USER_ID, null, false, false],
+        [status, USER_ID, ABSENT, false, false],
+        [status, null, USER_ID, false, false],
+        [status, ABSENT, USER_ID, false, false],
+      ],
+    ),
+  ];
 
-  it.each(STATUSES.filter((s) => s !== 'completed' && s !== 'reverted'))('%s carries neither', (status) => {
-    wantValid(verification, at(status, null, null));
-    wantInvalid(verification, at(status, USER_ID, null), 'userId set');
-    wantInvalid(verification, at(status, null, USER_ID), 'previousUserId set');
-  });
+  it.each(CASES)(
+    '%s, userId %s, previousUserId %s: answer %s, webhook %s',
+    (status, userId, previousUserId, inAnswer, inWebhook) => {
+      const value = withIds(completed(), status, userId, previousUserId);
+      expect(verification(value), 'answer').toBe(inAnswer);
+      const event = webhookExample('verification.updated');
+      const data = withIds(event.data, status, userId, previousUserId);
+      expect(webhookValidator('verification.updated')({ ...event, data }), 'webhook data').toBe(inWebhook);
+      // narrowVerification judges ids of the declared types (string or null) as the schema does.
+      if ([userId, previousUserId].every((id) => id === null || typeof id === 'string'))
+        expect(narrowVerification(value)).toBe(inAnswer ? value : undefined);
+    },
+  );
 
-  it('both are declared string or null', () => {
-    const props = responseSchema('get /verifications/{verificationId}', '200').properties;
-    expect(sorted(props.userId.type)).toEqual(['null', 'string']);
-    expect(sorted(props.previousUserId.type)).toEqual(['null', 'string']);
+  it.each([
+    'VerificationCompleted',
+    'VerificationReverted',
+    'VerificationStarted',
+    'VerificationInReview',
+    'VerificationWaitingForUserInput',
+  ])('the example %s is valid and narrowed', (name) => {
+    const value = example(name);
+    wantValid(verification, value);
+    expect(narrowVerification(value)).toBe(value);
   });
 });
 

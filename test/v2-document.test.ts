@@ -141,10 +141,6 @@ describe('identityDocument, faceScan and reviewResult', () => {
     'updatedAt',
   ];
 
-  it('identityDocument has its 15 fields', () => {
-    expect(Object.keys(schemas.IdentityDocument.properties).sort()).toEqual([...DOC_FIELDS].sort());
-  });
-
   // Dates as YYYY-MM-DD, timestamps as date-time; the document type is an open value set.
   const dates = ['1991-07-23'];
   const notDates = ['23.07.1991', '1991-07-23T00:00:00.000Z'];
@@ -174,7 +170,8 @@ describe('identityDocument, faceScan and reviewResult', () => {
       () => ({ category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true }),
     ],
   ])('%s', (field, name, fields, value) => {
-    it('requires every listed field; is an object (V10)', () => {
+    it('has exactly the listed fields, each required; is an object (V10)', () => {
+      expect(Object.keys(schemas[name].properties).sort()).toEqual([...fields].sort());
       expect([...(schemas[name].required ?? [])].sort()).toEqual([...fields].sort());
       expect(valid('Verification', withField(field, value())), 'complete').toBe(true);
       expect(valid('Verification', withField(field, 'text')), 'a string').toBe(false);
@@ -197,7 +194,6 @@ describe('identityDocument, faceScan and reviewResult', () => {
     expect(valid('Verification', face(18)), 'a number').toBe(false);
     expect(schemas.FaceScan.properties.ageEstimation.pattern).toBeUndefined();
     expect(schemas.FaceScan.properties.ageEstimation.enum).toBeUndefined();
-    expect(Object.keys(schemas.FaceScan.properties).sort()).toEqual(['ageEstimation', 'createdAt', 'updatedAt']);
   });
 
   it('reviewResult has open category and reason and a boolean sensitive', () => {
@@ -205,7 +201,6 @@ describe('identityDocument, faceScan and reviewResult', () => {
       withField('reviewResult', { category: 'FRAUD', reason: 'FACE_MISMATCH', sensitive: true, ...r });
     expect(valid('Verification', review({}))).toBe(true);
     expect(valid('Verification', review({ sensitive: 'yes' }))).toBe(false);
-    expect(Object.keys(schemas.ReviewResult.properties).sort()).toEqual(['category', 'reason', 'sensitive']);
     expect(schemas.ReviewResult.properties.category.enum).toBeUndefined();
     expect(schemas.ReviewResult.properties.reason.enum).toBeUndefined();
   });

@@ -37,15 +37,18 @@ export const cellText = (cell: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-const splitRow = (line: string) =>
-  line
-    .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split(/(?<!\\)\|/)
-    .map(cellText);
-
-/** The Markdown tables of a description: a `|` line followed by a `|---` line, then its rows. */
-export function markdownTables(markdown: string | undefined): MarkdownTable[] {
+/**
+ * The Markdown tables of a description: a `|` line followed by a `|---` line,
+ * then its rows; each cell as `cell` gives it (by default the rendered text,
+ * `(c) => c.trim()` for the cell as written, backticks kept).
+ */
+export function markdownTables(markdown: string | undefined, cell = cellText): MarkdownTable[] {
+  const splitRow = (line: string) =>
+    line
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split(/(?<!\\)\|/)
+      .map(cell);
   const lines = (markdown ?? '').split('\n').map((l) => l.trim());
   const tables: MarkdownTable[] = [];
   for (let i = 0; i < lines.length - 1; i++) {
