@@ -377,18 +377,6 @@ describe("HTTP framing: what Node's parser refuses gets Node's own answer", () =
     await stillAnswers();
   });
 
-  it('refuses an absolute-form target (for proxies) with 400, whatever host it names', async () => {
-    for (const target of [`http://evil.example/partners`, `http://127.0.0.1:${port}/partners`, '*']) {
-      const { text } = await raw(
-        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: any\r\nConnection: close\r\n\r\n`,
-      );
-      expect(answerOf(text), target).toMatchObject({
-        status: 400,
-        body: { message: 'path is not a valid request target' },
-      });
-    }
-  });
-
   it('refuses a request line without a version (HTTP/0.9, no Host) through the Host guard, and closes', async () => {
     const { text } = await raw('GET /partners\r\n\r\n');
     const answer = answerOf(text);
