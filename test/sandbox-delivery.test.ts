@@ -1,8 +1,9 @@
 // The delivery model (WebhookDelivery): at least once, each event on its own
 // (the documents give no order of delivery, so a failed event holds back none after
 // it, of its verification either), a bounded number in flight, an event sent
-// only once the change it reports is saved, retries and restarts, and the
-// attempt timeout.
+// only once the change it reports is saved, and restarts. (Retries after a
+// clock advance: sandbox-wait-for-webhook; the attempt timeout:
+// sandbox-delivery-guards.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -205,44 +206,6 @@ describe('the sandbox delivers', () => {
     await expect.poll(async () => (await history(id)).every((w) => w.success), { timeout: 5000 }).toBe(true);
     const arrivals = hooks.arrivals.map((a) => a.event.eventId);
     expect(arrivals.indexOf(opened)).toBeLessThan(arrivals.lastIndexOf(created));
-  });
-
-  it('counts an attempt slower than the delivery timeout as failed and sends the event again', async () => {
-    const hooks = await receiver(({ attempt }, res) => {
-      if (attempt > 1) return 200;
-      setTimeout(() => res.writeHead(200).end(), 1000).unref();
-    });
-    const failures: string[] = [];
-    const { create, history } = await sandboxFor(
-      { retryIntervalSeconds: 0.3, deliveryTimeoutSeconds: 0.2, onDeliveryFailure: (l) => failures.push(l) },
-      hooks.url,
-    );
-    const id = await create();
-    await expect
-      .poll(async () => (await history(id))[0], { timeout: 5000 })
-      .toMatchObject({ success: false, reason: 'no answer within 0.2 s (the delivery timeout)' });
-    expect(failures[0]).toMatch(
-      /^webhook verification\.created \S+ to .* not delivered: no answer within 0\.2 s \(the delivery timeout\); retried at /,
-    );
-    await expect
-      .poll(async () => (await history(id))[0], { timeout: 5000 })
-      .toMatchObject({ success: true, retryAt: null });
-    // The receiver got the event twice: the reason receivers drop repeats by eventId.
-    const [{ payload }] = await history(id);
-    expect(hooks.attempts.get(payload.eventId)).toBe(2);
-  });
-
-  it('sends a due retry at once when the control API advances the clock: retries tested without waiting', async () => {
-    const hooks = await receiver(({ attempt }) => (attempt === 1 ? 500 : 200));
-    const { call, create, history } = await sandboxFor({ webhookUrl: '' }, hooks.url);
-    const id = await create();
-    await expect.poll(async () => (await history(id))[0].retryAt, { timeout: 5000 }).not.toBeNull();
-    // The service's interval, 15 minutes, has not passed on the sandbox clock: nothing is retried yet.
-    await settle();
-    expect(hooks.arrivals).toHaveLength(1);
-    expect((await call('/_sandbox/clock/advance', 'POST', { minutes: 15 })).status).toBe(200);
-    await expect.poll(async () => (await history(id))[0].success, { timeout: 5000 }).toBe(true);
-    expect(hooks.arrivals).toHaveLength(2);
   });
 
   it('after a restart with --state, every pending event goes out again', { timeout: 30_000 }, async () => {

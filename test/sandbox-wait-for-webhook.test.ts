@@ -220,7 +220,7 @@ describe.each(doors)('waitForDelivery, %s', (_name, open) => {
     expect(delivered).toBe(false);
 
     receiver.status = 200;
-    const advanced = await clients(d).control.POST('/_sandbox/clock/advance', { body: { minutes: 16 } });
+    const advanced = await clients(d).control.POST('/_sandbox/clock/advance', { body: { minutes: 15 } });
     expect(advanced.response.status).toBe(200);
     const event = await delivery;
     expect(event).toMatchObject({ eventType: 'verification.created', data: { verificationId } });
