@@ -1,19 +1,11 @@
-// The two doors agree: the same requests (methods, paths, headers given once
-// or twice, bodies, credentials) sent in the same order to a node:http
-// sandbox, byte for byte on a socket, and to a fetch handler give the status
-// each row expects and the same type, reason header and body, once what
-// differs per sandbox by nature (ids, times, tokens, the base URL) is
-// blanked; every request passes the node:http door's Host guard. Among them
-// the refusals in the error shape: a partner call without
-// `Content-Type: application/json`, GET too (S51), a compressed body, two
-// Content-Type headers, `GET /verifications/`. Then what one door alone
-// shows: the fetch door reads little past a limit, startSandbox refuses an
-// untyped partner call, and the end user's page answers a verification
-// closed at the same instant with its closed page or the error redirect,
-// never a 500.
+// The two doors agree: the same requests sent in the same order to a
+// node:http sandbox, byte for byte on a socket, and to a fetch handler give
+// the status each row expects and the same type, reason header and body, once
+// what differs per sandbox by nature (ids, times, tokens, the base URL) is
+// blanked. Then what one door alone shows: the fetch door reads little past a
+// limit, and the end user's page answers a verification closed at the same
+// instant with its closed page or the error redirect, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartnerClient } from '../src/partner.js';
-import { startSandbox } from '../src/sandbox/in-process.js';
 import { validatorFor } from './helpers/openapi.js';
 import type { RawAnswer } from './helpers/raw-http.js';
 import { FETCH_BASE as BASE, openTwoDoors, type Header, type TwoDoors } from './helpers/two-doors.js';
@@ -188,20 +180,6 @@ it.each(variants)('%s: the same answer through both doors', async (_, method, ta
 it('a partner POST refused for its type changed nothing: the key was not rotated', () => {
   expect(doors.server.partner.activeAuthKey()).toBe(AUTH_KEY);
   expect(doors.handler.authKey).toBe(AUTH_KEY);
-});
-
-it('startSandbox refuses a partner GET without the type; createPartnerClient sends it on a GET', async () => {
-  const sandbox = await startSandbox({ onDeliveryFailure: () => undefined });
-  try {
-    const bare = await fetch(`${sandbox.url}/partners`, { headers: { 'X-Auth-Key': sandbox.authKey } });
-    expect(bare.status).toBe(400);
-    expect((await bare.json()).message).toMatch(UNTYPED);
-    const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
-    const { response } = await partner.GET('/partners');
-    expect(response.status).toBe(200);
-  } finally {
-    await sandbox.close();
-  }
 });
 
 const createBody = JSON.stringify({
