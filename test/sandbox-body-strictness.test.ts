@@ -309,19 +309,6 @@ describe("HTTP framing: what Node's parser refuses gets Node's own answer", () =
     expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 400']);
   });
 
-  it('answers an undecodable target with 400 and keeps answering the next request', async () => {
-    const { text } = await raw(`GET /verifications/\xe9 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-    expect(nodeAnswer(text).statusLine).toBe('HTTP/1.1 400 Bad Request');
-    await stillAnswers();
-  });
-
-  it('answers an HTTP/1.1 request without Host with 400 and keeps answering the next request', async () => {
-    const { text } = await raw(`GET /verifications HTTP/1.1\r\nX-Auth-Key: any\r\n\r\n`);
-    expect(nodeAnswer(text).statusLine).toBe('HTTP/1.1 400 Bad Request');
-    expect(text).toMatch(/\r\nConnection: close\r\n/i);
-    await stillAnswers();
-  });
-
   it('refuses a request line without a version (HTTP/0.9, no Host) through the Host guard, and closes', async () => {
     const { text } = await raw('GET /partners\r\n\r\n');
     const answer = answerOf(text);
