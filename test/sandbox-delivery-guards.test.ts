@@ -1,9 +1,6 @@
-// What delivery guards against, as a careful provider does: an HTTP client
-// whose attempts never settle (each counts as failed at the delivery timeout
-// and frees its slot), a receiver answering with a redirect (a failed
-// attempt, never followed), a webhook address carrying a user or password
-// (refused wherever it is set), and, with --state, a webhook about a change
-// that is not yet on disk (held until it is).
+// What delivery guards against, as a careful provider does: attempts that
+// never settle, a receiver answering with a redirect, a webhook address
+// carrying a user or password, and (with --state) a change not yet on disk.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

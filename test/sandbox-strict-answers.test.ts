@@ -1,12 +1,9 @@
 // The local sandbox as a strict writer (src/contract/strict-answers.ts): an
 // answer or a webhook carrying a field its document does not name is never
-// sent. The answer is a 500 that blames the sandbox, not the caller, naming
-// the field and the operation; the breach is logged and kept with the
-// violations, so the test that provoked it fails. Fields are planted where
-// a sandbox bug would put them: in a stored record (a --state file), through
-// the node:http door (which startSandbox serves); in a handler's answer,
-// through the core both doors share, in each of the three APIs. And the one such bug the
-// check found: with allowUnknownFields, a field sent was stored and echoed.
+// sent; the answer is a 500 that blames the sandbox, and the breach is kept
+// with the violations so the test that provoked it fails. Fields are planted
+// where a sandbox bug would put them: in a stored record (a --state file) and
+// in a handler's answer (through the core both doors share).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,11 +1,7 @@
-// Delivery worse on purpose, as the service may deliver: `webhookFaults`
-// (`--webhook-faults`) `duplicate` delivers each event twice with the same
-// body and eventId, `reorder` sends a batch out of the order generated,
-// `delay` holds each attempt at least 3 s; and `POST
-// /_sandbox/webhooks/{eventId}/resend` sends a past event again, signed with
-// the key active now, or says why it cannot (unknown eventId, no address).
-// Through createSandboxFetch with an in-process receiver (the faults live in
-// the core both doors share; over a port: sandbox-cli's --webhook-faults).
+// Delivery worse on purpose, as the service may deliver (`webhookFaults`),
+// and `POST /_sandbox/webhooks/{eventId}/resend`. Through createSandboxFetch
+// with an in-process receiver: the faults live in the core both doors share
+// (over a port: sandbox-cli's --webhook-faults).
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
