@@ -1,5 +1,5 @@
 // Three rules of the sandbox at their edges: the clock cannot be moved
-// past what a date-time can say (30 days short of 9999-12-31), and a state
+// past what a date-time can say, and a state
 // file whose clock is there is refused with a clear error; the
 // phone-verification step keeps rule 2 of the create operation (one open
 // verification per phone number); a body with a prototype key is refused as
@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LATEST_CLOCK_MS } from '../src/sandbox/common/clock.js';
+import { LAST_DATE_TIME_MS, LATEST_CLOCK_MS } from '../src/sandbox/common/clock.js';
 import { serveSandbox } from '../src/sandbox/server.js';
 import { useServedSandbox } from './helpers/served-sandbox.js';
 
@@ -30,6 +30,11 @@ async function createVerification(phoneNumber: string) {
 }
 
 describe('the clock stops where date-times end', () => {
+  it('keeps a 30-day margin before 9999-12-31T23:59:59.999Z', () => {
+    expect(new Date(LAST_DATE_TIME_MS).toISOString()).toBe('9999-12-31T23:59:59.999Z');
+    expect(new Date(LATEST_CLOCK_MS).toISOString()).toBe('9999-12-01T23:59:59.999Z');
+  });
+
   it('refuses a move past the limit with a 400 saying so; every control call, reset included, still answers', async () => {
     // Close to the limit without thousands of one-year moves.
     served.sandbox.clock.advance(Math.floor((LATEST_CLOCK_MS - served.sandbox.clock.nowMs()) / 60_000) - 1000);
