@@ -4,6 +4,7 @@
 // (operation 5), the documented event sequences and expiry. (The merge and
 // manual review sequences over HTTP: arazzo.test.ts.)
 import { describe, expect, it } from 'vitest';
+import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 import { PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';
 
 const t = usePartnerState();
@@ -103,14 +104,7 @@ describe('documented event sequences', () => {
     const userId = done.userId!;
     t.state.enterName(id, { firstName: 'Lena', lastName: 'Hoffmann-Schulz' });
     t.state.verifyPhone(id);
-    expect(eventTypes()).toEqual([
-      'verification.created',
-      'verification.updated',
-      'verification.updated',
-      'user.created',
-      'user.updated',
-      'user.updated',
-    ]);
+    expect(eventTypes()).toEqual([...NEW_USER_SEQUENCE]);
     expect(t.events.map(statusOf)).toEqual(['created', 'started', 'completed', undefined, undefined, undefined]);
     expect(t.events[2].event.data).toMatchObject({ userId });
     expect(t.events[1].event.data).not.toHaveProperty('userId');
