@@ -61,7 +61,7 @@ describe('the clock stops where date-times end', () => {
     const [header, ...rest] = readFileSync(state, 'utf8').split('\n');
     const parsed = JSON.parse(header);
     // A file whose clock runs into year 10021.
-    parsed.meta.clockOffsetMs = Date.UTC(10021, 0, 1) - Date.now();
+    parsed.clockOffsetMs = Date.UTC(10021, 0, 1) - Date.now();
     writeFileSync(state, [JSON.stringify(parsed), ...rest].join('\n'));
     await expect(serveSandbox({ port: 0, state })).rejects.toThrow(
       new RegExp(

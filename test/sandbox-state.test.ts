@@ -174,7 +174,7 @@ describe('sandbox --state', () => {
     expect([...beforeCrash].every((id) => hooks.seen.has(id))).toBe(true);
   });
 
-  it('a restart from the journal alone rebuilds the same state, ids and webhook histories included', {
+  it('a restart from the changes appended alone rebuilds the same state, ids and webhook histories included', {
     timeout: 30_000,
   }, async () => {
     const file = stateFile();
@@ -190,7 +190,7 @@ describe('sandbox --state', () => {
     const done = await call('POST', '/verifications', createBody(2));
     await call('POST', `/_sandbox/verifications/${done.body.id}/open`, {});
     await call('POST', `/_sandbox/verifications/${done.body.id}/scan`, { outcome: 'pass' });
-    // Time passes; a read expires the short session, and that change is journaled as any other.
+    // Time passes; a read expires the short session, and that change is appended as any other.
     await call('POST', '/_sandbox/clock/advance', { minutes: 10 });
     expect((await call('GET', `/verifications/${short.body.id}`)).body.status).toBe('expired');
     await call('POST', '/verifications', createBody(3));
@@ -205,12 +205,11 @@ describe('sandbox --state', () => {
       return { list, users, histories };
     };
     const before = await views(sandbox.url);
-    // A crash copy: the snapshot written at start plus the journal since.
+    // A crash copy: the whole state written at start, then a line per change since.
     const copy = `${file}.crash`;
     fs.copyFileSync(file, copy);
     await sandbox.close();
-    const lines = fs.readFileSync(copy, 'utf8').trimEnd().split('\n');
-    expect(lines.length - lines.indexOf('{"end":true}') - 1).toBeGreaterThanOrEqual(7);
+    expect(fs.readFileSync(copy, 'utf8').trimEnd().split('\n').length - 1).toBeGreaterThanOrEqual(7);
     const restarted = await serveSandbox({ port: 0, state: copy });
     const after = await views(restarted.url);
     const rebase = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll(restarted.url, sandbox.url));
@@ -233,9 +232,9 @@ describe('sandbox --state', () => {
     const res = await fetch(`${sandbox.url}/verifications`, withKey(FIRST_KEY, json(createBody(2))));
     expect(res.status).toBe(201);
     const added = await res.json();
-    // Stop without the closing snapshot, as a crash would: the journal alone must carry the change.
-    const journal = fs.readFileSync(file, 'utf8');
-    expect(journal.trimEnd().split('\n').at(-1)).toContain(`"id":"${added.id}"`);
+    // Stop without the whole state written at stop, as a crash would: the appended line alone must carry the change.
+    const lines = fs.readFileSync(file, 'utf8');
+    expect(lines.trimEnd().split('\n').at(-1)).toContain(`"id":"${added.id}"`);
     const copy = `${file}.copy`;
     fs.copyFileSync(file, copy);
     await sandbox.close();
@@ -252,29 +251,29 @@ describe('sandbox --state', () => {
     await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
       /is not a sandbox state file; choose another --state path/,
     );
-    const sandbox = await serveSandbox({ port: 0, state: `${file}.new` });
-    sandbox.partner.createVerification(createBody(3));
-    await sandbox.close();
+    const sandbox = await serveSandbox({ port: 0, state: `${file}.new`, authKey: FIRST_KEY });
+    for (const i of [3, 4])
+      expect((await fetch(`${sandbox.url}/verifications`, withKey(FIRST_KEY, json(createBody(i))))).status).toBe(201);
     const lines = fs.readFileSync(`${file}.new`, 'utf8').split('\n');
+    await sandbox.close();
     lines[1] = lines[1].slice(0, 10);
     fs.writeFileSync(`${file}.new`, lines.join('\n'));
     await expect(serveSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(
-      /is damaged at line 2 .*delete it to start empty/,
+      /is damaged at line 2; .*delete it to start empty/,
+    );
+    // Its first line, the whole state, cut short: not read as a state at all.
+    fs.writeFileSync(`${file}.new`, lines[0].slice(0, 200));
+    await expect(serveSandbox({ port: 0, state: `${file}.new` })).rejects.toThrow(
+      /is not a sandbox state file; choose another --state path/,
     );
   });
 
-  it('refuses a file of an older format (version 2 journaled requests, not their effects), saying what to do', async () => {
+  it('refuses a file of an older format (version 3 opened with a header line), saying what to do', async () => {
     const file = stateFile();
-    const sandbox = await serveSandbox({ port: 0, state: file });
-    sandbox.partner.createVerification(createBody(4));
-    await sandbox.close();
-    const [header, ...rest] = fs.readFileSync(file, 'utf8').split('\n');
-    const old = JSON.parse(header);
-    expect(old.version).toBe(3);
-    old.version = 2;
-    fs.writeFileSync(file, [JSON.stringify(old), ...rest].join('\n'));
+    const header = { format: 'verification-contracts-sandbox-state', version: 3, meta: {} };
+    fs.writeFileSync(file, `${JSON.stringify(header)}\n{"end":true}\n`);
     await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
-      /has version 2, written by an older sandbox that journaled requests instead of their effects; this sandbox reads version 3 only: delete the file to start empty, or choose another --state path/,
+      /has version 3, written by an older sandbox in another format; this sandbox reads version 4 only: delete the file to start empty, or choose another --state path/,
     );
   });
 
@@ -286,7 +285,7 @@ describe('sandbox --state', () => {
     // As a copy, or another tool, leaves it: readable by every user of the machine.
     fs.chmodSync(file, 0o644);
     const sandbox = await serveSandbox({ port: 0, state: file });
-    // While it runs, before the compaction at shutdown rewrites the file.
+    // While it runs, before the whole state is written again at stop.
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     await sandbox.close();
     const empty = stateFile();

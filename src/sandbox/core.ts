@@ -6,7 +6,8 @@
 // (fetch.ts) turns Web Requests into DoorRequests.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
-import type { DeliveryAttempt } from './common/emitted-webhooks.js';
+import { EmittedWebhooks } from './common/emitted-webhooks.js';
+import type { WebhookEvent } from '../webhooks/events.js';
 import { randomHex } from './common/random.js';
 import type { SchemaCompiler } from '../contract/ajv-compiler.js';
 import type { Json } from '../contract/json.js';
@@ -34,7 +35,6 @@ type Answer = [number, unknown];
 export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> {
   /** The sandbox's base URL, which verification `url`s carry. */
   url: string;
-  /** The three bundled documents. */
   documents: Record<ApiName, Json>;
   /** Request validators compiled when the package was built, by `${api}${pointer}` (Contract). */
   precompiled?: Record<string, ValidateFunction>;
@@ -65,8 +65,6 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   onDeliveryRecorded?: () => unknown;
   /** Told of the new active auth key after a request changed it (`POST /auth-keys`, a reset): the command prints it. */
   onAuthKeyChange?: (authKey: string) => void;
-  /** Told of each delivery attempt once its result is recorded (the in-process doors' `waitForDelivery`). */
-  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
 export type SandboxCore = ReturnType<typeof createSandboxCore>;
@@ -86,6 +84,9 @@ export function createSandboxCore(options: CoreOptions) {
   const accessToken = options.accessToken ?? token('v2');
   const clock = new SandboxClock(options.now);
   const violations: string[] = [];
+  // What the in-process doors' waitForWebhook and waitForDelivery look through.
+  const webhooks = new EmittedWebhooks<WebhookEvent>();
+  const onWebhook = webhooks.listener(options.onWebhook);
   // The sandbox writes only what its documents name (strict-answers.ts). A
   // breach is its own bug: kept with the violations and logged, so the test
   // that provoked it fails even where no one reads the 500 it answers.
@@ -114,7 +115,7 @@ export function createSandboxCore(options: CoreOptions) {
     retryIntervalMs: ms(options.retryIntervalSeconds),
     attemptTimeoutMs: ms(options.deliveryTimeoutSeconds),
     onFailure: options.onDeliveryFailure,
-    onAttempt: options.onDeliveryAttempt,
+    onAttempt: webhooks.attemptListener,
     fetch: options.fetch,
     faults: options.webhookFaults,
   });
@@ -135,7 +136,7 @@ export function createSandboxCore(options: CoreOptions) {
       }
       if (emittedByRun) emittedByRun.push(emitted);
       else delivery.enqueue(emitted);
-      options.onWebhook?.(emitted.event, emitted.text);
+      onWebhook(emitted.event, emitted.text);
     },
   });
   const commit = options.commit ?? ((answer: Answer) => answer);
@@ -244,5 +245,12 @@ export function createSandboxCore(options: CoreOptions) {
     v2,
     delivery,
     violations,
+    waitForWebhook: webhooks.waitFor,
+    waitForDelivery: webhooks.waitForDelivery,
+    /** Stops webhook retries and rejects the waits still pending. */
+    close: () => {
+      webhooks.close();
+      delivery.close();
+    },
   };
 }

@@ -5,8 +5,6 @@
 // browser test runners, service workers. It imports no Node module: the
 // documents and the request validators come compiled with the package.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
-import type { WebhookEvent } from '../webhooks/events.js';
-import { EmittedWebhooks } from './common/emitted-webhooks.js';
 import { isWebAddress } from '../web-address.js';
 import { createSandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
@@ -59,12 +57,9 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
   // Trailing slashes dropped: a verification's url appends its path.
   const url = typeof given === 'string' ? given.replace(/\/+$/, '') : given;
   checkOptions('createSandboxFetch', { ...options, url }, { fetch: aFunction, now: aFunction, url: originRule });
-  const emitted = new EmittedWebhooks<WebhookEvent>();
   const core = createSandboxCore({
     // Only the declared options and this door's own: `port` given here by untyped code changes nothing.
     ...pickSettings(options),
-    onWebhook: emitted.listener(options.onWebhook),
-    onDeliveryAttempt: emitted.attemptListener,
     fetch: options.fetch,
     now: options.now,
     url,
@@ -100,12 +95,9 @@ export async function createSandboxFetch(options: SandboxFetchOptions = {}): Pro
     },
     accessToken: core.accessToken,
     url,
-    waitForWebhook: emitted.waitFor,
-    waitForDelivery: emitted.waitForDelivery,
-    close: () => {
-      emitted.close();
-      core.delivery.close();
-    },
+    waitForWebhook: core.waitForWebhook,
+    waitForDelivery: core.waitForDelivery,
+    close: core.close,
   };
 }
 

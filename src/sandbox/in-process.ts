@@ -6,7 +6,6 @@
 // cross this boundary (its options are SandboxSettings of options.ts), so
 // the published declarations name nothing of the sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
-import { EmittedWebhooks } from './common/emitted-webhooks.js';
 import { checkOptions, LISTEN_RULES, pickSettings, type ListenSettings, type SandboxSettings } from './options.js';
 import { serveSandbox } from './server.js';
 
@@ -81,15 +80,12 @@ export interface RunningSandbox {
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   checkOptions('startSandbox', options, LISTEN_RULES);
-  const emitted = new EmittedWebhooks<WebhookEvent>();
   // Only the documented options: the server's own (faults, timeouts) stay the command's and the tests'.
   const sandbox = await serveSandbox({
     ...pickSettings(options),
     port: options.port ?? 0,
     host: options.host,
     state: options.state,
-    onWebhook: emitted.listener(options.onWebhook),
-    onDeliveryAttempt: emitted.attemptListener,
   });
   return {
     url: sandbox.url,
@@ -98,11 +94,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       return sandbox.partner.activeAuthKey();
     },
     accessToken: sandbox.accessToken,
-    waitForWebhook: emitted.waitFor,
-    waitForDelivery: emitted.waitForDelivery,
-    close: () => {
-      emitted.close();
-      return sandbox.close();
-    },
+    waitForWebhook: sandbox.waitForWebhook,
+    waitForDelivery: sandbox.waitForDelivery,
+    close: sandbox.close,
   };
 }

@@ -6,18 +6,16 @@
 // never reaches the handler, so the sandbox owns no answer for it.
 // `serveSandbox` is what the `sandbox` command and `startSandbox` start.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { packageHomepage, readBundledDocument } from '../package-files.js';
-import type { SandboxClock } from './common/clock.js';
 import { createSandboxCore, type CoreOptions, type SandboxCore } from './core.js';
 import type { DoorAnswer, DoorRequest } from './http/door.js';
 import { withFaults, type FaultSpec } from './http/faults.js';
-import type { PartnerState } from './partner/state.js';
-import type { V2State } from './v2/state.js';
 import { webhookUrlRefusal } from './partner/api.js';
-import { EffectJournal, readSavedState } from './persistence/effect-journal.js';
+import { readStateFile, StateFile } from './persistence/state-file.js';
 import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
 
 /**
@@ -28,27 +26,13 @@ import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings }
 export interface SandboxOptions
   extends SandboxSettings,
     ListenSettings,
-    Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange' | 'onDeliveryAttempt'> {
+    Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange'> {
   /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
   onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
-  /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s). */
+  /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s; a whole request, 30 s). */
   headersTimeoutMs?: number;
-  /** The same for the whole request, body included (default 30 s). */
-  requestTimeoutMs?: number;
-}
-
-export interface Sandbox {
-  url: string;
-  authKey: string;
-  accessToken: string;
-  clock: SandboxClock;
-  partner: PartnerState;
-  v2: V2State;
-  /** Contract violations of answers seen so far (with validateResponses). */
-  violations: string[];
-  close(): Promise<void>;
 }
 
 /** A node:http request as the core reads it. */
@@ -63,42 +47,30 @@ function doorRequest(req: IncomingMessage): DoorRequest {
     // sees both, and the two doors answer alike (a credential given twice is
     // no credential; a type given twice is refused).
     header: (name) => req.headersDistinct[name]?.join(', '),
-    hasBody:
-      headers['transfer-encoding'] !== undefined ||
-      (headers['content-length'] !== undefined && headers['content-length'] !== '0'),
+    hasBody: announcesBody(req),
     body: (limit) => readBody(req, limit),
   };
 }
 
-/** The body, or undefined once it passes `limit` bytes (the rest is left unread); rejects when the stream fails first. */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (result?: Uint8Array, err?: Error) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError);
-      if (err) reject(err);
-      else resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      else settle(undefined);
-    };
-    const onEnd = () => settle(Buffer.concat(chunks, size));
-    const onError = (err: Error) => settle(undefined, err);
-    req.on('data', onData).on('end', onEnd).on('error', onError);
-  });
+const announcesBody = ({ headers }: IncomingMessage) =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length']) > 0;
+
+/** The body, or undefined once it passes `limit` bytes (the rest left unread, the connection kept for the answer). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }
 
-/** Writes the core's answer; HEAD gets the headers alone. */
+/** Writes the core's answer; Node leaves the body out of an answer to HEAD. */
 function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, closing: boolean): void {
   const close = answer.close === true;
-  if (
-    !close &&
-    !req.complete &&
-    (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0)
-  ) {
+  if (!close && !req.complete && announcesBody(req)) {
     // Answered before its body was read (an unknown path, a refusal): the
     // body is drained first, so that broken framing in it gets Node's one
     // 400, not an answer followed by a second one.
@@ -120,16 +92,16 @@ function urlHost(host: string, allowedHosts: string[] = []): string {
 }
 
 /** Starts the sandbox server; `startSandbox` of `@verification-service/contracts/sandbox` (in-process.ts) is this for a partner's test suite. */
-export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export async function serveSandbox(options: SandboxOptions = {}) {
   const host = options.host ?? DEFAULT_HOST;
   // The command's --webhook-url meets the rule of `PUT /partners` before anything starts.
   const refused = webhookUrlRefusal(options.webhookUrl ?? '');
   if (refused) throw new TypeError(`webhook URL refused: ${refused}`);
-  const saved = options.state === undefined ? undefined : readSavedState(options.state);
+  const saved = options.state === undefined ? undefined : readStateFile(options.state);
   // Slow clients (slowloris) get Node's 408 after a bound; Node checks it
   // every connectionsCheckingInterval, so the check runs often enough to matter.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const requestTimeout = Math.max(30_000, headersTimeout);
 
   let core: SandboxCore;
   let closing = false;
@@ -149,26 +121,21 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
   // client pausing between calls keeps its connection (S23).
   server.keepAliveTimeout = 72_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? COMMAND_PORT, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? COMMAND_PORT, host);
+  await once(server, 'listening');
 
   // Verification URLs carry the port the system gave (for port 0), so the
   // state is made once the server listens, in the same turn: no request is
   // read before it exists.
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(host, options.allowedHosts)}:${port}`;
-  let journal: EffectJournal | undefined;
+  let stateFile: StateFile | undefined;
   core = createSandboxCore({
     ...options,
     url,
     hostGuard: { port },
-    authKey: saved?.meta?.authKey ?? options.authKey,
-    accessToken: saved?.meta?.accessToken ?? options.accessToken,
+    authKey: saved?.whole.authKey ?? options.authKey,
+    accessToken: saved?.whole.accessToken ?? options.accessToken,
     documents: {
       v2: readBundledDocument('v2'),
       partner: readBundledDocument('partner'),
@@ -180,23 +147,20 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
     wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
     // With --state an answer waits until what its change wrote is on disk.
-    commit: (answer) => (journal ? journal.commit(answer) : answer),
-    onDeliveryRecorded: () => journal?.commit(undefined),
+    commit: (answer) => (stateFile ? stateFile.commit(answer) : answer),
+    onDeliveryRecorded: () => stateFile?.commit(undefined),
   });
   const { partner, v2, clock, delivery } = core;
-  if (options.state !== undefined && saved) {
+  if (options.state !== undefined) {
+    const deps = { clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken };
     try {
-      journal = new EffectJournal(
-        { clock, partner: partner.store, v2, authKey: core.authKey(), accessToken: core.accessToken },
-        options.state,
-        saved,
-      );
+      stateFile = new StateFile(options.state, deps, saved);
     } catch (err) {
       server.close();
       throw err;
     }
     const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
-    for (const message of saved.warnings) warn(message);
+    for (const message of saved?.warnings ?? []) warn(message);
   }
   // Webhooks not yet delivered when the sandbox stopped go out again.
   for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);
@@ -209,15 +173,18 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock,
     partner,
     v2,
+    /** Contract violations of answers seen so far (with validateResponses). */
     violations: core.violations,
+    waitForWebhook: core.waitForWebhook,
+    waitForDelivery: core.waitForDelivery,
     close: async () => {
-      delivery.close();
+      core.close();
       closing = true;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      journal?.close();
+      stateFile?.close();
     },
   };
 }

@@ -39,7 +39,6 @@ export class SandboxClock implements Clock {
     return new Date(this.nowMs());
   }
 
-  /** The same in ms since the epoch. */
   nowMs(): number {
     return this.pinnedMs ?? this.baseMs() + this.offsetMs;
   }
@@ -78,7 +77,6 @@ export class SandboxClock implements Clock {
     return this.now();
   }
 
-  /** Minutes the clock runs ahead of its base. */
   get offsetMinutes(): number {
     return this.offsetMs / 60_000;
   }

@@ -6,7 +6,6 @@ export const randomUUID = (): string => crypto.randomUUID();
 
 const randomBytes = (length: number) => crypto.getRandomValues(new Uint8Array(length));
 
-/** `length` random bytes as lower-case hex. */
 export const randomHex = (length: number) =>
   Array.from(randomBytes(length), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -16,5 +15,4 @@ export function base64(bytes: Uint8Array, url = false): string {
   return url ? text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') : text;
 }
 
-/** `length` random bytes as URL-safe base64. */
 export const randomBase64url = (length: number) => base64(randomBytes(length), true);

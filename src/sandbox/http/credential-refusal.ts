@@ -8,7 +8,6 @@ export const REASON_HEADER = 'X-Sandbox-Reason';
 export interface KnownCredentials {
   /** The partner's keys: the active one, one rotated away, or none of them (undefined). */
   authKeyState(key: string): 'active' | 'retired' | undefined;
-  /** The v2 access token. */
   accessToken: string;
 }
 

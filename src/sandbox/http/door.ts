@@ -27,7 +27,6 @@ export interface DoorAnswer {
 
 const encoder = new TextEncoder();
 
-/** Bytes of a text in UTF-8. */
 export const utf8Length = (text: string) => encoder.encode(text).length;
 
 /** A JSON answer; nosniff, so a browser never reads it as anything but the JSON it is. */

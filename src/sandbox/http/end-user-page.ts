@@ -23,7 +23,6 @@ export interface EndUserPageDeps {
   getVerification: Handler;
   /** Runs a handler as the HTTP layer does (its effects saved with --state). */
   run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
-  /** The verification id a session token belongs to. */
   verificationIdForToken: (token: string) => string | undefined;
   /** Whether a v2 session has this id (its link has no journey in the sandbox). */
   isV2Session: (id: string) => boolean;
@@ -31,7 +30,6 @@ export interface EndUserPageDeps {
   phoneNumberHeld: (verificationId: string) => boolean;
 }
 
-/** The buttons, by the outcome they stand for. */
 const OUTCOMES = {
   complete: 'Complete',
   waiting: 'Waiting for user input',

@@ -34,7 +34,6 @@ const describe = (v: Violation) => {
   return `${v.field} ${typeof v.params.message === 'string' ? v.params.message : v.reasonCode.toLowerCase()}`;
 };
 
-/** The body of an error answer of one API. */
 export function errorBody(
   api: ApiName,
   status: number,

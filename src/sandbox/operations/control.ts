@@ -1,6 +1,6 @@
 // The sandbox control API (/_sandbox, openapi/sandbox), by operationId, each
 // answer typed by the sandbox document (typed.ts).
-import type { components, operations, paths } from '../../../generated/types/sandbox.js';
+import type { operations, paths } from '../../../generated/types/sandbox.js';
 import type { SandboxClock } from '../common/clock.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import type { Handlers } from './typed.js';
@@ -14,25 +14,6 @@ export interface ControlDeps {
   v2: V2State;
   clock: SandboxClock;
   credentials: () => { url: string; authKey: string; accessToken: string };
-}
-
-type Verification = components['schemas']['Verification'];
-type SandboxVerification = components['schemas']['SandboxVerification'];
-
-/**
- * A verification as the control API answers it. The partner engine keeps
- * `phoneNumbers` and `requirements` on every record (partner/records.ts) but
- * answers with the partner type, where both are optional; the sandbox
- * document promises both, so a record without them is the engine's fault.
- */
-function withLists(verification: Verification): SandboxVerification {
-  const { id, phoneNumbers, requirements } = verification;
-  if (!phoneNumbers || !requirements) {
-    throw new Error(
-      `verification ${id} lacks phoneNumbers or requirements, which the partner engine keeps on every record (partner/records.ts)`,
-    );
-  }
-  return { ...verification, phoneNumbers, requirements };
 }
 
 export function controlHandlers({
@@ -54,14 +35,14 @@ export function controlHandlers({
       delivery.retryDue();
       return [200, clockView()];
     },
-    openVerificationLink: (req) => [200, withLists(partner.openLink(req.params.verificationId, req.body))],
-    enterName: (req) => [200, withLists(partner.enterName(req.params.verificationId, req.body))],
-    enterDateOfBirth: (req) => [200, withLists(partner.enterDateOfBirth(req.params.verificationId, req.body))],
-    verifyPhone: (req) => [200, withLists(partner.verifyPhone(req.params.verificationId, req.body?.phoneNumber))],
-    scanVerification: (req) => [200, withLists(partner.scan(req.params.verificationId, req.body))],
-    acceptReview: (req) => [200, withLists(partner.acceptReview(req.params.verificationId))],
-    expireVerification: (req) => [200, withLists(partner.expire(req.params.verificationId))],
-    closeVerification: (req) => [200, withLists(partner.closeVerification(req.params.verificationId))],
+    openVerificationLink: (req) => [200, partner.openLink(req.params.verificationId, req.body)],
+    enterName: (req) => [200, partner.enterName(req.params.verificationId, req.body)],
+    enterDateOfBirth: (req) => [200, partner.enterDateOfBirth(req.params.verificationId, req.body)],
+    verifyPhone: (req) => [200, partner.verifyPhone(req.params.verificationId, req.body?.phoneNumber)],
+    scanVerification: (req) => [200, partner.scan(req.params.verificationId, req.body)],
+    acceptReview: (req) => [200, partner.acceptReview(req.params.verificationId)],
+    expireVerification: (req) => [200, partner.expire(req.params.verificationId)],
+    closeVerification: (req) => [200, partner.closeVerification(req.params.verificationId)],
     markShareholder: (req) => [200, partner.markShareholder(req.params.userId, req.body)],
     createV2Verification: (req) => [201, v2.create(req.body)],
     resendWebhook: (req) => {

@@ -46,7 +46,8 @@ interface Pending {
 /**
  * Attempts in flight at once. One takes about two turns of the thread the API
  * shares (signature, request) to a create's one: at 16, deliveries fell behind
- * 16 clients creating; 32 keeps pace (`npm run bench -- --only delivery`).
+ * 16 clients creating; 32 keeps pace (measured by the earlier benchmark's
+ * delivery part; guides/benchmarks.md keeps that run).
  * Bounded, so a slow receiver has at most 32 requests open.
  */
 export const DELIVERIES_IN_FLIGHT = 32;

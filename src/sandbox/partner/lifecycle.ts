@@ -32,7 +32,7 @@ import {
   userWithPhone,
   type PartnerStore,
 } from './store.js';
-import { verificationView } from './views.js';
+import { verificationView, type VerificationView } from './views.js';
 
 type S = components['schemas'];
 
@@ -64,7 +64,7 @@ export function openLink(
   store: PartnerStore,
   verificationId: string,
   options: { deviceId?: string } = {},
-): S['Verification'] {
+): VerificationView {
   const v = changing(store, verificationId);
   if (!EXPIRABLE.has(v.data.status))
     throw new SandboxError(
@@ -94,7 +94,7 @@ export function enterName(
   store: PartnerStore,
   verificationId: string,
   name: { firstName: string; lastName: string },
-): S['Verification'] {
+): VerificationView {
   const v = inSession(store, verificationId);
   const firstName = name.firstName?.trim();
   const lastName = name.lastName?.trim();
@@ -108,7 +108,7 @@ export function enterDateOfBirth(
   store: PartnerStore,
   verificationId: string,
   input: { dateOfBirth: string },
-): S['Verification'] {
+): VerificationView {
   const v = inSession(store, verificationId);
   if (!CALENDAR_DATE.test(input.dateOfBirth ?? ''))
     throw new SandboxError(400, 'dateOfBirth must be a date (YYYY-MM-DD)');
@@ -121,7 +121,7 @@ export function enterDateOfBirth(
   return verificationView(v);
 }
 
-export function verifyPhone(store: PartnerStore, verificationId: string, phoneNumber?: string): S['Verification'] {
+export function verifyPhone(store: PartnerStore, verificationId: string, phoneNumber?: string): VerificationView {
   const v = inSession(store, verificationId);
   const number = phoneNumber ?? v.data.phoneNumbers[0]?.phoneNumber;
   if (number === undefined)
@@ -148,7 +148,7 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
   return verificationView(v);
 }
 
-export function scan(store: PartnerStore, verificationId: string, input: ScanInput): S['Verification'] {
+export function scan(store: PartnerStore, verificationId: string, input: ScanInput): VerificationView {
   const v = changing(store, verificationId);
   const { status } = v.data;
   if (!SCANNABLE.has(status)) {
@@ -195,7 +195,7 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
   return verificationView(v);
 }
 
-export function acceptReview(store: PartnerStore, verificationId: string): S['Verification'] {
+export function acceptReview(store: PartnerStore, verificationId: string): VerificationView {
   const v = changing(store, verificationId);
   if (v.data.status !== 'inReview')
     throw new SandboxError(409, `Verification ${verificationId} is not in review (status ${v.data.status})`);
@@ -218,7 +218,7 @@ function endSession(
   verificationId: string,
   status: 'expired' | 'closed',
   verb: string,
-): S['Verification'] {
+): VerificationView {
   const v = changing(store, verificationId);
   if (!EXPIRABLE.has(v.data.status))
     throw new SandboxError(409, `Verification ${verificationId} cannot ${verb} in status ${v.data.status}`);

@@ -7,7 +7,10 @@ import { jsonCopy } from '../common/json-copy.js';
 
 type S = components['schemas'];
 
-export const verificationView = (v: StoredVerification): S['Verification'] => jsonCopy(v.data);
+/** A verification as answered; `phoneNumbers` and `requirements` always there, as the control API promises. */
+export type VerificationView = S['Verification'] & Pick<StoredVerification['data'], 'phoneNumbers' | 'requirements'>;
+
+export const verificationView = (v: StoredVerification): VerificationView => jsonCopy(v.data);
 
 /** The create answer: no `updatedAt` (P10; undefined, so the copy leaves it out and every other field keeps its place). */
 export const createdVerificationView = (v: StoredVerification) =>
