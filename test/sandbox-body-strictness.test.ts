@@ -4,7 +4,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closestName, unknownFieldViolations } from '../src/contract/unknown-fields.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from './helpers/served-sandbox.js';
 import { validatorFor } from './helpers/openapi.js';
 
 const create = (extra: Record<string, unknown> = {}) => ({

@@ -7,7 +7,8 @@
 // instant with its closed page or the error redirect, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from './helpers/served-sandbox.js';
 import { validatorFor } from './helpers/openapi.js';
 import { rawRequest, type RawAnswer } from './helpers/raw-http.js';
 

@@ -6,7 +6,8 @@
 // against the documents (validateResponses). Credentials and key rotation:
 // sandbox-error-reasons and arazzo's key-rotation workflow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from './helpers/served-sandbox.js';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
 import { rawRequest } from './helpers/raw-http.js';
 

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from './helpers/served-sandbox.js';
 import { send } from './helpers/served-sandbox.js';
 import { askCore, wrappedCore } from './helpers/wrapped-core.js';
 

@@ -5,10 +5,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { serveSandbox } from '../../src/sandbox/server.js';
 import type { Json } from './openapi.js';
 
 export type ServeOptions = NonNullable<Parameters<typeof serveSandbox>[0]>;
+/** A sandbox serveSandbox started. */
+export type Sandbox = Awaited<ReturnType<typeof serveSandbox>>;
 
 export interface Answer {
   status: number;
