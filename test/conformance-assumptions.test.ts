@@ -2,12 +2,12 @@
 // that breaks only a rule the contract assumed (a row of the assumptions
 // page) is reported as that assumption, and `--fail-on documented` passes
 // it; one that breaks a rule of the service's documents fails either way.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ConformanceReport } from '../src/conformance/report.js';
 import { parseFaults } from '../src/sandbox/http/faults.js';
 import { serveSandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
-import { sandboxDeparting, type ProxiedSandbox } from './helpers/sandbox-proxy.js';
+import { sandboxDeparting } from './helpers/sandbox-proxy.js';
 
 const KEY = 'sbx_assumptions_key_0123456789';
 
@@ -20,12 +20,6 @@ async function conformance(url: string, ...more: string[]): Promise<{ code: numb
   expect(out, err).not.toBe('');
   return { code, report: JSON.parse(out) };
 }
-
-let target: ProxiedSandbox | { close(): Promise<void> } | undefined;
-afterEach(async () => {
-  await target?.close();
-  target = undefined;
-});
 
 describe('conformance classifies each violation by whose rule it breaks', () => {
   it('a deployment taking a fractional page or limit (P7 assumes whole numbers) breaks an assumption only', async () => {
@@ -41,7 +35,6 @@ describe('conformance classifies each violation by whose rule it breaks', () => 
       for (const name of fractions) url.searchParams.delete(name);
       return proxied.sandbox.fetch(new Request(url, { headers: request.headers }));
     });
-    target = proxied;
     const all = await conformance(proxied.url);
     expect(all.report.violations.length).toBeGreaterThan(0);
     for (const v of all.report.violations) {
@@ -57,7 +50,7 @@ describe('conformance classifies each violation by whose rule it breaks', () => 
 
   it('an answer without a field P8 assumes is always sent is reported as P8', async () => {
     const sandbox = await serveSandbox({ port: 0, authKey: KEY, faults: parseFaults('missing-field@getUser') });
-    target = sandbox;
+    onTestFinished(() => sandbox.close());
     await fetch(`${sandbox.url}/_sandbox/seed`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -77,7 +70,6 @@ describe('conformance classifies each violation by whose rule it breaks', () => 
       url.searchParams.set('limit', '50');
       return proxied.sandbox.fetch(new Request(url, { headers: request.headers }));
     });
-    target = proxied;
     const { code, report } = await conformance(proxied.url, '--fail-on', 'documented');
     const documents = report.violations.filter((v) => v.basis === 'documents');
     expect(documents.length).toBeGreaterThan(0);

@@ -45,13 +45,9 @@ const rotatedThen = (after: (request: Request) => Response | undefined): Departu
 async function rotatingRun(depart: Departure, name: string) {
   const target = await sandboxDeparting(KEY, depart);
   const keyFile = path.join(dir, name);
-  try {
-    const r = await conformance(target.url, keyFile);
-    const newKey = (await readFile(keyFile, 'utf8')).trim();
-    return { ...r, keyFile, newKey, sandboxKey: target.sandbox.authKey };
-  } finally {
-    await target.close();
-  }
+  const r = await conformance(target.url, keyFile);
+  const newKey = (await readFile(keyFile, 'utf8')).trim();
+  return { ...r, keyFile, newKey, sandboxKey: target.sandbox.authKey, url: target.url };
 }
 
 let dir: string;
@@ -64,31 +60,21 @@ afterAll(async () => {
 
 describe('conformance --rotate-key', () => {
   it('finds the new key by active: true when the previous key comes first, and the rotation passes', async () => {
-    const target = await sandboxDeparting(KEY, previousKeyFirst);
-    const keyFile = path.join(dir, 'reversed-key');
-    try {
-      const r = await conformance(target.url, keyFile);
-      expect(r.out, r.err).not.toBe('');
-      const report: ConformanceReport = JSON.parse(r.out);
-      expect(report.violations).toEqual([]);
-      expect(report.workflows.find((w) => w.workflowId === 'key-rotation')?.status).toBe('passed');
-      expect(r.code).toBe(0);
-      const newKey = (await readFile(keyFile, 'utf8')).trim();
-      expect(newKey).toBe(target.sandbox.authKey);
-      expect(newKey).not.toBe(KEY);
-      expect(report.rotation).toEqual({ keyFile, written: true });
-      expect(
-        (
-          await fetch(`${target.url}/partners`, {
-            headers: { 'X-Auth-Key': newKey, 'Content-Type': 'application/json' },
-          })
-        ).status,
-      ).toBe(200);
-      expect(r.out).not.toContain(newKey);
-      expect(r.err).not.toContain(newKey);
-    } finally {
-      await target.close();
-    }
+    const r = await rotatingRun(previousKeyFirst, 'reversed-key');
+    expect(r.out, r.err).not.toBe('');
+    const report: ConformanceReport = JSON.parse(r.out);
+    expect(report.violations).toEqual([]);
+    expect(report.workflows.find((w) => w.workflowId === 'key-rotation')?.status).toBe('passed');
+    expect(r.code).toBe(0);
+    expect(r.newKey).toBe(r.sandboxKey);
+    expect(r.newKey).not.toBe(KEY);
+    expect(report.rotation).toEqual({ keyFile: r.keyFile, written: true });
+    const partners = await fetch(`${r.url}/partners`, {
+      headers: { 'X-Auth-Key': r.newKey, 'Content-Type': 'application/json' },
+    });
+    expect(partners.status).toBe(200);
+    expect(r.out).not.toContain(r.newKey);
+    expect(r.err).not.toContain(r.newKey);
   });
 
   it('when a check after the rotation fails, the new key is in FILE and the run says so', async () => {
@@ -133,13 +119,9 @@ describe('conformance --rotate-key', () => {
       sent += 1;
       return answer();
     });
-    try {
-      const r = await conformance(target.url, path.join(dir, 'no-such-folder', 'key'));
-      expect(r.code).toBe(2);
-      expect(r.err).toContain('--rotate-key');
-      expect(sent).toBe(0);
-    } finally {
-      await target.close();
-    }
+    const r = await conformance(target.url, path.join(dir, 'no-such-folder', 'key'));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--rotate-key');
+    expect(sent).toBe(0);
   });
 });

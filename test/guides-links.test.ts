@@ -1,8 +1,7 @@
-// Every relative link and image of README.md and guides/*.md points at a file
-// that exists, and every #anchor at a heading of the target page (GitHub's
-// heading ids). A link by the repository's address (how a shipped page
-// reaches a page the tarball leaves out) lands the same way, on a file and
-// heading of this checkout. Links inside code are not links and are not checked.
+// Every link and image of README.md and guides/*.md outside code, relative
+// or by the repository's address (how a shipped page reaches a page the
+// tarball leaves out), lands on a file of this checkout, an #anchor on a
+// heading of it (GitHub's heading ids).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

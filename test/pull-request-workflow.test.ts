@@ -1,11 +1,6 @@
-// The pull-request workflow (.github/workflows/pull-request.yml) as GitHub
-// reads it, and .ci/run, the one CI definition its ci job runs: it runs on
-// every pull request; its ci job runs .ci/run on the first Node line
-// `engines` names, and .ci/run runs the README's set-up and test commands and
-// pins one version of each other line, within its range; its gate job
-// compares with the target branch, posts the report whatever the verdict and
-// then fails with the gate's exit code. The gate job's steps are run on a
-// clone in the integration tier (test/integration/pull-request-gate.test.ts).
+// The pull-request workflow as GitHub reads it, and .ci/run, the one CI
+// definition its ci job runs. The gate job's steps are run on a clone in the
+// integration tier (test/integration/pull-request-gate.test.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

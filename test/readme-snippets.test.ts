@@ -1,9 +1,6 @@
-// The TypeScript in README.md type-checks against the package as a partner
-// imports it (strict, NodeNext, `@verification-service/contracts/<entry>` resolving to
-// this build's declarations, which test/integration/drift.test.ts holds to the sources),
-// so the first steps it shows cannot drift from the API. The Worker imports
-// the webhooks guide's handle-webhook.ts, written beside it as a partner
-// would copy it (test/integration/webhook-receivers.test.ts runs what it does).
+// The TypeScript in README.md type-checks against this build as a partner
+// imports it (strict, NodeNext), so its first steps cannot drift from the
+// API; its Worker imports the webhooks guide's handle-webhook.ts, beside it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

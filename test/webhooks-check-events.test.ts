@@ -1,9 +1,6 @@
-// What the receiver check hands a partner's own test, and what it sends: each
-// case's events, given to `onCase` after the case and before the next is
-// sent, and kept in the report; events of the contract, with fresh ids on
-// every run and each case's relations kept (a repeat is one event, the
-// reversed pair and the tie are one verification, the examples name one
-// another's users).
+// What the receiver check hands a partner's own test (each case's events, to
+// `onCase` before the next is sent), and what it sends: events of the
+// contract, fresh on every run, each case's relations kept.
 import { describe, expect, it } from 'vitest';
 import { checkWebhookReceiver, type WebhookCheckCase, type WebhookHandler } from '../src/webhooks/check.js';
 import {

@@ -5,6 +5,7 @@
 // command line (in process) against the same receivers served on loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { checkWebhookReceiver, type WebhookCheckReport, type WebhookHandler } from '../src/webhooks/check.js';
@@ -132,11 +133,6 @@ describe('checkWebhookReceiver with a fetch handler', () => {
 
   it.each([
     [
-      'no-signature-check',
-      ['tampered-body', 'other-key', 'missing-signature'],
-      /a forged signature \(from another key\) was answered 200: the receiver does not check X-SIGNATURE/,
-    ],
-    [
       'error-on-repeat',
       ['repeat'],
       /the same event delivered again was answered 500 \(it said: duplicate key[^)]*\): delivery is at least once.*drop it by eventId/,
@@ -147,19 +143,9 @@ describe('checkWebhookReceiver with a fetch handler', () => {
       /an event type the receiver does not know \(document\.expired\) was answered 400.*answer 200 to event types added later/,
     ],
     [
-      'needs-order',
-      ['reverse-order', 'tie'],
-      /verification\.updated sent before its verification\.created was answered 500.*not the order they are delivered in.*by updatedAt/,
-    ],
-    [
       'refuses-tie',
       ['tie'],
       /verification\.updated \(inReview\) with the same updatedAt as the other was answered 409 \(it said: conflicting update\):.*neither is newer: answer 200 to both/,
-    ],
-    [
-      'redirects-user.merged',
-      ['signed:user.merged'],
-      /user\.merged was answered 307, a redirect: the service follows no redirect/,
     ],
   ] as const)('a receiver with the flaw %s fails exactly %j, saying what to fix', async (flaw, failed, message) => {
     const report = await checkWebhookReceiver(receiver(flaw), { authKey: KEY, previousKey: PREVIOUS_KEY });
@@ -213,15 +199,6 @@ describe('checkWebhookReceiver with a fetch handler', () => {
     expect(pulled).toBeLessThanOrEqual(report.requests * 2 * CHUNK.byteLength);
     for (const c of report.cases) for (const answer of c.answers) expect(answer.detail).toMatch(/^A{200}…$/);
   });
-
-  it('writes out the control characters of an answer, in what it reports', async () => {
-    const report = await checkWebhookReceiver(async () => new Response(SCREEN_TRICK, { status: 500 }), {
-      authKey: KEY,
-    });
-    const problems = report.cases.map((c) => c.problem ?? '').join('\n');
-    expect(problems).toContain('(it said: \\x1b[2J\\x1b[H ALL PASSED\\x07 \\x9b32m ok \\u202e)');
-    expect(problems).not.toMatch(RAW_CONTROL);
-  });
 });
 
 /** Serves a fetch handler on loopback, as a partner's receiver would run. */
@@ -229,12 +206,10 @@ async function serve(handler: WebhookHandler): Promise<{ url: string; received: 
   let count = 0;
   const server = createServer(async (req, res) => {
     count += 1;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = new Request(`http://127.0.0.1${req.url}`, {
       method: req.method,
       headers: req.headers as Record<string, string>,
-      body: Buffer.concat(chunks),
+      body: await buffer(req),
     });
     const response = await handler(request);
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
@@ -252,10 +227,14 @@ async function listening(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
 }
 
+/** `webhooks check URL --auth-key KEY` and `more`, run in process. */
+const check = (url: string, ...more: string[]) => cli(['webhooks', 'check', url, '--auth-key', KEY, ...more]);
+const WITH_PREVIOUS = ['--previous-key', PREVIOUS_KEY];
+
 describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () => {
   it('exits 0 with a ✓ per case for a receiver that does what the service needs', async () => {
     const { url } = await serve(receiver('none'));
-    const { code, out } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--previous-key', PREVIOUS_KEY]);
+    const { code, out } = await check(url, ...WITH_PREVIOUS);
     const lines = out.trim().split('\n');
     expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(15);
     expect(lines).toContain('✓ verification.created, signed with your key, is answered 200');
@@ -265,7 +244,7 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
 
   it('exits 1 naming each failed case and what to fix; the rotation case not run without --previous-key', async () => {
     const { url } = await serve(receiver('no-signature-check'));
-    const { code, out } = await cli(['webhooks', 'check', url, '--auth-key', KEY]);
+    const { code, out } = await check(url);
     expect(out).toContain(
       '✗ a signature from another key is not answered 200: a forged signature (from another key) was answered 200: the receiver does not check X-SIGNATURE',
     );
@@ -283,9 +262,9 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
   it('follows no redirect: a 307 fails its case and nothing reaches the address it names', async () => {
     const trap = await serve(receiver('none'));
     const { url } = await serve(receiver('redirects-user.merged', trap.url));
-    const { code, out } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--previous-key', PREVIOUS_KEY]);
+    const { code, out } = await check(url, ...WITH_PREVIOUS);
     expect(out).toMatch(
-      /^✗ user\.merged, signed with your key, is answered 200: user\.merged was answered 307, a redirect/m,
+      /^✗ user\.merged, signed with your key, is answered 200: user\.merged was answered 307, a redirect: the service follows no redirect/m,
     );
     expect(out.match(/^✗ /gm)).toHaveLength(1);
     expect(trap.received()).toBe(0);
@@ -294,17 +273,7 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
 
   it('fails the case whose answer does not come within --timeout, and ends', async () => {
     const { url } = await serve(receiver('slow-on-user.deleted'));
-    const { code, out } = await cli([
-      'webhooks',
-      'check',
-      url,
-      '--auth-key',
-      KEY,
-      '--previous-key',
-      PREVIOUS_KEY,
-      '--timeout',
-      '2',
-    ]);
+    const { code, out } = await check(url, ...WITH_PREVIOUS, '--timeout', '2');
     expect(out).toMatch(
       /^✗ user\.deleted, signed with your key, is answered 200: user\.deleted got no answer within 2 s/m,
     );
@@ -314,7 +283,7 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
 
   it('prints no control character of the receiver: what it said is written out', async () => {
     const { url } = await serve(async () => new Response(SCREEN_TRICK, { status: 500 }));
-    const { code, out } = await cli(['webhooks', 'check', url, '--auth-key', KEY]);
+    const { code, out } = await check(url);
     expect(out).toMatch(
       /user\.created was answered 500 \(it said: \\x1b\[2J\\x1b\[H ALL PASSED\\x07 \\x9b32m ok \\u202e\)/,
     );
@@ -340,7 +309,7 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
       });
     });
     const url = await listening(server);
-    const { out } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--timeout', '30', '--json']);
+    const { out } = await check(url, '--timeout', '30', '--json');
     const report = JSON.parse(out) as WebhookCheckReport;
     // Every signed event answered 200 in time (the forged ones too: this receiver checks no signature).
     for (const c of report.cases.filter((c) => c.id.startsWith('signed:') || c.id === 'repeat'))
@@ -353,17 +322,20 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
 
   it('prints the report as JSON with --json', async () => {
     const { url } = await serve(receiver('needs-order'));
-    const { code, out } = await cli(['webhooks', 'check', url, '--auth-key', KEY, '--json']);
+    const { code, out } = await check(url, '--json');
     const report = JSON.parse(out) as WebhookCheckReport;
     expect(report.passed).toBe(false);
     expect(failedIds(report)).toEqual(['reverse-order', 'tie']);
     expect(report.cases.find((c) => c.id === 'reverse-order')!.answers.map((a) => a.status)).toEqual([500, 200]);
+    expect(report.cases.map((c) => c.problem ?? '').join('\n')).toMatch(
+      /verification\.updated sent before its verification\.created was answered 500.*not the order they are delivered in.*by updatedAt/,
+    );
     expect(code).toBe(1);
   });
 
   it('exits 2 when the URL cannot be reached, after one request, and on bad arguments', async () => {
     const closed = await freePort();
-    const unreachable = await cli(['webhooks', 'check', `http://127.0.0.1:${closed}/`, '--auth-key', KEY]);
+    const unreachable = await check(`http://127.0.0.1:${closed}/`);
     expect(unreachable.err).toMatch(
       /^error: cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\): is the receiver running there\?/,
     );
@@ -371,7 +343,7 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
     const noKey = await cli(['webhooks', 'check', 'http://127.0.0.1:9/']);
     expect(noKey.err).toContain('--auth-key is required');
     expect(noKey.code).toBe(2);
-    const withUser = await cli(['webhooks', 'check', 'http://me:pw@127.0.0.1:9/', '--auth-key', KEY]);
+    const withUser = await check('http://me:pw@127.0.0.1:9/');
     expect(withUser.err).toContain('has a user or password in it');
     const noUrl = await cli(['webhooks', 'check', '--auth-key', KEY]);
     expect(noUrl.err).toContain(

@@ -1,14 +1,17 @@
-// The integrators' command line (`webhooks send` and `webhooks verify`), run
-// in process as the bin runs it, against a real loopback receiver; the
-// packed bin runs the guide's `webhooks send` in test/integration/guide-commands.test.ts.
+// The integrators' command line (`webhooks send`, and `webhooks verify`, which
+// decodes a body as parseWebhookEvent does), run in process as the bin runs
+// it, against a real loopback receiver; the packed bin runs the guide's
+// `webhooks send` in test/integration/guide-commands.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
+import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
 import { cli } from './helpers/cli.js';
 
@@ -24,13 +27,6 @@ async function cliReading(args: string[], text: string) {
   }
 }
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<Buffer>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-
 describe('webhooks send', () => {
   const received: {
     method: string;
@@ -42,7 +38,7 @@ describe('webhooks send', () => {
   }[] = [];
   let url = '';
   const server = createServer(async (req, res) => {
-    const raw = await readBody(req);
+    const raw = await buffer(req);
     const signature = req.headers['x-signature'];
     const signatureValid = verifyWebhookSignature(raw, signature, key);
     const event = parseWebhookEvent(raw, signature, key);
@@ -69,10 +65,12 @@ describe('webhooks send', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/verification`;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  /** `webhooks send --url URL --key KEY` and `more`, run in process. */
+  const send = (...more: string[]) => cli(['webhooks', 'send', '--url', url, '--key', key, ...more]);
 
   it('posts every documented event, signed, and reports what would be retried', async () => {
     received.length = 0;
-    const { code, out } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
+    const { code, out } = await send();
     expect(received.map((r) => r.eventType)).toEqual([
       'verification.created',
       'verification.updated',
@@ -101,7 +99,7 @@ describe('webhooks send', () => {
     const runs: (typeof received)[] = [];
     for (const _ of [1, 2]) {
       received.length = 0;
-      const { out } = await cli(['webhooks', 'send', '--url', url, '--key', key]);
+      const { out } = await send();
       for (const r of received) expect(out).toContain(`eventId ${r.eventId}`);
       runs.push([...received]);
     }
@@ -120,16 +118,7 @@ describe('webhooks send', () => {
 
   it('sends only the chosen events and exits 0 when all are answered 200', async () => {
     received.length = 0;
-    const { code, out } = await cli([
-      'webhooks',
-      'send',
-      '--url',
-      url,
-      '--key',
-      key,
-      '--event',
-      'user.created,shareholder.verified',
-    ]);
+    const { code, out } = await send('--event', 'user.created,shareholder.verified');
     expect(received.map((r) => r.eventType)).toEqual(['user.created', 'shareholder.verified']);
     expect(out).toContain('all 2 delivered.');
     expect(code).toBe(0);
@@ -137,18 +126,7 @@ describe('webhooks send', () => {
 
   it('--repeat N sends each event N times with the same eventId, and names a repeat answered other than 200', async () => {
     received.length = 0;
-    const { code, out } = await cli([
-      'webhooks',
-      'send',
-      '--url',
-      url,
-      '--key',
-      key,
-      '--event',
-      'user.created,user.updated',
-      '--repeat',
-      '3',
-    ]);
+    const { code, out } = await send('--event', 'user.created,user.updated', '--repeat', '3');
     expect(received.map((r) => r.eventType)).toEqual([
       'user.created',
       'user.created',
@@ -173,19 +151,7 @@ describe('webhooks send', () => {
   it('--shuffle sends every event and every copy, in an order that is a permutation of the list', async () => {
     received.length = 0;
     const events = ['verification.created', 'verification.updated', 'user.created', 'shareholder.verified'];
-    const { code, out } = await cli([
-      'webhooks',
-      'send',
-      '--url',
-      url,
-      '--key',
-      key,
-      '--event',
-      events.join(','),
-      '--repeat',
-      '2',
-      '--shuffle',
-    ]);
+    const { code, out } = await send('--event', events.join(','), '--repeat', '2', '--shuffle');
     // A random order may by chance be the listed one: the set and the count are what --shuffle must keep.
     const expected = events.flatMap((e) => [e, e]);
     expect(received.map((r) => r.eventType).sort()).toEqual([...expected].sort());
@@ -202,7 +168,7 @@ describe('webhooks send', () => {
   });
 
   it.each(['0', '11', 'two', '1.5'])('refuses --repeat %s with the range it takes', async (n) => {
-    const { code, err } = await cli(['webhooks', 'send', '--url', url, '--key', key, '--repeat', n]);
+    const { code, err } = await send('--repeat', n);
     expect(code).toBe(2);
     expect(err).toContain(
       `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${n}"; see verification-contracts webhooks send --help`,
@@ -214,12 +180,12 @@ describe('webhooks send', () => {
     const unreachable = await cli(['webhooks', 'send', '--url', `http://127.0.0.1:${closed}/`, '--key', key]);
     expect(unreachable.code).toBe(2);
     expect(unreachable.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)/);
-    const unknown = await cli(['webhooks', 'send', '--url', url, '--key', key, '--event', 'user.exploded']);
+    const unknown = await send('--event', 'user.exploded');
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown event user.exploded');
     expect((await cli(['webhooks', 'send', '--key', key])).err).toContain('--url must be an http:// or https:// URL');
     expect((await cli(['webhooks', 'send', '--url', url])).code).toBe(2);
-    expect((await cli(['webhooks', 'send', '--url', url, '--key', key, '--bogus'])).code).toBe(2);
+    expect((await send('--bogus')).code).toBe(2);
   });
 });
 
@@ -229,9 +195,11 @@ describe('webhooks verify', () => {
   const file = path.join(dir, 'body.json');
   writeFileSync(file, body);
   const signature = signWebhookPayload(body, key);
+  /** `webhooks verify` with `args`, run in process. */
+  const verify = (...args: string[]) => cli(['webhooks', 'verify', ...args]);
 
   it('says a matching signature is valid, then checks the payload against the contract', async () => {
-    const result = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, file]);
+    const result = await verify('--key', key, '--signature', signature, file);
     expect(result.out).toContain('signature: valid.');
     expect(result.out).toMatch(/payload: does not match the partner contract:[\s\S]*\/createdAt|\(body\)/);
     expect(result.code).toBe(1);
@@ -284,30 +252,44 @@ describe('webhooks verify', () => {
   });
 
   it('says why a signature does not match', async () => {
-    const wrongKey = await cli(['webhooks', 'verify', '--key', 'sbx_other', '--signature', signature, file]);
+    const wrongKey = await verify('--key', 'sbx_other', '--signature', signature, file);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.out).toContain('invalid: X-SIGNATURE does not match the body');
-    const upper = await cli(['webhooks', 'verify', '--key', key, '--signature', signature.toUpperCase(), file]);
+    const upper = await verify('--key', key, '--signature', signature.toUpperCase(), file);
     expect(upper.out).toContain('not 64 lowercase hexadecimal characters');
     const newline = path.join(dir, 'with-newline.json');
     writeFileSync(newline, `${body}\n`);
-    const hint = await cli(['webhooks', 'verify', '--key', key, '--signature', signature, newline]);
+    const hint = await verify('--key', key, '--signature', signature, newline);
     expect(hint.code).toBe(1);
     expect(hint.out).toContain('matches the body without its final newline');
   });
 
+  const userText = JSON.stringify(documentedWebhookExamples().get('user.created'));
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  it.each([
+    // A lone continuation byte inside a string value: a lax decoder would read it as U+FFFD.
+    ['refuses bytes that are not UTF-8', [...utf8(userText.slice(0, 20)), 0x80, ...utf8(userText.slice(20))], 1],
+    ['reads a body with a leading byte order mark', [...utf8(`\uFEFF${userText}`)], 0],
+  ])('%s, as parseWebhookEvent does', async (_, content, code) => {
+    const bytes = Uint8Array.from(content);
+    const bytesFile = path.join(dir, 'bytes');
+    writeFileSync(bytesFile, bytes);
+    const sig = signWebhookPayload(bytes, key);
+    const result = await verify('--key', key, '--signature', sig, bytesFile);
+    expect(result.code).toBe(code);
+    if (code === 0) {
+      expect(result.out).toContain('payload: a valid user.created webhook.');
+      expect(parseWebhookEvent(bytes, sig, key)).toEqual(JSON.parse(userText));
+    } else {
+      expect(result.out).toContain('payload: invalid, not UTF-8 JSON');
+      expect(() => parseWebhookEvent(bytes, sig, key)).toThrow(/not UTF-8 JSON/);
+    }
+  });
+
   it('fails with exit 2 on a missing file or missing options', async () => {
-    const missing = await cli([
-      'webhooks',
-      'verify',
-      '--key',
-      key,
-      '--signature',
-      signature,
-      path.join(dir, 'nope.json'),
-    ]);
+    const missing = await verify('--key', key, '--signature', signature, path.join(dir, 'nope.json'));
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('cannot read');
-    expect((await cli(['webhooks', 'verify', '--signature', signature, file])).err).toContain('--key is required');
+    expect((await verify('--signature', signature, file)).err).toContain('--key is required');
   });
 });

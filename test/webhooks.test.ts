@@ -14,7 +14,6 @@ import {
   signWebhookPayload,
   signWebhookPayloadAsync,
   verifyWebhookSignature,
-  verifyWebhookSignatureAsync,
   WebhookPayloadError,
   WebhookSignatureError,
 } from '../src/webhooks/index.js';
@@ -28,24 +27,30 @@ const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(
 );
 const bytes = (s: string) => new TextEncoder().encode(s);
 const { body, key, signature } = VECTORS[1];
+const examples = documentedWebhookExamples();
+const user = examples.get('user.created')!;
+const updated = examples.get('verification.updated')!;
+/** The value as JSON text, signed with `key`: what parseWebhookEvent is given. */
+const signed = (value: unknown) => {
+  const raw = JSON.stringify(value);
+  return [raw, signWebhookPayload(raw, key)] as const;
+};
+const parseSigned = (value: unknown) => parseWebhookEvent(...signed(value), key);
+/** What `fn` threw; fails the test when it throws nothing. */
+const refusal = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return err as WebhookPayloadError;
+  }
+  throw new Error('not refused');
+};
 
-describe('signWebhookPayload', () => {
-  it.each(VECTORS)('signs $key as the independent vector says', (v) => {
+describe('signWebhookPayload and signWebhookPayloadAsync', () => {
+  it.each(VECTORS)('sign $key as the independent vector says, on node:crypto and on Web Crypto', async (v) => {
     expect(signWebhookPayload(v.body, v.key)).toBe(v.signature);
     expect(signWebhookPayload(bytes(v.body), v.key)).toBe(v.signature);
     expect(signWebhookPayload(Buffer.from(v.body), v.key)).toBe(v.signature);
-  });
-
-  it('refuses a missing key or a body that is not a string or bytes', () => {
-    expect(() => signWebhookPayload(body, '')).toThrow(TypeError);
-    expect(() => signWebhookPayload({ a: 1 } as unknown as string, key)).toThrow(
-      /rawBody must be a string, Uint8Array, ArrayBuffer or DataView/,
-    );
-  });
-});
-
-describe('signWebhookPayloadAsync', () => {
-  it.each(VECTORS)('signs $key on Web Crypto as the independent vector says', async (v) => {
     expect(await signWebhookPayloadAsync(v.body, v.key)).toBe(v.signature);
     expect(await signWebhookPayloadAsync(bytes(v.body), v.key)).toBe(v.signature);
     expect(await signWebhookPayloadAsync(bytes(v.body).buffer, v.key)).toBe(v.signature);
@@ -61,7 +66,11 @@ describe('signWebhookPayloadAsync', () => {
     expect(await signWebhookPayloadAsync(a.body, b.key)).toBe(signWebhookPayload(a.body, b.key));
   });
 
-  it('rejects a missing key or a body that is not a string or bytes, as signWebhookPayload throws', async () => {
+  it('refuse a missing key or a body that is not a string or bytes, the asynchronous one by rejecting', async () => {
+    expect(() => signWebhookPayload(body, '')).toThrow(TypeError);
+    expect(() => signWebhookPayload({ a: 1 } as unknown as string, key)).toThrow(
+      /rawBody must be a string, Uint8Array, ArrayBuffer or DataView/,
+    );
     await expect(signWebhookPayloadAsync(body, '')).rejects.toThrow(
       /signWebhookPayloadAsync: authKey must be a non-empty string/,
     );
@@ -75,20 +84,16 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(bytes(v.body), v.signature, v.key)).toBe(true);
   });
 
+  // Uppercase, changed by one digit, prefixed, padded or wrapped in an array: fuzz-webhooks pins those.
   it.each([
     ['missing', undefined],
     ['null', null],
     ['empty', ''],
     ['non-hex', 'z'.repeat(64)],
-    ['uppercase hex', signature.toUpperCase()],
     ['short', signature.slice(0, 63)],
     ['long', `${signature}0`],
     ['truncated to 32 bytes of hex prefix', signature.slice(0, 32)],
-    ['one digit changed', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`],
     ['a number', 12345],
-    ['an array', [signature]],
-    ['with whitespace', ` ${signature}`],
-    ['prefixed sha256=', `sha256=${signature}`],
   ])('returns false, without throwing, for a %s signature', (_name, bad) => {
     expect(verifyWebhookSignature(body, bad, key)).toBe(false);
   });
@@ -110,51 +115,6 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(body, signature, ['', key])).toBe(true);
   });
 
-  const others = (n: number) => Array.from({ length: n }, (_, i) => `sbx_other_${i}`);
-  const lists: [string, unknown, boolean][] = [
-    ['the key last of 8', [...others(7), key], true],
-    ['9 keys, the key among them', [...others(8), key], false],
-    ['an array-like of length 2^32-1', { length: 2 ** 32 - 1, 0: key }, false],
-    ['an array of length 2^32-1', Object.assign(new Array(2 ** 32 - 1), { 0: key }), false],
-    [
-      'a Proxy of an array claiming length 2^32-1',
-      new Proxy([key], { get: (t, p) => (p === 'length' ? 2 ** 32 - 1 : Reflect.get(t, p)) }),
-      false,
-    ],
-    ['a number', 12345, false],
-    ['the key and a number', [key, 1], false],
-    ['the key as a String object', new String(key), false],
-    ['an empty list', [], false],
-    [
-      'a revoked Proxy',
-      (() => {
-        const { proxy, revoke } = Proxy.revocable([key], {});
-        revoke();
-        return proxy;
-      })(),
-      false,
-    ],
-    [
-      'an array whose entry throws when read',
-      Object.defineProperty([key, key], 1, {
-        get: () => {
-          throw new Error('no');
-        },
-      }),
-      false,
-    ],
-  ];
-  // Plain loops: a table formatter would print an array of length 2^32-1.
-  // "At once": a loop over 2^32-1 entries would take minutes; a second leaves room for a loaded machine.
-  for (const [name, keys, expected] of lists) {
-    it(`key list: ${name} gives ${expected} at once, synchronously and asynchronously`, async () => {
-      const started = performance.now();
-      expect(verifyWebhookSignature(body, signature, keys as string[])).toBe(expected);
-      expect(await verifyWebhookSignatureAsync(body, signature, keys as string[])).toBe(expected);
-      expect(performance.now() - started).toBeLessThan(1000);
-    });
-  }
-
   it('reads a key list once per call: a list answering otherwise when read again is judged by its first answer', async () => {
     // The key on the first read of its entry, a number after: a second read would refuse the HMAC what the first check let through.
     const readOnce = () => {
@@ -169,8 +129,7 @@ describe('verifyWebhookSignature', () => {
         readOnce(),
       ),
     ).toBe('mismatch');
-    const text = JSON.stringify(documentedWebhookExamples().get('user.created'));
-    const sig = signWebhookPayload(text, key);
+    const [text, sig] = signed(user);
     expect(parseWebhookEvent(text, sig, readOnce()).eventType).toBe('user.created');
     const request = new Request('http://receiver.test/', {
       method: 'POST',
@@ -182,73 +141,39 @@ describe('verifyWebhookSignature', () => {
 });
 
 describe('additions the service may make (P37, P38) and bodies as runtimes hand them over', () => {
-  const examples = documentedWebhookExamples();
-  const user = examples.get('user.created')!;
-  const updated = examples.get('verification.updated')!;
   const signedRequest = (text: string, sig = signWebhookPayload(text, key)) =>
     new Request('http://receiver.test/webhooks', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } });
 
   it('returns a correctly signed webhook of an unknown event type as an UnknownWebhookEvent, also through verifyWebhookRequest', async () => {
     const added = { ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } };
-    const text = JSON.stringify(added);
-    const event = parseWebhookEvent(text, signWebhookPayload(text, key), key);
+    const event = parseSigned(added);
     expect(event).toEqual(added);
     expect(isKnownWebhookEvent(event)).toBe(false);
-    expect(await verifyWebhookRequest(signedRequest(text), key)).toEqual(added);
-    expect(
-      isKnownWebhookEvent(parseWebhookEvent(JSON.stringify(user), signWebhookPayload(JSON.stringify(user), key), key)),
-    ).toBe(true);
+    expect(await verifyWebhookRequest(signedRequest(JSON.stringify(added)), key)).toEqual(added);
+    expect(isKnownWebhookEvent(parseSigned(user))).toBe(true);
   });
 
   it('accepts a tenth verification status inside verification.updated, under its event type', () => {
-    const tenth = { ...updated, data: { ...(updated.data as object), status: 'onHold', userId: null } };
-    const text = JSON.stringify(tenth);
-    const event = parseWebhookEvent(text, signWebhookPayload(text, key), key);
+    const event = parseSigned({ ...updated, data: { ...(updated.data as object), status: 'onHold', userId: null } });
     expect(event.eventType).toBe('verification.updated');
     expect((event.data as { status: string }).status).toBe('onHold');
     // A value that is wrong, not new, is still refused: a status must be a string.
-    const wrong = JSON.stringify({ ...updated, data: { ...(updated.data as object), status: 7, userId: null } });
-    expect(() => parseWebhookEvent(wrong, signWebhookPayload(wrong, key), key)).toThrow(/status must be string/);
+    expect(() => parseSigned({ ...updated, data: { ...(updated.data as object), status: 7, userId: null } })).toThrow(
+      /status must be string/,
+    );
   });
 
   it('accepts a new value in other documented lists too: estimatedAge, a requirement type', () => {
     const userUpdated = examples.get('user.updated')!;
-    const older = JSON.stringify({ ...userUpdated, data: { ...(userUpdated.data as object), estimatedAge: 'over40' } });
-    expect(parseWebhookEvent(older, signWebhookPayload(older, key), key).eventType).toBe('user.updated');
-    // estimatedAge may also be null (P8); a value of another type is still refused.
-    const wrong = JSON.stringify({ ...userUpdated, data: { ...(userUpdated.data as object), estimatedAge: 30 } });
-    expect(() => parseWebhookEvent(wrong, signWebhookPayload(wrong, key), key)).toThrow(/estimatedAge/);
-    const selfie = JSON.stringify({
-      ...updated,
-      data: { ...(updated.data as { requirements: object[] }), requirements: [{ type: 'selfie' }] },
+    const withAge = (estimatedAge: unknown) => ({
+      ...userUpdated,
+      data: { ...(userUpdated.data as object), estimatedAge },
     });
-    expect(parseWebhookEvent(selfie, signWebhookPayload(selfie, key), key).eventType).toBe('verification.updated');
-  });
-
-  it('accepts a collected requirement of a new type, whatever its result, and still checks the documented ones', () => {
-    const data = updated.data as { collectedRequirements: object[] };
-    const withEntry = (entry: object) =>
-      JSON.stringify({ ...updated, data: { ...data, collectedRequirements: [...data.collectedRequirements, entry] } });
-    const selfie = withEntry({ type: 'selfie', result: { livenessScore: 0.97 }, verified: true });
-    expect(parseWebhookEvent(selfie, signWebhookPayload(selfie, key), key).eventType).toBe('verification.updated');
-    const brokenKnown = withEntry({ type: 'dateOfBirth', result: { dateOfBirth: 19900101 }, verified: true });
-    expect(() => parseWebhookEvent(brokenKnown, signWebhookPayload(brokenKnown, key), key)).toThrow(
-      WebhookPayloadError,
-    );
-    const noType = withEntry({ result: null, verified: false });
-    expect(() => parseWebhookEvent(noType, signWebhookPayload(noType, key), key)).toThrow(WebhookPayloadError);
-  });
-
-  it('verifies an ArrayBuffer or DataView body as the bytes it holds (it used to be called a mismatch)', () => {
-    const raw = bytes(body);
-    expect(verifyWebhookSignature(raw.buffer, signature, key)).toBe(true);
-    expect(verifyWebhookSignature(new DataView(raw.buffer), signature, key)).toBe(true);
-    expect(
-      parseWebhookEvent(bytes(JSON.stringify(user)).buffer, signWebhookPayload(JSON.stringify(user), key), key),
-    ).toEqual(user);
-    expect(() => parseWebhookEvent({ parsed: true } as unknown as string, signature, key)).toThrow(
-      /raw body as received/,
-    );
+    expect(parseSigned(withAge('over40')).eventType).toBe('user.updated');
+    // estimatedAge may also be null (P8); a value of another type is still refused.
+    expect(() => parseSigned(withAge(30))).toThrow(/estimatedAge/);
+    const selfie = { ...updated, data: { ...(updated.data as object), requirements: [{ type: 'selfie' }] } };
+    expect(parseSigned(selfie).eventType).toBe('verification.updated');
   });
 
   it('verifyWebhookRequest rejects with the errors parseWebhookEvent throws', async () => {
@@ -276,14 +201,6 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     await expect(
       verifyWebhookRequest(signedRequest(notJson, signWebhookPayload(notJson, 'sbx_other')), key),
     ).rejects.toBeInstanceOf(WebhookSignatureError);
-    const refusal = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (err) {
-        return err as WebhookPayloadError;
-      }
-      throw new Error('not refused');
-    };
     const notWebhook = JSON.stringify({ hello: 'world' });
     for (const text of [notJson, notWebhook]) {
       const err = refusal(() => parseWebhookEvent(bytes(text), signWebhookPayload(text, key), key));
@@ -304,7 +221,7 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
 });
 
 describe('verifyWebhookRequestBody (verifies without parsing)', () => {
-  const text = JSON.stringify(documentedWebhookExamples().get('user.created'));
+  const [text, sig] = signed(user);
   const request = (body: string, sig?: string) =>
     new Request('http://receiver.test/webhooks', {
       method: 'POST',
@@ -313,7 +230,6 @@ describe('verifyWebhookRequestBody (verifies without parsing)', () => {
     });
 
   it('resolves to the body as received when X-SIGNATURE proves it, under any key of a list', async () => {
-    const sig = signWebhookPayload(text, key);
     expect(await verifyWebhookRequestBody(request(text, sig), key)).toBe(text);
     expect(await verifyWebhookRequestBody(request(text, sig), ['sbx_new_key', key])).toBe(text);
     // Not parsed, not checked: a signed body that is no webhook comes back as it is.
@@ -323,7 +239,6 @@ describe('verifyWebhookRequestBody (verifies without parsing)', () => {
   });
 
   it('resolves to null for a missing, wrong or re-serialized signature, or no key', async () => {
-    const sig = signWebhookPayload(text, key);
     expect(await verifyWebhookRequestBody(request(text), key)).toBeNull();
     expect(await verifyWebhookRequestBody(request(text, sig.toUpperCase()), key)).toBeNull();
     expect(await verifyWebhookRequestBody(request(JSON.stringify(JSON.parse(text), null, 2), sig), key)).toBeNull();
@@ -335,45 +250,31 @@ describe('verifyWebhookRequestBody (verifies without parsing)', () => {
     await expect(verifyWebhookRequestBody({} as Request, key)).rejects.toThrow(
       /verifyWebhookRequestBody: request must be a Web Request/,
     );
-    const used = request(text, signWebhookPayload(text, key));
+    const used = request(text, sig);
     await used.text();
     await expect(verifyWebhookRequestBody(used, key)).rejects.toBeInstanceOf(TypeError);
   });
 });
 
 describe('parseWebhookEvent', () => {
-  const examples = documentedWebhookExamples();
-  const doc = loadBundle('partner');
-  const signed = (value: unknown) => {
-    const raw = JSON.stringify(value);
-    return [raw, signWebhookPayload(raw, key)] as const;
-  };
-
   it('knows the example of every webhook of the document', () => {
-    expect([...examples.keys()].sort()).toEqual(Object.keys(doc.webhooks).sort());
+    expect([...examples.keys()].sort()).toEqual(Object.keys(loadBundle('partner').webhooks).sort());
     expect(examples.size).toBe(7);
   });
 
   it('refuses a bad signature with WebhookSignatureError, saying why', () => {
-    const [raw, sig] = signed(examples.get('user.created'));
-    const refusal = (s: unknown, k: string | string[] = key) => {
-      try {
-        parseWebhookEvent(raw, s, k);
-      } catch (err) {
-        return err;
-      }
-      throw new Error('accepted');
-    };
-    expect(refusal(undefined)).toMatchObject({ name: 'WebhookSignatureError', problem: 'missing' });
-    expect(refusal('ABC')).toMatchObject({ problem: 'malformed' });
-    expect(refusal(sig, 'sbx_wrong')).toMatchObject({ problem: 'mismatch' });
-    expect(refusal(sig, [])).toMatchObject({ problem: 'no-key' });
-    expect(refusal(sig, 'sbx_wrong')).toBeInstanceOf(WebhookSignatureError);
+    const [raw, sig] = signed(user);
+    const refused = (s: unknown, k: string | string[] = key) => refusal(() => parseWebhookEvent(raw, s, k));
+    expect(refused(undefined)).toMatchObject({ name: 'WebhookSignatureError', problem: 'missing' });
+    expect(refused('ABC')).toMatchObject({ problem: 'malformed' });
+    expect(refused(sig, 'sbx_wrong')).toMatchObject({ problem: 'mismatch' });
+    expect(refused(sig, [])).toMatchObject({ problem: 'no-key' });
+    expect(refused(sig, 'sbx_wrong')).toBeInstanceOf(WebhookSignatureError);
     expect(() => parseWebhookEvent(`${raw}\n`, sig, key)).toThrow(/changed or re-serialized/);
   });
 
   it('refuses a correctly signed body that is not a webhook of the contract', () => {
-    const user = examples.get('user.created')!;
+    const shareholder = examples.get('shareholder.verified')!;
     const cases: [string, unknown, RegExp][] = [
       ['a user envelope carrying verification.created', { ...user, eventType: 'verification.created' }, /dataType/],
       ['a verification envelope with user data', { ...examples.get('verification.created')!, data: user.data }, /data/],
@@ -391,21 +292,14 @@ describe('parseWebhookEvent', () => {
       [
         'a known event with a new status and a userId only completed carries',
         {
-          ...examples.get('verification.updated')!,
-          data: {
-            ...(examples.get('verification.updated')!.data as object),
-            status: 'onHold',
-            userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53',
-          },
+          ...updated,
+          data: { ...(updated.data as object), status: 'onHold', userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' },
         },
         /userId/,
       ],
       [
         'a shareholder that is not one',
-        {
-          ...examples.get('shareholder.verified')!,
-          data: { ...(examples.get('shareholder.verified')!.data as object), isShareholder: false },
-        },
+        { ...shareholder, data: { ...(shareholder.data as object), isShareholder: false } },
         /isShareholder/,
       ],
       ['an eventId that is not a uuid', { ...user, eventId: 'evt-1' }, /eventId/],
@@ -413,31 +307,14 @@ describe('parseWebhookEvent', () => {
       ['an array', [user], /must be a JSON object/],
     ];
     for (const [name, value, message] of cases) {
-      const [raw, sig] = signed(value);
-      expect(() => parseWebhookEvent(raw, sig, key), name).toThrow(WebhookPayloadError);
-      expect(() => parseWebhookEvent(raw, sig, key), name).toThrow(message);
+      expect(() => parseSigned(value), name).toThrow(WebhookPayloadError);
+      expect(() => parseSigned(value), name).toThrow(message);
     }
-  });
-
-  it('refuses a signed body that is not UTF-8 JSON', () => {
-    for (const raw of ['{"eventId":', 'null', '']) {
-      const sig = signWebhookPayload(raw, key);
-      expect(() => parseWebhookEvent(raw, sig, key)).toThrow(WebhookPayloadError);
-    }
-    const notUtf8 = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]);
-    expect(() => parseWebhookEvent(notUtf8, signWebhookPayload(notUtf8, key), key)).toThrow(/not UTF-8 JSON/);
   });
 
   it('lists every issue with its path', () => {
-    const user = examples.get('user.created')!;
-    const [raw, sig] = signed({ ...user, dataType: 'verification', eventId: 'x' });
-    try {
-      parseWebhookEvent(raw, sig, key);
-      throw new Error('accepted');
-    } catch (err) {
-      expect(err).toBeInstanceOf(WebhookPayloadError);
-      const paths = (err as WebhookPayloadError).issues.map((i) => i.path);
-      expect(paths).toEqual(expect.arrayContaining(['/dataType', '/eventId']));
-    }
+    const err = refusal(() => parseSigned({ ...user, dataType: 'verification', eventId: 'x' }));
+    expect(err).toBeInstanceOf(WebhookPayloadError);
+    expect(err.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['/dataType', '/eventId']));
   });
 });

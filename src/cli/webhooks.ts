@@ -162,7 +162,7 @@ async function readStdin(): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
+async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseOptions(
     'webhooks verify',
     argv,

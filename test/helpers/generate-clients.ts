@@ -1,15 +1,14 @@
 // Generates code from the bundles with the generators consuming teams use,
 // configured as guides/generators.md tells partners, into a scratch folder
 // that sees this package's node_modules (so the output resolves zod, axios...).
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { createClient } from '@hey-api/openapi-ts';
 import { generateZodClientFromOpenAPI } from 'openapi-zod-client';
 import { generate as orval } from 'orval';
-import { ROOT, TSC_NATIVE } from '../../scripts/lib/paths.mjs';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { tscReport } from './typescript-snippets.js';
 
 export const GENERATED_APIS = ['v2', 'partner'] as const;
 type GeneratedApi = (typeof GENERATED_APIS)[number];
@@ -110,8 +109,8 @@ export const commaSeparatedParams = (params: Record<string, unknown>) =>
     .join('&');
 
 /** Type-checks everything generated with tsc --strict; returns tsc's report, '' when it passes. */
-export async function typeCheck(generated: Generated): Promise<string> {
-  const tsconfig = {
+export function typeCheck(generated: Generated): Promise<string> {
+  return tscReport(generated.dir, {
     compilerOptions: {
       strict: true,
       noEmit: true,
@@ -124,13 +123,5 @@ export async function typeCheck(generated: Generated): Promise<string> {
       skipLibCheck: true,
     },
     include: ['hey-api/**/*.ts', 'orval/**/*.ts', 'ozc/**/*.ts'],
-  };
-  await writeFile(generated.file('tsconfig.json'), JSON.stringify(tsconfig));
-  try {
-    await promisify(execFile)(process.execPath, [TSC_NATIVE, '-p', generated.file('tsconfig.json')]);
-    return '';
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    return `${stdout}${stderr}` || String(error);
-  }
+  });
 }

@@ -1,7 +1,5 @@
 // The package as a consumer gets it: `npm pack`, then `npm install` of the
-// tarball into a fresh project (with any extra packages the test needs).
-// `sharedInstall` packs and installs once per test run for every test file
-// that needs only the package itself.
+// tarball into a fresh project; `sharedInstall` does it once per run.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

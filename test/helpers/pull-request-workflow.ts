@@ -1,7 +1,5 @@
 // .github/workflows/pull-request.yml as GitHub reads it, and the gate job's
-// steps found by what they run: the workflow's shape is held in the fast tier
-// (test/pull-request-workflow.test.ts), its gate steps are run on a clone in
-// the integration tier (test/integration/pull-request-gate.test.ts).
+// steps found by what they run.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';

@@ -1,18 +1,16 @@
-// Driving a rendered docs page (Redoc 3, as @redocly/cli build-docs renders
-// it) in Chromium for the docs' browser tests (docs-browser, docs-try-it):
-// the docs served and Chromium launched, the suite that says what it did not
-// check without Chromium, opening a page that records what it must not do,
-// reading and choosing the code samples of an operation, and a screenshot of
-// a failing test's page.
+// Driving the rendered docs (Redoc 3, as @redocly/cli build-docs renders
+// them) in Chromium, for docs-browser and docs-try-it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
+import { HANG_CEILING_MS } from './ceilings.js';
 import { loadBundle, operationsOf } from './openapi.js';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -21,6 +19,10 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** Headless Chromium, Debian's unless CHROMIUM_PATH names another; launch() gives it a fresh, empty profile. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
 export const VIEWPORT = { width: 1280, height: 1000 };
 export const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 // How long a poll waits for the page (vitest's default is 1 s): in a full
@@ -51,15 +53,40 @@ export interface DocsBrowser {
 }
 
 /**
- * `docs` served from 127.0.0.1 as a static host serves it, and headless
- * Chromium at `executablePath` with one context (launch() gives the browser a
- * fresh, empty profile of its own). Close `browser` and `site` after.
+ * The suite `name` with generated/docs served from 127.0.0.1 as a static
+ * host serves it and one context of launchChromium, read through `docs()`. Without Chromium it does not pretend: one
+ * test prints a banner naming what was `notChecked`, and fails when CI=true.
  */
-export async function openDocsBrowser(executablePath: string, docs: string): Promise<DocsBrowser> {
-  const site = await serveStatic(docs);
-  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  return { site, browser, context };
+export function describeInChromium(name: string, notChecked: string, tests: (docs: () => DocsBrowser) => void) {
+  if (!existsSync(CHROMIUM)) {
+    describe(name, () => {
+      it('needs Chromium', () => {
+        const message = [
+          `Chromium was not found at ${CHROMIUM} (set CHROMIUM_PATH to use another binary).`,
+          `NOT CHECKED: ${notChecked}.`,
+          'Install it with: apt-get install chromium',
+        ].join('\n');
+        if (process.env.CI === 'true') throw new Error(`CI=true and ${name} cannot be checked.\n${message}`);
+        console.warn(`\n${'!'.repeat(88)}\n${message}\n${'!'.repeat(88)}\n`);
+        expect(existsSync(CHROMIUM)).toBe(false);
+      });
+    });
+    return;
+  }
+  // A Redoc page costs seconds of browser CPU on a quiet machine, many times that under load.
+  describe(name, { timeout: HANG_CEILING_MS }, () => {
+    let opened: DocsBrowser;
+    beforeAll(async () => {
+      const site = await serveStatic(path.join(ROOT, 'generated', 'docs'));
+      const browser = await launchChromium();
+      opened = { site, browser, context: await browser.newContext({ viewport: VIEWPORT }) };
+    }, HANG_CEILING_MS);
+    afterAll(async () => {
+      await opened?.browser.close();
+      await opened?.site.close();
+    });
+    tests(() => opened);
+  });
 }
 
 /** A new page of `context` at `base/file` that records everything it must not do (one context serves every page: a context costs a second of browser CPU). */
@@ -86,28 +113,6 @@ export async function openPage(context: BrowserContext, base: string, file: stri
   expect(res?.status(), file).toBe(200);
   expect(res?.headers()['content-type'], file).toMatch(/^text\/html/);
   return { page, trouble };
-}
-
-/**
- * The suite without Chromium at `executablePath`: it does not pretend. One test,
- * "needs Chromium to check `what`", prints a banner naming what was not
- * checked, and fails when CI=true.
- */
-export function withoutChromium(executablePath: string, suite: string, what: string, notChecked: string[]) {
-  describe(suite, () => {
-    it(`needs Chromium to check ${what}`, () => {
-      const message = [
-        `Chromium was not found at ${executablePath} (set CHROMIUM_PATH to use another binary).`,
-        ...notChecked,
-        'Install it with: apt-get install chromium',
-      ].join('\n');
-      if (process.env.CI === 'true')
-        throw new Error(`CI=true and ${what} cannot be checked without Chromium.\n${message}`);
-      const bar = '!'.repeat(88);
-      console.warn(`\n${bar}\n${message}\n${bar}\n`);
-      expect(existsSync(executablePath)).toBe(false);
-    });
-  });
 }
 
 /** A full-page screenshot of the page in test-results/screenshots/ when the running test fails. */

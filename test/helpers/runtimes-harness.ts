@@ -1,29 +1,32 @@
 // Running a test's bundled module where partners' code runs without Node:
-// Cloudflare's workerd (no nodejs_compat), one process serving it as a
-// Worker (or a wrangler project, with its Durable Objects), and headless
-// Chromium (Debian's, through playwright-core), one launch loading it in a
-// page. For the integration tier's runtime-*, webhook receivers and end
-// user's page.
-import { spawn } from 'node:child_process';
+// workerd (no nodejs_compat) serving it as a Worker or a wrangler project,
+// and headless Chromium loading it in a page.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
 import ts from 'typescript';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../scripts/lib/prism.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
-import { CHROMIUM_ARGS } from './redoc-page.js';
+import { launchChromium } from './redoc-page.js';
 
-/** Headless Chromium, /usr/bin/chromium unless CHROMIUM_PATH names another. */
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 20_000,
-  });
+/** Resolves once `url` answers `init` at all (any status); throws with `output()` when `child` exits first or after 60 s. */
+export async function untilAnswering(url: string, child: ChildProcess, output: () => string, init?: RequestInit) {
+  for (let tries = 0; tries < 600; tries++) {
+    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before answering on ${url}: ${output()}`);
+    if (
+      await fetch(url, init).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no answer on ${url} within 60 s: ${output()}`);
+}
 
 /** What a Worker has beside its module, in workerd's config language. */
 export interface WorkerdExtras {

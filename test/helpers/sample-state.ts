@@ -1,8 +1,6 @@
-// Puts the sandbox in the state a code sample needs: the verification and
-// user ids the sample names (taken from the document's examples, as the
-// sample is) exist, in the status the operation acts on. Records are made
-// through the lifecycle methods; only their ids are chosen, through the
-// sandbox's id source.
+// Puts the sandbox in the state a code sample needs: the records whose ids
+// the sample names exist, in the status its operation acts on, made through
+// the lifecycle methods with only their ids chosen.
 import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../../src/sandbox/server.js';
 

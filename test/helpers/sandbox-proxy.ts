@@ -2,6 +2,8 @@
 // change each answer: a deployment that departs from the contract in one
 // chosen way, for the conformance runner to judge over HTTP.
 import { createServer } from 'node:http';
+import { buffer } from 'node:stream/consumers';
+import { onTestFinished } from 'vitest';
 import { createSandboxFetch, type SandboxFetch } from '../../src/sandbox/fetch.js';
 
 /** Given the request and the local sandbox's answer, the answer to send instead (`Response.error()`: the connection is dropped). */
@@ -10,10 +12,9 @@ export type Departure = (request: Request, answer: () => Promise<Response>) => P
 export interface ProxiedSandbox {
   url: string;
   sandbox: SandboxFetch;
-  close(): Promise<void>;
 }
 
-/** A seeded local sandbox on a loopback port, each answer passed through `depart`. */
+/** A seeded local sandbox on a loopback port, each answer passed through `depart`, closed when the test ends. */
 export async function sandboxDeparting(authKey: string, depart: Departure): Promise<ProxiedSandbox> {
   // Webhooks go to the seeded partner's address, which does not answer: not what these tests judge.
   const sandbox = await createSandboxFetch({ authKey, onDeliveryFailure: () => undefined });
@@ -26,14 +27,13 @@ export async function sandboxDeparting(authKey: string, depart: Departure): Prom
   );
   if (seeded.status !== 200) throw new Error(`seeding the local sandbox answered ${seeded.status}`);
   const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = await buffer(req);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
     const request = new Request(`http://sandbox.localhost${req.url}`, {
       method: req.method,
       headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
+      body: body.length ? body : undefined,
     });
     const answer = await depart(request.clone(), () => sandbox.fetch(request));
     if (answer.type === 'error') {
@@ -46,14 +46,13 @@ export async function sandboxDeparting(authKey: string, depart: Departure): Prom
   // As the sandbox's own server: a socket the client reuses after a pause under load must still be open.
   server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    sandbox,
-    close: () =>
-      new Promise((resolve) => {
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
         sandbox.close();
         server.close(() => resolve());
       }),
-  };
+  );
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, sandbox };
 }

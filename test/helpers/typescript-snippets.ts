@@ -19,10 +19,11 @@ export async function scratchDir(name: string): Promise<string> {
   return dir;
 }
 
-/** Compiles a snippet to `<dir>/<name>.mjs` and returns the file. */
+/** Compiles a snippet to `<dir>/<name>.js` (an ES module, as a project of type module has it, whose tsc would emit it) and returns the file. */
 export async function writeModule(dir: string, name: string, source: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
   const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
-  const file = path.join(dir, `${name}.mjs`);
+  const file = path.join(dir, `${name}.js`);
   await writeFile(file, code);
   return file;
 }
@@ -42,8 +43,17 @@ export async function typeCheck(dir: string, snippets: Record<string, string>): 
     skipLibCheck: true,
     types: ['node'],
   };
-  await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
-  // The native compiler (scripts/lib/paths.mjs): same options, a fifth of the CPU.
-  const result = await run(TSC_NATIVE, ['-p', dir]).catch((err) => err);
-  return `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  return tscReport(dir, { compilerOptions, include: ['*.ts'] });
+}
+
+/** Writes `tsconfig` into `dir` and runs the native compiler on it (same options, a fifth of TypeScript 5's CPU): its complaints, '' when none. */
+export async function tscReport(dir: string, tsconfig: object): Promise<string> {
+  await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+  try {
+    await run(TSC_NATIVE, ['-p', dir]);
+    return '';
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    return `${stdout}${stderr}` || String(error);
+  }
 }

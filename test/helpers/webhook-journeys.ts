@@ -1,15 +1,10 @@
-// The journeys a verification takes in the partner document's lifecycle table
-// and event sequences (new user, merge, waiting for input, manual review,
-// decline, revert from completed and from waiting, expiry, closure by the
-// partner and by a new session for the same number), played on the local
-// sandbox through its partner and control APIs, for the tests that feed a
-// webhook receiver what they emit and compare its final view with the
-// service's: test/integration/webhook-receivers.test.ts.
+// The journeys of the partner document's lifecycle table and event
+// sequences, played on the local sandbox, for the tests that feed a webhook
+// receiver what they emit and compare its final view with the service's.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPartnerClient } from '../../src/partner.js';
-import { createSandboxClient } from '../../src/sandbox-client.js';
 import { createSandboxFetch, type SandboxFetch } from '../../src/sandbox/fetch.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
 
@@ -83,13 +78,8 @@ const newPhone = () => `+4915${String(process.pid % 1000).padStart(3, '0')}${Str
 /** Plays every journey once on `sandbox`, each with numbers of its own. */
 export async function playJourneys(sandbox: JourneySandbox): Promise<Played> {
   const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
-  const control = createSandboxClient({ baseUrl: sandbox.url });
   const from = sandbox.events.length;
   const verificationIds: string[] = [];
-  const ok = <T>({ data, error }: { data?: T; error?: unknown }): T => {
-    if (data === undefined) throw new Error(`the sandbox refused a journey step: ${JSON.stringify(error)}`);
-    return data;
-  };
   const create = async (phoneNumber: string, requirements: ('firstAndLastName' | 'document')[] = []) => {
     const body = {
       externalUserId: crypto.randomUUID(),
@@ -97,45 +87,37 @@ export async function playJourneys(sandbox: JourneySandbox): Promise<Played> {
       phoneNumbers: [{ phoneNumber, isVerified: false }],
       requirements: requirements.map((type) => ({ type })),
     };
-    const { id } = ok(await partner.POST('/verifications', { body }));
-    verificationIds.push(id);
-    return { params: { path: { verificationId: id } } };
+    const { data, error } = await partner.POST('/verifications', { body });
+    if (!data) throw new Error(`the sandbox refused a journey's create: ${JSON.stringify(error)}`);
+    verificationIds.push(data.id);
+    return data.id;
   };
-  const step = async (
-    path:
-      | '/_sandbox/verifications/{verificationId}/open'
-      | '/_sandbox/verifications/{verificationId}/review/accept'
-      | '/_sandbox/verifications/{verificationId}/expire'
-      | '/_sandbox/verifications/{verificationId}/close'
-      | '/_sandbox/verifications/{verificationId}/phone-verification',
-    at: { params: { path: { verificationId: string } } },
-  ) => ok(await control.POST(path, at));
-  const scan = async (at: { params: { path: { verificationId: string } } }, outcome: 'pass' | 'review' | 'fail') =>
-    ok(await control.POST('/_sandbox/verifications/{verificationId}/scan', { ...at, body: { outcome } }));
-  const name = async (at: { params: { path: { verificationId: string } } }) =>
-    ok(
-      await control.POST('/_sandbox/verifications/{verificationId}/name', {
-        ...at,
-        body: { firstName: 'Lena', lastName: 'Hoffmann' },
-      }),
-    );
-  const revert = async (at: { params: { path: { verificationId: string } } }) =>
-    ok(
-      await partner.POST('/verifications/revert', {
-        body: { verificationId: at.params.path.verificationId, author: 'journeys' },
-      }),
-    );
+  /** POSTs a verification's control call: `open`, `scan`, `name`, `review/accept`, `expire`, `close`, `phone-verification`. */
+  const control = async (id: string, action: string, body: object = {}) => {
+    const res = await fetch(`${sandbox.url}/_sandbox/verifications/${id}/${action}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`the sandbox refused a journey's ${action}: ${await res.text()}`);
+  };
+  const scan = (id: string, outcome: 'pass' | 'review' | 'fail') => control(id, 'scan', { outcome });
+  const name = (id: string) => control(id, 'name', { firstName: 'Lena', lastName: 'Hoffmann' });
+  const revert = async (verificationId: string) => {
+    const { error } = await partner.POST('/verifications/revert', { body: { verificationId, author: 'journeys' } });
+    if (error) throw new Error(`the sandbox refused a journey's revert: ${JSON.stringify(error)}`);
+  };
   const opened = async (phone = newPhone(), requirements?: ('firstAndLastName' | 'document')[]) => {
-    const at = await create(phone, requirements);
-    await step('/_sandbox/verifications/{verificationId}/open', at);
-    return at;
+    const id = await create(phone, requirements);
+    await control(id, 'open');
+    return id;
   };
 
   // New user: opened, completed (user.created), name entered and phone verified (user.updated each).
   const newUser = await opened();
   await scan(newUser, 'pass');
   await name(newUser);
-  await step('/_sandbox/verifications/{verificationId}/phone-verification', newUser);
+  await control(newUser, 'phone-verification');
   // Merge: a second session of the same number completes into the same user (user.merged).
   const shared = newPhone();
   await scan(await opened(shared), 'pass');
@@ -147,7 +129,7 @@ export async function playJourneys(sandbox: JourneySandbox): Promise<Played> {
   // Manual review, accepted (user.created).
   const review = await opened();
   await scan(review, 'review');
-  await step('/_sandbox/verifications/{verificationId}/review/accept', review);
+  await control(review, 'review/accept');
   // Declined.
   await scan(await opened(), 'fail');
   // Reverted after completion (the user deleted: user.deleted), and while waiting for input (P55).
@@ -158,10 +140,10 @@ export async function playJourneys(sandbox: JourneySandbox): Promise<Played> {
   await scan(waitingReverted, 'pass');
   await revert(waitingReverted);
   // Expired, from created and from started.
-  await step('/_sandbox/verifications/{verificationId}/expire', await create(newPhone()));
-  await step('/_sandbox/verifications/{verificationId}/expire', await opened());
+  await control(await create(newPhone()), 'expire');
+  await control(await opened(), 'expire');
   // Closed by the partner, and by a new session for the same number (which stays created).
-  await step('/_sandbox/verifications/{verificationId}/close', await opened());
+  await control(await opened(), 'close');
   const renewed = newPhone();
   await opened(renewed);
   await create(renewed);

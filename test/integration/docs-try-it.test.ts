@@ -1,29 +1,19 @@
 // The reference's "Try it", answered by the package's sandbox running in the
-// page: generated/docs served as static files from 127.0.0.1 (no other
-// server), Debian's Chromium driven by playwright-core. On the partner page
-// every operation has a Try it button; the sandbox script loads only on the
-// first press; POST /verifications and then GET /verifications/{verificationId}
-// (pre-filled with the id just created) answer as the contract says; the
-// webhooks panel shows the verification.created signed with the key the form
-// used; the end user's page opens in a new tab served by the same in-page
-// sandbox; a body edited into a mistake gets the sandbox's 400 naming the
-// field; every request of every tab goes to the docs' own address for a file
-// that is there. The v2 page likewise, with its bearer token, and the
-// control API's page. Without Chromium the browser part says what it did not
-// check (failing with CI=true); the byte budget, and the reference workflow's
-// site step copying it all unchanged, need no browser.
-import { execFileSync } from 'node:child_process';
+// page: generated/docs served as static files from 127.0.0.1, Debian's
+// Chromium driven by playwright-core. The sandbox script loads on the first
+// press only; each page's operations answer as the contract says, the
+// partner page's webhooks panel shows what a create emitted, signed with the
+// form's key, and its end user's page opens in a new tab; every request goes
+// to the docs' own files. Without Chromium the browser part says what it did
+// not check (failing with CI=true); the byte budget needs no browser.
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { TRY_IT_SCRIPT } from '../../scripts/lib/try-it/build.mjs';
-import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json } from '../helpers/openapi.js';
 import {
   expectClean,
@@ -32,11 +22,9 @@ import {
   samplesPanel,
   screenshotOnFailure,
   SHOTS,
-  openDocsBrowser,
-  withoutChromium,
+  describeInChromium,
 } from '../helpers/redoc-page.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DOCS = path.join(ROOT, 'generated', 'docs');
 /** The in-page sandbox, gzipped as a static host sends it (guides/sandbox.md states the figure): about 100 KB. */
 const SANDBOX_GZIP_BUDGET = 112 * 1024;
@@ -58,25 +46,6 @@ describe('what Try it adds to the reference, in bytes', () => {
       expect(bytes, api).toBeLessThanOrEqual(PAGE_PARTS_BUDGET);
       // The page asks for the sandbox only through the button's script, by a path relative to itself.
       expect(html.split(TRY_IT_SCRIPT).length - 1, `${api}.html names ${TRY_IT_SCRIPT} once`).toBe(1);
-    }
-  });
-});
-
-describe('the published reference', () => {
-  it('the reference workflow publishes Try it unchanged: its site step copies each page and try-it/sandbox.js byte for byte', () => {
-    const workflow = parse(readFileSync(path.join(ROOT, '.github', 'workflows', 'reference.yml'), 'utf8'));
-    const assemble: string = workflow.jobs.deploy.steps.find((s: { run?: string }) => s.run?.includes('site/')).run;
-    // The step as the workflow runs it, in a scratch folder that sees this checkout's built docs.
-    const scratch = mkdtempSync(path.join(tmpdir(), 'vc-site-'));
-    try {
-      for (const folder of ['generated', 'guides']) symlinkSync(path.join(ROOT, folder), path.join(scratch, folder));
-      execFileSync('bash', ['-e', '-c', assemble], { cwd: scratch });
-      for (const file of [TRY_IT_SCRIPT, 'partner.html', 'v2.html', 'sandbox.html'])
-        expect(readFileSync(path.join(scratch, 'site', file)).equals(readFileSync(path.join(DOCS, file))), file).toBe(
-          true,
-        );
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });
@@ -126,28 +95,18 @@ async function send(page: Page) {
   };
 }
 
-if (!existsSync(CHROMIUM)) {
-  withoutChromium(CHROMIUM, 'Try it in a real browser', 'Try it', [
-    "NOT CHECKED: the reference's Try it answered by the sandbox in the page (forms, answers against",
-    'the contract, webhooks panel, the end user tab, no request off the docs).',
-  ]);
-} else {
-  // A Redoc page and the sandbox's start cost seconds of browser CPU on a quiet machine, many times that under load.
-  describe('Try it in a real browser', { timeout: HANG_CEILING_MS }, () => {
+describeInChromium(
+  'Try it in a real browser',
+  "the reference's Try it answered by the sandbox in the page (forms, answers against the contract, webhooks panel, the end user tab, no request off the docs)",
+  (docs) => {
     let browser: Browser;
     let context: BrowserContext;
-    let site: { url: string; close(): Promise<void> };
+    let site: { url: string };
     /** Every request any tab of the context made, in order. */
     const requests: string[] = [];
-
-    beforeAll(async () => {
-      ({ site, browser, context } = await openDocsBrowser(CHROMIUM, DOCS));
+    beforeAll(() => {
+      ({ site, browser, context } = docs());
       context.on('request', (request) => requests.push(request.url()));
-    }, HANG_CEILING_MS);
-
-    afterAll(async () => {
-      await browser?.close();
-      await site?.close();
     });
 
     /** An API page, opened and walked operation by operation: each gets its Try it button as Redoc renders it. */
@@ -308,5 +267,5 @@ if (!existsSync(CHROMIUM)) {
       expect(errors).toEqual([]);
       await local.close();
     });
-  });
-}
+  },
+);

@@ -1,9 +1,7 @@
-// What an edge receiver weighs: Workers written against the packed and
-// installed package, bundled as wrangler bundles them (esbuild, browser
-// platform, minified). One that only verifies stays within 2 KB, one that
-// verifies and parses within 30 KB; each still works. And the
-// package's `sideEffects` declaration, which lets bundlers drop what a
-// receiver does not import, is true of every module it covers.
+// What an edge receiver weighs: Workers on the installed package, bundled as
+// wrangler bundles them, stay within their budgets (2 KB to verify, 30 KB to
+// verify and parse) and still work; the `sideEffects` declaration that lets
+// bundlers drop the rest is true of every module it covers.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +18,6 @@ const project = path.join(work, 'receiver');
 const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
-  // The run's one packed install (bundles and workers are written beside it, in this folder).
   await linkSharedInstall(project);
   for (const [name, receiver] of Object.entries(RECEIVERS)) {
     bundles[name] = await bundleReceiver(project, receiver.source);

@@ -1,11 +1,9 @@
-// The bundles work with the generators consuming teams use, configured as
-// guides/generators.md says: @hey-api/openapi-ts, orval (fetch client and
-// zod) and openapi-zod-client generate from generated/openapi/{v2,partner}.json,
-// the output passes tsc --strict, the zod modules import (a zod discriminated
-// union that cannot read its discriminator throws at import), and the
-// @hey-api, orval (partner) and openapi-zod-client clients talk to the
-// sandbox with the documented query forms and headers on the wire (orval's
-// v2 URL builder is checked too).
+// The generators of guides/generators.md (@hey-api/openapi-ts, orval's fetch
+// client and zod, openapi-zod-client), configured as it says, generate from
+// the bundles code that passes tsc --strict, whose zod modules import (a zod
+// discriminated union that cannot read its discriminator throws at import),
+// and whose clients talk to the sandbox with the documented query forms and
+// headers on the wire.
 import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';

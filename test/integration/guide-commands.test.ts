@@ -1,12 +1,9 @@
-// The commands the README and the guides give for starting something (the
-// sandbox, Prism on the package's bundles, a webhook receiver) work as
-// written, in a fresh folder where the package is installed: each one
-// marked `<!-- guide-test: starts -->` is run there by a shell, must answer
-// HTTP on its port, and then do what the guide says it does. Only the port
-// is changed (to a free one); `npx` finds this build, as it would find the
-// installed package, and the files the guide showed before the command
-// (a ```ts block opening with `// name.ts`) are written as the guide names
-// them, with the `.js` a project's `tsc` would emit next to each.
+// Each command of the README and the guides marked `<!-- guide-test: starts -->`
+// (the sandbox, Prism on the bundles, a webhook receiver) is run by a shell
+// in a fresh folder where the package is installed, answers HTTP on its port
+// and does what the guide says. Only the port is changed; `npx` finds this
+// build, and the files the guide showed before the command (a ```ts block
+// opening with `// name.ts`) are there, with the `.js` tsc would emit.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
@@ -22,12 +19,13 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { transform } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../scripts/lib/prism.mjs';
 import { serveSandbox } from '../../src/sandbox/server.js';
 import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { untilAnswering } from '../helpers/runtimes-harness.js';
+import { writeModule } from '../helpers/typescript-snippets.js';
 
 const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -98,8 +96,7 @@ esac
   symlinkSync(process.execPath, path.join(bin, 'node'));
   for (const [name, source] of command.files) {
     writeFileSync(path.join(dir, name), source);
-    const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
-    writeFileSync(path.join(dir, name.replace(/\.ts$/, '.js')), code);
+    await writeModule(dir, name.replace(/\.ts$/, ''), source);
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -115,21 +112,6 @@ esac
 function onPort(line: string, port: number): { line: string; env: NodeJS.ProcessEnv } {
   const moved = line.replace(/--port \d+/, `--port ${port}`).replace(/\bPORT=\d+/, `PORT=${port}`);
   return { line: moved, env: moved === line ? { SANDBOX_PORT: String(port) } : {} };
-}
-
-async function answers(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before answering: ${output()}`);
-    if (
-      await fetch(url, { method: 'HEAD' }).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no answer on ${url}: ${output()}`);
 }
 
 const stop = async (child: ChildProcess) => {
@@ -164,7 +146,7 @@ describe.each(commands)('$guide: $line', (command) => {
     child.stderr!.on('data', (d) => (output += d));
     try {
       const url = `http://127.0.0.1:${port}`;
-      await answers(`${url}/`, child, () => output);
+      await untilAnswering(`${url}/`, child, () => output, { method: 'HEAD' });
       if (/@verification-service\/contracts sandbox/.test(line)) {
         await expect.poll(() => output, { timeout: 10_000 }).toContain('Ctrl-C stops it.');
         const printed = /export PARTNER_URL=(\S+) AUTH_KEY=(\S+) V2_URL=(\S+) ACCESS_TOKEN=(\S+)/.exec(output);

@@ -1,8 +1,6 @@
-// The Prism mocks of the two documents (the run's shared mocks,
-// test/helpers/mock-servers.ts) and the typed clients against them: each
-// mock enforces its credential and the documented bounds and answers with the
-// documented examples, and each client sends what the service asks for and
-// gets schema-valid answers from it.
+// The run's Prism mocks (test/helpers/mock-servers.ts) enforce each
+// document's credential and bounds and answer its examples; the typed
+// clients send what the service asks for and get schema-valid answers.
 import { describe, expect, inject, it } from 'vitest';
 import { createPartnerClient } from '../../src/partner.js';
 import { createV2Client } from '../../src/v2.js';

@@ -1,12 +1,9 @@
-// @verification-service/contracts/sandbox/fetch as a partner's bundler makes
-// it (esbuild, browser platform, nothing external) from the packed tarball,
-// run where no Node module is: Cloudflare's workerd (no nodejs_compat) and
-// headless Chromium. Both run the same scenario
-// (test/runtimes/sandbox-fetch-scenario.js): a verification created through
-// the partner API, its page opened and its form posted as the end user would,
-// read back through the partner and v2 APIs, its webhooks received in-process
-// and their signatures checked with Web Crypto. The sandbox guide's Worker
-// recipe, bundled as written, serves in workerd and refuses another Host.
+// @verification-service/contracts/sandbox/fetch from the packed tarball,
+// bundled as a partner's bundler makes it (browser platform, nothing
+// external), runs test/runtimes/sandbox-fetch-scenario.js where no Node
+// module is: workerd (no nodejs_compat) and headless Chromium. The sandbox
+// guide's Worker recipe, bundled as written, serves in workerd and refuses
+// another Host.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

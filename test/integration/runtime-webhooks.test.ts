@@ -1,10 +1,8 @@
-// @verification-service/contracts/webhooks as installed from the packed tarball, run
-// unchanged in every runtime partners receive webhooks on: Node, Bun, Deno,
-// Cloudflare's workerd (no nodejs_compat) and headless Chromium. Each runs
-// the same cases (test/runtimes/webhook-cases.js) over the same data, told
-// whether its runtime has node:crypto: Node, Bun and Deno verify
-// synchronously, workerd and Chromium refuse to with a TypeError naming the
-// asynchronous verifier (Web Crypto), which runs everywhere.
+// @verification-service/contracts/webhooks from the packed tarball runs the
+// same cases (test/runtimes/webhook-cases.js) unchanged on Node, Bun, Deno,
+// workerd (no nodejs_compat) and headless Chromium, told whether its runtime
+// has node:crypto (without it the synchronous verifier must refuse, naming
+// the asynchronous one).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

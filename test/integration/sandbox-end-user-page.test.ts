@@ -1,11 +1,9 @@
-// The end user's page driven in a real browser (Debian's Chromium through
-// playwright-core): a verification's `url` opens the sandbox's page, the
-// buttons move the session through the lifecycle, the browser lands on the
-// partner's redirectUrl or errorRedirectUrl, and the partner receives the
-// webhooks of each step. The "partner" here is a small server on loopback
-// that receives the webhooks and answers the redirect targets. Also the
-// sandbox's root page, and the refusals of a page asked under another Host
-// or posted from another origin.
+// The end user's page in Chromium: a verification's `url` opens the
+// sandbox's page, its buttons move the session through the lifecycle, the
+// browser lands on the partner's redirectUrl or errorRedirectUrl, and the
+// partner (a small loopback server) receives each step's webhooks. Also the
+// sandbox's root page, and a page asked under another Host or posted from
+// another origin.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +15,7 @@ import { ROOT } from '../../scripts/lib/paths.mjs';
 import { createPartnerClient, type PartnerClient } from '../../src/partner.js';
 import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { launchChromium } from '../helpers/runtimes-harness.js';
+import { launchChromium } from '../helpers/redoc-page.js';
 
 interface Received {
   eventType: string;

@@ -1,10 +1,7 @@
-// The integration tier, `npm run test:integration`: the tests that start what
-// the fast tier (`npm test`, test/vitest.config.ts) keeps out: Chromium, workerd,
-// Bun and Deno, Prism mocks, the packed and installed tarball, git clones,
-// `npm run dev`, and child processes too costly for the fast tier's budget
-// (guides/testing.md, "The two tiers"). Slower and needing Debian's Chromium
-// and curl (.ci/run installs them), so apart: the fast tier stays the one to
-// run after each change.
+// The integration tier, `npm run test:integration`: what the fast tier keeps
+// out (Chromium, workerd, Bun and Deno, Prism, the packed tarball, git
+// clones, `npm run dev`, costly child processes; guides/testing.md, "The two
+// tiers"). It needs Debian's Chromium and curl, which .ci/run installs.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import fast from '../vitest.config.js';

@@ -1,28 +1,17 @@
-// The webhook receivers the docs show type-check and do what a receiver of
-// this service must: the two of the partner reference (the Webhooks tag: a
-// node:http one and a fetch-style one with Web Crypto only), the two of the
-// webhooks guide (handle-webhook.ts, and the node:http receiver.ts that
-// hands its events to it), the README's Worker (the guide's handler in a
-// Worker's fetch) and the guide's Worker project as the packed package ships
-// it. Each accepts a documented webhook signed as the service signs it and
-// refuses the body re-serialized (the raw-body pitfall) or a wrong
-// signature; answers 200 to a signed body it cannot parse, and logs it;
-// answers 200 to a repeat and acts on it once; ignores a verification.updated
-// older than what it stored, compared as times; ends in the status the
-// service holds for every journey of the lifecycle table, whatever the
-// order, repeats and ties of its webhooks; and passes every case of the
-// receiver check. Each runs in a process of its own (a fetch-style handler
-// behind a small node:http adapter, as a platform calls it; the Worker
-// project in workerd with the Durable Object, SQLite storage and variables
-// of its wrangler.jsonc, which keeps what it handled across a restart),
-// reads the local sandbox when it must, and what it did is read from its log.
+// The webhook receivers the docs show (the partner reference's node:http and
+// fetch-style ones, the webhooks guide's handle-webhook.ts and receiver.ts,
+// the README's Worker, and the guide's Worker project as the packed package
+// ships it) type-check and do what a receiver of this service must. Each
+// runs in a process of its own (a fetch-style handler behind a small
+// node:http adapter, as a platform calls it; the Worker project in workerd
+// with the Durable Object, SQLite storage and variables of its
+// wrangler.jsonc), reads the local sandbox on a tie, and what it did is read
+// from its log.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { freePort } from '../../scripts/lib/prism.mjs';
@@ -30,8 +19,8 @@ import { checkWebhookReceiver } from '../../src/webhooks/check.js';
 import { HANG_CEILING_MS } from '../helpers/ceilings.js';
 import { deref, loadBundle } from '../helpers/openapi.js';
 import { linkSharedInstall } from '../helpers/packed-package.js';
-import { wranglerProject } from '../helpers/runtimes-harness.js';
-import { scratchDir, typeCheck } from '../helpers/typescript-snippets.js';
+import { untilAnswering, wranglerProject } from '../helpers/runtimes-harness.js';
+import { scratchDir, typeCheck, writeModule } from '../helpers/typescript-snippets.js';
 import {
   DELIVERY_ORDERS,
   deliver,
@@ -104,15 +93,6 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Compiles a snippet to `<folder>/<name>.js` (ESM: the package's type is module), as a project's tsc would emit it. */
-async function emit(folder: string, name: string, source: string): Promise<string> {
-  await mkdir(folder, { recursive: true });
-  const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
-  const file = path.join(folder, `${name}.js`);
-  await writeFile(file, code);
-  return file;
-}
-
 /** The webhooks guide's Worker project as the installed package ships it, in a fresh project; served by the answered function. */
 async function workerProject(project: string) {
   await linkSharedInstall(project);
@@ -134,8 +114,8 @@ interface Running {
 function inNode(files: Record<string, string>, fetchStyle: boolean) {
   return async (name: string, env: Record<string, string>): Promise<Running> => {
     const folder = path.join(dir, name.replace(/\W+/g, '-'));
-    const emitted = await Promise.all(Object.entries(files).map(([file, source]) => emit(folder, file, source)));
-    const main = fetchStyle ? [await emit(folder, 'fetch-adapter', FETCH_ADAPTER), emitted[0]] : [emitted[0]];
+    const emitted = await Promise.all(Object.entries(files).map(([file, source]) => writeModule(folder, file, source)));
+    const main = fetchStyle ? [await writeModule(folder, 'fetch-adapter', FETCH_ADAPTER), emitted[0]] : [emitted[0]];
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/webhooks`;
     const inherited = { ...process.env, PREVIOUS_AUTH_KEY: undefined };
@@ -143,17 +123,8 @@ function inNode(files: Record<string, string>, fetchStyle: boolean) {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    // A generous wait on a loaded machine.
-    for (let tries = 0; tries < 300; tries++) {
-      if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode} before answering: ${output}`);
-      const answered = await fetch(url, { method: 'POST', body: '{}' }).then(
-        () => true,
-        () => false,
-      );
-      if (answered) return { url, log: () => output, stop: () => child.kill() };
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`${name} did not answer on ${url} within 30 s: ${output}`);
+    await untilAnswering(url, child, () => `${name}: ${output}`, { method: 'POST', body: '{}' });
+    return { url, log: () => output, stop: () => child.kill() };
   };
 }
 

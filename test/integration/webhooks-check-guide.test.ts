@@ -1,12 +1,8 @@
 // The webhooks guide's vitest example of the receiver check ("Assert what
-// your receiver stored"), run as a partner runs it: type-checked against this
-// build of the package and run by vitest in a project of its own, beside a
-// receiver and its store. It passes with a receiver that acts on a repeat
-// once and keeps the newest data, and fails with each receiver whose answers
-// pass every case of the check but whose store is wrong: one that acts on a
-// repeat twice, one that lets a late verification.created overwrite the
-// completed status, one that lets the second event of a tie overwrite the
-// first. What the check cannot see, the example's onCase catches.
+// your receiver stored"), type-checked and run by vitest as a partner runs
+// it, beside a receiver and its store: it passes with a sound receiver, and
+// its onCase fails each receiver whose answers pass every case of the check
+// but whose store is wrong.
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
