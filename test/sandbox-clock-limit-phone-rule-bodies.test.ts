@@ -1,6 +1,6 @@
 // Three rules of the sandbox at their edges: the clock cannot be moved
-// past what a date-time can say, and a
-// state file whose clock is there is refused with a clear error; the
+// past what a date-time can say, and a state
+// file whose clock is there is refused with a clear error; the
 // phone-verification step keeps rule 2 of the create operation (one open
 // verification per phone number); a body with a prototype key is refused as
 // such, not as "not JSON"; the operations that take no body refuse any JSON

@@ -4,7 +4,8 @@
 // it), and a refused request changes nothing. The partner and v2 APIs keep
 // answering any local client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from './helpers/served-sandbox.js';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
 import { rawRequest } from './helpers/raw-http.js';
 

@@ -1,16 +1,14 @@
-// What delivery guards against, as a careful provider does: an HTTP client
-// whose attempts never settle (each counts as failed at the delivery timeout
-// and frees its slot), a receiver answering with a redirect (a failed
-// attempt, never followed), a webhook address carrying a user or password
-// (refused wherever it is set), and, with --state, a webhook about a change
-// that is not yet on disk (held until it is).
+// What delivery guards against, as a careful provider does: attempts that
+// never settle, a receiver answering with a redirect, a webhook address
+// carrying a user or password, and (with --state) a change not yet on disk.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
 import { startSandbox } from '../src/sandbox/in-process.js';
-import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { serveSandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from './helpers/served-sandbox.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
 import { send, startReceiver } from './helpers/served-sandbox.js';
 import { askCore, sandboxCore } from './helpers/wrapped-core.js';

@@ -1,8 +1,10 @@
 // The delivery model (WebhookDelivery): at least once, each event on its own
 // (the documents give no order of delivery, so a failed event holds back none after
 // it, of its verification either), a bounded number in flight, an event sent
-// only once the change it reports is saved, retries and restarts, and the
-// attempt timeout.
+// only once the change it reports is saved, retries recorded in place, never
+// in the way of the API, and restarts. (Retries after a
+// clock advance: sandbox-wait-for-webhook; the attempt timeout:
+// sandbox-delivery-guards.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -169,8 +171,10 @@ async function sandboxFor(options: ServeOptions, webhookUrl?: string) {
   const open = (id: string) => call(`/_sandbox/verifications/${id}/open`, 'POST', {});
   const history = async (id: string) =>
     (await call(`/verifications/${id}/webhooks`)).body.webhooks as Array<{
+      id: string;
       success: boolean;
       retryAt: string | null;
+      updatedAt: string;
       reason?: string;
       payload: { eventId: string };
     }>;
@@ -207,42 +211,55 @@ describe('the sandbox delivers', () => {
     expect(arrivals.indexOf(opened)).toBeLessThan(arrivals.lastIndexOf(created));
   });
 
-  it('counts an attempt slower than the delivery timeout as failed and sends the event again', async () => {
-    const hooks = await receiver(({ attempt }, res) => {
-      if (attempt > 1) return 200;
-      setTimeout(() => res.writeHead(200).end(), 1000).unref();
-    });
+  it('retries an unanswered delivery on the interval, updating the one record in place', async () => {
+    const hooks = await receiver(({ attempt }) => (attempt < 3 ? 503 : 200));
     const failures: string[] = [];
     const { create, history } = await sandboxFor(
-      { retryIntervalSeconds: 0.3, deliveryTimeoutSeconds: 0.2, onDeliveryFailure: (l) => failures.push(l) },
+      { retryIntervalSeconds: 0.2, onDeliveryFailure: (line) => failures.push(line) },
       hooks.url,
     );
     const id = await create();
-    await expect
-      .poll(async () => (await history(id))[0], { timeout: 5000 })
-      .toMatchObject({ success: false, reason: 'no answer within 0.2 s (the delivery timeout)' });
-    expect(failures[0]).toMatch(
-      /^webhook verification\.created \S+ to .* not delivered: no answer within 0\.2 s \(the delivery timeout\); retried at /,
+    await expect.poll(() => hooks.arrivals.length, { timeout: 5000 }).toBe(1);
+    const first = await history(id);
+    expect(first).toHaveLength(1);
+    const [record] = first;
+    await expect.poll(async () => (await history(id))[0].retryAt, { timeout: 5000 }).not.toBeNull();
+    const [failing] = await history(id);
+    expect(failing).toMatchObject({ id: record.id, success: false });
+    expect(Date.parse(failing.retryAt!)).toBeGreaterThan(Date.parse(failing.updatedAt) - 1);
+    await expect.poll(() => hooks.attempts.get(record.payload.eventId), { timeout: 5000 }).toBe(3);
+    await expect.poll(async () => (await history(id))[0].success, { timeout: 5000 }).toBe(true);
+    const delivered = await history(id);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatchObject({ id: record.id, success: true, retryAt: null });
+    expect(Date.parse(delivered[0].updatedAt)).toBeGreaterThan(Date.parse(record.updatedAt));
+    expect(hooks.arrivals.map((a) => a.event)).toEqual([record.payload, record.payload, record.payload]);
+    // One line per failed attempt: what, where, why and when it is retried.
+    const lines = failures.filter((l) => l.includes(record.payload.eventId));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^webhook verification\\.created ${record.payload.eventId} to ${hooks.url} not delivered: the webhook address answered 503; retried at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(sandbox time\\)$`,
+      ),
     );
-    await expect
-      .poll(async () => (await history(id))[0], { timeout: 5000 })
-      .toMatchObject({ success: true, retryAt: null });
-    // The receiver got the event twice: the reason receivers drop repeats by eventId.
-    const [{ payload }] = await history(id);
-    expect(hooks.attempts.get(payload.eventId)).toBe(2);
   });
 
-  it('sends a due retry at once when the control API advances the clock: retries tested without waiting', async () => {
-    const hooks = await receiver(({ attempt }) => (attempt === 1 ? 500 : 200));
-    const { call, create, history } = await sandboxFor({ webhookUrl: '' }, hooks.url);
+  it('answers API calls while the receiver holds a delivery, and records a dead receiver as a failure', async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const hooks = await receiver((_arrival, res) => void held.then(() => res.writeHead(200).end()));
+    const { call, create, open, history } = await sandboxFor({}, hooks.url);
     const id = await create();
-    await expect.poll(async () => (await history(id))[0].retryAt, { timeout: 5000 }).not.toBeNull();
-    // The service's interval, 15 minutes, has not passed on the sandbox clock: nothing is retried yet.
-    await settle();
-    expect(hooks.arrivals).toHaveLength(1);
-    expect((await call('/_sandbox/clock/advance', 'POST', { minutes: 15 })).status).toBe(200);
-    await expect.poll(async () => (await history(id))[0].success, { timeout: 5000 }).toBe(true);
-    expect(hooks.arrivals).toHaveLength(2);
+    await expect.poll(() => hooks.arrivals.length).toBe(1);
+    // The receiver has not answered yet, and the API still does.
+    expect((await call(`/verifications/${id}`)).status).toBe(200);
+    expect((await open(id)).status).toBe(200);
+    release();
+
+    await call('/partners', 'PUT', { webhookUrl: 'http://127.0.0.1:9/closed' });
+    const lost = await create();
+    await expect.poll(async () => (await history(lost))[0].retryAt, { timeout: 5000 }).not.toBeNull();
+    expect((await history(lost))[0]).toMatchObject({ success: false, reason: expect.stringMatching(/no answer/) });
   });
 
   it('after a restart with --state, every pending event goes out again', { timeout: 30_000 }, async () => {

@@ -62,6 +62,12 @@ describe('createSandboxFetch at any base URL', () => {
       params: { path: { verificationId: verification!.id } },
     });
     expect(read!.status).toBe('completed');
+    // Its waits are startSandbox's (sandbox-wait-for-webhook), wired to this door's webhooks.
+    const completed = await sandbox.waitForWebhook(
+      (e) => e.eventType === 'verification.updated' && e.data.verificationId === verification!.id,
+      { timeoutMs: 30_000 },
+    );
+    expect(completed.data).toMatchObject({ status: 'started' });
 
     const { data: credentials } = await control.GET('/_sandbox/credentials');
     expect(credentials).toMatchObject({

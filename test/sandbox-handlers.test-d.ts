@@ -40,29 +40,15 @@ describe('sandbox handler types', () => {
     expectTypeOf<AnswerOf<SandboxOperations['resetSandbox']>>().toEqualTypeOf<[204, undefined]>();
   });
 
-  it('refuses an undocumented status', () => {
+  it('refuses an undocumented status, an error status (errors are thrown as SandboxError), a body of the wrong shape, and content for a 204', () => {
     const changed: Handlers<PartnerOperations, PartnerPaths> = {
       ...partner,
       // @ts-expect-error getPartner documents 200, not 202
       getPartner: () => [202, state.getPartner()],
       // @ts-expect-error createVerification answers 201, not 200
       createVerification: (req) => [200, state.createVerification(req.body)],
-    };
-    expectTypeOf(changed).toEqualTypeOf<Handlers<PartnerOperations, PartnerPaths>>();
-  });
-
-  it('refuses an error status: errors are thrown as SandboxError', () => {
-    const changed: Handlers<PartnerOperations, PartnerPaths> = {
-      ...partner,
       // @ts-expect-error 404 is documented, but as an error the dispatcher answers
       getUser: () => [404, { statusCode: 404, message: 'Not found' }],
-    };
-    expectTypeOf(changed.getUser).returns.toEqualTypeOf<[200, PartnerComponents['schemas']['UserDetails']]>();
-  });
-
-  it('refuses a body of the wrong shape, and content for a 204', () => {
-    const changed: Handlers<PartnerOperations, PartnerPaths> = {
-      ...partner,
       // @ts-expect-error a user is not the Verification getVerification documents
       getVerification: (req) => [200, state.getUser(req.params.verificationId)],
       // @ts-expect-error a Partner lacks the list's `count`
@@ -74,6 +60,7 @@ describe('sandbox handler types', () => {
       resetSandbox: () => [204, {}],
     };
     expectTypeOf(changed).toEqualTypeOf<Handlers<PartnerOperations, PartnerPaths>>();
+    expectTypeOf(changed.getUser).returns.toEqualTypeOf<[200, PartnerComponents['schemas']['UserDetails']]>();
     expectTypeOf(reset).toEqualTypeOf<Handlers<SandboxOperations, SandboxPaths>>();
   });
 

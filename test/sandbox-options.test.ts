@@ -9,7 +9,6 @@ import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { doorRefusal, LOOPBACK_NAMES } from '../src/sandbox/http/control-guard.js';
 import { startSandbox, type StartSandboxOptions } from '../src/sandbox/in-process.js';
 import { LISTEN_OPTIONS, SANDBOX_OPTIONS } from '../src/sandbox/options.js';
-import { loadBundle } from './helpers/openapi.js';
 
 type Declared = keyof typeof SANDBOX_OPTIONS;
 
@@ -151,14 +150,6 @@ describe("the Host and Origin guard's one allowlist (allowedHosts, --allowed-hos
     const refusal = doorRefusal(ALLOWLISTS[allowlist], target, (name) => headers[name]);
     if (refused === undefined) expect(refusal).toBeUndefined();
     else expect(refusal).toEqual({ status: 403, message: expect.stringMatching(refused) });
-  });
-
-  it("is named, with --host, where the control API's reference says who it answers", () => {
-    const conventions = loadBundle('sandbox').info.description as string;
-    const guard = conventions.split(/\n\s*- /).find((item) => item.includes('`Host`'))!;
-    expect(guard.replace(/\s+/g, ' ')).toContain('`--allowed-hosts` (`SANDBOX_ALLOWED_HOSTS`)');
-    expect(guard).toContain('`--host`');
-    expect(guard).not.toMatch(/do not expose it/);
   });
 
   it('takes host names only: a scheme, a port or a path is refused naming the flag or the variable read', () => {

@@ -3,7 +3,8 @@
 // (test/helpers/partner-state.ts); this file: revert (operation 6), the batch
 // of external users, the partner and its auth keys, unknown ids, webhook
 // histories, devices, reset and seed. (The lists' filters, windows and pages
-// are held by sandbox-lists against a plain scan of every record.)
+// are held by sandbox-lists against a plain scan of every record; revert
+// rules 3 and 4, by arazzo's revert workflow.)
 import { describe, expect, it } from 'vitest';
 import { PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';
 
@@ -31,37 +32,6 @@ describe('revert verification (operation 6)', () => {
     expect(get(noDocument.id).status).toBe('waitingForUserInput');
     expect(revertRefused(noDocument.id)).toBe(409);
     expect(revertRefused('no-such-id')).toBe(404);
-  });
-
-  it('rule 1: reverts a waitingForUserInput verification that requires an ID scan', () => {
-    const { id } = create({ requirements: [{ type: 'document' }, { type: 'firstAndLastName' }] });
-    t.state.openLink(id);
-    t.state.scan(id, { outcome: 'pass' });
-    const emitted = emittedBy(() =>
-      expect(t.state.revertVerification({ verificationId: id, author: 'fraud-team' })).toEqual({ id }),
-    );
-    expect(emitted.map((e) => e.event.eventType)).toEqual(['verification.updated']);
-    const reverted = get(id);
-    // No user held its data yet, so there is no previous user to name (DECISIONS P9).
-    expect(reverted).toMatchObject({ status: 'reverted', userId: null, previousUserId: null });
-    expect(emitted[0].event.data).toMatchObject({ status: 'reverted', previousUserId: null });
-  });
-
-  it('rules 3 and 4: the last linked externalUserId gone, the user is deleted (user.deleted), then verification.updated', () => {
-    const done = completeOne();
-    const userId = done.userId!;
-    const emitted = emittedBy(() => {
-      const result = t.state.revertVerification({ verificationId: done.id, author: 'fraud-team:m.kowalski' });
-      expectResponse('/verifications/revert', 'post', '200', result);
-    });
-    expect(emitted.map((e) => [e.event.eventType, e.userId ?? e.verificationId])).toEqual([
-      ['user.deleted', userId],
-      ['verification.updated', done.id],
-    ]);
-    expect(get(done.id)).toMatchObject({ status: 'reverted', userId: null, previousUserId: userId });
-    expect(refusal(() => t.state.getUser(userId)).status).toBe(404);
-    expect(t.state.listVerifications({ userId: [userId] }).count).toBe(0);
-    expect(refusal(() => t.state.revertVerification({ verificationId: done.id, author: 'x' })).status).toBe(409);
   });
 
   it('rule 2: detaches only data no other completed verification provides; the user stays while an externalUserId is linked', () => {
@@ -152,14 +122,6 @@ describe('partner and auth keys', () => {
     const keys = [t.state.rotateAuthKey(), t.state.rotateAuthKey()].map((r) => r.authKeys[0].key);
     expect(keys[0]).toMatch(/^sbx_[0-9a-f]{32}$/);
     expect(keys[1]).not.toBe(keys[0]);
-  });
-
-  it('keeps the partner and its webhook address', () => {
-    expectResponse('/partners', 'get', '200', t.state.getPartner());
-    expect(t.state.webhookTarget()).toBeUndefined();
-    const updated = t.state.updatePartner({ webhookUrl: 'https://api.northwind-mobility.example/hooks/identity' });
-    expectResponse('/partners', 'put', '200', updated);
-    expect(t.state.webhookTarget()).toBe('https://api.northwind-mobility.example/hooks/identity');
   });
 });
 

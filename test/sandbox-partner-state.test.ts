@@ -1,7 +1,8 @@
 // The sandbox's partner state engine, without HTTP, with every returned object
 // and emitted webhook checked against the partner document
 // (test/helpers/partner-state.ts); this file: creating a verification
-// (operation 5), the documented event sequences and expiry.
+// (operation 5), the documented event sequences and expiry. (The merge and
+// manual review sequences over HTTP: arazzo.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 import { PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';
@@ -38,10 +39,6 @@ describe('create verification (operation 5)', () => {
       event: { dataType: 'verification', data: { verificationId: created.id, status: 'created' } },
     });
     expect(get(created.id).updatedAt).toBe(created.createdAt);
-  });
-
-  it('takes timeToExpiry in minutes', () => {
-    expect(create({ timeToExpiry: 90 }).validTo).toBe('2026-03-14T10:30:00.000Z');
   });
 
   it('maps the deprecated fields onto phoneNumbers and requirements and echoes them', () => {
@@ -92,6 +89,9 @@ describe('create verification (operation 5)', () => {
     // Another partner account on the same phone is not blocked, and an in-review session is not "open".
     create({ externalUserId: EXT_B });
     expect(get(inReview.id).status).toBe('inReview');
+    // A review is accepted once.
+    t.state.acceptReview(inReview.id);
+    expect(refusal(() => t.state.acceptReview(inReview.id)).status).toBe(409);
   });
 });
 
@@ -136,27 +136,6 @@ describe('documented event sequences', () => {
     });
   });
 
-  it('merge: created; opened; completed + user.merged into the user with the same phone number', () => {
-    const first = completeOne();
-    const userId = first.userId!;
-    t.events = [];
-    const { id } = create({ externalUserId: EXT_B });
-    t.state.openLink(id, { deviceId: 'dev_second' });
-    const done = t.state.scan(id, { outcome: 'pass' });
-    expect(eventTypes()).toEqual([
-      'verification.created',
-      'verification.updated',
-      'verification.updated',
-      'user.merged',
-    ]);
-    expect(done.userId).toBe(userId);
-    expect(t.events[3]).toMatchObject({ userId, event: { data: { userId } } });
-    const user = getUser(userId);
-    expect(user.externalUsers.map((e) => e.id)).toEqual([EXT_A, EXT_B]);
-    expect(user.documents).toHaveLength(2);
-    expect(t.state.listUsers({}).count).toBe(1);
-  });
-
   it('a shareholder is announced with shareholder.verified on every completion', () => {
     const userId = completeOne().userId!;
     expectResponse('/users/{userId}/shares', 'get', '200', t.state.userShares(userId));
@@ -171,29 +150,14 @@ describe('documented event sequences', () => {
       'user.merged',
       'shareholder.verified',
     ]);
+    // The second completion merged into the first user.
+    expect(getUser(userId).documents).toHaveLength(2);
+    expect(t.state.listUsers({}).count).toBe(1);
     expect(t.events[4]).toMatchObject({
       userId,
       event: { dataType: 'shareholder', data: { userId, isShareholder: true, externalUserIds: [EXT_A, EXT_B] } },
     });
     expect(refusal(() => t.state.markShareholder(userId, { sharesNumber: 2.5 })).status).toBe(400);
-  });
-
-  it('manual review: created; opened; review needed; accepted + user.created', () => {
-    const { id } = create();
-    t.state.openLink(id);
-    expect(t.state.scan(id, { outcome: 'review' })).toMatchObject({ status: 'inReview', userId: null });
-    const reviewed = t.state.acceptReview(id);
-    expect(eventTypes()).toEqual([
-      'verification.created',
-      'verification.updated',
-      'verification.updated',
-      'verification.updated',
-      'user.created',
-    ]);
-    expect(t.events.slice(0, 4).map(statusOf)).toEqual(['created', 'started', 'inReview', 'completed']);
-    expect(reviewed).toMatchObject({ status: 'completed' });
-    getUser(reviewed.userId!);
-    expect(refusal(() => t.state.acceptReview(id)).status).toBe(409);
   });
 
   it('waits for the name and date of birth it requires, then completes', () => {

@@ -1,11 +1,7 @@
-// Phone numbers in the local sandbox, as the partner reference gives them: a
-// plain string in a create body and in the verification (any form accepted
-// and echoed, P17), `isVerified` required in each entry (P8). At completion
-// (S6), asked for, a number a user holds declines the session as the number
-// of another user; a number that is not E.164 stays on the verification and
-// never reaches a user. (That such a number merges into its user by default,
-// and that `POST /users/external-users` reports one that is not E.164 in
-// `invalidPhoneNumbers` (S3), sandbox-partner-state holds.)
+// Phone numbers in the local sandbox, as the partner reference gives them
+// (any form accepted and echoed, P17; `isVerified` required, P8), and at
+// completion (S6). (A number merging into its user by default, and one that
+// is not E.164 in `invalidPhoneNumbers` (S3): sandbox-partner-state.)
 import { describe, expect, it } from 'vitest';
 import { useServedSandbox } from './helpers/served-sandbox.js';
 

@@ -5,10 +5,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { serveSandbox } from '../../src/sandbox/server.js';
 import type { Json } from './openapi.js';
 
 export type ServeOptions = NonNullable<Parameters<typeof serveSandbox>[0]>;
+/** A sandbox serveSandbox started. */
+export type Sandbox = Awaited<ReturnType<typeof serveSandbox>>;
 
 export interface Answer {
   status: number;
@@ -62,11 +64,9 @@ export function useServedSandbox(options: ServeOptions | (() => ServeOptions) = 
   };
 }
 
-/** What a receiver got: the body as sent, its JSON, its X-Signature, and which attempt of its eventId it was. */
+/** What a receiver got: the event, and which attempt of its eventId it was. */
 export interface Arrival {
-  body: string;
   event: Json;
-  signature: string | undefined;
   attempt: number;
 }
 
@@ -77,16 +77,6 @@ export interface Arrival {
 export async function startReceiver(answer: (arrival: Arrival, res: ServerResponse) => number | undefined = () => 200) {
   const arrivals: Arrival[] = [];
   const attempts = new Map<string, number>();
-  const receiver = {
-    answer,
-    arrivals,
-    attempts,
-    url: '',
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -94,13 +84,16 @@ export async function startReceiver(answer: (arrival: Arrival, res: ServerRespon
       const event = JSON.parse(body);
       const attempt = (attempts.get(event.eventId) ?? 0) + 1;
       attempts.set(event.eventId, attempt);
-      const arrival = { body, event, signature: req.headers['x-signature'] as string | undefined, attempt };
+      const arrival = { event, attempt };
       arrivals.push(arrival);
-      const status = receiver.answer(arrival, res);
+      const status = answer(arrival, res);
       if (typeof status === 'number') res.writeHead(status).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  return receiver;
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  };
+  return { arrivals, attempts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, close };
 }
