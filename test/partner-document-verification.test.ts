@@ -158,7 +158,9 @@ describe('userId and previousUserId by status, in an answer and in webhook data 
       expect(webhookValidator('verification.updated')({ ...event, data }), 'webhook data').toBe(inWebhook);
       // narrowVerification judges ids of the declared types (string or null) as the schema does.
       if ([userId, previousUserId].every((id) => id === null || typeof id === 'string'))
-        expect(narrowVerification(value)).toBe(inAnswer ? value : undefined);
+        expect(narrowVerification(value as Parameters<typeof narrowVerification>[0])).toBe(
+          inAnswer ? value : undefined,
+        );
     },
   );
 
@@ -171,7 +173,7 @@ describe('userId and previousUserId by status, in an answer and in webhook data 
   ])('the example %s is valid and narrowed', (name) => {
     const value = example(name);
     wantValid(verification, value);
-    expect(narrowVerification(value)).toBe(value);
+    expect(narrowVerification(value as Parameters<typeof narrowVerification>[0])).toBe(value);
   });
 });
 

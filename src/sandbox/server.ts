@@ -188,3 +188,6 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     },
   };
 }
+
+/** A sandbox `serveSandbox` started: what tests and tools hold while it runs. */
+export type Sandbox = Awaited<ReturnType<typeof serveSandbox>>;
