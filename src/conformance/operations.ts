@@ -4,24 +4,15 @@
 // are the sandbox's, so the runner and the sandbox read the contract alike.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { readBundledDocument } from '../package-files.js';
-import { Contract, type RouteSpec } from '../contract/routes.js';
+import { Contract, type RouteParam, type RouteSpec } from '../contract/routes.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
-import { escapePointerToken, resolveRef } from '../contract/json-pointer.js';
+import { resolveRef } from '../contract/json-pointer.js';
 import { markedRows } from './assumptions.js';
 import type { Json } from '../contract/json.js';
-import { mergeAllOf, typesOf } from './schema-values.js';
 
 export type ApiName = 'partner' | 'v2';
 
-export interface ParamModel {
-  name: string;
-  in: 'path' | 'query';
-  required: boolean;
-  array: boolean;
-  /** Arrays only: repeated (`a=1&a=2`) when true, comma-separated when false. */
-  explode: boolean;
-  schema: Json;
-}
+export type { RouteParam as ParamModel } from '../contract/routes.js';
 
 export interface OperationModel {
   api: ApiName;
@@ -30,7 +21,7 @@ export interface OperationModel {
   path: string;
   /** GET: safe to call against a real service. */
   readOnly: boolean;
-  params: ParamModel[];
+  params: RouteParam[];
   bodySchema: Json | undefined;
   /** Documented statuses. */
   statuses: number[];
@@ -61,52 +52,22 @@ export function loadApi(api: ApiName): ApiModel {
     security: () => scheme,
     compiler: ajvCompiler(api, doc, { verbose: true }),
   });
-  const operations: OperationModel[] = [];
-  for (const route of contract.routes) {
-    const item = resolveRef(doc, doc.paths[route.path]);
-    const method = route.method.toLowerCase();
-    const op = item[method];
-    const opPtr = `#/paths/${escapePointerToken(route.path)}/${method}`;
-    const params: ParamModel[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
-      .map((raw: Json) => resolveRef(doc, raw))
-      .filter((p: Json) => p.in === 'path' || p.in === 'query')
-      .map((p: Json) => {
-        const schema = mergeAllOf(doc, p.schema);
-        return {
-          name: p.name,
-          in: p.in,
-          required: Boolean(p.required),
-          array: typesOf(schema).includes('array'),
-          explode: p.explode ?? (p.style ?? 'form') === 'form',
-          schema,
-        };
-      });
-    const pointers = new Map<number, string>();
-    for (const [status, raw] of Object.entries<Json>(op.responses ?? {})) {
-      if (!/^\d{3}$/.test(status) || !resolveRef(doc, raw)?.content?.['application/json']) continue;
-      pointers.set(Number(status), `${raw.$ref ?? `${opPtr}/responses/${status}`}/content/application~1json/schema`);
-    }
-    const validators = new Map<number, ValidateFunction>();
-    operations.push({
+  const operations = contract.routes.map((route): OperationModel => {
+    const op = resolveRef(doc, doc.paths[route.path])[route.method.toLowerCase()];
+    return {
       api,
-      operationId: op.operationId,
+      operationId: route.operationId,
       method: route.method,
       path: route.path,
       readOnly: route.method === 'GET',
-      params,
-      bodySchema: resolveRef(doc, op.requestBody)?.content?.['application/json']?.schema,
-      statuses: Object.keys(op.responses ?? {})
-        .filter((s) => /^\d{3}$/.test(s))
-        .map(Number),
+      params: route.params,
+      bodySchema: route.bodySchema,
+      statuses: route.statuses,
       route,
-      responseSchemaPointer: (status) => pointers.get(status),
+      responseSchemaPointer: route.responsePointer,
       responseAssumptions: (status) => markedRows(resolveRef(doc, op.responses?.[status])?.description),
-      responseValidator: (status) => {
-        const pointer = pointers.get(status);
-        if (pointer && !validators.has(status)) validators.set(status, contract.compile(pointer));
-        return validators.get(status);
-      },
-    });
-  }
+      responseValidator: route.responseValidator,
+    };
+  });
   return { api, doc, operations, scheme };
 }
