@@ -3,7 +3,7 @@
 // Schema 2020-12), and a list honours the filters and page size it was given;
 // each finding names the assumption rows the broken rule rests on (see assumptions.ts).
 import type { ParsedRequest } from '../contract/routes.js';
-import { assumedByAjvError, documentsOnly, type Finding } from './assumptions.js';
+import { assumedBy, type Finding } from './assumptions.js';
 import type { OperationModel } from './operations.js';
 import type { Json } from '../contract/json.js';
 import { mergeAllOf } from './schema-values.js';
@@ -12,19 +12,16 @@ export type RequestKind = 'valid' | 'invalid' | 'auth-missing' | 'auth-wrong' | 
 
 function schemaProblems(op: OperationModel, status: number, received: unknown): Finding[] {
   const validate = op.responseValidator(status);
-  if (!validate) return [];
-  if (validate(received)) return [];
+  if (!validate || validate(received)) return [];
   const base = op.responseSchemaPointer(status);
   // Ajv names the schema from the document (`partner#/paths/…`) or, inside the $ref wrapper, relative to it.
   const where = (p: string) =>
     p.startsWith('#/$ref') ? `${base}${p.slice('#/$ref'.length)}` : p.replace(/^[^#]*#/, '#');
-  return (validate.errors ?? []).map((e) => {
-    // The schema holding the failed keyword (Ajv's verbose errors) says whether that rule is assumed.
-    return {
-      problem: `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`,
-      assumed: assumedByAjvError(e.parentSchema, e.keyword, e.data),
-    };
-  });
+  // The schema holding the failed keyword (Ajv's verbose errors) says whether that rule is assumed.
+  return (validate.errors ?? []).map((e) => ({
+    problem: `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`,
+    assumed: assumedBy(e.parentSchema, e.keyword, e.data),
+  }));
 }
 
 /**
@@ -152,6 +149,6 @@ export function judgeAnswer(
   if (!op.statuses.includes(status)) return findings;
   findings.push(...schemaProblems(op, status, received));
   if (kind === 'valid' && status >= 200 && status < 300 && parsed && !findings.length)
-    findings.push(...documentsOnly(listProblems(op, doc, parsed, received)));
+    findings.push(...listProblems(op, doc, parsed, received).map((problem) => ({ problem, assumed: [] })));
   return findings;
 }

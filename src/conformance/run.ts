@@ -218,7 +218,9 @@ class Run {
         continue; // runs last, in rotate()
       }
       if (sourcesOf(wf).has('sandbox')) {
-        sandboxControl ??= await this.probeSandboxControl();
+        sandboxControl ??= await this.target
+          .send('GET', '/_sandbox/clock', {})
+          .then((e) => e.status === 200 && typeof e.received === 'object');
         if (!sandboxControl) {
           skip(
             wf.workflowId,
@@ -253,12 +255,10 @@ class Run {
         call.source === this.options.api
           ? this.model.operations.find((o) => o.operationId === call.operationId)
           : undefined;
-      if (op)
-        return seen(
-          call,
-          await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers),
-        );
-      return seen(call, await this.target.send(call.method, call.target, call.headers, call.body));
+      const e = op
+        ? await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers)
+        : await this.target.send(call.method, call.target, call.headers, call.body);
+      return seen(call, e);
     });
     const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
     const last = outcomes.at(-1);
@@ -282,11 +282,6 @@ class Run {
         inputs: shown,
       });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed', inputs: shown });
-  }
-
-  async probeSandboxControl(): Promise<boolean> {
-    const e = await this.target.send('GET', '/_sandbox/clock', {});
-    return e.status === 200 && typeof e.received === 'object';
   }
 
   async partnerWebhookUrl(): Promise<string | undefined> {

@@ -23,7 +23,8 @@ type Defs = Readonly<Record<string, WebhookSchema>>;
  */
 type Subschema = WebhookSchema | boolean;
 
-const typeOf = (value: unknown): string =>
+/** The JSON type of a value, `integer` for a whole number (else `number`). */
+export const typeOf = (value: unknown): string =>
   value === null
     ? 'null'
     : Array.isArray(value)
