@@ -294,17 +294,14 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks check');
 
-  let report: Awaited<ReturnType<typeof checkWebhookReceiver>>;
-  try {
-    report = await checkWebhookReceiver(url, {
-      authKey: values['auth-key'],
-      previousKey: values['previous-key'],
-      timeoutMs: timeout * 1000,
-    });
-  } catch (err) {
+  const report = await checkWebhookReceiver(url, {
+    authKey: values['auth-key'],
+    previousKey: values['previous-key'],
+    timeoutMs: timeout * 1000,
+  }).catch((err) => {
     // The first request could not connect: nothing was judged.
     throw new UsageError((err as Error).message);
-  }
+  });
   if (values.json) out(JSON.stringify(report, null, 2));
   else {
     out('Fresh ids this run: every eventId, verificationId and userId sent is new (--json lists the events).');
