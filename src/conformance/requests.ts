@@ -11,7 +11,6 @@ import { encode, mutationsOf, valueFor } from './schema-values.js';
 export interface Draft {
   operation: OperationModel;
   kind: 'valid' | 'invalid';
-  method: string;
   /** Path and query, as sent on the request line. */
   target: string;
   body: string | undefined;
@@ -137,7 +136,6 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
   return {
     operation: op,
     kind,
-    method: op.method,
     target: queryText ? `${path}?${queryText}` : path,
     body: parts.hasBody ? JSON.stringify(parts.body) : undefined,
     rule,

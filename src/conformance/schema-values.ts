@@ -6,10 +6,6 @@ import { type Json, typeOf } from '../contract/json.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import { assumedBy, mergeAssumed } from './assumptions.js';
 
-// ---------------------------------------------------------------------------
-// Values from JSON Schema
-// ---------------------------------------------------------------------------
-
 export interface SchemaArbitraryOptions {
   /** Values for `format: uri`. The sandbox delivers webhooks to a URI it is given, so tests keep these local. */
   uri?: fc.Arbitrary<string>;
@@ -142,7 +138,6 @@ export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}
       return fc.oneof(...branches.map((b: Json) => valueFor(doc, { allOf: [rest, b] }, opts, depth)));
     }
   }
-  // if/then/else: generate from one of the two combined branches.
   if (schema.if) {
     const { if: cond, then: thenS, else: elseS, ...rest } = schema;
     return fc.oneof(
@@ -221,10 +216,6 @@ function valueOfType(
     }
   }
 }
-
-// ---------------------------------------------------------------------------
-// Mutated values: each breaks (at least) one rule of the schema
-// ---------------------------------------------------------------------------
 
 export interface Mutated {
   value: unknown;
