@@ -70,16 +70,12 @@ export interface RouteParam {
   validator: () => ValidateFunction;
 }
 
-/** The reason code of an Ajv error, upper-case like the service's `REQUIRED`. */
-function reasonCode(e: ErrorObject): string {
-  return e.keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
-}
-
 function violationsOf(errors: ErrorObject[] | null | undefined, field: string): Violation[] {
   return (errors ?? []).map((e) => ({
     // A missing property is reported on its parent; name the property itself.
     field: `${field}${e.instancePath.replace(/\//g, '.')}${e.keyword === 'required' ? `.${e.params.missingProperty}` : ''}`,
-    reasonCode: reasonCode(e),
+    // Upper-case like the service's `REQUIRED`: `maxLength` is `MAX_LENGTH`.
+    reasonCode: e.keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase(),
     params: { ...e.params, message: e.message },
   }));
 }
