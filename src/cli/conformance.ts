@@ -67,7 +67,7 @@ export async function conformanceCommand(
   out: (line: string) => void,
   err: (line: string) => void = () => undefined,
 ): Promise<number> {
-  const { values } = parseOptions('conformance', argv, {
+  const { values } = parseOptions('conformance', CONFORMANCE_USAGE, argv, {
     api: { type: 'string' },
     'base-url': { type: 'string' },
     'auth-key': { type: 'string' },
@@ -83,10 +83,6 @@ export async function conformanceCommand(
     json: { type: 'boolean', default: false },
     junit: { type: 'string' },
   });
-  if (values.help) {
-    out(CONFORMANCE_USAGE);
-    return EXIT.ok;
-  }
   const api = values.api;
   if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', 'conformance');
   const baseUrl = values['base-url'];

@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { packageVersion } from '../package-files.js';
 import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
-import { EXIT, PROGRAM, UsageError } from './usage.js';
+import { EXIT, HelpRequested, PROGRAM, UsageError } from './usage.js';
 import { CHECK_USAGE, SEND_USAGE, VERIFY_USAGE, WEBHOOKS_USAGE, webhooksCommand } from './webhooks.js';
 
 const USAGE = `Usage: ${PROGRAM} <command> [options]
@@ -68,6 +68,10 @@ export async function run(
     if (group === 'webhooks') return await webhooksCommand(argv.slice(1), out);
     throw new UsageError(`unknown command "${group}"`, '');
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      out(e.message);
+      return EXIT.ok;
+    }
     if (e instanceof UsageError) {
       err(e.line);
       return EXIT.usage;

@@ -45,7 +45,7 @@ Exit status: 0 when every event was answered 200, 1 when any would be
 retried, 2 on bad arguments or when the receiver cannot be reached.`;
 
 async function sendCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values } = parseOptions('webhooks send', argv, {
+  const { values } = parseOptions('webhooks send', SEND_USAGE, argv, {
     url: { type: 'string' },
     key: { type: 'string' },
     event: { type: 'string', default: 'all' },
@@ -53,10 +53,6 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     shuffle: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '10' },
   });
-  if (values.help) {
-    out(SEND_USAGE);
-    return EXIT.ok;
-  }
   if (!values.url || !isWebAddress(values.url))
     throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
   if (!values.key)
@@ -165,6 +161,7 @@ async function readStdin(): Promise<Buffer> {
 export async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseOptions(
     'webhooks verify',
+    VERIFY_USAGE,
     argv,
     {
       key: { type: 'string', multiple: true },
@@ -172,10 +169,6 @@ export async function verifyCommand(argv: string[], out: (line: string) => void)
     },
     true,
   );
-  if (values.help) {
-    out(VERIFY_USAGE);
-    return EXIT.ok;
-  }
   if (!values.key?.length) throw new UsageError('--key is required', 'webhooks verify');
   if (values.signature === undefined) throw new UsageError('--signature is required', 'webhooks verify');
   if (positionals.length > 1) throw new UsageError('give one FILE at most', 'webhooks verify');
@@ -267,6 +260,7 @@ when URL cannot be reached.`;
 async function checkCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseOptions(
     'webhooks check',
+    CHECK_USAGE,
     argv,
     {
       'auth-key': { type: 'string' },
@@ -276,10 +270,6 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
     },
     true,
   );
-  if (values.help) {
-    out(CHECK_USAGE);
-    return EXIT.ok;
-  }
   const [url, ...extra] = positionals;
   if (!url || !isWebAddress(url))
     throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');

@@ -46,9 +46,7 @@ class Run {
 
   constructor(readonly options: ConformanceOptions) {
     this.target = new Target({
-      baseUrl: options.baseUrl,
-      rate: options.rate,
-      maxRequests: options.maxRequests,
+      ...options,
       onSent: (sent) => {
         if (sent % PROGRESS_EVERY === 0)
           this.say(`${sent} requests sent, ${this.report.violations.length} violations so far`);
