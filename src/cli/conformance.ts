@@ -8,7 +8,7 @@ import { runConformance } from '../conformance/run.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 import { isWebAddress } from '../web-address.js';
 
-export const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
+const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
        verification-contracts conformance --api v2 --base-url URL --access-token TOKEN [options]
 
 Checks a running deployment against the contract of this package: missing

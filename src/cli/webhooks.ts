@@ -17,7 +17,7 @@ import { signatureProblem, signWebhookPayload, verifyWebhookSignature } from '..
 import { hasCredentials, isWebAddress } from '../web-address.js';
 import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
 
-export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
+const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
 Posts the documented example of each chosen webhook to your receiver, as the
 service would: a JSON body signed with KEY in X-SIGNATURE. Every run uses
@@ -137,7 +137,7 @@ function shuffle<T>(items: T[]): void {
   }
 }
 
-export const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
+const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
 
 Tells whether a captured webhook body (FILE, or standard input for - or no
 FILE) and its X-SIGNATURE header match, and why not; then whether the body is
@@ -217,7 +217,7 @@ export async function verifyCommand(argv: string[], out: (line: string) => void)
   return EXIT.ok;
 }
 
-export const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
+const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
 
 Checks your receiver's answers (their status codes) to what the service may
 send: sends it signed and forged webhooks, one at a time, and reports case
@@ -311,7 +311,7 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
   return report.passed ? EXIT.ok : EXIT.failed;
 }
 
-export const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify|check> [options]
+const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify|check> [options]
 
 ${SEND_USAGE.split('\n')[0]}
 ${VERIFY_USAGE.split('\n')[0]}
