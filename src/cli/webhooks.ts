@@ -12,7 +12,7 @@ import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/chec
 import type { WebhookEventType } from '../webhooks/events.js';
 import { documentedWebhookExamplesWithFreshIds } from '../webhooks/examples.js';
 import { isKnownEventType, SIGNATURE_MESSAGES, webhookPayloadIssues } from '../webhooks/parse.js';
-import { answerText } from '../webhooks/receiver-answer.js';
+import { deliver } from '../webhooks/receiver-answer.js';
 import { signatureProblem, signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
 import { hasCredentials, isWebAddress } from '../web-address.js';
 import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
@@ -82,45 +82,36 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     Array.from({ length: repeat }, (_, i) => ({ eventType, copy: i + 1 })),
   );
   if (values.shuffle) shuffle(sends);
-  const firstAnswer = new Map<WebhookEventType, number>();
+  const firstAnswer = new Map<WebhookEventType, number | null>();
   let retried = 0;
   out('Fresh ids this run: every eventId, verificationId and userId sent is new.');
   for (const { eventType, copy } of sends) {
     const event = examples.get(eventType)!;
     const body = JSON.stringify(event);
-    let status: number;
-    let answer: string;
-    try {
-      const res = await fetch(values.url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signWebhookPayload(body, values.key) },
-        body,
-        signal: AbortSignal.timeout(timeout * 1000),
-      });
-      status = res.status;
-      // A few KiB at most, on one line, with no control character of the receiver's own.
-      answer = await answerText(res);
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
-      throw new UsageError(`cannot reach ${values.url} (${reason}) while sending ${eventType}`);
-    }
+    const { status, detail } = await deliver(
+      values.url,
+      { body, signature: signWebhookPayload(body, values.key) },
+      timeout * 1000,
+      true,
+    ).catch((err) => {
+      throw new UsageError((err as Error).message);
+    });
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
     if (status !== 200) retried += 1;
     out(
-      `${eventType.padEnd(22)} ${status}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
+      `${eventType.padEnd(22)} ${status ?? '---'}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
     );
-    // What the receiver said is usually why.
-    if (status !== 200 && answer) out(`${' '.repeat(22)}      answered: ${answer}`);
+    // What the receiver said is usually why; with no answer, why there is none.
+    if (status !== 200 && detail) out(`${' '.repeat(28)}${status === null ? detail : `answered: ${detail}`}`);
     if (status === 401) {
       out(
-        `${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
+        `${' '.repeat(28)}a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
       );
     }
     const first = firstAnswer.get(eventType);
     if (first === 200 && status !== 200) {
       out(
-        `${' '.repeat(22)}      an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
+        `${' '.repeat(28)}an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
       );
     }
     if (first === undefined) firstAnswer.set(eventType, status);
