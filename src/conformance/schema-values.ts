@@ -2,7 +2,8 @@
 // documents): valid values, and mutated ones that break one rule. Used by the
 // conformance runner and the fuzz tests; nothing here knows an operation.
 import fc from 'fast-check';
-import { type Json, typeOf } from '../contract/json.js';
+import type { Json } from '../contract/json.js';
+import { typeOf } from '../webhooks/schema-check.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import { assumedBy, mergeAssumed } from './assumptions.js';
 

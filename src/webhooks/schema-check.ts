@@ -7,7 +7,6 @@
 // object-valued const and enum included: test/webhook-checks.test.ts
 // compares the two keyword by keyword and on generated webhook payloads.
 import type { WebhookSchema } from '../../generated/validators/partner-webhooks.js';
-import { typeOf } from '../contract/json.js';
 import type { PayloadIssue } from './errors.js';
 import { FORMATS } from './formats.js';
 
@@ -24,6 +23,15 @@ type Defs = Readonly<Record<string, WebhookSchema>>;
  */
 type Subschema = WebhookSchema | boolean;
 
+/** The JSON type of a value as JSON Schema names it (the conformance generator reads types by it too). */
+export const typeOf = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number' && Number.isInteger(value)
+        ? 'integer'
+        : typeof value;
 /** Whether a value of JSON type `type` (from typeOf) is `wanted`: an integer is a number too. */
 const isType = (type: string, wanted: string) => type === wanted || (wanted === 'number' && type === 'integer');
 /** JSON equality as Ajv judges const and enum: arrays item by item, objects by their members in any order. */
