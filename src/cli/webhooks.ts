@@ -7,6 +7,7 @@
 // line per case and a verdict, or the report as JSON.
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import { webhookJson } from '../webhooks/body.js';
 import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/check.js';
 import type { WebhookEventType } from '../webhooks/events.js';
@@ -143,12 +144,6 @@ Options:
 Exit status: 0 when the signature matches and the body is a valid webhook,
 1 when it does not, 2 on bad arguments or an unreadable file.`;
 
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 export async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseOptions(
     'webhooks verify',
@@ -166,7 +161,7 @@ export async function verifyCommand(argv: string[], out: (line: string) => void)
   const source = positionals[0] ?? '-';
   let body: Buffer;
   try {
-    body = source === '-' ? await readStdin() : await readFile(source);
+    body = source === '-' ? await buffer(process.stdin) : await readFile(source);
   } catch (err) {
     throw new UsageError(`cannot read ${source}: ${(err as Error).message}`);
   }
@@ -286,11 +281,9 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
   if (values.json) out(JSON.stringify(report, null, 2));
   else {
     out('Fresh ids this run: every eventId, verificationId and userId sent is new (--json lists the events).');
-    for (const c of report.cases) {
-      if (c.outcome === 'passed') out(`✓ ${c.rule}`);
-      else if (c.outcome === 'skipped') out(`- ${c.rule}: ${c.problem}`);
-      else out(`✗ ${c.rule}: ${c.problem}`);
-    }
+    const marks = { passed: '✓', skipped: '-', failed: '✗' };
+    for (const c of report.cases)
+      out(`${marks[c.outcome]} ${c.rule}${c.problem === undefined ? '' : `: ${c.problem}`}`);
     const judged = report.cases.filter((c) => c.outcome !== 'skipped');
     const failed = judged.filter((c) => c.outcome === 'failed').length;
     out(
