@@ -2,9 +2,8 @@
 // parameters, body, documented statuses and their response schemas. The Ajv
 // instance and the request parser (the oracle of which requests are valid)
 // are the sandbox's, so the runner and the sandbox read the contract alike.
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { readBundledDocument } from '../package-files.js';
-import { Contract, type RouteParam, type RouteSpec } from '../contract/routes.js';
+import { Contract, type RouteSpec } from '../contract/routes.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import { markedRows } from './assumptions.js';
@@ -14,23 +13,11 @@ export type ApiName = 'partner' | 'v2';
 
 export type { RouteParam as ParamModel } from '../contract/routes.js';
 
-export interface OperationModel {
+/** An operation as the runner calls it: its route (the sandbox's parser and validators), and what the runner adds. */
+export interface OperationModel extends Omit<RouteSpec, 'api'> {
   api: ApiName;
-  operationId: string;
-  method: string;
-  path: string;
   /** GET: safe to call against a real service. */
   readOnly: boolean;
-  params: RouteParam[];
-  bodySchema: Json | undefined;
-  /** Documented statuses. */
-  statuses: number[];
-  /** The sandbox's parser of this operation: says whether a request is valid, and which rule it breaks. */
-  route: RouteSpec;
-  /** The validator of the documented body of a status (undefined: no JSON body documented). */
-  responseValidator(status: number): ValidateFunction | undefined;
-  /** A JSON pointer into the document to the response schema of a status. */
-  responseSchemaPointer(status: number): string | undefined;
   /** The assumption rows the response of a status is marked with (`Assumed ([P3](…))`): that status is assumed. */
   responseAssumptions(status: number): string[];
 }
@@ -55,18 +42,10 @@ export function loadApi(api: ApiName): ApiModel {
   const operations = contract.routes.map((route): OperationModel => {
     const op = resolveRef(doc, doc.paths[route.path])[route.method.toLowerCase()];
     return {
+      ...route,
       api,
-      operationId: route.operationId,
-      method: route.method,
-      path: route.path,
       readOnly: route.method === 'GET',
-      params: route.params,
-      bodySchema: route.bodySchema,
-      statuses: route.statuses,
-      route,
-      responseSchemaPointer: route.responsePointer,
       responseAssumptions: (status) => markedRows(resolveRef(doc, op.responses?.[status])?.description),
-      responseValidator: route.responseValidator,
     };
   });
   return { api, doc, operations, scheme };

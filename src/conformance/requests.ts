@@ -114,7 +114,7 @@ function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Br
           .oneof(...mutations)
           .map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}`, assumed: m.assumed })),
       );
-    if (op.route.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required', assumed: [] }));
+    if (op.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required', assumed: [] }));
   }
   return out;
 }
@@ -123,7 +123,7 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
   let path = op.path;
   for (const [name, value] of Object.entries(parts.path)) path = path.replace(`{${name}}`, encode(value));
   const queryText = parts.query.join('&');
-  const parsed = op.route.parse({
+  const parsed = op.parse({
     params: parts.path,
     query: new URLSearchParams(queryText),
     body: parts.hasBody ? parts.body : undefined,

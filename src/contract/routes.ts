@@ -52,7 +52,7 @@ export interface RouteSpec {
   /** The documented statuses. */
   statuses: number[];
   /** A JSON pointer into the document to the JSON response schema of a status; undefined when none is documented. */
-  responsePointer(status: number): string | undefined;
+  responseSchemaPointer(status: number): string | undefined;
   /** The validator of the documented JSON body of a status, compiled on first use; undefined when none is documented. */
   responseValidator(status: number): ValidateFunction | undefined;
 }
@@ -212,7 +212,7 @@ export class Contract {
       bodySchema: bodyMedia?.schema,
       params,
       statuses,
-      responsePointer: (status) => pointers.get(status),
+      responseSchemaPointer: (status) => pointers.get(status),
       responseValidator: (status) => responses.get(status)?.(),
       parse: ({ params: rawParams, query: rawQuery, body }) => {
         const violations: Violation[] = [];
