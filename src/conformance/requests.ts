@@ -48,15 +48,6 @@ function queryPairs(p: ParamModel, value: unknown): string[] {
   return p.explode ? items.map((i) => `${name}=${i}`) : [`${name}=${items.join(',')}`];
 }
 
-function pathArb(ctx: GenerationContext, p: ParamModel): fc.Arbitrary<string> {
-  const known = ctx.knownIds[p.name] ?? [];
-  // Mostly ids that exist; sometimes an unknown one (a documented 404).
-  const unknown = fc.uuid();
-  return known.length
-    ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: unknown })
-    : unknown;
-}
-
 function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitrary<string[]> {
   const query = params.filter((p) => p.in === 'query');
   if (!query.length) return fc.constant([]);
@@ -71,10 +62,22 @@ function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitra
     .map(([chosen, pairs]) => query.flatMap((p, i) => (p.required || chosen.includes(i) ? pairs[i] : [])));
 }
 
+/** Path parameters: mostly ids that exist; sometimes an unknown one (a documented 404). */
 function pathsArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Record<string, string>> {
+  const value = (known: string[]) =>
+    known.length
+      ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.uuid() })
+      : fc.uuid();
   const params = op.params.filter((p) => p.in === 'path');
-  return fc.record(Object.fromEntries(params.map((p) => [p.name, pathArb(ctx, p)])));
+  return fc.record(Object.fromEntries(params.map((p) => [p.name, value(ctx.knownIds[p.name] ?? [])])));
 }
+
+/** A valid request's parts: path parameters, query pairs and body. */
+const validParts = (ctx: GenerationContext, op: OperationModel) => ({
+  path: pathsArb(ctx, op),
+  query: validQueryArb(ctx, op.params),
+  body: validBodyArb(ctx, op),
+});
 
 function validBodyArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<unknown> {
   if (ctx.fixedBodies && op.operationId in ctx.fixedBodies) return fc.constant(ctx.fixedBodies[op.operationId]);
@@ -147,7 +150,7 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
 /** Valid requests for an operation (a request the contract would refuse is never among them). */
 export function validRequests(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Draft> {
   return fc
-    .record({ path: pathsArb(ctx, op), query: validQueryArb(ctx, op.params), body: validBodyArb(ctx, op) })
+    .record(validParts(ctx, op))
     .map((r) => toDraft(op, 'valid', { ...r, hasBody: Boolean(op.bodySchema) }))
     .filter((d): d is Draft => d !== undefined);
 }
@@ -157,12 +160,7 @@ export function invalidRequests(ctx: GenerationContext, op: OperationModel): fc.
   const broken = brokenArbs(ctx, op);
   if (!broken.length) return undefined;
   return fc
-    .record({
-      path: pathsArb(ctx, op),
-      query: validQueryArb(ctx, op.params),
-      body: validBodyArb(ctx, op),
-      broken: fc.oneof(...broken),
-    })
+    .record({ ...validParts(ctx, op), broken: fc.oneof(...broken) })
     .map(({ path, query, body, broken: b }) => {
       // The broken parameter replaces any valid value of it.
       const others = b.param ? query.filter((q) => !q.startsWith(`${encode(b.param!)}=`)) : query;
