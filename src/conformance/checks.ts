@@ -6,7 +6,7 @@ import type { ParsedRequest } from '../contract/routes.js';
 import { assumedBy, type Finding } from './assumptions.js';
 import type { OperationModel } from './operations.js';
 import type { Json } from '../contract/json.js';
-import { mergeAllOf } from './schema-values.js';
+import { mergeAllOf, typesOf } from './schema-values.js';
 
 export type RequestKind = 'valid' | 'invalid' | 'auth-missing' | 'auth-wrong' | 'discovery' | 'workflow';
 
@@ -63,10 +63,6 @@ function statusProblems(op: OperationModel, kind: RequestKind, status: number, b
   return [];
 }
 
-/** Whether a schema takes arrays: `type: array`, or a list of types holding it (an array that may be `null`). */
-const takesArrays = (schema: Json) =>
-  schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array'));
-
 /** The array of items a list answer carries, and the schema of one item. */
 function listItems(op: OperationModel, doc: Json, received: unknown): { items: Json[]; item: Json } | undefined {
   const pointer = op.responseSchemaPointer(200);
@@ -75,7 +71,7 @@ function listItems(op: OperationModel, doc: Json, received: unknown): { items: J
   for (const [name, prop] of Object.entries<Json>(schema?.properties ?? {})) {
     const p = mergeAllOf(doc, prop);
     const items = (received as Record<string, unknown>)[name];
-    if (takesArrays(p) && Array.isArray(items)) return { items, item: mergeAllOf(doc, p.items ?? {}) };
+    if (typesOf(p).includes('array') && Array.isArray(items)) return { items, item: mergeAllOf(doc, p.items ?? {}) };
   }
   return undefined;
 }
@@ -98,7 +94,7 @@ function filteredField(
   if (name in props && !mergeAllOf(doc, props[name])?.deprecated) return direct(name);
   for (const [listName, raw] of Object.entries(props)) {
     const list = mergeAllOf(doc, raw);
-    if (!takesArrays(list) || !(name in (mergeAllOf(doc, list.items ?? {})?.properties ?? {}))) continue;
+    if (!typesOf(list).includes('array') || !(name in (mergeAllOf(doc, list.items ?? {})?.properties ?? {}))) continue;
     return {
       name: `${listName}[].${name}`,
       values: (it) => (Array.isArray(it?.[listName]) ? it[listName].map((entry: Json) => entry?.[name]) : []),

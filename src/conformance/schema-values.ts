@@ -54,7 +54,7 @@ export function mergeAllOf(doc: Json, raw: Json): Json {
   return merged;
 }
 
-function typesOf(schema: Json): JsonType[] {
+export function typesOf(schema: Json): JsonType[] {
   if (schema.const !== undefined) return [jsonTypeOf(schema.const)];
   if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map(jsonTypeOf))] as JsonType[];
   if (Array.isArray(schema.type)) return schema.type;
