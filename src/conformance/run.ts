@@ -43,6 +43,8 @@ class Run {
   readonly model: ApiModel;
   readonly report: ConformanceReport;
   credential: string;
+  /** Whether the target serves the local sandbox's control API, once asked. */
+  sandboxControl: boolean | undefined;
 
   constructor(readonly options: ConformanceOptions) {
     this.target = new Target({
@@ -199,40 +201,32 @@ class Run {
     return { workflows, docs: { partner: this.model.doc, sandbox: readBundledDocument('sandbox') } };
   }
 
-  /** (a) The documented sequences, where the target allows them. */
+  /** (a) The documented sequences, where the target allows them; key rotation runs last, in rotate(). */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
     const { workflows, docs } = this.sequences();
-    const skip = (workflowId: string, reason: string) =>
-      this.report.workflows.push({ workflowId, status: 'skipped', reason });
-    let sandboxControl: boolean | undefined;
     for (const wf of workflows) {
-      if (!this.options.allowWrites) {
-        skip(wf.workflowId, 'writes; run with --allow-writes');
-        continue;
-      }
-      if (wf.workflowId === 'key-rotation') {
-        if (!this.options.rotateKeyFile) skip(wf.workflowId, 'rotates the key in use; run with --rotate-key FILE');
-        continue; // runs last, in rotate()
-      }
-      if (sourcesOf(wf).has('sandbox')) {
-        sandboxControl ??= await this.target
-          .send('GET', '/_sandbox/clock', {})
-          .then((e) => e.status === 200 && typeof e.received === 'object');
-        if (!sandboxControl) {
-          skip(
-            wf.workflowId,
-            'plays the end user through the sandbox control API (/_sandbox), which the target does not serve',
-          );
-          continue;
-        }
-      }
-      if (wf.workflowId === 'webhook-delivery' && !this.options.checkDelivery) {
-        skip(wf.workflowId, "needs the partner's webhookUrl to answer 200; run with --check-delivery");
-        continue;
-      }
-      await this.workflow(wf, docs);
+      const reason = await this.skipReason(wf);
+      if (reason) this.report.workflows.push({ workflowId: wf.workflowId, status: 'skipped', reason });
+      else if (wf.workflowId !== 'key-rotation') await this.workflow(wf, docs);
     }
+  }
+
+  /** Why a workflow cannot run against this target with these options, or undefined when it can. */
+  async skipReason(wf: Json): Promise<string | undefined> {
+    if (!this.options.allowWrites) return 'writes; run with --allow-writes';
+    if (wf.workflowId === 'key-rotation')
+      return this.options.rotateKeyFile ? undefined : 'rotates the key in use; run with --rotate-key FILE';
+    if (sourcesOf(wf).has('sandbox')) {
+      this.sandboxControl ??= await this.target
+        .send('GET', '/_sandbox/clock', {})
+        .then((e) => e.status === 200 && typeof e.received === 'object');
+      if (!this.sandboxControl)
+        return 'plays the end user through the sandbox control API (/_sandbox), which the target does not serve';
+    }
+    if (wf.workflowId === 'webhook-delivery' && !this.options.checkDelivery)
+      return "needs the partner's webhookUrl to answer 200; run with --check-delivery";
+    return undefined;
   }
 
   /**
