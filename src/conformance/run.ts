@@ -242,11 +242,13 @@ class Run {
     const inputs = inputsFor(wf, this.credential);
     // The credential this workflow began with: a rotation inside it replaces this.credential.
     const credential = this.credential;
+    // A step of the API under test is judged by the contract; a step of another document is only sent.
+    const opOf = (call: StepCall) =>
+      call.source === this.options.api
+        ? this.model.operations.find((o) => o.operationId === call.operationId)
+        : undefined;
     const outcomes = await runWorkflow(wf, inputs, docs, async (call) => {
-      const op =
-        call.source === this.options.api
-          ? this.model.operations.find((o) => o.operationId === call.operationId)
-          : undefined;
+      const op = opOf(call);
       const e = op
         ? await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers)
         : await this.target.send(call.method, call.target, call.headers, call.body);
@@ -255,9 +257,7 @@ class Run {
     const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
     const last = outcomes.at(-1);
     if (last?.failed.length) {
-      const op = this.model.operations.find(
-        (o) => o.operationId === last.call.operationId && last.call.source === this.options.api,
-      );
+      const op = opOf(last.call);
       const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
       this.record(
         last.call.operationId,
