@@ -8,7 +8,7 @@ import { runConformance } from '../conformance/run.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
 import { isWebAddress } from '../web-address.js';
 
-export const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
+const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
        verification-contracts conformance --api v2 --base-url URL --access-token TOKEN [options]
 
 Checks a running deployment against the contract of this package: missing
@@ -67,7 +67,7 @@ export async function conformanceCommand(
   out: (line: string) => void,
   err: (line: string) => void = () => undefined,
 ): Promise<number> {
-  const { values } = parseOptions('conformance', argv, {
+  const { values } = parseOptions('conformance', CONFORMANCE_USAGE, argv, {
     api: { type: 'string' },
     'base-url': { type: 'string' },
     'auth-key': { type: 'string' },
@@ -83,32 +83,19 @@ export async function conformanceCommand(
     json: { type: 'boolean', default: false },
     junit: { type: 'string' },
   });
-  if (values.help) {
-    out(CONFORMANCE_USAGE);
-    return EXIT.ok;
-  }
   const api = values.api;
   if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', 'conformance');
   const baseUrl = values['base-url'];
   if (!baseUrl || !isWebAddress(baseUrl) || !URL.canParse(baseUrl))
     throw new UsageError('--base-url must be an http:// or https:// URL', 'conformance');
-  const credential =
+  const [flag, other, variable] =
     api === 'partner'
-      ? (values['auth-key'] ?? process.env.CONFORMANCE_AUTH_KEY)
-      : (values['access-token'] ?? process.env.CONFORMANCE_ACCESS_TOKEN);
-  const wrongFlag = api === 'partner' ? values['access-token'] : values['auth-key'];
-  if (wrongFlag !== undefined)
-    throw new UsageError(
-      api === 'partner'
-        ? 'the partner API takes --auth-key, not --access-token'
-        : 'the v2 API takes --access-token, not --auth-key',
-      'conformance',
-    );
-  if (!credential?.trim())
-    throw new UsageError(
-      api === 'partner' ? '--auth-key is required for --api partner' : '--access-token is required for --api v2',
-      'conformance',
-    );
+      ? (['auth-key', 'access-token', 'CONFORMANCE_AUTH_KEY'] as const)
+      : (['access-token', 'auth-key', 'CONFORMANCE_ACCESS_TOKEN'] as const);
+  if (values[other] !== undefined)
+    throw new UsageError(`the ${api} API takes --${flag}, not --${other}`, 'conformance');
+  const credential = values[flag] ?? process.env[variable];
+  if (!credential?.trim()) throw new UsageError(`--${flag} is required for --api ${api}`, 'conformance');
   if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner')) {
     throw new UsageError('--rotate-key needs --api partner and --allow-writes', 'conformance');
   }
@@ -126,25 +113,21 @@ export async function conformanceCommand(
       'conformance',
     );
 
-  let report: Awaited<ReturnType<typeof runConformance>>;
-  try {
-    report = await runConformance({
-      api,
-      baseUrl,
-      credential,
-      seed,
-      requests,
-      maxRequests,
-      rate,
-      allowWrites: values['allow-writes'],
-      checkDelivery: values['check-delivery'],
-      rotateKeyFile: values['rotate-key'],
-      progress: (line) => err(`conformance: ${line}`),
-    });
-  } catch (e) {
-    if (e instanceof UnreachableError || e instanceof PreflightError) throw new UsageError(e.message);
-    throw e;
-  }
+  const report = await runConformance({
+    api,
+    baseUrl,
+    credential,
+    seed,
+    requests,
+    maxRequests,
+    rate,
+    allowWrites: values['allow-writes'],
+    checkDelivery: values['check-delivery'],
+    rotateKeyFile: values['rotate-key'],
+    progress: (line) => err(`conformance: ${line}`),
+  }).catch((e) => {
+    throw e instanceof UnreachableError || e instanceof PreflightError ? new UsageError(e.message) : e;
+  });
   if (values.junit) await writeFile(values.junit, formatJunit(report));
   out(values.json ? JSON.stringify(report, null, 2) : formatText(report));
   return failing(report, failOn).length ? EXIT.failed : EXIT.ok;

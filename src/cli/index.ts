@@ -5,9 +5,9 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { packageVersion } from '../package-files.js';
-import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
-import { EXIT, PROGRAM, UsageError } from './usage.js';
-import { CHECK_USAGE, SEND_USAGE, VERIFY_USAGE, WEBHOOKS_USAGE, webhooksCommand } from './webhooks.js';
+import { sandboxCommand } from './sandbox.js';
+import { EXIT, HelpRequested, PROGRAM, UsageError } from './usage.js';
+import { webhooksCommand } from './webhooks.js';
 
 const USAGE = `Usage: ${PROGRAM} <command> [options]
 
@@ -25,19 +25,6 @@ Options:
 
 // Loaded on use: the runner carries the request generators (fast-check).
 const conformance = () => import('./conformance.js');
-
-/** The help text of a command named as on the command line (`webhooks send`). */
-async function usageOf(words: string[]): Promise<string> {
-  const name = words.join(' ');
-  if (name === '') return USAGE;
-  if (name === 'sandbox') return SANDBOX_USAGE;
-  if (name === 'conformance') return (await conformance()).CONFORMANCE_USAGE;
-  if (name === 'webhooks') return WEBHOOKS_USAGE;
-  if (name === 'webhooks send') return SEND_USAGE;
-  if (name === 'webhooks verify') return VERIFY_USAGE;
-  if (name === 'webhooks check') return CHECK_USAGE;
-  throw new UsageError(`unknown command "${name}"`, '');
-}
 
 export async function run(
   argv: string[],
@@ -58,16 +45,18 @@ export async function run(
       out(packageVersion());
       return EXIT.ok;
     }
-    if (group === 'help') {
-      out(await usageOf(argv.slice(1)));
-      return EXIT.ok;
-    }
+    // `help webhooks send` is `webhooks send --help`.
+    if (group === 'help') return await run([...argv.slice(1), '--help'], out, err);
     if (group.startsWith('-')) throw new UsageError(`unknown option ${group}`, '');
     if (group === 'sandbox') return await sandboxCommand(argv.slice(1), out, err);
     if (group === 'conformance') return await (await conformance()).conformanceCommand(argv.slice(1), out, err);
     if (group === 'webhooks') return await webhooksCommand(argv.slice(1), out);
     throw new UsageError(`unknown command "${group}"`, '');
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      out(e.message);
+      return EXIT.ok;
+    }
     if (e instanceof UsageError) {
       err(e.line);
       return EXIT.usage;

@@ -107,11 +107,7 @@ export async function sandboxCommand(
   out: (line: string) => void,
   err: (line: string) => void = out,
 ): Promise<number> {
-  const { values } = parseOptions('sandbox', argv, { ...SETTINGS_FLAGS, fault: { type: 'string' } });
-  if (values.help) {
-    out(SANDBOX_USAGE);
-    return EXIT.ok;
-  }
+  const { values } = parseOptions('sandbox', SANDBOX_USAGE, argv, { ...SETTINGS_FLAGS, fault: { type: 'string' } });
   const refuse = (message: string): never => {
     throw new UsageError(message, 'sandbox');
   };

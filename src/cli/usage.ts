@@ -26,6 +26,11 @@ export class UsageError extends Error {
   }
 }
 
+/** -h or --help was given: `run` prints the command's help, and exits 0 without running it. */
+export class HelpRequested extends Error {
+  override name = 'HelpRequested';
+}
+
 /** Exit codes of the command line. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -42,14 +47,16 @@ type Options<T, P extends boolean> = {
 /**
  * node:util parseArgs with its errors reworded for a person: what was wrong
  * and which command's --help to read, without the parser's advice about `--`.
- * Every command takes -h as --help.
+ * Every command takes -h as --help, which throws HelpRequested with `usage`.
  */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(
   command: string,
+  usage: string,
   args: string[],
   options: T,
   allowPositionals?: P,
 ): ReturnType<typeof parseArgs<Options<T, P>>> {
+  let parsed: ReturnType<typeof parseArgs<Options<T, P>>>;
   try {
     const config: Options<T, P> = {
       args,
@@ -57,7 +64,7 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, 
       strict: true,
       allowPositionals: (allowPositionals ?? false) as P,
     };
-    return parseArgs(config);
+    parsed = parseArgs(config);
   } catch (err) {
     const code = (err as { code?: string }).code;
     const message = (err as Error).message;
@@ -73,4 +80,6 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, 
     }
     throw err;
   }
+  if ((parsed.values as { help?: boolean }).help) throw new HelpRequested(usage);
+  return parsed;
 }

@@ -7,17 +7,18 @@
 // line per case and a verdict, or the report as JSON.
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import { webhookJson } from '../webhooks/body.js';
 import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/check.js';
 import type { WebhookEventType } from '../webhooks/events.js';
 import { documentedWebhookExamplesWithFreshIds } from '../webhooks/examples.js';
 import { isKnownEventType, SIGNATURE_MESSAGES, webhookPayloadIssues } from '../webhooks/parse.js';
-import { answerText } from '../webhooks/receiver-answer.js';
+import { deliver } from '../webhooks/receiver-answer.js';
 import { signatureProblem, signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
 import { hasCredentials, isWebAddress } from '../web-address.js';
 import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
 
-export const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
+const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
 Posts the documented example of each chosen webhook to your receiver, as the
 service would: a JSON body signed with KEY in X-SIGNATURE. Every run uses
@@ -45,7 +46,7 @@ Exit status: 0 when every event was answered 200, 1 when any would be
 retried, 2 on bad arguments or when the receiver cannot be reached.`;
 
 async function sendCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values } = parseOptions('webhooks send', argv, {
+  const { values } = parseOptions('webhooks send', SEND_USAGE, argv, {
     url: { type: 'string' },
     key: { type: 'string' },
     event: { type: 'string', default: 'all' },
@@ -53,10 +54,6 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     shuffle: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '10' },
   });
-  if (values.help) {
-    out(SEND_USAGE);
-    return EXIT.ok;
-  }
   if (!values.url || !isWebAddress(values.url))
     throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
   if (!values.key)
@@ -86,45 +83,36 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     Array.from({ length: repeat }, (_, i) => ({ eventType, copy: i + 1 })),
   );
   if (values.shuffle) shuffle(sends);
-  const firstAnswer = new Map<WebhookEventType, number>();
+  const firstAnswer = new Map<WebhookEventType, number | null>();
   let retried = 0;
   out('Fresh ids this run: every eventId, verificationId and userId sent is new.');
   for (const { eventType, copy } of sends) {
     const event = examples.get(eventType)!;
     const body = JSON.stringify(event);
-    let status: number;
-    let answer: string;
-    try {
-      const res = await fetch(values.url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-SIGNATURE': signWebhookPayload(body, values.key) },
-        body,
-        signal: AbortSignal.timeout(timeout * 1000),
-      });
-      status = res.status;
-      // A few KiB at most, on one line, with no control character of the receiver's own.
-      answer = await answerText(res);
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
-      throw new UsageError(`cannot reach ${values.url} (${reason}) while sending ${eventType}`);
-    }
+    const { status, detail } = await deliver(
+      values.url,
+      { body, signature: signWebhookPayload(body, values.key) },
+      timeout * 1000,
+      true,
+    ).catch((err) => {
+      throw new UsageError((err as Error).message);
+    });
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
     if (status !== 200) retried += 1;
     out(
-      `${eventType.padEnd(22)} ${status}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
+      `${eventType.padEnd(22)} ${status ?? '---'}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
     );
-    // What the receiver said is usually why.
-    if (status !== 200 && answer) out(`${' '.repeat(22)}      answered: ${answer}`);
+    // What the receiver said is usually why; with no answer, why there is none.
+    if (status !== 200 && detail) out(`${' '.repeat(28)}${status === null ? detail : `answered: ${detail}`}`);
     if (status === 401) {
       out(
-        `${' '.repeat(22)}      a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
+        `${' '.repeat(28)}a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
       );
     }
     const first = firstAnswer.get(eventType);
     if (first === 200 && status !== 200) {
       out(
-        `${' '.repeat(22)}      an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
+        `${' '.repeat(28)}an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
       );
     }
     if (first === undefined) firstAnswer.set(eventType, status);
@@ -141,7 +129,7 @@ function shuffle<T>(items: T[]): void {
   }
 }
 
-export const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
+const VERIFY_USAGE = `Usage: verification-contracts webhooks verify --key KEY [--key OLD_KEY] --signature SIG [FILE|-]
 
 Tells whether a captured webhook body (FILE, or standard input for - or no
 FILE) and its X-SIGNATURE header match, and why not; then whether the body is
@@ -156,15 +144,10 @@ Options:
 Exit status: 0 when the signature matches and the body is a valid webhook,
 1 when it does not, 2 on bad arguments or an unreadable file.`;
 
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseOptions(
     'webhooks verify',
+    VERIFY_USAGE,
     argv,
     {
       key: { type: 'string', multiple: true },
@@ -172,17 +155,13 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
     },
     true,
   );
-  if (values.help) {
-    out(VERIFY_USAGE);
-    return EXIT.ok;
-  }
   if (!values.key?.length) throw new UsageError('--key is required', 'webhooks verify');
   if (values.signature === undefined) throw new UsageError('--signature is required', 'webhooks verify');
   if (positionals.length > 1) throw new UsageError('give one FILE at most', 'webhooks verify');
   const source = positionals[0] ?? '-';
   let body: Buffer;
   try {
-    body = source === '-' ? await readStdin() : await readFile(source);
+    body = source === '-' ? await buffer(process.stdin) : await readFile(source);
   } catch (err) {
     throw new UsageError(`cannot read ${source}: ${(err as Error).message}`);
   }
@@ -224,7 +203,7 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
   return EXIT.ok;
 }
 
-export const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
+const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
 
 Checks your receiver's answers (their status codes) to what the service may
 send: sends it signed and forged webhooks, one at a time, and reports case
@@ -267,6 +246,7 @@ when URL cannot be reached.`;
 async function checkCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseOptions(
     'webhooks check',
+    CHECK_USAGE,
     argv,
     {
       'auth-key': { type: 'string' },
@@ -276,10 +256,6 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
     },
     true,
   );
-  if (values.help) {
-    out(CHECK_USAGE);
-    return EXIT.ok;
-  }
   const [url, ...extra] = positionals;
   if (!url || !isWebAddress(url))
     throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');
@@ -294,25 +270,20 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks check');
 
-  let report: Awaited<ReturnType<typeof checkWebhookReceiver>>;
-  try {
-    report = await checkWebhookReceiver(url, {
-      authKey: values['auth-key'],
-      previousKey: values['previous-key'],
-      timeoutMs: timeout * 1000,
-    });
-  } catch (err) {
+  const report = await checkWebhookReceiver(url, {
+    authKey: values['auth-key'],
+    previousKey: values['previous-key'],
+    timeoutMs: timeout * 1000,
+  }).catch((err) => {
     // The first request could not connect: nothing was judged.
     throw new UsageError((err as Error).message);
-  }
+  });
   if (values.json) out(JSON.stringify(report, null, 2));
   else {
     out('Fresh ids this run: every eventId, verificationId and userId sent is new (--json lists the events).');
-    for (const c of report.cases) {
-      if (c.outcome === 'passed') out(`✓ ${c.rule}`);
-      else if (c.outcome === 'skipped') out(`- ${c.rule}: ${c.problem}`);
-      else out(`✗ ${c.rule}: ${c.problem}`);
-    }
+    const marks = { passed: '✓', skipped: '-', failed: '✗' };
+    for (const c of report.cases)
+      out(`${marks[c.outcome]} ${c.rule}${c.problem === undefined ? '' : `: ${c.problem}`}`);
     const judged = report.cases.filter((c) => c.outcome !== 'skipped');
     const failed = judged.filter((c) => c.outcome === 'failed').length;
     out(
@@ -324,7 +295,7 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
   return report.passed ? EXIT.ok : EXIT.failed;
 }
 
-export const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify|check> [options]
+const WEBHOOKS_USAGE = `Usage: ${PROGRAM} webhooks <send|verify|check> [options]
 
 ${SEND_USAGE.split('\n')[0]}
 ${VERIFY_USAGE.split('\n')[0]}

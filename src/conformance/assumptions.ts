@@ -19,12 +19,6 @@ export function rowsOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** The rows a schema gives for one of its rules (a keyword, or `integer`). */
-function assumedRule(schema: Json, rule: string): string[] {
-  const marks = schema && typeof schema === 'object' ? schema['x-assumed'] : undefined;
-  return marks && typeof marks === 'object' && !Array.isArray(marks) ? rowsOf(marks[rule]) : [];
-}
-
 /** The rows a description marks as assumed: `Assumed ([P3](assumptions.html#P3))`. */
 export function markedRows(description: unknown): string[] {
   if (typeof description !== 'string') return [];
@@ -56,18 +50,16 @@ const MUTATION_RULES: Record<string, string> = {
   'unknown-property': 'additionalProperties',
 };
 
-/** The rows a broken value rests on: the rule its mutation breaks, in the schema it breaks it in. */
-export function assumedByMutation(schema: Json, mutation: string, value?: unknown): string[] {
-  const rule = mutation.startsWith('bad-format-') ? 'format' : (MUTATION_RULES[mutation] ?? mutation);
+/**
+ * The rows a broken rule rests on: `x-assumed` of the schema that states it,
+ * for a keyword (an Ajv error's) or the mutation that broke it (schema-values.ts).
+ */
+export function assumedBy(schema: Json, keywordOrMutation: string, value?: unknown): string[] {
+  const rule = keywordOrMutation.startsWith('bad-format-')
+    ? 'format'
+    : (MUTATION_RULES[keywordOrMutation] ?? keywordOrMutation);
   // A fraction where a whole number is expected breaks "integer", not the documented "number".
   const fraction = rule === 'type' && typeof value === 'number' && !Number.isInteger(value);
-  return assumedRule(schema, fraction ? 'integer' : rule);
+  const marks = schema && typeof schema === 'object' ? schema['x-assumed'] : undefined;
+  return marks && typeof marks === 'object' && !Array.isArray(marks) ? rowsOf(marks[fraction ? 'integer' : rule]) : [];
 }
-
-/** The rows an Ajv error rests on: `x-assumed` of the schema holding the failed keyword. */
-export function assumedByAjvError(schema: Json, keyword: string, value: unknown): string[] {
-  const fraction = keyword === 'type' && typeof value === 'number' && !Number.isInteger(value);
-  return assumedRule(schema, fraction ? 'integer' : keyword);
-}
-
-export const documentsOnly = (problems: string[]): Finding[] => problems.map((problem) => ({ problem, assumed: [] }));

@@ -3,28 +3,25 @@
 // Schema 2020-12), and a list honours the filters and page size it was given;
 // each finding names the assumption rows the broken rule rests on (see assumptions.ts).
 import type { ParsedRequest } from '../contract/routes.js';
-import { assumedByAjvError, documentsOnly, type Finding } from './assumptions.js';
+import { assumedBy, type Finding } from './assumptions.js';
 import type { OperationModel } from './operations.js';
 import type { Json } from '../contract/json.js';
-import { mergeAllOf } from './schema-values.js';
+import { mergeAllOf, typesOf } from './schema-values.js';
 
 export type RequestKind = 'valid' | 'invalid' | 'auth-missing' | 'auth-wrong' | 'discovery' | 'workflow';
 
 function schemaProblems(op: OperationModel, status: number, received: unknown): Finding[] {
   const validate = op.responseValidator(status);
-  if (!validate) return [];
-  if (validate(received)) return [];
+  if (!validate || validate(received)) return [];
   const base = op.responseSchemaPointer(status);
   // Ajv names the schema from the document (`partner#/paths/…`) or, inside the $ref wrapper, relative to it.
   const where = (p: string) =>
     p.startsWith('#/$ref') ? `${base}${p.slice('#/$ref'.length)}` : p.replace(/^[^#]*#/, '#');
-  return (validate.errors ?? []).map((e) => {
-    // The schema holding the failed keyword (Ajv's verbose errors) says whether that rule is assumed.
-    return {
-      problem: `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`,
-      assumed: assumedByAjvError(e.parentSchema, e.keyword, e.data),
-    };
-  });
+  // The schema holding the failed keyword (Ajv's verbose errors) says whether that rule is assumed.
+  return (validate.errors ?? []).map((e) => ({
+    problem: `body${e.instancePath || ''} ${e.message} (schema ${where(e.schemaPath)})`,
+    assumed: assumedBy(e.parentSchema, e.keyword, e.data),
+  }));
 }
 
 /**
@@ -66,10 +63,6 @@ function statusProblems(op: OperationModel, kind: RequestKind, status: number, b
   return [];
 }
 
-/** Whether a schema takes arrays: `type: array`, or a list of types holding it (an array that may be `null`). */
-const takesArrays = (schema: Json) =>
-  schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array'));
-
 /** The array of items a list answer carries, and the schema of one item. */
 function listItems(op: OperationModel, doc: Json, received: unknown): { items: Json[]; item: Json } | undefined {
   const pointer = op.responseSchemaPointer(200);
@@ -78,7 +71,7 @@ function listItems(op: OperationModel, doc: Json, received: unknown): { items: J
   for (const [name, prop] of Object.entries<Json>(schema?.properties ?? {})) {
     const p = mergeAllOf(doc, prop);
     const items = (received as Record<string, unknown>)[name];
-    if (takesArrays(p) && Array.isArray(items)) return { items, item: mergeAllOf(doc, p.items ?? {}) };
+    if (typesOf(p).includes('array') && Array.isArray(items)) return { items, item: mergeAllOf(doc, p.items ?? {}) };
   }
   return undefined;
 }
@@ -101,7 +94,7 @@ function filteredField(
   if (name in props && !mergeAllOf(doc, props[name])?.deprecated) return direct(name);
   for (const [listName, raw] of Object.entries(props)) {
     const list = mergeAllOf(doc, raw);
-    if (!takesArrays(list) || !(name in (mergeAllOf(doc, list.items ?? {})?.properties ?? {}))) continue;
+    if (!typesOf(list).includes('array') || !(name in (mergeAllOf(doc, list.items ?? {})?.properties ?? {}))) continue;
     return {
       name: `${listName}[].${name}`,
       values: (it) => (Array.isArray(it?.[listName]) ? it[listName].map((entry: Json) => entry?.[name]) : []),
@@ -152,6 +145,6 @@ export function judgeAnswer(
   if (!op.statuses.includes(status)) return findings;
   findings.push(...schemaProblems(op, status, received));
   if (kind === 'valid' && status >= 200 && status < 300 && parsed && !findings.length)
-    findings.push(...documentsOnly(listProblems(op, doc, parsed, received)));
+    findings.push(...listProblems(op, doc, parsed, received).map((problem) => ({ problem, assumed: [] })));
   return findings;
 }

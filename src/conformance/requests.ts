@@ -11,7 +11,6 @@ import { encode, mutationsOf, valueFor } from './schema-values.js';
 export interface Draft {
   operation: OperationModel;
   kind: 'valid' | 'invalid';
-  method: string;
   /** Path and query, as sent on the request line. */
   target: string;
   body: string | undefined;
@@ -49,15 +48,6 @@ function queryPairs(p: ParamModel, value: unknown): string[] {
   return p.explode ? items.map((i) => `${name}=${i}`) : [`${name}=${items.join(',')}`];
 }
 
-function pathArb(ctx: GenerationContext, p: ParamModel): fc.Arbitrary<string> {
-  const known = ctx.knownIds[p.name] ?? [];
-  // Mostly ids that exist; sometimes an unknown one (a documented 404).
-  const unknown = fc.uuid();
-  return known.length
-    ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: unknown })
-    : unknown;
-}
-
 function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitrary<string[]> {
   const query = params.filter((p) => p.in === 'query');
   if (!query.length) return fc.constant([]);
@@ -72,10 +62,22 @@ function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitra
     .map(([chosen, pairs]) => query.flatMap((p, i) => (p.required || chosen.includes(i) ? pairs[i] : [])));
 }
 
+/** Path parameters: mostly ids that exist; sometimes an unknown one (a documented 404). */
 function pathsArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Record<string, string>> {
+  const value = (known: string[]) =>
+    known.length
+      ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.uuid() })
+      : fc.uuid();
   const params = op.params.filter((p) => p.in === 'path');
-  return fc.record(Object.fromEntries(params.map((p) => [p.name, pathArb(ctx, p)])));
+  return fc.record(Object.fromEntries(params.map((p) => [p.name, value(ctx.knownIds[p.name] ?? [])])));
 }
+
+/** A valid request's parts: path parameters, query pairs and body. */
+const validParts = (ctx: GenerationContext, op: OperationModel) => ({
+  path: pathsArb(ctx, op),
+  query: validQueryArb(ctx, op.params),
+  body: validBodyArb(ctx, op),
+});
 
 function validBodyArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<unknown> {
   if (ctx.fixedBodies && op.operationId in ctx.fixedBodies) return fc.constant(ctx.fixedBodies[op.operationId]);
@@ -115,7 +117,7 @@ function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Br
           .oneof(...mutations)
           .map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}`, assumed: m.assumed })),
       );
-    if (op.route.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required', assumed: [] }));
+    if (op.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required', assumed: [] }));
   }
   return out;
 }
@@ -124,7 +126,7 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
   let path = op.path;
   for (const [name, value] of Object.entries(parts.path)) path = path.replace(`{${name}}`, encode(value));
   const queryText = parts.query.join('&');
-  const parsed = op.route.parse({
+  const parsed = op.parse({
     params: parts.path,
     query: new URLSearchParams(queryText),
     body: parts.hasBody ? parts.body : undefined,
@@ -137,7 +139,6 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
   return {
     operation: op,
     kind,
-    method: op.method,
     target: queryText ? `${path}?${queryText}` : path,
     body: parts.hasBody ? JSON.stringify(parts.body) : undefined,
     rule,
@@ -149,7 +150,7 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
 /** Valid requests for an operation (a request the contract would refuse is never among them). */
 export function validRequests(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Draft> {
   return fc
-    .record({ path: pathsArb(ctx, op), query: validQueryArb(ctx, op.params), body: validBodyArb(ctx, op) })
+    .record(validParts(ctx, op))
     .map((r) => toDraft(op, 'valid', { ...r, hasBody: Boolean(op.bodySchema) }))
     .filter((d): d is Draft => d !== undefined);
 }
@@ -159,12 +160,7 @@ export function invalidRequests(ctx: GenerationContext, op: OperationModel): fc.
   const broken = brokenArbs(ctx, op);
   if (!broken.length) return undefined;
   return fc
-    .record({
-      path: pathsArb(ctx, op),
-      query: validQueryArb(ctx, op.params),
-      body: validBodyArb(ctx, op),
-      broken: fc.oneof(...broken),
-    })
+    .record({ ...validParts(ctx, op), broken: fc.oneof(...broken) })
     .map(({ path, query, body, broken: b }) => {
       // The broken parameter replaces any valid value of it.
       const others = b.param ? query.filter((q) => !q.startsWith(`${encode(b.param!)}=`)) : query;

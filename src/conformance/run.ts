@@ -43,12 +43,12 @@ class Run {
   readonly model: ApiModel;
   readonly report: ConformanceReport;
   credential: string;
+  /** Whether the target serves the local sandbox's control API, once asked. */
+  sandboxControl: boolean | undefined;
 
   constructor(readonly options: ConformanceOptions) {
     this.target = new Target({
-      baseUrl: options.baseUrl,
-      rate: options.rate,
-      maxRequests: options.maxRequests,
+      ...options,
       onSent: (sent) => {
         if (sent % PROGRESS_EVERY === 0)
           this.say(`${sent} requests sent, ${this.report.violations.length} violations so far`);
@@ -201,38 +201,32 @@ class Run {
     return { workflows, docs: { partner: this.model.doc, sandbox: readBundledDocument('sandbox') } };
   }
 
-  /** (a) The documented sequences, where the target allows them. */
+  /** (a) The documented sequences, where the target allows them; key rotation runs last, in rotate(). */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
     const { workflows, docs } = this.sequences();
-    const skip = (workflowId: string, reason: string) =>
-      this.report.workflows.push({ workflowId, status: 'skipped', reason });
-    let sandboxControl: boolean | undefined;
     for (const wf of workflows) {
-      if (!this.options.allowWrites) {
-        skip(wf.workflowId, 'writes; run with --allow-writes');
-        continue;
-      }
-      if (wf.workflowId === 'key-rotation') {
-        if (!this.options.rotateKeyFile) skip(wf.workflowId, 'rotates the key in use; run with --rotate-key FILE');
-        continue; // runs last, in rotate()
-      }
-      if (sourcesOf(wf).has('sandbox')) {
-        sandboxControl ??= await this.probeSandboxControl();
-        if (!sandboxControl) {
-          skip(
-            wf.workflowId,
-            'plays the end user through the sandbox control API (/_sandbox), which the target does not serve',
-          );
-          continue;
-        }
-      }
-      if (wf.workflowId === 'webhook-delivery' && !this.options.checkDelivery) {
-        skip(wf.workflowId, "needs the partner's webhookUrl to answer 200; run with --check-delivery");
-        continue;
-      }
-      await this.workflow(wf, docs);
+      const reason = await this.skipReason(wf);
+      if (reason) this.report.workflows.push({ workflowId: wf.workflowId, status: 'skipped', reason });
+      else if (wf.workflowId !== 'key-rotation') await this.workflow(wf, docs);
     }
+  }
+
+  /** Why a workflow cannot run against this target with these options, or undefined when it can. */
+  async skipReason(wf: Json): Promise<string | undefined> {
+    if (!this.options.allowWrites) return 'writes; run with --allow-writes';
+    if (wf.workflowId === 'key-rotation')
+      return this.options.rotateKeyFile ? undefined : 'rotates the key in use; run with --rotate-key FILE';
+    if (sourcesOf(wf).has('sandbox')) {
+      this.sandboxControl ??= await this.target
+        .send('GET', '/_sandbox/clock', {})
+        .then((e) => e.status === 200 && typeof e.received === 'object');
+      if (!this.sandboxControl)
+        return 'plays the end user through the sandbox control API (/_sandbox), which the target does not serve';
+    }
+    if (wf.workflowId === 'webhook-delivery' && !this.options.checkDelivery)
+      return "needs the partner's webhookUrl to answer 200; run with --check-delivery";
+    return undefined;
   }
 
   /**
@@ -248,24 +242,22 @@ class Run {
     const inputs = inputsFor(wf, this.credential);
     // The credential this workflow began with: a rotation inside it replaces this.credential.
     const credential = this.credential;
+    // A step of the API under test is judged by the contract; a step of another document is only sent.
+    const opOf = (call: StepCall) =>
+      call.source === this.options.api
+        ? this.model.operations.find((o) => o.operationId === call.operationId)
+        : undefined;
     const outcomes = await runWorkflow(wf, inputs, docs, async (call) => {
-      const op =
-        call.source === this.options.api
-          ? this.model.operations.find((o) => o.operationId === call.operationId)
-          : undefined;
-      if (op)
-        return seen(
-          call,
-          await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers),
-        );
-      return seen(call, await this.target.send(call.method, call.target, call.headers, call.body));
+      const op = opOf(call);
+      const e = op
+        ? await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers)
+        : await this.target.send(call.method, call.target, call.headers, call.body);
+      return seen(call, e);
     });
     const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
     const last = outcomes.at(-1);
     if (last?.failed.length) {
-      const op = this.model.operations.find(
-        (o) => o.operationId === last.call.operationId && last.call.source === this.options.api,
-      );
+      const op = opOf(last.call);
       const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
       this.record(
         last.call.operationId,
@@ -282,11 +274,6 @@ class Run {
         inputs: shown,
       });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed', inputs: shown });
-  }
-
-  async probeSandboxControl(): Promise<boolean> {
-    const e = await this.target.send('GET', '/_sandbox/clock', {});
-    return e.status === 200 && typeof e.received === 'object';
   }
 
   async partnerWebhookUrl(): Promise<string | undefined> {

@@ -3,21 +3,19 @@
 // conformance runner and the fuzz tests; nothing here knows an operation.
 import fc from 'fast-check';
 import type { Json } from '../contract/json.js';
+import { typeOf } from '../webhooks/schema-check.js';
 import { resolveRef } from '../contract/json-pointer.js';
-import { assumedByMutation, mergeAssumed } from './assumptions.js';
-
-// ---------------------------------------------------------------------------
-// Values from JSON Schema
-// ---------------------------------------------------------------------------
+import { assumedBy, mergeAssumed } from './assumptions.js';
 
 export interface SchemaArbitraryOptions {
   /** Values for `format: uri`. The sandbox delivers webhooks to a URI it is given, so tests keep these local. */
   uri?: fc.Arbitrary<string>;
   /** Known values (ids that exist) by property or parameter name, mixed in with generated ones for string properties of that name. */
   knownIds?: Record<string, string[]>;
-  /** Deeper than this, objects get their required properties only and arrays their minimum length. */
-  maxDepth?: number;
 }
+
+/** Deeper than this, objects get their required properties only and arrays their minimum length. */
+const MAX_DEPTH = 6;
 
 // Web addresses on documentation hosts only: every `uri` field of the
 // documents is one the service sends a browser or a webhook to (a real one may
@@ -66,12 +64,7 @@ export function typesOf(schema: Json): JsonType[] {
   return [];
 }
 
-function jsonTypeOf(v: unknown): JsonType {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v as JsonType;
-}
+const jsonTypeOf = (v: unknown) => typeOf(v) as JsonType;
 
 const isoDate = fc.date({
   min: new Date('1900-01-01T00:00:00Z'),
@@ -136,7 +129,6 @@ function numberArb(schema: Json, integer: boolean): fc.Arbitrary<number> {
 
 /** Values valid against the schema (as far as a generator can tell without solving it). */
 export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}, depth = 0): fc.Arbitrary<unknown> {
-  const maxDepth = opts.maxDepth ?? 6;
   const schema = mergeAllOf(doc, raw);
   if (schema === true || schema === undefined || (typeof schema === 'object' && Object.keys(schema).length === 0)) {
     return fc.jsonValue({ maxDepth: 2 });
@@ -147,7 +139,6 @@ export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}
       return fc.oneof(...branches.map((b: Json) => valueFor(doc, { allOf: [rest, b] }, opts, depth)));
     }
   }
-  // if/then/else: generate from one of the two combined branches.
   if (schema.if) {
     const { if: cond, then: thenS, else: elseS, ...rest } = schema;
     return fc.oneof(
@@ -159,7 +150,7 @@ export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const types = typesOf(schema);
   if (types.length === 0) return fc.jsonValue({ maxDepth: 2 });
-  return fc.oneof(...types.map((t) => valueOfType(doc, schema, t, opts, depth, maxDepth)));
+  return fc.oneof(...types.map((t) => valueOfType(doc, schema, t, opts, depth)));
 }
 
 function valueOfType(
@@ -168,7 +159,6 @@ function valueOfType(
   type: JsonType,
   opts: SchemaArbitraryOptions,
   depth: number,
-  maxDepth: number,
 ): fc.Arbitrary<unknown> {
   switch (type) {
     case 'null':
@@ -184,7 +174,7 @@ function valueOfType(
     case 'array': {
       const minLength = schema.minItems ?? 0;
       const maxLength =
-        depth >= maxDepth ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
+        depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
       const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
       return schema.uniqueItems
         ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
@@ -193,7 +183,7 @@ function valueOfType(
     case 'object': {
       const props = Object.entries<Json>(schema.properties ?? {});
       const required: string[] = schema.required ?? [];
-      const shallow = depth >= maxDepth;
+      const shallow = depth >= MAX_DEPTH;
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, prop] of props) {
         if (shallow && !required.includes(name)) continue;
@@ -227,10 +217,6 @@ function valueOfType(
     }
   }
 }
-
-// ---------------------------------------------------------------------------
-// Mutated values: each breaks (at least) one rule of the schema
-// ---------------------------------------------------------------------------
 
 export interface Mutated {
   value: unknown;
@@ -270,7 +256,7 @@ export function mutationsOf(
   if (!schema || typeof schema !== 'object' || depth > 4) return [];
   const out: fc.Arbitrary<Mutated>[] = [];
   const m = (mutation: string, value: fc.Arbitrary<unknown>, where = at) =>
-    out.push(value.map((v) => ({ value: v, mutation, at: where, assumed: assumedByMutation(schema, mutation, v) })));
+    out.push(value.map((v) => ({ value: v, mutation, at: where, assumed: assumedBy(schema, mutation, v) })));
   const types = typesOf(schema);
 
   if (schema.oneOf || schema.anyOf) {
@@ -378,7 +364,7 @@ export function mutationsOf(
             value: copy,
             mutation: 'missing-required',
             at: `${at}/${name}`,
-            assumed: assumedByMutation(schema, 'missing-required'),
+            assumed: assumedBy(schema, 'missing-required'),
           };
         }),
       );
@@ -419,13 +405,9 @@ export function mutatedValueFor(doc: Json, schema: Json, opts: SchemaArbitraryOp
     : valueFor(doc, schema, opts).map((value) => ({ value, mutation: 'none', at: '', assumed: [] }));
 }
 
-const unreserved = /[A-Za-z0-9\-._~]/;
-/** Percent-encodes a query or path value as UTF-8, keeping commas when asked. */
-export function encode(value: string, keep = ''): string {
-  let out = '';
-  for (const ch of value) {
-    if (unreserved.test(ch) || keep.includes(ch)) out += ch;
-    else out += [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-  }
-  return out;
-}
+/** Percent-encodes a query or path value as UTF-8: all but RFC 3986's unreserved characters, a lone surrogate as U+FFFD. */
+export const encode = (value: string): string =>
+  encodeURIComponent(value.replace(/\p{Surrogate}/gu, '\uFFFD')).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );

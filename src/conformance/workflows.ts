@@ -22,7 +22,6 @@ export interface StepCall {
 }
 
 export interface StepOutcome {
-  workflowId: string;
   stepId: string;
   call: StepCall;
   exchange: Exchange;
@@ -60,29 +59,25 @@ function evaluate(expr: string, scope: Scope): unknown {
   return e;
 }
 
-const OPERATORS = ['==', '!=', '>=', '<=', '>', '<'] as const;
+const same = (l: unknown, r: unknown) => l === r || (l == null && r == null);
+const OPERATORS: [string, (l: number, r: number) => boolean][] = [
+  ['==', same],
+  ['!=', (l, r) => !same(l, r)],
+  ['>=', (l, r) => l >= r],
+  ['<=', (l, r) => l <= r],
+  ['>', (l, r) => l > r],
+  ['<', (l, r) => l < r],
+];
 
 /** A simple success criterion: `left op right`, or a lone expression that must be truthy. */
 function holds(condition: string, scope: Scope): boolean {
-  for (const op of OPERATORS) {
+  for (const [op, compare] of OPERATORS) {
     const i = condition.indexOf(` ${op} `);
-    if (i < 0) continue;
-    const l = evaluate(condition.slice(0, i), scope) as number;
-    const r = evaluate(condition.slice(i + op.length + 2), scope) as number;
-    switch (op) {
-      case '==':
-        return l === r || (l == null && r == null);
-      case '!=':
-        return !(l === r || (l == null && r == null));
-      case '>=':
-        return l >= r;
-      case '<=':
-        return l <= r;
-      case '>':
-        return l > r;
-      case '<':
-        return l < r;
-    }
+    if (i >= 0)
+      return compare(
+        evaluate(condition.slice(0, i), scope) as number,
+        evaluate(condition.slice(i + op.length + 2), scope) as number,
+      );
   }
   return Boolean(evaluate(condition, scope));
 }
@@ -174,7 +169,7 @@ export async function runWorkflow(
       if (!failed.length || !retry || attempt >= (retry.retryLimit ?? 1)) break;
       await new Promise((r) => setTimeout(r, (retry.retryAfter ?? 0) * 1000));
     }
-    outcomes.push({ workflowId: workflow.workflowId, stepId: step.stepId, call, exchange: scope.exchange, failed });
+    outcomes.push({ stepId: step.stepId, call, exchange: scope.exchange, failed });
     if (failed.length) return outcomes;
     scope.steps[step.stepId] = Object.fromEntries(
       Object.entries<string>(step.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]),

@@ -47,28 +47,35 @@ export interface RouteSpec {
   }): { ok: true; value: ParsedRequest } | { ok: false; violations: Violation[] };
   /** Violations of the response schema declared for the status (none when valid). */
   checkResponse(status: number, body: unknown): string[];
+  /** The path and query parameters, in document order. */
+  params: RouteParam[];
+  /** The documented statuses. */
+  statuses: number[];
+  /** A JSON pointer into the document to the JSON response schema of a status; undefined when none is documented. */
+  responseSchemaPointer(status: number): string | undefined;
+  /** The validator of the documented JSON body of a status, compiled on first use; undefined when none is documented. */
+  responseValidator(status: number): ValidateFunction | undefined;
 }
 
-interface ParamSpec {
+export interface RouteParam {
   name: string;
   in: 'path' | 'query';
   required: boolean;
   array: boolean;
+  /** Arrays only: repeated (`a=1&a=2`) when true, comma-separated when false. */
   explode: boolean;
+  /** The schema, its `$ref` followed. */
+  schema: Json;
   itemType: string | undefined;
   validator: () => ValidateFunction;
-}
-
-/** The reason code of an Ajv error, upper-case like the service's `REQUIRED`. */
-function reasonCode(e: ErrorObject): string {
-  return e.keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
 function violationsOf(errors: ErrorObject[] | null | undefined, field: string): Violation[] {
   return (errors ?? []).map((e) => ({
     // A missing property is reported on its parent; name the property itself.
     field: `${field}${e.instancePath.replace(/\//g, '.')}${e.keyword === 'required' ? `.${e.params.missingProperty}` : ''}`,
-    reasonCode: reasonCode(e),
+    // Upper-case like the service's `REQUIRED`: `maxLength` is `MAX_LENGTH`.
+    reasonCode: e.keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase(),
     params: { ...e.params, message: e.message },
   }));
 }
@@ -141,7 +148,7 @@ export class Contract {
   private route(path: string, method: string, item: Json, security: RouteSpec['security']): RouteSpec {
     const op = item[method];
     const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
-    const params: ParamSpec[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
+    const params: RouteParam[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
       .map((raw: Json, i: number) => {
         const p = resolveRef(this.doc, raw);
         const schema = resolveRef(this.doc, p.schema);
@@ -154,11 +161,12 @@ export class Contract {
           required: Boolean(p.required),
           array,
           explode: p.explode ?? (p.style ?? 'form') === 'form',
+          schema,
           itemType: schemaType(array ? resolveRef(this.doc, schema.items) : schema),
           validator: this.lazy(ptr),
         };
       })
-      .filter((p: ParamSpec) => p.in === 'path' || p.in === 'query');
+      .filter((p: RouteParam) => p.in === 'path' || p.in === 'query');
 
     const queryForms = params.filter((p) => p.in === 'query');
     const bodyMedia = resolveRef(this.doc, op.requestBody)?.content?.['application/json'];
@@ -177,14 +185,21 @@ export class Contract {
     );
 
     // Only a sandbox that validates its answers (tests) compiles these.
+    const pointers = new Map<number, string>();
     const responses = new Map<number, () => ValidateFunction>();
     const declaredWithoutBody = new Set<number>();
-    for (const [status, raw] of Object.entries<Json>(op.responses ?? {})) {
-      const media = resolveRef(this.doc, raw)?.content?.['application/json'];
-      if (!media && /^\d{3}$/.test(status)) declaredWithoutBody.add(Number(status));
-      if (!media || !/^\d{3}$/.test(status)) continue;
-      const base = raw.$ref ?? `${opPtr}/responses/${status}`;
-      responses.set(Number(status), this.lazy(`${base}/content/application~1json/schema`));
+    const statuses = Object.keys(op.responses ?? {})
+      .filter((status) => /^\d{3}$/.test(status))
+      .map(Number);
+    for (const status of statuses) {
+      const raw = op.responses[status];
+      if (!resolveRef(this.doc, raw)?.content?.['application/json']) {
+        declaredWithoutBody.add(status);
+        continue;
+      }
+      const pointer = `${raw.$ref ?? `${opPtr}/responses/${status}`}/content/application~1json/schema`;
+      pointers.set(status, pointer);
+      responses.set(status, this.lazy(pointer));
     }
 
     return {
@@ -195,6 +210,10 @@ export class Contract {
       security,
       hasBody: Boolean(bodyMedia),
       bodySchema: bodyMedia?.schema,
+      params,
+      statuses,
+      responseSchemaPointer: (status) => pointers.get(status),
+      responseValidator: (status) => responses.get(status)?.(),
       parse: ({ params: rawParams, query: rawQuery, body }) => {
         const violations: Violation[] = [];
         const value: ParsedRequest = { params: {}, query: {}, body: undefined };

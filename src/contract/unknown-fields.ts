@@ -75,17 +75,8 @@ const shapes = new WeakMap<object, WeakMap<object, Shape>>();
 function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
   const [only] = schemas;
   if (schemas.length !== 1 || !isObject(only) || !isObject(doc)) return shapeOf(doc, schemas);
-  let ofDoc = shapes.get(doc);
-  if (!ofDoc) {
-    ofDoc = new WeakMap();
-    shapes.set(doc, ofDoc);
-  }
-  let shape = ofDoc.get(only);
-  if (!shape) {
-    shape = shapeOf(doc, schemas);
-    ofDoc.set(only, shape);
-  }
-  return shape;
+  const ofDoc = shapes.get(doc) ?? shapes.set(doc, new WeakMap()).get(doc)!;
+  return ofDoc.get(only) ?? ofDoc.set(only, shapeOf(doc, schemas)).get(only)!;
 }
 
 /**

@@ -11,7 +11,7 @@
 // with fresh ids on every run.
 import { type CaseSpec, caseSpecs, type Delivery, ROTATION_RULE } from './check-cases.js';
 import type { ReceivedWebhookEvent } from './events.js';
-import { answerText, printable } from './receiver-answer.js';
+import { deliver } from './receiver-answer.js';
 
 /** A receiver reached in process, as a fetch handler (a Worker's `fetch`, a route handler). */
 export type WebhookHandler = (request: Request) => Promise<Response>;
@@ -77,53 +77,6 @@ export interface WebhookCheckReport {
 /** The service's delivery timeout as this check assumes it: the sandbox's (not documented by the service). */
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
-/** The answer of the receiver, or why there is none, within `timeoutMs` whatever the handler or fetch does with the abort. */
-async function send(
-  target: string | WebhookHandler,
-  delivery: Delivery,
-  timeoutMs: number,
-  first: boolean,
-): Promise<WebhookCheckAnswer> {
-  // The deadline aborts a fetch; a handler that ignores the abort is left behind by the race below.
-  const signal = AbortSignal.timeout(timeoutMs);
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (delivery.signature !== undefined) headers['X-SIGNATURE'] = delivery.signature;
-  // Never a redirect followed: a 3xx is the answer, and nothing goes to another address.
-  const init: RequestInit = { method: 'POST', headers, body: delivery.body, redirect: 'manual', signal };
-  const deadline = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout')));
-  const answer = (async (): Promise<WebhookCheckAnswer> => {
-    let response: Response;
-    try {
-      response =
-        typeof target === 'string'
-          ? await fetch(target, init)
-          : await target(new Request('http://localhost/webhooks', init));
-    } catch (err) {
-      if (signal.aborted) return { status: null, detail: 'no answer in time' };
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
-      if (typeof target === 'string' && first)
-        throw new Error(`cannot reach ${target} (${reason}): is the receiver running there?`);
-      return {
-        status: null,
-        detail:
-          typeof target === 'string'
-            ? `the connection failed (${reason})`
-            : `the handler threw: ${printable((err as Error)?.message ?? String(err))}`,
-      };
-    }
-    // A few KiB at most, whatever the receiver streams, and no control character of its own.
-    return { status: response.status, detail: await answerText(response, signal) };
-  })();
-  try {
-    const settled = await Promise.race([answer, deadline]);
-    return settled === 'timeout' ? { status: null, detail: `no answer within ${timeoutMs / 1000} s` } : settled;
-  } finally {
-    // An answer that comes after the deadline is dropped, and so is its error.
-    answer.catch(() => {});
-  }
-}
-
 /** Why an answer to a request that must be answered 200 is wrong: what happened, then what to fix. */
 function acceptedProblem(spec: CaseSpec, delivery: Delivery, answer: WebhookCheckAnswer, timeoutMs: number): string {
   if (answer.status === null && answer.detail.startsWith('no answer within')) {
@@ -178,7 +131,7 @@ export async function checkWebhookReceiver(
     const answers: WebhookCheckAnswer[] = [];
     const problems: string[] = [];
     for (const delivery of spec.deliveries) {
-      const answer = await send(destination, delivery, timeoutMs, requests === 0);
+      const answer = await deliver(destination, delivery, timeoutMs, requests === 0);
       requests += 1;
       answers.push(answer);
       if (spec.expect === 'accepted' && answer.status !== 200)

@@ -17,9 +17,6 @@ import {
   type AuthKeys,
 } from './signature.js';
 
-/** The envelope every webhook has, whatever its type (each event's schema requires these). */
-const ENVELOPE_FIELDS = ['eventId', 'eventType', 'dataType', 'createdAt', 'data'] as const;
-
 // What a WebhookSignatureError (and `webhooks verify`) says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
 export const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   missing: 'X-SIGNATURE is missing or empty',
@@ -125,10 +122,10 @@ function originalPath(path: string, originalIndexes: number[] | null): string {
   return `/data/collectedRequirements/${originalIndexes[Number(kept[1])]}${path.slice(kept[0].length)}`;
 }
 
+/** The envelope every webhook has, whatever its type (each event's schema requires it). */
 function envelopeIssues(payload: Record<string, unknown>): PayloadIssue[] {
   const issues: PayloadIssue[] = [];
-  for (const field of ENVELOPE_FIELDS) {
-    if (field === 'data') continue;
+  for (const field of ['eventId', 'eventType', 'dataType', 'createdAt']) {
     if (typeof payload[field] !== 'string' || payload[field] === '')
       issues.push({ path: `/${field}`, message: 'must be a non-empty string' });
   }

@@ -1,8 +1,13 @@
-// What a receiver answered, as `webhooks check` and `webhooks send` report it:
-// the body is another party's bytes, so at most a few KiB of it are read
-// (whatever it streams, memory stays bounded) and it is shown on one line
-// with every control character escaped visibly, so that it cannot move the
-// cursor, clear the screen or print a verdict of its own in a terminal.
+// A webhook POSTed to a receiver as the service sends it (no redirect
+// followed, a deadline on each answer), and what the receiver answered, as
+// `webhooks check` and `webhooks send` report it: the body is another
+// party's bytes, so at most a few KiB of it are read (whatever it streams,
+// memory stays bounded) and it is shown on one line with every control
+// character escaped visibly, so that it cannot move the cursor, clear the
+// screen or print a verdict of its own in a terminal.
+
+import type { WebhookCheckAnswer, WebhookHandler } from './check.js';
+import type { Delivery } from './check-cases.js';
 
 /** How much of an answer's body is read: enough for an error message, never a download. */
 const ANSWER_BYTES_READ = 4096;
@@ -42,7 +47,7 @@ async function readAnswerStart(response: Response, signal?: AbortSignal): Promis
 const UNPRINTABLE = /[\p{Cc}\p{Cf}]/gu;
 
 /** `text` with each control or format character written out (`\x1b`, `\u202e`) instead of sent to the terminal. */
-export function printable(text: string): string {
+function printable(text: string): string {
   return text.replace(UNPRINTABLE, (char) => {
     const code = char.codePointAt(0)!;
     const hex = code.toString(16);
@@ -55,9 +60,60 @@ export function printable(text: string): string {
  * UTF-8 (a broken sequence becomes U+FFFD), on one line, controls escaped,
  * cut to 200 characters.
  */
-export async function answerText(response: Response, signal?: AbortSignal): Promise<string> {
+async function answerText(response: Response, signal?: AbortSignal): Promise<string> {
   const bytes = await readAnswerStart(response, signal).catch(() => new Uint8Array());
   const said = [...new TextDecoder().decode(bytes).replace(/\s+/g, ' ').trim()];
   const cut = said.length > SHOWN_CHARACTERS || bytes.byteLength === ANSWER_BYTES_READ;
   return printable(cut ? `${said.slice(0, SHOWN_CHARACTERS).join('')}…` : said.join(''));
+}
+
+/**
+ * POSTs a webhook to a receiver, as the service does: the answer, or why
+ * there is none, within `timeoutMs` whatever the handler or fetch does with
+ * the abort. Throws when the first request (`first`) to a URL cannot connect.
+ */
+export async function deliver(
+  target: string | WebhookHandler,
+  delivery: Pick<Delivery, 'body' | 'signature'>,
+  timeoutMs: number,
+  first: boolean,
+): Promise<WebhookCheckAnswer> {
+  // The deadline aborts a fetch; a handler that ignores the abort is left behind by the race below.
+  const signal = AbortSignal.timeout(timeoutMs);
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (delivery.signature !== undefined) headers['X-SIGNATURE'] = delivery.signature;
+  // Never a redirect followed: a 3xx is the answer, and nothing goes to another address.
+  const init: RequestInit = { method: 'POST', headers, body: delivery.body, redirect: 'manual', signal };
+  const deadline = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout')));
+  const answer = (async (): Promise<WebhookCheckAnswer> => {
+    let response: Response;
+    try {
+      response =
+        typeof target === 'string'
+          ? await fetch(target, init)
+          : await target(new Request('http://localhost/webhooks', init));
+    } catch (err) {
+      if (signal.aborted) return { status: null, detail: 'no answer in time' };
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+      if (typeof target === 'string' && first)
+        throw new Error(`cannot reach ${target} (${reason}): is the receiver running there?`);
+      return {
+        status: null,
+        detail:
+          typeof target === 'string'
+            ? `the connection failed (${reason})`
+            : `the handler threw: ${printable((err as Error)?.message ?? String(err))}`,
+      };
+    }
+    // A few KiB at most, whatever the receiver streams, and no control character of its own.
+    return { status: response.status, detail: await answerText(response, signal) };
+  })();
+  try {
+    const settled = await Promise.race([answer, deadline]);
+    return settled === 'timeout' ? { status: null, detail: `no answer within ${timeoutMs / 1000} s` } : settled;
+  } finally {
+    // An answer that comes after the deadline is dropped, and so is its error.
+    answer.catch(() => {});
+  }
 }

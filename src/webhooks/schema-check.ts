@@ -23,7 +23,8 @@ type Defs = Readonly<Record<string, WebhookSchema>>;
  */
 type Subschema = WebhookSchema | boolean;
 
-const typeOf = (value: unknown): string =>
+/** The JSON type of a value as JSON Schema names it (the conformance generator reads types by it too). */
+export const typeOf = (value: unknown): string =>
   value === null
     ? 'null'
     : Array.isArray(value)
