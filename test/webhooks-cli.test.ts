@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
@@ -173,6 +173,32 @@ describe('webhooks send', () => {
     expect(err).toContain(
       `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${n}"; see verification-contracts webhooks send --help`,
     );
+  });
+
+  it('follows no redirect and counts an answer later than --timeout as one the service retries', async () => {
+    const hits: string[] = [];
+    const other = createServer((req, res) => {
+      hits.push(req.url!);
+      if (req.url === '/moved') res.writeHead(302, { location: '/hooks' }).end();
+      else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end(), 2_000).unref();
+      else res.writeHead(200).end();
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    onTestFinished(() => {
+      other.closeAllConnections();
+      return new Promise<void>((r) => other.close(() => r()));
+    });
+    /** `webhooks send` of user.created to `where` on that server, and `more`. */
+    const sendTo = (where: string, ...more: string[]) =>
+      cli(['webhooks', 'send', '--url', `${base}${where}`, '--key', key, '--event', 'user.created', ...more]);
+    const moved = await sendTo('/moved');
+    expect(hits).toEqual(['/moved']);
+    expect(moved.out).toMatch(/user\.created\s+302\s+not 200/);
+    expect(moved.code).toBe(1);
+    const slow = await sendTo('/slow', '--timeout', '0.3');
+    expect(slow.out).toMatch(/no answer within 0\.3 s\n1 of 1 would be retried\./);
+    expect(slow.code).toBe(1);
   });
 
   it('fails clearly on an unreachable URL, an unknown event and missing options', async () => {
