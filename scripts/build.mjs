@@ -13,11 +13,11 @@
 // refuses to write generated/ beside it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { fail, outRoot, ROOT } from './lib/paths.mjs';
+import { fail, GENERATED } from './lib/paths.mjs';
+import { runIfMain } from './lib/step.mjs';
 import { buildSteps } from './lib/steps.mjs';
 
-export const DEV_PID_FILE = path.join(ROOT, 'generated', '.dev.pid');
+export const DEV_PID_FILE = path.join(GENERATED, '.dev.pid');
 
 /** The pid of the `npm run dev` running in this checkout, or null (a file left by one that died is ignored). */
 export function runningDev() {
@@ -31,12 +31,12 @@ export function runningDev() {
 }
 
 /**
- * Runs the steps named (every step by default) into `out`, each once those
- * of them it runs after have passed (`only`: see scripts/lib/steps.mjs).
- * Resolves, without throwing, with each step's time and what it returned,
- * and the errors (each with its `step`).
+ * Runs the steps named into `out`, each once those of them it runs after
+ * have passed (`only`: see scripts/lib/steps.mjs). Resolves, without
+ * throwing, with each step's time and what it returned, and the errors
+ * (each with its `step`).
  */
-export async function runSteps(out, names = Object.keys(buildSteps(out)), { onError, only } = {}) {
+export async function runSteps(out, names, { onError, only } = {}) {
   const steps = buildSteps(out);
   const timings = [];
   const results = {};
@@ -81,14 +81,13 @@ export function breakingAgainstRelease(results) {
 export const describeTimings = (timings) =>
   timings.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}s`).join(', ');
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+runIfMain(import.meta, async (out) => {
   const argv = process.argv.slice(2);
-  const out = outRoot(argv);
   const steps = buildSteps(out);
   const names = argv.includes('--only') ? String(argv[argv.indexOf('--only') + 1]).split(',') : Object.keys(steps);
   const unknown = names.filter((name) => !steps[name]);
   if (unknown.length) fail(`--only ${unknown.join(',')}: no such step; the steps are ${Object.keys(steps).join(', ')}`);
-  const dev = out === outRoot([]) && names.some((name) => steps[name].outputs.length) ? runningDev() : null;
+  const dev = names.some((name) => steps[name].outputs.length) ? runningDev() : null;
   if (dev)
     fail(
       `npm run dev (pid ${dev}) is running in this checkout and rebuilds generated/ on every save; stop it (Ctrl-C in its terminal, or kill ${dev}) to run a full build`,
@@ -104,4 +103,4 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     );
     process.exit(1);
   }
-}
+});

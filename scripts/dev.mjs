@@ -20,7 +20,7 @@ import { breakingAgainstRelease, DEV_PID_FILE, describeTimings, runningDev, runS
 import { MOCKED_APIS } from './lib/apis.mjs';
 import { devMocks, devSandbox } from './lib/dev-servers.mjs';
 import { apisTouchedBy, changedFiles, readSources } from './lib/dev-sources.mjs';
-import { outRoot, ROOT } from './lib/paths.mjs';
+import { GENERATED, ROOT } from './lib/paths.mjs';
 import { inBackground } from './lib/run.mjs';
 import { serveStatic } from './lib/serve-static.mjs';
 
@@ -65,7 +65,7 @@ function portsFrom(argv) {
   return Object.fromEntries(PORTS.map((p) => [p.server, portOf(p)]));
 }
 
-const out = outRoot([]);
+const out = GENERATED;
 // The steps that bring the docs up to date after a save under openapi/, and
 // those that follow in the background.
 const QUICK_STEPS = ['bundle', 'samples', 'validators', 'docs'];

@@ -12,15 +12,9 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 export const TSC_NATIVE = path.join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc');
 
-// Every generator writes below one root, `generated/` unless `--out DIR` is
-// given; the drift check uses that to rebuild into a scratch folder.
-export function outRoot(argv = process.argv.slice(2)) {
-  const i = argv.indexOf('--out');
-  if (i === -1) return path.join(ROOT, 'generated');
-  const dir = argv[i + 1];
-  if (!dir) fail('--out needs a folder, for example: --out /tmp/generated');
-  return path.resolve(dir);
-}
+// Where the build writes; each step takes its output root as an argument,
+// which the drift check points at a scratch folder.
+export const GENERATED = path.join(ROOT, 'generated');
 
 // The folders of generated/ that are committed: what reviewers diff in a pull
 // request and what merges line by line. The rest of generated/ (compiled

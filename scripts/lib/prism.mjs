@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { ROOT } from './paths.mjs';
+import { GENERATED, ROOT } from './paths.mjs';
 
 const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
 
@@ -20,8 +20,7 @@ const portFree = (port, host) =>
  * default): the JSON twin, on which Prism starts 0.7 s of CPU sooner than on
  * the YAML one.
  */
-export const mockDocumentOf = (apiName, out = path.join(ROOT, 'generated')) =>
-  path.join(out, 'openapi', `${apiName}.json`);
+export const mockDocumentOf = (apiName, out = GENERATED) => path.join(out, 'openapi', `${apiName}.json`);
 
 /**
  * The port of an API's mock: its environment variable (e.g. MOCK_V2_PORT),

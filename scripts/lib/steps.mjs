@@ -25,12 +25,12 @@ export function buildSteps(out) {
   const gen = (...p) => path.join(out, ...p);
   return {
     // First: a build whose sources the lint refuses writes nothing.
-    'lint-sources': { fn: (out) => lintSources(out), after: [], outputs: [] },
+    'lint-sources': { fn: lintSources, after: [], outputs: [] },
     bundle: { fn: bundle, after: ['lint-sources'], outputs: [gen('openapi'), gen('workflows')] },
     // Prints what breaks against the last release, before compile reports
     // a renamed field as type errors; it fails nothing.
     'release-diff': { fn: releaseDiff, after: ['bundle'], outputs: [] },
-    'lint-bundles': { fn: (out) => lintBundles(out), after: ['bundle'], outputs: [] },
+    'lint-bundles': { fn: lintBundles, after: ['bundle'], outputs: [] },
     types: { fn: types, after: ['bundle'], outputs: [gen('types')] },
     validators: { fn: validators, after: ['bundle'], outputs: [gen('validators')] },
     samples: { fn: samples, after: ['bundle'], outputs: [gen('samples')] },
