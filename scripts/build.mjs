@@ -1,15 +1,9 @@
-// The whole build: lint the sources, bundle, then lint the bundles, print what
-// breaks against the last release, generate types, validators and code
-// samples, render docs and compile (the steps and their order are declared
-// in scripts/lib/steps.mjs). Independent steps run in parallel; a failed step
-// fails the steps after it, the others go on, so one build reports every
-// problem. `--only a,b` runs just those steps (`npm run lint`).
-// Every step writes each file beside itself and renames it over the old one
-// (scripts/lib/replace-file.mjs; compile swaps generated/lib whole), so a
-// failed step leaves its files as they were, and a build whose sources the
-// lint refuses writes nothing.
-// While `npm run dev` runs in this checkout (it writes its pid to
-// generated/.dev.pid), it rebuilds on every save, and `npm run build`
+// `npm run build`: the steps of scripts/lib/steps.mjs as a graph, the
+// independent ones in parallel. A failed step fails the steps after it and
+// the others go on, so one build reports every problem; each step replaces
+// its files by rename, so a failed one leaves them as they were. `--only a,b`
+// runs just those steps (`npm run lint`). While `npm run dev` runs in this
+// checkout (generated/.dev.pid), it rebuilds on every save and the build
 // refuses to write generated/ beside it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

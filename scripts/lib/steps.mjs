@@ -1,9 +1,6 @@
-// The build's steps, declared once: what each runs, the steps it runs after
-// (whose outputs it reads, or whose check must pass first) and the folders it
-// writes. `npm run build` runs them as a graph (scripts/build.mjs), `npm run
-// dev` runs them after a save (scripts/dev.mjs), and the drift check runs
-// the steps that write the committed folders into a scratch folder
-// (scripts/check-drift.mjs). A new step is a new entry here. Why no
+// The build's steps, declared once for `npm run build`, `npm run dev` and
+// the drift check: what each runs, the steps it runs after (whose outputs it
+// reads, or whose check must pass first) and the folders it writes. Why no
 // maintained runner (wireit) runs them: K4 in guides/maintainers-decisions.md.
 import path from 'node:path';
 import { bundle } from '../bundle.mjs';
