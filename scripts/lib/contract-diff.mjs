@@ -62,7 +62,7 @@
 // removed response status is breaking; an added enum value in a response is
 // breaking (exhaustive handling in consumers no longer is); an added response
 // status is not. Local `$ref`s are resolved and compared by content.
-import { compareSchema, deref, forgetFingerprints, isAnnotation, words } from './schema-diff.mjs';
+import { compareSchema, deref, isAnnotation, words } from './schema-diff.mjs';
 
 /**
  * @typedef {import('./schema-diff.mjs').Json} Json
@@ -152,7 +152,6 @@ function unruled(report, kind, text, was, now, known) {
 export function diffDocuments(base, head) {
   /** @type {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} */
   const out = { breaking: [], review: [], deprecated: [], nonBreaking: [] };
-  forgetFingerprints(base, head);
   const seen = new Set();
   /** @type {(verdict: Verdict, location: string, kind: string, detail: string, about?: string) => void} */
   const add = (verdict, location, kind, detail, about = detail) => {
