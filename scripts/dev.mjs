@@ -129,7 +129,7 @@ async function dev() {
   const shutdown = new AbortController();
   const { signal } = shutdown;
   const warn = (line) => signal.aborted || console.error(`[dev] ${line}`);
-  const mocks = devMocks({ out, ports: mockPorts, signal, log, warn });
+  const mocks = devMocks({ ports: mockPorts, signal, log, warn });
   const sandbox = devSandbox({ out, port: sandboxPort, signal, log, warn });
   const site = await serveStatic(path.join(out, 'docs'), { port, handle: handleEvents, html: withReload }).catch(
     (err) => {

@@ -53,15 +53,11 @@
 // Schema keywords are judged by scripts/lib/schema-diff.mjs (its table).
 // OpenAPI keywords with no rule here (callbacks, servers, a media type's
 // encoding, a response's links, unknown fields of a parameter, header, body
-// or operation) are reported for review, like schema keywords with no rule:
-// the gate fails on them until they are acknowledged
-// (.ci/diff-acknowledged.yaml). Annotations (descriptions, examples,
-// summaries, tags, `x-` extensions) are not compared.
-// Decisions (D1–D5): a removed request field is
-// breaking, like a removed parameter (the client loses what it asked for); a
-// removed response status is breaking; an added enum value in a response is
-// breaking (exhaustive handling in consumers no longer is); an added response
-// status is not. Local `$ref`s are resolved and compared by content.
+// or operation) are reported for review, like schema keywords with no rule,
+// until a person acknowledges them (.ci/diff-acknowledged.yaml). Annotations
+// (descriptions, examples, summaries, tags, `x-` extensions) are not
+// compared; local `$ref`s are resolved and compared by content. The choices
+// the rule alone does not settle: D1–D5 in guides/maintainers-decisions.md.
 import { compareSchema, deref, isAnnotation, words } from './schema-diff.mjs';
 
 /**

@@ -142,9 +142,7 @@ const FLAGS = words('uniqueItems readOnly writeOnly deprecated');
 // `false` (accepts nothing) or a subschema; undefined when anything goes.
 const CLOSABLE = words('additionalProperties unevaluatedProperties items');
 
-// A view's fields are read and written by name (`view[k]`) as often as by
-// property, so a view is typed as the record it is used as.
-/** @returns {Record<string, any>} */
+/** @returns {View} */
 const emptyView = () => ({
   types: null,
   enum: null,
