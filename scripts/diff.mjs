@@ -26,7 +26,7 @@ import {
 import { staleBundle } from './lib/stale-bundles.mjs';
 
 const USAGE =
-  'usage: npm run diff -- [--base <git-ref> | --against <file-or-dir>] [--head-dir <dir>] [--json | --markdown] [--acknowledged <file>]';
+  'usage: npm run diff -- [--base <git-ref> | --against <folder>] [--head-dir <dir>] [--json | --markdown] [--acknowledged <file>]';
 
 function options() {
   try {

@@ -24,6 +24,8 @@ import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 const SUBSCHEMA = 'boolean | WebhookSchema';
+const typed = (/** @type {string} */ keywords, /** @type {string} */ type) =>
+  Object.fromEntries(words(keywords).map((keyword) => [keyword, type]));
 /** Keywords src/webhooks/schema-check.ts judges a value by, with their type in the declarations. */
 const KEYWORD_TYPES = {
   $ref: 'string',
@@ -34,22 +36,10 @@ const KEYWORD_TYPES = {
   pattern: 'string',
   required: 'string[]',
   properties: `Record<string, ${SUBSCHEMA}>`,
-  additionalProperties: SUBSCHEMA,
-  items: SUBSCHEMA,
-  allOf: `(${SUBSCHEMA})[]`,
-  anyOf: `(${SUBSCHEMA})[]`,
-  oneOf: `(${SUBSCHEMA})[]`,
-  not: SUBSCHEMA,
-  if: SUBSCHEMA,
-  then: SUBSCHEMA,
-  else: SUBSCHEMA,
-  minLength: 'number',
-  maxLength: 'number',
-  minItems: 'number',
-  maxItems: 'number',
-  maxProperties: 'number',
-  minimum: 'number',
-  maximum: 'number',
+  ...typed('additionalProperties items', SUBSCHEMA),
+  ...typed('allOf anyOf oneOf', `(${SUBSCHEMA})[]`),
+  ...typed('not if then else', SUBSCHEMA),
+  ...typed('minLength maxLength minItems maxItems maxProperties minimum maximum', 'number'),
 };
 export const CHECKED_KEYWORDS = Object.keys(KEYWORD_TYPES);
 /** Formats src/webhooks/formats.ts checks. */

@@ -127,23 +127,20 @@ const parseDocument = (/** @type {string} */ text, /** @type {string} */ file) =
   file.endsWith('.json') ? JSON.parse(text) : parse(text);
 
 /**
- * Documents in a folder (`<api>.json` or `<api>.yaml`), or one file named after its API.
+ * Documents in a folder, each named after its API (`<api>.json`, `.yaml` or `.yml`).
  * @param {string} target
  * @param {{ label?: string }} [options]
  * @returns {Source}
  */
 export function fileSource(target, { label = target } = {}) {
   const full = path.resolve(target);
-  if (!existsSync(full))
-    throw new Error(`${target} does not exist; pass a bundled document (<api>.json) or a folder of them`);
-  const single = statSync(full).isFile() && path.basename(full).replace(/\.(json|ya?ml)$/, '');
+  if (!existsSync(full) || !statSync(full).isDirectory())
+    throw new Error(`${target} is not a folder; pass a folder of bundled documents (<api>.json)`);
   const find = (/** @type {string} */ name) =>
-    single
-      ? name === single && full
-      : ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
+    ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
   return {
     label,
-    names: () => (single ? [single] : APIS.map((a) => a.name).filter(find)),
+    names: () => APIS.map((a) => a.name).filter(find),
     read: async (/** @type {string} */ name) => {
       const file = find(name);
       return file ? parseDocument(await readFile(file, 'utf8'), file) : null;
