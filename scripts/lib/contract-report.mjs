@@ -1,8 +1,8 @@
 // @ts-check
 // What `npm run diff` and `npm run changelog` share: where the base and head
-// documents come from (a git ref, a folder, a file, or nothing for the first
-// release), the acknowledged review items, and the per-API report in text,
-// Markdown (for a pull-request comment) and JSON.
+// documents come from (the last release, a git ref or a folder), the
+// acknowledged review items, and the per-API report in text, Markdown (for a
+// pull-request comment) and JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
