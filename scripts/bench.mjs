@@ -72,7 +72,9 @@ function cpuMs(pid) {
       const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ').at(-1).split(' ');
       total += Number(fields[11]) + Number(fields[12]);
       for (const task of fs.readdirSync(`/proc/${p}/task`))
-        pids.push(...readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number));
+        pids.push(
+          ...fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
+        );
     } catch {
       // a process that ended between listing and reading
     }

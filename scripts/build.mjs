@@ -1,23 +1,17 @@
-// The whole build: lint the sources, bundle, then lint the bundles, print what
-// breaks against the last release, generate types, validators and code
-// samples, render docs and compile (the steps and their order are declared
-// in scripts/lib/steps.mjs). Independent steps run in parallel; a failed step
-// fails the steps after it, the others go on, so one build reports every
-// problem. `--only a,b` runs just those steps (`npm run lint`).
-// Every step writes each file beside itself and renames it over the old one
-// (scripts/lib/replace-file.mjs; compile swaps generated/lib whole), so a
-// failed step leaves its files as they were, and a build whose sources the
-// lint refuses writes nothing.
-// While `npm run dev` runs in this checkout (it writes its pid to
-// generated/.dev.pid), it rebuilds on every save, and `npm run build`
+// `npm run build`: the steps of scripts/lib/steps.mjs as a graph, the
+// independent ones in parallel. A failed step fails the steps after it and
+// the others go on, so one build reports every problem; each step replaces
+// its files by rename, so a failed one leaves them as they were. `--only a,b`
+// runs just those steps (`npm run lint`). While `npm run dev` runs in this
+// checkout (generated/.dev.pid), it rebuilds on every save and the build
 // refuses to write generated/ beside it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { fail, outRoot, ROOT } from './lib/paths.mjs';
+import { fail, GENERATED } from './lib/paths.mjs';
+import { runIfMain } from './lib/step.mjs';
 import { buildSteps } from './lib/steps.mjs';
 
-export const DEV_PID_FILE = path.join(ROOT, 'generated', '.dev.pid');
+export const DEV_PID_FILE = path.join(GENERATED, '.dev.pid');
 
 /** The pid of the `npm run dev` running in this checkout, or null (a file left by one that died is ignored). */
 export function runningDev() {
@@ -31,12 +25,12 @@ export function runningDev() {
 }
 
 /**
- * Runs the steps named (every step by default) into `out`, each once those
- * of them it runs after have passed (`only`: see scripts/lib/steps.mjs).
- * Resolves, without throwing, with each step's time and what it returned,
- * and the errors (each with its `step`).
+ * Runs the steps named into `out`, each once those of them it runs after
+ * have passed (`only`: see scripts/lib/steps.mjs). Resolves, without
+ * throwing, with each step's time and what it returned, and the errors
+ * (each with its `step`).
  */
-export async function runSteps(out, names = Object.keys(buildSteps(out)), { onError, only } = {}) {
+export async function runSteps(out, names, { onError, only } = {}) {
   const steps = buildSteps(out);
   const timings = [];
   const results = {};
@@ -81,14 +75,13 @@ export function breakingAgainstRelease(results) {
 export const describeTimings = (timings) =>
   timings.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}s`).join(', ');
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+runIfMain(import.meta, async (out) => {
   const argv = process.argv.slice(2);
-  const out = outRoot(argv);
   const steps = buildSteps(out);
   const names = argv.includes('--only') ? String(argv[argv.indexOf('--only') + 1]).split(',') : Object.keys(steps);
   const unknown = names.filter((name) => !steps[name]);
   if (unknown.length) fail(`--only ${unknown.join(',')}: no such step; the steps are ${Object.keys(steps).join(', ')}`);
-  const dev = out === outRoot([]) && names.some((name) => steps[name].outputs.length) ? runningDev() : null;
+  const dev = names.some((name) => steps[name].outputs.length) ? runningDev() : null;
   if (dev)
     fail(
       `npm run dev (pid ${dev}) is running in this checkout and rebuilds generated/ on every save; stop it (Ctrl-C in its terminal, or kill ${dev}) to run a full build`,
@@ -104,4 +97,4 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     );
     process.exit(1);
   }
-}
+});

@@ -4,10 +4,8 @@
 // diff`); HEADER below says to its readers how a section is made and where
 // the notes written by hand go.
 //
-//   npm run changelog                       # the version package.json says (after `npm version`)
-//   npm run changelog -- --version 1.2.0    # a version given outright
-//   npm run changelog -- --dry-run          # print the section, write nothing
-//   options: --base <git-ref>, --date YYYY-MM-DD (default: today, UTC)
+//   npm run changelog                # the version package.json says (after `npm version`)
+//   npm run changelog -- --dry-run   # print the section, write nothing
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +15,6 @@ import {
   bumpOf,
   changeGroups,
   compareApis,
-  gitSource,
   headSource,
   loadAcknowledged,
   reach,
@@ -41,35 +38,26 @@ under "Deprecated". Between releases, what partners should know of a change
 goes under \`## Unreleased\` at the top; the next release's section takes
 it into its notes.
 `;
-const USAGE = 'usage: npm run changelog -- [--version X.Y.Z] [--base <git-ref>] [--date YYYY-MM-DD] [--dry-run]';
+const USAGE = 'usage: npm run changelog [-- --dry-run]';
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
 
-function options() {
+/** Whether `--dry-run` was passed, the one option. */
+function dryRun() {
   try {
-    const { values } = parseArgs({
-      options: {
-        version: { type: 'string' },
-        base: { type: 'string' },
-        date: { type: 'string', default: new Date().toISOString().slice(0, 10) },
-        'dry-run': { type: 'boolean', default: false },
-      },
-    });
-    if (values.version !== undefined && !SEMVER.test(values.version))
-      fail(`--version ${values.version} is not X.Y.Z, for example --version 1.2.0`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) fail(`--date ${values.date} is not YYYY-MM-DD`);
-    return values;
+    return parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } }).values['dry-run'];
   } catch (err) {
     return fail(`${/** @type {Error} */ (err).message}\n${USAGE}`);
   }
 }
 
 /**
- * @param {string} current
+ * @param {string | null} current
  * @param {string} bump 'major' or 'minor'; anything else is a patch
  */
 export function nextVersion(current, bump) {
-  const m = SEMVER.exec(current);
-  if (!m) throw new Error(`package.json version ${current} is not X.Y.Z; pass --version`);
+  const m = SEMVER.exec(current ?? '');
+  if (!m)
+    throw new Error(`the last release's version ${current} is not X.Y.Z, so the next one cannot be counted from it`);
   const [major, minor, patch] = m.slice(1).map(Number);
   if (bump === 'major') return `${major + 1}.0.0`;
   if (bump === 'minor') return `${major}.${minor + 1}.0`;
@@ -172,20 +160,19 @@ function withNotes(section, entries) {
 }
 
 runIfMain(import.meta, async () => {
-  const opts = options();
-  const base = opts.base !== undefined ? gitSource(opts.base) : releaseSource();
+  const dry = dryRun();
+  const base = releaseSource();
   const report = await compareApis({ base, head: headSource(), acknowledged: loadAcknowledged() });
   const [released, current] = [base.version(), workingVersion()];
-  if (!released) fail(`${report.base} has no package.json version to count from; pass --version X.Y.Z`);
   const required = nextVersion(released, bumpOf(report));
   // After `npm version`, package.json names the release being written.
-  const version = opts.version ?? (current && current !== released ? current : required);
+  const version = current && current !== released ? current : required;
   if (version !== required)
     console.error(
-      `warning: the diff against ${released} calls for a ${bumpOf(report)} release, ${required}; writing ${version} as asked`,
+      `warning: the diff against ${released} calls for a ${bumpOf(report)} release, ${required}; writing ${version} as package.json says`,
     );
-  const section = renderSection({ version, date: opts.date, report });
-  if (opts['dry-run']) {
+  const section = renderSection({ version, date: new Date().toISOString().slice(0, 10), report });
+  if (dry) {
     console.log(section);
     return;
   }

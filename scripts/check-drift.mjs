@@ -7,7 +7,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { COMMITTED_OUTPUTS, ROOT } from './lib/paths.mjs';
+import { COMMITTED_OUTPUTS, GENERATED } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
 import { buildSteps, stepsWriting } from './lib/steps.mjs';
 
@@ -45,7 +45,7 @@ export async function checkDrift() {
     // The steps that write the committed folders, and those they run after, one by one.
     const steps = buildSteps(scratch);
     for (const name of stepsWriting(steps, scratch, COMMITTED_OUTPUTS)) await steps[name].fn(scratch);
-    const committed = path.join(ROOT, 'generated');
+    const committed = GENERATED;
     const [want, have] = await Promise.all([committedFiles(scratch), committedFiles(committed)]);
     const problems = [];
     for (const file of [...new Set([...want, ...have])].sort()) {

@@ -1,10 +1,8 @@
-// Compiles the runtime code (src/) and the generated types to JavaScript and
-// declarations: generated/lib/. The generated validators are JavaScript with
-// declarations already; they are copied beside the code that imports them.
-// Modules using packages other than openapi-fetch are then bundled in place.
-// All of it is written to a scratch folder beside generated/lib that replaces
-// it only when every part succeeded: a failed or stopped compile leaves the
-// last good generated/lib (which `npm run dev`'s sandbox runs) as it was.
+// Compiles src/ and the generated types into generated/lib/, with the
+// validators copied beside the code that imports them and the modules that
+// use packages other than openapi-fetch bundled in place. It writes a scratch
+// folder that replaces generated/lib only when every part succeeded, so a
+// failed compile leaves the last good one (which `npm run dev`'s sandbox runs).
 import path from 'node:path';
 import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';
@@ -34,9 +32,6 @@ export async function compile(out) {
 
 async function compileInto(lib) {
   try {
-    // The native compiler (TypeScript 7): under a second of CPU where
-    // TypeScript 5's tsc takes about five, in every build, drift check and
-    // save of `npm run dev`; same checks, same JavaScript (T1).
     await runTool(TSC_NATIVE, ['-p', 'tsconfig.json', '--outDir', lib], { quiet: true });
   } catch (err) {
     throw new Error(

@@ -1,17 +1,8 @@
-// `npm run dev`: the API team's edit loop. Serves the rendered docs on
-// 127.0.0.1 and reloads the open page when they change, keeps the Prism mocks
-// and the sandbox running on the new bundles (scripts/lib/dev-servers.mjs),
-// and rebuilds on every save under openapi/ and src/ (watched with chokidar).
-// A save under openapi/ first brings the docs up to date: the APIs whose
-// sources changed are bundled (scripts/lib/dev-sources.mjs), the samples and
-// validators made and the changed pages rendered. The slower steps of the
-// build follow (lints, release diff, types, compile: scripts/lib/steps.mjs),
-// their tools at the lowest CPU priority, their problems printed while the
-// watcher goes on; a save under src/ runs compile alone. The sandbox restarts on what compile wrote. Dev starts as if
-// every file had just been saved. It writes its pid to generated/.dev.pid,
-// and `npm run build` refuses to write generated/ beside it. SIGINT, SIGTERM
-// or SIGHUP (Ctrl-C, or the terminal closing) stops everything it started.
-//   node scripts/dev.mjs [--port PORT] [--sandbox-port PORT] [--mock-v2-port PORT] [--mock-partner-port PORT]
+// `npm run dev`: the API team's edit loop (guides/contract.md, "The edit
+// loop"). Serves the rendered docs with a reload channel, keeps the Prism
+// mocks and the sandbox running (scripts/lib/dev-servers.mjs), and runs the
+// build's steps on every save under openapi/ and src/: first those that bring
+// the docs up to date, then the slower ones in the background.
 import { watch } from 'chokidar';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,8 +11,8 @@ import { breakingAgainstRelease, DEV_PID_FILE, describeTimings, runningDev, runS
 import { MOCKED_APIS } from './lib/apis.mjs';
 import { devMocks, devSandbox } from './lib/dev-servers.mjs';
 import { apisTouchedBy, changedFiles, readSources } from './lib/dev-sources.mjs';
-import { outRoot, ROOT } from './lib/paths.mjs';
-import { inBackground } from './lib/run.mjs';
+import { GENERATED, ROOT } from './lib/paths.mjs';
+import { inBackground, main } from './lib/run.mjs';
 import { serveStatic } from './lib/serve-static.mjs';
 
 // Each server's port: its option, its environment variable and its default.
@@ -65,7 +56,7 @@ function portsFrom(argv) {
   return Object.fromEntries(PORTS.map((p) => [p.server, portOf(p)]));
 }
 
-const out = outRoot([]);
+const out = GENERATED;
 // The steps that bring the docs up to date after a save under openapi/, and
 // those that follow in the background.
 const QUICK_STEPS = ['bundle', 'samples', 'validators', 'docs'];
@@ -128,7 +119,7 @@ function recordPid() {
   process.on('exit', () => runningDev() === process.pid && rmSync(DEV_PID_FILE));
 }
 
-async function main() {
+async function dev() {
   const ports = portsFrom(process.argv.slice(2));
   if (!ports) return console.log(USAGE);
   const { docs: port, sandbox: sandboxPort, ...mockPorts } = ports;
@@ -138,7 +129,7 @@ async function main() {
   const shutdown = new AbortController();
   const { signal } = shutdown;
   const warn = (line) => signal.aborted || console.error(`[dev] ${line}`);
-  const mocks = devMocks({ out, ports: mockPorts, signal, log, warn });
+  const mocks = devMocks({ ports: mockPorts, signal, log, warn });
   const sandbox = devSandbox({ out, port: sandboxPort, signal, log, warn });
   const site = await serveStatic(path.join(out, 'docs'), { port, handle: handleEvents, html: withReload }).catch(
     (err) => {
@@ -221,10 +212,7 @@ async function main() {
   // chokidar, not Node's recursive fs.watch: that loses a file an editor
   // saves by writing a new file and renaming it over the old one (vim,
   // JetBrains' safe write, sed -i), and every later save would go unseen.
-  watcher = watch(
-    ['openapi', 'src'].map((folder) => path.join(ROOT, folder)),
-    { ignoreInitial: true },
-  );
+  watcher = watch([path.join(ROOT, 'openapi'), path.join(ROOT, 'src')], { ignoreInitial: true });
   let timer = null;
   let srcChanged = false;
   let openapiChanged = false;
@@ -256,7 +244,4 @@ async function main() {
   log('watching openapi/ and src/ (Ctrl-C stops everything)');
 }
 
-main().catch((err) => {
-  console.error(`error: ${err.message}`);
-  process.exit(1);
-});
+main(dev);

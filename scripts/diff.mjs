@@ -1,20 +1,10 @@
 // @ts-check
-// The breaking-change gate: compares each API's bundled document in the
-// working tree (generated/openapi/<api>.json) with the one at a base (the
-// last release, found from package.json's history by
-// scripts/lib/contract-report.mjs; or --base <git-ref>, or saved bundles with
-// --against) and exits 1 when a change would break a consumer, or when a
-// change the diff cannot judge has not been acknowledged by a person
-// (.ci/diff-acknowledged.yaml, or --acknowledged FILE); a major version bump
-// declares both. Deprecations pass, listed apart: partners must be told. The
-// verdicts are the structural diff's (scripts/lib/contract-diff.mjs and
-// schema-diff.mjs, rules in their headers). Output: text, --json, or
-// --markdown for a pull request. Why there is no `redocly diff` second
-// opinion: guides/releasing.md.
-//
-// The working tree's bundles are judged only when they are as new as their
-// sources: after a build that failed they are the last good build's, so the
-// gate exits 2, naming the newer source, until `npm run build` passes.
+// `npm run diff`, the breaking-change gate (guides/releasing.md): each API's
+// bundle in the working tree against a base (the last release, --base
+// <git-ref>, or --against saved bundles). It exits 1 on a breaking change or
+// one to review that no person acknowledged, unless a major version declares
+// them, and 2 when the bundles are older than their sources (a build that
+// failed since), since it would judge the last good build instead.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { fail } from './lib/paths.mjs';
@@ -36,7 +26,7 @@ import {
 import { staleBundle } from './lib/stale-bundles.mjs';
 
 const USAGE =
-  'usage: npm run diff -- [--base <git-ref> | --against <file-or-dir>] [--head-dir <dir>] [--json | --markdown] [--acknowledged <file>]';
+  'usage: npm run diff -- [--base <git-ref> | --against <folder>] [--head-dir <dir>] [--json | --markdown] [--acknowledged <file>]';
 
 function options() {
   try {

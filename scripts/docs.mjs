@@ -39,21 +39,16 @@ export async function docs(out, { only } = {}) {
         return { ...api, page, version: doc.info.version };
       }),
     );
-    const { name: packageName } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
-    await replaceFile(
-      path.join(dir, 'assumptions.html'),
-      assumptionsPage(await readFile(path.join(ROOT, 'openapi', 'DECISIONS.md'), 'utf8'), { packageName }),
-    );
-    await replaceFile(
-      path.join(dir, 'changelog.html'),
-      changelogPage(await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8')),
-    );
-    await replaceFile(
-      path.join(dir, 'webhook-delivery.html'),
-      webhookDeliveryPage(await readFile(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8')),
-    );
-    await replaceFile(path.join(dir, 'index.html'), indexPage(entries, { packageName }));
-    const sitePages = ['assumptions.html', 'changelog.html', 'webhook-delivery.html', 'index.html'];
+    const read = (file) => readFile(path.join(ROOT, file), 'utf8');
+    const { name: packageName } = JSON.parse(await read('package.json'));
+    const site = {
+      'assumptions.html': assumptionsPage(await read('openapi/DECISIONS.md'), { packageName }),
+      'changelog.html': changelogPage(await read('CHANGELOG.md')),
+      'webhook-delivery.html': webhookDeliveryPage(await read('guides/webhooks.md')),
+      'index.html': indexPage(entries, { packageName }),
+    };
+    for (const [page, html] of Object.entries(site)) await replaceFile(path.join(dir, page), html);
+    const sitePages = Object.keys(site);
     if (!only) await removeAllBut(dir, [...entries.map((e) => e.page), ...sitePages]);
     console.log(`docs: ${[...entries.filter((e) => !e.kept).map((e) => e.page), ...sitePages].join(', ')}`);
   } finally {

@@ -15,6 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from './lib/paths.mjs';
+import { deref, words } from './lib/schema-view.mjs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import codegen from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -23,6 +24,8 @@ import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 const SUBSCHEMA = 'boolean | WebhookSchema';
+const typed = (/** @type {string} */ keywords, /** @type {string} */ type) =>
+  Object.fromEntries(words(keywords).map((keyword) => [keyword, type]));
 /** Keywords src/webhooks/schema-check.ts judges a value by, with their type in the declarations. */
 const KEYWORD_TYPES = {
   $ref: 'string',
@@ -33,41 +36,19 @@ const KEYWORD_TYPES = {
   pattern: 'string',
   required: 'string[]',
   properties: `Record<string, ${SUBSCHEMA}>`,
-  additionalProperties: SUBSCHEMA,
-  items: SUBSCHEMA,
-  allOf: `(${SUBSCHEMA})[]`,
-  anyOf: `(${SUBSCHEMA})[]`,
-  oneOf: `(${SUBSCHEMA})[]`,
-  not: SUBSCHEMA,
-  if: SUBSCHEMA,
-  then: SUBSCHEMA,
-  else: SUBSCHEMA,
-  minLength: 'number',
-  maxLength: 'number',
-  minItems: 'number',
-  maxItems: 'number',
-  maxProperties: 'number',
-  minimum: 'number',
-  maximum: 'number',
+  ...typed('additionalProperties items', SUBSCHEMA),
+  ...typed('allOf anyOf oneOf', `(${SUBSCHEMA})[]`),
+  ...typed('not if then else', SUBSCHEMA),
+  ...typed('minLength maxLength minItems maxItems maxProperties minimum maximum', 'number'),
 };
 export const CHECKED_KEYWORDS = Object.keys(KEYWORD_TYPES);
 /** Formats src/webhooks/formats.ts checks. */
 export const CHECKED_FORMATS = ['date', 'date-time', 'uuid'];
 // Keywords that only describe (or, like discriminator, only guide
 // generators; each branch's const decides): dropped.
-const ANNOTATIONS = new Set([
-  'description',
-  'examples',
-  'example',
-  'title',
-  'deprecated',
-  '$comment',
-  'discriminator',
-  'readOnly',
-  'writeOnly',
-  'default',
-  'externalDocs',
-]);
+const ANNOTATIONS = new Set(
+  words('description examples example title deprecated $comment discriminator readOnly writeOnly default externalDocs'),
+);
 const SCHEMA = new Set(['items', 'not', 'if', 'then', 'else', 'additionalProperties']);
 const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf']);
 const PREFIX = '#/components/schemas/';
@@ -154,20 +135,6 @@ export declare const webhookSchemas: {
 const CONTRACT_APIS = ['v2', 'partner', 'sandbox'];
 const escapePointerToken = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** A node's local `$ref`, followed (as src/contract/json-pointer.ts resolveRef does). */
-function resolveRef(doc, node) {
-  let current = node;
-  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
-    if (!current.$ref.startsWith('#') || hops > 64) throw new Error(`cannot resolve $ref ${current.$ref}`);
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce((at, token) => at?.[token.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-    if (current === undefined) throw new Error(`$ref ${node.$ref} names nothing in the document`);
-  }
-  return current;
-}
-
 /**
  * The schema pointers src/contract/routes.ts (`Contract.route`) compiles to
  * parse a request: each path and query parameter's, then the JSON body's, in
@@ -176,17 +143,17 @@ function resolveRef(doc, node) {
 export function requestPointers(doc) {
   const pointers = new Set();
   for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
-    const item = resolveRef(doc, rawItem);
+    const item = deref(doc, rawItem);
     for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
       const op = item[method];
       if (!op) continue;
       const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
       [...(item.parameters ?? []), ...(op.parameters ?? [])].forEach((raw, i) => {
-        const p = resolveRef(doc, raw);
+        const p = deref(doc, raw);
         if (p.in === 'path' || p.in === 'query')
           pointers.add(raw.$ref ? `${raw.$ref}/schema` : `${opPtr}/parameters/${i}/schema`);
       });
-      if (resolveRef(doc, op.requestBody)?.content?.['application/json']) {
+      if (deref(doc, op.requestBody)?.content?.['application/json']) {
         pointers.add(`${op.requestBody.$ref ?? `${opPtr}/requestBody`}/content/application~1json/schema`);
       }
     }

@@ -13,7 +13,6 @@ export default defineConfig({
   test: {
     // The files directly in test/: test/integration/ and test/e2e/ have their own configs.
     include: ['test/*.test.ts'],
-    reporters: ['default', './test/helpers/file-times-reporter.ts'],
     // Two files side by side, one per core: the suite is bound by CPU (its
     // processes keep both cores busy), and a third worker only added a third
     // copy of every shared module (measured on the whole suite before the

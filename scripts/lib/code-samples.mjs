@@ -11,29 +11,23 @@
 
 import { deref } from './schema-view.mjs';
 
-/** How each API is called from a shell and from TypeScript; every API of the package needs an entry. */
+/**
+ * How each API is called from a shell and from TypeScript (the client
+ * `factory` of the package's entry point named after the API); every API of
+ * the package needs an entry.
+ */
 const SAMPLE_CLIENTS = {
   v2: {
     urlVar: 'V2_URL',
     credentialVar: 'ACCESS_TOKEN',
-    typescript: {
-      module: '@verification-service/contracts/v2',
-      factory: 'createV2Client',
-      name: 'v2',
-      credentialOption: 'accessToken',
-    },
+    typescript: { factory: 'createV2Client', credentialOption: 'accessToken' },
   },
   partner: {
     urlVar: 'PARTNER_URL',
     credentialVar: 'AUTH_KEY',
     // The service's "Headers on every call": the key and `Content-Type: application/json`, GETs included (S19).
     jsonContentTypeOnEveryCall: true,
-    typescript: {
-      module: '@verification-service/contracts/partner',
-      factory: 'createPartnerClient',
-      name: 'partner',
-      credentialOption: 'authKey',
-    },
+    typescript: { factory: 'createPartnerClient', credentialOption: 'authKey' },
   },
   // The control API has no client in the package: curl only.
   sandbox: { urlVar: 'SANDBOX_URL', credentialVar: null, typescript: null },
@@ -134,7 +128,7 @@ function tsLiteral(value, indent = '') {
   return JSON.stringify(value);
 }
 
-function typescriptSample(request, client) {
+function typescriptSample(request, client, api) {
   const ts = client.typescript;
   const params = {};
   if (Object.keys(request.pathParams).length) params.path = request.pathParams;
@@ -144,14 +138,14 @@ function typescriptSample(request, client) {
   if (request.body !== undefined) init.body = request.body;
   const args = [`'${request.path}'`, ...(Object.keys(init).length ? [tsLiteral(init)] : [])].join(', ');
   return [
-    `import { ${ts.factory} } from '${ts.module}';`,
+    `import { ${ts.factory} } from '@verification-service/contracts/${api}';`,
     '',
-    `const ${ts.name} = ${ts.factory}({`,
+    `const ${api} = ${ts.factory}({`,
     `  baseUrl: process.env.${client.urlVar}!,`,
     `  ${ts.credentialOption}: process.env.${client.credentialVar}!,`,
     '});',
     '',
-    `const { data, error, response } = await ${ts.name}.${request.method.toUpperCase()}(${args});`,
+    `const { data, error, response } = await ${api}.${request.method.toUpperCase()}(${args});`,
     'if (error) throw new Error(`${response.status}: ${JSON.stringify(error)}`);',
     'console.log(response.status, data);',
   ].join('\n');
@@ -175,7 +169,7 @@ export function codeSamples(apiName, doc) {
       const request = sampleRequest(doc, path, method);
       const samples = [{ lang: 'curl', label: 'curl', source: curlSample(request, client) }];
       if (client.typescript)
-        samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client) });
+        samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client, apiName) });
       operations.push({ operationId: request.operationId, method, path, samples });
     }
   }

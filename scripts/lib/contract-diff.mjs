@@ -53,16 +53,12 @@
 // Schema keywords are judged by scripts/lib/schema-diff.mjs (its table).
 // OpenAPI keywords with no rule here (callbacks, servers, a media type's
 // encoding, a response's links, unknown fields of a parameter, header, body
-// or operation) are reported for review, like schema keywords with no rule:
-// the gate fails on them until they are acknowledged
-// (.ci/diff-acknowledged.yaml). Annotations (descriptions, examples,
-// summaries, tags, `x-` extensions) are not compared.
-// Decisions (D1–D5): a removed request field is
-// breaking, like a removed parameter (the client loses what it asked for); a
-// removed response status is breaking; an added enum value in a response is
-// breaking (exhaustive handling in consumers no longer is); an added response
-// status is not. Local `$ref`s are resolved and compared by content.
-import { compareSchema, deref, forgetFingerprints, isAnnotation, words } from './schema-diff.mjs';
+// or operation) are reported for review, like schema keywords with no rule,
+// until a person acknowledges them (.ci/diff-acknowledged.yaml). Annotations
+// (descriptions, examples, summaries, tags, `x-` extensions) are not
+// compared; local `$ref`s are resolved and compared by content. The choices
+// the rule alone does not settle: D1–D5 in guides/maintainers-decisions.md.
+import { compareSchema, deref, isAnnotation, words } from './schema-diff.mjs';
 
 /**
  * @typedef {import('./schema-diff.mjs').Json} Json
@@ -152,7 +148,6 @@ function unruled(report, kind, text, was, now, known) {
 export function diffDocuments(base, head) {
   /** @type {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} */
   const out = { breaking: [], review: [], deprecated: [], nonBreaking: [] };
-  forgetFingerprints(base, head);
   const seen = new Set();
   /** @type {(verdict: Verdict, location: string, kind: string, detail: string, about?: string) => void} */
   const add = (verdict, location, kind, detail, about = detail) => {

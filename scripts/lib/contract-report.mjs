@@ -1,8 +1,8 @@
 // @ts-check
 // What `npm run diff` and `npm run changelog` share: where the base and head
-// documents come from (a git ref, a folder, a file, or nothing for the first
-// release), the acknowledged review items, and the per-API report in text,
-// Markdown (for a pull-request comment) and JSON.
+// documents come from (the last release, a git ref or a folder), the
+// acknowledged review items, and the per-API report in text, Markdown (for a
+// pull-request comment) and JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -21,8 +21,7 @@ import { ROOT } from './paths.mjs';
  * }} ApiReport
  * @typedef {{
  *   base: string, head: string, apis: ApiReport[], breaking: boolean, needsReview: boolean, deprecates: boolean,
- *   stale: Acknowledged[], isBreaking: (api: ApiReport) => boolean,
- *   declared?: { from: string | null, to: string | null } | null, passes?: boolean,
+ *   stale: Acknowledged[], declared?: { from: string | null, to: string | null } | null, passes?: boolean,
  * }} Report
  * @typedef {{ verdict: Verdict, about: string, kind: string, acknowledged?: string, at: Change[], locations: string[] }} ChangeGroup
  * @typedef {{ api: string, change: string, location?: string, reason: string }} Acknowledged
@@ -128,23 +127,20 @@ const parseDocument = (/** @type {string} */ text, /** @type {string} */ file) =
   file.endsWith('.json') ? JSON.parse(text) : parse(text);
 
 /**
- * Documents in a folder (`<api>.json` or `<api>.yaml`), or one file named after its API.
+ * Documents in a folder, each named after its API (`<api>.json`, `.yaml` or `.yml`).
  * @param {string} target
  * @param {{ label?: string }} [options]
  * @returns {Source}
  */
 export function fileSource(target, { label = target } = {}) {
   const full = path.resolve(target);
-  if (!existsSync(full))
-    throw new Error(`${target} does not exist; pass a bundled document (<api>.json) or a folder of them`);
-  const single = statSync(full).isFile() && path.basename(full).replace(/\.(json|ya?ml)$/, '');
+  if (!existsSync(full) || !statSync(full).isDirectory())
+    throw new Error(`${target} is not a folder; pass a folder of bundled documents (<api>.json)`);
   const find = (/** @type {string} */ name) =>
-    single
-      ? name === single && full
-      : ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
+    ['json', 'yaml', 'yml'].map((ext) => path.join(full, `${name}.${ext}`)).find(existsSync);
   return {
     label,
-    names: () => (single ? [single] : APIS.map((a) => a.name).filter(find)),
+    names: () => APIS.map((a) => a.name).filter(find),
     read: async (/** @type {string} */ name) => {
       const file = find(name);
       return file ? parseDocument(await readFile(file, 'utf8'), file) : null;
@@ -237,16 +233,14 @@ export async function compareApis({ base, head, acknowledged = [] }) {
     const status = !baseDoc ? 'new' : quiet ? 'unchanged' : 'changed';
     apis.push({ name, title, status, breaking, review: open, deprecated, nonBreaking });
   }
-  const isBreaking = (/** @type {ApiReport} */ api) => api.breaking.length > 0;
   return {
     base: base.label,
     head: head.label,
     apis,
-    breaking: apis.some(isBreaking),
+    breaking: apis.some((a) => a.breaking.length > 0),
     needsReview: apis.some((a) => a.review.length > 0),
     deprecates: apis.some((a) => a.deprecated.length > 0),
     stale: acknowledged.filter((e) => !used.has(e)),
-    isBreaking,
   };
 }
 
@@ -323,13 +317,8 @@ export function changeGroups(api) {
  */
 export function reach(locations) {
   const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
-  return /** @type {[number, string][]} */ ([
-    [locations.length - hooks, 'operation'],
-    [hooks, 'webhook'],
-  ])
-    .filter(([n]) => n)
-    .map(([n, w]) => `${n} ${w}${n > 1 ? 's' : ''}`)
-    .join(' and ');
+  const count = (/** @type {number} */ n, /** @type {string} */ what) => (n ? [`${n} ${what}${n > 1 ? 's' : ''}`] : []);
+  return [...count(locations.length - hooks, 'operation'), ...count(hooks, 'webhook')].join(' and ');
 }
 
 /**
@@ -340,7 +329,7 @@ function verdictLines(report) {
   const lines = [];
   const names = (/** @type {(api: ApiReport) => unknown} */ has) => report.apis.filter(has).map((a) => a.name);
   const [broken, toReview, deprecating] = [
-    names(report.isBreaking),
+    names((a) => a.breaking.length),
     names((a) => a.review.length),
     names((a) => a.deprecated.length),
   ];
@@ -416,25 +405,16 @@ export function formatReport(report) {
 // Code spans that survive backticks inside the text.
 const code = (/** @type {string} */ text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 const MARKDOWN_LIMIT = 60;
-/** The Markdown sections by verdict: heading, the lines before the list, those after it. */
-const SECTIONS = /** @type {[Verdict, string, string[], string[]][]} */ ([
-  ['breaking', 'Breaking changes', [], []],
+/** The Markdown sections by verdict: heading, and the line before the list (the additive ones fold away). */
+const SECTIONS = /** @type {[Verdict, string, string?][]} */ ([
+  ['breaking', 'Breaking changes'],
   [
     'review',
     'To review by hand',
-    [
-      `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`,
-      '',
-    ],
-    [],
+    `The gate cannot judge these; it fails until each is acknowledged in ${code(ACKNOWLEDGED_FILE)} with a reason.`,
   ],
-  [
-    'deprecated',
-    'Deprecated: tell partners',
-    ['Not breaking; the release notes list them under "Deprecated".', ''],
-    [],
-  ],
-  ['ok', 'Additive and other non-breaking changes', ['<details><summary>Show</summary>', ''], ['', '</details>']],
+  ['deprecated', 'Deprecated: tell partners', 'Not breaking; the release notes list them under "Deprecated".'],
+  ['ok', 'Additive and other non-breaking changes', '<details><summary>Show</summary>'],
 ]);
 
 /**
@@ -459,10 +439,10 @@ export function formatMarkdown(report) {
       `${a.name} ${a.status === 'changed' ? `${a.breaking.length}/${a.review.length}/${a.deprecated.length}/${a.nonBreaking.length}` : a.status}`,
   );
   lines.push(`Per API (breaking/to review/deprecated/non-breaking): ${apis.join(', ')}.`, '');
-  for (const [kind, heading, before, after] of SECTIONS) {
+  for (const [kind, heading, before] of SECTIONS) {
     const listed = groups.filter((g) => g.verdict === kind);
     if (!listed.length) continue;
-    lines.push(`### ${heading} (${listed.length})`, '', ...before);
+    lines.push(`### ${heading} (${listed.length})`, '', ...(before ? [before, ''] : []));
     for (const g of listed.slice(0, MARKDOWN_LIMIT)) {
       lines.push(
         `- **${g.api}** ${code(g.about)} (${g.kind}); reaches ${reach(g.locations)}${g.acknowledged ? `; acknowledged: ${g.acknowledged}` : ''}`,
@@ -473,7 +453,7 @@ export function formatMarkdown(report) {
     }
     if (listed.length > MARKDOWN_LIMIT)
       lines.push(`- … and ${listed.length - MARKDOWN_LIMIT} more: run \`npm run diff\` for the whole list`);
-    lines.push(...after, '');
+    lines.push(...(kind === 'ok' ? ['', '</details>'] : []), '');
   }
   lines.push(...verdictLines(report).map((l) => `> ${l}`));
   return lines.join('\n');
@@ -493,5 +473,5 @@ export const jsonReport = (report) => ({
   passes: report.passes ?? !(report.breaking || report.needsReview),
   bump: bumpOf(report),
   staleAcknowledgements: report.stale,
-  apis: report.apis.map((a) => ({ ...a, isBreaking: report.isBreaking(a) })),
+  apis: report.apis.map((a) => ({ ...a, isBreaking: a.breaking.length > 0 })),
 });

@@ -35,13 +35,13 @@ const track = (pid, exited) => {
  * `start(names)` starts those of the named mocks that are not running (all
  * at first; later one that failed to start, or stopped).
  */
-export function devMocks({ out, ports, signal, log, warn }) {
+export function devMocks({ ports, signal, log, warn }) {
   const running = new Map();
   async function start(api) {
     if (signal.aborted || running.get(api.name)?.running()) return;
     try {
       // Prism takes seconds to start, many more on a busy machine.
-      const document = mockDocumentOf(api.name, out);
+      const document = mockDocumentOf(api.name);
       const mock = await startPrism({ document, port: ports[api.name], timeoutMs: 120_000, signal });
       track(mock.pid, mock.exited);
       running.set(api.name, mock);

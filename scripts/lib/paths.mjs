@@ -5,22 +5,16 @@ import path from 'node:path';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // Two TypeScript compilers, each named by its path (both install a `tsc`
-// command, so node_modules/.bin/tsc may be either): TypeScript 5 compiles the
-// package and checks what a partner's compiler sees; the native TypeScript 7
-// checks the repository's own code and the docs' snippets in a fifth of the
-// CPU time (T1).
+// command, so node_modules/.bin/tsc may be either): TypeScript 5 checks what a
+// partner's compiler sees; the native TypeScript 7 compiles the package and
+// checks the repository's own code and the docs' snippets, the same checks in
+// a fifth of the CPU time (T1).
 export const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 export const TSC_NATIVE = path.join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc');
 
-// Every generator writes below one root, `generated/` unless `--out DIR` is
-// given; the drift check uses that to rebuild into a scratch folder.
-export function outRoot(argv = process.argv.slice(2)) {
-  const i = argv.indexOf('--out');
-  if (i === -1) return path.join(ROOT, 'generated');
-  const dir = argv[i + 1];
-  if (!dir) fail('--out needs a folder, for example: --out /tmp/generated');
-  return path.resolve(dir);
-}
+// Where the build writes; each step takes its output root as an argument,
+// which the drift check points at a scratch folder.
+export const GENERATED = path.join(ROOT, 'generated');
 
 // The folders of generated/ that are committed: what reviewers diff in a pull
 // request and what merges line by line. The rest of generated/ (compiled

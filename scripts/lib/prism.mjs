@@ -4,31 +4,28 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { ROOT } from './paths.mjs';
+import { GENERATED, ROOT } from './paths.mjs';
 
 const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
+// Every mock listens on loopback only.
+const HOST = '127.0.0.1';
 
-const portFree = (port, host) =>
+const portFree = (port) =>
   new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
+    server.listen(port, HOST, () => server.close(() => resolve(true)));
   });
 
-/**
- * The bundle a mock of `api` serves, below an output root (`generated/` by
- * default): the JSON twin, on which Prism starts 0.7 s of CPU sooner than on
- * the YAML one.
- */
-export const mockDocumentOf = (apiName, out = path.join(ROOT, 'generated')) =>
-  path.join(out, 'openapi', `${apiName}.json`);
+/** The bundle a mock of `api` serves: the JSON twin, on which Prism starts 0.7 s of CPU sooner than on the YAML one. */
+export const mockDocumentOf = (apiName) => path.join(GENERATED, 'openapi', `${apiName}.json`);
 
 /**
  * The port of an API's mock: its environment variable (e.g. MOCK_V2_PORT),
  * else its default. 0 asks for any free port (startPrism picks one).
  */
-export function mockPortOf(api, env = process.env) {
-  const raw = env[api.mockPortEnv];
+export function mockPortOf(api) {
+  const raw = process.env[api.mockPortEnv];
   if (raw === undefined || raw === '') return api.mockPort;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -40,9 +37,9 @@ export function mockPortOf(api, env = process.env) {
 }
 
 /** Whether something accepts connections on the port. */
-export const accepts = (port, host = '127.0.0.1') =>
+export const accepts = (port) =>
   new Promise((resolve) => {
-    const socket = net.connect(port, host);
+    const socket = net.connect(port, HOST);
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -54,11 +51,11 @@ export const accepts = (port, host = '127.0.0.1') =>
  * A free loopback port chosen by the OS.
  * @returns {Promise<number>}
  */
-export function freePort(host = '127.0.0.1') {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, host, () => {
+    server.listen(0, HOST, () => {
       const { port } = server.address();
       server.close(() => resolve(port));
     });
@@ -70,38 +67,30 @@ export function freePort(host = '127.0.0.1') {
  * connections, with its URL and port. Port 0 means any free port. Rejects
  * with a message that says what to do when the port is taken or Prism exits
  * early. `signal` stops a start under way (Prism is killed).
- * @param {{ document: string, port: number, host?: string, logLevel?: string, timeoutMs?: number, signal?: AbortSignal }} options
+ * @param {{ document: string, port: number, logLevel?: string, timeoutMs?: number, signal?: AbortSignal }} options
  */
-export async function startPrism({
-  document,
-  port,
-  host = '127.0.0.1',
-  logLevel = 'error',
-  timeoutMs = 30000,
-  signal,
-}) {
-  if (port !== 0) return startPrismOn({ document, port, host, logLevel, timeoutMs, signal });
+export async function startPrism({ document, port, logLevel = 'error', timeoutMs = 30000, signal }) {
   // Prism prints the address it listens on only at log levels that also
-  // print every request, so the free port is chosen here and handed to it.
-  // Another program can take that port before Prism binds it (Prism then
-  // exits): a few tries with fresh ports.
+  // print every request, so for port 0 a free port is chosen here and handed
+  // to it. Another program can take that port before Prism binds it (Prism
+  // then exits): a few tries with fresh ports.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startPrismOn({ document, port: await freePort(host), host, logLevel, timeoutMs, signal });
+      return await startPrismOn({ document, port: port || (await freePort()), logLevel, timeoutMs, signal });
     } catch (err) {
-      if (attempt === 3 || !err.portTaken || signal?.aborted) throw err;
+      if (port !== 0 || attempt === 3 || !err.portTaken || signal?.aborted) throw err;
     }
   }
 }
 
-async function startPrismOn({ document, port, host, logLevel, timeoutMs, signal }) {
-  if (!(await portFree(port, host))) {
-    throw Object.assign(new Error(`port ${port} on ${host} is in use; stop what runs there or choose another port`), {
+async function startPrismOn({ document, port, logLevel, timeoutMs, signal }) {
+  if (!(await portFree(port))) {
+    throw Object.assign(new Error(`port ${port} on ${HOST} is in use; stop what runs there or choose another port`), {
       portTaken: true,
     });
   }
   signal?.throwIfAborted();
-  const child = spawn(PRISM, ['mock', '-h', host, '-p', String(port), '-v', logLevel, document], {
+  const child = spawn(PRISM, ['mock', '-h', HOST, '-p', String(port), '-v', logLevel, document], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -131,7 +120,7 @@ async function startPrismOn({ document, port, host, logLevel, timeoutMs, signal 
   const deadline = Date.now() + timeoutMs;
   let early = null;
   exited.then((result) => (early = result));
-  while (!(await accepts(port, host))) {
+  while (!(await accepts(port))) {
     if (early) {
       const why = signal?.aborted
         ? 'stopped while starting'
@@ -140,13 +129,13 @@ async function startPrismOn({ document, port, host, logLevel, timeoutMs, signal 
     }
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
-      throw new Error(`Prism did not listen on ${host}:${port} within ${timeoutMs / 1000}s`);
+      throw new Error(`Prism did not listen on ${HOST}:${port} within ${timeoutMs / 1000}s`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   starting = false;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${HOST}:${port}`,
     port,
     pid: child.pid,
     exited,

@@ -42,20 +42,9 @@
 // `anyOf|oneOf: [X, {type: 'null'}]` are one thing; `$ref` and inline compare
 // by resolved content.
 
-import {
-  LOWER,
-  MAX_DEPTH,
-  UPPER,
-  deref,
-  fingerprint,
-  flatten,
-  forgetFingerprints,
-  isAnnotation,
-  refName,
-  words,
-} from './schema-view.mjs';
+import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, isAnnotation, refName, words } from './schema-view.mjs';
 
-export { deref, forgetFingerprints, isAnnotation, words };
+export { deref, isAnnotation, words };
 
 /**
  * @typedef {import('./schema-view.mjs').Json} Json

@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { APIS } from './apis.mjs';
 import { readSources, sourcesOf } from './dev-sources.mjs';
-import { ROOT } from './paths.mjs';
+import { GENERATED, ROOT } from './paths.mjs';
 
 const fromRoot = (/** @type {string} */ file) => path.relative(ROOT, file);
 
@@ -20,10 +20,9 @@ const fromRoot = (/** @type {string} */ file) => path.relative(ROOT, file);
  */
 export async function staleBundle() {
   if (committedAsTheyAre()) return undefined;
-  const out = path.join(ROOT, 'generated');
   const texts = await readSources();
   for (const api of APIS) {
-    const bundle = path.join(out, 'openapi', `${api.name}.json`);
+    const bundle = path.join(GENERATED, 'openapi', `${api.name}.json`);
     if (!existsSync(bundle)) return { bundle: fromRoot(bundle) };
     const built = statSync(bundle).mtimeMs;
     const sources = [...sourcesOf(api, texts)].filter((file) => texts.has(file));

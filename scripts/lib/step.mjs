@@ -1,9 +1,9 @@
 // @ts-check
 import { pathToFileURL } from 'node:url';
-import { outRoot } from './paths.mjs';
+import { GENERATED } from './paths.mjs';
 import { main } from './run.mjs';
 
-// Lets a step module run on its own (`node scripts/bundle.mjs [--out DIR]`)
+// Lets a step module run on its own (`node scripts/bundle.mjs`)
 // and still be imported by scripts/build.mjs.
 /**
  * @param {ImportMeta} meta
@@ -11,6 +11,6 @@ import { main } from './run.mjs';
  */
 export function runIfMain(meta, step) {
   if (process.argv[1] && meta.url === pathToFileURL(process.argv[1]).href) {
-    main(() => step(outRoot()));
+    main(() => step(GENERATED));
   }
 }

@@ -1,9 +1,6 @@
-// The build's steps, declared once: what each runs, the steps it runs after
-// (whose outputs it reads, or whose check must pass first) and the folders it
-// writes. `npm run build` runs them as a graph (scripts/build.mjs), `npm run
-// dev` runs them after a save (scripts/dev.mjs), and the drift check runs
-// the steps that write the committed folders into a scratch folder
-// (scripts/check-drift.mjs). A new step is a new entry here. Why no
+// The build's steps, declared once for `npm run build`, `npm run dev` and
+// the drift check: what each runs, the steps it runs after (whose outputs it
+// reads, or whose check must pass first) and the folders it writes. Why no
 // maintained runner (wireit) runs them: K4 in guides/maintainers-decisions.md.
 import path from 'node:path';
 import { bundle } from '../bundle.mjs';
@@ -25,12 +22,12 @@ export function buildSteps(out) {
   const gen = (...p) => path.join(out, ...p);
   return {
     // First: a build whose sources the lint refuses writes nothing.
-    'lint-sources': { fn: (out) => lintSources(out), after: [], outputs: [] },
+    'lint-sources': { fn: lintSources, after: [], outputs: [] },
     bundle: { fn: bundle, after: ['lint-sources'], outputs: [gen('openapi'), gen('workflows')] },
     // Prints what breaks against the last release, before compile reports
     // a renamed field as type errors; it fails nothing.
     'release-diff': { fn: releaseDiff, after: ['bundle'], outputs: [] },
-    'lint-bundles': { fn: (out) => lintBundles(out), after: ['bundle'], outputs: [] },
+    'lint-bundles': { fn: lintBundles, after: ['bundle'], outputs: [] },
     types: { fn: types, after: ['bundle'], outputs: [gen('types')] },
     validators: { fn: validators, after: ['bundle'], outputs: [gen('validators')] },
     samples: { fn: samples, after: ['bundle'], outputs: [gen('samples')] },

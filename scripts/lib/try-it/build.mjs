@@ -14,7 +14,7 @@ import { tryItOperations } from './forms.mjs';
 /** Where the in-page sandbox is written, relative to the docs folder (the pages load it from there). */
 export const TRY_IT_SCRIPT = 'try-it/sandbox.js';
 
-/** Bundles the in-page sandbox into `docsDir`/try-it/sandbox.js; resolves to its size in bytes. */
+/** Bundles the in-page sandbox into `docsDir`/try-it/sandbox.js. */
 export async function buildTryItSandbox(docsDir) {
   const result = await build({
     entryPoints: [path.join(import.meta.dirname, 'in-page.mjs')],
@@ -34,7 +34,6 @@ export async function buildTryItSandbox(docsDir) {
   const [output] = result.outputFiles;
   // Replaced in one rename, as the pages are: `npm run dev` may be serving it.
   await replaceFile(path.join(docsDir, TRY_IT_SCRIPT), output.contents);
-  return output.contents.length;
 }
 
 // Redoc marks each operation's section `data-item-kind="httpItem"` with

@@ -5,6 +5,7 @@
 // followed; one that leaves it (the verification's `redirectUrl` or
 // `errorRedirectUrl`) is shown instead of followed, since nothing leaves the
 // page. The tab lives as long as the reference page that opened it.
+import { escapeHtml } from './panel.mjs';
 
 const BANNER_STYLE =
   'margin:0 0 16px;padding:8px 12px;background:#fff4d6;border:1px solid #e0b64a;font:14px/1.4 sans-serif;color:#3b2f00';
@@ -71,9 +72,6 @@ function write(tab, status, html) {
   banner.textContent = `Served by the local sandbox in this package, running in the reference page that opened this tab (status ${status}), not by the service. Closing that page ends this sandbox.`;
   tab.document.body?.prepend(banner);
 }
-
-const escapeHtml = (text) =>
-  String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 function handedBackPage(address) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Handed back to the partner</title></head>

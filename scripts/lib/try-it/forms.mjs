@@ -2,21 +2,8 @@
 // operation's method and path, its path parameters with their examples, the
 // query as the document serializes its examples, the first example of its
 // JSON body, and the credential its security asks for. Runs in the page
-// (bundled into the in-page sandbox) and in Node (the tests), so it reads
-// plain objects only.
-
-/** The object a local `$ref` (`#/components/…`) points at, or the value itself. */
-function deref(doc, value) {
-  let current = value;
-  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((node, key) => node?.[key], doc);
-  }
-  return current;
-}
+// (bundled into the in-page sandbox) and in Node (the docs step).
+import { deref } from '../schema-view.mjs';
 
 /** The example a parameter or media type gives: `example`, else its first `examples` entry, else its schema's. */
 function exampleOf(doc, holder) {

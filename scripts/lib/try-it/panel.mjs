@@ -48,7 +48,7 @@ const STYLE = `
 #${PANEL_ID} summary { cursor: pointer; font-family: ui-monospace, monospace; }
 `;
 
-const escapeHtml = (text) =>
+export const escapeHtml = (text) =>
   String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 /** Who answers, and where the service is: from the document's own Servers entry. */
