@@ -5,9 +5,7 @@
 // repository file or calls itself "the contract"; a text that would is
 // refused at build time.
 import { marked } from 'marked';
-
-const escapeHtml = (s) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+import { escapeHtml } from './try-it/panel.mjs';
 
 /** Words a partner-facing text must not hold: repository paths and files, and "the/this contract". */
 export const MAINTAINER_TALK =
