@@ -1,8 +1,8 @@
 // Each folder of src/ has a README saying its room and, on a "May import:"
 // line, what its modules may import (a folder without one fails): every
-// import of every module is held to it, so an arrow against the layers fails here rather than in a review. And
-// git tracks nothing .gitignore names; no test file changes what the next
-// one in its process sees.
+// import of every module is held to it, so an arrow against the layers
+// fails here rather than in a review. And git tracks nothing .gitignore
+// names; no test file changes what the next one in its process sees.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
