@@ -1,11 +1,12 @@
 // The rendered reference (generated/docs/) as a reader uses it, in Debian's
 // Chromium, served from 127.0.0.1 as a static host would: the index's links
 // open every page; every operation and webhook renders at its address, with
-// its code samples; an "Assumed" marker lands on its entry; Try it is answered
-// by the local sandbox running in the page (its webhooks panel, the end user's
-// page in a new tab), on a served page and on a file opened from disk; no page
-// logs an error, fails a load or asks anything of another address. The guides'
-// screenshots go to guides/images/ when missing or with UPDATE_SCREENSHOTS=1.
+// its code samples whole in their panel; an "Assumed" marker lands on its
+// entry; Try it is answered by the local sandbox running in the page (its
+// webhooks panel, the end user's page in a new tab), on a served page and on
+// a file opened from disk; no page logs an error, fails a load or asks
+// anything of another address. The guides' screenshots go to guides/images/
+// when missing or with UPDATE_SCREENSHOTS=1.
 import { createHmac } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -164,7 +165,7 @@ describeInChromium(
     });
 
     it.each(APIS.map((api) => api.name))(
-      '%s.html shows every operation and webhook at its address, each operation with its code samples and a Try it button, and loads no sandbox before a press',
+      '%s.html shows every operation and webhook at its address, each operation with its code sample whole in its panel and a Try it button, and loads no sandbox before a press',
       async (api) => {
         const opened = await apiPage(api);
         const samples: { operationId: string; samples: { source: string }[] }[] = JSON.parse(
@@ -178,15 +179,33 @@ describeInChromium(
           const section = await showOperation(opened.page, api, operation.operationId);
           if (kind === 'webhook') continue;
           const sources = samples.find((s) => s.operationId === operation.operationId)!.samples.map((s) => s.source);
+          const code = section.locator('.panel-request-samples pre[data-testid="source-code"]').first();
           await expect
-            .poll(
-              async () =>
-                (
-                  await section.locator('.panel-request-samples pre[data-testid="source-code"]').first().textContent()
-                )?.trimEnd(),
-              { message: `${operation.operationId}: its sample`, timeout: POLL_MS },
-            )
+            .poll(async () => (await code.textContent())?.trimEnd(), {
+              message: `${operation.operationId}: its sample`,
+              timeout: POLL_MS,
+            })
             .toBeOneOf(sources);
+          // The docs' sample style (scripts/docs.mjs): lines wrap inside the panel, and none runs under the copy button.
+          const layout = await code.evaluate((pre) => {
+            const button = pre.parentElement?.querySelector('[data-testid="copy-button"]')?.getBoundingClientRect();
+            const range = document.createRange();
+            range.selectNodeContents(pre);
+            const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+            const under = (r: DOMRect) =>
+              !!button &&
+              r.left < button.right &&
+              r.right > button.left &&
+              r.top < button.bottom &&
+              r.bottom > button.top;
+            return {
+              lines: lines.length,
+              cutOff: pre.scrollWidth - pre.clientWidth,
+              underButton: lines.filter(under).length,
+            };
+          });
+          expect(layout, operation.operationId).toEqual({ lines: expect.any(Number), cutOff: 0, underButton: 0 });
+          expect(layout.lines, `${operation.operationId}: rendered lines`).toBeGreaterThan(0);
           await opened.page.locator(`.try-it-button[data-operation="${operation.operationId}"]`).waitFor();
         }
         expect(
