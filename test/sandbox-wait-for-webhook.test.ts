@@ -1,18 +1,12 @@
 // `waitForWebhook`, `waitForDelivery` and the `authKey` that follows a
-// rotation, through startSandbox. (createSandboxFetch wires the same waits:
-// sandbox-fetch and the sandbox guide's MSW example, run by consumer.)
-// waitForWebhook: a wait for an event the control API causes, one for an
-// event already emitted, one that never matches and rejects naming what was
-// emitted. waitForDelivery resolves once the receiver answered 200, not when
-// the sandbox emits, and rejects at its timeout naming the attempts, or that
-// none was attempted. Also the bound on the events kept and the waits a close
-// ends.
+// rotation, through startSandbox (createSandboxFetch wires the same waits:
+// sandbox-fetch); also the bound on the events kept and the waits a close ends.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
 import { createSandboxClient } from '../src/sandbox-client.js';
 import { EmittedWebhooks, KEPT_WEBHOOKS } from '../src/sandbox/common/emitted-webhooks.js';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/in-process.js';
+import { startSandbox } from '../src/sandbox/in-process.js';
 import type { UserCreatedEvent, WebhookEvent } from '../src/webhooks/events.js';
 import { startReceiver } from './helpers/served-sandbox.js';
 
@@ -25,17 +19,8 @@ interface Receiver {
   received: number;
 }
 
-interface Door {
-  sandbox: RunningSandbox;
-  /** What `onWebhook` heard, as signed text. */
-  heard: string[];
-  /** The delivery failures the sandbox reported. */
-  failures: string[];
-  close(): Promise<void>;
-}
-
-/** A sandbox delivering to `receiver` when there is one (else no webhookUrl is set). */
-async function open(receiver?: Receiver): Promise<Door> {
+/** A sandbox delivering to `receiver` when there is one (else no webhookUrl is set), with what `onWebhook` heard and the delivery failures it reported. */
+async function open(receiver?: Receiver) {
   const [heard, failures] = [[] as string[], [] as string[]];
   const hooks =
     receiver &&
@@ -54,6 +39,7 @@ async function open(receiver?: Receiver): Promise<Door> {
   };
   return { sandbox, heard, failures, close };
 }
+type Door = Awaited<ReturnType<typeof open>>;
 
 const clients = (door: Door) => ({
   partner: createPartnerClient({ baseUrl: door.sandbox.url, authKey: door.sandbox.authKey }),
@@ -126,12 +112,8 @@ describe('waitForWebhook', () => {
   it('rejects a predicate never matched after its timeout, naming what it waited for, what was emitted and what to check', async () => {
     await createVerification(door);
     const wait = door.sandbox.waitForWebhook((e) => e.eventType === 'shareholder.verified', { timeoutMs: 50 });
-    await expect(wait).rejects.toThrow(
-      /^waitForWebhook: waited for a webhook matching \(e\) => e\.eventType === ["']shareholder\.verified["'], but none was emitted within 50 ms; \d+ were emitted \(verification\.created ×\d+, /,
-    );
-    await expect(wait).rejects.toThrow(
-      /Check that the call that emits it ran and was answered 2xx .*give a longer timeoutMs/,
-    );
+    // The message holds the predicate's source and the types emitted.
+    await expect(wait).rejects.toThrow(/shareholder\.verified.*verification\.created/);
   });
 
   it('ends a wait with the error its predicate throws, and refuses a wait without a predicate or with a bad timeout', async () => {
@@ -141,12 +123,8 @@ describe('waitForWebhook', () => {
         throw new Error('the predicate broke');
       }, GENEROUS),
     ).rejects.toThrow('the predicate broke');
-    expect(() => door.sandbox.waitForWebhook(undefined as never)).toThrow(
-      /waitForWebhook: the first argument must be a function of the event/,
-    );
-    expect(() => door.sandbox.waitForWebhook(() => true, { timeoutMs: -1 })).toThrow(
-      'waitForWebhook: timeoutMs must be a positive number of milliseconds, not -1',
-    );
+    expect(() => door.sandbox.waitForWebhook(undefined as never)).toThrow(/^waitForWebhook: /);
+    expect(() => door.sandbox.waitForWebhook(() => true, { timeoutMs: -1 })).toThrow(/^waitForWebhook: timeoutMs /);
   });
 
   it('follows a key rotation: authKey is the new key, which the partner API accepts, and the old one is refused', async () => {
@@ -207,19 +185,14 @@ describe('waitForDelivery', () => {
     const verificationId = await createVerification(d);
     await expect.poll(() => d.failures.length, { timeout: GENEROUS.timeoutMs }).toBeGreaterThan(0);
     const wait = d.sandbox.waitForDelivery(isCreated(verificationId), { timeoutMs: 50 });
-    await expect(wait).rejects.toThrow(
-      /^waitForDelivery: waited for a webhook matching .* to be answered 200 by the receiver, but none was answered 200 within 50 ms; the matching deliveries attempted, none answered 200: verification\.created \S+ to \S+\/webhooks: the webhook address answered 503; retried at \S+ \(sandbox time\)\. /,
-    );
-    await expect(wait).rejects.toThrow(/that your receiver answers 200 .*POST \/_sandbox\/clock\/advance/);
+    await expect(wait).rejects.toThrow(/verification\.created \S+ to \S+\/webhooks\b.*\b503\b/);
   });
 
   it('rejects saying no delivery was attempted when no webhookUrl is set, though the webhook was emitted', async () => {
     const d = await opened();
     const verificationId = await createVerification(d);
     await d.sandbox.waitForWebhook(isCreated(verificationId), GENEROUS);
-    await expect(d.sandbox.waitForDelivery(isCreated(verificationId), { timeoutMs: 50 })).rejects.toThrow(
-      /but none was answered 200 within 50 ms; 1 matching was emitted, and no delivery of it was attempted \(no webhookUrl was set/,
-    );
+    await expect(d.sandbox.waitForDelivery(isCreated(verificationId), { timeoutMs: 50 })).rejects.toThrow(/webhookUrl/);
   });
 });
 
@@ -231,20 +204,14 @@ describe('the events a wait matches against', () => {
     const emit = emitted.listener();
     for (let n = 0; n <= KEPT_WEBHOOKS; n++) emit(undefined, JSON.stringify(event(n)));
     expect(await emitted.waitFor((e) => e.n === 1, { timeoutMs: 1 })).toEqual(event(1));
-    await expect(emitted.waitFor((e) => e.n === 0, { timeoutMs: 1 })).rejects.toThrow(
-      `but none was emitted within 1 ms; ${KEPT_WEBHOOKS + 1} were emitted (user.created, user.updated ×${KEPT_WEBHOOKS}); only the last ${KEPT_WEBHOOKS} are kept to match.`,
-    );
+    await expect(emitted.waitFor((e) => e.n === 0, { timeoutMs: 1 })).rejects.toThrow(/kept/);
   });
 
   it('rejects the waits pending when the sandbox closes, and later waits that nothing kept matches', async () => {
     const sandbox = await createSandboxFetch({ onDeliveryFailure: () => undefined });
     const pending = sandbox.waitForWebhook((e) => e.eventType === 'user.deleted', GENEROUS);
     sandbox.close();
-    await expect(pending).rejects.toThrow(
-      /^waitForWebhook: waited for a webhook matching .*user\.deleted.*, but the sandbox was closed while it waited; no webhook was emitted at all\./,
-    );
-    await expect(sandbox.waitForWebhook(() => true, GENEROUS)).rejects.toThrow(
-      'but the sandbox is closed, so no more webhooks will be emitted',
-    );
+    await expect(pending).rejects.toThrow(/user\.deleted.*closed/);
+    await expect(sandbox.waitForWebhook(() => true, GENEROUS)).rejects.toThrow(/closed/);
   });
 });
