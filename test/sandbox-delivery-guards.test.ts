@@ -1,19 +1,14 @@
 // What delivery guards against, as a careful provider does: attempts that
 // never settle, a receiver answering with a redirect, a webhook address
 // carrying a user or password, and (with --state) a change not yet on disk.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
-import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
+import { sandboxCommand } from '../src/cli/sandbox.js';
+import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { startSandbox } from '../src/sandbox/in-process.js';
 import { serveSandbox } from '../src/sandbox/server.js';
-import type { Sandbox } from './helpers/served-sandbox.js';
-import { HANG_CEILING_MS } from './helpers/ceilings.js';
-import { send, startReceiver } from './helpers/served-sandbox.js';
+import { fetchCalls, type Sandbox, send, startReceiver } from './helpers/served-sandbox.js';
 import { askCore, sandboxCore } from './helpers/wrapped-core.js';
 
-const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const RECEIVER = 'http://receiver.test/hooks';
 const WITH_PASSWORD = 'http://partner:secret@127.0.0.1:9/hooks';
 
@@ -31,18 +26,6 @@ const createBody = () => {
     phoneNumbers: [{ phoneNumber: `+4917${String(50_000_000 + n)}`, isVerified: false }],
   });
 };
-
-/** Calls the fetch handler's partner API. */
-async function call(sandbox: SandboxFetch, target: string, method = 'GET', body?: string) {
-  const res = await sandbox.fetch(
-    new Request(`http://sandbox.test${target}`, {
-      method,
-      body,
-      headers: { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' },
-    }),
-  );
-  return { status: res.status, body: await res.json() };
-}
 
 describe('an attempt that gets no answer', () => {
   it('counts as failed at the delivery timeout even when the fetch never settles and ignores its abort signal', async () => {
@@ -66,15 +49,16 @@ describe('an attempt that gets no answer', () => {
     closers.push(() => sandbox.close());
     // More events than attempts may be in flight: the later ones need the slots the hung ones held.
     const ids: string[] = [];
-    for (let i = 0; i < 40; i++) ids.push((await call(sandbox, '/verifications', 'POST', createBody())).body.id);
+    const call = fetchCalls(sandbox);
+    for (let i = 0; i < 40; i++) ids.push((await call('POST', '/verifications', createBody())).body.id);
     await expect.poll(() => attempted.size, { timeout: 10_000 }).toBe(40);
-    const [first] = (await call(sandbox, `/verifications/${ids[0]}/webhooks`)).body.webhooks;
+    const [first] = (await call('GET', `/verifications/${ids[0]}/webhooks`)).body.webhooks;
     expect(first).toMatchObject({ success: false, reason: 'no answer within 0.1 s (the delivery timeout)' });
     hung = false;
     await expect.poll(() => delivered.size, { timeout: 10_000 }).toBe(40);
     for (const id of ids) {
       await expect
-        .poll(async () => (await call(sandbox, `/verifications/${id}/webhooks`)).body.webhooks[0].success)
+        .poll(async () => (await call('GET', `/verifications/${id}/webhooks`)).body.webhooks[0].success)
         .toBe(true);
     }
   });
@@ -100,55 +84,40 @@ describe('a receiver answering with a redirect', () => {
     const history = async () =>
       (await send(sandbox.url, sandbox.authKey, 'GET', `/verifications/${created.body.id}/webhooks`)).body.webhooks;
     await expect.poll(async () => (await history())[0].retryAt, { timeout: 5000 }).not.toBeNull();
-    const reason =
-      'the webhook address answered 307, a redirect, which webhooks never follow: set webhookUrl to the address that answers 200';
-    expect((await history())[0]).toMatchObject({ success: false, reason });
-    expect(failures[0]).toContain(reason);
+    const [attempt] = await history();
+    expect(attempt).toMatchObject({ success: false, reason: expect.stringMatching(/\b307\b/) });
+    expect(failures[0]).toContain(attempt.reason);
     expect(elsewhere.arrivals).toEqual([]);
   });
 });
 
 describe('a webhook address with a user or password', () => {
-  const rule =
-    'a webhook address must not carry a user or password (https://user:password@…): webhooks prove they come from the service by X-SIGNATURE; drop the credentials from the address and check X-SIGNATURE in the receiver';
-
   it('is refused by PUT /partners with 400, naming the rule, and the address stays as it was', async () => {
     const sandbox = await createSandboxFetch({
       webhookUrl: RECEIVER,
       fetch: async () => new Response(null, { status: 200 }),
     });
     closers.push(() => sandbox.close());
-    const refused = await call(sandbox, '/partners', 'PUT', JSON.stringify({ webhookUrl: WITH_PASSWORD }));
+    const call = fetchCalls(sandbox);
+    const refused = await call('PUT', '/partners', JSON.stringify({ webhookUrl: WITH_PASSWORD }));
     expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.body)).toContain(`webhookUrl refused: ${rule}`);
-    expect((await call(sandbox, '/partners')).body.webhookUrl ?? RECEIVER).toBe(RECEIVER);
+    expect(refused.body.message).toMatch(/^webhookUrl refused: .*X-SIGNATURE/);
+    expect((await call('GET', '/partners')).body.webhookUrl ?? RECEIVER).toBe(RECEIVER);
     const userOnly = await call(
-      sandbox,
-      '/partners',
       'PUT',
+      '/partners',
       JSON.stringify({ webhookUrl: 'https://partner@hooks.example.com/in' }),
     );
     expect(userOnly.status).toBe(400);
   });
 
-  it('is refused as an option of startSandbox, createSandboxFetch and the server, before anything starts', async () => {
-    await expect(startSandbox({ webhookUrl: WITH_PASSWORD })).rejects.toThrow(
-      `startSandbox: webhookUrl refused: ${rule}`,
-    );
-    await expect(createSandboxFetch({ webhookUrl: WITH_PASSWORD })).rejects.toThrow(
-      `createSandboxFetch: webhookUrl refused: ${rule}`,
-    );
-    await expect(serveSandbox({ port: 0, webhookUrl: WITH_PASSWORD })).rejects.toThrow(`webhook URL refused: ${rule}`);
-  });
-
-  it('is refused as --webhook-url by the sandbox command', { timeout: HANG_CEILING_MS }, async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--webhook-url', WITH_PASSWORD]);
-    closers.push(() => child.kill('SIGKILL'));
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const code = await new Promise<number | null>((r) => child.on('exit', r));
-    expect(code).not.toBe(0);
-    expect(stderr).toContain(`webhook URL refused: ${rule}`);
+  it.each([
+    ['startSandbox', () => startSandbox({ webhookUrl: WITH_PASSWORD })],
+    ['createSandboxFetch', () => createSandboxFetch({ webhookUrl: WITH_PASSWORD })],
+    ['the server', () => serveSandbox({ port: 0, webhookUrl: WITH_PASSWORD })],
+    ['the sandbox command', () => sandboxCommand(['--port', '0', '--webhook-url', WITH_PASSWORD], () => undefined)],
+  ])('is refused as an option of %s, naming the rule, before anything starts', async (_, start) => {
+    await expect(start()).rejects.toThrow(/refused: .*X-SIGNATURE/);
   });
 });
 

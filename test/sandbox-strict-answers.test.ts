@@ -10,8 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { serveSandbox } from '../src/sandbox/server.js';
-import type { Sandbox } from './helpers/served-sandbox.js';
-import { send } from './helpers/served-sandbox.js';
+import { fetchCalls, type Sandbox, send } from './helpers/served-sandbox.js';
 import { askCore, wrappedCore } from './helpers/wrapped-core.js';
 
 const PLANTED = '"errorRedirectURL":"https://app.example/failed"';
@@ -132,20 +131,7 @@ describe('with allowUnknownFields, through the fetch handler', () => {
       onWebhook: (_event, text) => webhooks.push(text),
     });
     closers.push(() => sandbox.close());
-    const send = async (method: string, target: string, body?: string) => {
-      const res = await sandbox.fetch(
-        new Request(`${sandbox.url}${target}`, {
-          method,
-          headers: {
-            'x-auth-key': sandbox.authKey,
-            authorization: `Bearer ${sandbox.accessToken}`,
-            'content-type': 'application/json',
-          },
-          body,
-        }),
-      );
-      return { status: res.status, text: await res.text() };
-    };
+    const send = fetchCalls(sandbox);
     const extra = { extraField: 1 };
     const created = await send(
       'POST',

@@ -5,6 +5,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { SandboxFetch } from '../../src/sandbox/fetch.js';
 import { serveSandbox } from '../../src/sandbox/server.js';
 import type { Json } from './openapi.js';
 
@@ -33,8 +34,30 @@ export async function send(
     headers: { 'content-type': 'application/json', 'x-auth-key': key, ...headers },
     body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
   });
+  return answerOf(res);
+}
+
+async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
   return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** Calls through a fetch handler (createSandboxFetch) carrying its key, its v2 token and a JSON Content-Type. */
+export function fetchCalls(sandbox: SandboxFetch) {
+  return async (method: string, target: string, body?: string) =>
+    answerOf(
+      await sandbox.fetch(
+        new Request(`${sandbox.url}${target}`, {
+          method,
+          body,
+          headers: {
+            'x-auth-key': sandbox.authKey,
+            authorization: `Bearer ${sandbox.accessToken}`,
+            'content-type': 'application/json',
+          },
+        }),
+      ),
+    );
 }
 
 /**
