@@ -1,18 +1,15 @@
 // The delivery model (WebhookDelivery): at least once, each event on its own
-// (the documents give no order of delivery, so a failed event holds back none after
-// it, of its verification either), a bounded number in flight, an event sent
-// only once the change it reports is saved, retries recorded in place, never
-// in the way of the API, and restarts. (Retries after a
-// clock advance: sandbox-wait-for-webhook; the attempt timeout:
-// sandbox-delivery-guards.)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// (the documents give no order, so a failed event holds back none after it),
+// a bounded number in flight, an event sent only once the change it reports
+// is saved, retries recorded in place, never in the way of the API. (Retries
+// after a clock advance: sandbox-wait-for-webhook; the attempt timeout:
+// sandbox-delivery-guards; pending events after a restart: sandbox-state.)
 import { afterEach, describe, expect, it } from 'vitest';
+import type { components } from '../generated/types/partner.js';
 import { emittedEvent } from '../src/sandbox/partner/api.js';
 import { DELIVERIES_IN_FLIGHT, WebhookDelivery } from '../src/sandbox/partner/delivery.js';
 import { serveSandbox } from '../src/sandbox/server.js';
-import { type Arrival, type ServeOptions, send, startReceiver } from './helpers/served-sandbox.js';
+import { type ServeOptions, send, startReceiver } from './helpers/served-sandbox.js';
 
 // --- WebhookDelivery alone, with an in-process receiver -------------------
 
@@ -103,13 +100,7 @@ describe('WebhookDelivery', () => {
     await h.answer(kept.eventId);
     await settle();
     expect(h.sent()).toEqual([kept.eventId]);
-    expect(failures).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `^webhook verification\\.created ${lost.eventId} not sent: the change it reports was not saved \\(the disk is full\\)`,
-        ),
-      ),
-    ]);
+    expect(failures).toEqual([expect.stringMatching(new RegExp(`${lost.eventId}.*the disk is full`))]);
   });
 
   it('a reset drops what waits; an attempt in flight and an event waiting for its save then end without effect', async () => {
@@ -152,9 +143,7 @@ async function receiver(answer: Parameters<typeof startReceiver>[0]) {
 /** A sandbox, delivering to `webhookUrl` when given (set through PUT /partners), closed after the test. */
 async function sandboxFor(options: ServeOptions, webhookUrl?: string) {
   const sandbox = await serveSandbox({ port: 0, onDeliveryFailure: () => {}, ...options });
-  let closed: Promise<void> | undefined;
-  const close = () => (closed ??= sandbox.close());
-  closers.unshift(close);
+  closers.unshift(() => sandbox.close());
   const call = (target: string, method = 'GET', body?: unknown) =>
     send(sandbox.url, sandbox.partner.activeAuthKey(), method, target, body);
   if (webhookUrl) expect((await call('/partners', 'PUT', { webhookUrl })).status).toBe(200);
@@ -162,7 +151,7 @@ async function sandboxFor(options: ServeOptions, webhookUrl?: string) {
   const create = async () => {
     i += 1;
     const { body } = await call('/verifications', 'POST', {
-      externalUserId: `5d1f0c2a-7e3b-4c69-8a40-${String(Date.now() % 1e6).padStart(6, '0')}${String(i).padStart(6, '0')}`,
+      externalUserId: crypto.randomUUID(),
       redirectUrl: 'https://partner.example.com/kyc/done',
       phoneNumbers: [{ phoneNumber: `+4917${String(70_000_000 + i)}`, isVerified: false }],
     });
@@ -170,26 +159,9 @@ async function sandboxFor(options: ServeOptions, webhookUrl?: string) {
   };
   const open = (id: string) => call(`/_sandbox/verifications/${id}/open`, 'POST', {});
   const history = async (id: string) =>
-    (await call(`/verifications/${id}/webhooks`)).body.webhooks as Array<{
-      id: string;
-      success: boolean;
-      retryAt: string | null;
-      updatedAt: string;
-      reason?: string;
-      payload: { eventId: string };
-    }>;
-  return { call, create, open, history, close };
+    (await call(`/verifications/${id}/webhooks`)).body.webhooks as components['schemas']['VerificationWebhookRecord'][];
+  return { call, create, open, history };
 }
-
-/** Each event's first arrival, in arrival order. */
-const firstArrivals = (arrivals: Arrival[], verificationId: string) =>
-  arrivals
-    .filter(
-      (a, i) =>
-        a.event.data.verificationId === verificationId &&
-        arrivals.findIndex((o) => o.event.eventId === a.event.eventId) === i,
-    )
-    .map((a) => a.event.eventId);
 
 describe('the sandbox delivers', () => {
   it("a verification's later event while its verification.created waits for a retry", async () => {
@@ -237,11 +209,8 @@ describe('the sandbox delivers', () => {
     // One line per failed attempt: what, where, why and when it is retried.
     const lines = failures.filter((l) => l.includes(record.payload.eventId));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(
-      new RegExp(
-        `^webhook verification\\.created ${record.payload.eventId} to ${hooks.url} not delivered: the webhook address answered 503; retried at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(sandbox time\\)$`,
-      ),
-    );
+    expect(lines[0]).toContain(`verification.created ${record.payload.eventId} to ${hooks.url}`);
+    expect(lines[0]).toMatch(/\b503\b.*\d{4}-\d\d-\d\dT[\d:.]+Z/);
   });
 
   it('answers API calls while the receiver holds a delivery, and records a dead receiver as a failure', async () => {
@@ -260,34 +229,5 @@ describe('the sandbox delivers', () => {
     const lost = await create();
     await expect.poll(async () => (await history(lost))[0].retryAt, { timeout: 5000 }).not.toBeNull();
     expect((await history(lost))[0]).toMatchObject({ success: false, reason: expect.stringMatching(/no answer/) });
-  });
-
-  it('after a restart with --state, every pending event goes out again', { timeout: 30_000 }, async () => {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-delivery-'));
-    closers.push(() => fs.rmSync(folder, { recursive: true, force: true }));
-    const state = path.join(folder, 'state.jsonl');
-    let accepting = false;
-    const hooks = await receiver(() => (accepting ? 200 : 500));
-    const first = await sandboxFor({ state, retryIntervalSeconds: 60 }, hooks.url);
-    const ids = [await first.create(), await first.create()];
-    for (const id of ids) await first.open(id);
-    const emitted = new Map<string, string[]>();
-    for (const id of ids)
-      emitted.set(
-        id,
-        (await first.history(id)).map((w) => w.payload.eventId),
-      );
-    // Every event was attempted, each on its own, and failed.
-    await expect.poll(() => new Set(hooks.arrivals.map((a) => a.event.eventId)).size).toBe(4);
-    await first.close();
-
-    accepting = true;
-    hooks.arrivals.length = 0;
-    const second = await sandboxFor({ state, retryIntervalSeconds: 60 });
-    for (const id of ids) {
-      await expect.poll(async () => (await second.history(id)).every((w) => w.success), { timeout: 10_000 }).toBe(true);
-      expect(firstArrivals(hooks.arrivals, id).sort()).toEqual([...emitted.get(id)!].sort());
-    }
-    expect(hooks.arrivals).toHaveLength(4);
   });
 });
