@@ -97,12 +97,10 @@ describe('webhookFaults', () => {
   });
 
   it('is refused, naming the faults, when a name is not one (both doors)', async () => {
-    const expected = /unknown webhook fault "duplicated"; the webhook faults are: duplicate, reorder, delay/;
-    await expect(createSandboxFetch({ webhookFaults: ['duplicated' as never] })).rejects.toThrow(expected);
-    await expect(startSandbox({ webhookFaults: ['duplicated' as never] })).rejects.toThrow(expected);
-    await expect(startSandbox({ webhookFaults: 'duplicate' as never })).rejects.toThrow(
-      /webhookFaults must be a list of fault names/,
-    );
+    for (const start of [createSandboxFetch, startSandbox]) {
+      await expect(start({ webhookFaults: ['duplicated' as never] })).rejects.toThrow(/duplicate, reorder, delay/);
+      await expect(start({ webhookFaults: 'duplicate' as never })).rejects.toThrow(/webhookFaults/);
+    }
   });
 });
 
@@ -135,9 +133,7 @@ describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
       params: { path: { eventId: 'no-such-event' } },
     });
     expect(response.status).toBe(404);
-    expect(error?.message).toMatch(
-      /No webhook has eventId no-such-event; the histories list the sent ones \(GET \/verifications\/\{verificationId\}\/webhooks/,
-    );
+    expect(error?.message).toContain('GET /verifications/{verificationId}/webhooks');
   });
 
   it('answers 409 when no webhookUrl is set, saying how to set one, and sends nothing', async () => {
@@ -147,7 +143,7 @@ describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
       params: { path: { eventId: emitted[0].eventId } },
     });
     expect(response.status).toBe(409);
-    expect(error?.message).toMatch(/no webhookUrl is set; set one with PUT \/partners/);
+    expect(error?.message).toContain('PUT /partners');
     expect(arrivals).toEqual([]);
   });
 });
