@@ -7,6 +7,7 @@ import type { components } from '../generated/types/partner.js';
 import { SandboxClock } from '../src/sandbox/common/clock.js';
 import { SandboxError } from '../src/sandbox/partner/api.js';
 import { createPartnerState, type PartnerState } from '../src/sandbox/partner/state.js';
+import { loadBundle } from './helpers/openapi.js';
 
 type S = components['schemas'];
 type VQuery = Parameters<PartnerState['listVerifications']>[0];
@@ -15,17 +16,7 @@ type UQuery = Parameters<PartnerState['listUsers']>[0];
 const START = Date.parse('2026-03-14T09:00:00.000Z');
 const PHONES = Array.from({ length: 48 }, (_, i) => `+4915120000${String(i).padStart(3, '0')}`);
 const EXTERNAL = Array.from({ length: 9 }, (_, i) => `5d0c7e1a-0000-4000-8000-${String(i).padStart(12, '0')}`);
-const STATUSES: S['VerificationStatus'][] = [
-  'created',
-  'started',
-  'completed',
-  'closed',
-  'expired',
-  'declined',
-  'inReview',
-  'waitingForUserInput',
-  'reverted',
-];
+const STATUSES: S['VerificationStatus'][] = loadBundle('partner').components.schemas.VerificationStatus.enum;
 
 let state: PartnerState;
 let all: S['Verification'][];
