@@ -60,16 +60,11 @@ export function fetchCalls(sandbox: SandboxFetch) {
     );
 }
 
-/**
- * Registers the file's sandbox (validating its answers) and answers it, with
- * calls carrying the key active now; options given as a function are read
- * when it starts, after the hooks registered before.
- */
-export function useServedSandbox(options: ServeOptions | (() => ServeOptions) = {}) {
+/** Registers the file's sandbox (validating its answers) and answers it, with calls carrying the key active now. */
+export function useServedSandbox(options: ServeOptions = {}) {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    const given = typeof options === 'function' ? options() : options;
-    sandbox = await serveSandbox({ port: 0, validateResponses: true, ...given });
+    sandbox = await serveSandbox({ port: 0, validateResponses: true, ...options });
   });
   afterAll(async () => {
     await sandbox.close();
