@@ -97,14 +97,13 @@ type Session = Awaited<ReturnType<typeof create>>;
 /** A new verification; `name` adds a name requirement, so a passed scan waits for it. */
 async function create(options: { name?: boolean; document?: boolean; minutes?: number } = {}) {
   const phone = `+49152${String(10_000_000 + ++n)}`;
-  const externalUserId = `7c2e4a90-1d3b-4f65-8a7e-${String(n).padStart(12, '0')}`;
   const requirements = [
     ...(options.name ? [{ type: 'firstAndLastName' as const }] : []),
     ...(options.document === false ? [] : [{ type: 'document' as const }]),
   ];
   const { data, response } = await partner.POST('/verifications', {
     body: {
-      externalUserId,
+      externalUserId: crypto.randomUUID(),
       redirectUrl: 'https://partner.example.com/kyc/done',
       errorRedirectUrl: 'https://partner.example.com/kyc/error',
       phoneNumbers: [{ phoneNumber: phone, isVerified: false }],
@@ -113,7 +112,7 @@ async function create(options: { name?: boolean; document?: boolean; minutes?: n
     },
   });
   expect(response.status).toBe(201);
-  return { id: data!.id, url: data!.url, phone, externalUserId };
+  return { id: data!.id, url: data!.url, phone };
 }
 
 async function statusOf(id: string): Promise<Status> {
@@ -179,14 +178,9 @@ async function move(v: Session, way: Way, minutes = 0): Promise<number> {
   if ('control' in way) return (await control(`/verifications/${v.id}/${way.control}`, way.body)).status;
   if ('clock' in way) return (await control('/clock/advance', { minutes })).status;
   if ('create' in way) {
-    const { response } = await partner.POST('/verifications', {
-      body: {
-        externalUserId: crypto.randomUUID(),
-        redirectUrl: 'https://partner.example.com/kyc/done',
-        phoneNumbers: [{ phoneNumber: v.phone, isVerified: false }],
-      },
-    });
-    return response.status;
+    const body = { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example.com/kyc/done' };
+    const phoneNumbers = [{ phoneNumber: v.phone, isVerified: false }];
+    return (await served.call('POST', '/verifications', { ...body, phoneNumbers })).status;
   }
   if ('revert' in way) return revert(v);
   return page(v, way.page);
