@@ -289,12 +289,9 @@ describe('the control API beside the table', () => {
   it('marks a shareholder, which the partner API reads and the users list filters by', async () => {
     const v = await reach('completed');
     const { userId } = (await served.call('GET', `/verifications/${v.id}`)).body;
-    expect((await served.call('PUT', `/_sandbox/users/${userId}/shares`, { sharesNumber: 120 })).body).toEqual({
-      isShareholder: true,
-      sharesNumber: 120,
-    });
-    const shares = await partner.GET('/users/{userId}/shares', { params: { path: { userId } } });
-    expect(shares.data).toEqual({ isShareholder: true, sharesNumber: 120 });
+    const shares = { isShareholder: true, sharesNumber: 120 };
+    expect((await served.call('PUT', `/_sandbox/users/${userId}/shares`, { sharesNumber: 120 })).body).toEqual(shares);
+    expect((await partner.GET('/users/{userId}/shares', { params: { path: { userId } } })).data).toEqual(shares);
     const holders = await partner.GET('/users', { params: { query: { isShareholder: true } } });
     expect(holders.data?.users.map((u) => u.id)).toContain(userId);
   });
