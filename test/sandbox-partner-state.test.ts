@@ -1,8 +1,6 @@
-// The sandbox's partner state engine, without HTTP, with every returned object
-// and emitted webhook checked against the partner document
-// (test/helpers/partner-state.ts); this file: creating a verification
-// (operation 5), the documented event sequences and expiry. (The merge and
-// manual review sequences over HTTP: arazzo.test.ts.)
+// The partner state engine without HTTP (test/helpers/partner-state.ts):
+// creating a verification (operation 5), the documented event sequences and
+// expiry. (The merge and manual review sequences over HTTP: arazzo.)
 import { describe, expect, it } from 'vitest';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 import { PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';

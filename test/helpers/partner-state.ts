@@ -12,6 +12,8 @@ import { pointer, validatorFor } from './openapi.js';
 export type S = components['schemas'];
 
 const START = Date.parse('2026-03-14T09:00:00.000Z');
+/** The engine's auth key at start. */
+export const KEY = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
 export const PHONE = '+4915112345678';
 export const OTHER_PHONE = '+31612345678';
 export const EXT_A = '3b1f8e2a-6c4d-4f0e-9a7b-5d2c8e1f4a90';
@@ -37,7 +39,7 @@ export function usePartnerState() {
     t.events = [];
     t.state = createPartnerState({
       clock,
-      authKey: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8',
+      authKey: KEY,
       publicUrl: 'http://127.0.0.1:4020/',
       onEvent: (e) => t.events.push(e),
     });
