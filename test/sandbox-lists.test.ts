@@ -68,10 +68,7 @@ const some = <T>(values: readonly T[]) =>
 const instant = fc
   .integer({ min: -5, max: 260 })
   .map((m) => new Date(START + m * 60_000 + (m % 2) * 30_000).toISOString());
-const paging = {
-  page: maybe(fc.integer({ min: 0, max: 4 })),
-  limit: maybe(fc.integer({ min: 0, max: 40 })),
-};
+const paging = { page: maybe(fc.integer({ min: 0, max: 4 })), limit: maybe(fc.integer({ min: 0, max: 40 })) };
 
 /** What a plain scan of `items` answers: the count of those kept, and the ids of the page asked for. */
 function scan<T extends { id: string }>(items: T[], keep: (item: T) => boolean, q: { page?: number; limit?: number }) {
