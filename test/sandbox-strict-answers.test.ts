@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { serveSandbox } from '../src/sandbox/server.js';
 import { fetchCalls, send } from './helpers/served-sandbox.js';
-import { askCore, wrappedCore } from './helpers/wrapped-core.js';
+import { askCore, sandboxCore } from './helpers/wrapped-core.js';
 
 const PLANTED = '"errorRedirectURL":"https://app.example/failed"';
 const PHONE = '+4915112345678';
@@ -74,13 +74,15 @@ describe('the core both doors share, as the fetch door builds it, in each API (t
     async (api, [method, target, operationId]) => {
       const logged = breachLog();
       // Every handler's answer gains a field no document names.
-      const core = wrappedCore((route, handle) => ({
-        route,
-        handle: (req) => {
-          const [status, body] = handle(req);
-          return [status, { ...(body as object), plantedField: true }];
-        },
-      }));
+      const core = sandboxCore({
+        wrap: (route, handle) => ({
+          route,
+          handle: (req) => {
+            const [status, body] = handle(req);
+            return [status, { ...(body as object), plantedField: true }];
+          },
+        }),
+      });
       closers.push(() => core.delivery.close());
       const answer = await askCore(core, method, target);
       expect(answer?.status).toBe(500);
