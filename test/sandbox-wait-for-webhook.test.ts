@@ -73,10 +73,12 @@ async function sandboxWithReceiver(options: SandboxFetchOptions = {}, receiver =
     await open(id);
     return id;
   };
+  const resend = (eventId: string) =>
+    control.POST('/_sandbox/webhooks/{eventId}/resend', { params: { path: { eventId } } });
   /** Resolves once `count` webhooks arrived; a generous bound, as the machine may be loaded. */
   const arrived = (count: number) =>
     expect.poll(() => arrivals.length, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(count);
-  return { sandbox, arrivals, emitted, failures, partner, control, create, open, createAndOpen, arrived };
+  return { sandbox, arrivals, emitted, failures, partner, control, create, open, createAndOpen, resend, arrived };
 }
 
 const opened: { close(): unknown }[] = [];
@@ -258,7 +260,7 @@ describe('webhookFaults', () => {
 
 describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
   it('delivers a past event again, the same body and eventId, signed with the key active now, and answers 202 saying what and where', async () => {
-    const { sandbox, arrivals, emitted, partner, control, createAndOpen, arrived } = await sandboxWithReceiver();
+    const { sandbox, arrivals, emitted, partner, resend, createAndOpen, arrived } = await sandboxWithReceiver();
     await createAndOpen();
     await arrived(2);
     const first = arrivals.find((a) => a.eventId === emitted[0].eventId)!;
@@ -267,9 +269,7 @@ describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
     expect(rotated.response.status).toBe(201);
     expect(sandbox.authKey).not.toBe(oldKey);
 
-    const { data, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', {
-      params: { path: { eventId: first.eventId } },
-    });
+    const { data, response } = await resend(first.eventId);
     expect(response.status).toBe(202);
     expect(data).toEqual({ eventId: first.eventId, eventType: 'verification.created', webhookUrl: WEBHOOK_URL });
     await arrived(3);
@@ -280,20 +280,16 @@ describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
   });
 
   it('answers 404 for an eventId no webhook has, naming where the sent ones are listed', async () => {
-    const { control } = await sandboxWithReceiver();
-    const { error, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', {
-      params: { path: { eventId: 'no-such-event' } },
-    });
+    const { resend } = await sandboxWithReceiver();
+    const { error, response } = await resend('no-such-event');
     expect(response.status).toBe(404);
     expect(error?.message).toContain('GET /verifications/{verificationId}/webhooks');
   });
 
   it('answers 409 when no webhookUrl is set, saying how to set one, and sends nothing', async () => {
-    const { control, createAndOpen, emitted, arrivals } = await sandboxWithReceiver({ webhookUrl: undefined });
+    const { resend, createAndOpen, emitted, arrivals } = await sandboxWithReceiver({ webhookUrl: undefined });
     await createAndOpen();
-    const { error, response } = await control.POST('/_sandbox/webhooks/{eventId}/resend', {
-      params: { path: { eventId: emitted[0].eventId } },
-    });
+    const { error, response } = await resend(emitted[0].eventId);
     expect(response.status).toBe(409);
     expect(error?.message).toContain('PUT /partners');
     expect(arrivals).toEqual([]);
