@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_DATE_TIME_MS, LATEST_CLOCK_MS } from '../src/sandbox/common/clock.js';
 import { jsonMistake } from '../src/sandbox/http/json-position.js';
 import { serveSandbox } from '../src/sandbox/server.js';
+import { loadBundle } from './helpers/openapi.js';
 import { useServedSandbox } from './helpers/served-sandbox.js';
 
 const KEY = 'sbx_reasons_key_0123456789';
@@ -67,31 +68,23 @@ describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
   });
 });
 
+// The allowed values are the document's, so a value added to it is expected here too.
+const PASSPORT = {
+  externalUserId: crypto.randomUUID(),
+  redirectUrl: 'https://x.example/',
+  requirements: [{ type: 'passport' }],
+};
 it.each([
-  [
-    'a query',
-    'GET',
-    '/verifications?status=done',
-    undefined,
-    'status.0 must be one of created, started, waitingForUserInput, inReview, completed, declined, closed, expired, reverted',
-  ],
-  [
-    'a body',
-    'POST',
-    '/verifications',
-    {
-      externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
-      redirectUrl: 'https://partner.example.com/done',
-      requirements: [{ type: 'passport' }],
-    },
-    'body.requirements.0.type must be one of firstAndLastName, dateOfBirth, document, phoneNumbers',
-  ],
+  ['a query', 'GET', '/verifications?status=done', undefined, 'status.0', 'VerificationStatus'],
+  ['a body', 'POST', '/verifications', PASSPORT, 'body.requirements.0.type', 'RequirementType'],
 ])(
-  'a partner enum error in %s lists the allowed values, as v2 details do',
-  async (_, method, target, body, message) => {
+  'a partner enum error in %s names the field and lists the allowed values, as v2 details do',
+  async (_, method, target, body, field, schema) => {
     const res = await call(method, target, body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message });
+    expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(`${field} `) });
+    for (const value of loadBundle('partner').components.schemas[schema].enum)
+      expect(res.body.message).toContain(value);
   },
 );
 
@@ -100,17 +93,13 @@ describe('a body that is not JSON is refused with where', () => {
     [
       '/verifications',
       '{\n  "externalUserId": "5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40"\n  "redirectUrl": "https://partner.example.com/done"\n}',
-      "body is not valid JSON: expected ',' or '}' after property value at line 3, column 3 (offset 63)",
+      'line 3, column 3 (offset 63)',
     ],
-    [
-      '/_sandbox/seed',
-      '{"verifications": x}',
-      "body is not valid JSON: unexpected token 'x' at line 1, column 19 (offset 18)",
-    ],
-  ])('%s: line, column and offset in the message', async (target, body, message) => {
+    ['/_sandbox/seed', '{"verifications": x}', 'line 1, column 19 (offset 18)'],
+  ])('%s: line, column and offset in the message', async (target, body, where) => {
     const res = await call('POST', target, body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message });
+    expect(res.body).toEqual({ statusCode: 400, message: expect.stringContaining(where) });
   });
 
   it.each([
