@@ -11,12 +11,9 @@ const { eventTypes, statusOf, advance, create, get, getUser, emittedBy, refusal,
 describe('create verification (operation 5)', () => {
   it('answers status created, one pending entry per requirement, validTo = now + 10080 min, no updatedAt', () => {
     const created = create({
-      requirements: [
-        { type: 'firstAndLastName' },
-        { type: 'dateOfBirth' },
-        { type: 'document' },
-        { type: 'phoneNumbers' },
-      ],
+      requirements: (['firstAndLastName', 'dateOfBirth', 'document', 'phoneNumbers'] as const).map((type) => ({
+        type,
+      })),
       metadata: { orderId: 'NW-2026-004817' },
     });
     expect(created.status).toBe('created');
@@ -29,8 +26,7 @@ describe('create verification (operation 5)', () => {
       { type: 'document', result: null, verified: false },
       { type: 'phoneNumbers', result: null },
     ]);
-    expect(created.createdAt).toBe('2026-03-14T09:00:00.000Z');
-    expect(created.validTo).toBe('2026-03-21T09:00:00.000Z');
+    expect(created).toMatchObject({ createdAt: '2026-03-14T09:00:00.000Z', validTo: '2026-03-21T09:00:00.000Z' });
     expect(eventTypes()).toEqual(['verification.created']);
     expect(t.events[0]).toMatchObject({
       verificationId: created.id,
