@@ -17,6 +17,12 @@ import type { UserCreatedEvent, WebhookEvent } from '../src/webhooks/events.js';
 
 const BASE = 'https://api.example.test';
 const WEBHOOK_URL = 'https://partner.example/webhooks';
+/** The body of a verification no other of the file's conflicts with. */
+const verification = () => ({
+  externalUserId: crypto.randomUUID(),
+  redirectUrl: 'https://partner.example/done',
+  requirements: [{ type: 'document' as const }],
+});
 /** A wait that should resolve: generous, as the machine may be loaded, and under the test timeout so a failed wait says why. */
 const GENEROUS = { timeoutMs: 30_000 };
 
@@ -48,16 +54,7 @@ async function sandboxWithReceiver(options: SandboxFetchOptions = {}, receiver =
   opened.push(sandbox);
   const partner = () => createPartnerClient({ baseUrl: BASE, authKey: sandbox.authKey, fetch: sandbox.fetch });
   const control = createSandboxClient({ baseUrl: BASE, fetch: sandbox.fetch });
-  const create = async () => {
-    const { data } = await partner().POST('/verifications', {
-      body: {
-        externalUserId: crypto.randomUUID(),
-        redirectUrl: 'https://partner.example/done',
-        requirements: [{ type: 'document' }],
-      },
-    });
-    return data!.id;
-  };
+  const create = async () => (await partner().POST('/verifications', { body: verification() })).data!.id;
   /** Opens the verification's link, and passes its scan when `scan` says so, through the control API. */
   const open = async (verificationId: string, scan?: 'pass') => {
     const params = { path: { verificationId } };
@@ -310,9 +307,7 @@ describe('startSandbox', () => {
     expect((await withNew.GET('/partners')).response.status).toBe(200);
     expect((await partner.GET('/partners')).response.status).toBe(401);
     // Its waits are the core's, as createSandboxFetch's: they see what it emits.
-    const { data } = await withNew.POST('/verifications', {
-      body: { externalUserId: crypto.randomUUID(), redirectUrl: 'https://partner.example/done' },
-    });
+    const { data } = await withNew.POST('/verifications', { body: verification() });
     await expect(sandbox.waitForWebhook(isCreated(data!.id), GENEROUS)).resolves.toMatchObject({
       data: { verificationId: data!.id },
     });

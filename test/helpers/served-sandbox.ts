@@ -83,10 +83,7 @@ export function useServedSandbox(options: ServeOptions = {}) {
 }
 
 /** What a receiver got: the event, and which attempt of its eventId it was. */
-export interface Arrival {
-  event: Json;
-  attempt: number;
-}
+type Arrival = { event: Json; attempt: number };
 
 /**
  * A webhook receiver on a loopback port. `answer` gives the status for each
