@@ -50,18 +50,6 @@ export function usePartnerState() {
     for (const { event } of t.events) partnerDoc.expectValid('WebhookEvent', event);
   });
 
-  const advance = (minutes: number) => clock.advance(minutes);
-  const create = (overrides: Partial<S['VerificationCreate']> = {}) => {
-    const created = t.state.createVerification({
-      phoneNumbers: [{ phoneNumber: PHONE, isVerified: false }],
-      externalUserId: EXT_A,
-      redirectUrl: REDIRECT,
-      ...overrides,
-    });
-    expectResponse('/verifications', 'post', '201', created);
-    return created;
-  };
-
   const t = {
     /** The engine of the running test. */
     state: undefined as unknown as PartnerState,
@@ -70,8 +58,17 @@ export function usePartnerState() {
     eventTypes: () => t.events.map((e) => e.event.eventType),
     /** The verification status a webhook carries, undefined for user and shareholder webhooks. */
     statusOf: (e: EmittedEvent) => (e.event.dataType === 'verification' ? e.event.data.status : undefined),
-    advance,
-    create,
+    advance: (minutes: number) => clock.advance(minutes),
+    create: (overrides: Partial<S['VerificationCreate']> = {}) => {
+      const created = t.state.createVerification({
+        phoneNumbers: [{ phoneNumber: PHONE, isVerified: false }],
+        externalUserId: EXT_A,
+        redirectUrl: REDIRECT,
+        ...overrides,
+      });
+      expectResponse('/verifications', 'post', '201', created);
+      return created;
+    },
     get: (id: string) => {
       const v = t.state.getVerification(id);
       expectResponse('/verifications/{verificationId}', 'get', '200', v);
@@ -102,9 +99,9 @@ export function usePartnerState() {
       overrides: Partial<S['VerificationCreate']> = {},
       name = { firstName: 'Lena', lastName: 'Hoffmann' },
     ) => {
-      const { id } = create(overrides);
+      const { id } = t.create(overrides);
       t.state.openLink(id);
-      advance(3);
+      t.advance(3);
       return t.state.scan(id, { outcome: 'pass', document: name });
     },
   };
