@@ -21,11 +21,7 @@ const authKey = 'sbx_fuzz_key_5e2a9c7d1b';
 const accessToken = 'v2_fuzz_token_8f3b6d';
 
 type Api = 'v2' | 'partner';
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-}
+type Answer = { status: number; headers: IncomingHttpHeaders; text: string };
 
 // The judge's own Ajv, not the sandbox's; the documented operation a target
 // reaches is found as the sandbox's router finds it.
@@ -61,22 +57,13 @@ function answerProblems(api: Api, method: string, target: string, answer: Answer
 
 /** Sends the raw request with node:http (fetch would normalize the path and merge duplicate headers). */
 function send(base: string, req: FuzzRequest, headers: OutgoingHttpHeaders): Promise<Answer> {
-  const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     let answered = false;
     // agent: false, a new connection per request: a connection the server
     // closed after an answer (413 closes it) is never reused, so a dropped
     // request is a real one.
-    const options = {
-      host: hostname,
-      port,
-      method: req.method,
-      path: req.target,
-      headers,
-      agent: false,
-      timeout: 15_000,
-    };
-    const r = request(options, (res) => {
+    const options = { method: req.method, path: req.target, headers, agent: false, timeout: 15_000 };
+    const r = request(base, options, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

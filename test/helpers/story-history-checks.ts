@@ -5,20 +5,14 @@
 // them. The rules of what "the same" allows open test/examples-story.test.ts,
 // which runs these checks.
 import { type Json, loadBundle } from './openapi.js';
+import { ASSUMED_TRANSITIONS, TRANSITIONS } from './partner-document.js';
 import { groupBy, oneValue, phonesOf, type Story, time, type UserSnapshot, type World } from './story.js';
 
-// The documented transitions (partner document, "States and transitions";
-// revert rule 1 adds waitingForUserInput -> reverted).
-const NEXT: Record<string, string[]> = {
-  created: ['started', 'closed', 'expired'],
-  started: ['waitingForUserInput', 'inReview', 'completed', 'declined', 'closed', 'expired'],
-  waitingForUserInput: ['inReview', 'completed', 'declined', 'closed', 'expired', 'reverted'],
-  inReview: ['completed'],
-  completed: ['reverted'],
-};
+// The documented transitions, and the one revert rule 1 adds.
+const NEXT = groupBy([...TRANSITIONS, ...ASSUMED_TRANSITIONS], ([from]) => from);
 function reachable(from: string, to: string): boolean {
   const seen = new Set([from]);
-  for (const state of seen) for (const next of NEXT[state] ?? []) seen.add(next);
+  for (const state of seen) for (const [, next] of NEXT.get(state) ?? []) seen.add(next);
   return seen.has(to);
 }
 
