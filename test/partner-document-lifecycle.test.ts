@@ -4,6 +4,7 @@
 // by the schemas (test/partner-document-webhooks.test.ts).
 import { describe, expect, it } from 'vitest';
 import { markdownTables } from './helpers/document-texts.js';
+import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 import { ASSUMED_TRANSITIONS, doc, sorted, TRANSITIONS } from './helpers/partner-document.js';
 
 describe('lifecycle in the overview', () => {
@@ -51,19 +52,11 @@ describe('lifecycle in the overview', () => {
 
   describe('event sequences', () => {
     const table = tables.find((t) => /Scenario/.test(t[0][0]))!;
-    const SEQUENCES: Record<string, string[]> = {
-      'New user': [
-        'verification.created',
-        'verification.updated',
-        'verification.updated',
-        'user.created',
-        'user.updated',
-        'user.updated',
-      ],
+    const SEQUENCES: Record<string, readonly string[]> = {
+      'New user': NEW_USER_SEQUENCE,
       Merge: ['verification.created', 'verification.updated', 'verification.updated', 'user.merged'],
       'Manual review': [
-        'verification.created',
-        'verification.updated',
+        ...NEW_USER_SEQUENCE.slice(0, 2),
         'verification.updated',
         'verification.updated',
         'user.created',

@@ -196,7 +196,7 @@ export const FIELDS: Record<string, string[]> = {
     'issuingAuthority',
     'placeOfIssue',
   ],
-  User: ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'],
+  User: USER_LIST_ITEM,
   UserDetails: [
     ...USER_LIST_ITEM,
     'firstName',
