@@ -40,6 +40,7 @@ import {
   without,
   sorted,
   expectDocumented,
+  expectDocumentedValues,
   wantValid,
   wantInvalid,
   UUID,
@@ -291,6 +292,10 @@ describe('additions to the documentation', () => {
     EstimatedAge: ESTIMATED_AGES,
     DocumentType: DOCUMENT_TYPES,
   };
+  it.each(Object.entries(VALUE_LISTS))('%s has the documented values, in the documented order', (name, documented) => {
+    expectDocumentedValues(schemaNamed(name).enum, documented, `values of ${name}`);
+  });
+
   const operations = pathOps.map((o) => `${o.method} ${o.key}`);
   const queryNames = (key: string) =>
     Object.entries(paramsOf(key)).flatMap(([name, { param }]) => (param.in === 'query' ? [name] : []));
