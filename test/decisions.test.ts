@@ -51,16 +51,6 @@ describe('DECISIONS.md', () => {
     }
   });
 
-  it("holds the service assumptions (V, P) only; the tools' rows are in guides/maintainers-decisions.md", () => {
-    expect(rows.map((r) => r[0]).filter((id) => !/^[VP]\d+$/.test(id))).toEqual([]);
-    expect(toolRows.map((r) => r[0]).filter((id) => !/^[SCDWKT]\d+$/.test(id))).toEqual([]);
-    const kinds = ['S', 'C', 'D', 'W', 'K', 'T'];
-    expect(
-      kinds.filter((letter) => !toolRows.some((r) => r[0].startsWith(letter))),
-      'kinds without rows',
-    ).toEqual([]);
-  });
-
   it('marks every V and P row in some description, or lists it with a reason as marked by none (not both)', () => {
     const ids = [...rowIds];
     const neither = ids.filter((id) => !allMarked.has(id) && !unmarked.has(id));
