@@ -39,7 +39,6 @@ import {
   example,
   without,
   sorted,
-  expectDocumented,
   expectDocumentedValues,
   wantValid,
   wantInvalid,
@@ -54,17 +53,6 @@ describe('document', () => {
     expect(doc.servers[0].url).toBe('{sandbox_base_url}');
     expect(doc.servers[0].variables.sandbox_base_url.default).toMatch(/^https?:\/\//);
     expect(doc.servers[0].description).toMatch(/sandbox/i);
-  });
-
-  it('has the 18 documented operations (user-activities under the singular /verification)', () => {
-    expectDocumented(
-      pathOps.map((o) => `${o.method} ${o.key}`),
-      OPERATIONS,
-      'operations',
-    );
-    expect(Object.keys(doc.paths)).toContain('/verification/{verificationId}/user-activities');
-    expect(Object.keys(doc.paths)).not.toContain('/verifications/{verificationId}/user-activities');
-    expect(Object.keys(doc.paths)).not.toContain('/verification');
   });
 
   it('names operations uniquely in camelCase', () => {
