@@ -229,7 +229,7 @@ const ADDITIONS = 'test/helpers/partner-additions.ts';
 function unlisted(
   list: string,
   what: string,
-  entries: Record<string, [have: string[], documented: string[]]>,
+  entries: Record<string, readonly [have: string[], documented: string[]]>,
   added: Record<string, string[]>,
 ): string[] {
   const problems = Object.keys(added)
