@@ -3,7 +3,8 @@
 // which binds them and the lifecycle's (lifecycle.ts) to one store. Inputs come
 // validated, refusals throw SandboxError, answers are copies shaped by the document.
 import type { components, operations } from '../../../generated/types/partner.js';
-import { pageOf, inWindow, wants, type Paging } from './paging.js';
+import { pageOf, inWindow, wants, PAGES_ONLY } from './paging.js';
+import { filtered, type ListFilters } from '../common/list-filters.js';
 import { SandboxError, webhookUrlRefusal, type BoundToStore, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import {
@@ -22,7 +23,7 @@ import {
   scan,
   verifyPhone,
 } from './lifecycle.js';
-import type { StoredVerification } from './records.js';
+import type { StoredUser, StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
   addVerification,
@@ -50,7 +51,7 @@ import { historyPage, pendingEvents, recordDelivery, recordedEvent } from './web
 import { jsonCopy } from '../common/json-copy.js';
 
 type S = components['schemas'];
-type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operations[Op]['parameters']['query']>;
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
 const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner });
 
@@ -64,8 +65,8 @@ function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partne
   return getPartner(store);
 }
 
-function listAuthKeys(store: PartnerStore, paging: Paging): S['AuthKeyList'] {
-  const { items, count } = pageOf([...store.authKeys].reverse(), paging);
+function listAuthKeys(store: PartnerStore, query: Query<'listAuthKeys'>): S['AuthKeyList'] {
+  const { items, count } = pageOf(filtered([...store.authKeys].reverse(), query, PAGES_ONLY), query);
   return { authKeys: jsonCopy(items), count };
 }
 
@@ -180,17 +181,21 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
   return { id: v.data.id };
 }
 
+const verificationFilters: ListFilters<Query<'listVerifications'>, StoredVerification> = {
+  phoneNumber: ({ data }, numbers) => wants(numbers, (n) => data.phoneNumbers.some((p) => p.phoneNumber === n)),
+  externalUserId: ({ data }, ids) => wants(ids, (id) => data.externalUserId === id),
+  userId: ({ data }, ids) => wants(ids, (id) => data.userId === id),
+  status: ({ data }, statuses) => wants(statuses, (s) => data.status === s),
+  // The window is over the field `datetimeField` names, createdAt unless asked.
+  from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from),
+  to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], undefined, to),
+  datetimeField: null,
+  ...PAGES_ONLY,
+};
+
 function listVerifications(store: PartnerStore, query: Query<'listVerifications'>): S['VerificationList'] {
   const q = query ?? {};
-  const field = q.datetimeField ?? 'createdAt';
-  const matches = [...store.verifications.values()].filter(
-    ({ data }) =>
-      wants(q.phoneNumber, (n) => data.phoneNumbers.some((p) => p.phoneNumber === n)) &&
-      wants(q.externalUserId, (id) => data.externalUserId === id) &&
-      wants(q.userId, (id) => data.userId === id) &&
-      wants(q.status, (s) => data.status === s) &&
-      inWindow(data[field], q.from, q.to),
-  );
+  const matches = filtered(store.verifications.values(), q, verificationFilters);
   const { items, count } = pageOf(matches.reverse(), q);
   return { verifications: items.map((v) => jsonCopy(v.data)), count };
 }
@@ -216,19 +221,20 @@ function verificationLinkedByDevice(store: PartnerStore, verificationId: string)
 const verificationWebhooks = (
   store: PartnerStore,
   verificationId: string,
-  paging: Paging,
-): S['VerificationWebhookRecordList'] => historyPage(store, 'verification', verificationId, paging);
+  query: Query<'listVerificationWebhooks'>,
+): S['VerificationWebhookRecordList'] => historyPage(store, 'verification', verificationId, query, PAGES_ONLY);
+
+const userFilters: ListFilters<Query<'listUsers'>, StoredUser> = {
+  phoneNumber: (u, numbers) => wants(numbers, (n) => u.phoneNumbers.some((p) => p.phoneNumber === n)),
+  externalUserId: (u, ids) => wants(ids, (id) => u.externalUsers.some((e) => e.id === id)),
+  id: (u, ids) => wants(ids, (id) => u.id === id),
+  isShareholder: (u, isShareholder) => u.shares.isShareholder === isShareholder,
+  ...PAGES_ONLY,
+};
 
 function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
   const q = query ?? {};
-  const matches = [...store.users.values()].filter(
-    (u) =>
-      wants(q.phoneNumber, (n) => u.phoneNumbers.some((p) => p.phoneNumber === n)) &&
-      wants(q.externalUserId, (id) => u.externalUsers.some((e) => e.id === id)) &&
-      wants(q.id, (id) => u.id === id) &&
-      (q.isShareholder === undefined || u.shares.isShareholder === q.isShareholder),
-  );
-  const { items, count } = pageOf(matches.reverse(), q);
+  const { items, count } = pageOf(filtered(store.users.values(), q, userFilters).reverse(), q);
   return { users: items.map(userListItem), count };
 }
 
@@ -281,7 +287,11 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
   return result;
 }
 
-function userFingerprints(store: PartnerStore, userId: string, paging: Paging): S['FingerprintList'] {
+function userFingerprints(
+  store: PartnerStore,
+  userId: string,
+  query: Query<'listUserFingerprints'>,
+): S['FingerprintList'] {
   const byDevice = new Map<string, S['Fingerprint']>();
   for (const v of attached(store, findUser(store, userId))) {
     for (const e of v.fingerprintEvents) {
@@ -290,12 +300,15 @@ function userFingerprints(store: PartnerStore, userId: string, paging: Paging): 
       byDevice.set(e.deviceId, fingerprint);
     }
   }
-  const { items, count } = pageOf([...byDevice.values()], paging);
+  const { items, count } = pageOf(filtered(byDevice.values(), query, PAGES_ONLY), query);
   return { fingerprints: items, count };
 }
 
-const userWebhooks = (store: PartnerStore, userId: string, paging: Paging): S['UserWebhookRecordList'] =>
-  historyPage(store, 'user', userId, paging);
+const userWebhooks = (
+  store: PartnerStore,
+  userId: string,
+  query: Query<'listUserWebhooks'>,
+): S['UserWebhookRecordList'] => historyPage(store, 'user', userId, query, PAGES_ONLY);
 
 /** Deprecated `phoneNumber`/`isPhoneNumberVerified` become a `phoneNumbers` entry (source: "replaced by"). */
 function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumber'][] {

@@ -4,6 +4,7 @@
 // record is made"). A history is the store's records filtered by owner.
 import { emittedEvent, SandboxError, type DeliveryResult, type EmittedEvent } from './api.js';
 import { pageOf, type Paging } from './paging.js';
+import { filtered, type ListFilters } from '../common/list-filters.js';
 import type { WebhookEntry } from './records.js';
 import { nowIso, putWebhook, user, verification, type PartnerStore } from './store.js';
 import { jsonCopy } from '../common/json-copy.js';
@@ -11,17 +12,16 @@ import { jsonCopy } from '../common/json-copy.js';
 const ownerOf = (e: WebhookEntry) => (e.kind === 'verification' ? e.record.verificationId : e.record.userId);
 
 /** A page of the history of a verification or user that exists; each record a copy, with the payload parsed into its place after `success`. */
-export function historyPage<R>(
+export function historyPage<R, Query extends Paging>(
   store: PartnerStore,
   kind: WebhookEntry['kind'],
   ownerId: string,
-  paging: Paging,
+  query: Query,
+  filters: NoInfer<ListFilters<Query, WebhookEntry>>,
 ): { webhooks: R[]; count: number } {
   (kind === 'verification' ? verification : user)(store, ownerId);
-  const { items, count } = pageOf(
-    [...store.webhooks.values()].filter((e) => e.kind === kind && ownerOf(e) === ownerId),
-    paging,
-  );
+  const owned = [...store.webhooks.values()].filter((e) => e.kind === kind && ownerOf(e) === ownerId);
+  const { items, count } = pageOf(filtered(owned, query, filters), query);
   const webhooks = items.map((entry) => {
     const { id, success, ...rest } = jsonCopy(entry.record);
     return { id, success, payload: JSON.parse(entry.text), ...rest } as R;

@@ -5,6 +5,7 @@ import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import { jsonCopy } from '../common/json-copy.js';
+import { filtered, type ListFilters } from '../common/list-filters.js';
 
 export type V2Verification = components['schemas']['Verification'];
 type ListQuery = NonNullable<operations['listVerifications']['parameters']['query']>;
@@ -14,6 +15,17 @@ export type V2SessionInput = Partial<Omit<V2Verification, 'id' | 'createdAt' | '
   Pick<V2Verification, 'externalId' | 'country' | 'phoneNo'>;
 
 const DEFAULT_PAGE_SIZE = 15;
+
+const sessionFilters: ListFilters<ListQuery, V2Verification> = {
+  id: (s, id) => s.id === id,
+  externalId: (s, externalId) => s.externalId === externalId,
+  statuses: (s, statuses) => !statuses.length || statuses.includes(s.status),
+  // Both bounds of the creation window are inclusive, as documented.
+  createdFrom: (s, from) => Date.parse(s.createdAt) >= Date.parse(from),
+  createdTo: (s, to) => Date.parse(s.createdAt) <= Date.parse(to),
+  page: null,
+  pageSize: null,
+};
 
 export class V2State {
   private sessions = new Map<string, V2Verification>();
@@ -51,19 +63,9 @@ export class V2State {
   }
 
   list(query: ListQuery): components['schemas']['VerificationList'] {
-    const statuses = query.statuses?.length ? new Set(query.statuses) : null;
-    const from = query.createdFrom ? Date.parse(query.createdFrom) : -Infinity;
-    const to = query.createdTo ? Date.parse(query.createdTo) : Infinity;
-    // Both bounds of the creation window are inclusive, as documented.
-    const wanted = (s: V2Verification, created = Date.parse(s.createdAt)) =>
-      (query.id === undefined || s.id === query.id) &&
-      (query.externalId === undefined || s.externalId === query.externalId) &&
-      (!statuses || statuses.has(s.status)) &&
-      created >= from &&
-      created <= to;
-    const matches = [...this.sessions.values()]
-      .filter((s) => wanted(s))
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    const matches = filtered(this.sessions.values(), query, sessionFilters).sort(
+      (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id),
+    );
     const size = query.pageSize ?? DEFAULT_PAGE_SIZE;
     const page = Math.floor(query.page ?? 0);
     return { items: matches.slice(page * size, page * size + size), count: matches.length };
