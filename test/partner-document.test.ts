@@ -4,7 +4,7 @@
 // the contract adds to the documentation (listed in
 // helpers/partner-additions.ts).
 import { describe, expect, it } from 'vitest';
-import { deref, operationsOf, pointer, type Json } from './helpers/openapi.js';
+import { deref, loadBundle, operationsOf, pointer, type Json } from './helpers/openapi.js';
 import {
   ADDED_DEPRECATIONS,
   ADDED_FIELDS,
@@ -46,21 +46,48 @@ import {
   FIELDS,
 } from './helpers/partner-document.js';
 
-describe('document', () => {
-  it('is OpenAPI 3.1.0 with the single {sandbox_base_url} server', () => {
-    expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers).toHaveLength(1);
-    expect(doc.servers[0].url).toBe('{sandbox_base_url}');
-    expect(doc.servers[0].variables.sandbox_base_url.default).toMatch(/^https?:\/\//);
-    expect(doc.servers[0].description).toMatch(/sandbox/i);
+// What both documents state alike: one server, whose variable names the
+// service's base address; operations named uniquely in camelCase; the one
+// credential scheme, asked on every operation.
+describe.each([
+  {
+    api: 'v2',
+    variable: 'base_url',
+    server: /the service/,
+    schemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+  },
+  {
+    api: 'partner',
+    variable: 'sandbox_base_url',
+    server: /sandbox environment/,
+    schemes: { authKey: { type: 'apiKey', in: 'header', name: 'X-Auth-Key' } },
+  },
+])('the $api document', ({ api, variable, server, schemes }) => {
+  const document = loadBundle(api);
+
+  it(`is OpenAPI 3.1.0 with the single {${variable}} server`, () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toHaveLength(1);
+    expect(document.servers[0].url).toBe(`{${variable}}`);
+    expect(document.servers[0].variables[variable].default).toMatch(/^https?:\/\//);
+    expect(document.servers[0].description).toMatch(server);
   });
 
   it('names operations uniquely in camelCase', () => {
-    const ids = operationsOf(doc).map((o) => o.operation.operationId);
+    const ids = operationsOf(document).map((o) => o.operation.operationId);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('has one credential scheme, asked on every operation', () => {
+    expect(document.components.securitySchemes).toMatchObject(schemes);
+    expect(Object.keys(document.components.securitySchemes)).toEqual(Object.keys(schemes));
+    for (const { operation, key, method } of operationsOf(document).filter((o) => o.kind === 'path'))
+      expect(operation.security ?? document.security, `${method} ${key}`).toEqual([{ [Object.keys(schemes)[0]]: [] }]);
+  });
+});
+
+describe('document', () => {
   it('declares every path template parameter (verificationId or userId) as a required string in the path', () => {
     for (const key of OPERATIONS) {
       const path = key.split(' ')[1];
@@ -115,19 +142,7 @@ describe('document', () => {
 });
 
 describe('authentication', () => {
-  const schemes = doc.components.securitySchemes;
-  const [name, scheme] = Object.entries<Json>(schemes).find(([, s]) => s.type === 'apiKey')!;
-
-  it('is an API key in the X-Auth-Key header', () => {
-    expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Key' });
-    expect(Object.keys(schemes)).toEqual([name]);
-  });
-
-  it('is required on every operation', () => {
-    for (const { operation, key, method } of pathOps) {
-      expect(operation.security ?? doc.security, `${method} ${key}`).toEqual([{ [name]: [] }]);
-    }
-  });
+  const scheme = doc.components.securitySchemes.authKey;
 
   it('describes rotation: POST /auth-keys makes the previously active key invalid', () => {
     expect(scheme.description).toContain('POST /auth-keys');

@@ -28,13 +28,6 @@ const valid = (name: string, value: unknown) => v.schema(name)(value);
 const withField = (field: string, value: unknown) => ({ ...approved, [field]: value });
 
 describe('document', () => {
-  it('is OpenAPI 3.1.0 with the {base_url} server variable', () => {
-    expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers).toHaveLength(1);
-    expect(doc.servers[0].url).toBe('{base_url}');
-    expect(doc.servers[0].variables.base_url.default).toMatch(/^https?:\/\//);
-  });
-
   it('has exactly the two documented paths, GET only, the list path with its trailing slash', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(['/v2/verifications/', '/v2/verifications/{id}']);
     expect(
@@ -42,10 +35,6 @@ describe('document', () => {
         .map((o) => `${o.method} ${o.key}`)
         .sort(),
     ).toEqual(['get /v2/verifications/', 'get /v2/verifications/{id}']);
-  });
-
-  it('names operations in camelCase', () => {
-    for (const { operation } of operationsOf(doc)) expect(operation.operationId).toMatch(/^[a-z][a-zA-Z0-9]*$/);
   });
 });
 
@@ -257,13 +246,6 @@ describe('authentication and errors', () => {
     '401': { statusCode: 401, code: 'UNAUTHORIZED_ERROR', message: 'Unauthorized' },
     '404': { statusCode: 404, code: 'NOT_FOUND_ERROR', message: 'Not found' },
   } as const;
-
-  it('requires a bearer token on every operation', () => {
-    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    for (const { operation } of ops) {
-      expect(operation.security ?? doc.security).toEqual([{ bearerAuth: [] }]);
-    }
-  });
 
   it('declares 400, 401 and 404 exactly where documented', () => {
     const statuses = Object.fromEntries(
