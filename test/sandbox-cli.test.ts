@@ -173,17 +173,17 @@ describe('sandbox command', () => {
 
   it('--state makes the missing folders of its file, as the state guide writes it; an --auth-key other than the one it holds is told which key is in force', async () => {
     const dir = mkdtempSync(path.join(scratch, 'keys-'));
-    const state = ['--state', '.sandbox/state.jsonl'];
+    const state = ['--state', '.sandbox/state.json'];
     const first = await started([...state, '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], dir);
     expect(first.printed.stderr).toBe('');
-    expect(first.printed.stdout).toContain('state         .sandbox/state.jsonl');
-    expect(existsSync(path.join(dir, '.sandbox', 'state.jsonl'))).toBe(true);
+    expect(first.printed.stdout).toContain('state         .sandbox/state.json');
+    expect(existsSync(path.join(dir, '.sandbox', 'state.json'))).toBe(true);
     expect(await first.stop()).toBe(0);
     const again = await started([...state, '--auth-key', 'sbx_second_key'], dir);
     try {
       expect(again.printed.stdout).toContain('X-Auth-Key: sbx_first_key');
       expect(again.printed.stderr.trim()).toBe(
-        'warning: --auth-key sbx_second_key is not in force: the state file .sandbox/state.jsonl keeps its own credentials, and sbx_first_key is in force. Use that, or delete .sandbox/state.jsonl to start empty with --auth-key sbx_second_key.',
+        'warning: --auth-key sbx_second_key is not in force: the state file .sandbox/state.json keeps its own credentials, and sbx_first_key is in force. Use that, or delete .sandbox/state.json to start empty with --auth-key sbx_second_key.',
       );
       expect(
         (

@@ -27,8 +27,6 @@ export interface SandboxOptions
   extends SandboxSettings,
     ListenSettings,
     Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange'> {
-  /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
-  onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
   /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s; a whole request, 30 s). */
@@ -134,8 +132,8 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     ...options,
     url,
     hostGuard: { port },
-    authKey: saved?.whole.authKey ?? options.authKey,
-    accessToken: saved?.whole.accessToken ?? options.accessToken,
+    authKey: saved?.authKey ?? options.authKey,
+    accessToken: saved?.accessToken ?? options.accessToken,
     documents: {
       v2: readBundledDocument('v2'),
       partner: readBundledDocument('partner'),
@@ -159,8 +157,6 @@ export async function serveSandbox(options: SandboxOptions = {}) {
       server.close();
       throw err;
     }
-    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
-    for (const message of saved?.warnings ?? []) warn(message);
   }
   // Webhooks not yet delivered when the sandbox stopped go out again.
   for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);

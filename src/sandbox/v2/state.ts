@@ -1,6 +1,5 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
 // to through the control API, read with the documented filters and paging.
-// With --state it notes what each change touched (`effects`), as the partner store does.
 import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -17,8 +16,6 @@ const DEFAULT_PAGE_SIZE = 15;
 
 export class V2State {
   private sessions = new Map<string, V2Verification>();
-  /** Sessions made since the state file last took note, and whether all were replaced; kept only while it takes note. */
-  effects?: { sessions: Set<V2Verification>; reset: boolean };
 
   constructor(
     private readonly seedSessions: () => V2Verification[],
@@ -30,7 +27,6 @@ export class V2State {
 
   reset(): void {
     this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
-    if (this.effects) this.effects = { sessions: new Set(), reset: true };
   }
 
   /** Every session, for a --state snapshot. */
@@ -38,10 +34,9 @@ export class V2State {
     return [...this.sessions.values()];
   }
 
-  /** Sessions from the state file: a snapshot's after `clear`, then each change's. */
-  load(sessions: V2Verification[], clear = false): void {
-    if (clear) this.sessions.clear();
-    for (const s of sessions) this.sessions.set(s.id, s);
+  /** Replaces every session with the state file's. */
+  load(sessions: V2Verification[]): void {
+    this.sessions = new Map(sessions.map((s) => [s.id, s]));
   }
 
   get(id: string): V2Verification {
@@ -92,7 +87,6 @@ export class V2State {
       updatedAt: now,
     };
     this.sessions.set(id, session);
-    this.effects?.sessions.add(session);
     return session;
   }
 }
