@@ -1,9 +1,7 @@
-// The sandbox's core, behind both doors: the Host and Origin guard, the
-// partner engine and the v2 sessions, webhook delivery, the contracts and
-// handlers of the three APIs, the dispatcher and the pages, answering a
-// DoorRequest with a DoorAnswer. It imports no runtime's modules: the
-// node:http door (server.ts) adds the port and --state; the fetch door
-// (fetch.ts) turns Web Requests into DoorRequests.
+// The sandbox's core behind both doors: the Host and Origin guard, the
+// partner engine and v2 sessions, webhook delivery, the three APIs' handlers,
+// the dispatcher and the pages, answering a DoorRequest with a DoorAnswer. It
+// imports no runtime's modules.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';

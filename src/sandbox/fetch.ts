@@ -1,9 +1,6 @@
-// The sandbox as a fetch handler (`@verification-service/contracts/sandbox/fetch`):
-// the same core as the server (core.ts), answering a Web `Request` with a
-// Web `Response` and opening no port, for tests where no port can be
-// opened or where opening one is the slow part: MSW, Cloudflare Workers,
-// browser test runners, service workers. It imports no Node module: the
-// documents and the request validators come compiled with the package.
+// The sandbox as a fetch handler (`@verification-service/contracts/sandbox/fetch`),
+// for tests where no port can be opened: MSW, Workers, browser test runners.
+// It imports no Node module.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { isWebAddress } from '../web-address.js';
 import { createSandboxCore } from './core.js';

@@ -1,12 +1,7 @@
-// The sandbox's options, declared once: each one's name in code, its flag
-// and help lines on the command line, and the rule its value meets. The
-// `sandbox` command builds its parser, its reading of the flags and its
-// --help from these rows; startSandbox and createSandboxFetch check what
-// they are given with `checkOptions`; the core and both doors take the
-// values under the same names. Adding an option is a field of
-// SandboxSettings (or of ListenSettings, for one only a port needs), its row
-// below, and the code that uses it. Only plain types are published from here
-// (in-process.ts, fetch.ts).
+// The sandbox's options, declared once: each one's name in code, its flag and
+// help on the command line, and the rule its value meets. The command, both
+// in-process doors and the core read these rows; adding an option is a field
+// of SandboxSettings (or ListenSettings), its row, and the code that uses it.
 import type { WebhookEvent } from '../webhooks/events.js';
 import { isWebAddress } from '../web-address.js';
 import { webhookUrlRefusal } from './partner/api.js';

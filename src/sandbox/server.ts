@@ -1,10 +1,7 @@
-// The sandbox on node:http: the core (core.ts) behind a port, with what only
-// a port needs: the core's Host and Origin guard always on (any site's page
-// can reach 127.0.0.1; http/control-guard.ts), slow-client bounds,
-// kept-alive connections, --state, and the faults of `--fault`. What Node's
-// parser refuses (malformed HTTP, a missing Host) gets Node's own answer: it
-// never reaches the handler, so the sandbox owns no answer for it.
-// `serveSandbox` is what the `sandbox` command and `startSandbox` start.
+// The sandbox on node:http (`serveSandbox`, which the command and
+// `startSandbox` start): the core behind a port, with what only a port needs:
+// the Host and Origin guard always on, slow-client bounds, --state, --fault.
+// Malformed HTTP gets Node's own answer and never reaches the core.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,6 @@
-// Sends the sandbox's webhooks to the partner's webhookUrl as the service
-// does: POST, the JSON envelope, X-SIGNATURE with the current auth key; any
-// answer but 200 (or none) is retried on the retry interval. An API call
-// only enqueues, so a slow or dead receiver never slows or fails it.
+// Sends the webhooks to the partner's webhookUrl as the service does: POST,
+// signed with the current auth key, retried on the retry interval until
+// answered 200. An API call only enqueues, so a dead receiver never slows it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
 import { withoutCredentials } from '../../web-address.js';
 import { signWebhookPayloadAsync } from '../../webhooks/signature.js';

@@ -1,6 +1,5 @@
-// Realistic stand-ins for what a real session would capture: documents,
-// face images, age estimates, names, and the sandbox's own tokens and keys
-// (from Web Crypto). Deterministic where a test may compare.
+// Stand-ins for what a real session captures (documents, faces, ages, names)
+// and the sandbox's own tokens and keys.
 import { base64, randomBase64url, randomHex } from '../common/random.js';
 import type { components } from '../../../generated/types/partner.js';
 import type { DocumentData, PersonName } from './records.js';

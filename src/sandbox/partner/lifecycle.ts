@@ -1,7 +1,5 @@
-// The verification lifecycle of the partner source document (states table,
-// rules of operations 5 and 6, event sequences) as functions over the store
-// that the control API drives: the end user opening the link, entering data and
-// scanning, the reviewer, and time. Completion attaches a verification to its user.
+// The verification lifecycle of the partner document (states table, rules of
+// operations 5 and 6, event sequences) as functions the control API drives.
 import type { components } from '../../../generated/types/partner.js';
 import { SandboxError } from './api.js';
 import {

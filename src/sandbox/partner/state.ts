@@ -1,7 +1,5 @@
-// The partner engine as the layers above call it: the partner document's
-// operations as functions over the store (store.ts), and `createPartnerState`,
-// which binds them and the lifecycle's (lifecycle.ts) to one store. Inputs come
-// validated, refusals throw SandboxError, answers are copies shaped by the document.
+// The partner document's operations over the store, and `createPartnerState`,
+// which binds them and the lifecycle's to one store.
 import type { components, operations } from '../../../generated/types/partner.js';
 import { pageOf, inWindow, wants, type Paging } from './paging.js';
 import { SandboxError, webhookUrlRefusal, type BoundToStore, type SeedResult } from './api.js';

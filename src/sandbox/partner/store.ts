@@ -1,7 +1,6 @@
 // The partner engine's store: the partner, its keys, verifications and users
-// by id (maps keep creation order, which newest-first lists reverse), webhook
-// records, and what every operation shares: lookups, expiry, status changes
-// and the webhooks they emit.
+// by id in creation order, webhook records, and what every operation shares:
+// lookups, expiry, status changes and the webhooks they emit.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { Clock } from '../common/clock.js';

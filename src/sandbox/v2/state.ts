@@ -1,5 +1,5 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
-// to through the control API, read with the documented filters and paging.
+// through the control API, read with the documented filters and paging.
 import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
