@@ -111,18 +111,14 @@ function doorRequest(request: Request): DoorRequest {
   };
 }
 
-/**
- * The body, or undefined once it passes `limit` bytes: read chunk by chunk
- * and cancelled there, so a body far over the limit costs at most the limit
- * and one chunk. A Request of its own class with no stream is read whole.
- */
+/** The body, or undefined once it passes `limit` bytes: a stream is cancelled there, so a body far over the limit costs at most the limit and one chunk. */
 async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
   if (typeof request.body?.getReader !== 'function') {
     const whole = new Uint8Array(await request.arrayBuffer());
     return whole.length > limit ? undefined : whole;
   }
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -135,13 +131,7 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 function toResponse(request: Request, { status, headers, body }: DoorAnswer): Response {

@@ -246,11 +246,7 @@ export const DECLARED_LISTEN_OPTIONS = Object.entries(LISTEN_OPTIONS) as [keyof 
 /** The rules of LISTEN_OPTIONS by name, for `checkOptions` at the node:http door. */
 export const LISTEN_RULES = Object.fromEntries(DECLARED_LISTEN_OPTIONS.map(([name, option]) => [name, option.rule]));
 
-/**
- * Checks the declared options and the door's own `rules` (LISTEN_RULES, a
- * fetch handler's url): a mistake is a TypeError naming the function and the
- * option, before anything starts.
- */
+/** Checks the declared options and the door's own `rules`: a mistake is a TypeError naming the function and the option. */
 export function checkOptions(caller: string, options: object, rules: Record<string, OptionRule> = {}): void {
   const given = options as Record<string, unknown>;
   const declared = DECLARED_OPTIONS.map(([name, option]): [string, OptionRule] => [name, option.rule]);

@@ -15,11 +15,7 @@ import { webhookUrlRefusal } from './partner/api.js';
 import { readStateFile, StateFile } from './persistence/state-file.js';
 import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
 
-/**
- * The declared options (options.ts), the port door's own (`port` defaults
- * to the command's here), what the core takes from any door, and those of
- * this package's own tests.
- */
+/** The declared options, the port door's own, and those of the command and this package's tests. */
 export interface SandboxOptions
   extends SandboxSettings,
     ListenSettings,
@@ -37,10 +33,7 @@ function doorRequest(req: IncomingMessage): DoorRequest {
     method: req.method ?? 'GET',
     target: req.url ?? '/',
     origin: `http://${headers.host ?? ''}`,
-    // Every value of a header joined as the Fetch API joins them: Node keeps
-    // only the first Authorization or Content-Type, where a fetch handler
-    // sees both, and the two doors answer alike (a credential given twice is
-    // no credential; a type given twice is refused).
+    // Every value joined as the Fetch API joins them (Node keeps only the first of some), so both doors answer alike.
     header: (name) => req.headersDistinct[name]?.join(', '),
     hasBody: announcesBody(req),
     body: (limit) => readBody(req, limit),
@@ -66,9 +59,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array
 function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, closing: boolean): void {
   const close = answer.close === true;
   if (!close && !req.complete && announcesBody(req)) {
-    // Answered before its body was read (an unknown path, a refusal): the
-    // body is drained first, so that broken framing in it gets Node's one
-    // 400, not an answer followed by a second one.
+    // Answered before its body was read: drained first, so broken framing in it gets Node's one 400, not a second answer.
     req.once('end', () => write(req, res, answer, closing)).resume();
     return;
   }
@@ -76,11 +67,7 @@ function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, cl
   res.end(answer.body);
 }
 
-/**
- * The host of the sandbox's `url` (verification pages, the banner): where it
- * listens, or on every address (0.0.0.0, ::) the first allowed name, which
- * other machines call it by (a CI service's `sandbox`), else 127.0.0.1.
- */
+/** The host of the sandbox's `url`: where it listens, or on every address the first allowed name (a CI service's `sandbox`), else 127.0.0.1. */
 function urlHost(host: string, allowedHosts: string[] = []): string {
   if (host === '0.0.0.0' || host === '::') return allowedHosts[0]?.toLowerCase() ?? '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
@@ -119,9 +106,7 @@ export async function serveSandbox(options: SandboxOptions = {}) {
   server.listen(options.port ?? COMMAND_PORT, host);
   await once(server, 'listening');
 
-  // Verification URLs carry the port the system gave (for port 0), so the
-  // state is made once the server listens, in the same turn: no request is
-  // read before it exists.
+  // Verification URLs carry the port the system gave, so the state is made once it listens, before any request is read.
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(host, options.allowedHosts)}:${port}`;
   let stateFile: StateFile | undefined;
