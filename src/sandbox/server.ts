@@ -144,17 +144,10 @@ export async function serveSandbox(options: SandboxOptions = {}) {
   for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);
 
   return {
+    ...core,
     url,
     // With --state, the key active when the sandbox stopped.
     authKey: core.authKey(),
-    accessToken: core.accessToken,
-    clock,
-    partner,
-    v2,
-    /** Contract violations of answers seen so far (with validateResponses). */
-    violations: core.violations,
-    waitForWebhook: core.waitForWebhook,
-    waitForDelivery: core.waitForDelivery,
     close: async () => {
       core.close();
       closing = true;

@@ -141,13 +141,14 @@ export class StateFile {
 
   private text(): string {
     const { partner, v2, clock, authKey, accessToken } = this.deps;
+    const { webhookUrl, authKeys, nameTurn } = partner;
     const whole: SavedState = {
       format: STATE_FORMAT,
       version: STATE_VERSION,
       authKey,
       accessToken,
       clockOffsetMs: clock.offsetMs,
-      head: head(partner),
+      head: { webhookUrl, partner: partner.partner, authKeys, nameTurn },
       verifications: [...partner.verifications.values()],
       users: [...partner.users.values()],
       webhooks: [...partner.webhooks.values()],
@@ -171,14 +172,6 @@ export class StateFile {
     this.written = text;
   }
 }
-
-/** The partner's head fields alone (an absent webhookUrl stays absent). */
-const head = ({ webhookUrl, partner, authKeys, nameTurn }: PartnerHead): PartnerHead => ({
-  webhookUrl,
-  partner,
-  authKeys,
-  nameTurn,
-});
 
 /** Makes the rename itself survive a power cut. */
 function syncFolder(folder: string): void {
