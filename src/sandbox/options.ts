@@ -5,12 +5,7 @@
 import type { WebhookEvent } from '../webhooks/events.js';
 import { isWebAddress } from '../web-address.js';
 import { webhookUrlRefusal } from './partner/api.js';
-import {
-  parseWebhookFaults,
-  WEBHOOK_FAULTS,
-  webhookFaultsRefusal,
-  type WebhookFaultName,
-} from './common/webhook-faults.js';
+import { WEBHOOK_FAULTS, webhookFaultsRefusal, type WebhookFaultName } from './common/webhook-faults.js';
 
 /**
  * Delivery made worse on purpose, as the service may deliver (`--webhook-faults`):
@@ -170,7 +165,8 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
         'POST /_sandbox/webhooks/{eventId}/resend sends one again',
       ],
     },
-    fromText: parseWebhookFaults,
+    // Each named once: `delay,delay` delays once.
+    fromText: (text) => [...new Set(commaSeparatedNames(text))],
   },
   allowUnknownFields: {
     rule: (value, name) => (typeof value === 'boolean' ? undefined : `${name} must be true or false`),

@@ -21,19 +21,8 @@ export function webhookFaultsRefusal(faults: unknown, name: string): string | un
   if (!Array.isArray(faults)) return `${name} must be a list of fault names (${known}), not ${JSON.stringify(faults)}`;
   const unknown = faults.find((f) => typeof f !== 'string' || !(f in WEBHOOK_FAULTS));
   if (unknown !== undefined)
-    return `unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
+    return `${name} has an unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
   return undefined;
-}
-
-/** `duplicate,reorder` as the command line gives it; throws naming the known faults on a mistake. */
-export function parseWebhookFaults(text: string): WebhookFaultName[] {
-  const names = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const refused = webhookFaultsRefusal(names, '--webhook-faults');
-  if (refused) throw new Error(refused);
-  return [...new Set(names)] as WebhookFaultName[];
 }
 
 /** The events of a batch in a random order, never the order given when there are two or more (Fisher–Yates). */
