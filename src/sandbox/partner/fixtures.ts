@@ -1,6 +1,5 @@
-// Realistic stand-ins for what a real session would capture: documents,
-// face images, age estimates, names, and the sandbox's own tokens and keys
-// (from Web Crypto). Deterministic where a test may compare.
+// Stand-ins for what a real session captures (documents, faces, ages, names)
+// and the sandbox's own tokens and keys.
 import { base64, randomBase64url, randomHex } from '../common/random.js';
 import type { components } from '../../../generated/types/partner.js';
 import type { DocumentData, PersonName } from './records.js';
@@ -75,15 +74,8 @@ export function scannedDocument(
   };
 }
 
-const AGE_STEPS: [number, S['EstimatedAge']][] = [
-  [30, 'over30'],
-  [25, 'over25'],
-  [21, 'over21'],
-  [18, 'over18'],
-  [16, 'over16'],
-  [13, 'over13'],
-  [8, 'over8'],
-];
+/** The brackets of `EstimatedAge` above `under8`: `over30`, `over25`, … */
+const AGE_STEPS = [30, 25, 21, 18, 16, 13, 8];
 
 /** The face model's bracket for a known date of birth. */
 export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {
@@ -91,5 +83,6 @@ export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {
   if (Number.isNaN(birth.getTime())) return 'unknown';
   const monthDay = (d: Date) => d.toISOString().slice(5, 10);
   const age = now.getUTCFullYear() - birth.getUTCFullYear() - (monthDay(now) < monthDay(birth) ? 1 : 0);
-  return AGE_STEPS.find(([years]) => age >= years)?.[1] ?? 'under8';
+  const years = AGE_STEPS.find((step) => age >= step);
+  return years === undefined ? 'under8' : (`over${years}` as S['EstimatedAge']);
 }

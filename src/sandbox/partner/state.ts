@@ -1,7 +1,5 @@
-// The partner engine as the layers above call it: the partner document's
-// operations as functions over the store (store.ts), and `createPartnerState`,
-// which binds them and the lifecycle's (lifecycle.ts) to one store. Inputs come
-// validated, refusals throw SandboxError, answers are copies shaped by the document.
+// The partner document's operations over the store, and `createPartnerState`,
+// which binds them and the lifecycle's to one store.
 import type { components, operations } from '../../../generated/types/partner.js';
 import { pageOf, inWindow, wants, PAGES_ONLY } from './paging.js';
 import { filtered, type ListFilters } from '../common/list-filters.js';
@@ -27,19 +25,15 @@ import type { StoredUser, StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
   addVerification,
-  changing,
   emitUser,
   emitVerification,
   expireDue,
   newStore,
   nowIso,
   OPEN,
-  putUser,
-  removeUser,
   resetStore,
   setStatus,
   unfinishedWith,
-  updateHead,
   user as findUser,
   userWithPhone,
   verification,
@@ -58,7 +52,7 @@ const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner })
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  updateHead(store, {
+  Object.assign(store, {
     webhookUrl: body.webhookUrl,
     partner: { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) },
   });
@@ -76,7 +70,9 @@ function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
   const previous = store.authKeys.find((k) => k.active);
   const retired = previous && { ...previous, active: false, updatedAt: now };
   const created: S['AuthKey'] = { id: store.newId(), key: newAuthKey(), active: true, createdAt: now, updatedAt: now };
-  updateHead(store, { authKeys: [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created] });
+  Object.assign(store, {
+    authKeys: [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created],
+  });
   // The source describes the answer as "the new active key and the previous
   // key now inactive": those two, and `count` is their number.
   const authKeys = jsonCopy(retired ? [created, retired] : [created]);
@@ -158,7 +154,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
 }
 
 function revertVerification(store: PartnerStore, body: S['VerificationRevert']): S['VerificationRevertResult'] {
-  const v = changing(store, body.verificationId);
+  const v = verification(store, body.verificationId);
   const { status } = v.data;
   if (!(status === 'completed' || (status === 'waitingForUserInput' && requires(v, 'document')))) {
     throw new SandboxError(
@@ -171,7 +167,7 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
   const user = status === 'completed' ? store.users.get(v.data.userId!)! : undefined;
   if (user) detach(store, user, v);
   if (user?.externalUsers.length === 0) {
-    removeUser(store, user);
+    store.users.delete(user.id);
     emitUser(store, user, 'user.deleted');
   }
   v.revertedBy = body.author;
@@ -278,7 +274,6 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
     else {
       user.externalUsers.push({ id: externalUserId, createdAt: now });
       user.updatedAt = now;
-      putUser(store, user);
       // The documents say nothing of `partnerUserId`: a fresh id per link, never the user's id, so a
       // client that takes it for the user's id fails here rather than against the service (S3).
       result.externalUsersWithSuccess.push({ externalUserId, phoneNumber, partnerUserId: store.newId() });

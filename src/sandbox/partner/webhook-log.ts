@@ -1,7 +1,5 @@
-// The per-verification and per-user webhook histories (operations 11 and 18).
-// One record per emitted webhook and history, made by `emit` (store.ts);
-// deliveries update it in place, as the source says retries do ("no new
-// record is made"). A history is the store's records filtered by owner.
+// The webhook histories (operations 11 and 18): one record per webhook and
+// history, updated in place by deliveries ("no new record is made").
 import { emittedEvent, SandboxError, type DeliveryResult, type EmittedEvent } from './api.js';
 import { pageOf, type Paging } from './paging.js';
 import { filtered, type ListFilters } from '../common/list-filters.js';

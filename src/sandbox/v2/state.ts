@@ -1,6 +1,5 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
-// to through the control API, read with the documented filters and paging.
-// With --state it notes what each change touched (`effects`), as the partner store does.
+// through the control API, read with the documented filters and paging.
 import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -29,8 +28,6 @@ const sessionFilters: ListFilters<ListQuery, V2Verification> = {
 
 export class V2State {
   private sessions = new Map<string, V2Verification>();
-  /** Sessions made since the state file last took note, and whether all were replaced; kept only while it takes note. */
-  effects?: { sessions: Set<V2Verification>; reset: boolean };
 
   constructor(
     private readonly seedSessions: () => V2Verification[],
@@ -42,7 +39,6 @@ export class V2State {
 
   reset(): void {
     this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
-    if (this.effects) this.effects = { sessions: new Set(), reset: true };
   }
 
   /** Every session, for a --state snapshot. */
@@ -50,10 +46,9 @@ export class V2State {
     return [...this.sessions.values()];
   }
 
-  /** Sessions from the state file: a snapshot's after `clear`, then each change's. */
-  load(sessions: V2Verification[], clear = false): void {
-    if (clear) this.sessions.clear();
-    for (const s of sessions) this.sessions.set(s.id, s);
+  /** Replaces every session with the state file's. */
+  load(sessions: V2Verification[]): void {
+    this.sessions = new Map(sessions.map((s) => [s.id, s]));
   }
 
   get(id: string): V2Verification {
@@ -94,7 +89,6 @@ export class V2State {
       updatedAt: now,
     };
     this.sessions.set(id, session);
-    this.effects?.sessions.add(session);
     return session;
   }
 }
