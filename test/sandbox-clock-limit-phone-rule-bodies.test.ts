@@ -301,6 +301,12 @@ describe('the clock stops where date-times end', () => {
     expect((await call('POST', '/_sandbox/clock/advance', { minutes: 500 })).status).toBe(200);
     const created = await createVerification('+4915199990000');
     expect((await call('GET', `/verifications/${created.id}`)).body.validTo).toMatch(/^9999-12-/);
+    // A document scanned now expires on a date a date can still say.
+    const passed = await scanned([freshPhone()], 'pass');
+    const { userId } = (await call('GET', `/verifications/${passed.id}`)).body;
+    const user = await call('GET', `/users/${userId}`);
+    expect(user.status, JSON.stringify(user.body)).toBe(200);
+    expect(user.body.documents.map((d: { expiryAt: string }) => d.expiryAt)).toEqual(['9999-12-31']);
     expect((await call('POST', '/_sandbox/reset')).status).toBe(204);
     expect((await call('GET', '/_sandbox/credentials')).status).toBe(200);
   });

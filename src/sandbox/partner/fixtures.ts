@@ -1,5 +1,6 @@
 // Stand-ins for what a real session captures (documents, faces, ages, names)
 // and the sandbox's own tokens and keys.
+import { LAST_DATE_TIME_MS } from '../common/clock.js';
 import { base64, randomBase64url, randomHex } from '../common/random.js';
 import type { components } from '../../../generated/types/partner.js';
 import type { DocumentData, PersonName } from './records.js';
@@ -67,7 +68,9 @@ export function scannedDocument(
     nationality: 'DEU',
     serialNo: `C01X${randomHex(3).toUpperCase().slice(0, 5)}`,
     issuedAt: dateOnly(issued),
-    expiryAt: dateOnly(yearsFrom(issued, 10)),
+    // Ten years after issue, held at the last day a date can say: the clock
+    // may stand in year 9999 (S28), and `+010006-…` is no date.
+    expiryAt: dateOnly(new Date(Math.min(yearsFrom(issued, 10).getTime(), LAST_DATE_TIME_MS))),
     issuingAuthority: 'Stadt Leipzig',
     placeOfIssue: 'Leipzig',
     ...given,
