@@ -1,10 +1,5 @@
-// `webhooks send`, `verify` and `check`: the webhook helpers on the command
-// line. `send` posts the documented example of each chosen webhook, with
-// fresh ids, signed as the service signs it, and says what the receiver
-// answered (`--repeat` and `--shuffle` send as the service may, more than once
-// and in any order); `verify` tells why a captured body and its X-SIGNATURE do
-// not match; `check` runs the receiver check of src/webhooks/check.ts, one
-// line per case and a verdict, or the report as JSON.
+// `webhooks send`, `verify` and `check`: the webhook helpers on the command line (send the documented examples, tell
+// why a captured body and its X-SIGNATURE do not match, run the receiver check).
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
@@ -20,16 +15,12 @@ import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
 
 const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
-Posts the documented example of each chosen webhook to your receiver, as the
-service would: a JSON body signed with KEY in X-SIGNATURE. Every run uses
-fresh ids (each eventId, verificationId and userId is new, the examples still
-naming one another's records), so your store takes them as new events, not as
-repeats of an earlier run. Prints what the receiver answered per event, with
-its eventId, and whether the service would retry it: the service
-retries anything but 200 every 15 minutes. Of each answer it reads at most
-4 KiB, and prints control characters escaped (\\x1b). The service's documents
-give the order events are generated in, but no order of delivery and no
-single delivery: --repeat and --shuffle send as it may.
+Posts the documented example of each chosen webhook to your receiver, signed
+with KEY in X-SIGNATURE as the service signs it, with fresh ids on every run,
+and prints each answer (at most 4 KiB read, control characters escaped) and
+whether the service would retry it (anything but 200, every 15 minutes). The
+documents promise no order of delivery and no single delivery: --repeat and
+--shuffle send as the service may.
 
 Options:
   --url URL          your receiver, http:// or https://
@@ -205,30 +196,14 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
 
 const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
 
-Checks your receiver's answers (their status codes) to what the service may
-send: sends it signed and forged webhooks, one at a time, and reports case
-by case:
-  - each of the 7 event types, signed with KEY, is answered 200;
-  - a body changed after signing, a signature from another key and a missing
-    X-SIGNATURE are not answered 200;
-  - the same event twice is answered 200 both times (delivery is at least once);
-  - verification.updated, then its verification.created, are both answered 200
-    (the documents give the order events are generated in, not the order of delivery);
-  - two verification.updated of one verification with the same updatedAt and
-    different statuses are both answered 200;
-  - an event type added later is answered 200;
-  - with --previous-key, an event signed with the previous key is answered 200;
-  - every answer comes within the delivery timeout.
-It judges answers only: what your receiver does with an event (a repeat acted
-on once, a late event not overwriting newer data) is for your own test to
-assert, with checkWebhookReceiver's onCase (the package's guides/webhooks.md,
-"Check your receiver").
-Every run uses fresh ids (each eventId, verificationId and userId is new), so
-your store takes the events as new ones, not as repeats of an earlier run;
---json lists the events sent. It sends at most 18 requests, to URL only, and
-follows no redirect (a 3xx is an answer other than 200, which the service
-retries every 15 minutes). Of each answer it reads at most 4 KiB, and prints
-control characters escaped (\\x1b).
+Sends your receiver signed and forged webhooks, one at a time (at most 18
+requests, to URL only, no redirect followed, fresh ids on every run), and
+reports case by case whether each answer is what the service needs: 200 to
+each event type, to a repeat, to events out of order, to a tie, to an event
+type added later and (with --previous-key) to the previous key; anything but
+200 to a changed body, another key's signature or none; every answer in time.
+It judges answers only: what your receiver did with the events is for your
+own test to assert (checkWebhookReceiver's onCase, guides/webhooks.md).
 
 Options:
   --auth-key KEY       the integration auth key the service signs with

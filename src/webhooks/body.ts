@@ -13,12 +13,8 @@ export function bodyProblem(rawBody: unknown): string | null {
 }
 
 /**
- * Whether `value` is a real ArrayBuffer, or a real SharedArrayBuffer where
- * the runtime has them, from any realm (a worker, an iframe, a test
- * environment). Each class's byteLength getter answers only for a buffer of
- * its class, which it knows by the internal slot the engine gives real
- * buffers: a look-alike (a Symbol.toStringTag of 'ArrayBuffer', a claimed
- * length of 2^32−1) is refused, never read by what it claims.
+ * Whether `value` is a real ArrayBuffer or SharedArrayBuffer from any realm: each class's byteLength getter answers
+ * only for a buffer with its internal slot, so a look-alike is refused, never read by what it claims.
  */
 const isBuffer = (value: unknown): value is ArrayBuffer =>
   hasBufferSlot(value, ArrayBuffer) || hasBufferSlot(value, globalThis.SharedArrayBuffer);
@@ -56,11 +52,8 @@ function bodyText(body: string | Uint8Array): string {
 }
 
 /**
- * The JSON value of a webhook body, its text decoded strictly (bytes that
- * are not UTF-8 throw) and one leading byte order mark ignored, in a string
- * as in bytes: JSON forbids a sender to add one and allows a reader to
- * ignore it (RFC 8259, 8.1), and a receiver is tolerant of what the service
- * sends. Throws JSON.parse's SyntaxError for a body that is not JSON.
+ * The JSON value of a webhook body, decoded strictly as UTF-8, one leading byte order mark ignored (RFC 8259, 8.1
+ * allows a reader to): throws for bytes that are not UTF-8 and JSON.parse's SyntaxError for text that is not JSON.
  */
 export function webhookJson(body: string | Uint8Array): unknown {
   const text = bodyText(body);

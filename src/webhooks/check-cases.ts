@@ -1,9 +1,5 @@
-// The cases of the receiver check (check.ts), in the order they are sent:
-// each a rule for the receiver's answers and the requests that test it,
-// built from the documented examples with fresh ids on every run, so that a
-// receiver's store takes each run's events as new, and with each case's own
-// relations kept (a repeat is the same event; the tie and the reversed pair
-// are one verification).
+// The cases of the receiver check, in the order they are sent: a rule for the answers and the requests that test it,
+// from the documented examples with fresh ids on every run and each case's relations kept (a repeat is one event).
 import { documentedWebhookExamplesWithFreshIds } from './examples.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
 import { signWebhookPayload } from './signature.js';

@@ -1,14 +1,6 @@
-// @verification-service/contracts/webhooks/check: how a receiver of this
-// service must answer, checked against the partner's own receiver. It sends
-// a fixed list of signed (and forged) webhooks, one at a time, to one address
-// or fetch handler, and judges each answer's status by what the service's
-// documents state and leave open: anything but 200 is retried every 15
-// minutes, the signature is X-SIGNATURE, and they give the order events are
-// generated in but no order of delivery, and no single delivery. What the receiver did with the events (a repeat
-// acted on once, a late event not overwriting newer data) it cannot see: it
-// hands each case's events to the partner's own test (`onCase`) to assert.
-// Node only: the events are the documented examples, read from the bundle,
-// with fresh ids on every run.
+// @verification-service/contracts/webhooks/check: sends a partner's receiver signed and forged webhooks and judges
+// each answer's status by what the documents state and leave open (no order of delivery, no single delivery); what the
+// receiver did with the events it cannot see, so it hands them to the partner's own test (`onCase`). Node only.
 import { type CaseSpec, caseSpecs, type Delivery, ROTATION_RULE } from './check-cases.js';
 import type { ReceivedWebhookEvent } from './events.js';
 import { deliver } from './receiver-answer.js';

@@ -5,10 +5,7 @@ import { resolveRef } from '../contract/json-pointer.js';
 import { readBundledDocument } from '../package-files.js';
 import type { WebhookEvent, WebhookEventType } from './events.js';
 
-/**
- * The documented example of every webhook of the partner document, in the
- * document's order, keyed by event type.
- */
+/** The documented example of every webhook of the partner document, in its order, keyed by event type. */
 export function documentedWebhookExamples(): Map<WebhookEventType, WebhookEvent> {
   const doc = readBundledDocument('partner');
   const resolve = (node: unknown) => resolveRef(doc, node);
@@ -24,11 +21,8 @@ export function documentedWebhookExamples(): Map<WebhookEventType, WebhookEvent>
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 
 /**
- * The documented examples with every id in them (`eventId`, `verificationId`,
- * `userId`, the external user ids: every UUID) replaced by a new one, the
- * same old id by the same new id: the examples still name one another's
- * records as the documents show, and a receiver's store takes each run's
- * events as new events of new records, not as repeats of an earlier run.
+ * The documented examples with every UUID replaced by a new one, the same old id by the same new id: they still name
+ * one another's records, and a receiver's store takes each run's events as new, not as repeats of an earlier run.
  */
 export function documentedWebhookExamplesWithFreshIds(): Map<WebhookEventType, WebhookEvent> {
   const renamed = new Map<string, string>();

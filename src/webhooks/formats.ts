@@ -1,8 +1,5 @@
-// The string formats the webhook schemas use, as ajv-formats checks them in
-// full mode (RFC 3339 dates with real calendar days, times with a zone and
-// the leap second; RFC 4122 UUIDs), so that a payload is judged as the
-// partner document's own validator judges it. test/webhook-checks.test.ts
-// compares them with ajv-formats.
+// The string formats the webhook schemas use, as ajv-formats checks them in full mode (RFC 3339 calendar days, zones
+// and the leap second; RFC 4122 UUIDs), so that a payload is judged as the partner document's validator judges it.
 
 const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

@@ -61,12 +61,7 @@ export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is Webho
 // where the list decides a branch (a oneOf, an if), the branch still decides.
 const isNewEnumValue = (issue: SchemaIssue) => issue.keyword === 'enum' && issue.path.startsWith('/data/');
 
-/**
- * The issues without those a new value in a documented list raises (P38):
- * its `enum` issue, and, where the list may also be `null` (an `anyOf` of
- * the list and `null`, as `estimatedAge`), the `anyOf` issue at the same
- * place when nothing else is wrong there.
- */
+/** The issues without those a new value in a documented list raises (P38): its `enum` issue, and the `anyOf` of a list or `null` (`estimatedAge`) when nothing else is wrong there. */
 function withoutNewValues(issues: SchemaIssue[]): SchemaIssue[] {
   const newValueAt = new Set(issues.filter(isNewEnumValue).map((issue) => issue.path));
   const onlyNewValue = (path: string) =>
@@ -87,15 +82,9 @@ const REQUIREMENT_TYPES = {
 } satisfies Record<components['schemas']['RequirementType'], true>;
 
 /**
- * The payload to check: when `data.collectedRequirements` holds entries of
- * a type the package does not know, a copy without them (their result shape
- * is not documented, so nothing inside them is checked: a new variant of a
- * `const`-discriminated list is an addition, P38), and the index in the
- * payload of each entry kept. Left out before the check, not filtered from
- * its issues after: an entry costs a read of its `type`, not the issues of
- * every branch it fails, and a webhook with thousands of them checks as
- * fast as one without. No keyword of the list itself (no bound on its
- * length) judges what is left out.
+ * The payload without collected requirements of a type the package does not know (an addition, P38: nothing inside
+ * them is checked), and the payload index of each entry kept. Left out before the check, not filtered after: an entry
+ * costs a read of its `type`, so a webhook with thousands of them checks as fast as one without.
  */
 function withoutAddedVariants(payload: object): { checked: object; originalIndexes: number[] | null } {
   const data = (payload as { data?: unknown }).data;

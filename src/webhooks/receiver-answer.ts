@@ -1,11 +1,5 @@
-// A webhook POSTed to a receiver as the service sends it (no redirect
-// followed, a deadline on each answer), and what the receiver answered, as
-// `webhooks check` and `webhooks send` report it: the body is another
-// party's bytes, so at most a few KiB of it are read (whatever it streams,
-// memory stays bounded) and it is shown on one line with every control
-// character escaped visibly, so that it cannot move the cursor, clear the
-// screen or print a verdict of its own in a terminal.
-
+// A webhook POSTed as the service sends it (no redirect followed, a deadline per answer), and what the receiver
+// answered: another party's bytes, so a few KiB at most are read, shown on one line with control characters escaped.
 import type { WebhookCheckAnswer, WebhookHandler } from './check.js';
 import type { Delivery } from './check-cases.js';
 

@@ -1,11 +1,5 @@
-// @verification-service/contracts/webhooks, signatures: the X-SIGNATURE
-// HMAC-SHA256 on the platform's own crypto, as Stripe's SDK does: signing,
-// verifying, and why a signature is refused, each reading the key list once.
-// The synchronous functions use node:crypto (Node, Bun, Deno) and throw a
-// TypeError naming the asynchronous one where there is none (workerd without
-// nodejs_compat, browsers); the asynchronous ones use Web Crypto. The package
-// owns no hash: the platform's is reviewed, constant-time where it compares,
-// and fast (W2).
+// The X-SIGNATURE HMAC-SHA256 on the platform's own crypto (W2: reviewed, constant-time where it compares):
+// node:crypto for the synchronous functions, Web Crypto for the asynchronous ones.
 import { bodyView, type RawBody } from './body.js';
 import type { SignatureProblem } from './errors.js';
 
@@ -14,11 +8,7 @@ export type { RawBody } from './body.js';
 /** One auth key, or a list of up to 8 while a key rotation is in flight (a longer list verifies nothing). */
 export type AuthKeys = string | readonly string[];
 
-/**
- * The most keys a list may hold: the active key and the previous ones around
- * a rotation need a few; a longer list is a mistake, and bounding it keeps an
- * array-like of length 2^32−1 from hanging a receiver.
- */
+/** The most keys a list may hold: a rotation needs a few, and the bound keeps an array-like of length 2^32−1 from hanging a receiver. */
 export const MAX_AUTH_KEYS = 8;
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
@@ -36,10 +26,8 @@ interface NodeCrypto {
 let found: NodeCrypto | undefined;
 
 /**
- * node:crypto for a synchronous function, reached without an import so that
- * the module loads where there is none (getBuiltinModule: Node ≥ 20.16, Bun,
- * Deno); there, a TypeError saying what to call instead: Web Crypto, the
- * only crypto there, is asynchronous.
+ * node:crypto, reached without an import so that the module loads where there is none (getBuiltinModule: Node ≥ 20.16,
+ * Bun, Deno); there, a TypeError saying what to call instead.
  */
 export function requireNodeCrypto(caller: string, instead: string): NodeCrypto {
   try {
@@ -55,11 +43,7 @@ export function requireNodeCrypto(caller: string, instead: string): NodeCrypto {
   );
 }
 
-/**
- * The keys of `authKey` when it is a key or a list of 1 to MAX_AUTH_KEYS
- * strings, empty ones left out (an empty key is no secret); null for
- * anything else, without throwing whatever it is (a Proxy, throwing getters).
- */
+/** The non-empty keys of a key or a list of 1 to MAX_AUTH_KEYS strings; null for anything else, whatever it throws. */
 function authKeyList(authKey: unknown): string[] | null {
   try {
     const list: unknown[] = typeof authKey === 'string' ? [authKey] : Array.isArray(authKey) ? authKey : [];
@@ -89,20 +73,11 @@ function signatureBytes(signature: unknown): Uint8Array<ArrayBuffer> | null {
   return bytes;
 }
 
-/** What a verification works on. */
-interface Verifiable {
-  body: string | Uint8Array;
-  expected: Uint8Array<ArrayBuffer>;
-  keys: string[];
-}
-
 /**
- * What a verification works on, from keys already read (authKeyList), or
- * null when the arguments cannot match (any of them unusable). The key list
- * is read by the caller once: a list whose getters answer differently the
- * second time cannot pass one check and fail the next.
+ * What a verification works on, or null when the arguments cannot match. The caller reads the key list once, so a
+ * list whose getters answer differently the second time cannot pass one check and fail the next.
  */
-function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null): Verifiable | null {
+function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null) {
   const expected = signatureBytes(signature);
   if (!expected || !keys) return null;
   // Null for a body that is neither text nor bytes; a detached buffer or a hostile view throws.
@@ -117,7 +92,7 @@ function formProblem(signature: unknown, keys: string[] | null): SignatureProble
   return keys ? null : 'no-key';
 }
 
-/** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on node:crypto; false on any error of the arguments. */
+/** Whether any key signs `rawBody` as `signature` says, on node:crypto; false on any error of the arguments. */
 function signedWithAnySync(crypto: NodeCrypto, rawBody: unknown, signature: unknown, keys: string[] | null): boolean {
   try {
     const given = verifiable(rawBody, signature, keys);
@@ -159,12 +134,7 @@ export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
   return crypto.createHmac('sha256', authKey).update(body).digest('hex');
 }
 
-/**
- * The HMAC key of the auth key that signed last: a sender signs many bodies
- * with one key, and importing it on every call cost the sandbox's delivery
- * about a tenth of an attempt's CPU (0.99 against 0.88 ms per webhook
- * delivered over loopback, the best of 8 runs each).
- */
+/** The HMAC key of the auth key that signed last: importing it per call cost the sandbox's delivery a tenth of its CPU. */
 let lastSigningKey: { authKey: string; key: CryptoKey } | undefined;
 
 async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<CryptoKey> {
@@ -256,7 +226,7 @@ function webCryptoBytes(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
   ) as Uint8Array<ArrayBuffer>;
 }
 
-/** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on Web Crypto; false on any error of the arguments. */
+/** `signedWithAnySync` on Web Crypto. */
 async function signedWithAny(
   subtle: SubtleCrypto,
   rawBody: unknown,
@@ -295,12 +265,7 @@ export async function verifyWebhookSignatureAsync(
   return signedWithAny(requireWebCrypto('verifyWebhookSignatureAsync'), rawBody, signature, authKeyList(authKey));
 }
 
-/**
- * The TypeError for a `request` whose `X-SIGNATURE` or body cannot be read:
- * a Web Request's headers never throw, so a hostile object (throwing
- * getters, a revoked Proxy, a `headers.get` that throws) is no Request; a
- * body read already, or by another handler, cannot be read again.
- */
+/** The TypeError for a `request` whose `X-SIGNATURE` or body cannot be read: no Request, or its body read already. */
 export const notARequest = (caller: string, cause: unknown) =>
   new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`, { cause });
 
