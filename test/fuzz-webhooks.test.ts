@@ -198,6 +198,10 @@ const tamperedSignature = (s: Signed): fc.Arbitrary<unknown> =>
         [s.signature],
         Buffer.from(s.signature, 'hex'),
         new String(s.signature),
+        '',
+        null,
+        undefined,
+        12345,
       ),
       otherKey.map((k) => signWebhookPayload(s.bytes, k)),
       fc.constantFrom(...bases.filter((o) => !o.bytes.equals(s.bytes))).map((o) => o.signature),
@@ -210,7 +214,7 @@ const wrongKeys: fc.Arbitrary<unknown> = fc.oneof(
   otherKey,
   fc.array(otherKey, { maxLength: 3 }),
   fc.anything(),
-  fc.constantFrom<unknown>([''], [null, 1, {}], new String(KEY), [new String(KEY)], utf8(KEY)),
+  fc.constantFrom<unknown>('', undefined, [''], [null, 1, {}], new String(KEY), [new String(KEY)], utf8(KEY)),
 );
 /** A key list holding the signing key among up to 3 others. */
 const keyLists = fc

@@ -84,30 +84,6 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(bytes(v.body), v.signature, v.key)).toBe(true);
   });
 
-  // Uppercase, changed by one digit, prefixed, padded or wrapped in an array: fuzz-webhooks pins those.
-  it.each([
-    ['missing', undefined],
-    ['null', null],
-    ['empty', ''],
-    ['non-hex', 'z'.repeat(64)],
-    ['short', signature.slice(0, 63)],
-    ['long', `${signature}0`],
-    ['truncated to 32 bytes of hex prefix', signature.slice(0, 32)],
-    ['a number', 12345],
-  ])('returns false, without throwing, for a %s signature', (_name, bad) => {
-    expect(verifyWebhookSignature(body, bad, key)).toBe(false);
-  });
-
-  it('returns false for a changed body, a re-serialized body, another key, or no key', () => {
-    expect(verifyWebhookSignature(`${body} `, signature, key)).toBe(false);
-    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(body), null, 2), signature, key)).toBe(false);
-    expect(verifyWebhookSignature(body, signature, 'sbx_another_key')).toBe(false);
-    expect(verifyWebhookSignature(body, signature, '')).toBe(false);
-    expect(verifyWebhookSignature(body, signature, [])).toBe(false);
-    expect(verifyWebhookSignature(body, signature, undefined as unknown as string)).toBe(false);
-    expect(verifyWebhookSignature(undefined as unknown as string, signature, key)).toBe(false);
-  });
-
   it('accepts a signature under any key of a list, for a key rotation', () => {
     expect(verifyWebhookSignature(body, signature, ['sbx_new_key', key])).toBe(true);
     expect(verifyWebhookSignature(body, signature, [key, 'sbx_new_key'])).toBe(true);
