@@ -92,33 +92,96 @@ const RAW_CONTROL = /[^\P{Cc}\n]/u;
 const CHUNK = new Uint8Array(64 * 1024).fill(0x41);
 
 const failedIds = (report: WebhookCheckReport) => report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id);
+const CASE_IDS = [
+  ...[
+    'verification.created',
+    'verification.updated',
+    'user.created',
+    'user.merged',
+    'user.updated',
+    'user.deleted',
+  ].map((type) => `signed:${type}`),
+  'signed:shareholder.verified',
+  'tampered-body',
+  'other-key',
+  'missing-signature',
+  'repeat',
+  'reverse-order',
+  'tie',
+  'unknown-event-type',
+  'previous-key',
+];
 
-describe('checkWebhookReceiver with a fetch handler', () => {
-  it('passes every case of a receiver that answers as the service needs, in 18 requests', async () => {
-    const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY, previousKey: PREVIOUS_KEY });
-    expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([
-      ['signed:verification.created', 'passed'],
-      ['signed:verification.updated', 'passed'],
-      ['signed:user.created', 'passed'],
-      ['signed:user.merged', 'passed'],
-      ['signed:user.updated', 'passed'],
-      ['signed:user.deleted', 'passed'],
-      ['signed:shareholder.verified', 'passed'],
-      ['tampered-body', 'passed'],
-      ['other-key', 'passed'],
-      ['missing-signature', 'passed'],
-      ['repeat', 'passed'],
-      ['reverse-order', 'passed'],
-      ['tie', 'passed'],
-      ['unknown-event-type', 'passed'],
-      ['previous-key', 'passed'],
-    ]);
-    expect(report.passed).toBe(true);
-    expect(report.requests).toBe(18);
-    // The refusals were refusals of the signature, not of a broken body.
-    for (const id of ['tampered-body', 'other-key', 'missing-signature'])
-      expect(report.cases.find((c) => c.id === id)!.answers[0].status).toBe(401);
+/** Serves a fetch handler on loopback, as a partner's receiver would run. */
+async function serve(handler: WebhookHandler): Promise<{ url: string; received: () => number }> {
+  let count = 0;
+  const server = createServer(async (req, res) => {
+    count += 1;
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: await buffer(req),
+    });
+    const response = await handler(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
   });
+  return { url: await listening(server), received: () => count };
+}
+
+/** `server` listening on loopback until the test ends: its address. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+}
+
+/** `webhooks check URL --auth-key KEY` and `more`, run in process. */
+const check = (url: string, ...more: string[]) => cli(['webhooks', 'check', url, '--auth-key', KEY, ...more]);
+const WITH_PREVIOUS = ['--previous-key', PREVIOUS_KEY];
+
+/** The check of a receiver through each door: the function given its handler, and the command line given its address (--json). */
+const DOORS: Record<string, (handler: WebhookHandler) => Promise<WebhookCheckReport>> = {
+  checkWebhookReceiver: (handler) =>
+    checkWebhookReceiver(handler, { authKey: KEY, previousKey: PREVIOUS_KEY, timeoutMs: 2000 }),
+  'webhooks check': async (handler) => {
+    const { code, out } = await check((await serve(handler)).url, ...WITH_PREVIOUS, '--timeout', '2', '--json');
+    const report = JSON.parse(out) as WebhookCheckReport;
+    expect(code).toBe(report.passed ? 0 : 1);
+    return report;
+  },
+};
+// Each flaw fails exactly the case of its rule, with what to fix; a handler that never answers and ignores the abort
+// is ended by the check's own deadline.
+const FLAWS: [Flaw, string[]][] = [
+  ['none', []],
+  ['no-signature-check', ['tampered-body', 'other-key', 'missing-signature']],
+  ['error-on-repeat', ['repeat']],
+  ['refuses-unknown-type', ['unknown-event-type']],
+  ['needs-order', ['reverse-order', 'tie']],
+  ['refuses-tie', ['tie']],
+  ['slow-on-user.deleted', ['signed:user.deleted']],
+  ['redirects-user.merged', ['signed:user.merged']],
+];
+
+describe('the receiver check', { timeout: HANG_CEILING_MS }, () => {
+  it.each(Object.keys(DOORS).flatMap((door) => FLAWS.map(([flaw, failed]) => [flaw, failed, door] as const)))(
+    'a receiver with the flaw %s fails exactly %j, through %s, in 18 requests',
+    async (flaw, failed, door) => {
+      const report = await DOORS[door](receiver(flaw));
+      expect(report.cases.map((c) => c.id)).toEqual(CASE_IDS);
+      expect(failedIds(report)).toEqual(failed);
+      expect(report.passed).toBe(failed.length === 0);
+      expect(report.requests).toBe(18);
+      for (const c of report.cases) expect(c.problem !== undefined).toBe(c.outcome === 'failed');
+      // A correct receiver's refusals were refusals of the signature, not of a broken body.
+      if (flaw === 'none')
+        for (const id of ['tampered-body', 'other-key', 'missing-signature'])
+          expect(report.cases.find((c) => c.id === id)!.answers[0].status).toBe(401);
+    },
+  );
 
   it('without a previous key, leaves the rotation case out and says what to give', async () => {
     const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY });
@@ -129,41 +192,6 @@ describe('checkWebhookReceiver with a fetch handler', () => {
       outcome: 'skipped',
       problem: expect.stringContaining('give the previous key'),
     });
-  });
-
-  it.each([
-    [
-      'error-on-repeat',
-      ['repeat'],
-      /the same event delivered again was answered 500 \(it said: duplicate key[^)]*\): delivery is at least once.*drop it by eventId/,
-    ],
-    [
-      'refuses-unknown-type',
-      ['unknown-event-type'],
-      /an event type the receiver does not know \(document\.expired\) was answered 400.*answer 200 to event types added later/,
-    ],
-    [
-      'refuses-tie',
-      ['tie'],
-      /verification\.updated \(inReview\) with the same updatedAt as the other was answered 409 \(it said: conflicting update\):.*neither is newer: answer 200 to both/,
-    ],
-  ] as const)('a receiver with the flaw %s fails exactly %j, saying what to fix', async (flaw, failed, message) => {
-    const report = await checkWebhookReceiver(receiver(flaw), { authKey: KEY, previousKey: PREVIOUS_KEY });
-    expect(failedIds(report)).toEqual(failed);
-    expect(report.passed).toBe(false);
-    expect(report.cases.map((c) => c.problem ?? '').join('\n')).toMatch(message);
-  });
-
-  it('counts an answer that does not come within the timeout as failed, even from a handler that ignores the abort', async () => {
-    const report = await checkWebhookReceiver(receiver('slow-on-user.deleted'), {
-      authKey: KEY,
-      previousKey: PREVIOUS_KEY,
-      timeoutMs: 2000,
-    });
-    expect(failedIds(report)).toEqual(['signed:user.deleted']);
-    expect(report.cases.find((c) => c.id === 'signed:user.deleted')!.problem).toMatch(
-      /^user\.deleted got no answer within 2 s: the service counts that attempt failed.*answer 200 first and do slow work after/,
-    );
   });
 
   it('refuses an address it would not send to, and a missing key, before sending anything', async () => {
@@ -199,63 +227,13 @@ describe('checkWebhookReceiver with a fetch handler', () => {
     expect(pulled).toBeLessThanOrEqual(report.requests * 2 * CHUNK.byteLength);
     for (const c of report.cases) for (const answer of c.answers) expect(answer.detail).toMatch(/^A{200}…$/);
   });
-});
 
-/** Serves a fetch handler on loopback, as a partner's receiver would run. */
-async function serve(handler: WebhookHandler): Promise<{ url: string; received: () => number }> {
-  let count = 0;
-  const server = createServer(async (req, res) => {
-    count += 1;
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: await buffer(req),
-    });
-    const response = await handler(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
-  });
-  return { url: await listening(server), received: () => count };
-}
-
-/** `server` listening on loopback until the test ends: its address. */
-async function listening(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-}
-
-/** `webhooks check URL --auth-key KEY` and `more`, run in process. */
-const check = (url: string, ...more: string[]) => cli(['webhooks', 'check', url, '--auth-key', KEY, ...more]);
-const WITH_PREVIOUS = ['--previous-key', PREVIOUS_KEY];
-
-describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () => {
-  it('exits 0 with a ✓ per case for a receiver that does what the service needs', async () => {
-    const { url } = await serve(receiver('none'));
-    const { code, out } = await check(url, ...WITH_PREVIOUS);
-    const lines = out.trim().split('\n');
-    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(15);
-    expect(lines).toContain('✓ verification.created, signed with your key, is answered 200');
-    expect(lines.at(-1)).toMatch(/^all 15 cases hold \(18 requests\)/);
-    expect(code).toBe(0);
-  });
-
-  it('exits 1 naming each failed case and what to fix; the rotation case not run without --previous-key', async () => {
-    const { url } = await serve(receiver('no-signature-check'));
-    const { code, out } = await check(url);
-    expect(out).toContain(
-      '✗ a signature from another key is not answered 200: a forged signature (from another key) was answered 200: the receiver does not check X-SIGNATURE',
-    );
-    expect(out).toContain(
-      '✗ a webhook without X-SIGNATURE is not answered 200: a webhook without X-SIGNATURE was answered 200',
-    );
-    expect(out).toContain('✗ a body changed after signing is not answered 200');
-    expect(out).toMatch(
-      /^- an event signed with the previous key is answered 200 during a rotation: not checked: give the previous key \(--previous-key\)/m,
-    );
-    expect(out).toMatch(/^3 of 14 cases failed \(17 requests\): .*fix each ✗ above/m);
+  it('prints a ✓ per case that holds, a ✗ per case that fails, a - for one not run, and exits 0 only when all hold', async () => {
+    const good = await check((await serve(receiver('none'))).url, ...WITH_PREVIOUS);
+    expect(good.out.match(/^✓ /gm)).toHaveLength(15);
+    expect(good.code).toBe(0);
+    const { code, out } = await check((await serve(receiver('no-signature-check'))).url);
+    expect([out.match(/^✓ /gm)?.length, out.match(/^✗ /gm)?.length, out.match(/^- /gm)?.length]).toEqual([11, 3, 1]);
     expect(code).toBe(1);
   });
 
@@ -268,16 +246,6 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
     );
     expect(out.match(/^✗ /gm)).toHaveLength(1);
     expect(trap.received()).toBe(0);
-    expect(code).toBe(1);
-  });
-
-  it('fails the case whose answer does not come within --timeout, and ends', async () => {
-    const { url } = await serve(receiver('slow-on-user.deleted'));
-    const { code, out } = await check(url, ...WITH_PREVIOUS, '--timeout', '2');
-    expect(out).toMatch(
-      /^✗ user\.deleted, signed with your key, is answered 200: user\.deleted got no answer within 2 s/m,
-    );
-    expect(out.match(/^✗ /gm)).toHaveLength(1);
     expect(code).toBe(1);
   });
 
@@ -318,19 +286,6 @@ describe('webhooks check, the command line', { timeout: HANG_CEILING_MS }, () =>
     await vi.waitFor(() => expect(stopped).toBe(report.requests));
     // What the connection took in before it was closed (the sockets' buffers), under 16 MiB an answer.
     expect(written).toBeLessThan(report.requests * 16 * 1024 * 1024);
-  });
-
-  it('prints the report as JSON with --json', async () => {
-    const { url } = await serve(receiver('needs-order'));
-    const { code, out } = await check(url, '--json');
-    const report = JSON.parse(out) as WebhookCheckReport;
-    expect(report.passed).toBe(false);
-    expect(failedIds(report)).toEqual(['reverse-order', 'tie']);
-    expect(report.cases.find((c) => c.id === 'reverse-order')!.answers.map((a) => a.status)).toEqual([500, 200]);
-    expect(report.cases.map((c) => c.problem ?? '').join('\n')).toMatch(
-      /verification\.updated sent before its verification\.created was answered 500.*not the order they are delivered in.*by updatedAt/,
-    );
-    expect(code).toBe(1);
   });
 
   it('exits 2 when the URL cannot be reached, after one request, and on bad arguments', async () => {
