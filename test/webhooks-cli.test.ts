@@ -227,7 +227,7 @@ describe('webhooks verify', () => {
   it('says a matching signature is valid, then checks the payload against the contract', async () => {
     const result = await verify('--key', key, '--signature', signature, file);
     expect(result.out).toContain('signature: valid.');
-    expect(result.out).toMatch(/payload: does not match the partner contract:[\s\S]*\/createdAt|\(body\)/);
+    expect(result.out).toMatch(/payload: invalid, .*does not match the partner contract: .*'createdAt'/);
     expect(result.code).toBe(1);
   });
 
@@ -307,7 +307,7 @@ describe('webhooks verify', () => {
       expect(result.out).toContain('payload: a valid user.created webhook.');
       expect(parseWebhookEvent(bytes, sig, key)).toEqual(JSON.parse(userText));
     } else {
-      expect(result.out).toContain('payload: invalid, not UTF-8 JSON');
+      expect(result.out).toContain('not UTF-8 JSON');
       expect(() => parseWebhookEvent(bytes, sig, key)).toThrow(/not UTF-8 JSON/);
     }
   });

@@ -3,13 +3,13 @@
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
-import { webhookJson } from '../webhooks/body.js';
 import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/check.js';
-import type { WebhookEventType } from '../webhooks/events.js';
+import type { ReceivedWebhookEvent, WebhookEventType } from '../webhooks/events.js';
 import { documentedWebhookExamplesWithFreshIds } from '../webhooks/examples.js';
-import { isKnownEventType, SIGNATURE_MESSAGES, webhookPayloadIssues } from '../webhooks/parse.js';
+import { WebhookPayloadError, type WebhookSignatureError } from '../webhooks/errors.js';
+import { isKnownWebhookEvent, parseWebhookEvent } from '../webhooks/parse.js';
 import { deliver } from '../webhooks/receiver-answer.js';
-import { signatureProblem, signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
+import { signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
 import { hasCredentials, isWebAddress } from '../web-address.js';
 import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
 
@@ -27,8 +27,7 @@ Options:
   --key KEY          the integration auth key the service signs with
   --event NAME       an event type, a comma-separated list, or all (default)
   --repeat N         send each event N times (1 to 10, default 1), the same
-                     body and eventId each time: a receiver answers 200 to
-                     every copy and acts once
+                     body and eventId each time
   --shuffle          send the events (and their copies) in a random order
   --timeout SECONDS  how long to wait for each answer (default 10)
   -h, --help         this text
@@ -157,9 +156,18 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
     throw new UsageError(`cannot read ${source}: ${(err as Error).message}`);
   }
 
-  const problem = signatureProblem(body, values.signature, values.key);
-  if (problem) {
-    out(`invalid: ${SIGNATURE_MESSAGES[problem]}.`);
+  let event: ReceivedWebhookEvent;
+  try {
+    // Judged as a receiver's parseWebhookEvent judges it: bytes that are not UTF-8 are refused, not replaced.
+    event = parseWebhookEvent(body, values.signature, values.key);
+  } catch (err) {
+    if (err instanceof WebhookPayloadError) {
+      out('signature: valid.');
+      out(`payload: invalid, ${err.message}.`);
+      return EXIT.failed;
+    }
+    const { message, problem } = err as WebhookSignatureError;
+    out(`invalid: ${message}.`);
     const last = body.at(-1);
     if (problem === 'mismatch' && (last === 0x0a || last === 0x0d)) {
       const trimmed = body.subarray(0, body.length - (body.at(-2) === 0x0d && last === 0x0a ? 2 : 1));
@@ -170,27 +178,12 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
     return EXIT.failed;
   }
   out('signature: valid.');
-  let payload: unknown;
-  try {
-    // Decoded as parseWebhookEvent decodes: bytes that are not UTF-8 are refused, not replaced.
-    payload = webhookJson(body);
-  } catch (err) {
-    out(`payload: invalid, not UTF-8 JSON (${(err as Error).message}).`);
-    return EXIT.failed;
-  }
-  const issues = webhookPayloadIssues(payload);
-  if (issues.length) {
-    out('payload: does not match the partner contract:');
-    for (const i of issues) out(`  ${i.path || '(body)'} ${i.message}`);
-    return EXIT.failed;
-  }
-  const { eventType } = payload as { eventType: string };
-  // What parseWebhookEvent returns as an UnknownWebhookEvent: a receiver answers 200 and ignores it.
-  if (!isKnownEventType(eventType))
+  // An UnknownWebhookEvent: a receiver answers 200 and ignores it.
+  if (!isKnownWebhookEvent(event))
     out(
-      `payload: a valid webhook of event type ${eventType}, which this version does not know; a receiver answers 200 and ignores it.`,
+      `payload: a valid webhook of event type ${event.eventType}, which this version does not know; a receiver answers 200 and ignores it.`,
     );
-  else out(`payload: a valid ${eventType} webhook.`);
+  else out(`payload: a valid ${event.eventType} webhook.`);
   return EXIT.ok;
 }
 

@@ -32,12 +32,7 @@ const fresh = () => crypto.randomUUID();
 
 const laterBy = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
-/**
- * `verification.created` and `verification.updated` of one new verification,
- * from the documented examples, with fresh ids and times in the order they
- * happen (the update seven minutes after the creation), so that a receiver
- * that keeps the newest `updatedAt` sees a consistent story.
- */
+/** `verification.created` and `verification.updated` of one new verification, with fresh ids and times in order. */
 function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   const verificationId = fresh();
   // Each event is sent as JSON, so the copies may share the examples' nested values.
@@ -65,11 +60,7 @@ function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   return { created, updated };
 }
 
-/**
- * Two `verification.updated` of one verification with the same
- * `data.updatedAt` and different statuses (`completed`, then `inReview`):
- * neither is newer, so the events alone do not say which is current.
- */
+/** Two `verification.updated` of one verification with the same `data.updatedAt` and different statuses: neither is newer. */
 function verificationTie(examples: Map<WebhookEventType, WebhookEvent>) {
   const completed = verificationPair(examples).updated;
   const inReview: WebhookEventOf<'verification.updated'> = {

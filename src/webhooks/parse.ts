@@ -17,8 +17,8 @@ import {
   type AuthKeys,
 } from './signature.js';
 
-// What a WebhookSignatureError (and `webhooks verify`) says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
-export const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
+// What a WebhookSignatureError says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
+const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   missing: 'X-SIGNATURE is missing or empty',
   malformed: 'X-SIGNATURE is not 64 lowercase hexadecimal characters',
   mismatch:
@@ -50,7 +50,7 @@ export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
 }
 
 /** Whether this version of the package knows the event type (and so validates its data). */
-export const isKnownEventType = (eventType: unknown): boolean =>
+const isKnownEventType = (eventType: unknown): boolean =>
   typeof eventType === 'string' && Object.hasOwn(webhookSchemas.events, eventType);
 
 /** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */

@@ -8,11 +8,7 @@ const ANSWER_BYTES_READ = 4096;
 /** How much of it a report shows. */
 const SHOWN_CHARACTERS = 200;
 
-/**
- * The first `ANSWER_BYTES_READ` bytes of the body at most; the rest is not
- * read, and the stream is cancelled so that the sender stops and the
- * connection is let go.
- */
+/** The first `ANSWER_BYTES_READ` bytes of the body at most; the stream is then cancelled, so the sender stops. */
 async function readAnswerStart(response: Response, signal?: AbortSignal): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array();
   const reader = response.body.getReader();
@@ -49,11 +45,7 @@ function printable(text: string): string {
   });
 }
 
-/**
- * What the receiver said, for a report: the start of its body decoded as
- * UTF-8 (a broken sequence becomes U+FFFD), on one line, controls escaped,
- * cut to 200 characters.
- */
+/** What the receiver said: the start of its body as UTF-8, on one line, controls escaped, cut to 200 characters. */
 async function answerText(response: Response, signal?: AbortSignal): Promise<string> {
   const bytes = await readAnswerStart(response, signal).catch(() => new Uint8Array());
   const said = [...new TextDecoder().decode(bytes).replace(/\s+/g, ' ').trim()];
@@ -62,9 +54,8 @@ async function answerText(response: Response, signal?: AbortSignal): Promise<str
 }
 
 /**
- * POSTs a webhook to a receiver, as the service does: the answer, or why
- * there is none, within `timeoutMs` whatever the handler or fetch does with
- * the abort. Throws when the first request (`first`) to a URL cannot connect.
+ * POSTs a webhook as the service does: the answer, or why there is none, within `timeoutMs` whatever the handler does
+ * with the abort. Throws when the first request (`first`) to a URL cannot connect.
  */
 export async function deliver(
   target: string | WebhookHandler,

@@ -10,11 +10,7 @@ export interface SchemaIssue extends PayloadIssue {
 }
 
 type Defs = Readonly<Record<string, WebhookSchema>>;
-/**
- * A subschema as JSON Schema allows it: `true` keeps every value, `false`
- * none. The reducer passes booleans through where a keyword takes one
- * schema (items, not, if, then, else, additionalProperties).
- */
+/** A subschema as JSON Schema allows it: `true` keeps every value, `false` none (where a keyword takes one schema). */
 type Subschema = WebhookSchema | boolean;
 
 /** The JSON type of a value as JSON Schema names it (the conformance generator reads types by it too). */
@@ -28,23 +24,13 @@ export const typeOf = (value: unknown): string =>
         : typeof value;
 /** Whether a value of JSON type `type` (from typeOf) is `wanted`: an integer is a number too. */
 const isType = (type: string, wanted: string) => type === wanted || (wanted === 'number' && type === 'integer');
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 /** JSON equality as Ajv judges const and enum: arrays item by item, objects by their members in any order. */
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (
-    typeof a !== 'object' ||
-    typeof b !== 'object' ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return false;
+  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false;
   const names = Object.keys(a);
-  if (names.length !== Object.keys(b).length) return false;
-  return names.every(
-    (name) =>
-      Object.hasOwn(b, name) && equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name]),
-  );
+  return names.length === Object.keys(b).length && names.every((n) => Object.hasOwn(b, n) && equal(a[n], b[n]));
 }
 const quoted = (values: unknown[]) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
 
