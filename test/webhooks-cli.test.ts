@@ -16,6 +16,7 @@ import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '.
 import { cli } from './helpers/cli.js';
 
 const key = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
+const examples = documentedWebhookExamples();
 
 /** The command line with `text` on its standard input. */
 async function cliReading(args: string[], text: string) {
@@ -232,17 +233,7 @@ describe('webhooks verify', () => {
   });
 
   it('accepts a documented example from standard input, and a rotated key list', async () => {
-    const example = JSON.stringify({
-      eventId: '4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84',
-      dataType: 'shareholder',
-      eventType: 'shareholder.verified',
-      createdAt: '2026-03-14T09:32:12.480Z',
-      data: {
-        userId: 'usr_8f2k1m9q4t',
-        isShareholder: true,
-        externalUserIds: ['5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40'],
-      },
-    });
+    const example = JSON.stringify(examples.get('shareholder.verified'));
     const sig = signWebhookPayload(example, key);
     const result = await cliReading(
       ['webhooks', 'verify', '--key', 'sbx_new_key', '--key', key, '--signature', sig, '-'],
@@ -254,11 +245,9 @@ describe('webhooks verify', () => {
 
   it('calls a webhook of an event type it does not know valid, to be answered 200 and ignored (P37)', async () => {
     const added = JSON.stringify({
-      eventId: 'e-1',
-      dataType: 'company',
+      ...examples.get('user.created'),
       eventType: 'company.created',
-      createdAt: '2026-03-14T09:32:12.480Z',
-      data: { companyId: 'c-1' },
+      dataType: 'company',
     });
     const result = await cliReading(
       ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(added, key), '-'],
@@ -290,7 +279,7 @@ describe('webhooks verify', () => {
     expect(hint.out).toContain('matches the body without its final newline');
   });
 
-  const userText = JSON.stringify(documentedWebhookExamples().get('user.created'));
+  const userText = JSON.stringify(examples.get('user.created'));
   const utf8 = (text: string) => new TextEncoder().encode(text);
   it.each([
     // A lone continuation byte inside a string value: a lax decoder would read it as U+FFFD.
