@@ -73,46 +73,18 @@ const sign = (eventType: string, value: Json) => {
   return { eventType, value, bytes: utf8(text), signature: signWebhookPayload(text, KEY) };
 };
 
-/** Every node below the root, as a path. */
-const nodePaths = (value: Json, at: (string | number)[] = []): (string | number)[][] =>
-  value && typeof value === 'object'
-    ? Object.entries(value).flatMap(([k, v]) => {
-        const here = [...at, Array.isArray(value) ? Number(k) : k];
-        return [here, ...nodePaths(v, here)];
-      })
-    : [];
-/** A copy of `value` with the node at `path` set to `next`, or dropped when it is undefined. */
-function setAt(value: Json, path: (string | number)[], next: Json | undefined): Json {
-  const copy = structuredClone(value);
-  const parent = path.slice(0, -1).reduce((v, k) => v[k], copy);
-  const last = path[path.length - 1];
-  if (next !== undefined) parent[last] = next;
-  else if (Array.isArray(parent)) parent.splice(Number(last), 1);
-  else delete parent[last];
-  return copy;
-}
-const SAMPLES = fc.constantFrom<Json>(null, true, 0, -1, 1.5, '2026-13-01', [], {}, { a: 1 });
-/** The value with one node below the root dropped, or changed to a string or a sample of another JSON type. */
-const edited = (value: Json) =>
-  fc
-    .tuple(
-      fc.constantFrom(...nodePaths(value)),
-      fc.option(fc.oneof(fc.string({ maxLength: 12 }), SAMPLES), { nil: undefined }),
-    )
-    .map(([path, v]) => setAt(value, path, v));
-
 // The documented examples, compact as the service sends them, and a variant of each with non-ASCII text in its first
-// string field of data other than ids, times, addresses and statuses, so that Unicode normalisation has something to change.
+// string member of data other than ids, times, addresses and statuses, so that Unicode normalisation has something to change.
 const UNICODE = 'Zoë Łukasiewicz, Ångström café, Kraków'; // NFC
 type Signed = ReturnType<typeof sign>;
 const bases: Signed[] = examples.flatMap(([eventType, value]) => {
-  const path = nodePaths(value).find(
-    (p) =>
-      p[0] === 'data' &&
-      typeof p.reduce((v: Json, k) => v[k], value) === 'string' &&
-      !/Id$|At$|Url$|status|type/i.test(String(p.at(-1))),
+  const name = Object.keys(value.data).find(
+    (k) => typeof value.data[k] === 'string' && !/Id$|At$|To$|Url$|status|type|age/i.test(k),
   );
-  return [sign(eventType, value), sign(eventType, path ? setAt(value, path, UNICODE) : value)];
+  return [
+    sign(eventType, value),
+    sign(eventType, name ? { ...value, data: { ...value.data, [name]: UNICODE } } : value),
+  ];
 });
 
 /** A way of holding the received bytes: a string, a Buffer, a Uint8Array, an ArrayBuffer, or a view into a larger buffer. */
@@ -158,7 +130,7 @@ function rewrites(s: Signed): Buffer[] {
 const splice = <T>(length: number, part: fc.Arbitrary<T>) =>
   fc.tuple(fc.nat(length), fc.nat(length), part).map(([a, b, p]) => [Math.min(a, b), Math.max(a, b), p] as const);
 
-/** Other bytes than the signed ones: spliced (every byte changed, cut or added), the event rewritten or edited, another delivery. */
+/** Other bytes than the signed ones: spliced (every byte changed, cut or added), the event rewritten, another delivery. */
 const tamperedBody = (s: Signed): fc.Arbitrary<Buffer> =>
   fc
     .oneof(
@@ -166,7 +138,6 @@ const tamperedBody = (s: Signed): fc.Arbitrary<Buffer> =>
         Buffer.concat([s.bytes.subarray(0, from), part, s.bytes.subarray(to)]),
       ),
       { weight: 2, arbitrary: fc.constantFrom(...rewrites(s)) },
-      edited(s.value).map((v) => utf8(JSON.stringify(v))),
       fc.constantFrom(...bases).map((o) => o.bytes),
     )
     .filter((bytes) => !bytes.equals(s.bytes));
@@ -301,7 +272,6 @@ describe('fuzzing webhook signatures and parsing', () => {
         fc
           .constantFrom(...examples.filter(([t]) => t !== s.eventType))
           .map(([, other]) => ({ ...s.value, data: other.data })),
-        edited(s.value),
       );
     const counts = { payloads: 0, refused: 0, mutated: 0, mutatedRefused: 0 };
     for (const [eventType, name] of Object.entries(events)) {
