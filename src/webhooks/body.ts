@@ -1,7 +1,6 @@
 /**
- * A webhook body exactly as it arrived: the text, or its bytes as any
- * runtime hands them over (a Node `Buffer` is a `Uint8Array`), never
- * re-serialized JSON.
+ * A webhook body exactly as it arrived: the text, or its bytes as any runtime hands them over (a Node `Buffer` is a
+ * `Uint8Array`), never re-serialized JSON.
  */
 export type RawBody = string | Uint8Array | ArrayBuffer | DataView;
 

@@ -14,16 +14,14 @@ export interface WebhookCheckOptions {
   /** The key before the last `POST /auth-keys`: checks that a delivery signed with it is still accepted. */
   previousKey?: string;
   /**
-   * How long each answer may take, in milliseconds (default 10,000). The
-   * service's own delivery timeout is not documented; the sandbox's 10 s is
-   * assumed.
+   * How long each answer may take, in milliseconds (default 10,000). The service's own delivery timeout is not
+   * documented; the sandbox's 10 s is assumed.
    */
   timeoutMs?: number;
   /**
-   * Called after each case that ran, and awaited before the next is sent:
-   * assert there what your receiver did with `checkCase.events` (a repeat
-   * acted on once, a late event not overwriting newer data), which the check
-   * cannot see. A throw or rejection stops the check and rejects with it.
+   * Called after each case that ran, and awaited before the next is sent: assert there what your receiver did with
+   * `checkCase.events` (a repeat acted on once, a late event not overwriting newer data), which the check cannot see. A
+   * throw or rejection stops the check and rejects with it.
    */
   onCase?: (checkCase: WebhookCheckCase) => void | Promise<void>;
 }
@@ -33,9 +31,8 @@ export interface WebhookCheckAnswer {
   /** The HTTP status, or null when there was none (no answer in time, a failed connection, a handler that threw). */
   status: number | null;
   /**
-   * Why there is no status, or what the receiver said: the start of its body
-   * (at most 4 KiB read), on one line, control characters written out
-   * (`\x1b`), cut to 200 characters.
+   * Why there is no status, or what the receiver said: the start of its body (at most 4 KiB read), on one line, control
+   * characters written out (`\x1b`), cut to 200 characters.
    */
   detail: string;
 }
@@ -51,9 +48,8 @@ export interface WebhookCheckCase {
   /** When failed: what happened and what to fix; when skipped: what to give to check it. */
   problem?: string;
   /**
-   * The events sent, in order, as sent (a forged one as changed): a repeat
-   * twice, with one `eventId`. Every run has fresh ids (`eventId`,
-   * `verificationId`, `userId`, …), so these name records only this run made.
+   * The events sent, in order, as sent (a forged one as changed): a repeat twice, with one `eventId`. Every run has
+   * fresh ids (`eventId`, `verificationId`, `userId`, …), so these name records only this run made.
    */
   events: ReceivedWebhookEvent[];
 }
@@ -86,14 +82,11 @@ function acceptedProblem(spec: CaseSpec, delivery: Delivery, answer: WebhookChec
 }
 
 /**
- * Checks a webhook receiver, as the service would reach it: `target` is its
- * URL (http:// or https://, sent to and nowhere else) or a fetch handler
- * called in process. Sends at most 18 requests, one at a time, each given
- * `timeoutMs`, with fresh ids on every run; resolves with each case, its
- * events and whether the receiver's answers held. It judges answers only:
- * what the receiver did with the events is for `onCase` to assert. Rejects
- * when a URL cannot be reached at all (the first request's connection fails),
- * and with what `onCase` threw.
+ * Checks a webhook receiver, as the service would reach it: `target` is its URL (http:// or https://, sent to and
+ * nowhere else) or a fetch handler called in process. Sends at most 18 requests, one at a time, each given `timeoutMs`,
+ * with fresh ids on every run; resolves with each case, its events and whether the receiver's answers held. It judges
+ * answers only: what the receiver did with the events is for `onCase` to assert. Rejects when a URL cannot be reached
+ * at all (the first request's connection fails), and with what `onCase` threw.
  */
 export async function checkWebhookReceiver(
   target: string | URL | WebhookHandler,

@@ -1,6 +1,5 @@
-// @verification-service/contracts/webhooks, parsing: the event in a signed body,
-// checked as the strictness policy asks of a receiver (the envelope, the
-// eventType/dataType pair, the documented rules) and no further.
+// @verification-service/contracts/webhooks, parsing: the event in a signed body, checked as the strictness policy asks
+// of a receiver (the envelope, the eventType/dataType pair, the documented rules) and no further.
 import { webhookSchemas } from '../../generated/validators/partner-webhooks.js';
 import { bodyProblem, bodyView, type RawBody, webhookJson } from './body.js';
 import { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
@@ -27,11 +26,9 @@ const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
 };
 
 /**
- * Checks a parsed body against the partner document's webhook schemas. An
- * event type the package does not know is no issue (the service may add
- * one): only its envelope is checked. In a known event, a value outside a
- * documented list (a new verification status) is no issue either: a receiver
- * must not fail on a value the service adds (P38).
+ * Checks a parsed body against the partner document's webhook schemas. An event type the package does not know is no
+ * issue (the service may add one): only its envelope is checked. In a known event, a value outside a documented list (a
+ * new verification status) is no issue either: a receiver must not fail on a value the service adds (P38).
  */
 export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
@@ -174,10 +171,9 @@ function readableBody(rawBody: unknown): string | Uint8Array {
 }
 
 /**
- * Verifies, parses and validates a webhook. Returns the event, typed as a
- * union discriminated by `eventType`, so that `data` narrows; an event type
- * this version of the package does not know comes back as an
- * `UnknownWebhookEvent` (answer 200 and ignore it):
+ * Verifies, parses and validates a webhook. Returns the event, typed as a union discriminated by `eventType`, so that
+ * `data` narrows; an event type this version of the package does not know comes back as an `UnknownWebhookEvent`
+ * (answer 200 and ignore it):
  *
  * ```ts
  * const event = parseWebhookEvent(rawBody, req.headers['x-signature'], authKey);
@@ -187,15 +183,14 @@ function readableBody(rawBody: unknown): string | Uint8Array {
  * }
  * ```
  *
- * Whatever it is given, throws only `WebhookSignatureError`, when the
- * signature does not prove the body came from the service (or no usable key
- * was given), and `WebhookPayloadError`, when the body cannot be read as a
- * string or bytes, is not JSON, or breaks a documented rule of the contract
- * (no `eventId`, a `user` envelope carrying `verification.created`).
+ * Whatever it is given, throws only `WebhookSignatureError`, when the signature does not prove the body came from the
+ * service (or no usable key was given), and `WebhookPayloadError`, when the body cannot be read as a string or bytes,
+ * is not JSON, or breaks a documented rule of the contract (no `eventId`, a `user` envelope carrying
+ * `verification.created`).
  *
- * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none
- * (Cloudflare Workers without `nodejs_compat`, browsers) every call throws a
- * `TypeError` saying to use `verifyWebhookRequest`, which verifies with Web Crypto.
+ * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none (Cloudflare Workers without
+ * `nodejs_compat`, browsers) every call throws a `TypeError` saying to use `verifyWebhookRequest`, which verifies with
+ * Web Crypto.
  */
 export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): ReceivedWebhookEvent {
   // Before the arguments: a receiver that cannot verify learns it on its first call, not on its first valid one.
@@ -210,14 +205,11 @@ export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey:
 }
 
 /**
- * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js
- * route handlers, `Deno.serve`, `Bun.serve`): reads the raw body and
- * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto, so it runs
- * everywhere. Rejects with the errors `parseWebhookEvent` throws (a body
- * that cannot be read, as one read already, is a `WebhookPayloadError`), and
- * with a `TypeError` when given something other than a `Request` (its
- * `X-SIGNATURE` cannot be read) or where the runtime has no Web Crypto (a
- * browser page that is not a secure context).
+ * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js route handlers, `Deno.serve`, `Bun.serve`):
+ * reads the raw body and `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto, so it runs everywhere. Rejects
+ * with the errors `parseWebhookEvent` throws (a body that cannot be read, as one read already, is a
+ * `WebhookPayloadError`), and with a `TypeError` when given something other than a `Request` (its `X-SIGNATURE` cannot
+ * be read) or where the runtime has no Web Crypto (a browser page that is not a secure context).
  */
 export async function verifyWebhookRequest(request: Request, authKey: AuthKeys): Promise<ReceivedWebhookEvent> {
   requireWebCrypto('verifyWebhookRequest');

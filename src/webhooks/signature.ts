@@ -120,10 +120,9 @@ function signable(rawBody: unknown, authKey: unknown, caller: string): string | 
 }
 
 /**
- * The `X-SIGNATURE` of a webhook body: lowercase hex HMAC-SHA256 of the raw
- * body, keyed with the partner's auth key. Synchronous, on node:crypto:
- * throws a `TypeError` where the runtime has none, and for a body that is
- * not a string or bytes or a key that is not a non-empty string.
+ * The `X-SIGNATURE` of a webhook body: lowercase hex HMAC-SHA256 of the raw body, keyed with the partner's auth key.
+ * Synchronous, on node:crypto: throws a `TypeError` where the runtime has none, and for a body that is not a string or
+ * bytes or a key that is not a non-empty string.
  */
 export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
   const crypto = requireNodeCrypto(
@@ -145,12 +144,10 @@ async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<Crypto
 }
 
 /**
- * `signWebhookPayload` on Web Crypto, for every runtime (Cloudflare Workers,
- * browsers, Node, Bun, Deno): the `X-SIGNATURE` the service sends, lowercase
- * hex HMAC-SHA256 of the raw body under the auth key. Rejects with a
- * `TypeError` for a body that is not a string or bytes, a key that is not a
- * non-empty string, or where the runtime has no Web Crypto (a browser page
- * that is not a secure context).
+ * `signWebhookPayload` on Web Crypto, for every runtime (Cloudflare Workers, browsers, Node, Bun, Deno): the
+ * `X-SIGNATURE` the service sends, lowercase hex HMAC-SHA256 of the raw body under the auth key. Rejects with a
+ * `TypeError` for a body that is not a string or bytes, a key that is not a non-empty string, or where the runtime has
+ * no Web Crypto (a browser page that is not a secure context).
  */
 export async function signWebhookPayloadAsync(rawBody: RawBody, authKey: string): Promise<string> {
   const subtle = requireWebCrypto('signWebhookPayloadAsync');
@@ -160,18 +157,15 @@ export async function signWebhookPayloadAsync(rawBody: RawBody, authKey: string)
 }
 
 /**
- * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth
- * key, or under any key of a list of at most 8 (a rotation with
- * `POST /auth-keys` invalidates the old key at once, while deliveries signed
- * with it may still be in flight or retried).
+ * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth key, or under any key of a list of at most
+ * 8 (a rotation with `POST /auth-keys` invalidates the old key at once, while deliveries signed with it may still be in
+ * flight or retried).
  *
- * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none
- * (Cloudflare Workers without `nodejs_compat`, browsers) it throws a
- * `TypeError`; use `verifyWebhookSignatureAsync` there. Otherwise never
- * throws: a missing, empty, non-hex, short or wrong signature, a body that
- * is not a string or bytes, or a key that is not a non-empty string or a
- * list of 1 to 8 strings all give `false`. The comparison takes the same
- * time wherever the signatures differ.
+ * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none (Cloudflare Workers without
+ * `nodejs_compat`, browsers) it throws a `TypeError`; use `verifyWebhookSignatureAsync` there. Otherwise never throws:
+ * a missing, empty, non-hex, short or wrong signature, a body that is not a string or bytes, or a key that is not a
+ * non-empty string or a list of 1 to 8 strings all give `false`. The comparison takes the same time wherever the
+ * signatures differ.
  */
 export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, authKey: AuthKeys): boolean {
   const crypto = requireNodeCrypto(
@@ -182,9 +176,8 @@ export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, aut
 }
 
 /**
- * Why `verifyWebhookSignature` would refuse, or null when it accepts: what
- * `parseWebhookEvent` and `webhooks verify` tell. A missing, malformed or
- * keyless signature is named before any HMAC; synchronous, on node:crypto.
+ * Why `verifyWebhookSignature` would refuse, or null when it accepts: what `parseWebhookEvent` and `webhooks verify`
+ * tell. A missing, malformed or keyless signature is named before any HMAC; synchronous, on node:crypto.
  */
 export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null {
   const keys = authKeyList(authKey);
@@ -252,10 +245,9 @@ async function signedWithAny(
 }
 
 /**
- * `verifyWebhookSignature` on Web Crypto, for every runtime (Cloudflare
- * Workers, browsers, Node, Bun, Deno). Never rejects for its arguments;
- * rejects with a `TypeError` where the runtime has no Web Crypto (a browser
- * page that is not a secure context).
+ * `verifyWebhookSignature` on Web Crypto, for every runtime (Cloudflare Workers, browsers, Node, Bun, Deno). Never
+ * rejects for its arguments; rejects with a `TypeError` where the runtime has no Web Crypto (a browser page that is not
+ * a secure context).
  */
 export async function verifyWebhookSignatureAsync(
   rawBody: RawBody,
@@ -270,16 +262,12 @@ export const notARequest = (caller: string, cause: unknown) =>
   new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`, { cause });
 
 /**
- * The smallest receiver: the body of a Web `Request` as text when its
- * `X-SIGNATURE` proves the service sent it, `null` when not (answer 401). For
- * a handler that forwards or stores webhooks, or reads them without the
- * payload checks; `verifyWebhookRequest` also parses and checks, and says
- * why it refuses. The text is the body's, a leading byte order mark kept,
- * so it verifies again as it is. Uses Web Crypto; rejects only with a
- * `TypeError`: when given something other than a `Request`, when its body
- * or `X-SIGNATURE` cannot be read (read already, the connection lost), or
- * where the runtime has no Web Crypto (a browser page that is not a secure
- * context).
+ * The smallest receiver: the body of a Web `Request` as text when its `X-SIGNATURE` proves the service sent it, `null`
+ * when not (answer 401). For a handler that forwards or stores webhooks, or reads them without the payload checks;
+ * `verifyWebhookRequest` also parses and checks, and says why it refuses. The text is the body's, a leading byte order
+ * mark kept, so it verifies again as it is. Uses Web Crypto; rejects only with a `TypeError`: when given something
+ * other than a `Request`, when its body or `X-SIGNATURE` cannot be read (read already, the connection lost), or where
+ * the runtime has no Web Crypto (a browser page that is not a secure context).
  */
 export async function verifyWebhookRequestBody(request: Request, authKey: AuthKeys): Promise<string | null> {
   const caller = 'verifyWebhookRequestBody';
