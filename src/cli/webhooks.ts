@@ -51,22 +51,20 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
   const repeat = Number(values.repeat);
-  if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10) {
+  if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10)
     throw new UsageError(
       `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`,
       'webhooks send',
     );
-  }
 
   const examples = documentedWebhookExamplesWithFreshIds();
   const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
   const unknown = chosen.filter((e) => !examples.has(e as WebhookEventType));
-  if (unknown.length) {
+  if (unknown.length)
     throw new UsageError(
       `unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`,
       'webhooks send',
     );
-  }
 
   // Every copy of an event, one after another, then the whole list shuffled when asked.
   const sends = (chosen as WebhookEventType[]).flatMap((eventType) =>
@@ -92,20 +90,18 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     out(
       `${eventType.padEnd(22)} ${status ?? '---'}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
     );
-    // What the receiver said is usually why; with no answer, why there is none.
-    if (status !== 200 && detail) out(`${' '.repeat(28)}${status === null ? detail : `answered: ${detail}`}`);
-    if (status === 401) {
-      out(
-        `${' '.repeat(28)}a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
-      );
-    }
     const first = firstAnswer.get(eventType);
-    if (first === 200 && status !== 200) {
-      out(
-        `${' '.repeat(28)}an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
-      );
-    }
     if (first === undefined) firstAnswer.set(eventType, status);
+    // Under the line: what the receiver said (usually why), or why there is no answer; then what it usually means.
+    const notes = [
+      status !== 200 && detail && (status === null ? detail : `answered: ${detail}`),
+      status === 401 &&
+        'a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)',
+      first === 200 &&
+        status !== 200 &&
+        'an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)',
+    ];
+    for (const note of notes) if (note) out(`${' '.repeat(28)}${note}`);
   }
   out(retried ? `${retried} of ${sends.length} would be retried.` : `all ${sends.length} delivered.`);
   return retried ? EXIT.failed : EXIT.ok;
@@ -171,9 +167,8 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
     const last = body.at(-1);
     if (problem === 'mismatch' && (last === 0x0a || last === 0x0d)) {
       const trimmed = body.subarray(0, body.length - (body.at(-2) === 0x0d && last === 0x0a ? 2 : 1));
-      if (verifyWebhookSignature(trimmed, values.signature, values.key)) {
+      if (verifyWebhookSignature(trimmed, values.signature, values.key))
         out('hint: it matches the body without its final newline; the capture added one.');
-      }
     }
     return EXIT.failed;
   }

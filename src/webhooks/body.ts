@@ -45,16 +45,11 @@ export function bodyView(rawBody: unknown): string | Uint8Array | null {
 // The BOM kept as the character it is (the text is the body, byte for byte): webhookJson drops it.
 const strictUtf8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The body's text, a leading byte order mark kept; throws when its bytes are not UTF-8. */
-function bodyText(body: string | Uint8Array): string {
-  return typeof body === 'string' ? body : strictUtf8.decode(body);
-}
-
 /**
  * The JSON value of a webhook body, decoded strictly as UTF-8, one leading byte order mark ignored (RFC 8259, 8.1
  * allows a reader to): throws for bytes that are not UTF-8 and JSON.parse's SyntaxError for text that is not JSON.
  */
 export function webhookJson(body: string | Uint8Array): unknown {
-  const text = bodyText(body);
+  const text = typeof body === 'string' ? body : strictUtf8.decode(body);
   return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }

@@ -67,17 +67,14 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
 /** Why an answer to a request that must be answered 200 is wrong: what happened, then what to fix. */
 function acceptedProblem(spec: CaseSpec, delivery: Delivery, answer: WebhookCheckAnswer, timeoutMs: number): string {
-  if (answer.status === null && answer.detail.startsWith('no answer within')) {
+  if (answer.status === null && answer.detail.startsWith('no answer within'))
     return `${delivery.subject} got ${answer.detail}: the service counts that attempt failed and sends it again every 15 minutes (its own timeout is not documented; ${timeoutMs / 1000} s is assumed); answer 200 first and do slow work after (a queue)`;
-  }
   if (answer.status === null) return `${delivery.subject}: ${answer.detail}; ${spec.fix}`;
   const said = answer.detail ? ` (it said: ${answer.detail})` : '';
-  if (answer.status >= 300 && answer.status < 400) {
+  if (answer.status >= 300 && answer.status < 400)
     return `${delivery.subject} was answered ${answer.status}, a redirect${said}: the service follows no redirect and retries every 15 minutes; give it the receiver's final address`;
-  }
-  if (answer.status === 401 || answer.status === 403) {
+  if (answer.status === 401 || answer.status === 403)
     return `${delivery.subject} was answered ${answer.status}${said}: the receiver refused a correct X-SIGNATURE; verify the raw bytes as sent (never a re-serialized body) with the key given here; ${spec.fix}`;
-  }
   return `${delivery.subject} was answered ${answer.status}${said}: ${spec.fix}`;
 }
 

@@ -26,17 +26,12 @@ const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
  */
 export function documentedWebhookExamplesWithFreshIds(): Map<WebhookEventType, WebhookEvent> {
   const renamed = new Map<string, string>();
-  const rename = (value: unknown): unknown => {
-    if (typeof value === 'string' && UUID.test(value)) {
-      if (!renamed.has(value)) renamed.set(value, crypto.randomUUID());
-      return renamed.get(value);
-    }
-    if (Array.isArray(value)) return value.map(rename);
-    if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, rename(item)]));
-    return value;
-  };
+  // A reviver is handed every value of the copy: each UUID becomes its new id.
+  const rename = (_name: string, value: unknown) =>
+    typeof value === 'string' && UUID.test(value)
+      ? (renamed.get(value) ?? renamed.set(value, crypto.randomUUID()).get(value))
+      : value;
   const examples = documentedWebhookExamples();
-  for (const [eventType, event] of examples) examples.set(eventType, rename(event) as WebhookEvent);
+  for (const [eventType, event] of examples) examples.set(eventType, JSON.parse(JSON.stringify(event), rename));
   return examples;
 }

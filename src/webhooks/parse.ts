@@ -31,9 +31,8 @@ const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
  * new verification status) is no issue either: a receiver must not fail on a value the service adds (P38).
  */
 export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
     return [{ path: '', message: 'must be a JSON object (a webhook envelope)' }];
-  }
   const eventType = (payload as { eventType?: unknown }).eventType;
   if (!isKnownEventType(eventType)) return envelopeIssues(payload as Record<string, unknown>);
   // The event's own schema names the real problem; its const eventType makes
