@@ -29,10 +29,9 @@ const doc = loadBundle('partner');
 const validator = validatorFor('partner');
 const isWebhookEvent = validator.at(pointer('components', 'schemas', 'WebhookEvent'));
 
-// What parseWebhookEvent must return rather than refuse (P38, additions): a
-// known event valid once its documented value lists are opened (a new status)
-// and its collected requirements of a new type left out, or an unknown event
-// type in a well-formed envelope.
+// What parseWebhookEvent must return rather than refuse (P38, additions): a known event valid once its documented value
+// lists are opened (a new status) and its collected requirements of a new type left out, or an unknown event type in a
+// well-formed envelope.
 const openLists = (node: Json, inIf = false): Json =>
   Array.isArray(node)
     ? node.map((n) => openLists(n, inIf))

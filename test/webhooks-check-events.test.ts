@@ -1,6 +1,5 @@
-// What the receiver check hands a partner's own test (each case's events, to
-// `onCase` before the next is sent), and what it sends: events of the
-// contract, fresh on every run, each case's relations kept.
+// What the receiver check hands a partner's own test (each case's events, to `onCase` before the next is sent), and
+// what it sends: events of the contract, fresh on every run, each case's relations kept.
 import { describe, expect, it } from 'vitest';
 import { checkWebhookReceiver, type WebhookCheckCase, type WebhookHandler } from '../src/webhooks/check.js';
 import {

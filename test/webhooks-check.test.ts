@@ -1,8 +1,7 @@
-// The receiver check (`webhooks check`, `@verification-service/contracts/webhooks/check`):
-// a receiver that does what the service needs passes every case; receivers
-// that each break one rule fail exactly the case of that rule, named, with
-// what to fix. Through the function with a fetch handler, and through the
-// command line (in process) against the same receivers served on loopback.
+// The receiver check (`webhooks check`, `@verification-service/contracts/webhooks/check`): a receiver that does what
+// the service needs passes every case; receivers that each break one rule fail exactly the case of that rule, named,
+// with what to fix. Through the function with a fetch handler, and through the command line (in process) against the
+// same receivers served on loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
@@ -33,9 +32,8 @@ type Flaw =
   | 'redirects-user.merged';
 
 /**
- * A receiver built with the package's own verifyWebhookRequest, accepting the
- * current and the previous key, dropping repeats by eventId and answering
- * 200 to event types it does not know; `flaw` breaks one of those rules.
+ * A receiver built with the package's own verifyWebhookRequest, accepting the current and the previous key, dropping
+ * repeats by eventId and answering 200 to event types it does not know; `flaw` breaks one of those rules.
  */
 function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandler {
   const handled = new Set<string>();

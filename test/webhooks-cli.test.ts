@@ -1,7 +1,6 @@
-// The integrators' command line (`webhooks send`, and `webhooks verify`, which
-// decodes a body as parseWebhookEvent does), run in process as the bin runs
-// it, against a real loopback receiver; the packed bin runs the guide's
-// `webhooks send` in test/integration/guide-commands.test.ts.
+// The integrators' command line (`webhooks send`, and `webhooks verify`, which decodes a body as parseWebhookEvent
+// does), run in process as the bin runs it, against a real loopback receiver; the packed bin runs the guide's `webhooks
+// send` in test/integration/guide-commands.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,5 @@
-// The webhook helpers given what an attacker or a confused caller hands
-// them: whatever the value, only the documented error classes, at once, and
-// no byte read beyond what the value really holds.
+// The webhook helpers given what an attacker or a confused caller hands them: whatever the value, only the documented
+// error classes, at once, and no byte read beyond what the value really holds.
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {

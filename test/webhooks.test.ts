@@ -1,8 +1,7 @@
-// @verification-service/contracts/webhooks: signatures against independently computed
-// vectors, every way a signature or a key list can be wrong, and parsing of
-// the documented webhooks and what the service may add (hostile arguments
-// are in test/webhooks-untrusted-input.test.ts; the runtime rule, node:crypto
-// or Web Crypto, in test/webhook-checks.test.ts).
+// @verification-service/contracts/webhooks: signatures against independently computed vectors, every way a signature or
+// a key list can be wrong, and parsing of the documented webhooks and what the service may add (hostile arguments are
+// in test/webhooks-untrusted-input.test.ts; the runtime rule, node:crypto or Web Crypto, in
+// test/webhook-checks.test.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {

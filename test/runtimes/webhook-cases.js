@@ -1,13 +1,10 @@
-// The webhook cases every runtime runs (Node, Bun, Deno, workerd, Chromium):
-// plain JavaScript with no imports, given the installed package's
-// `@verification-service/contracts/webhooks` module and the data the test wrote
-// (signature vectors, the documented examples signed in Node, and whether the
-// runtime is expected to have node:crypto). The same cases run everywhere:
-// where there is node:crypto the synchronous functions verify; where there is
-// none each must throw a TypeError naming what to use instead, and the
-// asynchronous ones (Web Crypto) verify in both. Returns one result per case;
-// a case that throws where it should not is a failure, not a crash.
-// How a key list is read is the same JavaScript everywhere: test/webhooks-untrusted-input.test.ts judges it.
+// The webhook cases every runtime runs (Node, Bun, Deno, workerd, Chromium): plain JavaScript with no imports, given
+// the installed package's `@verification-service/contracts/webhooks` module and the data the test wrote (signature
+// vectors, the documented examples signed in Node, and whether the runtime is expected to have node:crypto). The same
+// cases run everywhere: where there is node:crypto the synchronous functions verify; where there is none each must
+// throw a TypeError naming what to use instead, and the asynchronous ones (Web Crypto) verify in both. Returns one
+// result per case; a case that throws where it should not is a failure, not a crash. How a key list is read is the same
+// JavaScript everywhere: test/webhooks-untrusted-input.test.ts judges it.
 export async function runWebhookCases(wh, data) {
   const results = [];
   const check = async (name, fn) => {
