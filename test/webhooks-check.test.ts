@@ -4,6 +4,7 @@
 // same receivers served on loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
@@ -112,7 +113,10 @@ async function serve(handler: WebhookHandler): Promise<{ url: string; received: 
       body: await buffer(req),
     });
     const response = await handler(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    // Streamed as it comes: a closed connection cancels the rest of the answer.
+    if (response.body) pipeline(Readable.fromWeb(response.body as never), res, () => {});
+    else res.end();
   });
   return { url: await listening(server), received: () => count };
 }
@@ -193,30 +197,6 @@ describe('the receiver check', { timeout: HANG_CEILING_MS }, () => {
     await expect(checkWebhookReceiver(receiver('none'), { authKey: '' })).rejects.toThrow(/authKey must be/);
   });
 
-  it('reads at most a few KiB of an answer that never ends, cancels the rest, and judges the status', async () => {
-    let pulled = 0;
-    let cancelled = 0;
-    const endless = () =>
-      new ReadableStream<Uint8Array>({
-        pull(controller) {
-          pulled += CHUNK.byteLength;
-          controller.enqueue(CHUNK);
-        },
-        cancel() {
-          cancelled += 1;
-        },
-      });
-    const correct = receiver('none');
-    const streaming: WebhookHandler = async (request) =>
-      new Response(endless(), { status: (await correct(request)).status });
-    const report = await checkWebhookReceiver(streaming, { authKey: KEY, previousKey: PREVIOUS_KEY });
-    expect(failedIds(report)).toEqual([]);
-    expect(cancelled).toBe(report.requests);
-    // A chunk read and the one queued behind it, per answer: not the 16 MiB a receiver may send.
-    expect(pulled).toBeLessThanOrEqual(report.requests * 2 * CHUNK.byteLength);
-    for (const c of report.cases) for (const answer of c.answers) expect(answer.detail).toMatch(/^A{200}…$/);
-  });
-
   it('prints a ✓ per case that holds, a ✗ per case that fails, a - for one not run, and exits 0 only when all hold', async () => {
     const good = await check((await serve(receiver('none'))).url, ...WITH_PREVIOUS);
     expect(good.out.match(/^✓ /gm)).toHaveLength(CASE_IDS.length);
@@ -252,34 +232,35 @@ describe('the receiver check', { timeout: HANG_CEILING_MS }, () => {
     expect(code).toBe(1);
   });
 
-  it('ends each answer that streams without end after a few KiB, and passes the cases its statuses pass', async () => {
-    let written = 0;
-    let stopped = 0;
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(req.headers['x-signature'] ? 200 : 401);
-        res.on('close', () => (stopped += 1));
-        const pump = () => {
-          while (!res.destroyed) {
-            written += CHUNK.byteLength;
-            if (!res.write(CHUNK)) return void res.once('drain', pump);
-          }
-        };
-        pump();
-      });
-    });
-    const url = await listening(server);
-    const { out } = await check(url, '--timeout', '30', '--json');
-    const report = JSON.parse(out) as WebhookCheckReport;
-    // Every signed event answered 200 in time (the forged ones too: this receiver checks no signature).
-    for (const c of report.cases.filter((c) => c.id.startsWith('signed:') || c.id === 'repeat'))
-      expect(c.answers.map((a) => a.status)).toEqual(c.answers.map(() => 200));
-    // Each answer's connection is closed by the check, the last one just after it reports.
-    await vi.waitFor(() => expect(stopped).toBe(report.requests));
-    // What the connection took in before it was closed (the sockets' buffers), under 16 MiB an answer.
-    expect(written).toBeLessThan(report.requests * 16 * 1024 * 1024);
-  });
+  it.each(Object.keys(DOORS))(
+    'reads at most a few KiB of an answer that never ends, cancels the rest, and judges its status, through %s',
+    async (door) => {
+      let pulled = 0;
+      let cancelled = 0;
+      const endless = () =>
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled += CHUNK.byteLength;
+            controller.enqueue(CHUNK);
+          },
+          cancel() {
+            cancelled += 1;
+          },
+        });
+      const correct = receiver('none');
+      const report = await DOORS[door](
+        async (request) => new Response(endless(), { status: (await correct(request)).status }),
+      );
+      expect(failedIds(report)).toEqual([]);
+      // Each answer's connection is let go, the last one just after the report.
+      await vi.waitFor(() => expect(cancelled).toBe(report.requests));
+      // Pulled before the cancel: a chunk read and one queued behind it in process, the sockets' buffers over loopback;
+      // not the 16 MiB a receiver may send.
+      const perAnswer = door === 'checkWebhookReceiver' ? 2 * CHUNK.byteLength : 16 * 1024 * 1024;
+      expect(pulled).toBeLessThanOrEqual(report.requests * perAnswer);
+      for (const c of report.cases) for (const answer of c.answers) expect(answer.detail).toMatch(/^A{200}…$/);
+    },
+  );
 
   it('exits 2 when the URL cannot be reached, after one request, and on bad arguments', async () => {
     const closed = await freePort();
