@@ -195,7 +195,7 @@ const RUNS = { numRuns: 1500, seed: SEED };
 
 describe('fuzzing webhook signatures and parsing', () => {
   it('accepts the exact signed bytes of every example however held, under the key alone or in any key list', () => {
-    expect(examples).toHaveLength(Object.keys(doc.webhooks).length);
+    expect(examples.map(([eventType]) => eventType)).toEqual(Object.keys(doc.webhooks));
     for (const b of bases) expect(isWebhookEvent(b.value), b.eventType).toBe(true);
     fc.assert(
       fc.property(signed, holders, keyLists, (s, hold, keys) => {
