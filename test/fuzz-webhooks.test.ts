@@ -1,6 +1,6 @@
 // Property-based fuzzing of webhook verification and parsing, one property per claim: the exact signed bytes are
 // accepted however held and in any key list; any other body, signature or key list is refused; a signed body that is
-// not a webhook is refused; only the two documented error types are thrown; generated payloads are judged as Ajv judges.
+// not a webhook is refused; only the two documented error types are thrown; generated payloads are judged as by Ajv.
 // HMAC (RFC 2104) pads a key shorter than the SHA-256 block with zero bytes, so `key` and `key + "\0"` are the same
 // HMAC key: the generated "other keys" are never such a pair (the last test pins why that is no false accept).
 import { createHash } from 'node:crypto';
@@ -73,7 +73,8 @@ const sign = (eventType: string, value: Json) => {
 };
 
 // The documented examples, compact as the service sends them, and a variant of each with non-ASCII text in its first
-// string member of data other than ids, times, addresses and statuses, so that Unicode normalisation has something to change.
+// string member of data other than ids, times, addresses and statuses, so that Unicode normalisation has something to
+// change.
 const UNICODE = 'Zoë Łukasiewicz, Ångström café, Kraków'; // NFC
 type Signed = ReturnType<typeof sign>;
 const bases: Signed[] = examples.flatMap(([eventType, value]) => {
@@ -86,7 +87,7 @@ const bases: Signed[] = examples.flatMap(([eventType, value]) => {
   ];
 });
 
-/** A way of holding the received bytes: a string, a Buffer, a Uint8Array, an ArrayBuffer, or a view into a larger buffer. */
+/** A way of holding the received bytes: a string, a Buffer, a Uint8Array, an ArrayBuffer, a view into larger bytes. */
 const holders = fc.constantFrom(
   (b: Buffer) => b.toString('utf8'),
   (b: Buffer) => Buffer.from(b),
@@ -129,7 +130,7 @@ function rewrites(s: Signed): Buffer[] {
 const splice = <T>(length: number, part: fc.Arbitrary<T>) =>
   fc.tuple(fc.nat(length), fc.nat(length), part).map(([a, b, p]) => [Math.min(a, b), Math.max(a, b), p] as const);
 
-/** Other bytes than the signed ones: spliced (every byte changed, cut or added), the event rewritten, another delivery. */
+/** Other bytes than the signed ones: spliced (a byte changed, cut or added), the event rewritten, another delivery. */
 const tamperedBody = (s: Signed): fc.Arbitrary<Buffer> =>
   fc
     .oneof(
@@ -153,7 +154,7 @@ const otherKey = fc
   )
   .filter((k) => k.replace(/\0+$/, '') !== KEY);
 
-/** Anything but the signature of the bytes: spliced, decorated, plain SHA-256, another key's or body's, not a string. */
+/** Anything but the bytes' signature: spliced, decorated, plain SHA-256, another key's or body's, not a string. */
 const tamperedSignature = (s: Signed): fc.Arbitrary<unknown> =>
   fc
     .oneof(
@@ -179,7 +180,7 @@ const tamperedSignature = (s: Signed): fc.Arbitrary<unknown> =>
     )
     .filter((signature) => signature !== s.signature);
 
-/** Key arguments that do not hold the signing key: other keys, lists of them, anything, and what holds the key but is no string or list of strings. */
+/** Key arguments without the signing key: other keys, lists of them, anything, and the key held as no string. */
 const wrongKeys: fc.Arbitrary<unknown> = fc.oneof(
   otherKey,
   fc.array(otherKey, { maxLength: 3 }),

@@ -23,7 +23,7 @@ const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(
 );
 
 // Without node:crypto (workerd without nodejs_compat, browsers), the synchronous functions throw a TypeError naming the
-// asynchronous ones, which verify with Web Crypto: test/integration/runtime-webhooks.test.ts runs that in those runtimes.
+// asynchronous ones, which verify with Web Crypto: test/integration/runtime-webhooks.test.ts runs that there.
 describe('without Web Crypto (a page that is not a secure context)', () => {
   it('the asynchronous functions reject with a TypeError saying why', async () => {
     const v = VECTORS[1];

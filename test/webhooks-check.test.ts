@@ -135,7 +135,7 @@ async function listening(server: Server): Promise<string> {
 const check = (url: string, ...more: string[]) => cli(['webhooks', 'check', url, '--auth-key', KEY, ...more]);
 const WITH_PREVIOUS = ['--previous-key', PREVIOUS_KEY];
 
-/** The check of a receiver through each door: the function given its handler, and the command line given its address (--json). */
+/** The check of a receiver through each door: the function given its handler, the command given its address. */
 const DOORS: Record<string, (handler: WebhookHandler) => Promise<WebhookCheckReport>> = {
   checkWebhookReceiver: (handler) =>
     checkWebhookReceiver(handler, { authKey: KEY, previousKey: PREVIOUS_KEY, timeoutMs: 2000 }),

@@ -297,12 +297,6 @@ describe('parseWebhookEvent given anything', () => {
     });
   }
 
-  it('says the body cannot be read when its buffer is detached', () => {
-    expect(() => parseWebhookEvent(detached<ArrayBuffer>(), sig, key)).toThrow(
-      /webhook body cannot be read: .*detached/i,
-    );
-  });
-
   for (const [name, s] of signatures) {
     it(`signature ${name}: WebhookSignatureError`, () =>
       expect(kind(() => parseWebhookEvent(text, s, key))).toBe('signature'));

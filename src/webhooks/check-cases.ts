@@ -60,7 +60,7 @@ function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   return { created, updated };
 }
 
-/** Two `verification.updated` of one verification with the same `data.updatedAt` and different statuses: neither is newer. */
+/** Two `verification.updated` of one verification, one `data.updatedAt`, two statuses: neither is newer. */
 function verificationTie(examples: Map<WebhookEventType, WebhookEvent>) {
   const completed = verificationPair(examples).updated;
   const inReview: WebhookEventOf<'verification.updated'> = {

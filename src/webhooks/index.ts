@@ -1,5 +1,5 @@
 // @verification-service/contracts/webhooks: check, parse and type the webhooks the service sends. No node: import and
-// no Buffer, so it loads on Node, Bun, Deno, workerd and in browsers; a receiver that only verifies bundles no payload check.
+// no Buffer, so it loads on Node, Bun, Deno, workerd and in browsers; a receiver that only verifies bundles no parser.
 export {
   signatureProblem,
   signWebhookPayload,

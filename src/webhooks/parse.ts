@@ -16,7 +16,7 @@ import {
   type AuthKeys,
 } from './signature.js';
 
-// What a WebhookSignatureError says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
+// What a WebhookSignatureError says for each problem (kept here: a receiver that only verifies bundles none of it).
 const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   missing: 'X-SIGNATURE is missing or empty',
   malformed: 'X-SIGNATURE is not 64 lowercase hexadecimal characters',
@@ -57,7 +57,7 @@ export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is Webho
 // where the list decides a branch (a oneOf, an if), the branch still decides.
 const isNewEnumValue = (issue: SchemaIssue) => issue.keyword === 'enum' && issue.path.startsWith('/data/');
 
-/** The issues without those a new value in a documented list raises (P38): its `enum` issue, and the `anyOf` of a list or `null` (`estimatedAge`) when nothing else is wrong there. */
+/** The issues without those a new listed value raises (P38): its `enum`, and the `anyOf` of a list or `null` alone. */
 function withoutNewValues(issues: SchemaIssue[]): SchemaIssue[] {
   const newValueAt = new Set(issues.filter(isNewEnumValue).map((issue) => issue.path));
   const onlyNewValue = (path: string) =>

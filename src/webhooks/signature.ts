@@ -8,7 +8,7 @@ export type { RawBody } from './body.js';
 /** One auth key, or a list of up to 8 while a key rotation is in flight (a longer list verifies nothing). */
 export type AuthKeys = string | readonly string[];
 
-/** The most keys a list may hold: a rotation needs a few, and the bound keeps an array-like of length 2^32−1 from hanging a receiver. */
+/** The most keys a list may hold: a rotation needs a few; the bound keeps a length of 2^32−1 from hanging. */
 export const MAX_AUTH_KEYS = 8;
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
@@ -133,7 +133,7 @@ export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
   return crypto.createHmac('sha256', authKey).update(body).digest('hex');
 }
 
-/** The HMAC key of the auth key that signed last: importing it per call cost the sandbox's delivery a tenth of its CPU. */
+/** The HMAC key of the auth key that signed last: importing it per call cost the sandbox's delivery 1/10 of its CPU. */
 let lastSigningKey: { authKey: string; key: CryptoKey } | undefined;
 
 async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<CryptoKey> {
