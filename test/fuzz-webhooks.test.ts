@@ -63,7 +63,7 @@ function isAccepted(value: unknown): boolean {
   return isWebhookEvent(checked) || isOpenWebhookEvent(checked);
 }
 
-const examples = [...documentedWebhookExamples().entries()];
+const examples: [string, Json][] = [...documentedWebhookExamples().entries()];
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
 /** A signed delivery: the exact bytes, their signature, and the event they carry. */
