@@ -169,6 +169,8 @@ const tamperedSignature = (s: Signed): fc.Arbitrary<unknown> =>
         [s.signature],
         Buffer.from(s.signature, 'hex'),
         new String(s.signature),
+        Symbol('signature'),
+        () => s.signature,
         '',
         null,
         undefined,

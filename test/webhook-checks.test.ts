@@ -133,6 +133,7 @@ describe('the schema interpreter', () => {
     { keywords: ['items'], schema: { items: false } },
     { keywords: ['items'], schema: { items: true } },
     { keywords: ['allOf'], schema: { allOf: [{ required: ['a'] }, { properties: { a: { type: 'string' } } }] } },
+    { keywords: ['allOf'], schema: { allOf: [true, { allOf: [false] }] } },
     { keywords: ['anyOf'], schema: { anyOf: [{ type: 'string' }, { type: 'object', required: ['a'] }] } },
     {
       keywords: ['oneOf'],

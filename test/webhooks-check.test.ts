@@ -169,6 +169,9 @@ describe('the receiver check', { timeout: HANG_CEILING_MS }, () => {
       expect(report.passed).toBe(failed.length === 0);
       expect(report.requests).toBe(REQUESTS);
       for (const c of report.cases) expect(c.problem !== undefined).toBe(c.outcome === 'failed');
+      // The update sent before its creation is the one refused.
+      if (flaw === 'needs-order')
+        expect(report.cases.find((c) => c.id === 'reverse-order')!.answers.map((a) => a.status)).toEqual([500, 200]);
       // A correct receiver's refusals were refusals of the signature, not of a broken body.
       if (flaw === 'none')
         for (const id of ['tampered-body', 'other-key', 'missing-signature'])
