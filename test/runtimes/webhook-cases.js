@@ -171,10 +171,8 @@ export async function runWebhookCases(wh, data) {
     );
   }
 
+  // The same cases through parseWebhookEvent are test/webhooks.test.ts's; here the Request is the runtime's.
   for (const c of data.parseCases) {
-    await check(`parse case: ${c.name} -> ${c.expected}`, () =>
-      parses(() => wh.parseWebhookEvent(c.text, c.signature, data.key), c.expected),
-    );
     await check(
       `request case: ${c.name} -> ${c.expected}`,
       async () =>
