@@ -198,8 +198,8 @@ Options:
   --previous-key KEY   the key before the last POST /auth-keys, while a
                        rotation settles
   --timeout SECONDS    how long each answer may take (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); the service's
-                       own delivery timeout is not documented: the sandbox's
-                       10 s is assumed
+                       own delivery timeout is not documented: the local
+                       sandbox's 10 s is assumed
   --json               print the report as JSON instead of lines
   -h, --help           this text
 

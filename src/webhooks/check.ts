@@ -15,7 +15,7 @@ export interface WebhookCheckOptions {
   previousKey?: string;
   /**
    * How long each answer may take, in milliseconds (default 10,000). The service's own delivery timeout is not
-   * documented; the sandbox's 10 s is assumed.
+   * documented; the local sandbox's 10 s is assumed.
    */
   timeoutMs?: number;
   /**
@@ -62,7 +62,7 @@ export interface WebhookCheckReport {
   requests: number;
 }
 
-/** The service's delivery timeout as this check assumes it: the sandbox's (not documented by the service). */
+/** The service's delivery timeout as this check assumes it: the local sandbox's (the service documents none). */
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
 /** Why an answer to a request that must be answered 200 is wrong: what happened, then what to fix. */
