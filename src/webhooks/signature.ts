@@ -133,7 +133,7 @@ export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
   return crypto.createHmac('sha256', authKey).update(body).digest('hex');
 }
 
-/** The HMAC key of the key that signed last: an import per call cost the local sandbox's delivery a tenth of its CPU. */
+/** The HMAC key of the key that signed last: an import per call cost the local sandbox's delivery 10% of its CPU. */
 let lastSigningKey: { authKey: string; key: CryptoKey } | undefined;
 
 async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<CryptoKey> {
