@@ -1,7 +1,6 @@
-// The integrators' command line (`webhooks send`, and `webhooks verify`, which
-// decodes a body as parseWebhookEvent does), run in process as the bin runs
-// it, against a real loopback receiver; the packed bin runs the guide's
-// `webhooks send` in test/integration/guide-commands.test.ts.
+// The integrators' command line (`webhooks send`, and `webhooks verify`, which decodes a body as parseWebhookEvent
+// does), run in process as the bin runs it, against a real loopback receiver; the packed bin runs the guide's `webhooks
+// send` in test/integration/guide-commands.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,8 +13,10 @@ import { freePort } from '../scripts/lib/prism.mjs';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
 import { cli } from './helpers/cli.js';
+import { loadBundle } from './helpers/openapi.js';
 
 const key = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
+const examples = documentedWebhookExamples();
 
 /** The command line with `text` on its standard input. */
 async function cliReading(args: string[], text: string) {
@@ -71,15 +72,7 @@ describe('webhooks send', () => {
   it('posts every documented event, signed, and reports what would be retried', async () => {
     received.length = 0;
     const { code, out } = await send();
-    expect(received.map((r) => r.eventType)).toEqual([
-      'verification.created',
-      'verification.updated',
-      'user.created',
-      'user.merged',
-      'user.updated',
-      'user.deleted',
-      'shareholder.verified',
-    ]);
+    expect(received.map((r) => r.eventType)).toEqual(Object.keys(loadBundle('partner').webhooks));
     for (const r of received)
       expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
     expect(out).toMatch(/user\.created\s+200\s+delivered/);
@@ -89,7 +82,7 @@ describe('webhooks send', () => {
     expect(out).toMatch(
       /user\.deleted\s+401\s+not 200: .*\n\s+answered: signature mismatch\n\s+a 401 usually means the receiver checked X-SIGNATURE with another key than --key/,
     );
-    expect(out).toContain('2 of 7 would be retried.');
+    expect(out).toContain(`2 of ${examples.size} would be retried.`);
     // What the receiver said is written out, never sent to the terminal as it came.
     expect(out).not.toMatch(/[^\P{Cc}\n]/u);
     expect(code).toBe(1);
@@ -104,7 +97,7 @@ describe('webhooks send', () => {
       runs.push([...received]);
     }
     const [first, second] = runs.map((run) => run.map((r) => r.eventId));
-    expect(first).toHaveLength(7);
+    expect(first).toHaveLength(examples.size);
     expect(first.filter((id) => second.includes(id))).toEqual([]);
     const [users, usersAgain] = runs.map((run) => new Set(run.flatMap((r) => r.userIds)));
     expect([...users].filter((id) => usersAgain.has(id))).toEqual([]);
@@ -227,22 +220,12 @@ describe('webhooks verify', () => {
   it('says a matching signature is valid, then checks the payload against the contract', async () => {
     const result = await verify('--key', key, '--signature', signature, file);
     expect(result.out).toContain('signature: valid.');
-    expect(result.out).toMatch(/payload: does not match the partner contract:[\s\S]*\/createdAt|\(body\)/);
+    expect(result.out).toMatch(/payload: invalid, .*does not match the partner contract: .*'createdAt'/);
     expect(result.code).toBe(1);
   });
 
   it('accepts a documented example from standard input, and a rotated key list', async () => {
-    const example = JSON.stringify({
-      eventId: '4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84',
-      dataType: 'shareholder',
-      eventType: 'shareholder.verified',
-      createdAt: '2026-03-14T09:32:12.480Z',
-      data: {
-        userId: 'usr_8f2k1m9q4t',
-        isShareholder: true,
-        externalUserIds: ['5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40'],
-      },
-    });
+    const example = JSON.stringify(examples.get('shareholder.verified'));
     const sig = signWebhookPayload(example, key);
     const result = await cliReading(
       ['webhooks', 'verify', '--key', 'sbx_new_key', '--key', key, '--signature', sig, '-'],
@@ -254,11 +237,9 @@ describe('webhooks verify', () => {
 
   it('calls a webhook of an event type it does not know valid, to be answered 200 and ignored (P37)', async () => {
     const added = JSON.stringify({
-      eventId: 'e-1',
-      dataType: 'company',
+      ...examples.get('user.created'),
       eventType: 'company.created',
-      createdAt: '2026-03-14T09:32:12.480Z',
-      data: { companyId: 'c-1' },
+      dataType: 'company',
     });
     const result = await cliReading(
       ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(added, key), '-'],
@@ -290,7 +271,7 @@ describe('webhooks verify', () => {
     expect(hint.out).toContain('matches the body without its final newline');
   });
 
-  const userText = JSON.stringify(documentedWebhookExamples().get('user.created'));
+  const userText = JSON.stringify(examples.get('user.created'));
   const utf8 = (text: string) => new TextEncoder().encode(text);
   it.each([
     // A lone continuation byte inside a string value: a lax decoder would read it as U+FFFD.
@@ -307,7 +288,7 @@ describe('webhooks verify', () => {
       expect(result.out).toContain('payload: a valid user.created webhook.');
       expect(parseWebhookEvent(bytes, sig, key)).toEqual(JSON.parse(userText));
     } else {
-      expect(result.out).toContain('payload: invalid, not UTF-8 JSON');
+      expect(result.out).toContain('not UTF-8 JSON');
       expect(() => parseWebhookEvent(bytes, sig, key)).toThrow(/not UTF-8 JSON/);
     }
   });

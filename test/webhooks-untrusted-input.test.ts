@@ -1,6 +1,5 @@
-// The webhook helpers given what an attacker or a confused caller hands
-// them: whatever the value, only the documented error classes, at once, and
-// no byte read beyond what the value really holds.
+// The webhook helpers given what an attacker or a confused caller hands them: whatever the value, only the documented
+// error classes, at once, and no byte read beyond what the value really holds.
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -297,12 +296,6 @@ describe('parseWebhookEvent given anything', () => {
       expect(verifyWebhookSignature(raw as string, sig, key)).toBe(false);
     });
   }
-
-  it('says the body cannot be read when its buffer is detached', () => {
-    expect(() => parseWebhookEvent(detached<ArrayBuffer>(), sig, key)).toThrow(
-      /webhook body cannot be read: .*detached/i,
-    );
-  });
 
   for (const [name, s] of signatures) {
     it(`signature ${name}: WebhookSignatureError`, () =>

@@ -1,43 +1,33 @@
-// `webhooks send`, `verify` and `check`: the webhook helpers on the command
-// line. `send` posts the documented example of each chosen webhook, with
-// fresh ids, signed as the service signs it, and says what the receiver
-// answered (`--repeat` and `--shuffle` send as the service may, more than once
-// and in any order); `verify` tells why a captured body and its X-SIGNATURE do
-// not match; `check` runs the receiver check of src/webhooks/check.ts, one
-// line per case and a verdict, or the report as JSON.
+// `webhooks send`, `verify` and `check`: the webhook helpers on the command line (send the documented examples, tell
+// why a captured body and its X-SIGNATURE do not match, run the receiver check).
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
-import { webhookJson } from '../webhooks/body.js';
 import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/check.js';
-import type { WebhookEventType } from '../webhooks/events.js';
+import type { ReceivedWebhookEvent, WebhookEventType } from '../webhooks/events.js';
 import { documentedWebhookExamplesWithFreshIds } from '../webhooks/examples.js';
-import { isKnownEventType, SIGNATURE_MESSAGES, webhookPayloadIssues } from '../webhooks/parse.js';
+import { WebhookPayloadError, type WebhookSignatureError } from '../webhooks/errors.js';
+import { isKnownWebhookEvent, parseWebhookEvent } from '../webhooks/parse.js';
 import { deliver } from '../webhooks/receiver-answer.js';
-import { signatureProblem, signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
+import { signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
 import { hasCredentials, isWebAddress } from '../web-address.js';
 import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
 
 const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
-Posts the documented example of each chosen webhook to your receiver, as the
-service would: a JSON body signed with KEY in X-SIGNATURE. Every run uses
-fresh ids (each eventId, verificationId and userId is new, the examples still
-naming one another's records), so your store takes them as new events, not as
-repeats of an earlier run. Prints what the receiver answered per event, with
-its eventId, and whether the service would retry it: the service
-retries anything but 200 every 15 minutes. Of each answer it reads at most
-4 KiB, and prints control characters escaped (\\x1b). The service's documents
-give the order events are generated in, but no order of delivery and no
-single delivery: --repeat and --shuffle send as it may.
+Posts the documented example of each chosen webhook to your receiver, signed
+with KEY in X-SIGNATURE as the service signs it, with fresh ids on every run,
+and prints each answer (at most 4 KiB read, control characters escaped) and
+whether the service would retry it (anything but 200, every 15 minutes). The
+documents promise no order of delivery and no single delivery: --repeat and
+--shuffle send as the service may.
 
 Options:
   --url URL          your receiver, http:// or https://
   --key KEY          the integration auth key the service signs with
   --event NAME       an event type, a comma-separated list, or all (default)
   --repeat N         send each event N times (1 to 10, default 1), the same
-                     body and eventId each time: a receiver answers 200 to
-                     every copy and acts once
+                     body and eventId each time
   --shuffle          send the events (and their copies) in a random order
   --timeout SECONDS  how long to wait for each answer (default 10)
   -h, --help         this text
@@ -61,22 +51,20 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
   const repeat = Number(values.repeat);
-  if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10) {
+  if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10)
     throw new UsageError(
       `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`,
       'webhooks send',
     );
-  }
 
   const examples = documentedWebhookExamplesWithFreshIds();
   const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
   const unknown = chosen.filter((e) => !examples.has(e as WebhookEventType));
-  if (unknown.length) {
+  if (unknown.length)
     throw new UsageError(
       `unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`,
       'webhooks send',
     );
-  }
 
   // Every copy of an event, one after another, then the whole list shuffled when asked.
   const sends = (chosen as WebhookEventType[]).flatMap((eventType) =>
@@ -102,20 +90,18 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     out(
       `${eventType.padEnd(22)} ${status ?? '---'}  ${verdict}  eventId ${event.eventId}${repeat > 1 ? `  (copy ${copy} of ${repeat}, same eventId)` : ''}`,
     );
-    // What the receiver said is usually why; with no answer, why there is none.
-    if (status !== 200 && detail) out(`${' '.repeat(28)}${status === null ? detail : `answered: ${detail}`}`);
-    if (status === 401) {
-      out(
-        `${' '.repeat(28)}a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)`,
-      );
-    }
     const first = firstAnswer.get(eventType);
-    if (first === 200 && status !== 200) {
-      out(
-        `${' '.repeat(28)}an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)`,
-      );
-    }
     if (first === undefined) firstAnswer.set(eventType, status);
+    // Under the line: what the receiver said (usually why), or why there is no answer; then what it usually means.
+    const notes = [
+      status !== 200 && detail && (status === null ? detail : `answered: ${detail}`),
+      status === 401 &&
+        'a 401 usually means the receiver checked X-SIGNATURE with another key than --key, or a body re-serialized before checking (verify the raw bytes)',
+      first === 200 &&
+        status !== 200 &&
+        'an earlier copy was answered 200: the service may deliver an event more than once, so answer 200 to a repeat (drop it by eventId)',
+    ];
+    for (const note of notes) if (note) out(`${' '.repeat(28)}${note}`);
   }
   out(retried ? `${retried} of ${sends.length} would be retried.` : `all ${sends.length} delivered.`);
   return retried ? EXIT.failed : EXIT.ok;
@@ -166,77 +152,54 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
     throw new UsageError(`cannot read ${source}: ${(err as Error).message}`);
   }
 
-  const problem = signatureProblem(body, values.signature, values.key);
-  if (problem) {
-    out(`invalid: ${SIGNATURE_MESSAGES[problem]}.`);
+  let event: ReceivedWebhookEvent;
+  try {
+    // Judged as a receiver's parseWebhookEvent judges it: bytes that are not UTF-8 are refused, not replaced.
+    event = parseWebhookEvent(body, values.signature, values.key);
+  } catch (err) {
+    if (err instanceof WebhookPayloadError) {
+      out('signature: valid.');
+      out(`payload: invalid, ${err.message}.`);
+      return EXIT.failed;
+    }
+    const { message, problem } = err as WebhookSignatureError;
+    out(`invalid: ${message}.`);
     const last = body.at(-1);
     if (problem === 'mismatch' && (last === 0x0a || last === 0x0d)) {
       const trimmed = body.subarray(0, body.length - (body.at(-2) === 0x0d && last === 0x0a ? 2 : 1));
-      if (verifyWebhookSignature(trimmed, values.signature, values.key)) {
+      if (verifyWebhookSignature(trimmed, values.signature, values.key))
         out('hint: it matches the body without its final newline; the capture added one.');
-      }
     }
     return EXIT.failed;
   }
   out('signature: valid.');
-  let payload: unknown;
-  try {
-    // Decoded as parseWebhookEvent decodes: bytes that are not UTF-8 are refused, not replaced.
-    payload = webhookJson(body);
-  } catch (err) {
-    out(`payload: invalid, not UTF-8 JSON (${(err as Error).message}).`);
-    return EXIT.failed;
-  }
-  const issues = webhookPayloadIssues(payload);
-  if (issues.length) {
-    out('payload: does not match the partner contract:');
-    for (const i of issues) out(`  ${i.path || '(body)'} ${i.message}`);
-    return EXIT.failed;
-  }
-  const { eventType } = payload as { eventType: string };
-  // What parseWebhookEvent returns as an UnknownWebhookEvent: a receiver answers 200 and ignores it.
-  if (!isKnownEventType(eventType))
+  // An UnknownWebhookEvent: a receiver answers 200 and ignores it.
+  if (!isKnownWebhookEvent(event))
     out(
-      `payload: a valid webhook of event type ${eventType}, which this version does not know; a receiver answers 200 and ignores it.`,
+      `payload: a valid webhook of event type ${event.eventType}, which this version does not know; a receiver answers 200 and ignores it.`,
     );
-  else out(`payload: a valid ${eventType} webhook.`);
+  else out(`payload: a valid ${event.eventType} webhook.`);
   return EXIT.ok;
 }
 
 const CHECK_USAGE = `Usage: verification-contracts webhooks check URL --auth-key KEY [--previous-key KEY] [--timeout SECONDS] [--json]
 
-Checks your receiver's answers (their status codes) to what the service may
-send: sends it signed and forged webhooks, one at a time, and reports case
-by case:
-  - each of the 7 event types, signed with KEY, is answered 200;
-  - a body changed after signing, a signature from another key and a missing
-    X-SIGNATURE are not answered 200;
-  - the same event twice is answered 200 both times (delivery is at least once);
-  - verification.updated, then its verification.created, are both answered 200
-    (the documents give the order events are generated in, not the order of delivery);
-  - two verification.updated of one verification with the same updatedAt and
-    different statuses are both answered 200;
-  - an event type added later is answered 200;
-  - with --previous-key, an event signed with the previous key is answered 200;
-  - every answer comes within the delivery timeout.
-It judges answers only: what your receiver does with an event (a repeat acted
-on once, a late event not overwriting newer data) is for your own test to
-assert, with checkWebhookReceiver's onCase (the package's guides/webhooks.md,
-"Check your receiver").
-Every run uses fresh ids (each eventId, verificationId and userId is new), so
-your store takes the events as new ones, not as repeats of an earlier run;
---json lists the events sent. It sends at most 18 requests, to URL only, and
-follows no redirect (a 3xx is an answer other than 200, which the service
-retries every 15 minutes). Of each answer it reads at most 4 KiB, and prints
-control characters escaped (\\x1b).
+Sends your receiver signed and forged webhooks, one at a time (at most 18
+requests, to URL only, no redirect followed, fresh ids on every run), and
+reports case by case whether each answer is what the service needs: 200 to
+each event type, to a repeat, to events out of order, to a tie, to an event
+type added later and (with --previous-key) to the previous key; anything but
+200 to a changed body, another key's signature or none; every answer in time.
+It judges answers only: what your receiver did with the events is for your
+own test to assert (checkWebhookReceiver's onCase, guides/webhooks.md).
 
 Options:
   --auth-key KEY       the integration auth key the service signs with
   --previous-key KEY   the key before the last POST /auth-keys, while a
                        rotation settles
   --timeout SECONDS    how long each answer may take (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); the service's
-                       own delivery timeout is not documented: the sandbox's
-                       10 s is assumed
+                       own delivery timeout is not documented: the local
+                       sandbox's 10 s is assumed
   --json               print the report as JSON instead of lines
   -h, --help           this text
 

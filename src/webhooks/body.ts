@@ -1,7 +1,6 @@
 /**
- * A webhook body exactly as it arrived: the text, or its bytes as any
- * runtime hands them over (a Node `Buffer` is a `Uint8Array`), never
- * re-serialized JSON.
+ * A webhook body exactly as it arrived: the text, or its bytes as any runtime hands them over (a Node `Buffer` is a
+ * `Uint8Array`), never re-serialized JSON.
  */
 export type RawBody = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -13,12 +12,8 @@ export function bodyProblem(rawBody: unknown): string | null {
 }
 
 /**
- * Whether `value` is a real ArrayBuffer, or a real SharedArrayBuffer where
- * the runtime has them, from any realm (a worker, an iframe, a test
- * environment). Each class's byteLength getter answers only for a buffer of
- * its class, which it knows by the internal slot the engine gives real
- * buffers: a look-alike (a Symbol.toStringTag of 'ArrayBuffer', a claimed
- * length of 2^32−1) is refused, never read by what it claims.
+ * Whether `value` is a real ArrayBuffer or SharedArrayBuffer from any realm: each class's byteLength getter answers
+ * only for a buffer with its internal slot, so a look-alike is refused, never read by what it claims.
  */
 const isBuffer = (value: unknown): value is ArrayBuffer =>
   hasBufferSlot(value, ArrayBuffer) || hasBufferSlot(value, globalThis.SharedArrayBuffer);
@@ -50,19 +45,11 @@ export function bodyView(rawBody: unknown): string | Uint8Array | null {
 // The BOM kept as the character it is (the text is the body, byte for byte): webhookJson drops it.
 const strictUtf8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The body's text, a leading byte order mark kept; throws when its bytes are not UTF-8. */
-function bodyText(body: string | Uint8Array): string {
-  return typeof body === 'string' ? body : strictUtf8.decode(body);
-}
-
 /**
- * The JSON value of a webhook body, its text decoded strictly (bytes that
- * are not UTF-8 throw) and one leading byte order mark ignored, in a string
- * as in bytes: JSON forbids a sender to add one and allows a reader to
- * ignore it (RFC 8259, 8.1), and a receiver is tolerant of what the service
- * sends. Throws JSON.parse's SyntaxError for a body that is not JSON.
+ * The JSON value of a webhook body, decoded strictly as UTF-8, one leading byte order mark ignored (RFC 8259, 8.1
+ * allows a reader to): throws for bytes that are not UTF-8 and JSON.parse's SyntaxError for text that is not JSON.
  */
 export function webhookJson(body: string | Uint8Array): unknown {
-  const text = bodyText(body);
+  const text = typeof body === 'string' ? body : strictUtf8.decode(body);
   return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }

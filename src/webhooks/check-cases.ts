@@ -1,9 +1,5 @@
-// The cases of the receiver check (check.ts), in the order they are sent:
-// each a rule for the receiver's answers and the requests that test it,
-// built from the documented examples with fresh ids on every run, so that a
-// receiver's store takes each run's events as new, and with each case's own
-// relations kept (a repeat is the same event; the tie and the reversed pair
-// are one verification).
+// The cases of the receiver check, in the order they are sent: a rule for the answers and the requests that test it,
+// from the documented examples with fresh ids on every run and each case's relations kept (a repeat is one event).
 import { documentedWebhookExamplesWithFreshIds } from './examples.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from './events.js';
 import { signWebhookPayload } from './signature.js';
@@ -36,12 +32,7 @@ const fresh = () => crypto.randomUUID();
 
 const laterBy = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
-/**
- * `verification.created` and `verification.updated` of one new verification,
- * from the documented examples, with fresh ids and times in the order they
- * happen (the update seven minutes after the creation), so that a receiver
- * that keeps the newest `updatedAt` sees a consistent story.
- */
+/** `verification.created` and `verification.updated` of one new verification, with fresh ids and times in order. */
 function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   const verificationId = fresh();
   // Each event is sent as JSON, so the copies may share the examples' nested values.
@@ -69,11 +60,7 @@ function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   return { created, updated };
 }
 
-/**
- * Two `verification.updated` of one verification with the same
- * `data.updatedAt` and different statuses (`completed`, then `inReview`):
- * neither is newer, so the events alone do not say which is current.
- */
+/** Two `verification.updated` of one verification, one `data.updatedAt`, two statuses: neither is newer. */
 function verificationTie(examples: Map<WebhookEventType, WebhookEvent>) {
   const completed = verificationPair(examples).updated;
   const inReview: WebhookEventOf<'verification.updated'> = {

@@ -1,14 +1,6 @@
-// @verification-service/contracts/webhooks/check: how a receiver of this
-// service must answer, checked against the partner's own receiver. It sends
-// a fixed list of signed (and forged) webhooks, one at a time, to one address
-// or fetch handler, and judges each answer's status by what the service's
-// documents state and leave open: anything but 200 is retried every 15
-// minutes, the signature is X-SIGNATURE, and they give the order events are
-// generated in but no order of delivery, and no single delivery. What the receiver did with the events (a repeat
-// acted on once, a late event not overwriting newer data) it cannot see: it
-// hands each case's events to the partner's own test (`onCase`) to assert.
-// Node only: the events are the documented examples, read from the bundle,
-// with fresh ids on every run.
+// @verification-service/contracts/webhooks/check: sends a partner's receiver signed and forged webhooks and judges
+// each answer's status by what the documents state and leave open (no order of delivery, no single delivery); what the
+// receiver did with the events it cannot see, so it hands them to the partner's own test (`onCase`). Node only.
 import { type CaseSpec, caseSpecs, type Delivery, ROTATION_RULE } from './check-cases.js';
 import type { ReceivedWebhookEvent } from './events.js';
 import { deliver } from './receiver-answer.js';
@@ -22,16 +14,14 @@ export interface WebhookCheckOptions {
   /** The key before the last `POST /auth-keys`: checks that a delivery signed with it is still accepted. */
   previousKey?: string;
   /**
-   * How long each answer may take, in milliseconds (default 10,000). The
-   * service's own delivery timeout is not documented; the sandbox's 10 s is
-   * assumed.
+   * How long each answer may take, in milliseconds (default 10,000). The service's own delivery timeout is not
+   * documented; the local sandbox's 10 s is assumed.
    */
   timeoutMs?: number;
   /**
-   * Called after each case that ran, and awaited before the next is sent:
-   * assert there what your receiver did with `checkCase.events` (a repeat
-   * acted on once, a late event not overwriting newer data), which the check
-   * cannot see. A throw or rejection stops the check and rejects with it.
+   * Called after each case that ran, and awaited before the next is sent: assert there what your receiver did with
+   * `checkCase.events` (a repeat acted on once, a late event not overwriting newer data), which the check cannot see. A
+   * throw or rejection stops the check and rejects with it.
    */
   onCase?: (checkCase: WebhookCheckCase) => void | Promise<void>;
 }
@@ -41,9 +31,8 @@ export interface WebhookCheckAnswer {
   /** The HTTP status, or null when there was none (no answer in time, a failed connection, a handler that threw). */
   status: number | null;
   /**
-   * Why there is no status, or what the receiver said: the start of its body
-   * (at most 4 KiB read), on one line, control characters written out
-   * (`\x1b`), cut to 200 characters.
+   * Why there is no status, or what the receiver said: the start of its body (at most 4 KiB read), on one line, control
+   * characters written out (`\x1b`), cut to 200 characters.
    */
   detail: string;
 }
@@ -59,9 +48,8 @@ export interface WebhookCheckCase {
   /** When failed: what happened and what to fix; when skipped: what to give to check it. */
   problem?: string;
   /**
-   * The events sent, in order, as sent (a forged one as changed): a repeat
-   * twice, with one `eventId`. Every run has fresh ids (`eventId`,
-   * `verificationId`, `userId`, …), so these name records only this run made.
+   * The events sent, in order, as sent (a forged one as changed): a repeat twice, with one `eventId`. Every run has
+   * fresh ids (`eventId`, `verificationId`, `userId`, …), so these name records only this run made.
    */
   events: ReceivedWebhookEvent[];
 }
@@ -74,34 +62,28 @@ export interface WebhookCheckReport {
   requests: number;
 }
 
-/** The service's delivery timeout as this check assumes it: the sandbox's (not documented by the service). */
+/** The service's delivery timeout as this check assumes it: the local sandbox's (the service documents none). */
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
 /** Why an answer to a request that must be answered 200 is wrong: what happened, then what to fix. */
 function acceptedProblem(spec: CaseSpec, delivery: Delivery, answer: WebhookCheckAnswer, timeoutMs: number): string {
-  if (answer.status === null && answer.detail.startsWith('no answer within')) {
+  if (answer.status === null && answer.detail.startsWith('no answer within'))
     return `${delivery.subject} got ${answer.detail}: the service counts that attempt failed and sends it again every 15 minutes (its own timeout is not documented; ${timeoutMs / 1000} s is assumed); answer 200 first and do slow work after (a queue)`;
-  }
   if (answer.status === null) return `${delivery.subject}: ${answer.detail}; ${spec.fix}`;
   const said = answer.detail ? ` (it said: ${answer.detail})` : '';
-  if (answer.status >= 300 && answer.status < 400) {
+  if (answer.status >= 300 && answer.status < 400)
     return `${delivery.subject} was answered ${answer.status}, a redirect${said}: the service follows no redirect and retries every 15 minutes; give it the receiver's final address`;
-  }
-  if (answer.status === 401 || answer.status === 403) {
+  if (answer.status === 401 || answer.status === 403)
     return `${delivery.subject} was answered ${answer.status}${said}: the receiver refused a correct X-SIGNATURE; verify the raw bytes as sent (never a re-serialized body) with the key given here; ${spec.fix}`;
-  }
   return `${delivery.subject} was answered ${answer.status}${said}: ${spec.fix}`;
 }
 
 /**
- * Checks a webhook receiver, as the service would reach it: `target` is its
- * URL (http:// or https://, sent to and nowhere else) or a fetch handler
- * called in process. Sends at most 18 requests, one at a time, each given
- * `timeoutMs`, with fresh ids on every run; resolves with each case, its
- * events and whether the receiver's answers held. It judges answers only:
- * what the receiver did with the events is for `onCase` to assert. Rejects
- * when a URL cannot be reached at all (the first request's connection fails),
- * and with what `onCase` threw.
+ * Checks a webhook receiver, as the service would reach it: `target` is its URL (http:// or https://, sent to and
+ * nowhere else) or a fetch handler called in process. Sends at most 18 requests, one at a time, each given `timeoutMs`,
+ * with fresh ids on every run; resolves with each case, its events and whether the receiver's answers held. It judges
+ * answers only: what the receiver did with the events is for `onCase` to assert. Rejects when a URL cannot be reached
+ * at all (the first request's connection fails), and with what `onCase` threw.
  */
 export async function checkWebhookReceiver(
   target: string | URL | WebhookHandler,

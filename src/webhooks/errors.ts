@@ -20,10 +20,9 @@ export interface PayloadIssue {
 }
 
 /**
- * The body is not a webhook of the contract, or cannot be read. When its
- * signature was verified, `verifiedBody` holds its text, so that a receiver
- * can keep it and answer 200 (the service retries anything else every 15
- * minutes, so refusing it makes the same body fail forever).
+ * The body is not a webhook of the contract, or cannot be read. When its signature was verified, `verifiedBody` holds
+ * its text, so that a receiver can keep it and answer 200 (the service retries anything else every 15 minutes, so
+ * refusing it makes the same body fail forever).
  */
 export class WebhookPayloadError extends Error {
   override name = 'WebhookPayloadError';

@@ -5,9 +5,8 @@ type Schemas = components['schemas'];
 /** Any webhook the service sends: a union discriminated by `eventType`. */
 export type WebhookEvent = Schemas['WebhookEvent'];
 /**
- * A correctly signed webhook of an event type added after this version of
- * the package: only its envelope is checked. Answer 200 and ignore it (or
- * log it); the service retries anything else.
+ * A correctly signed webhook of an event type added after this version of the package: only its envelope is checked.
+ * Answer 200 and ignore it (or log it); the service retries anything else.
  */
 export interface UnknownWebhookEvent {
   eventId: string;

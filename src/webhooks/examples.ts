@@ -5,10 +5,7 @@ import { resolveRef } from '../contract/json-pointer.js';
 import { readBundledDocument } from '../package-files.js';
 import type { WebhookEvent, WebhookEventType } from './events.js';
 
-/**
- * The documented example of every webhook of the partner document, in the
- * document's order, keyed by event type.
- */
+/** The documented example of every webhook of the partner document, in its order, keyed by event type. */
 export function documentedWebhookExamples(): Map<WebhookEventType, WebhookEvent> {
   const doc = readBundledDocument('partner');
   const resolve = (node: unknown) => resolveRef(doc, node);
@@ -24,25 +21,17 @@ export function documentedWebhookExamples(): Map<WebhookEventType, WebhookEvent>
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 
 /**
- * The documented examples with every id in them (`eventId`, `verificationId`,
- * `userId`, the external user ids: every UUID) replaced by a new one, the
- * same old id by the same new id: the examples still name one another's
- * records as the documents show, and a receiver's store takes each run's
- * events as new events of new records, not as repeats of an earlier run.
+ * The documented examples with every UUID replaced by a new one, the same old id by the same new id: they still name
+ * one another's records, and a receiver's store takes each run's events as new, not as repeats of an earlier run.
  */
 export function documentedWebhookExamplesWithFreshIds(): Map<WebhookEventType, WebhookEvent> {
   const renamed = new Map<string, string>();
-  const rename = (value: unknown): unknown => {
-    if (typeof value === 'string' && UUID.test(value)) {
-      if (!renamed.has(value)) renamed.set(value, crypto.randomUUID());
-      return renamed.get(value);
-    }
-    if (Array.isArray(value)) return value.map(rename);
-    if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, rename(item)]));
-    return value;
-  };
+  // A reviver is handed every value of the copy: each UUID becomes its new id.
+  const rename = (_name: string, value: unknown) =>
+    typeof value === 'string' && UUID.test(value)
+      ? (renamed.get(value) ?? renamed.set(value, crypto.randomUUID()).get(value))
+      : value;
   const examples = documentedWebhookExamples();
-  for (const [eventType, event] of examples) examples.set(eventType, rename(event) as WebhookEvent);
+  for (const [eventType, event] of examples) examples.set(eventType, JSON.parse(JSON.stringify(event), rename));
   return examples;
 }

@@ -1,17 +1,12 @@
-// The string formats the webhook schemas use, as ajv-formats checks them in
-// full mode (RFC 3339 dates with real calendar days, times with a zone and
-// the leap second; RFC 4122 UUIDs), so that a payload is judged as the
-// partner document's own validator judges it. test/webhook-checks.test.ts
-// compares them with ajv-formats.
+// The string formats the webhook schemas use, as ajv-formats checks them in full mode (RFC 3339 calendar days, zones
+// and the leap second; RFC 4122 UUIDs), so that a payload is judged as the partner document's validator judges it.
 
 const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function date(text: string): boolean {
   const m = /^(\d\d\d\d)-(\d\d)-(\d\d)$/.exec(text);
   if (!m) return false;
-  const year = +m[1];
-  const month = +m[2];
-  const day = +m[3];
+  const [year, month, day] = m.slice(1).map(Number);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : DAYS[month]);
 }
@@ -19,12 +14,9 @@ function date(text: string): boolean {
 function time(text: string): boolean {
   const m = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)$/i.exec(text);
   if (!m) return false;
-  const hour = +m[1];
-  const minute = +m[2];
-  const second = +m[3];
+  // The zone's sign is group 5; an absent zone hour or minute is 0.
+  const [hour, minute, second, , , zoneHour, zoneMinute] = m.slice(1).map((group) => +(group ?? 0));
   const sign = m[5] === '-' ? -1 : 1;
-  const zoneHour = +(m[6] || 0);
-  const zoneMinute = +(m[7] || 0);
   if (zoneHour > 23 || zoneMinute > 59) return false;
   if (hour <= 23 && minute <= 59 && second < 60) return true;
   // A leap second: 23:59:60 in UTC.

@@ -1,6 +1,5 @@
-// @verification-service/contracts/webhooks, parsing: the event in a signed body,
-// checked as the strictness policy asks of a receiver (the envelope, the
-// eventType/dataType pair, the documented rules) and no further.
+// @verification-service/contracts/webhooks, parsing: the event in a signed body, checked as the strictness policy asks
+// of a receiver (the envelope, the eventType/dataType pair, the documented rules) and no further.
 import { webhookSchemas } from '../../generated/validators/partner-webhooks.js';
 import { bodyProblem, bodyView, type RawBody, webhookJson } from './body.js';
 import { WebhookPayloadError, WebhookSignatureError, type PayloadIssue, type SignatureProblem } from './errors.js';
@@ -17,8 +16,8 @@ import {
   type AuthKeys,
 } from './signature.js';
 
-// What a WebhookSignatureError (and `webhooks verify`) says for each problem signature.ts finds (kept here: a receiver that only verifies bundles none of it).
-export const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
+// What a WebhookSignatureError says for each problem (kept here: a receiver that only verifies bundles none of it).
+const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   missing: 'X-SIGNATURE is missing or empty',
   malformed: 'X-SIGNATURE is not 64 lowercase hexadecimal characters',
   mismatch:
@@ -27,16 +26,13 @@ export const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
 };
 
 /**
- * Checks a parsed body against the partner document's webhook schemas. An
- * event type the package does not know is no issue (the service may add
- * one): only its envelope is checked. In a known event, a value outside a
- * documented list (a new verification status) is no issue either: a receiver
- * must not fail on a value the service adds (P38).
+ * Checks a parsed body against the partner document's webhook schemas. An event type the package does not know is no
+ * issue (the service may add one): only its envelope is checked. In a known event, a value outside a documented list (a
+ * new verification status) is no issue either: a receiver must not fail on a value the service adds (P38).
  */
 export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
     return [{ path: '', message: 'must be a JSON object (a webhook envelope)' }];
-  }
   const eventType = (payload as { eventType?: unknown }).eventType;
   if (!isKnownEventType(eventType)) return envelopeIssues(payload as Record<string, unknown>);
   // The event's own schema names the real problem; its const eventType makes
@@ -50,7 +46,7 @@ export function webhookPayloadIssues(payload: unknown): PayloadIssue[] {
 }
 
 /** Whether this version of the package knows the event type (and so validates its data). */
-export const isKnownEventType = (eventType: unknown): boolean =>
+const isKnownEventType = (eventType: unknown): boolean =>
   typeof eventType === 'string' && Object.hasOwn(webhookSchemas.events, eventType);
 
 /** Whether a parsed event is one of the known types (not an `UnknownWebhookEvent`). */
@@ -61,12 +57,7 @@ export const isKnownWebhookEvent = (event: ReceivedWebhookEvent): event is Webho
 // where the list decides a branch (a oneOf, an if), the branch still decides.
 const isNewEnumValue = (issue: SchemaIssue) => issue.keyword === 'enum' && issue.path.startsWith('/data/');
 
-/**
- * The issues without those a new value in a documented list raises (P38):
- * its `enum` issue, and, where the list may also be `null` (an `anyOf` of
- * the list and `null`, as `estimatedAge`), the `anyOf` issue at the same
- * place when nothing else is wrong there.
- */
+/** The issues without those a new listed value raises (P38): its `enum`, and the `anyOf` of a list or `null` alone. */
 function withoutNewValues(issues: SchemaIssue[]): SchemaIssue[] {
   const newValueAt = new Set(issues.filter(isNewEnumValue).map((issue) => issue.path));
   const onlyNewValue = (path: string) =>
@@ -87,15 +78,9 @@ const REQUIREMENT_TYPES = {
 } satisfies Record<components['schemas']['RequirementType'], true>;
 
 /**
- * The payload to check: when `data.collectedRequirements` holds entries of
- * a type the package does not know, a copy without them (their result shape
- * is not documented, so nothing inside them is checked: a new variant of a
- * `const`-discriminated list is an addition, P38), and the index in the
- * payload of each entry kept. Left out before the check, not filtered from
- * its issues after: an entry costs a read of its `type`, not the issues of
- * every branch it fails, and a webhook with thousands of them checks as
- * fast as one without. No keyword of the list itself (no bound on its
- * length) judges what is left out.
+ * The payload without collected requirements of a type the package does not know (an addition, P38: nothing inside
+ * them is checked), and the payload index of each entry kept. Left out before the check, not filtered after: an entry
+ * costs a read of its `type`, so a webhook with thousands of them checks as fast as one without.
  */
 function withoutAddedVariants(payload: object): { checked: object; originalIndexes: number[] | null } {
   const data = (payload as { data?: unknown }).data;
@@ -185,10 +170,9 @@ function readableBody(rawBody: unknown): string | Uint8Array {
 }
 
 /**
- * Verifies, parses and validates a webhook. Returns the event, typed as a
- * union discriminated by `eventType`, so that `data` narrows; an event type
- * this version of the package does not know comes back as an
- * `UnknownWebhookEvent` (answer 200 and ignore it):
+ * Verifies, parses and validates a webhook. Returns the event, typed as a union discriminated by `eventType`, so that
+ * `data` narrows; an event type this version of the package does not know comes back as an `UnknownWebhookEvent`
+ * (answer 200 and ignore it):
  *
  * ```ts
  * const event = parseWebhookEvent(rawBody, req.headers['x-signature'], authKey);
@@ -198,15 +182,14 @@ function readableBody(rawBody: unknown): string | Uint8Array {
  * }
  * ```
  *
- * Whatever it is given, throws only `WebhookSignatureError`, when the
- * signature does not prove the body came from the service (or no usable key
- * was given), and `WebhookPayloadError`, when the body cannot be read as a
- * string or bytes, is not JSON, or breaks a documented rule of the contract
- * (no `eventId`, a `user` envelope carrying `verification.created`).
+ * Whatever it is given, throws only `WebhookSignatureError`, when the signature does not prove the body came from the
+ * service (or no usable key was given), and `WebhookPayloadError`, when the body cannot be read as a string or bytes,
+ * is not JSON, or breaks a documented rule of the contract (no `eventId`, a `user` envelope carrying
+ * `verification.created`).
  *
- * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none
- * (Cloudflare Workers without `nodejs_compat`, browsers) every call throws a
- * `TypeError` saying to use `verifyWebhookRequest`, which verifies with Web Crypto.
+ * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none (Cloudflare Workers without
+ * `nodejs_compat`, browsers) every call throws a `TypeError` saying to use `verifyWebhookRequest`, which verifies with
+ * Web Crypto.
  */
 export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey: AuthKeys): ReceivedWebhookEvent {
   // Before the arguments: a receiver that cannot verify learns it on its first call, not on its first valid one.
@@ -221,14 +204,11 @@ export function parseWebhookEvent(rawBody: RawBody, signature: unknown, authKey:
 }
 
 /**
- * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js
- * route handlers, `Deno.serve`, `Bun.serve`): reads the raw body and
- * `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto, so it runs
- * everywhere. Rejects with the errors `parseWebhookEvent` throws (a body
- * that cannot be read, as one read already, is a `WebhookPayloadError`), and
- * with a `TypeError` when given something other than a `Request` (its
- * `X-SIGNATURE` cannot be read) or where the runtime has no Web Crypto (a
- * browser page that is not a secure context).
+ * `parseWebhookEvent` for fetch-style handlers (Cloudflare Workers, Next.js route handlers, `Deno.serve`, `Bun.serve`):
+ * reads the raw body and `X-SIGNATURE` of a Web `Request` and verifies with Web Crypto, so it runs everywhere. Rejects
+ * with the errors `parseWebhookEvent` throws (a body that cannot be read, as one read already, is a
+ * `WebhookPayloadError`), and with a `TypeError` when given something other than a `Request` (its `X-SIGNATURE` cannot
+ * be read) or where the runtime has no Web Crypto (a browser page that is not a secure context).
  */
 export async function verifyWebhookRequest(request: Request, authKey: AuthKeys): Promise<ReceivedWebhookEvent> {
   requireWebCrypto('verifyWebhookRequest');

@@ -1,11 +1,5 @@
-// A webhook POSTed to a receiver as the service sends it (no redirect
-// followed, a deadline on each answer), and what the receiver answered, as
-// `webhooks check` and `webhooks send` report it: the body is another
-// party's bytes, so at most a few KiB of it are read (whatever it streams,
-// memory stays bounded) and it is shown on one line with every control
-// character escaped visibly, so that it cannot move the cursor, clear the
-// screen or print a verdict of its own in a terminal.
-
+// A webhook POSTed as the service sends it (no redirect followed, a deadline per answer), and what the receiver
+// answered: another party's bytes, so a few KiB at most are read, shown on one line with control characters escaped.
 import type { WebhookCheckAnswer, WebhookHandler } from './check.js';
 import type { Delivery } from './check-cases.js';
 
@@ -14,11 +8,7 @@ const ANSWER_BYTES_READ = 4096;
 /** How much of it a report shows. */
 const SHOWN_CHARACTERS = 200;
 
-/**
- * The first `ANSWER_BYTES_READ` bytes of the body at most; the rest is not
- * read, and the stream is cancelled so that the sender stops and the
- * connection is let go.
- */
+/** The first `ANSWER_BYTES_READ` bytes of the body at most; the stream is then cancelled, so the sender stops. */
 async function readAnswerStart(response: Response, signal?: AbortSignal): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array();
   const reader = response.body.getReader();
@@ -55,11 +45,7 @@ function printable(text: string): string {
   });
 }
 
-/**
- * What the receiver said, for a report: the start of its body decoded as
- * UTF-8 (a broken sequence becomes U+FFFD), on one line, controls escaped,
- * cut to 200 characters.
- */
+/** What the receiver said: the start of its body as UTF-8, on one line, controls escaped, cut to 200 characters. */
 async function answerText(response: Response, signal?: AbortSignal): Promise<string> {
   const bytes = await readAnswerStart(response, signal).catch(() => new Uint8Array());
   const said = [...new TextDecoder().decode(bytes).replace(/\s+/g, ' ').trim()];
@@ -68,9 +54,8 @@ async function answerText(response: Response, signal?: AbortSignal): Promise<str
 }
 
 /**
- * POSTs a webhook to a receiver, as the service does: the answer, or why
- * there is none, within `timeoutMs` whatever the handler or fetch does with
- * the abort. Throws when the first request (`first`) to a URL cannot connect.
+ * POSTs a webhook as the service does: the answer, or why there is none, within `timeoutMs` whatever the handler does
+ * with the abort. Throws when the first request (`first`) to a URL cannot connect.
  */
 export async function deliver(
   target: string | WebhookHandler,

@@ -1,11 +1,5 @@
-// Checks a parsed webhook against the partner document's webhook schemas,
-// reduced by scripts/validators.mjs to the keywords that judge a value
-// (generated/validators/partner-webhooks.js): a small interpreter instead of
-// compiled validators, because the compiled ones weigh about 100 KB
-// minified, more than an edge receiver may (W4). It judges as Ajv judges the
-// same schemas (JSON Schema 2020-12, all errors), boolean subschemas and
-// object-valued const and enum included: test/webhook-checks.test.ts
-// compares the two keyword by keyword and on generated webhook payloads.
+// Checks a parsed webhook against the webhook schemas reduced by scripts/validators.mjs: a small interpreter, because
+// compiled validators weigh about 100 KB minified, more than an edge receiver may (W4). It judges as Ajv judges them.
 import type { WebhookSchema } from '../../generated/validators/partner-webhooks.js';
 import type { PayloadIssue } from './errors.js';
 import { FORMATS } from './formats.js';
@@ -16,11 +10,7 @@ export interface SchemaIssue extends PayloadIssue {
 }
 
 type Defs = Readonly<Record<string, WebhookSchema>>;
-/**
- * A subschema as JSON Schema allows it: `true` keeps every value, `false`
- * none. The reducer passes booleans through where a keyword takes one
- * schema (items, not, if, then, else, additionalProperties).
- */
+/** A subschema as JSON Schema allows it: `true` keeps every value, `false` none (where a keyword takes one schema). */
 type Subschema = WebhookSchema | boolean;
 
 /** The JSON type of a value as JSON Schema names it (the conformance generator reads types by it too). */
@@ -34,58 +24,35 @@ export const typeOf = (value: unknown): string =>
         : typeof value;
 /** Whether a value of JSON type `type` (from typeOf) is `wanted`: an integer is a number too. */
 const isType = (type: string, wanted: string) => type === wanted || (wanted === 'number' && type === 'integer');
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 /** JSON equality as Ajv judges const and enum: arrays item by item, objects by their members in any order. */
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (
-    typeof a !== 'object' ||
-    typeof b !== 'object' ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return false;
+  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false;
   const names = Object.keys(a);
-  if (names.length !== Object.keys(b).length) return false;
-  return names.every(
-    (name) =>
-      Object.hasOwn(b, name) && equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name]),
-  );
+  return names.length === Object.keys(b).length && names.every((n) => Object.hasOwn(b, n) && equal(a[n], b[n]));
 }
 const quoted = (values: unknown[]) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
 
-/** A bound: what it measures, of which JSON type, whether the value must reach it (or stay under it), and its message. */
-interface Bound {
-  type: string;
-  measure: (value: never) => number;
-  atLeast: boolean;
-  message: string;
-}
-const characters = (s: string) => [...s].length;
-const BOUNDS: Partial<Record<keyof WebhookSchema, Bound>> = {
-  minLength: { type: 'string', measure: characters, atLeast: true, message: 'must NOT have fewer than %s characters' },
-  maxLength: { type: 'string', measure: characters, atLeast: false, message: 'must NOT have more than %s characters' },
-  minItems: {
-    type: 'array',
-    measure: (a: unknown[]) => a.length,
-    atLeast: true,
-    message: 'must NOT have fewer than %s items',
-  },
-  maxItems: {
-    type: 'array',
-    measure: (a: unknown[]) => a.length,
-    atLeast: false,
-    message: 'must NOT have more than %s items',
-  },
-  maxProperties: {
-    type: 'object',
-    measure: (o: object) => Object.keys(o).length,
-    atLeast: false,
-    message: 'must NOT have more than %s properties',
-  },
-  minimum: { type: 'number', measure: (n: number) => n, atLeast: true, message: 'must be >= %s' },
-  maximum: { type: 'number', measure: (n: number) => n, atLeast: false, message: 'must be <= %s' },
+/** Each bound: the JSON type it applies to, whether the value must reach it (or stay under it), and what it counts. */
+const BOUNDS: Partial<Record<keyof WebhookSchema, [type: string, atLeast: boolean, unit: string]>> = {
+  minLength: ['string', true, 'characters'],
+  maxLength: ['string', false, 'characters'],
+  minItems: ['array', true, 'items'],
+  maxItems: ['array', false, 'items'],
+  maxProperties: ['object', false, 'properties'],
+  minimum: ['number', true, ''],
+  maximum: ['number', false, ''],
 };
+/** What a bound on a value of JSON type `type` measures: characters (code points), items, properties, or the number. */
+const measure = (value: unknown, type: string): number =>
+  type === 'string'
+    ? [...(value as string)].length
+    : type === 'array'
+      ? (value as unknown[]).length
+      : type === 'object'
+        ? Object.keys(value as object).length
+        : (value as number);
 
 // Each pattern compiled once: a receiver checks the same few on every webhook.
 const patterns = new Map<string, RegExp>();
@@ -146,12 +113,16 @@ function collect(value: unknown, subschema: Subschema, defs: Defs, path: string,
       keyword: 'enum',
       message: `must be equal to one of the allowed values ${quoted(schema.enum)}`,
     });
-  for (const [keyword, bound] of Object.entries(BOUNDS) as [keyof WebhookSchema, Bound][]) {
-    const limit = schema[keyword] as number | undefined;
-    if (limit === undefined || !isType(type, bound.type)) continue;
-    const measured = bound.measure(value as never);
-    if (bound.atLeast ? measured < limit : measured > limit)
-      issues.push({ path, keyword, message: bound.message.replace('%s', String(limit)) });
+  for (const [keyword, [boundType, atLeast, unit]] of Object.entries(BOUNDS)) {
+    const limit = schema[keyword as keyof WebhookSchema] as number | undefined;
+    if (limit === undefined || !isType(type, boundType)) continue;
+    const measured = measure(value, boundType);
+    if (atLeast ? measured < limit : measured > limit) {
+      const message = unit
+        ? `must NOT have ${atLeast ? 'fewer' : 'more'} than ${limit} ${unit}`
+        : `must be ${atLeast ? '>=' : '<='} ${limit}`;
+      issues.push({ path, keyword, message });
+    }
   }
   if (type === 'string') {
     // A string of an unlisted format is not checked (the build refuses one).

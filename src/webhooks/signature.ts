@@ -1,11 +1,5 @@
-// @verification-service/contracts/webhooks, signatures: the X-SIGNATURE
-// HMAC-SHA256 on the platform's own crypto, as Stripe's SDK does: signing,
-// verifying, and why a signature is refused, each reading the key list once.
-// The synchronous functions use node:crypto (Node, Bun, Deno) and throw a
-// TypeError naming the asynchronous one where there is none (workerd without
-// nodejs_compat, browsers); the asynchronous ones use Web Crypto. The package
-// owns no hash: the platform's is reviewed, constant-time where it compares,
-// and fast (W2).
+// The X-SIGNATURE HMAC-SHA256 on the platform's own crypto (W2: reviewed, constant-time where it compares):
+// node:crypto for the synchronous functions, Web Crypto for the asynchronous ones.
 import { bodyView, type RawBody } from './body.js';
 import type { SignatureProblem } from './errors.js';
 
@@ -14,11 +8,7 @@ export type { RawBody } from './body.js';
 /** One auth key, or a list of up to 8 while a key rotation is in flight (a longer list verifies nothing). */
 export type AuthKeys = string | readonly string[];
 
-/**
- * The most keys a list may hold: the active key and the previous ones around
- * a rotation need a few; a longer list is a mistake, and bounding it keeps an
- * array-like of length 2^32−1 from hanging a receiver.
- */
+/** The most keys a list may hold: a rotation needs a few; the bound keeps a length of 2^32−1 from hanging. */
 export const MAX_AUTH_KEYS = 8;
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
@@ -36,10 +26,8 @@ interface NodeCrypto {
 let found: NodeCrypto | undefined;
 
 /**
- * node:crypto for a synchronous function, reached without an import so that
- * the module loads where there is none (getBuiltinModule: Node ≥ 20.16, Bun,
- * Deno); there, a TypeError saying what to call instead: Web Crypto, the
- * only crypto there, is asynchronous.
+ * node:crypto, reached without an import so that the module loads where there is none (getBuiltinModule: Node ≥ 20.16,
+ * Bun, Deno); there, a TypeError saying what to call instead.
  */
 export function requireNodeCrypto(caller: string, instead: string): NodeCrypto {
   try {
@@ -55,11 +43,7 @@ export function requireNodeCrypto(caller: string, instead: string): NodeCrypto {
   );
 }
 
-/**
- * The keys of `authKey` when it is a key or a list of 1 to MAX_AUTH_KEYS
- * strings, empty ones left out (an empty key is no secret); null for
- * anything else, without throwing whatever it is (a Proxy, throwing getters).
- */
+/** The non-empty keys of a key or a list of 1 to MAX_AUTH_KEYS strings; null for anything else, whatever it throws. */
 function authKeyList(authKey: unknown): string[] | null {
   try {
     const list: unknown[] = typeof authKey === 'string' ? [authKey] : Array.isArray(authKey) ? authKey : [];
@@ -89,20 +73,11 @@ function signatureBytes(signature: unknown): Uint8Array<ArrayBuffer> | null {
   return bytes;
 }
 
-/** What a verification works on. */
-interface Verifiable {
-  body: string | Uint8Array;
-  expected: Uint8Array<ArrayBuffer>;
-  keys: string[];
-}
-
 /**
- * What a verification works on, from keys already read (authKeyList), or
- * null when the arguments cannot match (any of them unusable). The key list
- * is read by the caller once: a list whose getters answer differently the
- * second time cannot pass one check and fail the next.
+ * What a verification works on, or null when the arguments cannot match. The caller reads the key list once, so a
+ * list whose getters answer differently the second time cannot pass one check and fail the next.
  */
-function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null): Verifiable | null {
+function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null) {
   const expected = signatureBytes(signature);
   if (!expected || !keys) return null;
   // Null for a body that is neither text nor bytes; a detached buffer or a hostile view throws.
@@ -117,7 +92,7 @@ function formProblem(signature: unknown, keys: string[] | null): SignatureProble
   return keys ? null : 'no-key';
 }
 
-/** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on node:crypto; false on any error of the arguments. */
+/** Whether any key signs `rawBody` as `signature` says, on node:crypto; false on any error of the arguments. */
 function signedWithAnySync(crypto: NodeCrypto, rawBody: unknown, signature: unknown, keys: string[] | null): boolean {
   try {
     const given = verifiable(rawBody, signature, keys);
@@ -145,10 +120,9 @@ function signable(rawBody: unknown, authKey: unknown, caller: string): string | 
 }
 
 /**
- * The `X-SIGNATURE` of a webhook body: lowercase hex HMAC-SHA256 of the raw
- * body, keyed with the partner's auth key. Synchronous, on node:crypto:
- * throws a `TypeError` where the runtime has none, and for a body that is
- * not a string or bytes or a key that is not a non-empty string.
+ * The `X-SIGNATURE` of a webhook body: lowercase hex HMAC-SHA256 of the raw body, keyed with the partner's auth key.
+ * Synchronous, on node:crypto: throws a `TypeError` where the runtime has none, and for a body that is not a string or
+ * bytes or a key that is not a non-empty string.
  */
 export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
   const crypto = requireNodeCrypto(
@@ -159,12 +133,7 @@ export function signWebhookPayload(rawBody: RawBody, authKey: string): string {
   return crypto.createHmac('sha256', authKey).update(body).digest('hex');
 }
 
-/**
- * The HMAC key of the auth key that signed last: a sender signs many bodies
- * with one key, and importing it on every call cost the sandbox's delivery
- * about a tenth of an attempt's CPU (0.99 against 0.88 ms per webhook
- * delivered over loopback, the best of 8 runs each).
- */
+/** The HMAC key of the key that signed last: an import per call cost the local sandbox's delivery 10% of its CPU. */
 let lastSigningKey: { authKey: string; key: CryptoKey } | undefined;
 
 async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<CryptoKey> {
@@ -175,12 +144,10 @@ async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<Crypto
 }
 
 /**
- * `signWebhookPayload` on Web Crypto, for every runtime (Cloudflare Workers,
- * browsers, Node, Bun, Deno): the `X-SIGNATURE` the service sends, lowercase
- * hex HMAC-SHA256 of the raw body under the auth key. Rejects with a
- * `TypeError` for a body that is not a string or bytes, a key that is not a
- * non-empty string, or where the runtime has no Web Crypto (a browser page
- * that is not a secure context).
+ * `signWebhookPayload` on Web Crypto, for every runtime (Cloudflare Workers, browsers, Node, Bun, Deno): the
+ * `X-SIGNATURE` the service sends, lowercase hex HMAC-SHA256 of the raw body under the auth key. Rejects with a
+ * `TypeError` for a body that is not a string or bytes, a key that is not a non-empty string, or where the runtime has
+ * no Web Crypto (a browser page that is not a secure context).
  */
 export async function signWebhookPayloadAsync(rawBody: RawBody, authKey: string): Promise<string> {
   const subtle = requireWebCrypto('signWebhookPayloadAsync');
@@ -190,18 +157,15 @@ export async function signWebhookPayloadAsync(rawBody: RawBody, authKey: string)
 }
 
 /**
- * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth
- * key, or under any key of a list of at most 8 (a rotation with
- * `POST /auth-keys` invalidates the old key at once, while deliveries signed
- * with it may still be in flight or retried).
+ * Whether `signature` is the exact `X-SIGNATURE` of `rawBody` under the auth key, or under any key of a list of at most
+ * 8 (a rotation with `POST /auth-keys` invalidates the old key at once, while deliveries signed with it may still be in
+ * flight or retried).
  *
- * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none
- * (Cloudflare Workers without `nodejs_compat`, browsers) it throws a
- * `TypeError`; use `verifyWebhookSignatureAsync` there. Otherwise never
- * throws: a missing, empty, non-hex, short or wrong signature, a body that
- * is not a string or bytes, or a key that is not a non-empty string or a
- * list of 1 to 8 strings all give `false`. The comparison takes the same
- * time wherever the signatures differ.
+ * Synchronous, on node:crypto (Node, Bun, Deno): where the runtime has none (Cloudflare Workers without
+ * `nodejs_compat`, browsers) it throws a `TypeError`; use `verifyWebhookSignatureAsync` there. Otherwise never throws:
+ * a missing, empty, non-hex, short or wrong signature, a body that is not a string or bytes, or a key that is not a
+ * non-empty string or a list of 1 to 8 strings all give `false`. The comparison takes the same time wherever the
+ * signatures differ.
  */
 export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, authKey: AuthKeys): boolean {
   const crypto = requireNodeCrypto(
@@ -212,9 +176,8 @@ export function verifyWebhookSignature(rawBody: RawBody, signature: unknown, aut
 }
 
 /**
- * Why `verifyWebhookSignature` would refuse, or null when it accepts: what
- * `parseWebhookEvent` and `webhooks verify` tell. A missing, malformed or
- * keyless signature is named before any HMAC; synchronous, on node:crypto.
+ * Why `verifyWebhookSignature` would refuse, or null when it accepts: what `parseWebhookEvent` and `webhooks verify`
+ * tell. A missing, malformed or keyless signature is named before any HMAC; synchronous, on node:crypto.
  */
 export function signatureProblem(rawBody: RawBody, signature: unknown, authKey: AuthKeys): SignatureProblem | null {
   const keys = authKeyList(authKey);
@@ -256,7 +219,7 @@ function webCryptoBytes(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
   ) as Uint8Array<ArrayBuffer>;
 }
 
-/** Whether any usable key (already read) signs `rawBody` as `signature` says, every key tried, on Web Crypto; false on any error of the arguments. */
+/** `signedWithAnySync` on Web Crypto. */
 async function signedWithAny(
   subtle: SubtleCrypto,
   rawBody: unknown,
@@ -282,10 +245,9 @@ async function signedWithAny(
 }
 
 /**
- * `verifyWebhookSignature` on Web Crypto, for every runtime (Cloudflare
- * Workers, browsers, Node, Bun, Deno). Never rejects for its arguments;
- * rejects with a `TypeError` where the runtime has no Web Crypto (a browser
- * page that is not a secure context).
+ * `verifyWebhookSignature` on Web Crypto, for every runtime (Cloudflare Workers, browsers, Node, Bun, Deno). Never
+ * rejects for its arguments; rejects with a `TypeError` where the runtime has no Web Crypto (a browser page that is not
+ * a secure context).
  */
 export async function verifyWebhookSignatureAsync(
   rawBody: RawBody,
@@ -295,26 +257,17 @@ export async function verifyWebhookSignatureAsync(
   return signedWithAny(requireWebCrypto('verifyWebhookSignatureAsync'), rawBody, signature, authKeyList(authKey));
 }
 
-/**
- * The TypeError for a `request` whose `X-SIGNATURE` or body cannot be read:
- * a Web Request's headers never throw, so a hostile object (throwing
- * getters, a revoked Proxy, a `headers.get` that throws) is no Request; a
- * body read already, or by another handler, cannot be read again.
- */
+/** The TypeError for a `request` whose `X-SIGNATURE` or body cannot be read: no Request, or its body read already. */
 export const notARequest = (caller: string, cause: unknown) =>
   new TypeError(`${caller}: request must be a Web Request (the handler's own, before its body is read)`, { cause });
 
 /**
- * The smallest receiver: the body of a Web `Request` as text when its
- * `X-SIGNATURE` proves the service sent it, `null` when not (answer 401). For
- * a handler that forwards or stores webhooks, or reads them without the
- * payload checks; `verifyWebhookRequest` also parses and checks, and says
- * why it refuses. The text is the body's, a leading byte order mark kept,
- * so it verifies again as it is. Uses Web Crypto; rejects only with a
- * `TypeError`: when given something other than a `Request`, when its body
- * or `X-SIGNATURE` cannot be read (read already, the connection lost), or
- * where the runtime has no Web Crypto (a browser page that is not a secure
- * context).
+ * The smallest receiver: the body of a Web `Request` as text when its `X-SIGNATURE` proves the service sent it, `null`
+ * when not (answer 401). For a handler that forwards or stores webhooks, or reads them without the payload checks;
+ * `verifyWebhookRequest` also parses and checks, and says why it refuses. The text is the body's, a leading byte order
+ * mark kept, so it verifies again as it is. Uses Web Crypto; rejects only with a `TypeError`: when given something
+ * other than a `Request`, when its body or `X-SIGNATURE` cannot be read (read already, the connection lost), or where
+ * the runtime has no Web Crypto (a browser page that is not a secure context).
  */
 export async function verifyWebhookRequestBody(request: Request, authKey: AuthKeys): Promise<string | null> {
   const caller = 'verifyWebhookRequestBody';

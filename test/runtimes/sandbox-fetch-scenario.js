@@ -1,10 +1,8 @@
-// The scenario test/integration/runtime-sandbox-fetch.test.ts runs in workerd and
-// Chromium: plain JavaScript with no imports, given the installed package's
-// createSandboxFetch (bundled for the browser platform). A partner's test of
-// one verification: created through the partner API, its page opened and its
-// form posted as the end user would, read back through the partner and v2
-// APIs, and the webhooks received in-process, each signature checked with
-// Web Crypto. Returns a JSON summary; the test asserts on it.
+// The scenario test/integration/runtime-sandbox-fetch.test.ts runs in workerd and Chromium: plain JavaScript with no
+// imports, given the installed package's createSandboxFetch (bundled for the browser platform). A partner's test of one
+// verification: created through the partner API, its page opened and its form posted as the end user would, read back
+// through the partner and v2 APIs, and the webhooks received in-process, each signature checked with Web Crypto.
+// Returns a JSON summary; the test asserts on it.
 export async function runSandboxFetchScenario(createSandboxFetch) {
   const hooks = [];
   const sandbox = await createSandboxFetch({
