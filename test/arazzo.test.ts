@@ -96,7 +96,8 @@ async function currentKey(): Promise<string> {
   return ((await res.json()) as { authKey: string }).authKey;
 }
 
-const events = (keys: string[]): WebhookEvent[] =>
+/** The events delivered, parsed with `keys`, as the receiver got them. */
+const received = (keys: string[]): WebhookEvent[] =>
   deliveries.map((d) => knownEvent(parseWebhookEvent(d.rawBody, d.signature, keys)));
 
 /** Where each event stands in the order the sandbox emitted them (its webhook records are kept in that order). */
@@ -112,16 +113,14 @@ function emissionOrder(): Map<string, number> {
  * documents list each scenario's events in that order and promise no
  * delivery order, so the receiver may get them either way round.
  */
-function inGeneratedOrder(delivered: WebhookEvent[]): WebhookEvent[] {
+function events(keys: string[]): WebhookEvent[] {
   const order = emissionOrder();
-  return [...delivered].sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
+  return received(keys).sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
 }
 
 /** The data of the verification events delivered about this partner user id, in the order they were generated. */
 const verificationsOf = (delivered: WebhookEvent[], externalUserId: string) =>
-  inGeneratedOrder(delivered).flatMap((e) =>
-    e.dataType === 'verification' && e.data.externalUserId === externalUserId ? [e.data] : [],
-  );
+  delivered.flatMap((e) => (e.dataType === 'verification' && e.data.externalUserId === externalUserId ? [e.data] : []));
 
 /**
  * The event types delivered about the verifications of these partner user
@@ -129,8 +128,7 @@ const verificationsOf = (delivered: WebhookEvent[], externalUserId: string) =>
  * the order they were generated.
  */
 function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): string[] {
-  const all = inGeneratedOrder(delivered);
-  const verificationEvents = all.filter(
+  const verificationEvents = delivered.filter(
     (e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId ?? ''),
   );
   const userIds = new Set(
@@ -138,7 +136,7 @@ function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): strin
       .flatMap((e) => (e.dataType === 'verification' ? [e.data.userId, e.data.previousUserId] : []))
       .filter(Boolean),
   );
-  return all
+  return delivered
     .filter((e) => verificationEvents.includes(e) || (e.dataType === 'user' && userIds.has(e.data.userId)))
     .map((e) => e.eventType);
 }
@@ -194,7 +192,7 @@ describe('the webhooks the receiver got', () => {
       expect(verifyWebhookSignature(d.rawBody, d.signature, keys), d.rawBody).toBe(true);
       expect(verifyWebhookSignature(d.rawBody, d.signature, 'not-a-key-of-this-sandbox')).toBe(false);
     }
-    const all = events(keys);
+    const all = received(keys);
     // The receiver answered 200 every time, so nothing was sent twice.
     expect(new Set(all.map((e) => e.eventId)).size).toBe(all.length);
     // Each arrived once; in no promised order, so the sequences below are read in the order the sandbox emitted them.

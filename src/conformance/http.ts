@@ -1,9 +1,7 @@
 // Sends the runner's requests: only to the base URL, never following a
-// redirect elsewhere, at most --max-requests of them, no faster than --rate.
-// Credentials go in headers here and nowhere else; what is printed is redacted.
-// Before a run, one request with the given credential (the preflight), so that
-// a refused credential or a wrong base URL stops the run at once with the fix,
-// instead of hundreds of requests reported as the service's violations.
+// redirect, at most --max-requests of them, no faster than --rate; what is
+// printed is redacted. The preflight stops a run with a refused credential or
+// a wrong base URL at once, with the fix, before it blames the service.
 import type { ApiModel } from './operations.js';
 
 export interface Exchange {
@@ -30,22 +28,15 @@ export class BudgetError extends Error {
   override name = 'BudgetError';
 }
 
-export interface TargetOptions {
-  baseUrl: string;
-  /** Requests per second; 0 for no limit. */
-  rate: number;
-  maxRequests: number;
-  /** Called after each answer with the number of requests sent so far (progress). */
-  onSent?: (sent: number) => void;
-}
-
 export class Target {
   readonly base: URL;
   sent = 0;
   private nextAt = 0;
   private readonly secrets = new Set<string>();
 
-  constructor(readonly options: TargetOptions) {
+  constructor(
+    readonly options: { baseUrl: string; rate: number; maxRequests: number; onSent?: (sent: number) => void },
+  ) {
     this.base = new URL(options.baseUrl.replace(/\/+$/, ''));
   }
 
@@ -90,30 +81,21 @@ export class Target {
       );
     }
     const text = await res.text();
-    let received: unknown = text === '' ? undefined : text;
+    let received: unknown;
     try {
-      if (text !== '') received = JSON.parse(text);
+      received = text === '' ? undefined : JSON.parse(text);
     } catch {
-      // Not JSON: kept as text; the schema check says what is wrong.
+      received = text; // Not JSON: the schema check says what is wrong.
     }
-    const reason = res.headers.get('x-sandbox-reason') ?? undefined;
     this.options.onSent?.(this.sent);
-    return {
-      method,
-      target,
-      headers: allHeaders,
-      body,
-      status: res.status,
-      received,
-      text,
-      ...(reason ? { reason } : {}),
-    };
+    const reason = res.headers.get('x-sandbox-reason') ?? undefined;
+    return { method, target, headers: allHeaders, body, status: res.status, received, text, reason };
   }
 
   /** Text with every secret replaced. */
   redact(text: string): string {
     let out = text;
-    for (const s of this.secrets) out = out.split(s).join('***');
+    for (const s of this.secrets) out = out.replaceAll(s, '***');
     // Keys listed by GET /auth-keys or created by POST /auth-keys are credentials too.
     return out.replace(/("key"\s*:\s*")[^"]*(")/g, '$1***$2');
   }

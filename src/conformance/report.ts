@@ -1,9 +1,8 @@
 // The runner's findings and how they are written: text for a person, JSON
 // and JUnit XML for CI. Everything here is already redacted.
 import type { RequestKind } from './checks.js';
-import { rotationNotice } from './rotation.js';
 
-interface Violation {
+export interface Violation {
   api: string;
   operationId: string;
   /** `GET /verifications/{verificationId}` */
@@ -17,11 +16,7 @@ interface Violation {
   body: string;
   /** What the answer broke: schema paths or rules. */
   problems: string[];
-  /**
-   * Whose rule it broke: `documents` when any broken rule is the service's
-   * documents'; `assumption` when every one is an assumption the contract
-   * made where they are silent (rows of the assumptions page in `assumptions`).
-   */
+  /** `documents` when any broken rule is the documents'; `assumption` when each is an assumption (rows in `assumptions`). */
   basis: 'documents' | 'assumption';
   assumptions: string[];
 }
@@ -40,10 +35,7 @@ interface WorkflowResult {
   workflowId: string;
   status: 'passed' | 'failed' | 'skipped';
   reason?: string;
-  /**
-   * Workflows that ran: the inputs the run gave them but the credential (the
-   * partner user ids and phone numbers), to find their data and webhooks by.
-   */
+  /** Workflows that ran: their inputs but the credential, to find their data and webhooks by. */
   inputs?: Record<string, unknown>;
 }
 
@@ -60,6 +52,11 @@ export interface ConformanceReport {
   violations: Violation[];
   /** --rotate-key: the file the new key went to; `written: false` when the rotation answered no active key. */
   rotation?: { keyFile: string; written: boolean };
+}
+
+/** Where the new key is, once the rotation has answered (stderr, the report, an error after it). */
+export function rotationNotice(keyFile: string): string {
+  return `the auth key was rotated: the new key is in ${keyFile}; the previous key no longer works (POST /auth-keys makes it invalid at once), so use the new one from now on`;
 }
 
 /** Which violations fail the run: all of them, or only those of the documents' rules (`--fail-on documented`). */

@@ -1,7 +1,6 @@
 // The conformance run: finds ids through the list operations, checks the
 // documented 401s, runs the documented sequences where the target allows
-// them, then sends the generated requests; every answer is judged against
-// the contract and every departure becomes a violation in the report.
+// them, then sends the generated requests, each answer judged by the contract.
 import { writeFile } from 'node:fs/promises';
 import { readBundledDocument, readBundledWorkflows } from '../package-files.js';
 import type { Json } from '../contract/json.js';
@@ -9,10 +8,9 @@ import type { Finding } from './assumptions.js';
 import { judgeAnswer, type RequestKind } from './checks.js';
 import { BudgetError, preflight, Target, type Exchange } from './http.js';
 import { loadApi, type ApiModel, type ApiName, type OperationModel } from './operations.js';
-import { tally, type ConformanceReport } from './report.js';
+import { rotationNotice, tally, type ConformanceReport, type Violation } from './report.js';
 import { invalidRequests, sampleDrafts, validRequests, type Draft, type GenerationContext } from './requests.js';
 import { inputsFor, runWorkflow, sourcesOf, type StepCall } from './workflows.js';
-import { activeKey, keysInReadingOrder, rotationNotice } from './rotation.js';
 
 export interface ConformanceOptions {
   api: ApiName;
@@ -97,42 +95,29 @@ class Run {
     headers = this.authHeaders(kind),
   ): Promise<Exchange> {
     const e = await this.target.send(op.method, draft.target, headers, draft.body);
+    const auth = kind === 'auth-missing' || kind === 'auth-wrong';
     const row = tally(this.report, op.operationId, operationName(op));
-    if (kind === 'valid' || kind === 'discovery') row.valid += 1;
-    else if (kind === 'invalid') row.invalid += 1;
-    else if (kind === 'workflow') row.workflow += 1;
-    else row.credentials += 1;
-    this.record(
-      op.operationId,
-      operationName(op),
-      kind,
-      e,
-      judgeAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed, draft.assumed),
-      draft.rule,
-    );
+    row[kind === 'discovery' ? 'valid' : auth ? 'credentials' : kind] += 1;
+    const findings = judgeAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed, draft.assumed);
+    this.record({ operationId: op.operationId, operation: operationName(op), kind, rule: draft.rule }, e, findings);
     return e;
   }
 
+  /** Adds a violation of these findings, if any, to the report. */
   record(
-    operationId: string,
-    operation: string,
-    kind: RequestKind,
+    where: Pick<Violation, 'operationId' | 'operation' | 'kind' | 'rule'>,
     e: Exchange,
     findings: Finding[],
-    rule?: string,
   ): void {
     if (!findings.length) return;
     // A violation is the documents' when any rule it breaks is; else it names every assumption it rests on.
     const documents = findings.some((f) => !f.assumed.length);
     const assumptions = documents ? [] : [...new Set(findings.flatMap((f) => f.assumed))];
     const text = this.target.redact(e.text);
-    tally(this.report, operationId, operation).violations += 1;
+    tally(this.report, where.operationId, where.operation).violations += 1;
     this.report.violations.push({
       api: this.options.api,
-      operationId,
-      operation,
-      kind,
-      rule,
+      ...where,
       curl: this.target.curl(e),
       status: e.status,
       body: text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} characters)` : text,
@@ -195,17 +180,15 @@ class Run {
     }
   }
 
-  /** The documented sequences (the partner API's only) and the documents their steps name. */
-  sequences(): { workflows: Json[]; docs: Record<string, Json> } {
-    const { workflows } = readBundledWorkflows('partner-sequences');
-    return { workflows, docs: { partner: this.model.doc, sandbox: readBundledDocument('sandbox') } };
-  }
+  /** The documented sequences (the partner API's only), and the documents their steps name. */
+  readonly workflowDocs = () => ({ partner: this.model.doc, sandbox: readBundledDocument('sandbox') });
+  readonly sequences = (): Json[] => readBundledWorkflows('partner-sequences').workflows;
 
   /** (a) The documented sequences, where the target allows them; key rotation runs last, in rotate(). */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
-    const { workflows, docs } = this.sequences();
-    for (const wf of workflows) {
+    const docs = this.workflowDocs();
+    for (const wf of this.sequences()) {
       const reason = await this.skipReason(wf);
       if (reason) this.report.workflows.push({ workflowId: wf.workflowId, status: 'skipped', reason });
       else if (wf.workflowId !== 'key-rotation') await this.workflow(wf, docs);
@@ -259,14 +242,12 @@ class Run {
     if (last?.failed.length) {
       const op = opOf(last.call);
       const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
-      this.record(
-        last.call.operationId,
-        operation,
-        'workflow',
-        last.exchange,
-        last.failed.map((c) => ({ problem: `success criterion failed: ${c.condition}`, assumed: c.assumed })),
-        last.call.where,
-      );
+      const { operationId, where: rule } = last.call;
+      const failed = last.failed.map((c) => ({
+        problem: `success criterion failed: ${c.condition}`,
+        assumed: c.assumed,
+      }));
+      this.record({ operationId, operation, kind: 'workflow', rule }, last.exchange, failed);
       this.report.workflows.push({
         workflowId: wf.workflowId,
         status: 'failed',
@@ -274,12 +255,6 @@ class Run {
         inputs: shown,
       });
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed', inputs: shown });
-  }
-
-  async partnerWebhookUrl(): Promise<string | undefined> {
-    const op = this.model.operations.find((o) => o.operationId === 'getPartner')!;
-    const e = await this.exchange(op, 'valid', { target: op.path, body: undefined });
-    return (e.received as { webhookUrl?: string } | undefined)?.webhookUrl ?? undefined;
   }
 
   /**
@@ -291,10 +266,9 @@ class Run {
   async rotate(): Promise<void> {
     const keyFile = this.options.rotateKeyFile;
     if (!keyFile || this.options.api !== 'partner') return;
-    const { workflows, docs } = this.sequences();
-    const wf = workflows.find((w) => w.workflowId === 'key-rotation');
+    const wf = this.sequences().find((w) => w.workflowId === 'key-rotation');
     try {
-      await this.workflow(wf, docs, async (call, e) => {
+      await this.workflow(wf, this.workflowDocs(), async (call, e) => {
         if (call.operationId === 'createAuthKey') await this.keepNewKey(keyFile, e);
         // The documents promise no order of keys (P31; lists: none documented):
         // the steps read them by position, so they get them in one order made of their content.
@@ -339,7 +313,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const fixedBodies: Record<string, unknown> = {};
     if (options.allowWrites && options.api === 'partner') {
       // PUT /partners is sent only with the partner's own webhookUrl: a generated one would redirect its webhooks.
-      const current = await run.partnerWebhookUrl();
+      const op = run.model.operations.find((o) => o.operationId === 'getPartner')!;
+      const { received } = await run.exchange(op, 'valid', { target: op.path, body: undefined });
+      const current = (received as { webhookUrl?: string } | undefined)?.webhookUrl;
       if (current) fixedBodies.updatePartner = { webhookUrl: current };
     }
     const ctx: GenerationContext = { doc: run.model.doc, knownIds: ids, fixedBodies };
@@ -363,4 +339,22 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   run.report.requests = run.target.sent;
   run.say(`done: ${run.report.requests} requests, ${run.report.violations.length} violations`);
   return run.report;
+}
+
+/** The key an answer with `authKeys` marks `active: true`, in whatever position (P31). */
+export function activeKey(received: unknown): string | undefined {
+  const keys = (received as { authKeys?: unknown } | undefined)?.authKeys;
+  if (!Array.isArray(keys)) return undefined;
+  return keys.find((k) => k?.active === true && typeof k.key === 'string')?.key;
+}
+
+/** Auth keys ordered by content: the active key first, then the newest first (the local sandbox's order). */
+export function keysInReadingOrder(received: unknown): unknown {
+  const keys = (received as { authKeys?: unknown } | undefined)?.authKeys;
+  if (!Array.isArray(keys)) return received;
+  const created = (k: { createdAt?: unknown }) => (typeof k?.createdAt === 'string' ? Date.parse(k.createdAt) || 0 : 0);
+  const ordered = [...keys].sort(
+    (a, b) => Number(b?.active === true) - Number(a?.active === true) || created(b) - created(a),
+  );
+  return { ...(received as object), authKeys: ordered };
 }
