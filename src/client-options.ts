@@ -13,20 +13,12 @@ export interface BaseClientOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * Checks what a caller passed and builds openapi-fetch options with one
- * credential header. Throws a TypeError naming the option at fault, so a
- * misconfigured client fails at construction rather than on first request.
- */
+/** Checks what a caller passed and builds openapi-fetch options with one credential header (a TypeError names a wrong option). */
 export function clientOptions(
   factory: string,
   options: BaseClientOptions,
   credential: { option: string; value: unknown; header: string; format: (value: string) => string },
-  /**
-   * How array query parameters are written. openapi-fetch applies one style
-   * to every parameter of a client, so each client passes the style its
-   * document declares for all of its array parameters.
-   */
+  /** How array query parameters are written: openapi-fetch applies one style to a whole client. */
   arrays: { style: 'form'; explode: boolean },
   /** Where this API's address comes from: the sandbox's printed variable and the local mock's port. */
   address: { variable: string; mockPort: number },

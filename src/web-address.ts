@@ -12,10 +12,5 @@ const CREDENTIALS = /^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i;
 /** Whether an address carries a user or password (`https://user:password@…`), which would reach every log on its way. */
 export const hasCredentials = (text: string): boolean => CREDENTIALS.test(text);
 
-/**
- * An address as a log line may show it: a user or password replaced by
- * `***` (`https://***@host/…`). Those are refused wherever an address is
- * given, but one may still come from elsewhere (a state file written before
- * the refusal), and a log line is read by more people than the address was.
- */
+/** An address as a log line may show it (`https://***@host/…`): one may come from an older state file. */
 export const withoutCredentials = (text: string): string => text.replace(CREDENTIALS, '$1***@');

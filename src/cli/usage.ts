@@ -5,10 +5,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export const PROGRAM = 'verification-contracts';
 
 /**
- * A mistake in the command line, or a reason the command cannot run: one
- * line on stderr, exit 2. `command` (`sandbox`, `webhooks send`, or '' for
- * the program itself) adds where to read the options; absent when the
- * options are not at fault (a port in use, a target that cannot be reached).
+ * A mistake in the command line, or a reason the command cannot run: one line on stderr, exit 2.
+ * `command` ('' for the program) names the --help to read; absent when the options are not at fault.
  */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -45,8 +43,7 @@ type Options<T, P extends boolean> = {
 };
 
 /**
- * node:util parseArgs with its errors reworded for a person: what was wrong
- * and which command's --help to read, without the parser's advice about `--`.
+ * node:util parseArgs with its errors reworded for a person: what was wrong and which --help to read.
  * Every command takes -h as --help, which throws HelpRequested with `usage`.
  */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(

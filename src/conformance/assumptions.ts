@@ -1,10 +1,7 @@
-// Tells the documents' rules from the contract's assumptions. A schema names
-// the rules it assumes, keyword by keyword, in `x-assumed` (`{ required: P8 }`,
-// `{ integer: P7 }` for "a whole number" where the documents say "number"),
-// with the row of the assumptions page that decided them; a response object
-// marks its status as assumed in its description (`Assumed ([P3](…))`), and
-// a workflow's success criterion in its own `x-assumed`. A rule named nowhere
-// is the documents'.
+// Tells the documents' rules from the contract's assumptions: a schema names
+// its assumed rules by keyword in `x-assumed` (`{ integer: P7 }`), a response
+// its assumed status in its description (`Assumed ([P3](…))`), a workflow
+// criterion in its own `x-assumed`; a rule named nowhere is the documents'.
 import type { Json } from '../contract/json.js';
 
 /** What an answer broke, and the assumption rows the broken rule rests on (none: the documents' rule). */
@@ -50,10 +47,7 @@ const MUTATION_RULES: Record<string, string> = {
   'unknown-property': 'additionalProperties',
 };
 
-/**
- * The rows a broken rule rests on: `x-assumed` of the schema that states it,
- * for a keyword (an Ajv error's) or the mutation that broke it (schema-values.ts).
- */
+/** The rows a broken rule rests on, by an Ajv error's keyword or the mutation that broke it (schema-values.ts). */
 export function assumedBy(schema: Json, keywordOrMutation: string, value?: unknown): string[] {
   const rule = keywordOrMutation.startsWith('bad-format-')
     ? 'format'

@@ -24,11 +24,7 @@ function schemaProblems(op: OperationModel, status: number, received: unknown): 
   }));
 }
 
-/**
- * The status judged for the kind of request: a status the contract expects
- * is assumed when its response is marked so (the 401 of P3, the 400 of P4);
- * an invalid request accepted breaks the rule it broke, assumed or not.
- */
+/** The status judged for the kind of request: an expected status is assumed when its response is marked so (P3's 401). */
 function statusProblems(op: OperationModel, kind: RequestKind, status: number, brokenRule: string[]): Finding[] {
   const documented = op.statuses.includes(status);
   const list = op.statuses.join(', ');
@@ -127,11 +123,7 @@ function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, rece
   return problems;
 }
 
-/**
- * Every way the answer departs from the contract, for a request of this
- * kind, each with the assumptions it rests on; `brokenRule`: those of the
- * rule an invalid request broke.
- */
+/** Every way the answer departs from the contract; `brokenRule`: the assumptions of the rule an invalid request broke. */
 export function judgeAnswer(
   op: OperationModel,
   doc: Json,

@@ -125,11 +125,7 @@ export class PreflightError extends Error {
 /** How many list operations are tried before every path is called 404. */
 const PROBES = 3;
 
-/**
- * Calls the list operations that need no parameter (GET /partners first for
- * the partner API) with the credential: a 401 is a refused credential; a 404
- * on every one of them a base URL the documented paths do not hang from.
- */
+/** Calls the parameterless lists (GET /partners first): a 401 is a refused credential, 404 on each a wrong base URL. */
 export async function preflight(target: Target, model: ApiModel, headers: Record<string, string>): Promise<void> {
   const probes = model.operations
     .filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path' || p.required))

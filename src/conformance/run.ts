@@ -212,11 +212,7 @@ class Run {
     return undefined;
   }
 
-  /**
-   * Runs one workflow. `seen` may change what the steps read of an answer
-   * (after the contract has judged it as received), and sees it before any
-   * success criterion is evaluated.
-   */
+  /** Runs one workflow; `seen` may change what the steps read of an answer, after the contract judged it. */
   async workflow(
     wf: Json,
     docs: Record<string, Json>,
@@ -258,10 +254,8 @@ class Run {
   }
 
   /**
-   * Key rotation: the key-rotation workflow (new key works, old key refused).
-   * The new key is the one the rotation's answer marks `active: true`, in
-   * whatever position (P31); it is written to the file as soon as that answer
-   * arrives, before any check of it can fail, so no failure locks the partner out.
+   * The key-rotation workflow. The new key (`active: true`, in any position: P31) is written to the file as
+   * soon as the rotation answers, before any check of it can fail, so no failure locks the partner out.
    */
   async rotate(): Promise<void> {
     const keyFile = this.options.rotateKeyFile;
@@ -297,11 +291,7 @@ class Run {
   }
 }
 
-/**
- * Runs every part the options allow; throws UnreachableError when the target
- * cannot be reached, PreflightError when it refuses the credential or serves
- * none of the documented paths.
- */
+/** Runs every part the options allow; throws UnreachableError or PreflightError when nothing can be judged. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const run = new Run(options);
   try {

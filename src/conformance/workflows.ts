@@ -1,8 +1,6 @@
-// Runs the documented sequences (openapi/workflows, Arazzo 1.0) against the
-// target: the subset of Arazzo those files use — operationId steps, header,
-// path and query parameters, JSON payloads, runtime expressions ($inputs,
-// $steps, $statusCode, $response.body#/pointer), simple success criteria and
-// retry on failure. Steps of the partner API are also checked against the contract.
+// Runs the documented sequences (Arazzo 1.0) against the target: the subset
+// those files use (operationId steps, parameters, JSON payloads, runtime
+// expressions, simple success criteria, retry on failure).
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Exchange } from './http.js';
 import type { Json } from '../contract/json.js';

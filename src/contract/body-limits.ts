@@ -23,11 +23,7 @@ function deeperThan(value: unknown, limit: number): boolean {
 
 const NONE: readonly Violation[] = [];
 
-/**
- * Violations of the bounds, one per offending top-level field of the body,
- * named like the validator names fields (`body.metadata`). Every body is
- * checked, so nothing is allocated unless a bound is broken.
- */
+/** Violations of the bounds, one per offending top-level field (`body.metadata`); allocates only when one is broken. */
 export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<string>): readonly Violation[] {
   if (body === null || typeof body !== 'object') return NONE;
   let violations: Violation[] | undefined;

@@ -1,10 +1,7 @@
-// Turns a bundled OpenAPI document into route specifications. Everything but
-// the validators is derived once at start-up; each validator is compiled the
-// first time its route needs it, so a start compiles nothing (S22). A
-// validator given precompiled (Ajv's standalone code, built by
-// scripts/validators.mjs) is used instead; the others need a compiler
-// (ajv-compiler.ts), which a contract where code may not be generated at run
-// time (workerd) goes without.
+// Turns a bundled OpenAPI document into route specifications. Each validator
+// is compiled on its route's first use, so a start compiles nothing (S22), or
+// taken precompiled (scripts/validators.mjs) where code may not be generated
+// at run time (workerd).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { SchemaCompiler } from './ajv-compiler.js';
 import { bodyLimitViolations } from './body-limits.js';
@@ -12,11 +9,7 @@ import { commaJoinedViolation, queryFormViolations } from './query-strictness.js
 import { escapePointerToken, resolveRef } from './json-pointer.js';
 import type { Json } from './json.js';
 
-/**
- * One offending input: where it is, which rule it broke, the rule's
- * parameters; the shape every check of a request reports in (the rules of
- * body-limits.ts and query-strictness.ts too).
- */
+/** One offending input: where it is, which rule it broke, the rule's parameters; every check of a request reports so. */
 export interface Violation {
   field: string;
   reasonCode: string;
@@ -29,6 +22,8 @@ export interface ParsedRequest {
   body: unknown;
 }
 
+type RawRequest = { params: Record<string, string>; query: URLSearchParams; body: unknown };
+
 export interface RouteSpec {
   api: string;
   operationId: string;
@@ -40,11 +35,7 @@ export interface RouteSpec {
   /** The documented JSON body's schema as written (often a `$ref` into the document); undefined when the operation takes none. */
   bodySchema?: unknown;
   /** Parses and checks path, query and body; returns the typed values or the violations. */
-  parse(raw: {
-    params: Record<string, string>;
-    query: URLSearchParams;
-    body: unknown;
-  }): { ok: true; value: ParsedRequest } | { ok: false; violations: Violation[] };
+  parse(raw: RawRequest): { ok: true; value: ParsedRequest } | { ok: false; violations: Violation[] };
   /** Violations of the response schema declared for the status (none when valid). */
   checkResponse(status: number, body: unknown): string[];
   /** The path and query parameters, in document order. */

@@ -1,12 +1,7 @@
 // The local sandbox as a strict writer: the fields of an answer or a webhook
-// that its schema does not name. Partners' readers must accept unknown
-// fields (the documents never close an object), so a tolerant test would let
-// a field the sandbox made up pass in silence, and a partner would code
-// against it; the sandbox judges what it writes as if every object of its
-// documents were closed. It walks the documents as they are (the rule of
-// unknown-fields.ts, which refuses the same in requests), with no code
-// generated at run time, so every door runs it: node:http, the fetch
-// handler in workerd, the reference's in-page Try it.
+// that its schema does not name. Readers must accept unknown fields, so a
+// field the sandbox made up would pass in silence and a partner code against
+// it; the check generates no code at run time, so every door runs it.
 import type { Json } from './json.js';
 import { resolveRef } from './json-pointer.js';
 import { unknownFieldViolations } from './unknown-fields.js';
@@ -43,12 +38,7 @@ export class StrictAnswers {
   /** `documents` by API name, each with its `Error` schema (the bundled documents). */
   constructor(private readonly documents: Record<string, Json>) {}
 
-  /**
-   * The fields of the answer `body` at `status` to `operation` of `api`
-   * (an answer outside any operation when absent) that the document does not
-   * name. A status the operation does not declare below 400 has no schema
-   * here (the route checks judge the status itself).
-   */
+  /** The fields of an answer (outside any operation when `operation` is absent) that the document does not name. */
   answerFields(api: string, operation: AnsweredOperation | undefined, status: number, body: unknown): string[] {
     const doc = this.documents[api];
     const key = `${api} ${operation?.method} ${operation?.path} ${status}`;
@@ -65,11 +55,7 @@ export class StrictAnswers {
   }
 }
 
-/**
- * What a local sandbox that broke its own contract says, in an answer's
- * `message` and in its log: the fields, the answer, and that the fault is
- * the sandbox's, never the caller's.
- */
+/** What a local sandbox that broke its own contract says: the fields, and that the fault is its own, never the caller's. */
 export function breachMessage(what: string, fields: string[], api: string): string {
   const named = fields.join(', ');
   const document =
