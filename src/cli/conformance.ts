@@ -135,22 +135,16 @@ export async function conformanceCommand(
 
 /** The new key must have somewhere to go before the old one is given up: checked before anything is sent. */
 async function writableKeyFile(file: string): Promise<void> {
-  try {
-    await access(file, constants.W_OK);
-    return;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new UsageError(
-        `--rotate-key ${file} cannot be written (${(err as NodeJS.ErrnoException).code}): give a file you may write; nothing was sent`,
-        'conformance',
-      );
-  }
-  try {
-    await access(path.dirname(path.resolve(file)), constants.W_OK);
-  } catch (err) {
+  // A file that exists must be writable; a new one needs a folder that is.
+  const checked = await access(file).then(
+    () => file,
+    () => path.dirname(path.resolve(file)),
+  );
+  await access(checked, constants.W_OK).catch((err: NodeJS.ErrnoException) => {
+    const what = checked === file ? 'cannot be written' : 'is in a folder that cannot be written to';
     throw new UsageError(
-      `--rotate-key ${file}: its folder cannot be written to (${(err as NodeJS.ErrnoException).code}): give a file in a folder that exists and you may write; nothing was sent`,
+      `--rotate-key ${file} ${what} (${err.code}): give a file you may write in a folder that exists; nothing was sent`,
       'conformance',
     );
-  }
+  });
 }

@@ -55,26 +55,24 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, 
 ): ReturnType<typeof parseArgs<Options<T, P>>> {
   let parsed: ReturnType<typeof parseArgs<Options<T, P>>>;
   try {
-    const config: Options<T, P> = {
+    const help = { type: 'boolean', short: 'h' } as const;
+    parsed = parseArgs<Options<T, P>>({
       args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      options: { ...options, help },
       strict: true,
-      allowPositionals: (allowPositionals ?? false) as P,
-    };
-    parsed = parseArgs(config);
+      allowPositionals: !!allowPositionals as P,
+    });
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    const message = (err as Error).message;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${quoted(message)}`, command);
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
-      throw new UsageError(`unexpected argument "${quoted(message)}"`, command);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      const option = quoted(message);
-      throw new UsageError(
-        /does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`,
-        command,
-      );
-    }
+    const { code, message } = err as { code?: string; message: string };
+    const option = quoted(message);
+    const said: Record<string, string> = {
+      ERR_PARSE_ARGS_UNKNOWN_OPTION: `unknown option ${option}`,
+      ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL: `unexpected argument "${option}"`,
+      ERR_PARSE_ARGS_INVALID_OPTION_VALUE: /does not take an argument/.test(message)
+        ? `${option} takes no value`
+        : `${option} needs a value`,
+    };
+    if (code && said[code]) throw new UsageError(said[code], command);
     throw err;
   }
   if ((parsed.values as { help?: boolean }).help) throw new HelpRequested(usage);

@@ -49,7 +49,7 @@ class Run {
       ...options,
       onSent: (sent) => {
         if (sent % PROGRESS_EVERY === 0)
-          this.say(`${sent} requests sent, ${this.report.violations.length} violations so far`);
+          this.options.progress?.(`${sent} requests sent, ${this.report.violations.length} violations so far`);
       },
     });
     this.target.addSecret(options.credential);
@@ -66,10 +66,6 @@ class Run {
       violations: [],
     };
     for (const op of this.eligible()) tally(this.report, op.operationId, operationName(op));
-  }
-
-  say(line: string): void {
-    this.options.progress?.(line);
   }
 
   /** Operations the run may call: reads always; writes with --allow-writes; never key rotation (it has its own flag). */
@@ -287,7 +283,7 @@ class Run {
     await writeFile(keyFile, `${key}\n`, { mode: 0o600 });
     this.credential = key;
     this.report.rotation = { keyFile, written: true };
-    this.say(rotationNotice(keyFile));
+    this.options.progress?.(rotationNotice(keyFile));
   }
 }
 
@@ -296,9 +292,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const run = new Run(options);
   try {
     // A refused credential or a wrong base URL throws PreflightError: nothing else is sent.
-    run.say(`checking the credential and the base URL with one request to ${run.report.baseUrl}`);
+    options.progress?.(`checking the credential and the base URL with one request to ${run.report.baseUrl}`);
     await preflight(run.target, run.model, run.authHeaders('valid'));
-    run.say('finding ids through the list operations');
+    options.progress?.('finding ids through the list operations');
     const ids = await run.discover();
     const fixedBodies: Record<string, unknown> = {};
     if (options.allowWrites && options.api === 'partner') {
@@ -309,37 +305,37 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (current) fixedBodies.updatePartner = { webhookUrl: current };
     }
     const ctx: GenerationContext = { doc: run.model.doc, knownIds: ids, fixedBodies };
-    run.say('checking that a missing or wrong credential gets the documented 401');
+    options.progress?.('checking that a missing or wrong credential gets the documented 401');
     await run.credentials(ctx);
     if (options.api === 'partner')
-      run.say(
+      options.progress?.(
         options.allowWrites
           ? 'running the documented sequences (workflows)'
           : 'skipping the workflows (they write; --allow-writes runs them)',
       );
     await run.workflows();
-    run.say(`sending ${options.requests} requests generated from the contract (seed ${options.seed})`);
+    options.progress?.(`sending ${options.requests} requests generated from the contract (seed ${options.seed})`);
     await run.generated(ctx);
-    if (options.rotateKeyFile) run.say('rotating the auth key (key-rotation workflow)');
+    if (options.rotateKeyFile) options.progress?.('rotating the auth key (key-rotation workflow)');
     await run.rotate();
   } catch (err) {
     if (!(err instanceof BudgetError)) throw err;
     run.report.stoppedEarly = err.message;
   }
   run.report.requests = run.target.sent;
-  run.say(`done: ${run.report.requests} requests, ${run.report.violations.length} violations`);
+  options.progress?.(`done: ${run.report.requests} requests, ${run.report.violations.length} violations`);
   return run.report;
 }
 
 /** The key an answer with `authKeys` marks `active: true`, in whatever position (P31). */
-export function activeKey(received: unknown): string | undefined {
+function activeKey(received: unknown): string | undefined {
   const keys = (received as { authKeys?: unknown } | undefined)?.authKeys;
   if (!Array.isArray(keys)) return undefined;
   return keys.find((k) => k?.active === true && typeof k.key === 'string')?.key;
 }
 
 /** Auth keys ordered by content: the active key first, then the newest first (the local sandbox's order). */
-export function keysInReadingOrder(received: unknown): unknown {
+function keysInReadingOrder(received: unknown): unknown {
   const keys = (received as { authKeys?: unknown } | undefined)?.authKeys;
   if (!Array.isArray(keys)) return received;
   const created = (k: { createdAt?: unknown }) => (typeof k?.createdAt === 'string' ? Date.parse(k.createdAt) || 0 : 0);

@@ -24,15 +24,8 @@ export interface StepOutcome {
   call: StepCall;
   exchange: Exchange;
   /** Success criteria that did not hold, each with the assumption rows it rests on (its `x-assumed`). */
-  failed: FailedCriterion[];
+  failed: { condition: string; assumed: string[] }[];
 }
-
-interface FailedCriterion {
-  condition: string;
-  assumed: string[];
-}
-
-type Send = (call: StepCall) => Promise<Exchange>;
 
 interface Scope {
   inputs: Record<string, unknown>;
@@ -44,16 +37,13 @@ interface Scope {
 function evaluate(expr: string, scope: Scope): unknown {
   const e = expr.trim();
   if (e === '$statusCode') return scope.exchange?.status;
-  if (e.startsWith('$response.body'))
-    return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
+  if (e.startsWith('$response.body')) return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length));
   let m = /^\$inputs\.(.+)$/.exec(e);
   if (m) return scope.inputs[m[1]];
   m = /^\$steps\.([^.]+)\.outputs\.(.+)$/.exec(e);
   if (m) return scope.steps[m[1]]?.[m[2]];
   if (/^'.*'$/.test(e)) return e.slice(1, -1);
-  if (e === 'null') return null;
-  if (e === 'true' || e === 'false') return e === 'true';
-  if (/^-?\d+(\.\d+)?$/.test(e)) return Number(e);
+  if (/^(null|true|false|-?\d+(\.\d+)?)$/.test(e)) return JSON.parse(e);
   return e;
 }
 
@@ -129,7 +119,7 @@ export async function runWorkflow(
   workflow: Json,
   inputs: Record<string, unknown>,
   docs: Record<string, Json>,
-  send: Send,
+  send: (call: StepCall) => Promise<Exchange>,
 ): Promise<StepOutcome[]> {
   const scope: Scope = { inputs, steps: {} };
   const outcomes: StepOutcome[] = [];
@@ -158,7 +148,7 @@ export async function runWorkflow(
       body,
     };
     const retry = (step.onFailure ?? []).find((a: Json) => a.type === 'retry');
-    let failed: FailedCriterion[] = [];
+    let failed: StepOutcome['failed'] = [];
     for (let attempt = 0; ; attempt++) {
       scope.exchange = await send(call);
       failed = (step.successCriteria ?? [])

@@ -21,35 +21,19 @@ function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-const NONE: readonly Violation[] = [];
-
-/** Violations of the bounds, one per offending top-level field (`body.metadata`); allocates only when one is broken. */
-export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<string>): readonly Violation[] {
-  if (body === null || typeof body !== 'object') return NONE;
-  let violations: Violation[] | undefined;
+/** Violations of the bounds, one per offending top-level field (`body.metadata`). */
+export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<string>): Violation[] {
+  if (body === null || typeof body !== 'object') return [];
+  const violations: Violation[] = [];
+  const refuse = (key: string, reasonCode: string, limit: number, message: string) =>
+    violations.push({ field: `body.${key}`, reasonCode, params: { limit, message } });
   // JSON bodies have own properties only (and `__proto__` keys are refused before this).
-  for (const key in body) {
-    const value = (body as Record<string, unknown>)[key];
+  for (const [key, value] of Object.entries(body)) {
     // A string or number holds no nesting, and a free-form field is an object (the validator refuses anything else).
     if (value === null || typeof value !== 'object') continue;
-    if (deeperThan(value, MAX_DEPTH)) {
-      violations ??= [];
-      violations.push({
-        field: `body.${key}`,
-        reasonCode: 'MAX_DEPTH',
-        params: { limit: MAX_DEPTH, message: `is nested deeper than ${MAX_DEPTH} levels` },
-      });
-    } else if (
-      freeFormFields.has(key) &&
-      new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREE_FORM_BYTES
-    ) {
-      violations ??= [];
-      violations.push({
-        field: `body.${key}`,
-        reasonCode: 'MAX_SIZE',
-        params: { limit: MAX_FREE_FORM_BYTES, message: `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON` },
-      });
-    }
+    if (deeperThan(value, MAX_DEPTH)) refuse(key, 'MAX_DEPTH', MAX_DEPTH, `is nested deeper than ${MAX_DEPTH} levels`);
+    else if (freeFormFields.has(key) && new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREE_FORM_BYTES)
+      refuse(key, 'MAX_SIZE', MAX_FREE_FORM_BYTES, `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON`);
   }
-  return violations ?? NONE;
+  return violations;
 }

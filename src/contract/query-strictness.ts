@@ -24,14 +24,11 @@ function violation(field: string, reasonCode: string, message: string, extra: Re
   return { field, reasonCode, params: { ...extra, message } };
 }
 
-const NONE: Set<string> = new Set();
-
 /** Violations of the query's serialisation, and the declared names they concern (not checked again). */
 export function queryFormViolations(
   query: URLSearchParams,
   forms: QueryForm[],
 ): { violations: Violation[]; refused: Set<string> } {
-  if (query.size === 0) return { violations: [], refused: NONE };
   const byName = new Map(forms.map((p) => [p.name, p]));
   const violations: Violation[] = [];
   const refused = new Set<string>();
