@@ -12,6 +12,7 @@ import { parseFaults } from '../src/sandbox/http/faults.js';
 import { serveSandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { sandboxDeparting, type Departure } from './helpers/sandbox-proxy.js';
+import { send } from './helpers/served-sandbox.js';
 
 const KEY = 'sbx_departures_key_0123456789abcdef';
 
@@ -66,11 +67,7 @@ describe('conformance classifies each violation by whose rule it breaks', () => 
   it('an answer without a field P8 assumes is always sent is reported as P8', async () => {
     const sandbox = await serveSandbox({ port: 0, authKey: KEY, faults: parseFaults('missing-field@getUser') });
     onTestFinished(() => sandbox.close());
-    await fetch(`${sandbox.url}/_sandbox/seed`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
+    await send(sandbox.url, KEY, 'POST', '/_sandbox/seed', {});
     const { code, report } = await conformance(sandbox.url, '--fail-on', 'documented');
     expect(report.violations.length).toBeGreaterThan(0);
     for (const v of report.violations) expect([v.basis, v.assumptions]).toEqual(['assumption', ['P8']]);
@@ -141,10 +138,7 @@ describe('conformance --rotate-key', () => {
     expect(r.newKey).toBe(r.sandboxKey);
     expect(r.newKey).not.toBe(KEY);
     expect(report.rotation).toEqual({ keyFile: r.keyFile, written: true });
-    const partners = await fetch(`${r.url}/partners`, {
-      headers: { 'X-Auth-Key': r.newKey, 'Content-Type': 'application/json' },
-    });
-    expect(partners.status).toBe(200);
+    expect((await send(r.url, r.newKey, 'GET', '/partners')).status).toBe(200);
     expect(r.out).not.toContain(r.newKey);
     expect(r.err).not.toContain(r.newKey);
   });
