@@ -11,13 +11,10 @@ import { isWebAddress } from '../web-address.js';
 const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
        verification-contracts conformance --api v2 --base-url URL --access-token TOKEN [options]
 
-Checks a running deployment against the contract of this package: missing
-and wrong credentials get the documented 401; requests generated from the
-contract (seeded) get a documented status and a body valid against the
-documented schema, and requests that break one rule of the contract get a
-documented 4xx in the documented error shape; with --allow-writes, the
-documented sequences (the Arazzo workflows) run where the target allows.
-Read-only by default: ids for the read operations come from the lists.
+Checks a running deployment against the contract of this package: the
+documented 401s, seeded requests generated from the contract (valid ones and
+ones breaking one rule), and with --allow-writes the documented sequences.
+Read-only by default.
 
 Options:
   --api partner|v2       which API to check
@@ -43,12 +40,10 @@ Options:
   -h, --help             this text
 
 --base-url is what the documented paths are appended to (v2's paths start
-with /v2: give the URL without it). One request with the credential comes
-first: a 401 there, or a 404 on every path tried, stops the run at once.
-Progress goes to stderr, the report to stdout; credentials are never printed.
-
-Each violation says whether the rule it tests is the documents' or an
-assumption, with its row on the assumptions page (P7, V10, ...).
+with /v2: give the URL without it). A refused credential or a 404 on every
+path tried stops the run at once. Progress goes to stderr, the report to
+stdout; credentials are never printed. Each violation says whether it breaks
+the documents' rule or an assumption (its row on the assumptions page).
 
 Exit status: 0 on no violation (with --fail-on documented: none of the
 documents' rules), 1 on any, 2 on bad arguments, a target that cannot be

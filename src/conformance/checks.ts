@@ -1,7 +1,6 @@
-// Judges one answer against the contract: the status is documented and fits
-// what was sent, the body validates against the documented schema (Ajv, JSON
-// Schema 2020-12), and a list honours the filters and page size it was given;
-// each finding names the assumption rows the broken rule rests on (see assumptions.ts).
+// Judges one answer against the contract: a documented status fitting what was
+// sent, a body valid against its schema, a list honouring its filters and page
+// size; each finding names the assumption rows it rests on.
 import type { ParsedRequest } from '../contract/routes.js';
 import { assumedBy, type Finding } from './assumptions.js';
 import type { OperationModel } from './operations.js';

@@ -1,7 +1,5 @@
-// Requests generated from the contract, per operation: valid ones (every
-// documented rule kept) and invalid ones (one documented rule broken). The
-// sandbox's request parser decides what is valid, so a request is sent as
-// "invalid" only when the contract really refuses it, with the rule it breaks.
+// Requests generated from the contract, per operation: valid ones and ones
+// breaking one rule, as the sandbox's request parser judges them.
 import fc from 'fast-check';
 import type { ParsedRequest } from '../contract/routes.js';
 import type { OperationModel, ParamModel } from './operations.js';

@@ -10,7 +10,7 @@ import { BudgetError, preflight, Target, type Exchange } from './http.js';
 import { loadApi, type ApiModel, type ApiName, type OperationModel } from './operations.js';
 import { rotationNotice, tally, type ConformanceReport, type Violation } from './report.js';
 import { invalidRequests, sampleDrafts, validRequests, type Draft, type GenerationContext } from './requests.js';
-import { inputsFor, runWorkflow, sourcesOf, type StepCall } from './workflows.js';
+import { inputsFor, runWorkflow, type StepCall } from './workflows.js';
 
 export interface ConformanceOptions {
   api: ApiName;
@@ -196,7 +196,7 @@ class Run {
     if (!this.options.allowWrites) return 'writes; run with --allow-writes';
     if (wf.workflowId === 'key-rotation')
       return this.options.rotateKeyFile ? undefined : 'rotates the key in use; run with --rotate-key FILE';
-    if (sourcesOf(wf).has('sandbox')) {
+    if (wf.steps.some((s: Json) => s.operationId.startsWith('$sourceDescriptions.sandbox.'))) {
       this.sandboxControl ??= await this.target
         .send('GET', '/_sandbox/clock', {})
         .then((e) => e.status === 200 && typeof e.received === 'object');

@@ -1,6 +1,5 @@
-// fast-check arbitraries derived from JSON Schema (as in the bundled OpenAPI
-// documents): valid values, and mutated ones that break one rule. Used by the
-// conformance runner and the fuzz tests; nothing here knows an operation.
+// fast-check arbitraries derived from JSON Schema: valid values, and mutated
+// ones that break one rule (the conformance runner and the fuzz tests).
 import fc from 'fast-check';
 import type { Json } from '../contract/json.js';
 import { typeOf } from '../webhooks/schema-check.js';

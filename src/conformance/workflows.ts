@@ -92,15 +92,6 @@ function operationOf(
   throw new Error(`workflow step names ${ref}, which no bundled document has`);
 }
 
-/** Sources (descriptions) a workflow calls. */
-export function sourcesOf(workflow: Json): Set<string> {
-  return new Set(
-    (workflow.steps ?? [])
-      .map((s: Json) => /^\$sourceDescriptions\.([^.]+)\./.exec(s.operationId ?? '')?.[1])
-      .filter(Boolean),
-  );
-}
-
 /** Fresh inputs: the credential, and partner user ids and phone numbers the target has not seen. */
 export function inputsFor(workflow: Json, credential: string): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};

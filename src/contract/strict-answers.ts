@@ -32,18 +32,13 @@ function undocumented(doc: Json, schema: unknown, value: unknown, root: 'answer'
 }
 
 export class StrictAnswers {
-  // The schema of each operation's status, looked up once.
-  private readonly schemas = new Map<string, unknown>();
-
   /** `documents` by API name, each with its `Error` schema (the bundled documents). */
   constructor(private readonly documents: Record<string, Json>) {}
 
   /** The fields of an answer (outside any operation when `operation` is absent) that the document does not name. */
   answerFields(api: string, operation: AnsweredOperation | undefined, status: number, body: unknown): string[] {
     const doc = this.documents[api];
-    const key = `${api} ${operation?.method} ${operation?.path} ${status}`;
-    if (!this.schemas.has(key)) this.schemas.set(key, answerSchema(doc, operation, status));
-    return undocumented(doc, this.schemas.get(key), body, 'answer');
+    return undocumented(doc, answerSchema(doc, operation, status), body, 'answer');
   }
 
   /** The fields of a webhook of the partner API (by its `eventType`) that the partner document does not name. */

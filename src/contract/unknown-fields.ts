@@ -15,15 +15,14 @@ interface Shape {
   free: boolean;
   /** Each declared property and its schemas (one per branch that declares it). */
   properties: Map<string, unknown[]>;
-  /** The schemas of array items, and of the items at each position (`prefixItems`). */
+  /** The schemas of array items (`prefixItems`, which no document uses, are not looked into). */
   items: unknown[];
-  prefixItems: unknown[][];
 }
 
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function shapeOf(doc: unknown, schemas: unknown[]): Shape {
-  const shape: Shape = { free: false, properties: new Map(), items: [], prefixItems: [] };
+  const shape: Shape = { free: false, properties: new Map(), items: [] };
   let declaresAny = false;
   const seen = new Set<unknown>();
   const pending = [...schemas];
@@ -40,18 +39,10 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
     if (isObject(schema.properties)) {
       for (const [name, sub] of Object.entries(schema.properties)) {
         declaresAny = true;
-        const list = shape.properties.get(name);
-        if (list) list.push(sub);
-        else shape.properties.set(name, [sub]);
+        shape.properties.set(name, [...(shape.properties.get(name) ?? []), sub]);
       }
     }
     if (schema.items !== undefined && typeof schema.items !== 'boolean') shape.items.push(schema.items);
-    if (Array.isArray(schema.prefixItems)) {
-      schema.prefixItems.forEach((sub, i) => {
-        shape.prefixItems[i] ??= [];
-        shape.prefixItems[i].push(sub);
-      });
-    }
     // A field is known when any branch declares it.
     for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
       const branches = schema[key];
@@ -115,13 +106,7 @@ function visitUnknownFields(
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         steps.push(`.${i}`);
-        walk(
-          shape.prefixItems.length === 0
-            ? shape.items
-            : [...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)],
-          value[i],
-          depth + 1,
-        );
+        walk(shape.items, value[i], depth + 1);
         steps.pop();
       }
       return;
