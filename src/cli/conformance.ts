@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PreflightError, UnreachableError } from '../conformance/http.js';
+import { TargetError } from '../conformance/http.js';
 import { failing, formatJunit, formatText } from '../conformance/report.js';
 import { runConformance } from '../conformance/run.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
@@ -121,7 +121,7 @@ export async function conformanceCommand(
     rotateKeyFile: values['rotate-key'],
     progress: (line) => err(`conformance: ${line}`),
   }).catch((e) => {
-    throw e instanceof UnreachableError || e instanceof PreflightError ? new UsageError(e.message) : e;
+    throw e instanceof TargetError ? new UsageError(e.message) : e;
   });
   if (values.junit) await writeFile(values.junit, formatJunit(report));
   out(values.json ? JSON.stringify(report, null, 2) : formatText(report));

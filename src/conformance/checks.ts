@@ -26,24 +26,17 @@ function schemaProblems(op: OperationModel, status: number, received: unknown): 
 /** The status judged for the kind of request: an expected status is assumed when its response is marked so (P3's 401). */
 function statusProblems(op: OperationModel, kind: RequestKind, status: number, brokenRule: string[]): Finding[] {
   const documented = op.statuses.includes(status);
-  const list = op.statuses.join(', ');
+  const undocumented = `status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(', ')})`;
   const expected = (statuses: number[]) => [...new Set(statuses.flatMap((s) => op.responseAssumptions(s)))];
   const refusals = op.statuses.filter((s) => s >= 400 && s < 500 && s !== 401);
   const found = (problem: string, assumed: string[] = []) => [{ problem, assumed }];
   if (kind === 'auth-missing' || kind === 'auth-wrong') {
     if (status === 401) return [];
     const problem = `a request with ${kind === 'auth-missing' ? 'no' : 'a wrong'} credential was answered ${status}, not the documented 401`;
-    return found(
-      documented
-        ? problem
-        : `status ${status} is not documented for ${op.operationId} (documented: ${list}); ${problem}`,
-      expected([401]),
-    );
+    return found(documented ? problem : `${undocumented}; ${problem}`, expected([401]));
   }
-  if (!documented) {
-    const problem = `status ${status} is not documented for ${op.operationId} (documented: ${list})`;
-    return found(problem, kind === 'invalid' ? [...new Set([...brokenRule, ...expected(refusals)])] : []);
-  }
+  if (!documented)
+    return found(undocumented, kind === 'invalid' ? [...new Set([...brokenRule, ...expected(refusals)])] : []);
   if (kind === 'valid' || kind === 'discovery') {
     if (status === 401) return found('a request with valid credentials was refused with 401');
     if (status === 400) return found('a request valid against the contract was refused with 400');

@@ -18,9 +18,9 @@ export interface Exchange {
   reason?: string;
 }
 
-/** The target could not be reached (exit 2: nothing was checked). */
-export class UnreachableError extends Error {
-  override name = 'UnreachableError';
+/** The target cannot be judged (exit 2): unreachable, a refused credential or a wrong base URL; the message says the fix. */
+export class TargetError extends Error {
+  override name = 'TargetError';
 }
 
 /** --max-requests is spent. */
@@ -76,7 +76,7 @@ export class Target {
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new UnreachableError(
+      throw new TargetError(
         `cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? (err as Error).message}) on ${method} ${target}`,
       );
     }
@@ -105,21 +105,13 @@ export class Target {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const parts = ['curl', '-X', e.method, q(this.urlOf(e.target))];
     for (const [name, value] of Object.entries(e.headers)) {
-      const shown = /^(x-auth-key|authorization)$/i.test(name)
-        ? /^bearer /i.test(value)
-          ? 'Bearer ***'
-          : '***'
-        : value;
+      // A credential shows its scheme only: `Bearer ***`.
+      const shown = /^(x-auth-key|authorization)$/i.test(name) ? value.replace(/^(bearer )?.*$/is, '$1***') : value;
       parts.push('-H', q(`${name}: ${shown}`));
     }
     if (e.body !== undefined) parts.push('--data-raw', q(e.body));
     return this.redact(parts.join(' '));
   }
-}
-
-/** The run cannot judge the target (exit 2): the message says what to fix. */
-export class PreflightError extends Error {
-  override name = 'PreflightError';
 }
 
 /** How many list operations are tried before every path is called 404. */
@@ -134,11 +126,11 @@ export async function preflight(target: Target, model: ApiModel, headers: Record
   const missing: string[] = [];
   for (const op of probes) {
     const e = await target.send(op.method, op.path, headers);
-    if (e.status === 401) throw new PreflightError(refused(model, `${op.method} ${op.path}`, e.reason));
+    if (e.status === 401) throw new TargetError(refused(model, `${op.method} ${op.path}`, e.reason));
     if (e.status !== 404) return;
     missing.push(`${op.method} ${target.urlOf(op.path)}`);
   }
-  if (missing.length) throw new PreflightError(notFound(model, target.base, missing));
+  if (missing.length) throw new TargetError(notFound(model, target.base, missing));
 }
 
 function refused(model: ApiModel, call: string, reason: string | undefined): string {

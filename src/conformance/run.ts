@@ -287,11 +287,11 @@ class Run {
   }
 }
 
-/** Runs every part the options allow; throws UnreachableError or PreflightError when nothing can be judged. */
+/** Runs every part the options allow; throws TargetError when the target cannot be judged. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const run = new Run(options);
   try {
-    // A refused credential or a wrong base URL throws PreflightError: nothing else is sent.
+    // A refused credential or a wrong base URL throws TargetError: nothing else is sent.
     options.progress?.(`checking the credential and the base URL with one request to ${run.report.baseUrl}`);
     await preflight(run.target, run.model, run.authHeaders('valid'));
     options.progress?.('finding ids through the list operations');

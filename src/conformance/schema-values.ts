@@ -174,10 +174,7 @@ function valueOfType(
       const minLength = schema.minItems ?? 0;
       const maxLength =
         depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
-      const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
-      return schema.uniqueItems
-        ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
-        : fc.array(item, { minLength, maxLength });
+      return fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { minLength, maxLength });
     }
     case 'object': {
       const props = Object.entries<Json>(schema.properties ?? {});
@@ -196,17 +193,13 @@ function valueOfType(
       const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
       const extra = resolveRef(doc, schema.additionalProperties);
       const maxProps = schema.maxProperties ?? Infinity;
-      if (!extra || typeof extra !== 'object' || shallow || maxProps === 0) {
-        return maxProps === 0 ? fc.constant({}) : base;
-      }
+      if (maxProps === 0) return fc.constant({});
+      if (!extra || typeof extra !== 'object' || shallow) return base;
       const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
       const extras = fc.dictionary(
         fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }),
         valueFor(doc, extra, opts, depth + 1),
-        {
-          maxKeys: Math.min(3, maxProps),
-          noNullPrototype: true,
-        },
+        { maxKeys: Math.min(3, maxProps), noNullPrototype: true },
       );
       return fc.tuple(base, extras).map(([b, e]) => {
         const out: Record<string, unknown> = { ...e, ...b };
