@@ -26,15 +26,13 @@ export function clientOptions(
 ): ClientOptions {
   if (typeof options?.baseUrl !== 'string' || !isWebAddress(options.baseUrl)) {
     // Most often an unset variable: name the one the sandbox prints, and this API's mock.
-    const given = options?.baseUrl === undefined ? 'undefined' : JSON.stringify(options.baseUrl);
     throw new TypeError(
-      `${factory}: baseUrl must be an http(s) URL, not ${given}: the sandbox's address (it prints ${address.variable}=…), ` +
+      `${factory}: baseUrl must be an http(s) URL, not ${JSON.stringify(options?.baseUrl) ?? 'undefined'}: the sandbox's address (it prints ${address.variable}=…), ` +
         `"http://127.0.0.1:${address.mockPort}" for this API's mock, or the service's address`,
     );
   }
-  if (typeof credential.value !== 'string' || credential.value.trim() === '') {
+  if (typeof credential.value !== 'string' || credential.value.trim() === '')
     throw new TypeError(`${factory}: ${credential.option} must be a non-empty string`);
-  }
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),

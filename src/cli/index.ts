@@ -37,10 +37,7 @@ export async function run(
       err(USAGE);
       return EXIT.usage;
     }
-    if (group === '--help' || group === '-h') {
-      out(USAGE);
-      return EXIT.ok;
-    }
+    if (group === '--help' || group === '-h') throw new HelpRequested(USAGE);
     if (group === '--version') {
       out(packageVersion());
       return EXIT.ok;

@@ -29,7 +29,6 @@ export class HelpRequested extends Error {
   override name = 'HelpRequested';
 }
 
-/** Exit codes of the command line. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** The name a parseArgs message quotes: `--port` of "Option '--port <value>' argument missing", `--help` of "Option '-h, --help' …". */

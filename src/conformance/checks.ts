@@ -67,10 +67,8 @@ function listItems(op: OperationModel, doc: Json, received: unknown): { items: J
 const PAGE_SIZE = new Set(['limit', 'pageSize']);
 
 /**
- * Where an item holds what a filter names, and its values there: the field
- * of that name; else (or when that field is deprecated, which a service need
- * not fill) a list of objects carrying the name (`phoneNumber` filters
- * `phoneNumbers[].phoneNumber`); else the singular (`statuses` filters `status`).
+ * Where an item holds what a filter names: the field of that name, unless deprecated (a service need not fill it);
+ * else a list of objects carrying it (`phoneNumbers[].phoneNumber`); else the singular (`statuses` filters `status`).
  */
 function filteredField(
   doc: Json,

@@ -92,7 +92,6 @@ export class Target {
     return { method, target, headers: allHeaders, body, status: res.status, received, text, reason };
   }
 
-  /** Text with every secret replaced. */
   redact(text: string): string {
     let out = text;
     for (const s of this.secrets) out = out.replaceAll(s, '***');

@@ -111,16 +111,13 @@ function table(rows: string[][]): string[] {
 /** The report for a person: each violation with what to act on, then the summary. */
 export function formatText(report: ConformanceReport): string {
   const out: string[] = [];
-  report.violations.forEach((v, i) => {
+  for (const [i, v] of report.violations.entries()) {
     out.push(
       `✗ ${i + 1}. ${v.api} ${v.operationId} (${v.operation}) — ${v.kind} request${v.rule ? `; ${v.rule}` : ''}`,
     );
-    out.push(`  rule of:  ${basisText(v)}`);
-    out.push(`  request:  ${v.curl}`);
-    out.push(`  received: ${v.status} ${v.body}`);
-    for (const p of v.problems) out.push(`  broken:   ${p}`);
-    out.push('');
-  });
+    out.push(`  rule of:  ${basisText(v)}`, `  request:  ${v.curl}`, `  received: ${v.status} ${v.body}`);
+    out.push(...v.problems.map((p) => `  broken:   ${p}`), '');
+  }
   const rows = [['operation', 'valid', 'invalid', 'credentials', 'workflow', 'violations']];
   for (const o of report.operations) {
     const counts = [o.valid, o.invalid, o.credentials, o.workflow].map(String);

@@ -70,7 +70,6 @@ function pathsArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Reco
   return fc.record(Object.fromEntries(params.map((p) => [p.name, value(ctx.knownIds[p.name] ?? [])])));
 }
 
-/** A valid request's parts: path parameters, query pairs and body. */
 const validParts = (ctx: GenerationContext, op: OperationModel) => ({
   path: pathsArb(ctx, op),
   query: validQueryArb(ctx, op.params),

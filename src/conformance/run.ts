@@ -55,16 +55,9 @@ class Run {
     this.target.addSecret(options.credential);
     this.credential = options.credential;
     this.model = loadApi(options.api);
-    this.report = {
-      api: options.api,
-      baseUrl: this.target.base.origin + this.target.base.pathname.replace(/\/$/, ''),
-      seed: options.seed,
-      allowWrites: options.allowWrites,
-      requests: 0,
-      operations: [],
-      workflows: [],
-      violations: [],
-    };
+    const { api, seed, allowWrites } = options;
+    const baseUrl = this.target.base.origin + this.target.base.pathname.replace(/\/$/, '');
+    this.report = { api, baseUrl, seed, allowWrites, requests: 0, operations: [], workflows: [], violations: [] };
     for (const op of this.eligible()) tally(this.report, op.operationId, operationName(op));
   }
 
@@ -99,7 +92,6 @@ class Run {
     return e;
   }
 
-  /** Adds a violation of these findings, if any, to the report. */
   record(
     where: Pick<Violation, 'operationId' | 'operation' | 'kind' | 'rule'>,
     e: Exchange,

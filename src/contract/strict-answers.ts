@@ -3,23 +3,14 @@
 // field the sandbox made up would pass in silence and a partner code against
 // it; the check generates no code at run time, so every door runs it.
 import type { Json } from './json.js';
-import { resolveRef } from './json-pointer.js';
+import type { RouteSpec } from './routes.js';
 import { unknownFieldViolations } from './unknown-fields.js';
 
-/** An answer of an operation: its path and method as its document writes them. */
-export interface AnsweredOperation {
-  path: string;
-  method: string;
-  operationId: string;
-}
-
-/** The JSON schema of the answer `status` of an operation, or the error schema where the operation declares none at that status. */
-function answerSchema(doc: Json, operation: AnsweredOperation | undefined, status: number): unknown {
-  if (operation) {
-    const op = resolveRef(doc, doc.paths?.[operation.path])?.[operation.method.toLowerCase()];
-    const responses = resolveRef(doc, op?.responses) ?? {};
-    const declared = resolveRef(doc, responses[String(status)]);
-    if (declared) return declared.content?.['application/json']?.schema;
+/** The JSON schema of the answer `status` of a route, or the error schema where the route declares none at that status. */
+function answerSchema(route: RouteSpec | undefined, status: number): unknown {
+  if (route?.statuses.includes(status)) {
+    const pointer = route.responseSchemaPointer(status);
+    return pointer && { $ref: pointer };
   }
   // As the route checks judge it (routes.ts): an undeclared error status answers the document's error schema.
   return status >= 400 ? { $ref: '#/components/schemas/Error' } : undefined;
@@ -35,10 +26,9 @@ export class StrictAnswers {
   /** `documents` by API name, each with its `Error` schema (the bundled documents). */
   constructor(private readonly documents: Record<string, Json>) {}
 
-  /** The fields of an answer (outside any operation when `operation` is absent) that the document does not name. */
-  answerFields(api: string, operation: AnsweredOperation | undefined, status: number, body: unknown): string[] {
-    const doc = this.documents[api];
-    return undocumented(doc, answerSchema(doc, operation, status), body, 'answer');
+  /** The fields of an answer (outside any route when `route` is absent) that the document does not name. */
+  answerFields(api: string, route: RouteSpec | undefined, status: number, body: unknown): string[] {
+    return undocumented(this.documents[api], answerSchema(route, status), body, 'answer');
   }
 
   /** The fields of a webhook of the partner API (by its `eventType`) that the partner document does not name. */

@@ -71,17 +71,12 @@ function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
  */
 export function closestName(name: string, declared: Iterable<string>): string | undefined {
   const limit = Math.max(1, Math.floor(name.length / 3));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of declared) {
-    // Levenshtein's distance: inserts, deletes and substitutions.
-    const distance = levenshtein(name.toLowerCase(), candidate.toLowerCase());
-    if (distance <= limit && distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  const near = [...declared].map((candidate) => ({
+    candidate,
+    edits: levenshtein(name.toLowerCase(), candidate.toLowerCase()),
+  }));
+  // The first of the closest, in declared order (the sort is stable).
+  return near.filter((n) => n.edits <= limit).sort((a, b) => a.edits - b.edits)[0]?.candidate;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
