@@ -121,10 +121,8 @@ class Run {
     const lists = this.model.operations.filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path'));
     for (const list of lists) {
       const e = await this.exchange(list, 'discovery', { target: list.path, body: undefined });
-      const items = Object.values((e.received ?? {}) as Record<string, unknown>).find(Array.isArray) as
-        | Record<string, unknown>[]
-        | undefined;
-      const found = (items ?? []).map((it) => it?.id).filter((id): id is string => typeof id === 'string');
+      const items: Json[] = Object.values<Json>(e.received ?? {}).find(Array.isArray) ?? [];
+      const found = items.map((it) => it?.id).filter((id): id is string => typeof id === 'string');
       // The list at `/verifications` names the `{verificationId}` of `/verifications/{verificationId}…`.
       const base = list.path.replace(/\/$/, '');
       for (const op of this.model.operations) {
