@@ -28,32 +28,12 @@ export function mergeAssumed(parts: Json[]): Json {
   return Object.keys(merged).length ? merged : undefined;
 }
 
-// The rule each kind of broken value breaks, by the keyword that states it.
-const MUTATION_RULES: Record<string, string> = {
-  'wrong-type': 'type',
-  'not-integer': 'integer',
-  'unknown-const': 'const',
-  'unknown-enum': 'enum',
-  'too-long': 'maxLength',
-  'too-short': 'minLength',
-  'pattern-mismatch': 'pattern',
-  'below-minimum': 'minimum',
-  'above-maximum': 'maximum',
-  'too-many-items': 'maxItems',
-  'too-few-items': 'minItems',
-  'missing-required': 'required',
-  'too-many-properties': 'maxProperties',
-  'property-name-too-long': 'propertyNames',
-  'unknown-property': 'additionalProperties',
-};
-
-/** The rows a broken rule rests on, by an Ajv error's keyword or the mutation that broke it (schema-values.ts). */
-export function assumedBy(schema: Json, keywordOrMutation: string, value?: unknown): string[] {
-  const rule = keywordOrMutation.startsWith('bad-format-')
-    ? 'format'
-    : (MUTATION_RULES[keywordOrMutation] ?? keywordOrMutation);
+/** The rows the rule of `keyword` (an Ajv error's, or the one a mutation broke) rests on in `schema`. */
+export function assumedBy(schema: Json, keyword: string, value?: unknown): string[] {
   // A fraction where a whole number is expected breaks "integer", not the documented "number".
-  const fraction = rule === 'type' && typeof value === 'number' && !Number.isInteger(value);
+  const fraction = keyword === 'type' && typeof value === 'number' && !Number.isInteger(value);
   const marks = schema && typeof schema === 'object' ? schema['x-assumed'] : undefined;
-  return marks && typeof marks === 'object' && !Array.isArray(marks) ? rowsOf(marks[fraction ? 'integer' : rule]) : [];
+  return marks && typeof marks === 'object' && !Array.isArray(marks)
+    ? rowsOf(marks[fraction ? 'integer' : keyword])
+    : [];
 }

@@ -247,23 +247,24 @@ export function mutationsOf(
   const schema = mergeAllOf(doc, raw);
   if (!schema || typeof schema !== 'object' || depth > 4) return [];
   const out: fc.Arbitrary<Mutated>[] = [];
-  const m = (mutation: string, value: fc.Arbitrary<unknown>, where = at) =>
-    out.push(value.map((v) => ({ value: v, mutation, at: where, assumed: assumedBy(schema, mutation, v) })));
+  // Each mutation named as the report names it, with the keyword whose rule it breaks.
+  const m = (mutation: string, keyword: string, value: fc.Arbitrary<unknown>) =>
+    out.push(value.map((v) => ({ value: v, mutation, at, assumed: assumedBy(schema, keyword, v) })));
   const types = typesOf(schema);
 
   if (schema.oneOf || schema.anyOf) {
     // Break a branch: often still invalid against the whole union (every branch refuses it).
     const branches: Json[] = schema.oneOf ?? schema.anyOf;
     const wrong = wrongTypes(branches.flatMap((b) => typesOf(mergeAllOf(doc, b))));
-    if (wrong.length) m('wrong-type', fc.constantFrom(...wrong));
+    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
     return out;
   }
   if (types.length) {
     const wrong = wrongTypes(types);
-    if (wrong.length) m('wrong-type', fc.constantFrom(...wrong));
+    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
   }
   if (schema.const !== undefined) {
-    m('unknown-const', fc.constantFrom(`${schema.const}x`, `${String(schema.const).toUpperCase()}_`, 'other'));
+    m('unknown-const', 'const', fc.constantFrom(`${schema.const}x`, `${String(schema.const).toUpperCase()}_`, 'other'));
   }
   // A `const` carries a one-value `enum` saying the same (for other generators); the const mutation covers it.
   if (Array.isArray(schema.enum) && schema.const === undefined) {
@@ -271,6 +272,7 @@ export function mutationsOf(
     const strings = schema.enum.filter((e: unknown) => typeof e === 'string') as string[];
     m(
       'unknown-enum',
+      'enum',
       fc
         .oneof(
           fc.constantFrom(
@@ -285,9 +287,10 @@ export function mutationsOf(
     if (schema.maxLength !== undefined)
       m(
         'too-long',
+        'maxLength',
         fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n)),
       );
-    if (schema.minLength) m('too-short', fc.constant('a'.repeat(schema.minLength - 1)));
+    if (schema.minLength) m('too-short', 'minLength', fc.constant('a'.repeat(schema.minLength - 1)));
     const badFormats: Record<string, string[]> = {
       'date-time': [
         'yesterday',
@@ -308,11 +311,13 @@ export function mutationsOf(
       ],
       uri: ['not a uri', '://missing-scheme', 'http://exa mple.com', '', '\\\\server\\share'],
     };
-    if (badFormats[schema.format]) m(`bad-format-${schema.format}`, fc.constantFrom(...badFormats[schema.format]));
+    if (badFormats[schema.format])
+      m(`bad-format-${schema.format}`, 'format', fc.constantFrom(...badFormats[schema.format]));
     if (typeof schema.pattern === 'string') {
       const re = new RegExp(schema.pattern);
       m(
         'pattern-mismatch',
+        'pattern',
         fc
           .oneof(
             fc.string({ maxLength: 16 }),
@@ -324,18 +329,20 @@ export function mutationsOf(
   }
   if (types.includes('integer') || types.includes('number')) {
     if (typeof schema.minimum === 'number')
-      m('below-minimum', fc.constantFrom(schema.minimum - 1, schema.minimum - 0.5, -1e9));
+      m('below-minimum', 'minimum', fc.constantFrom(schema.minimum - 1, schema.minimum - 0.5, -1e9));
     if (typeof schema.maximum === 'number')
-      m('above-maximum', fc.constantFrom(schema.maximum + 1, schema.maximum + 0.5, 1e12));
-    if (types.includes('integer') && !types.includes('number')) m('not-integer', fc.constantFrom(1.5, 0.1, 2.0000001));
+      m('above-maximum', 'maximum', fc.constantFrom(schema.maximum + 1, schema.maximum + 0.5, 1e12));
+    if (types.includes('integer') && !types.includes('number'))
+      m('not-integer', 'integer', fc.constantFrom(1.5, 0.1, 2.0000001));
   }
   if (types.includes('array')) {
     if (schema.maxItems !== undefined)
       m(
         'too-many-items',
+        'maxItems',
         valueFor(doc, schema.items ?? {}, opts, depth + 1).map((v) => Array(schema.maxItems + 1).fill(v)),
       );
-    if (schema.minItems) m('too-few-items', fc.constant([]));
+    if (schema.minItems) m('too-few-items', 'minItems', fc.constant([]));
     const inner = mutationsOf(doc, schema.items ?? {}, opts, depth + 1, `${at}/0`);
     if (inner.length) {
       const validItems = fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { maxLength: 2 });
@@ -356,7 +363,7 @@ export function mutationsOf(
             value: copy,
             mutation: 'missing-required',
             at: `${at}/${name}`,
-            assumed: assumedBy(schema, 'missing-required'),
+            assumed: assumedBy(schema, 'required'),
           };
         }),
       );
@@ -364,15 +371,17 @@ export function mutationsOf(
     if (schema.maxProperties !== undefined) {
       m(
         'too-many-properties',
+        'maxProperties',
         fc.constant(Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))),
       );
     }
     const names = resolveRef(doc, schema.propertyNames);
     if (names?.maxLength !== undefined)
-      m('property-name-too-long', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
+      m('property-name-too-long', 'propertyNames', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
     if (schema.additionalProperties === false)
       m(
         'unknown-property',
+        'additionalProperties',
         valid.map((v) => ({ ...v, unexpectedProperty: 1 })),
       );
     const extra = resolveRef(doc, schema.additionalProperties);
