@@ -49,11 +49,14 @@ Exit status: 0 on no violation (with --fail-on documented: none of the
 documents' rules), 1 on any, 2 on bad arguments, a target that cannot be
 reached, a refused credential or a wrong base URL.`;
 
+/** A mistake in the command's options, pointing at its --help. */
+const mistake = (message: string) => new UsageError(message, 'conformance');
+
 function count(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}"`, 'conformance');
+    throw mistake(`--${name} must be a whole number of at least ${min}, not "${value}"`);
   return n;
 }
 
@@ -79,34 +82,28 @@ export async function conformanceCommand(
     junit: { type: 'string' },
   });
   const api = values.api;
-  if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', 'conformance');
+  if (api !== 'partner' && api !== 'v2') throw mistake('--api must be partner or v2');
   const baseUrl = values['base-url'];
   if (!baseUrl || !isWebAddress(baseUrl) || !URL.canParse(baseUrl))
-    throw new UsageError('--base-url must be an http:// or https:// URL', 'conformance');
+    throw mistake('--base-url must be an http:// or https:// URL');
   const [flag, other, variable] =
     api === 'partner'
       ? (['auth-key', 'access-token', 'CONFORMANCE_AUTH_KEY'] as const)
       : (['access-token', 'auth-key', 'CONFORMANCE_ACCESS_TOKEN'] as const);
-  if (values[other] !== undefined)
-    throw new UsageError(`the ${api} API takes --${flag}, not --${other}`, 'conformance');
+  if (values[other] !== undefined) throw mistake(`the ${api} API takes --${flag}, not --${other}`);
   const credential = values[flag] ?? process.env[variable];
-  if (!credential?.trim()) throw new UsageError(`--${flag} is required for --api ${api}`, 'conformance');
-  if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner')) {
-    throw new UsageError('--rotate-key needs --api partner and --allow-writes', 'conformance');
-  }
+  if (!credential?.trim()) throw mistake(`--${flag} is required for --api ${api}`);
+  if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner'))
+    throw mistake('--rotate-key needs --api partner and --allow-writes');
   const failOn = values['fail-on'] ?? 'all';
   if (failOn !== 'all' && failOn !== 'documented')
-    throw new UsageError(`--fail-on must be all or documented, not "${failOn}"`, 'conformance');
+    throw mistake(`--fail-on must be all or documented, not "${failOn}"`);
   if (values['rotate-key'] !== undefined) await writableKeyFile(values['rotate-key']);
   const seed = count(values.seed, 'seed', 0) ?? randomInt(0, 2 ** 31);
   const maxRequests = count(values['max-requests'], 'max-requests', 1) ?? 1000;
   const requests = count(values.requests, 'requests', 0) ?? Math.min(300, maxRequests);
   const rate = values.rate === undefined ? 10 : Number(values.rate);
-  if (!(rate >= 0))
-    throw new UsageError(
-      `--rate must be a number of requests per second (0: no limit), not "${values.rate}"`,
-      'conformance',
-    );
+  if (!(rate >= 0)) throw mistake(`--rate must be a number of requests per second (0: no limit), not "${values.rate}"`);
 
   const report = await runConformance({
     api,
@@ -137,9 +134,8 @@ async function writableKeyFile(file: string): Promise<void> {
   );
   await access(checked, constants.W_OK).catch((err: NodeJS.ErrnoException) => {
     const what = checked === file ? 'cannot be written' : 'is in a folder that cannot be written to';
-    throw new UsageError(
+    throw mistake(
       `--rotate-key ${file} ${what} (${err.code}): give a file you may write in a folder that exists; nothing was sent`,
-      'conformance',
     );
   });
 }

@@ -113,15 +113,12 @@ export class Target {
   }
 }
 
-/** How many list operations are tried before every path is called 404. */
-const PROBES = 3;
-
 /** Calls the parameterless lists (GET /partners first): a 401 is a refused credential, 404 on each a wrong base URL. */
 export async function preflight(target: Target, model: ApiModel, headers: Record<string, string>): Promise<void> {
   const probes = model.operations
     .filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path' || p.required))
     .sort((a, b) => Number(b.operationId === 'getPartner') - Number(a.operationId === 'getPartner'))
-    .slice(0, PROBES);
+    .slice(0, 3); // three 404s say the base URL is wrong
   const missing: string[] = [];
   for (const op of probes) {
     const e = await target.send(op.method, op.path, headers);
@@ -134,9 +131,8 @@ export async function preflight(target: Target, model: ApiModel, headers: Record
 
 function refused(model: ApiModel, call: string, reason: string | undefined): string {
   const said = reason ? ` (the target says: ${reason})` : '';
-  if (model.scheme === 'authKey') {
+  if (model.scheme === 'authKey')
     return `the credential was refused: ${call} answered 401 to the given --auth-key${said}. Check the key: POST /auth-keys makes the previous key invalid at once, so after a rotation use the new key (GET /auth-keys with it lists both). Nothing else was sent.`;
-  }
   return `the credential was refused: ${call} answered 401 to the given --access-token, sent as Authorization: Bearer${said}. Check the token. Nothing else was sent.`;
 }
 

@@ -123,11 +123,8 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
   let path = op.path;
   for (const [name, value] of Object.entries(parts.path)) path = path.replace(`{${name}}`, encode(value));
   const queryText = parts.query.join('&');
-  const parsed = op.parse({
-    params: parts.path,
-    query: new URLSearchParams(queryText),
-    body: parts.hasBody ? parts.body : undefined,
-  });
+  const body = parts.hasBody ? parts.body : undefined;
+  const parsed = op.parse({ params: parts.path, query: new URLSearchParams(queryText), body });
   // The contract is the judge: a "valid" draft it refuses, or an "invalid" one it accepts, is not sent.
   if ((kind === 'valid') !== parsed.ok) return undefined;
   const rule = parsed.ok
@@ -137,7 +134,7 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
     operation: op,
     kind,
     target: queryText ? `${path}?${queryText}` : path,
-    body: parts.hasBody ? JSON.stringify(parts.body) : undefined,
+    body: parts.hasBody ? JSON.stringify(body) : undefined,
     rule,
     assumed: parsed.ok ? undefined : (parts.assumed ?? []),
     parsed: parsed.ok ? parsed.value : undefined,
