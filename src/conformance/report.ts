@@ -100,12 +100,8 @@ export function tally(report: ConformanceReport, operationId: string, operation:
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) =>
-    r
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join('  ')
-      .trimEnd(),
-  );
+  const cell = (c: string, i: number) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]));
+  return rows.map((r) => r.map(cell).join('  ').trimEnd());
 }
 
 /** The report for a person: each violation with what to act on, then the summary. */
@@ -168,12 +164,9 @@ export function formatJunit(report: ConformanceReport): string {
     return testcase('', `${o.operationId} (${o.operation})`, mine.length ? failure : '');
   });
   for (const w of report.workflows) {
-    const outcome =
-      w.status === 'passed'
-        ? ''
-        : w.status === 'skipped'
-          ? `<skipped message="${xml(w.reason ?? '')}"/>`
-          : `<failure message="${xml(w.reason ?? 'failed')}"/>`;
+    // A workflow skipped or failed always says why.
+    const tag = w.status === 'skipped' ? 'skipped' : 'failure';
+    const outcome = w.status === 'passed' ? '' : `<${tag} message="${xml(w.reason ?? '')}"/>`;
     cases.push(testcase('.workflows', `workflow ${w.workflowId}`, outcome));
   }
   const failures =

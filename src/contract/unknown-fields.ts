@@ -91,7 +91,7 @@ function visitUnknownFields(
   schema: unknown,
   body: unknown,
   field: string,
-  found: (owner: Record<string, unknown>, key: string, path: () => string, documented: () => string[]) => void,
+  found: (owner: Record<string, unknown>, key: string, path: string, documented: string[]) => void,
 ): void {
   // The steps to the value walked, joined into a path only for an unknown field (most values have none).
   const steps: string[] = [field];
@@ -115,13 +115,7 @@ function visitUnknownFields(
         steps.push(member(key));
         walk(declared, sub, depth + 1);
         steps.pop();
-      } else if (!shape.free)
-        found(
-          owner,
-          key,
-          () => `${steps.join('')}${member(key)}`,
-          () => [...shape.properties.keys()],
-        );
+      } else if (!shape.free) found(owner, key, `${steps.join('')}${member(key)}`, [...shape.properties.keys()]);
     }
   };
   walk([schema], body, 0);
@@ -131,7 +125,7 @@ function visitUnknownFields(
 export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
   const violations: Violation[] = [];
   visitUnknownFields(doc, schema, body, field, (_owner, key, path, documented) =>
-    violations.push(unknownField(path(), key, documented())),
+    violations.push(unknownField(path, key, documented)),
   );
   return violations;
 }
