@@ -1,7 +1,5 @@
-// What the package takes for a web address wherever it is given one: a
-// client's `baseUrl`, the sandbox's `webhookUrl` and the addresses a
-// verification redirects to, the command line's `--url` and `--base-url`.
-// One rule, so each part refuses the same addresses.
+// What the package takes for a web address wherever it is given one (a client's
+// `baseUrl`, a `webhookUrl`, `--base-url`): one rule, so each part refuses the same.
 
 /** Whether a text is an http:// or https:// address with a host: a `javascript:` or `data:` URL, or a bare host name, is not. */
 export const isWebAddress = (text: string): boolean => /^https?:\/\/[^/]/i.test(text);

@@ -1,7 +1,6 @@
-// Sends the runner's requests: only to the base URL, never following a
-// redirect, at most --max-requests of them, no faster than --rate; what is
-// printed is redacted. The preflight stops a run with a refused credential or
-// a wrong base URL at once, with the fix, before it blames the service.
+// Sends the runner's requests: only to the base URL, never following a redirect,
+// at most --max-requests, no faster than --rate; what is printed is redacted. The
+// preflight stops a run with a refused credential or a wrong base URL at once.
 import type { ApiModel } from './operations.js';
 
 export interface Exchange {

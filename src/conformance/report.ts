@@ -70,9 +70,8 @@ export function failing(report: ConformanceReport, failOn: FailOn): Violation[] 
 function summary(violations: Violation[]): string {
   const documents = violations.filter((v) => v.basis === 'documents').length;
   const assumed = violations.filter((v) => v.basis === 'assumption');
-  const rows = [...new Set(assumed.flatMap((v) => v.assumptions))].sort((a, b) =>
-    a.localeCompare(b, 'en', { numeric: true }),
-  );
+  const byNumber = new Intl.Collator('en', { numeric: true }).compare;
+  const rows = [...new Set(assumed.flatMap((v) => v.assumptions))].sort(byNumber);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const parts = [`${plural(documents, 'violation')} of the documents`];
   if (assumed.length)

@@ -268,26 +268,14 @@ export function mutationsOf(
   if (Array.isArray(schema.enum) && schema.const === undefined) {
     const known = new Set(schema.enum);
     const strings = schema.enum.filter((e: unknown) => typeof e === 'string') as string[];
-    m(
-      'unknown-enum',
-      'enum',
-      fc
-        .oneof(
-          fc.constantFrom(
-            ...strings.flatMap((s) => [s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s} `, `${s}s`, s.slice(0, -1)]),
-          ),
-          fc.string({ minLength: 1, maxLength: 12 }),
-        )
-        .filter((s) => !known.has(s)),
-    );
+    const near = strings.flatMap((s) => [s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s} `, `${s}s`, s.slice(0, -1)]);
+    const other = fc.oneof(fc.constantFrom(...near), fc.string({ minLength: 1, maxLength: 12 }));
+    const unknown = other.filter((s) => !known.has(s));
+    m('unknown-enum', 'enum', unknown);
   }
   if (types.includes('string') && !schema.enum && schema.const === undefined) {
-    if (schema.maxLength !== undefined)
-      m(
-        'too-long',
-        'maxLength',
-        fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n)),
-      );
+    const longer = fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n));
+    if (schema.maxLength !== undefined) m('too-long', 'maxLength', longer);
     if (schema.minLength) m('too-short', 'minLength', fc.constant('a'.repeat(schema.minLength - 1)));
     const badFormats: Record<string, string[]> = {
       'date-time': [
@@ -313,16 +301,9 @@ export function mutationsOf(
       m(`bad-format-${schema.format}`, 'format', fc.constantFrom(...badFormats[schema.format]));
     if (typeof schema.pattern === 'string') {
       const re = new RegExp(schema.pattern);
-      m(
-        'pattern-mismatch',
-        'pattern',
-        fc
-          .oneof(
-            fc.string({ maxLength: 16 }),
-            fc.constantFrom('+0123', '4915112345678', '+49 151 1234', '+1234567890123456'),
-          )
-          .filter((s) => !re.test(s)),
-      );
+      const phoneLike = fc.constantFrom('+0123', '4915112345678', '+49 151 1234', '+1234567890123456');
+      const mismatched = fc.oneof(fc.string({ maxLength: 16 }), phoneLike).filter((s) => !re.test(s));
+      m('pattern-mismatch', 'pattern', mismatched);
     }
   }
   if (types.includes('integer') || types.includes('number')) {
@@ -334,16 +315,13 @@ export function mutationsOf(
       m('not-integer', 'integer', fc.constantFrom(1.5, 0.1, 2.0000001));
   }
   if (types.includes('array')) {
-    if (schema.maxItems !== undefined)
-      m(
-        'too-many-items',
-        'maxItems',
-        valueFor(doc, schema.items ?? {}, opts, depth + 1).map((v) => Array(schema.maxItems + 1).fill(v)),
-      );
+    const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
+    const tooMany = item.map((v) => Array(schema.maxItems + 1).fill(v));
+    if (schema.maxItems !== undefined) m('too-many-items', 'maxItems', tooMany);
     if (schema.minItems) m('too-few-items', 'minItems', fc.constant([]));
     const inner = mutationsOf(doc, schema.items ?? {}, opts, depth + 1, `${at}/0`);
     if (inner.length) {
-      const validItems = fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { maxLength: 2 });
+      const validItems = fc.array(item, { maxLength: 2 });
       out.push(
         fc.tuple(fc.oneof(...inner), validItems).map(([bad, rest]) => ({ ...bad, value: [bad.value, ...rest] })),
       );
@@ -352,36 +330,22 @@ export function mutationsOf(
   if (types.includes('object')) {
     const valid = valueFor(doc, schema, opts, depth) as fc.Arbitrary<Record<string, unknown>>;
     const required: string[] = schema.required ?? [];
-    if (required.length) {
+    const assumed = assumedBy(schema, 'required');
+    if (required.length)
       out.push(
         fc.tuple(valid, fc.constantFrom(...required)).map(([v, name]) => {
           const copy = { ...v };
           delete copy[name];
-          return {
-            value: copy,
-            mutation: 'missing-required',
-            at: `${at}/${name}`,
-            assumed: assumedBy(schema, 'required'),
-          };
+          return { value: copy, mutation: 'missing-required', at: `${at}/${name}`, assumed };
         }),
       );
-    }
-    if (schema.maxProperties !== undefined) {
-      m(
-        'too-many-properties',
-        'maxProperties',
-        fc.constant(Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))),
-      );
-    }
+    const crowded = Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']));
+    if (schema.maxProperties !== undefined) m('too-many-properties', 'maxProperties', fc.constant(crowded));
     const names = resolveRef(doc, schema.propertyNames);
     if (names?.maxLength !== undefined)
       m('property-name-too-long', 'propertyNames', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
-    if (schema.additionalProperties === false)
-      m(
-        'unknown-property',
-        'additionalProperties',
-        valid.map((v) => ({ ...v, unexpectedProperty: 1 })),
-      );
+    const withUnknown = valid.map((v) => ({ ...v, unexpectedProperty: 1 }));
+    if (schema.additionalProperties === false) m('unknown-property', 'additionalProperties', withUnknown);
     const extra = resolveRef(doc, schema.additionalProperties);
     if (extra && typeof extra === 'object') {
       const inner = mutationsOf(doc, extra, opts, depth + 1, `${at}/extra`);

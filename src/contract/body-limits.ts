@@ -1,7 +1,6 @@
-// Bounds on what a request body may store (S17). Free-form JSON
-// (v2 `metadata` takes any values) would otherwise be kept at any depth or
-// size and break every later answer that serialises it; checked at the door,
-// before the body is validated or stored, so the refusal changes nothing.
+// Bounds on what a request body may store (S17): free-form JSON (v2 `metadata`)
+// would otherwise be kept at any depth or size and break every later answer that
+// serialises it; checked before the body is validated or stored.
 import type { Violation } from './routes.js';
 
 /** Nesting levels of objects and arrays below a body field; the documents' bodies need fewer than 8. */

@@ -1,7 +1,5 @@
-// JSON Pointers (RFC 6901) inside one document: the `$ref`s of a bundle, the
-// pointers a runtime expression of a workflow names, the pointers this package
-// builds to a schema. Written once, so every reader unescapes `~1` and `~0`
-// alike (a key such as `application/json` is the token `application~1json`).
+// JSON Pointers (RFC 6901) inside one document, written once so every reader
+// unescapes `~1` and `~0` alike (`application/json` is the token `application~1json`).
 import type { Json } from './json.js';
 
 /** A key as a pointer token: `~` becomes `~0`, `/` becomes `~1`. */

@@ -1,7 +1,6 @@
-// Query strings as a wrongly configured generator writes them (an unknown
-// name, bracket style, a list in the other form): the service may ignore
-// them and answer a wider list; the sandbox refuses them with the form it
-// expects (S15), so the mistake shows before production.
+// Query strings as a wrongly configured generator writes them (an unknown name, bracket
+// style, a list in the other form): the service may ignore them and answer a wider list;
+// the sandbox refuses them with the form it expects (S15), so the mistake shows early.
 import type { Violation } from './routes.js';
 
 /** How one declared query parameter is written (OpenAPI `style: form`). */

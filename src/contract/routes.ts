@@ -40,7 +40,6 @@ export interface RouteSpec {
   checkResponse(status: number, body: unknown): string[];
   /** The path and query parameters, in document order. */
   params: RouteParam[];
-  /** The documented statuses. */
   statuses: number[];
   /** A JSON pointer into the document to the JSON response schema of a status; undefined when none is documented. */
   responseSchemaPointer(status: number): string | undefined;
