@@ -17,7 +17,6 @@ export class UsageError extends Error {
     super(message);
   }
 
-  /** The line printed for it. */
   get line(): string {
     if (this.command === undefined) return `error: ${this.message}`;
     return `error: ${this.message}; see ${[PROGRAM, this.command, '--help'].filter(Boolean).join(' ')}`;
