@@ -13,20 +13,12 @@ export interface BaseClientOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * Checks what a caller passed and builds openapi-fetch options with one
- * credential header. Throws a TypeError naming the option at fault, so a
- * misconfigured client fails at construction rather than on first request.
- */
+/** Checks what a caller passed and builds openapi-fetch options with one credential header (a TypeError names a wrong option). */
 export function clientOptions(
   factory: string,
   options: BaseClientOptions,
   credential: { option: string; value: unknown; header: string; format: (value: string) => string },
-  /**
-   * How array query parameters are written. openapi-fetch applies one style
-   * to every parameter of a client, so each client passes the style its
-   * document declares for all of its array parameters.
-   */
+  /** How array query parameters are written: openapi-fetch applies one style to a whole client. */
   arrays: { style: 'form'; explode: boolean },
   /** Where this API's address comes from: the sandbox's printed variable and the local mock's port. */
   address: { variable: string; mockPort: number },
@@ -34,15 +26,13 @@ export function clientOptions(
 ): ClientOptions {
   if (typeof options?.baseUrl !== 'string' || !isWebAddress(options.baseUrl)) {
     // Most often an unset variable: name the one the sandbox prints, and this API's mock.
-    const given = options?.baseUrl === undefined ? 'undefined' : JSON.stringify(options.baseUrl);
     throw new TypeError(
-      `${factory}: baseUrl must be an http(s) URL, not ${given}: the sandbox's address (it prints ${address.variable}=…), ` +
+      `${factory}: baseUrl must be an http(s) URL, not ${JSON.stringify(options?.baseUrl) ?? 'undefined'}: the sandbox's address (it prints ${address.variable}=…), ` +
         `"http://127.0.0.1:${address.mockPort}" for this API's mock, or the service's address`,
     );
   }
-  if (typeof credential.value !== 'string' || credential.value.trim() === '') {
+  if (typeof credential.value !== 'string' || credential.value.trim() === '')
     throw new TypeError(`${factory}: ${credential.option} must be a non-empty string`);
-  }
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -1,29 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Json } from './contract/json.js';
 
-// The same code runs from src/ (tests) and from generated/lib/src/ (the
-// installed package), so files of the package are found from its root.
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === '@verification-service/contracts')
-      return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('@verification-service/contracts: cannot find the package root');
-    dir = parent;
-  }
-}
-
-let root: string | undefined;
+// The same code runs from src/ (tests) and from generated/lib/src/ (the installed
+// package): resolving the package's own name (its exports list package.json) finds its root from both.
+const manifest = () => createRequire(import.meta.url).resolve('@verification-service/contracts/package.json');
 
 /** A JSON file of the package, by its path from the package's root. */
-function readPackageJson(...parts: string[]): Json {
-  root ??= packageRoot();
-  return JSON.parse(readFileSync(path.join(root, ...parts), 'utf8'));
-}
+const readPackageJson = (...parts: string[]): Json =>
+  JSON.parse(readFileSync(path.join(path.dirname(manifest()), ...parts), 'utf8'));
 
 /** Reads a bundled OpenAPI document of the package. */
 export const readBundledDocument = (api: 'v2' | 'partner' | 'sandbox'): Json =>

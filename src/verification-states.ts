@@ -1,10 +1,8 @@
 import type { components } from '../generated/types/partner.js';
 
-// The partner document ties `userId` to status `completed` and
-// `previousUserId` to status `reverted` with an if/then in the schema. No
-// TypeScript generator turns if/then into types, so the generated
-// `Verification` has `userId: string | null` in every status. These types
-// restore the rule, and `narrowVerification` checks it at run time.
+// The partner document ties `userId` to `completed` and `previousUserId` to
+// `reverted` with an if/then, which no TypeScript generator turns into types:
+// these types restore the rule, and `narrowVerification` checks it at run time.
 
 type Verification = components['schemas']['Verification'];
 type Status = Verification['status'];

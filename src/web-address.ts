@@ -1,7 +1,5 @@
-// What the package takes for a web address wherever it is given one: a
-// client's `baseUrl`, the sandbox's `webhookUrl` and the addresses a
-// verification redirects to, the command line's `--url` and `--base-url`.
-// One rule, so each part refuses the same addresses.
+// What the package takes for a web address wherever it is given one (a client's
+// `baseUrl`, a `webhookUrl`, `--base-url`): one rule, so each part refuses the same.
 
 /** Whether a text is an http:// or https:// address with a host: a `javascript:` or `data:` URL, or a bare host name, is not. */
 export const isWebAddress = (text: string): boolean => /^https?:\/\/[^/]/i.test(text);
@@ -12,10 +10,5 @@ const CREDENTIALS = /^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i;
 /** Whether an address carries a user or password (`https://user:password@…`), which would reach every log on its way. */
 export const hasCredentials = (text: string): boolean => CREDENTIALS.test(text);
 
-/**
- * An address as a log line may show it: a user or password replaced by
- * `***` (`https://***@host/…`). Those are refused wherever an address is
- * given, but one may still come from elsewhere (a state file written before
- * the refusal), and a log line is read by more people than the address was.
- */
+/** An address as a log line may show it (`https://***@host/…`): one may come from an older state file. */
 export const withoutCredentials = (text: string): string => text.replace(CREDENTIALS, '$1***@');

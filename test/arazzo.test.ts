@@ -1,8 +1,6 @@
-// The documented partner sequences as Arazzo workflows
-// (openapi/workflows/partner-sequences.arazzo.yaml), run by the package's
-// conformance runner (what partners run) against the sandbox, while a
-// loopback receiver takes the webhooks the sandbox delivers and checks them
-// with the package's own webhook toolkit.
+// The documented partner sequences (Arazzo workflows) run by the package's
+// conformance runner against the sandbox, while a loopback receiver takes the
+// webhooks it delivers and checks them with the package's webhook toolkit.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -17,6 +15,7 @@ import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { parseWebhookEvent, verifyWebhookSignature, type WebhookEvent } from '../src/webhooks/index.js';
 import { runTool } from '../scripts/lib/run.mjs';
 import { knownEvent } from './helpers/known-event.js';
+import { send } from './helpers/served-sandbox.js';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 
 const ARAZZO = 'openapi/workflows/partner-sequences.arazzo.yaml';
@@ -32,15 +31,6 @@ let report: ConformanceReport;
 const inputs: Record<string, string> = {};
 /** What the receiver got, as it got it. */
 const deliveries: { method?: string; path?: string; contentType?: string; signature?: string; rawBody: string }[] = [];
-
-async function partnerCall(method: string, urlPath: string, key: string, body?: unknown) {
-  const res = await fetch(`${sandbox.url}${urlPath}`, {
-    method,
-    headers: { 'X-Auth-Key': key, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 beforeAll(async () => {
   receiver = createServer(async (req, res) => {
@@ -58,7 +48,7 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
   sandbox = await serveSandbox({ port: 0, validateResponses: true, authKey: FIRST_KEY });
-  const put = await partnerCall('PUT', '/partners', FIRST_KEY, { webhookUrl: receiverUrl });
+  const put = await send(sandbox.url, FIRST_KEY, 'PUT', '/partners', { webhookUrl: receiverUrl });
   expect(put.status).toBe(200);
   expect(put.body.webhookUrl).toBe(receiverUrl);
 
@@ -91,12 +81,10 @@ const workflowStatuses = () => Object.fromEntries(report.workflows.map((w) => [w
 const reportText = () => JSON.stringify({ workflows: report.workflows, violations: report.violations }, null, 2);
 
 /** Signature keys while the run rotated once: the sandbox's current key and the first one. */
-async function currentKey(): Promise<string> {
-  const res = await fetch(`${sandbox.url}/_sandbox/credentials`);
-  return ((await res.json()) as { authKey: string }).authKey;
-}
+const currentKey = async () => sandbox.partner.activeAuthKey();
 
-const events = (keys: string[]): WebhookEvent[] =>
+/** The events delivered, parsed with `keys`, as the receiver got them. */
+const received = (keys: string[]): WebhookEvent[] =>
   deliveries.map((d) => knownEvent(parseWebhookEvent(d.rawBody, d.signature, keys)));
 
 /** Where each event stands in the order the sandbox emitted them (its webhook records are kept in that order). */
@@ -112,16 +100,14 @@ function emissionOrder(): Map<string, number> {
  * documents list each scenario's events in that order and promise no
  * delivery order, so the receiver may get them either way round.
  */
-function inGeneratedOrder(delivered: WebhookEvent[]): WebhookEvent[] {
+function events(keys: string[]): WebhookEvent[] {
   const order = emissionOrder();
-  return [...delivered].sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
+  return received(keys).sort((a, b) => order.get(a.eventId)! - order.get(b.eventId)!);
 }
 
 /** The data of the verification events delivered about this partner user id, in the order they were generated. */
 const verificationsOf = (delivered: WebhookEvent[], externalUserId: string) =>
-  inGeneratedOrder(delivered).flatMap((e) =>
-    e.dataType === 'verification' && e.data.externalUserId === externalUserId ? [e.data] : [],
-  );
+  delivered.flatMap((e) => (e.dataType === 'verification' && e.data.externalUserId === externalUserId ? [e.data] : []));
 
 /**
  * The event types delivered about the verifications of these partner user
@@ -129,8 +115,7 @@ const verificationsOf = (delivered: WebhookEvent[], externalUserId: string) =>
  * the order they were generated.
  */
 function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): string[] {
-  const all = inGeneratedOrder(delivered);
-  const verificationEvents = all.filter(
+  const verificationEvents = delivered.filter(
     (e) => e.dataType === 'verification' && externalUserIds.includes(e.data.externalUserId ?? ''),
   );
   const userIds = new Set(
@@ -138,7 +123,7 @@ function sequenceOf(delivered: WebhookEvent[], externalUserIds: string[]): strin
       .flatMap((e) => (e.dataType === 'verification' ? [e.data.userId, e.data.previousUserId] : []))
       .filter(Boolean),
   );
-  return all
+  return delivered
     .filter((e) => verificationEvents.includes(e) || (e.dataType === 'user' && userIds.has(e.data.userId)))
     .map((e) => e.eventType);
 }
@@ -170,8 +155,8 @@ describe('the conformance runner against the sandbox', () => {
     expect(key).not.toBe(FIRST_KEY);
     expect(report.rotation).toEqual({ keyFile, written: true });
     expect((await readFile(keyFile, 'utf8')).trim()).toBe(key);
-    expect((await partnerCall('GET', '/partners', FIRST_KEY)).status).toBe(401);
-    const partner = await partnerCall('GET', '/partners', key);
+    expect((await send(sandbox.url, FIRST_KEY, 'GET', '/partners')).status).toBe(401);
+    const partner = await send(sandbox.url, key, 'GET', '/partners');
     expect(partner.status).toBe(200);
     expect(partner.body.webhookUrl).toBe(receiverUrl);
   });
@@ -194,7 +179,7 @@ describe('the webhooks the receiver got', () => {
       expect(verifyWebhookSignature(d.rawBody, d.signature, keys), d.rawBody).toBe(true);
       expect(verifyWebhookSignature(d.rawBody, d.signature, 'not-a-key-of-this-sandbox')).toBe(false);
     }
-    const all = events(keys);
+    const all = received(keys);
     // The receiver answered 200 every time, so nothing was sent twice.
     expect(new Set(all.map((e) => e.eventId)).size).toBe(all.length);
     // Each arrived once; in no promised order, so the sequences below are read in the order the sandbox emitted them.

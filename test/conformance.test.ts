@@ -2,7 +2,6 @@
 // against the sandbox as it is; each fault the sandbox is told to commit is
 // reported, naming the operation; and the run stays inside its bounds.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -10,23 +9,21 @@ import { judgeAnswer } from '../src/conformance/checks.js';
 import { Target } from '../src/conformance/http.js';
 import { loadApi } from '../src/conformance/operations.js';
 import { WORKFLOWS_FILE, type ConformanceReport } from '../src/conformance/report.js';
+import { readBundledDocument } from '../src/package-files.js';
 import { parseFaults, type FaultSpec } from '../src/sandbox/http/faults.js';
 import { serveSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { cli as command } from './helpers/cli.js';
+import { sandboxDeparting } from './helpers/sandbox-proxy.js';
+import { send } from './helpers/served-sandbox.js';
 
 const KEY = 'sbx_conformance_key_0123456789';
 const TOKEN = 'v2_conformance_token_0123456789';
 
 async function seededSandbox(faults?: FaultSpec[], validateResponses = false): Promise<Sandbox> {
   const sandbox = await serveSandbox({ port: 0, authKey: KEY, accessToken: TOKEN, faults, validateResponses });
-  const res = await fetch(`${sandbox.url}/_sandbox/seed`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: '{}',
-  });
-  expect(res.status).toBe(200);
+  expect((await send(sandbox.url, KEY, 'POST', '/_sandbox/seed', {})).status).toBe(200);
   return sandbox;
 }
 
@@ -39,18 +36,12 @@ async function testSandbox(faults?: FaultSpec[], validateResponses = false): Pro
 
 const cli = (args: string[]) => command(['conformance', ...args]);
 
-/** A partner call to the sandbox with `key`, the two headers the partner document asks for. */
-const partnerFetch = (s: Sandbox, urlPath: string, key = KEY, init: RequestInit = {}) =>
-  fetch(`${s.url}${urlPath}`, { ...init, headers: { 'X-Auth-Key': key, 'Content-Type': 'application/json' } });
-
 /** The options of a run against `s` with the credential of `api`, no rate limit, and `more`. */
 const argsFor = (api: 'partner' | 'v2', s: { url: string }, ...more: string[]) => [
   ...['--api', api, '--base-url', s.url],
   ...(api === 'partner' ? ['--auth-key', KEY] : ['--access-token', TOKEN]),
   ...['--rate', '0', ...more],
 ];
-const partnerArgs = (s: Sandbox, ...more: string[]) => argsFor('partner', s, ...more);
-const v2Args = (s: Sandbox, ...more: string[]) => argsFor('v2', s, ...more);
 
 async function jsonRun(args: string[]): Promise<{ code: number; report: ConformanceReport; out: string }> {
   const r = await cli([...args, '--json']);
@@ -74,16 +65,14 @@ describe('conformance against the sandbox as it is', () => {
   afterAll(() => sandbox.close());
 
   it('partner, read-only: 0 violations, every read operation exercised with ids from the lists, no write sent', async () => {
-    const before = await (await partnerFetch(sandbox, '/verifications?limit=0')).json();
-    const { code, report, out } = await jsonRun(partnerArgs(sandbox, '--seed', '7', '--requests', '300'));
+    const before = (await send(sandbox.url, KEY, 'GET', '/verifications?limit=0')).body;
+    const { code, report, out } = await jsonRun(argsFor('partner', sandbox, '--seed', '7', '--requests', '300'));
     expect(report.violations).toEqual([]);
     expect(code).toBe(0);
     expect(report.operations.map((o) => o.operation).every((o) => o.startsWith('GET '))).toBe(true);
     // Every GET of the partner document, counted from the bundle so an added read operation is expected too.
-    const partnerDoc = JSON.parse(await readFile(path.join(ROOT, 'generated', 'openapi', 'partner.json'), 'utf8'));
-    const reads = Object.values(partnerDoc.paths as Record<string, { get?: { operationId: string } }>).flatMap(
-      (item) => (item.get ? [item.get.operationId] : []),
-    );
+    const paths: { get?: { operationId: string } }[] = Object.values(readBundledDocument('partner').paths);
+    const reads = paths.flatMap((item) => (item.get ? [item.get.operationId] : []));
     expect(reads.length).toBeGreaterThanOrEqual(13);
     expect(report.operations.map((o) => o.operationId).sort()).toEqual(reads.sort());
     for (const o of report.operations) {
@@ -93,14 +82,14 @@ describe('conformance against the sandbox as it is', () => {
     // Operations with a rule a query can break got invalid requests too.
     expect(report.operations.find((o) => o.operationId === 'listVerifications')!.invalid).toBeGreaterThan(0);
     expect(report.workflows.every((w) => w.status === 'skipped')).toBe(true);
-    const after = await (await partnerFetch(sandbox, '/verifications?limit=0')).json();
+    const after = (await send(sandbox.url, KEY, 'GET', '/verifications?limit=0')).body;
     expect(after.count).toBe(before.count);
     expect(out).not.toContain(KEY);
     expect(sandbox.violations).toEqual([]);
   });
 
   it('v2: 0 violations', async () => {
-    const { code, report } = await jsonRun(v2Args(sandbox, '--seed', '11', '--requests', '200'));
+    const { code, report } = await jsonRun(argsFor('v2', sandbox, '--seed', '11', '--requests', '200'));
     expect(report.violations).toEqual([]);
     expect(code).toBe(0);
     expect(report.operations.map((o) => o.operationId).sort()).toEqual(['getVerification', 'listVerifications']);
@@ -109,7 +98,7 @@ describe('conformance against the sandbox as it is', () => {
   it('partner with --allow-writes and --rotate-key: the workflows pass, 0 violations, the new key is written and works', async () => {
     const keyFile = path.join(dir, 'new-key');
     const r = await cli(
-      partnerArgs(sandbox, '--seed', '3', '--requests', '300', '--allow-writes', '--rotate-key', keyFile),
+      argsFor('partner', sandbox, '--seed', '3', '--requests', '300', '--allow-writes', '--rotate-key', keyFile),
     );
     expect(r.out).toContain('✓ 0 violations');
     expect(r.code).toBe(0);
@@ -120,8 +109,8 @@ describe('conformance against the sandbox as it is', () => {
     expect(newKey).not.toBe(KEY);
     expect(r.out).not.toContain(KEY);
     expect(r.out).not.toContain(newKey);
-    expect((await partnerFetch(sandbox, '/partners', newKey)).status).toBe(200);
-    expect((await partnerFetch(sandbox, '/partners')).status).toBe(401);
+    expect((await send(sandbox.url, newKey, 'GET', '/partners')).status).toBe(200);
+    expect((await send(sandbox.url, KEY, 'GET', '/partners')).status).toBe(401);
     expect(sandbox.violations).toEqual([]);
   });
 });
@@ -132,22 +121,19 @@ describe('false alarms', () => {
 
   it('the phoneNumber filter is judged on phoneNumbers[].phoneNumber, not the deprecated top-level field', async () => {
     const sandbox = await testSandbox(undefined, true);
-    const created = await partnerFetch(sandbox, '/verifications', KEY, {
-      method: 'POST',
-      body: JSON.stringify({
-        externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
-        redirectUrl: 'https://partner.example.com/done',
-        phoneNumbers: [{ phoneNumber: '+7724004', isVerified: false }],
-      }),
+    const created = await send(sandbox.url, KEY, 'POST', '/verifications', {
+      externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
+      redirectUrl: 'https://partner.example.com/done',
+      phoneNumbers: [{ phoneNumber: '+7724004', isVerified: false }],
     });
     expect(created.status).toBe(201);
-    const { code, report } = await jsonRun(partnerArgs(sandbox, '--seed', '2'));
+    const { code, report } = await jsonRun(argsFor('partner', sandbox, '--seed', '2'));
     expect(report.violations).toEqual([]);
     expect(code).toBe(0);
     // The check still sees a phoneNumber filter that was ignored.
     const model = loadApi('partner');
     const list = model.operations.find((o) => o.operationId === 'listVerifications')!;
-    const all: { verifications: Listed[] } = await (await partnerFetch(sandbox, '/verifications')).json();
+    const all: { verifications: Listed[] } = (await send(sandbox.url, KEY, 'GET', '/verifications')).body;
     const other = all.verifications.findIndex((v) => !hasPhone(v));
     expect(other).toBeGreaterThanOrEqual(0);
     const wanted = { params: {}, query: { phoneNumber: ['+7724004'] }, body: undefined };
@@ -197,7 +183,7 @@ describe('each injected fault is reported, naming the operation', () => {
   it('the text report names the operation, the curl line, what was received and what broke; --junit fails that operation', async () => {
     const sandbox = await testSandbox(parseFaults('missing-field@getUserShares'));
     const junit = path.join(dir, 'report.xml');
-    const r = await cli(partnerArgs(sandbox, '--seed', '9', '--requests', '100', '--junit', junit));
+    const r = await cli(argsFor('partner', sandbox, '--seed', '9', '--requests', '100', '--junit', junit));
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/✗ 1\. partner getUserShares \(GET \/users\/\{userId\}\/shares\) — valid request/);
     expect(r.out).toMatch(
@@ -216,7 +202,9 @@ describe('each injected fault is reported, naming the operation', () => {
 
   it('a workflow step that departs from the contract is reported with the workflow, the step and the operation', async () => {
     const sandbox = await testSandbox(parseFaults('wrong-status@getVerification'));
-    const { code, report } = await jsonRun(partnerArgs(sandbox, '--seed', '4', '--requests', '40', '--allow-writes'));
+    const { code, report } = await jsonRun(
+      argsFor('partner', sandbox, '--seed', '4', '--requests', '40', '--allow-writes'),
+    );
     expect(code).toBe(1);
     const step = report.violations.filter(
       (v) => v.kind === 'workflow' && v.rule === 'workflow new-user, step read-completed',
@@ -239,7 +227,9 @@ describe('each injected fault is reported, naming the operation', () => {
   it('the same seed sends the same requests; another seed others', async () => {
     const sandbox = await testSandbox(parseFaults('accepts-invalid@listVerifications'));
     const curls = async (seed: string) =>
-      (await jsonRun(partnerArgs(sandbox, '--seed', seed, '--requests', '120'))).report.violations.map((v) => v.curl);
+      (await jsonRun(argsFor('partner', sandbox, '--seed', seed, '--requests', '120'))).report.violations.map(
+        (v) => v.curl,
+      );
     const first = await curls('42');
     expect(first.length).toBeGreaterThan(3);
     expect(await curls('42')).toEqual(first);
@@ -248,22 +238,18 @@ describe('each injected fault is reported, naming the operation', () => {
 });
 
 describe('bounds and arguments', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await seededSandbox();
-  });
-  afterAll(() => sandbox.close());
-
   it('--max-requests stops the run at that many requests', async () => {
-    const { code, report } = await jsonRun(partnerArgs(sandbox, '--max-requests', '25', '--requests', '500'));
+    const sandbox = await testSandbox();
+    const { code, report } = await jsonRun(argsFor('partner', sandbox, '--max-requests', '25', '--requests', '500'));
     expect(report.requests).toBe(25);
     expect(report.stoppedEarly).toMatch(/--max-requests 25 reached/);
     expect(code).toBe(0);
   });
 
   it('--rate spaces the requests out', async () => {
+    const sandbox = await testSandbox();
     const started = Date.now();
-    const { report } = await jsonRun(v2Args(sandbox, '--rate', '40', '--max-requests', '21'));
+    const { report } = await jsonRun(argsFor('v2', sandbox, '--rate', '40', '--max-requests', '21'));
     expect(report.requests).toBe(21);
     // 21 requests at 40/s: at least 20 intervals of 25 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
@@ -276,19 +262,6 @@ describe('bounds and arguments', () => {
     expect(() => target.urlOf('.evil.example/x')).toThrow(/outside/);
   });
 
-  it('bad arguments exit 2 with what to fix', async () => {
-    const cases: [string[], string][] = [
-      [['--api', 'partner', '--base-url', sandbox.url], '--auth-key is required'],
-      [['--api', 'v3', '--base-url', sandbox.url], '--api must be partner or v2'],
-      [['--api', 'v2', '--base-url', 'ftp://x', '--access-token', 't'], '--base-url must be'],
-      [partnerArgs(sandbox, '--rotate-key', 'k'), '--rotate-key needs'],
-      [partnerArgs(sandbox, '--max-requests', '0'), '--max-requests must be'],
-      [partnerArgs(sandbox, '--bogus'), ''],
-    ];
-    for (const [args, says] of cases)
-      expect(await cli(args), args.join(' ')).toMatchObject({ code: 2, err: expect.stringContaining(says) });
-  });
-
   it('an unreachable target exits 2', async () => {
     const port = await freePort();
     const r = await cli(argsFor('partner', { url: `http://127.0.0.1:${port}` }));
@@ -299,84 +272,65 @@ describe('bounds and arguments', () => {
 });
 
 describe('stops early with the fix', () => {
-  /** A server answering every request with `status`, closed when the test ends; counts what it got. */
+  /** A seeded sandbox whose every answer is `status`; counts what it got. */
   async function answering(status: number): Promise<{ url: string; got: string[] }> {
     const got: string[] = [];
-    const server = createHttpServer((req, res) => {
-      got.push(`${req.method} ${req.url}`);
-      res
-        .writeHead(status, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ statusCode: status, message: 'no' }));
+    const { url } = await sandboxDeparting(KEY, async (request) => {
+      got.push(`${request.method} ${new URL(request.url).pathname}`);
+      return Response.json({ statusCode: status, message: 'no' }, { status });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, got };
+    return { url, got };
   }
 
-  it('a refused credential: one request, exit 2, "the credential was refused" with the rotation hint', async () => {
+  it('a refused credential: one request, exit 2, one line naming the call and the rotation', async () => {
     const target = await answering(401);
     const r = await cli(argsFor('partner', target));
-    expect(r.code).toBe(2);
-    expect(r.out).toBe('');
+    expect(r).toMatchObject({ code: 2, out: '' });
     expect(target.got).toEqual(['GET /partners']);
-    expect(r.err).toContain(
-      'error: the credential was refused: GET /partners answered 401 to the given --auth-key. Check the key: POST /auth-keys makes the previous key invalid at once, so after a rotation use the new key (GET /auth-keys with it lists both). Nothing else was sent.',
-    );
+    expect(r.err).toMatch(/^error: .*GET \/partners answered 401 .*POST \/auth-keys/m);
     expect(r.err).not.toContain(KEY);
     const v2 = await cli(argsFor('v2', target));
     expect(v2.code).toBe(2);
-    expect(v2.err).toContain(
-      'error: the credential was refused: GET /v2/verifications/ answered 401 to the given --access-token',
-    );
+    expect(v2.err).toMatch(/^error: .*GET \/v2\/verifications\/ answered 401/m);
   });
 
   it('against the sandbox, the refusal carries its reason: a key rotated away', async () => {
     const sandbox = await testSandbox();
-    const rotated = await partnerFetch(sandbox, '/auth-keys', KEY, { method: 'POST', body: '{}' });
+    const rotated = await send(sandbox.url, KEY, 'POST', '/auth-keys', {});
     expect(rotated.status).toBe(201);
-    const r = await cli(partnerArgs(sandbox));
+    const reason = (await send(sandbox.url, KEY, 'GET', '/partners')).headers.get('x-sandbox-reason');
+    const r = await cli(argsFor('partner', sandbox));
     expect(r.code).toBe(2);
-    expect(r.err).toContain(
-      'answered 401 to the given --auth-key (the target says: this X-Auth-Key was rotated away: POST /auth-keys made it invalid; send the newest key). Check the key',
-    );
+    expect(r.err).toContain(`(the target says: ${reason})`);
   });
 
-  it('every probed path 404: exit 2 with a base-URL hint, after at most 3 requests', async () => {
+  it('every probed path 404: exit 2 naming each URL probed and --base-url, after at most 3 requests', async () => {
     const target = await answering(404);
     const r = await cli(argsFor('partner', { url: `${target.url}/api` }));
     expect(r.code).toBe(2);
     expect(target.got.length).toBeLessThanOrEqual(3);
     expect(target.got[0]).toBe('GET /api/partners');
-    expect(r.err).toMatch(
-      /error: every path probed answered 404 \(GET http:\/\/127\.0\.0\.1:\d+\/api\/partners, .*\): check --base-url: the documented paths are appended to it/,
-    );
+    for (const got of target.got) expect(r.err).toContain(got.replace(' ', ` ${target.url}`));
+    expect(r.err).toContain('--base-url');
   });
 
   it('a v2 base URL ending in /v2 (the banner of old): exit 2, saying to drop it', async () => {
     const sandbox = await testSandbox();
     const r = await cli(argsFor('v2', { url: `${sandbox.url}/v2` }));
     expect(r.code).toBe(2);
-    expect(r.err).toContain(
-      `drop the trailing /v2 from --base-url (${sandbox.url}): the v2 paths already start with /v2`,
-    );
+    expect(r.err).toContain(`--base-url (${sandbox.url})`);
   });
 
   it('tells its progress on stderr while it runs; the report names files that are in the package', async () => {
     const sandbox = await testSandbox();
-    const r = await cli(partnerArgs(sandbox, '--seed', '8', '--requests', '120'));
+    const r = await cli(argsFor('partner', sandbox, '--seed', '8', '--requests', '120'));
     expect(r.code).toBe(0);
     const progress = r.err.split('\n');
-    expect(progress[0]).toBe(
-      `conformance: checking the credential and the base URL with one request to ${sandbox.url}`,
-    );
-    expect(progress).toEqual(
-      expect.arrayContaining([
-        'conformance: finding ids through the list operations',
-        'conformance: 50 requests sent, 0 violations so far',
-        'conformance: sending 120 requests generated from the contract (seed 8)',
-      ]),
-    );
-    expect(progress.at(-1)).toMatch(/^conformance: done: \d+ requests, 0 violations$/);
+    expect(progress.every((line) => line.startsWith('conformance: '))).toBe(true);
+    expect(progress[0]).toContain(sandbox.url);
+    for (const told of ['50 requests sent, 0 violations', '120 requests', 'seed 8'])
+      expect(progress.some((line) => line.includes(told))).toBe(true);
+    expect(progress.at(-1)).toMatch(/\b\d+ requests, 0 violations$/);
     // Any file the report names is in the installed package.
     const named = [...r.out.matchAll(/[\w.-]+(?:\/[\w.-]+)+\.(?:json|ya?ml|md|xml|html)/g)].map((m) => m[0]);
     expect(named).toContain(WORKFLOWS_FILE);

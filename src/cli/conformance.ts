@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PreflightError, UnreachableError } from '../conformance/http.js';
+import { TargetError } from '../conformance/http.js';
 import { failing, formatJunit, formatText } from '../conformance/report.js';
 import { runConformance } from '../conformance/run.js';
 import { EXIT, parseOptions, UsageError } from './usage.js';
@@ -11,13 +11,10 @@ import { isWebAddress } from '../web-address.js';
 const CONFORMANCE_USAGE = `Usage: verification-contracts conformance --api partner --base-url URL --auth-key KEY [options]
        verification-contracts conformance --api v2 --base-url URL --access-token TOKEN [options]
 
-Checks a running deployment against the contract of this package: missing
-and wrong credentials get the documented 401; requests generated from the
-contract (seeded) get a documented status and a body valid against the
-documented schema, and requests that break one rule of the contract get a
-documented 4xx in the documented error shape; with --allow-writes, the
-documented sequences (the Arazzo workflows) run where the target allows.
-Read-only by default: ids for the read operations come from the lists.
+Checks a running deployment against the contract of this package: the
+documented 401s, seeded requests generated from the contract (valid ones and
+ones breaking one rule), and with --allow-writes the documented sequences.
+Read-only by default.
 
 Options:
   --api partner|v2       which API to check
@@ -43,22 +40,23 @@ Options:
   -h, --help             this text
 
 --base-url is what the documented paths are appended to (v2's paths start
-with /v2: give the URL without it). One request with the credential comes
-first: a 401 there, or a 404 on every path tried, stops the run at once.
-Progress goes to stderr, the report to stdout; credentials are never printed.
-
-Each violation says whether the rule it tests is the documents' or an
-assumption, with its row on the assumptions page (P7, V10, ...).
+with /v2: give the URL without it). A refused credential or a 404 on every
+path tried stops the run at once. Progress goes to stderr, the report to
+stdout; credentials are never printed. Each violation says whether it breaks
+the documents' rule or an assumption (its row on the assumptions page).
 
 Exit status: 0 on no violation (with --fail-on documented: none of the
 documents' rules), 1 on any, 2 on bad arguments, a target that cannot be
 reached, a refused credential or a wrong base URL.`;
 
+/** A mistake in the command's options, pointing at its --help. */
+const mistake = (message: string) => new UsageError(message, 'conformance');
+
 function count(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}"`, 'conformance');
+    throw mistake(`--${name} must be a whole number of at least ${min}, not "${value}"`);
   return n;
 }
 
@@ -84,34 +82,28 @@ export async function conformanceCommand(
     junit: { type: 'string' },
   });
   const api = values.api;
-  if (api !== 'partner' && api !== 'v2') throw new UsageError('--api must be partner or v2', 'conformance');
+  if (api !== 'partner' && api !== 'v2') throw mistake('--api must be partner or v2');
   const baseUrl = values['base-url'];
   if (!baseUrl || !isWebAddress(baseUrl) || !URL.canParse(baseUrl))
-    throw new UsageError('--base-url must be an http:// or https:// URL', 'conformance');
+    throw mistake('--base-url must be an http:// or https:// URL');
   const [flag, other, variable] =
     api === 'partner'
       ? (['auth-key', 'access-token', 'CONFORMANCE_AUTH_KEY'] as const)
       : (['access-token', 'auth-key', 'CONFORMANCE_ACCESS_TOKEN'] as const);
-  if (values[other] !== undefined)
-    throw new UsageError(`the ${api} API takes --${flag}, not --${other}`, 'conformance');
+  if (values[other] !== undefined) throw mistake(`the ${api} API takes --${flag}, not --${other}`);
   const credential = values[flag] ?? process.env[variable];
-  if (!credential?.trim()) throw new UsageError(`--${flag} is required for --api ${api}`, 'conformance');
-  if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner')) {
-    throw new UsageError('--rotate-key needs --api partner and --allow-writes', 'conformance');
-  }
+  if (!credential?.trim()) throw mistake(`--${flag} is required for --api ${api}`);
+  if (values['rotate-key'] !== undefined && (!values['allow-writes'] || api !== 'partner'))
+    throw mistake('--rotate-key needs --api partner and --allow-writes');
   const failOn = values['fail-on'] ?? 'all';
   if (failOn !== 'all' && failOn !== 'documented')
-    throw new UsageError(`--fail-on must be all or documented, not "${failOn}"`, 'conformance');
+    throw mistake(`--fail-on must be all or documented, not "${failOn}"`);
   if (values['rotate-key'] !== undefined) await writableKeyFile(values['rotate-key']);
   const seed = count(values.seed, 'seed', 0) ?? randomInt(0, 2 ** 31);
   const maxRequests = count(values['max-requests'], 'max-requests', 1) ?? 1000;
   const requests = count(values.requests, 'requests', 0) ?? Math.min(300, maxRequests);
   const rate = values.rate === undefined ? 10 : Number(values.rate);
-  if (!(rate >= 0))
-    throw new UsageError(
-      `--rate must be a number of requests per second (0: no limit), not "${values.rate}"`,
-      'conformance',
-    );
+  if (!(rate >= 0)) throw mistake(`--rate must be a number of requests per second (0: no limit), not "${values.rate}"`);
 
   const report = await runConformance({
     api,
@@ -126,7 +118,7 @@ export async function conformanceCommand(
     rotateKeyFile: values['rotate-key'],
     progress: (line) => err(`conformance: ${line}`),
   }).catch((e) => {
-    throw e instanceof UnreachableError || e instanceof PreflightError ? new UsageError(e.message) : e;
+    throw e instanceof TargetError ? new UsageError(e.message) : e;
   });
   if (values.junit) await writeFile(values.junit, formatJunit(report));
   out(values.json ? JSON.stringify(report, null, 2) : formatText(report));
@@ -135,22 +127,15 @@ export async function conformanceCommand(
 
 /** The new key must have somewhere to go before the old one is given up: checked before anything is sent. */
 async function writableKeyFile(file: string): Promise<void> {
-  try {
-    await access(file, constants.W_OK);
-    return;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new UsageError(
-        `--rotate-key ${file} cannot be written (${(err as NodeJS.ErrnoException).code}): give a file you may write; nothing was sent`,
-        'conformance',
-      );
-  }
-  try {
-    await access(path.dirname(path.resolve(file)), constants.W_OK);
-  } catch (err) {
-    throw new UsageError(
-      `--rotate-key ${file}: its folder cannot be written to (${(err as NodeJS.ErrnoException).code}): give a file in a folder that exists and you may write; nothing was sent`,
-      'conformance',
+  // A file that exists must be writable; a new one needs a folder that is.
+  const checked = await access(file).then(
+    () => file,
+    () => path.dirname(path.resolve(file)),
+  );
+  await access(checked, constants.W_OK).catch((err: NodeJS.ErrnoException) => {
+    const what = checked === file ? 'cannot be written' : 'is in a folder that cannot be written to';
+    throw mistake(
+      `--rotate-key ${file} ${what} (${err.code}): give a file you may write in a folder that exists; nothing was sent`,
     );
-  }
+  });
 }

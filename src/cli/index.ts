@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// The command line of the package: `npx @verification-service/contracts …`. Each
-// command reads its own options (usage.ts words their mistakes); this file
-// picks the command, and answers --help, help [command] and --version.
+// The command line of the package: picks the command (each reads its own options),
+// and answers --help, help [command] and --version.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { packageVersion } from '../package-files.js';
@@ -37,10 +36,7 @@ export async function run(
       err(USAGE);
       return EXIT.usage;
     }
-    if (group === '--help' || group === '-h') {
-      out(USAGE);
-      return EXIT.ok;
-    }
+    if (group === '--help' || group === '-h') throw new HelpRequested(USAGE);
     if (group === '--version') {
       out(packageVersion());
       return EXIT.ok;

@@ -5,10 +5,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export const PROGRAM = 'verification-contracts';
 
 /**
- * A mistake in the command line, or a reason the command cannot run: one
- * line on stderr, exit 2. `command` (`sandbox`, `webhooks send`, or '' for
- * the program itself) adds where to read the options; absent when the
- * options are not at fault (a port in use, a target that cannot be reached).
+ * A mistake in the command line, or a reason the command cannot run: one line on stderr, exit 2.
+ * `command` ('' for the program) names the --help to read; absent when the options are not at fault.
  */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -19,7 +17,6 @@ export class UsageError extends Error {
     super(message);
   }
 
-  /** The line printed for it. */
   get line(): string {
     if (this.command === undefined) return `error: ${this.message}`;
     return `error: ${this.message}; see ${[PROGRAM, this.command, '--help'].filter(Boolean).join(' ')}`;
@@ -31,7 +28,6 @@ export class HelpRequested extends Error {
   override name = 'HelpRequested';
 }
 
-/** Exit codes of the command line. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** The name a parseArgs message quotes: `--port` of "Option '--port <value>' argument missing", `--help` of "Option '-h, --help' …". */
@@ -45,8 +41,7 @@ type Options<T, P extends boolean> = {
 };
 
 /**
- * node:util parseArgs with its errors reworded for a person: what was wrong
- * and which command's --help to read, without the parser's advice about `--`.
+ * node:util parseArgs with its errors reworded for a person: what was wrong and which --help to read.
  * Every command takes -h as --help, which throws HelpRequested with `usage`.
  */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(
@@ -58,26 +53,24 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, 
 ): ReturnType<typeof parseArgs<Options<T, P>>> {
   let parsed: ReturnType<typeof parseArgs<Options<T, P>>>;
   try {
-    const config: Options<T, P> = {
+    const help = { type: 'boolean', short: 'h' } as const;
+    parsed = parseArgs<Options<T, P>>({
       args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      options: { ...options, help },
       strict: true,
-      allowPositionals: (allowPositionals ?? false) as P,
-    };
-    parsed = parseArgs(config);
+      allowPositionals: !!allowPositionals as P,
+    });
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    const message = (err as Error).message;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${quoted(message)}`, command);
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
-      throw new UsageError(`unexpected argument "${quoted(message)}"`, command);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      const option = quoted(message);
-      throw new UsageError(
-        /does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`,
-        command,
-      );
-    }
+    const { code, message } = err as { code?: string; message: string };
+    const option = quoted(message);
+    const said: Record<string, string> = {
+      ERR_PARSE_ARGS_UNKNOWN_OPTION: `unknown option ${option}`,
+      ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL: `unexpected argument "${option}"`,
+      ERR_PARSE_ARGS_INVALID_OPTION_VALUE: /does not take an argument/.test(message)
+        ? `${option} takes no value`
+        : `${option} needs a value`,
+    };
+    if (code && said[code]) throw new UsageError(said[code], command);
     throw err;
   }
   if ((parsed.values as { help?: boolean }).help) throw new HelpRequested(usage);

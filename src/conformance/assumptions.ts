@@ -1,10 +1,7 @@
-// Tells the documents' rules from the contract's assumptions. A schema names
-// the rules it assumes, keyword by keyword, in `x-assumed` (`{ required: P8 }`,
-// `{ integer: P7 }` for "a whole number" where the documents say "number"),
-// with the row of the assumptions page that decided them; a response object
-// marks its status as assumed in its description (`Assumed ([P3](…))`), and
-// a workflow's success criterion in its own `x-assumed`. A rule named nowhere
-// is the documents'.
+// Tells the documents' rules from the contract's assumptions: a schema names
+// its assumed rules by keyword in `x-assumed` (`{ integer: P7 }`), a response
+// its assumed status in its description (`Assumed ([P3](…))`), a workflow
+// criterion in its own `x-assumed`; a rule named nowhere is the documents'.
 import type { Json } from '../contract/json.js';
 
 /** What an answer broke, and the assumption rows the broken rule rests on (none: the documents' rule). */
@@ -31,35 +28,12 @@ export function mergeAssumed(parts: Json[]): Json {
   return Object.keys(merged).length ? merged : undefined;
 }
 
-// The rule each kind of broken value breaks, by the keyword that states it.
-const MUTATION_RULES: Record<string, string> = {
-  'wrong-type': 'type',
-  'not-integer': 'integer',
-  'unknown-const': 'const',
-  'unknown-enum': 'enum',
-  'too-long': 'maxLength',
-  'too-short': 'minLength',
-  'pattern-mismatch': 'pattern',
-  'below-minimum': 'minimum',
-  'above-maximum': 'maximum',
-  'too-many-items': 'maxItems',
-  'too-few-items': 'minItems',
-  'missing-required': 'required',
-  'too-many-properties': 'maxProperties',
-  'property-name-too-long': 'propertyNames',
-  'unknown-property': 'additionalProperties',
-};
-
-/**
- * The rows a broken rule rests on: `x-assumed` of the schema that states it,
- * for a keyword (an Ajv error's) or the mutation that broke it (schema-values.ts).
- */
-export function assumedBy(schema: Json, keywordOrMutation: string, value?: unknown): string[] {
-  const rule = keywordOrMutation.startsWith('bad-format-')
-    ? 'format'
-    : (MUTATION_RULES[keywordOrMutation] ?? keywordOrMutation);
+/** The rows the rule of `keyword` (an Ajv error's, or the one a mutation broke) rests on in `schema`. */
+export function assumedBy(schema: Json, keyword: string, value?: unknown): string[] {
   // A fraction where a whole number is expected breaks "integer", not the documented "number".
-  const fraction = rule === 'type' && typeof value === 'number' && !Number.isInteger(value);
+  const fraction = keyword === 'type' && typeof value === 'number' && !Number.isInteger(value);
   const marks = schema && typeof schema === 'object' ? schema['x-assumed'] : undefined;
-  return marks && typeof marks === 'object' && !Array.isArray(marks) ? rowsOf(marks[fraction ? 'integer' : rule]) : [];
+  return marks && typeof marks === 'object' && !Array.isArray(marks)
+    ? rowsOf(marks[fraction ? 'integer' : keyword])
+    : [];
 }

@@ -1,7 +1,6 @@
-// Judges one answer against the contract: the status is documented and fits
-// what was sent, the body validates against the documented schema (Ajv, JSON
-// Schema 2020-12), and a list honours the filters and page size it was given;
-// each finding names the assumption rows the broken rule rests on (see assumptions.ts).
+// Judges one answer against the contract: a documented status fitting what was
+// sent, a body valid against its schema, a list honouring its filters and page
+// size; each finding names the assumption rows it rests on.
 import type { ParsedRequest } from '../contract/routes.js';
 import { assumedBy, type Finding } from './assumptions.js';
 import type { OperationModel } from './operations.js';
@@ -24,31 +23,20 @@ function schemaProblems(op: OperationModel, status: number, received: unknown): 
   }));
 }
 
-/**
- * The status judged for the kind of request: a status the contract expects
- * is assumed when its response is marked so (the 401 of P3, the 400 of P4);
- * an invalid request accepted breaks the rule it broke, assumed or not.
- */
+/** The status judged for the kind of request: an expected status is assumed when its response is marked so (P3's 401). */
 function statusProblems(op: OperationModel, kind: RequestKind, status: number, brokenRule: string[]): Finding[] {
   const documented = op.statuses.includes(status);
-  const list = op.statuses.join(', ');
+  const undocumented = `status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(', ')})`;
   const expected = (statuses: number[]) => [...new Set(statuses.flatMap((s) => op.responseAssumptions(s)))];
   const refusals = op.statuses.filter((s) => s >= 400 && s < 500 && s !== 401);
   const found = (problem: string, assumed: string[] = []) => [{ problem, assumed }];
   if (kind === 'auth-missing' || kind === 'auth-wrong') {
     if (status === 401) return [];
     const problem = `a request with ${kind === 'auth-missing' ? 'no' : 'a wrong'} credential was answered ${status}, not the documented 401`;
-    return found(
-      documented
-        ? problem
-        : `status ${status} is not documented for ${op.operationId} (documented: ${list}); ${problem}`,
-      expected([401]),
-    );
+    return found(documented ? problem : `${undocumented}; ${problem}`, expected([401]));
   }
-  if (!documented) {
-    const problem = `status ${status} is not documented for ${op.operationId} (documented: ${list})`;
-    return found(problem, kind === 'invalid' ? [...new Set([...brokenRule, ...expected(refusals)])] : []);
-  }
+  if (!documented)
+    return found(undocumented, kind === 'invalid' ? [...new Set([...brokenRule, ...expected(refusals)])] : []);
   if (kind === 'valid' || kind === 'discovery') {
     if (status === 401) return found('a request with valid credentials was refused with 401');
     if (status === 400) return found('a request valid against the contract was refused with 400');
@@ -79,10 +67,8 @@ function listItems(op: OperationModel, doc: Json, received: unknown): { items: J
 const PAGE_SIZE = new Set(['limit', 'pageSize']);
 
 /**
- * Where an item holds what a filter names, and its values there: the field
- * of that name; else (or when that field is deprecated, which a service need
- * not fill) a list of objects carrying the name (`phoneNumber` filters
- * `phoneNumbers[].phoneNumber`); else the singular (`statuses` filters `status`).
+ * Where an item holds what a filter names: the field of that name, unless deprecated (a service need not fill it);
+ * else a list of objects carrying it (`phoneNumbers[].phoneNumber`); else the singular (`statuses` filters `status`).
  */
 function filteredField(
   doc: Json,
@@ -127,11 +113,7 @@ function listProblems(op: OperationModel, doc: Json, parsed: ParsedRequest, rece
   return problems;
 }
 
-/**
- * Every way the answer departs from the contract, for a request of this
- * kind, each with the assumptions it rests on; `brokenRule`: those of the
- * rule an invalid request broke.
- */
+/** Every way the answer departs from the contract; `brokenRule`: the assumptions of the rule an invalid request broke. */
 export function judgeAnswer(
   op: OperationModel,
   doc: Json,

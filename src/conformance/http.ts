@@ -1,9 +1,6 @@
-// Sends the runner's requests: only to the base URL, never following a
-// redirect elsewhere, at most --max-requests of them, no faster than --rate.
-// Credentials go in headers here and nowhere else; what is printed is redacted.
-// Before a run, one request with the given credential (the preflight), so that
-// a refused credential or a wrong base URL stops the run at once with the fix,
-// instead of hundreds of requests reported as the service's violations.
+// Sends the runner's requests: only to the base URL, never following a redirect,
+// at most --max-requests, no faster than --rate; what is printed is redacted. The
+// preflight stops a run with a refused credential or a wrong base URL at once.
 import type { ApiModel } from './operations.js';
 
 export interface Exchange {
@@ -20,23 +17,14 @@ export interface Exchange {
   reason?: string;
 }
 
-/** The target could not be reached (exit 2: nothing was checked). */
-export class UnreachableError extends Error {
-  override name = 'UnreachableError';
+/** The target cannot be judged (exit 2): unreachable, a refused credential or a wrong base URL; the message says the fix. */
+export class TargetError extends Error {
+  override name = 'TargetError';
 }
 
 /** --max-requests is spent. */
 export class BudgetError extends Error {
   override name = 'BudgetError';
-}
-
-export interface TargetOptions {
-  baseUrl: string;
-  /** Requests per second; 0 for no limit. */
-  rate: number;
-  maxRequests: number;
-  /** Called after each answer with the number of requests sent so far (progress). */
-  onSent?: (sent: number) => void;
 }
 
 export class Target {
@@ -45,7 +33,9 @@ export class Target {
   private nextAt = 0;
   private readonly secrets = new Set<string>();
 
-  constructor(readonly options: TargetOptions) {
+  constructor(
+    readonly options: { baseUrl: string; rate: number; maxRequests: number; onSent?: (sent: number) => void },
+  ) {
     this.base = new URL(options.baseUrl.replace(/\/+$/, ''));
   }
 
@@ -85,35 +75,25 @@ export class Target {
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new UnreachableError(
+      throw new TargetError(
         `cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? (err as Error).message}) on ${method} ${target}`,
       );
     }
     const text = await res.text();
-    let received: unknown = text === '' ? undefined : text;
+    let received: unknown;
     try {
-      if (text !== '') received = JSON.parse(text);
+      received = text === '' ? undefined : JSON.parse(text);
     } catch {
-      // Not JSON: kept as text; the schema check says what is wrong.
+      received = text; // Not JSON: the schema check says what is wrong.
     }
-    const reason = res.headers.get('x-sandbox-reason') ?? undefined;
     this.options.onSent?.(this.sent);
-    return {
-      method,
-      target,
-      headers: allHeaders,
-      body,
-      status: res.status,
-      received,
-      text,
-      ...(reason ? { reason } : {}),
-    };
+    const reason = res.headers.get('x-sandbox-reason') ?? undefined;
+    return { method, target, headers: allHeaders, body, status: res.status, received, text, reason };
   }
 
-  /** Text with every secret replaced. */
   redact(text: string): string {
     let out = text;
-    for (const s of this.secrets) out = out.split(s).join('***');
+    for (const s of this.secrets) out = out.replaceAll(s, '***');
     // Keys listed by GET /auth-keys or created by POST /auth-keys are credentials too.
     return out.replace(/("key"\s*:\s*")[^"]*(")/g, '$1***$2');
   }
@@ -123,11 +103,8 @@ export class Target {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const parts = ['curl', '-X', e.method, q(this.urlOf(e.target))];
     for (const [name, value] of Object.entries(e.headers)) {
-      const shown = /^(x-auth-key|authorization)$/i.test(name)
-        ? /^bearer /i.test(value)
-          ? 'Bearer ***'
-          : '***'
-        : value;
+      // A credential shows its scheme only: `Bearer ***`.
+      const shown = /^(x-auth-key|authorization)$/i.test(name) ? value.replace(/^(bearer )?.*$/is, '$1***') : value;
       parts.push('-H', q(`${name}: ${shown}`));
     }
     if (e.body !== undefined) parts.push('--data-raw', q(e.body));
@@ -135,39 +112,26 @@ export class Target {
   }
 }
 
-/** The run cannot judge the target (exit 2): the message says what to fix. */
-export class PreflightError extends Error {
-  override name = 'PreflightError';
-}
-
-/** How many list operations are tried before every path is called 404. */
-const PROBES = 3;
-
-/**
- * Calls the list operations that need no parameter (GET /partners first for
- * the partner API) with the credential: a 401 is a refused credential; a 404
- * on every one of them a base URL the documented paths do not hang from.
- */
+/** Calls the parameterless lists (GET /partners first): a 401 is a refused credential, 404 on each a wrong base URL. */
 export async function preflight(target: Target, model: ApiModel, headers: Record<string, string>): Promise<void> {
   const probes = model.operations
     .filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path' || p.required))
     .sort((a, b) => Number(b.operationId === 'getPartner') - Number(a.operationId === 'getPartner'))
-    .slice(0, PROBES);
+    .slice(0, 3); // three 404s say the base URL is wrong
   const missing: string[] = [];
   for (const op of probes) {
     const e = await target.send(op.method, op.path, headers);
-    if (e.status === 401) throw new PreflightError(refused(model, `${op.method} ${op.path}`, e.reason));
+    if (e.status === 401) throw new TargetError(refused(model, `${op.method} ${op.path}`, e.reason));
     if (e.status !== 404) return;
     missing.push(`${op.method} ${target.urlOf(op.path)}`);
   }
-  if (missing.length) throw new PreflightError(notFound(model, target.base, missing));
+  if (missing.length) throw new TargetError(notFound(model, target.base, missing));
 }
 
 function refused(model: ApiModel, call: string, reason: string | undefined): string {
   const said = reason ? ` (the target says: ${reason})` : '';
-  if (model.scheme === 'authKey') {
+  if (model.scheme === 'authKey')
     return `the credential was refused: ${call} answered 401 to the given --auth-key${said}. Check the key: POST /auth-keys makes the previous key invalid at once, so after a rotation use the new key (GET /auth-keys with it lists both). Nothing else was sent.`;
-  }
   return `the credential was refused: ${call} answered 401 to the given --access-token, sent as Authorization: Bearer${said}. Check the token. Nothing else was sent.`;
 }
 

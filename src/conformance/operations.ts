@@ -1,7 +1,5 @@
-// What the runner knows of each operation, read from the bundled document:
-// parameters, body, documented statuses and their response schemas. The Ajv
-// instance and the request parser (the oracle of which requests are valid)
-// are the sandbox's, so the runner and the sandbox read the contract alike.
+// What the runner knows of each operation, read from the bundled document; the
+// request parser is the sandbox's, so both read the contract alike.
 import { readBundledDocument } from '../package-files.js';
 import { Contract, type RouteSpec } from '../contract/routes.js';
 import { ajvCompiler } from '../contract/ajv-compiler.js';

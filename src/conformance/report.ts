@@ -1,9 +1,8 @@
 // The runner's findings and how they are written: text for a person, JSON
 // and JUnit XML for CI. Everything here is already redacted.
 import type { RequestKind } from './checks.js';
-import { rotationNotice } from './rotation.js';
 
-interface Violation {
+export interface Violation {
   api: string;
   operationId: string;
   /** `GET /verifications/{verificationId}` */
@@ -17,11 +16,7 @@ interface Violation {
   body: string;
   /** What the answer broke: schema paths or rules. */
   problems: string[];
-  /**
-   * Whose rule it broke: `documents` when any broken rule is the service's
-   * documents'; `assumption` when every one is an assumption the contract
-   * made where they are silent (rows of the assumptions page in `assumptions`).
-   */
+  /** `documents` when any broken rule is the documents'; `assumption` when each is an assumption (rows in `assumptions`). */
   basis: 'documents' | 'assumption';
   assumptions: string[];
 }
@@ -40,10 +35,7 @@ interface WorkflowResult {
   workflowId: string;
   status: 'passed' | 'failed' | 'skipped';
   reason?: string;
-  /**
-   * Workflows that ran: the inputs the run gave them but the credential (the
-   * partner user ids and phone numbers), to find their data and webhooks by.
-   */
+  /** Workflows that ran: their inputs but the credential, to find their data and webhooks by. */
   inputs?: Record<string, unknown>;
 }
 
@@ -62,6 +54,11 @@ export interface ConformanceReport {
   rotation?: { keyFile: string; written: boolean };
 }
 
+/** Where the new key is, once the rotation has answered (stderr, the report, an error after it). */
+export function rotationNotice(keyFile: string): string {
+  return `the auth key was rotated: the new key is in ${keyFile}; the previous key no longer works (POST /auth-keys makes it invalid at once), so use the new one from now on`;
+}
+
 /** Which violations fail the run: all of them, or only those of the documents' rules (`--fail-on documented`). */
 export type FailOn = 'all' | 'documented';
 
@@ -73,9 +70,8 @@ export function failing(report: ConformanceReport, failOn: FailOn): Violation[] 
 function summary(violations: Violation[]): string {
   const documents = violations.filter((v) => v.basis === 'documents').length;
   const assumed = violations.filter((v) => v.basis === 'assumption');
-  const rows = [...new Set(assumed.flatMap((v) => v.assumptions))].sort((a, b) =>
-    a.localeCompare(b, 'en', { numeric: true }),
-  );
+  const byNumber = new Intl.Collator('en', { numeric: true }).compare;
+  const rows = [...new Set(assumed.flatMap((v) => v.assumptions))].sort(byNumber);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const parts = [`${plural(documents, 'violation')} of the documents`];
   if (assumed.length)
@@ -103,27 +99,20 @@ export function tally(report: ConformanceReport, operationId: string, operation:
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) =>
-    r
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join('  ')
-      .trimEnd(),
-  );
+  const cell = (c: string, i: number) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]));
+  return rows.map((r) => r.map(cell).join('  ').trimEnd());
 }
 
 /** The report for a person: each violation with what to act on, then the summary. */
 export function formatText(report: ConformanceReport): string {
   const out: string[] = [];
-  report.violations.forEach((v, i) => {
+  for (const [i, v] of report.violations.entries()) {
     out.push(
       `✗ ${i + 1}. ${v.api} ${v.operationId} (${v.operation}) — ${v.kind} request${v.rule ? `; ${v.rule}` : ''}`,
     );
-    out.push(`  rule of:  ${basisText(v)}`);
-    out.push(`  request:  ${v.curl}`);
-    out.push(`  received: ${v.status} ${v.body}`);
-    for (const p of v.problems) out.push(`  broken:   ${p}`);
-    out.push('');
-  });
+    out.push(`  rule of:  ${basisText(v)}`, `  request:  ${v.curl}`, `  received: ${v.status} ${v.body}`);
+    out.push(...v.problems.map((p) => `  broken:   ${p}`), '');
+  }
   const rows = [['operation', 'valid', 'invalid', 'credentials', 'workflow', 'violations']];
   for (const o of report.operations) {
     const counts = [o.valid, o.invalid, o.credentials, o.workflow].map(String);
@@ -174,12 +163,9 @@ export function formatJunit(report: ConformanceReport): string {
     return testcase('', `${o.operationId} (${o.operation})`, mine.length ? failure : '');
   });
   for (const w of report.workflows) {
-    const outcome =
-      w.status === 'passed'
-        ? ''
-        : w.status === 'skipped'
-          ? `<skipped message="${xml(w.reason ?? '')}"/>`
-          : `<failure message="${xml(w.reason ?? 'failed')}"/>`;
+    // A workflow skipped or failed always says why.
+    const tag = w.status === 'skipped' ? 'skipped' : 'failure';
+    const outcome = w.status === 'passed' ? '' : `<${tag} message="${xml(w.reason ?? '')}"/>`;
     cases.push(testcase('.workflows', `workflow ${w.workflowId}`, outcome));
   }
   const failures =

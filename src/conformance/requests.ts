@@ -1,7 +1,5 @@
-// Requests generated from the contract, per operation: valid ones (every
-// documented rule kept) and invalid ones (one documented rule broken). The
-// sandbox's request parser decides what is valid, so a request is sent as
-// "invalid" only when the contract really refuses it, with the rule it breaks.
+// Requests generated from the contract, per operation: valid ones and ones
+// breaking one rule, as the sandbox's request parser judges them.
 import fc from 'fast-check';
 import type { ParsedRequest } from '../contract/routes.js';
 import type { OperationModel, ParamModel } from './operations.js';
@@ -72,7 +70,6 @@ function pathsArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Reco
   return fc.record(Object.fromEntries(params.map((p) => [p.name, value(ctx.knownIds[p.name] ?? [])])));
 }
 
-/** A valid request's parts: path parameters, query pairs and body. */
 const validParts = (ctx: GenerationContext, op: OperationModel) => ({
   path: pathsArb(ctx, op),
   query: validQueryArb(ctx, op.params),
@@ -126,11 +123,8 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
   let path = op.path;
   for (const [name, value] of Object.entries(parts.path)) path = path.replace(`{${name}}`, encode(value));
   const queryText = parts.query.join('&');
-  const parsed = op.parse({
-    params: parts.path,
-    query: new URLSearchParams(queryText),
-    body: parts.hasBody ? parts.body : undefined,
-  });
+  const body = parts.hasBody ? parts.body : undefined;
+  const parsed = op.parse({ params: parts.path, query: new URLSearchParams(queryText), body });
   // The contract is the judge: a "valid" draft it refuses, or an "invalid" one it accepts, is not sent.
   if ((kind === 'valid') !== parsed.ok) return undefined;
   const rule = parsed.ok
@@ -140,7 +134,7 @@ function toDraft(op: OperationModel, kind: Draft['kind'], parts: Parts): Draft |
     operation: op,
     kind,
     target: queryText ? `${path}?${queryText}` : path,
-    body: parts.hasBody ? JSON.stringify(parts.body) : undefined,
+    body: parts.hasBody ? JSON.stringify(body) : undefined,
     rule,
     assumed: parsed.ok ? undefined : (parts.assumed ?? []),
     parsed: parsed.ok ? parsed.value : undefined,

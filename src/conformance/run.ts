@@ -1,7 +1,6 @@
 // The conformance run: finds ids through the list operations, checks the
 // documented 401s, runs the documented sequences where the target allows
-// them, then sends the generated requests; every answer is judged against
-// the contract and every departure becomes a violation in the report.
+// them, then sends the generated requests, each answer judged by the contract.
 import { writeFile } from 'node:fs/promises';
 import { readBundledDocument, readBundledWorkflows } from '../package-files.js';
 import type { Json } from '../contract/json.js';
@@ -9,10 +8,9 @@ import type { Finding } from './assumptions.js';
 import { judgeAnswer, type RequestKind } from './checks.js';
 import { BudgetError, preflight, Target, type Exchange } from './http.js';
 import { loadApi, type ApiModel, type ApiName, type OperationModel } from './operations.js';
-import { tally, type ConformanceReport } from './report.js';
+import { rotationNotice, tally, type ConformanceReport, type Violation } from './report.js';
 import { invalidRequests, sampleDrafts, validRequests, type Draft, type GenerationContext } from './requests.js';
-import { inputsFor, runWorkflow, sourcesOf, type StepCall } from './workflows.js';
-import { activeKey, keysInReadingOrder, rotationNotice } from './rotation.js';
+import { inputsFor, runWorkflow, type StepCall } from './workflows.js';
 
 export interface ConformanceOptions {
   api: ApiName;
@@ -51,27 +49,16 @@ class Run {
       ...options,
       onSent: (sent) => {
         if (sent % PROGRESS_EVERY === 0)
-          this.say(`${sent} requests sent, ${this.report.violations.length} violations so far`);
+          this.options.progress?.(`${sent} requests sent, ${this.report.violations.length} violations so far`);
       },
     });
     this.target.addSecret(options.credential);
     this.credential = options.credential;
     this.model = loadApi(options.api);
-    this.report = {
-      api: options.api,
-      baseUrl: this.target.base.origin + this.target.base.pathname.replace(/\/$/, ''),
-      seed: options.seed,
-      allowWrites: options.allowWrites,
-      requests: 0,
-      operations: [],
-      workflows: [],
-      violations: [],
-    };
+    const { api, seed, allowWrites } = options;
+    const baseUrl = this.target.base.origin + this.target.base.pathname.replace(/\/$/, '');
+    this.report = { api, baseUrl, seed, allowWrites, requests: 0, operations: [], workflows: [], violations: [] };
     for (const op of this.eligible()) tally(this.report, op.operationId, operationName(op));
-  }
-
-  say(line: string): void {
-    this.options.progress?.(line);
   }
 
   /** Operations the run may call: reads always; writes with --allow-writes; never key rotation (it has its own flag). */
@@ -97,42 +84,28 @@ class Run {
     headers = this.authHeaders(kind),
   ): Promise<Exchange> {
     const e = await this.target.send(op.method, draft.target, headers, draft.body);
+    const auth = kind === 'auth-missing' || kind === 'auth-wrong';
     const row = tally(this.report, op.operationId, operationName(op));
-    if (kind === 'valid' || kind === 'discovery') row.valid += 1;
-    else if (kind === 'invalid') row.invalid += 1;
-    else if (kind === 'workflow') row.workflow += 1;
-    else row.credentials += 1;
-    this.record(
-      op.operationId,
-      operationName(op),
-      kind,
-      e,
-      judgeAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed, draft.assumed),
-      draft.rule,
-    );
+    row[kind === 'discovery' ? 'valid' : auth ? 'credentials' : kind] += 1;
+    const findings = judgeAnswer(op, this.model.doc, kind, e.status, e.received, draft.parsed, draft.assumed);
+    this.record({ operationId: op.operationId, operation: operationName(op), kind, rule: draft.rule }, e, findings);
     return e;
   }
 
   record(
-    operationId: string,
-    operation: string,
-    kind: RequestKind,
+    where: Pick<Violation, 'operationId' | 'operation' | 'kind' | 'rule'>,
     e: Exchange,
     findings: Finding[],
-    rule?: string,
   ): void {
     if (!findings.length) return;
     // A violation is the documents' when any rule it breaks is; else it names every assumption it rests on.
     const documents = findings.some((f) => !f.assumed.length);
     const assumptions = documents ? [] : [...new Set(findings.flatMap((f) => f.assumed))];
     const text = this.target.redact(e.text);
-    tally(this.report, operationId, operation).violations += 1;
+    tally(this.report, where.operationId, where.operation).violations += 1;
     this.report.violations.push({
       api: this.options.api,
-      operationId,
-      operation,
-      kind,
-      rule,
+      ...where,
       curl: this.target.curl(e),
       status: e.status,
       body: text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} characters)` : text,
@@ -148,10 +121,8 @@ class Run {
     const lists = this.model.operations.filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path'));
     for (const list of lists) {
       const e = await this.exchange(list, 'discovery', { target: list.path, body: undefined });
-      const items = Object.values((e.received ?? {}) as Record<string, unknown>).find(Array.isArray) as
-        | Record<string, unknown>[]
-        | undefined;
-      const found = (items ?? []).map((it) => it?.id).filter((id): id is string => typeof id === 'string');
+      const items: Json[] = Object.values<Json>(e.received ?? {}).find(Array.isArray) ?? [];
+      const found = items.map((it) => it?.id).filter((id): id is string => typeof id === 'string');
       // The list at `/verifications` names the `{verificationId}` of `/verifications/{verificationId}…`.
       const base = list.path.replace(/\/$/, '');
       for (const op of this.model.operations) {
@@ -195,17 +166,15 @@ class Run {
     }
   }
 
-  /** The documented sequences (the partner API's only) and the documents their steps name. */
-  sequences(): { workflows: Json[]; docs: Record<string, Json> } {
-    const { workflows } = readBundledWorkflows('partner-sequences');
-    return { workflows, docs: { partner: this.model.doc, sandbox: readBundledDocument('sandbox') } };
-  }
+  /** The documented sequences (the partner API's only), and the documents their steps name. */
+  readonly workflowDocs = () => ({ partner: this.model.doc, sandbox: readBundledDocument('sandbox') });
+  readonly sequences = (): Json[] => readBundledWorkflows('partner-sequences').workflows;
 
   /** (a) The documented sequences, where the target allows them; key rotation runs last, in rotate(). */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
-    const { workflows, docs } = this.sequences();
-    for (const wf of workflows) {
+    const docs = this.workflowDocs();
+    for (const wf of this.sequences()) {
       const reason = await this.skipReason(wf);
       if (reason) this.report.workflows.push({ workflowId: wf.workflowId, status: 'skipped', reason });
       else if (wf.workflowId !== 'key-rotation') await this.workflow(wf, docs);
@@ -217,7 +186,7 @@ class Run {
     if (!this.options.allowWrites) return 'writes; run with --allow-writes';
     if (wf.workflowId === 'key-rotation')
       return this.options.rotateKeyFile ? undefined : 'rotates the key in use; run with --rotate-key FILE';
-    if (sourcesOf(wf).has('sandbox')) {
+    if (wf.steps.some((s: Json) => s.operationId.startsWith('$sourceDescriptions.sandbox.'))) {
       this.sandboxControl ??= await this.target
         .send('GET', '/_sandbox/clock', {})
         .then((e) => e.status === 200 && typeof e.received === 'object');
@@ -229,11 +198,7 @@ class Run {
     return undefined;
   }
 
-  /**
-   * Runs one workflow. `seen` may change what the steps read of an answer
-   * (after the contract has judged it as received), and sees it before any
-   * success criterion is evaluated.
-   */
+  /** Runs one workflow; `seen` may change what the steps read of an answer, after the contract judged it. */
   async workflow(
     wf: Json,
     docs: Record<string, Json>,
@@ -259,14 +224,12 @@ class Run {
     if (last?.failed.length) {
       const op = opOf(last.call);
       const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
-      this.record(
-        last.call.operationId,
-        operation,
-        'workflow',
-        last.exchange,
-        last.failed.map((c) => ({ problem: `success criterion failed: ${c.condition}`, assumed: c.assumed })),
-        last.call.where,
-      );
+      const { operationId, where: rule } = last.call;
+      const failed = last.failed.map((c) => ({
+        problem: `success criterion failed: ${c.condition}`,
+        assumed: c.assumed,
+      }));
+      this.record({ operationId, operation, kind: 'workflow', rule }, last.exchange, failed);
       this.report.workflows.push({
         workflowId: wf.workflowId,
         status: 'failed',
@@ -276,25 +239,16 @@ class Run {
     } else this.report.workflows.push({ workflowId: wf.workflowId, status: 'passed', inputs: shown });
   }
 
-  async partnerWebhookUrl(): Promise<string | undefined> {
-    const op = this.model.operations.find((o) => o.operationId === 'getPartner')!;
-    const e = await this.exchange(op, 'valid', { target: op.path, body: undefined });
-    return (e.received as { webhookUrl?: string } | undefined)?.webhookUrl ?? undefined;
-  }
-
   /**
-   * Key rotation: the key-rotation workflow (new key works, old key refused).
-   * The new key is the one the rotation's answer marks `active: true`, in
-   * whatever position (P31); it is written to the file as soon as that answer
-   * arrives, before any check of it can fail, so no failure locks the partner out.
+   * The key-rotation workflow. The new key (`active: true`, in any position: P31) is written to the file as
+   * soon as the rotation answers, before any check of it can fail, so no failure locks the partner out.
    */
   async rotate(): Promise<void> {
     const keyFile = this.options.rotateKeyFile;
     if (!keyFile || this.options.api !== 'partner') return;
-    const { workflows, docs } = this.sequences();
-    const wf = workflows.find((w) => w.workflowId === 'key-rotation');
+    const wf = this.sequences().find((w) => w.workflowId === 'key-rotation');
     try {
-      await this.workflow(wf, docs, async (call, e) => {
+      await this.workflow(wf, this.workflowDocs(), async (call, e) => {
         if (call.operationId === 'createAuthKey') await this.keepNewKey(keyFile, e);
         // The documents promise no order of keys (P31; lists: none documented):
         // the steps read them by position, so they get them in one order made of their content.
@@ -319,48 +273,64 @@ class Run {
     await writeFile(keyFile, `${key}\n`, { mode: 0o600 });
     this.credential = key;
     this.report.rotation = { keyFile, written: true };
-    this.say(rotationNotice(keyFile));
+    this.options.progress?.(rotationNotice(keyFile));
   }
 }
 
-/**
- * Runs every part the options allow; throws UnreachableError when the target
- * cannot be reached, PreflightError when it refuses the credential or serves
- * none of the documented paths.
- */
+/** Runs every part the options allow; throws TargetError when the target cannot be judged. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const run = new Run(options);
   try {
-    // A refused credential or a wrong base URL throws PreflightError: nothing else is sent.
-    run.say(`checking the credential and the base URL with one request to ${run.report.baseUrl}`);
+    // A refused credential or a wrong base URL throws TargetError: nothing else is sent.
+    options.progress?.(`checking the credential and the base URL with one request to ${run.report.baseUrl}`);
     await preflight(run.target, run.model, run.authHeaders('valid'));
-    run.say('finding ids through the list operations');
+    options.progress?.('finding ids through the list operations');
     const ids = await run.discover();
     const fixedBodies: Record<string, unknown> = {};
     if (options.allowWrites && options.api === 'partner') {
       // PUT /partners is sent only with the partner's own webhookUrl: a generated one would redirect its webhooks.
-      const current = await run.partnerWebhookUrl();
+      const op = run.model.operations.find((o) => o.operationId === 'getPartner')!;
+      const { received } = await run.exchange(op, 'valid', { target: op.path, body: undefined });
+      const current = (received as { webhookUrl?: string } | undefined)?.webhookUrl;
       if (current) fixedBodies.updatePartner = { webhookUrl: current };
     }
     const ctx: GenerationContext = { doc: run.model.doc, knownIds: ids, fixedBodies };
-    run.say('checking that a missing or wrong credential gets the documented 401');
+    options.progress?.('checking that a missing or wrong credential gets the documented 401');
     await run.credentials(ctx);
     if (options.api === 'partner')
-      run.say(
+      options.progress?.(
         options.allowWrites
           ? 'running the documented sequences (workflows)'
           : 'skipping the workflows (they write; --allow-writes runs them)',
       );
     await run.workflows();
-    run.say(`sending ${options.requests} requests generated from the contract (seed ${options.seed})`);
+    options.progress?.(`sending ${options.requests} requests generated from the contract (seed ${options.seed})`);
     await run.generated(ctx);
-    if (options.rotateKeyFile) run.say('rotating the auth key (key-rotation workflow)');
+    if (options.rotateKeyFile) options.progress?.('rotating the auth key (key-rotation workflow)');
     await run.rotate();
   } catch (err) {
     if (!(err instanceof BudgetError)) throw err;
     run.report.stoppedEarly = err.message;
   }
   run.report.requests = run.target.sent;
-  run.say(`done: ${run.report.requests} requests, ${run.report.violations.length} violations`);
+  options.progress?.(`done: ${run.report.requests} requests, ${run.report.violations.length} violations`);
   return run.report;
+}
+
+/** The key an answer with `authKeys` marks `active: true`, in whatever position (P31). */
+function activeKey(received: unknown): string | undefined {
+  const keys = (received as { authKeys?: unknown } | undefined)?.authKeys;
+  if (!Array.isArray(keys)) return undefined;
+  return keys.find((k) => k?.active === true && typeof k.key === 'string')?.key;
+}
+
+/** Auth keys ordered by content: the active key first, then the newest first (the local sandbox's order). */
+function keysInReadingOrder(received: unknown): unknown {
+  const keys = (received as { authKeys?: unknown } | undefined)?.authKeys;
+  if (!Array.isArray(keys)) return received;
+  const created = (k: { createdAt?: unknown }) => (typeof k?.createdAt === 'string' ? Date.parse(k.createdAt) || 0 : 0);
+  const ordered = [...keys].sort(
+    (a, b) => Number(b?.active === true) - Number(a?.active === true) || created(b) - created(a),
+  );
+  return { ...(received as object), authKeys: ordered };
 }

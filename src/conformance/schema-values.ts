@@ -1,6 +1,5 @@
-// fast-check arbitraries derived from JSON Schema (as in the bundled OpenAPI
-// documents): valid values, and mutated ones that break one rule. Used by the
-// conformance runner and the fuzz tests; nothing here knows an operation.
+// fast-check arbitraries derived from JSON Schema: valid values, and mutated
+// ones that break one rule (the conformance runner and the fuzz tests).
 import fc from 'fast-check';
 import type { Json } from '../contract/json.js';
 import { typeOf } from '../webhooks/schema-check.js';
@@ -118,10 +117,8 @@ function numberArb(schema: Json, integer: boolean): fc.Arbitrary<number> {
   const max = hi ?? 1e6;
   return fc.oneof(
     { weight: 3, arbitrary: fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) },
-    {
-      weight: 1,
-      arbitrary: fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
-    },
+    // `+ 0` turns -0, which JSON writes as 0, into 0.
+    { weight: 1, arbitrary: fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => n + 0) },
     fc.constant(min),
     fc.constant(max),
   );
@@ -175,10 +172,7 @@ function valueOfType(
       const minLength = schema.minItems ?? 0;
       const maxLength =
         depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
-      const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
-      return schema.uniqueItems
-        ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
-        : fc.array(item, { minLength, maxLength });
+      return fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { minLength, maxLength });
     }
     case 'object': {
       const props = Object.entries<Json>(schema.properties ?? {});
@@ -197,17 +191,13 @@ function valueOfType(
       const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
       const extra = resolveRef(doc, schema.additionalProperties);
       const maxProps = schema.maxProperties ?? Infinity;
-      if (!extra || typeof extra !== 'object' || shallow || maxProps === 0) {
-        return maxProps === 0 ? fc.constant({}) : base;
-      }
+      if (maxProps === 0) return fc.constant({});
+      if (!extra || typeof extra !== 'object' || shallow) return base;
       const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
       const extras = fc.dictionary(
         fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }),
         valueFor(doc, extra, opts, depth + 1),
-        {
-          maxKeys: Math.min(3, maxProps),
-          noNullPrototype: true,
-        },
+        { maxKeys: Math.min(3, maxProps), noNullPrototype: true },
       );
       return fc.tuple(base, extras).map(([b, e]) => {
         const out: Record<string, unknown> = { ...e, ...b };
@@ -255,47 +245,38 @@ export function mutationsOf(
   const schema = mergeAllOf(doc, raw);
   if (!schema || typeof schema !== 'object' || depth > 4) return [];
   const out: fc.Arbitrary<Mutated>[] = [];
-  const m = (mutation: string, value: fc.Arbitrary<unknown>, where = at) =>
-    out.push(value.map((v) => ({ value: v, mutation, at: where, assumed: assumedBy(schema, mutation, v) })));
+  // Each mutation named as the report names it, with the keyword whose rule it breaks.
+  const m = (mutation: string, keyword: string, value: fc.Arbitrary<unknown>) =>
+    out.push(value.map((v) => ({ value: v, mutation, at, assumed: assumedBy(schema, keyword, v) })));
   const types = typesOf(schema);
 
   if (schema.oneOf || schema.anyOf) {
     // Break a branch: often still invalid against the whole union (every branch refuses it).
     const branches: Json[] = schema.oneOf ?? schema.anyOf;
     const wrong = wrongTypes(branches.flatMap((b) => typesOf(mergeAllOf(doc, b))));
-    if (wrong.length) m('wrong-type', fc.constantFrom(...wrong));
+    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
     return out;
   }
   if (types.length) {
     const wrong = wrongTypes(types);
-    if (wrong.length) m('wrong-type', fc.constantFrom(...wrong));
+    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
   }
   if (schema.const !== undefined) {
-    m('unknown-const', fc.constantFrom(`${schema.const}x`, `${String(schema.const).toUpperCase()}_`, 'other'));
+    m('unknown-const', 'const', fc.constantFrom(`${schema.const}x`, `${String(schema.const).toUpperCase()}_`, 'other'));
   }
   // A `const` carries a one-value `enum` saying the same (for other generators); the const mutation covers it.
   if (Array.isArray(schema.enum) && schema.const === undefined) {
     const known = new Set(schema.enum);
     const strings = schema.enum.filter((e: unknown) => typeof e === 'string') as string[];
-    m(
-      'unknown-enum',
-      fc
-        .oneof(
-          fc.constantFrom(
-            ...strings.flatMap((s) => [s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s} `, `${s}s`, s.slice(0, -1)]),
-          ),
-          fc.string({ minLength: 1, maxLength: 12 }),
-        )
-        .filter((s) => !known.has(s)),
-    );
+    const near = strings.flatMap((s) => [s.toUpperCase(), s.toLowerCase(), ` ${s}`, `${s} `, `${s}s`, s.slice(0, -1)]);
+    const other = fc.oneof(fc.constantFrom(...near), fc.string({ minLength: 1, maxLength: 12 }));
+    const unknown = other.filter((s) => !known.has(s));
+    m('unknown-enum', 'enum', unknown);
   }
   if (types.includes('string') && !schema.enum && schema.const === undefined) {
-    if (schema.maxLength !== undefined)
-      m(
-        'too-long',
-        fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n)),
-      );
-    if (schema.minLength) m('too-short', fc.constant('a'.repeat(schema.minLength - 1)));
+    const longer = fc.integer({ min: 1, max: 3 }).map((n) => 'a'.repeat(schema.maxLength + n));
+    if (schema.maxLength !== undefined) m('too-long', 'maxLength', longer);
+    if (schema.minLength) m('too-short', 'minLength', fc.constant('a'.repeat(schema.minLength - 1)));
     const badFormats: Record<string, string[]> = {
       'date-time': [
         'yesterday',
@@ -316,37 +297,31 @@ export function mutationsOf(
       ],
       uri: ['not a uri', '://missing-scheme', 'http://exa mple.com', '', '\\\\server\\share'],
     };
-    if (badFormats[schema.format]) m(`bad-format-${schema.format}`, fc.constantFrom(...badFormats[schema.format]));
+    if (badFormats[schema.format])
+      m(`bad-format-${schema.format}`, 'format', fc.constantFrom(...badFormats[schema.format]));
     if (typeof schema.pattern === 'string') {
       const re = new RegExp(schema.pattern);
-      m(
-        'pattern-mismatch',
-        fc
-          .oneof(
-            fc.string({ maxLength: 16 }),
-            fc.constantFrom('+0123', '4915112345678', '+49 151 1234', '+1234567890123456'),
-          )
-          .filter((s) => !re.test(s)),
-      );
+      const phoneLike = fc.constantFrom('+0123', '4915112345678', '+49 151 1234', '+1234567890123456');
+      const mismatched = fc.oneof(fc.string({ maxLength: 16 }), phoneLike).filter((s) => !re.test(s));
+      m('pattern-mismatch', 'pattern', mismatched);
     }
   }
   if (types.includes('integer') || types.includes('number')) {
     if (typeof schema.minimum === 'number')
-      m('below-minimum', fc.constantFrom(schema.minimum - 1, schema.minimum - 0.5, -1e9));
+      m('below-minimum', 'minimum', fc.constantFrom(schema.minimum - 1, schema.minimum - 0.5, -1e9));
     if (typeof schema.maximum === 'number')
-      m('above-maximum', fc.constantFrom(schema.maximum + 1, schema.maximum + 0.5, 1e12));
-    if (types.includes('integer') && !types.includes('number')) m('not-integer', fc.constantFrom(1.5, 0.1, 2.0000001));
+      m('above-maximum', 'maximum', fc.constantFrom(schema.maximum + 1, schema.maximum + 0.5, 1e12));
+    if (types.includes('integer') && !types.includes('number'))
+      m('not-integer', 'integer', fc.constantFrom(1.5, 0.1, 2.0000001));
   }
   if (types.includes('array')) {
-    if (schema.maxItems !== undefined)
-      m(
-        'too-many-items',
-        valueFor(doc, schema.items ?? {}, opts, depth + 1).map((v) => Array(schema.maxItems + 1).fill(v)),
-      );
-    if (schema.minItems) m('too-few-items', fc.constant([]));
+    const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
+    const tooMany = item.map((v) => Array(schema.maxItems + 1).fill(v));
+    if (schema.maxItems !== undefined) m('too-many-items', 'maxItems', tooMany);
+    if (schema.minItems) m('too-few-items', 'minItems', fc.constant([]));
     const inner = mutationsOf(doc, schema.items ?? {}, opts, depth + 1, `${at}/0`);
     if (inner.length) {
-      const validItems = fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { maxLength: 2 });
+      const validItems = fc.array(item, { maxLength: 2 });
       out.push(
         fc.tuple(fc.oneof(...inner), validItems).map(([bad, rest]) => ({ ...bad, value: [bad.value, ...rest] })),
       );
@@ -355,34 +330,22 @@ export function mutationsOf(
   if (types.includes('object')) {
     const valid = valueFor(doc, schema, opts, depth) as fc.Arbitrary<Record<string, unknown>>;
     const required: string[] = schema.required ?? [];
-    if (required.length) {
+    const assumed = assumedBy(schema, 'required');
+    if (required.length)
       out.push(
         fc.tuple(valid, fc.constantFrom(...required)).map(([v, name]) => {
           const copy = { ...v };
           delete copy[name];
-          return {
-            value: copy,
-            mutation: 'missing-required',
-            at: `${at}/${name}`,
-            assumed: assumedBy(schema, 'missing-required'),
-          };
+          return { value: copy, mutation: 'missing-required', at: `${at}/${name}`, assumed };
         }),
       );
-    }
-    if (schema.maxProperties !== undefined) {
-      m(
-        'too-many-properties',
-        fc.constant(Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))),
-      );
-    }
+    const crowded = Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']));
+    if (schema.maxProperties !== undefined) m('too-many-properties', 'maxProperties', fc.constant(crowded));
     const names = resolveRef(doc, schema.propertyNames);
     if (names?.maxLength !== undefined)
-      m('property-name-too-long', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
-    if (schema.additionalProperties === false)
-      m(
-        'unknown-property',
-        valid.map((v) => ({ ...v, unexpectedProperty: 1 })),
-      );
+      m('property-name-too-long', 'propertyNames', fc.constant({ ['k'.repeat(names.maxLength + 1)]: 'v' }));
+    const withUnknown = valid.map((v) => ({ ...v, unexpectedProperty: 1 }));
+    if (schema.additionalProperties === false) m('unknown-property', 'additionalProperties', withUnknown);
     const extra = resolveRef(doc, schema.additionalProperties);
     if (extra && typeof extra === 'object') {
       const inner = mutationsOf(doc, extra, opts, depth + 1, `${at}/extra`);

@@ -1,8 +1,6 @@
-// Runs the documented sequences (openapi/workflows, Arazzo 1.0) against the
-// target: the subset of Arazzo those files use — operationId steps, header,
-// path and query parameters, JSON payloads, runtime expressions ($inputs,
-// $steps, $statusCode, $response.body#/pointer), simple success criteria and
-// retry on failure. Steps of the partner API are also checked against the contract.
+// Runs the documented sequences (Arazzo 1.0) against the target: the subset
+// those files use (operationId steps, parameters, JSON payloads, runtime
+// expressions, simple success criteria, retry on failure).
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Exchange } from './http.js';
 import type { Json } from '../contract/json.js';
@@ -26,15 +24,8 @@ export interface StepOutcome {
   call: StepCall;
   exchange: Exchange;
   /** Success criteria that did not hold, each with the assumption rows it rests on (its `x-assumed`). */
-  failed: FailedCriterion[];
+  failed: { condition: string; assumed: string[] }[];
 }
-
-interface FailedCriterion {
-  condition: string;
-  assumed: string[];
-}
-
-type Send = (call: StepCall) => Promise<Exchange>;
 
 interface Scope {
   inputs: Record<string, unknown>;
@@ -46,16 +37,13 @@ interface Scope {
 function evaluate(expr: string, scope: Scope): unknown {
   const e = expr.trim();
   if (e === '$statusCode') return scope.exchange?.status;
-  if (e.startsWith('$response.body'))
-    return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length).replace(/^#/, ''));
+  if (e.startsWith('$response.body')) return valueAtPointer(scope.exchange?.received, e.slice('$response.body'.length));
   let m = /^\$inputs\.(.+)$/.exec(e);
   if (m) return scope.inputs[m[1]];
   m = /^\$steps\.([^.]+)\.outputs\.(.+)$/.exec(e);
   if (m) return scope.steps[m[1]]?.[m[2]];
   if (/^'.*'$/.test(e)) return e.slice(1, -1);
-  if (e === 'null') return null;
-  if (e === 'true' || e === 'false') return e === 'true';
-  if (/^-?\d+(\.\d+)?$/.test(e)) return Number(e);
+  if (/^(null|true|false|-?\d+(\.\d+)?)$/.test(e)) return JSON.parse(e);
   return e;
 }
 
@@ -104,15 +92,6 @@ function operationOf(
   throw new Error(`workflow step names ${ref}, which no bundled document has`);
 }
 
-/** Sources (descriptions) a workflow calls. */
-export function sourcesOf(workflow: Json): Set<string> {
-  return new Set(
-    (workflow.steps ?? [])
-      .map((s: Json) => /^\$sourceDescriptions\.([^.]+)\./.exec(s.operationId ?? '')?.[1])
-      .filter(Boolean),
-  );
-}
-
 /** Fresh inputs: the credential, and partner user ids and phone numbers the target has not seen. */
 export function inputsFor(workflow: Json, credential: string): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};
@@ -131,7 +110,7 @@ export async function runWorkflow(
   workflow: Json,
   inputs: Record<string, unknown>,
   docs: Record<string, Json>,
-  send: Send,
+  send: (call: StepCall) => Promise<Exchange>,
 ): Promise<StepOutcome[]> {
   const scope: Scope = { inputs, steps: {} };
   const outcomes: StepOutcome[] = [];
@@ -160,7 +139,7 @@ export async function runWorkflow(
       body,
     };
     const retry = (step.onFailure ?? []).find((a: Json) => a.type === 'retry');
-    let failed: FailedCriterion[] = [];
+    let failed: StepOutcome['failed'] = [];
     for (let attempt = 0; ; attempt++) {
       scope.exchange = await send(call);
       failed = (step.successCriteria ?? [])

@@ -1,7 +1,5 @@
-// Ajv's compiler of a document's schemas, for the contracts that may generate
-// code at run time (Node: the sandbox server, the conformance runner). A
-// contract without it checks requests with the validators compiled when the
-// package was built, which keeps Ajv out of the sandbox's fetch door.
+// Ajv's compiler of a document's schemas, where code may be generated at run
+// time (Node); apart, so the sandbox's fetch door never loads Ajv.
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Json } from './json.js';

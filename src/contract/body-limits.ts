@@ -1,7 +1,6 @@
-// Bounds on what a request body may store (S17). Free-form JSON
-// (v2 `metadata` takes any values) would otherwise be kept at any depth or
-// size and break every later answer that serialises it; checked at the door,
-// before the body is validated or stored, so the refusal changes nothing.
+// Bounds on what a request body may store (S17): free-form JSON (v2 `metadata`)
+// would otherwise be kept at any depth or size and break every later answer that
+// serialises it; checked before the body is validated or stored.
 import type { Violation } from './routes.js';
 
 /** Nesting levels of objects and arrays below a body field; the documents' bodies need fewer than 8. */
@@ -21,39 +20,19 @@ function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-const NONE: readonly Violation[] = [];
-
-/**
- * Violations of the bounds, one per offending top-level field of the body,
- * named like the validator names fields (`body.metadata`). Every body is
- * checked, so nothing is allocated unless a bound is broken.
- */
-export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<string>): readonly Violation[] {
-  if (body === null || typeof body !== 'object') return NONE;
-  let violations: Violation[] | undefined;
+/** Violations of the bounds, one per offending top-level field (`body.metadata`). */
+export function bodyLimitViolations(body: unknown, freeFormFields: ReadonlySet<string>): Violation[] {
+  if (body === null || typeof body !== 'object') return [];
+  const violations: Violation[] = [];
+  const refuse = (key: string, reasonCode: string, limit: number, message: string) =>
+    violations.push({ field: `body.${key}`, reasonCode, params: { limit, message } });
   // JSON bodies have own properties only (and `__proto__` keys are refused before this).
-  for (const key in body) {
-    const value = (body as Record<string, unknown>)[key];
+  for (const [key, value] of Object.entries(body)) {
     // A string or number holds no nesting, and a free-form field is an object (the validator refuses anything else).
     if (value === null || typeof value !== 'object') continue;
-    if (deeperThan(value, MAX_DEPTH)) {
-      violations ??= [];
-      violations.push({
-        field: `body.${key}`,
-        reasonCode: 'MAX_DEPTH',
-        params: { limit: MAX_DEPTH, message: `is nested deeper than ${MAX_DEPTH} levels` },
-      });
-    } else if (
-      freeFormFields.has(key) &&
-      new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREE_FORM_BYTES
-    ) {
-      violations ??= [];
-      violations.push({
-        field: `body.${key}`,
-        reasonCode: 'MAX_SIZE',
-        params: { limit: MAX_FREE_FORM_BYTES, message: `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON` },
-      });
-    }
+    if (deeperThan(value, MAX_DEPTH)) refuse(key, 'MAX_DEPTH', MAX_DEPTH, `is nested deeper than ${MAX_DEPTH} levels`);
+    else if (freeFormFields.has(key) && new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREE_FORM_BYTES)
+      refuse(key, 'MAX_SIZE', MAX_FREE_FORM_BYTES, `is larger than ${MAX_FREE_FORM_BYTES} bytes as JSON`);
   }
-  return violations ?? NONE;
+  return violations;
 }

@@ -1,7 +1,5 @@
-// JSON Pointers (RFC 6901) inside one document: the `$ref`s of a bundle, the
-// pointers a runtime expression of a workflow names, the pointers this package
-// builds to a schema. Written once, so every reader unescapes `~1` and `~0`
-// alike (a key such as `application/json` is the token `application~1json`).
+// JSON Pointers (RFC 6901) inside one document, written once so every reader
+// unescapes `~1` and `~0` alike (`application/json` is the token `application~1json`).
 import type { Json } from './json.js';
 
 /** A key as a pointer token: `~` becomes `~0`, `/` becomes `~1`. */
@@ -10,10 +8,7 @@ export const escapePointerToken = (key: string): string => key.replace(/~/g, '~0
 /** A pointer token as the key it names: `~1` becomes `/`, then `~0` becomes `~`. */
 export const unescapePointerToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
 
-/**
- * The value at `pointer` (`""` or `"/a/b"`, or a fragment `"#/a/b"`) inside
- * `value`; undefined where a step is missing or not an object.
- */
+/** The value at `pointer` (`"/a/b"` or `"#/a/b"`) inside `value`; undefined where a step is missing. */
 export function valueAtPointer(value: unknown, pointer: string): unknown {
   const path = pointer.startsWith('#') ? pointer.slice(1) : pointer;
   if (path === '') return value;
@@ -25,12 +20,7 @@ export function valueAtPointer(value: unknown, pointer: string): unknown {
   return at;
 }
 
-/**
- * Follows a node's local `$ref` (and a chain of them) inside `doc`; a node
- * without one is returned as it is. Throws when a `$ref` leads nowhere or
- * loops, naming it, since a bundle that does is broken.
- */
-// Returns Json: a bundle is untyped JSON, and callers read it as the schema they expect.
+/** Follows a node's chain of local `$ref`s inside `doc`; throws, naming it, on a `$ref` that leads nowhere or loops. */
 export function resolveRef(doc: unknown, node: unknown): Json {
   let current = node as { $ref?: unknown } | undefined;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {

@@ -1,9 +1,6 @@
-// Query strings as a wrongly configured generator writes them: an unknown
-// name, a comma-separated filter sent repeated, bracket style (`statuses[]=`),
-// a repeated filter sent comma-separated. The real service may ignore such a
-// query and answer a wider list; the sandbox refuses it, naming the parameter
-// and the form it expects (S15), so the mistake shows before
-// production.
+// Query strings as a wrongly configured generator writes them (an unknown name, bracket
+// style, a list in the other form): the service may ignore them and answer a wider list;
+// the sandbox refuses them with the form it expects (S15), so the mistake shows early.
 import type { Violation } from './routes.js';
 
 /** How one declared query parameter is written (OpenAPI `style: form`). */
@@ -26,17 +23,11 @@ function violation(field: string, reasonCode: string, message: string, extra: Re
   return { field, reasonCode, params: { ...extra, message } };
 }
 
-const NONE: Set<string> = new Set();
-
-/**
- * Violations of the query's serialisation, and the declared names they
- * concern (their values are then not checked again).
- */
+/** Violations of the query's serialisation, and the declared names they concern (not checked again). */
 export function queryFormViolations(
   query: URLSearchParams,
   forms: QueryForm[],
 ): { violations: Violation[]; refused: Set<string> } {
-  if (query.size === 0) return { violations: [], refused: NONE };
   const byName = new Map(forms.map((p) => [p.name, p]));
   const violations: Violation[] = [];
   const refused = new Set<string>();

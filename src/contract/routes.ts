@@ -1,10 +1,7 @@
-// Turns a bundled OpenAPI document into route specifications. Everything but
-// the validators is derived once at start-up; each validator is compiled the
-// first time its route needs it, so a start compiles nothing (S22). A
-// validator given precompiled (Ajv's standalone code, built by
-// scripts/validators.mjs) is used instead; the others need a compiler
-// (ajv-compiler.ts), which a contract where code may not be generated at run
-// time (workerd) goes without.
+// Turns a bundled OpenAPI document into route specifications. Each validator
+// is compiled on its route's first use, so a start compiles nothing (S22), or
+// taken precompiled (scripts/validators.mjs) where code may not be generated
+// at run time (workerd).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { SchemaCompiler } from './ajv-compiler.js';
 import { bodyLimitViolations } from './body-limits.js';
@@ -12,11 +9,7 @@ import { commaJoinedViolation, queryFormViolations } from './query-strictness.js
 import { escapePointerToken, resolveRef } from './json-pointer.js';
 import type { Json } from './json.js';
 
-/**
- * One offending input: where it is, which rule it broke, the rule's
- * parameters; the shape every check of a request reports in (the rules of
- * body-limits.ts and query-strictness.ts too).
- */
+/** One offending input: where it is, which rule it broke, the rule's parameters; every check of a request reports so. */
 export interface Violation {
   field: string;
   reasonCode: string;
@@ -29,6 +22,8 @@ export interface ParsedRequest {
   body: unknown;
 }
 
+type RawRequest = { params: Record<string, string>; query: URLSearchParams; body: unknown };
+
 export interface RouteSpec {
   api: string;
   operationId: string;
@@ -40,16 +35,11 @@ export interface RouteSpec {
   /** The documented JSON body's schema as written (often a `$ref` into the document); undefined when the operation takes none. */
   bodySchema?: unknown;
   /** Parses and checks path, query and body; returns the typed values or the violations. */
-  parse(raw: {
-    params: Record<string, string>;
-    query: URLSearchParams;
-    body: unknown;
-  }): { ok: true; value: ParsedRequest } | { ok: false; violations: Violation[] };
+  parse(raw: RawRequest): { ok: true; value: ParsedRequest } | { ok: false; violations: Violation[] };
   /** Violations of the response schema declared for the status (none when valid). */
   checkResponse(status: number, body: unknown): string[];
   /** The path and query parameters, in document order. */
   params: RouteParam[];
-  /** The documented statuses. */
   statuses: number[];
   /** A JSON pointer into the document to the JSON response schema of a status; undefined when none is documented. */
   responseSchemaPointer(status: number): string | undefined;
@@ -176,27 +166,21 @@ export class Contract {
     const bodyValidator = bodyMedia ? this.lazy(bodyPtr) : null;
     // Object fields without declared properties keep whatever JSON they are given.
     const bodySchema = resolveRef(this.doc, bodyMedia?.schema);
-    const freeFormFields = new Set(
-      Object.entries<Json>(bodySchema?.properties ?? {})
-        .filter(
-          ([, raw]) => schemaType(resolveRef(this.doc, raw)) === 'object' && !resolveRef(this.doc, raw).properties,
-        )
-        .map(([name]) => name),
-    );
+    const freeFormFields = new Set<string>();
+    for (const [name, raw] of Object.entries<Json>(bodySchema?.properties ?? {})) {
+      const schema = resolveRef(this.doc, raw);
+      if (schemaType(schema) === 'object' && !schema.properties) freeFormFields.add(name);
+    }
 
     // Only a sandbox that validates its answers (tests) compiles these.
     const pointers = new Map<number, string>();
     const responses = new Map<number, () => ValidateFunction>();
-    const declaredWithoutBody = new Set<number>();
     const statuses = Object.keys(op.responses ?? {})
       .filter((status) => /^\d{3}$/.test(status))
       .map(Number);
     for (const status of statuses) {
       const raw = op.responses[status];
-      if (!resolveRef(this.doc, raw)?.content?.['application/json']) {
-        declaredWithoutBody.add(status);
-        continue;
-      }
+      if (!resolveRef(this.doc, raw)?.content?.['application/json']) continue;
       const pointer = `${raw.$ref ?? `${opPtr}/responses/${status}`}/content/application~1json/schema`;
       pointers.set(status, pointer);
       responses.set(status, this.lazy(pointer));
@@ -238,24 +222,20 @@ export class Contract {
             violations.push(...(joined ? [joined] : violationsOf(validate.errors, p.name)));
           } else (p.in === 'path' ? value.params : value.query)[p.name] = v;
         }
-        if (bodyValidator) {
-          const bodyValidate = bodyValidator();
+        if (bodyValidator && body === undefined) {
+          if (bodyRequired) violations.push({ field: 'body', reasonCode: 'REQUIRED', params: {} });
+        } else if (bodyValidator) {
           // Bounds first: the validator need never walk an unbounded value.
-          const limits = body === undefined ? [] : bodyLimitViolations(body, freeFormFields);
-          if (body === undefined) {
-            if (bodyRequired) violations.push({ field: 'body', reasonCode: 'REQUIRED', params: {} });
-          } else if (limits.length) {
-            violations.push(...limits);
-          } else if (!bodyValidate(body)) {
-            violations.push(...violationsOf(bodyValidate.errors, 'body'));
-          } else {
-            value.body = body;
-          }
+          const limits = bodyLimitViolations(body, freeFormFields);
+          const validate = bodyValidator();
+          if (limits.length) violations.push(...limits);
+          else if (!validate(body)) violations.push(...violationsOf(validate.errors, 'body'));
+          else value.body = body;
         }
         return violations.length ? { ok: false, violations } : { ok: true, value };
       },
       checkResponse: (status, body) => {
-        if (body === undefined && declaredWithoutBody.has(status)) return [];
+        if (body === undefined && statuses.includes(status) && !pointers.has(status)) return [];
         const validate = responses.get(status)?.() ?? (status >= 400 ? this.errorValidator() : undefined);
         if (!validate) return [`status ${status} is not declared for ${op.operationId}`];
         return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);

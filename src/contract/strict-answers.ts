@@ -1,30 +1,16 @@
 // The local sandbox as a strict writer: the fields of an answer or a webhook
-// that its schema does not name. Partners' readers must accept unknown
-// fields (the documents never close an object), so a tolerant test would let
-// a field the sandbox made up pass in silence, and a partner would code
-// against it; the sandbox judges what it writes as if every object of its
-// documents were closed. It walks the documents as they are (the rule of
-// unknown-fields.ts, which refuses the same in requests), with no code
-// generated at run time, so every door runs it: node:http, the fetch
-// handler in workerd, the reference's in-page Try it.
+// that its schema does not name. Readers must accept unknown fields, so a
+// field the sandbox made up would pass in silence and a partner code against
+// it; the check generates no code at run time, so every door runs it.
 import type { Json } from './json.js';
-import { resolveRef } from './json-pointer.js';
+import type { RouteSpec } from './routes.js';
 import { unknownFieldViolations } from './unknown-fields.js';
 
-/** An answer of an operation: its path and method as its document writes them. */
-export interface AnsweredOperation {
-  path: string;
-  method: string;
-  operationId: string;
-}
-
-/** The JSON schema of the answer `status` of an operation, or the error schema where the operation declares none at that status. */
-function answerSchema(doc: Json, operation: AnsweredOperation | undefined, status: number): unknown {
-  if (operation) {
-    const op = resolveRef(doc, doc.paths?.[operation.path])?.[operation.method.toLowerCase()];
-    const responses = resolveRef(doc, op?.responses) ?? {};
-    const declared = resolveRef(doc, responses[String(status)]);
-    if (declared) return declared.content?.['application/json']?.schema;
+/** The JSON schema of the answer `status` of a route, or the error schema where the route declares none at that status. */
+function answerSchema(route: RouteSpec | undefined, status: number): unknown {
+  if (route?.statuses.includes(status)) {
+    const pointer = route.responseSchemaPointer(status);
+    return pointer && { $ref: pointer };
   }
   // As the route checks judge it (routes.ts): an undeclared error status answers the document's error schema.
   return status >= 400 ? { $ref: '#/components/schemas/Error' } : undefined;
@@ -37,23 +23,12 @@ function undocumented(doc: Json, schema: unknown, value: unknown, root: 'answer'
 }
 
 export class StrictAnswers {
-  // The schema of each operation's status, looked up once.
-  private readonly schemas = new Map<string, unknown>();
-
   /** `documents` by API name, each with its `Error` schema (the bundled documents). */
   constructor(private readonly documents: Record<string, Json>) {}
 
-  /**
-   * The fields of the answer `body` at `status` to `operation` of `api`
-   * (an answer outside any operation when absent) that the document does not
-   * name. A status the operation does not declare below 400 has no schema
-   * here (the route checks judge the status itself).
-   */
-  answerFields(api: string, operation: AnsweredOperation | undefined, status: number, body: unknown): string[] {
-    const doc = this.documents[api];
-    const key = `${api} ${operation?.method} ${operation?.path} ${status}`;
-    if (!this.schemas.has(key)) this.schemas.set(key, answerSchema(doc, operation, status));
-    return undocumented(doc, this.schemas.get(key), body, 'answer');
+  /** The fields of an answer (outside any route when `route` is absent) that the document does not name. */
+  answerFields(api: string, route: RouteSpec | undefined, status: number, body: unknown): string[] {
+    return undocumented(this.documents[api], answerSchema(route, status), body, 'answer');
   }
 
   /** The fields of a webhook of the partner API (by its `eventType`) that the partner document does not name. */
@@ -65,11 +40,7 @@ export class StrictAnswers {
   }
 }
 
-/**
- * What a local sandbox that broke its own contract says, in an answer's
- * `message` and in its log: the fields, the answer, and that the fault is
- * the sandbox's, never the caller's.
- */
+/** What a local sandbox that broke its own contract says: the fields, and that the fault is its own, never the caller's. */
 export function breachMessage(what: string, fields: string[], api: string): string {
   const named = fields.join(', ');
   const document =

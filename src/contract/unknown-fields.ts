@@ -1,10 +1,7 @@
-// Body fields a request schema does not declare. The validator lets them
-// through (the documents leave `additionalProperties` unsaid), so a typo such
-// as `timeToExpire` for `timeToExpiry` would be ignored and the default used;
-// the sandbox refuses them (S45), naming the field and the declared one it
-// is probably meant to be. Objects the documents leave free-form
-// (`additionalProperties` given as `true` or a schema, `patternProperties`,
-// or no properties declared at all) take any keys.
+// Body fields a request schema does not declare: the validator lets them
+// through, so a typo (`timeToExpire`) would be ignored and the default used;
+// the sandbox refuses them (S45), suggesting the declared name. Free-form
+// objects take any keys.
 import { distance as levenshtein } from 'fastest-levenshtein';
 import { MAX_DEPTH } from './body-limits.js';
 import { resolveRef } from './json-pointer.js';
@@ -18,15 +15,14 @@ interface Shape {
   free: boolean;
   /** Each declared property and its schemas (one per branch that declares it). */
   properties: Map<string, unknown[]>;
-  /** The schemas of array items, and of the items at each position (`prefixItems`). */
+  /** The schemas of array items (`prefixItems`, which no document uses, are not looked into). */
   items: unknown[];
-  prefixItems: unknown[][];
 }
 
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function shapeOf(doc: unknown, schemas: unknown[]): Shape {
-  const shape: Shape = { free: false, properties: new Map(), items: [], prefixItems: [] };
+  const shape: Shape = { free: false, properties: new Map(), items: [] };
   let declaresAny = false;
   const seen = new Set<unknown>();
   const pending = [...schemas];
@@ -43,18 +39,10 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
     if (isObject(schema.properties)) {
       for (const [name, sub] of Object.entries(schema.properties)) {
         declaresAny = true;
-        const list = shape.properties.get(name);
-        if (list) list.push(sub);
-        else shape.properties.set(name, [sub]);
+        shape.properties.set(name, [...(shape.properties.get(name) ?? []), sub]);
       }
     }
     if (schema.items !== undefined && typeof schema.items !== 'boolean') shape.items.push(schema.items);
-    if (Array.isArray(schema.prefixItems)) {
-      schema.prefixItems.forEach((sub, i) => {
-        shape.prefixItems[i] ??= [];
-        shape.prefixItems[i].push(sub);
-      });
-    }
     // A field is known when any branch declares it.
     for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
       const branches = schema[key];
@@ -66,10 +54,8 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
   return shape;
 }
 
-// The shape of each single schema, per document, made once: the sandbox
-// asks for it at every object of every answer it writes (strict-answers.ts),
-// and a list of fifty verifications walked anew each time cost it several
-// times the answer's own work.
+// Made once per schema: strict-answers.ts asks at every object of every answer, and a
+// list walked anew each time cost several times the answer's own work.
 const shapes = new WeakMap<object, WeakMap<object, Shape>>();
 
 function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
@@ -80,41 +66,32 @@ function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
 }
 
 /**
- * The declared name `name` is probably meant to be: the closest, ignoring
- * case, within a third of the name's length (at least one edit), so
- * `timeToExpire` finds `timeToExpiry` and `typ` finds `type`, but `colour`
- * finds nothing among names that share a letter or two.
+ * The declared name `name` is probably meant to be: the closest ignoring case, within a third of
+ * its length (at least one edit), so `typ` finds `type` but `colour` nothing that shares a letter or two.
  */
 export function closestName(name: string, declared: Iterable<string>): string | undefined {
   const limit = Math.max(1, Math.floor(name.length / 3));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of declared) {
-    // Levenshtein's distance: inserts, deletes and substitutions.
-    const distance = levenshtein(name.toLowerCase(), candidate.toLowerCase());
-    if (distance <= limit && distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  const near = [...declared].map((candidate) => ({
+    candidate,
+    edits: levenshtein(name.toLowerCase(), candidate.toLowerCase()),
+  }));
+  // The first of the closest, in declared order (the sort is stable).
+  return near.filter((n) => n.edits <= limit).sort((a, b) => a.edits - b.edits)[0]?.candidate;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const member = (key: string) => (IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
 
 /**
- * Calls `found` with each field of `body` that `schema` (a schema of `doc`,
- * or a `$ref` into it) does not declare: the object holding it, its key, and
- * its path (`body.requirements.0.typ`, built only for these). Below MAX_DEPTH
- * levels nothing is looked at: the body's bounds refuse such a body anyway.
+ * Calls `found` with each field of `body` that `schema` does not declare: its object, key and path
+ * (built only for these). Below MAX_DEPTH nothing is looked at: the body's bounds refuse it anyway.
  */
 function visitUnknownFields(
   doc: unknown,
   schema: unknown,
   body: unknown,
   field: string,
-  found: (owner: Record<string, unknown>, key: string, path: () => string, documented: () => string[]) => void,
+  found: (owner: Record<string, unknown>, key: string, path: string, documented: string[]) => void,
 ): void {
   // The steps to the value walked, joined into a path only for an unknown field (most values have none).
   const steps: string[] = [field];
@@ -124,13 +101,7 @@ function visitUnknownFields(
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         steps.push(`.${i}`);
-        walk(
-          shape.prefixItems.length === 0
-            ? shape.items
-            : [...(shape.prefixItems[i] ?? []), ...(i < shape.prefixItems.length ? [] : shape.items)],
-          value[i],
-          depth + 1,
-        );
+        walk(shape.items, value[i], depth + 1);
         steps.pop();
       }
       return;
@@ -144,38 +115,22 @@ function visitUnknownFields(
         steps.push(member(key));
         walk(declared, sub, depth + 1);
         steps.pop();
-      } else if (!shape.free)
-        found(
-          owner,
-          key,
-          () => `${steps.join('')}${member(key)}`,
-          () => [...shape.properties.keys()],
-        );
+      } else if (!shape.free) found(owner, key, `${steps.join('')}${member(key)}`, [...shape.properties.keys()]);
     }
   };
   walk([schema], body, 0);
 }
 
-/**
- * Violations for each field of `body` (`body.timeToExpire`,
- * `body.requirements[0].typ`) that `schema` (a schema of `doc`, or a `$ref`
- * into it) does not declare, with `params.suggestion` where a declared name
- * is close.
- */
+/** Violations for each field of `body` that `schema` does not declare, with `params.suggestion` where a name is close. */
 export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
   const violations: Violation[] = [];
   visitUnknownFields(doc, schema, body, field, (_owner, key, path, documented) =>
-    violations.push(unknownField(path(), key, documented())),
+    violations.push(unknownField(path, key, documented)),
   );
   return violations;
 }
 
-/**
- * Drops, in place, each field of a parsed `body` that `schema` does not
- * declare: a request the sandbox accepts with them (`allowUnknownFields`)
- * is served as if they were not sent, so nothing undocumented is stored,
- * echoed in an answer or carried by a webhook.
- */
+/** Drops the undeclared fields of a body accepted with them (`allowUnknownFields`), so nothing undocumented is stored. */
 export function dropUnknownFields(doc: unknown, schema: unknown, body: unknown): void {
   visitUnknownFields(doc, schema, body, 'body', (owner, key) => {
     delete owner[key];

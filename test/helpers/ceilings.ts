@@ -1,6 +1,3 @@
-// The time limit of a test or hook that installs, bundles or drives other
-// processes (npm, esbuild, Chromium, workerd, a sandbox under load). It is a
-// ceiling for a hang, not a measure: on a loaded machine such a step runs many
-// times slower than on a quiet one, and a test must fail for what it asserts,
-// never for the load beside it. Speed is measured by `npm run bench`.
+// The time limit of a test or hook that installs, bundles or drives other processes: a ceiling for a
+// hang, not a measure (a loaded machine runs such a step many times slower); `npm run bench` measures speed.
 export const HANG_CEILING_MS = 20 * 60_000;

@@ -28,20 +28,15 @@ export async function sandboxDeparting(authKey: string, depart: Departure): Prom
   if (seeded.status !== 200) throw new Error(`seeding the local sandbox answered ${seeded.status}`);
   const server = createServer(async (req, res) => {
     const body = await buffer(req);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(`http://sandbox.localhost${req.url}`, {
-      method: req.method,
-      headers,
-      body: body.length ? body : undefined,
-    });
+    const headers = Object.entries(req.headers).filter((h): h is [string, string] => typeof h[1] === 'string');
+    const init = { method: req.method, headers, body: body.length ? body : undefined };
+    const request = new Request(`http://sandbox.localhost${req.url}`, init);
     const answer = await depart(request.clone(), () => sandbox.fetch(request));
     if (answer.type === 'error') {
       res.socket?.destroy();
       return;
     }
-    const text = await answer.text();
-    res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(text);
+    res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(await answer.text());
   });
   // As the sandbox's own server: a socket the client reuses after a pause under load must still be open.
   server.keepAliveTimeout = 72_000;
