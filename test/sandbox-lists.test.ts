@@ -77,7 +77,7 @@ function scan<T extends { id: string }>(items: T[], keep: (item: T) => boolean, 
   const page = q.page ?? 0;
   return { count: matches.length, ids: matches.slice(page * limit, page * limit + limit).map((item) => item.id) };
 }
-const phones = (list: { phoneNumber: string }[] = []) => list.map((p) => p.phoneNumber);
+const phones = (list?: { phoneNumber?: string | null }[] | null) => (list ?? []).map((p) => p.phoneNumber);
 function attempt<T>(fn: () => T): T | undefined {
   try {
     return fn();
