@@ -150,7 +150,8 @@ describe('the packed tarball', () => {
     } finally {
       command.child.kill('SIGKILL');
     }
-    // startSandbox from the package, on the same file, no credentials given: the saved key, the moved clock and the verification come back.
+    // startSandbox from the package on the same file, no credentials given:
+    // the saved key, the moved clock and the verification come back.
     const script = `import { startSandbox } from '@verification-service/contracts/sandbox';
 const sandbox = await startSandbox({ state: ${JSON.stringify(state)} });
 const clock = await (await fetch(sandbox.url + '/_sandbox/clock')).json();

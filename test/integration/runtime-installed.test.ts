@@ -92,7 +92,8 @@ const ENTRIES = {
   // A Worker answering GET / with both.
   'worker.js': `${webhookCases(false)}\n${SANDBOX_FETCH}
 export default { async fetch() { return Response.json({ webhooks: await webhooks(), sandboxFetch: await sandboxFetch() }); } };`,
-  // In the page the webhooks module is the installed files as they are (an import map, no bundler); sandbox/fetch is bundled.
+  // In the page, webhooks is the installed files as they are (an import map, no
+  // bundler); sandbox/fetch is bundled.
   'page.js': `${webhookCases(false)}\nimport { sandboxFetch } from './dist/sandbox-fetch.js';
 window.results = { webhooks: await webhooks(), sandboxFetch: await sandboxFetch() };`,
   'sandbox-fetch.js': `${SANDBOX_FETCH}\nexport { sandboxFetch };`,
@@ -109,7 +110,8 @@ beforeAll(async () => {
     copyFileSync(path.join(ROOT, 'test', 'runtimes', file), path.join(project, file));
   for (const [file, source] of Object.entries(ENTRIES)) writeFileSync(path.join(project, file), source);
   writeFileSync(path.join(project, 'recipe.js'), WORKER_RECIPE);
-  // One build, as a partner's bundler (or wrangler) sees the package: the browser platform, the Worker conditions, nothing external.
+  // One build, as a partner's bundler (or wrangler) sees the package: the
+  // browser platform, the Worker conditions, nothing external.
   const result = await build({
     entryPoints: ['worker', 'sandbox-fetch', 'recipe'].map((name) => path.join(project, `${name}.js`)),
     absWorkingDir: project,

@@ -1,12 +1,8 @@
-// The webhook receivers the docs show (the partner reference's node:http and
-// fetch-style ones, the webhooks guide's handle-webhook.ts and receiver.ts,
-// the README's Worker, and the guide's Worker project as the packed package
-// ships it) type-check and do what a receiver of this service must. Each
-// runs in a process of its own (a fetch-style handler behind a small
-// node:http adapter, as a platform calls it; the Worker project in workerd
-// with the Durable Object, SQLite storage and variables of its
-// wrangler.jsonc), reads the local sandbox on a tie, and what it did is read
-// from its log.
+// The webhook receivers the docs show (the partner reference's, the webhooks
+// guide's, the README's Worker, and the guide's Worker project as the packed
+// package ships it, in workerd) type-check and do what a receiver of this
+// service must, each in a process of its own reading the local sandbox on a
+// tie; what it did is read from its log.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -106,11 +102,7 @@ interface Running {
   stop: () => unknown;
 }
 
-/**
- * Runs `files` (the first started with node, the rest beside it; by the
- * fetch adapter when `fetchStyle`) with the settings in its environment;
- * resolves once it answers (an unsigned body is refused).
- */
+/** Runs `files` (the first with node, or by the fetch adapter when `fetchStyle`), resolving once it answers. */
 function inNode(files: Record<string, string>, fetchStyle: boolean) {
   return async (name: string, env: Record<string, string>): Promise<Running> => {
     const folder = path.join(dir, name.replace(/\W+/g, '-'));
@@ -185,8 +177,8 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
 
   const post = (body: string, signature: string) => deliver(url, body, signature);
   /**
-   * Sends a fresh documented event signed with the key, expects 200, and waits
-   * for the line saying it acted on it: every line logged before it has then arrived too.
+   * Sends a fresh signed event and waits for the line saying it acted on it:
+   * every line logged before it has then arrived.
    */
   const settled = async () => {
     const id = randomUUID();
