@@ -1,7 +1,6 @@
-// What an edge receiver weighs: Workers on the installed package, bundled as
-// wrangler bundles them, stay within their budgets (2 KB to verify, 30 KB to
-// verify and parse) and still work; the `sideEffects` declaration that lets
-// bundlers drop the rest is true of every module it covers.
+// Workers on the installed package, bundled as wrangler bundles them, stay
+// within their budgets (2 KB to verify, 30 KB to parse) and still work; the
+// `sideEffects` declaration that lets bundlers drop the rest is true.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

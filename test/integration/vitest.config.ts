@@ -1,7 +1,5 @@
 // The integration tier, `npm run test:integration`: what the fast tier keeps
-// out (Chromium, workerd, Bun and Deno, Prism, the packed tarball, git
-// clones, `npm run dev`, costly child processes; guides/testing.md, "The two
-// tiers"). It needs Debian's Chromium and curl, which .ci/run installs.
+// out (guides/testing.md, "The two tiers"); it needs Chromium and curl.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import fast from '../vitest.config.js';
