@@ -187,9 +187,9 @@ await sandbox.close();`;
       });
       expect(result.userId).toEqual(expect.any(String));
       expect(result.seen).toEqual([
-        'GET /v2/verifications/v-1 Bearer consumer-token',
-        'GET /v2/verifications/?statuses=APPROVED&statuses=REVIEW Bearer consumer-token',
-        'GET /verifications?status=inReview,completed consumer-key',
+        'GET /v2/verifications/v-1 Bearer consumer-token null r-7',
+        'GET /v2/verifications/?statuses=APPROVED&statuses=REVIEW Bearer consumer-token null r-7',
+        'GET /verifications?status=inReview,completed&phoneNumber=%2B4915112345678,%2B31612345678 consumer-key application/json null',
       ]);
       expect(result.refusedBaseUrls).toEqual(['TypeError', 'TypeError']);
       const vitest = await exec(
