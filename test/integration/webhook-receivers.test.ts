@@ -34,17 +34,15 @@ const description: string = doc.tags.find((t: { name: string }) => t.name === 'W
 const reference = Object.fromEntries(
   [...description.matchAll(/```ts\n(\/\/ receiver: (\S+)\n[\s\S]*?)```/g)].map((m) => [m[2], m[1]]),
 );
-const guideBlocks = [
-  ...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g),
-].map((m) => m[1]);
+/** The ```ts blocks of a Markdown file of the repository. */
+const tsBlocks = (file: string) =>
+  [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+const guideBlocks = tsBlocks('guides/webhooks.md');
 const guide = {
   handleWebhook: guideBlocks.find((b) => b.startsWith('// handle-webhook.ts\n')) ?? '',
   nodeReceiver: guideBlocks.find((b) => b.startsWith('// receiver.ts\n') && b.includes("from 'node:http'")) ?? '',
 };
-const readmeWorker =
-  [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((m) => m[1])
-    .find((b) => b.includes('export default')) ?? '';
+const readmeWorker = tsBlocks('README.md').find((b) => b.includes('export default')) ?? '';
 
 const AUTH_KEY = 'sbx_receiver_test_key';
 const PREVIOUS_AUTH_KEY = 'sbx_receiver_previous_key';
@@ -276,13 +274,9 @@ describe("the guide's Worker project (guides/examples/worker-receiver), restarte
     try {
       for (const body of shuffled([...events, ...events], 5))
         expect(await post(second.port, body), `${body}\n${second.log()}`).toBe(200);
-      const unparseable = `{"eventId": "${randomUUID()}", cut off`;
-      expect(await post(second.port, unparseable)).toBe(200);
-      const forged = `{"eventId": "${randomUUID()}", forged`;
-      expect(await post(second.port, forged, sign(forged, 'another-key'))).toBe(401);
-      await expect.poll(() => second.log(), { timeout: 10_000 }).toContain(unparseable);
-      expect(second.log()).toMatch(/parked .*cut off/);
-      expect(second.log()).not.toContain(forged);
+      // Parked after every event before it (a forged one is refused as in the table above).
+      expect(await post(second.port, `{"eventId": "${randomUUID()}", cut off`)).toBe(200);
+      await expect.poll(() => second.log(), { timeout: 10_000 }).toMatch(/parked .*cut off/);
     } finally {
       await second.stop();
       log += second.log();
