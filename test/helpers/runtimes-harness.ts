@@ -28,25 +28,17 @@ export async function untilAnswering(url: string, child: ChildProcess, output: (
   throw new Error(`no answer on ${url} within 60 s: ${output()}`);
 }
 
-/** What a Worker has beside its module, in workerd's config language. */
-export interface WorkerdExtras {
-  /** The Worker's compatibility date (2025-09-01 when absent). */
-  compatibilityDate?: string;
-  /** Fields of the Worker (`bindings = [...]`, `durableObjectNamespaces = [...]`), each ending in a comma. */
-  worker?: string;
-  /** More services, each ending in a comma (a disk for Durable Object storage, a network). */
-  services?: string;
-}
-
 /**
  * Serves `bundle` (a module in `dir` whose default export is a Worker) with
  * workerd on 127.0.0.1 (a free port, or `port`); resolves once it takes
  * connections with its port, a stop, and its log so far, or throws with that log.
+ * `extras`, in workerd's config language: the compatibility date (2025-09-01
+ * when absent), the Worker's fields and more services, each ending in a comma.
  */
 export async function serveWorkerd(
   dir: string,
   bundle: string,
-  extras: WorkerdExtras = {},
+  extras: { compatibilityDate?: string; worker?: string; services?: string } = {},
   port?: number,
 ): Promise<{ port: number; stop: () => Promise<void>; log: () => string }> {
   port ??= await freePort();

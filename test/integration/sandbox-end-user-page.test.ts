@@ -84,6 +84,9 @@ async function webhooksOf(id: string, count: number): Promise<string[]> {
   return received.filter((e) => e.data.verificationId === id).map((e) => `${e.eventType} ${e.data.status}`);
 }
 
+/** How many `eventType` webhooks about the user `userId` arrived. */
+const userEvents = (eventType: string, userId: string) =>
+  received.filter((e) => e.eventType === eventType && e.data.userId === userId).length;
 const buttons = () => page.getByRole('button').allTextContents();
 /** The webhooks of a verification whose page was opened, then of its last step. */
 const openedThen = (status: string) => [
@@ -122,9 +125,7 @@ describe("the end user's page", () => {
     const done = await statusOf(v.id);
     expect(done.status).toBe('completed');
     expect(await webhooksOf(v.id, 3)).toEqual(openedThen('completed'));
-    await expect
-      .poll(() => received.filter((e) => e.eventType === 'user.created' && e.data.userId === done.userId).length)
-      .toBe(1);
+    await expect.poll(() => userEvents('user.created', done.userId!)).toBe(1);
     const { data: user } = await partner.GET('/users/{userId}', { params: { path: { userId: done.userId! } } });
     expect([user!.firstName, user!.lastName, user!.dateOfBirth]).toEqual(['Lena', 'Hoffmann', '1990-01-01']);
 
@@ -149,9 +150,7 @@ describe("the end user's page", () => {
       ...openedThen('waitingForUserInput'),
       'verification.updated completed',
     ]);
-    await expect
-      .poll(() => received.filter((e) => e.eventType === 'user.merged' && e.data.userId === firstUser).length)
-      .toBe(1);
+    await expect.poll(() => userEvents('user.merged', firstUser)).toBe(1);
   });
 
   it('Phone number belongs to another user, offered while a user holds the number, declines and leaves that user alone', async () => {
@@ -172,7 +171,7 @@ describe("the end user's page", () => {
     expect(await webhooksOf(other.id, 3)).toEqual(openedThen('declined'));
     const { data: user } = await partner.GET('/users/{userId}', { params: { path: { userId: holder } } });
     expect(user!.externalUsers.map((e) => e.id)).toEqual([first.externalUserId]);
-    expect(received.filter((e) => e.eventType === 'user.merged' && e.data.userId === holder)).toEqual([]);
+    expect(userEvents('user.merged', holder)).toBe(0);
   });
 
   it('Needs review and Decline land on redirectUrl with inReview and declined', async () => {
