@@ -1,12 +1,7 @@
 // npm run bench [-- PART...]: what a user of the package feels, measured on
-// loopback and printed as one short table. Parts: sandbox (server CPU per
-// request of the local sandbox against Prism, under the same autocannon
-// load), restart (a `--state` sandbox killed with -9 until it answers again
-// with its state), dev (a saved source → the page `npm run dev` serves),
-// delivery (a webhook's emission → the receiver's 200, in process, driven by
-// tinybench) and edge (the verify-only receiver bundled for the edge).
-// It reports and never fails on a figure; it exits 1 when a part could not
-// be measured, saying which and why.
+// loopback and printed as one table (guides/benchmarks.md says what each
+// part measures). It reports and never fails on a figure; it exits 1 when a
+// part could not be measured, saying which and why.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -214,18 +209,15 @@ async function restartPart() {
 }
 
 /**
- * `npm run dev` in a scratch copy of this checkout (its files as git sees
- * them, node_modules linked), every port free; each round saves an edit of
+ * `npm run dev` in a scratch copy of this checkout (node_modules linked),
+ * every port free; each round saves an edit of
  * the partner document's title as editors save (a copy renamed over it) and
  * times the rename until the served page shows it.
  */
 async function devPart() {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-dev-'));
-  const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' });
-  for (const file of files.stdout.split('\0').filter(Boolean)) {
-    fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
-    fs.cpSync(path.join(ROOT, file), path.join(copy, file));
-  }
+  const ignored = new Set(['.git', 'node_modules', 'test-results'].map((name) => path.join(ROOT, name)));
+  fs.cpSync(ROOT, copy, { recursive: true, filter: (from) => !ignored.has(from) });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   const env = { ...process.env, DEV_PORT: '0', SANDBOX_PORT: '0', MOCK_V2_PORT: '0', MOCK_PARTNER_PORT: '0' };
   // Its own process group, so that npm, dev and the servers dev starts stop together.
@@ -288,18 +280,10 @@ async function deliveryPart({ seconds }) {
   );
   const emitted = new Map();
   const lags = [];
-  const delivered = new Set();
-  const waiting = new Map();
-  const receiver = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200).end();
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      lags.push(performance.now() - emitted.get(event.eventId));
-      delivered.add(event.data.verificationId);
-      waiting.get(event.data.verificationId)?.();
-    });
+  const receiver = createServer(async (req, res) => {
+    const event = JSON.parse(Buffer.concat(await req.toArray()).toString('utf8'));
+    res.writeHead(200).end();
+    lags.push(performance.now() - emitted.get(event.eventId));
   });
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const sandbox = await startSandbox({
@@ -313,9 +297,7 @@ async function deliveryPart({ seconds }) {
     bench.add('create → webhook answered 200', async () => {
       const res = await fetch(`${sandbox.url}/verifications`, { ...CREATE, body: createBody() });
       const { id } = await res.json();
-      // Its webhook may arrive before the create's answer is read.
-      if (!delivered.has(id)) await new Promise((resolve) => waiting.set(id, resolve));
-      waiting.delete(id);
+      await sandbox.waitForDelivery((event) => event.data.verificationId === id, { timeoutMs: 10_000 });
     });
     await bench.run();
     const sorted = lags.sort((a, b) => a - b);
@@ -347,25 +329,28 @@ async function edgePart() {
 
 const PARTS = { sandbox: sandboxPart, restart: restartPart, dev: devPart, delivery: deliveryPart, edge: edgePart };
 
-function usageError(why) {
-  console.error(`error: ${why}\n\n${USAGE}`);
-  process.exit(2);
+/** The parts and seconds asked for; usage on --help, or with what was wrong (exit 2). */
+function options() {
+  try {
+    const { values, positionals } = parseArgs({
+      options: { seconds: { type: 'string', default: '3' }, help: { type: 'boolean' } },
+      allowPositionals: true,
+    });
+    if (values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    const unknown = positionals.filter((p) => !Object.hasOwn(PARTS, p));
+    if (unknown.length) throw new Error(`the parts are ${Object.keys(PARTS).join(', ')}; not ${unknown.join(', ')}`);
+    const seconds = Number(values.seconds);
+    if (!(seconds >= 1 && seconds <= 60)) throw new Error(`--seconds takes 1 to 60, not "${values.seconds}"`);
+    return { only: positionals.length ? positionals : Object.keys(PARTS), seconds };
+  } catch (err) {
+    console.error(`error: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
 }
-let args;
-try {
-  args = parseArgs({ options: { seconds: { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: true });
-} catch (err) {
-  usageError(err.message);
-}
-if (args.values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const only = args.positionals.length ? args.positionals : Object.keys(PARTS);
-const seconds = Number(args.values.seconds ?? 3);
-const unknown = only.filter((p) => !Object.hasOwn(PARTS, p));
-if (unknown.length) usageError(`the parts are ${Object.keys(PARTS).join(', ')}; not ${unknown.join(', ')}`);
-if (!(seconds >= 1 && seconds <= 60)) usageError(`--seconds takes 1 to 60, not "${args.values.seconds}"`);
+const { only, seconds } = options();
 if (!fs.existsSync(CLI)) {
   console.error('error: generated/lib is missing; run `npm run build` first, then the bench again');
   process.exit(1);

@@ -1,7 +1,4 @@
-// @verification-service/contracts/sandbox: the local sandbox inside a partner's test
-// suite. `startSandbox` runs it in-process (sandbox/in-process.ts);
-// `createSandboxClient` is a typed client of its control API (/_sandbox),
-// typed from the control API's bundled document.
+// @verification-service/contracts/sandbox: `startSandbox` and a typed client of the control API.
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../generated/types/sandbox.js';
 import type { BaseClientOptions } from './client-options.js';

@@ -1,31 +1,10 @@
 // The examples tell one story: a user, a verification, an event or a key
 // shown by several examples is the same in each, seen at different moments;
 // what names one thing has one value in the three bundles, the samples a
-// renderer assembles from schema-level examples included. Each check lists
+// renderer assembles from schema-level examples included. Each check (its
+// rule, the history the documents describe, stated where it is written) lists
 // the contradictions it finds, naming both places, and is shown to find the
 // contradictions planted for it.
-//
-// What "the same" allows (the history the documents describe):
-// - A user's phone numbers, external users and `names` grow over time
-//   (`user.updated`, `user.merged`); each entry keeps the `createdAt` it was
-//   added at. A snapshot of a user at moment T (its `updatedAt`, or the time
-//   of the webhook carrying it) holds exactly the entries added at or before
-//   T, unless a revert detached data in between (revert rule 2).
-// - The current `firstName`/`lastName` is the last `names` entry; a date of
-//   birth, once known, never changes.
-// - An external user id or a phone number belongs to one user; it may belong
-//   to another user only after the first was deleted (a new verification after
-//   `user.deleted`), and a deleted user's id never appears again as a live
-//   user: only in snapshots dated no later than its deletion, or as a
-//   verification's `previousUserId`.
-// - A verification's status moves only along the documented transitions as
-//   its `updatedAt` grows; a completed verification's user holds its external
-//   user, phones and collected name from then on.
-// - Webhook records store "the full webhook body sent": the same `eventId` is
-//   the same body everywhere.
-// - The service's verification addresses carry a token that is base64url of
-//   `{"sid":…}` with the first eight hex digits of the id, as the v2 examples
-//   have it.
 import { describe, expect, it } from 'vitest';
 import type { Json } from './helpers/openapi.js';
 import { readWorld, type World } from './helpers/story.js';

@@ -1,10 +1,15 @@
 // Every link and image of README.md and guides/*.md outside code, relative
 // or by the repository's address (how a shipped page reaches a page the
 // tarball leaves out), lands on a file of this checkout, an #anchor on a
-// heading of it (GitHub's heading ids).
+// heading of it (GitHub's heading ids). And the Markdown as an npm user
+// reads it: every relative link of every shipped page points at a file in
+// the tarball (`npm pack --dry-run`), or it is dead for everyone who did not
+// clone the repository.
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { anchorsOf, isExternal, linksOf } from './helpers/markdown-links.js';
 
@@ -85,44 +90,56 @@ describe('links of the README and the guides', () => {
   });
 });
 
-// The sandbox prints AUTH_KEY and ACCESS_TOKEN; a page that reads the key from
-// another variable leaves the newcomer's pasted line unused.
-// PREVIOUS_AUTH_KEY, the key kept through a rotation, is the one other name.
-const OTHER_CREDENTIAL_NAME =
-  /\b(?!PREVIOUS_AUTH_KEY\b)(?:[A-Z][A-Z0-9]*_)+AUTH_KEY\b|\bAUTH_KEY_[A-Z0-9_]+|\bVERIFICATION_TOKEN\b|\$\{?TOKEN\b/g;
+const exec = promisify(execFile);
+let shipped = new Set<string>();
 
-// Code a partner pastes runs against the sandbox they started, on whatever
-// port it got: TypeScript and JavaScript blocks take addresses from the
-// variables the sandbox prints (PARTNER_URL, V2_URL, SANDBOX_URL), never a
-// literal local address.
-const LOCAL_ADDRESS = /\b(?:127\.0\.0\.1|localhost|\[::1\]):\d+/g;
-const codeBlocks = (text: string) =>
-  [...text.matchAll(/```(?:ts|js|typescript|javascript)\n([\s\S]*?)```/g)].map((m) => m[1]);
+beforeAll(async () => {
+  const { stdout } = await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT });
+  shipped = new Set((JSON.parse(stdout)[0].files as { path: string }[]).map((f) => f.path));
+}, 60_000);
 
-describe('addresses in the code of the README and the guides', () => {
-  it.each(PAGES)('%s: TypeScript and JavaScript blocks name no local address', (page) => {
-    expect(
-      codeBlocks(readFileSync(path.join(ROOT, page), 'utf8')).flatMap((code) => code.match(LOCAL_ADDRESS) ?? []),
-    ).toEqual([]);
+/** Follows the relative links from `starts` through every shipped Markdown page; returns the dead ones. */
+function deadLinks(starts: string[], inPackage: Set<string>, read: (file: string) => string): string[] {
+  const dead: string[] = [];
+  const seen = new Set<string>();
+  const queue = [...starts];
+  while (queue.length) {
+    const page = queue.shift()!;
+    if (seen.has(page)) continue;
+    seen.add(page);
+    for (const href of linksOf(read(page))) {
+      if (isExternal(href) || href.startsWith('#')) continue;
+      const target = path.posix.normalize(
+        path.posix.join(path.posix.dirname(page), decodeURIComponent(href.split('#')[0])),
+      );
+      if (!inPackage.has(target)) dead.push(`${page}: ${href}`);
+      else if (target.endsWith('.md')) queue.push(target);
+    }
+  }
+  return dead;
+}
+
+const shippedPages = () => [...shipped].filter((file) => file.endsWith('.md'));
+
+describe('the Markdown read from the installed package', () => {
+  it('has no link to a file the tarball lacks, from any shipped page', () => {
+    expect(shippedPages()).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'openapi/DECISIONS.md']));
+    expect(deadLinks(shippedPages(), shipped, (file) => readFileSync(path.join(ROOT, file), 'utf8'))).toEqual([]);
   });
 
-  it('finds such an address, and only in code (the checker itself)', () => {
-    const page =
-      "Run it on http://127.0.0.1:4020.\n```ts\ncreateV2Client({ baseUrl: 'http://localhost:4010' });\n```\n```sh\ncurl http://127.0.0.1:4020/\n```\n";
-    expect(codeBlocks(page).flatMap((code) => code.match(LOCAL_ADDRESS) ?? [])).toEqual(['localhost:4010']);
-  });
-});
-
-describe('credential variables of the README and the guides', () => {
-  it.each(PAGES)('%s reads the key from AUTH_KEY and the v2 token from ACCESS_TOKEN only', (page) => {
-    expect(readFileSync(path.join(ROOT, page), 'utf8').match(OTHER_CREDENTIAL_NAME) ?? []).toEqual([]);
-  });
-
-  it('catches another name (the checker itself)', () => {
-    expect(
-      'env.WEBHOOK_AUTH_KEY, AUTH_KEY_OLD, $TOKEN, ${TOKEN}, AUTH_KEY, ACCESS_TOKEN, PREVIOUS_AUTH_KEY'.match(
-        OTHER_CREDENTIAL_NAME,
-      ),
-    ).toEqual(['WEBHOOK_AUTH_KEY', 'AUTH_KEY_OLD', '$TOKEN', '${TOKEN']);
+  it('reports a link to a file left out of the tarball, from a page the README does not lead to too (the checker itself)', () => {
+    const pages: Record<string, string> = {
+      'README.md': '[ok](guides/a.md) [gone](openapi/DECISIONS.md) [web](https://example.com) [here](#top)',
+      'guides/a.md': '![shot](images/x.png) [back](../README.md#top) [missing](b.md)',
+      'guides/c.md':
+        '[kept in the repository](testing.md) [its address](https://github.com/o/r/blob/main/guides/testing.md)',
+    };
+    const files = new Set(['README.md', 'guides/a.md', 'guides/c.md']);
+    expect(deadLinks(['README.md', 'guides/c.md'], files, (f) => pages[f])).toEqual([
+      'README.md: openapi/DECISIONS.md',
+      'guides/c.md: testing.md',
+      'guides/a.md: images/x.png',
+      'guides/a.md: b.md',
+    ]);
   });
 });

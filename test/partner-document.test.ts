@@ -4,7 +4,7 @@
 // the contract adds to the documentation (listed in
 // helpers/partner-additions.ts).
 import { describe, expect, it } from 'vitest';
-import { deref, operationsOf, pointer, type Json } from './helpers/openapi.js';
+import { deref, loadBundle, operationsOf, pointer, type Json } from './helpers/openapi.js';
 import {
   ADDED_DEPRECATIONS,
   ADDED_FIELDS,
@@ -39,39 +39,55 @@ import {
   example,
   without,
   sorted,
-  expectDocumented,
+  expectDocumentedValues,
   wantValid,
   wantInvalid,
   UUID,
   FIELDS,
 } from './helpers/partner-document.js';
 
-describe('document', () => {
-  it('is OpenAPI 3.1.0 with the single {sandbox_base_url} server', () => {
-    expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers).toHaveLength(1);
-    expect(doc.servers[0].url).toBe('{sandbox_base_url}');
-    expect(doc.servers[0].variables.sandbox_base_url.default).toMatch(/^https?:\/\//);
-    expect(doc.servers[0].description).toMatch(/sandbox/i);
-  });
+// What both documents state alike: one server, whose variable names the
+// service's base address; operations named uniquely in camelCase; the one
+// credential scheme, asked on every operation.
+describe.each([
+  {
+    api: 'v2',
+    variable: 'base_url',
+    server: /the service/,
+    schemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+  },
+  {
+    api: 'partner',
+    variable: 'sandbox_base_url',
+    server: /sandbox environment/,
+    schemes: { authKey: { type: 'apiKey', in: 'header', name: 'X-Auth-Key' } },
+  },
+])('the $api document', ({ api, variable, server, schemes }) => {
+  const document = loadBundle(api);
 
-  it('has the 18 documented operations (user-activities under the singular /verification)', () => {
-    expectDocumented(
-      pathOps.map((o) => `${o.method} ${o.key}`),
-      OPERATIONS,
-      'operations',
-    );
-    expect(Object.keys(doc.paths)).toContain('/verification/{verificationId}/user-activities');
-    expect(Object.keys(doc.paths)).not.toContain('/verifications/{verificationId}/user-activities');
-    expect(Object.keys(doc.paths)).not.toContain('/verification');
+  it(`is OpenAPI 3.1.0 with the single {${variable}} server`, () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toHaveLength(1);
+    expect(document.servers[0].url).toBe(`{${variable}}`);
+    expect(document.servers[0].variables[variable].default).toMatch(/^https?:\/\//);
+    expect(document.servers[0].description).toMatch(server);
   });
 
   it('names operations uniquely in camelCase', () => {
-    const ids = operationsOf(doc).map((o) => o.operation.operationId);
+    const ids = operationsOf(document).map((o) => o.operation.operationId);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('has one credential scheme, asked on every operation', () => {
+    expect(document.components.securitySchemes).toMatchObject(schemes);
+    expect(Object.keys(document.components.securitySchemes)).toEqual(Object.keys(schemes));
+    for (const { operation, key, method } of operationsOf(document).filter((o) => o.kind === 'path'))
+      expect(operation.security ?? document.security, `${method} ${key}`).toEqual([{ [Object.keys(schemes)[0]]: [] }]);
+  });
+});
+
+describe('document', () => {
   it('declares every path template parameter (verificationId or userId) as a required string in the path', () => {
     for (const key of OPERATIONS) {
       const path = key.split(' ')[1];
@@ -126,19 +142,7 @@ describe('document', () => {
 });
 
 describe('authentication', () => {
-  const schemes = doc.components.securitySchemes;
-  const [name, scheme] = Object.entries<Json>(schemes).find(([, s]) => s.type === 'apiKey')!;
-
-  it('is an API key in the X-Auth-Key header', () => {
-    expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Key' });
-    expect(Object.keys(schemes)).toEqual([name]);
-  });
-
-  it('is required on every operation', () => {
-    for (const { operation, key, method } of pathOps) {
-      expect(operation.security ?? doc.security, `${method} ${key}`).toEqual([{ [name]: [] }]);
-    }
-  });
+  const scheme = doc.components.securitySchemes.authKey;
 
   it('describes rotation: POST /auth-keys makes the previously active key invalid', () => {
     expect(scheme.description).toContain('POST /auth-keys');
@@ -231,33 +235,36 @@ describe('partner and auth keys', () => {
 const ADDITIONS = 'test/helpers/partner-additions.ts';
 
 /**
- * Messages for what `have` holds beyond the documented and the added
- * entries, and for added entries that are documented or not there; each
- * names the entry and says what to change in ADDITIONS.
+ * What an additions list misses or holds wrongly, each message naming the
+ * entry and what to change in ADDITIONS: per documented entry (an object, an
+ * enum, an operation's query), a name the contract has beyond the documented
+ * ones and the listed ones; a listed name that is documented or not there; a
+ * listed entry that is none of the documented ones.
  */
 function unlisted(
-  have: string[],
-  documented: string[],
-  added: string[],
-  item: (name: string) => string,
   list: string,
+  what: string,
+  entries: Record<string, readonly [have: string[], documented: string[]]>,
+  added: Record<string, string[]>,
 ): string[] {
-  const problems = have
-    .filter((name) => !documented.includes(name) && !added.includes(name))
-    .map(
-      (name) =>
-        `${item(name)} is in openapi/partner but not in the documentation; if the API team added it on purpose, add '${name}' to ${list} in ${ADDITIONS}`,
-    );
-  for (const name of added) {
-    if (documented.includes(name))
-      problems.push(`${list} lists '${name}', which is documented: remove it from ${ADDITIONS}`);
-    else if (!have.includes(name))
-      problems.push(`${list} lists '${name}', which openapi/partner does not have: remove it from ${ADDITIONS}`);
+  const problems = Object.keys(added)
+    .filter((entry) => !(entry in entries))
+    .map((entry) => `${list} has ${entry}, which is none of the documented ones (${Object.keys(entries).join(', ')})`);
+  for (const [entry, [have, documented]] of Object.entries(entries)) {
+    const listed = added[entry] ?? [];
+    const at = entry === '' ? list : /^\w+$/.test(entry) ? `${list}.${entry}` : `${list}['${entry}']`;
+    for (const name of have.filter((name) => !documented.includes(name) && !listed.includes(name)))
+      problems.push(
+        `${what} ${name}${entry && ` of ${entry}`} is in openapi/partner but not in the documentation; if the API team added it on purpose, add '${name}' to ${at} in ${ADDITIONS}`,
+      );
+    for (const name of listed.filter((name) => documented.includes(name) || !have.includes(name)))
+      problems.push(
+        `${at} lists '${name}', which ${documented.includes(name) ? 'is documented' : 'openapi/partner does not have'}: remove it from ${ADDITIONS}`,
+      );
   }
   return problems;
 }
 
-const entryOf = (list: string, name: string) => (/^\w+$/.test(name) ? `${list}.${name}` : `${list}['${name}']`);
 const componentOf = (ref: string) => ref.replace('#/components/schemas/', '');
 const schemaNamed = (name: string): Json => {
   const [component, ...inside] = name.split('.');
@@ -268,7 +275,6 @@ const schemaNamed = (name: string): Json => {
 /** The properties a schema declares itself: those of a schema it refers to in `allOf` count under that schema's name. */
 const ownProperties = (schema: Json): Record<string, Json> =>
   Object.assign({}, ...[schema, ...(schema.allOf ?? []).filter((m: Json) => !m.$ref)].map((s: Json) => s.properties));
-const ownFields = (name: string) => Object.keys(ownProperties(schemaNamed(name)));
 
 describe('additions to the documentation', () => {
   /** The documented objects, by component name (a dotted name: the object in one of its fields). */
@@ -289,69 +295,53 @@ describe('additions to the documentation', () => {
     EstimatedAge: ESTIMATED_AGES,
     DocumentType: DOCUMENT_TYPES,
   };
-  const unknownNames = (list: string, added: Record<string, string[]>, known: Record<string, string[]>) =>
-    Object.keys(added)
-      .filter((name) => !(name in known))
-      .map(
-        (name) =>
-          `${list} has ${name}, which is none of the documented ${list === 'ADDED_FIELDS' ? 'objects' : 'enums'} (${Object.keys(known).join(', ')})`,
-      );
-
-  it('a field beyond a documented object is listed in ADDED_FIELDS', () => {
-    const problems = Object.entries(FIELD_LISTS).flatMap(([name, documented]) =>
-      unlisted(
-        ownFields(name),
-        documented,
-        ADDED_FIELDS[name] ?? [],
-        (field) => `field ${field} of ${name}`,
-        entryOf('ADDED_FIELDS', name),
-      ),
-    );
-    problems.push(...unknownNames('ADDED_FIELDS', ADDED_FIELDS, FIELD_LISTS));
-    expect(problems, problems.join('\n')).toEqual([]);
+  it.each(Object.entries(VALUE_LISTS))('%s has the documented values, in the documented order', (name, documented) => {
+    expectDocumentedValues(schemaNamed(name).enum, documented, `values of ${name}`);
   });
 
-  it('a value beyond a documented enum is listed in ADDED_VALUES', () => {
-    const problems = Object.entries(VALUE_LISTS).flatMap(([name, documented]) =>
-      unlisted(
-        schemaNamed(name).enum,
-        documented,
-        ADDED_VALUES[name] ?? [],
-        (value) => `value ${value} of ${name}`,
-        entryOf('ADDED_VALUES', name),
-      ),
-    );
-    problems.push(...unknownNames('ADDED_VALUES', ADDED_VALUES, VALUE_LISTS));
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
+  const operations = pathOps.map((o) => `${o.method} ${o.key}`);
+  const queryNames = (key: string) =>
+    Object.entries(paramsOf(key)).flatMap(([name, { param }]) => (param.in === 'query' ? [name] : []));
+  const each = (lists: Record<string, string[]>, have: (name: string) => string[]) =>
+    Object.fromEntries(Object.entries(lists).map(([name, documented]) => [name, [have(name), documented]] as const));
 
-  it('an operation beyond the documented ones is listed in ADDED_OPERATIONS', () => {
-    const operations = pathOps.map((o) => `${o.method} ${o.key}`);
-    const problems = unlisted(
-      operations,
-      OPERATIONS,
-      ADDED_OPERATIONS,
-      (key) => `operation ${key}`,
-      'ADDED_OPERATIONS',
-    );
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
-
-  it('a query parameter beyond the documented ones is listed in ADDED_PARAMETERS', () => {
-    const queryNames = (key: string) =>
-      Object.entries(paramsOf(key)).flatMap(([name, { param }]) => (param.in === 'query' ? [name] : []));
-    const operations = pathOps.map((o) => `${o.method} ${o.key}`);
-    const problems = operations.flatMap((key) =>
-      unlisted(
-        queryNames(key),
-        QUERY_PARAMETERS[key] ?? [],
-        ADDED_PARAMETERS[key] ?? [],
-        (name) => `query parameter ${name} of ${key}`,
-        entryOf('ADDED_PARAMETERS', key),
-      ),
-    );
-    for (const key of Object.keys(ADDED_PARAMETERS).filter((k) => !operations.includes(k)))
-      problems.push(`ADDED_PARAMETERS has ${key}, which is no operation of openapi/partner`);
+  it.each([
+    [
+      'a field beyond a documented object is listed in ADDED_FIELDS',
+      () =>
+        unlisted(
+          'ADDED_FIELDS',
+          'field',
+          each(FIELD_LISTS, (name) => Object.keys(ownProperties(schemaNamed(name)))),
+          ADDED_FIELDS,
+        ),
+    ],
+    [
+      'a value beyond a documented enum is listed in ADDED_VALUES',
+      () =>
+        unlisted(
+          'ADDED_VALUES',
+          'value',
+          each(VALUE_LISTS, (name) => schemaNamed(name).enum),
+          ADDED_VALUES,
+        ),
+    ],
+    [
+      'an operation beyond the documented ones is listed in ADDED_OPERATIONS',
+      () => unlisted('ADDED_OPERATIONS', 'operation', { '': [operations, OPERATIONS] }, { '': ADDED_OPERATIONS }),
+    ],
+    [
+      'a query parameter beyond the documented ones is listed in ADDED_PARAMETERS',
+      () =>
+        unlisted(
+          'ADDED_PARAMETERS',
+          'query parameter',
+          Object.fromEntries(operations.map((key) => [key, [queryNames(key), QUERY_PARAMETERS[key] ?? []]])),
+          ADDED_PARAMETERS,
+        ),
+    ],
+  ])('%s', (_, problemsOf) => {
+    const problems = problemsOf();
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
@@ -370,31 +360,5 @@ describe('additions to the documentation', () => {
       problems.push(`ADDED_DEPRECATIONS has ${name}, which is no schema of openapi/partner/components/schemas`);
     }
     expect(problems, problems.join('\n')).toEqual([]);
-  });
-
-  it('the messages name the entry and the list to change', () => {
-    const item = (field: string) => `field ${field} of Verification`;
-    expect(unlisted(['id', 'riskScore'], ['id'], [], item, 'ADDED_FIELDS.Verification')).toEqual([
-      `field riskScore of Verification is in openapi/partner but not in the documentation; if the API team added it on purpose, add 'riskScore' to ADDED_FIELDS.Verification in ${ADDITIONS}`,
-    ]);
-    expect(unlisted(['id', 'riskScore'], ['id'], ['riskScore'], item, 'ADDED_FIELDS.Verification')).toEqual([]);
-    expect(unlisted(['id'], ['id'], ['id', 'riskScore'], item, 'ADDED_FIELDS.Verification')).toEqual([
-      `ADDED_FIELDS.Verification lists 'id', which is documented: remove it from ${ADDITIONS}`,
-      `ADDED_FIELDS.Verification lists 'riskScore', which openapi/partner does not have: remove it from ${ADDITIONS}`,
-    ]);
-    expect(entryOf('ADDED_FIELDS', 'CollectedDocument.result')).toBe("ADDED_FIELDS['CollectedDocument.result']");
-    expect(ownFields('UserDetails')).not.toContain('id');
-    expect(ownFields('UserDetails')).toContain('estimatedAge');
-    expect(
-      deprecationProblems('Verification', { author: { deprecated: true }, phoneNumber: {} }, ['phoneNumber'], []),
-    ).toEqual([
-      `field author of Verification is marked deprecated, which the documentation does not say; if the API team deprecated it on purpose, add 'author' to ADDED_DEPRECATIONS.Verification in ${ADDITIONS} (guides/contract.md, "Deprecate a field")`,
-      'field phoneNumber of Verification is deprecated in the documentation: mark it `deprecated: true` in openapi/partner/components/schemas/Verification.yaml',
-    ]);
-    expect(
-      deprecationProblems('Verification', { author: { deprecated: true }, reason: {} }, [], ['author', 'reason']),
-    ).toEqual([
-      `ADDED_DEPRECATIONS.Verification lists 'reason', which Verification does not mark deprecated: remove it from ${ADDITIONS}, or mark the field (guides/contract.md, "Deprecate a field")`,
-    ]);
   });
 });

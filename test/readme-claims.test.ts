@@ -1,6 +1,8 @@
 // The README's figures and names against what they measure: the partner
 // bundle, the tested runtimes, `engines`, each command's --help, and the
-// published reference. The wording around them is free.
+// published reference. The wording around them is free. Its TypeScript
+// type-checks against this build as a partner imports it (strict, NodeNext),
+// its Worker beside the webhooks guide's handle-webhook.ts it imports.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { parse } from 'yaml';
 import { ROOT } from '../scripts/lib/paths.mjs';
 import { WEBHOOK_FAULTS } from '../src/sandbox/common/webhook-faults.js';
 import { linksOf } from './helpers/markdown-links.js';
+import { scratchDir, typeCheck } from './helpers/typescript-snippets.js';
 import { TESTED_RUNTIMES } from './runtimes/runtimes.js';
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -104,5 +107,21 @@ describe('README figures against measurements', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  });
+});
+
+describe('README.md TypeScript', () => {
+  it('has snippets, and each type-checks strictly against the package', async () => {
+    const snippets = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const handleWebhook =
+      [...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
+        .map((m) => m[1])
+        .find((b) => b.startsWith('// handle-webhook.ts\n')) ?? '';
+    expect(snippets.length).toBeGreaterThanOrEqual(2);
+    const report = await typeCheck(await scratchDir('readme-snippets'), {
+      ...Object.fromEntries(snippets.map((code, i) => [`snippet-${i}`, code])),
+      'handle-webhook': handleWebhook,
+    });
+    expect(report).toBe('');
   });
 });

@@ -16,7 +16,7 @@ const AUTH_KEY = 'doors-agree-key';
 const ACCESS_TOKEN = 'doors-agree-token';
 /** The base URL the fetch handler is asked at. */
 const BASE = 'http://sandbox.localhost';
-const partnerDoc = validatorFor('partner');
+const docs = { partner: validatorFor('partner'), v2: validatorFor('v2') };
 
 let server: Sandbox;
 let port: number;
@@ -73,27 +73,43 @@ const NOT_JSON = /^Content-Type must be application\/json, not text\/plain$/;
 const UNTYPED = /Content-Type: application\/json on every call/;
 const TWICE =
   /^Content-Type is given more than once \(application\/json, application\/json\); send one Content-Type header: application\/json$/;
-const uncompressed = (encoding: string) =>
-  new RegExp(
-    `^Content-Encoding must be identity, not ${encoding}: the sandbox takes uncompressed bodies; send the JSON as it is, without Content-Encoding$`,
-  );
 
-/** The status, or the status and the message of an error body in the partner (and control API) shape. */
+/** The status, or the status and what the error body's message (or the X-Sandbox-Reason header) says. */
 type Expected = number | [number, RegExp];
+const SEEDED_V2 = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
+const UNREADABLE = /^path is not a valid request target$/;
+const OVER_1_MIB = JSON.stringify({ reason: 'x'.repeat(1024 * 1024) });
+const charset = (name: string): Header => ['Content-Type', `application/json; charset=${name}`];
+const bytes = (...parts: (string | number[])[]) =>
+  Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...new TextEncoder().encode(p)] : p)));
+const notUtf8 = (offset: number) => new RegExp(`^body is not valid UTF-8: invalid byte at offset ${offset}$`);
+/** A JSON string holding `sequence`, whose first byte is the seventh. */
+const inString = (sequence: number[]) => bytes('{"a":"', sequence, '"}');
+const CLOCK = '/_sandbox/clock/advance';
+// A partner call with its key and its type.
+const kj: Header[] = [key, json];
+const PHONES = '%2B4915100000001&phoneNumber=%2B4915100000002';
+const BOM_CREATE = bytes([0xef, 0xbb, 0xbf], create);
+const NOT_UTF8_AT_12 = bytes('{"reason":"A', [0xff], 'B"}');
+// The undeclared field is named beside what the validator finds missing.
+const BESIDE_MISSING = /^body\.requirements\.0\.typ .*did you mean type\?; body\.requirements\.0\.type is required$/;
+const TYPO_IN_ITEM = create.replace('}', ', "requirements": [{"typ": "document"}]}');
 
 /** [what, method, target, headers as sent (a name twice is sent twice), body, expected]. */
 const variants: [string, string, string, Header[], string | Uint8Array, Expected][] = [
-  ['partner settings', 'GET', '/partners', [key, json], '', 200],
+  ['partner settings', 'GET', '/partners', kj, '', 200],
   ['partner without a key', 'GET', '/partners', [json], '', 401],
   ['partner with an unknown key', 'GET', '/partners', [['X-Auth-Key', 'nope'], json], '', 401],
   ['partner key given twice', 'GET', '/partners', [key, key, json], '', 401],
   ['partner with the v2 token', 'GET', '/partners', [bearer, json], '', 401],
   ['partner key and Authorization twice', 'GET', '/partners', [key, bearer, bearer, json], '', 200],
-  ['partner HEAD', 'HEAD', '/partners', [key, json], '', 200],
-  ['partner DELETE', 'DELETE', '/partners', [key], '', 404],
+  ['partner HEAD', 'HEAD', '/partners', kj, '', 200],
+  ['partner DELETE', 'DELETE', '/partners?x=1', [key], '', [404, /^no operation DELETE \/partners$/]],
   ['partner OPTIONS', 'OPTIONS', '/partners', [key], '', 404],
-  ['partner percent-encoded path', 'GET', '/%70artners', [key, json], '', 200],
-  ['partner trailing slash', 'GET', '/partners/', [key, json], '', 404],
+  ['partner percent-encoded path', 'GET', '/%70artners', kj, '', 200],
+  ['partner trailing slash', 'GET', '/partners/', kj, '', [404, /documented path is \/partners$/]],
+  ['partner, duplicate slashes', 'GET', '//partners', kj, '', 404],
+  ['partner, upper case', 'GET', '/PARTNERS', kj, '', 404],
   ['partner GET, no Content-Type', 'GET', '/partners', [key], '', [400, UNTYPED]],
   ['partner GET, text/plain', 'GET', '/partners', [key, typed('text/plain')], '', [400, UNTYPED]],
   ['partner GET, an unparseable type', 'GET', '/partners', [key, typed('json')], '', [400, UNTYPED]],
@@ -102,50 +118,71 @@ const variants: [string, string, string, Header[], string | Uint8Array, Expected
   ['partner GET, upper case', 'GET', '/partners', [key, typed('Application/JSON')], '', 200],
   ['partner HEAD, no Content-Type', 'HEAD', '/verifications', [key], '', 400],
   ['partner POST, no body nor Content-Type', 'POST', '/auth-keys', [key], '', [400, UNTYPED]],
-  ['list', 'GET', '/verifications', [key, json], '', 200],
-  ['list, page size 0', 'GET', '/verifications?pageSize=0', [key, json], '', 400],
-  ['list, status repeated', 'GET', '/verifications?status=created&status=completed', [key, json], '', 400],
-  ['list, unknown parameter', 'GET', '/verifications?colour=red', [key, json], '', 400],
-  ['list, trailing slash', 'GET', '/verifications/', [key, json], '', [404, SLASHED]],
-  ['verification, unknown id', 'GET', `/verifications/${NO_ID}`, [key, json], '', 404],
-  ['verification, encoded slash', 'GET', '/verifications/a%2Fb', [key, json], '', 404],
-  ['verification, undecodable', 'GET', '/verifications/%zz', [key, json], '', 400],
-  ['create', 'POST', '/verifications', [key, json], create, 201],
+  ['list', 'GET', '/verifications', kj, '', 200],
+  ['list, page size 0', 'GET', '/verifications?pageSize=0', kj, '', 400],
+  ['list, status twice', 'GET', '/verifications?status=created&status=completed', kj, '', [400, /^status is sent 2/]],
+  ['users, phone twice', 'GET', `/users?phoneNumber=${PHONES}`, kj, '', [400, /^phoneNumber is sent 2/]],
+  ['list, bracket style', 'GET', '/verifications?status[]=created', kj, '', [400, /^status\[\] is bracket style/]],
+  ['list, a v2 parameter', 'GET', '/verifications?statuses=created', kj, '', [400, /^statuses is not a parameter/]],
+  ['partner, a query it takes none', 'GET', '/partners?verbose=1', kj, '', [400, /^verbose .*it takes: none/]],
+  ['list, unknown parameter', 'GET', '/verifications?colour=red', kj, '', 400],
+  ['list, trailing slash', 'GET', '/verifications/', kj, '', [404, SLASHED]],
+  ['verification, unknown id', 'GET', `/verifications/${NO_ID}`, kj, '', 404],
+  ['verification, encoded slash', 'GET', '/verifications/a%2Fb', kj, '', [404, /^Verification a\/b not found$/]],
+  ['verification, undecodable', 'GET', '/verifications/%zz', kj, '', [400, UNREADABLE]],
+  ['verification, not UTF-8 decoded', 'GET', '/verifications/%C3%28', kj, '', [400, UNREADABLE]],
+  ['no operation, undecodable', 'GET', '/nowhere/%', kj, '', [400, UNREADABLE]],
+  ['verification, id of 101', 'GET', `/verifications/${'a'.repeat(101)}`, kj, '', [400, UNREADABLE]],
+  ['verification, id of 100', 'GET', `/verifications/${'a'.repeat(100)}`, kj, '', [404, /^Verification a{100} /]],
+  ['create', 'POST', '/verifications', kj, create, 201],
   ['create, no Content-Type', 'POST', '/verifications', [key], create, [400, UNTYPED]],
   ['create, text/plain', 'POST', '/verifications', [key, typed('text/plain')], create, [415, NOT_JSON]],
-  ['create, latin1', 'POST', '/verifications', [key, typed('application/json; charset=latin1')], create, 415],
+  ['create, latin1', 'POST', '/verifications', [key, charset('latin1')], create, [415, /charset .* not latin1$/]],
+  ['create, ISO-8859-1', 'POST', '/verifications', [key, charset('ISO-8859-1')], create, [415, /not iso-8859-1$/]],
+  ['create, utf-16', 'POST', '/verifications', [key, charset('utf-16')], create, [415, /not utf-16$/]],
+  ['create, UTF-8', 'POST', '/verifications', [key, charset('UTF-8')], create, 201],
+  ['create, "utf-8"', 'POST', '/verifications', [key, charset('"utf-8"')], create, 201],
+  ['create, utf8', 'POST', '/verifications', [key, charset('utf8')], create, 201],
   ['create, Content-Type twice', 'POST', '/verifications', [key, json, json], create, [400, TWICE]],
-  [
-    'create, gzip',
-    'POST',
-    '/verifications',
-    [key, json, ['Content-Encoding', 'gzip']],
-    create,
-    [415, uncompressed('gzip')],
-  ],
-  ['create, br', 'POST', '/verifications', [key, json, ['Content-Encoding', 'br']], create, [415, uncompressed('br')]],
-  ['create, broken JSON', 'POST', '/verifications', [key, json], '{"phoneNumber": +49}', 400],
-  ['create, empty object', 'POST', '/verifications', [key, json], '{}', 400],
-  ['create, empty body', 'POST', '/verifications', [key, json], '', 400],
-  ['create, prototype key', 'POST', '/verifications', [key, json], '{"__proto__": {}}', 400],
-  ['create, unknown field', 'POST', '/verifications', [key, json], misspelt, [400, MISSPELT]],
-  ['create, not UTF-8', 'POST', '/verifications', [key, json], NOT_UTF8, 400],
+  ['create, gzip', 'POST', '/verifications', [...kj, ['Content-Encoding', 'gzip']], create, [415, /not gzip: /]],
+  ['create, br', 'POST', '/verifications', [...kj, ['Content-Encoding', 'br']], create, [415, /not br: /]],
+  ['create, broken JSON', 'POST', '/verifications', kj, '{"phoneNumber": +49}', 400],
+  ['create, empty object', 'POST', '/verifications', kj, '{}', 400],
+  ['create, empty body', 'POST', '/verifications', kj, '', [400, /^body is required$/]],
+  ['create, over 1 MiB', 'POST', '/verifications', kj, OVER_1_MIB, [413, /larger than 1 MiB$/]],
+  ['create, a byte order mark', 'POST', '/verifications', kj, BOM_CREATE, [400, /^body is not valid JSON/]],
+  ['create, prototype key', 'POST', '/verifications', kj, '{"__proto__": {}}', 400],
+  ['create, unknown field', 'POST', '/verifications', kj, misspelt, [400, MISSPELT]],
+  ['create, not UTF-8', 'POST', '/verifications', kj, NOT_UTF8, 400],
+  ['create, a byte not in UTF-8', 'POST', '/verifications', kj, NOT_UTF8_AT_12, [400, notUtf8(12)]],
+  ['create, a typo in an item', 'POST', '/verifications', kj, TYPO_IN_ITEM, [400, BESIDE_MISSING]],
   ['create, two keys', 'POST', '/verifications', [key, ['X-Auth-Key', 'other'], json], create, 401],
-  ['partner webhook URL refused', 'PUT', '/partners', [key, json], FTP_HOOKS, 400],
+  ['partner webhook URL refused', 'PUT', '/partners', kj, FTP_HOOKS, 400],
   ['no such operation', 'GET', '/nowhere', [key], '', 404],
+  ['no such operation, a slash', 'GET', '/no-such-thing/', [key], '', [404, /^no operation GET \/no-such-thing\/$/]],
+  ['no operation, broken JSON', 'POST', '/no-such-thing', [json], '{"a":', [404, /^no operation POST \/no-/]],
+  ['no such operation, over 1 MiB', 'POST', '/no-such-thing', [json], OVER_1_MIB, [404, /^no operation POST/]],
   ['v2 list', 'GET', '/v2/verifications/?pageSize=2', [bearer], '', 200],
   ['v2 list, unknown parameter', 'GET', '/v2/verifications/?status=completed', [bearer], '', 400],
-  ['v2 without the slash', 'GET', '/v2/verifications', [bearer], '', 404],
+  ['v2 without the slash', 'GET', '/v2/verifications?pageSize=1', [bearer], '', [404, /is \/v2\/verifications\/$/]],
+  ['v2, duplicate slashes', 'GET', '/v2//verifications/', [bearer], '', 404],
+  ['v2 DELETE', 'DELETE', '/v2/verifications/', [bearer], '', 404],
+  ['v2 session, percent-encoded path', 'GET', `/%762/verifications/${SEEDED_V2}`, [bearer], '', 200],
+  ['v2 list, a fragment', 'GET', '/v2/verifications/?pageSize=1#pageSize=80', [bearer], '', 200],
   ['v2 without a token', 'GET', '/v2/verifications/', [], '', 401],
   ['v2 token given twice', 'GET', '/v2/verifications/', [bearer, bearer], '', 401],
   ['v2 two different tokens', 'GET', '/v2/verifications/', [bearer, ['Authorization', 'Bearer other']], '', 401],
   ['v2 with the partner key', 'GET', '/v2/verifications/', [key], '', 401],
   ['v2 list, out of range', 'GET', '/v2/verifications/?pageSize=80&statuses=PENDING', [bearer], '', 400],
-  ['v2 session, unknown id', 'GET', `/v2/verifications/${NO_ID}`, [bearer], '', 404],
+  ['v2 session, unknown id', 'GET', `/v2/verifications/${NO_ID}`, [bearer], '', [404, /^Not found$/]],
   ['control GET without Content-Type', 'GET', '/_sandbox/credentials', [], '', 200],
   ['control POST without JSON', 'POST', '/_sandbox/seed', [], '', 415],
-  ['control clock refused', 'POST', '/_sandbox/clock/advance', [json], '{"minutes": -1}', 400],
-  ['control Content-Type twice', 'POST', '/_sandbox/clock/advance', [json, json], '{"minutes": 1}', [400, TWICE]],
+  ['control clock refused', 'POST', CLOCK, [json], '{"minutes": -1}', 400],
+  ['control, no field close', 'POST', CLOCK, [json], '{"minutes": 1, "colour": "red"}', [400, /here: minutes\)$/]],
+  ['control, a sequence cut short', 'POST', CLOCK, [json], inString([0xe2, 0x82]), [400, notUtf8(6)]],
+  ['control, an overlong form', 'POST', CLOCK, [json], inString([0xc0, 0xaf]), [400, notUtf8(6)]],
+  ['control, a surrogate', 'POST', CLOCK, [json], inString([0xed, 0xa0, 0x80]), [400, notUtf8(6)]],
+  ['control Content-Type twice', 'POST', CLOCK, [json, json], '{"minutes": 1}', [400, TWICE]],
   ['control v2 session, Content-Type twice', 'POST', '/_sandbox/v2/verifications', [json, json], '{}', [400, TWICE]],
   ['the documents', 'GET', '/openapi/v2.json', [], '', 200],
 ];
@@ -162,6 +199,7 @@ function normalized(text: string): string {
 const seen = (answer: RawAnswer) => ({
   status: answer.status,
   type: answer.headers['content-type'],
+  nosniff: answer.headers['x-content-type-options'],
   reason: answer.headers['x-sandbox-reason'],
   body: normalized(answer.body),
 });
@@ -172,9 +210,13 @@ it.each(variants)('%s: the same answer through both doors', async (_, method, ta
   const [status, message] = typeof expected === 'number' ? [expected] : expected;
   expect(viaPort.status).toBe(status);
   expect(seen(viaFetch)).toEqual(seen(viaPort));
+  // Every JSON answer is nosniff, so a browser never reads it as anything else.
+  if (viaPort.headers['content-type']?.startsWith('application/json'))
+    expect(viaPort.headers['x-content-type-options']).toBe('nosniff');
   if (message) {
-    partnerDoc.expectValid('Error', JSON.parse(viaPort.body));
-    expect(JSON.parse(viaPort.body).message).toMatch(message);
+    const body = JSON.parse(viaPort.body);
+    docs[target.startsWith('/v2') ? 'v2' : 'partner'].expectValid('Error', body);
+    expect([body.message, viaPort.headers['x-sandbox-reason']]).toContainEqual(expect.stringMatching(message));
   }
 });
 

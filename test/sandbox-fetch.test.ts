@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
 import { createSandboxClient } from '../src/sandbox-client.js';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
-import { startSandbox } from '../src/sandbox/in-process.js';
 import { createV2Client } from '../src/v2.js';
 import { verifyWebhookSignature } from '../src/webhooks/index.js';
 
@@ -115,39 +114,22 @@ describe('createSandboxFetch at any base URL', () => {
   });
 });
 
-describe('the options of createSandboxFetch and startSandbox, checked one way', () => {
+describe("createSandboxFetch's own options (the declared ones: sandbox-options)", () => {
   it.each([
-    [{ webhookUrl: 'partner.example.test/hooks' }, /webhookUrl must be an http:\/\/ or https:\/\/ URL/],
-    [{ retryIntervalSeconds: 0 }, /retryIntervalSeconds must be a positive number of seconds/],
     [{ url: 'http://sandbox.localhost/base' }, /url must be an http:\/\/ or https:\/\/ origin/],
-    [{ authKey: ' ' }, /authKey must be a non-empty string/],
     [{ fetch: 'https://partner.example.test' }, /fetch must be a function/],
+    [{ now: new Date() }, /now must be a function/],
   ])('%j is refused, naming the option', async (options, message) => {
     await expect(createSandboxFetch(options as never)).rejects.toThrow(message);
   });
 
-  it.each([
-    [{ port: 70000 }, /^startSandbox: port must be a port number, 0 to 65535/],
-    [{ state: ' ' }, /^startSandbox: state must be a non-empty string/],
-    [{ webhookUrl: 'partner.example.test/hooks' }, /^startSandbox: webhookUrl must be an http:\/\/ or https:\/\/ URL/],
-    [{ deliveryTimeoutSeconds: -1 }, /^startSandbox: deliveryTimeoutSeconds must be a positive number of seconds/],
-    [{ onWebhook: 'https://partner.example.test/hooks' }, /^startSandbox: onWebhook must be a function/],
-  ])('startSandbox refuses %j the same way, before it listens', async (options, message) => {
-    await expect(startSandbox(options as never)).rejects.toThrow(message);
-  });
-
-  it('a call with a URL instead of a Request is told what to pass', async () => {
-    const sandbox = await createSandboxFetch();
-    await expect(sandbox.fetch('https://api.example.test/partners' as never)).rejects.toThrow(
-      /fetch takes a Request .* new Request\(url, init\)/,
-    );
-    sandbox.close();
-  });
-
-  it('the clock runs from the time given', async () => {
+  it('runs its clock from the time given, and tells a call with a URL instead of a Request what to pass', async () => {
     const sandbox = await createSandboxFetch({ now: () => new Date('2026-03-01T09:00:00Z') });
     const res = await sandbox.fetch(new Request('http://localhost/_sandbox/clock'));
     expect(((await res.json()) as { now: string }).now).toBe('2026-03-01T09:00:00.000Z');
+    await expect(sandbox.fetch('https://api.example.test/partners' as never)).rejects.toThrow(
+      /fetch takes a Request .* new Request\(url, init\)/,
+    );
     sandbox.close();
   });
 });

@@ -16,6 +16,7 @@ import type {
 import type { operations as V2Operations, paths as V2Paths } from '../generated/types/v2.js';
 import { controlHandlers, type ControlDeps } from '../src/sandbox/operations/control.js';
 import { partnerHandlers } from '../src/sandbox/operations/partner.js';
+import type { ListFilters } from '../src/sandbox/common/list-filters.js';
 import type { AnswerOf, Handlers, RequestOf } from '../src/sandbox/operations/typed.js';
 import { v2Handlers } from '../src/sandbox/operations/v2.js';
 import type { PartnerState } from '../src/sandbox/partner/state.js';
@@ -89,5 +90,21 @@ describe('sandbox handler types', () => {
       getVerification: (req) => [200, state.getVerification(req.params.userId)],
     };
     expectTypeOf(changed).toEqualTypeOf<Handlers<PartnerOperations, PartnerPaths>>();
+  });
+});
+
+describe("a list's filter table", () => {
+  type UsersQuery = NonNullable<PartnerOperations['listUsers']['parameters']['query']>;
+  it('needs an entry for every query parameter the list documents', () => {
+    // @ts-expect-error hasExternalUser, newly documented for GET /users, has no entry
+    const withNew: ListFilters<UsersQuery & { hasExternalUser?: boolean }, number> = {
+      phoneNumber: null,
+      externalUserId: null,
+      id: null,
+      isShareholder: (_, isShareholder) => isShareholder,
+      page: null,
+      limit: null,
+    };
+    expectTypeOf(withNew).toEqualTypeOf<ListFilters<UsersQuery & { hasExternalUser?: boolean }, number>>();
   });
 });

@@ -25,6 +25,19 @@ const RIGHT: { [Name in Declared]-?: NonNullable<StartSandboxOptions[Name]> } = 
   onWebhook: () => undefined,
   onDeliveryFailure: () => undefined,
 };
+// A wrong value of each, of the right type where it has one.
+const WRONG: { [Name in Declared]-?: unknown } = {
+  authKey: ' ',
+  accessToken: '',
+  webhookUrl: 'partner.example.test/hooks',
+  retryIntervalSeconds: 0,
+  deliveryTimeoutSeconds: -1,
+  allowUnknownFields: 'yes',
+  webhookFaults: 'duplicate',
+  allowedHosts: ['sandbox:4020'],
+  onWebhook: 'https://partner.example.test/hooks',
+  onDeliveryFailure: 'stderr',
+};
 const DECLARED = Object.keys(SANDBOX_OPTIONS) as Declared[];
 const refuse = (message: string): never => {
   throw new Error(message);
@@ -54,11 +67,12 @@ describe('each declared option', () => {
   });
 
   it.each(DECLARED)(
-    '%s given the wrong type is refused by both doors, naming it, before anything starts',
+    '%s given the wrong type or a wrong value is refused by both doors, naming it, before anything starts',
     async (name) => {
-      const wrong = { [name]: { wrong: true } };
-      await expect(createSandboxFetch(wrong)).rejects.toThrow(new RegExp(`^createSandboxFetch: ${name} must be `));
-      await expect(startSandbox(wrong)).rejects.toThrow(new RegExp(`^startSandbox: ${name} must be `));
+      for (const wrong of [{ [name]: { wrong: true } }, { [name]: WRONG[name] }]) {
+        await expect(createSandboxFetch(wrong)).rejects.toThrow(new RegExp(`^createSandboxFetch: ${name} must be `));
+        await expect(startSandbox(wrong)).rejects.toThrow(new RegExp(`^startSandbox: ${name} must be `));
+      }
     },
   );
 

@@ -1,12 +1,9 @@
-// The sandbox's partner state engine, without HTTP, with every returned object
-// and emitted webhook checked against the partner document
-// (test/helpers/partner-state.ts); this file: revert (operation 6), the batch
-// of external users, the partner and its auth keys, unknown ids, webhook
-// histories, devices, reset and seed. (The lists' filters, windows and pages
-// are held by sandbox-lists against a plain scan of every record; revert
-// rules 3 and 4, by arazzo's revert workflow.)
+// The partner state engine without HTTP (test/helpers/partner-state.ts):
+// revert (operation 6), the batch of external users, the partner and its auth
+// keys, unknown ids, webhook histories, devices, reset and seed. (Lists:
+// sandbox-lists against a plain scan; revert rules 3 and 4: arazzo.)
 import { describe, expect, it } from 'vitest';
-import { PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';
+import { KEY, PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';
 
 const t = usePartnerState();
 const { eventTypes, advance, create, get, getUser, emittedBy, refusal, completeOne } = t;
@@ -94,23 +91,18 @@ describe('partner and auth keys', () => {
   it('starts with the given key active; rotation answers the new active key and the previous one inactive', () => {
     const first = t.state.listAuthKeys({});
     expectResponse('/auth-keys', 'get', '200', first);
-    expect(first.authKeys).toEqual([
-      expect.objectContaining({ key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8', active: true }),
-    ]);
+    expect(first.authKeys).toEqual([expect.objectContaining({ key: KEY, active: true })]);
     advance(1);
     const rotated = t.state.rotateAuthKey();
     expectResponse('/auth-keys', 'post', '201', rotated);
     expect(rotated.count).toBe(2);
     expect(rotated.authKeys.map((k) => k.active)).toEqual([true, false]);
-    expect(rotated.authKeys[1]).toMatchObject({
-      key: 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8',
-      updatedAt: '2026-03-14T09:01:00.000Z',
-    });
+    expect(rotated.authKeys[1]).toMatchObject({ key: KEY, updatedAt: '2026-03-14T09:01:00.000Z' });
     expect(t.state.activeAuthKey()).toBe(rotated.authKeys[0].key);
-    expect(t.state.activeAuthKey()).not.toBe('sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8');
+    expect(t.state.activeAuthKey()).not.toBe(KEY);
     expect(t.state.listAuthKeys({ limit: 1 })).toMatchObject({ count: 2, authKeys: [{ active: true }] });
     t.state.reset();
-    expect(t.state.activeAuthKey()).toBe('sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8');
+    expect(t.state.activeAuthKey()).toBe(KEY);
   });
 
   it('draws new random ids, session tokens and keys every time: UUIDs v4, never repeated', () => {

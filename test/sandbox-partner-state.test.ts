@@ -1,8 +1,6 @@
-// The sandbox's partner state engine, without HTTP, with every returned object
-// and emitted webhook checked against the partner document
-// (test/helpers/partner-state.ts); this file: creating a verification
-// (operation 5), the documented event sequences and expiry. (The merge and
-// manual review sequences over HTTP: arazzo.test.ts.)
+// The partner state engine without HTTP (test/helpers/partner-state.ts):
+// creating a verification (operation 5), the documented event sequences and
+// expiry. (The merge and manual review sequences over HTTP: arazzo.)
 import { describe, expect, it } from 'vitest';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';
 import { PHONE, OTHER_PHONE, EXT_A, EXT_B, expectResponse, usePartnerState } from './helpers/partner-state.js';
@@ -13,12 +11,9 @@ const { eventTypes, statusOf, advance, create, get, getUser, emittedBy, refusal,
 describe('create verification (operation 5)', () => {
   it('answers status created, one pending entry per requirement, validTo = now + 10080 min, no updatedAt', () => {
     const created = create({
-      requirements: [
-        { type: 'firstAndLastName' },
-        { type: 'dateOfBirth' },
-        { type: 'document' },
-        { type: 'phoneNumbers' },
-      ],
+      requirements: (['firstAndLastName', 'dateOfBirth', 'document', 'phoneNumbers'] as const).map((type) => ({
+        type,
+      })),
       metadata: { orderId: 'NW-2026-004817' },
     });
     expect(created.status).toBe('created');
@@ -31,8 +26,7 @@ describe('create verification (operation 5)', () => {
       { type: 'document', result: null, verified: false },
       { type: 'phoneNumbers', result: null },
     ]);
-    expect(created.createdAt).toBe('2026-03-14T09:00:00.000Z');
-    expect(created.validTo).toBe('2026-03-21T09:00:00.000Z');
+    expect(created).toMatchObject({ createdAt: '2026-03-14T09:00:00.000Z', validTo: '2026-03-21T09:00:00.000Z' });
     expect(eventTypes()).toEqual(['verification.created']);
     expect(t.events[0]).toMatchObject({
       verificationId: created.id,

@@ -1,18 +1,17 @@
 // The local sandbox as a strict writer (src/contract/strict-answers.ts): an
 // answer or a webhook carrying a field its document does not name is never
-// sent; the answer is a 500 that blames the sandbox, and the breach is kept
-// with the violations so the test that provoked it fails. Fields are planted
-// where a sandbox bug would put them: in a stored record (a --state file) and
-// in a handler's answer (through the core both doors share).
+// sent; the answer is a 500 that blames the sandbox, logged and kept with the
+// violations so the test that provoked it fails. Fields are planted where a
+// sandbox bug would put them: in a stored record (a --state file) and in a
+// handler's answer (through the core both doors share).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
 import { serveSandbox } from '../src/sandbox/server.js';
-import type { Sandbox } from './helpers/served-sandbox.js';
-import { send } from './helpers/served-sandbox.js';
-import { askCore, wrappedCore } from './helpers/wrapped-core.js';
+import { fetchCalls, send } from './helpers/served-sandbox.js';
+import { askCore, sandboxCore } from './helpers/wrapped-core.js';
 
 const PLANTED = '"errorRedirectURL":"https://app.example/failed"';
 const PHONE = '+4915112345678';
@@ -34,52 +33,23 @@ afterEach(async () => {
 /** Silences the breach the sandbox logs, and gives what it logged. */
 const breachLog = () => vi.spyOn(console, 'error').mockImplementation(() => undefined);
 
-const open = (state: string, emitted: string[]) =>
-  serveSandbox({ port: 0, state, onWebhook: (e) => emitted.push(e.eventType) });
-const call = (door: Sandbox, method: string, target: string, body?: string) =>
-  send(door.url, door.authKey, method, target, body);
-
-/**
- * A sandbox restarted from a --state file in which `plant` changed the
- * verification's stored record, as a sandbox bug would have stored it.
- */
-async function restartedWithPlanted(plant: (text: string) => string) {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'sandbox-strict-'));
-  closers.push(() => rmSync(folder, { recursive: true, force: true }));
-  const state = path.join(folder, 'state.jsonl');
-  const first = await open(state, []);
-  const created = await call(first, 'POST', '/verifications', createBody());
-  expect(created.status).toBe(201);
-  await first.close();
-  // The file's first match of what `plant` replaces is in the one verification's record.
-  writeFileSync(state, plant(readFileSync(state, 'utf8')));
-  const emitted: string[] = [];
-  const door = await open(state, emitted);
-  closers.push(() => door.close());
-  return { door, id: created.body.id as string, emitted };
-}
-
-describe('through the node:http door', () => {
-  it('an answer carrying a field its document does not name is a 500 blaming the sandbox, naming the field', async () => {
+describe('a stored record, through the node:http door', () => {
+  it('a webhook carrying a field its document does not name is never sent, and the request that emitted it answers 500', async () => {
     const logged = breachLog();
-    const { door, id } = await restartedWithPlanted((line) =>
-      line.replace('"redirectUrl":', `${PLANTED},"redirectUrl":`),
-    );
-    const { status, body } = await call(door, 'GET', `/verifications/${id}`);
-    expect(status).toBe(500);
-    expect(body.statusCode).toBe(500);
-    for (const part of ['answer.errorRedirectURL', 'getVerification', 'bug of the local sandbox'])
-      expect(body.message).toContain(part);
-    expect(logged).toHaveBeenCalledWith(body.message);
-    expect(door.violations).toContain(body.message);
-  });
-
-  it('a webhook carrying one is never sent, and the request that emitted it answers 500', async () => {
-    const logged = breachLog();
-    const { door, id, emitted } = await restartedWithPlanted((line) =>
-      line.replace('"isVerified":false}', `"isVerified":false,${PLANTED}}`),
-    );
-    const { status, body } = await call(door, 'POST', `/_sandbox/verifications/${id}/open`, '{}');
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'sandbox-strict-'));
+    closers.push(() => rmSync(folder, { recursive: true, force: true }));
+    const state = path.join(folder, 'state.jsonl');
+    const first = await serveSandbox({ port: 0, state });
+    const created = await send(first.url, first.authKey, 'POST', '/verifications', createBody());
+    expect(created.status).toBe(201);
+    await first.close();
+    // Planted in the one verification's stored phone number, as a sandbox bug would have stored it.
+    writeFileSync(state, readFileSync(state, 'utf8').replace('"isVerified":false}', `"isVerified":false,${PLANTED}}`));
+    const emitted: string[] = [];
+    const door = await serveSandbox({ port: 0, state, onWebhook: (e) => emitted.push(e.eventType) });
+    closers.push(() => door.close());
+    const open = `/_sandbox/verifications/${created.body.id}/open`;
+    const { status, body } = await send(door.url, door.authKey, 'POST', open, '{}');
     expect(status).toBe(500);
     for (const part of [
       'webhook.data.phoneNumbers.0.errorRedirectURL',
@@ -102,15 +72,17 @@ describe('the core both doors share, as the fetch door builds it, in each API (t
   it.each(Object.entries(OPERATIONS))(
     '%s: a planted field is a 500 in that API’s error shape',
     async (api, [method, target, operationId]) => {
-      breachLog();
+      const logged = breachLog();
       // Every handler's answer gains a field no document names.
-      const core = wrappedCore((route, handle) => ({
-        route,
-        handle: (req) => {
-          const [status, body] = handle(req);
-          return [status, { ...(body as object), plantedField: true }];
-        },
-      }));
+      const core = sandboxCore({
+        wrap: (route, handle) => ({
+          route,
+          handle: (req) => {
+            const [status, body] = handle(req);
+            return [status, { ...(body as object), plantedField: true }];
+          },
+        }),
+      });
       closers.push(() => core.delivery.close());
       const answer = await askCore(core, method, target);
       expect(answer?.status).toBe(500);
@@ -119,6 +91,7 @@ describe('the core both doors share, as the fetch door builds it, in each API (t
       expect(body.message).toContain('answer.plantedField');
       expect(body.message).toContain(operationId);
       expect(core.violations).toContain(body.message);
+      expect(logged).toHaveBeenCalledWith(body.message);
     },
   );
 });
@@ -132,20 +105,7 @@ describe('with allowUnknownFields, through the fetch handler', () => {
       onWebhook: (_event, text) => webhooks.push(text),
     });
     closers.push(() => sandbox.close());
-    const send = async (method: string, target: string, body?: string) => {
-      const res = await sandbox.fetch(
-        new Request(`${sandbox.url}${target}`, {
-          method,
-          headers: {
-            'x-auth-key': sandbox.authKey,
-            authorization: `Bearer ${sandbox.accessToken}`,
-            'content-type': 'application/json',
-          },
-          body,
-        }),
-      );
-      return { status: res.status, text: await res.text() };
-    };
+    const send = fetchCalls(sandbox);
     const extra = { extraField: 1 };
     const created = await send(
       'POST',

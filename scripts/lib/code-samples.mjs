@@ -2,6 +2,7 @@
 // says about it: the security scheme gives the credential header, each
 // parameter's style its serialization, the examples the values. Nothing is
 // written by hand, so an edited example changes its samples on the next build.
+// The Try it forms (try-it/forms.mjs) read operations and examples the same way.
 //
 // Which values a sample sends: every path parameter and every required query
 // parameter (their examples), every array-valued query filter (its example,
@@ -33,13 +34,31 @@ const SAMPLE_CLIENTS = {
   sandbox: { urlVar: 'SANDBOX_URL', credentialVar: null, typescript: null },
 };
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+/** Every operation of the document: method, path, operationId. */
+export function operationsOf(doc) {
+  const methods = ['get', 'put', 'post', 'delete', 'patch'];
+  return Object.entries(doc.paths ?? {}).flatMap(([route, item]) =>
+    methods
+      .filter((method) => item[method]?.operationId)
+      .map((method) => ({ method, path: route, operationId: item[method].operationId })),
+  );
+}
 
-function exampleOf(param, where) {
-  if (param.example !== undefined) return param.example;
-  const first = Object.values(param.examples ?? {})[0];
-  if (first?.value !== undefined) return first.value;
-  throw new Error(`${where}: parameter "${param.name}" has no example to build the code samples from; add one`);
+/** The example a parameter or media type gives: `example`, else its first `examples` entry, else its schema's. */
+export function exampleOf(doc, holder) {
+  if (holder === undefined) return undefined;
+  if ('example' in holder) return holder.example;
+  const first = Object.values(holder.examples ?? {})[0];
+  if (first !== undefined) return deref(doc, first).value;
+  const schema = deref(doc, holder.schema);
+  return schema?.examples?.[0] ?? schema?.example;
+}
+
+/** `name=value` pairs of a query parameter as OpenAPI's form style writes them (comma-separated unless exploded). */
+export function queryPairs(parameter, value) {
+  if (!Array.isArray(value)) return [[parameter.name, String(value)]];
+  const exploded = parameter.explode ?? (parameter.style ?? 'form') === 'form';
+  return exploded ? value.map((item) => [parameter.name, String(item)]) : [[parameter.name, value.join(',')]];
 }
 
 /**
@@ -52,24 +71,27 @@ export function sampleRequest(doc, path, method) {
   const item = doc.paths[path];
   const operation = item[method];
   const where = `${method.toUpperCase()} ${path}`;
+  const example = (holder, what) => {
+    const value = exampleOf(doc, holder);
+    if (value === undefined)
+      throw new Error(`${where}: ${what} has no example to build the code samples from; add one`);
+    return value;
+  };
   const params = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolve);
   const pathParams = {};
   const query = [];
   for (const p of params) {
-    if (p.in === 'path') pathParams[p.name] = exampleOf(p, where);
+    if (p.in === 'path') pathParams[p.name] = example(p, `parameter "${p.name}"`);
     else if (p.in === 'query' && (p.required || resolve(p.schema)?.type === 'array')) {
-      query.push({ name: p.name, value: exampleOf(p, where), explode: p.explode ?? (p.style ?? 'form') === 'form' });
+      query.push({
+        name: p.name,
+        value: example(p, `parameter "${p.name}"`),
+        explode: p.explode ?? (p.style ?? 'form') === 'form',
+      });
     }
   }
   const requestBody = operation.requestBody && resolve(operation.requestBody);
-  let body;
-  if (requestBody) {
-    const media = requestBody.content?.['application/json'];
-    const named = Object.values(media?.examples ?? {})[0];
-    body = media?.example ?? (named && resolve(named).value);
-    if (body === undefined)
-      throw new Error(`${where}: the request body has no example to build the code samples from; add one`);
-  }
+  const body = requestBody && example(requestBody.content?.['application/json'], 'the request body');
   const security = operation.security ?? doc.security ?? [];
   const schemeName = Object.keys(security[0] ?? {})[0];
   const scheme = schemeName ? resolve(doc.components.securitySchemes[schemeName]) : undefined;
@@ -83,11 +105,10 @@ export function sampleRequest(doc, path, method) {
 const shellQuote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 
 function queryString(query) {
-  const pairs = query.flatMap(({ name, value, explode }) => {
-    const values = Array.isArray(value) ? value.map(String) : [String(value)];
-    if (Array.isArray(value) && !explode) return [`${name}=${values.map(encodeURIComponent).join(',')}`];
-    return values.map((v) => `${name}=${encodeURIComponent(v)}`);
-  });
+  // Encoded value by value: the commas that join an unexploded list stay commas.
+  const pairs = query
+    .flatMap((q) => queryPairs(q, q.value))
+    .map(([name, value]) => `${name}=${value.split(',').map(encodeURIComponent).join(',')}`);
   return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
@@ -162,16 +183,11 @@ export function codeSamples(apiName, doc) {
     throw new Error(
       `no code-sample settings for API "${apiName}"; add it to SAMPLE_CLIENTS in scripts/lib/code-samples.mjs`,
     );
-  const operations = [];
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      if (!item[method]) continue;
-      const request = sampleRequest(doc, path, method);
-      const samples = [{ lang: 'curl', label: 'curl', source: curlSample(request, client) }];
-      if (client.typescript)
-        samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client, apiName) });
-      operations.push({ operationId: request.operationId, method, path, samples });
-    }
-  }
-  return operations;
+  return operationsOf(doc).map(({ method, path, operationId }) => {
+    const request = sampleRequest(doc, path, method);
+    const samples = [{ lang: 'curl', label: 'curl', source: curlSample(request, client) }];
+    if (client.typescript)
+      samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client, apiName) });
+    return { operationId, method, path, samples };
+  });
 }

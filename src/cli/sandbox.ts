@@ -27,21 +27,13 @@ const SETTINGS_FLAGS = Object.fromEntries(
   ]),
 );
 
-/** The declared options of a parsed command line (or of `environment` where a row names a variable), each read and checked by its row; `refuse` is called with what is wrong, naming the flag or the variable. */
+/** The options of a parsed command line (or of `environment` where a row names a variable), each read and checked by its row (the declared ones unless `rows` says); `refuse` is called with what is wrong, naming the flag or the variable. */
 export function settingsFromFlags(
   values: Record<string, unknown>,
   refuse: (message: string) => never,
   environment: NodeJS.ProcessEnv = process.env,
-): SandboxSettings {
-  return readFlags(flagged, values, refuse, environment);
-}
-
-function readFlags(
-  rows: ReturnType<typeof withFlags>,
-  values: Record<string, unknown>,
-  refuse: (message: string) => never,
-  environment: NodeJS.ProcessEnv,
-): Record<string, unknown> {
+  rows = flagged,
+): SandboxSettings & ListenSettings {
   const settings: Record<string, unknown> = {};
   for (const { name, flag, env, fromText, rule } of rows) {
     // The flag wins over its environment variable; a refusal names the one read.
@@ -111,7 +103,7 @@ export async function sandboxCommand(
   const refuse = (message: string): never => {
     throw new UsageError(message, 'sandbox');
   };
-  const listen: ListenSettings = readFlags(listening, values, refuse, process.env);
+  const listen: ListenSettings = settingsFromFlags(values, refuse, process.env, listening);
   const port = listen.port ?? COMMAND_PORT;
   // PORT is what hosting platforms and many servers read; a partner who sets it
   // expects it obeyed, so say it is not and what is.

@@ -1,9 +1,7 @@
-// The sandbox's core, behind both doors: the Host and Origin guard, the
-// partner engine and the v2 sessions, webhook delivery, the contracts and
-// handlers of the three APIs, the dispatcher and the pages, answering a
-// DoorRequest with a DoorAnswer. It imports no runtime's modules: the
-// node:http door (server.ts) adds the port and --state; the fetch door
-// (fetch.ts) turns Web Requests into DoorRequests.
+// The sandbox's core behind both doors: the Host and Origin guard, the
+// partner engine and v2 sessions, webhook delivery, the three APIs' handlers,
+// the dispatcher and the pages, answering a DoorRequest with a DoorAnswer. It
+// imports no runtime's modules.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
@@ -40,11 +38,7 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   precompiled?: Record<string, ValidateFunction>;
   /** Compiles the other schemas (answers, with validateResponses): the node:http door's Ajv. */
   compiler?: (api: ApiName, doc: Json) => SchemaCompiler;
-  /**
-   * Guards every request by Host, and the control API's by Origin too
-   * (http/control-guard.ts): the node:http door always, on its port; a fetch
-   * handler when given `allowedHosts`, on any port. Unguarded when absent.
-   */
+  /** Guards every request by Host and Origin (control-guard.ts): the node:http door always, a fetch handler given `allowedHosts`. */
   hostGuard?: Pick<HostAllowlist, 'port' | 'howToAllow'>;
   /** Where the service's rendered reference is (the home page links it). */
   homepage: string;
@@ -87,9 +81,8 @@ export function createSandboxCore(options: CoreOptions) {
   // What the in-process doors' waitForWebhook and waitForDelivery look through.
   const webhooks = new EmittedWebhooks<WebhookEvent>();
   const onWebhook = webhooks.listener(options.onWebhook);
-  // The sandbox writes only what its documents name (strict-answers.ts). A
-  // breach is its own bug: kept with the violations and logged, so the test
-  // that provoked it fails even where no one reads the 500 it answers.
+  // A field no document names is the sandbox's own bug (strict-answers.ts): logged too, so the test that
+  // provoked it fails even where no one reads the 500.
   const strict = new StrictAnswers(documents);
   const reportBreach = (message: string) => {
     violations.push(message);

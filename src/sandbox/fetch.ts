@@ -1,9 +1,6 @@
-// The sandbox as a fetch handler (`@verification-service/contracts/sandbox/fetch`):
-// the same core as the server (core.ts), answering a Web `Request` with a
-// Web `Response` and opening no port, for tests where no port can be
-// opened or where opening one is the slow part: MSW, Cloudflare Workers,
-// browser test runners, service workers. It imports no Node module: the
-// documents and the request validators come compiled with the package.
+// The sandbox as a fetch handler (`@verification-service/contracts/sandbox/fetch`),
+// for tests where no port can be opened: MSW, Workers, browser test runners.
+// It imports no Node module.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { isWebAddress } from '../web-address.js';
 import { createSandboxCore } from './core.js';
@@ -114,18 +111,14 @@ function doorRequest(request: Request): DoorRequest {
   };
 }
 
-/**
- * The body, or undefined once it passes `limit` bytes: read chunk by chunk
- * and cancelled there, so a body far over the limit costs at most the limit
- * and one chunk. A Request of its own class with no stream is read whole.
- */
+/** The body, or undefined once it passes `limit` bytes: a stream is cancelled there, so a body far over the limit costs at most the limit and one chunk. */
 async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
   if (typeof request.body?.getReader !== 'function') {
     const whole = new Uint8Array(await request.arrayBuffer());
     return whole.length > limit ? undefined : whole;
   }
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -138,13 +131,7 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 function toResponse(request: Request, { status, headers, body }: DoorAnswer): Response {

@@ -1,10 +1,6 @@
-// The sandbox for a partner's own test suite (`@verification-service/contracts/sandbox`):
-// the same server the `sandbox` command starts, started in-process with the
-// command's options, answering with where it listens and the credentials it
-// accepts, and ways to wait for the webhooks it emits and for those a
-// receiver answered 200. Only plain types
-// cross this boundary (its options are SandboxSettings of options.ts), so
-// the published declarations name nothing of the sandbox's insides.
+// `startSandbox` (`@verification-service/contracts/sandbox`): the command's
+// server, started in a partner's test suite. Only plain types cross this
+// boundary, so the published declarations name nothing of the sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
 import { checkOptions, LISTEN_RULES, pickSettings, type ListenSettings, type SandboxSettings } from './options.js';
 import { serveSandbox } from './server.js';

@@ -1,21 +1,11 @@
-// The sandbox's options, declared once: each one's name in code, its flag
-// and help lines on the command line, and the rule its value meets. The
-// `sandbox` command builds its parser, its reading of the flags and its
-// --help from these rows; startSandbox and createSandboxFetch check what
-// they are given with `checkOptions`; the core and both doors take the
-// values under the same names. Adding an option is a field of
-// SandboxSettings (or of ListenSettings, for one only a port needs), its row
-// below, and the code that uses it. Only plain types are published from here
-// (in-process.ts, fetch.ts).
+// The sandbox's options, declared once: each one's name in code, its flag and
+// help on the command line, and the rule its value meets. The command, both
+// in-process doors and the core read these rows; adding an option is a field
+// of SandboxSettings (or ListenSettings), its row, and the code that uses it.
 import type { WebhookEvent } from '../webhooks/events.js';
 import { isWebAddress } from '../web-address.js';
 import { webhookUrlRefusal } from './partner/api.js';
-import {
-  parseWebhookFaults,
-  WEBHOOK_FAULTS,
-  webhookFaultsRefusal,
-  type WebhookFaultName,
-} from './common/webhook-faults.js';
+import { WEBHOOK_FAULTS, webhookFaultsRefusal, type WebhookFaultName } from './common/webhook-faults.js';
 
 /**
  * Delivery made worse on purpose, as the service may deliver (`--webhook-faults`):
@@ -175,7 +165,8 @@ export const SANDBOX_OPTIONS: { [Name in keyof SandboxSettings]-?: SandboxOption
         'POST /_sandbox/webhooks/{eventId}/resend sends one again',
       ],
     },
-    fromText: parseWebhookFaults,
+    // Each named once: `delay,delay` delays once.
+    fromText: (text) => [...new Set(commaSeparatedNames(text))],
   },
   allowUnknownFields: {
     rule: (value, name) => (typeof value === 'boolean' ? undefined : `${name} must be true or false`),
@@ -251,11 +242,7 @@ export const DECLARED_LISTEN_OPTIONS = Object.entries(LISTEN_OPTIONS) as [keyof 
 /** The rules of LISTEN_OPTIONS by name, for `checkOptions` at the node:http door. */
 export const LISTEN_RULES = Object.fromEntries(DECLARED_LISTEN_OPTIONS.map(([name, option]) => [name, option.rule]));
 
-/**
- * Checks the declared options and the door's own `rules` (LISTEN_RULES, a
- * fetch handler's url): a mistake is a TypeError naming the function and the
- * option, before anything starts.
- */
+/** Checks the declared options and the door's own `rules`: a mistake is a TypeError naming the function and the option. */
 export function checkOptions(caller: string, options: object, rules: Record<string, OptionRule> = {}): void {
   const given = options as Record<string, unknown>;
   const declared = DECLARED_OPTIONS.map(([name, option]): [string, OptionRule] => [name, option.rule]);

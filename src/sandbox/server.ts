@@ -1,10 +1,7 @@
-// The sandbox on node:http: the core (core.ts) behind a port, with what only
-// a port needs: the core's Host and Origin guard always on (any site's page
-// can reach 127.0.0.1; http/control-guard.ts), slow-client bounds,
-// kept-alive connections, --state, and the faults of `--fault`. What Node's
-// parser refuses (malformed HTTP, a missing Host) gets Node's own answer: it
-// never reaches the handler, so the sandbox owns no answer for it.
-// `serveSandbox` is what the `sandbox` command and `startSandbox` start.
+// The sandbox on node:http (`serveSandbox`, which the command and
+// `startSandbox` start): the core behind a port, with what only a port needs:
+// the Host and Origin guard always on, slow-client bounds, --state, --fault.
+// Malformed HTTP gets Node's own answer and never reaches the core.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -18,17 +15,11 @@ import { webhookUrlRefusal } from './partner/api.js';
 import { readStateFile, StateFile } from './persistence/state-file.js';
 import { COMMAND_PORT, DEFAULT_HOST, type ListenSettings, type SandboxSettings } from './options.js';
 
-/**
- * The declared options (options.ts), the port door's own (`port` defaults
- * to the command's here), what the core takes from any door, and those of
- * this package's own tests.
- */
+/** The declared options, the port door's own, and those of the command and this package's tests. */
 export interface SandboxOptions
   extends SandboxSettings,
     ListenSettings,
     Pick<CoreOptions, 'validateResponses' | 'newId' | 'onAuthKeyChange'> {
-  /** Called with each warning (a torn last record of the state file); printed to stderr when absent. */
-  onWarning?: (message: string) => void;
   /** Departures from the contract to commit on purpose (see http/faults.ts), for proving a conformance run notices them. */
   faults?: FaultSpec[];
   /** A connection that has not sent its whole headers in this time gets Node's 408 and is closed (default 10 s; a whole request, 30 s). */
@@ -42,10 +33,7 @@ function doorRequest(req: IncomingMessage): DoorRequest {
     method: req.method ?? 'GET',
     target: req.url ?? '/',
     origin: `http://${headers.host ?? ''}`,
-    // Every value of a header joined as the Fetch API joins them: Node keeps
-    // only the first Authorization or Content-Type, where a fetch handler
-    // sees both, and the two doors answer alike (a credential given twice is
-    // no credential; a type given twice is refused).
+    // Every value joined as the Fetch API joins them (Node keeps only the first of some), so both doors answer alike.
     header: (name) => req.headersDistinct[name]?.join(', '),
     hasBody: announcesBody(req),
     body: (limit) => readBody(req, limit),
@@ -71,9 +59,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array
 function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, closing: boolean): void {
   const close = answer.close === true;
   if (!close && !req.complete && announcesBody(req)) {
-    // Answered before its body was read (an unknown path, a refusal): the
-    // body is drained first, so that broken framing in it gets Node's one
-    // 400, not an answer followed by a second one.
+    // Answered before its body was read: drained first, so broken framing in it gets Node's one 400, not a second answer.
     req.once('end', () => write(req, res, answer, closing)).resume();
     return;
   }
@@ -81,11 +67,7 @@ function write(req: IncomingMessage, res: ServerResponse, answer: DoorAnswer, cl
   res.end(answer.body);
 }
 
-/**
- * The host of the sandbox's `url` (verification pages, the banner): where it
- * listens, or on every address (0.0.0.0, ::) the first allowed name, which
- * other machines call it by (a CI service's `sandbox`), else 127.0.0.1.
- */
+/** The host of the sandbox's `url`: where it listens, or on every address the first allowed name (a CI service's `sandbox`), else 127.0.0.1. */
 function urlHost(host: string, allowedHosts: string[] = []): string {
   if (host === '0.0.0.0' || host === '::') return allowedHosts[0]?.toLowerCase() ?? '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
@@ -124,9 +106,7 @@ export async function serveSandbox(options: SandboxOptions = {}) {
   server.listen(options.port ?? COMMAND_PORT, host);
   await once(server, 'listening');
 
-  // Verification URLs carry the port the system gave (for port 0), so the
-  // state is made once the server listens, in the same turn: no request is
-  // read before it exists.
+  // Verification URLs carry the port the system gave, so the state is made once it listens, before any request is read.
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(host, options.allowedHosts)}:${port}`;
   let stateFile: StateFile | undefined;
@@ -134,8 +114,8 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     ...options,
     url,
     hostGuard: { port },
-    authKey: saved?.whole.authKey ?? options.authKey,
-    accessToken: saved?.whole.accessToken ?? options.accessToken,
+    authKey: saved?.authKey ?? options.authKey,
+    accessToken: saved?.accessToken ?? options.accessToken,
     documents: {
       v2: readBundledDocument('v2'),
       partner: readBundledDocument('partner'),
@@ -159,24 +139,15 @@ export async function serveSandbox(options: SandboxOptions = {}) {
       server.close();
       throw err;
     }
-    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
-    for (const message of saved?.warnings ?? []) warn(message);
   }
   // Webhooks not yet delivered when the sandbox stopped go out again.
   for (const emitted of partner.pendingEvents()) delivery.enqueue(emitted);
 
   return {
+    ...core,
     url,
     // With --state, the key active when the sandbox stopped.
     authKey: core.authKey(),
-    accessToken: core.accessToken,
-    clock,
-    partner,
-    v2,
-    /** Contract violations of answers seen so far (with validateResponses). */
-    violations: core.violations,
-    waitForWebhook: core.waitForWebhook,
-    waitForDelivery: core.waitForDelivery,
     close: async () => {
       core.close();
       closing = true;

@@ -29,7 +29,7 @@ export interface MarkdownTable {
 }
 
 /** The text a Markdown cell renders to: no backticks, emphasis or link targets. */
-export const cellText = (cell: string) =>
+const cellText = (cell: string) =>
   cell
     .replace(/\\\|/g, '|')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

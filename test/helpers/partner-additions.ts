@@ -1,14 +1,7 @@
 // What the partner contract adds, on purpose, to the service's partner
-// documentation: fields, enum values and operations the documentation does
-// not list, and deprecations it does not make. The lists in
-// partner-document.ts restate the documentation and do not change with the
-// contract; the test/partner-document*.test.ts files hold openapi/partner to
-// them (nothing documented dropped or retyped) and let anything else
-// through, so an addition shows only in the "additions" tests of
-// test/partner-document.test.ts (a deprecation also in the tests of the
-// schemas that carry the documented ones), which fail until the addition is
-// listed here. Keeping it listed makes every addition a decision someone
-// wrote down, and this file the list of them.
+// documentation. The partner-document tests let additions through and fail,
+// in test/partner-document.test.ts, until one is listed here: so every
+// addition is a decision someone wrote down, and this file the list of them.
 
 /**
  * Fields added to a documented object, by its name in

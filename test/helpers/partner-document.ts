@@ -86,6 +86,28 @@ export const ESTIMATED_AGES = [
 ];
 export const DOCUMENT_TYPES = ['Passport', 'Government Issued Photo ID', 'Driver License'];
 export const DEPRECATED = ['phoneNumber', 'isPhoneNumberVerified', 'requireFirstAndLastName'];
+/** The state table (L84-L105): from, next, and a webhook or field it names under "Also". */
+export const TRANSITIONS: [string, string, string?][] = [
+  ['(none)', 'created', 'verification.created'],
+  ['created', 'started', 'verification.updated'],
+  ['created', 'closed'],
+  ['created', 'expired'],
+  ['started', 'waitingForUserInput'],
+  ['started', 'inReview'],
+  ['started', 'completed'],
+  ['started', 'declined'],
+  ['started', 'closed'],
+  ['started', 'expired'],
+  ['waitingForUserInput', 'inReview'],
+  ['waitingForUserInput', 'completed'],
+  ['waitingForUserInput', 'declined'],
+  ['waitingForUserInput', 'closed'],
+  ['waitingForUserInput', 'expired'],
+  ['inReview', 'completed', 'user.created'],
+  ['completed', 'reverted', 'previousUserId'],
+];
+/** Revert rule 1 allows a move the table leaves out; the contract marks it with its decision. */
+export const ASSUMED_TRANSITIONS: [string, string, string][] = [['waitingForUserInput', 'reverted', 'P55']];
 /** The component schemas only partners send (request bodies): strict by policy, never met in an answer or webhook. */
 export const REQUEST_ONLY_SCHEMAS: readonly string[] = [
   'VerificationCreate',
@@ -174,7 +196,7 @@ export const FIELDS: Record<string, string[]> = {
     'issuingAuthority',
     'placeOfIssue',
   ],
-  User: ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'],
+  User: USER_LIST_ITEM,
   UserDetails: [
     ...USER_LIST_ITEM,
     'firstName',

@@ -1,8 +1,8 @@
-// Driving the rendered docs (Redoc 3, as @redocly/cli build-docs renders
-// them) in Chromium, for docs-browser and docs-try-it.
+// Chromium for the tests that need a browser, and the rendered docs (Redoc 3,
+// as @redocly/cli build-docs renders them) opened in it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { serveStatic } from '../../scripts/lib/serve-static.mjs';
@@ -23,27 +23,16 @@ const CHROMIUM_ARGS = [
 /** Headless Chromium, Debian's unless CHROMIUM_PATH names another; launch() gives it a fresh, empty profile. */
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 20_000 });
-export const VIEWPORT = { width: 1280, height: 1000 };
 export const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
 // How long a poll waits for the page (vitest's default is 1 s): in a full
 // run the browser shares two cores with the other test files.
 export const POLL_MS = 5_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-// Redoc's DOM.
-export const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
-export const MARKDOWN_TABLE = '[data-component-name="Markdown/Markdown"] table';
-
-/** What a page did that it must not: errors logged or thrown, failed loads, requests off loopback. */
-interface Trouble {
-  errors: string[];
-  offLoopback: string[];
-  failedLoads: string[];
-}
-
+/** A page and what it did that it must not: errors logged or thrown, failed loads, requests off loopback. */
 export interface OpenedPage {
   page: Page;
-  trouble: Trouble;
+  trouble: { errors: string[]; offLoopback: string[]; failedLoads: string[] };
 }
 
 export interface DocsBrowser {
@@ -79,7 +68,7 @@ export function describeInChromium(name: string, notChecked: string, tests: (doc
     beforeAll(async () => {
       const site = await serveStatic(path.join(ROOT, 'generated', 'docs'));
       const browser = await launchChromium();
-      opened = { site, browser, context: await browser.newContext({ viewport: VIEWPORT }) };
+      opened = { site, browser, context: await browser.newContext({ viewport: { width: 1280, height: 1000 } }) };
     }, HANG_CEILING_MS);
     afterAll(async () => {
       await opened?.browser.close();
@@ -93,7 +82,7 @@ export function describeInChromium(name: string, notChecked: string, tests: (doc
 export async function openPage(context: BrowserContext, base: string, file: string): Promise<OpenedPage> {
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
-  const trouble: Trouble = { errors: [], offLoopback: [], failedLoads: [] };
+  const trouble: OpenedPage['trouble'] = { errors: [], offLoopback: [], failedLoads: [] };
   // Every request passes here: loopback goes through, anything else is
   // recorded and refused (data: and blob: URLs stay inside the page).
   await page.route('**/*', (route) => {
@@ -112,15 +101,11 @@ export async function openPage(context: BrowserContext, base: string, file: stri
   const res = await page.goto(`${base}/${file}`, { waitUntil: 'load', timeout: 15_000 });
   expect(res?.status(), file).toBe(200);
   expect(res?.headers()['content-type'], file).toMatch(/^text\/html/);
-  return { page, trouble };
-}
-
-/** A full-page screenshot of the page in test-results/screenshots/ when the running test fails. */
-export function screenshotOnFailure(page: Page, name: string) {
   onTestFailed(async () => {
     if (!page.isClosed())
-      await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }).catch(() => {});
+      await page.screenshot({ path: path.join(SHOTS, `${file}.png`), fullPage: true }).catch(() => {});
   });
+  return { page, trouble };
 }
 
 /** Nothing logged as an error, nothing failed to load, nothing left loopback. */
@@ -131,8 +116,8 @@ export async function expectClean({ page, trouble }: OpenedPage) {
   expect(trouble.failedLoads, 'loads that failed').toEqual([]);
 }
 
-/** The request-samples panel of an operation, after navigating to it (Redoc renders a section when it is shown). */
-export async function samplesPanel(page: Page, api: string, operationId: string): Promise<Locator> {
+/** Navigates to an operation or webhook by Redoc's address and waits for its section (Redoc renders a section when it is shown). */
+export async function showOperation(page: Page, api: string, operationId: string) {
   const operation = operationsOf(loadBundle(api)).find((o) => o.operation.operationId === operationId)!.operation;
   // Redoc's own addresses: #/<tag slug>/<operationId in lower case>.
   const tag = String(operation.tags[0])
@@ -141,80 +126,5 @@ export async function samplesPanel(page: Page, api: string, operationId: string)
   await page.evaluate((hash) => (location.hash = hash), `/${tag}/${operationId.toLowerCase()}`);
   const section = page.locator(`[id$="/${operationId.toLowerCase()}"]`).first();
   await section.waitFor();
-  return section.locator('.panel-request-samples').first();
-}
-
-/** The sample language a panel shows now (its only one, or the language menu's choice). */
-async function shownLanguage(panel: Locator): Promise<string | undefined> {
-  const header = panel.locator('[data-component-name="Panel/PanelHeader"]');
-  if ((await header.locator('> [data-testid="dropdown"]').count()) < 2)
-    return (await header.locator('> span').last().textContent())?.trim();
-  return (await header.locator('> [data-testid="dropdown"]').last().locator('button').first().textContent())?.trim();
-}
-
-/** Picks a sample language in Redoc's language menu of a samples panel. */
-export async function chooseLanguage(panel: Locator, label: string) {
-  const header = panel.locator('[data-component-name="Panel/PanelHeader"]');
-  // The first menu is the server address; a second one lists the languages. With one language, Redoc shows its name instead.
-  if ((await header.locator('> [data-testid="dropdown"]').count()) < 2) {
-    expect((await header.locator('> span').last().textContent())?.trim()).toBe(label);
-    return;
-  }
-  const menu = header.locator('> [data-testid="dropdown"]').last().locator('button').first();
-  if ((await menu.textContent())?.trim() === label) return;
-  await menu.click();
-  // The menu opens outside the panel, at the page's level.
-  const page = panel.page();
-  await page
-    .locator('[role="menuitem"]:visible')
-    .filter({ has: page.locator(`span[title="${label}"]`) })
-    .click();
-  await expect.poll(async () => (await menu.textContent())?.trim(), { timeout: POLL_MS }).toBe(label);
-}
-
-export interface OperationSamples {
-  operationId: string;
-  samples: { label: string; source: string }[];
-}
-
-/** The samples of a rendered operation as its panel shows them: each language's code, every line inside the panel, none under the copy button. */
-export async function expectSamples(page: Page, op: OperationSamples) {
-  const panel = page
-    .locator(`[id$="/${op.operationId.toLowerCase()}"]`)
-    .first()
-    .locator('.panel-request-samples')
-    .first();
-  await panel.waitFor();
-  // The language shown first, then the others: one switch fewer per panel.
-  const shown = await shownLanguage(panel);
-  for (const sample of [...op.samples].sort((a, b) => Number(b.label === shown) - Number(a.label === shown))) {
-    await chooseLanguage(panel, sample.label);
-    await expect
-      .poll(async () => (await panel.locator('pre[data-testid="source-code"]').first().textContent())?.trimEnd(), {
-        message: `${op.operationId} ${sample.label}`,
-        timeout: POLL_MS,
-      })
-      .toBe(sample.source);
-    const layout = await panel
-      .locator('pre[data-testid="source-code"]')
-      .first()
-      .evaluate((pre) => {
-        const button = pre.parentElement?.querySelector('[data-testid="copy-button"]')?.getBoundingClientRect();
-        const range = document.createRange();
-        range.selectNodeContents(pre);
-        const lines = [...range.getClientRects()].filter((r) => r.width > 0);
-        const covered = button
-          ? lines.filter(
-              (r) => r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top,
-            ).length
-          : 0;
-        return { overflow: pre.scrollWidth - pre.clientWidth, covered, lines: lines.length };
-      });
-    expect(layout.lines, `${op.operationId} ${sample.label}: rendered lines`).toBeGreaterThan(0);
-    expect(
-      layout.overflow,
-      `${op.operationId} ${sample.label}: pixels of a line cut off at the panel's edge`,
-    ).toBeLessThanOrEqual(0);
-    expect(layout.covered, `${op.operationId} ${sample.label}: lines under the copy button`).toBe(0);
-  }
+  return section;
 }

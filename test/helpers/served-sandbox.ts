@@ -5,6 +5,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { SandboxFetch } from '../../src/sandbox/fetch.js';
 import { serveSandbox } from '../../src/sandbox/server.js';
 import type { Json } from './openapi.js';
 
@@ -33,20 +34,37 @@ export async function send(
     headers: { 'content-type': 'application/json', 'x-auth-key': key, ...headers },
     body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
   });
+  return answerOf(res);
+}
+
+async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
   return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-/**
- * Registers the file's sandbox (validating its answers) and answers it, with
- * calls carrying the key active now; options given as a function are read
- * when it starts, after the hooks registered before.
- */
-export function useServedSandbox(options: ServeOptions | (() => ServeOptions) = {}) {
+/** Calls through a fetch handler (createSandboxFetch) carrying its key, its v2 token and a JSON Content-Type. */
+export function fetchCalls(sandbox: SandboxFetch) {
+  return async (method: string, target: string, body?: string) =>
+    answerOf(
+      await sandbox.fetch(
+        new Request(`${sandbox.url}${target}`, {
+          method,
+          body,
+          headers: {
+            'x-auth-key': sandbox.authKey,
+            authorization: `Bearer ${sandbox.accessToken}`,
+            'content-type': 'application/json',
+          },
+        }),
+      ),
+    );
+}
+
+/** Registers the file's sandbox (validating its answers) and answers it, with calls carrying the key active now. */
+export function useServedSandbox(options: ServeOptions = {}) {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    const given = typeof options === 'function' ? options() : options;
-    sandbox = await serveSandbox({ port: 0, validateResponses: true, ...given });
+    sandbox = await serveSandbox({ port: 0, validateResponses: true, ...options });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -65,10 +83,7 @@ export function useServedSandbox(options: ServeOptions | (() => ServeOptions) = 
 }
 
 /** What a receiver got: the event, and which attempt of its eventId it was. */
-export interface Arrival {
-  event: Json;
-  attempt: number;
-}
+type Arrival = { event: Json; attempt: number };
 
 /**
  * A webhook receiver on a loopback port. `answer` gives the status for each

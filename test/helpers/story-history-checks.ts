@@ -1,24 +1,16 @@
-// Story checks of the entities that change over time: users (names,
-// phones, external users, birth date, deletion), who owns a phone number or
-// an external user id, verifications along the documented states, webhook
-// bodies with their records, and the history pages and user lists that hold
-// them. The rules of what "the same" allows open test/examples-story.test.ts,
-// which runs these checks.
+// Story checks of the entities that change over time: users, who owns a phone
+// number or an external user id, verifications along the documented states,
+// webhook bodies with their records, and the history pages and user lists
+// that hold them. test/examples-story.test.ts runs them.
 import { type Json, loadBundle } from './openapi.js';
+import { ASSUMED_TRANSITIONS, TRANSITIONS } from './partner-document.js';
 import { groupBy, oneValue, phonesOf, type Story, time, type UserSnapshot, type World } from './story.js';
 
-// The documented transitions (partner document, "States and transitions";
-// revert rule 1 adds waitingForUserInput -> reverted).
-const NEXT: Record<string, string[]> = {
-  created: ['started', 'closed', 'expired'],
-  started: ['waitingForUserInput', 'inReview', 'completed', 'declined', 'closed', 'expired'],
-  waitingForUserInput: ['inReview', 'completed', 'declined', 'closed', 'expired', 'reverted'],
-  inReview: ['completed'],
-  completed: ['reverted'],
-};
+// The documented transitions, and the one revert rule 1 adds.
+const NEXT = groupBy([...TRANSITIONS, ...ASSUMED_TRANSITIONS], ([from]) => from);
 function reachable(from: string, to: string): boolean {
   const seen = new Set([from]);
-  for (const state of seen) for (const next of NEXT[state] ?? []) seen.add(next);
+  for (const state of seen) for (const [, next] of NEXT.get(state) ?? []) seen.add(next);
   return seen.has(to);
 }
 
@@ -32,6 +24,14 @@ const ENTRIES: [string, (s: UserSnapshot) => Map<string, string> | undefined][] 
   ['name', (s) => s.names],
 ];
 
+/**
+ * A user's phone numbers, external users and `names` grow over time
+ * (`user.updated`, `user.merged`); each entry keeps the `createdAt` it was
+ * added at. A snapshot at moment T (its `updatedAt`, or the time of the
+ * webhook carrying it) holds exactly the entries added at or before T, unless
+ * a revert detached data in between (revert rule 2). The current name is the
+ * last `names` entry; a date of birth, once known, never changes.
+ */
 export function userProblems({ partner: story }: World): string[] {
   const entries = story.users.flatMap((s) =>
     ENTRIES.flatMap(([kind, of]) =>
@@ -73,6 +73,10 @@ export function userProblems({ partner: story }: World): string[] {
   return problems;
 }
 
+/**
+ * A deleted user's id never appears again as a live user: only in snapshots
+ * dated no later than its deletion, or as a verification's `previousUserId`.
+ */
 export function deletionProblems({ partner: story }: World): string[] {
   return [...deletions(story)].flatMap(([id, deletedAt]) => [
     ...story.users
@@ -136,6 +140,11 @@ const SUPPLIED = [
   'validTo',
 ];
 
+/**
+ * A verification's status moves only along the documented transitions as its
+ * `updatedAt` grows; a completed verification's user holds its external user,
+ * phones and collected name from then on.
+ */
 export function verificationProblems({ partner: story }: World): string[] {
   const verifications = story.verifications;
   const collected = verifications.flatMap(({ where, id, value }) =>
@@ -192,6 +201,7 @@ export function verificationProblems({ partner: story }: World): string[] {
   return problems;
 }
 
+/** Webhook records store "the full webhook body sent": the same `eventId` is the same body everywhere. */
 export function eventProblems({ partner: story }: World): string[] {
   const problems = oneValue(story.events, 'body', (e) => [`event ${e.value.eventId}`, e.value]);
   for (const { where, value: record } of story.webhookRecords) {

@@ -17,10 +17,6 @@ export function sandboxCore(options: Partial<CoreOptions> = {}): SandboxCore {
   });
 }
 
-export function wrappedCore(wrap: NonNullable<CoreOptions['wrap']>): SandboxCore {
-  return sandboxCore({ wrap });
-}
-
 /** The core's answer to `method target` with the partner's key, the v2 token, a JSON Content-Type and `body` if any. */
 export function askCore(
   core: SandboxCore,

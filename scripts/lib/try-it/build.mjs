@@ -9,7 +9,7 @@ import path from 'node:path';
 import { build, transform } from 'esbuild';
 import { ROOT } from '../paths.mjs';
 import { replaceFile } from '../replace-file.mjs';
-import { tryItOperations } from './forms.mjs';
+import { operationsOf } from '../code-samples.mjs';
 
 /** Where the in-page sandbox is written, relative to the docs folder (the pages load it from there). */
 export const TRY_IT_SCRIPT = 'try-it/sandbox.js';
@@ -101,7 +101,7 @@ const BUTTON_STYLE = `<style id="try-it-style">
 /** What an API page gains on its first load: the button style and script, with the page's operations. */
 export async function tryItPageParts(api, doc) {
   const operations = Object.fromEntries(
-    tryItOperations(doc).map(({ operationId }) => [operationId.toLowerCase(), operationId]),
+    operationsOf(doc).map(({ operationId }) => [operationId.toLowerCase(), operationId]),
   );
   const config = { api, script: TRY_IT_SCRIPT, operations };
   const { code } = await transform(`(${addTryItButtons})(${JSON.stringify(config)});`, {

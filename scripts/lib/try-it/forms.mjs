@@ -3,34 +3,8 @@
 // query as the document serializes its examples, the first example of its
 // JSON body, and the credential its security asks for. Runs in the page
 // (bundled into the in-page sandbox) and in Node (the docs step).
+import { exampleOf, operationsOf, queryPairs } from '../code-samples.mjs';
 import { deref } from '../schema-view.mjs';
-
-/** The example a parameter or media type gives: `example`, else its first `examples` entry, else its schema's. */
-function exampleOf(doc, holder) {
-  if (holder === undefined) return undefined;
-  if ('example' in holder) return holder.example;
-  const first = Object.values(holder.examples ?? {})[0];
-  if (first !== undefined) return deref(doc, first).value;
-  const schema = deref(doc, holder.schema);
-  return schema?.examples?.[0] ?? schema?.example;
-}
-
-/** `name=value` pairs of a query parameter as OpenAPI's form style writes them (comma-separated unless exploded). */
-function queryPairs(parameter, value) {
-  if (!Array.isArray(value)) return [[parameter.name, String(value)]];
-  const exploded = parameter.explode ?? (parameter.style ?? 'form') === 'form';
-  return exploded ? value.map((item) => [parameter.name, String(item)]) : [[parameter.name, value.join(',')]];
-}
-
-/** Every operation of the document with Try it: method, path, operationId. */
-export function tryItOperations(doc) {
-  const methods = ['get', 'put', 'post', 'delete', 'patch'];
-  return Object.entries(doc.paths ?? {}).flatMap(([route, item]) =>
-    methods
-      .filter((method) => item[method]?.operationId)
-      .map((method) => ({ method, path: route, operationId: item[method].operationId })),
-  );
-}
 
 /**
  * The form of one operation as it opens: `query` holds the examples of the
@@ -40,7 +14,7 @@ export function tryItOperations(doc) {
  * example records, which the page's sandbox does not hold).
  */
 export function tryItForm(doc, operationId) {
-  const found = tryItOperations(doc).find((o) => o.operationId === operationId);
+  const found = operationsOf(doc).find((o) => o.operationId === operationId);
   if (!found) throw new Error(`the document has no operation ${operationId}`);
   const item = doc.paths[found.path];
   const operation = item[found.method];

@@ -1,6 +1,5 @@
-// The sandbox's clock: real time shifted by however far the control API has
-// moved it forward, so expiry and retries can be tried without waiting; it
-// holds the one guard that keeps it where a date-time can still say the time.
+// The sandbox's clock: real time shifted as far as the control API moved it,
+// kept where a date-time can still say the time (S28).
 import { SandboxError } from './sandbox-error.js';
 
 /** The last instant an RFC 3339 date-time can say; after it `toISOString` writes `+010000-…`. */

@@ -1,10 +1,6 @@
 // The webhooks a sandbox emitted and the deliveries it attempted, kept for
-// `waitForWebhook` and `waitForDelivery` of both in-process doors: a wait
-// resolves with the first kept event its predicate matches, or the first
-// after it (emitted, or answered 200 by the receiver), and rejects at its
-// timeout naming what was emitted, or which deliveries were attempted and
-// what the receiver answered. Generic over the event type, so this layer
-// needs nothing of the contract.
+// `waitForWebhook` and `waitForDelivery`: a wait resolves with the first kept
+// or later event its predicate matches, or rejects naming what happened instead.
 
 /** How many emitted events (and events attempted) are kept, so a long suite's memory stays bounded. */
 export const KEPT_WEBHOOKS = 1000;

@@ -1,7 +1,5 @@
-// A deep copy of a JSON value, which is all the store holds. Several times
-// cheaper than structuredClone, and the sandbox copies on every answer so
-// that callers never share state with the store. Undefined properties (a
-// stored record's absent optional fields) are left out, as JSON leaves them.
+// A deep copy of a JSON value (all the store holds), several times cheaper
+// than structuredClone; undefined properties are left out, as JSON does.
 export function jsonCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {

@@ -1,6 +1,4 @@
-// Ids, tokens and keys from the platform's Web Crypto (`crypto.randomUUID`,
-// `crypto.getRandomValues`), which every runtime the sandbox runs in has:
-// Node 20 and later, Bun, Deno, workerd and browsers.
+// Ids, tokens and keys from Web Crypto, which every runtime the sandbox runs in has.
 
 export const randomUUID = (): string => crypto.randomUUID();
 

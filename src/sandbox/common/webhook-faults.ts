@@ -1,8 +1,6 @@
-// Delivery made worse on purpose (`--webhook-faults`, `webhookFaults`): what
-// the service's documents allow it to do and a receiver must therefore
-// survive, so a receiver that passes against the sandbox holds in
-// production. Each is a way of delivering, not a break of the contract: the
-// bodies, signatures and records stay as the documents say (S47).
+// Delivery made worse on purpose (`--webhook-faults`), as the documents allow
+// the service to deliver, so a receiver that survives here holds in
+// production; bodies, signatures and records stay as documented (S47).
 
 /** How long `reorder` gathers webhooks before it sends them shuffled: long enough to catch one API call's events and the next call's. */
 export const REORDER_WINDOW_MS = 1000;
@@ -23,19 +21,8 @@ export function webhookFaultsRefusal(faults: unknown, name: string): string | un
   if (!Array.isArray(faults)) return `${name} must be a list of fault names (${known}), not ${JSON.stringify(faults)}`;
   const unknown = faults.find((f) => typeof f !== 'string' || !(f in WEBHOOK_FAULTS));
   if (unknown !== undefined)
-    return `unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
+    return `${name} has an unknown webhook fault ${JSON.stringify(unknown)}; the webhook faults are: ${known}`;
   return undefined;
-}
-
-/** `duplicate,reorder` as the command line gives it; throws naming the known faults on a mistake. */
-export function parseWebhookFaults(text: string): WebhookFaultName[] {
-  const names = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const refused = webhookFaultsRefusal(names, '--webhook-faults');
-  if (refused) throw new Error(refused);
-  return [...new Set(names)] as WebhookFaultName[];
 }
 
 /** The events of a batch in a random order, never the order given when there are two or more (Fisher–Yates). */

@@ -1,15 +1,8 @@
-// The sandbox answers only the developer on this machine and the names the
-// partner allows (S16, S48). A web page the developer visits can still send
-// requests to 127.0.0.1; these checks leave it none that reach an operation.
-// One allowlist decides which Host and Origin a door answers: this
-// machine's names, and those given by --allowed-hosts (a CI service's
-// `sandbox`); a DNS-rebinding page talks to the sandbox under its own name,
-// so its Host is not an allowed name (every route, the end user's page
-// too); on the control API (/_sandbox), a cross-origin fetch or form carries
-// its page's Origin. Behind either door, a request without
-// CORS consent cannot carry `Content-Type: application/json` (that makes it
-// non-simple, and the sandbox answers no preflight), so control POSTs and
-// PUTs require it (request-body.ts).
+// The sandbox answers only this machine and the names the partner allows
+// (S16, S48): any web page can send requests to 127.0.0.1, and a
+// DNS-rebinding page does so under its own name, so every route is guarded by
+// Host and the control API also by Origin. Control POSTs and PUTs also need
+// the JSON type, which no cross-origin request carries without consent.
 import { apiOf } from './error-bodies.js';
 
 export type Refusal = { status: 403; message: string };
@@ -18,11 +11,9 @@ export type Refusal = { status: 403; message: string };
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * Which Host and Origin a door answers: a Host names one of `names` with
- * `port` (any port when the door has none), or one of `allowedHosts` on any
- * port (a proxy or a port map may put another port in front); an Origin is
- * a page of any of these names on any port (a local app's development
- * server calling the control API).
+ * A Host names one of `names` with `port` (any port when the door has none),
+ * or one of `allowedHosts` on any port (a proxy may put another port in
+ * front); an Origin is a page of any of these names on any port.
  */
 export interface HostAllowlist {
   names: readonly string[];
@@ -68,14 +59,7 @@ function listed(allowed: HostAllowlist): string {
   return `${addresses.slice(0, -1).join(', ')} or ${addresses.at(-1)}`;
 }
 
-/**
- * Why a door refuses a request for its Host or Origin, or undefined when
- * they are allowed. Every route is guarded by Host: under a rebound name a
- * page could otherwise rotate the partner's key or repoint its webhookUrl
- * through the partner API. The node:http door always applies it; a fetch
- * handler, handed requests by the partner's own code, only when given
- * `allowedHosts` (a Worker serving it is reached by any page).
- */
+/** Why a door refuses a request for its Host or Origin: under a rebound name a page could otherwise rotate the partner's key through the partner API. */
 export function doorRefusal(
   allowed: HostAllowlist,
   target: string,

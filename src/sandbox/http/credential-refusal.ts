@@ -1,8 +1,5 @@
-// Whether a request carries the credential its route asks, and if not, why
-// not. The 401 keeps the documented body
-// ("Unauthorized"), but a test double should name the mistake (no credential,
-// an unknown one, a key rotated away, the other API's), so the sandbox adds
-// it in a header of its own, X-Sandbox-Reason (S33).
+// Why a request lacks the credential its route asks. The 401 keeps the
+// documented body; the mistake is named in X-Sandbox-Reason (S33).
 export const REASON_HEADER = 'X-Sandbox-Reason';
 
 export interface KnownCredentials {

@@ -1,10 +1,6 @@
-// The sandbox's request handling, the same behind either door (door.ts): finds
-// the operation, refuses a partner call without its documented Content-Type,
-// guards the control API, reads the JSON body, checks the credential, parses
-// the request from the contract, runs the handler and answers in JSON,
-// refusals in the error shape of the API the path belongs to (error-bodies.ts).
-// The door's owner may wrap each operation's route and handler (the server's
-// `--fault` list, faults.ts).
+// The sandbox's request handling behind either door (door.ts): route, the
+// Content-Type rules, the body, the credential, the contract's parse, the
+// handler, and every refusal in its API's error shape (error-bodies.ts).
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { ContractBreach } from '../../contract/strict-answers.js';
 import { dropUnknownFields, unknownFieldViolations } from '../../contract/unknown-fields.js';
@@ -35,10 +31,7 @@ export interface DispatchOptions {
   /** Check every answer against the documents and answer 500 on a violation. */
   validateResponses: boolean;
   violations: string[];
-  /**
-   * Why an answer breaks the sandbox's own contract (strict-answers.ts),
-   * already reported; undefined when it keeps it. Every answer is asked.
-   */
+  /** Why an answer breaks the sandbox's own contract (strict-answers.ts), already reported. */
   breach?: (api: ApiName, status: number, body: unknown, route?: RouteSpec) => string | undefined;
 }
 
@@ -79,9 +72,7 @@ export class Dispatcher {
     try {
       return await this.dispatch(req);
     } catch (err) {
-      // A handler or the state file failed: a 500 the tests see as a
-      // violation. A body that is not JSON never gets here: readJsonBody
-      // answers it with a 400 of its own.
+      // A handler or the state file failed: a 500 the tests see as a violation.
       const { message, stack } = err as Error;
       this.options.violations.push(`unexpected error on ${req.method} ${req.target}: ${stack ?? message}`);
       return this.fail(apiOf(req.target), 500, 'internal error of the sandbox');
@@ -141,9 +132,8 @@ export class Dispatcher {
     const why = credentialRefusal(route.security, header, this.options.credentials);
     if (why) return this.fail(api, 401, 'Unauthorized', [], route, { [REASON_HEADER]: why });
     const parsed = route.parse({ params, query: new URLSearchParams(queryText), body });
-    // Fields no document declares (the validator lets them through) are refused
-    // beside its findings, so a typo is named next to the field it leaves
-    // missing; a body out of bounds for that alone (body-limits.ts): nothing looks inside it.
+    // Undeclared fields are named beside the validator's findings, so a typo sits next to the field it leaves
+    // missing; a body out of bounds (body-limits.ts) is not looked inside.
     const outOfBounds =
       !parsed.ok && parsed.violations.some((v) => v.reasonCode === 'MAX_DEPTH' || v.reasonCode === 'MAX_SIZE');
     const unknown =

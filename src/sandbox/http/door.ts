@@ -1,7 +1,5 @@
-// What the sandbox's core takes and gives, free of any runtime's HTTP types:
-// the node:http door (server.ts) and the fetch door (fetch.ts) each turn
-// their requests into a DoorRequest and write the DoorAnswer back, so both
-// answer from the same code.
+// What the core takes and gives, free of any runtime's HTTP types: each door
+// turns its requests into a DoorRequest and writes the DoorAnswer back.
 export interface DoorRequest {
   method: string;
   /** The request target in origin form: the path and query as sent. */

@@ -1,11 +1,8 @@
-// The end user's page at a verification's `url` (`/s/{verificationId}?token=…`),
-// playing the service's hosted journey of the partner source document:
-// opening the link moves `created` to `started`; buttons apply the outcomes
-// the lifecycle allows from the current status; after `inReview`, `completed`
-// or `declined` the browser goes to `redirectUrl`, and on an expired, closed
-// or wrong link to `errorRedirectUrl` (S27). Each change runs as the control
-// operation it stands for (the same handlers, webhooks and --state file).
-// Plain HTML forms: no script, no external asset.
+// The end user's page at a verification's `url`, playing the service's hosted
+// journey (S27): opening the link starts the session, buttons apply the
+// outcomes the lifecycle allows, and the browser is sent on to `redirectUrl`
+// or, on a dead or wrong link, `errorRedirectUrl`. Each step runs as the
+// control operation it stands for. Plain HTML forms, no script.
 import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -49,10 +46,7 @@ const missing = (v: Verification, type: string) =>
   (v.requirements ?? []).some((r) => r.type === type) &&
   !v.collectedRequirements.some((c) => c.type === type && c.result !== null);
 
-/**
- * The outcomes the lifecycle allows from a status, as buttons; the table's example of a failed session
- * (the phone number belongs to another user) only where a user holds one of its numbers.
- */
+/** The outcomes the lifecycle allows from a status; the phone-number decline only where a user holds one of its numbers (S6). */
 function allowedOutcomes(v: Verification, phoneNumberHeld: boolean): Outcome[] {
   const declines: Outcome[] = phoneNumberHeld ? ['decline', 'anotherUsersPhone'] : ['decline'];
   if (v.status === 'started')
@@ -163,12 +157,7 @@ export class EndUserPage {
     return sessionPage(v, token, this.deps.phoneNumberHeld(v.id));
   }
 
-  /**
-   * The page of a verification that another request changed between this
-   * page's read and its step (a close, an expiry, a control call at the same
-   * instant), which the step then refused: the link's end as it stands now,
-   * or undefined while the link still works.
-   */
+  /** The link's end as it stands after another request changed the verification under this page's step; undefined while it still works. */
   private async overtaken(id: string): Promise<DoorAnswer | undefined> {
     const now = await this.read(id);
     if (!now) return errorPage(404, `Verification ${id} was removed while this page was served (a reset?).`);

@@ -1,6 +1,4 @@
-// Error bodies in the shape each document declares: v2's
-// `{statusCode, code, message, details?}`, the partner's (and the control
-// API's) `{statusCode, message}`.
+// Error bodies in the shape each document declares.
 import type { Violation } from '../../contract/routes.js';
 import { orElse } from './door.js';
 

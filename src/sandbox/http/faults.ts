@@ -1,12 +1,7 @@
-// Faults the sandbox can be told to commit (`sandbox --fault …`), so that a
-// conformance run against it can prove it notices each kind of departure
-// from the contract. A fault names one operation (`missing-field@getUser`)
-// or all of the partner and v2 APIs, never the control API's; it wraps the
-// operation's route and handler, so the door (dispatch.ts) knows nothing of it.
-// Faults are the one place an answer leaves the contract on purpose (202,
-// 500, a field dropped), so they wrap the handlers as the dispatcher holds
-// them (`Handler`), past the types that bind each handler to its document
-// (operations/typed.ts).
+// The faults of `sandbox --fault …`, so that a conformance run can prove it
+// notices each kind of departure from the contract. Each wraps an operation's
+// route and handler (never the control API's), past the types that bind a
+// handler to its document, so the dispatcher knows nothing of them.
 import { readBundledDocument } from '../../package-files.js';
 import { resolveRef } from '../../contract/json-pointer.js';
 import type { ParsedRequest, RouteSpec } from '../../contract/routes.js';
@@ -49,10 +44,7 @@ const PAGING = new Set(['page', 'limit', 'pageSize']);
 const BROKEN: ParsedRequest = { params: {}, query: {}, body: undefined };
 const INVALID: ParsedRequest = { params: {}, query: {}, body: undefined };
 
-/**
- * An operation's route and handler as its faults make them, so the door
- * serves it like any other; as they are where no fault applies.
- */
+/** An operation's route and handler as its faults make them; as they are where none applies. */
 export function withFaults(
   specs: FaultSpec[],
   route: RouteSpec,

@@ -1,8 +1,6 @@
-// The sandbox's HTML, one self-contained document per page with its styles
-// inline and a policy that lets it load nothing from anywhere; and the page
-// at its root, saying what runs here and where (each API, the control API,
-// the end user's pages) and where the documents are, which are served
-// themselves at /openapi/<api>.json so a tool or a viewer can load them.
+// The sandbox's HTML pages (self-contained, loading nothing) and the page at
+// its root, saying what runs here, with the documents served at
+// /openapi/<api>.json.
 import { jsonAnswer, utf8Length, type DoorAnswer, type DoorRequest } from './door.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -14,11 +12,7 @@ code{background:#f2f4f7;padding:0 .25rem;border-radius:3px}dt{font-weight:600}dd
 label{display:block;margin:.5rem 0}input{font:inherit;padding:.25rem}
 button{font:inherit;padding:.5rem 1rem;margin:.25rem .25rem 0 0;cursor:pointer}`;
 
-/**
- * A page as an answer: one whole document (`body` is HTML already escaped
- * where it holds data) that may load nothing (no script, image or style from
- * elsewhere) and is never cached.
- */
+/** A whole page (`body` is HTML, escaped where it holds data) that loads nothing from elsewhere and is never cached. */
 export function htmlAnswer(
   status: number,
   title: string,

@@ -1,7 +1,5 @@
-// Where a request body stops being JSON, for the 400 that refuses it: line,
-// column and offset, so a client can find its mistake. V8 names the offset
-// for most mistakes; for an unexpected token it quotes the text instead, and
-// the offset is found as the shortest prefix that fails other than by ending.
+// Where a request body stops being JSON (line, column, offset). V8 names the
+// offset for most mistakes; otherwise it is the shortest failing prefix.
 
 export interface JsonMistake {
   /** What V8 says is wrong, without its "in JSON at position N". */

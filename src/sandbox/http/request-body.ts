@@ -1,18 +1,10 @@
-// What a request must send as its Content-Type, and how its body is read:
-// JSON in UTF-8 only, uncompressed, at most 1 MiB. Any other media type
-// (`text/plain` too) is refused 415, and so are a Content-Encoding other than
-// identity and a charset other than UTF-8 rather than decoded into different
-// text (S17); a Content-Type given twice, and a body that is not UTF-8 or not
-// JSON, or has `__proto__` or `constructor.prototype` keys, is a 400.
-//
-// The partner document lists `Content-Type: application/json` among the
-// "Headers on every call", not only on calls with a body, and common clients
-// (hey-api's and orval's fetch clients, axios in a browser) leave it out of a
-// GET unless told to: the local sandbox refuses a partner call without it
-// (S51), so a client that drops it fails here, not first against the
-// service. The v2 document asks for no such header. A control request other
-// than GET must send it too, with or without a body: a cross-origin page
-// cannot send it without CORS consent (control-guard.ts).
+// How a request's body is read: JSON in UTF-8 only, uncompressed, at most
+// 1 MiB; another media type, encoding or charset is refused rather than
+// decoded into different text (S17). The partner document lists
+// `Content-Type: application/json` among the headers on every call, so a
+// partner call without it is refused (S51) here rather than first against the
+// service; a control request other than GET needs it too, which a
+// cross-origin page cannot send without CORS consent (control-guard.ts).
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
@@ -35,23 +27,14 @@ const refused = (reasonCode: string, message: string, more?: Record<string, unkn
   close: true,
 });
 
-/**
- * A Content-Type as the content-type library reads it: the lower-cased
- * `type/subtype`, undefined when there is none, and the parameters,
- * undefined when they are malformed (which leaves the type standing).
- */
+/** The lower-cased `type/subtype` and its parameters (undefined when malformed, which leaves the type standing). */
 function readContentType(header: string | undefined): { type?: string; parameters?: Record<string, string> } {
   if (header === undefined) return {};
   const withoutParameters = () => ({ type: contentType.parse(header.split(';')[0]).type });
   return orElse(() => contentType.parse(header), undefined) ?? orElse(withoutParameters, {});
 }
 
-/**
- * Why a request is refused for giving Content-Type more than once, or
- * undefined. Both doors see two headers as one joined by `, ` (door.ts), and
- * no media type has a comma outside a quoted parameter: one such comma is
- * two types, and the sandbox does not guess which one the body is.
- */
+/** Why a request is refused for giving Content-Type twice: both doors join two headers by `, `, and no media type has a comma outside a quoted parameter. */
 export function contentTypeTwice(header: (name: string) => string | undefined): Violation | undefined {
   const type = header('content-type');
   if (type === undefined || !type.replace(/"(?:[^"\\]|\\.)*"/g, '').includes(',')) return undefined;
@@ -105,11 +88,7 @@ function encodingRefusal(header: (name: string) => string | undefined): BodyResu
   };
 }
 
-/**
- * The body's JSON, refusing `__proto__` and `constructor.prototype` keys with
- * secure-json-parse only where the text could spell one (plainly, or with a
- * `\u` escape): most bodies cannot, and skip its scans.
- */
+/** The body's JSON, scanned for prototype keys by secure-json-parse only where the text could spell one (plainly or with a `\u` escape). */
 function parseJson(text: string): BodyResult {
   try {
     const suspect = text.includes('\\') || text.includes('__proto__') || text.includes('constructor');
@@ -137,11 +116,7 @@ function parseJson(text: string): BodyResult {
   }
 }
 
-/**
- * The JSON body of a request (not GET or HEAD) to an operation of `api`,
- * undefined when it sends none, or why it is refused, unread when the headers
- * tell. Rejects when the connection breaks before the body is complete.
- */
+/** The JSON body of a request (not GET or HEAD), undefined when it sends none, or why it is refused; rejects when the connection breaks first. */
 export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<BodyResult> {
   const header = req.header('content-type');
   if (header === undefined && !req.hasBody) return { ok: true, body: undefined };

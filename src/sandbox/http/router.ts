@@ -1,17 +1,11 @@
 // Finds the documented operation a request target names. Paths match exactly
-// as the documents write them: a trailing slash is part of the path
-// (`GET /v2/verifications/`), duplicate slashes are not merged, case counts.
-// Each segment is percent-decoded before it is compared (`/%61uth-keys` is
-// `/auth-keys`; `%2F` stays inside its segment). At each segment a static
-// name wins over a parameter, falling back to the parameter when the rest of
-// the path does not match. A parameter may be empty inside a path (the
-// contract answers `REQUIRED`), but not at its end: `/verifications/` names
-// the collection with a trailing slash, not a member without an id. No
-// parameter is longer than MAX_PARAM_LENGTH characters decoded.
-// The routes are scanned in turn, as Prism and stripe-mock do: there are ~40.
+// as the documents write them (a trailing slash, duplicate slashes and case
+// count); each segment is percent-decoded before it is compared, and a static
+// segment wins over a parameter. Routes are scanned in turn, as Prism and
+// stripe-mock do: there are about 40.
 import { orElse } from './door.js';
 
-/** find-my-way's default (the router of fastify and of many Node servers): a common bound, not one the documents give (S23). */
+/** find-my-way's default (fastify's router): a common bound, not one the documents give (S23). */
 const MAX_PARAM_LENGTH = 100;
 
 /** A template's segments: a static name, or a parameter's `{ name }`. */
@@ -19,8 +13,7 @@ type Template = (string | { name: string })[];
 
 export type Lookup<T> =
   | { found: true; value: T; params: Record<string, string>; query: string }
-  // Malformed: not in origin form (absolute-form is for proxies, which the
-  // sandbox is not), undecodable, or matching only with a parameter over the bound.
+  // Malformed: not in origin form (absolute form is for proxies), undecodable, or a parameter over the bound.
   | { found: false; malformed: boolean };
 
 export class Router<T> {

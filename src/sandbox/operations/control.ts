@@ -1,5 +1,4 @@
-// The sandbox control API (/_sandbox, openapi/sandbox), by operationId, each
-// answer typed by the sandbox document (typed.ts).
+// The control API's handlers (/_sandbox), typed by its document (typed.ts).
 import type { operations, paths } from '../../../generated/types/sandbox.js';
 import type { SandboxClock } from '../common/clock.js';
 import { SandboxError } from '../common/sandbox-error.js';

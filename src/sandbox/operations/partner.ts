@@ -1,5 +1,4 @@
-// The partner operations, by operationId: request in, [status, body] out,
-// each typed by the partner document (typed.ts).
+// The partner API's handlers, typed by its document (typed.ts).
 import type { operations, paths } from '../../../generated/types/partner.js';
 import type { PartnerState } from '../partner/state.js';
 import { isWebAddress } from '../../web-address.js';

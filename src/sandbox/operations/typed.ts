@@ -1,9 +1,6 @@
-// The handlers' types, read from the generated `operations` of a document:
-// a handler of operation Id takes that operation's parsed request and answers
-// one of its documented success statuses with that status's body, so a
-// handler answering an undocumented status or a wrong shape fails `tsc`.
-// Errors are not among the answers: a handler throws SandboxError and the
-// dispatcher answers it in the API's error shape.
+// The handlers' types, read from the generated `operations`: a handler
+// answering an undocumented status or a wrong shape fails `tsc`. Errors are
+// thrown (SandboxError), not answered.
 import type { ParsedRequest } from '../../contract/routes.js';
 
 /** A handler as the dispatcher holds it: any parsed request in, any status and body out. */

@@ -1,7 +1,5 @@
-// What the layers above the partner engine meet: the webhook it announces,
-// the results of delivery and seeding, and the rule a webhook address meets
-// (the options and the command's flag apply it as `PUT /partners` does). The
-// operations themselves are the functions of state.ts and lifecycle.ts.
+// What the layers above the partner engine meet: the announced webhook, the
+// results of delivery and seeding, and the rule a webhook address meets.
 import { hasCredentials } from '../../web-address.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 

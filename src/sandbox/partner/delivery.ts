@@ -1,7 +1,6 @@
-// Sends the sandbox's webhooks to the partner's webhookUrl as the service
-// does: POST, the JSON envelope, X-SIGNATURE with the current auth key; any
-// answer but 200 (or none) is retried on the retry interval. An API call
-// only enqueues, so a slow or dead receiver never slows or fails it.
+// Sends the webhooks to the partner's webhookUrl as the service does: POST,
+// signed with the current auth key, retried on the retry interval until
+// answered 200. An API call only enqueues, so a dead receiver never slows it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
 import { withoutCredentials } from '../../web-address.js';
 import { signWebhookPayloadAsync } from '../../webhooks/signature.js';
@@ -43,25 +42,16 @@ interface Pending {
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/**
- * Attempts in flight at once. One takes about two turns of the thread the API
- * shares (signature, request) to a create's one: at 16, deliveries fell behind
- * 16 clients creating; 32 keeps pace (measured by the earlier benchmark's
- * delivery part; guides/benchmarks.md keeps that run).
- * Bounded, so a slow receiver has at most 32 requests open.
- */
+/** Attempts in flight at once: at 16 deliveries fell behind 16 clients creating, 32 keeps pace (S46); bounded, so a slow receiver has at most 32 requests open. */
 export const DELIVERIES_IN_FLIGHT = 32;
 
 // The event type for a person reading the line; the body is the sandbox's own JSON.
 const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ?? 'event';
 
 /**
- * At least once, each event on its own, as the documents give the order
- * events are generated in, not an order of delivery:
- * an event goes out when it is generated and, when its attempt fails, waits
- * for its own retry while later events, of its verification and user too,
- * go out. It is done once answered 200 and recorded (on disk with --state),
- * so a crash re-sends only events whose answer went unrecorded.
+ * At least once, each event on its own (S46): a failed event waits for its
+ * own retry while later ones go out; it is done once answered 200 and
+ * recorded, so a crash re-sends only events whose answer went unrecorded.
  */
 export class WebhookDelivery {
   /** Events due and not in flight, in the order they became so. */
@@ -87,11 +77,7 @@ export class WebhookDelivery {
     this.faults = new Set(options.faults);
   }
 
-  /**
-   * Delivers an event; with `saved`, only once it resolves (with --state, the
-   * change the event reports is on disk, so a receiver is never told of a
-   * change a crash could lose). A change that could not be saved is not told.
-   */
+  /** Delivers an event; with `saved`, only once the change it reports is on disk, so no receiver hears of a change a crash could lose. */
   enqueue({ eventId, text }: EmittedEvent, saved?: PromiseLike<unknown>): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
@@ -232,10 +218,8 @@ export class WebhookDelivery {
   }
 
   /**
-   * One attempt, ended at the delivery timeout whatever the HTTP client does:
-   * the exchange races the abort, so a fetch that ignores its signal (or an
-   * aborted fetch that never settles, as some do on Node 20) cannot hold a
-   * slot. Undefined when answered 200, else why not.
+   * One attempt, ended at the delivery timeout whatever the HTTP client does
+   * (some aborted fetches never settle on Node 20); undefined when answered 200, else why not.
    */
   private async attemptWithin(pending: Pending, url: string): Promise<string | undefined> {
     // A controller and a timer per attempt: AbortSignal.any over a long-lived

@@ -1,6 +1,6 @@
-// Realistic stand-ins for what a real session would capture: documents,
-// face images, age estimates, names, and the sandbox's own tokens and keys
-// (from Web Crypto). Deterministic where a test may compare.
+// Stand-ins for what a real session captures (documents, faces, ages, names)
+// and the sandbox's own tokens and keys.
+import { LAST_DATE_TIME_MS } from '../common/clock.js';
 import { base64, randomBase64url, randomHex } from '../common/random.js';
 import type { components } from '../../../generated/types/partner.js';
 import type { DocumentData, PersonName } from './records.js';
@@ -68,22 +68,17 @@ export function scannedDocument(
     nationality: 'DEU',
     serialNo: `C01X${randomHex(3).toUpperCase().slice(0, 5)}`,
     issuedAt: dateOnly(issued),
-    expiryAt: dateOnly(yearsFrom(issued, 10)),
+    // Ten years after issue, held at the last day a date can say: the clock
+    // may stand in year 9999 (S28), and `+010006-…` is no date.
+    expiryAt: dateOnly(new Date(Math.min(yearsFrom(issued, 10).getTime(), LAST_DATE_TIME_MS))),
     issuingAuthority: 'Stadt Leipzig',
     placeOfIssue: 'Leipzig',
     ...given,
   };
 }
 
-const AGE_STEPS: [number, S['EstimatedAge']][] = [
-  [30, 'over30'],
-  [25, 'over25'],
-  [21, 'over21'],
-  [18, 'over18'],
-  [16, 'over16'],
-  [13, 'over13'],
-  [8, 'over8'],
-];
+/** The brackets of `EstimatedAge` above `under8`: `over30`, `over25`, … */
+const AGE_STEPS = [30, 25, 21, 18, 16, 13, 8];
 
 /** The face model's bracket for a known date of birth. */
 export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {
@@ -91,5 +86,6 @@ export function ageBracket(dateOfBirth: string, now: Date): S['EstimatedAge'] {
   if (Number.isNaN(birth.getTime())) return 'unknown';
   const monthDay = (d: Date) => d.toISOString().slice(5, 10);
   const age = now.getUTCFullYear() - birth.getUTCFullYear() - (monthDay(now) < monthDay(birth) ? 1 : 0);
-  return AGE_STEPS.find(([years]) => age >= years)?.[1] ?? 'under8';
+  const years = AGE_STEPS.find((step) => age >= step);
+  return years === undefined ? 'under8' : (`over${years}` as S['EstimatedAge']);
 }

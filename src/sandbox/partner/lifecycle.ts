@@ -1,7 +1,5 @@
-// The verification lifecycle of the partner source document (states table,
-// rules of operations 5 and 6, event sequences) as functions over the store
-// that the control API drives: the end user opening the link, entering data and
-// scanning, the reviewer, and time. Completion attaches a verification to its user.
+// The verification lifecycle of the partner document (states table, rules of
+// operations 5 and 6, event sequences) as functions the control API drives.
 import type { components } from '../../../generated/types/partner.js';
 import { SandboxError } from './api.js';
 import {
@@ -18,18 +16,17 @@ import {
 } from './fixtures.js';
 import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
 import {
-  changing,
   emitUser,
   EXPIRABLE,
   nowIso,
   OPEN,
-  putUser,
   setStatus,
   takeNameTurn,
   trackPhones,
   unfinishedWith,
   user as findUser,
   userWithPhone,
+  verification,
   type PartnerStore,
 } from './store.js';
 import { verificationView, type VerificationView } from './views.js';
@@ -65,7 +62,7 @@ export function openLink(
   verificationId: string,
   options: { deviceId?: string } = {},
 ): VerificationView {
-  const v = changing(store, verificationId);
+  const v = verification(store, verificationId);
   if (!EXPIRABLE.has(v.data.status))
     throw new SandboxError(
       409,
@@ -149,7 +146,7 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
 }
 
 export function scan(store: PartnerStore, verificationId: string, input: ScanInput): VerificationView {
-  const v = changing(store, verificationId);
+  const v = verification(store, verificationId);
   const { status } = v.data;
   if (!SCANNABLE.has(status)) {
     const hint = status === 'created' ? 'open its link first' : 'only started and waitingForUserInput sessions scan';
@@ -196,7 +193,7 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
 }
 
 export function acceptReview(store: PartnerStore, verificationId: string): VerificationView {
-  const v = changing(store, verificationId);
+  const v = verification(store, verificationId);
   if (v.data.status !== 'inReview')
     throw new SandboxError(409, `Verification ${verificationId} is not in review (status ${v.data.status})`);
   v.scan!.accepted = true;
@@ -219,7 +216,7 @@ function endSession(
   status: 'expired' | 'closed',
   verb: string,
 ): VerificationView {
-  const v = changing(store, verificationId);
+  const v = verification(store, verificationId);
   if (!EXPIRABLE.has(v.data.status))
     throw new SandboxError(409, `Verification ${verificationId} cannot ${verb} in status ${v.data.status}`);
   const at = nowIso(store);
@@ -235,12 +232,11 @@ export function markShareholder(store: PartnerStore, userId: string, input: { sh
   // Zero shares is how the sandbox takes shareholder status away again.
   user.shares = { isShareholder: input.sharesNumber > 0, sharesNumber: input.sharesNumber };
   user.updatedAt = nowIso(store);
-  putUser(store, user);
   return { ...user.shares };
 }
 
 function inSession(store: PartnerStore, verificationId: string): StoredVerification {
-  const v = changing(store, verificationId);
+  const v = verification(store, verificationId);
   if (!IN_SESSION.has(v.data.status))
     throw new SandboxError(409, `The end user cannot act on verification ${verificationId} in status ${v.data.status}`);
   return v;
@@ -266,7 +262,6 @@ function afterInput(
   if (!user || !updateUser(user, now)) return;
   user.updatedAt = now;
   emitUser(store, user, 'user.updated');
-  putUser(store, user);
 }
 
 const missingInput = (v: StoredVerification) =>
@@ -333,7 +328,7 @@ function complete(store: PartnerStore, v: StoredVerification): void {
     verificationIds: [],
   };
   attach(user, v, now);
-  putUser(store, user);
+  store.users.set(user.id, user);
   v.data.userId = user.id;
   v.data.previousUserId = null;
   setStatus(store, v, 'completed', now);
@@ -384,7 +379,6 @@ export function detach(store: PartnerStore, user: StoredUser, v: StoredVerificat
     }
   }
   user.updatedAt = nowIso(store);
-  putUser(store, user);
 }
 
 /** The verifications whose data the user holds, oldest first. */

@@ -2,6 +2,9 @@
 
 export type Paging = { page?: number; limit?: number };
 
+/** The entries of a list whose only documented parameters are its paging. */
+export const PAGES_ONLY = { page: null, limit: null } as const;
+
 /** One page of `items` (15 from page 0 unless asked) and the total; `limit: 0` asks for the count only. */
 export function pageOf<T>(items: readonly T[], { page = 0, limit = 15 }: Paging): { items: T[]; count: number } {
   return { items: items.slice(page * limit, page * limit + limit), count: items.length };

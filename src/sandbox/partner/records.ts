@@ -1,7 +1,5 @@
-// What the partner store keeps per verification, user and webhook: the documented fields plus the sandbox's own
-// bookkeeping (session token, devices, the data the end user entered or scanned, which completed verifications
-// feed a user, whether a webhook is still to be delivered).
-// Plain JSON: a record is saved to and loaded from the --state file as it is.
+// What the store keeps per verification, user and webhook: the documented
+// fields plus the sandbox's own bookkeeping, as plain JSON (the --state file).
 import type { components } from '../../../generated/types/partner.js';
 
 type S = components['schemas'];

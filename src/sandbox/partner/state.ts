@@ -1,9 +1,8 @@
-// The partner engine as the layers above call it: the partner document's
-// operations as functions over the store (store.ts), and `createPartnerState`,
-// which binds them and the lifecycle's (lifecycle.ts) to one store. Inputs come
-// validated, refusals throw SandboxError, answers are copies shaped by the document.
+// The partner document's operations over the store, and `createPartnerState`,
+// which binds them and the lifecycle's to one store.
 import type { components, operations } from '../../../generated/types/partner.js';
-import { pageOf, inWindow, wants, type Paging } from './paging.js';
+import { pageOf, inWindow, wants, PAGES_ONLY } from './paging.js';
+import { filtered, type ListFilters } from '../common/list-filters.js';
 import { SandboxError, webhookUrlRefusal, type BoundToStore, type SeedResult } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import {
@@ -22,23 +21,19 @@ import {
   scan,
   verifyPhone,
 } from './lifecycle.js';
-import type { StoredVerification } from './records.js';
+import type { StoredUser, StoredVerification } from './records.js';
 import { seedPartnerState } from './seed.js';
 import {
   addVerification,
-  changing,
   emitUser,
   emitVerification,
   expireDue,
   newStore,
   nowIso,
   OPEN,
-  putUser,
-  removeUser,
   resetStore,
   setStatus,
   unfinishedWith,
-  updateHead,
   user as findUser,
   userWithPhone,
   verification,
@@ -50,22 +45,22 @@ import { historyPage, pendingEvents, recordDelivery, recordedEvent } from './web
 import { jsonCopy } from '../common/json-copy.js';
 
 type S = components['schemas'];
-type Query<Op extends 'listVerifications' | 'listUsers'> = NonNullable<operations[Op]['parameters']['query']>;
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
 const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner });
 
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  updateHead(store, {
+  Object.assign(store, {
     webhookUrl: body.webhookUrl,
     partner: { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) },
   });
   return getPartner(store);
 }
 
-function listAuthKeys(store: PartnerStore, paging: Paging): S['AuthKeyList'] {
-  const { items, count } = pageOf([...store.authKeys].reverse(), paging);
+function listAuthKeys(store: PartnerStore, query: Query<'listAuthKeys'>): S['AuthKeyList'] {
+  const { items, count } = pageOf(filtered([...store.authKeys].reverse(), query, PAGES_ONLY), query);
   return { authKeys: jsonCopy(items), count };
 }
 
@@ -75,7 +70,9 @@ function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
   const previous = store.authKeys.find((k) => k.active);
   const retired = previous && { ...previous, active: false, updatedAt: now };
   const created: S['AuthKey'] = { id: store.newId(), key: newAuthKey(), active: true, createdAt: now, updatedAt: now };
-  updateHead(store, { authKeys: [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created] });
+  Object.assign(store, {
+    authKeys: [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created],
+  });
   // The source describes the answer as "the new active key and the previous
   // key now inactive": those two, and `count` is their number.
   const authKeys = jsonCopy(retired ? [created, retired] : [created]);
@@ -157,7 +154,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
 }
 
 function revertVerification(store: PartnerStore, body: S['VerificationRevert']): S['VerificationRevertResult'] {
-  const v = changing(store, body.verificationId);
+  const v = verification(store, body.verificationId);
   const { status } = v.data;
   if (!(status === 'completed' || (status === 'waitingForUserInput' && requires(v, 'document')))) {
     throw new SandboxError(
@@ -170,7 +167,7 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
   const user = status === 'completed' ? store.users.get(v.data.userId!)! : undefined;
   if (user) detach(store, user, v);
   if (user?.externalUsers.length === 0) {
-    removeUser(store, user);
+    store.users.delete(user.id);
     emitUser(store, user, 'user.deleted');
   }
   v.revertedBy = body.author;
@@ -180,17 +177,21 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
   return { id: v.data.id };
 }
 
+const verificationFilters: ListFilters<Query<'listVerifications'>, StoredVerification> = {
+  phoneNumber: ({ data }, numbers) => wants(numbers, (n) => data.phoneNumbers.some((p) => p.phoneNumber === n)),
+  externalUserId: ({ data }, ids) => wants(ids, (id) => data.externalUserId === id),
+  userId: ({ data }, ids) => wants(ids, (id) => data.userId === id),
+  status: ({ data }, statuses) => wants(statuses, (s) => data.status === s),
+  // The window is over the field `datetimeField` names, createdAt unless asked.
+  from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from),
+  to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], undefined, to),
+  datetimeField: null,
+  ...PAGES_ONLY,
+};
+
 function listVerifications(store: PartnerStore, query: Query<'listVerifications'>): S['VerificationList'] {
   const q = query ?? {};
-  const field = q.datetimeField ?? 'createdAt';
-  const matches = [...store.verifications.values()].filter(
-    ({ data }) =>
-      wants(q.phoneNumber, (n) => data.phoneNumbers.some((p) => p.phoneNumber === n)) &&
-      wants(q.externalUserId, (id) => data.externalUserId === id) &&
-      wants(q.userId, (id) => data.userId === id) &&
-      wants(q.status, (s) => data.status === s) &&
-      inWindow(data[field], q.from, q.to),
-  );
+  const matches = filtered(store.verifications.values(), q, verificationFilters);
   const { items, count } = pageOf(matches.reverse(), q);
   return { verifications: items.map((v) => jsonCopy(v.data)), count };
 }
@@ -216,19 +217,20 @@ function verificationLinkedByDevice(store: PartnerStore, verificationId: string)
 const verificationWebhooks = (
   store: PartnerStore,
   verificationId: string,
-  paging: Paging,
-): S['VerificationWebhookRecordList'] => historyPage(store, 'verification', verificationId, paging);
+  query: Query<'listVerificationWebhooks'>,
+): S['VerificationWebhookRecordList'] => historyPage(store, 'verification', verificationId, query, PAGES_ONLY);
+
+const userFilters: ListFilters<Query<'listUsers'>, StoredUser> = {
+  phoneNumber: (u, numbers) => wants(numbers, (n) => u.phoneNumbers.some((p) => p.phoneNumber === n)),
+  externalUserId: (u, ids) => wants(ids, (id) => u.externalUsers.some((e) => e.id === id)),
+  id: (u, ids) => wants(ids, (id) => u.id === id),
+  isShareholder: (u, isShareholder) => u.shares.isShareholder === isShareholder,
+  ...PAGES_ONLY,
+};
 
 function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
   const q = query ?? {};
-  const matches = [...store.users.values()].filter(
-    (u) =>
-      wants(q.phoneNumber, (n) => u.phoneNumbers.some((p) => p.phoneNumber === n)) &&
-      wants(q.externalUserId, (id) => u.externalUsers.some((e) => e.id === id)) &&
-      wants(q.id, (id) => u.id === id) &&
-      (q.isShareholder === undefined || u.shares.isShareholder === q.isShareholder),
-  );
-  const { items, count } = pageOf(matches.reverse(), q);
+  const { items, count } = pageOf(filtered(store.users.values(), q, userFilters).reverse(), q);
   return { users: items.map(userListItem), count };
 }
 
@@ -272,7 +274,6 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
     else {
       user.externalUsers.push({ id: externalUserId, createdAt: now });
       user.updatedAt = now;
-      putUser(store, user);
       // The documents say nothing of `partnerUserId`: a fresh id per link, never the user's id, so a
       // client that takes it for the user's id fails here rather than against the service (S3).
       result.externalUsersWithSuccess.push({ externalUserId, phoneNumber, partnerUserId: store.newId() });
@@ -281,7 +282,11 @@ function createExternalUsers(store: PartnerStore, body: S['ExternalUsersCreate']
   return result;
 }
 
-function userFingerprints(store: PartnerStore, userId: string, paging: Paging): S['FingerprintList'] {
+function userFingerprints(
+  store: PartnerStore,
+  userId: string,
+  query: Query<'listUserFingerprints'>,
+): S['FingerprintList'] {
   const byDevice = new Map<string, S['Fingerprint']>();
   for (const v of attached(store, findUser(store, userId))) {
     for (const e of v.fingerprintEvents) {
@@ -290,12 +295,15 @@ function userFingerprints(store: PartnerStore, userId: string, paging: Paging): 
       byDevice.set(e.deviceId, fingerprint);
     }
   }
-  const { items, count } = pageOf([...byDevice.values()], paging);
+  const { items, count } = pageOf(filtered(byDevice.values(), query, PAGES_ONLY), query);
   return { fingerprints: items, count };
 }
 
-const userWebhooks = (store: PartnerStore, userId: string, paging: Paging): S['UserWebhookRecordList'] =>
-  historyPage(store, 'user', userId, paging);
+const userWebhooks = (
+  store: PartnerStore,
+  userId: string,
+  query: Query<'listUserWebhooks'>,
+): S['UserWebhookRecordList'] => historyPage(store, 'user', userId, query, PAGES_ONLY);
 
 /** Deprecated `phoneNumber`/`isPhoneNumberVerified` become a `phoneNumbers` entry (source: "replaced by"). */
 function phoneNumbersOf(body: S['VerificationCreate']): S['VerificationPhoneNumber'][] {

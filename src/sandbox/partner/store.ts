@@ -1,9 +1,6 @@
 // The partner engine's store: the partner, its keys, verifications and users
-// by id (maps keep creation order, which newest-first lists reverse), webhook
-// records, and what every operation shares: lookups, expiry, status changes
-// and the webhooks they emit. Its write functions are how domain code changes
-// a record, and each notes what it wrote (`effects`, with --state) for the
-// state file to append: no operation flags its changes by hand.
+// by id in creation order, webhook records, and what every operation shares:
+// lookups, expiry, status changes and the webhooks they emit.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { Clock } from '../common/clock.js';
@@ -36,17 +33,6 @@ export interface PartnerHead {
   nameTurn: number;
 }
 
-/** What changed since the state file last took note: whole records, saved as they are now. */
-export interface PartnerEffects {
-  head: boolean;
-  /** Everything was replaced (a reset): the state file writes a new snapshot. */
-  reset: boolean;
-  verifications: Set<StoredVerification>;
-  users: Set<StoredUser>;
-  removedUsers: Set<string>;
-  webhooks: Set<WebhookEntry>;
-}
-
 // Its two indexes spare every delivery result and every create a scan of all that is stored.
 export interface PartnerStore extends PartnerHead {
   readonly options: PartnerStoreOptions;
@@ -62,8 +48,6 @@ export interface PartnerStore extends PartnerHead {
   unfinishedByPhone: Map<string, Set<StoredVerification>>;
   /** No open session expires before this instant (ms), so time has nothing to do until then. */
   nextExpiryMs: number;
-  /** Kept only while something (the state file) takes note of changes. */
-  effects?: PartnerEffects;
 }
 
 /** Statuses in which `validTo` still matters (source: "`validTo` reached" rows). */
@@ -83,25 +67,9 @@ export function newStore(options: PartnerStoreOptions): PartnerStore {
   return store;
 }
 
-export const noEffects = (): PartnerEffects => ({
-  head: false,
-  reset: false,
-  verifications: new Set(),
-  users: new Set(),
-  removedUsers: new Set(),
-  webhooks: new Set(),
-});
-
-/** Changes the partner or its keys; the head is saved whole. */
-export function updateHead(store: PartnerStore, change: Partial<PartnerHead>): void {
-  Object.assign(store, change);
-  if (store.effects) store.effects.head = true;
-}
-
 /** The next stand-in name's turn (fixtures.ts `someName`), counted in the head so a restart goes on from it. */
 export function takeNameTurn(store: PartnerStore): number {
-  updateHead(store, { nameTurn: store.nameTurn + 1 });
-  return store.nameTurn - 1;
+  return store.nameTurn++;
 }
 
 /** Back to a fresh partner with the first key and no records. */
@@ -116,7 +84,6 @@ export function resetStore(store: PartnerStore): void {
     authKeys: [{ id: store.newId(), key: store.options.authKey, active: true, createdAt: now, updatedAt: now }],
     nameTurn: 0,
   });
-  if (store.effects) store.effects = { ...noEffects(), reset: true };
 }
 
 /** Replaces the head and empties the records (a snapshot's records are applied after it). */
@@ -132,13 +99,12 @@ export function loadStore(store: PartnerStore, head: PartnerHead): void {
   });
 }
 
-/** Keeps a webhook record, new or a newer copy of one (the state file's). */
+/** Keeps a webhook record. */
 export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
   const { id } = entry.record;
   if (!store.webhooks.has(id))
     store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
   store.webhooks.set(id, entry);
-  store.effects?.webhooks.add(entry);
 }
 
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
@@ -153,13 +119,6 @@ function found<T>(get: () => T | undefined, what: string): T {
 export const verification = (store: PartnerStore, id: string) =>
   found(() => store.verifications.get(id), `Verification ${id}`);
 export const user = (store: PartnerStore, id: string) => found(() => store.users.get(id), `User ${id}`);
-
-/** A verification an operation changes. */
-export function changing(store: PartnerStore, id: string): StoredVerification {
-  const v = verification(store, id);
-  store.effects?.verifications.add(v);
-  return v;
-}
 
 export function userWithPhone(store: PartnerStore, phoneNumber: string): StoredUser | undefined {
   for (const u of store.users.values()) if (u.phoneNumbers.some((p) => p.phoneNumber === phoneNumber)) return u;
@@ -184,26 +143,11 @@ export function trackPhones(
   }
 }
 
-/** Adds a record, or replaces the one with its id (a --state line applied). */
+/** Adds a record, new or loaded from the state file. */
 export function addVerification(store: PartnerStore, v: StoredVerification): void {
-  const replaced = store.verifications.get(v.data.id);
-  if (replaced) trackPhones(store, replaced, false);
   trackPhones(store, v);
   store.verifications.set(v.data.id, v);
-  store.effects?.verifications.add(v);
   if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
-}
-
-/** Keeps a user, new or changed, for the state file to save. */
-export function putUser(store: PartnerStore, u: StoredUser): void {
-  if (!store.users.has(u.id)) store.users.set(u.id, u);
-  store.effects?.users.add(u);
-}
-
-export function removeUser(store: PartnerStore, u: StoredUser): void {
-  store.users.delete(u.id);
-  store.effects?.users.delete(u);
-  store.effects?.removedUsers.add(u.id);
 }
 
 /**
@@ -238,7 +182,6 @@ export function setStatus(
   v.data.status = status;
   v.data.updatedAt = at;
   trackPhones(store, v);
-  store.effects?.verifications.add(v);
   emitVerification(store, v, 'verification.updated', at);
 }
 

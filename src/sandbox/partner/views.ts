@@ -1,6 +1,5 @@
-// Stored records as the partner document shapes them. Every answer view is a
-// copy, so callers never share state with the store; event data is not, as
-// it is serialized the moment it is made (`emit` in store.ts).
+// Stored records as the partner document shapes them; every answer is a copy,
+// event data is not (it is serialized at once).
 import type { components } from '../../../generated/types/partner.js';
 import type { StoredUser, StoredVerification } from './records.js';
 import { jsonCopy } from '../common/json-copy.js';

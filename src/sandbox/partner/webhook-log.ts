@@ -1,9 +1,8 @@
-// The per-verification and per-user webhook histories (operations 11 and 18).
-// One record per emitted webhook and history, made by `emit` (store.ts);
-// deliveries update it in place, as the source says retries do ("no new
-// record is made"). A history is the store's records filtered by owner.
+// The webhook histories (operations 11 and 18): one record per webhook and
+// history, updated in place by deliveries ("no new record is made").
 import { emittedEvent, SandboxError, type DeliveryResult, type EmittedEvent } from './api.js';
 import { pageOf, type Paging } from './paging.js';
+import { filtered, type ListFilters } from '../common/list-filters.js';
 import type { WebhookEntry } from './records.js';
 import { nowIso, putWebhook, user, verification, type PartnerStore } from './store.js';
 import { jsonCopy } from '../common/json-copy.js';
@@ -11,17 +10,16 @@ import { jsonCopy } from '../common/json-copy.js';
 const ownerOf = (e: WebhookEntry) => (e.kind === 'verification' ? e.record.verificationId : e.record.userId);
 
 /** A page of the history of a verification or user that exists; each record a copy, with the payload parsed into its place after `success`. */
-export function historyPage<R>(
+export function historyPage<R, Query extends Paging>(
   store: PartnerStore,
   kind: WebhookEntry['kind'],
   ownerId: string,
-  paging: Paging,
+  query: Query,
+  filters: NoInfer<ListFilters<Query, WebhookEntry>>,
 ): { webhooks: R[]; count: number } {
   (kind === 'verification' ? verification : user)(store, ownerId);
-  const { items, count } = pageOf(
-    [...store.webhooks.values()].filter((e) => e.kind === kind && ownerOf(e) === ownerId),
-    paging,
-  );
+  const owned = [...store.webhooks.values()].filter((e) => e.kind === kind && ownerOf(e) === ownerId);
+  const { items, count } = pageOf(filtered(owned, query, filters), query);
   const webhooks = items.map((entry) => {
     const { id, success, ...rest } = jsonCopy(entry.record);
     return { id, success, payload: JSON.parse(entry.text), ...rest } as R;

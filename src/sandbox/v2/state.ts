@@ -1,10 +1,10 @@
 // The v2 read API's sessions: seeded from the v2 document's examples, added
-// to through the control API, read with the documented filters and paging.
-// With --state it notes what each change touched (`effects`), as the partner store does.
+// through the control API, read with the documented filters and paging.
 import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import { jsonCopy } from '../common/json-copy.js';
+import { filtered, type ListFilters } from '../common/list-filters.js';
 
 export type V2Verification = components['schemas']['Verification'];
 type ListQuery = NonNullable<operations['listVerifications']['parameters']['query']>;
@@ -15,10 +15,19 @@ export type V2SessionInput = Partial<Omit<V2Verification, 'id' | 'createdAt' | '
 
 const DEFAULT_PAGE_SIZE = 15;
 
+const sessionFilters: ListFilters<ListQuery, V2Verification> = {
+  id: (s, id) => s.id === id,
+  externalId: (s, externalId) => s.externalId === externalId,
+  statuses: (s, statuses) => !statuses.length || statuses.includes(s.status),
+  // Both bounds of the creation window are inclusive, as documented.
+  createdFrom: (s, from) => Date.parse(s.createdAt) >= Date.parse(from),
+  createdTo: (s, to) => Date.parse(s.createdAt) <= Date.parse(to),
+  page: null,
+  pageSize: null,
+};
+
 export class V2State {
   private sessions = new Map<string, V2Verification>();
-  /** Sessions made since the state file last took note, and whether all were replaced; kept only while it takes note. */
-  effects?: { sessions: Set<V2Verification>; reset: boolean };
 
   constructor(
     private readonly seedSessions: () => V2Verification[],
@@ -30,7 +39,6 @@ export class V2State {
 
   reset(): void {
     this.sessions = new Map(this.seedSessions().map((s) => [s.id, jsonCopy(s)]));
-    if (this.effects) this.effects = { sessions: new Set(), reset: true };
   }
 
   /** Every session, for a --state snapshot. */
@@ -38,10 +46,9 @@ export class V2State {
     return [...this.sessions.values()];
   }
 
-  /** Sessions from the state file: a snapshot's after `clear`, then each change's. */
-  load(sessions: V2Verification[], clear = false): void {
-    if (clear) this.sessions.clear();
-    for (const s of sessions) this.sessions.set(s.id, s);
+  /** Replaces every session with the state file's. */
+  load(sessions: V2Verification[]): void {
+    this.sessions = new Map(sessions.map((s) => [s.id, s]));
   }
 
   get(id: string): V2Verification {
@@ -51,19 +58,9 @@ export class V2State {
   }
 
   list(query: ListQuery): components['schemas']['VerificationList'] {
-    const statuses = query.statuses?.length ? new Set(query.statuses) : null;
-    const from = query.createdFrom ? Date.parse(query.createdFrom) : -Infinity;
-    const to = query.createdTo ? Date.parse(query.createdTo) : Infinity;
-    // Both bounds of the creation window are inclusive, as documented.
-    const wanted = (s: V2Verification, created = Date.parse(s.createdAt)) =>
-      (query.id === undefined || s.id === query.id) &&
-      (query.externalId === undefined || s.externalId === query.externalId) &&
-      (!statuses || statuses.has(s.status)) &&
-      created >= from &&
-      created <= to;
-    const matches = [...this.sessions.values()]
-      .filter((s) => wanted(s))
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    const matches = filtered(this.sessions.values(), query, sessionFilters).sort(
+      (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id),
+    );
     const size = query.pageSize ?? DEFAULT_PAGE_SIZE;
     const page = Math.floor(query.page ?? 0);
     return { items: matches.slice(page * size, page * size + size), count: matches.length };
@@ -92,7 +89,6 @@ export class V2State {
       updatedAt: now,
     };
     this.sessions.set(id, session);
-    this.effects?.sessions.add(session);
     return session;
   }
 }
