@@ -105,8 +105,8 @@ describe('the packed tarball', () => {
     expect(files.some((f) => /(^|\/)(test|openapi\/v2|openapi\/partner\/|docs)\//.test(f))).toBe(false);
   });
 
-  it('starts the sandbox command from that install alone, which answers both APIs and keeps its --state across kill -9, as startSandbox reads it', async () => {
-    const state = path.join(work, 'not-yet', 'there', 'state.jsonl');
+  it('starts the sandbox command from that install alone, which answers both APIs and keeps its --state, what the end user page did included, across kill -9, as startSandbox reads it', async () => {
+    const state = path.join(work, 'not-yet', 'there', 'state.json');
     let id = '';
     const command = startCommand([
       '--port',
@@ -130,7 +130,17 @@ describe('the packed tarball', () => {
         }),
       });
       expect(created.status, await created.clone().text()).toBe(201);
-      ({ id } = await created.json());
+      const { url: link, ...verification } = await created.json();
+      id = verification.id;
+      // The end user's page: the link opens the session, the form sends it to review.
+      expect((await fetch(link, { redirect: 'manual' })).status).toBe(200);
+      const posted = await fetch(link, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'outcome=review',
+      });
+      expect([posted.status, posted.headers.get('location')]).toEqual([303, 'https://partner.example/done']);
       const refused = await fetch(`${url}/verifications`, {
         headers: { 'X-Auth-Key': 'wrong', 'Content-Type': 'application/json' },
       });
@@ -148,17 +158,24 @@ describe('the packed tarball', () => {
     } finally {
       command.child.kill('SIGKILL');
     }
-    // startSandbox from the package on the same file, no credentials given:
-    // the saved key, the moved clock and the verification come back.
+    // startSandbox from the package on the same file, no credentials given: the
+    // saved key, the moved clock, and the verification as the page left it, webhooks included.
     const script = `import { startSandbox } from '@verification-service/contracts/sandbox';
 const sandbox = await startSandbox({ state: ${JSON.stringify(state)} });
-const clock = await (await fetch(sandbox.url + '/_sandbox/clock')).json();
-const read = await fetch(sandbox.url + '/verifications/${id}', { headers: { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' } });
-console.log(JSON.stringify({ key: sandbox.authKey, offset: clock.offsetMinutes, read: read.status }));
+const get = async (at) => (await fetch(sandbox.url + at, { headers: { 'X-Auth-Key': sandbox.authKey, 'Content-Type': 'application/json' } })).json();
+const clock = await get('/_sandbox/clock');
+const { status } = await get('/verifications/${id}');
+const history = (await get('/verifications/${id}/webhooks')).webhooks.map((w) => w.payload.data.status).sort();
+console.log(JSON.stringify({ key: sandbox.authKey, offset: clock.offsetMinutes, status, history }));
 await sandbox.close();`;
     writeFileSync(path.join(project, 'restart.mjs'), script);
     const { stdout } = await exec(process.execPath, ['restart.mjs'], { cwd: project });
-    expect(JSON.parse(stdout)).toEqual({ key: 'bare-key', offset: 90, read: 200 });
+    expect(JSON.parse(stdout)).toEqual({
+      key: 'bare-key',
+      offset: 90,
+      status: 'inReview',
+      history: ['created', 'inReview', 'started'],
+    });
   }, 60_000);
 
   it(
