@@ -8,11 +8,7 @@ import { createPartnerClient } from '../../src/partner.js';
 import { createSandboxFetch, type SandboxFetch } from '../../src/sandbox/fetch.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
 
-/**
- * How the sandbox clock runs: `frozen`, every change of a record carries
- * the same time (the ties a receiver must settle); `ticking`, it moves one
- * millisecond per reading, so no two requests share one.
- */
+/** `frozen`: every change carries the same time (the ties a receiver must settle); `ticking`: 1 ms more per reading. */
 export type JourneyClock = 'frozen' | 'ticking';
 
 /** A local sandbox served on a loopback port, with every webhook it emitted, in the order emitted. */
@@ -187,9 +183,8 @@ interface View {
 }
 
 /**
- * What a receiver's `log` says of the records `played` made (the last status
- * each one's line gave: `verification <id> is <status>`, `user <id> is
- * kept|deleted`), beside what the service holds for them now.
+ * What a receiver's `log` says of the records `played` made (each one's last
+ * `verification <id> is <status>` or `user <id> is kept|deleted`), beside what the service holds.
  */
 export async function receiverAndService(sandbox: JourneySandbox, played: Played, log: string) {
   const view: Record<string, string> = {};

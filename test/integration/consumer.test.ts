@@ -46,24 +46,6 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Starts the bare install's `verification-contracts sandbox` with `args`; resolves with its URL once it listens. */
-function startCommand(args: string[]) {
-  const child = spawn(path.join(bare, 'node_modules', '.bin', 'verification-contracts'), ['sandbox', ...args], {
-    cwd: bare,
-    env: { ...process.env, NODE_PATH: '' },
-  });
-  const url = new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
-  });
-  return { child, url };
-}
-
 describe('the packed tarball', () => {
   // The README's screenshots are served with the hosted reference. 504 KiB as measured, the fetch
   // door's compiled documents and validators included (K3).
@@ -108,18 +90,23 @@ describe('the packed tarball', () => {
   it('starts the sandbox command from that install alone, which answers both APIs and keeps its --state, what the end user page did included, across kill -9, as startSandbox reads it', async () => {
     const state = path.join(work, 'not-yet', 'there', 'state.json');
     let id = '';
-    const command = startCommand([
-      '--port',
-      '0',
-      '--auth-key',
-      'bare-key',
-      '--access-token',
-      'bare-token',
-      '--state',
-      state,
-    ]);
+    // The bare install's command, as a partner's `npx` runs it.
+    const command = spawn(
+      path.join(bare, 'node_modules', '.bin', 'verification-contracts'),
+      ['sandbox', '--port', '0', '--auth-key', 'bare-key', '--access-token', 'bare-token', '--state', state],
+      { cwd: bare, env: { ...process.env, NODE_PATH: '' } },
+    );
+    const listening = new Promise<string>((resolve, reject) => {
+      let out = '';
+      command.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      command.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
+    });
     try {
-      const url = await command.url;
+      const url = await listening;
       const created = await fetch(`${url}/verifications`, {
         method: 'POST',
         headers: { 'X-Auth-Key': 'bare-key', 'content-type': 'application/json' },
@@ -156,7 +143,7 @@ describe('the packed tarball', () => {
       expect((await control('clock/advance', { minutes: 90 })).status).toBe(200);
       expect((await (await control('seed')).json()).verificationIds).toHaveLength(6);
     } finally {
-      command.child.kill('SIGKILL');
+      command.kill('SIGKILL');
     }
     // startSandbox from the package on the same file, no credentials given: the
     // saved key, the moved clock, and the verification as the page left it, webhooks included.

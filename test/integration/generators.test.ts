@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.mjs';
 import { serveSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { HANG_CEILING_MS } from '../helpers/ceilings.js';
-import { recordingFetch } from '../helpers/recording-fetch.js';
 import { tscReport } from '../helpers/typescript-snippets.js';
 
 const GENERATED_APIS = ['v2', 'partner'] as const;
@@ -43,6 +42,16 @@ afterAll(async () => {
   expect(sandbox.violations).toEqual([]);
   await sandbox.close();
 });
+
+/** A fetch that records the address of every request a client sends, then lets it through. */
+function recordingFetch() {
+  const urls: URL[] = [];
+  const record = (request: Request) => {
+    urls.push(new URL(request.url));
+    return fetch(request);
+  };
+  return { urls, fetch: record };
+}
 
 // Generated at test time, so typed loosely here; tsc --strict checks them below.
 const load = (...parts: string[]): Promise<any> => import(file(...parts));
@@ -88,7 +97,7 @@ describe('the @hey-api fetch client against the sandbox', () => {
         request.headers.set('Content-Type', 'application/json');
         return request;
       });
-    return { sdk, c, urls: () => wire.requests.map((r) => new URL(r.url)) };
+    return { sdk, c, urls: () => wire.urls };
   };
 
   it('sends partner filters comma-separated in one parameter (status=created,started)', async () => {
@@ -131,7 +140,7 @@ describe('the openapi-zod-client (zodios, axios) client against the sandbox, con
     const axiosInstance = axios.create({ adapter: 'fetch', env: { fetch }, headers, paramsSerializer });
     return {
       api: createApiClient(sandbox.url, { axiosInstance }),
-      urls: () => wire.requests.map((r) => new URL(r.url)),
+      urls: () => wire.urls,
     };
   };
 

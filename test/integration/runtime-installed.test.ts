@@ -1,15 +1,8 @@
-// The packed tarball's entry points where partners' code runs, one table of
-// runtimes: `webhooks` runs the same cases (test/runtimes/webhook-cases.js)
-// unchanged on Node, Bun, Deno, workerd (no nodejs_compat) and headless
-// Chromium, told whether its runtime has node:crypto (without it the
-// synchronous verifier must refuse, naming the asynchronous one); where no
-// Node module is (workerd, Chromium), `sandbox/fetch`, bundled as a partner's
-// bundler makes it (browser platform, nothing external), also runs a
-// verification from create to its webhooks (test/runtimes/sandbox-fetch-scenario.js).
-// The sandbox guide's Worker recipe, bundled as written, serves in workerd
-// and refuses another Host. Edge receivers bundled as wrangler bundles them
-// stay within their budgets (2 KB to verify, 30 KB to parse) and still work;
-// the `sideEffects` declaration that lets bundlers drop the rest is true.
+// The packed tarball where partners' code runs, one table of runtimes:
+// `webhooks` runs the same cases on Node, Bun, Deno, workerd and Chromium, and
+// where no Node module is, `sandbox/fetch`, bundled as a partner's bundler makes
+// it, runs a verification. Also the sandbox guide's Worker recipe in workerd,
+// and the edge receivers' byte budgets and the `sideEffects` declaration.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,7 +69,7 @@ function testData() {
   };
 }
 
-/** The webhook cases with their data inlined, told whether the runtime has node:crypto (Node, Bun and Deno do). */
+/** The webhook cases, their data inlined, told whether the runtime has node:crypto (Node, Bun and Deno do). */
 const webhookCases = (nodeCrypto: boolean) => `import * as wh from '@verification-service/contracts/webhooks';
 import { runWebhookCases } from './webhook-cases.js';
 const data = ${JSON.stringify({ ...testData(), nodeCrypto })};
