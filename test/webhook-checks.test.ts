@@ -24,7 +24,7 @@ const VECTORS: { body: string; key: string; signature: string }[] = JSON.parse(
 );
 
 // In a realm with neither node:crypto nor Web Crypto (a page that is not a secure context); where Web Crypto is, the
-// asynchronous functions verify with it: test/integration/runtime-webhooks.test.ts runs that in workerd and Chromium.
+// asynchronous functions verify with it: test/integration/runtime-installed.test.ts runs that in workerd and Chromium.
 describe('without node:crypto and Web Crypto', () => {
   it('the synchronous functions throw, and the asynchronous ones reject, a TypeError saying what to do', async () => {
     const { outputFiles } = await build({

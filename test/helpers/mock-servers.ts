@@ -12,11 +12,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const servers = await Promise.all(
-    APIS.map(async (api) => {
-      return [
-        api.name,
-        await startPrism({ document: mockDocumentOf(api.name), port: await freePort(), logLevel: 'silent' }),
-      ] as const;
+    APIS.map(async ({ name }) => {
+      const server = await startPrism({ document: mockDocumentOf(name), port: await freePort(), logLevel: 'silent' });
+      return [name, server] as const;
     }),
   );
   project.provide('mockUrls', Object.fromEntries(servers.map(([name, s]) => [name, s.url])));

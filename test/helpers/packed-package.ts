@@ -38,13 +38,10 @@ export interface SharedInstall {
 }
 
 /**
- * The run's packed tarball and its install, made by whichever test file asks
- * first (test files run in separate workers: the one that creates the lock
- * folder packs, the others wait for its result). Packed without the
- * `prepack` build: the suite runs on a finished build, and a build started
- * here would rewrite generated/ under the other test files. Nothing may be
- * written into it: a test that needs files beside the package uses
- * linkSharedInstall.
+ * The run's packed tarball and its install, made by the first test file to
+ * ask (the others wait). Packed without the `prepack` build, which would
+ * rewrite generated/ under the other test files. Read-only: a test that needs
+ * files beside the package uses linkSharedInstall.
  */
 export async function sharedInstall(): Promise<SharedInstall> {
   const dir = inject('packedPackageDir');

@@ -28,27 +28,17 @@ export async function untilAnswering(url: string, child: ChildProcess, output: (
   throw new Error(`no answer on ${url} within 60 s: ${output()}`);
 }
 
-/** What a Worker has beside its module, in workerd's config language. */
-export interface WorkerdExtras {
-  /** The Worker's compatibility date (2025-09-01 when absent). */
-  compatibilityDate?: string;
-  /** Fields of the Worker (`bindings = [...]`, `durableObjectNamespaces = [...]`), each ending in a comma. */
-  worker?: string;
-  /** More services, each ending in a comma (a disk for Durable Object storage, a network). */
-  services?: string;
-}
-
 /**
- * Serves `bundle` (an ES module file in `dir` whose default export is a
- * Worker's `{ fetch }`) with workerd on a free port of 127.0.0.1 (or
- * `port`); resolves once it answers, with that port, a stop that resolves
- * once it exited, and its log so far (what the Worker wrote to the console
- * included), or throws with that log.
+ * Serves `bundle` (a module in `dir` whose default export is a Worker) with
+ * workerd on 127.0.0.1 (a free port, or `port`); resolves once it takes
+ * connections with its port, a stop, and its log so far, or throws with that log.
+ * `extras`, in workerd's config language: the compatibility date (2025-09-01
+ * when absent), the Worker's fields and more services, each ending in a comma.
  */
 export async function serveWorkerd(
   dir: string,
   bundle: string,
-  extras: WorkerdExtras = {},
+  extras: { compatibilityDate?: string; worker?: string; services?: string } = {},
   port?: number,
 ): Promise<{ port: number; stop: () => Promise<void>; log: () => string }> {
   port ??= await freePort();
@@ -97,12 +87,10 @@ interface Wrangler {
 }
 
 /**
- * The Worker project of wrangler.jsonc in `source` (relative to `project`,
- * whose node_modules it imports from): its main module copied into
- * `project` and bundled as wrangler bundles it (esbuild, `cloudflare:workers`
- * left to the runtime). Answers a function that serves it in workerd with
- * the Durable Objects, SQLite storage (on the project's disk, kept across
- * serves) and variables its wrangler.jsonc declares, and `vars` besides.
+ * The Worker project of wrangler.jsonc in `source` (under `project`), bundled
+ * as wrangler bundles it; answers a function that serves it in workerd with
+ * the Durable Objects, SQLite storage (kept across serves) and variables its
+ * wrangler.jsonc declares, and `vars` besides.
  */
 export async function wranglerProject(project: string, source: string) {
   const shipped = path.join(project, source);
@@ -156,10 +144,7 @@ export async function wranglerProject(project: string, source: string) {
     );
 }
 
-/**
- * Serves `bundle` with workerd (serveWorkerd) and returns the JSON it
- * answers `GET /` with; throws when it does not answer 200.
- */
+/** The JSON `bundle`, served by workerd, answers `GET /` with; throws when it does not answer 200. */
 export async function answerOfWorkerd(dir: string, bundle: string): Promise<unknown> {
   const { port, stop, log } = await serveWorkerd(dir, bundle);
   try {
@@ -172,9 +157,8 @@ export async function answerOfWorkerd(dir: string, bundle: string): Promise<unkn
 }
 
 /**
- * Serves `dir` on 127.0.0.1 (a secure context: Web Crypto is there), opens
- * `html` as its index page in headless Chromium and returns what the page's
- * scripts put in `window.results`.
+ * What `html`, the index page of `dir` served on 127.0.0.1 (a secure
+ * context: Web Crypto is there), puts in `window.results` in headless Chromium.
  */
 export async function resultsInChromium(dir: string, html: string): Promise<unknown> {
   writeFileSync(path.join(dir, 'index.html'), html);

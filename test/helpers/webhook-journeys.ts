@@ -8,11 +8,7 @@ import { createPartnerClient } from '../../src/partner.js';
 import { createSandboxFetch, type SandboxFetch } from '../../src/sandbox/fetch.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
 
-/**
- * How the sandbox clock runs: `frozen`, every change of a record carries
- * the same time (the ties a receiver must settle); `ticking`, it moves one
- * millisecond per reading, so no two requests share one.
- */
+/** `frozen`: every change carries the same time (the ties a receiver must settle); `ticking`: 1 ms more per reading. */
 export type JourneyClock = 'frozen' | 'ticking';
 
 /** A local sandbox served on a loopback port, with every webhook it emitted, in the order emitted. */
@@ -26,14 +22,7 @@ export interface JourneySandbox {
 
 /** A sandbox on a free port that takes `authKey`, its clock ticking until `clock` is set. */
 export async function serveJourneySandbox(authKey: string): Promise<JourneySandbox> {
-  const events: WebhookEvent[] = [];
   let ms = Date.UTC(2026, 2, 14, 9, 0);
-  let mode: JourneyClock = 'ticking';
-  const sandbox: SandboxFetch = await createSandboxFetch({
-    authKey,
-    now: () => new Date(mode === 'frozen' ? ms : ms++),
-    onWebhook: (event) => events.push(event),
-  });
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -44,23 +33,25 @@ export async function serveJourneySandbox(authKey: string): Promise<JourneySandb
     );
     res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    authKey: sandbox.authKey,
-    events,
-    get clock() {
-      return mode;
-    },
-    set clock(clock) {
-      mode = clock;
-    },
+  const served: JourneySandbox = {
+    url: '',
+    authKey,
+    events: [],
+    clock: 'ticking',
     close: () => {
       sandbox.close();
       server.closeAllConnections();
       server.close();
     },
   };
+  const sandbox: SandboxFetch = await createSandboxFetch({
+    authKey,
+    now: () => new Date(served.clock === 'frozen' ? ms : ms++),
+    onWebhook: (event) => served.events.push(event),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  served.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return served;
 }
 
 /** The records the journeys made: their ids, to read back from the sandbox. */
@@ -192,9 +183,8 @@ interface View {
 }
 
 /**
- * What a receiver's `log` says of the records `played` made (the last status
- * each one's line gave: `verification <id> is <status>`, `user <id> is
- * kept|deleted`), beside what the service holds for them now.
+ * What a receiver's `log` says of the records `played` made (each one's last
+ * `verification <id> is <status>` or `user <id> is kept|deleted`), beside what the service holds.
  */
 export async function receiverAndService(sandbox: JourneySandbox, played: Played, log: string) {
   const view: Record<string, string> = {};

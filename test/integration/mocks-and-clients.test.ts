@@ -1,11 +1,11 @@
 // The run's Prism mocks (test/helpers/mock-servers.ts) enforce each
-// document's credential and bounds and answer its examples; the typed
-// clients send what the service asks for and get schema-valid answers.
+// document's credential and bounds and answer its examples, through plain
+// fetch and the typed clients (what the clients send is held by the consumer
+// test's fixture, test/fixtures/consumer/consumer.ts).
 import { describe, expect, inject, it } from 'vitest';
 import { createPartnerClient } from '../../src/partner.js';
 import { createV2Client } from '../../src/v2.js';
 import { validatorFor } from '../helpers/openapi.js';
-import { recordingFetch } from '../helpers/recording-fetch.js';
 
 const mockUrls = inject('mockUrls');
 const valid = { v2: validatorFor('v2').expectValid, partner: validatorFor('partner').expectValid };
@@ -110,37 +110,11 @@ describe('the Prism mocks', () => {
   });
 });
 
-describe('createV2Client against the mock', () => {
-  const baseUrl = mockUrls.v2;
+describe('the clients against the mock', () => {
+  const v2 = createV2Client({ baseUrl: mockUrls.v2, accessToken: 't0k3n' });
+  const partner = createPartnerClient({ baseUrl: mockUrls.partner, authKey });
 
-  it('sends the bearer token and extra headers, repeats statuses once per value, and gets schema-valid answers', async () => {
-    const { requests, fetch } = recordingFetch();
-    // A base URL with a trailing slash joins the paths as one without.
-    const v2 = createV2Client({
-      baseUrl: `${baseUrl}/`,
-      accessToken: 't0k3n',
-      fetch,
-      headers: { 'X-Request-Id': 'r-7' },
-    });
-    const id = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
-    const one = await v2.GET('/v2/verifications/{id}', { params: { path: { id } } });
-    expect([one.error, one.response.status]).toEqual([undefined, 200]);
-    valid.v2('Verification', one.data);
-    const statuses: ('APPROVED' | 'DECLINED')[] = ['APPROVED', 'DECLINED'];
-    const query = { statuses, page: 0, pageSize: 2, createdFrom: '2026-03-01T00:00:00.000Z' };
-    const page = await v2.GET('/v2/verifications/', { params: { query } });
-    expect(page.error).toBeUndefined();
-    valid.v2('VerificationList', page.data);
-    const [first, second] = requests.map((r) => new URL(r.url));
-    expect([first.pathname, second.pathname]).toEqual([`/v2/verifications/${id}`, '/v2/verifications/']);
-    expect(second.searchParams.getAll('statuses')).toEqual(['APPROVED', 'DECLINED']);
-    expect(second.search).toContain('statuses=APPROVED&statuses=DECLINED');
-    for (const r of requests)
-      expect([r.headers.get('authorization'), r.headers.get('x-request-id')]).toEqual(['Bearer t0k3n', 'r-7']);
-  });
-
-  it('gets the documented 401 when the token header is removed, and the 400 for an out-of-range page size', async () => {
-    const v2 = createV2Client({ baseUrl, accessToken: 't0k3n' });
+  it('v2: the documented 401 when the token header is removed, and the 400 for an out-of-range page size', async () => {
     const unauthorized = await v2.GET('/v2/verifications/{id}', {
       params: { path: { id: '6f1c2b9e' } },
       headers: { Authorization: null },
@@ -152,33 +126,8 @@ describe('createV2Client against the mock', () => {
     expect(bad.response.status).toBe(400);
     valid.v2('ValidationError', bad.error);
   });
-});
 
-describe('createPartnerClient against the mock', () => {
-  const baseUrl = mockUrls.partner;
-
-  it('sends X-Auth-Key and Content-Type on every call, filters comma-separated, and gets schema-valid answers', async () => {
-    const { requests, fetch } = recordingFetch();
-    const partner = createPartnerClient({ baseUrl, authKey, fetch });
-    const me = await partner.GET('/partners');
-    expect(me.error).toBeUndefined();
-    valid.partner('Partner', me.data);
-    const status: ('inReview' | 'completed')[] = ['inReview', 'completed'];
-    const phoneNumber = ['+4915112345678', '+31612345678'];
-    const query = { status, phoneNumber, datetimeField: 'updatedAt' as const, from: '2026-03-01T00:00:00Z', limit: 50 };
-    const page = await partner.GET('/verifications', { params: { query } });
-    expect(page.error).toBeUndefined();
-    valid.partner('VerificationList', page.data);
-    const url = new URL(requests[1].url);
-    expect(url.searchParams.get('status')).toBe('inReview,completed');
-    expect(url.searchParams.get('phoneNumber')).toBe('+4915112345678,+31612345678');
-    expect(url.search).toContain('status=inReview,completed');
-    for (const r of requests)
-      expect([r.headers.get('x-auth-key'), r.headers.get('content-type')]).toEqual([authKey, 'application/json']);
-  });
-
-  it('creates a verification and reads one, schema-valid', async () => {
-    const partner = createPartnerClient({ baseUrl, authKey });
+  it('partner: creates a verification and reads one, schema-valid', async () => {
     const created = await partner.POST('/verifications', { body: createBody });
     expect(created.response.status).toBe(201);
     valid.partner('CreatedVerification', created.data);
@@ -188,8 +137,7 @@ describe('createPartnerClient against the mock', () => {
     expect(activities.response.status).toBe(200);
   });
 
-  it('gets the error body for a missing key and for an out-of-range limit', async () => {
-    const partner = createPartnerClient({ baseUrl, authKey });
+  it('partner: the error body for a missing key and for an out-of-range limit', async () => {
     const unauthorized = await partner.GET('/users', { headers: { 'X-Auth-Key': null } });
     expect(unauthorized.response.status).toBe(401);
     valid.partner('Error', unauthorized.error);
@@ -200,33 +148,25 @@ describe('createPartnerClient against the mock', () => {
 });
 
 describe('the clients refuse at construction', () => {
-  it('a missing credential or base URL, naming the variable the sandbox prints and the mock', () => {
-    expect(() => createPartnerClient({ baseUrl: mockUrls.partner, authKey: ' ' })).toThrow(
-      /authKey must be a non-empty string/,
-    );
-    expect(() => createV2Client({ baseUrl: mockUrls.v2, accessToken: '' })).toThrow(
-      /accessToken must be a non-empty string/,
-    );
-    expect(() => createV2Client({ baseUrl: 'localhost:4010', accessToken: 't' })).toThrow(
-      /baseUrl must be an http\(s\) URL/,
-    );
-    // An unset variable, the usual cause: the message names the variable the sandbox prints and this API's mock.
-    expect(() => createV2Client({ baseUrl: process.env.VC_UNSET_BASE_URL!, accessToken: 't' })).toThrow(
-      "createV2Client: baseUrl must be an http(s) URL, not undefined: the sandbox's address (it prints V2_URL=…), \"http://127.0.0.1:4010\" for this API's mock, or the service's address",
-    );
-    expect(() => createPartnerClient({ baseUrl: '', authKey: 'k' })).toThrow(
-      /^createPartnerClient: baseUrl must be an http\(s\) URL, not "": .*PARTNER_URL=….*"http:\/\/127\.0\.0\.1:4011"/,
-    );
-  });
-
-  it('a base URL ending in /v2, saying to drop it (the paths start with /v2)', () => {
-    for (const given of ['http://127.0.0.1:4020/v2', 'https://api.example.com/v2/', 'https://api.example.com/V2//']) {
-      expect(() => createV2Client({ baseUrl: given, accessToken: 't' })).toThrow(
-        /ends in \/v2, but the paths already start with \/v2 .*drop it: baseUrl: "(http:\/\/127\.0\.0\.1:4020|https:\/\/api\.example\.com)"/,
-      );
+  it('a blank credential, or a base URL not at the API root, naming the option, the fix, or the variable and mock', () => {
+    const v2 = (baseUrl: string) => () => createV2Client({ baseUrl, accessToken: 't' });
+    for (const [make, names] of [
+      [() => createPartnerClient({ baseUrl: mockUrls.partner, authKey: ' ' }), /authKey/],
+      [() => createV2Client({ baseUrl: mockUrls.v2, accessToken: '' }), /accessToken/],
+      [v2('localhost:4010'), /baseUrl/],
+      // An unset variable, the usual cause.
+      [v2(process.env.VC_UNSET_BASE_URL!), /V2_URL.*127\.0\.0\.1:4010/],
+      [() => createPartnerClient({ baseUrl: '', authKey: 'k' }), /PARTNER_URL.*127\.0\.0\.1:4011/],
+      // The paths start with /v2: the fix drops it.
+      [v2('http://127.0.0.1:4020/v2'), /baseUrl: "http:\/\/127\.0\.0\.1:4020"/],
+      [v2('https://api.example.com/v2/'), /baseUrl: "https:\/\/api\.example\.com"/],
+      [v2('https://api.example.com/V2//'), /baseUrl: "https:\/\/api\.example\.com"/],
+    ] as const) {
+      expect(make).toThrow(TypeError);
+      expect(make).toThrow(names);
     }
     // A path that merely contains v2 is someone's mount point, not the doubled prefix.
-    expect(() => createV2Client({ baseUrl: 'https://api.example.com/v2-gateway', accessToken: 't' })).not.toThrow();
-    expect(() => createV2Client({ baseUrl: 'https://api.example.com/kyc', accessToken: 't' })).not.toThrow();
+    expect(v2('https://api.example.com/v2-gateway')).not.toThrow();
+    expect(v2('https://api.example.com/kyc')).not.toThrow();
   });
 });

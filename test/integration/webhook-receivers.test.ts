@@ -1,12 +1,8 @@
-// The webhook receivers the docs show (the partner reference's node:http and
-// fetch-style ones, the webhooks guide's handle-webhook.ts and receiver.ts,
-// the README's Worker, and the guide's Worker project as the packed package
-// ships it) type-check and do what a receiver of this service must. Each
-// runs in a process of its own (a fetch-style handler behind a small
-// node:http adapter, as a platform calls it; the Worker project in workerd
-// with the Durable Object, SQLite storage and variables of its
-// wrangler.jsonc), reads the local sandbox on a tie, and what it did is read
-// from its log.
+// The webhook receivers the docs show (the partner reference's, the webhooks
+// guide's, the README's Worker, and the guide's Worker project as the packed
+// package ships it, in workerd) type-check and do what a receiver of this
+// service must, each in a process of its own reading the local sandbox on a
+// tie; what it did is read from its log.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,17 +34,15 @@ const description: string = doc.tags.find((t: { name: string }) => t.name === 'W
 const reference = Object.fromEntries(
   [...description.matchAll(/```ts\n(\/\/ receiver: (\S+)\n[\s\S]*?)```/g)].map((m) => [m[2], m[1]]),
 );
-const guideBlocks = [
-  ...readFileSync(path.join(ROOT, 'guides', 'webhooks.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g),
-].map((m) => m[1]);
+/** The ```ts blocks of a Markdown file of the repository. */
+const tsBlocks = (file: string) =>
+  [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+const guideBlocks = tsBlocks('guides/webhooks.md');
 const guide = {
   handleWebhook: guideBlocks.find((b) => b.startsWith('// handle-webhook.ts\n')) ?? '',
   nodeReceiver: guideBlocks.find((b) => b.startsWith('// receiver.ts\n') && b.includes("from 'node:http'")) ?? '',
 };
-const readmeWorker =
-  [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((m) => m[1])
-    .find((b) => b.includes('export default')) ?? '';
+const readmeWorker = tsBlocks('README.md').find((b) => b.includes('export default')) ?? '';
 
 const AUTH_KEY = 'sbx_receiver_test_key';
 const PREVIOUS_AUTH_KEY = 'sbx_receiver_previous_key';
@@ -106,11 +100,7 @@ interface Running {
   stop: () => unknown;
 }
 
-/**
- * Runs `files` (the first started with node, the rest beside it; by the
- * fetch adapter when `fetchStyle`) with the settings in its environment;
- * resolves once it answers (an unsigned body is refused).
- */
+/** Runs `files` (the first with node, or by the fetch adapter when `fetchStyle`), resolving once it answers. */
 function inNode(files: Record<string, string>, fetchStyle: boolean) {
   return async (name: string, env: Record<string, string>): Promise<Running> => {
     const folder = path.join(dir, name.replace(/\W+/g, '-'));
@@ -130,35 +120,24 @@ function inNode(files: Record<string, string>, fetchStyle: boolean) {
 
 interface Receiver {
   start: (name: string, env: Record<string, string>) => Promise<Running>;
-  /** Whether it takes a list of keys (the current and the previous one). */
-  takesPreviousKey: boolean;
+  /** It takes one key only, not also the previous one. */
+  oneKey?: true;
 }
 
 const RECEIVERS: Record<string, Receiver> = {
-  'the reference node:http receiver': {
-    start: inNode({ receiver: reference['node:http'] }, false),
-    takesPreviousKey: true,
-  },
-  'the reference fetch-style handler': { start: inNode({ receiver: reference.fetch }, true), takesPreviousKey: false },
-  "the guide's handle-webhook.ts": {
-    start: inNode({ 'handle-webhook': guide.handleWebhook }, true),
-    takesPreviousKey: true,
-  },
+  'the reference node:http receiver': { start: inNode({ receiver: reference['node:http'] }, false) },
+  'the reference fetch-style handler': { start: inNode({ receiver: reference.fetch }, true), oneKey: true },
+  "the guide's handle-webhook.ts": { start: inNode({ 'handle-webhook': guide.handleWebhook }, true) },
   "the guide's node:http receiver.ts": {
     start: inNode({ receiver: guide.nodeReceiver, 'handle-webhook': guide.handleWebhook }, false),
-    takesPreviousKey: true,
   },
-  "the README's Worker": {
-    start: inNode({ worker: readmeWorker, 'handle-webhook': guide.handleWebhook }, true),
-    takesPreviousKey: true,
-  },
+  "the README's Worker": { start: inNode({ worker: readmeWorker, 'handle-webhook': guide.handleWebhook }, true) },
   // As the installed package ships it, in workerd with its Durable Object stored on disk.
   "the guide's Worker project (guides/examples/worker-receiver)": {
     start: async (_name, env) => {
       const served = await (await workerProject(path.join(work, 'worker-receiver')))(env);
       return { url: `http://127.0.0.1:${served.port}/`, log: served.log, stop: served.stop };
     },
-    takesPreviousKey: true,
   },
 };
 
@@ -177,7 +156,7 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
 
   beforeAll(async () => {
     const env = { AUTH_KEY, PARTNER_URL: sandbox.url };
-    running = await receiver.start(name, receiver.takesPreviousKey ? { ...env, PREVIOUS_AUTH_KEY } : env);
+    running = await receiver.start(name, receiver.oneKey ? env : { ...env, PREVIOUS_AUTH_KEY });
     url = running.url;
   }, HANG_CEILING_MS);
 
@@ -185,8 +164,8 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
 
   const post = (body: string, signature: string) => deliver(url, body, signature);
   /**
-   * Sends a fresh documented event signed with the key, expects 200, and waits
-   * for the line saying it acted on it: every line logged before it has then arrived too.
+   * Sends a fresh signed event and waits for the line saying it acted on it:
+   * every line logged before it has then arrived.
    */
   const settled = async () => {
     const id = randomUUID();
@@ -259,12 +238,12 @@ describe.each(Object.entries(RECEIVERS))('%s', (name, receiver) => {
   it('passes every case of the receiver check', async () => {
     const report = await checkWebhookReceiver(url, {
       authKey: AUTH_KEY,
-      previousKey: receiver.takesPreviousKey ? PREVIOUS_AUTH_KEY : undefined,
+      previousKey: receiver.oneKey ? undefined : PREVIOUS_AUTH_KEY,
     });
     expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.problem)).toEqual([]);
     expect(report.passed).toBe(true);
     const skipped = report.cases.filter((c) => c.outcome === 'skipped').map((c) => c.id);
-    expect(skipped).toEqual(receiver.takesPreviousKey ? [] : ['previous-key']);
+    expect(skipped).toEqual(receiver.oneKey ? ['previous-key'] : []);
   });
 });
 
@@ -295,13 +274,9 @@ describe("the guide's Worker project (guides/examples/worker-receiver), restarte
     try {
       for (const body of shuffled([...events, ...events], 5))
         expect(await post(second.port, body), `${body}\n${second.log()}`).toBe(200);
-      const unparseable = `{"eventId": "${randomUUID()}", cut off`;
-      expect(await post(second.port, unparseable)).toBe(200);
-      const forged = `{"eventId": "${randomUUID()}", forged`;
-      expect(await post(second.port, forged, sign(forged, 'another-key'))).toBe(401);
-      await expect.poll(() => second.log(), { timeout: 10_000 }).toContain(unparseable);
-      expect(second.log()).toMatch(/parked .*cut off/);
-      expect(second.log()).not.toContain(forged);
+      // Parked after every event before it (a forged one is refused as in the table above).
+      expect(await post(second.port, `{"eventId": "${randomUUID()}", cut off`)).toBe(200);
+      await expect.poll(() => second.log(), { timeout: 10_000 }).toMatch(/parked .*cut off/);
     } finally {
       await second.stop();
       log += second.log();

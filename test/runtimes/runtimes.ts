@@ -1,4 +1,4 @@
-// The runtimes test/integration/runtime-webhooks.test.ts runs the webhook cases in, with
+// The runtimes test/integration/runtime-installed.test.ts runs the webhook cases in, with
 // the words the README uses for each (test/readme-claims.test.ts).
 export const TESTED_RUNTIMES = [
   { id: 'Node', readme: 'Node 20, 22 and 24' },

@@ -1,4 +1,4 @@
-// The scenario test/integration/runtime-sandbox-fetch.test.ts runs in workerd and Chromium: plain JavaScript with no
+// The scenario test/integration/runtime-installed.test.ts runs in workerd and Chromium: plain JavaScript with no
 // imports, given the installed package's createSandboxFetch (bundled for the browser platform). A partner's test of one
 // verification: created through the partner API, its page opened and its form posted as the end user would, read back
 // through the partner and v2 APIs, and the webhooks received in-process, each signature checked with Web Crypto.

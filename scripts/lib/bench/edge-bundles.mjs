@@ -1,7 +1,7 @@
 // What a webhook receiver weighs at the edge: Workers that import one
 // function of the package, bundled as wrangler bundles them (esbuild, browser
 // platform, minified ESM). Shared by `npm run bench -- edge` and
-// test/integration/edge-bundles.test.ts, which asserts the budgets.
+// test/integration/runtime-installed.test.ts, which asserts the budgets.
 import { build } from 'esbuild';
 
 /** Bytes, minified; 1 KB is 1,000 bytes, the unit the edge budgets are set in. */
