@@ -30,7 +30,7 @@ const PARTNER = { 'x-auth-key': AUTH_KEY, 'content-type': 'application/json' };
 const V2_ID = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
 const CLI = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 /** How many verifications the restart part stores before it kills the sandbox. */
-const RESTART_AT = 20_000;
+const RESTART_AT = 2_000;
 
 /** A figure that could not be taken: the part is reported as not measured. */
 class MeasureError extends Error {}
@@ -186,7 +186,7 @@ async function sandboxPart({ seconds }) {
 
 async function restartPart() {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-state-'));
-  const state = ['--state', path.join(folder, 'state.jsonl')];
+  const state = ['--state', path.join(folder, 'state.json')];
   try {
     let sandbox = await startSandboxProcess(state);
     log(`  storing ${RESTART_AT.toLocaleString('en-US')} verifications`);
