@@ -1,46 +1,11 @@
 // @ts-check
 // Compares two JSON Schemas (OpenAPI 3.1's dialect; 3.0's `nullable` too) by
 // what they accept, for the contract diff (scripts/lib/contract-diff.mjs).
-//
-// Every keyword is either compared by direction, ignored as an annotation, or
-// reported for review: a keyword this module has no rule for ("unknown")
-// never passes unseen. In the direction `input` (what a consumer sends) a
-// narrowing breaks; in `output` (what it receives) a widening breaks.
-//
-//   keyword                                   | rule
-//   ------------------------------------------|-----------------------------
-//   type, nullable, enum, const               | by direction (integer ⊂ number)
-//   min*/max*/exclusive*, min/maxContains     | by direction
-//   multipleOf                                | by direction (4 ⊂ 2); other → both
-//   format                                    | added/removed by direction;
-//                                             |   int32→int64, float→double… widen;
-//                                             |   other pairs → review
-//   pattern                                   | added/removed by direction; changed → review
-//   uniqueItems, contains, dependentRequired, | by direction
-//   dependentSchemas, propertyNames, not (its  |
-//   schema compared in the other direction),  |
-//   if/then/else (a new condition narrows)    |
-//   properties, required, additional-/        | fields as the contract table says;
-//   unevaluatedProperties, items, prefixItems | closing narrows, opening is an addition
-//   patternProperties                         | same pattern: compared; other → review
-//   additionalProperties: false alone         | the same as maxProperties: 0
-//   oneOf/anyOf                               | alternatives matched by content
-//   discriminator                             | property renamed → breaking; added/
-//                                             |   removed → review; mapping by direction
-//   readOnly / writeOnly added                | breaks input / output
-//   deprecated added                          | deprecated: not breaking, but partners
-//                                             |   must be told (a verdict of its own);
-//                                             |   beside a `$ref`, of that use only
-//   deprecated removed                        | fine: the notice is withdrawn, nothing
-//                                             |   a partner does stops working
-//   default                                   | changed → breaking; removed → review;
-//                                             |   added → fine (D3)
-//   $ref with siblings                        | the siblings apply too (allOf)
-//   anything else (contentMediaType, …)       | changed → review
-//
-// The nullable idioms `type: [X, 'null']`, `nullable: true` and
-// `anyOf|oneOf: [X, {type: 'null'}]` are one thing; `$ref` and inline compare
-// by resolved content.
+// Every keyword is compared by direction (in `input` a narrowing breaks, in
+// `output` a widening), ignored as an annotation, or reported for review:
+// one with no rule never passes unseen. Where direction alone does not
+// decide (a changed pattern or default, formats, discriminators), the rows
+// D1-D5 of guides/maintainers-decisions.md do.
 
 import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, isAnnotation, refName, words } from './schema-view.mjs';
 
