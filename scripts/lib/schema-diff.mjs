@@ -45,11 +45,9 @@ const jsonType = (/** @type {unknown} */ v) =>
   v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v;
 
 /**
- * Compares base and head schemas in a direction and reports each difference
- * through `ctx.report(verdict, kind, detail, about)`, verdict 'breaking',
- * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where`
- * names the place in the operation ("response 200"); inside the schema,
- * `field` is the path, `origin` the nearest named schema.
+ * Reports each difference of two schemas through `ctx.report`. `where` names
+ * the place in the operation ("response 200"); inside the schema, `field` is
+ * the path, `origin` the nearest named schema.
  * @param {Context} ctx
  * @param {Json} baseNode
  * @param {Json} headNode
@@ -78,9 +76,8 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) 
   const isInput = dir === 'input';
   const sub = (/** @type {string} */ n) => (field ? `${field}.${n}` : n);
   // `about` names the change by the shared schema it is in (`o`), so that a
-  // report can list every operation one change reaches. With `name`, the
-  // text is about that property ("field a.b removed"); `joined` says it of
-  // the field itself, as a deprecation is ("field a deprecated").
+  // report can list every operation one change reaches; `joined` says the
+  // text of the field itself ("field a deprecated"), not after a colon.
   /** @type {(verdict: Verdict, kind: string, text: string, name?: string, o?: Origin | null, joined?: boolean) => void} */
   const say = (verdict, kind, text, name, o = origin, joined = name !== undefined) => {
     const f = name === undefined ? field : sub(name);
@@ -314,13 +311,11 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
 /**
  * Pairs two lists of schemas: by each key in turn (the same, and not null),
  * then the one left on each side, if so; reports the rest.
- * @param {Context} ctx
- * @param {Json[]} bs
- * @param {Json[]} hs
- * @param {((doc: Json, x: Json) => string | null)[]} keys
- * @param {{ removed: (x: Json, i: number) => void, added: (x: Json, j: number) => void, changed: (x: Json, y: Json, byKey: boolean) => void }} on
+ * @type {(ctx: Context, bs: Json[], hs: Json[], keys: ((doc: Json, x: Json) => string | null)[], on: {
+ *   removed: (x: Json, i: number) => void, added: (x: Json, j: number) => void, changed: (x: Json, y: Json, byKey: boolean) => void,
+ * }) => void}
  */
-function pairUp(ctx, bs, hs, keys, on) {
+const pairUp = (ctx, bs, hs, keys, on) => {
   const [bLeft, hLeft] = [new Set(bs.keys()), new Set(hs.keys())];
   for (const key of keys) {
     for (const i of [...bLeft]) {
@@ -335,7 +330,7 @@ function pairUp(ctx, bs, hs, keys, on) {
   if (bLeft.size === 1 && hLeft.size === 1) return on.changed(bs[[...bLeft][0]], hs[[...hLeft][0]], false);
   for (const i of bLeft) on.removed(bs[i], i);
   for (const j of hLeft) on.added(hs[j], j);
-}
+};
 /** @type {(keyOf: (x: Json) => Json) => (doc: Json, x: Json) => string} */
 const byContent = (keyOf) => (doc, x) => fingerprint(doc, keyOf(x));
 
@@ -347,10 +342,7 @@ const discriminatorValue = (doc, node, property) => {
   return e?.size === 1 ? [...e.keys()][0] : null;
 };
 
-/**
- * @param {Context} ctx
- * @param {Scope} scope
- */
+/** @type {(ctx: Context, scope: Scope) => void} */
 function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field }) {
   const [ba, ha] = [b.alternatives, h.alternatives];
   if (!ba.length && !ha.length) return;
