@@ -1,9 +1,6 @@
-// The pull-request workflow's gate job (.github/workflows/pull-request.yml),
+// The pull-request workflow's gate job (.github/workflows/pull-request.yml):
 // its own step scripts run as GitHub runs them, on a pull request's branch in
-// a fresh clone, and the Markdown report they write parsed: the verdict
-// line's mark agrees with the exit code, and a breaking change is listed with
-// the operations it reaches. The workflow's shape is held in the fast tier
-// (test/pull-request-workflow.test.ts).
+// a fresh clone, and the Markdown report they write parsed.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
