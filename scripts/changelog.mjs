@@ -1,11 +1,7 @@
 // @ts-check
-// Writes the release notes of the next version into CHANGELOG.md from the
-// contract diff against the last release (the same report as `npm run
-// diff`); HEADER below says to its readers how a section is made and where
-// the notes written by hand go.
-//
-//   npm run changelog                # the version package.json says (after `npm version`)
-//   npm run changelog -- --dry-run   # print the section, write nothing
+// `npm run changelog [-- --dry-run]`: writes the release notes of the next
+// version into CHANGELOG.md from the contract diff against the last release;
+// HEADER says to its readers how a section is made and where notes go.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,10 +46,7 @@ function dryRun() {
   }
 }
 
-/**
- * @param {string | null} current
- * @param {string} bump 'major' or 'minor'; anything else is a patch
- */
+/** @type {(current: string | null, bump: string) => string} `bump` 'major' or 'minor'; anything else is a patch. */
 export function nextVersion(current, bump) {
   const m = SEMVER.exec(current ?? '');
   if (!m)
@@ -74,10 +67,7 @@ const NOTES_OPEN = '<!-- notes: written by hand, kept when this section is writt
 const NOTES_CLOSE = '<!-- /notes -->';
 const NOTES = /^<!-- notes\b[^\n]*-->\n([\s\S]*?)^<!-- \/notes -->$/m;
 
-/**
- * One line per change: at its one place, or by what it changes with every place it reaches.
- * @param {import('./lib/contract-report.mjs').ChangeGroup} g
- */
+/** @type {(g: import('./lib/contract-report.mjs').ChangeGroup) => string} One line per change. */
 function changeLine(g) {
   const reviewed = g.acknowledged ? ` (reviewed: ${g.acknowledged})` : '';
   // An operation or webhook added, or a change at one place, reads best as that place's own line.
@@ -85,10 +75,7 @@ function changeLine(g) {
   return `- ${MARK[g.verdict]}${g.about}${reviewed}; reaches ${reach(g.locations)}: ${places(g.locations)}`;
 }
 
-/**
- * The Markdown section of one release, with an empty place for its notes.
- * @param {{ version: string, date: string, report: import('./lib/contract-report.mjs').Report }} release
- */
+/** @param {{ version: string, date: string, report: import('./lib/contract-report.mjs').Report }} release The section of one release, with an empty place for its notes. */
 export function renderSection({ version, date, report }) {
   const bump = bumpOf(report);
   const kind = report.breaking
@@ -122,12 +109,9 @@ export function renderSection({ version, date, report }) {
 
 /**
  * CHANGELOG.md with the section added on top, or in place of the same
- * version's, keeping the notes written in that version's section (the new
- * section's empty notes give way to them). The entries under `## Unreleased`
- * join the end of those notes, and the heading goes: they are this release's.
- * @param {string} text
- * @param {string} version
- * @param {string} section
+ * version's, keeping the notes written in that version's section. The
+ * entries under `## Unreleased` join the end of those notes: they are this release's.
+ * @type {(text: string, version: string, section: string) => string}
  */
 export function updateChangelog(text, version, section) {
   const body = text ? text : HEADER;
@@ -146,11 +130,7 @@ export function updateChangelog(text, version, section) {
   return `${head.trimEnd()}\n\n${[fresh, ...kept].map((s) => s.trimEnd()).join('\n\n')}\n`;
 }
 
-/**
- * The section with `entries` at the end of its notes, after those already there.
- * @param {string} section
- * @param {string} entries
- */
+/** @type {(section: string, entries: string) => string} `entries` at the end of the section's notes. */
 function withNotes(section, entries) {
   return section.replace(NOTES, (block, /** @type {string} */ kept) => {
     const open = block.slice(0, block.indexOf('\n') + 1);
