@@ -227,9 +227,7 @@ export async function compareApis({ base, head, acknowledged = [] }) {
 /**
  * The gate's verdict: it fails on a breaking change or one to review, unless
  * the version declares them (bundles given by folder carry no version).
- * @template {{ breaking: boolean, needsReview: boolean }} R
- * @param {R} report
- * @param {{ from?: string | null, to?: string | null }} [versions]
+ * @type {<R extends { breaking: boolean, needsReview: boolean }>(report: R, versions?: { from?: string | null, to?: string | null }) => R & { declared: { from: string | null, to: string | null } | null, passes: boolean }}
  */
 export function withVerdict(report, { from = null, to = null } = {}) {
   const flagged = report.breaking || report.needsReview;

@@ -23,11 +23,8 @@ export function changedFiles(/** @type {Map<string, string>} */ before, /** @typ
   return [...new Set([...before.keys(), ...now.keys()])].filter((file) => before.get(file) !== now.get(file));
 }
 
-/**
- * The files the API's root reaches in `texts` (a reading), the root among them (a file removed since stays listed).
- * @param {{ name: string }} api
- * @param {Map<string, string>} texts
- */
+// The files the API's root reaches in a reading, the root among them (a file removed since stays listed).
+/** @type {(api: { name: string }, texts: Map<string, string>) => Set<string>} */
 function sourcesOf(api, texts) {
   const refs = (/** @type {string} */ file) =>
     [...(texts.get(file) ?? '').matchAll(/\$ref['"]?:\s*['"]?([^'"#\s]+)/g)].map(([, ref]) =>

@@ -48,12 +48,8 @@ const jsonType = (/** @type {unknown} */ v) =>
  * Reports each difference of two schemas through `ctx.report`. `where` names
  * the place in the operation ("response 200"); inside the schema, `field` is
  * the path, `origin` the nearest named schema.
- * @param {Context} ctx
- * @param {Json} baseNode
- * @param {Json} headNode
- * @param {Direction} dir
- * @param {string} where
- * @param {{ field?: string, depth?: number, refs?: Set<string>, origin?: Origin | null }} [inside]
+ * @type {(ctx: Context, baseNode: Json, headNode: Json, dir: Direction, where: string,
+ *   inside?: { field?: string, depth?: number, refs?: Set<string>, origin?: Origin | null }) => void}
  */
 export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) {
   const { field = '', depth = 0 } = inside;

@@ -42,12 +42,7 @@ const decode = (/** @type {string} */ s) => {
   }
 };
 
-/**
- * Resolves a local `$ref` (and chains of them) inside a document; siblings are dropped.
- * @param {Json} doc
- * @param {Json} node
- * @returns {Json}
- */
+/** @type {(doc: Json, node: Json) => Json} Resolves a local `$ref` (and chains of them); siblings are dropped. */
 export function deref(doc, node) {
   let current = node;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
@@ -80,9 +75,7 @@ const sortedJson = (/** @type {Json} */ value) =>
  * A canonical text of a schema's resolved content: `$ref`s inlined (a cycle
  * becomes its name), annotations left out, sets sorted. Equal texts accept
  * the same values. (No cache: it would save 0.2 s a diff, which nobody waits on.)
- * @param {Json} doc
- * @param {Json} node
- * @returns {string}
+ * @type {(doc: Json, node: Json) => string}
  */
 export function fingerprint(doc, node) {
   /** @type {Set<string>} */
@@ -165,11 +158,7 @@ const isNullSchema = (/** @type {Json} */ doc, /** @type {Json} */ node) => {
   );
 };
 
-/**
- * Folds `other` into `view` as if both applied (allOf).
- * @param {View} view
- * @param {View} other
- */
+/** @type {(view: View, other: View) => void} Folds `other` into `view` as if both applied (allOf). */
 function merge(view, other) {
   view.types = intersect(view.types, other.types);
   view.enum = intersectMap(view.enum, other.enum);
@@ -206,9 +195,7 @@ const acceptsNothing = (/** @type {Json} */ v) =>
 
 /**
  * One view of a schema: `$ref`s resolved, `allOf` (and a lone alternative) merged, the nullable idiom folded in.
- * @param {Json} doc
- * @param {Json} rawNode
- * @returns {View}
+ * @type {(doc: Json, rawNode: Json, depth?: number) => View}
  */
 export function flatten(doc, rawNode, depth = 0) {
   const node = asSchema(rawNode);
