@@ -211,13 +211,6 @@ describe('a breaking change declared by the version', () => {
     expect(undeclared.passes).toBe(false);
     expect(formatMarkdown(undeclared)).toMatch(/^❌ \*\*Breaking changes\*\*/m);
   });
-
-  it('never lets bundles given by folder through, since they carry no version', async () => {
-    const dirs = bundleDirs('declared', NO_404);
-    const result = await gate(dirs);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/No package version to compare with/);
-  });
 });
 
 describe('npm run changelog', () => {
