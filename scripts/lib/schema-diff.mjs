@@ -181,10 +181,8 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) 
   else if (patternsRemoved.length) widened('constraint-removed', `pattern ${patternsRemoved.join(' & ')} removed`);
 
   // Annotations that change what a side may send or rely on.
-  if (!b.readOnly && h.readOnly)
-    say(isInput ? 'breaking' : 'ok', 'read-only-added', 'became readOnly (no longer sent in requests)');
-  if (!b.writeOnly && h.writeOnly)
-    say(isInput ? 'ok' : 'breaking', 'write-only-added', 'became writeOnly (no longer in answers)');
+  if (!b.readOnly && h.readOnly) narrowed('read-only-added', 'became readOnly (no longer sent in requests)');
+  if (!b.writeOnly && h.writeOnly) widened('write-only-added', 'became writeOnly (no longer in answers)');
   if (b.readOnly && !h.readOnly) say('ok', 'read-only-removed', 'no longer readOnly');
   if (b.writeOnly && !h.writeOnly) say('ok', 'write-only-removed', 'no longer writeOnly');
   if (b.default !== h.default) {
