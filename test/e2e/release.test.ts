@@ -34,6 +34,14 @@ async function land(clone: string, message: string, edits: () => void) {
 }
 
 it("runs the guide's steps in order, its npm test on one file, and ends with a clean release commit", async () => {
+  expect(
+    STEPS.map((l) =>
+      l
+        .split(/\s+/)
+        .slice(0, l.startsWith('npm run') ? 3 : 2)
+        .join(' '),
+    ),
+  ).toEqual(['npm run diff', 'npm version', 'npm run changelog', 'npm run build', 'npm test', 'git add']);
   const clone = room.clone('release');
   const released = committedVersion(clone);
   await land(clone, `Verification: optional ${FIELD}`, () => {
