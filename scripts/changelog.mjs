@@ -11,7 +11,7 @@ import {
   bumpOf,
   changeGroups,
   compareApis,
-  headSource,
+  fileSource,
   loadAcknowledged,
   reach,
   releaseSource,
@@ -142,7 +142,8 @@ function withNotes(section, entries) {
 runIfMain(import.meta, async () => {
   const dry = dryRun();
   const base = releaseSource();
-  const report = await compareApis({ base, head: headSource(), acknowledged: loadAcknowledged() });
+  const head = fileSource(path.join(ROOT, 'generated', 'openapi'), { label: 'working tree (generated/openapi)' });
+  const report = await compareApis({ base, head, acknowledged: loadAcknowledged() });
   const [released, current] = [base.version(), workingVersion()];
   const required = nextVersion(released, bumpOf(report));
   // After `npm version`, package.json names the release being written.

@@ -147,10 +147,6 @@ export function declaresBreaking(base, head) {
   return b !== undefined && h !== undefined && Number(h) > Number(b);
 }
 
-/** The working tree's bundles, or another folder of them. */
-export const headSource = (/** @type {string | undefined} */ dir = undefined) =>
-  fileSource(dir ?? path.join(ROOT, BUNDLES), { label: dir ?? 'working tree (generated/openapi)' });
-
 /** @returns {Acknowledged[]} The acknowledged review items of a file (none when it does not exist), checked. */
 export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
   if (!existsSync(file)) return [];
