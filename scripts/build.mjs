@@ -1,10 +1,7 @@
-// `npm run build`: the steps of scripts/lib/steps.mjs as a graph, the
-// independent ones in parallel. A failed step fails the steps after it and
-// the others go on, so one build reports every problem; each step replaces
-// its files by rename, so a failed one leaves them as they were. `--only a,b`
-// runs just those steps (`npm run lint`). While `npm run dev` runs in this
-// checkout (generated/.dev.pid), it rebuilds on every save and the build
-// refuses to write generated/ beside it.
+// `npm run build [-- --only a,b]`: the steps of scripts/lib/steps.mjs as a
+// graph, the independent ones in parallel; a failed step fails those after it
+// while the others go on, so one build reports every problem. While `npm run
+// dev` runs in this checkout it rebuilds on every save, and the build refuses.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fail, GENERATED } from './lib/paths.mjs';
@@ -24,12 +21,7 @@ export function runningDev() {
   }
 }
 
-/**
- * Runs the steps named into `out`, each once those of them it runs after
- * have passed (`only`: see scripts/lib/steps.mjs). Resolves, without
- * throwing, with each step's time and what it returned, and the errors
- * (each with its `step`).
- */
+/** Runs the steps named into `out`; resolves with each one's time and result, and the errors (each with its `step`). */
 export async function runSteps(out, names, { onError, only } = {}) {
   const steps = buildSteps(out);
   const timings = [];
@@ -61,11 +53,8 @@ export async function runSteps(out, names, { onError, only } = {}) {
   return { timings, results, errors, total: performance.now() - start };
 }
 
-/**
- * release-diff's lines when something breaks against the last release, to
- * repeat last, where the author looks first: a response field renamed by
- * mistake also fails compile, with errors that read as a to-do list.
- */
+// release-diff's lines when something breaks, repeated last, where the author looks first:
+// a response field renamed by mistake also fails compile, with errors that read as a to-do list.
 export function breakingAgainstRelease(results) {
   const lines = results['release-diff'] ?? [];
   return lines.some((line) => line.startsWith('breaking against')) ? lines : [];

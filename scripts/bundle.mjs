@@ -16,7 +16,7 @@ import { removeAllBut, replaceFile } from './lib/replace-file.mjs';
 import { runTool } from './lib/run.mjs';
 import { runIfMain } from './lib/step.mjs';
 
-export async function bundle(out, { only } = {}) {
+export async function bundle(out, { only, log = console.log } = {}) {
   const dir = path.join(out, 'openapi');
   const chosen = only ? APIS.filter((api) => only.includes(api.name)) : APIS;
   if (chosen.length) await bundleApis(chosen, dir);
@@ -37,7 +37,7 @@ export async function bundle(out, { only } = {}) {
     written.push(name);
   }
   await removeAllBut(workflowsOut, written);
-  console.log(`bundle: ${chosen.map((a) => `${a.name}.yaml/.json`).join(', ')}; workflows/*.arazzo.json`);
+  log(`bundle: ${chosen.map((a) => `${a.name}.yaml/.json`).join(', ')}; workflows/*.arazzo.json`);
 }
 
 // One Redocly process bundles every API to its output: the tool's start-up

@@ -15,45 +15,35 @@ import { GENERATED, ROOT } from './lib/paths.mjs';
 import { inBackground, main } from './lib/run.mjs';
 import { serveStatic } from './lib/serve-static.mjs';
 
-// Each server's port: its option, its environment variable and its default.
+// Each server (the docs, the sandbox, a Prism mock per API): its port's option, environment variable and default.
 const PORTS = [
-  { server: 'docs', option: 'port', env: 'DEV_PORT', fallback: 4000, what: 'the docs on http://127.0.0.1:PORT' },
-  { server: 'sandbox', option: 'sandbox-port', env: 'SANDBOX_PORT', fallback: 4020, what: 'the sandbox' },
-  ...MOCKED_APIS.map((api) => ({
-    server: api.name,
-    option: `mock-${api.name}-port`,
-    env: api.mockPortEnv,
-    fallback: api.mockPort,
-    what: `the ${api.name} Prism mock`,
-  })),
+  ['docs', 'port', 'DEV_PORT', 4000],
+  ['sandbox', 'sandbox-port', 'SANDBOX_PORT', 4020],
+  ...MOCKED_APIS.map((api) => [api.name, `mock-${api.name}-port`, api.mockPortEnv, api.mockPort]),
 ];
-const USAGE = `Usage: npm run dev -- ${PORTS.map((p) => `[--${p.option} PORT]`).join(' ')}
-${PORTS.map((p) => `  --${`${p.option} PORT`.padEnd(23)} ${p.what} (default ${p.fallback}, or ${p.env})`).join('\n')}
-Each port may be 0 for any free one; the addresses are printed once they listen.`;
+const USAGE = `Usage: npm run dev -- ${PORTS.map(([, option]) => `[--${option} PORT]`).join(' ')}
+${PORTS.map(([, option, env, fallback]) => `  --${`${option} PORT`.padEnd(23)} default ${fallback}, or ${env}`).join('\n')}
+--port serves the docs. Each port may be 0 for any free one; the addresses are printed once they listen.`;
 
 /** The port of each server from its option, else its environment variable, else its default. */
 function portsFrom(argv) {
   let values;
   try {
-    const options = Object.fromEntries(PORTS.map((p) => [p.option, { type: 'string' }]));
+    const options = Object.fromEntries(PORTS.map(([, option]) => [option, { type: 'string' }]));
     ({ values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } } }));
   } catch (err) {
     throw new Error(`${err.message}\n${USAGE}`);
   }
   if (values.help) return null;
-  const portOf = ({ option, env, fallback }) => {
-    const [raw, from] =
-      values[option] !== undefined
-        ? [values[option], `--${option}`]
-        : process.env[env]
-          ? [process.env[env], env]
-          : [fallback, 'default'];
+  const portOf = ([, option, env, fallback]) => {
+    const from = values[option] !== undefined ? `--${option}` : process.env[env] ? env : 'default';
+    const raw = values[option] ?? (process.env[env] || fallback);
     const port = Number(raw);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new Error(`${from} must be a port number (0-65535, 0 for any free one), not "${raw}"\n${USAGE}`);
     return port;
   };
-  return Object.fromEntries(PORTS.map((p) => [p.server, portOf(p)]));
+  return Object.fromEntries(PORTS.map((server) => [server[0], portOf(server)]));
 }
 
 const out = GENERATED;

@@ -1,12 +1,14 @@
 // @ts-check
-// `npm run diff`, the breaking-change gate (guides/releasing.md): each API's
-// bundle in the working tree against a base (the last release, --base
-// <git-ref>, or --against saved bundles). It exits 1 on a breaking change or
-// one to review that no person acknowledged, unless a major version declares
-// them, and 2 when the bundles are older than their sources (a build that
-// failed since), since it would judge the last good build instead.
-import { parseArgs } from 'node:util';
+// `npm run diff`, the breaking-change gate (guides/releasing.md): the sources
+// under openapi/, bundled afresh (after a build that failed, generated/ holds
+// the last good one), against a base (the last release, --base <git-ref>, or
+// --against saved bundles). It exits 1 on a breaking change or one to review
+// that no person acknowledged, unless a major version declares them.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundle } from './bundle.mjs';
 import { fail } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
 import {
@@ -16,14 +18,12 @@ import {
   formatMarkdown,
   formatReport,
   gitSource,
-  headSource,
   jsonReport,
   loadAcknowledged,
   releaseSource,
   withVerdict,
   workingVersion,
 } from './lib/contract-report.mjs';
-import { staleBundle } from './lib/stale-bundles.mjs';
 
 const USAGE =
   'usage: npm run diff -- [--base <git-ref> | --against <folder>] [--head-dir <dir>] [--json | --markdown] [--acknowledged <file>]';
@@ -50,24 +50,8 @@ function options() {
   }
 }
 
-/** Why the working tree's bundles cannot be judged, or undefined when they can. */
-async function staleRefusal() {
-  const stale = await staleBundle();
-  if (!stale) return undefined;
-  const why = stale.source
-    ? `${stale.source} changed after ${stale.bundle} was last built from it`
-    : `${stale.bundle} is missing`;
-  return `${why}, so the gate would judge bundles that do not hold the sources as they are (did the last build fail?). Run npm run build until it passes, then npm run diff again.`;
-}
-
 main(async () => {
   const opts = options();
-  const refusal = opts['head-dir'] === undefined ? await staleRefusal() : undefined;
-  if (refusal) {
-    console.error(`error: ${refusal}`);
-    process.exitCode = 2;
-    return;
-  }
   const base =
     opts.against !== undefined
       ? fileSource(opts.against)
@@ -78,10 +62,17 @@ main(async () => {
   // Bundles given with --against or --head-dir carry no version, so they never declare a breaking change.
   const from = base.version?.() ?? null;
   const to = opts['head-dir'] === undefined ? workingVersion() : null;
-  const report = withVerdict(await compareApis({ base, head: headSource(opts['head-dir']), acknowledged }), {
-    from,
-    to,
-  });
+  // Bundles named by --head-dir, else the sources bundled afresh into a scratch folder.
+  const fresh = opts['head-dir'] === undefined;
+  const dir = opts['head-dir'] ?? (await mkdtemp(path.join(os.tmpdir(), 'vc-diff-')));
+  let report;
+  try {
+    if (fresh) await bundle(dir, { log: () => {} });
+    const head = fresh ? fileSource(path.join(dir, 'openapi'), { label: 'working tree (openapi/)' }) : fileSource(dir);
+    report = withVerdict(await compareApis({ base, head, acknowledged }), { from, to });
+  } finally {
+    if (fresh) await rm(dir, { recursive: true, force: true });
+  }
   console.log(
     opts.json
       ? JSON.stringify(jsonReport(report), null, 2)

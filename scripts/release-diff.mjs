@@ -1,14 +1,17 @@
 // A build step: the new bundles against the last release's, as `npm run
-// diff` compares them (scripts/lib/contract-report.mjs finds the release in
-// package.json's history, never in tags), printing each breaking change
-// once. It fails nothing (the gate, `npm run diff`, does): it runs right
-// after the bundle step so that a response field renamed by mistake reads
-// as what it is, a break for partners, before the compile step reports the
-// same rename as type errors to spread through src/. Where history cannot
-// tell (a shallow clone, a copy without git, no release yet) it says so in
-// one line and stops.
+// diff` compares them, printing each breaking change once. It fails nothing
+// (the gate does): it runs right after the bundle step so that a response
+// field renamed by mistake reads as a break for partners before compile
+// reports the rename as type errors to spread through src/.
 import path from 'node:path';
-import { compareApis, declaresBreaking, fileSource, releaseSource, workingVersion } from './lib/contract-report.mjs';
+import {
+  changeGroups,
+  compareApis,
+  declaresBreaking,
+  fileSource,
+  releaseSource,
+  workingVersion,
+} from './lib/contract-report.mjs';
 import { runIfMain } from './lib/step.mjs';
 
 const PREFIX = 'release-diff:';
@@ -28,13 +31,8 @@ async function releaseDiffLines(out) {
   const lines = [];
   for (const api of report.apis) {
     // A change of a shared schema reaches many operations: one line for it, naming them.
-    const reaches = new Map();
-    for (const change of api.breaking) {
-      if (!reaches.has(change.about)) reaches.set(change.about, new Set());
-      reaches.get(change.about).add(change.location);
-    }
-    for (const [about, locations] of reaches) {
-      const where = [...locations];
+    for (const { verdict, about, locations: where } of changeGroups(api)) {
+      if (verdict !== 'breaking') continue;
       const shown = where.slice(0, 3).join(', ') + (where.length > 3 ? ` and ${where.length - 3} more` : '');
       lines.push(`breaking against ${release}: ${api.name} ${about} (${shown})`);
     }

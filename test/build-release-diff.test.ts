@@ -1,9 +1,5 @@
-// The build's release-diff step (scripts/release-diff.mjs): in a scratch copy
-// of what the build reads, a response field renamed by mistake is printed by
-// `npm run build` as breaking against the last release, and again in the
-// build's summary, after the timings and any step's errors (a renamed field
-// also fails compile), and the build does not fail for it; without git
-// history the step says so in one line.
+// The build's release-diff step (scripts/release-diff.mjs) in a scratch copy
+// of the project: what a rename by mistake breaks, printed where the author looks.
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,5 @@
 // What a save under openapi/ rebuilds in `npm run dev`, and what `npm run
-// diff` holds each bundle to: an API's sources are its root and every file
-// its `$ref`s reach, however indirectly (the control API's sources borrow
-// partner schemas); a file no root reaches touches no bundle.
+// diff` holds each bundle to: an API's root and every file its `$ref`s reach.
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { apisTouchedBy, readSources } from '../scripts/lib/dev-sources.mjs';

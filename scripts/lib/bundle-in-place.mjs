@@ -14,12 +14,9 @@ const REQUIRE_SHIM =
   "import { createRequire as __vcCreateRequire } from 'node:module';\nconst require = __vcCreateRequire(import.meta.url);";
 
 /**
- * Bundles `entries` (files of generated/lib) over themselves, for `platform`
- * (`node`, or `browser`: no Node built-in may be reached), code they share
- * going into chunks under src/chunks/ (so one copy of Ajv, and one class
- * where two entries use the same module). The other modules under `ownDirs`
- * are only reached through the entries, so they are removed with their
- * declarations (assertOnlyDependencies checks nothing else needed them).
+ * Bundles `entries` (files of generated/lib) over themselves for `platform`,
+ * shared code in chunks under src/chunks/ (one copy of Ajv). The other
+ * modules under `ownDirs`, reached only through the entries, are removed.
  */
 export async function bundleInPlace(lib, { entries, platform, ownDirs = [], keep = [] }) {
   const files = entries.map((entry) => path.join(lib, entry));

@@ -1,63 +1,14 @@
 // @ts-check
 // Structural diff of two bundled OpenAPI 3.x documents, judged from the
-// consumer's side. Pure: no files, no git, no tools.
-//
-//   diffDocuments(base, head) → { breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }
-//   Change = { location, kind, detail, about }
-//   location = 'GET /v2/verifications/{id}' | 'webhook user.created' | 'API'
-//   about    = the change named by what it is in ("schema Verification: field
-//              phoneNo removed", "security scheme authKey: …"), the same on
-//              every operation it reaches
-//
-// The rule behind every verdict: what a consumer SENDS ("input": parameters
-// and request bodies of paths; the answer a partner gives to a webhook) may
-// only accept more, and what a consumer RECEIVES ("output": responses of
-// paths; the parameters and body of a webhook, which the partner receives)
-// may only promise more. So, per direction:
-//
-//   | change                                   | input    | output   |
-//   |------------------------------------------|----------|----------|
-//   | field / parameter / header removed       | breaking | breaking |
-//   | field / parameter added, optional        | fine     | fine     |
-//   | field / parameter newly required         | breaking | fine     |
-//   | field / parameter no longer required     | fine     | breaking |
-//   | enum value removed (or enum/const added) | breaking | fine     |
-//   | enum value added (or enum/const dropped) | fine     | breaking |
-//   | bound narrowed (min raised, max lowered, | breaking | fine     |
-//   |   pattern or format added, int64→int32…) |          |          |
-//   | bound widened                            | fine     | breaking |
-//   | type changed (disjoint types)            | breaking | breaking |
-//   | operation / webhook / response status /  | breaking | breaking |
-//   |   media type removed                     |          |          |
-//   | operationId changed (renames the type)   | breaking | breaking |
-//   | parameter style/explode changed (after   | breaking | breaking |
-//   |   the defaults: form+explode for query…) |          |          |
-//   | allowReserved / allowEmptyValue dropped  | breaking | fine     |
-//   | security: a credential that worked no    | breaking | review   |
-//   |   longer does (scheme type, header name  |          |          |
-//   |   or place, bearer scheme, requirement   |          |          |
-//   |   added)                                 |          |          |
-//   | security: a call without the credential  | review   | review   |
-//   |   now accepted (requirement removed)     |          |          |
-//   | `deprecated: true` set on an operation,  | notice   | notice   |
-//   |   webhook, parameter, header or field    |          |          |
-//   | `deprecated` withdrawn                   | fine     | fine     |
-//
-// A deprecation ("notice": the verdict `deprecated`, which passes the gate)
-// is a verdict of its own: it breaks nothing today, but it asks partners to
-// move away before a later major release removes the thing, so the reports
-// list it apart from the additions and the release notes give it a heading
-// of its own. Withdrawing one asks nothing of partners (what they use keeps
-// working), so it is listed as a plain change.
-//
-// Schema keywords are judged by scripts/lib/schema-diff.mjs (its table).
-// OpenAPI keywords with no rule here (callbacks, servers, a media type's
-// encoding, a response's links, unknown fields of a parameter, header, body
-// or operation) are reported for review, like schema keywords with no rule,
-// until a person acknowledges them (.ci/diff-acknowledged.yaml). Annotations
-// (descriptions, examples, summaries, tags, `x-` extensions) are not
-// compared; local `$ref`s are resolved and compared by content. The choices
-// the rule alone does not settle: D1–D5 in guides/maintainers-decisions.md.
+// consumer's side: what a consumer sends ("input": parameters and request
+// bodies; a webhook's answer) may only accept more, what it receives
+// ("output": responses; a webhook's parameters and payload) may only promise
+// more. A deprecation is a verdict of its own (`deprecated`), which passes
+// the gate but is listed apart for partners. OpenAPI keywords with no rule
+// here are reported for review until acknowledged in
+// .ci/diff-acknowledged.yaml; annotations are not compared. Schemas are
+// judged by scripts/lib/schema-diff.mjs; the choices the rule alone does not
+// settle are D1-D6 in guides/maintainers-decisions.md.
 import { compareSchema, deref, isAnnotation, words } from './schema-diff.mjs';
 
 /**
@@ -68,17 +19,15 @@ import { compareSchema, deref, isAnnotation, words } from './schema-diff.mjs';
  * @typedef {Context['report']} Report
  * @typedef {{ location: string, match: string, key: string, method: string, isWebhook: boolean, item: Json, operation: Json }} Operation
  * @typedef {{ base: Json, head: Json, b: Operation, h: Operation, report: Report }} Pair
+ * @typedef {(ctx: Context, was: Json, now: Json, dir: Direction, where: string) => void} Comparer
  * A change, and the reason a reviewer gave for it where it was acknowledged.
  * @typedef {{ location: string, kind: string, detail: string, about: string, acknowledged?: string }} Change
  */
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/**
- * Every operation and webhook of a document, with its location label.
- * @param {Json} doc
- */
-export function operationsOf(doc) {
+/** Every operation and webhook of a document, with its location label. */
+export function operationsOf(/** @type {Json} */ doc) {
   /** @type {Operation[]} */
   const ops = [];
   for (const section of ['paths', 'webhooks']) {
@@ -101,12 +50,7 @@ export function operationsOf(doc) {
 }
 
 const label = (/** @type {Json} */ op) => op.summary ?? op.operationId ?? '';
-/**
- * The verdict on a change that narrows (fewer values accepted, or something
- * newly demanded) or widens, in a direction: a narrowing breaks what a
- * consumer sends, a widening what it receives.
- * @type {(narrows: boolean, dir: Direction) => Verdict}
- */
+/** @type {(narrows: boolean, dir: Direction) => Verdict} A narrowing breaks what a consumer sends, a widening what it receives. */
 const byDirection = (narrows, dir) => (narrows === (dir === 'input') ? 'breaking' : 'ok');
 /** @type {Record<Verdict, 'breaking' | 'review' | 'deprecated' | 'nonBreaking'>} */
 const VERDICTS = { breaking: 'breaking', review: 'review', deprecated: 'deprecated', ok: 'nonBreaking' };
@@ -126,27 +70,15 @@ const rest = (/** @type {Json} */ obj, /** @type {Set<string>} */ known) =>
       .filter(([k]) => !known.has(k) && !isAnnotation(k))
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
-/**
- * Keywords no rule judges, changed: for a person to review.
- * @param {Report} report
- * @param {string} kind
- * @param {string} text what changed, before the keywords
- * @param {Json} was
- * @param {Json} now
- * @param {Set<string>} known
- */
-function unruled(report, kind, text, was, now, known) {
+/** @type {(report: Report, kind: string, text: string, was: Json, now: Json, known: Set<string>) => void} Keywords no rule judges, changed: for a person to review. */
+const unruled = (report, kind, text, was, now, known) => {
   const [before, after] = [rest(was, known), rest(now, known)];
   if (before !== after) report('review', kind, `${text}: ${before} → ${after}`);
-}
+};
 
-/**
- * @param {Json} base
- * @param {Json} head
- * @returns {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }}
- */
-export function diffDocuments(base, head) {
-  /** @type {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} */
+/** @typedef {{ breaking: Change[], review: Change[], deprecated: Change[], nonBreaking: Change[] }} Changes */
+export function diffDocuments(/** @type {Json} */ base, /** @type {Json} */ head) {
+  /** @type {Changes} */
   const out = { breaking: [], review: [], deprecated: [], nonBreaking: [] };
   const seen = new Set();
   /** @type {(verdict: Verdict, location: string, kind: string, detail: string, about?: string) => void} */
@@ -188,11 +120,9 @@ export function diffDocuments(base, head) {
 
 /**
  * An operation's security as alternatives, each a list of `{ name, scheme, scopes }`; [[]] when none is needed.
- * @param {Json} doc
- * @param {Operation} op
- * @returns {{ name: string, scheme: Json, key: string, scopes: string[] }[][]}
+ * @type {(doc: Json, op: Operation) => { name: string, scheme: Json, key: string, scopes: string[] }[][]}
  */
-function securityOf(doc, op) {
+const securityOf = (doc, op) => {
   const list = op.operation.security ?? doc.security ?? [];
   if (!list.length) return [[]];
   return list.map((/** @type {Record<string, string[] | undefined>} */ alt) =>
@@ -207,7 +137,7 @@ function securityOf(doc, op) {
       return { name, scheme, key: JSON.stringify(Object.entries(scheme).sort()), scopes: [...(scopes ?? [])].sort() };
     }),
   );
-}
+};
 
 /** A security scheme's fields that decide the credential (annotations and notes left out). */
 const schemeOf = (/** @type {Json} */ doc, /** @type {string} */ name) =>
@@ -217,19 +147,14 @@ const schemeOf = (/** @type {Json} */ doc, /** @type {string} */ name) =>
     ),
   );
 
-/**
- * Says what changed between two schemes ("name X-Auth-Key → X-Api-Key").
- * @param {Json} doc
- * @param {Json} bDoc
- * @param {string} name
- */
-function schemeChange(doc, bDoc, name) {
-  const [was, now] = [schemeOf(bDoc, name), schemeOf(doc, name)];
+/** @type {(base: Json, head: Json, name: string) => string} What changed in a scheme ("name X-Auth-Key → X-Api-Key"). */
+const schemeChange = (base, head, name) => {
+  const [was, now] = [schemeOf(base, name), schemeOf(head, name)];
   return [...new Set([...Object.keys(was), ...Object.keys(now)])]
     .filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]))
     .map((k) => `${k} ${JSON.stringify(was[k]) ?? 'none'} → ${JSON.stringify(now[k]) ?? 'none'}`)
     .join(', ');
-}
+};
 
 /** @param {Pair} pair */
 function compareSecurity({ base, head, b, h, report }) {
@@ -249,10 +174,10 @@ function compareSecurity({ base, head, b, h, report }) {
       .map((x) => x.name)
       .filter(
         (n) =>
-          base.components?.securitySchemes?.[n] && head.components?.securitySchemes?.[n] && schemeChange(head, base, n),
+          base.components?.securitySchemes?.[n] && head.components?.securitySchemes?.[n] && schemeChange(base, head, n),
       );
     for (const n of changed) {
-      const text = `security scheme ${n}: ${schemeChange(head, base, n)}`;
+      const text = `security scheme ${n}: ${schemeChange(base, head, n)}`;
       report(verdict, 'security-scheme-changed', `${text} (credentials sent as before are refused)`, text);
     }
     if (changed.length) continue;
@@ -335,42 +260,23 @@ function compareOperation({ base, head, b, h, report }) {
   }
 }
 
-/**
- * `deprecated` set or withdrawn on an operation, webhook, parameter or header (`what` names it, `note` follows).
- * @param {Report} report
- * @param {Json} was
- * @param {Json} now
- * @param {string} what
- */
-function reportDeprecation(report, was, now, what, note = '') {
+/** @type {(report: Report, was: Json, now: Json, what: string, note?: string) => void} `deprecated` set or withdrawn on what `what` names. */
+const reportDeprecation = (report, was, now, what, note = '') => {
   if (Boolean(was.deprecated) === Boolean(now.deprecated)) return;
   if (now.deprecated) report('deprecated', 'deprecated', `${what} deprecated${note}`);
   else report('ok', 'undeprecated', `${what} no longer deprecated${note}`);
-}
+};
 
-/**
- * A parameter or request body newly required (which narrows what a sender
- * may leave out) or no longer required (which widens what a receiver may miss).
- * @param {Report} report
- * @param {Json} was
- * @param {Json} now
- * @param {Direction} dir
- * @param {string} kind
- * @param {string} name
- */
-function reportRequired(report, was, now, dir, kind, name) {
+/** @type {(report: Report, was: Json, now: Json, dir: Direction, kind: string, name: string) => void} A parameter or request body newly required (narrows) or no longer required (widens). */
+const reportRequired = (report, was, now, dir, kind, name) => {
   if (!was.required && now.required)
     report(byDirection(true, dir), `${kind}-became-required`, `${name} became required`);
   if (was.required && !now.required)
     report(byDirection(false, dir), `${kind}-became-optional`, `${name} became optional`);
-}
+};
 
-/**
- * Parameters: path-item level, overridden by operation level; defaults made explicit.
- * @param {Json} doc
- * @param {Operation} op
- */
-function parametersOf(doc, op) {
+/** Parameters: path-item level, overridden by operation level; defaults made explicit. */
+function parametersOf(/** @type {Json} */ doc, /** @type {Operation} */ op) {
   /** @type {Map<string, Json>} */
   const byKey = new Map();
   const pathParams = (op.key.match(/\{[^}]*\}/g) ?? []).map((/** @type {string} */ s) => s.slice(1, -1));
@@ -393,13 +299,8 @@ function parametersOf(doc, op) {
   return byKey;
 }
 
-/**
- * @param {Context} ctx
- * @param {Operation} b
- * @param {Operation} h
- * @param {Direction} dir
- */
-function compareParameters(ctx, b, h, dir) {
+/** @type {(ctx: Context, b: Operation, h: Operation, dir: Direction) => void} */
+const compareParameters = (ctx, b, h, dir) => {
   const { base, head, report } = ctx;
   const [bp, hp] = [parametersOf(base, b), parametersOf(head, h)];
   for (const [key, p] of bp) {
@@ -448,18 +349,14 @@ function compareParameters(ctx, b, h, dir) {
     else if (p.content) compareContent(ctx, old.content, p.content, dir, name);
     compareSchema(ctx, old.schema, p.schema, dir, name);
   }
-}
+};
 
 /**
  * Response headers (or, for webhooks, the partner's answer headers): only
  * what breaks is reported of their being required or not.
- * @param {Context} ctx
- * @param {Json} baseHeaders
- * @param {Json} headHeaders
- * @param {Direction} dir
- * @param {string} where
+ * @type {Comparer}
  */
-function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
+const compareHeaders = (ctx, baseHeaders = {}, headHeaders = {}, dir, where) => {
   /** @type {(doc: Json, hs: Json) => Map<string, Json>} */
   const byName = (doc, hs) =>
     new Map(Object.entries(hs).map(([k, v]) => [k.toLowerCase(), { name: k, ...deref(doc, v) }]));
@@ -484,16 +381,10 @@ function compareHeaders(ctx, baseHeaders = {}, headHeaders = {}, dir, where) {
       ctx.report('review', 'header-keyword-changed', `${name}: keywords with no rule changed`);
     compareSchema(ctx, old.schema, x.schema, dir, name);
   }
-}
+};
 
-/**
- * @param {Context} ctx
- * @param {Json} baseContent
- * @param {Json} headContent
- * @param {Direction} dir
- * @param {string} where
- */
-function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
+/** @type {Comparer} */
+const compareContent = (ctx, baseContent = {}, headContent = {}, dir, where) => {
   // Media types compare without case or spaces: `application/json; charset=utf-8`.
   /** @type {(c: Json) => Map<string, Json>} */
   const norm = (c) => new Map(Object.entries(c).map(([k, v]) => [k.toLowerCase().replace(/\s+/g, ''), v]));
@@ -512,4 +403,4 @@ function compareContent(ctx, baseContent = {}, headContent = {}, dir, where) {
     unruled(ctx.report, 'media-keyword-changed', `${at}: encoding or other keywords changed`, old, media, MEDIA_KEYS);
     compareSchema(ctx, old.schema, media.schema, dir, at);
   }
-}
+};

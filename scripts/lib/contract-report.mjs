@@ -54,10 +54,8 @@ const versionAt = (/** @type {string} */ commit) => versionIn(git(['show', `${co
 
 /**
  * The last release: the newest commit on HEAD's first-parent line that set
- * package.json's `version`. The release step commits the version together
- * with its notes (guides/releasing.md), so this is found from what every
- * clone has; tags do not travel with a clone and are not read. Throws, saying
- * how to give a base, when history cannot tell.
+ * package.json's `version` (D6: tags do not travel with a clone). Throws,
+ * saying how to give a base, when history cannot tell.
  */
 function lastRelease() {
   const ask = `${ASK} (a commit from \`git log --oneline -- package.json\`), or --against <folder of bundles>.`;
@@ -94,11 +92,7 @@ export function releaseSource() {
   return source;
 }
 
-/**
- * Documents as they were at a git ref (`generated/openapi/<api>.json`, else `.yaml`).
- * @param {string} ref
- * @param {{ label?: string }} [options]
- */
+/** @type {(ref: string, options?: { label?: string }) => Required<Source>} Documents as they were at a git ref. */
 export function gitSource(ref, { label } = {}) {
   const commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (!commit) {
@@ -126,12 +120,7 @@ export function gitSource(ref, { label } = {}) {
 const parseDocument = (/** @type {string} */ text, /** @type {string} */ file) =>
   file.endsWith('.json') ? JSON.parse(text) : parse(text);
 
-/**
- * Documents in a folder, each named after its API (`<api>.json`, `.yaml` or `.yml`).
- * @param {string} target
- * @param {{ label?: string }} [options]
- * @returns {Source}
- */
+/** @type {(target: string, options?: { label?: string }) => Source} Documents in a folder, each named after its API. */
 export function fileSource(target, { label = target } = {}) {
   const full = path.resolve(target);
   if (!existsSync(full) || !statSync(full).isDirectory())
@@ -151,26 +140,14 @@ export function fileSource(target, { label = target } = {}) {
 /** The package version in the working tree, which a release bumps before it is tagged. */
 export const workingVersion = () => versionIn(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
-/**
- * Whether going from version `base` to `head` declares a breaking release: a
- * higher major, the project's rule for every breaking change (0.x included).
- * @param {string | null} base
- * @param {string | null} head
- */
+/** @type {(base: string | null, head: string | null) => boolean} Whether the version declares a breaking release: a higher major (0.x included). */
 export function declaresBreaking(base, head) {
   const major = (/** @type {string | null} */ v) => /^(\d+)\.\d+\.\d+/.exec(v ?? '')?.[1];
   const [b, h] = [major(base), major(head)];
   return b !== undefined && h !== undefined && Number(h) > Number(b);
 }
 
-/** The working tree's bundles, or another folder of them. */
-export const headSource = (/** @type {string | undefined} */ dir = undefined) =>
-  fileSource(dir ?? path.join(ROOT, BUNDLES), { label: dir ?? 'working tree (generated/openapi)' });
-
-/**
- * The acknowledged review items of a file (none when it does not exist), checked.
- * @returns {Acknowledged[]}
- */
+/** @returns {Acknowledged[]} The acknowledged review items of a file (none when it does not exist), checked. */
 export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
   if (!existsSync(file)) return [];
   const list = parse(readFileSync(file, 'utf8'))?.acknowledged ?? [];
@@ -190,9 +167,8 @@ export function loadAcknowledged(file = path.join(ROOT, ACKNOWLEDGED_FILE)) {
 
 /**
  * Compares every API of the package (and any the base has that the package
- * no longer has) and returns the report both scripts print. A change to
- * review that an entry of `acknowledged` names moves to the non-breaking ones
- * with that entry's reason.
+ * no longer has). A change to review that an entry of `acknowledged` names
+ * moves to the non-breaking ones with that entry's reason.
  * @param {{ base: Source, head: Source, acknowledged?: Acknowledged[] }} sides
  * @returns {Promise<Report>}
  */
@@ -245,13 +221,9 @@ export async function compareApis({ base, head, acknowledged = [] }) {
 }
 
 /**
- * The gate's verdict on a report: it fails on a breaking change or one to
- * review, unless the version declares them (a higher major at the head than
- * at the base). Bundles given by folder carry no version, so `from` is null
- * and nothing is declared.
- * @template {{ breaking: boolean, needsReview: boolean }} R
- * @param {R} report
- * @param {{ from?: string | null, to?: string | null }} [versions]
+ * The gate's verdict: it fails on a breaking change or one to review, unless
+ * the version declares them (bundles given by folder carry no version).
+ * @type {<R extends { breaking: boolean, needsReview: boolean }>(report: R, versions?: { from?: string | null, to?: string | null }) => R & { declared: { from: string | null, to: string | null } | null, passes: boolean }}
  */
 export function withVerdict(report, { from = null, to = null } = {}) {
   const flagged = report.breaking || report.needsReview;
@@ -259,12 +231,7 @@ export function withVerdict(report, { from = null, to = null } = {}) {
   return { ...report, declared, passes: !flagged || declared !== null };
 }
 
-/**
- * The semver bump a report calls for: breaking → major (a change still to
- * review counts as breaking until acknowledged), any other change (a
- * deprecation too) → minor, else patch.
- * @param {Report} report
- */
+/** @type {(report: Report) => 'major' | 'minor' | 'patch'} A change still to review counts as breaking; a deprecation as minor. */
 export const bumpOf = (report) =>
   report.breaking || report.needsReview
     ? 'major'
@@ -272,11 +239,8 @@ export const bumpOf = (report) =>
       ? 'minor'
       : 'patch';
 
-/**
- * Each change of one API with its verdict, breaking ones first, then those to review, deprecations, the rest.
- * @param {ApiReport} api
- */
-const verdictsOf = (api) =>
+/** Each change of one API with its verdict, breaking ones first, then those to review, deprecations, the rest. */
+const verdictsOf = (/** @type {ApiReport} */ api) =>
   /** @type {[Verdict, Change[]][]} */ ([
     ['breaking', api.breaking],
     ['review', api.review],
@@ -284,13 +248,7 @@ const verdictsOf = (api) =>
     ['ok', api.nonBreaking],
   ]).flatMap(([verdict, list]) => list.map((change) => ({ ...change, verdict })));
 
-/**
- * Each change of one API once, named by what it changes (`about`: "schema
- * Verification: field x added"), with every operation and webhook it reaches;
- * breaking ones first, then those to review, then the rest.
- * @param {ApiReport} api
- * @returns {ChangeGroup[]}
- */
+/** @type {(api: ApiReport) => ChangeGroup[]} Each change once, by what it changes (`about`), with every place it reaches. */
 export function changeGroups(api) {
   /** @type {Map<string, ChangeGroup>} */
   const groups = new Map();
@@ -311,21 +269,15 @@ export function changeGroups(api) {
   return [...groups.values()];
 }
 
-/**
- * "2 operations and 1 webhook": how far a change reaches.
- * @param {string[]} locations
- */
-export function reach(locations) {
+/** "2 operations and 1 webhook": how far a change reaches. */
+export function reach(/** @type {string[]} */ locations) {
   const hooks = locations.filter((l) => l.startsWith('webhook ')).length;
   const count = (/** @type {number} */ n, /** @type {string} */ what) => (n ? [`${n} ${what}${n > 1 ? 's' : ''}`] : []);
   return [...count(locations.length - hooks, 'operation'), ...count(hooks, 'webhook')].join(' and ');
 }
 
-/**
- * What to do about a report, in one paragraph each.
- * @param {Report} report
- */
-function verdictLines(report) {
+/** What to do about a report, in one paragraph each. */
+function verdictLines(/** @type {Report} */ report) {
   const lines = [];
   const names = (/** @type {(api: ApiReport) => unknown} */ has) => report.apis.filter(has).map((a) => a.name);
   const [broken, toReview, deprecating] = [
@@ -365,13 +317,8 @@ const MARK = { breaking: 'BREAKING', review: 'REVIEW  ', deprecated: 'DEPRECATED
 // An added operation or webhook is one line, not a heading with one entry.
 const ADDED = ['operation-added', 'webhook-added'];
 
-/**
- * The readable report of `npm run diff`: each API's changes by location
- * (endpoint or webhook), locations with a breaking change first, then those
- * to review, the rest in document order.
- * @param {Report} report
- */
-export function formatReport(report) {
+/** `npm run diff`'s report: each API's changes by location, those with a breaking change first, then those to review. */
+export function formatReport(/** @type {Report} */ report) {
   const lines = [`Contract diff: ${report.base} → ${report.head}`, ''];
   for (const api of report.apis) {
     const counts = `${api.breaking.length} breaking, ${api.review.length} to review, ${api.deprecated.length} deprecated, ${api.nonBreaking.length} non-breaking`;
@@ -417,12 +364,8 @@ const SECTIONS = /** @type {[Verdict, string, string?][]} */ ([
   ['ok', 'Additive and other non-breaking changes', '<details><summary>Show</summary>'],
 ]);
 
-/**
- * The report of `npm run diff -- --markdown`, for a pull-request comment:
- * per verdict, each change once, with every operation and webhook it reaches.
- * @param {Report} report
- */
-export function formatMarkdown(report) {
+/** The pull-request comment of `npm run diff -- --markdown`: per verdict, each change once, with every place it reaches. */
+export function formatMarkdown(/** @type {Report} */ report) {
   const groups = report.apis.flatMap((api) => changeGroups(api).map((g) => ({ ...g, api: api.name })));
   const count = (/** @type {Verdict} */ verdict) => groups.filter((g) => g.verdict === verdict).length;
   // The mark agrees with the exit code: ✅ passes, ❌ and ⚠️ fail.
@@ -459,11 +402,8 @@ export function formatMarkdown(report) {
   return lines.join('\n');
 }
 
-/**
- * The machine-readable report of `npm run diff -- --json`.
- * @param {Report} report
- */
-export const jsonReport = (report) => ({
+/** The machine-readable report of `npm run diff -- --json`. */
+export const jsonReport = (/** @type {Report} */ report) => ({
   base: report.base,
   head: report.head,
   breaking: report.breaking,

@@ -1,8 +1,6 @@
-// The servers `npm run dev` keeps running beside its docs: one Prism mock per
-// mocked API and the sandbox from the compiled package. Each keeps the port
-// it got at its first start across restarts, so an address printed once
-// stays right. Nothing starts once `signal` (dev stopping) has fired, a start
-// under way is ended by it, and `stop()` ends what runs.
+// The servers `npm run dev` keeps running beside its docs: the Prism mocks and
+// the sandbox, each keeping across restarts the port printed at its first
+// start. Nothing starts once `signal` (dev stopping) has fired.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { MOCKED_APIS } from './apis.mjs';
@@ -28,12 +26,9 @@ const track = (pid, exited) => {
 };
 
 /**
- * The Prism mocks. `ports` maps each mocked API's name to the port asked for
- * (0: any free one). A running mock follows its bundle by itself: Prism
- * watches the document it serves and reloads it when it changes, in its own
- * process (a new Prism process would cost seconds of CPU per save).
- * `start(names)` starts those of the named mocks that are not running (all
- * at first; later one that failed to start, or stopped).
+ * The Prism mocks; `start(names)` starts those not running. A running mock
+ * follows its bundle by itself: Prism reloads the document it serves (a new
+ * Prism process would cost seconds of CPU per save).
  */
 export function devMocks({ ports, signal, log, warn }) {
   const running = new Map();

@@ -1,12 +1,9 @@
 // @ts-check
 // The sources each bundle is made from: the files under openapi/ that an
-// API's root reaches through `$ref`s, however indirectly (the sandbox's
-// sources borrow partner and v2 schemas). `npm run dev` bundles after a save
-// the APIs whose sources changed, and `npm run diff` refuses bundles older
-// than their sources (scripts/lib/stale-bundles.mjs). Texts are compared
+// API's root reaches through `$ref`s, however indirectly. `npm run dev`
+// bundles after a save the APIs whose sources changed. Texts are compared
 // rather than the watcher's list of events, so no save is missed however its
-// events arrive (an editor's temporary file, a save while a rebuild runs)
-// and a save that changed nothing rebuilds nothing.
+// events arrive and a save that changed nothing rebuilds nothing.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APIS, sourceOf } from './apis.mjs';
@@ -26,12 +23,9 @@ export function changedFiles(/** @type {Map<string, string>} */ before, /** @typ
   return [...new Set([...before.keys(), ...now.keys()])].filter((file) => before.get(file) !== now.get(file));
 }
 
-/**
- * The files the API's root reaches in `texts` (a reading), the root among them (a file removed since stays listed).
- * @param {{ name: string }} api
- * @param {Map<string, string>} texts
- */
-export function sourcesOf(api, texts) {
+// The files the API's root reaches in a reading, the root among them (a file removed since stays listed).
+/** @type {(api: { name: string }, texts: Map<string, string>) => Set<string>} */
+function sourcesOf(api, texts) {
   const refs = (/** @type {string} */ file) =>
     [...(texts.get(file) ?? '').matchAll(/\$ref['"]?:\s*['"]?([^'"#\s]+)/g)].map(([, ref]) =>
       path.resolve(path.dirname(file), ref),

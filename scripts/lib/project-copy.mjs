@@ -1,6 +1,5 @@
-// A scratch copy of the project for running the build or `npm run dev` on it
-// (their tests and the bench): the checkout without .git, this checkout's
-// node_modules linked in (and no record of a dev running here).
+// A scratch copy of the project for the build's and dev's tests and the
+// bench: no .git, this checkout's node_modules linked in.
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

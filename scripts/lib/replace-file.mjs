@@ -1,18 +1,12 @@
-// Writing an output that something may be reading or watching: the bundles
-// Prism serves and the pages `npm run dev` serves. Each file is written beside
-// itself under a scratch name and renamed over the old one, so a reader sees
-// the old file or the new one, never a half-written or missing one, and a
-// watcher on the path sees it change (Prism's follows a rename, not a folder
-// deleted and made again). Nothing deletes an output folder first: files no
-// step produces any more are removed after the new ones are in place.
+// Writing an output something may be reading or watching (the bundles Prism
+// serves, the pages of `npm run dev`): a reader sees the old file or the new
+// one, never a half-written or missing one, and Prism's watcher, which
+// follows a rename but not a folder made again, sees it change.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/**
- * Replaces `file` with `data` in one rename. The scratch name is hidden and
- * ends in `.tmp` (ignored by git), in case the process dies between the two.
- */
+/** Replaces `file` with `data` in one rename; the scratch name ends in `.tmp`, which git ignores. */
 export async function replaceFile(file, data) {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });

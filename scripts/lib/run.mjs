@@ -26,14 +26,7 @@ const background = new AsyncLocalStorage();
 /** @type {<T>(fn: () => T) => T} */
 export const inBackground = (fn) => background.run(true, fn);
 
-// Runs a tool from node_modules/.bin. Resolves with its output; rejects with
-// an error that carries the output when it exits non-zero.
-/**
- * @param {string} name
- * @param {string[]} args
- * @param {{ quiet?: boolean }} [options]
- * @returns {Promise<string>}
- */
+/** @type {(name: string, args: string[], options?: { quiet?: boolean }) => Promise<string>} Rejects with the output on a non-zero exit. */
 export function runTool(name, args, { quiet = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin(name), args, { cwd: ROOT, env: TOOL_ENV });
@@ -59,8 +52,7 @@ export function runTool(name, args, { quiet = false } = {}) {
 
 // Redocly prints a boxed notice about Node 20 on every run; npm warns about a
 // machine-level config key. Neither concerns the project.
-/** @param {string} text */
-function dropNoise(text) {
+function dropNoise(/** @type {string} */ text) {
   return text
     .split('\n')
     .filter((line) => !/[║╔╚]/.test(line) && !/Unknown user config "nodedir"/.test(line))
@@ -68,8 +60,7 @@ function dropNoise(text) {
     .replace(/\n{3,}/g, '\n\n');
 }
 
-// Runs a step's main function and turns a failure into a message and exit 1.
-/** @param {() => unknown} step */
+/** @param {() => unknown} step Run, a failure turned into a message and exit 1. */
 export async function main(step) {
   try {
     await step();

@@ -1,46 +1,11 @@
 // @ts-check
 // Compares two JSON Schemas (OpenAPI 3.1's dialect; 3.0's `nullable` too) by
 // what they accept, for the contract diff (scripts/lib/contract-diff.mjs).
-//
-// Every keyword is either compared by direction, ignored as an annotation, or
-// reported for review: a keyword this module has no rule for ("unknown")
-// never passes unseen. In the direction `input` (what a consumer sends) a
-// narrowing breaks; in `output` (what it receives) a widening breaks.
-//
-//   keyword                                   | rule
-//   ------------------------------------------|-----------------------------
-//   type, nullable, enum, const               | by direction (integer ⊂ number)
-//   min*/max*/exclusive*, min/maxContains     | by direction
-//   multipleOf                                | by direction (4 ⊂ 2); other → both
-//   format                                    | added/removed by direction;
-//                                             |   int32→int64, float→double… widen;
-//                                             |   other pairs → review
-//   pattern                                   | added/removed by direction; changed → review
-//   uniqueItems, contains, dependentRequired, | by direction
-//   dependentSchemas, propertyNames, not (its  |
-//   schema compared in the other direction),  |
-//   if/then/else (a new condition narrows)    |
-//   properties, required, additional-/        | fields as the contract table says;
-//   unevaluatedProperties, items, prefixItems | closing narrows, opening is an addition
-//   patternProperties                         | same pattern: compared; other → review
-//   additionalProperties: false alone         | the same as maxProperties: 0
-//   oneOf/anyOf                               | alternatives matched by content
-//   discriminator                             | property renamed → breaking; added/
-//                                             |   removed → review; mapping by direction
-//   readOnly / writeOnly added                | breaks input / output
-//   deprecated added                          | deprecated: not breaking, but partners
-//                                             |   must be told (a verdict of its own);
-//                                             |   beside a `$ref`, of that use only
-//   deprecated removed                        | fine: the notice is withdrawn, nothing
-//                                             |   a partner does stops working
-//   default                                   | changed → breaking; removed → review;
-//                                             |   added → fine (D3)
-//   $ref with siblings                        | the siblings apply too (allOf)
-//   anything else (contentMediaType, …)       | changed → review
-//
-// The nullable idioms `type: [X, 'null']`, `nullable: true` and
-// `anyOf|oneOf: [X, {type: 'null'}]` are one thing; `$ref` and inline compare
-// by resolved content.
+// Every keyword is compared by direction (in `input` a narrowing breaks, in
+// `output` a widening), ignored as an annotation, or reported for review:
+// one with no rule never passes unseen. Where direction alone does not
+// decide (a changed pattern or default, formats, discriminators), the rows
+// D1-D5 of guides/maintainers-decisions.md do.
 
 import { LOWER, MAX_DEPTH, UPPER, deref, fingerprint, flatten, isAnnotation, refName, words } from './schema-view.mjs';
 
@@ -80,17 +45,11 @@ const jsonType = (/** @type {unknown} */ v) =>
   v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v;
 
 /**
- * Compares base and head schemas in a direction and reports each difference
- * through `ctx.report(verdict, kind, detail, about)`, verdict 'breaking',
- * 'review', 'deprecated' (passes, but partners must be told) or 'ok'. `where`
- * names the place in the operation ("response 200"); inside the schema,
- * `field` is the path, `origin` the nearest named schema.
- * @param {Context} ctx
- * @param {Json} baseNode
- * @param {Json} headNode
- * @param {Direction} dir
- * @param {string} where
- * @param {{ field?: string, depth?: number, refs?: Set<string>, origin?: Origin | null }} [inside]
+ * Reports each difference of two schemas through `ctx.report`. `where` names
+ * the place in the operation ("response 200"); inside the schema, `field` is
+ * the path, `origin` the nearest named schema.
+ * @type {(ctx: Context, baseNode: Json, headNode: Json, dir: Direction, where: string,
+ *   inside?: { field?: string, depth?: number, refs?: Set<string>, origin?: Origin | null }) => void}
  */
 export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) {
   const { field = '', depth = 0 } = inside;
@@ -113,9 +72,8 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) 
   const isInput = dir === 'input';
   const sub = (/** @type {string} */ n) => (field ? `${field}.${n}` : n);
   // `about` names the change by the shared schema it is in (`o`), so that a
-  // report can list every operation one change reaches. With `name`, the
-  // text is about that property ("field a.b removed"); `joined` says it of
-  // the field itself, as a deprecation is ("field a deprecated").
+  // report can list every operation one change reaches; `joined` says the
+  // text of the field itself ("field a deprecated"), not after a colon.
   /** @type {(verdict: Verdict, kind: string, text: string, name?: string, o?: Origin | null, joined?: boolean) => void} */
   const say = (verdict, kind, text, name, o = origin, joined = name !== undefined) => {
     const f = name === undefined ? field : sub(name);
@@ -223,10 +181,8 @@ export function compareSchema(ctx, baseNode, headNode, dir, where, inside = {}) 
   else if (patternsRemoved.length) widened('constraint-removed', `pattern ${patternsRemoved.join(' & ')} removed`);
 
   // Annotations that change what a side may send or rely on.
-  if (!b.readOnly && h.readOnly)
-    say(isInput ? 'breaking' : 'ok', 'read-only-added', 'became readOnly (no longer sent in requests)');
-  if (!b.writeOnly && h.writeOnly)
-    say(isInput ? 'ok' : 'breaking', 'write-only-added', 'became writeOnly (no longer in answers)');
+  if (!b.readOnly && h.readOnly) narrowed('read-only-added', 'became readOnly (no longer sent in requests)');
+  if (!b.writeOnly && h.writeOnly) widened('write-only-added', 'became writeOnly (no longer in answers)');
   if (b.readOnly && !h.readOnly) say('ok', 'read-only-removed', 'no longer readOnly');
   if (b.writeOnly && !h.writeOnly) say('ok', 'write-only-removed', 'no longer writeOnly');
   if (b.default !== h.default) {
@@ -349,13 +305,11 @@ function compareObjects({ b, h, say, narrowed, widened, sub, deeper, added, isIn
 /**
  * Pairs two lists of schemas: by each key in turn (the same, and not null),
  * then the one left on each side, if so; reports the rest.
- * @param {Context} ctx
- * @param {Json[]} bs
- * @param {Json[]} hs
- * @param {((doc: Json, x: Json) => string | null)[]} keys
- * @param {{ removed: (x: Json, i: number) => void, added: (x: Json, j: number) => void, changed: (x: Json, y: Json, byKey: boolean) => void }} on
+ * @type {(ctx: Context, bs: Json[], hs: Json[], keys: ((doc: Json, x: Json) => string | null)[], on: {
+ *   removed: (x: Json, i: number) => void, added: (x: Json, j: number) => void, changed: (x: Json, y: Json, byKey: boolean) => void,
+ * }) => void}
  */
-function pairUp(ctx, bs, hs, keys, on) {
+const pairUp = (ctx, bs, hs, keys, on) => {
   const [bLeft, hLeft] = [new Set(bs.keys()), new Set(hs.keys())];
   for (const key of keys) {
     for (const i of [...bLeft]) {
@@ -370,7 +324,7 @@ function pairUp(ctx, bs, hs, keys, on) {
   if (bLeft.size === 1 && hLeft.size === 1) return on.changed(bs[[...bLeft][0]], hs[[...hLeft][0]], false);
   for (const i of bLeft) on.removed(bs[i], i);
   for (const j of hLeft) on.added(hs[j], j);
-}
+};
 /** @type {(keyOf: (x: Json) => Json) => (doc: Json, x: Json) => string} */
 const byContent = (keyOf) => (doc, x) => fingerprint(doc, keyOf(x));
 
@@ -382,10 +336,7 @@ const discriminatorValue = (doc, node, property) => {
   return e?.size === 1 ? [...e.keys()][0] : null;
 };
 
-/**
- * @param {Context} ctx
- * @param {Scope} scope
- */
+/** @type {(ctx: Context, scope: Scope) => void} */
 function compareAlternatives(ctx, { b, h, baseNode, headNode, say, narrowed, widened, deeper, field }) {
   const [ba, ha] = [b.alternatives, h.alternatives];
   if (!ba.length && !ha.length) return;

@@ -1,7 +1,5 @@
-// A static file server for one folder on 127.0.0.1 (for checking the
-// rendered docs in a browser): known content types, 404 for anything
-// missing or outside the folder. `npm run dev` adds its reload channel
-// through `handle` and `html` (the files on disk are never changed).
+// A static file server for one folder on 127.0.0.1: the rendered docs of
+// `npm run dev`, which adds its reload channel through `handle` and `html`.
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';

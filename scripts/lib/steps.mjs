@@ -13,11 +13,7 @@ import { samples } from '../samples.mjs';
 import { types } from '../types.mjs';
 import { validators } from '../validators.mjs';
 
-/**
- * Each step of a build into `out`: `fn(out, { only })` runs it (`only`, the
- * names of the APIs whose bundles and pages `npm run dev` makes after a
- * save), `after` names the steps it waits for, `outputs` what it writes.
- */
+/** Each step: `fn(out, { only })` (`only`: the APIs dev remakes after a save), the steps it waits for, what it writes. */
 export function buildSteps(out) {
   const gen = (...p) => path.join(out, ...p);
   return {

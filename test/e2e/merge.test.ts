@@ -1,8 +1,5 @@
-// End to end, heavy: two contract pull requests as the API team makes them.
-// Two branches of a fresh clone each change one operation's summary, are
-// rebuilt as guides/contract.md says (`npm run build`) and committed whole
-// (`git add -A`); a plain `git merge` of both leaves a tree whose committed
-// generated/ matches its sources without a rebuild.
+// End to end, heavy: two contract pull requests as guides/contract.md makes
+// them merge with plain git into a tree whose generated/ needs no rebuild.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';

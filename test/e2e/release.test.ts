@@ -1,14 +1,8 @@
-// End to end, heavy: a release exactly as guides/releasing.md says, in its
-// order, in a fresh clone where two contract pull requests have landed since
-// the last release (an added optional field, and a reworded summary). Every
-// step passes without a warning; the changelog lists the field; the release
-// commit leaves a clean tree whose drift check passes, and the gate then
-// compares with it. The guide's `npm test` step runs as `npm test` on one
-// quick file (RELEASE_TEST_FILE), its lint included, not the whole suite: CI
-// runs both tiers on the branch this clone comes from, what the steps
-// themselves change (the version, the changelog, the bundles' info.version)
-// is checked below, the drift check included, and a second whole run inside
-// the clone cost minutes of every CI run for nothing the steps can break.
+// End to end, heavy: a release exactly as guides/releasing.md says, in a
+// fresh clone where two contract pull requests have landed since the last
+// release. The guide's `npm test` runs on one quick file (RELEASE_TEST_FILE),
+// its lint included: CI runs both tiers on the branch this clone comes from,
+// and what the steps themselves change is checked below.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';

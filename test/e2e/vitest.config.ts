@@ -1,8 +1,5 @@
-// The end-to-end tests: whole workflows of the API team in fresh clones
-// (builds, merges, a release). Minutes each, so they run apart from both
-// test tiers, by `npm run test:e2e` (.ci/run runs all three). No
-// test has a short time limit: a loaded machine makes them slower, never
-// failed; the ceiling below only ends a run that hangs.
+// The end-to-end tests (`npm run test:e2e`): whole workflows of the API team
+// in fresh clones, minutes each. The ceiling below only ends a run that hangs.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 

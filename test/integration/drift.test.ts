@@ -1,8 +1,5 @@
 // The committed part of generated/ (bundles, types, workflows) must be what
-// the sources produce now: a spec change without a rebuild, or a hand edit of
-// a bundle, fails here. The check rebuilds them into a scratch folder; the
-// bundle step writes the package's version into every bundle's info.version,
-// so a version changed without a rebuild fails it too.
+// the sources and the package's version produce now (`npm run check-drift`).
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,14 +1,13 @@
-// The pull-request workflow's gate job (.github/workflows/pull-request.yml),
-// its own step scripts run as GitHub runs them, on a pull request's branch in
-// a fresh clone, and the Markdown report they write parsed: the verdict
-// line's mark agrees with the exit code, and a breaking change is listed with
-// the operations it reaches. The workflow's shape is held in the fast tier
-// (test/pull-request-workflow.test.ts).
+// The breaking-change gate in fresh clones: as .ci/run runs it, and as the
+// pull-request workflow's gate job (.github/workflows/pull-request.yml) runs
+// its own step scripts on a pull request's branch, the report they write parsed.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneRoom, edit, git, sh } from '../helpers/fresh-clone.js';
+import { ROOT } from '../../scripts/lib/paths.mjs';
+import { HANG_CEILING_MS } from '../helpers/ceilings.js';
+import { cloneRoom, committedVersion, edit, git, sh } from '../helpers/fresh-clone.js';
 import { gateStep, type Step, verdictStep } from '../helpers/pull-request-workflow.js';
 
 describe("the gate job's steps on a pull request's branch of a fresh clone", () => {
@@ -124,5 +123,50 @@ describe("the gate job's steps on a pull request's branch of a fresh clone", () 
     expect(code).toBe(1);
     expect(report).toContain('The gate stopped before its report');
     expect(report).toContain('--base origin/no-such-branch is not a commit, branch or tag of this repository');
+  });
+});
+
+// The gate's line in CI: the `npm run diff` of .ci/run, run as CI runs it.
+const gateLine = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+  .split('\n')
+  .filter((l) => /^npm run diff\b/.test(l.trim()))
+  .pop();
+
+// The gate of .ci/run as a fresh clone meets it, with no tags, whatever unreleased changes the branch carries.
+// A fresh clone runs many times slower on a loaded machine: a ceiling for a hang, not a measure.
+describe('the breaking-change gate on a fresh clone', { timeout: HANG_CEILING_MS }, () => {
+  const room = cloneRoom('vc-release-steps-');
+  afterAll(() => room.remove());
+  let clone = '';
+  beforeAll(() => {
+    clone = room.clone('gate');
+  }, HANG_CEILING_MS);
+
+  it('CI runs the gate as `npm run diff`', () => {
+    expect(gateLine).toBe('npm run diff');
+  });
+
+  it('compares with the last release, found from package.json without tags', async () => {
+    expect(git(clone, 'tag', '--list')).toBe('');
+    // Whatever the branch carries since that release: the verdict is the gate's step in .ci/run, not this test's.
+    const result = await sh(clone, gateLine!);
+    const release = git(clone, 'log', '-1', '--format=%h', '--abbrev=7', '-G', '"version"', '--', 'package.json');
+    expect(result.stdout).toContain(
+      `Contract diff: release ${committedVersion(clone)} (commit ${release}, the last to set package.json's version)`,
+    );
+    // The release's second step reads the bump here.
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^This calls for a (major|minor|patch) release after ${committedVersion(clone).replace(/\./g, '\\.')}: npm version \\1 --no-git-tag-version$`,
+        'm',
+      ),
+    );
+  });
+
+  it('in a shallow clone it fails and says how to fetch the history or give a base', async () => {
+    const shallow = room.clone('shallow', '--depth', '1');
+    const result = await sh(shallow, 'npm run --silent diff');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/This clone is shallow.*git fetch --unshallow.*--base <commit or branch>/s);
   });
 });
