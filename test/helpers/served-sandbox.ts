@@ -1,10 +1,14 @@
 // The local sandbox as the behaviour tests drive it over a port: one
 // served sandbox per file (closed after its tests, having sent no answer
-// outside the documents), JSON calls carrying the partner's key, and a
-// loopback webhook receiver whose answer each test may set.
+// outside the documents), JSON calls carrying the partner's key, a
+// loopback webhook receiver whose answer each test may set, and the
+// sandbox command in a child process.
+import { spawn } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { ROOT } from '../../scripts/lib/paths.mjs';
 import type { SandboxFetch } from '../../src/sandbox/fetch.js';
 import { serveSandbox } from '../../src/sandbox/server.js';
 import type { Json } from './openapi.js';
@@ -111,4 +115,23 @@ export async function startReceiver(answer: (arrival: Arrival, res: ServerRespon
     return new Promise<void>((r) => server.close(() => r()));
   };
   return { arrivals, attempts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, close };
+}
+
+/** The package's command line as built. */
+export const CLI_BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
+
+/** `verification-contracts sandbox --port 0 ARGS` in a child process, once its banner (or an error) is out: what it printed, its URL, and a stop by SIGINT answering the exit code. */
+export async function startCommand(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', ...args], options);
+  const printed = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (printed.stdout += d));
+  child.stderr.on('data', (d) => (printed.stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await expect.poll(() => printed.stdout + printed.stderr, { timeout: 20_000 }).toMatch(/Ctrl-C stops it|error:/);
+  const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed.stdout)?.[1] ?? '';
+  const stop = async () => {
+    child.kill('SIGINT');
+    return await exited;
+  };
+  return { child, printed, url, stop };
 }
