@@ -2,7 +2,7 @@
 // what a raw socket can send. A failed request changes nothing (S17), and no
 // input leads to a lasting 500.
 import { connect } from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closestName, unknownFieldViolations } from '../src/contract/unknown-fields.js';
 import { validatorFor } from './helpers/openapi.js';
 import { useServedSandbox } from './helpers/served-sandbox.js';
@@ -17,10 +17,6 @@ const partnerDoc = validatorFor('partner');
 const HEADERS_TIMEOUT_MS = 600;
 const served = useServedSandbox({ headersTimeoutMs: HEADERS_TIMEOUT_MS });
 const { call } = served;
-let port: number;
-beforeAll(() => {
-  port = Number(new URL(served.sandbox.url).port);
-});
 
 describe('a body field no document declares', () => {
   it('is any key of a free-form object: the partner metadata and the v2 session metadata', async () => {
@@ -139,7 +135,7 @@ describe('stored JSON is bounded at the door', () => {
 /** Writes raw bytes on a new connection and reads until the sandbox closes it. */
 function raw(bytes: string): Promise<{ text: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(served.port, '127.0.0.1');
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => (text += chunk));
@@ -159,7 +155,7 @@ describe('what only a socket sends', () => {
   it('sends one answer when a refused request carries a body with broken framing', async () => {
     // text/plain is refused 415 before the body is read; the body's chunk size is not hexadecimal.
     const { text } = await raw(
-      `POST /verifications HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: ${served.sandbox.authKey}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      `POST /verifications HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nX-Auth-Key: ${served.sandbox.authKey}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
     );
     // Node's own 400 for the framing, and no 415 before or after it.
     expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 400']);
@@ -178,11 +174,11 @@ describe('what only a socket sends', () => {
 describe('slow clients', () => {
   it('answers 408 and closes a connection that never finishes its headers (slowloris)', async () => {
     const started = Date.now();
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(served.port, '127.0.0.1');
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (c: string) => (text += c));
-    socket.write(`GET /partners HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    socket.write(`GET /partners HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\n`);
     // One more header byte every 100 ms: the connection is never idle, the headers never end.
     const drip = setInterval(() => socket.writable && socket.write('X'), 100);
     const closedAfterMs = await new Promise<number>((resolve) =>

@@ -3,24 +3,18 @@
 // POST without the JSON type 415 (no cross-origin "simple" request reaches
 // it), and a refused request changes nothing. The partner and v2 APIs keep
 // answering any local client.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox } from '../src/sandbox/server.js';
-import type { Sandbox } from './helpers/served-sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
 import { rawRequest } from './helpers/raw-http.js';
+import { type Sandbox, useServedSandbox } from './helpers/served-sandbox.js';
 
+const served = useServedSandbox();
 let sandbox: Sandbox;
 let port: number;
+beforeAll(() => {
+  ({ sandbox, port } = served);
+});
 const sandboxDoc = validatorFor('sandbox');
-
-beforeAll(async () => {
-  sandbox = await serveSandbox({ port: 0, validateResponses: true });
-  port = Number(new URL(sandbox.url).port);
-});
-afterAll(async () => {
-  expect(sandbox.violations).toEqual([]);
-  await sandbox.close();
-});
 
 /** On a socket, because fetch sets Host and Origin itself. */
 async function send(method: string, path: string, headers: Record<string, string>, body = '') {

@@ -12,11 +12,7 @@ const partnerDoc = validatorFor('partner');
 const SEEDED_V2 = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
 const served = useServedSandbox();
 const { call } = served;
-let port: number;
-beforeAll(() => {
-  port = Number(new URL(served.sandbox.url).port);
-  served.sandbox.partner.seed();
-});
+beforeAll(() => served.sandbox.partner.seed());
 /** A v2 GET with the sandbox's token. */
 const v2Get = (target: string) =>
   call('GET', target, undefined, { authorization: `Bearer ${served.sandbox.accessToken}` });
@@ -93,14 +89,14 @@ describe('v2 reads', () => {
 /** Sent as written on a socket (fetch would normalize the target), with both credentials (each API reads only its own) and the partner API's type. */
 async function send(method: string, target: string, headers: Record<string, string> = {}, body = '') {
   const sent = {
-    Host: `127.0.0.1:${port}`,
+    Host: `127.0.0.1:${served.port}`,
     Authorization: `Bearer ${served.sandbox.accessToken}`,
     'X-Auth-Key': served.sandbox.partner.activeAuthKey(),
     'Content-Type': 'application/json',
     ...headers,
   };
   const head = [`${method} ${target} HTTP/1.1`, ...Object.entries(sent).map(([name, value]) => `${name}: ${value}`)];
-  const answer = await rawRequest(port, head, body);
+  const answer = await rawRequest(served.port, head, body);
   return { ...answer, text: answer.body };
 }
 type Answer = Awaited<ReturnType<typeof send>>;
@@ -108,7 +104,7 @@ const json = (a: Answer) => JSON.parse(a.text);
 
 describe('routing: matching', () => {
   it('answers a target in absolute form (for proxies), whatever host it names, as a bad request target', async () => {
-    for (const target of ['http://evil.example/partners', `http://127.0.0.1:${port}/partners`, '*']) {
+    for (const target of ['http://evil.example/partners', `http://127.0.0.1:${served.port}/partners`, '*']) {
       const res = await send('GET', target);
       expect(res.status, target).toBe(400);
       partnerDoc.expectValid('Error', json(res));

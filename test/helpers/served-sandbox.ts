@@ -80,6 +80,9 @@ export function useServedSandbox(options: ServeOptions = {}) {
     get sandbox() {
       return sandbox;
     },
+    get port() {
+      return Number(new URL(sandbox.url).port);
+    },
     call,
     /** A POST to the control API; without a body it still carries the JSON type (S16). */
     control: (path: string, body?: unknown) => call('POST', `/_sandbox${path}`, body),
