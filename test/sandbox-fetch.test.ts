@@ -94,24 +94,6 @@ describe('createSandboxFetch at any base URL', () => {
       expect.arrayContaining(['verification.created', 'verification.updated']),
     );
   });
-
-  it('follows a key rotation, and answers requests to any host (its door is reached in-process only)', async () => {
-    const before = sandbox.authKey;
-    const rotated = await sandbox.fetch(
-      new Request('https://elsewhere.example/auth-keys', {
-        method: 'POST',
-        headers: { 'X-Auth-Key': before, 'Content-Type': 'application/json' },
-        body: '{}',
-      }),
-    );
-    expect(rotated.status).toBe(201);
-    expect(sandbox.authKey).not.toBe(before);
-    const old = await sandbox.fetch(
-      new Request(`${BASE}/partners`, { headers: { 'X-Auth-Key': before, 'Content-Type': 'application/json' } }),
-    );
-    expect(old.status).toBe(401);
-    expect(old.headers.get('x-sandbox-reason')).toMatch(/rotated away/);
-  });
 });
 
 describe("createSandboxFetch's own options (the declared ones: sandbox-options)", () => {
