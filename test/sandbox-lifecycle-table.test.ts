@@ -90,28 +90,7 @@ beforeAll(() => {
 });
 
 let n = 0;
-type Session = Awaited<ReturnType<typeof create>>;
-
-/** A new verification; `name` adds a name requirement, so a passed scan waits for it. */
-async function create(options: { name?: boolean; document?: boolean; minutes?: number } = {}) {
-  const phone = `+49152${String(10_000_000 + ++n)}`;
-  const requirements = [
-    ...(options.name ? [{ type: 'firstAndLastName' as const }] : []),
-    ...(options.document === false ? [] : [{ type: 'document' as const }]),
-  ];
-  const { data, response } = await partner.POST('/verifications', {
-    body: {
-      externalUserId: crypto.randomUUID(),
-      redirectUrl: 'https://partner.example.com/kyc/done',
-      errorRedirectUrl: 'https://partner.example.com/kyc/error',
-      phoneNumbers: [{ phoneNumber: phone, isVerified: false }],
-      requirements,
-      timeToExpiry: options.minutes,
-    },
-  });
-  expect(response.status).toBe(201);
-  return { id: data!.id, url: data!.url, phone };
-}
+type Session = { id: string; url: string; phone: string };
 
 async function statusOf(id: string): Promise<Status> {
   const { data } = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId: id } } });
@@ -132,9 +111,25 @@ const REACH: Record<Status, [string, unknown?][]> = {
 };
 const STATUSES = Object.keys(REACH) as Status[];
 
-/** A verification in `status`, moved there through the control API (a name requirement is left missing). */
+/** A verification in `status`, moved there through the control API; unless `name` is false, a name requirement is left missing, so a passed scan waits for it. */
 async function reach(status: Status, options: { minutes?: number; document?: boolean; name?: boolean } = {}) {
-  const v = await create({ name: true, ...options });
+  const phone = `+49152${String(10_000_000 + ++n)}`;
+  const requirements = [
+    ...(options.name === false ? [] : [{ type: 'firstAndLastName' as const }]),
+    ...(options.document === false ? [] : [{ type: 'document' as const }]),
+  ];
+  const { data, response } = await partner.POST('/verifications', {
+    body: {
+      externalUserId: crypto.randomUUID(),
+      redirectUrl: 'https://partner.example.com/kyc/done',
+      errorRedirectUrl: 'https://partner.example.com/kyc/error',
+      phoneNumbers: [{ phoneNumber: phone, isVerified: false }],
+      requirements,
+      timeToExpiry: options.minutes,
+    },
+  });
+  expect(response.status).toBe(201);
+  const v: Session = { id: data!.id, url: data!.url, phone };
   for (const [step, body] of REACH[status]) {
     const answer = await control(`/verifications/${v.id}/${step}`, body);
     expect(answer.status, `${step}: ${answer.text}`).toBe(200);
@@ -185,15 +180,13 @@ async function move(v: Session, way: Way, minutes = 0): Promise<number> {
 }
 
 function describeWay(way: Way) {
-  return 'control' in way
-    ? `control ${way.control}${way.body && 'outcome' in (way.body as object) ? ` ${(way.body as { outcome: string }).outcome}` : ''}`
-    : 'clock' in way
-      ? 'the clock passing validTo'
-      : 'create' in way
-        ? 'a new verification for the same phone number'
-        : 'revert' in way
-          ? 'POST /verifications/revert'
-          : `the page: ${way.page}`;
+  if ('control' in way) {
+    const outcome = (way.body as { outcome?: string } | undefined)?.outcome;
+    return `control ${way.control}${outcome ? ` ${outcome}` : ''}`;
+  }
+  if ('clock' in way) return 'the clock passing validTo';
+  if ('create' in way) return 'a new verification for the same phone number';
+  return 'revert' in way ? 'POST /verifications/revert' : `the page: ${way.page}`;
 }
 
 /** The statuses of the `verification.updated` webhooks about one verification since a mark. */
