@@ -1,7 +1,5 @@
-// `verification-contracts sandbox` (and `npm run sandbox`): starts, prints its
-// credentials and URLs, serves, and stops cleanly on Ctrl-C; --state; as a CI
-// service, listening on every address and answering the names allowed. How
-// each flag is read: sandbox-options.
+// `verification-contracts sandbox` as a process: its banner, --state, Ctrl-C,
+// and as a CI service on every address. How each flag is read: sandbox-options.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

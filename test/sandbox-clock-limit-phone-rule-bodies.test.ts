@@ -1,7 +1,5 @@
-// The local sandbox's refusals and rules at their edges, on one served
-// sandbox: 401 reasons, enum and JSON errors, rule 2 of the create operation
-// in the phone-verification step, phone numbers (P17, P8, S6), prototype keys,
-// bodies of control operations that take none, and where the clock stops.
+// The local sandbox's refusals and rules at their edges, on one served sandbox
+// (phone numbers: P17, P8, S6).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,8 +1,6 @@
-// The control API answers only the local developer (S16): a foreign
-// Host (DNS rebinding) or Origin (a web page elsewhere) gets 403, a control
-// POST without the JSON type 415 (no cross-origin "simple" request reaches
-// it), and a refused request changes nothing. The partner and v2 APIs keep
-// answering any local client.
+// The control API answers only the local developer (S16): a foreign Host (DNS
+// rebinding) or Origin gets 403, a control POST without the JSON type 415 (so
+// no cross-origin "simple" request reaches it), and a refusal changes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
 import { rawRequest } from './helpers/raw-http.js';

@@ -1,11 +1,7 @@
-// The delivery model (WebhookDelivery): at least once, each event on its own
-// (the documents give no order, so a failed event holds back none after it),
-// a bounded number in flight, an event sent only once the change it reports
-// is saved, retries recorded in place, never in the way of the API (retries
-// after a clock advance: sandbox-wait-for-webhook; pending events after a
-// restart: sandbox-state). And what delivery guards against, as a careful
-// provider does: attempts that never settle, a receiver answering with a
-// redirect, a webhook address carrying a user or password.
+// Webhook delivery: at least once, each event on its own (the documents give no
+// order), a bounded number in flight, only once its change is saved, and what a
+// careful provider guards against. Retries after a clock advance:
+// sandbox-wait-for-webhook; pending events after a restart: sandbox-state.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { components } from '../generated/types/partner.js';
 import { sandboxCommand } from '../src/cli/sandbox.js';

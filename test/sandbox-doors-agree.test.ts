@@ -1,10 +1,7 @@
-// The two doors agree: the same requests sent in the same order to a
-// node:http sandbox, byte for byte on a socket, and to a fetch handler give
-// the status each row expects and the same type, reason header and body, once
-// what differs per sandbox by nature (ids, times, tokens, the base URL) is
-// blanked. Then what one door alone shows: the fetch door reads little past a
-// limit, and the end user's page answers a verification closed at the same
-// instant with its closed page or the error redirect, never a 500.
+// The two doors agree: the same requests, in the same order, to a node:http
+// sandbox on a socket and to a fetch handler get the status each row expects
+// and the same answer once what differs by nature (ids, times, tokens, the base
+// URL) is blanked. Then what one door alone shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
 import { validatorFor } from './helpers/openapi.js';

@@ -1,8 +1,5 @@
-// The sandbox as a fetch handler (`createSandboxFetch`; its answers are the
-// node:http server's, sandbox-doors-agree.test.ts): the typed clients and a
-// plain Request at any base URL, the end user's page, webhooks delivered
-// through the `fetch` the options give and signed as the server signs them,
-// and option mistakes named.
+// The sandbox as a fetch handler (`createSandboxFetch`; that its answers are
+// the node:http server's: sandbox-doors-agree).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
 import { createSandboxClient } from '../src/sandbox-client.js';

@@ -1,6 +1,4 @@
-// The sandbox over HTTP: validation from the contract, error shapes, v2 reads
-// with real filters, what only a socket can send, and a client's query
-// serialisation mistakes (S15). Every answer is checked against the documents
+// The sandbox over HTTP, every answer checked against the documents
 // (validateResponses). How targets are matched: sandbox-doors-agree.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, validatorFor } from './helpers/openapi.js';

@@ -1,9 +1,6 @@
-// The partner document's "States and transitions" table (copied here, as
-// tests do not read the source documents; revert rule 1's
-// `waitingForUserInput` → `reverted` added as P55 decides), row by row: every
-// listed move is produced through the control API or the end user's page,
-// with its `verification.updated` webhook, and no pair the table leaves out is
-// produced. Last, the control API's calls on users, v2 sessions and the state.
+// The partner document's "States and transitions" table (copied here, as tests
+// do not read the source documents; P55 adds revert rule 1's move), row by row,
+// through the control API and the end user's page, and no pair it leaves out.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/types/partner.js';
 import { createPartnerClient, type PartnerClient } from '../src/partner.js';

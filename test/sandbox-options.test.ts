@@ -1,8 +1,6 @@
-// The sandbox's options are declared once (src/sandbox/options.ts): every
-// declared option is a flag of `sandbox --help` (or one code alone can
-// give), accepted by both in-process doors and refused by both, naming it,
-// when its value is wrong. The node:http door's Host and Origin guard is one
-// allowlist, which takes more names than this machine's.
+// The sandbox's options are declared once (src/sandbox/options.ts): each is a
+// flag of `sandbox --help` (unless only code can give it), and every door takes
+// and refuses it alike; the Host and Origin guard reads one allowlist.
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_USAGE, sandboxCommand, settingsFromFlags } from '../src/cli/sandbox.js';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';

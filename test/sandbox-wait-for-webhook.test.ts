@@ -1,10 +1,6 @@
-// The webhooks of the local sandbox as a test drives them: `waitForWebhook`
-// and `waitForDelivery` (the core's, which startSandbox hands over as
-// createSandboxFetch does), the bound on the events kept and the waits a
-// close ends; delivery worse on purpose, as the service may deliver
-// (`webhookFaults`), and `POST /_sandbox/webhooks/{eventId}/resend`, with an
-// in-process receiver (over a port: sandbox-cli's --webhook-faults); and the
-// `authKey` both doors give, following a rotation.
+// The webhooks of the local sandbox as a test drives them, with an in-process
+// receiver: waits, faults, resend and the key that signs them (faults over a
+// port: sandbox-cli's --webhook-faults).
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
