@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawRequest } from './helpers/raw-http.js';
-import { CLI_BIN, startCommand } from './helpers/served-sandbox.js';
+import { CLI_BIN, send, startCommand } from './helpers/served-sandbox.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'vc-sandbox-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -18,18 +18,14 @@ describe('sandbox command', () => {
     expect(printed.stderr).toBe('');
     expect(printed.stdout).toContain('X-Auth-Key: sbx_cli_key');
     expect(printed.stdout).toContain('Authorization: Bearer v2_cli_token');
-    expect(
-      (await fetch(`${url}/partners`, { headers: { 'X-Auth-Key': 'sbx_cli_key', 'Content-Type': 'application/json' } }))
-        .status,
-    ).toBe(200);
+    expect((await send(url, 'sbx_cli_key', 'GET', '/partners')).status).toBe(200);
     // The line to paste: each client's base URL (v2's without /v2: its paths start with /v2).
     expect(printed.stdout).toContain(
       `  export PARTNER_URL=${url} AUTH_KEY=sbx_cli_key V2_URL=${url} ACCESS_TOKEN=v2_cli_token SANDBOX_URL=${url}\n`,
     );
     expect(printed.stdout).not.toMatch(/V2_URL=\S*\/v2/);
-    expect(
-      (await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer v2_cli_token' } })).status,
-    ).toBe(200);
+    const v2 = await fetch(`${url}/v2/verifications/`, { headers: { Authorization: 'Bearer v2_cli_token' } });
+    expect(v2.status).toBe(200);
     expect(await stop()).toBe(0);
     expect(printed.stdout).toContain('Sandbox stopped.');
   });
@@ -37,12 +33,7 @@ describe('sandbox command', () => {
   it.each([
     ['a bad SANDBOX_PORT', [], { SANDBOX_PORT: 'eighty' }, 'SANDBOX_PORT'],
     ['a --delivery-timeout of 0 seconds', ['--port', '0', '--delivery-timeout', '0'], {}, '--delivery-timeout'],
-    [
-      'a --webhook-faults name that is not one',
-      ['--port', '0', '--webhook-faults', 'duplicate,late'],
-      {},
-      '--webhook-faults',
-    ],
+    ['an unknown --webhook-faults name', ['--port', '0', '--webhook-faults', 'duplicate,late'], {}, '--webhook-faults'],
     ['an allowed name with a port', ['--port', '0', '--allowed-hosts', 'sandbox:4020'], {}, '--allowed-hosts'],
   ])('refuses %s with exit 2 and a message naming it and --help', async (_, args, env, named) => {
     const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
@@ -74,34 +65,26 @@ describe('sandbox command', () => {
   });
 
   it('--state makes the missing folders of its file, as the state guide writes it; an --auth-key other than the one it holds is told which key is in force', async () => {
-    const state = ['--state', '.sandbox/state.json'];
-    const first = await startCommand([...state, '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], {
-      cwd: scratch,
-    });
+    const saved = ['--state', '.sandbox/state.json', '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'];
+    const first = await startCommand(saved, { cwd: scratch });
     expect(first.printed.stderr).toBe('');
     expect(first.printed.stdout).toContain('state         .sandbox/state.json');
     expect(existsSync(path.join(scratch, '.sandbox', 'state.json'))).toBe(true);
     expect(await first.stop()).toBe(0);
-    const again = await startCommand([...state, '--auth-key', 'sbx_second_key'], { cwd: scratch });
+    const again = await startCommand(['--state', '.sandbox/state.json', '--auth-key', 'sbx_second_key'], {
+      cwd: scratch,
+    });
     try {
       expect(again.printed.stdout).toContain('X-Auth-Key: sbx_first_key');
       expect(again.printed.stderr.trim()).toBe(
         'warning: --auth-key sbx_second_key is not in force: the state file .sandbox/state.json keeps its own credentials, and sbx_first_key is in force. Use that, or delete .sandbox/state.json to start empty with --auth-key sbx_second_key.',
       );
-      expect(
-        (
-          await fetch(`${again.url}/partners`, {
-            headers: { 'X-Auth-Key': 'sbx_first_key', 'Content-Type': 'application/json' },
-          })
-        ).status,
-      ).toBe(200);
+      expect((await send(again.url, 'sbx_first_key', 'GET', '/partners')).status).toBe(200);
     } finally {
       expect(await again.stop()).toBe(0);
     }
     // The same key as saved, or none: nothing to warn about.
-    const same = await startCommand([...state, '--auth-key', 'sbx_first_key', '--access-token', 'v2_first_token'], {
-      cwd: scratch,
-    });
+    const same = await startCommand(saved, { cwd: scratch });
     expect(same.printed.stderr).toBe('');
     expect(await same.stop()).toBe(0);
   });
@@ -109,21 +92,13 @@ describe('sandbox command', () => {
   it('prints an export line with the new key once POST /auth-keys rotated it, which the partner API then accepts', async () => {
     const run = await startCommand(['--auth-key', 'sbx_before_rotation']);
     try {
-      const rotated = await fetch(`${run.url}/auth-keys`, {
-        method: 'POST',
-        headers: { 'X-Auth-Key': 'sbx_before_rotation', 'Content-Type': 'application/json' },
-        body: '{}',
-      });
+      const rotated = await send(run.url, 'sbx_before_rotation', 'POST', '/auth-keys', {});
       expect(rotated.status).toBe(201);
-      const { authKeys } = (await rotated.json()) as { authKeys: { key: string; active: boolean }[] };
-      const key = authKeys.find((k) => k.active)!.key;
+      const key: string = rotated.body.authKeys.find((k: { active: boolean }) => k.active).key;
       expect(key).not.toBe('sbx_before_rotation');
       // The line a partner pastes, as at start, now with the key in force.
       await expect.poll(() => run.printed.stdout).toContain(`  export PARTNER_URL=${run.url} AUTH_KEY=${key} `);
-      expect(
-        (await fetch(`${run.url}/partners`, { headers: { 'X-Auth-Key': key, 'Content-Type': 'application/json' } }))
-          .status,
-      ).toBe(200);
+      expect((await send(run.url, key, 'GET', '/partners')).status).toBe(200);
     } finally {
       expect(await run.stop()).toBe(0);
     }
