@@ -286,55 +286,47 @@ describe('the fetch door reads no more than it accepts', () => {
 describe('the end user page and a close at the same instant', () => {
   const CLOSED_PAGE = /The link no longer works: the verification is closed/;
 
-  /** Opens (GET) or posts the page of a new verification while closing it, many times; every answer is the page, the closed page or a redirect. */
-  async function race(
-    send: (url: string, init?: RequestInit) => Promise<{ status: number; text: string }>,
-    base: string,
-  ) {
-    const form = {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'outcome=decline',
-    };
-    // Each round asks the page some turns after the close started, so some land between the page's read and its step.
-    for (let turns = 0; turns < 48; turns++) {
-      const created = await send(`${base}/verifications`, {
-        method: 'POST',
-        headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
-        body: turns % 2 ? createBody : JSON.stringify({ ...JSON.parse(createBody), errorRedirectUrl: undefined }),
-      });
-      const { id, url } = JSON.parse(created.text) as { id: string; url: string };
-      const page = url.replace(/^https?:\/\/[^/]+/, base);
-      // Half the rounds open the link first, so the page posts its form instead.
-      const posting = turns % 4 >= 2;
-      if (posting) expect((await send(page)).status).toBe(200);
-      const close = send(`${base}/_sandbox/verifications/${id}/close`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-      });
-      const later = async () => {
-        for (let turn = 0; turn < turns; turn++) await Promise.resolve();
-        return posting ? send(page, form) : send(page);
-      };
-      const [, answer] = await Promise.all([close, later()]);
-      expect(answer.text).not.toMatch(/failed to serve this page/);
-      expect([200, 303, 410], answer.text).toContain(answer.status);
-      if (answer.status === 410) expect(answer.text).toMatch(CLOSED_PAGE);
-    }
-  }
-
+  // Opens (GET) or posts the page of a new verification while closing it, many times.
   it.each(['the fetch handler', 'node:http'])(
     'answers through %s with the page, the closed page or a redirect, never a 500',
     async (door) => {
       const viaFetch = door === 'the fetch handler';
-      await race(
-        async (url, init) => {
-          const manual = { ...init, redirect: 'manual' as const };
-          const res = viaFetch ? await handler.fetch(new Request(url, manual)) : await fetch(url, manual);
-          return { status: res.status, text: await res.text() };
-        },
-        viaFetch ? BASE : server.url,
-      );
+      const base = viaFetch ? BASE : server.url;
+      const send = async (url: string, init?: RequestInit) => {
+        const manual = { ...init, redirect: 'manual' as const };
+        const res = viaFetch ? await handler.fetch(new Request(url, manual)) : await fetch(url, manual);
+        return { status: res.status, text: await res.text() };
+      };
+      const form = {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'outcome=decline',
+      };
+      // Each round asks the page some turns after the close started, so some land between the page's read and its step.
+      for (let turns = 0; turns < 48; turns++) {
+        const created = await send(`${base}/verifications`, {
+          method: 'POST',
+          headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
+          body: turns % 2 ? createBody : JSON.stringify({ ...JSON.parse(createBody), errorRedirectUrl: undefined }),
+        });
+        const { id, url } = JSON.parse(created.text) as { id: string; url: string };
+        const page = url.replace(/^https?:\/\/[^/]+/, base);
+        // Half the rounds open the link first, so the page posts its form instead.
+        const posting = turns % 4 >= 2;
+        if (posting) expect((await send(page)).status).toBe(200);
+        const close = send(`${base}/_sandbox/verifications/${id}/close`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+        });
+        const later = async () => {
+          for (let turn = 0; turn < turns; turn++) await Promise.resolve();
+          return posting ? send(page, form) : send(page);
+        };
+        const [, answer] = await Promise.all([close, later()]);
+        expect(answer.text).not.toMatch(/failed to serve this page/);
+        expect([200, 303, 410], answer.text).toContain(answer.status);
+        if (answer.status === 410) expect(answer.text).toMatch(CLOSED_PAGE);
+      }
     },
   );
 });
