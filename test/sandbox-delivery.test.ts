@@ -46,61 +46,55 @@ function event(eventType: string, verificationId: string) {
   );
 }
 
-/** A WebhookDelivery, closed after the test, whose receiver is a list of calls the test answers. */
-function harness() {
-  const calls: { eventId: string; answer: (status: number) => void; answered?: boolean }[] = [];
-  const recorded: Array<[string, boolean]> = [];
-  const delivery = new WebhookDelivery({
-    clock: { now: () => new Date() },
-    target: () => 'http://receiver.test/hooks',
-    authKey: () => 'sbx_key',
-    retryIntervalMs: 30,
-    record: (eventId, result) => {
-      recorded.push([eventId, result.success]);
-    },
-    fetch: async (request) => {
-      const { eventId } = JSON.parse(await request.text());
-      const status = await new Promise<number>((answer) => calls.push({ eventId, answer }));
-      return new Response(null, { status });
-    },
-  });
-  closers.push(() => delivery.close());
-  const sent = () => calls.map((c) => c.eventId);
-  /** Answers the attempt of `eventId` in flight, once it is. */
-  const answer = async (eventId: string, status = 200) => {
-    const open = () => calls.find((c) => c.eventId === eventId && !c.answered);
-    await expect.poll(open).toBeDefined();
-    const call = open()!;
-    call.answered = true;
-    call.answer(status);
-  };
-  return { delivery, calls, sent, answer, recorded };
-}
 const settle = () => new Promise((r) => setTimeout(r, 60));
 
 // That a failed event holds back none after it, of its verification either, is
 // shown over HTTP below ("a verification's later event while …").
 describe('WebhookDelivery', () => {
   it('a reset drops what waits; an attempt in flight and an event waiting for its save then end without effect', async () => {
-    const h = harness();
+    // The receiver is a list of calls the test answers.
+    const calls: { eventId: string; answer: (status: number) => void; answered?: boolean }[] = [];
+    const recorded: Array<[string, boolean]> = [];
+    const delivery = new WebhookDelivery({
+      clock: { now: () => new Date() },
+      target: () => 'http://receiver.test/hooks',
+      authKey: () => 'sbx_key',
+      retryIntervalMs: 30,
+      record: (eventId, result) => void recorded.push([eventId, result.success]),
+      fetch: async (request) => {
+        const { eventId } = JSON.parse(await request.text());
+        const status = await new Promise<number>((answer) => calls.push({ eventId, answer }));
+        return new Response(null, { status });
+      },
+    });
+    closers.push(() => delivery.close());
+    const sent = () => calls.map((c) => c.eventId);
+    /** Answers the attempt of `eventId` in flight, once it is. */
+    const answer = async (eventId: string, status = 200) => {
+      const open = () => calls.find((c) => c.eventId === eventId && !c.answered);
+      await expect.poll(open).toBeDefined();
+      const call = open()!;
+      call.answered = true;
+      call.answer(status);
+    };
     let onDisk = () => {};
     const saved = new Promise<void>((r) => (onDisk = r));
     const [a1, a2] = [event('verification.created', 'a'), event('verification.updated', 'a')];
-    h.delivery.enqueue(a1);
-    h.delivery.enqueue(a2, saved);
-    await expect.poll(() => h.sent()).toEqual([a1.eventId]);
-    h.delivery.clear();
+    delivery.enqueue(a1);
+    delivery.enqueue(a2, saved);
+    await expect.poll(() => sent()).toEqual([a1.eventId]);
+    delivery.clear();
     onDisk();
     const a3 = event('verification.created', 'a');
-    h.delivery.enqueue(a3);
-    await h.answer(a3.eventId, 500);
-    await h.answer(a1.eventId, 500);
-    await expect.poll(() => h.sent().filter((id) => id === a3.eventId).length).toBe(2);
+    delivery.enqueue(a3);
+    await answer(a3.eventId, 500);
+    await answer(a1.eventId, 500);
+    await expect.poll(() => sent().filter((id) => id === a3.eventId).length).toBe(2);
     await settle();
-    expect(h.sent()).not.toContain(a2.eventId);
+    expect(sent()).not.toContain(a2.eventId);
     // a1's failure after the reset was neither recorded nor retried.
-    expect(h.recorded.map(([id]) => id)).not.toContain(a1.eventId);
-    expect(h.sent().filter((id) => id === a1.eventId)).toHaveLength(1);
+    expect(recorded.map(([id]) => id)).not.toContain(a1.eventId);
+    expect(sent().filter((id) => id === a1.eventId)).toHaveLength(1);
   });
 });
 

@@ -100,7 +100,7 @@ async function send(method: string, target: string, headers: Record<string, stri
 type Answer = Awaited<ReturnType<typeof send>>;
 const json = (a: Answer) => JSON.parse(a.text);
 
-describe('routing: matching', () => {
+describe('routing', () => {
   it('answers a target in absolute form (for proxies), whatever host it names, as a bad request target', async () => {
     for (const target of ['http://evil.example/partners', `http://127.0.0.1:${served.port}/partners`, '*']) {
       const res = await send('GET', target);
@@ -109,9 +109,7 @@ describe('routing: matching', () => {
       expect(json(res).message, target).toBe('path is not a valid request target');
     }
   });
-});
 
-describe('routing: answers', () => {
   it('answers HEAD as GET without the body, with its length', async () => {
     const get = await send('GET', '/partners');
     const head = await send('HEAD', '/partners');
