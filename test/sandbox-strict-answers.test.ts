@@ -49,12 +49,8 @@ describe('a stored record, through the node:http door', () => {
     const open = `/_sandbox/verifications/${created.body.id}/open`;
     const { status, body } = await send(door.url, door.authKey, 'POST', open, '{}');
     expect(status).toBe(500);
-    for (const part of [
-      'webhook.data.phoneNumbers.0.errorRedirectURL',
-      'verification.updated',
-      'bug of the local sandbox',
-    ])
-      expect(body.message).toContain(part);
+    const parts = ['webhook.data.phoneNumbers.0.errorRedirectURL', 'verification.updated', 'bug of the local sandbox'];
+    for (const part of parts) expect(body.message).toContain(part);
     expect(logged).toHaveBeenCalledWith(body.message);
     expect(emitted).toEqual([]);
   });

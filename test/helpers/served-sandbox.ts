@@ -17,13 +17,6 @@ export type ServeOptions = NonNullable<Parameters<typeof serveSandbox>[0]>;
 /** A sandbox serveSandbox started. */
 export type Sandbox = Awaited<ReturnType<typeof serveSandbox>>;
 
-export interface Answer {
-  status: number;
-  text: string;
-  body: Json;
-  headers: Headers;
-}
-
 /** `method target` at `base` with a JSON Content-Type and `key` as X-Auth-Key; a string body goes as it is, any other as JSON. */
 export async function send(
   base: string,
@@ -32,7 +25,7 @@ export async function send(
   target: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<Answer> {
+) {
   const res = await fetch(`${base}${target}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-auth-key': key, ...headers },
@@ -41,9 +34,11 @@ export async function send(
   return answerOf(res);
 }
 
-async function answerOf(res: Response): Promise<Answer> {
+/** The status, text, JSON body (undefined when empty) and headers of an answer. */
+async function answerOf(res: Response) {
   const text = await res.text();
-  return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  const body: Json = text ? JSON.parse(text) : undefined;
+  return { status: res.status, text, body, headers: res.headers };
 }
 
 /** Calls through a fetch handler (createSandboxFetch) carrying its key, its v2 token and a JSON Content-Type. */
