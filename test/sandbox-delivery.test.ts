@@ -196,8 +196,6 @@ describe('the sandbox delivers', () => {
   });
 });
 
-// --- Guards ---------------------------------------------------------------
-
 describe('an attempt that gets no answer', () => {
   it('counts as failed at the delivery timeout even when the fetch never settles and ignores its abort signal', async () => {
     let hung = true;
