@@ -278,11 +278,8 @@ describe('the control API beside the table', () => {
   });
 
   it('creates a v2 session that the v2 API lists and gets', async () => {
-    const created = await control('/v2/verifications', {
-      externalId: 'signup-90001',
-      country: 'PL',
-      phoneNo: '+48601234567',
-    });
+    const session = { externalId: 'signup-90001', country: 'PL', phoneNo: '+48601234567' };
+    const created = await control('/v2/verifications', session);
     expect(created.status).toBe(201);
     const v2 = createV2Client({ baseUrl: served.sandbox.url, accessToken: served.sandbox.accessToken });
     const got = await v2.GET('/v2/verifications/{id}', { params: { path: { id: created.body.id } } });

@@ -43,20 +43,14 @@ async function answerOf(res: Response) {
 
 /** Calls through a fetch handler (createSandboxFetch) carrying its key, its v2 token and a JSON Content-Type. */
 export function fetchCalls(sandbox: SandboxFetch) {
-  return async (method: string, target: string, body?: string) =>
-    answerOf(
-      await sandbox.fetch(
-        new Request(`${sandbox.url}${target}`, {
-          method,
-          body,
-          headers: {
-            'x-auth-key': sandbox.authKey,
-            authorization: `Bearer ${sandbox.accessToken}`,
-            'content-type': 'application/json',
-          },
-        }),
-      ),
-    );
+  return async (method: string, target: string, body?: string) => {
+    const headers = {
+      'x-auth-key': sandbox.authKey,
+      authorization: `Bearer ${sandbox.accessToken}`,
+      'content-type': 'application/json',
+    };
+    return answerOf(await sandbox.fetch(new Request(`${sandbox.url}${target}`, { method, body, headers })));
+  };
 }
 
 /** Registers the file's sandbox (validating its answers) and answers it, with calls carrying the key active now. */
