@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
 import { validatorFor } from './helpers/openapi.js';
 import { rawRequest, type RawAnswer } from './helpers/raw-http.js';
-import { type Sandbox, useServedSandbox } from './helpers/served-sandbox.js';
+import { fetchCalls, type Sandbox, useServedSandbox } from './helpers/served-sandbox.js';
 
 const AUTH_KEY = 'doors-agree-key';
 const ACCESS_TOKEN = 'doors-agree-token';
@@ -217,11 +217,7 @@ it('a partner POST refused for its type changed nothing: the key was not rotated
   expect(handler.authKey).toBe(AUTH_KEY);
 });
 
-const createBody = JSON.stringify({
-  externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
-  redirectUrl: 'https://partner.example.com/kyc/done',
-  errorRedirectUrl: 'https://partner.example.com/kyc/error',
-});
+const withErrorRedirect = create.replace('}', ', "errorRedirectUrl": "https://partner.example.com/kyc/error"}');
 
 /** A body of `total` bytes made as it is pulled, counting the bytes pulled. */
 function lazyBody(total: number, chunkSize: number) {
@@ -239,16 +235,7 @@ function lazyBody(total: number, chunkSize: number) {
 
 describe('the fetch door reads no more than it accepts', () => {
   /** A verification's end user page, made through the fetch handler. */
-  const endUserPage = async () => {
-    const created = await handler.fetch(
-      new Request(`${BASE}/verifications`, {
-        method: 'POST',
-        headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
-        body: createBody,
-      }),
-    );
-    return ((await created.json()) as { url: string }).url;
-  };
+  const endUserPage = async () => (await fetchCalls(handler)('POST', '/verifications', withErrorRedirect)).body.url;
 
   it.each([
     [
@@ -307,7 +294,7 @@ describe('the end user page and a close at the same instant', () => {
         const created = await send(`${base}/verifications`, {
           method: 'POST',
           headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
-          body: turns % 2 ? createBody : JSON.stringify({ ...JSON.parse(createBody), errorRedirectUrl: undefined }),
+          body: turns % 2 ? withErrorRedirect : create,
         });
         const { id, url } = JSON.parse(created.text) as { id: string; url: string };
         const page = url.replace(/^https?:\/\/[^/]+/, base);
