@@ -2,11 +2,10 @@
 // what a raw socket can send. A failed request changes nothing (S17), and no
 // input leads to a lasting 500.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closestName, unknownFieldViolations } from '../src/contract/unknown-fields.js';
-import { serveSandbox } from '../src/sandbox/server.js';
-import type { Sandbox } from './helpers/served-sandbox.js';
 import { validatorFor } from './helpers/openapi.js';
+import { useServedSandbox } from './helpers/served-sandbox.js';
 
 const create = (extra: Record<string, unknown> = {}) => ({
   externalUserId: crypto.randomUUID(),
@@ -14,53 +13,26 @@ const create = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-let strict: Sandbox;
-let port: number;
 const partnerDoc = validatorFor('partner');
 const HEADERS_TIMEOUT_MS = 600;
-beforeAll(async () => {
-  strict = await serveSandbox({ port: 0, validateResponses: true, headersTimeoutMs: HEADERS_TIMEOUT_MS });
-  port = Number(new URL(strict.url).port);
-});
-afterAll(async () => {
-  await strict.close();
-  expect(strict.violations).toEqual([]);
-});
-
-async function post(
-  sandbox: Sandbox,
-  target: string,
-  body: string | Uint8Array<ArrayBuffer>,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`${sandbox.url}${target}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-auth-key': sandbox.authKey, ...headers },
-    body,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+const served = useServedSandbox({ headersTimeoutMs: HEADERS_TIMEOUT_MS });
+const { call } = served;
 
 describe('a body field no document declares', () => {
   it('is any key of a free-form object: the partner metadata and the v2 session metadata', async () => {
-    const partner = await post(
-      strict,
+    const partner = await call(
+      'POST',
       '/verifications',
-      JSON.stringify(create({ metadata: { timeToExpire: 'kept', anyKeyAtAll: 'x' } })),
+      create({ metadata: { timeToExpire: 'kept', anyKeyAtAll: 'x' } }),
     );
     expect(partner.status).toBe(201);
     expect(partner.body.metadata).toEqual({ timeToExpire: 'kept', anyKeyAtAll: 'x' });
-    const v2 = await post(
-      strict,
-      '/_sandbox/v2/verifications',
-      JSON.stringify({
-        externalId: 'free-form',
-        country: 'NL',
-        phoneNo: '+31612345678',
-        metadata: { nested: { anything: [1, { goes: true }] } },
-      }),
-    );
+    const v2 = await call('POST', '/_sandbox/v2/verifications', {
+      externalId: 'free-form',
+      country: 'NL',
+      phoneNo: '+31612345678',
+      metadata: { nested: { anything: [1, { goes: true }] } },
+    });
     expect(v2.status).toBe(201);
   });
 
@@ -100,38 +72,28 @@ describe('a body field no document declares', () => {
 describe('a body in UTF-8 (what is not UTF-8: sandbox-doors-agree)', () => {
   it('is told apart from what is not UTF-8 at every sequence length, and stored as sent', async () => {
     const reason = 'é ✓ 𝄞 Zürich';
-    const answer = await post(strict, '/verifications', Buffer.from(JSON.stringify(create({ reason }))));
+    const answer = await call('POST', '/verifications', create({ reason }));
     expect(answer.status).toBe(201);
     expect(answer.body.reason).toBe(reason);
   });
 });
 
-const json = { 'Content-Type': 'application/json' };
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const v2Session = (metadata: string) =>
   `{"externalId":"door-1","country":"NL","phoneNo":"+31612345678","metadata":${metadata}}`;
-const createV2 = (body: string) =>
-  fetch(`${strict.url}/_sandbox/v2/verifications`, { method: 'POST', headers: json, body });
+const createV2 = (body: string) => call('POST', '/_sandbox/v2/verifications', body);
 const v2List = () =>
-  fetch(`${strict.url}/v2/verifications/?pageSize=50`, {
-    headers: { Authorization: `Bearer ${strict.accessToken}` },
-  });
-const partnerCreate = (headers: Record<string, string>, body: string) =>
-  fetch(`${strict.url}/verifications`, {
-    method: 'POST',
-    headers: { 'X-Auth-Key': strict.partner.activeAuthKey(), ...headers },
-    body,
-  });
+  call('GET', '/v2/verifications/?pageSize=50', undefined, { authorization: `Bearer ${served.sandbox.accessToken}` });
 
 describe('stored JSON is bounded at the door', () => {
   it('refuses 5,000-deep metadata with 400 naming the field, stores nothing, and later lists still answer', async () => {
-    const before = (await (await v2List()).json()).count;
+    const before = (await v2List()).body.count;
     const res = await createV2(v2Session(nested(5000)));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ statusCode: 400, message: 'body.metadata is nested deeper than 32 levels' });
+    expect(res.body).toEqual({ statusCode: 400, message: 'body.metadata is nested deeper than 32 levels' });
     const list = await v2List();
     expect(list.status).toBe(200);
-    expect((await list.json()).count).toBe(before);
+    expect(list.body.count).toBe(before);
   });
 
   it('takes metadata up to 32 levels and refuses 33', async () => {
@@ -145,41 +107,35 @@ describe('stored JSON is bounded at the door', () => {
     const big = JSON.stringify({ blob: 'x'.repeat(70_000) });
     const res = await createV2(v2Session(big));
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toBe('body.metadata is larger than 65536 bytes as JSON');
+    expect(res.body.message).toBe('body.metadata is larger than 65536 bytes as JSON');
     expect((await createV2(v2Session(JSON.stringify({ blob: 'x'.repeat(60_000) })))).status).toBe(201);
   });
 
   it('bounds every body: a deep value in any field is a 400 in its API shape, never a 500', async () => {
-    const res = await partnerCreate(
-      json,
+    const res = await call(
+      'POST',
+      '/verifications',
       `{"externalUserId":"5a0f7c1e-2b4d-4e8a-9c3f-000000000078","redirectUrl":"https://p.example/x","metadata":${nested(100_000)}}`,
     );
     expect(res.status).toBe(400);
-    const body = await res.json();
-    partnerDoc.expectValid('Error', body);
-    expect(body.message).toBe('body.metadata is nested deeper than 32 levels');
-    const scan = await fetch(`${strict.url}/_sandbox/verifications/00000000-0000-4000-8000-000000000000/scan`, {
-      method: 'POST',
-      headers: json,
-      body: `{"outcome":"pass","document":${nested(40)}}`,
-    });
+    partnerDoc.expectValid('Error', res.body);
+    expect(res.body.message).toBe('body.metadata is nested deeper than 32 levels');
+    const scan = await call(
+      'POST',
+      '/_sandbox/verifications/00000000-0000-4000-8000-000000000000/scan',
+      `{"outcome":"pass","document":${nested(40)}}`,
+    );
     expect(scan.status).toBe(400);
-    expect((await scan.json()).message).toBe('body.document is nested deeper than 32 levels');
+    expect(scan.body.message).toBe('body.document is nested deeper than 32 levels');
     expect((await v2List()).status).toBe(200);
-    expect(
-      (
-        await fetch(`${strict.url}/verifications`, {
-          headers: { 'X-Auth-Key': strict.partner.activeAuthKey(), ...json },
-        })
-      ).status,
-    ).toBe(200);
+    expect((await call('GET', '/verifications')).status).toBe(200);
   });
 });
 
 /** Writes raw bytes on a new connection and reads until the sandbox closes it. */
 function raw(bytes: string): Promise<{ text: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(served.port, '127.0.0.1');
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => (text += chunk));
@@ -199,7 +155,7 @@ describe('what only a socket sends', () => {
   it('sends one answer when a refused request carries a body with broken framing', async () => {
     // text/plain is refused 415 before the body is read; the body's chunk size is not hexadecimal.
     const { text } = await raw(
-      `POST /verifications HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Auth-Key: ${strict.authKey}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      `POST /verifications HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nX-Auth-Key: ${served.sandbox.authKey}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
     );
     // Node's own 400 for the framing, and no 415 before or after it.
     expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 400']);
@@ -218,11 +174,11 @@ describe('what only a socket sends', () => {
 describe('slow clients', () => {
   it('answers 408 and closes a connection that never finishes its headers (slowloris)', async () => {
     const started = Date.now();
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(served.port, '127.0.0.1');
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (c: string) => (text += c));
-    socket.write(`GET /partners HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    socket.write(`GET /partners HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\n`);
     // One more header byte every 100 ms: the connection is never idle, the headers never end.
     const drip = setInterval(() => socket.writable && socket.write('X'), 100);
     const closedAfterMs = await new Promise<number>((resolve) =>

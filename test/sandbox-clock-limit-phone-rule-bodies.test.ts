@@ -1,7 +1,5 @@
-// The local sandbox's refusals and rules at their edges, on one served
-// sandbox: 401 reasons, enum and JSON errors, rule 2 of the create operation
-// in the phone-verification step, phone numbers (P17, P8, S6), prototype keys,
-// bodies of control operations that take none, and where the clock stops.
+// The local sandbox's refusals and rules at their edges, on one served sandbox
+// (phone numbers: P17, P8, S6).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +27,7 @@ const authorization = (value: string) => ({ Authorization: value });
 
 describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
   // No credential, an unknown one, a rotated-away key, and each API's credential sent to the other.
-  const apis = [
+  it.each([
     [
       'partner',
       '/partners',
@@ -42,9 +40,7 @@ describe('a 401 says why in X-Sandbox-Reason, with the documented body', () => {
       [{}, authKey('CURRENT'), authorization('Bearer CURRENT'), authorization('Bearer v2_typo'), authorization(TOKEN)],
       { statusCode: 401, code: 'UNAUTHORIZED_ERROR', message: 'Unauthorized' },
     ],
-  ] as const;
-
-  it.each(apis)('%s: each mistake is told apart by a reason of its own', async (_api, path, cases, body) => {
+  ] as const)('%s: each mistake is told apart by a reason of its own', async (_api, path, cases, body) => {
     const reasons = new Set<string | null>();
     for (const headers of cases) {
       const sent = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('CURRENT', current)]));

@@ -1,26 +1,18 @@
-// The control API answers only the local developer (S16): a foreign
-// Host (DNS rebinding) or Origin (a web page elsewhere) gets 403, a control
-// POST without the JSON type 415 (no cross-origin "simple" request reaches
-// it), and a refused request changes nothing. The partner and v2 APIs keep
-// answering any local client.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox } from '../src/sandbox/server.js';
-import type { Sandbox } from './helpers/served-sandbox.js';
+// The control API answers only the local developer (S16): a foreign Host (DNS
+// rebinding) or Origin gets 403, a control POST without the JSON type 415 (so
+// no cross-origin "simple" request reaches it), and a refusal changes nothing.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, validatorFor } from './helpers/openapi.js';
 import { rawRequest } from './helpers/raw-http.js';
+import { type Sandbox, useServedSandbox } from './helpers/served-sandbox.js';
 
+const served = useServedSandbox();
 let sandbox: Sandbox;
 let port: number;
+beforeAll(() => {
+  ({ sandbox, port } = served);
+});
 const sandboxDoc = validatorFor('sandbox');
-
-beforeAll(async () => {
-  sandbox = await serveSandbox({ port: 0, validateResponses: true });
-  port = Number(new URL(sandbox.url).port);
-});
-afterAll(async () => {
-  expect(sandbox.violations).toEqual([]);
-  await sandbox.close();
-});
 
 /** On a socket, because fetch sets Host and Origin itself. */
 async function send(method: string, path: string, headers: Record<string, string>, body = '') {
@@ -68,20 +60,14 @@ describe('Host (DNS rebinding)', () => {
     expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key, ...json })).body.webhookUrl).not.toBe(
       'https://attacker.example/hook',
     );
-    const v2 = await send('GET', '/v2/verifications/', { ...foreign, Authorization: `Bearer ${sandbox.accessToken}` });
+    const bearer = { Authorization: `Bearer ${sandbox.accessToken}` };
+    const v2 = await send('GET', '/v2/verifications/', { ...foreign, ...bearer });
     expect(v2.status).toBe(403);
     expect(JSON.stringify(v2.body)).not.toContain(sandbox.accessToken);
     expect((await send('GET', '/', foreign)).status).toBe(403);
     // This machine's names keep working.
     expect((await send('GET', '/partners', { ...local(), 'X-Auth-Key': key, ...json })).status).toBe(200);
-    expect(
-      (
-        await send('GET', '/v2/verifications/', {
-          Host: `localhost:${port}`,
-          Authorization: `Bearer ${sandbox.accessToken}`,
-        })
-      ).status,
-    ).toBe(200);
+    expect((await send('GET', '/v2/verifications/', { Host: `localhost:${port}`, ...bearer })).status).toBe(200);
   });
 });
 

@@ -1,11 +1,7 @@
-// The delivery model (WebhookDelivery): at least once, each event on its own
-// (the documents give no order, so a failed event holds back none after it),
-// a bounded number in flight, an event sent only once the change it reports
-// is saved, retries recorded in place, never in the way of the API (retries
-// after a clock advance: sandbox-wait-for-webhook; pending events after a
-// restart: sandbox-state). And what delivery guards against, as a careful
-// provider does: attempts that never settle, a receiver answering with a
-// redirect, a webhook address carrying a user or password.
+// Webhook delivery: at least once, each event on its own (the documents give no
+// order), a bounded number in flight, only once its change is saved, and what a
+// careful provider guards against. Retries after a clock advance:
+// sandbox-wait-for-webhook; pending events after a restart: sandbox-state.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { components } from '../generated/types/partner.js';
 import { sandboxCommand } from '../src/cli/sandbox.js';
@@ -50,61 +46,55 @@ function event(eventType: string, verificationId: string) {
   );
 }
 
-/** A WebhookDelivery, closed after the test, whose receiver is a list of calls the test answers. */
-function harness() {
-  const calls: { eventId: string; answer: (status: number) => void; answered?: boolean }[] = [];
-  const recorded: Array<[string, boolean]> = [];
-  const delivery = new WebhookDelivery({
-    clock: { now: () => new Date() },
-    target: () => 'http://receiver.test/hooks',
-    authKey: () => 'sbx_key',
-    retryIntervalMs: 30,
-    record: (eventId, result) => {
-      recorded.push([eventId, result.success]);
-    },
-    fetch: async (request) => {
-      const { eventId } = JSON.parse(await request.text());
-      const status = await new Promise<number>((answer) => calls.push({ eventId, answer }));
-      return new Response(null, { status });
-    },
-  });
-  closers.push(() => delivery.close());
-  const sent = () => calls.map((c) => c.eventId);
-  /** Answers the attempt of `eventId` in flight, once it is. */
-  const answer = async (eventId: string, status = 200) => {
-    const open = () => calls.find((c) => c.eventId === eventId && !c.answered);
-    await expect.poll(open).toBeDefined();
-    const call = open()!;
-    call.answered = true;
-    call.answer(status);
-  };
-  return { delivery, calls, sent, answer, recorded };
-}
 const settle = () => new Promise((r) => setTimeout(r, 60));
 
 // That a failed event holds back none after it, of its verification either, is
 // shown over HTTP below ("a verification's later event while …").
 describe('WebhookDelivery', () => {
   it('a reset drops what waits; an attempt in flight and an event waiting for its save then end without effect', async () => {
-    const h = harness();
+    // The receiver is a list of calls the test answers.
+    const calls: { eventId: string; answer: (status: number) => void; answered?: boolean }[] = [];
+    const recorded: Array<[string, boolean]> = [];
+    const delivery = new WebhookDelivery({
+      clock: { now: () => new Date() },
+      target: () => 'http://receiver.test/hooks',
+      authKey: () => 'sbx_key',
+      retryIntervalMs: 30,
+      record: (eventId, result) => void recorded.push([eventId, result.success]),
+      fetch: async (request) => {
+        const { eventId } = JSON.parse(await request.text());
+        const status = await new Promise<number>((answer) => calls.push({ eventId, answer }));
+        return new Response(null, { status });
+      },
+    });
+    closers.push(() => delivery.close());
+    const sent = () => calls.map((c) => c.eventId);
+    /** Answers the attempt of `eventId` in flight, once it is. */
+    const answer = async (eventId: string, status = 200) => {
+      const open = () => calls.find((c) => c.eventId === eventId && !c.answered);
+      await expect.poll(open).toBeDefined();
+      const call = open()!;
+      call.answered = true;
+      call.answer(status);
+    };
     let onDisk = () => {};
     const saved = new Promise<void>((r) => (onDisk = r));
     const [a1, a2] = [event('verification.created', 'a'), event('verification.updated', 'a')];
-    h.delivery.enqueue(a1);
-    h.delivery.enqueue(a2, saved);
-    await expect.poll(() => h.sent()).toEqual([a1.eventId]);
-    h.delivery.clear();
+    delivery.enqueue(a1);
+    delivery.enqueue(a2, saved);
+    await expect.poll(() => sent()).toEqual([a1.eventId]);
+    delivery.clear();
     onDisk();
     const a3 = event('verification.created', 'a');
-    h.delivery.enqueue(a3);
-    await h.answer(a3.eventId, 500);
-    await h.answer(a1.eventId, 500);
-    await expect.poll(() => h.sent().filter((id) => id === a3.eventId).length).toBe(2);
+    delivery.enqueue(a3);
+    await answer(a3.eventId, 500);
+    await answer(a1.eventId, 500);
+    await expect.poll(() => sent().filter((id) => id === a3.eventId).length).toBe(2);
     await settle();
-    expect(h.sent()).not.toContain(a2.eventId);
+    expect(sent()).not.toContain(a2.eventId);
     // a1's failure after the reset was neither recorded nor retried.
-    expect(h.recorded.map(([id]) => id)).not.toContain(a1.eventId);
-    expect(h.sent().filter((id) => id === a1.eventId)).toHaveLength(1);
+    expect(recorded.map(([id]) => id)).not.toContain(a1.eventId);
+    expect(sent().filter((id) => id === a1.eventId)).toHaveLength(1);
   });
 });
 
@@ -205,8 +195,6 @@ describe('the sandbox delivers', () => {
     expect((await history(lost))[0]).toMatchObject({ success: false, reason: expect.stringMatching(/no answer/) });
   });
 });
-
-// --- Guards ---------------------------------------------------------------
 
 describe('an attempt that gets no answer', () => {
   it('counts as failed at the delivery timeout even when the fetch never settles and ignores its abort signal', async () => {

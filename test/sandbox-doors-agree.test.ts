@@ -1,16 +1,12 @@
-// The two doors agree: the same requests sent in the same order to a
-// node:http sandbox, byte for byte on a socket, and to a fetch handler give
-// the status each row expects and the same type, reason header and body, once
-// what differs per sandbox by nature (ids, times, tokens, the base URL) is
-// blanked. Then what one door alone shows: the fetch door reads little past a
-// limit, and the end user's page answers a verification closed at the same
-// instant with its closed page or the error redirect, never a 500.
+// The two doors agree: the same requests, in the same order, to a node:http
+// sandbox on a socket and to a fetch handler get the status each row expects
+// and the same answer once what differs by nature (ids, times, tokens, the base
+// URL) is blanked. Then what one door alone shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFetch, type SandboxFetch } from '../src/sandbox/fetch.js';
-import { serveSandbox } from '../src/sandbox/server.js';
-import type { Sandbox } from './helpers/served-sandbox.js';
 import { validatorFor } from './helpers/openapi.js';
 import { rawRequest, type RawAnswer } from './helpers/raw-http.js';
+import { fetchCalls, type Sandbox, useServedSandbox } from './helpers/served-sandbox.js';
 
 const AUTH_KEY = 'doors-agree-key';
 const ACCESS_TOKEN = 'doors-agree-token';
@@ -18,20 +14,16 @@ const ACCESS_TOKEN = 'doors-agree-token';
 const BASE = 'http://sandbox.localhost';
 const docs = { partner: validatorFor('partner'), v2: validatorFor('v2') };
 
+const same = { onDeliveryFailure: () => undefined, authKey: AUTH_KEY, accessToken: ACCESS_TOKEN };
+const served = useServedSandbox(same);
 let server: Sandbox;
 let port: number;
 let handler: SandboxFetch;
 beforeAll(async () => {
-  const same = { onDeliveryFailure: () => undefined, authKey: AUTH_KEY, accessToken: ACCESS_TOKEN };
-  server = await serveSandbox({ port: 0, validateResponses: true, ...same });
-  port = Number(new URL(server.url).port);
+  ({ sandbox: server, port } = served);
   handler = await createSandboxFetch(same);
 });
-afterAll(async () => {
-  handler.close();
-  await server.close();
-  expect(server.violations).toEqual([]);
-});
+afterAll(() => handler.close());
 
 type Header = [string, string];
 
@@ -225,11 +217,7 @@ it('a partner POST refused for its type changed nothing: the key was not rotated
   expect(handler.authKey).toBe(AUTH_KEY);
 });
 
-const createBody = JSON.stringify({
-  externalUserId: '5a0f7c1e-2b4d-4e8a-9c3f-6d1b8e2a7f40',
-  redirectUrl: 'https://partner.example.com/kyc/done',
-  errorRedirectUrl: 'https://partner.example.com/kyc/error',
-});
+const withErrorRedirect = create.replace('}', ', "errorRedirectUrl": "https://partner.example.com/kyc/error"}');
 
 /** A body of `total` bytes made as it is pulled, counting the bytes pulled. */
 function lazyBody(total: number, chunkSize: number) {
@@ -247,16 +235,7 @@ function lazyBody(total: number, chunkSize: number) {
 
 describe('the fetch door reads no more than it accepts', () => {
   /** A verification's end user page, made through the fetch handler. */
-  const endUserPage = async () => {
-    const created = await handler.fetch(
-      new Request(`${BASE}/verifications`, {
-        method: 'POST',
-        headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
-        body: createBody,
-      }),
-    );
-    return ((await created.json()) as { url: string }).url;
-  };
+  const endUserPage = async () => (await fetchCalls(handler)('POST', '/verifications', withErrorRedirect)).body.url;
 
   it.each([
     [
@@ -294,55 +273,47 @@ describe('the fetch door reads no more than it accepts', () => {
 describe('the end user page and a close at the same instant', () => {
   const CLOSED_PAGE = /The link no longer works: the verification is closed/;
 
-  /** Opens (GET) or posts the page of a new verification while closing it, many times; every answer is the page, the closed page or a redirect. */
-  async function race(
-    send: (url: string, init?: RequestInit) => Promise<{ status: number; text: string }>,
-    base: string,
-  ) {
-    const form = {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'outcome=decline',
-    };
-    // Each round asks the page some turns after the close started, so some land between the page's read and its step.
-    for (let turns = 0; turns < 48; turns++) {
-      const created = await send(`${base}/verifications`, {
-        method: 'POST',
-        headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
-        body: turns % 2 ? createBody : JSON.stringify({ ...JSON.parse(createBody), errorRedirectUrl: undefined }),
-      });
-      const { id, url } = JSON.parse(created.text) as { id: string; url: string };
-      const page = url.replace(/^https?:\/\/[^/]+/, base);
-      // Half the rounds open the link first, so the page posts its form instead.
-      const posting = turns % 4 >= 2;
-      if (posting) expect((await send(page)).status).toBe(200);
-      const close = send(`${base}/_sandbox/verifications/${id}/close`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-      });
-      const later = async () => {
-        for (let turn = 0; turn < turns; turn++) await Promise.resolve();
-        return posting ? send(page, form) : send(page);
-      };
-      const [, answer] = await Promise.all([close, later()]);
-      expect(answer.text).not.toMatch(/failed to serve this page/);
-      expect([200, 303, 410], answer.text).toContain(answer.status);
-      if (answer.status === 410) expect(answer.text).toMatch(CLOSED_PAGE);
-    }
-  }
-
+  // Opens (GET) or posts the page of a new verification while closing it, many times.
   it.each(['the fetch handler', 'node:http'])(
     'answers through %s with the page, the closed page or a redirect, never a 500',
     async (door) => {
       const viaFetch = door === 'the fetch handler';
-      await race(
-        async (url, init) => {
-          const manual = { ...init, redirect: 'manual' as const };
-          const res = viaFetch ? await handler.fetch(new Request(url, manual)) : await fetch(url, manual);
-          return { status: res.status, text: await res.text() };
-        },
-        viaFetch ? BASE : server.url,
-      );
+      const base = viaFetch ? BASE : server.url;
+      const send = async (url: string, init?: RequestInit) => {
+        const manual = { ...init, redirect: 'manual' as const };
+        const res = viaFetch ? await handler.fetch(new Request(url, manual)) : await fetch(url, manual);
+        return { status: res.status, text: await res.text() };
+      };
+      const form = {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'outcome=decline',
+      };
+      // Each round asks the page some turns after the close started, so some land between the page's read and its step.
+      for (let turns = 0; turns < 48; turns++) {
+        const created = await send(`${base}/verifications`, {
+          method: 'POST',
+          headers: { 'X-Auth-Key': AUTH_KEY, 'Content-Type': 'application/json' },
+          body: turns % 2 ? withErrorRedirect : create,
+        });
+        const { id, url } = JSON.parse(created.text) as { id: string; url: string };
+        const page = url.replace(/^https?:\/\/[^/]+/, base);
+        // Half the rounds open the link first, so the page posts its form instead.
+        const posting = turns % 4 >= 2;
+        if (posting) expect((await send(page)).status).toBe(200);
+        const close = send(`${base}/_sandbox/verifications/${id}/close`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+        });
+        const later = async () => {
+          for (let turn = 0; turn < turns; turn++) await Promise.resolve();
+          return posting ? send(page, form) : send(page);
+        };
+        const [, answer] = await Promise.all([close, later()]);
+        expect(answer.text).not.toMatch(/failed to serve this page/);
+        expect([200, 303, 410], answer.text).toContain(answer.status);
+        if (answer.status === 410) expect(answer.text).toMatch(CLOSED_PAGE);
+      }
     },
   );
 });

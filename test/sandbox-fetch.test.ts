@@ -1,8 +1,5 @@
-// The sandbox as a fetch handler (`createSandboxFetch`; its answers are the
-// node:http server's, sandbox-doors-agree.test.ts): the typed clients and a
-// plain Request at any base URL, the end user's page, webhooks delivered
-// through the `fetch` the options give and signed as the server signs them,
-// and option mistakes named.
+// The sandbox as a fetch handler (`createSandboxFetch`; that its answers are
+// the node:http server's: sandbox-doors-agree).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
 import { createSandboxClient } from '../src/sandbox-client.js';
@@ -78,39 +75,14 @@ describe('createSandboxFetch at any base URL', () => {
     expect(sessions!.items.length).toBeGreaterThan(0);
 
     await expect.poll(() => received.length).toBeGreaterThanOrEqual(3);
-    const bodies = await Promise.all(
-      received.map(async (r) => ({
-        url: r.url,
-        method: r.method,
-        signature: r.headers.get('x-signature'),
-        text: await r.clone().text(),
-      })),
-    );
-    for (const body of bodies) {
-      expect(body).toMatchObject({ url: 'https://partner.example.test/webhooks', method: 'POST' });
-      expect(verifyWebhookSignature(body.text, body.signature, sandbox.authKey)).toBe(true);
+    const types: string[] = [];
+    for (const r of received) {
+      const text = await r.clone().text();
+      expect([r.url, r.method]).toEqual(['https://partner.example.test/webhooks', 'POST']);
+      expect(verifyWebhookSignature(text, r.headers.get('x-signature'), sandbox.authKey)).toBe(true);
+      types.push(JSON.parse(text).eventType);
     }
-    expect(bodies.map((b) => JSON.parse(b.text).eventType)).toEqual(
-      expect.arrayContaining(['verification.created', 'verification.updated']),
-    );
-  });
-
-  it('follows a key rotation, and answers requests to any host (its door is reached in-process only)', async () => {
-    const before = sandbox.authKey;
-    const rotated = await sandbox.fetch(
-      new Request('https://elsewhere.example/auth-keys', {
-        method: 'POST',
-        headers: { 'X-Auth-Key': before, 'Content-Type': 'application/json' },
-        body: '{}',
-      }),
-    );
-    expect(rotated.status).toBe(201);
-    expect(sandbox.authKey).not.toBe(before);
-    const old = await sandbox.fetch(
-      new Request(`${BASE}/partners`, { headers: { 'X-Auth-Key': before, 'Content-Type': 'application/json' } }),
-    );
-    expect(old.status).toBe(401);
-    expect(old.headers.get('x-sandbox-reason')).toMatch(/rotated away/);
+    expect(types).toEqual(expect.arrayContaining(['verification.created', 'verification.updated']));
   });
 });
 

@@ -1,7 +1,5 @@
-// Type tests: the sandbox's handlers are typed by the generated operations,
-// so a real handler map changed to answer an undocumented status, a body of
-// the wrong shape, or content where the document declares none, or missing an
-// operation, does not compile; the requests they read are typed the same way.
+// Type tests: the sandbox's handlers and the requests they read are typed by
+// the generated operations, so a handler map that departs does not compile.
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   components as PartnerComponents,

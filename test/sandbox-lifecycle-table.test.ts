@@ -1,9 +1,6 @@
-// The partner document's "States and transitions" table (copied here, as
-// tests do not read the source documents; revert rule 1's
-// `waitingForUserInput` → `reverted` added as P55 decides), row by row: every
-// listed move is produced through the control API or the end user's page,
-// with its `verification.updated` webhook, and no pair the table leaves out is
-// produced. Last, the control API's calls on users, v2 sessions and the state.
+// The partner document's "States and transitions" table (copied here, as tests
+// do not read the source documents; P55 adds revert rule 1's move), row by row,
+// through the control API and the end user's page, and no pair it leaves out.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/types/partner.js';
 import { createPartnerClient, type PartnerClient } from '../src/partner.js';
@@ -90,28 +87,7 @@ beforeAll(() => {
 });
 
 let n = 0;
-type Session = Awaited<ReturnType<typeof create>>;
-
-/** A new verification; `name` adds a name requirement, so a passed scan waits for it. */
-async function create(options: { name?: boolean; document?: boolean; minutes?: number } = {}) {
-  const phone = `+49152${String(10_000_000 + ++n)}`;
-  const requirements = [
-    ...(options.name ? [{ type: 'firstAndLastName' as const }] : []),
-    ...(options.document === false ? [] : [{ type: 'document' as const }]),
-  ];
-  const { data, response } = await partner.POST('/verifications', {
-    body: {
-      externalUserId: crypto.randomUUID(),
-      redirectUrl: 'https://partner.example.com/kyc/done',
-      errorRedirectUrl: 'https://partner.example.com/kyc/error',
-      phoneNumbers: [{ phoneNumber: phone, isVerified: false }],
-      requirements,
-      timeToExpiry: options.minutes,
-    },
-  });
-  expect(response.status).toBe(201);
-  return { id: data!.id, url: data!.url, phone };
-}
+type Session = { id: string; url: string; phone: string };
 
 async function statusOf(id: string): Promise<Status> {
   const { data } = await partner.GET('/verifications/{verificationId}', { params: { path: { verificationId: id } } });
@@ -132,9 +108,25 @@ const REACH: Record<Status, [string, unknown?][]> = {
 };
 const STATUSES = Object.keys(REACH) as Status[];
 
-/** A verification in `status`, moved there through the control API (a name requirement is left missing). */
+/** A verification in `status`, moved there through the control API; unless `name` is false, a name requirement is left missing, so a passed scan waits for it. */
 async function reach(status: Status, options: { minutes?: number; document?: boolean; name?: boolean } = {}) {
-  const v = await create({ name: true, ...options });
+  const phone = `+49152${String(10_000_000 + ++n)}`;
+  const requirements = [
+    ...(options.name === false ? [] : [{ type: 'firstAndLastName' as const }]),
+    ...(options.document === false ? [] : [{ type: 'document' as const }]),
+  ];
+  const { data, response } = await partner.POST('/verifications', {
+    body: {
+      externalUserId: crypto.randomUUID(),
+      redirectUrl: 'https://partner.example.com/kyc/done',
+      errorRedirectUrl: 'https://partner.example.com/kyc/error',
+      phoneNumbers: [{ phoneNumber: phone, isVerified: false }],
+      requirements,
+      timeToExpiry: options.minutes,
+    },
+  });
+  expect(response.status).toBe(201);
+  const v: Session = { id: data!.id, url: data!.url, phone };
   for (const [step, body] of REACH[status]) {
     const answer = await control(`/verifications/${v.id}/${step}`, body);
     expect(answer.status, `${step}: ${answer.text}`).toBe(200);
@@ -185,15 +177,13 @@ async function move(v: Session, way: Way, minutes = 0): Promise<number> {
 }
 
 function describeWay(way: Way) {
-  return 'control' in way
-    ? `control ${way.control}${way.body && 'outcome' in (way.body as object) ? ` ${(way.body as { outcome: string }).outcome}` : ''}`
-    : 'clock' in way
-      ? 'the clock passing validTo'
-      : 'create' in way
-        ? 'a new verification for the same phone number'
-        : 'revert' in way
-          ? 'POST /verifications/revert'
-          : `the page: ${way.page}`;
+  if ('control' in way) {
+    const outcome = (way.body as { outcome?: string } | undefined)?.outcome;
+    return `control ${way.control}${outcome ? ` ${outcome}` : ''}`;
+  }
+  if ('clock' in way) return 'the clock passing validTo';
+  if ('create' in way) return 'a new verification for the same phone number';
+  return 'revert' in way ? 'POST /verifications/revert' : `the page: ${way.page}`;
 }
 
 /** The statuses of the `verification.updated` webhooks about one verification since a mark. */
@@ -288,11 +278,8 @@ describe('the control API beside the table', () => {
   });
 
   it('creates a v2 session that the v2 API lists and gets', async () => {
-    const created = await control('/v2/verifications', {
-      externalId: 'signup-90001',
-      country: 'PL',
-      phoneNo: '+48601234567',
-    });
+    const session = { externalId: 'signup-90001', country: 'PL', phoneNo: '+48601234567' };
+    const created = await control('/v2/verifications', session);
     expect(created.status).toBe(201);
     const v2 = createV2Client({ baseUrl: served.sandbox.url, accessToken: served.sandbox.accessToken });
     const got = await v2.GET('/v2/verifications/{id}', { params: { path: { id: created.body.id } } });

@@ -1,8 +1,6 @@
-// The sandbox's options are declared once (src/sandbox/options.ts): every
-// declared option is a flag of `sandbox --help` (or one code alone can
-// give), accepted by both in-process doors and refused by both, naming it,
-// when its value is wrong. The node:http door's Host and Origin guard is one
-// allowlist, which takes more names than this machine's.
+// The sandbox's options are declared once (src/sandbox/options.ts): each is a
+// flag of `sandbox --help` (unless only code can give it), and every door takes
+// and refuses it alike; the Host and Origin guard reads one allowlist.
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_USAGE, sandboxCommand, settingsFromFlags } from '../src/cli/sandbox.js';
 import { createSandboxFetch } from '../src/sandbox/fetch.js';
@@ -57,18 +55,15 @@ describe('each declared option', () => {
     }
   });
 
-  it.each(DECLARED)('%s is accepted by startSandbox and createSandboxFetch', async (name) => {
-    const fetchDoor = await createSandboxFetch({ [name]: RIGHT[name] });
-    fetchDoor.close();
-    const portDoor = await startSandbox({ [name]: RIGHT[name] });
-    await portDoor.close();
-    expect(fetchDoor.url).toBe('http://sandbox.localhost');
-    expect(portDoor.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  });
-
   it.each(DECLARED)(
-    '%s given the wrong type or a wrong value is refused by both doors, naming it, before anything starts',
+    '%s is accepted by startSandbox and createSandboxFetch, and the wrong type or a wrong value refused by both, naming it, before anything starts',
     async (name) => {
+      const fetchDoor = await createSandboxFetch({ [name]: RIGHT[name] });
+      fetchDoor.close();
+      const portDoor = await startSandbox({ [name]: RIGHT[name] });
+      await portDoor.close();
+      expect(fetchDoor.url).toBe('http://sandbox.localhost');
+      expect(portDoor.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       for (const wrong of [{ [name]: { wrong: true } }, { [name]: WRONG[name] }]) {
         await expect(createSandboxFetch(wrong)).rejects.toThrow(new RegExp(`^createSandboxFetch: ${name} must be `));
         await expect(startSandbox(wrong)).rejects.toThrow(new RegExp(`^startSandbox: ${name} must be `));

@@ -131,9 +131,8 @@ describe('unknown ids', () => {
       () => t.state.userWebhooks('nope', {}),
       () => t.state.openLink('nope'),
       () => t.state.markShareholder('nope', { sharesNumber: 1 }),
-    ]) {
+    ])
       expect(refusal(call).status).toBe(404);
-    }
   });
 });
 

@@ -10,12 +10,8 @@ const { eventTypes, statusOf, advance, create, get, getUser, emittedBy, refusal,
 
 describe('create verification (operation 5)', () => {
   it('answers status created, one pending entry per requirement, validTo = now + 10080 min, no updatedAt', () => {
-    const created = create({
-      requirements: (['firstAndLastName', 'dateOfBirth', 'document', 'phoneNumbers'] as const).map((type) => ({
-        type,
-      })),
-      metadata: { orderId: 'NW-2026-004817' },
-    });
+    const types = ['firstAndLastName', 'dateOfBirth', 'document', 'phoneNumbers'] as const;
+    const created = create({ requirements: types.map((type) => ({ type })), metadata: { orderId: 'NW-2026-004817' } });
     expect(created.status).toBe('created');
     expect(created).not.toHaveProperty('updatedAt');
     expect(created.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:4020/s/${created.id}\\?token=[\\w-]{20,}$`));
@@ -230,9 +226,7 @@ describe('expiry', () => {
     }
     expect(get(completed.id).status).toBe('completed');
     expect(eventTypes()).toEqual(['verification.updated', 'verification.updated', 'verification.updated']);
-    expect(t.events.every((e) => e.event.createdAt === '2026-03-14T10:00:00.000Z' && statusOf(e) === 'expired')).toBe(
-      true,
-    );
+    for (const e of t.events) expect([e.event.createdAt, statusOf(e)]).toEqual(['2026-03-14T10:00:00.000Z', 'expired']);
     expect(refusal(() => t.state.openLink(created.id)).status).toBe(409);
   });
 

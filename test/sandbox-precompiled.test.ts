@@ -1,8 +1,5 @@
-// The precompiled request validators (generated/validators/sandbox-contract.js,
-// Ajv's standalone code built by scripts/validators.mjs): one for every schema
-// a Contract compiles to parse a request, from the bundles as built, so a
-// Contract given them and no compiler (workerd refuses Ajv's) checks requests
-// all the same. That Ajv's standalone code judges as Ajv does is Ajv's own promise.
+// The precompiled request validators, for a Contract with no compiler (workerd
+// refuses Ajv's): one for each schema it parses a request with, from the bundles.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,58 +1,34 @@
 // --state: the whole sandbox state survives a restart and a crash. A real
 // child sandbox is killed with SIGKILL under concurrent load; a restart on
 // the same file must hold every change that was acknowledged (S21).
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../scripts/lib/paths.mjs';
 import { serveSandbox } from '../src/sandbox/server.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
+import { send, startCommand, startReceiver } from './helpers/served-sandbox.js';
 
-const BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 const FIRST_KEY = 'sbx_state_first_key';
-const children: ChildProcess[] = [];
-const servers: Server[] = [];
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
-  for (const s of servers.splice(0)) s.close();
-  for (const f of folders.splice(0)) fs.rmSync(f, { recursive: true, force: true });
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
 });
 
 function stateFile(): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-state-'));
-  folders.push(folder);
+  closers.push(() => fs.rmSync(folder, { recursive: true, force: true }));
   return path.join(folder, 'state.jsonl');
 }
 
-async function startChild(
-  file: string,
-): Promise<{ url: string; child: ChildProcess; stdout: () => string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--state', file, '--auth-key', FIRST_KEY]);
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  await expect.poll(() => stdout + stderr, { timeout: 20_000 }).toMatch(/Ctrl-C stops it|error/);
-  const url = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
-  if (!url) throw new Error(`sandbox did not start: ${stderr}`);
-  return { url, child, stdout: () => stdout, stderr: () => stderr };
+/** The sandbox command on `file`, killed with SIGKILL after the test. */
+async function startChild(file: string) {
+  const started = await startCommand(['--state', file, '--auth-key', FIRST_KEY]);
+  closers.push(() => started.child.kill('SIGKILL'));
+  if (!started.url) throw new Error(`sandbox did not start: ${started.printed.stderr}`);
+  return started;
 }
 
-const json = (body: unknown) => ({
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify(body),
-});
-const withKey = (key: string, init: RequestInit = {}) => ({
-  ...init,
-  headers: { 'Content-Type': 'application/json', ...(init.headers as object), 'X-Auth-Key': key },
-});
 const createBody = (i: number) => ({
   phoneNumbers: [{ phoneNumber: `+49151${String(2000000 + i).padStart(7, '0')}`, isVerified: false }],
   externalUserId: `7c6c1b3e-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -61,59 +37,33 @@ const createBody = (i: number) => ({
   metadata: { n: String(i) },
 });
 
-/** A webhook receiver that refuses (500) until told to accept; remembers every event id it saw. */
-function receiver(): Promise<{ url: string; seen: Set<string>; accept: (yes: boolean) => void }> {
-  let accepting = false;
-  const seen = new Set<string>();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      seen.add(JSON.parse(body).eventId);
-      res.writeHead(accepting ? 200 : 500).end();
-    });
-  });
-  servers.push(server);
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}/hooks`, seen, accept: (yes) => (accepting = yes) });
-    }),
-  );
-}
-
 describe('sandbox --state', () => {
   it('after kill -9 under concurrent load, a restart holds every acknowledged change', {
     timeout: HANG_CEILING_MS,
   }, async () => {
     const file = stateFile();
-    const hooks = await receiver();
+    let accepting = false;
+    const hooks = await startReceiver(() => (accepting ? 200 : 500));
+    closers.push(hooks.close);
     const first = await startChild(file);
-    const base = first.url;
+    const at = (base: string, key: string) => (method: string, target: string, body?: unknown) =>
+      send(base, key, method, target, body);
+    const asFirst = at(first.url, FIRST_KEY);
 
     // Keys, clock, partner, a user with webhook records, pending deliveries, a v2 session.
-    expect(
-      (await fetch(`${base}/partners`, withKey(FIRST_KEY, { ...json({ webhookUrl: hooks.url }), method: 'PUT' })))
-        .status,
-    ).toBe(200);
-    const rotated = await (await fetch(`${base}/auth-keys`, withKey(FIRST_KEY, json({})))).json();
-    const key: string = rotated.authKeys[0].key;
-    expect((await fetch(`${base}/_sandbox/clock/advance`, json({ minutes: 90 }))).status).toBe(200);
-    const done = await (await fetch(`${base}/verifications`, withKey(key, json(createBody(0))))).json();
-    expect((await fetch(`${base}/_sandbox/verifications/${done.id}/open`, json({}))).status).toBe(200);
-    const scanned = await (
-      await fetch(`${base}/_sandbox/verifications/${done.id}/scan`, json({ outcome: 'pass' }))
-    ).json();
+    expect((await asFirst('PUT', '/partners', { webhookUrl: hooks.url })).status).toBe(200);
+    const key: string = (await asFirst('POST', '/auth-keys', {})).body.authKeys[0].key;
+    const call = at(first.url, key);
+    expect((await call('POST', '/_sandbox/clock/advance', { minutes: 90 })).status).toBe(200);
+    const done = (await call('POST', '/verifications', createBody(0))).body;
+    expect((await call('POST', `/_sandbox/verifications/${done.id}/open`, {})).status).toBe(200);
+    const scanned = (await call('POST', `/_sandbox/verifications/${done.id}/scan`, { outcome: 'pass' })).body;
     expect(scanned.status).toBe('completed');
     const userId: string = scanned.userId;
-    const session = await (
-      await fetch(
-        `${base}/_sandbox/v2/verifications`,
-        json({ externalId: 'ext-state-1', country: 'DE', phoneNo: '+4915100000001' }),
-      )
-    ).json();
-    await expect.poll(() => hooks.seen.size, { timeout: 10_000 }).toBeGreaterThan(0);
-    const beforeCrash = new Set(hooks.seen);
+    const v2Session = { externalId: 'ext-state-1', country: 'DE', phoneNo: '+4915100000001' };
+    const session = (await call('POST', '/_sandbox/v2/verifications', v2Session)).body;
+    await expect.poll(() => hooks.attempts.size, { timeout: 10_000 }).toBeGreaterThan(0);
+    const beforeCrash = [...hooks.attempts.keys()];
 
     // Concurrent creates; SIGKILL once some are acknowledged, with others in flight.
     const acknowledged: { id: string; createdAt: string; url: string }[] = [];
@@ -123,8 +73,8 @@ describe('sandbox --state', () => {
       while (!stop) {
         const i = n++;
         try {
-          const res = await fetch(`${base}/verifications`, withKey(key, json(createBody(i))));
-          if (res.status === 201) acknowledged.push(await res.json());
+          const res = await call('POST', '/verifications', createBody(i));
+          if (res.status === 201) acknowledged.push(res.body);
         } catch {
           return; // the connection died with the process: not acknowledged
         }
@@ -138,40 +88,32 @@ describe('sandbox --state', () => {
     stop = true;
     expect(n - 1).toBeGreaterThanOrEqual(acknowledged.length + 16);
 
-    hooks.accept(true);
+    accepting = true;
     const second = await startChild(file);
-    const again = second.url;
+    const again = at(second.url, key);
     // Every acknowledged create is there, as it was answered.
-    const list = await (await fetch(`${again}/verifications?limit=0`, withKey(key))).json();
-    expect(list.count).toBeGreaterThanOrEqual(acknowledged.length + 1);
+    expect((await again('GET', '/verifications?limit=0')).body.count).toBeGreaterThanOrEqual(acknowledged.length + 1);
     for (const a of acknowledged) {
-      const got = await (await fetch(`${again}/verifications/${a.id}`, withKey(key))).json();
+      const got = (await again('GET', `/verifications/${a.id}`)).body;
       expect(got).toMatchObject({ id: a.id, createdAt: a.createdAt, url: a.url, status: 'created' });
     }
     // The rotated-away key stays refused; the clock kept its offset.
-    expect((await fetch(`${again}/partners`, withKey(FIRST_KEY))).status).toBe(401);
-    expect((await fetch(`${again}/partners`, withKey(key))).status).toBe(200);
-    expect((await (await fetch(`${again}/_sandbox/clock`)).json()).offsetMinutes).toBe(90);
+    expect((await at(second.url, FIRST_KEY)('GET', '/partners')).status).toBe(401);
+    expect((await again('GET', '/partners')).status).toBe(200);
+    expect((await again('GET', '/_sandbox/clock')).body.offsetMinutes).toBe(90);
     // The user, its webhook records and the v2 session.
-    expect((await (await fetch(`${again}/users/${userId}`, withKey(key))).json()).id).toBe(userId);
-    expect((await (await fetch(`${again}/users/${userId}/webhooks`, withKey(key))).json()).count).toBeGreaterThan(0);
-    const { accessToken: v2Token, authKey: activeKey } = await (await fetch(`${again}/_sandbox/credentials`)).json();
+    expect((await again('GET', `/users/${userId}`)).body.id).toBe(userId);
+    expect((await again('GET', `/users/${userId}/webhooks`)).body.count).toBeGreaterThan(0);
+    const { accessToken: v2Token, authKey: activeKey } = (await again('GET', '/_sandbox/credentials')).body;
     expect(activeKey).toBe(key);
-    expect(
-      (await fetch(`${again}/v2/verifications/${session.id}`, { headers: { Authorization: `Bearer ${v2Token}` } }))
-        .status,
-    ).toBe(200);
+    const bearer = { authorization: `Bearer ${v2Token}` };
+    expect((await send(second.url, key, 'GET', `/v2/verifications/${session.id}`, undefined, bearer)).status).toBe(200);
     // Deliveries refused before the crash are sent again after the restart, and recorded as delivered.
-    await expect
-      .poll(
-        async () =>
-          (await (await fetch(`${again}/users/${userId}/webhooks`, withKey(key))).json()).webhooks.every(
-            (w: { success: boolean }) => w.success,
-          ),
-        { timeout: 15_000 },
-      )
-      .toBe(true);
-    expect([...beforeCrash].every((id) => hooks.seen.has(id))).toBe(true);
+    const delivered = async () =>
+      (await again('GET', `/users/${userId}/webhooks`)).body.webhooks.every((w: { success: boolean }) => w.success);
+    await expect.poll(delivered, { timeout: 15_000 }).toBe(true);
+    const resent = () => beforeCrash.every((id) => (hooks.attempts.get(id) ?? 0) > 1);
+    await expect.poll(resent, { timeout: 15_000 }).toBe(true);
   });
 
   it('a copy of the file taken while it runs rebuilds the same state, ids and webhook histories included', {
@@ -179,13 +121,7 @@ describe('sandbox --state', () => {
   }, async () => {
     const file = stateFile();
     const sandbox = await serveSandbox({ port: 0, state: file, authKey: FIRST_KEY });
-    const call = async (method: string, at: string, body?: unknown) => {
-      const res = await fetch(
-        `${sandbox.url}${at}`,
-        withKey(FIRST_KEY, body === undefined ? { method } : { ...json(body), method }),
-      );
-      return { status: res.status, body: res.status === 204 ? null : await res.json() };
-    };
+    const call = (method: string, at: string, body?: unknown) => send(sandbox.url, FIRST_KEY, method, at, body);
     const short = await call('POST', '/verifications', { ...createBody(1), timeToExpiry: 5 });
     const done = await call('POST', '/verifications', createBody(2));
     await call('POST', `/_sandbox/verifications/${done.body.id}/open`, {});
@@ -196,7 +132,7 @@ describe('sandbox --state', () => {
     await call('POST', '/verifications', createBody(3));
     await call('POST', '/_sandbox/seed', {});
     const views = async (base: string) => {
-      const get = async (at: string) => (await fetch(`${base}${at}`, withKey(FIRST_KEY))).json();
+      const get = async (at: string) => (await send(base, FIRST_KEY, 'GET', at)).body;
       const list = await get('/verifications?limit=50');
       const users = await get('/users?limit=50');
       const histories = await Promise.all(
@@ -224,7 +160,7 @@ describe('sandbox --state', () => {
     fs.writeFileSync(file, 'name,phone\nLena,+4915112345678\n');
     await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(refusal);
     const sandbox = await serveSandbox({ port: 0, state: `${file}.new`, authKey: FIRST_KEY });
-    expect((await fetch(`${sandbox.url}/verifications`, withKey(FIRST_KEY, json(createBody(3))))).status).toBe(201);
+    expect((await send(sandbox.url, FIRST_KEY, 'POST', '/verifications', createBody(3))).status).toBe(201);
     await sandbox.close();
     // The whole state cut short: not read as a state at all.
     fs.writeFileSync(`${file}.new`, fs.readFileSync(`${file}.new`, 'utf8').slice(0, 200));
@@ -279,8 +215,8 @@ describe('sandbox --state', () => {
     expect(lines[0]).toContain(' to http://***@127.0.0.1:9/hooks not delivered: ');
     await sandbox.close();
     const child = await startChild(file);
-    expect(child.stdout()).toMatch(/ {2}webhooks {6}http:\/\/\*\*\*@127\.0\.0\.1:9\/hooks\n/);
-    for (const logged of [...lines, child.stdout(), child.stderr()]) {
+    expect(child.printed.stdout).toMatch(/ {2}webhooks {6}http:\/\/\*\*\*@127\.0\.0\.1:9\/hooks\n/);
+    for (const logged of [...lines, child.printed.stdout, child.printed.stderr]) {
       expect(logged).not.toContain('s3cret');
       expect(logged).not.toContain('lena');
     }

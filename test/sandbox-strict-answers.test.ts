@@ -1,9 +1,7 @@
-// The local sandbox as a strict writer (src/contract/strict-answers.ts): an
-// answer or a webhook carrying a field its document does not name is never
+// The local sandbox as a strict writer (src/contract/strict-answers.ts): a
+// field no document names, planted where a sandbox bug would put it, is never
 // sent; the answer is a 500 that blames the sandbox, logged and kept with the
-// violations so the test that provoked it fails. Fields are planted where a
-// sandbox bug would put them: in a stored record (a --state file) and in a
-// handler's answer (through the core both doors share).
+// violations so the test that provoked it fails.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,12 +49,8 @@ describe('a stored record, through the node:http door', () => {
     const open = `/_sandbox/verifications/${created.body.id}/open`;
     const { status, body } = await send(door.url, door.authKey, 'POST', open, '{}');
     expect(status).toBe(500);
-    for (const part of [
-      'webhook.data.phoneNumbers.0.errorRedirectURL',
-      'verification.updated',
-      'bug of the local sandbox',
-    ])
-      expect(body.message).toContain(part);
+    const parts = ['webhook.data.phoneNumbers.0.errorRedirectURL', 'verification.updated', 'bug of the local sandbox'];
+    for (const part of parts) expect(body.message).toContain(part);
     expect(logged).toHaveBeenCalledWith(body.message);
     expect(emitted).toEqual([]);
   });

@@ -1,10 +1,6 @@
-// The webhooks of the local sandbox as a test drives them: `waitForWebhook`
-// and `waitForDelivery` (the core's, which startSandbox hands over as
-// createSandboxFetch does), the bound on the events kept and the waits a
-// close ends; delivery worse on purpose, as the service may deliver
-// (`webhookFaults`), and `POST /_sandbox/webhooks/{eventId}/resend`, with an
-// in-process receiver (over a port: sandbox-cli's --webhook-faults); and the
-// `authKey` startSandbox gives, following a rotation.
+// The webhooks of the local sandbox as a test drives them, with an in-process
+// receiver: waits, faults, resend and the key that signs them (faults over a
+// port: sandbox-cli's --webhook-faults).
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../src/partner.js';
@@ -293,20 +289,32 @@ describe('POST /_sandbox/webhooks/{eventId}/resend', () => {
   });
 });
 
-describe('startSandbox', () => {
-  it('follows a key rotation: authKey is the new key, which the partner API accepts, and the old one is refused', async () => {
-    const sandbox = await startSandbox();
+// The fetch door is asked at another host than its url: it answers any, being reached in-process only.
+describe('authKey, through both doors', () => {
+  it.each([
+    ['startSandbox', async () => ({ sandbox: await startSandbox(), base: undefined, fetch: undefined })],
+    [
+      'createSandboxFetch',
+      async () => {
+        const sandbox = await createSandboxFetch();
+        return { sandbox, base: 'https://elsewhere.example', fetch: sandbox.fetch };
+      },
+    ],
+  ])('%s follows a key rotation: the new key is accepted, the old one refused saying so', async (_, start) => {
+    const { sandbox, base = sandbox.url, fetch } = await start();
     opened.push(sandbox);
     const before = sandbox.authKey;
-    const partner = createPartnerClient({ baseUrl: sandbox.url, authKey: before });
+    const partner = createPartnerClient({ baseUrl: base, authKey: before, fetch });
     const rotated = await partner.POST('/auth-keys', { body: {} });
     expect(rotated.response.status).toBe(201);
     expect(sandbox.authKey).toBe(rotated.data!.authKeys.find((k) => k.active)?.key);
     expect(sandbox.authKey).not.toBe(before);
-    const withNew = createPartnerClient({ baseUrl: sandbox.url, authKey: sandbox.authKey });
+    const withNew = createPartnerClient({ baseUrl: base, authKey: sandbox.authKey, fetch });
     expect((await withNew.GET('/partners')).response.status).toBe(200);
-    expect((await partner.GET('/partners')).response.status).toBe(401);
-    // Its waits are the core's, as createSandboxFetch's: they see what it emits.
+    const old = await partner.GET('/partners');
+    expect(old.response.status).toBe(401);
+    expect(old.response.headers.get('x-sandbox-reason')).toMatch(/rotated away/);
+    // Its waits are the core's, whichever door: they see what it emits.
     const { data } = await withNew.POST('/verifications', { body: verification() });
     await expect(sandbox.waitForWebhook(isCreated(data!.id), GENEROUS)).resolves.toMatchObject({
       data: { verificationId: data!.id },

@@ -3,7 +3,6 @@
 // requests sent to it carrying every credential, as a door hands them over.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { createSandboxCore, type CoreOptions, type SandboxCore } from '../../src/sandbox/core.js';
-import type { DoorAnswer } from '../../src/sandbox/http/door.js';
 
 /** The core with the fetch door's documents and validators, failed deliveries silenced, and `options` on top. */
 export function sandboxCore(options: Partial<CoreOptions> = {}): SandboxCore {
@@ -18,12 +17,7 @@ export function sandboxCore(options: Partial<CoreOptions> = {}): SandboxCore {
 }
 
 /** The core's answer to `method target` with the partner's key, the v2 token, a JSON Content-Type and `body` if any. */
-export function askCore(
-  core: SandboxCore,
-  method: string,
-  target: string,
-  body?: string,
-): Promise<DoorAnswer | undefined> {
+export function askCore(core: SandboxCore, method: string, target: string, body?: string) {
   const bytes = new TextEncoder().encode(body ?? '');
   const headers: Record<string, string> = {
     'x-auth-key': core.authKey(),
