@@ -2,46 +2,21 @@
 // verifications, the batch of external users (operation 16), and the webhook
 // records of operations 11 and 18.
 import { describe, expect, it } from 'vitest';
-import { deref, type Json } from './helpers/openapi.js';
-import {
-  ABSENT,
-  gaps,
-  checkFieldFacts,
-  type FieldFact,
-  doc,
-  ESTIMATED_AGES,
-  DOCUMENT_TYPES,
-  EVENTS,
-  ENVELOPE_FIELDS,
-  UUID,
-  USER_ID,
-  TIMESTAMP,
-  response,
-  body,
-  responseSchema,
-  propsOf,
-  example,
-  without,
-  expectDocumented,
-  expectDocumentedValues,
-  wantValid,
-  wantInvalid,
-  webhookExample,
-  FIELDS,
-} from './helpers/partner-document.js';
+import { ABSENT, checkFieldFacts, type FieldFact, type Json, wantInvalid, wantValid } from './helpers/openapi.js';
+import * as partner from './helpers/partner-document.js';
 
 describe('users', () => {
-  const list = response('get /users', '200');
-  const details = response('get /users/{userId}', '200');
-  const full = () => example('UserDetailsFull');
-  const page = () => example('UserListPage');
+  const list = partner.response('get /users', '200');
+  const details = partner.response('get /users/{userId}', '200');
+  const full = () => partner.example('UserDetailsFull');
+  const page = () => partner.example('UserListPage');
   const withUser = (user: Json) => ({ users: [user], count: 1 });
 
   it('list item has id, phoneNumbers, externalUsers, createdAt and updatedAt (L58-L64)', () => {
-    const item = deref(doc, responseSchema('get /users', '200').properties.users.items);
-    expectDocumented(Object.keys(propsOf(item)), FIELDS.User, 'fields of User');
+    const item = partner.resolve(partner.responseSchema('get /users', '200').properties.users.items);
+    partner.expectFields(item, 'User');
     wantValid(list, page());
-    wantInvalid(list, without(page(), 'count'));
+    wantInvalid(list, partner.without(page(), 'count'));
     expect(page().users[0].externalUsers.length).toBeGreaterThan(1);
   });
 
@@ -55,7 +30,10 @@ describe('users', () => {
       [
         'L62 P8',
         'phoneNumbers',
-        [[{ phoneNumber: '+33612345678', createdAt: TIMESTAMP, verified: false }], ...gaps(phone).map((e) => [e])],
+        [
+          [{ phoneNumber: '+33612345678', createdAt: partner.TIMESTAMP, verified: false }],
+          ...partner.gaps(phone).map((e) => [e]),
+        ],
         [
           [{ ...phone, phoneNumber: '0612345678' }],
           [{ ...phone, verified: 'yes' }],
@@ -65,8 +43,8 @@ describe('users', () => {
       [
         'L63 P8',
         'externalUsers',
-        [[{ id: UUID }], [{ id: null, createdAt: TIMESTAMP }]],
-        [ABSENT, [{ id: 7, createdAt: TIMESTAMP }], [UUID]],
+        [[{ id: partner.UUID }], [{ id: null, createdAt: partner.TIMESTAMP }]],
+        [ABSENT, [{ id: 7, createdAt: partner.TIMESTAMP }], [partner.UUID]],
       ],
       ['L64', 'createdAt', [], [ABSENT]],
       ['L64', 'updatedAt', [], [ABSENT]],
@@ -79,12 +57,12 @@ describe('users', () => {
     ['L69', 'lastName', [ABSENT], [7]],
     // No documented format: any string (L70).
     ['L70', 'dateOfBirth', [ABSENT, null, '1991-07-23', '23.07.1991'], [19910723]],
-    ['L71', 'estimatedAge', ESTIMATED_AGES, [ABSENT, 'over99', 'OVER_18', 'over40', 18]],
+    ['L71', 'estimatedAge', partner.ESTIMATED_AGES, [ABSENT, 'over99', 'OVER_18', 'over40', 18]],
     ['L72', 'image', [], [ABSENT, 42, null]],
     [
       'L73 P8',
       'names',
-      [[], ...gaps(full().names[0]).map((e) => [e])],
+      [[], ...partner.gaps(full().names[0]).map((e) => [e])],
       [ABSENT, [{ ...full().names[0], createdAt: 'March' }]],
     ],
     ['L74', 'documents', [], [ABSENT, 'x']],
@@ -96,9 +74,13 @@ describe('users', () => {
   ]);
 
   it('estimatedAge takes the nine documented values at 99.5 % confidence; image is base64 (L71, L72)', () => {
-    const props = propsOf(responseSchema('get /users/{userId}', '200'));
-    expectDocumentedValues(deref(doc, props.estimatedAge).enum, ESTIMATED_AGES, 'values of EstimatedAge');
-    expect(deref(doc, props.estimatedAge).description).toMatch(/99\.5\s*%/);
+    const props = partner.propsOf(partner.responseSchema('get /users/{userId}', '200'));
+    partner.expectDocumentedValues(
+      partner.resolve(props.estimatedAge).enum,
+      partner.ESTIMATED_AGES,
+      'values of EstimatedAge',
+    );
+    expect(partner.resolve(props.estimatedAge).description).toMatch(/99\.5\s*%/);
     expect(props.image).toMatchObject({ type: 'string', contentEncoding: 'base64' });
     expect(full().names.length).toBeGreaterThan(1);
   });
@@ -118,10 +100,10 @@ describe('users', () => {
         ),
         ['L76 P32', 'issuingAuthority', [null], [ABSENT, 1]],
         ['L76 P32', 'placeOfIssue', [null], [ABSENT, 1]],
-        ['L76', 'type', DOCUMENT_TYPES, [ABSENT, 'ID Card', 'passport', 'DRIVER_LICENSE']],
+        ['L76', 'type', partner.DOCUMENT_TYPES, [ABSENT, 'ID Card', 'passport', 'DRIVER_LICENSE']],
         ['L76', 'expiryAt', dates, [ABSENT, ...notDates]],
         ['L76', 'issuedAt', dates, [ABSENT, ...notDates]],
-        ['L76', 'createdAt', [TIMESTAMP], [ABSENT, '2031-05-11']],
+        ['L76', 'createdAt', [partner.TIMESTAMP], [ABSENT, '2031-05-11']],
       ],
     );
   });
@@ -129,32 +111,32 @@ describe('users', () => {
 
 describe('user sub-resources', () => {
   // Shares: boolean isShareholder and integer sharesNumber.
-  checkFieldFacts(response('get /users/{userId}/shares', '200'), () => example('SharesShareholder'), [
+  checkFieldFacts(partner.response('get /users/{userId}/shares', '200'), () => partner.example('SharesShareholder'), [
     ['L82', 'isShareholder', [true], [ABSENT, 'true']],
     ['L82', 'sharesNumber', [250], [ABSENT, 1.5, '250']],
   ]);
 
   it('linked by device: {userId, linkedUsersByDevice: [{deviceId, users: [{userId}]}]}', () => {
-    const linked = response('get /users/{userId}/linked-by-device', '200');
-    const value = example('UserLinkedByDevice');
+    const linked = partner.response('get /users/{userId}/linked-by-device', '200');
+    const value = partner.example('UserLinkedByDevice');
     wantValid(linked, value);
-    wantValid(linked, example('UserLinkedByDeviceAlone'));
+    wantValid(linked, partner.example('UserLinkedByDeviceAlone'));
     // The queried user is in each device's list.
     for (const device of value.linkedUsersByDevice)
       expect(device.users.map((u: Json) => u.userId)).toContain(value.userId);
-    wantInvalid(linked, without(value, 'userId'));
-    wantInvalid(linked, without(value, 'linkedUsersByDevice'));
-    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ users: [{ userId: USER_ID }] }] });
-    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd', users: [USER_ID] }] });
+    wantInvalid(linked, partner.without(value, 'userId'));
+    wantInvalid(linked, partner.without(value, 'linkedUsersByDevice'));
+    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ users: [{ userId: partner.USER_ID }] }] });
+    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd', users: [partner.USER_ID] }] });
     wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd' }] });
-    expect(responseSchema('get /users/{userId}/linked-by-device', '200').description).toMatch(/queried user/i);
+    expect(partner.responseSchema('get /users/{userId}/linked-by-device', '200').description).toMatch(/queried user/i);
   });
 
   it('fingerprints: {fingerprints: [{id, events: [{id, data}]}], count}, data free-form', () => {
-    const prints = response('get /users/{userId}/fingerprints', '200');
-    const value = example('FingerprintListPage');
+    const prints = partner.response('get /users/{userId}/fingerprints', '200');
+    const value = partner.example('FingerprintListPage');
     wantValid(prints, value);
-    wantValid(prints, example('FingerprintListEmpty'));
+    wantValid(prints, partner.example('FingerprintListEmpty'));
     const withEvent = (event: Json) => ({ fingerprints: [{ id: 'fp', events: [event] }], count: 1 });
     wantValid(prints, withEvent({ id: 'e', data: { anything: { nested: [1, 'two', null] }, flag: true } }));
     wantValid(prints, withEvent({ id: 'e', data: {} }));
@@ -162,17 +144,19 @@ describe('user sub-resources', () => {
     wantInvalid(prints, withEvent({ id: 'e' }));
     wantInvalid(prints, withEvent({ data: {} }));
     wantInvalid(prints, { fingerprints: [{ events: [] }], count: 0 });
-    wantInvalid(prints, without(value, 'count'));
+    wantInvalid(prints, partner.without(value, 'count'));
   });
 
   describe('batch external users (operation 16)', () => {
     // Takes {externalUsers: [{phoneNumber, externalUserId (uuid)}]}, every field required (L180, P54);
     // invalid numbers must be sendable: they are reported back in invalidPhoneNumbers (P17).
-    const request = body('post /users/external-users');
-    checkFieldFacts(request, () => example('ExternalUsersRequest'), [['L180 P54', 'externalUsers', [], [ABSENT]]]);
+    const request = partner.body('post /users/external-users');
+    checkFieldFacts(request, () => partner.example('ExternalUsersRequest'), [
+      ['L180 P54', 'externalUsers', [], [ABSENT]],
+    ]);
     checkFieldFacts(
       (entry: Json) => request({ externalUsers: [entry] }),
-      () => ({ phoneNumber: '+4915112345678', externalUserId: UUID }),
+      () => ({ phoneNumber: '+4915112345678', externalUserId: partner.UUID }),
       [
         ['L180 P54', 'externalUserId', [], [ABSENT, 'partner-17']],
         ['L180 P17 P54', 'phoneNumber', ['+49 151 1234'], [ABSENT]],
@@ -181,51 +165,54 @@ describe('user sub-resources', () => {
 
     // Answers four arrays (L181-L186); the uuid form of `externalUserId` is a
     // request rule, an answer's takes any string.
-    const link = { externalUserId: UUID, phoneNumber: '+4915112345678', partnerUserId: 'pu-1' };
-    checkFieldFacts(response('post /users/external-users', '201'), () => example('ExternalUsersResultMixed'), [
+    const link = { externalUserId: partner.UUID, phoneNumber: '+4915112345678', partnerUserId: 'pu-1' };
+    checkFieldFacts(
+      partner.response('post /users/external-users', '201'),
+      () => partner.example('ExternalUsersResultMixed'),
       [
-        'L183',
-        'externalUsersWithSuccess',
-        [[link], [{ ...link, externalUserId: 'crm-4711' }]],
-        [ABSENT, 'x', ...Object.keys(link).map((field) => [without(link, field)])],
+        [
+          'L183',
+          'externalUsersWithSuccess',
+          [[link], [{ ...link, externalUserId: 'crm-4711' }]],
+          [ABSENT, 'x', ...Object.keys(link).map((field) => [partner.without(link, field)])],
+        ],
+        ...['unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'].map(
+          (field): FieldFact => ['L184-L186', field, [], [ABSENT, 'x', [1]]],
+        ),
       ],
-      ...['unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'].map(
-        (field): FieldFact => ['L184-L186', field, [], [ABSENT, 'x', [1]]],
-      ),
-    ]);
+    );
   });
 });
 
 describe('verification sub-resources', () => {
   it('user activities: {activities: [{activity, sessionId, createdAt}]}, activity an open string', () => {
-    const activities = response('get /verification/{verificationId}/user-activities', '200');
-    wantValid(activities, example('UserActivities'));
-    wantValid(activities, example('UserActivitiesEmpty'));
-    const item = { activity: 'startSession', sessionId: 's-1', createdAt: TIMESTAMP };
+    const activities = partner.response('get /verification/{verificationId}/user-activities', '200');
+    wantValid(activities, partner.example('UserActivities'));
+    wantValid(activities, partner.example('UserActivitiesEmpty'));
+    const item = { activity: 'startSession', sessionId: 's-1', createdAt: partner.TIMESTAMP };
     for (const activity of ['startSession', 'cameraIssue', 'documentUploaded']) {
       wantValid(activities, { activities: [{ ...item, activity }] }, activity);
     }
-    const activitySchema = deref(
-      doc,
-      responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items,
+    const activitySchema = partner.resolve(
+      partner.responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items,
     ).properties.activity;
     expect(activitySchema.enum).toBeUndefined();
     expect(activitySchema.const).toBeUndefined();
     expect(activitySchema.description).toMatch(/startSession[\s\S]*cameraIssue/);
     for (const field of Object.keys(item))
-      wantInvalid(activities, { activities: [without(item, field)] }, `without ${field}`);
+      wantInvalid(activities, { activities: [partner.without(item, field)] }, `without ${field}`);
     wantInvalid(activities, { activities: [{ ...item, createdAt: '14.03.2026' }] });
     wantInvalid(activities, { activities: [{ ...item, activity: 3 }] });
     wantInvalid(activities, {});
   });
 
   it('linked by device: {verificationId, linkedVerificationsByDevice: [{deviceId, verifications: [{verificationId}]}]}', () => {
-    const linked = response('get /verifications/{verificationId}/linked-by-device', '200');
-    const value = example('VerificationLinkedByDevice');
+    const linked = partner.response('get /verifications/{verificationId}/linked-by-device', '200');
+    const value = partner.example('VerificationLinkedByDevice');
     wantValid(linked, value);
-    wantValid(linked, example('VerificationLinkedByDeviceNone'));
-    wantInvalid(linked, without(value, 'verificationId'));
-    wantInvalid(linked, without(value, 'linkedVerificationsByDevice'));
+    wantValid(linked, partner.example('VerificationLinkedByDeviceNone'));
+    wantInvalid(linked, partner.without(value, 'verificationId'));
+    wantInvalid(linked, partner.without(value, 'linkedVerificationsByDevice'));
     wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ verifications: [] }] });
     wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ deviceId: 'd', verifications: [{ id: 'v' }] }] });
     wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ deviceId: 'd' }] });
@@ -239,20 +226,20 @@ describe('webhook records (operations 11 and 18)', () => {
       type: 'verification',
       otherType: 'user',
       example: 'VerificationWebhookRecords',
-      fields: FIELDS.VerificationWebhookRecord,
+      fields: partner.FIELDS.VerificationWebhookRecord,
     },
     {
       key: 'get /users/{userId}/webhooks',
       type: 'user',
       otherType: 'verification',
       example: 'UserWebhookRecords',
-      fields: FIELDS.UserWebhookRecord,
+      fields: partner.FIELDS.UserWebhookRecord,
     },
   ];
 
   describe.each(listings)('$key', ({ key, type, otherType, example: exampleName, fields }) => {
-    const list = response(key, '200');
-    const page = () => example(exampleName);
+    const list = partner.response(key, '200');
+    const page = () => partner.example(exampleName);
 
     // "`type` (`verification` or `user`)": only the id field is documented as
     // "according to the listing"; that the type follows the listing too is
@@ -267,15 +254,20 @@ describe('webhook records (operations 11 and 18)', () => {
         ['L79 P24', 'reason', [ABSENT, 'Request failed with status code 503'], [503]],
         ['L79', 'retryAt', [null, '2026-03-14T09:42:12.480Z'], ['2026-03-14', 15]],
         // A record of an event type added later still validates, so the page stays valid (P24).
-        ['L79 P24', 'payload', [...Object.keys(EVENTS).map(webhookExample), ...laterEvents()], payloadBreaches()],
+        [
+          'L79 P24',
+          'payload',
+          [...Object.keys(partner.EVENTS).map(partner.webhookExample), ...laterEvents()],
+          payloadBreaches(),
+        ],
         ...(type === 'verification' ? [['L79', 'metadata', [{ attempt: 2 }], ['x']] satisfies FieldFact] : []),
       ],
     );
   });
 
   it('records are updated on retry rather than duplicated', () => {
-    const text = [responseSchema(listings[0].key, '200'), responseSchema(listings[1].key, '200')]
-      .map((s) => deref(doc, s.properties.webhooks.items).description)
+    const text = [partner.responseSchema(listings[0].key, '200'), partner.responseSchema(listings[1].key, '200')]
+      .map((s) => partner.resolve(s.properties.webhooks.items).description)
       .join('\n');
     expect(text).toMatch(/retr[^.]*(update|do not add)/i);
   });
@@ -287,8 +279,8 @@ function laterEvents(): Json[] {
     eventId: '5e9a1c7d-3b4f-4d62-8e0a-b7c2f9d1e456',
     dataType: 'user',
     eventType: 'user.phoneNumberRemoved',
-    createdAt: TIMESTAMP,
-    data: { userId: USER_ID, anything: ['new'] },
+    createdAt: partner.TIMESTAMP,
+    data: { userId: partner.USER_ID, anything: ['new'] },
   };
   return [added, { ...added, dataType: 'document', eventType: 'document.expired' }];
 }
@@ -298,16 +290,16 @@ function laterEvents(): Json[] {
  * schema, a later event without the documented envelope (L79, L204-L227).
  */
 function payloadBreaches(): Json[] {
-  const user = webhookExample('user.created');
+  const user = partner.webhookExample('user.created');
   const [later] = laterEvents();
   return [
     { foo: 1 },
     JSON.stringify(user),
     { ...user, eventType: 'verification.created' },
     { ...user, dataType: 'verification' },
-    { ...user, data: without(user.data, 'userId') },
-    { ...webhookExample('verification.created'), data: {} },
-    ...ENVELOPE_FIELDS.map((field) => without(later, field)),
+    { ...user, data: partner.without(user.data, 'userId') },
+    { ...partner.webhookExample('verification.created'), data: {} },
+    ...partner.ENVELOPE_FIELDS.map((field) => partner.without(later, field)),
     { ...later, eventId: 'not-a-uuid' },
     { ...later, createdAt: 'yesterday' },
     { ...later, data: 'text' },

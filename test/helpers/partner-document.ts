@@ -298,14 +298,17 @@ export function rawAt(ptr: string): Json {
     .reduce((at: Json, key: string) => deref(doc, at)?.[key], doc);
 }
 export const nodeAt = (ptr: string): Json => deref(doc, rawAt(ptr));
+/** A node of the document with its `$ref` followed. */
+export const resolve = (node: Json): Json => deref(doc, node);
 /** Validator of the schema at a pointer (through its `$ref`, if it is one). */
 export const validatorAt = (ptr: string) => v.at(rawAt(ptr)?.$ref ?? ptr);
 
 export const pathOps = operationsOf(doc).filter((o) => o.kind === 'path');
 export const webhookOps = operationsOf(doc).filter((o) => o.kind === 'webhook');
+/** An operation by `method /path`, or a webhook by `post event.type`. */
 export const op = (key: string): OperationEntry => {
   const [method, path] = key.split(' ');
-  const found = pathOps.find((o) => o.method === method && o.key === path);
+  const found = operationsOf(doc).find((o) => o.method === method && o.key === path);
   if (!found) throw new Error(`no operation ${key}`);
   return found;
 };
@@ -323,12 +326,13 @@ export const body = (key: string) => validatorAt(bodyPtr(op(key)));
 export const responseSchema = (key: string, status: string) => nodeAt(responsePtr(key, status));
 export const bodySchema = (key: string) => nodeAt(bodyPtr(op(key)));
 
-/** Parameters of an operation (path-item and operation level) by name, with a pointer to each schema. */
+/** Parameters of an operation or webhook (path-item and operation level) by name, with a pointer to each schema. */
 export function paramsOf(key: string): Record<string, { param: Json; schemaPtr: string }> {
   const entry = op(key);
+  const section = `${entry.kind}s`;
   const out: Record<string, { param: Json; schemaPtr: string }> = {};
   const lists: [Json[], string][] = [
-    [deref(doc, doc.paths[entry.key]).parameters ?? [], pointer('paths', entry.key, 'parameters')],
+    [deref(doc, doc[section][entry.key]).parameters ?? [], pointer(section, entry.key, 'parameters')],
     [entry.operation.parameters ?? [], sub(entry.ptr, 'parameters')],
   ];
   for (const [list, base] of lists) {
@@ -365,6 +369,9 @@ export function expectDocumented(have: Iterable<string>, documented: string[], w
     `documented ${what} missing from openapi/partner`,
   ).toEqual([]);
 }
+/** Asserts that the properties of a schema include the documented fields of an object of FIELDS. */
+export const expectFields = (schema: Json, name: string) =>
+  expectDocumented(Object.keys(propsOf(schema)), FIELDS[name], `fields of ${name}`);
 /** The same for an enum, whose documented values also keep their order (added values may stand anywhere). */
 export function expectDocumentedValues(values: string[], documented: string[], what: string) {
   expectDocumented(values, documented, what);
@@ -373,8 +380,6 @@ export function expectDocumentedValues(values: string[], documented: string[], w
     `${what} in the documented order`,
   ).toEqual(documented);
 }
-
-export { ABSENT, checkFieldFacts, type FieldFact, wantInvalid, wantValid } from './openapi.js';
 
 // Validators used throughout.
 export const verification = response('get /verifications/{verificationId}', '200');
