@@ -23,7 +23,7 @@ describe('create verification (operation 5)', () => {
   // Every field but the two not marked optional may be left out (L136-L148,
   // P5); the deprecated ones are still taken (L260), their marking is held by
   // test/partner-document.test.ts.
-  checkFieldFacts(partner.createBody, () => partner.example('CreateVerificationRequestFull'), [
+  checkFieldFacts(partner.body('post /verifications'), () => partner.example('CreateVerificationRequestFull'), [
     ['L142 P5', 'externalUserId', [], [ABSENT, 'partner-user-17', 17]],
     ['L143 P5 P29', 'redirectUrl', [address], [ABSENT, 'app.northwind-mobility.example/done']],
     ['L144 P29', 'errorRedirectUrl', [ABSENT, address], ['app.northwind-mobility.example/done']],
@@ -63,11 +63,12 @@ describe('create verification (operation 5)', () => {
 
 describe('create verification response', () => {
   const schema = partner.responseSchema('post /verifications', '201');
+  const answer = partner.response('post /verifications', '201');
   const created = () => partner.example('CreatedVerificationFull');
 
   it('is the verification without updatedAt (L48)', () => {
     for (const name of ['CreatedVerificationFull', 'CreatedVerificationMinimal', 'CreatedVerificationLegacy']) {
-      wantValid(partner.createdVerification, partner.example(name), name);
+      wantValid(answer, partner.example(name), name);
       expect(partner.example(name)).not.toHaveProperty('updatedAt');
     }
     partner.expectFields(schema, 'CreatedVerification');
@@ -78,7 +79,7 @@ describe('create verification response', () => {
   // is not documented: it is assumed (P9), held by the schema and marked where
   // the create answer and each field are described. The echoed fields keep
   // their documented types but not the create limits (P6, P16, P29).
-  checkFieldFacts(partner.createdVerification, created, [
+  checkFieldFacts(answer, created, [
     ['L48', 'updatedAt', [ABSENT], [partner.TIMESTAMP]],
     ['L116', 'status', ['created'], partner.STATUSES.filter((s) => s !== 'created')],
     ['P9', 'userId', [null], [partner.USER_ID, ABSENT]],

@@ -5,18 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { ABSENT, checkFieldFacts, type FieldFact, type Json, wantInvalid, wantValid } from './helpers/openapi.js';
 import * as partner from './helpers/partner-document.js';
 
+const { EVENTS, example, gaps, resolve, response, TIMESTAMP, UUID, webhookExample, without } = partner;
+
 describe('users', () => {
-  const list = partner.response('get /users', '200');
-  const details = partner.response('get /users/{userId}', '200');
-  const full = () => partner.example('UserDetailsFull');
-  const page = () => partner.example('UserListPage');
+  const list = response('get /users', '200');
+  const details = response('get /users/{userId}', '200');
+  const full = () => example('UserDetailsFull');
+  const page = () => example('UserListPage');
   const withUser = (user: Json) => ({ users: [user], count: 1 });
 
   it('list item has id, phoneNumbers, externalUsers, createdAt and updatedAt (L58-L64)', () => {
-    const item = partner.resolve(partner.responseSchema('get /users', '200').properties.users.items);
+    const item = resolve(partner.responseSchema('get /users', '200').properties.users.items);
     partner.expectFields(item, 'User');
     wantValid(list, page());
-    wantInvalid(list, partner.without(page(), 'count'));
+    wantInvalid(list, without(page(), 'count'));
     expect(page().users[0].externalUsers.length).toBeGreaterThan(1);
   });
 
@@ -30,10 +32,7 @@ describe('users', () => {
       [
         'L62 P8',
         'phoneNumbers',
-        [
-          [{ phoneNumber: '+33612345678', createdAt: partner.TIMESTAMP, verified: false }],
-          ...partner.gaps(phone).map((e) => [e]),
-        ],
+        [[{ phoneNumber: '+33612345678', createdAt: TIMESTAMP, verified: false }], ...gaps(phone).map((e) => [e])],
         [
           [{ ...phone, phoneNumber: '0612345678' }],
           [{ ...phone, verified: 'yes' }],
@@ -43,8 +42,8 @@ describe('users', () => {
       [
         'L63 P8',
         'externalUsers',
-        [[{ id: partner.UUID }], [{ id: null, createdAt: partner.TIMESTAMP }]],
-        [ABSENT, [{ id: 7, createdAt: partner.TIMESTAMP }], [partner.UUID]],
+        [[{ id: UUID }], [{ id: null, createdAt: TIMESTAMP }]],
+        [ABSENT, [{ id: 7, createdAt: TIMESTAMP }], [UUID]],
       ],
       ['L64', 'createdAt', [], [ABSENT]],
       ['L64', 'updatedAt', [], [ABSENT]],
@@ -62,7 +61,7 @@ describe('users', () => {
     [
       'L73 P8',
       'names',
-      [[], ...partner.gaps(full().names[0]).map((e) => [e])],
+      [[], ...gaps(full().names[0]).map((e) => [e])],
       [ABSENT, [{ ...full().names[0], createdAt: 'March' }]],
     ],
     ['L74', 'documents', [], [ABSENT, 'x']],
@@ -75,12 +74,8 @@ describe('users', () => {
 
   it('estimatedAge takes the nine documented values at 99.5 % confidence; image is base64 (L71, L72)', () => {
     const props = partner.propsOf(partner.responseSchema('get /users/{userId}', '200'));
-    partner.expectDocumentedValues(
-      partner.resolve(props.estimatedAge).enum,
-      partner.ESTIMATED_AGES,
-      'values of EstimatedAge',
-    );
-    expect(partner.resolve(props.estimatedAge).description).toMatch(/99\.5\s*%/);
+    partner.expectDocumentedValues(resolve(props.estimatedAge).enum, partner.ESTIMATED_AGES, 'values of EstimatedAge');
+    expect(resolve(props.estimatedAge).description).toMatch(/99\.5\s*%/);
     expect(props.image).toMatchObject({ type: 'string', contentEncoding: 'base64' });
     expect(full().names.length).toBeGreaterThan(1);
   });
@@ -103,7 +98,7 @@ describe('users', () => {
         ['L76', 'type', partner.DOCUMENT_TYPES, [ABSENT, 'ID Card', 'passport', 'DRIVER_LICENSE']],
         ['L76', 'expiryAt', dates, [ABSENT, ...notDates]],
         ['L76', 'issuedAt', dates, [ABSENT, ...notDates]],
-        ['L76', 'createdAt', [partner.TIMESTAMP], [ABSENT, '2031-05-11']],
+        ['L76', 'createdAt', [TIMESTAMP], [ABSENT, '2031-05-11']],
       ],
     );
   });
@@ -111,21 +106,21 @@ describe('users', () => {
 
 describe('user sub-resources', () => {
   // Shares: boolean isShareholder and integer sharesNumber.
-  checkFieldFacts(partner.response('get /users/{userId}/shares', '200'), () => partner.example('SharesShareholder'), [
+  checkFieldFacts(response('get /users/{userId}/shares', '200'), () => example('SharesShareholder'), [
     ['L82', 'isShareholder', [true], [ABSENT, 'true']],
     ['L82', 'sharesNumber', [250], [ABSENT, 1.5, '250']],
   ]);
 
   it('linked by device: {userId, linkedUsersByDevice: [{deviceId, users: [{userId}]}]}', () => {
-    const linked = partner.response('get /users/{userId}/linked-by-device', '200');
-    const value = partner.example('UserLinkedByDevice');
+    const linked = response('get /users/{userId}/linked-by-device', '200');
+    const value = example('UserLinkedByDevice');
     wantValid(linked, value);
-    wantValid(linked, partner.example('UserLinkedByDeviceAlone'));
+    wantValid(linked, example('UserLinkedByDeviceAlone'));
     // The queried user is in each device's list.
     for (const device of value.linkedUsersByDevice)
       expect(device.users.map((u: Json) => u.userId)).toContain(value.userId);
-    wantInvalid(linked, partner.without(value, 'userId'));
-    wantInvalid(linked, partner.without(value, 'linkedUsersByDevice'));
+    wantInvalid(linked, without(value, 'userId'));
+    wantInvalid(linked, without(value, 'linkedUsersByDevice'));
     wantInvalid(linked, { ...value, linkedUsersByDevice: [{ users: [{ userId: partner.USER_ID }] }] });
     wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd', users: [partner.USER_ID] }] });
     wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd' }] });
@@ -133,10 +128,10 @@ describe('user sub-resources', () => {
   });
 
   it('fingerprints: {fingerprints: [{id, events: [{id, data}]}], count}, data free-form', () => {
-    const prints = partner.response('get /users/{userId}/fingerprints', '200');
-    const value = partner.example('FingerprintListPage');
+    const prints = response('get /users/{userId}/fingerprints', '200');
+    const value = example('FingerprintListPage');
     wantValid(prints, value);
-    wantValid(prints, partner.example('FingerprintListEmpty'));
+    wantValid(prints, example('FingerprintListEmpty'));
     const withEvent = (event: Json) => ({ fingerprints: [{ id: 'fp', events: [event] }], count: 1 });
     wantValid(prints, withEvent({ id: 'e', data: { anything: { nested: [1, 'two', null] }, flag: true } }));
     wantValid(prints, withEvent({ id: 'e', data: {} }));
@@ -144,19 +139,17 @@ describe('user sub-resources', () => {
     wantInvalid(prints, withEvent({ id: 'e' }));
     wantInvalid(prints, withEvent({ data: {} }));
     wantInvalid(prints, { fingerprints: [{ events: [] }], count: 0 });
-    wantInvalid(prints, partner.without(value, 'count'));
+    wantInvalid(prints, without(value, 'count'));
   });
 
   describe('batch external users (operation 16)', () => {
     // Takes {externalUsers: [{phoneNumber, externalUserId (uuid)}]}, every field required (L180, P54);
     // invalid numbers must be sendable: they are reported back in invalidPhoneNumbers (P17).
     const request = partner.body('post /users/external-users');
-    checkFieldFacts(request, () => partner.example('ExternalUsersRequest'), [
-      ['L180 P54', 'externalUsers', [], [ABSENT]],
-    ]);
+    checkFieldFacts(request, () => example('ExternalUsersRequest'), [['L180 P54', 'externalUsers', [], [ABSENT]]]);
     checkFieldFacts(
       (entry: Json) => request({ externalUsers: [entry] }),
-      () => ({ phoneNumber: '+4915112345678', externalUserId: partner.UUID }),
+      () => ({ phoneNumber: '+4915112345678', externalUserId: UUID }),
       [
         ['L180 P54', 'externalUserId', [], [ABSENT, 'partner-17']],
         ['L180 P17 P54', 'phoneNumber', ['+49 151 1234'], [ABSENT]],
@@ -165,54 +158,50 @@ describe('user sub-resources', () => {
 
     // Answers four arrays (L181-L186); the uuid form of `externalUserId` is a
     // request rule, an answer's takes any string.
-    const link = { externalUserId: partner.UUID, phoneNumber: '+4915112345678', partnerUserId: 'pu-1' };
-    checkFieldFacts(
-      partner.response('post /users/external-users', '201'),
-      () => partner.example('ExternalUsersResultMixed'),
+    const link = { externalUserId: UUID, phoneNumber: '+4915112345678', partnerUserId: 'pu-1' };
+    checkFieldFacts(response('post /users/external-users', '201'), () => example('ExternalUsersResultMixed'), [
       [
-        [
-          'L183',
-          'externalUsersWithSuccess',
-          [[link], [{ ...link, externalUserId: 'crm-4711' }]],
-          [ABSENT, 'x', ...Object.keys(link).map((field) => [partner.without(link, field)])],
-        ],
-        ...['unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'].map(
-          (field): FieldFact => ['L184-L186', field, [], [ABSENT, 'x', [1]]],
-        ),
+        'L183',
+        'externalUsersWithSuccess',
+        [[link], [{ ...link, externalUserId: 'crm-4711' }]],
+        [ABSENT, 'x', ...Object.keys(link).map((field) => [without(link, field)])],
       ],
-    );
+      ...['unknownPhoneNumbers', 'invalidPhoneNumbers', 'duplicatedExternalUserIds'].map(
+        (field): FieldFact => ['L184-L186', field, [], [ABSENT, 'x', [1]]],
+      ),
+    ]);
   });
 });
 
 describe('verification sub-resources', () => {
   it('user activities: {activities: [{activity, sessionId, createdAt}]}, activity an open string', () => {
-    const activities = partner.response('get /verification/{verificationId}/user-activities', '200');
-    wantValid(activities, partner.example('UserActivities'));
-    wantValid(activities, partner.example('UserActivitiesEmpty'));
-    const item = { activity: 'startSession', sessionId: 's-1', createdAt: partner.TIMESTAMP };
+    const activities = response('get /verification/{verificationId}/user-activities', '200');
+    wantValid(activities, example('UserActivities'));
+    wantValid(activities, example('UserActivitiesEmpty'));
+    const item = { activity: 'startSession', sessionId: 's-1', createdAt: TIMESTAMP };
     for (const activity of ['startSession', 'cameraIssue', 'documentUploaded']) {
       wantValid(activities, { activities: [{ ...item, activity }] }, activity);
     }
-    const activitySchema = partner.resolve(
+    const activitySchema = resolve(
       partner.responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items,
     ).properties.activity;
     expect(activitySchema.enum).toBeUndefined();
     expect(activitySchema.const).toBeUndefined();
     expect(activitySchema.description).toMatch(/startSession[\s\S]*cameraIssue/);
     for (const field of Object.keys(item))
-      wantInvalid(activities, { activities: [partner.without(item, field)] }, `without ${field}`);
+      wantInvalid(activities, { activities: [without(item, field)] }, `without ${field}`);
     wantInvalid(activities, { activities: [{ ...item, createdAt: '14.03.2026' }] });
     wantInvalid(activities, { activities: [{ ...item, activity: 3 }] });
     wantInvalid(activities, {});
   });
 
   it('linked by device: {verificationId, linkedVerificationsByDevice: [{deviceId, verifications: [{verificationId}]}]}', () => {
-    const linked = partner.response('get /verifications/{verificationId}/linked-by-device', '200');
-    const value = partner.example('VerificationLinkedByDevice');
+    const linked = response('get /verifications/{verificationId}/linked-by-device', '200');
+    const value = example('VerificationLinkedByDevice');
     wantValid(linked, value);
-    wantValid(linked, partner.example('VerificationLinkedByDeviceNone'));
-    wantInvalid(linked, partner.without(value, 'verificationId'));
-    wantInvalid(linked, partner.without(value, 'linkedVerificationsByDevice'));
+    wantValid(linked, example('VerificationLinkedByDeviceNone'));
+    wantInvalid(linked, without(value, 'verificationId'));
+    wantInvalid(linked, without(value, 'linkedVerificationsByDevice'));
     wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ verifications: [] }] });
     wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ deviceId: 'd', verifications: [{ id: 'v' }] }] });
     wantInvalid(linked, { ...value, linkedVerificationsByDevice: [{ deviceId: 'd' }] });
@@ -238,8 +227,8 @@ describe('webhook records (operations 11 and 18)', () => {
   ];
 
   describe.each(listings)('$key', ({ key, type, otherType, example: exampleName, fields }) => {
-    const list = partner.response(key, '200');
-    const page = () => partner.example(exampleName);
+    const list = response(key, '200');
+    const page = () => example(exampleName);
 
     // "`type` (`verification` or `user`)": only the id field is documented as
     // "according to the listing"; that the type follows the listing too is
@@ -254,12 +243,7 @@ describe('webhook records (operations 11 and 18)', () => {
         ['L79 P24', 'reason', [ABSENT, 'Request failed with status code 503'], [503]],
         ['L79', 'retryAt', [null, '2026-03-14T09:42:12.480Z'], ['2026-03-14', 15]],
         // A record of an event type added later still validates, so the page stays valid (P24).
-        [
-          'L79 P24',
-          'payload',
-          [...Object.keys(partner.EVENTS).map(partner.webhookExample), ...laterEvents()],
-          payloadBreaches(),
-        ],
+        ['L79 P24', 'payload', [...Object.keys(EVENTS).map(webhookExample), ...laterEvents()], payloadBreaches()],
         ...(type === 'verification' ? [['L79', 'metadata', [{ attempt: 2 }], ['x']] satisfies FieldFact] : []),
       ],
     );
@@ -267,7 +251,7 @@ describe('webhook records (operations 11 and 18)', () => {
 
   it('records are updated on retry rather than duplicated', () => {
     const text = [partner.responseSchema(listings[0].key, '200'), partner.responseSchema(listings[1].key, '200')]
-      .map((s) => partner.resolve(s.properties.webhooks.items).description)
+      .map((s) => resolve(s.properties.webhooks.items).description)
       .join('\n');
     expect(text).toMatch(/retr[^.]*(update|do not add)/i);
   });
@@ -279,7 +263,7 @@ function laterEvents(): Json[] {
     eventId: '5e9a1c7d-3b4f-4d62-8e0a-b7c2f9d1e456',
     dataType: 'user',
     eventType: 'user.phoneNumberRemoved',
-    createdAt: partner.TIMESTAMP,
+    createdAt: TIMESTAMP,
     data: { userId: partner.USER_ID, anything: ['new'] },
   };
   return [added, { ...added, dataType: 'document', eventType: 'document.expired' }];
@@ -290,16 +274,16 @@ function laterEvents(): Json[] {
  * schema, a later event without the documented envelope (L79, L204-L227).
  */
 function payloadBreaches(): Json[] {
-  const user = partner.webhookExample('user.created');
+  const user = webhookExample('user.created');
   const [later] = laterEvents();
   return [
     { foo: 1 },
     JSON.stringify(user),
     { ...user, eventType: 'verification.created' },
     { ...user, dataType: 'verification' },
-    { ...user, data: partner.without(user.data, 'userId') },
-    { ...partner.webhookExample('verification.created'), data: {} },
-    ...partner.ENVELOPE_FIELDS.map((field) => partner.without(later, field)),
+    { ...user, data: without(user.data, 'userId') },
+    { ...webhookExample('verification.created'), data: {} },
+    ...partner.ENVELOPE_FIELDS.map((field) => without(later, field)),
     { ...later, eventId: 'not-a-uuid' },
     { ...later, createdAt: 'yesterday' },
     { ...later, data: 'text' },

@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { ABSENT, checkFieldFacts, type FieldFact, type Json, wantInvalid, wantValid } from './helpers/openapi.js';
 import * as partner from './helpers/partner-document.js';
 
+const { EVENTS, resolve, sorted, webhookEvent, webhookExample, webhookValidator, without } = partner;
+
 describe('webhooks', () => {
   it('are exactly the seven event types', () => {
-    expect(partner.sorted(Object.keys(partner.doc.webhooks))).toEqual(partner.sorted(Object.keys(partner.EVENTS)));
-    expect(partner.webhookOps).toHaveLength(7);
+    expect(sorted(Object.keys(partner.doc.webhooks))).toEqual(sorted(Object.keys(EVENTS)));
   });
 
-  describe.each(Object.keys(partner.EVENTS))('%s', (event) => {
-    const item = partner.resolve(partner.doc.webhooks[event]) ?? {};
+  describe.each(Object.keys(EVENTS))('%s', (event) => {
+    const item = resolve(partner.doc.webhooks[event]) ?? {};
     const operation = item.post ?? {};
 
     it('is delivered by POST with no API key (P21)', () => {
@@ -22,7 +23,7 @@ describe('webhooks', () => {
         ),
       ).toEqual(['post']);
       expect(operation.security).toEqual([]);
-      expect(partner.resolve(operation.requestBody).required).toBe(true);
+      expect(resolve(operation.requestBody).required).toBe(true);
     });
 
     it('carries the required X-SIGNATURE header, lowercase hex of 64 digits', () => {
@@ -40,82 +41,73 @@ describe('webhooks', () => {
 
     it('answers only 200, and anything else is retried every 15 minutes', () => {
       expect(Object.keys(operation.responses)).toEqual(['200']);
-      const description = partner.resolve(operation.responses['200']).description;
+      const description = resolve(operation.responses['200']).description;
       expect(description).toMatch(/15 minutes/);
       expect(description).toMatch(/retr/i);
     });
 
     it('has a realistic example of its own event', () => {
-      const value = partner.webhookExample(event);
-      wantValid(partner.webhookValidator(event), value);
-      wantValid(partner.webhookEvent, value);
+      const value = webhookExample(event);
+      wantValid(webhookValidator(event), value);
+      wantValid(webhookEvent, value);
       expect(value.eventType).toBe(event);
-      expect(value.dataType).toBe(partner.EVENTS[event]);
+      expect(value.dataType).toBe(EVENTS[event]);
       expect(value.eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(Object.keys(value.data).length).toBeGreaterThanOrEqual(3);
     });
 
     // Its eventType fixed, with the dataType it pairs with (L213-L221).
-    checkFieldFacts(partner.webhookValidator(event), () => partner.webhookExample(event), [
+    checkFieldFacts(webhookValidator(event), () => webhookExample(event), [
       ...partner.ENVELOPE_FIELDS.map((field): FieldFact => ['L204-L211', field, [], [ABSENT]]),
       ['L207', 'eventId', [partner.UUID], ['evt-1']],
       ['L210', 'createdAt', [], ['2026-03-14']],
       ['L211', 'data', [], ['x']],
-      ['L213', 'eventType', [], Object.keys(partner.EVENTS).filter((e) => e !== event)],
-      ['L213', 'dataType', [], partner.DATA_TYPES.filter((d) => d !== partner.EVENTS[event])],
+      ['L213', 'eventType', [], Object.keys(EVENTS).filter((e) => e !== event)],
+      ['L213', 'dataType', [], partner.DATA_TYPES.filter((d) => d !== EVENTS[event])],
     ]);
   });
 });
 
 describe('webhook envelope (WebhookEvent)', () => {
   it('takes dataType from user, verification and shareholder, and eventType from the seven events', () => {
-    const members = partner
-      .resolve(partner.doc.components.schemas.WebhookEvent)
-      .oneOf.map((m: Json) => partner.resolve(m));
-    expect(partner.sorted([...new Set<string>(members.map((m: Json) => m.properties.dataType.const))])).toEqual(
-      partner.sorted(partner.DATA_TYPES),
+    const members = resolve(partner.doc.components.schemas.WebhookEvent).oneOf.map((m: Json) => resolve(m));
+    expect(sorted([...new Set<string>(members.map((m: Json) => m.properties.dataType.const))])).toEqual(
+      sorted(partner.DATA_TYPES),
     );
-    expect(partner.sorted(members.map((m: Json) => m.properties.eventType.const))).toEqual(
-      partner.sorted(Object.keys(partner.EVENTS)),
-    );
+    expect(sorted(members.map((m: Json) => m.properties.eventType.const))).toEqual(sorted(Object.keys(EVENTS)));
   });
 
   it('accepts every documented dataType/eventType pair and rejects every other', () => {
-    for (const event of Object.keys(partner.EVENTS)) {
+    for (const event of Object.keys(EVENTS)) {
       for (const dataType of partner.DATA_TYPES) {
-        const value = { ...partner.webhookExample(event), dataType };
-        expect(partner.webhookEvent(value), `${dataType} with ${event}`).toBe(dataType === partner.EVENTS[event]);
+        const value = { ...webhookExample(event), dataType };
+        expect(webhookEvent(value), `${dataType} with ${event}`).toBe(dataType === EVENTS[event]);
       }
     }
     // Data of one kind with each event type of that kind; verification.created
     // also needs a just-created verification, which the updated example is not.
-    for (const source of Object.keys(partner.EVENTS)) {
-      for (const event of Object.keys(partner.EVENTS)) {
-        const value = { ...partner.webhookExample(source), eventType: event };
-        const pending = event !== 'verification.created' || partner.webhookExample(source).data.status === 'created';
-        expect(partner.webhookEvent(value), `${source} data as ${event}`).toBe(
-          partner.EVENTS[source] === partner.EVENTS[event] && pending,
-        );
+    for (const source of Object.keys(EVENTS)) {
+      for (const event of Object.keys(EVENTS)) {
+        const value = { ...webhookExample(source), eventType: event };
+        const pending = event !== 'verification.created' || webhookExample(source).data.status === 'created';
+        expect(webhookEvent(value), `${source} data as ${event}`).toBe(EVENTS[source] === EVENTS[event] && pending);
       }
     }
   });
 });
 
 describe('webhook data (L223-L227)', () => {
-  const withData = (event: string) => (data: Json) =>
-    partner.webhookValidator(event)({ ...partner.webhookExample(event), data });
-  const dataOf = (event: string) => () => partner.webhookExample(event).data;
+  const withData = (event: string) => (data: Json) => webhookValidator(event)({ ...webhookExample(event), data });
+  const dataOf = (event: string) => () => webhookExample(event).data;
   const updated = dataOf('verification.updated');
 
   it('verification data has the documented fields, identified by verificationId, shared by both events', () => {
-    const data = partner.resolve(partner.webhookSchema('verification.updated').properties.data);
+    const data = resolve(partner.webhookSchema('verification.updated').properties.data);
     partner.expectFields(data, 'VerificationEventData');
     // `updatedAt` may be absent from `verification.created` (P33).
     expect(data.required).not.toContain('updatedAt');
-    expect(
-      partner.resolve(partner.resolve(partner.webhookSchema('verification.created').properties.data).allOf[0]),
-    ).toBe(data);
-    wantInvalid(withData('verification.updated'), { ...partner.without(updated(), 'verificationId'), id: 'x' });
+    expect(resolve(resolve(partner.webhookSchema('verification.created').properties.data).allOf[0])).toBe(data);
+    wantInvalid(withData('verification.updated'), { ...without(updated(), 'verificationId'), id: 'x' });
   });
 
   // Typed as the Verification; the create bounds are not re-checked (P6, P16,
@@ -134,14 +126,10 @@ describe('webhook data (L223-L227)', () => {
   ]);
 
   it('verification.created carries a just-created verification: status created, every result null (L151)', () => {
-    const created = partner.webhookValidator('verification.created');
-    const value = partner.webhookExample('verification.created');
+    const created = webhookValidator('verification.created');
+    const value = webhookExample('verification.created');
     wantValid(created, value);
-    wantValid(
-      created,
-      { ...value, data: partner.without(partner.without(value.data, 'phoneNumbers'), 'requirements') },
-      'P8',
-    );
+    wantValid(created, { ...value, data: without(without(value.data, 'phoneNumbers'), 'requirements') }, 'P8');
     expect(value.data.status).toBe('created');
     for (const status of partner.STATUSES.filter((s) => s !== 'created')) {
       wantInvalid(created, { ...value, data: { ...value.data, status } }, status);
@@ -155,10 +143,10 @@ describe('webhook data (L223-L227)', () => {
   });
 
   it('user data has the documented fields, shaped as the User resource, for all four user events (L225)', () => {
-    const data = partner.resolve(partner.webhookSchema('user.created').properties.data);
+    const data = resolve(partner.webhookSchema('user.created').properties.data);
     partner.expectFields(data, 'UserEventData');
     for (const event of ['user.merged', 'user.updated', 'user.deleted'])
-      expect(partner.resolve(partner.webhookSchema(event).properties.data)).toBe(data);
+      expect(resolve(partner.webhookSchema(event).properties.data)).toBe(data);
   });
 
   checkFieldFacts(withData('user.created'), dataOf('user.created'), [
@@ -178,6 +166,6 @@ describe('webhook data (L223-L227)', () => {
   ]);
 
   it('shareholder.verified is sent every time a verification completes for a shareholder (L221)', () => {
-    expect(partner.resolve(partner.doc.webhooks['shareholder.verified']).post.description).toMatch(/every time/i);
+    expect(resolve(partner.doc.webhooks['shareholder.verified']).post.description).toMatch(/every time/i);
   });
 });

@@ -24,6 +24,8 @@ import {
 } from './helpers/partner-additions.js';
 import * as partner from './helpers/partner-document.js';
 
+const { example, OPERATIONS, resolve, response, sorted } = partner;
+
 // What both documents state alike: one server, whose variable names the
 // service's base address; operations named uniquely in camelCase; the one
 // credential scheme, asked on every operation.
@@ -67,14 +69,14 @@ describe.each([
 
 describe('document', () => {
   it('declares every path template parameter (verificationId or userId) as a required string in the path', () => {
-    for (const key of partner.OPERATIONS) {
+    for (const key of OPERATIONS) {
       const path = key.split(' ')[1];
       const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const params = partner.paramsOf(key);
       const inPath = Object.values(params)
         .filter((p) => p.param.in === 'path')
         .map((p) => p.param.name);
-      expect(partner.sorted(inPath), key).toEqual(partner.sorted(inTemplate));
+      expect(sorted(inPath), key).toEqual(sorted(inTemplate));
       for (const name of inPath) {
         expect(['verificationId', 'userId']).toContain(name);
         expect(params[name].param.required, key).toBe(true);
@@ -88,14 +90,12 @@ describe('document', () => {
   it('sends and receives JSON bodies only', () => {
     for (const { operation, key, method } of partner.pathOps) {
       if (operation.requestBody) {
-        expect(Object.keys(partner.resolve(operation.requestBody).content), `${method} ${key}`).toEqual([
-          'application/json',
-        ]);
-        expect(partner.resolve(operation.requestBody).required, `${method} ${key}`).toBe(true);
+        expect(Object.keys(resolve(operation.requestBody).content), `${method} ${key}`).toEqual(['application/json']);
+        expect(resolve(operation.requestBody).required, `${method} ${key}`).toBe(true);
       }
     }
-    expect(partner.sorted(partner.OPERATIONS.filter((key) => partner.op(key).operation.requestBody))).toEqual(
-      partner.sorted([
+    expect(sorted(OPERATIONS.filter((key) => partner.op(key).operation.requestBody))).toEqual(
+      sorted([
         'put /partners',
         'post /auth-keys',
         'post /verifications',
@@ -107,15 +107,15 @@ describe('document', () => {
 
   it('answers 201 for the three creating operations and 200 for every other one (P1)', () => {
     const created = ['post /auth-keys', 'post /verifications', 'post /users/external-users'];
-    for (const key of partner.OPERATIONS) {
+    for (const key of OPERATIONS) {
       const success = Object.keys(partner.op(key).operation.responses).filter((s) => s.startsWith('2'));
       expect(success, key).toEqual([created.includes(key) ? '201' : '200']);
     }
   });
 
   it('documents 409 Conflict exactly on create verification and revert verification', () => {
-    const with409 = partner.OPERATIONS.filter((key) => partner.op(key).operation.responses['409']);
-    expect(partner.sorted(with409)).toEqual(partner.sorted(['post /verifications', 'post /verifications/revert']));
+    const with409 = OPERATIONS.filter((key) => partner.op(key).operation.responses['409']);
+    expect(sorted(with409)).toEqual(sorted(['post /verifications', 'post /verifications/revert']));
   });
 });
 
@@ -134,7 +134,7 @@ describe('authentication', () => {
 describe('partner and auth keys', () => {
   // GET and PUT answer the Partner, whose address takes any string in an answer (P29).
   describe.each(['get /partners', 'put /partners'])('%s', (key) => {
-    checkFieldFacts(partner.response(key, '200'), () => partner.example('Partner'), [
+    checkFieldFacts(response(key, '200'), () => example('Partner'), [
       ...['id', 'name'].map((field): FieldFact => ['L11-L13', field, [], [ABSENT, 42]]),
       ['L12 P29', 'webhookUrl', ['partner.example/hooks'], [ABSENT, 42]],
       ...['createdAt', 'updatedAt'].map((field): FieldFact => ['L14-L15', field, [], [ABSENT, '14.03.2026']]),
@@ -142,15 +142,15 @@ describe('partner and auth keys', () => {
   });
 
   // PUT /partners takes {webhookUrl}, an absolute address (L113, P29, P54).
-  checkFieldFacts(partner.body('put /partners'), () => partner.example('PartnerUpdateRequest'), [
+  checkFieldFacts(partner.body('put /partners'), () => example('PartnerUpdateRequest'), [
     ['L113 P29 P54', 'webhookUrl', ['https://partner.example/hooks'], [ABSENT, 7, 'partner.example/hooks']],
   ]);
 
   // An auth key in a listing.
-  const keys = partner.response('get /auth-keys', '200');
+  const keys = response('get /auth-keys', '200');
   checkFieldFacts(
-    (key: Json) => keys({ ...partner.example('AuthKeysRotated'), authKeys: [key] }),
-    () => partner.example('AuthKeysRotated').authKeys[0],
+    (key: Json) => keys({ ...example('AuthKeysRotated'), authKeys: [key] }),
+    () => example('AuthKeysRotated').authKeys[0],
     [
       ['L20', 'id', [], [ABSENT, 1]],
       ['L21', 'key', [], [ABSENT, 123]],
@@ -160,9 +160,9 @@ describe('partner and auth keys', () => {
   );
 
   it('a rotation answers the new active key and the previous key now inactive, in any order (L115, P31)', () => {
-    const rotation = partner.response('post /auth-keys', '201');
-    const [fresh, previous] = partner.example('AuthKeyCreated').authKeys;
-    for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) wantValid(rotation, partner.example(name), name);
+    const rotation = response('post /auth-keys', '201');
+    const [fresh, previous] = example('AuthKeyCreated').authKeys;
+    for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) wantValid(rotation, example(name), name);
     const answers: [string, Json[], boolean][] = [
       ['previous key first', [previous, fresh], true],
       ['a further entry', [previous, fresh, { ...previous, id: partner.UUID, key: 'ak_live_older' }], true],
@@ -176,27 +176,23 @@ describe('partner and auth keys', () => {
     for (const [label, authKeys, valid] of answers)
       expect(rotation({ authKeys, count: authKeys.length }), label).toBe(valid);
     expect(JSON.stringify(partner.responseSchema('post /auth-keys', '201'))).not.toContain('prefixItems');
-    wantValid(
-      partner.response('get /auth-keys', '200'),
-      { authKeys: [previous], count: 1 },
-      'a listing is any page of keys',
-    );
+    wantValid(response('get /auth-keys', '200'), { authKeys: [previous], count: 1 }, 'a listing is any page of keys');
   });
 
   it('listing and creating keys both answer {authKeys, count} with an integer count', () => {
-    for (const validate of [partner.response('get /auth-keys', '200'), partner.response('post /auth-keys', '201')]) {
-      const value = partner.example('AuthKeyCreated');
+    for (const validate of [response('get /auth-keys', '200'), response('post /auth-keys', '201')]) {
+      const value = example('AuthKeyCreated');
       wantValid(validate, value);
       wantInvalid(validate, partner.without(value, 'count'));
       wantInvalid(validate, partner.without(value, 'authKeys'));
       wantInvalid(validate, { ...value, count: 1.5 });
       wantInvalid(validate, { ...value, count: '2' });
     }
-    expect(partner.example('AuthKeyCreated').authKeys.filter((k: Json) => k.active)).toHaveLength(1);
-    expect(partner.example('AuthKeyCreated').authKeys.filter((k: Json) => !k.active).length).toBeGreaterThanOrEqual(1);
+    expect(example('AuthKeyCreated').authKeys.filter((k: Json) => k.active)).toHaveLength(1);
+    expect(example('AuthKeyCreated').authKeys.filter((k: Json) => !k.active).length).toBeGreaterThanOrEqual(1);
     // A rotation's `count` counts the keys of the answer (P31).
     for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) {
-      const { authKeys, count } = partner.example(name);
+      const { authKeys, count } = example(name);
       expect(count, name).toBe(authKeys.length);
     }
   });
@@ -252,7 +248,7 @@ const schemaNamed = (name: string): Json => {
   const [component, ...inside] = name.split('.');
   const schema = partner.doc.components.schemas[component];
   if (!schema) throw new Error(`openapi/partner has no schema ${component}`);
-  return inside.reduce((s: Json, key) => partner.resolve(s.properties[key]), partner.resolve(schema));
+  return inside.reduce((s: Json, key) => resolve(s.properties[key]), resolve(schema));
 };
 /** The properties a schema declares itself: those of a schema it refers to in `allOf` count under that schema's name. */
 const ownProperties = (schema: Json): Record<string, Json> =>
@@ -308,8 +304,7 @@ describe('additions to the documentation', () => {
     ],
     [
       'an operation beyond the documented ones is listed in ADDED_OPERATIONS',
-      () =>
-        unlisted('ADDED_OPERATIONS', 'operation', { '': [operations, partner.OPERATIONS] }, { '': ADDED_OPERATIONS }),
+      () => unlisted('ADDED_OPERATIONS', 'operation', { '': [operations, OPERATIONS] }, { '': ADDED_OPERATIONS }),
     ],
     [
       'a query parameter beyond the documented ones is listed in ADDED_PARAMETERS',
@@ -335,11 +330,7 @@ describe('additions to the documentation', () => {
       'VerificationEventData',
     ]);
     const problems = Object.entries<Json>(partner.doc.components.schemas).flatMap(([name, schema]) =>
-      deprecationProblems(
-        name,
-        ownProperties(partner.resolve(schema)),
-        documentedIn.has(name) ? partner.DEPRECATED : [],
-      ),
+      deprecationProblems(name, ownProperties(resolve(schema)), documentedIn.has(name) ? partner.DEPRECATED : []),
     );
     for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in partner.doc.components.schemas))) {
       problems.push(`ADDED_DEPRECATIONS has ${name}, which is no schema of openapi/partner/components/schemas`);

@@ -132,6 +132,45 @@ export const DATA_TYPES = ['user', 'verification', 'shareholder'];
 
 const USER_LIST_ITEM = ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'];
 const WEBHOOK_RECORD = ['id', 'type', 'success', 'payload', 'retryAt', 'reason', 'createdAt', 'updatedAt'];
+/** The Verification's fields, also the create answer's (that answer declares `updatedAt` absent). */
+const VERIFICATION = [
+  'id',
+  'url',
+  'phoneNumber',
+  'isPhoneNumberVerified',
+  'phoneNumbers',
+  'firstName',
+  'lastName',
+  'requireFirstAndLastName',
+  'requirements',
+  'collectedRequirements',
+  'userId',
+  'previousUserId',
+  'externalUserId',
+  'redirectUrl',
+  'errorRedirectUrl',
+  'reason',
+  'author',
+  'status',
+  'metadata',
+  'validTo',
+  'createdAt',
+  'updatedAt',
+];
+/** A document's fields, as a collected result and as a user's document lists them (L55, L76). */
+const DOCUMENT = [
+  'type',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'placeOfBirth',
+  'nationality',
+  'serialNo',
+  'expiryAt',
+  'issuedAt',
+  'issuingAuthority',
+  'placeOfIssue',
+];
 /**
  * The fields of each documented object, by its component name in
  * openapi/partner/components/schemas (a dotted name: the object in one of its
@@ -158,44 +197,8 @@ export const FIELDS: Record<string, string[]> = {
     'metadata',
   ],
   VerificationRevert: ['verificationId', 'author'],
-  /** The Verification, also the create answer's fields (that answer declares `updatedAt` absent). */
-  Verification: [
-    'id',
-    'url',
-    'phoneNumber',
-    'isPhoneNumberVerified',
-    'phoneNumbers',
-    'firstName',
-    'lastName',
-    'requireFirstAndLastName',
-    'requirements',
-    'collectedRequirements',
-    'userId',
-    'previousUserId',
-    'externalUserId',
-    'redirectUrl',
-    'errorRedirectUrl',
-    'reason',
-    'author',
-    'status',
-    'metadata',
-    'validTo',
-    'createdAt',
-    'updatedAt',
-  ],
-  'CollectedDocument.result': [
-    'type',
-    'firstName',
-    'lastName',
-    'dateOfBirth',
-    'placeOfBirth',
-    'nationality',
-    'serialNo',
-    'expiryAt',
-    'issuedAt',
-    'issuingAuthority',
-    'placeOfIssue',
-  ],
+  Verification: VERIFICATION,
+  'CollectedDocument.result': DOCUMENT,
   User: USER_LIST_ITEM,
   UserDetails: [
     ...USER_LIST_ITEM,
@@ -207,43 +210,9 @@ export const FIELDS: Record<string, string[]> = {
     'names',
     'documents',
   ],
-  UserDocument: [
-    'id',
-    'type',
-    'firstName',
-    'lastName',
-    'dateOfBirth',
-    'placeOfBirth',
-    'nationality',
-    'serialNo',
-    'issuingAuthority',
-    'placeOfIssue',
-    'expiryAt',
-    'issuedAt',
-    'createdAt',
-  ],
-  VerificationEventData: [
-    'verificationId',
-    'status',
-    'redirectUrl',
-    'errorRedirectUrl',
-    'externalUserId',
-    'phoneNumber',
-    'isPhoneNumberVerified',
-    'phoneNumbers',
-    'firstName',
-    'lastName',
-    'requireFirstAndLastName',
-    'requirements',
-    'collectedRequirements',
-    'userId',
-    'previousUserId',
-    'reason',
-    'metadata',
-    'validTo',
-    'createdAt',
-    'updatedAt',
-  ],
+  UserDocument: ['id', ...DOCUMENT, 'createdAt'],
+  /** The Verification's fields but `url` and `author`, identified by `verificationId` (L223). */
+  VerificationEventData: ['verificationId', ...VERIFICATION.filter((f) => !['id', 'url', 'author'].includes(f))],
   UserEventData: [
     'userId',
     'firstName',
@@ -287,7 +256,7 @@ export const SIGNATURE = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
 // ---------------------------------------------------------------------------
 // Access to the document.
 
-export const sub = (ptr: string, ...parts: (string | number)[]) => ptr + pointer(...parts).slice(1);
+const sub = (ptr: string, ...parts: (string | number)[]) => ptr + pointer(...parts).slice(1);
 
 /** The node at a JSON pointer, following `$ref`s on the way (not at the end). */
 export function rawAt(ptr: string): Json {
@@ -304,7 +273,6 @@ export const resolve = (node: Json): Json => deref(doc, node);
 export const validatorAt = (ptr: string) => v.at(rawAt(ptr)?.$ref ?? ptr);
 
 export const pathOps = operationsOf(doc).filter((o) => o.kind === 'path');
-export const webhookOps = operationsOf(doc).filter((o) => o.kind === 'webhook');
 /** An operation by `method /path`, or a webhook by `post event.type`. */
 export const op = (key: string): OperationEntry => {
   const [method, path] = key.split(' ');
@@ -383,8 +351,6 @@ export function expectDocumentedValues(values: string[], documented: string[], w
 
 // Validators used throughout.
 export const verification = response('get /verifications/{verificationId}', '200');
-export const createdVerification = response('post /verifications', '201');
-export const createBody = body('post /verifications');
 export const webhookEvent = v.schema('WebhookEvent');
 
 export const completed = () => example('VerificationCompleted');
