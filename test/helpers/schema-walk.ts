@@ -56,31 +56,11 @@ export function walkSchemas(doc: Json, visit: Visit) {
   document(doc, []);
 }
 
-/** Pointers of every boolean `false` schema (write `not: {}` instead). */
-export function falseSchemas(doc: Json): string[] {
+/** Pointers of every schema of the document that `test` holds of. */
+export function schemasWhere(doc: Json, test: (schema: Json) => boolean): string[] {
   const found: string[] = [];
   walkSchemas(doc, (s, at) => {
-    if (s === false) found.push(at);
+    if (test(s)) found.push(at);
   });
   return found;
-}
-
-/** Pointers of every `const` that has no one-value `enum` saying the same beside it. */
-export function constsWithoutEnum(doc: Json): string[] {
-  const found: string[] = [];
-  walkSchemas(doc, (s, at) => {
-    if (typeof s !== 'object' || s === null || !('const' in s)) return;
-    const same = Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === s.const;
-    if (!same) found.push(at);
-  });
-  return found;
-}
-
-/** Every `const` value in a document, for a test that the walk sees them. */
-export function constCount(doc: Json): number {
-  let n = 0;
-  walkSchemas(doc, (s) => {
-    if (typeof s === 'object' && s !== null && 'const' in s) n += 1;
-  });
-  return n;
 }
