@@ -1,8 +1,6 @@
-// The bundles avoid the JSON Schema forms other generators misread:
-// orval's zod output and openapi-zod-client crash on a boolean `false` schema,
-// and openapi-zod-client turns a bare `const` into z.string(), which makes its
-// zod discriminated unions throw at import. test/integration/generators.test.ts runs the
-// generators themselves; this test names the offending place in a bundle.
+// The bundles avoid the JSON Schema forms generators misread: orval's zod output and
+// openapi-zod-client crash on a boolean `false` schema, and openapi-zod-client makes a bare
+// `const` z.string(), breaking its discriminated unions. This names the place in a bundle.
 import { describe, expect, it } from 'vitest';
 import { APIS } from '../scripts/lib/apis.mjs';
 import { type Json, loadBundle } from './helpers/openapi.js';

@@ -1,9 +1,6 @@
-// openapi/DECISIONS.md lists every assumption about the service made where
-// the source documents are silent; published descriptions mark a statement
-// resting on one with `Assumed ([P1](assumptions.html#P1)): …`, and the docs
-// publish the list as assumptions.html. These tests keep the three in step,
-// the published text free of repository files, every bound an answer carries
-// in the strictness table, and every link of the rendered docs landing.
+// openapi/DECISIONS.md, the descriptions that mark an assumption with `Assumed ([P1](…))`,
+// and the published assumptions.html kept in step; the published text free of repository
+// files, every bound an answer carries in the strictness table, every docs link landing.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

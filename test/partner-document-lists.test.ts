@@ -1,7 +1,5 @@
-// The partner list queries: paging, the comma-separated filters, and the
-// filters of operations 7 and 12 (L162-L177, L249-L257). A parameter the API
-// team adds is held by test/partner-document.test.ts (guides/contract.md, "Add
-// a query parameter to a list").
+// The partner list queries: paging, the comma-separated filters, and the filters of
+// operations 7 and 12 (L162-L177, L249-L257); an added parameter: partner-document.test.ts.
 import { describe, expect, it } from 'vitest';
 import { type Json, wantInvalid, wantValid } from './helpers/openapi.js';
 import * as partner from './helpers/partner-document.js';

@@ -1,7 +1,5 @@
-// The partner Verification record: its fields, `userId` and
-// `previousUserId` by status (in an answer, in webhook data, and as
-// `narrowVerification` checks them at run time), and each kind of
-// `collectedRequirements` entry.
+// The partner Verification: its fields, `userId` and `previousUserId` by status (in an
+// answer, in webhook data, and in `narrowVerification`), each `collectedRequirements` kind.
 import { describe, expect, it } from 'vitest';
 import { narrowVerification } from '../src/partner.js';
 import { ABSENT, checkFieldFacts, type Json, wantInvalid, wantValid } from './helpers/openapi.js';

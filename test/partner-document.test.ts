@@ -1,8 +1,6 @@
-// The whole partner document (OpenAPI version, server, the 18 operations and
-// their paths, media types, statuses), authentication with `X-Auth-Key` and
-// key rotation, the partner and its auth keys (operations 1 to 4), and what
-// the contract adds to the documentation (listed in
-// helpers/partner-additions.ts).
+// The whole partner document (version, server, operations, media types, statuses),
+// `X-Auth-Key` and its rotation, operations 1 to 4, and what the contract adds to the
+// documentation (listed in helpers/partner-additions.ts).
 import { describe, expect, it } from 'vitest';
 import {
   ABSENT,

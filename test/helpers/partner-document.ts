@@ -1,9 +1,6 @@
-// The partner integration API document, and the facts of the service's
-// partner documentation the test/partner-document*.test.ts files hold it to:
-// each of their expectations restates a fact (`L145`, a line of the
-// documentation, or where it is silent a row of openapi/DECISIONS.md), so
-// dropping or loosening it in openapi/partner fails a test. Here: the
-// operations, enums and field lists, and access to the bundle by JSON pointer.
+// The partner document, and the facts of the service's partner documentation the
+// partner-document tests hold it to, each restated with its source (`L145`, a line of the
+// documentation, or a decision row): dropping or loosening one in openapi/partner fails a test.
 import { expect } from 'vitest';
 import { unescapePointerToken } from '../../src/contract/json-pointer.js';
 import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json, type OperationEntry } from './openapi.js';

@@ -1,7 +1,5 @@
-// Visits every JSON Schema inside an OpenAPI 3.1 document, boolean schemas
-// included, with its JSON pointer. Examples and extensions are data, not
-// schemas, so they are not entered. helpers/examples.ts finds the examples
-// with it.
+// Visits every JSON Schema inside an OpenAPI 3.1 document, boolean schemas included, with
+// its JSON pointer; examples and extensions are data, not schemas, so they are not entered.
 import { pointer, type Json } from './openapi.js';
 
 const ONE_SCHEMA = [
