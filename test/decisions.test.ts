@@ -50,18 +50,13 @@ describe('DECISIONS.md', () => {
 
   it('marks every V and P row in some description, or lists it with a reason as marked by none (not both)', () => {
     const ids = [...rowIds];
-    const neither = ids.filter((id) => !allMarked.has(id) && !unmarked.has(id));
-    expect(neither, 'neither marked in a description nor listed under "Rows no description marks"').toEqual([]);
-    const both = ids.filter((id) => allMarked.has(id) && unmarked.has(id));
-    expect(both, 'marked in a description but also listed as marked by none').toEqual([]);
-    expect(
-      [...unmarked.keys()].filter((id) => !rowIds.has(id)),
-      'listed as unmarked but without a row',
-    ).toEqual([]);
-    expect(
-      [...unmarked].filter(([, reason]) => reason.length <= 20),
-      'listed without a reason',
-    ).toEqual([]);
+    const problems = {
+      'neither marked nor listed as marked by none': ids.filter((id) => !allMarked.has(id) && !unmarked.has(id)),
+      'both marked and listed as marked by none': ids.filter((id) => allMarked.has(id) && unmarked.has(id)),
+      'listed as unmarked but without a row': [...unmarked.keys()].filter((id) => !rowIds.has(id)),
+      'listed without a reason': [...unmarked].filter(([, reason]) => reason.length <= 20),
+    };
+    for (const [what, found] of Object.entries(problems)) expect(found, what).toEqual([]);
   });
 
   it('names each marked parameter in the row it links to', () => {

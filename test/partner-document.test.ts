@@ -92,15 +92,14 @@ describe('document', () => {
         expect(resolve(operation.requestBody).required, `${method} ${key}`).toBe(true);
       }
     }
-    expect(sorted(OPERATIONS.filter((key) => partner.op(key).operation.requestBody))).toEqual(
-      sorted([
-        'put /partners',
-        'post /auth-keys',
-        'post /verifications',
-        'post /verifications/revert',
-        'post /users/external-users',
-      ]),
-    );
+    // In the documentation's order.
+    expect(OPERATIONS.filter((key) => partner.op(key).operation.requestBody)).toEqual([
+      'put /partners',
+      'post /auth-keys',
+      'post /verifications',
+      'post /verifications/revert',
+      'post /users/external-users',
+    ]);
   });
 
   it('answers 201 for the three creating operations and 200 for every other one (P1)', () => {
