@@ -209,26 +209,16 @@ describe('verification sub-resources', () => {
 });
 
 describe('webhook records (operations 11 and 18)', () => {
+  // Each listing, the component of its records (their example: its plural), its type and the other one.
   const listings = [
-    {
-      key: 'get /verifications/{verificationId}/webhooks',
-      type: 'verification',
-      otherType: 'user',
-      example: 'VerificationWebhookRecords',
-      fields: partner.FIELDS.VerificationWebhookRecord,
-    },
-    {
-      key: 'get /users/{userId}/webhooks',
-      type: 'user',
-      otherType: 'verification',
-      example: 'UserWebhookRecords',
-      fields: partner.FIELDS.UserWebhookRecord,
-    },
+    ['get /verifications/{verificationId}/webhooks', 'VerificationWebhookRecord', 'verification', 'user'],
+    ['get /users/{userId}/webhooks', 'UserWebhookRecord', 'user', 'verification'],
   ];
 
-  describe.each(listings)('$key', ({ key, type, otherType, example: exampleName, fields }) => {
+  describe.each(listings)('%s', (key, record, type, otherType) => {
     const list = response(key, '200');
-    const page = () => example(exampleName);
+    const page = () => example(`${record}s`);
+    const fields = partner.FIELDS[record];
 
     // "`type` (`verification` or `user`)": only the id field is documented as
     // "according to the listing"; that the type follows the listing too is
@@ -250,8 +240,8 @@ describe('webhook records (operations 11 and 18)', () => {
   });
 
   it('records are updated on retry rather than duplicated', () => {
-    const text = [partner.responseSchema(listings[0].key, '200'), partner.responseSchema(listings[1].key, '200')]
-      .map((s) => resolve(s.properties.webhooks.items).description)
+    const text = listings
+      .map(([key]) => resolve(partner.responseSchema(key, '200').properties.webhooks.items).description)
       .join('\n');
     expect(text).toMatch(/retr[^.]*(update|do not add)/i);
   });

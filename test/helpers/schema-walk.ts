@@ -30,12 +30,8 @@ export function walkSchemas(doc: Json, visit: Visit) {
     if (typeof node !== 'object' || node === null || seen.has(node)) return;
     seen.add(node);
     for (const key of ONE_SCHEMA) if (key in node) schema(node[key], [...at, key]);
-    for (const key of SCHEMA_LISTS) {
-      (node[key] ?? []).forEach((s: Json, i: number) => {
-        schema(s, [...at, key, String(i)]);
-      });
-    }
-    for (const key of SCHEMA_MAPS)
+    // A list's entries by index, a map's by name.
+    for (const key of [...SCHEMA_LISTS, ...SCHEMA_MAPS])
       for (const [name, s] of Object.entries(node[key] ?? {})) schema(s, [...at, key, name]);
   };
   // Outside schemas: find every `schema` (parameters, media types, headers)
