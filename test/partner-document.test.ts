@@ -24,9 +24,8 @@ import * as partner from './helpers/partner-document.js';
 
 const { example, OPERATIONS, resolve, response, sorted } = partner;
 
-// What both documents state alike: one server, whose variable names the
-// service's base address; operations named uniquely in camelCase; the one
-// credential scheme, asked on every operation.
+// What both documents state alike: one server, whose variable names the service's base
+// address; operations named uniquely in camelCase; one credential scheme, on every operation.
 describe.each([
   {
     api: 'v2',
@@ -210,11 +209,8 @@ describe('partner and auth keys', () => {
 const ADDITIONS = 'test/helpers/partner-additions.ts';
 
 /**
- * What an additions list misses or holds wrongly, each message naming the
- * entry and what to change in ADDITIONS: per documented entry (an object, an
- * enum, an operation's query), a name the contract has beyond the documented
- * ones and the listed ones; a listed name that is documented or not there; a
- * listed entry that is none of the documented ones.
+ * What an additions list misses (a name beyond the documented and listed ones) or holds wrongly
+ * (a name documented or not there, an entry none of the documented ones), saying what to change.
  */
 function unlisted(
   list: string,
