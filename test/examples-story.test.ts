@@ -50,17 +50,14 @@ describe('the examples tell one story', () => {
     const LATER = '2099-01-01T00:00:00.000Z';
     const planted = <T>(value: T) => ({ where: 'planted', value });
     const lena = (w: World) => structuredClone(w.partner.users.find((u) => u.externalUsers.size > 1)!);
+    const lenaAgain = (w: World, change: object) => w.partner.users.push({ ...lena(w), where: 'planted', ...change });
     const gone = (w: World) => w.partner.users.find((u) => u.deleted)!;
     const link = (w: World) =>
       w.partner.externalUserBatches.find((b) => b.value.externalUsersWithSuccess.length)!.value
         .externalUsersWithSuccess[0];
 
-    finds(history.userProblems, (w) =>
-      w.partner.users.push({ ...lena(w), where: 'planted', dateOfBirth: '1990-01-01' }),
-    );
-    finds(history.userProblems, (w) =>
-      w.partner.users.push({ ...lena(w), where: 'planted', at: LATER, phones: new Map() }),
-    );
+    finds(history.userProblems, (w) => lenaAgain(w, { dateOfBirth: '1990-01-01' }));
+    finds(history.userProblems, (w) => lenaAgain(w, { at: LATER, phones: new Map() }));
     finds(history.deletionProblems, (w) => w.partner.userMentions.push({ where: 'planted', userId: gone(w).id }));
     finds(history.ownershipProblems, (w) => {
       const [ext] = lena(w).externalUsers.keys();

@@ -118,17 +118,14 @@ describe('userId and previousUserId by status, in an answer and in webhook data 
     },
   );
 
-  it.each([
-    'VerificationCompleted',
-    'VerificationReverted',
-    'VerificationStarted',
-    'VerificationInReview',
-    'VerificationWaitingForUserInput',
-  ])('the example %s is valid and narrowed', (name) => {
-    const value = partner.example(name);
-    wantValid(partner.verification, value);
-    expect(narrowVerification(value as Parameters<typeof narrowVerification>[0])).toBe(value);
-  });
+  it.each(['Completed', 'Reverted', 'Started', 'InReview', 'WaitingForUserInput'])(
+    'the example Verification%s is valid and narrowed',
+    (status) => {
+      const value = partner.example(`Verification${status}`);
+      wantValid(partner.verification, value);
+      expect(narrowVerification(value as Parameters<typeof narrowVerification>[0])).toBe(value);
+    },
+  );
 });
 
 describe('collectedRequirements (L50-L56)', () => {
