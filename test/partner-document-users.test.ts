@@ -1,6 +1,5 @@
-// Partner users and their documents, the sub-resources of users and of
-// verifications, the batch of external users (operation 16), and the webhook
-// records of operations 11 and 18.
+// Partner users and their documents, the sub-resources of users and verifications, the
+// batch of external users (operation 16), and the webhook records (operations 11 and 18).
 import { describe, expect, it } from 'vitest';
 import { ABSENT, checkFieldFacts, type FieldFact, type Json, wantInvalid, wantValid } from './helpers/openapi.js';
 import * as partner from './helpers/partner-document.js';
@@ -12,7 +11,6 @@ describe('users', () => {
   const details = response('get /users/{userId}', '200');
   const full = () => example('UserDetailsFull');
   const page = () => example('UserListPage');
-  const withUser = (user: Json) => ({ users: [user], count: 1 });
 
   it('list item has id, phoneNumbers, externalUsers, createdAt and updatedAt (L58-L64)', () => {
     const item = resolve(partner.responseSchema('get /users', '200').properties.users.items);
@@ -25,7 +23,7 @@ describe('users', () => {
   // Every member of a phone number or external user may be absent or null (P8).
   const phone = page().users[0].phoneNumbers[0];
   checkFieldFacts(
-    (user: Json) => list(withUser(user)),
+    (user: Json) => list({ users: [user], count: 1 }),
     () => page().users[0],
     [
       ['L61', 'id', [], [ABSENT]],

@@ -1,6 +1,5 @@
-// The seven partner webhooks: each event's delivery, signature and body, the
-// envelope (WebhookEvent) and the data of each type (the ids of verification
-// data by status: test/partner-document-verification.test.ts).
+// The seven partner webhooks: each event's delivery, signature and body, the envelope
+// (WebhookEvent) and the data of each type (verification ids by status: the verification tests).
 import { describe, expect, it } from 'vitest';
 import { ABSENT, checkFieldFacts, type FieldFact, type Json, wantInvalid, wantValid } from './helpers/openapi.js';
 import * as partner from './helpers/partner-document.js';

@@ -320,9 +320,8 @@ describe('additions to the documentation', () => {
     const problems = Object.entries<Json>(partner.doc.components.schemas).flatMap(([name, schema]) =>
       deprecationProblems(name, ownProperties(resolve(schema)), deprecatedIn(name)),
     );
-    for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in partner.doc.components.schemas))) {
+    for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in partner.doc.components.schemas)))
       problems.push(`ADDED_DEPRECATIONS has ${name}, which is no schema of openapi/partner/components/schemas`);
-    }
     expect(problems, problems.join('\n')).toEqual([]);
   });
 });
