@@ -103,7 +103,6 @@ describe('users', () => {
 });
 
 describe('user sub-resources', () => {
-  // Shares: boolean isShareholder and integer sharesNumber.
   checkFieldFacts(response('get /users/{userId}/shares', '200'), () => example('SharesShareholder'), [
     ['L82', 'isShareholder', [true], [ABSENT, 'true']],
     ['L82', 'sharesNumber', [250], [ABSENT, 1.5, '250']],

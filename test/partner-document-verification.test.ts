@@ -72,7 +72,6 @@ function metadataNotRechecked(): Json[] {
 }
 
 describe('userId and previousUserId by status, in an answer and in webhook data (L38-L39, L223)', () => {
-  // ABSENT: the field left out.
   const withIds = (value: Json, status: string, userId: unknown, previousUserId: unknown) =>
     Object.fromEntries(Object.entries({ ...value, status, userId, previousUserId }).filter(([, v]) => v !== ABSENT));
   // Status, userId, previousUserId, and whether a Verification answer and
