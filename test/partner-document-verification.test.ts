@@ -25,6 +25,10 @@ describe('Verification', () => {
   // create limits are not re-checked (P6, P16) and addresses take no uri format (P29).
   const entry = { phoneNumber: '+4915112345678', isVerified: true };
   const address = 'app.northwind-mobility.example/verification/done';
+  // Metadata beyond the create bounds, which an answer does not re-check (P6).
+  const keys = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'x']));
+  const bigMetadata = { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } };
+  const notRequirements = [{ type: 'document' }, [{ type: 'selfie' }], [{}], 'document'];
   checkFieldFacts(partner.verification, partner.completed, [
     ['L29', 'id', [], [1]],
     ['L30 P29', 'url', [address], [1, 42]],
@@ -34,7 +38,7 @@ describe('Verification', () => {
     ['L34 P8', 'firstName', [null], [1]],
     ['L34 P8', 'lastName', [null], [1]],
     ['L35', 'requireFirstAndLastName', [false], ['yes']],
-    ['L36 P8', 'requirements', [null, partner.REQUIREMENT_TYPES.map((type) => ({ type }))], requirementBreaches()],
+    ['L36 P8', 'requirements', [null, partner.REQUIREMENT_TYPES.map((type) => ({ type }))], notRequirements],
     ['L37', 'collectedRequirements', [], [[{}]]],
     ['L40', 'externalUserId', [], ['not-a-uuid', 12]],
     ['L41 P29', 'redirectUrl', [address], [1, 42]],
@@ -42,7 +46,7 @@ describe('Verification', () => {
     ['L43 P8 P16', 'reason', [null, 'r'.repeat(201)], [1, 7]],
     ['L44 P8 P16', 'author', [null, 'a'.repeat(101)], [1]],
     ['L45', 'status', [], ['pending', 'COMPLETED']],
-    ['L46 P6 P8', 'metadata', [null, ...metadataNotRechecked()], ['text', 'orderId=1']],
+    ['L46 P6 P8', 'metadata', [null, keys, bigMetadata], ['text', 'orderId=1']],
     ['L47', 'validTo', [], ['2026-03-15']],
     ['L48', 'createdAt', [], ['yesterday']],
     ['L48', 'updatedAt', [], ['14/03/2026']],
@@ -60,15 +64,6 @@ describe('Verification', () => {
 /** Phone number entries missing or mistyping a member (L33). */
 function phoneEntryBreaches(entry: Json): Json[] {
   return [[{ ...entry, isVerified: 'yes' }], ...['isVerified', 'phoneNumber'].map((m) => [partner.without(entry, m)])];
-}
-/** Requirements that are no list of the four types (L36). */
-function requirementBreaches(): Json[] {
-  return [{ type: 'document' }, [{ type: 'selfie' }], [{}], 'document'];
-}
-/** Metadata beyond the create bounds, which an answer does not re-check (P6). */
-function metadataNotRechecked(): Json[] {
-  const keys = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'x']));
-  return [keys, { ['a'.repeat(41)]: 'x', v: 'y'.repeat(501), n: 3, nested: { a: true } }];
 }
 
 describe('userId and previousUserId by status, in an answer and in webhook data (L38-L39, L223)', () => {

@@ -9,6 +9,7 @@ const { EVENTS, resolve, sorted, webhookEvent, webhookExample, webhookValidator,
 describe('webhooks', () => {
   it('are exactly the seven event types', () => {
     expect(sorted(Object.keys(partner.doc.webhooks))).toEqual(sorted(Object.keys(EVENTS)));
+    expect(partner.webhookOps).toHaveLength(7);
   });
 
   describe.each(Object.keys(EVENTS))('%s', (event) => {
@@ -26,7 +27,9 @@ describe('webhooks', () => {
     });
 
     it('carries the required X-SIGNATURE header, lowercase hex of 64 digits', () => {
-      const { param, schemaPtr } = partner.paramsOf(`post ${event}`)['X-SIGNATURE'];
+      const params = partner.paramsOf(`post ${event}`);
+      expect(params).toHaveProperty('X-SIGNATURE');
+      const { param, schemaPtr } = params['X-SIGNATURE'];
       expect(param).toMatchObject({ in: 'header', required: true });
       expect(param.description).toMatch(/HMAC-SHA256/);
       expect(param.description).toMatch(/auth key/i);

@@ -268,6 +268,7 @@ export const resolve = (node: Json): Json => deref(doc, node);
 export const validatorAt = (ptr: string) => v.at(rawAt(ptr)?.$ref ?? ptr);
 
 export const pathOps = operationsOf(doc).filter((o) => o.kind === 'path');
+export const webhookOps = operationsOf(doc).filter((o) => o.kind === 'webhook');
 /** An operation by `method /path`, or a webhook by `post event.type`. */
 export const op = (key: string): OperationEntry => {
   const [method, path] = key.split(' ');
