@@ -1,9 +1,6 @@
-// openapi/DECISIONS.md lists every assumption about the service made where
-// the source documents are silent; published descriptions mark a statement
-// resting on one with `Assumed ([P1](assumptions.html#P1)): …`, and the docs
-// publish the list as assumptions.html. These tests keep the three in step,
-// the published text free of repository files, every bound an answer carries
-// in the strictness table, and every link of the rendered docs landing.
+// openapi/DECISIONS.md, the descriptions that mark an assumption with `Assumed ([P1](…))`,
+// and the published assumptions.html kept in step; the published text free of repository
+// files, every bound an answer carries in the strictness table, every docs link landing.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,8 +20,6 @@ const tableRows = (markdown: string) =>
   markdownTables(markdown)
     .flatMap((t) => t.rows)
     .filter((row) => /^[A-Z]+\d+$/.test(row[0]));
-const rows = tableRows(decisions);
-const toolRows = tableRows(maintainers);
 const contractRows = decisionRows(decisions);
 const rowIds = new Set(contractRows.map((r) => r.id));
 
@@ -38,8 +33,8 @@ const allMarked = new Set(bundles.flatMap(({ doc }) => documentTexts(doc).flatMa
 
 describe('DECISIONS.md', () => {
   it.each([
-    ['openapi/DECISIONS.md', rows],
-    ['guides/maintainers-decisions.md', toolRows],
+    ['openapi/DECISIONS.md', tableRows(decisions)],
+    ['guides/maintainers-decisions.md', tableRows(maintainers)],
   ])('%s has numbered rows, each with a unique id, the source line it answers, a decision and a reason', (_, table) => {
     expect(table.length).toBeGreaterThan(5);
     const ids = table.map((r) => r[0]);
@@ -53,18 +48,13 @@ describe('DECISIONS.md', () => {
 
   it('marks every V and P row in some description, or lists it with a reason as marked by none (not both)', () => {
     const ids = [...rowIds];
-    const neither = ids.filter((id) => !allMarked.has(id) && !unmarked.has(id));
-    expect(neither, 'neither marked in a description nor listed under "Rows no description marks"').toEqual([]);
-    const both = ids.filter((id) => allMarked.has(id) && unmarked.has(id));
-    expect(both, 'marked in a description but also listed as marked by none').toEqual([]);
-    expect(
-      [...unmarked.keys()].filter((id) => !rowIds.has(id)),
-      'listed as unmarked but without a row',
-    ).toEqual([]);
-    expect(
-      [...unmarked].filter(([, reason]) => reason.length <= 20),
-      'listed without a reason',
-    ).toEqual([]);
+    const problems = {
+      'neither marked nor listed as marked by none': ids.filter((id) => !allMarked.has(id) && !unmarked.has(id)),
+      'both marked and listed as marked by none': ids.filter((id) => allMarked.has(id) && unmarked.has(id)),
+      'listed as unmarked but without a row': [...unmarked.keys()].filter((id) => !rowIds.has(id)),
+      'listed without a reason': [...unmarked].filter(([, reason]) => reason.length <= 20),
+    };
+    for (const [what, found] of Object.entries(problems)) expect(found, what).toEqual([]);
   });
 
   it('names each marked parameter in the row it links to', () => {

@@ -1,7 +1,5 @@
-// The lifecycle the overview of openapi/partner states, as the partner
-// documentation does: the state table (L84-L105) and the event sequences
-// (L229-L234). Their webhooks' pairing, signature, retry and envelope are held
-// by the schemas (test/partner-document-webhooks.test.ts).
+// The lifecycle the overview of openapi/partner states as the documentation does: the
+// state table (L84-L105) and the event sequences (L229-L234).
 import { describe, expect, it } from 'vitest';
 import { markdownTables } from './helpers/document-texts.js';
 import { NEW_USER_SEQUENCE } from './helpers/sequences.js';

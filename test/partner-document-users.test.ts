@@ -1,45 +1,20 @@
-// Partner users and their documents, the sub-resources of users and of
-// verifications, the batch of external users (operation 16), and the webhook
-// records of operations 11 and 18.
+// Partner users and their documents, the sub-resources of users and verifications, the
+// batch of external users (operation 16), and the webhook records (operations 11 and 18).
 import { describe, expect, it } from 'vitest';
-import { deref, type Json } from './helpers/openapi.js';
-import {
-  ABSENT,
-  gaps,
-  checkFieldFacts,
-  type FieldFact,
-  doc,
-  ESTIMATED_AGES,
-  DOCUMENT_TYPES,
-  EVENTS,
-  ENVELOPE_FIELDS,
-  UUID,
-  USER_ID,
-  TIMESTAMP,
-  response,
-  body,
-  responseSchema,
-  propsOf,
-  example,
-  without,
-  expectDocumented,
-  expectDocumentedValues,
-  wantValid,
-  wantInvalid,
-  webhookExample,
-  FIELDS,
-} from './helpers/partner-document.js';
+import { ABSENT, checkFieldFacts, type FieldFact, type Json, wantInvalid, wantValid } from './helpers/openapi.js';
+import * as partner from './helpers/partner-document.js';
+
+const { EVENTS, example, gaps, resolve, response, TIMESTAMP, UUID, webhookExample, without } = partner;
 
 describe('users', () => {
   const list = response('get /users', '200');
   const details = response('get /users/{userId}', '200');
   const full = () => example('UserDetailsFull');
   const page = () => example('UserListPage');
-  const withUser = (user: Json) => ({ users: [user], count: 1 });
 
   it('list item has id, phoneNumbers, externalUsers, createdAt and updatedAt (L58-L64)', () => {
-    const item = deref(doc, responseSchema('get /users', '200').properties.users.items);
-    expectDocumented(Object.keys(propsOf(item)), FIELDS.User, 'fields of User');
+    const item = resolve(partner.responseSchema('get /users', '200').properties.users.items);
+    partner.expectFields(item, 'User');
     wantValid(list, page());
     wantInvalid(list, without(page(), 'count'));
     expect(page().users[0].externalUsers.length).toBeGreaterThan(1);
@@ -48,7 +23,7 @@ describe('users', () => {
   // Every member of a phone number or external user may be absent or null (P8).
   const phone = page().users[0].phoneNumbers[0];
   checkFieldFacts(
-    (user: Json) => list(withUser(user)),
+    (user: Json) => list({ users: [user], count: 1 }),
     () => page().users[0],
     [
       ['L61', 'id', [], [ABSENT]],
@@ -79,7 +54,7 @@ describe('users', () => {
     ['L69', 'lastName', [ABSENT], [7]],
     // No documented format: any string (L70).
     ['L70', 'dateOfBirth', [ABSENT, null, '1991-07-23', '23.07.1991'], [19910723]],
-    ['L71', 'estimatedAge', ESTIMATED_AGES, [ABSENT, 'over99', 'OVER_18', 'over40', 18]],
+    ['L71', 'estimatedAge', partner.ESTIMATED_AGES, [ABSENT, 'over99', 'OVER_18', 'over40', 18]],
     ['L72', 'image', [], [ABSENT, 42, null]],
     [
       'L73 P8',
@@ -96,9 +71,9 @@ describe('users', () => {
   ]);
 
   it('estimatedAge takes the nine documented values at 99.5 % confidence; image is base64 (L71, L72)', () => {
-    const props = propsOf(responseSchema('get /users/{userId}', '200'));
-    expectDocumentedValues(deref(doc, props.estimatedAge).enum, ESTIMATED_AGES, 'values of EstimatedAge');
-    expect(deref(doc, props.estimatedAge).description).toMatch(/99\.5\s*%/);
+    const props = partner.propsOf(partner.responseSchema('get /users/{userId}', '200'));
+    partner.expectDocumentedValues(resolve(props.estimatedAge).enum, partner.ESTIMATED_AGES, 'values of EstimatedAge');
+    expect(resolve(props.estimatedAge).description).toMatch(/99\.5\s*%/);
     expect(props.image).toMatchObject({ type: 'string', contentEncoding: 'base64' });
     expect(full().names.length).toBeGreaterThan(1);
   });
@@ -118,7 +93,7 @@ describe('users', () => {
         ),
         ['L76 P32', 'issuingAuthority', [null], [ABSENT, 1]],
         ['L76 P32', 'placeOfIssue', [null], [ABSENT, 1]],
-        ['L76', 'type', DOCUMENT_TYPES, [ABSENT, 'ID Card', 'passport', 'DRIVER_LICENSE']],
+        ['L76', 'type', partner.DOCUMENT_TYPES, [ABSENT, 'ID Card', 'passport', 'DRIVER_LICENSE']],
         ['L76', 'expiryAt', dates, [ABSENT, ...notDates]],
         ['L76', 'issuedAt', dates, [ABSENT, ...notDates]],
         ['L76', 'createdAt', [TIMESTAMP], [ABSENT, '2031-05-11']],
@@ -128,7 +103,6 @@ describe('users', () => {
 });
 
 describe('user sub-resources', () => {
-  // Shares: boolean isShareholder and integer sharesNumber.
   checkFieldFacts(response('get /users/{userId}/shares', '200'), () => example('SharesShareholder'), [
     ['L82', 'isShareholder', [true], [ABSENT, 'true']],
     ['L82', 'sharesNumber', [250], [ABSENT, 1.5, '250']],
@@ -144,10 +118,10 @@ describe('user sub-resources', () => {
       expect(device.users.map((u: Json) => u.userId)).toContain(value.userId);
     wantInvalid(linked, without(value, 'userId'));
     wantInvalid(linked, without(value, 'linkedUsersByDevice'));
-    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ users: [{ userId: USER_ID }] }] });
-    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd', users: [USER_ID] }] });
+    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ users: [{ userId: partner.USER_ID }] }] });
+    wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd', users: [partner.USER_ID] }] });
     wantInvalid(linked, { ...value, linkedUsersByDevice: [{ deviceId: 'd' }] });
-    expect(responseSchema('get /users/{userId}/linked-by-device', '200').description).toMatch(/queried user/i);
+    expect(partner.responseSchema('get /users/{userId}/linked-by-device', '200').description).toMatch(/queried user/i);
   });
 
   it('fingerprints: {fingerprints: [{id, events: [{id, data}]}], count}, data free-form', () => {
@@ -168,7 +142,7 @@ describe('user sub-resources', () => {
   describe('batch external users (operation 16)', () => {
     // Takes {externalUsers: [{phoneNumber, externalUserId (uuid)}]}, every field required (L180, P54);
     // invalid numbers must be sendable: they are reported back in invalidPhoneNumbers (P17).
-    const request = body('post /users/external-users');
+    const request = partner.body('post /users/external-users');
     checkFieldFacts(request, () => example('ExternalUsersRequest'), [['L180 P54', 'externalUsers', [], [ABSENT]]]);
     checkFieldFacts(
       (entry: Json) => request({ externalUsers: [entry] }),
@@ -205,9 +179,8 @@ describe('verification sub-resources', () => {
     for (const activity of ['startSession', 'cameraIssue', 'documentUploaded']) {
       wantValid(activities, { activities: [{ ...item, activity }] }, activity);
     }
-    const activitySchema = deref(
-      doc,
-      responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items,
+    const activitySchema = resolve(
+      partner.responseSchema('get /verification/{verificationId}/user-activities', '200').properties.activities.items,
     ).properties.activity;
     expect(activitySchema.enum).toBeUndefined();
     expect(activitySchema.const).toBeUndefined();
@@ -233,26 +206,16 @@ describe('verification sub-resources', () => {
 });
 
 describe('webhook records (operations 11 and 18)', () => {
+  // Each listing, the component of its records (their example: its plural), its type and the other one.
   const listings = [
-    {
-      key: 'get /verifications/{verificationId}/webhooks',
-      type: 'verification',
-      otherType: 'user',
-      example: 'VerificationWebhookRecords',
-      fields: FIELDS.VerificationWebhookRecord,
-    },
-    {
-      key: 'get /users/{userId}/webhooks',
-      type: 'user',
-      otherType: 'verification',
-      example: 'UserWebhookRecords',
-      fields: FIELDS.UserWebhookRecord,
-    },
+    ['get /verifications/{verificationId}/webhooks', 'VerificationWebhookRecord', 'verification', 'user'],
+    ['get /users/{userId}/webhooks', 'UserWebhookRecord', 'user', 'verification'],
   ];
 
-  describe.each(listings)('$key', ({ key, type, otherType, example: exampleName, fields }) => {
+  describe.each(listings)('%s', (key, record, type, otherType) => {
     const list = response(key, '200');
-    const page = () => example(exampleName);
+    const page = () => example(`${record}s`);
+    const fields = partner.FIELDS[record];
 
     // "`type` (`verification` or `user`)": only the id field is documented as
     // "according to the listing"; that the type follows the listing too is
@@ -274,8 +237,8 @@ describe('webhook records (operations 11 and 18)', () => {
   });
 
   it('records are updated on retry rather than duplicated', () => {
-    const text = [responseSchema(listings[0].key, '200'), responseSchema(listings[1].key, '200')]
-      .map((s) => deref(doc, s.properties.webhooks.items).description)
+    const text = listings
+      .map(([key]) => resolve(partner.responseSchema(key, '200').properties.webhooks.items).description)
       .join('\n');
     expect(text).toMatch(/retr[^.]*(update|do not add)/i);
   });
@@ -288,7 +251,7 @@ function laterEvents(): Json[] {
     dataType: 'user',
     eventType: 'user.phoneNumberRemoved',
     createdAt: TIMESTAMP,
-    data: { userId: USER_ID, anything: ['new'] },
+    data: { userId: partner.USER_ID, anything: ['new'] },
   };
   return [added, { ...added, dataType: 'document', eventType: 'document.expired' }];
 }
@@ -307,7 +270,7 @@ function payloadBreaches(): Json[] {
     { ...user, dataType: 'verification' },
     { ...user, data: without(user.data, 'userId') },
     { ...webhookExample('verification.created'), data: {} },
-    ...ENVELOPE_FIELDS.map((field) => without(later, field)),
+    ...partner.ENVELOPE_FIELDS.map((field) => without(later, field)),
     { ...later, eventId: 'not-a-uuid' },
     { ...later, createdAt: 'yesterday' },
     { ...later, data: 'text' },

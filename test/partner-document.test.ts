@@ -1,10 +1,17 @@
-// The whole partner document (OpenAPI version, server, the 18 operations and
-// their paths, media types, statuses), authentication with `X-Auth-Key` and
-// key rotation, the partner and its auth keys (operations 1 to 4), and what
-// the contract adds to the documentation (listed in
-// helpers/partner-additions.ts).
+// The whole partner document (version, server, operations, media types, statuses),
+// `X-Auth-Key` and its rotation, operations 1 to 4, and what the contract adds to the
+// documentation (listed in helpers/partner-additions.ts).
 import { describe, expect, it } from 'vitest';
-import { deref, loadBundle, operationsOf, pointer, type Json } from './helpers/openapi.js';
+import {
+  ABSENT,
+  checkFieldFacts,
+  type FieldFact,
+  type Json,
+  loadBundle,
+  operationsOf,
+  wantInvalid,
+  wantValid,
+} from './helpers/openapi.js';
 import {
   ADDED_DEPRECATIONS,
   ADDED_FIELDS,
@@ -13,42 +20,12 @@ import {
   ADDED_VALUES,
   deprecationProblems,
 } from './helpers/partner-additions.js';
-import {
-  ABSENT,
-  checkFieldFacts,
-  type FieldFact,
-  doc,
-  OPERATIONS,
-  QUERY_PARAMETERS,
-  STATUSES,
-  REQUIREMENT_TYPES,
-  ESTIMATED_AGES,
-  DOCUMENT_TYPES,
-  DEPRECATED,
-  EVENTS,
-  ENVELOPE_FIELDS,
-  sub,
-  nodeAt,
-  rawAt,
-  pathOps,
-  op,
-  response,
-  body,
-  responseSchema,
-  paramsOf,
-  example,
-  without,
-  sorted,
-  expectDocumentedValues,
-  wantValid,
-  wantInvalid,
-  UUID,
-  FIELDS,
-} from './helpers/partner-document.js';
+import * as partner from './helpers/partner-document.js';
 
-// What both documents state alike: one server, whose variable names the
-// service's base address; operations named uniquely in camelCase; the one
-// credential scheme, asked on every operation.
+const { example, OPERATIONS, resolve, response, sorted } = partner;
+
+// What both documents state alike: one server, whose variable names the service's base
+// address; operations named uniquely in camelCase; one credential scheme, on every operation.
 describe.each([
   {
     api: 'v2',
@@ -92,7 +69,7 @@ describe('document', () => {
     for (const key of OPERATIONS) {
       const path = key.split(' ')[1];
       const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      const params = paramsOf(key);
+      const params = partner.paramsOf(key);
       const inPath = Object.values(params)
         .filter((p) => p.param.in === 'path')
         .map((p) => p.param.name);
@@ -100,56 +77,53 @@ describe('document', () => {
       for (const name of inPath) {
         expect(['verificationId', 'userId']).toContain(name);
         expect(params[name].param.required, key).toBe(true);
-        expect(nodeAt(params[name].schemaPtr).type, key).toBe('string');
+        expect(partner.nodeAt(params[name].schemaPtr).type, key).toBe('string');
       }
     }
-    expect(Object.keys(paramsOf('get /verification/{verificationId}/user-activities'))).toContain('verificationId');
-    expect(Object.keys(paramsOf('get /users/{userId}/shares'))).toContain('userId');
+    expect(partner.paramsOf('get /verification/{verificationId}/user-activities')).toHaveProperty('verificationId');
+    expect(partner.paramsOf('get /users/{userId}/shares')).toHaveProperty('userId');
   });
 
   it('sends and receives JSON bodies only', () => {
-    for (const { operation, key, method } of pathOps) {
+    for (const { operation, key, method } of partner.pathOps) {
       if (operation.requestBody) {
-        expect(Object.keys(deref(doc, operation.requestBody).content), `${method} ${key}`).toEqual([
-          'application/json',
-        ]);
-        expect(deref(doc, operation.requestBody).required, `${method} ${key}`).toBe(true);
+        expect(Object.keys(resolve(operation.requestBody).content), `${method} ${key}`).toEqual(['application/json']);
+        expect(resolve(operation.requestBody).required, `${method} ${key}`).toBe(true);
       }
     }
-    expect(sorted(OPERATIONS.filter((key) => op(key).operation.requestBody))).toEqual(
-      sorted([
-        'put /partners',
-        'post /auth-keys',
-        'post /verifications',
-        'post /verifications/revert',
-        'post /users/external-users',
-      ]),
-    );
+    // In the documentation's order.
+    expect(OPERATIONS.filter((key) => partner.op(key).operation.requestBody)).toEqual([
+      'put /partners',
+      'post /auth-keys',
+      'post /verifications',
+      'post /verifications/revert',
+      'post /users/external-users',
+    ]);
   });
 
   it('answers 201 for the three creating operations and 200 for every other one (P1)', () => {
     const created = ['post /auth-keys', 'post /verifications', 'post /users/external-users'];
     for (const key of OPERATIONS) {
-      const success = Object.keys(op(key).operation.responses).filter((s) => s.startsWith('2'));
+      const success = Object.keys(partner.op(key).operation.responses).filter((s) => s.startsWith('2'));
       expect(success, key).toEqual([created.includes(key) ? '201' : '200']);
     }
   });
 
   it('documents 409 Conflict exactly on create verification and revert verification', () => {
-    const with409 = OPERATIONS.filter((key) => op(key).operation.responses['409']);
+    const with409 = OPERATIONS.filter((key) => partner.op(key).operation.responses['409']);
     expect(sorted(with409)).toEqual(sorted(['post /verifications', 'post /verifications/revert']));
   });
 });
 
 describe('authentication', () => {
-  const scheme = doc.components.securitySchemes.authKey;
+  const scheme = partner.doc.components.securitySchemes.authKey;
 
   it('describes rotation: POST /auth-keys makes the previously active key invalid', () => {
     expect(scheme.description).toContain('POST /auth-keys');
     expect(scheme.description).toMatch(/previous/i);
     expect(scheme.description).toMatch(/invalid/i);
     expect(scheme.description).toMatch(/vault/i);
-    expect(op('post /auth-keys').operation.description).toMatch(/previous[^.]*(invalid|inactive)/i);
+    expect(partner.op('post /auth-keys').operation.description).toMatch(/previous[^.]*(invalid|inactive)/i);
   });
 });
 
@@ -164,7 +138,7 @@ describe('partner and auth keys', () => {
   });
 
   // PUT /partners takes {webhookUrl}, an absolute address (L113, P29, P54).
-  checkFieldFacts(body('put /partners'), () => example('PartnerUpdateRequest'), [
+  checkFieldFacts(partner.body('put /partners'), () => example('PartnerUpdateRequest'), [
     ['L113 P29 P54', 'webhookUrl', ['https://partner.example/hooks'], [ABSENT, 7, 'partner.example/hooks']],
   ]);
 
@@ -187,17 +161,17 @@ describe('partner and auth keys', () => {
     for (const name of ['AuthKeyCreated', 'AuthKeyCreatedAgain']) wantValid(rotation, example(name), name);
     const answers: [string, Json[], boolean][] = [
       ['previous key first', [previous, fresh], true],
-      ['a further entry', [previous, fresh, { ...previous, id: UUID, key: 'ak_live_older' }], true],
+      ['a further entry', [previous, fresh, { ...previous, id: partner.UUID, key: 'ak_live_older' }], true],
       ['only the new key', [fresh], false],
       ['previous key still active', [fresh, { ...previous, active: true }], false],
       ['new key inactive', [{ ...fresh, active: false }, previous], false],
-      ['two active keys, no previous one', [fresh, { ...fresh, id: UUID }], false],
-      ['no active key', [previous, { ...previous, id: UUID }], false],
+      ['two active keys, no previous one', [fresh, { ...fresh, id: partner.UUID }], false],
+      ['no active key', [previous, { ...previous, id: partner.UUID }], false],
       ['active not a boolean', [previous, { ...fresh, active: 'true' }], false],
     ];
     for (const [label, authKeys, valid] of answers)
       expect(rotation({ authKeys, count: authKeys.length }), label).toBe(valid);
-    expect(JSON.stringify(responseSchema('post /auth-keys', '201'))).not.toContain('prefixItems');
+    expect(JSON.stringify(partner.responseSchema('post /auth-keys', '201'))).not.toContain('prefixItems');
     wantValid(response('get /auth-keys', '200'), { authKeys: [previous], count: 1 }, 'a listing is any page of keys');
   });
 
@@ -205,8 +179,8 @@ describe('partner and auth keys', () => {
     for (const validate of [response('get /auth-keys', '200'), response('post /auth-keys', '201')]) {
       const value = example('AuthKeyCreated');
       wantValid(validate, value);
-      wantInvalid(validate, without(value, 'count'));
-      wantInvalid(validate, without(value, 'authKeys'));
+      wantInvalid(validate, partner.without(value, 'count'));
+      wantInvalid(validate, partner.without(value, 'authKeys'));
       wantInvalid(validate, { ...value, count: 1.5 });
       wantInvalid(validate, { ...value, count: '2' });
     }
@@ -220,7 +194,7 @@ describe('partner and auth keys', () => {
   });
 
   it('POST /auth-keys takes an empty object (P26)', () => {
-    const create = body('post /auth-keys');
+    const create = partner.body('post /auth-keys');
     wantValid(create, {});
     wantInvalid(create, { name: 'second key' });
     wantInvalid(create, []);
@@ -235,11 +209,8 @@ describe('partner and auth keys', () => {
 const ADDITIONS = 'test/helpers/partner-additions.ts';
 
 /**
- * What an additions list misses or holds wrongly, each message naming the
- * entry and what to change in ADDITIONS: per documented entry (an object, an
- * enum, an operation's query), a name the contract has beyond the documented
- * ones and the listed ones; a listed name that is documented or not there; a
- * listed entry that is none of the documented ones.
+ * What an additions list misses (a name beyond the documented and listed ones) or holds wrongly
+ * (a name documented or not there, an entry none of the documented ones), saying what to change.
  */
 function unlisted(
   list: string,
@@ -268,9 +239,9 @@ function unlisted(
 const componentOf = (ref: string) => ref.replace('#/components/schemas/', '');
 const schemaNamed = (name: string): Json => {
   const [component, ...inside] = name.split('.');
-  const schema = doc.components.schemas[component];
+  const schema = partner.doc.components.schemas[component];
   if (!schema) throw new Error(`openapi/partner has no schema ${component}`);
-  return inside.reduce((s: Json, key) => deref(doc, s.properties[key]), deref(doc, schema));
+  return inside.reduce((s: Json, key) => resolve(s.properties[key]), resolve(schema));
 };
 /** The properties a schema declares itself: those of a schema it refers to in `allOf` count under that schema's name. */
 const ownProperties = (schema: Json): Record<string, Json> =>
@@ -279,29 +250,27 @@ const ownProperties = (schema: Json): Record<string, Json> =>
 describe('additions to the documentation', () => {
   /** The documented objects, by component name (a dotted name: the object in one of its fields). */
   const FIELD_LISTS: Record<string, string[]> = {
-    ...FIELDS,
+    ...partner.FIELDS,
     ...Object.fromEntries(
-      Object.keys(EVENTS).map((event) => [
-        componentOf(
-          rawAt(sub(pointer('webhooks', event, 'post', 'requestBody'), 'content', 'application/json', 'schema')).$ref,
-        ),
-        ENVELOPE_FIELDS,
+      Object.keys(partner.EVENTS).map((event) => [
+        componentOf(partner.rawAt(`#/webhooks/${event}/post/requestBody/content/application~1json/schema`).$ref),
+        partner.ENVELOPE_FIELDS,
       ]),
     ),
   };
   const VALUE_LISTS: Record<string, string[]> = {
-    VerificationStatus: STATUSES,
-    RequirementType: REQUIREMENT_TYPES,
-    EstimatedAge: ESTIMATED_AGES,
-    DocumentType: DOCUMENT_TYPES,
+    VerificationStatus: partner.STATUSES,
+    RequirementType: partner.REQUIREMENT_TYPES,
+    EstimatedAge: partner.ESTIMATED_AGES,
+    DocumentType: partner.DOCUMENT_TYPES,
   };
   it.each(Object.entries(VALUE_LISTS))('%s has the documented values, in the documented order', (name, documented) => {
-    expectDocumentedValues(schemaNamed(name).enum, documented, `values of ${name}`);
+    partner.expectDocumentedValues(schemaNamed(name).enum, documented, `values of ${name}`);
   });
 
-  const operations = pathOps.map((o) => `${o.method} ${o.key}`);
+  const operations = partner.pathOps.map((o) => `${o.method} ${o.key}`);
   const queryNames = (key: string) =>
-    Object.entries(paramsOf(key)).flatMap(([name, { param }]) => (param.in === 'query' ? [name] : []));
+    Object.entries(partner.paramsOf(key)).flatMap(([name, { param }]) => (param.in === 'query' ? [name] : []));
   const each = (lists: Record<string, string[]>, have: (name: string) => string[]) =>
     Object.fromEntries(Object.entries(lists).map(([name, documented]) => [name, [have(name), documented]] as const));
 
@@ -336,7 +305,7 @@ describe('additions to the documentation', () => {
         unlisted(
           'ADDED_PARAMETERS',
           'query parameter',
-          Object.fromEntries(operations.map((key) => [key, [queryNames(key), QUERY_PARAMETERS[key] ?? []]])),
+          Object.fromEntries(operations.map((key) => [key, [queryNames(key), partner.QUERY_PARAMETERS[key] ?? []]])),
           ADDED_PARAMETERS,
         ),
     ],
@@ -346,19 +315,13 @@ describe('additions to the documentation', () => {
   });
 
   it('a field marked deprecated beyond the documented deprecations is listed in ADDED_DEPRECATIONS', () => {
-    // The documented deprecations are fields of the verification's four objects.
-    const documentedIn = new Set([
-      'VerificationCreate',
-      'CreatedVerification',
-      'Verification',
-      'VerificationEventData',
-    ]);
-    const problems = Object.entries<Json>(doc.components.schemas).flatMap(([name, schema]) =>
-      deprecationProblems(name, ownProperties(deref(doc, schema)), documentedIn.has(name) ? DEPRECATED : []),
+    // A documented deprecation holds in each documented object that lists the field.
+    const deprecatedIn = (name: string) => partner.DEPRECATED.filter((field) => partner.FIELDS[name]?.includes(field));
+    const problems = Object.entries<Json>(partner.doc.components.schemas).flatMap(([name, schema]) =>
+      deprecationProblems(name, ownProperties(resolve(schema)), deprecatedIn(name)),
     );
-    for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in doc.components.schemas))) {
+    for (const name of Object.keys(ADDED_DEPRECATIONS).filter((n) => !(n in partner.doc.components.schemas)))
       problems.push(`ADDED_DEPRECATIONS has ${name}, which is no schema of openapi/partner/components/schemas`);
-    }
     expect(problems, problems.join('\n')).toEqual([]);
   });
 });

@@ -6,17 +6,13 @@ import type { Json } from './openapi.js';
 /** Every human-readable text of a document (description, summary, title) with its location. */
 export function documentTexts(doc: Json): { at: string; text: string }[] {
   const out: { at: string; text: string }[] = [];
+  // An array's entries are walked by index, which no text key is.
   const walk = (node: Json, at: string) => {
-    if (Array.isArray(node)) {
-      node.forEach((v, i) => {
-        walk(v, `${at}/${i}`);
-      });
-    } else if (node && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (['description', 'summary', 'title'].includes(key) && typeof value === 'string')
-          out.push({ at: `${at}/${key}`, text: value });
-        else walk(value, `${at}/${key}`);
-      }
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (['description', 'summary', 'title'].includes(key) && typeof value === 'string')
+        out.push({ at: `${at}/${key}`, text: value });
+      else walk(value, `${at}/${key}`);
     }
   };
   walk(doc, '');

@@ -73,10 +73,8 @@ export interface OperationEntry {
 /** Every operation of the document: paths and webhooks. */
 export function operationsOf(doc: Json): OperationEntry[] {
   const entries: OperationEntry[] = [];
-  for (const [kind, section] of [
-    ['path', 'paths'],
-    ['webhook', 'webhooks'],
-  ] as const) {
+  for (const kind of ['path', 'webhook'] as const) {
+    const section = `${kind}s`;
     for (const [key, rawItem] of Object.entries<Json>(doc[section] ?? {})) {
       const item = deref(doc, rawItem);
       for (const method of HTTP_METHODS) {

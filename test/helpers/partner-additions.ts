@@ -52,15 +52,13 @@ export function deprecationProblems(
       (name) =>
         `field ${name} of ${schema} is marked deprecated, which the documentation does not say; if the API team deprecated it on purpose, add '${name}' to ${entry} in ${HERE} (${RECIPE})`,
     );
-  for (const name of documented.filter((n) => n in properties && !marked.includes(n))) {
+  for (const name of documented.filter((n) => n in properties && !marked.includes(n)))
     problems.push(
       `field ${name} of ${schema} is deprecated in the documentation: mark it \`deprecated: true\` in openapi/partner/components/schemas/${schema}.yaml`,
     );
-  }
-  for (const name of added.filter((n) => documented.includes(n) || !marked.includes(n))) {
+  for (const name of added.filter((n) => documented.includes(n) || !marked.includes(n)))
     problems.push(
       `${entry} lists '${name}', which ${documented.includes(name) ? 'the documentation deprecates already' : `${schema} does not mark deprecated`}: remove it from ${HERE}, or mark the field (${RECIPE})`,
     );
-  }
   return problems;
 }

@@ -1,9 +1,6 @@
-// The partner integration API document, and the facts of the service's
-// partner documentation the test/partner-document*.test.ts files hold it to:
-// each of their expectations restates a fact (`L145`, a line of the
-// documentation, or where it is silent a row of openapi/DECISIONS.md), so
-// dropping or loosening it in openapi/partner fails a test. Here: the
-// operations, enums and field lists, and access to the bundle by JSON pointer.
+// The partner document, and the facts of the service's partner documentation the
+// partner-document tests hold it to, each restated with its source (`L145`, a line of the
+// documentation, or a decision row): dropping or loosening one in openapi/partner fails a test.
 import { expect } from 'vitest';
 import { unescapePointerToken } from '../../src/contract/json-pointer.js';
 import { deref, loadBundle, operationsOf, pointer, validatorFor, type Json, type OperationEntry } from './openapi.js';
@@ -12,10 +9,8 @@ export const doc = loadBundle('partner');
 const v = validatorFor('partner');
 
 // ---------------------------------------------------------------------------
-// Facts of the documentation, restated. They change only when the
-// documentation does: the contract may add to these operations, enums and
-// field lists (helpers/partner-additions.ts says what it adds), and the tests
-// check that every documented entry is there, not that nothing else is.
+// Facts of the documentation, restated: the contract may add to them (partner-additions.ts
+// lists what it adds), so the tests check that every documented entry is there.
 
 /** The 18 operations, in the documentation's order. */
 export const OPERATIONS = [
@@ -132,6 +127,45 @@ export const DATA_TYPES = ['user', 'verification', 'shareholder'];
 
 const USER_LIST_ITEM = ['id', 'phoneNumbers', 'externalUsers', 'createdAt', 'updatedAt'];
 const WEBHOOK_RECORD = ['id', 'type', 'success', 'payload', 'retryAt', 'reason', 'createdAt', 'updatedAt'];
+/** The Verification's fields, also the create answer's (that answer declares `updatedAt` absent). */
+const VERIFICATION = [
+  'id',
+  'url',
+  'phoneNumber',
+  'isPhoneNumberVerified',
+  'phoneNumbers',
+  'firstName',
+  'lastName',
+  'requireFirstAndLastName',
+  'requirements',
+  'collectedRequirements',
+  'userId',
+  'previousUserId',
+  'externalUserId',
+  'redirectUrl',
+  'errorRedirectUrl',
+  'reason',
+  'author',
+  'status',
+  'metadata',
+  'validTo',
+  'createdAt',
+  'updatedAt',
+];
+/** A document's fields, as a collected result and as a user's document lists them (L55, L76). */
+const DOCUMENT = [
+  'type',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'placeOfBirth',
+  'nationality',
+  'serialNo',
+  'expiryAt',
+  'issuedAt',
+  'issuingAuthority',
+  'placeOfIssue',
+];
 /**
  * The fields of each documented object, by its component name in
  * openapi/partner/components/schemas (a dotted name: the object in one of its
@@ -158,44 +192,8 @@ export const FIELDS: Record<string, string[]> = {
     'metadata',
   ],
   VerificationRevert: ['verificationId', 'author'],
-  /** The Verification, also the create answer's fields (that answer declares `updatedAt` absent). */
-  Verification: [
-    'id',
-    'url',
-    'phoneNumber',
-    'isPhoneNumberVerified',
-    'phoneNumbers',
-    'firstName',
-    'lastName',
-    'requireFirstAndLastName',
-    'requirements',
-    'collectedRequirements',
-    'userId',
-    'previousUserId',
-    'externalUserId',
-    'redirectUrl',
-    'errorRedirectUrl',
-    'reason',
-    'author',
-    'status',
-    'metadata',
-    'validTo',
-    'createdAt',
-    'updatedAt',
-  ],
-  'CollectedDocument.result': [
-    'type',
-    'firstName',
-    'lastName',
-    'dateOfBirth',
-    'placeOfBirth',
-    'nationality',
-    'serialNo',
-    'expiryAt',
-    'issuedAt',
-    'issuingAuthority',
-    'placeOfIssue',
-  ],
+  Verification: VERIFICATION,
+  'CollectedDocument.result': DOCUMENT,
   User: USER_LIST_ITEM,
   UserDetails: [
     ...USER_LIST_ITEM,
@@ -207,43 +205,9 @@ export const FIELDS: Record<string, string[]> = {
     'names',
     'documents',
   ],
-  UserDocument: [
-    'id',
-    'type',
-    'firstName',
-    'lastName',
-    'dateOfBirth',
-    'placeOfBirth',
-    'nationality',
-    'serialNo',
-    'issuingAuthority',
-    'placeOfIssue',
-    'expiryAt',
-    'issuedAt',
-    'createdAt',
-  ],
-  VerificationEventData: [
-    'verificationId',
-    'status',
-    'redirectUrl',
-    'errorRedirectUrl',
-    'externalUserId',
-    'phoneNumber',
-    'isPhoneNumberVerified',
-    'phoneNumbers',
-    'firstName',
-    'lastName',
-    'requireFirstAndLastName',
-    'requirements',
-    'collectedRequirements',
-    'userId',
-    'previousUserId',
-    'reason',
-    'metadata',
-    'validTo',
-    'createdAt',
-    'updatedAt',
-  ],
+  UserDocument: ['id', ...DOCUMENT, 'createdAt'],
+  /** The Verification's fields but `url` and `author`, identified by `verificationId` (L223). */
+  VerificationEventData: ['verificationId', ...VERIFICATION.filter((f) => !['id', 'url', 'author'].includes(f))],
   UserEventData: [
     'userId',
     'firstName',
@@ -287,7 +251,7 @@ export const SIGNATURE = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
 // ---------------------------------------------------------------------------
 // Access to the document.
 
-export const sub = (ptr: string, ...parts: (string | number)[]) => ptr + pointer(...parts).slice(1);
+const sub = (ptr: string, ...parts: (string | number)[]) => ptr + pointer(...parts).slice(1);
 
 /** The node at a JSON pointer, following `$ref`s on the way (not at the end). */
 export function rawAt(ptr: string): Json {
@@ -298,37 +262,40 @@ export function rawAt(ptr: string): Json {
     .reduce((at: Json, key: string) => deref(doc, at)?.[key], doc);
 }
 export const nodeAt = (ptr: string): Json => deref(doc, rawAt(ptr));
+/** A node of the document with its `$ref` followed. */
+export const resolve = (node: Json): Json => deref(doc, node);
 /** Validator of the schema at a pointer (through its `$ref`, if it is one). */
 export const validatorAt = (ptr: string) => v.at(rawAt(ptr)?.$ref ?? ptr);
 
 export const pathOps = operationsOf(doc).filter((o) => o.kind === 'path');
 export const webhookOps = operationsOf(doc).filter((o) => o.kind === 'webhook');
+/** An operation by `method /path`, or a webhook by `post event.type`. */
 export const op = (key: string): OperationEntry => {
   const [method, path] = key.split(' ');
-  const found = pathOps.find((o) => o.method === method && o.key === path);
+  const found = operationsOf(doc).find((o) => o.method === method && o.key === path);
   if (!found) throw new Error(`no operation ${key}`);
   return found;
 };
-const responsePtr = (key: string, status: string) => {
-  const entry = op(key);
-  const response = entry.operation.responses[status];
-  return sub(response.$ref ?? sub(entry.ptr, 'responses', status), 'content', 'application/json', 'schema');
+/** Pointer of the JSON schema of an operation's answer with a status, or of its request body. */
+const schemaPtr = (key: string, status?: string) => {
+  const { operation, ptr } = op(key);
+  const [holder, at] = status
+    ? [operation.responses[status], ['responses', status]]
+    : [operation.requestBody, ['requestBody']];
+  return sub(holder.$ref ?? sub(ptr, ...at), 'content', 'application/json', 'schema');
 };
-const bodyPtr = (entry: OperationEntry) => {
-  const body = entry.operation.requestBody;
-  return sub(body.$ref ?? sub(entry.ptr, 'requestBody'), 'content', 'application/json', 'schema');
-};
-export const response = (key: string, status: string) => validatorAt(responsePtr(key, status));
-export const body = (key: string) => validatorAt(bodyPtr(op(key)));
-export const responseSchema = (key: string, status: string) => nodeAt(responsePtr(key, status));
-export const bodySchema = (key: string) => nodeAt(bodyPtr(op(key)));
+export const response = (key: string, status: string) => validatorAt(schemaPtr(key, status));
+export const body = (key: string) => validatorAt(schemaPtr(key));
+export const responseSchema = (key: string, status: string) => nodeAt(schemaPtr(key, status));
+export const bodySchema = (key: string) => nodeAt(schemaPtr(key));
 
-/** Parameters of an operation (path-item and operation level) by name, with a pointer to each schema. */
+/** Parameters of an operation or webhook (path-item and operation level) by name, with a pointer to each schema. */
 export function paramsOf(key: string): Record<string, { param: Json; schemaPtr: string }> {
   const entry = op(key);
+  const section = `${entry.kind}s`;
   const out: Record<string, { param: Json; schemaPtr: string }> = {};
   const lists: [Json[], string][] = [
-    [deref(doc, doc.paths[entry.key]).parameters ?? [], pointer('paths', entry.key, 'parameters')],
+    [deref(doc, doc[section][entry.key]).parameters ?? [], pointer(section, entry.key, 'parameters')],
     [entry.operation.parameters ?? [], sub(entry.ptr, 'parameters')],
   ];
   for (const [list, base] of lists) {
@@ -365,6 +332,9 @@ export function expectDocumented(have: Iterable<string>, documented: string[], w
     `documented ${what} missing from openapi/partner`,
   ).toEqual([]);
 }
+/** Asserts that the properties of a schema include the documented fields of an object of FIELDS. */
+export const expectFields = (schema: Json, name: string) =>
+  expectDocumented(Object.keys(propsOf(schema)), FIELDS[name], `fields of ${name}`);
 /** The same for an enum, whose documented values also keep their order (added values may stand anywhere). */
 export function expectDocumentedValues(values: string[], documented: string[], what: string) {
   expectDocumented(values, documented, what);
@@ -374,12 +344,8 @@ export function expectDocumentedValues(values: string[], documented: string[], w
   ).toEqual(documented);
 }
 
-export { ABSENT, checkFieldFacts, type FieldFact, wantInvalid, wantValid } from './openapi.js';
-
 // Validators used throughout.
 export const verification = response('get /verifications/{verificationId}', '200');
-export const createdVerification = response('post /verifications', '201');
-export const createBody = body('post /verifications');
 export const webhookEvent = v.schema('WebhookEvent');
 
 export const completed = () => example('VerificationCompleted');

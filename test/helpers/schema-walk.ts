@@ -1,7 +1,5 @@
-// Visits every JSON Schema inside an OpenAPI 3.1 document, boolean schemas
-// included, with its JSON pointer. Examples and extensions are data, not
-// schemas, so they are not entered. helpers/examples.ts finds the examples
-// with it.
+// Visits every JSON Schema inside an OpenAPI 3.1 document, boolean schemas included, with
+// its JSON pointer; examples and extensions are data, not schemas, so they are not entered.
 import { pointer, type Json } from './openapi.js';
 
 const ONE_SCHEMA = [
@@ -32,12 +30,8 @@ export function walkSchemas(doc: Json, visit: Visit) {
     if (typeof node !== 'object' || node === null || seen.has(node)) return;
     seen.add(node);
     for (const key of ONE_SCHEMA) if (key in node) schema(node[key], [...at, key]);
-    for (const key of SCHEMA_LISTS) {
-      (node[key] ?? []).forEach((s: Json, i: number) => {
-        schema(s, [...at, key, String(i)]);
-      });
-    }
-    for (const key of SCHEMA_MAPS)
+    // A list's entries by index, a map's by name.
+    for (const key of [...SCHEMA_LISTS, ...SCHEMA_MAPS])
       for (const [name, s] of Object.entries(node[key] ?? {})) schema(s, [...at, key, name]);
   };
   // Outside schemas: find every `schema` (parameters, media types, headers)
@@ -56,31 +50,11 @@ export function walkSchemas(doc: Json, visit: Visit) {
   document(doc, []);
 }
 
-/** Pointers of every boolean `false` schema (write `not: {}` instead). */
-export function falseSchemas(doc: Json): string[] {
+/** Pointers of every schema of the document that `test` holds of. */
+export function schemasWhere(doc: Json, test: (schema: Json) => boolean): string[] {
   const found: string[] = [];
   walkSchemas(doc, (s, at) => {
-    if (s === false) found.push(at);
+    if (test(s)) found.push(at);
   });
   return found;
-}
-
-/** Pointers of every `const` that has no one-value `enum` saying the same beside it. */
-export function constsWithoutEnum(doc: Json): string[] {
-  const found: string[] = [];
-  walkSchemas(doc, (s, at) => {
-    if (typeof s !== 'object' || s === null || !('const' in s)) return;
-    const same = Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === s.const;
-    if (!same) found.push(at);
-  });
-  return found;
-}
-
-/** Every `const` value in a document, for a test that the walk sees them. */
-export function constCount(doc: Json): number {
-  let n = 0;
-  walkSchemas(doc, (s) => {
-    if (typeof s === 'object' && s !== null && 'const' in s) n += 1;
-  });
-  return n;
 }

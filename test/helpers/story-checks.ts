@@ -1,9 +1,6 @@
-// Story checks of records that stand on their own (devices, documents, keys,
-// v2 sessions, verification addresses, error examples), of what names one
-// thing across the three bundles and the samples renderers assemble from
-// schema-level examples, and of one person seen through both APIs.
-// test/examples-story.test.ts runs them beside the checks of users and
-// verifications (story-history-checks.ts).
+// Story checks of records that stand on their own (devices, documents, keys, v2 sessions,
+// verification addresses, error examples), of ids across the bundles and the renderers'
+// samples, and of one person seen through both APIs.
 import { isDeepStrictEqual } from 'node:util';
 import { deref, loadBundle, operationsOf, type Json } from './openapi.js';
 import { oneValue, phonesOf, time, type World } from './story.js';

@@ -1,7 +1,5 @@
-// Story checks of the entities that change over time: users, who owns a phone
-// number or an external user id, verifications along the documented states,
-// webhook bodies with their records, and the history pages and user lists
-// that hold them. test/examples-story.test.ts runs them.
+// Story checks of what changes over time: users, who owns a phone number or an external
+// user id, verifications along the documented states, webhooks, their records and pages.
 import { type Json, loadBundle } from './openapi.js';
 import { ASSUMED_TRANSITIONS, TRANSITIONS } from './partner-document.js';
 import { groupBy, oneValue, phonesOf, type Story, time, type UserSnapshot, type World } from './story.js';

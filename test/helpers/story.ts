@@ -1,10 +1,6 @@
-// Reads the story the examples of the three bundles tell: every user,
-// verification, event, device link, auth key, v2 session and verification
-// address an example shows, wherever it stands (a response, a request, a
-// webhook, a webhook record's payload, a list item, a sample a renderer
-// assembles from schema-level examples), each with where it was seen. The
-// checks (story-checks.ts, story-history-checks.ts) compare what the examples
-// show of one thing; test/examples-story.test.ts runs them.
+// Reads the story the examples of the three bundles tell: every user, verification, event,
+// device link, auth key, v2 session and verification address an example shows, wherever it
+// stands (a renderer's samples included), with where it was seen, for the story checks.
 import { isDeepStrictEqual } from 'node:util';
 import { exampleValues, isObject, type Seen, schemaSamples } from './examples.js';
 import { deref, loadBundle, operationsOf, type Json } from './openapi.js';
