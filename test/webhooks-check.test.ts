@@ -2,7 +2,7 @@
 // the service needs passes every case; receivers that each break one rule fail exactly the case of that rule, named,
 // with what to fix. Through the function with a fetch handler, and through the command line (in process) against the
 // same receivers served on loopback.
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
@@ -22,16 +22,20 @@ import { loadBundle } from './helpers/openapi.js';
 const KEY = 'sbx_check_9d2e4b7a1c3f';
 const PREVIOUS_KEY = 'sbx_check_previous_5a8c';
 
-/** The one rule a receiver breaks; `none` is the receiver a partner should write. */
-type Flaw =
-  | 'none'
-  | 'no-signature-check'
-  | 'error-on-repeat'
-  | 'refuses-unknown-type'
-  | 'needs-order'
-  | 'refuses-tie'
-  | 'slow-on-user.deleted'
-  | 'redirects-user.merged';
+// The one rule a receiver breaks (`none` is the receiver a partner should write), and the cases it fails: exactly the
+// case of its rule, with what to fix; a handler that never answers and ignores the abort is ended by the check's own
+// deadline.
+const FLAWS = [
+  ['none', []],
+  ['no-signature-check', ['tampered-body', 'other-key', 'missing-signature']],
+  ['error-on-repeat', ['repeat']],
+  ['refuses-unknown-type', ['unknown-event-type']],
+  ['needs-order', ['reverse-order', 'tie']],
+  ['refuses-tie', ['tie']],
+  ['slow-on-user.deleted', ['signed:user.deleted']],
+  ['redirects-user.merged', ['signed:user.merged']],
+] as const;
+type Flaw = (typeof FLAWS)[number][0];
 
 /**
  * A receiver built with the package's own verifyWebhookRequest, accepting the current and the previous key, dropping
@@ -102,7 +106,7 @@ const CASE_IDS = [
 // One request a case, two for the repeat, the reversed pair and the tie.
 const REQUESTS = CASE_IDS.length + 3;
 
-/** Serves a fetch handler on loopback, as a partner's receiver would run. */
+/** Serves a fetch handler on loopback until the test ends, as a partner's receiver would run. */
 async function serve(handler: WebhookHandler): Promise<{ url: string; received: () => number }> {
   let count = 0;
   const server = createServer(async (req, res) => {
@@ -118,17 +122,12 @@ async function serve(handler: WebhookHandler): Promise<{ url: string; received: 
     if (response.body) pipeline(Readable.fromWeb(response.body as never), res, () => {});
     else res.end();
   });
-  return { url: await listening(server), received: () => count };
-}
-
-/** `server` listening on loopback until the test ends: its address. */
-async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received: () => count };
 }
 
 /** `webhooks check URL --auth-key KEY` and `more`, run in process. */
@@ -146,18 +145,6 @@ const DOORS: Record<string, (handler: WebhookHandler) => Promise<WebhookCheckRep
     return report;
   },
 };
-// Each flaw fails exactly the case of its rule, with what to fix; a handler that never answers and ignores the abort
-// is ended by the check's own deadline.
-const FLAWS: [Flaw, string[]][] = [
-  ['none', []],
-  ['no-signature-check', ['tampered-body', 'other-key', 'missing-signature']],
-  ['error-on-repeat', ['repeat']],
-  ['refuses-unknown-type', ['unknown-event-type']],
-  ['needs-order', ['reverse-order', 'tie']],
-  ['refuses-tie', ['tie']],
-  ['slow-on-user.deleted', ['signed:user.deleted']],
-  ['redirects-user.merged', ['signed:user.merged']],
-];
 
 describe('the receiver check', { timeout: HANG_CEILING_MS }, () => {
   it.each(Object.keys(DOORS).flatMap((door) => FLAWS.map(([flaw, failed]) => [flaw, failed, door] as const)))(
