@@ -192,10 +192,8 @@ describe('the Request helpers reject only with the documented classes', () => {
 });
 
 describe('parseWebhookEvent given anything', () => {
-  const text = userText;
-  const sig = userSignature;
   // structuredClone with transfer detaches: the buffer, and every view over it, then reads as nothing.
-  const detached = <T extends ArrayBuffer | ArrayBufferView>(held: T = utf8(text).buffer as T): T => {
+  const detached = <T extends ArrayBuffer | ArrayBufferView>(held: T = utf8(userText).buffer as T): T => {
     const buffer = ArrayBuffer.isView(held) ? held.buffer : held;
     structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
     return held;
@@ -226,9 +224,9 @@ describe('parseWebhookEvent given anything', () => {
   };
   const bodies: [string, unknown][] = [
     ['a detached ArrayBuffer', detached()],
-    ['a Uint8Array over a detached buffer', detached(utf8(text))],
-    ['a DataView over a detached buffer', detached(new DataView(utf8(text).buffer))],
-    ['a Uint8Array whose buffer getter throws', throwing('buffer', utf8(text))],
+    ['a Uint8Array over a detached buffer', detached(utf8(userText))],
+    ['a DataView over a detached buffer', detached(new DataView(utf8(userText).buffer))],
+    ['a Uint8Array whose buffer getter throws', throwing('buffer', utf8(userText))],
     ['a Proxy that throws on every trap', hostile],
     ['a revoked Proxy', revoked({})],
     ['an object whose Symbol.toStringTag throws', throwing(Symbol.toStringTag as unknown as string)],
@@ -242,12 +240,12 @@ describe('parseWebhookEvent given anything', () => {
         10n,
         true,
         Symbol('body'),
-        () => text,
+        () => userText,
         [],
-        [text],
+        [userText],
         {},
-        { text },
-        new String(text),
+        { text: userText },
+        new String(userText),
       ] as unknown[]
     ).map((b) => [`${typeof b} ${String(b)}`, b] as [string, unknown]),
   ];
@@ -277,29 +275,17 @@ describe('parseWebhookEvent given anything', () => {
     ['a revoked Proxy', revoked([key]), false],
     ['an array whose entry throws when read', throwing('1', [key, key]), false],
   ];
-  const kind = (call: () => unknown) => {
-    try {
-      call();
-      return 'returned';
-    } catch (err) {
-      return err instanceof WebhookSignatureError
-        ? 'signature'
-        : err instanceof WebhookPayloadError
-          ? 'payload'
-          : `other: ${String((err as Error)?.name)}`;
-    }
-  };
 
   for (const [name, raw] of bodies) {
     it(`body ${name}: WebhookPayloadError`, () => {
-      expect(kind(() => parseWebhookEvent(raw as string, sig, key))).toBe('payload');
-      expect(verifyWebhookSignature(raw as string, sig, key)).toBe(false);
+      expect(() => parseWebhookEvent(raw as string, userSignature, key)).toThrow(WebhookPayloadError);
+      expect(verifyWebhookSignature(raw as string, userSignature, key)).toBe(false);
     });
   }
 
   for (const [name, s] of signatures) {
     it(`signature ${name}: WebhookSignatureError`, () =>
-      expect(kind(() => parseWebhookEvent(text, s, key))).toBe('signature'));
+      expect(() => parseWebhookEvent(userText, s, key)).toThrow(WebhookSignatureError));
   }
 
   // Plain loops: a table formatter would print an array of length 2^32-1.
@@ -307,11 +293,11 @@ describe('parseWebhookEvent given anything', () => {
   for (const [name, keys, expected] of keyLists) {
     it(`key list ${name}: ${expected ? 'verified' : 'WebhookSignatureError (no-key)'} at once, synchronously and asynchronously`, async () => {
       const started = performance.now();
-      expect(verifyWebhookSignature(text, sig, keys as string[])).toBe(expected);
-      expect(await verifyWebhookSignatureAsync(text, sig, keys as string[])).toBe(expected);
-      if (expected) expect(parseWebhookEvent(text, sig, keys as string[])).toEqual(JSON.parse(text));
+      expect(verifyWebhookSignature(userText, userSignature, keys as string[])).toBe(expected);
+      expect(await verifyWebhookSignatureAsync(userText, userSignature, keys as string[])).toBe(expected);
+      if (expected) expect(parseWebhookEvent(userText, userSignature, keys as string[])).toEqual(JSON.parse(userText));
       else
-        expect(() => parseWebhookEvent(text, sig, keys as string[])).toThrow(
+        expect(() => parseWebhookEvent(userText, userSignature, keys as string[])).toThrow(
           expect.objectContaining({ problem: 'no-key' }),
         );
       expect(performance.now() - started).toBeLessThan(1000);
@@ -321,10 +307,9 @@ describe('parseWebhookEvent given anything', () => {
   it('a signed body nested deeper than any schema: WebhookPayloadError or the event, never a RangeError', () => {
     for (const depth of [1_000, 100_000]) {
       const deep = `{"eventId":"4c7e2a19-8b3d-4f60-a5e1-9d2b7c0f3e84","eventType":"user.created","dataType":"user","createdAt":"2026-03-07T09:15:00Z","data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
-      expect(
-        kind(() => parseWebhookEvent(deep, signWebhookPayload(deep, key), key)),
-        `depth ${depth}`,
-      ).toBe('payload');
+      expect(() => parseWebhookEvent(deep, signWebhookPayload(deep, key), key), `depth ${depth}`).toThrow(
+        WebhookPayloadError,
+      );
     }
   });
 });
