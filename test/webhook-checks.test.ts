@@ -241,6 +241,13 @@ describe('the schema interpreter', () => {
 
 describe('the generated webhook schemas', () => {
   const doc = loadBundle('partner');
+  /** The bundled document with ShareholderEventData changed by `place`. */
+  const withRule = (place: (schema: Json) => void) => {
+    const copy = structuredClone(doc);
+    place(copy.components.schemas.ShareholderEventData);
+    return copy;
+  };
+  const withIds = (rule: Json) => withRule((s) => Object.assign(s.properties.externalUserIds, rule));
 
   it("are the bundled document's, event by event, without annotations and with their references by name", () => {
     const reduced = reduceWebhookSchemas(doc);
@@ -256,33 +263,23 @@ describe('the generated webhook schemas', () => {
   });
 
   it('refuse a keyword or format the checks do not know, naming it and where', () => {
-    const withRule = (rule: Json) => {
-      const copy = structuredClone(doc);
-      Object.assign(copy.components.schemas.ShareholderEventData.properties.externalUserIds, rule);
-      return copy;
-    };
-    expect(() => reduceWebhookSchemas(withRule({ uniqueItems: true }))).toThrow(
+    expect(() => reduceWebhookSchemas(withIds({ uniqueItems: true }))).toThrow(
       /ShareholderEventData\/properties\/externalUserIds uses "uniqueItems".*teach src\/webhooks\/schema-check\.ts/,
     );
-    expect(() => reduceWebhookSchemas(withRule({ items: { type: 'string', format: 'email' } }))).toThrow(
+    expect(() => reduceWebhookSchemas(withIds({ items: { type: 'string', format: 'email' } }))).toThrow(
       /uses format "email"/,
     );
-    expect(() => reduceWebhookSchemas(withRule({ 'x-note': 'kept out', description: 'kept out' }))).not.toThrow();
+    expect(() => reduceWebhookSchemas(withIds({ 'x-note': 'kept out', description: 'kept out' }))).not.toThrow();
   });
 
   it('pass boolean subschemas through only where the interpreter takes them, and refuse one anywhere else', () => {
-    const withRule = (place: (copy: Json) => void) => {
-      const copy = structuredClone(doc);
-      place(copy.components.schemas.ShareholderEventData);
-      return copy;
-    };
     for (const keyword of ['items', 'not', 'if', 'then', 'else', 'additionalProperties']) {
-      const reduced = reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds[keyword] = false)));
+      const reduced = reduceWebhookSchemas(withIds({ [keyword]: false }));
       expect(reduced.defs.ShareholderEventData.properties!.externalUserIds, keyword).toMatchObject({
         [keyword]: false,
       });
     }
-    const itemsFalse = reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds.items = false)));
+    const itemsFalse = reduceWebhookSchemas(withIds({ items: false }));
     expect(
       schemaIssues(['e'], itemsFalse.defs.ShareholderEventData.properties!.externalUserIds, itemsFalse.defs),
     ).toMatchObject([{ path: '/0', keyword: 'false schema' }]);
