@@ -26,7 +26,7 @@ import {
 } from '../src/webhooks/index.js';
 import { HANG_CEILING_MS } from './helpers/ceilings.js';
 import { cli } from './helpers/cli.js';
-import { loadBundle } from './helpers/openapi.js';
+import { loadBundle, type Json } from './helpers/openapi.js';
 
 const KEY = 'sbx_check_9d2e4b7a1c3f';
 const PREVIOUS_KEY = 'sbx_check_previous_5a8c';
@@ -363,11 +363,7 @@ describe('checkWebhookReceiver gives each case its events', () => {
       return {
         eventIds: new Set(report.cases.flatMap((c) => c.events.map((e) => e.eventId))),
         records: new Set(
-          events
-            .flatMap((e) => ('verificationId' in e.data ? [e.data.verificationId] : []))
-            .concat(
-              events.flatMap((e) => ('userId' in e.data && typeof e.data.userId === 'string' ? [e.data.userId] : [])),
-            ),
+          events.flatMap(({ data }) => [(data as Json).verificationId, (data as Json).userId]).filter(Boolean),
         ),
       };
     };
