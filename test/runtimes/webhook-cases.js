@@ -144,11 +144,18 @@ export async function runWebhookCases(wh, data) {
       return event.eventId === example.eventId || 'other event';
     });
     await check(
-      `verifyWebhookRequestBody resolves ${example.eventType} to its text, and to null under another key`,
+      `verifyWebhookRequestBody: ${example.eventType}, null unsigned, changed or under another key`,
       async () => {
         const body = await wh.verifyWebhookRequestBody(signed(), keys);
         if (body !== example.text) return `resolved ${String(body).slice(0, 40)}`;
-        return (await wh.verifyWebhookRequestBody(signed(), data.otherKey)) === null || 'accepted under another key';
+        const refused = [
+          [signed(), data.otherKey],
+          [request(example.text), keys],
+          [request(`${example.text} `, example.signature), keys],
+        ];
+        for (const [i, [req, k]] of refused.entries())
+          if ((await wh.verifyWebhookRequestBody(req, k)) !== null) return `accepted refused request ${i}`;
+        return true;
       },
     );
   }
@@ -162,14 +169,6 @@ export async function runWebhookCases(wh, data) {
         'other outcome',
     );
   }
-  await check('verifyWebhookRequestBody without X-SIGNATURE, or with a changed body, resolves to null', async () => {
-    const [example] = data.examples;
-    const results = [
-      await wh.verifyWebhookRequestBody(request(example.text), data.key),
-      await wh.verifyWebhookRequestBody(request(`${example.text} `, example.signature), data.key),
-    ];
-    return results.every((r) => r === null) || 'accepted';
-  });
   await check('verifyWebhookRequest without X-SIGNATURE rejects with WebhookSignatureError (missing)', () =>
     wh.verifyWebhookRequest(request('{}'), data.key).then(
       () => 'resolved',
