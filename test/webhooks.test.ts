@@ -117,7 +117,7 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     expect(isKnownWebhookEvent(parseSigned(user))).toBe(true);
   });
 
-  it('accepts a tenth verification status inside verification.updated, under its event type', () => {
+  it('accepts a new value in a documented list: a tenth verification status, an estimatedAge, a requirement type', () => {
     const event = parseSigned({ ...updated, data: { ...(updated.data as object), status: 'onHold', userId: null } });
     expect(event.eventType).toBe('verification.updated');
     expect((event.data as { status: string }).status).toBe('onHold');
@@ -125,9 +125,7 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     expect(() => parseSigned({ ...updated, data: { ...(updated.data as object), status: 7, userId: null } })).toThrow(
       /status must be string/,
     );
-  });
-
-  it('accepts a new value in other documented lists too: estimatedAge, a requirement type', () => {
+    // A new value in other documented lists too: estimatedAge, a requirement type.
     const userUpdated = examples.get('user.updated')!;
     const withAge = (estimatedAge: unknown) => ({
       ...userUpdated,
