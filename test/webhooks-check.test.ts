@@ -135,7 +135,6 @@ async function serve(handler: WebhookHandler): Promise<{ url: string; received: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received: () => count };
 }
 
-/** `webhooks check URL --auth-key KEY` and `more`, run in process. */
 const check = (url: string, ...more: string[]) => cli(['webhooks', 'check', url, '--auth-key', KEY, ...more]);
 const WITH_PREVIOUS = ['--previous-key', PREVIOUS_KEY];
 

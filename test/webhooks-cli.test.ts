@@ -76,7 +76,6 @@ describe('webhooks send', () => {
   beforeEach(() => {
     received.length = 0;
   });
-  /** `webhooks send --url URL --key KEY` and `more`, run in process. */
   const send = (...more: string[]) => cli(['webhooks', 'send', '--url', url, '--key', key, ...more]);
 
   it('posts every documented event, signed, and reports what would be retried', async () => {
@@ -192,7 +191,6 @@ describe('webhooks verify', () => {
   const file = path.join(dir, 'body.json');
   writeFileSync(file, body);
   const signature = signWebhookPayload(body, key);
-  /** `webhooks verify` with `args`, run in process. */
   const verify = (...args: string[]) => cli(['webhooks', 'verify', ...args]);
 
   it('says a matching signature is valid, then checks the payload against the contract', async () => {
