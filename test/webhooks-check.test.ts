@@ -64,36 +64,28 @@ function receiver(flaw: Flaw, redirectTo = 'http://127.0.0.1:9/'): WebhookHandle
         return new Response((err as Error).message, { status: err instanceof WebhookSignatureError ? 401 : 400 });
       }
     }
-    if (handled.has(event.eventId))
-      return new Response(flaw === 'error-on-repeat' ? 'duplicate key value violates unique constraint' : null, {
-        status: flaw === 'error-on-repeat' ? 500 : 200,
-      });
+    const verification = isKnownWebhookEvent(event) && event.dataType === 'verification' ? event.data : undefined;
+    if (handled.has(event.eventId) && flaw === 'error-on-repeat')
+      return new Response('duplicate key value violates unique constraint', { status: 500 });
+    if (handled.has(event.eventId)) return new Response(null, { status: 200 });
     if (flaw === 'refuses-unknown-type' && !isKnownWebhookEvent(event))
       return new Response(`unknown event type ${event.eventType}`, { status: 400 });
-    if (
-      isKnownWebhookEvent(event) &&
-      event.eventType === 'verification.updated' &&
-      flaw === 'needs-order' &&
-      !createdVerifications.has(event.data.verificationId)
-    ) {
+    const created = verification && createdVerifications.has(verification.verificationId);
+    if (flaw === 'needs-order' && event.eventType === 'verification.updated' && !created)
       return new Response('no such verification', { status: 500 });
-    }
-    if (isKnownWebhookEvent(event) && event.dataType === 'verification' && flaw === 'refuses-tie') {
-      const stored = storedUpdates.get(event.data.verificationId);
-      if (stored !== undefined && stored.updatedAt === event.data.updatedAt && stored.status !== event.data.status)
+    if (flaw === 'refuses-tie' && verification) {
+      const { verificationId, updatedAt, status } = verification;
+      const stored = storedUpdates.get(verificationId);
+      if (stored !== undefined && stored.updatedAt === updatedAt && stored.status !== status)
         return new Response('conflicting update', { status: 409 });
-      storedUpdates.set(event.data.verificationId, {
-        updatedAt: event.data.updatedAt ?? '',
-        status: event.data.status,
-      });
+      storedUpdates.set(verificationId, { updatedAt: updatedAt ?? '', status });
     }
     // Never answers, and ignores the abort: the check's own deadline must end it.
     if (flaw === 'slow-on-user.deleted' && event.eventType === 'user.deleted') return new Promise<Response>(() => {});
     if (flaw === 'redirects-user.merged' && event.eventType === 'user.merged')
       return new Response(null, { status: 307, headers: { Location: redirectTo } });
     handled.add(event.eventId);
-    if (isKnownWebhookEvent(event) && event.eventType === 'verification.created')
-      createdVerifications.add(event.data.verificationId);
+    if (event.eventType === 'verification.created') createdVerifications.add(verification!.verificationId);
     return new Response(null, { status: 200 });
   };
 }
