@@ -257,16 +257,6 @@ describe('the receiver check', { timeout: HANG_CEILING_MS }, () => {
   });
 });
 
-/** A correct receiver, counting the requests it was sent. */
-function counting(): { handler: WebhookHandler; received: () => number } {
-  let received = 0;
-  const correct = receiver('none');
-  const handler: WebhookHandler = (request) => {
-    received += 1;
-    return correct(request);
-  };
-  return { handler, received: () => received };
-}
 const known = (events: ReceivedWebhookEvent[]) => events.filter(isKnownWebhookEvent) as WebhookEvent[];
 const verificationData = (event: ReceivedWebhookEvent) => {
   if (!isKnownWebhookEvent(event) || event.dataType !== 'verification')
@@ -276,9 +266,9 @@ const verificationData = (event: ReceivedWebhookEvent) => {
 
 describe('checkWebhookReceiver gives each case its events', () => {
   it('to onCase, after the case and before the next request, and in the report', async () => {
-    const { handler, received } = counting();
+    const { url, received } = await serve(receiver('none'));
     const seen: { id: string; receivedBefore: number; events: ReceivedWebhookEvent[] }[] = [];
-    const report = await checkWebhookReceiver(handler, {
+    const report = await checkWebhookReceiver(url, {
       authKey: KEY,
       async onCase(checkCase: WebhookCheckCase) {
         seen.push({ id: checkCase.id, receivedBefore: received(), events: checkCase.events });
@@ -302,7 +292,7 @@ describe('checkWebhookReceiver gives each case its events', () => {
 
   it('as sent: events of the contract, a repeat with one eventId, the reversed pair and the tie of one verification, fresh ids on every run and the relations of the examples kept', async () => {
     const ids = async () => {
-      const report = await checkWebhookReceiver(counting().handler, { authKey: KEY });
+      const report = await checkWebhookReceiver(receiver('none'), { authKey: KEY });
       const sentIn = (id: string) => report.cases.find((c) => c.id === id)!.events;
       // Every event a signed case sent is one of the contract, as the service sends it.
       for (const c of report.cases.filter((c) => c.id.startsWith('signed:') || c.id === 'repeat' || c.id === 'tie'))
@@ -351,9 +341,9 @@ describe('checkWebhookReceiver gives each case its events', () => {
   });
 
   it('rejects with what onCase threw, and sends nothing after it', async () => {
-    const { handler, received } = counting();
+    const { url, received } = await serve(receiver('none'));
     await expect(
-      checkWebhookReceiver(handler, {
+      checkWebhookReceiver(url, {
         authKey: KEY,
         onCase(checkCase) {
           if (checkCase.id === 'repeat') throw new Error('the repeat was acted on twice');
