@@ -110,16 +110,11 @@ describe('collected requirements of a new type', () => {
 });
 
 describe('a leading byte order mark', () => {
-  const withMark = `\uFEFF${userText}`;
-  const signature = signWebhookPayload(withMark, key);
-  const request = () =>
-    new Request('http://receiver.test/webhooks', {
-      method: 'POST',
-      body: utf8(withMark),
-      headers: { 'X-SIGNATURE': signature },
-    });
-
   it('is ignored alike in a string and in bytes, through every parsing function, and kept by verifyWebhookRequestBody', async () => {
+    const withMark = `\uFEFF${userText}`;
+    const signature = signWebhookPayload(withMark, key);
+    const init = { method: 'POST', body: utf8(withMark), headers: { 'X-SIGNATURE': signature } };
+    const request = () => new Request('http://receiver.test/webhooks', init);
     const event = JSON.parse(userText);
     expect(parseWebhookEvent(withMark, signature, key)).toEqual(event);
     expect(parseWebhookEvent(utf8(withMark), signature, key)).toEqual(event);
@@ -127,7 +122,7 @@ describe('a leading byte order mark', () => {
     // Kept in the text verifyWebhookRequestBody gives, which verifies again as it is.
     const text = await verifyWebhookRequestBody(request(), key);
     expect(text).toBe(withMark);
-    expect(parseWebhookEvent(text!, signature, key)).toEqual(JSON.parse(userText));
+    expect(parseWebhookEvent(text!, signature, key)).toEqual(event);
   });
 });
 

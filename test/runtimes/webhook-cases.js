@@ -6,12 +6,10 @@
 export async function runWebhookCases(wh, data) {
   const results = [];
   const check = async (name, fn) => {
-    try {
-      const detail = await fn();
-      results.push({ name, pass: detail === true, detail: detail === true ? '' : String(detail) });
-    } catch (err) {
-      results.push({ name, pass: false, detail: `threw ${err?.name}: ${err?.message}` });
-    }
+    const detail = await Promise.resolve()
+      .then(fn)
+      .catch((err) => `threw ${err?.name}: ${err?.message}`);
+    results.push({ name, pass: detail === true, detail: detail === true ? '' : String(detail) });
   };
   const utf8 = (s) => new TextEncoder().encode(s);
   const holders = {
