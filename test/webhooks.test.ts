@@ -222,33 +222,17 @@ describe('parseWebhookEvent', () => {
 
   it('refuses a correctly signed body that is not a webhook of the contract', () => {
     const shareholder = examples.get('shareholder.verified')!;
+    const holder = shareholder.data as object;
+    const onHold = { ...(updated.data as object), status: 'onHold' };
+    const USER = 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53';
     const cases: [string, unknown, RegExp][] = [
       ['a user envelope carrying verification.created', { ...user, eventType: 'verification.created' }, /dataType/],
       ['a verification envelope with user data', { ...examples.get('verification.created')!, data: user.data }, /data/],
-      [
-        'an unknown event type without an eventId',
-        { ...user, eventType: 'user.exploded', eventId: undefined },
-        /eventId/,
-      ],
-      [
-        'an unknown event type without data',
-        { ...user, eventType: 'user.exploded', data: 'x' },
-        /data must be an object/,
-      ],
+      ['an unknown type without an eventId', { ...user, eventType: 'user.exploded', eventId: undefined }, /eventId/],
+      ['an unknown type without data', { ...user, eventType: 'user.exploded', data: 'x' }, /data must be an object/],
       ['a known event type with an unknown dataType', { ...user, dataType: 'company' }, /dataType/],
-      [
-        'a known event with a new status and a userId only completed carries',
-        {
-          ...updated,
-          data: { ...(updated.data as object), status: 'onHold', userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' },
-        },
-        /userId/,
-      ],
-      [
-        'a shareholder that is not one',
-        { ...shareholder, data: { ...(shareholder.data as object), isShareholder: false } },
-        /isShareholder/,
-      ],
+      ['a new status with a userId only completed has', { ...updated, data: { ...onHold, userId: USER } }, /userId/],
+      ['a shareholder that is not one', { ...shareholder, data: { ...holder, isShareholder: false } }, /isShareholder/],
       ['an eventId that is not a uuid', { ...user, eventId: 'evt-1' }, /eventId/],
       ['a missing createdAt', { ...user, createdAt: undefined }, /createdAt/],
       ['an array', [user], /must be a JSON object/],
