@@ -67,6 +67,8 @@ describe('a body is bytes only when it is one', () => {
 describe('collected requirements of a new type', () => {
   const updated = examples.get('verification.updated')!;
   const data = updated.data as { collectedRequirements: object[] };
+  /** The example with `entries` as its collected requirements. */
+  const collecting = (entries: object[]) => ({ ...updated, data: { ...data, collectedRequirements: entries } });
 
   it('reads a new entry for its type alone, once: nothing inside it is checked', () => {
     const reads = { type: 0, other: 0 };
@@ -85,27 +87,20 @@ describe('collected requirements of a new type', () => {
       },
     });
     const entries = Array.from({ length: 1000 }, entry);
-    const payload = {
-      ...updated,
-      data: { ...data, collectedRequirements: [...data.collectedRequirements, ...entries] },
-    };
-    expect(webhookPayloadIssues(payload)).toEqual([]);
+    expect(webhookPayloadIssues(collecting([...data.collectedRequirements, ...entries]))).toEqual([]);
     expect(reads).toEqual({ type: 1000, other: 0 });
   });
 
   it('of 20,000 new entries and one broken documented one, reports the documented one only', () => {
     const added = Array.from({ length: 20_000 }, (_, i) => ({ type: 'selfie', result: i, verified: 'maybe' }));
     const broken = { type: 'dateOfBirth', result: { dateOfBirth: 19900101 }, verified: true };
-    const payload = { ...updated, data: { ...data, collectedRequirements: [...added, broken] } };
-    const issues = webhookPayloadIssues(payload);
+    const issues = webhookPayloadIssues(collecting([...added, broken]));
     expect(issues.length).toBeGreaterThan(0);
     for (const issue of issues) expect(issue.path).toMatch(/^\/data\/collectedRequirements\/20000(\/|$)/);
-    expect(webhookPayloadIssues({ ...updated, data: { ...data, collectedRequirements: added } })).toEqual([]);
+    expect(webhookPayloadIssues(collecting(added))).toEqual([]);
     // An entry without a type is no requirement of any type: refused.
     const noType = { result: null, verified: false };
-    expect(
-      webhookPayloadIssues({ ...updated, data: { ...data, collectedRequirements: [...added, noType] } }),
-    ).not.toEqual([]);
+    expect(webhookPayloadIssues(collecting([...added, noType]))).not.toEqual([]);
   });
 });
 
