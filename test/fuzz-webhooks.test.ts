@@ -269,9 +269,7 @@ describe('fuzzing webhook signatures and parsing', () => {
     for (const [eventType, name] of Object.entries(events)) {
       const own = judges.find((j) => j.name === name)!;
       const schema = deref(doc, { $ref: `#/components/schemas/${name}` });
-      expect(schemaIssues(documentedWebhookExamples().get(eventType as never), defs[name], defs), eventType).toEqual(
-        [],
-      );
+      expect(schemaIssues(new Map(examples).get(eventType), defs[name], defs), eventType).toEqual([]);
       const payload = fc.oneof(
         { weight: 2, arbitrary: valueFor(doc, schema).map((value) => ({ value, mutated: false })) },
         ...[
