@@ -140,10 +140,7 @@ describe('webhooks send', () => {
     for (const type of events)
       expect(new Set(received.filter((r) => r.eventType === type).map((r) => r.eventId)).size).toBe(1);
     // What was printed is what was sent, in the order sent.
-    const printed = out
-      .split('\n')
-      .filter((line) => /^\S+\s+\d{3}\s/.test(line))
-      .map((line) => line.split(/\s+/)[0]);
+    const printed = [...out.matchAll(/^(\S+)[ \t]+\d{3}\s/gm)].map((line) => line[1]);
     expect(printed).toEqual(received.map((r) => r.eventType));
     expect(out).toContain('all 8 delivered.');
     expect(code).toBe(0);

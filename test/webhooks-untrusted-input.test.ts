@@ -182,17 +182,10 @@ describe('parseWebhookEvent given anything', () => {
     return held;
   };
   // A value every access to which throws, itself thrown by a trap: no message can be read from it.
-  const hostile: object = new Proxy(
-    {},
-    new Proxy(
-      {},
-      {
-        get: () => () => {
-          throw hostile;
-        },
-      },
-    ),
-  );
+  const throwHostile = () => {
+    throw hostile;
+  };
+  const hostile: object = new Proxy({}, new Proxy({}, { get: () => throwHostile }));
   /** `target` whose property `name` throws when read. */
   const throwing = (name: string, target: object = {}) =>
     Object.defineProperty(target, name, {
