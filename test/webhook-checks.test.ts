@@ -218,29 +218,33 @@ describe('the schema interpreter', () => {
     }),
   );
 
-  it.each(CASES.map((c, i) => [`${i}: ${c.keywords.join(', ')}`, c] as const))(
-    'judges as Ajv judges (%s)',
-    (_name, { schema, defs = {} }) => {
-      const refs = JSON.parse(
-        JSON.stringify({ ...schema, $defs: defs }).replace(/"\$ref":"(\w+)"/g, '"$ref":"#/$defs/$1"'),
-      );
-      const validate = ajv.compile(refs);
-      fc.assert(
-        fc.property(values, (value) => {
-          const issues = schemaIssues(value, schema, defs);
-          expect(issues.length === 0, `${JSON.stringify(value)}: ${JSON.stringify(issues)}`).toBe(validate(value));
-          // An issue says where, with a JSON pointer Ajv would give too.
-          if (!validate(value))
-            expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining([validate.errors![0].instancePath]));
-        }),
-        { numRuns: 400, seed: SEED },
-      );
-    },
-  );
+  it.each(CASES)('judges as Ajv judges (%#: $keywords)', ({ schema, defs = {} }) => {
+    const refs = JSON.parse(
+      JSON.stringify({ ...schema, $defs: defs }).replace(/"\$ref":"(\w+)"/g, '"$ref":"#/$defs/$1"'),
+    );
+    const validate = ajv.compile(refs);
+    fc.assert(
+      fc.property(values, (value) => {
+        const issues = schemaIssues(value, schema, defs);
+        expect(issues.length === 0, `${JSON.stringify(value)}: ${JSON.stringify(issues)}`).toBe(validate(value));
+        // An issue says where, with a JSON pointer Ajv would give too.
+        if (!validate(value))
+          expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining([validate.errors![0].instancePath]));
+      }),
+      { numRuns: 400, seed: SEED },
+    );
+  });
 });
 
 describe('the generated webhook schemas', () => {
   const doc = loadBundle('partner');
+  /** The bundled document with ShareholderEventData changed by `place`. */
+  const withRule = (place: (schema: Json) => void) => {
+    const copy = structuredClone(doc);
+    place(copy.components.schemas.ShareholderEventData);
+    return copy;
+  };
+  const withIds = (rule: Json) => withRule((s) => Object.assign(s.properties.externalUserIds, rule));
 
   it("are the bundled document's, event by event, without annotations and with their references by name", () => {
     const reduced = reduceWebhookSchemas(doc);
@@ -256,33 +260,23 @@ describe('the generated webhook schemas', () => {
   });
 
   it('refuse a keyword or format the checks do not know, naming it and where', () => {
-    const withRule = (rule: Json) => {
-      const copy = structuredClone(doc);
-      Object.assign(copy.components.schemas.ShareholderEventData.properties.externalUserIds, rule);
-      return copy;
-    };
-    expect(() => reduceWebhookSchemas(withRule({ uniqueItems: true }))).toThrow(
+    expect(() => reduceWebhookSchemas(withIds({ uniqueItems: true }))).toThrow(
       /ShareholderEventData\/properties\/externalUserIds uses "uniqueItems".*teach src\/webhooks\/schema-check\.ts/,
     );
-    expect(() => reduceWebhookSchemas(withRule({ items: { type: 'string', format: 'email' } }))).toThrow(
+    expect(() => reduceWebhookSchemas(withIds({ items: { type: 'string', format: 'email' } }))).toThrow(
       /uses format "email"/,
     );
-    expect(() => reduceWebhookSchemas(withRule({ 'x-note': 'kept out', description: 'kept out' }))).not.toThrow();
+    expect(() => reduceWebhookSchemas(withIds({ 'x-note': 'kept out', description: 'kept out' }))).not.toThrow();
   });
 
   it('pass boolean subschemas through only where the interpreter takes them, and refuse one anywhere else', () => {
-    const withRule = (place: (copy: Json) => void) => {
-      const copy = structuredClone(doc);
-      place(copy.components.schemas.ShareholderEventData);
-      return copy;
-    };
     for (const keyword of ['items', 'not', 'if', 'then', 'else', 'additionalProperties']) {
-      const reduced = reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds[keyword] = false)));
+      const reduced = reduceWebhookSchemas(withIds({ [keyword]: false }));
       expect(reduced.defs.ShareholderEventData.properties!.externalUserIds, keyword).toMatchObject({
         [keyword]: false,
       });
     }
-    const itemsFalse = reduceWebhookSchemas(withRule((s) => (s.properties.externalUserIds.items = false)));
+    const itemsFalse = reduceWebhookSchemas(withIds({ items: false }));
     expect(
       schemaIssues(['e'], itemsFalse.defs.ShareholderEventData.properties!.externalUserIds, itemsFalse.defs),
     ).toMatchObject([{ path: '/0', keyword: 'false schema' }]);

@@ -8,54 +8,49 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../scripts/lib/prism.mjs';
 import { documentedWebhookExamples } from '../src/webhooks/examples.js';
-import { parseWebhookEvent, signWebhookPayload, verifyWebhookSignature } from '../src/webhooks/index.js';
+import {
+  parseWebhookEvent,
+  signWebhookPayload,
+  verifyWebhookSignature,
+  type ReceivedWebhookEvent,
+} from '../src/webhooks/index.js';
 import { cli } from './helpers/cli.js';
 import { loadBundle } from './helpers/openapi.js';
 
 const key = 'sbx_4f9c2a7e1b3d48c6a0e5f7d9b2c4e6a8';
 const examples = documentedWebhookExamples();
 
-/** The command line with `text` on its standard input. */
-async function cliReading(args: string[], text: string) {
+/** `webhooks verify` of `text`, signed with the key and read from standard input, given `keys` (`--key` options). */
+async function verifyStdin(text: string, ...keys: string[]) {
   const stdin = vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([Buffer.from(text)]) as never);
   try {
-    return await cli(args);
+    return await cli(['webhooks', 'verify', ...keys, '--signature', signWebhookPayload(text, key), '-']);
   } finally {
     stdin.mockRestore();
   }
 }
 
 describe('webhooks send', () => {
-  const received: {
-    method: string;
-    contentType?: string;
-    signatureValid: boolean;
-    eventType: string;
-    eventId: string;
-    userIds: string[];
-  }[] = [];
+  const received: (ReceivedWebhookEvent & { method?: string; contentType?: string; signatureValid: boolean })[] = [];
+  const userId = (event: ReceivedWebhookEvent) => (event.data as { userId?: string | null }).userId;
+  let origin = '';
   let url = '';
   const server = createServer(async (req, res) => {
+    // A receiver slower than --timeout.
+    if (req.url === '/slow') return setTimeout(() => res.writeHead(200).end(), 2_000).unref();
     const raw = await buffer(req);
     const signature = req.headers['x-signature'];
     const signatureValid = verifyWebhookSignature(raw, signature, key);
     const event = parseWebhookEvent(raw, signature, key);
     const repeat = event.eventType === 'user.updated' && received.some((r) => r.eventId === event.eventId);
-    received.push({
-      method: req.method!,
-      contentType: req.headers['content-type'],
-      signatureValid,
-      eventType: event.eventType,
-      eventId: event.eventId,
-      userIds: 'userId' in event.data && typeof event.data.userId === 'string' ? [event.data.userId] : [],
-    });
-    // A receiver that fails two events, to show the retry verdict and what it answered,
-    // and refuses a repeat of user.updated, as a receiver that does not expect repeats does.
+    received.push({ ...event, method: req.method, contentType: req.headers['content-type'], signatureValid });
+    // A receiver that fails two events, to show the retry verdict and what it answered (one would take over a
+    // terminal), and refuses a repeat of user.updated, as a receiver that does not expect repeats does.
     if (event.eventType === 'user.merged')
-      res.writeHead(503).end('{"error":"database\n  unavailable"}\x1b[2J ALL PASSED');
+      res.writeHead(503).end('{"error":"database\n  unavailable"}\x1b[2J\x1b[H ALL PASSED\x07\r\n\u009b32m ok \u202e');
     else if (event.eventType === 'user.deleted') res.writeHead(401).end('signature mismatch');
     else if (repeat) res.writeHead(409).end('already processed');
     else res.writeHead(200).end();
@@ -63,21 +58,26 @@ describe('webhooks send', () => {
 
   beforeAll(async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/verification`;
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = `${origin}/hooks/verification`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
-  /** `webhooks send --url URL --key KEY` and `more`, run in process. */
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+  beforeEach(() => {
+    received.length = 0;
+  });
   const send = (...more: string[]) => cli(['webhooks', 'send', '--url', url, '--key', key, ...more]);
 
   it('posts every documented event, signed, and reports what would be retried', async () => {
-    received.length = 0;
     const { code, out } = await send();
     expect(received.map((r) => r.eventType)).toEqual(Object.keys(loadBundle('partner').webhooks));
     for (const r of received)
       expect(r).toMatchObject({ method: 'POST', contentType: 'application/json', signatureValid: true });
     expect(out).toMatch(/user\.created\s+200\s+delivered/);
     expect(out).toMatch(
-      /user\.merged\s+503\s+not 200: the service would retry this every 15 minutes .*\n\s+answered: \{"error":"database unavailable"\}\\x1b\[2J ALL PASSED\n/,
+      /user\.merged\s+503\s+not 200: the service would retry this every 15 minutes .*\n\s+answered: \{"error":"database unavailable"\}\\x1b\[2J\\x1b\[H ALL PASSED\\x07 \\x9b32m ok \\u202e\n/,
     );
     expect(out).toMatch(
       /user\.deleted\s+401\s+not 200: .*\n\s+answered: signature mismatch\n\s+a 401 usually means the receiver checked X-SIGNATURE with another key than --key/,
@@ -99,18 +99,16 @@ describe('webhooks send', () => {
     const [first, second] = runs.map((run) => run.map((r) => r.eventId));
     expect(first).toHaveLength(examples.size);
     expect(first.filter((id) => second.includes(id))).toEqual([]);
-    const [users, usersAgain] = runs.map((run) => new Set(run.flatMap((r) => r.userIds)));
+    const [users, usersAgain] = runs.map((run) => new Set(run.map(userId).filter(Boolean)));
     expect([...users].filter((id) => usersAgain.has(id))).toEqual([]);
-    const named = (run: typeof received, type: string) => run.find((r) => r.eventType === type)!.userIds;
+    const named = (run: typeof received, type: string) => userId(run.find((r) => r.eventType === type)!);
     for (const run of runs)
       expect(
-        new Set(['user.created', 'user.merged', 'user.updated', 'shareholder.verified'].flatMap((t) => named(run, t)))
-          .size,
+        new Set(['user.created', 'user.merged', 'user.updated', 'shareholder.verified'].map((t) => named(run, t))).size,
       ).toBe(1);
   });
 
   it('sends only the chosen events and exits 0 when all are answered 200', async () => {
-    received.length = 0;
     const { code, out } = await send('--event', 'user.created,shareholder.verified');
     expect(received.map((r) => r.eventType)).toEqual(['user.created', 'shareholder.verified']);
     expect(out).toContain('all 2 delivered.');
@@ -118,16 +116,8 @@ describe('webhooks send', () => {
   });
 
   it('--repeat N sends each event N times with the same eventId, and names a repeat answered other than 200', async () => {
-    received.length = 0;
     const { code, out } = await send('--event', 'user.created,user.updated', '--repeat', '3');
-    expect(received.map((r) => r.eventType)).toEqual([
-      'user.created',
-      'user.created',
-      'user.created',
-      'user.updated',
-      'user.updated',
-      'user.updated',
-    ]);
+    expect(received.map((r) => r.eventType)).toEqual(['user.created', 'user.updated'].flatMap((t) => [t, t, t]));
     for (const type of ['user.created', 'user.updated']) {
       const ids = received.filter((r) => r.eventType === type).map((r) => r.eventId);
       expect(new Set(ids).size, `${type} copies carry one eventId`).toBe(1);
@@ -142,7 +132,6 @@ describe('webhooks send', () => {
   });
 
   it('--shuffle sends every event and every copy, in an order that is a permutation of the list', async () => {
-    received.length = 0;
     const events = ['verification.created', 'verification.updated', 'user.created', 'shareholder.verified'];
     const { code, out } = await send('--event', events.join(','), '--repeat', '2', '--shuffle');
     // A random order may by chance be the listed one: the set and the count are what --shuffle must keep.
@@ -151,10 +140,7 @@ describe('webhooks send', () => {
     for (const type of events)
       expect(new Set(received.filter((r) => r.eventType === type).map((r) => r.eventId)).size).toBe(1);
     // What was printed is what was sent, in the order sent.
-    const printed = out
-      .split('\n')
-      .filter((line) => /^\S+\s+\d{3}\s/.test(line))
-      .map((line) => line.split(/\s+/)[0]);
+    const printed = [...out.matchAll(/^(\S+)[ \t]+\d{3}\s/gm)].map((line) => line[1]);
     expect(printed).toEqual(received.map((r) => r.eventType));
     expect(out).toContain('all 8 delivered.');
     expect(code).toBe(0);
@@ -168,28 +154,9 @@ describe('webhooks send', () => {
     );
   });
 
-  it('follows no redirect and counts an answer later than --timeout as one the service retries', async () => {
-    const hits: string[] = [];
-    const other = createServer((req, res) => {
-      hits.push(req.url!);
-      if (req.url === '/moved') res.writeHead(302, { location: '/hooks' }).end();
-      else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end(), 2_000).unref();
-      else res.writeHead(200).end();
-    });
-    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-    onTestFinished(() => {
-      other.closeAllConnections();
-      return new Promise<void>((r) => other.close(() => r()));
-    });
-    /** `webhooks send` of user.created to `where` on that server, and `more`. */
-    const sendTo = (where: string, ...more: string[]) =>
-      cli(['webhooks', 'send', '--url', `${base}${where}`, '--key', key, '--event', 'user.created', ...more]);
-    const moved = await sendTo('/moved');
-    expect(hits).toEqual(['/moved']);
-    expect(moved.out).toMatch(/user\.created\s+302\s+not 200/);
-    expect(moved.code).toBe(1);
-    const slow = await sendTo('/slow', '--timeout', '0.3');
+  it('counts an answer later than --timeout as one the service retries', async () => {
+    const slowly = ['--event', 'user.created', '--timeout', '0.3'];
+    const slow = await cli(['webhooks', 'send', '--url', `${origin}/slow`, '--key', key, ...slowly]);
     expect(slow.out).toMatch(/no answer within 0\.3 s\n1 of 1 would be retried\./);
     expect(slow.code).toBe(1);
   });
@@ -203,8 +170,6 @@ describe('webhooks send', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown event user.exploded');
     expect((await cli(['webhooks', 'send', '--key', key])).err).toContain('--url must be an http:// or https:// URL');
-    expect((await cli(['webhooks', 'send', '--url', url])).code).toBe(2);
-    expect((await send('--bogus')).code).toBe(2);
   });
 });
 
@@ -214,7 +179,6 @@ describe('webhooks verify', () => {
   const file = path.join(dir, 'body.json');
   writeFileSync(file, body);
   const signature = signWebhookPayload(body, key);
-  /** `webhooks verify` with `args`, run in process. */
   const verify = (...args: string[]) => cli(['webhooks', 'verify', ...args]);
 
   it('says a matching signature is valid, then checks the payload against the contract', async () => {
@@ -226,11 +190,7 @@ describe('webhooks verify', () => {
 
   it('accepts a documented example from standard input, and a rotated key list', async () => {
     const example = JSON.stringify(examples.get('shareholder.verified'));
-    const sig = signWebhookPayload(example, key);
-    const result = await cliReading(
-      ['webhooks', 'verify', '--key', 'sbx_new_key', '--key', key, '--signature', sig, '-'],
-      example,
-    );
+    const result = await verifyStdin(example, '--key', 'sbx_new_key', '--key', key);
     expect(result.out).toContain('payload: a valid shareholder.verified webhook.');
     expect(result.code).toBe(0);
   });
@@ -241,19 +201,13 @@ describe('webhooks verify', () => {
       eventType: 'company.created',
       dataType: 'company',
     });
-    const result = await cliReading(
-      ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(added, key), '-'],
-      added,
-    );
+    const result = await verifyStdin(added, '--key', key);
     expect(result.out).toContain(
       'payload: a valid webhook of event type company.created, which this version does not know; a receiver answers 200 and ignores it.',
     );
     expect(result.code).toBe(0);
     const noId = JSON.stringify({ ...JSON.parse(added), eventId: undefined });
-    const refused = await cliReading(
-      ['webhooks', 'verify', '--key', key, '--signature', signWebhookPayload(noId, key), '-'],
-      noId,
-    );
+    const refused = await verifyStdin(noId, '--key', key);
     expect(refused.out).toContain('/eventId must be a non-empty string');
     expect(refused.code).toBe(1);
   });

@@ -12,17 +12,12 @@ import { deref, loadBundle, type Json } from './helpers/openapi.js';
 const KEY = 'field-walk-key';
 const USER_ID = '4b8e2d6f-7a1c-4f93-a5d0-c2e9b7f1a364';
 
-/** What the partner document states of a field: it is sent (absence refused), and whether `null` is its documented value. */
-interface Stated {
-  line: string;
-  nullable?: boolean;
-}
-
 /**
  * The fields the partner document (or a marked assumption of it) says are sent, by their place in the event (`*` an
- * array index). Every other field may be absent or null.
+ * array index), with the line that says so and whether `null` is its documented value. Every other field may be absent
+ * or null.
  */
-function stated(event: Json, at: string[]): Stated | undefined {
+function stated(event: Json, at: string[]): { line: string; nullable?: boolean } | undefined {
   const path = `/${at.map((t) => (/^\d+$/.test(t) ? '*' : t)).join('/')}`;
   const { dataType } = event;
   const data = event.data ?? {};

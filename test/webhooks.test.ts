@@ -34,6 +34,14 @@ const signed = (value: unknown) => {
   return [raw, signWebhookPayload(raw, key)] as const;
 };
 const parseSigned = (value: unknown) => parseWebhookEvent(...signed(value), key);
+/** A webhook delivery of `text`, with X-SIGNATURE `sig` unless it is undefined. */
+const post = (text: string, sig?: string) =>
+  new Request('http://receiver.test/webhooks', {
+    method: 'POST',
+    body: text,
+    headers: sig === undefined ? {} : { 'X-SIGNATURE': sig },
+  });
+const signedRequest = (text: string, sig = signWebhookPayload(text, key)) => post(text, sig);
 /** What `fn` threw; fails the test when it throws nothing. */
 const refusal = (fn: () => unknown) => {
   try {
@@ -45,7 +53,9 @@ const refusal = (fn: () => unknown) => {
 };
 
 describe('signWebhookPayload and signWebhookPayloadAsync', () => {
-  it.each(VECTORS)('sign $key as the independent vector says, on node:crypto and on Web Crypto', async (v) => {
+  it.each(VECTORS)('sign and verify $key as the independent vector says, on node:crypto and Web Crypto', async (v) => {
+    expect(verifyWebhookSignature(v.body, v.signature, v.key)).toBe(true);
+    expect(verifyWebhookSignature(bytes(v.body), v.signature, v.key)).toBe(true);
     expect(signWebhookPayload(v.body, v.key)).toBe(v.signature);
     expect(signWebhookPayload(bytes(v.body), v.key)).toBe(v.signature);
     expect(signWebhookPayload(Buffer.from(v.body), v.key)).toBe(v.signature);
@@ -77,18 +87,6 @@ describe('signWebhookPayload and signWebhookPayloadAsync', () => {
 });
 
 describe('verifyWebhookSignature', () => {
-  it.each(VECTORS)('accepts the exact signature of the bytes, as string or bytes ($key)', (v) => {
-    expect(verifyWebhookSignature(v.body, v.signature, v.key)).toBe(true);
-    expect(verifyWebhookSignature(bytes(v.body), v.signature, v.key)).toBe(true);
-  });
-
-  it('accepts a signature under any key of a list, for a key rotation', () => {
-    expect(verifyWebhookSignature(body, signature, ['sbx_new_key', key])).toBe(true);
-    expect(verifyWebhookSignature(body, signature, [key, 'sbx_new_key'])).toBe(true);
-    expect(verifyWebhookSignature(body, signature, ['sbx_new_key', 'sbx_other'])).toBe(false);
-    expect(verifyWebhookSignature(body, signature, ['', key])).toBe(true);
-  });
-
   it('reads a key list once per call: a list answering otherwise when read again is judged by its first answer', async () => {
     // The key on the first read of its entry, a number after: a second read would refuse the HMAC what the first check let through.
     const readOnce = () => {
@@ -105,19 +103,11 @@ describe('verifyWebhookSignature', () => {
     ).toBe('mismatch');
     const [text, sig] = signed(user);
     expect(parseWebhookEvent(text, sig, readOnce()).eventType).toBe('user.created');
-    const request = new Request('http://receiver.test/', {
-      method: 'POST',
-      body: text,
-      headers: { 'X-SIGNATURE': sig },
-    });
-    expect((await verifyWebhookRequest(request, readOnce())).eventType).toBe('user.created');
+    expect((await verifyWebhookRequest(post(text, sig), readOnce())).eventType).toBe('user.created');
   });
 });
 
 describe('additions the service may make (P37, P38) and bodies as runtimes hand them over', () => {
-  const signedRequest = (text: string, sig = signWebhookPayload(text, key)) =>
-    new Request('http://receiver.test/webhooks', { method: 'POST', body: text, headers: { 'X-SIGNATURE': sig } });
-
   it('returns a correctly signed webhook of an unknown event type as an UnknownWebhookEvent, also through verifyWebhookRequest', async () => {
     const added = { ...user, eventType: 'company.created', dataType: 'company', data: { companyId: 'c-1' } };
     const event = parseSigned(added);
@@ -127,7 +117,7 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     expect(isKnownWebhookEvent(parseSigned(user))).toBe(true);
   });
 
-  it('accepts a tenth verification status inside verification.updated, under its event type', () => {
+  it('accepts a new value in a documented list: a tenth verification status, an estimatedAge, a requirement type', () => {
     const event = parseSigned({ ...updated, data: { ...(updated.data as object), status: 'onHold', userId: null } });
     expect(event.eventType).toBe('verification.updated');
     expect((event.data as { status: string }).status).toBe('onHold');
@@ -135,9 +125,7 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     expect(() => parseSigned({ ...updated, data: { ...(updated.data as object), status: 7, userId: null } })).toThrow(
       /status must be string/,
     );
-  });
-
-  it('accepts a new value in other documented lists too: estimatedAge, a requirement type', () => {
+    // A new value in other documented lists too: estimatedAge, a requirement type.
     const userUpdated = examples.get('user.updated')!;
     const withAge = (estimatedAge: unknown) => ({
       ...userUpdated,
@@ -155,9 +143,7 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
     await expect(
       verifyWebhookRequest(signedRequest(text, signWebhookPayload(text, 'sbx_other')), key),
     ).rejects.toMatchObject({ name: 'WebhookSignatureError', problem: 'mismatch' });
-    await expect(
-      verifyWebhookRequest(new Request('http://receiver.test/', { method: 'POST', body: text }), key),
-    ).rejects.toMatchObject({ problem: 'missing' });
+    await expect(verifyWebhookRequest(post(text), key)).rejects.toMatchObject({ problem: 'missing' });
     const broken = JSON.stringify({ ...user, eventId: undefined });
     await expect(verifyWebhookRequest(signedRequest(broken), key)).rejects.toBeInstanceOf(WebhookPayloadError);
     const used = signedRequest(text);
@@ -196,35 +182,27 @@ describe('additions the service may make (P37, P38) and bodies as runtimes hand 
 
 describe('verifyWebhookRequestBody (verifies without parsing)', () => {
   const [text, sig] = signed(user);
-  const request = (body: string, sig?: string) =>
-    new Request('http://receiver.test/webhooks', {
-      method: 'POST',
-      body,
-      headers: sig === undefined ? {} : { 'X-SIGNATURE': sig },
-    });
 
   it('resolves to the body as received when X-SIGNATURE proves it, under any key of a list', async () => {
-    expect(await verifyWebhookRequestBody(request(text, sig), key)).toBe(text);
-    expect(await verifyWebhookRequestBody(request(text, sig), ['sbx_new_key', key])).toBe(text);
+    expect(await verifyWebhookRequestBody(post(text, sig), key)).toBe(text);
+    expect(await verifyWebhookRequestBody(post(text, sig), ['sbx_new_key', key])).toBe(text);
     // Not parsed, not checked: a signed body that is no webhook comes back as it is.
-    expect(await verifyWebhookRequestBody(request('not json', signWebhookPayload('not json', key)), key)).toBe(
-      'not json',
-    );
+    expect(await verifyWebhookRequestBody(signedRequest('not json'), key)).toBe('not json');
   });
 
   it('resolves to null for a missing, wrong or re-serialized signature, or no key', async () => {
-    expect(await verifyWebhookRequestBody(request(text), key)).toBeNull();
-    expect(await verifyWebhookRequestBody(request(text, sig.toUpperCase()), key)).toBeNull();
-    expect(await verifyWebhookRequestBody(request(JSON.stringify(JSON.parse(text), null, 2), sig), key)).toBeNull();
-    expect(await verifyWebhookRequestBody(request(text, sig), 'sbx_other')).toBeNull();
-    expect(await verifyWebhookRequestBody(request(text, sig), [])).toBeNull();
+    expect(await verifyWebhookRequestBody(post(text), key)).toBeNull();
+    expect(await verifyWebhookRequestBody(post(text, sig.toUpperCase()), key)).toBeNull();
+    expect(await verifyWebhookRequestBody(post(JSON.stringify(JSON.parse(text), null, 2), sig), key)).toBeNull();
+    expect(await verifyWebhookRequestBody(post(text, sig), 'sbx_other')).toBeNull();
+    expect(await verifyWebhookRequestBody(post(text, sig), [])).toBeNull();
   });
 
   it("rejects with a TypeError for something other than a Request, and with the runtime's error for a body already read", async () => {
     await expect(verifyWebhookRequestBody({} as Request, key)).rejects.toThrow(
       /verifyWebhookRequestBody: request must be a Web Request/,
     );
-    const used = request(text, sig);
+    const used = post(text, sig);
     await used.text();
     await expect(verifyWebhookRequestBody(used, key)).rejects.toBeInstanceOf(TypeError);
   });
@@ -244,33 +222,17 @@ describe('parseWebhookEvent', () => {
 
   it('refuses a correctly signed body that is not a webhook of the contract', () => {
     const shareholder = examples.get('shareholder.verified')!;
+    const holder = shareholder.data as object;
+    const onHold = { ...(updated.data as object), status: 'onHold' };
+    const USER = 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53';
     const cases: [string, unknown, RegExp][] = [
       ['a user envelope carrying verification.created', { ...user, eventType: 'verification.created' }, /dataType/],
       ['a verification envelope with user data', { ...examples.get('verification.created')!, data: user.data }, /data/],
-      [
-        'an unknown event type without an eventId',
-        { ...user, eventType: 'user.exploded', eventId: undefined },
-        /eventId/,
-      ],
-      [
-        'an unknown event type without data',
-        { ...user, eventType: 'user.exploded', data: 'x' },
-        /data must be an object/,
-      ],
+      ['an unknown type without an eventId', { ...user, eventType: 'user.exploded', eventId: undefined }, /eventId/],
+      ['an unknown type without data', { ...user, eventType: 'user.exploded', data: 'x' }, /data must be an object/],
       ['a known event type with an unknown dataType', { ...user, dataType: 'company' }, /dataType/],
-      [
-        'a known event with a new status and a userId only completed carries',
-        {
-          ...updated,
-          data: { ...(updated.data as object), status: 'onHold', userId: 'e7c41a9d-3f5b-4d82-b6e0-9a1f2c7d8b53' },
-        },
-        /userId/,
-      ],
-      [
-        'a shareholder that is not one',
-        { ...shareholder, data: { ...(shareholder.data as object), isShareholder: false } },
-        /isShareholder/,
-      ],
+      ['a new status with a userId only completed has', { ...updated, data: { ...onHold, userId: USER } }, /userId/],
+      ['a shareholder that is not one', { ...shareholder, data: { ...holder, isShareholder: false } }, /isShareholder/],
       ['an eventId that is not a uuid', { ...user, eventId: 'evt-1' }, /eventId/],
       ['a missing createdAt', { ...user, createdAt: undefined }, /createdAt/],
       ['an array', [user], /must be a JSON object/],
