@@ -17,13 +17,7 @@ export function beyondDateTimes(ms: number): string | undefined {
   return `the sandbox clock would be at ${at}, past ${new Date(LATEST_CLOCK_MS).toISOString()}: after that a 30-day session would end after 9999-12-31T23:59:59.999Z, the last instant a date-time can say`;
 }
 
-export interface Clock {
-  now(): Date;
-  /** The same in ms since the epoch. */
-  nowMs(): number;
-}
-
-export class SandboxClock implements Clock {
+export class SandboxClock {
   /** How far the clock runs ahead of its base, in ms (saved with --state). */
   offsetMs = 0;
   private pinnedMs: number | undefined;

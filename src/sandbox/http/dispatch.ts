@@ -46,11 +46,7 @@ export class Dispatcher {
         const handler = options.handlers[api][documented.operationId];
         if (!handler) {
           // Met by the API team after adding an operation to a document: say where its handler goes.
-          const home = {
-            v2: 'src/sandbox/operations/v2.ts',
-            partner: 'src/sandbox/operations/partner.ts',
-            sandbox: 'src/sandbox/operations/control.ts',
-          }[api];
+          const home = `src/sandbox/operations/${api === 'sandbox' ? 'control' : api}.ts`;
           throw new Error(
             `sandbox: the ${api} document has operation ${documented.operationId}, which the sandbox has no handler for; add one in ${home}`,
           );

@@ -1,17 +1,14 @@
 // A small, realistic starting data set, built only through the engine's
 // operations (lifecycle.ts) so it carries the same webhooks and histories as hand-made data.
 import type { components } from '../../../generated/types/partner.js';
-import type { BoundToStore, SeedResult } from './api.js';
-import type * as lifecycle from './lifecycle.js';
+import type { SeedResult } from './api.js';
+import type { PartnerState } from './state.js';
 
-/** The operations seeding drives, as `createPartnerState` binds them: the partner API's create and the control API's lifecycle. */
-type SeedOperations = {
-  [K in 'openLink' | 'enterName' | 'enterDateOfBirth' | 'verifyPhone' | 'scan' | 'markShareholder']: BoundToStore<
-    (typeof lifecycle)[K]
-  >;
-} & {
-  createVerification(body: components['schemas']['VerificationCreate']): { id: string };
-};
+/** The operations seeding drives: the partner API's create and the control API's lifecycle. */
+type SeedOperations = Pick<
+  PartnerState,
+  'createVerification' | 'openLink' | 'enterName' | 'enterDateOfBirth' | 'verifyPhone' | 'scan' | 'markShareholder'
+>;
 
 // Fresh partner-side ids on every run, so seeding twice never meets its own
 // in-review session (409) and adds a second set instead.

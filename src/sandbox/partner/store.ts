@@ -3,7 +3,7 @@
 // lookups, expiry, status changes and the webhooks they emit.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
-import type { Clock } from '../common/clock.js';
+import type { SandboxClock } from '../common/clock.js';
 import { randomUUID } from '../common/random.js';
 import { SandboxError, emittedEvent, type EmittedEvent } from './api.js';
 import type { StoredUser, StoredVerification, VerificationStatus, WebhookEntry } from './records.js';
@@ -12,7 +12,7 @@ import { shareholderEventData, userEventData, verificationEventData } from './vi
 type S = components['schemas'];
 
 export interface PartnerStoreOptions {
-  clock: Clock;
+  clock: Pick<SandboxClock, 'now' | 'nowMs'>;
   /** The first active `X-Auth-Key`; a reset returns to it. */
   authKey: string;
   /** Where webhooks go; absent means none configured until `PUT /partners`. */
