@@ -12,17 +12,9 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * object, which is one of the shapes the service may send.
  */
 type Whole<T> = { [K in keyof T]-?: Exclude<T[K], null | undefined> };
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 /** The fields that echo the partner's optional create input (P8): the sandbox leaves out what was not sent, and never sends `null`. */
-type Echoed =
-  | 'phoneNumber'
-  | 'isPhoneNumberVerified'
-  | 'firstName'
-  | 'lastName'
-  | 'requireFirstAndLastName'
-  | 'errorRedirectUrl'
-  | 'reason'
-  | 'author'
-  | 'metadata';
+type Echoed = Exclude<OptionalKeys<S['VerificationCreate']> & keyof S['Verification'], 'phoneNumbers' | 'requirements'>;
 type VerificationData = Omit<S['Verification'], Echoed | 'phoneNumbers' | 'requirements'> & {
   [K in Echoed]?: Exclude<S['Verification'][K], null>;
 } & Whole<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>;
@@ -60,23 +52,14 @@ export interface StoredVerification {
   };
 }
 
-export interface StoredUser {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
+export type StoredUser = Omit<S['UserDetails'], 'phoneNumbers' | 'externalUsers' | 'names'> & {
   phoneNumbers: UserPhoneNumber[];
   externalUsers: ExternalUser[];
-  firstName?: string;
-  lastName?: string;
-  dateOfBirth?: string | null;
-  estimatedAge: S['EstimatedAge'];
-  image: string;
   names: UserName[];
-  documents: S['UserDocument'][];
   shares: S['Shares'];
   /** Completed verifications whose data the user holds, oldest first. */
   verificationIds: string[];
-}
+};
 
 /** A webhook record: the payload is the event's JSON text, as sent; `pending` until delivered with success. */
 export type WebhookEntry = { eventId: string; text: string; pending: boolean } & (
