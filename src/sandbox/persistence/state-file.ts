@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
-import type { StoredUser, StoredVerification, WebhookEntry } from '../partner/records.js';
 import { addVerification, loadStore, type PartnerHead, type PartnerStore } from '../partner/store.js';
-import type { V2State, V2Verification } from '../v2/state.js';
+import type { V2State } from '../v2/state.js';
 
 const STATE_FORMAT = 'verification-contracts-sandbox-state';
 // Versions 1 to 4 (a header or the whole state, then a line per record or
@@ -16,18 +15,22 @@ const STATE_FORMAT = 'verification-contracts-sandbox-state';
 const STATE_VERSION = 5;
 
 /** Every record, the clock's offset, and the credentials the sandbox started with (a reset returns to this key). */
-export interface SavedState {
-  format: typeof STATE_FORMAT;
-  version: typeof STATE_VERSION;
-  authKey: string;
-  accessToken: string;
-  clockOffsetMs: number;
-  head: PartnerHead;
-  verifications: StoredVerification[];
-  users: StoredUser[];
-  webhooks: WebhookEntry[];
-  sessions: V2Verification[];
+function savedState({ partner, v2, clock, authKey, accessToken }: StateDeps) {
+  const { webhookUrl, authKeys, nameTurn } = partner;
+  return {
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    authKey,
+    accessToken,
+    clockOffsetMs: clock.offsetMs,
+    head: { webhookUrl, partner: partner.partner, authKeys, nameTurn } satisfies PartnerHead,
+    verifications: [...partner.verifications.values()],
+    users: [...partner.users.values()],
+    webhooks: [...partner.webhooks.values()],
+    sessions: v2.saved(),
+  };
 }
+type SavedState = ReturnType<typeof savedState>;
 
 const parsed = (text: string) => {
   try {
@@ -140,21 +143,7 @@ export class StateFile {
   }
 
   private text(): string {
-    const { partner, v2, clock, authKey, accessToken } = this.deps;
-    const { webhookUrl, authKeys, nameTurn } = partner;
-    const whole: SavedState = {
-      format: STATE_FORMAT,
-      version: STATE_VERSION,
-      authKey,
-      accessToken,
-      clockOffsetMs: clock.offsetMs,
-      head: { webhookUrl, partner: partner.partner, authKeys, nameTurn },
-      verifications: [...partner.verifications.values()],
-      users: [...partner.users.values()],
-      webhooks: [...partner.webhooks.values()],
-      sessions: v2.saved(),
-    };
-    return `${JSON.stringify(whole)}\n`;
+    return `${JSON.stringify(savedState(this.deps))}\n`;
   }
 
   /**
