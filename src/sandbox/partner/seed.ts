@@ -1,7 +1,6 @@
 // A small, realistic starting data set, built only through the engine's
 // operations (lifecycle.ts) so it carries the same webhooks and histories as hand-made data.
 import type { components } from '../../../generated/types/partner.js';
-import type { SeedResult } from './api.js';
 import type { PartnerState } from './state.js';
 
 /** The operations seeding drives: the partner API's create and the control API's lifecycle. */
@@ -12,7 +11,7 @@ type SeedOperations = Pick<
 
 // Fresh partner-side ids on every run, so seeding twice never meets its own
 // in-review session (409) and adds a second set instead.
-export function seedPartnerState(state: SeedOperations, randomUUID: () => string): SeedResult {
+export function seedPartnerState(state: SeedOperations, randomUUID: () => string) {
   const create = (phoneNumber: string, extra: Partial<components['schemas']['VerificationCreate']> = {}) =>
     state.createVerification({
       phoneNumbers: [{ phoneNumber, isVerified: false }],

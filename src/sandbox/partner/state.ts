@@ -1,9 +1,9 @@
 // The partner document's operations over the store, and `createPartnerState`,
 // which binds them and the lifecycle's to one store.
 import type { components, operations } from '../../../generated/types/partner.js';
-import { pageOf, inWindow, wants, PAGES_ONLY } from './paging.js';
+import { inWindow, pageOf, wants, PAGES_ONLY } from './paging.js';
 import { filtered, type ListFilters } from '../common/list-filters.js';
-import { SandboxError, webhookUrlRefusal, type BoundToStore, type SeedResult } from './api.js';
+import { SandboxError, webhookUrlRefusal } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import {
   acceptReview,
@@ -181,8 +181,8 @@ const verificationFilters: ListFilters<Query<'listVerifications'>, StoredVerific
   userId: ({ data }, ids) => wants(ids, (id) => data.userId === id),
   status: ({ data }, statuses) => wants(statuses, (s) => data.status === s),
   // The window is over the field `datetimeField` names, createdAt unless asked.
-  from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from),
-  to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], undefined, to),
+  from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from, 'from'),
+  to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], to, 'to'),
   datetimeField: null,
   ...PAGES_ONLY,
 };
@@ -366,28 +366,29 @@ const UNTIMED_OPERATIONS = {
   reset: resetStore,
 };
 
-type Bound<F> = { [K in keyof F]: BoundToStore<F[K]> };
+/** Each engine function as `createPartnerState` binds it to one store: the store argument taken away. */
+type Bound<F> = {
+  [K in keyof F]: F[K] extends (store: never, ...args: infer A) => infer R ? (...args: A) => R : never;
+};
 
 /** The engine bound to one store: each operation without the store argument, plus `seed` and the store itself. */
 export type PartnerState = Bound<typeof TIMED_OPERATIONS & typeof UNTIMED_OPERATIONS> & {
   readonly store: PartnerStore;
-  seed(): SeedResult;
+  seed(): ReturnType<typeof seedPartnerState>;
 };
-
-// Each operation called with the arguments its bound type (PartnerState) took.
-type Operation = (store: PartnerStore, ...args: unknown[]) => unknown;
 
 export function createPartnerState(options: PartnerStoreOptions): PartnerState {
   const store = newStore(options);
+  // Each operation called with the arguments its bound type (PartnerState) took.
   const bind =
     (timed: boolean) =>
-    ([name, operation]: [string, unknown]) => {
-      const run = (...args: unknown[]) => {
+    ([name, operation]: [string, unknown]) => [
+      name,
+      (...args: unknown[]) => {
         if (timed) expireDue(store);
-        return (operation as Operation)(store, ...args);
-      };
-      return [name, run];
-    };
+        return (operation as (store: PartnerStore, ...args: unknown[]) => unknown)(store, ...args);
+      },
+    ];
   const operations = [
     ...Object.entries(TIMED_OPERATIONS).map(bind(true)),
     ...Object.entries(UNTIMED_OPERATIONS).map(bind(false)),
