@@ -1,7 +1,4 @@
-// The sandbox's core behind both doors: the Host and Origin guard, the
-// partner engine and v2 sessions, webhook delivery, the three APIs' handlers,
-// the dispatcher and the pages, answering a DoorRequest with a DoorAnswer. It
-// imports no runtime's modules.
+// The sandbox's core behind both doors, answering a DoorRequest with a DoorAnswer; it imports no runtime's modules.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
@@ -201,7 +198,6 @@ export function createSandboxCore(options: CoreOptions) {
       return reportBreach(breachMessage(what, fields, api));
     },
   });
-  // Pages for a browser: the root, and the end user's page at each verification `url`.
   const endUserPage = new EndUserPage({
     control: { contract: contracts.sandbox, handlers: handlers.sandbox },
     getVerification: handlers.partner.getVerification,
