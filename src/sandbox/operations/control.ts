@@ -15,13 +15,8 @@ export interface ControlDeps {
   credentials: () => { url: string; authKey: string; accessToken: string };
 }
 
-export function controlHandlers({
-  partner,
-  v2,
-  clock,
-  delivery,
-  credentials,
-}: ControlDeps): Handlers<operations, paths> {
+export function controlHandlers(deps: ControlDeps): Handlers<operations, paths> {
+  const { partner, v2, clock, delivery, credentials } = deps;
   const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
   return {
     getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],

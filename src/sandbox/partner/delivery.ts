@@ -81,12 +81,7 @@ export class WebhookDelivery {
   enqueue({ eventId, text }: EmittedEvent, saved?: PromiseLike<unknown>): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
-    const pending: Pending = {
-      eventId,
-      body: text,
-      due: this.options.clock.now().getTime(),
-      generation: this.generation,
-    };
+    const pending = this.pending(eventId, text);
     // `duplicate`: a second delivery of the same event, as a lost answer makes the service send.
     const copies = this.faults.has('duplicate') ? [pending, { ...pending }] : [pending];
     const sendAll = () => {
@@ -112,7 +107,11 @@ export class WebhookDelivery {
   /** Sends a past event again, the same body and eventId, signed with the key active when it goes (`POST /_sandbox/webhooks/{eventId}/resend`). */
   resend({ eventId, text }: EmittedEvent): void {
     if (this.closed) return;
-    this.send({ eventId, body: text, due: this.options.clock.now().getTime(), generation: this.generation });
+    this.send(this.pending(eventId, text));
+  }
+
+  private pending(eventId: string, body: string): Pending {
+    return { eventId, body, due: this.options.clock.now().getTime(), generation: this.generation };
   }
 
   /** Drops pending deliveries (a reset of the sandbox); an attempt in flight ends without effect. */
