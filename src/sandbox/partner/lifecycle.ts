@@ -21,7 +21,6 @@ import {
   nowIso,
   OPEN,
   setStatus,
-  takeNameTurn,
   unfinishedWith,
   user as findUser,
   userWithPhone,
@@ -162,7 +161,7 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
   const now = store.options.clock.now();
   const { firstName, lastName } = v.data;
   const name =
-    v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined) ?? someName(takeNameTurn(store));
+    v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined) ?? someName(store.nameTurn++);
   const document = scannedDocument(now, name, v.entered.dateOfBirth, given);
   v.scan = {
     document,

@@ -29,7 +29,7 @@ export interface PartnerHead {
   webhookUrl?: string;
   partner: S['Partner'];
   authKeys: S['AuthKey'][];
-  /** How many stand-in names scans have taken (fixtures.ts `someName`). */
+  /** How many stand-in names scans have taken (fixtures.ts `someName`), kept so a restart goes on from it. */
   nameTurn: number;
 }
 
@@ -62,11 +62,6 @@ export function newStore(options: PartnerStoreOptions): PartnerStore {
   return store;
 }
 
-/** The next stand-in name's turn (fixtures.ts `someName`), counted in the head so a restart goes on from it. */
-export function takeNameTurn(store: PartnerStore): number {
-  return store.nameTurn++;
-}
-
 /** Back to a fresh partner with the first key and no records. */
 export function resetStore(store: PartnerStore): void {
   const now = nowIso(store);
@@ -94,21 +89,15 @@ export function loadStore(store: PartnerStore, head: PartnerHead): void {
 
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
 
-/** A record by id, or a 404 naming it. */
-function found<T>(get: () => T | undefined, what: string): T {
-  const record = get();
-  if (!record) throw new SandboxError(404, `${what} not found`);
-  return record;
-}
-
+const notFound = (what: string): never => {
+  throw new SandboxError(404, `${what} not found`);
+};
 export const verification = (store: PartnerStore, id: string) =>
-  found(() => store.verifications.get(id), `Verification ${id}`);
-export const user = (store: PartnerStore, id: string) => found(() => store.users.get(id), `User ${id}`);
+  store.verifications.get(id) ?? notFound(`Verification ${id}`);
+export const user = (store: PartnerStore, id: string) => store.users.get(id) ?? notFound(`User ${id}`);
 
-export function userWithPhone(store: PartnerStore, phoneNumber: string): StoredUser | undefined {
-  for (const u of store.users.values()) if (u.phoneNumbers.some((p) => p.phoneNumber === phoneNumber)) return u;
-  return undefined;
-}
+export const userWithPhone = (store: PartnerStore, phoneNumber: string) =>
+  [...store.users.values()].find((u) => u.phoneNumbers.some((p) => p.phoneNumber === phoneNumber));
 
 /** Open or in-review verifications holding any of these numbers, in creation order. */
 export const unfinishedWith = (store: PartnerStore, numbers: readonly string[]): StoredVerification[] =>
@@ -123,13 +112,12 @@ export function addVerification(store: PartnerStore, v: StoredVerification): voi
 }
 
 /**
- * Expires what the clock has passed, soonest `validTo` first (ties in
- * creation order), and says how many. Scans the records only once the clock
- * reaches the soonest `validTo` the last scan saw.
+ * Expires what the clock has passed, soonest `validTo` first (ties in creation order). Scans the records only once
+ * the clock reaches the soonest `validTo` the last scan saw.
  */
-export function expireDue(store: PartnerStore): number {
+export function expireDue(store: PartnerStore): void {
   const now = store.options.clock.nowMs();
-  if (now < store.nextExpiryMs) return 0;
+  if (now < store.nextExpiryMs) return;
   const due: [number, StoredVerification][] = [];
   let next = Infinity;
   for (const v of store.verifications.values()) {
@@ -141,7 +129,6 @@ export function expireDue(store: PartnerStore): number {
   store.nextExpiryMs = next;
   // The service expires a session when `validTo` is reached, so that is the time of the change.
   for (const [, v] of due.sort((a, b) => a[0] - b[0])) setStatus(store, v, 'expired', v.data.validTo);
-  return due.length;
 }
 
 /** Every status change emits `verification.updated` (source, States notes). */
