@@ -79,11 +79,9 @@ export function openLink(
 }
 
 /** A device keeps the fingerprint id it was first given, across verifications. */
-function fingerprintIdOf(store: PartnerStore, deviceId: string): string | undefined {
-  for (const v of store.verifications.values())
-    for (const e of v.fingerprintEvents) if (e.deviceId === deviceId) return e.fingerprintId;
-  return undefined;
-}
+const fingerprintIdOf = (store: PartnerStore, deviceId: string) =>
+  [...store.verifications.values()].flatMap((v) => v.fingerprintEvents).find((e) => e.deviceId === deviceId)
+    ?.fingerprintId;
 
 export function enterName(
   store: PartnerStore,
@@ -288,13 +286,8 @@ export function refreshCollected(v: StoredVerification): void {
 }
 
 /** The first user holding one of the session's phone numbers. */
-export function phoneHolder(store: PartnerStore, v: StoredVerification): StoredUser | undefined {
-  for (const { phoneNumber } of v.data.phoneNumbers) {
-    const user = userWithPhone(store, phoneNumber);
-    if (user) return user;
-  }
-  return undefined;
-}
+export const phoneHolder = (store: PartnerStore, v: StoredVerification): StoredUser | undefined =>
+  v.data.phoneNumbers.map((p) => userWithPhone(store, p.phoneNumber)).find((user) => user !== undefined);
 
 /** The sandbox's stand-in for the face model: the user holding one of the session's phone numbers (S6). */
 const matchingUser = (store: PartnerStore, v: StoredVerification): StoredUser | undefined =>
@@ -372,9 +365,8 @@ export function detach(store: PartnerStore, user: StoredUser, v: StoredVerificat
 }
 
 /** The verifications whose data the user holds, oldest first. */
-export function attached(store: PartnerStore, user: StoredUser): StoredVerification[] {
-  return user.verificationIds.flatMap((id) => store.verifications.get(id) ?? []);
-}
+export const attached = (store: PartnerStore, user: StoredUser): StoredVerification[] =>
+  user.verificationIds.flatMap((id) => store.verifications.get(id) ?? []);
 
 /** The name a verification gives its user: typed by the user, else read from the document. */
 function nameOf(v: StoredVerification): PersonName {

@@ -52,10 +52,8 @@ const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner })
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  Object.assign(store, {
-    webhookUrl: body.webhookUrl,
-    partner: { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) },
-  });
+  store.webhookUrl = body.webhookUrl;
+  store.partner = { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) };
   return getPartner(store);
 }
 
@@ -70,9 +68,7 @@ function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
   const previous = store.authKeys.find((k) => k.active);
   const retired = previous && { ...previous, active: false, updatedAt: now };
   const created: S['AuthKey'] = { id: store.newId(), key: newAuthKey(), active: true, createdAt: now, updatedAt: now };
-  Object.assign(store, {
-    authKeys: [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created],
-  });
+  store.authKeys = [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created];
   // The source describes the answer as "the new active key and the previous
   // key now inactive": those two, and `count` is their number.
   const authKeys = jsonCopy(retired ? [created, retired] : [created]);
