@@ -258,10 +258,7 @@ export function checkOptions(caller: string, options: object, rules: Record<stri
 }
 
 /** The declared options among `options`, and nothing else: an option of another door given by untyped code changes nothing. */
-export function pickSettings(options: SandboxSettings): SandboxSettings {
-  const picked: Record<string, unknown> = {};
-  for (const [name] of DECLARED_OPTIONS) {
-    if (options[name] !== undefined) picked[name] = options[name];
-  }
-  return picked;
-}
+export const pickSettings = (options: SandboxSettings): SandboxSettings =>
+  Object.fromEntries(
+    DECLARED_OPTIONS.flatMap(([name]) => (options[name] === undefined ? [] : [[name, options[name]]])),
+  );

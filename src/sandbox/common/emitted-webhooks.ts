@@ -128,9 +128,8 @@ export class EmittedWebhooks<E extends { eventType: string }> {
       throw new TypeError(
         `${name}: the first argument must be a function of the event, such as (event) => event.eventType === 'user.created'`,
       );
-    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))
       throw new TypeError(`${name}: timeoutMs must be a positive number of milliseconds, not ${String(timeoutMs)}`);
-    }
     return new Promise<E>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const end = () => {
