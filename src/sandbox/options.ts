@@ -1,7 +1,5 @@
-// The sandbox's options, declared once: each one's name in code, its flag and
-// help on the command line, and the rule its value meets. The command, both
-// in-process doors and the core read these rows; adding an option is a field
-// of SandboxSettings (or ListenSettings), its row, and the code that uses it.
+// The sandbox's options, declared once (name in code, flag, help, rule) for the command, both in-process doors and the
+// core: adding one is a field of SandboxSettings (or ListenSettings), its row, and the code that uses it.
 import type { WebhookEvent } from '../webhooks/events.js';
 import { isWebAddress } from '../web-address.js';
 import { webhookUrlRefusal } from './partner/api.js';

@@ -1,7 +1,5 @@
-// The sandbox on node:http (`serveSandbox`, which the command and
-// `startSandbox` start): the core behind a port, with what only a port needs:
-// the Host and Origin guard always on, slow-client bounds, --state, --fault.
-// Malformed HTTP gets Node's own answer and never reaches the core.
+// The sandbox on node:http (`serveSandbox`, behind the command and `startSandbox`), with what only a port needs: the
+// guard always on, slow-client bounds, --state, --fault. Malformed HTTP gets Node's own answer.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';

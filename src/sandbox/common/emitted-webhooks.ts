@@ -1,6 +1,5 @@
-// The webhooks a sandbox emitted and the deliveries it attempted, kept for
-// `waitForWebhook` and `waitForDelivery`: a wait resolves with the first kept
-// or later event its predicate matches, or rejects naming what happened instead.
+// The webhooks a sandbox emitted and the deliveries it attempted, kept for `waitForWebhook` and `waitForDelivery`:
+// a wait resolves with the first kept or later match, or rejects naming what happened instead.
 
 /** How many emitted events (and events attempted) are kept, so a long suite's memory stays bounded. */
 export const KEPT_WEBHOOKS = 1000;

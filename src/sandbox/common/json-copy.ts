@@ -1,4 +1,2 @@
-// A deep copy of a JSON value (all the store holds), through its JSON text:
-// undefined properties are left out and a `__proto__` key stays data, as JSON
-// has them.
+// A deep copy of a JSON value through its text: undefined properties left out, a `__proto__` key kept as data.
 export const jsonCopy = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)));

@@ -1,6 +1,4 @@
-// The sandbox's request handling behind either door (door.ts): route, the
-// Content-Type rules, the body, the credential, the contract's parse, the
-// handler, and every refusal in its API's error shape (error-bodies.ts).
+// A request's handling behind either door: route, Content-Type, body, credential, parse, handler, error shape.
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { ContractBreach } from '../../contract/strict-answers.js';
 import { dropUnknownFields, unknownFieldViolations } from '../../contract/unknown-fields.js';

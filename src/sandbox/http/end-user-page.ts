@@ -1,8 +1,5 @@
-// The end user's page at a verification's `url`, playing the service's hosted
-// journey (S27): opening the link starts the session, buttons apply the
-// outcomes the lifecycle allows, and the browser is sent on to `redirectUrl`
-// or, on a dead or wrong link, `errorRedirectUrl`. Each step runs as the
-// control operation it stands for. Plain HTML forms, no script.
+// The end user's page at a verification's `url`, playing the service's hosted journey (S27) in plain HTML forms: each
+// button runs the control operation it stands for; the browser goes on to `redirectUrl` or `errorRedirectUrl`.
 import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
 import { SandboxError } from '../common/sandbox-error.js';

@@ -1,7 +1,5 @@
-// The faults of `sandbox --fault …`, so that a conformance run can prove it
-// notices each kind of departure from the contract. Each wraps an operation's
-// route and handler (never the control API's), past the types that bind a
-// handler to its document, so the dispatcher knows nothing of them.
+// The faults of `sandbox --fault …`, so a conformance run can prove it notices each departure from the contract: each
+// wraps an operation's route and handler (never the control API's), so the dispatcher knows nothing of them.
 import { readBundledDocument } from '../../package-files.js';
 import { resolveRef } from '../../contract/json-pointer.js';
 import type { ParsedRequest, RouteSpec } from '../../contract/routes.js';

@@ -1,6 +1,5 @@
-// The handlers' types, read from the generated `operations`: a handler
-// answering an undocumented status or a wrong shape fails `tsc`. Errors are
-// thrown (SandboxError), not answered.
+// The handlers' types, read from the generated `operations`: a handler answering an undocumented status or a wrong
+// shape fails `tsc`. Errors are thrown (SandboxError), not answered.
 import type { ParsedRequest } from '../../contract/routes.js';
 
 /** A handler as the dispatcher holds it: any parsed request in, any status and body out. */

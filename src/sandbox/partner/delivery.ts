@@ -1,6 +1,5 @@
-// Sends the webhooks to the partner's webhookUrl as the service does: POST,
-// signed with the current auth key, retried on the retry interval until
-// answered 200. An API call only enqueues, so a dead receiver never slows it.
+// Sends webhooks to the partner's webhookUrl as the service does: POST, signed with the current auth key, retried on
+// the interval until answered 200. An API call only enqueues, so a dead receiver never slows it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
 import { withoutCredentials } from '../../web-address.js';
 import { signWebhookPayloadAsync } from '../../webhooks/signature.js';

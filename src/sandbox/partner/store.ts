@@ -1,6 +1,4 @@
-// The partner engine's store: the partner, its keys, verifications and users
-// by id in creation order, webhook records, and what every operation shares:
-// lookups, expiry, status changes and the webhooks they emit.
+// The partner engine's store, and what every operation shares: lookups, expiry, status changes and their webhooks.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { SandboxClock } from '../common/clock.js';

@@ -1,8 +1,5 @@
-// The --state file (S21): one JSON document holding the whole state. After
-// each turn of the event loop that changed the state, the whole state is
-// written to a temp file beside it, fsynced and renamed over it, and only
-// then are that turn's changes answered; a crash leaves the old file or the
-// new one, never a torn one.
+// The --state file (S21): one JSON document of the whole state, written anew (temp file, fsync, rename) after each turn
+// that changed it and before that turn's changes are answered, so a crash leaves the old file or the new one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
