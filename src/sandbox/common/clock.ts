@@ -69,8 +69,4 @@ export class SandboxClock {
     if (this.pinnedMs !== undefined) this.pinnedMs += minutes * 60_000;
     return this.now();
   }
-
-  get offsetMinutes(): number {
-    return this.offsetMs / 60_000;
-  }
 }

@@ -17,7 +17,7 @@ export interface ControlDeps {
 
 export function controlHandlers(deps: ControlDeps): Handlers<operations, paths> {
   const { partner, v2, clock, delivery, credentials } = deps;
-  const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
+  const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMs / 60_000 });
   return {
     getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
     getClock: () => [200, clockView()],

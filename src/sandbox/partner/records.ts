@@ -22,9 +22,6 @@ type VerificationData = Omit<S['Verification'], Echoed | 'phoneNumbers' | 'requi
 export type VerificationStatus = S['VerificationStatus'];
 export type DocumentData = Whole<NonNullable<S['CollectedDocument']['result']>> & { type: S['DocumentType'] };
 export type PersonName = { firstName: string; lastName: string };
-type UserPhoneNumber = Whole<S['UserPhoneNumber']>;
-type ExternalUser = Whole<S['ExternalUser']>;
-type UserName = Whole<S['UserName']>;
 
 export interface StoredVerification {
   /** The sandbox always answers `phoneNumbers` and `requirements` (empty lists when none were sent), which the service may leave out (P8). */
@@ -53,9 +50,9 @@ export interface StoredVerification {
 }
 
 export type StoredUser = Omit<S['UserDetails'], 'phoneNumbers' | 'externalUsers' | 'names'> & {
-  phoneNumbers: UserPhoneNumber[];
-  externalUsers: ExternalUser[];
-  names: UserName[];
+  phoneNumbers: Whole<S['UserPhoneNumber']>[];
+  externalUsers: Whole<S['ExternalUser']>[];
+  names: Whole<S['UserName']>[];
   shares: S['Shares'];
   /** Completed verifications whose data the user holds, oldest first. */
   verificationIds: string[];

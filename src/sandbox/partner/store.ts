@@ -147,14 +147,8 @@ export function emitVerification(
   eventType: 'verification.created' | 'verification.updated',
   at?: string,
 ): void {
-  emit(
-    store,
-    'verification',
-    eventType,
-    verificationEventData(v),
-    { verificationId: v.data.id, metadata: v.data.metadata },
-    at,
-  );
+  const owner = { verificationId: v.data.id, metadata: v.data.metadata };
+  emit(store, 'verification', eventType, verificationEventData(v), owner, at);
 }
 
 /** A user's webhook; `shareholder.verified` has data (and a data type) of its own. */

@@ -96,7 +96,7 @@ export class StateFile {
       const beyond = beyondDateTimes(clock.nowMs());
       if (beyond)
         throw new Error(
-          `${file}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`,
+          `${file}: its clock runs ${clock.offsetMs / 60_000} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`,
         );
     }
     // `--state .sandbox/state.json` in a fresh checkout: the folder is made, as the file is.
