@@ -1,6 +1,7 @@
 // The verification lifecycle of the partner document (states table, rules of
 // operations 5 and 6, event sequences) as functions the control API drives.
 import type { components } from '../../../generated/types/partner.js';
+import type { components as ControlComponents } from '../../../generated/types/sandbox.js';
 import { SandboxError } from './api.js';
 import {
   ageBracket,
@@ -14,7 +15,7 @@ import {
   scannedDocument,
   someName,
 } from './fixtures.js';
-import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
+import type { PersonName, StoredUser, StoredVerification } from './records.js';
 import {
   emitUser,
   EXPIRABLE,
@@ -30,17 +31,7 @@ import {
 import { verificationView, type VerificationView } from './views.js';
 
 type S = components['schemas'];
-
-/**
- * A simulated document and face scan: its outcome, and document fields it fixes (the rest are generated).
- * `phoneNumberOfAnotherUser` is the documents' example of a failed session: the face is not that of the user
- * holding one of the session's phone numbers, so the session is declined rather than merged (S6).
- */
-export interface ScanInput {
-  outcome: 'pass' | 'review' | 'fail' | 'phoneNumberOfAnotherUser';
-  document?: Partial<DocumentData>;
-  estimatedAge?: S['EstimatedAge'];
-}
+type Control = ControlComponents['schemas'];
 
 const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);
 /** Where the scan decides the session (the table's "user progress"): `waitingForUserInput` too, whose rows also lead to `inReview` or `declined`. */
@@ -140,7 +131,12 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
   return verificationView(v);
 }
 
-export function scan(store: PartnerStore, verificationId: string, input: ScanInput): VerificationView {
+/**
+ * A simulated document and face scan: its outcome, and document fields it fixes (the rest are generated).
+ * `phoneNumberOfAnotherUser` is the documents' example of a failed session: the face is not that of the user
+ * holding one of the session's phone numbers, so the session is declined rather than merged (S6).
+ */
+export function scan(store: PartnerStore, verificationId: string, input: Control['Scan']): VerificationView {
   const v = verification(store, verificationId);
   const { status } = v.data;
   if (!SCANNABLE.has(status)) {
