@@ -10,17 +10,11 @@ type S = components['schemas'];
 export const E164 = /^\+[1-9][0-9]{1,14}$/;
 export const CALENDAR_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-const NAMES = [
-  ['Lena', 'Hoffmann'],
-  ['Jan', 'de Vries'],
-  ['Zofia', 'Nowak'],
-  ['Matteo', 'Rossi'],
-  ['Aoife', 'Byrne'],
-];
-/** The `turn`-th stand-in name, in rotation (the state counts the turns). */
+const NAMES = ['Lena Hoffmann', 'Jan de Vries', 'Zofia Nowak', 'Matteo Rossi', 'Aoife Byrne'];
+/** The `turn`-th stand-in name, in rotation (the state counts the turns); the first word is the first name. */
 export function someName(turn: number): PersonName {
-  const [firstName, lastName] = NAMES[turn % NAMES.length];
-  return { firstName, lastName };
+  const [firstName, ...lastName] = NAMES[turn % NAMES.length].split(' ');
+  return { firstName, lastName: lastName.join(' ') };
 }
 
 export const sessionToken = () => randomBase64url(24);
