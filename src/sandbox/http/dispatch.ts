@@ -98,8 +98,8 @@ export class Dispatcher {
     }
     const { api, route } = found.value;
     const bodiless = method === 'GET' || method === 'HEAD';
-    // Two types are refused before the control API's rule reads one of them as its own.
-    const twice = bodiless ? undefined : contentTypeTwice(req.header);
+    // Two types are refused before the control API's rule reads one of them as its own, and on every partner call.
+    const twice = bodiless && api !== 'partner' ? undefined : contentTypeTwice(req.header);
     if (twice) return this.fail(api, 400, undefined, [twice], route);
     // Before the body and the credential, as a body's type is (request-body.ts).
     const untyped = api === 'partner' ? partnerContentTypeRefusal(req) : undefined;

@@ -52,9 +52,6 @@ export function partnerContentTypeRefusal({ method, header, hasBody }: DoorReque
   // A body the request sends is judged by its reader, which answers another type with 415.
   const bodiless = method === 'GET' || method === 'HEAD' || !hasBody;
   if (!bodiless) return undefined;
-  // Given twice, it is refused as a call with a body is, whatever the two say.
-  const twice = contentTypeTwice(header);
-  if (twice) return twice;
   if (readContentType(sent).type === 'application/json') return undefined;
   return {
     field: 'Content-Type',

@@ -184,9 +184,8 @@ const verificationFilters: ListFilters<Query<'listVerifications'>, StoredVerific
 };
 
 function listVerifications(store: PartnerStore, query: Query<'listVerifications'>): S['VerificationList'] {
-  const q = query ?? {};
-  const matches = filtered(store.verifications.values(), q, verificationFilters);
-  const { items, count } = pageOf(matches.reverse(), q);
+  const matches = filtered(store.verifications.values(), query, verificationFilters);
+  const { items, count } = pageOf(matches.reverse(), query);
   return { verifications: items.map((v) => jsonCopy(v.data)), count };
 }
 
@@ -223,8 +222,7 @@ const userFilters: ListFilters<Query<'listUsers'>, StoredUser> = {
 };
 
 function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
-  const q = query ?? {};
-  const { items, count } = pageOf(filtered(store.users.values(), q, userFilters).reverse(), q);
+  const { items, count } = pageOf(filtered(store.users.values(), query, userFilters).reverse(), query);
   return { users: items.map(userListItem), count };
 }
 
