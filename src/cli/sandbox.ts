@@ -5,7 +5,6 @@ import {
   DECLARED_OPTIONS,
   DEFAULT_HOST,
   type ListenSettings,
-  type SandboxOption,
   type SandboxSettings,
 } from '../sandbox/options.js';
 import { serveSandbox } from '../sandbox/server.js';
@@ -16,8 +15,6 @@ import { EXIT, parseOptions, PROGRAM, UsageError } from './usage.js';
 const flagged = [...DECLARED_LISTEN_OPTIONS, ...DECLARED_OPTIONS].flatMap(([name, { flag, ...read }]) =>
   flag ? [{ name, flag, ...read }] : [],
 );
-/** `--auth-key KEY`, `--allow-unknown-fields`. */
-const flagWords = ({ name, value }: NonNullable<SandboxOption['flag']>) => `--${name}${value ? ` ${value}` : ''}`;
 /** The parser's spec of the declared options' flags: a string, or a switch when the flag takes no value. */
 const SETTINGS_FLAGS = Object.fromEntries(
   flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]),
@@ -52,7 +49,7 @@ export function settingsFromFlags(
 /** --help's lines of the declared options: the flag, and its help from the 26th column (under the flag when it is longer). */
 const settingsHelp = () =>
   flagged.flatMap(({ flag }) => {
-    const head = `  ${flagWords(flag)}`;
+    const head = `  --${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
     const [first, ...rest] = flag.help.map((line) => `${' '.repeat(25)}${line}`);
     return [...(head.length < 25 ? [head.padEnd(25) + first.trimStart()] : [head, first]), ...rest];
   });
