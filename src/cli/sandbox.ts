@@ -84,8 +84,7 @@ export async function sandboxCommand(
   };
   const settings = settingsFromFlags(values, refuse);
   const port = settings.port ?? COMMAND_PORT;
-  // PORT is what hosting platforms and many servers read; a partner who sets it
-  // expects it obeyed, so say it is not and what is.
+  // PORT is what hosting platforms read; a partner who sets it expects it obeyed, so say it is not and what is.
   if (process.env.PORT !== undefined && settings.port === undefined) {
     err(
       `warning: PORT=${process.env.PORT} is not read by the sandbox, which listens on ${port}; to choose its port, pass --port ${process.env.PORT} or set SANDBOX_PORT=${process.env.PORT}.`,

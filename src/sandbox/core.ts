@@ -78,8 +78,7 @@ export function createSandboxCore(options: CoreOptions) {
   // What the in-process doors' waitForWebhook and waitForDelivery look through.
   const webhooks = new EmittedWebhooks<WebhookEvent>();
   const onWebhook = webhooks.listener(options.onWebhook);
-  // A field no document names is the sandbox's own bug (strict-answers.ts): logged too, so the test that
-  // provoked it fails even where no one reads the 500.
+  // A field no document names is the sandbox's own bug (strict-answers.ts), logged so the test that provoked it fails.
   const strict = new StrictAnswers(documents);
   const reportBreach = (message: string) => {
     violations.push(message);
@@ -168,8 +167,7 @@ export function createSandboxCore(options: CoreOptions) {
     partner: contract('partner', 'authKey'),
     sandbox: contract('sandbox', 'none'),
   };
-  // The one widening of the handlers' types: the dispatcher calls each with what its route's parse returned,
-  // checked against the same document the types are read from.
+  // The one widening of the handlers' types: each is called with what its route's parse checked against its document.
   const handlers = {
     v2: v2Handlers(v2),
     partner: partnerHandlers(partner),

@@ -249,8 +249,7 @@ export function checkOptions(caller: string, options: object, rules: Record<stri
     const refused = given[name] === undefined ? undefined : rule(given[name], name);
     if (refused) throw new TypeError(`${caller}: ${refused}`);
   }
-  // The partner's rule on any webhook address, which the server (so the
-  // command) and PUT /partners apply in words of their own.
+  // The partner's rule on any webhook address, which the server and PUT /partners apply in words of their own.
   const credentials = typeof given.webhookUrl === 'string' ? webhookUrlRefusal(given.webhookUrl) : undefined;
   if (credentials) throw new TypeError(`${caller}: webhookUrl refused: ${credentials}`);
 }

@@ -85,8 +85,7 @@ export class Dispatcher {
       const api = apiOf(target);
       if (found.malformed) return this.fail(api, 400, undefined, [MALFORMED_TARGET]);
       const path = target.split('?')[0];
-      // The documents' paths differ by a trailing slash (`/v2/verifications/`
-      // but `/verifications`): a client that got it wrong is told the path.
+      // Documented paths differ by a trailing slash (`/v2/verifications/`, `/verifications`): name the documented one.
       const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
       const hint =
         other && this.router.lookup(method, other + target.slice(path.length)).found
@@ -109,8 +108,7 @@ export class Dispatcher {
     const result = bodiless
       ? { ok: true as const, body: undefined }
       : await readJsonBody(req, api).catch(() => undefined);
-    // A body cut short or broken mid-way: Node's parser answers the framing
-    // error itself on the node:http door; a client that left needs no answer.
+    // A body cut short: Node's parser answers its framing on the node:http door; a client that left needs no answer.
     if (!result) return undefined;
     if (!result.ok) return { ...this.fail(api, result.status, result.message, result.violations), close: result.close };
     return this.serve(req, found.value, found.params, found.query, result.body);

@@ -26,9 +26,8 @@ export function jsonMistake(text: string) {
   if (!f) return undefined;
   let position = f.at;
   if (position === undefined) {
-    // The shortest prefix that fails before its end (a prefix of a text that
-    // is JSON so far fails only there) ends just after the offending
-    // character: about 20 parses for 1 MiB.
+    // The shortest prefix that fails before its end (a prefix of text that is JSON so far fails only there) ends
+    // just after the offending character: about 20 parses for 1 MiB.
     let [lo, hi] = [1, text.length];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;

@@ -128,8 +128,7 @@ export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<Body
     return refused('INVALID_UTF8', `is not valid UTF-8: invalid byte at offset ${decoded.invalidAt}`, {
       offset: decoded.invalidAt,
     });
-  // Control requests must send the JSON type (control-guard.ts) even where
-  // the operation takes no body, so an empty one is no body there.
+  // Control requests send the JSON type even where the operation takes no body: an empty one is no body there.
   if (decoded.text === '') return api === 'sandbox' ? { ok: true, body: undefined } : refused('REQUIRED', 'is empty');
   return parseJson(decoded.text);
 }

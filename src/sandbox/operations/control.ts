@@ -23,8 +23,7 @@ export function controlHandlers(deps: ControlDeps): Handlers<operations, paths> 
     getClock: () => [200, clockView()],
     advanceClock: (req) => {
       clock.advance(req.body.minutes);
-      // Expire what the jump passed over now, so its webhooks go out at once,
-      // and retry the deliveries that fell due.
+      // Expire what the jump passed over and retry the deliveries that fell due, so their webhooks go out at once.
       partner.expireDue();
       delivery.retryDue();
       return [200, clockView()];

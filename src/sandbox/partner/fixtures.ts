@@ -62,8 +62,7 @@ export function scannedDocument(
     nationality: 'DEU',
     serialNo: `C01X${randomHex(3).toUpperCase().slice(0, 5)}`,
     issuedAt: dateOnly(issued),
-    // Ten years after issue, held at the last day a date can say: the clock
-    // may stand in year 9999 (S28), and `+010006-…` is no date.
+    // Ten years after issue, held at the last day a date can say: the clock may stand in 9999 (S28).
     expiryAt: dateOnly(new Date(Math.min(yearsFrom(issued, 10).getTime(), LAST_DATE_TIME_MS))),
     issuingAuthority: 'Stadt Leipzig',
     placeOfIssue: 'Leipzig',

@@ -25,8 +25,7 @@ export function seedPartnerState(state: SeedOperations, randomUUID: () => string
       ...extra,
     }).id;
 
-  // Lena completes, becomes a shareholder, then verifies again for a second
-  // partner account: a new user, then a merge with `shareholder.verified`.
+  // Lena completes, becomes a shareholder, then verifies for a second account: a merge with `shareholder.verified`.
   const lena = create('+4915112345678', { metadata: { orderId: 'NW-2026-004817', channel: 'mobile-app' } });
   state.openLink(lena, { deviceId: 'dev_4f9a2c7e1b' });
   state.enterName(lena, { firstName: 'Lena', lastName: 'Hoffmann' });

@@ -69,8 +69,7 @@ function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
   const retired = previous && { ...previous, active: false, updatedAt: now };
   const created: S['AuthKey'] = { id: store.newId(), key: newAuthKey(), active: true, createdAt: now, updatedAt: now };
   store.authKeys = [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created];
-  // The source describes the answer as "the new active key and the previous
-  // key now inactive": those two, and `count` is their number.
+  // The source's answer is "the new active key and the previous key now inactive", and `count` their number.
   const authKeys = jsonCopy(retired ? [created, retired] : [created]);
   return { authKeys, count: authKeys.length };
 }
@@ -105,8 +104,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
   const createdAt = now.toISOString();
   const { phoneNumber, isPhoneNumberVerified, firstName, lastName, requireFirstAndLastName } = body;
   const { externalUserId, redirectUrl, errorRedirectUrl, reason, author, metadata } = body;
-  // One object literal in the documented order; an optional field the body
-  // leaves out is undefined, which JSON, copies and views leave out.
+  // One literal in the documented order; a field the body leaves out is undefined, so JSON and copies leave it out.
   const data: StoredVerification['data'] = {
     id,
     url: `${store.publicUrl}/s/${id}?token=${token}`,
@@ -156,8 +154,7 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
       `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`,
     );
   }
-  // Reverted from waitingForUserInput, no user ever held the data: there is
-  // no previous user to name (P9).
+  // Reverted from waitingForUserInput, no user ever held the data: no previous user to name (P9).
   const user = status === 'completed' ? store.users.get(v.data.userId!)! : undefined;
   if (user) detach(store, user, v);
   if (user?.externalUsers.length === 0) {
@@ -176,7 +173,6 @@ const verificationFilters: ListFilters<Query<'listVerifications'>, StoredVerific
   externalUserId: ({ data }, ids) => wants(ids, (id) => data.externalUserId === id),
   userId: ({ data }, ids) => wants(ids, (id) => data.userId === id),
   status: ({ data }, statuses) => wants(statuses, (s) => data.status === s),
-  // The window is over the field `datetimeField` names, createdAt unless asked.
   from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from, 'from'),
   to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], to, 'to'),
   datetimeField: null,
