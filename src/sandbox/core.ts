@@ -130,10 +130,9 @@ export function createSandboxCore(options: CoreOptions) {
   });
   const commit = options.commit ?? ((answer: Answer) => answer);
   let announcedKey = partner.activeAuthKey();
-  // A request happens at one instant, after time has done its work. With
-  // --state a webhook goes out only once the change it reports is on disk: a
-  // receiver told of a change before its fsync could learn of one a `kill -9`
-  // then loses. A refused request commits nothing: what it emitted goes at once.
+  // A request happens at one instant, after time has done its work. With --state a webhook goes out only once the
+  // change it reports is on disk: a receiver told of it before its fsync could learn of one a `kill -9` then loses.
+  // A refused request commits nothing: what it emitted goes at once.
   const run = (handle: Handler, req: ParsedRequest) => {
     const emitted: EmittedEvent[] = [];
     emittedByRun = emitted;

@@ -33,9 +33,8 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
 export type DeliveryResult = { success: boolean; retryAt: string | null; reason?: string };
 
 /**
- * Why a webhook address is refused, beyond the package's rule on any web
- * address (src/web-address.ts): a user or password in it would go with every
- * webhook into every log on the way; X-SIGNATURE proves the sender.
+ * Why a webhook address is refused beyond the rule on any web address (src/web-address.ts): a user or password in
+ * it would go with every webhook into every log on the way; X-SIGNATURE proves the sender.
  */
 export const webhookUrlRefusal = (webhookUrl: string): string | undefined =>
   hasCredentials(webhookUrl)

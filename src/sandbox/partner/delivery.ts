@@ -48,9 +48,8 @@ export const DELIVERIES_IN_FLIGHT = 32;
 const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ?? 'event';
 
 /**
- * At least once, each event on its own (S46): a failed event waits for its
- * own retry while later ones go out; it is done once answered 200 and
- * recorded, so a crash re-sends only events whose answer went unrecorded.
+ * At least once, each event on its own (S46): a failed one waits for its own retry while later ones go out; it is done
+ * once answered 200 and recorded, so a crash re-sends only events whose answer went unrecorded.
  */
 export class WebhookDelivery {
   /** Events due and not in flight, in the order they became so. */
@@ -214,10 +213,7 @@ export class WebhookDelivery {
     this.waiting.add(pending);
   }
 
-  /**
-   * One attempt, ended at the delivery timeout whatever the HTTP client does
-   * (some aborted fetches never settle on Node 20); undefined when answered 200, else why not.
-   */
+  /** One attempt, ended at the timeout even if fetch never settles (Node 20); undefined when answered 200. */
   private async attemptWithin(pending: Pending, url: string): Promise<string | undefined> {
     // A controller and a timer per attempt: AbortSignal.any over a long-lived signal took a third of its CPU (Node 20).
     const attempt = new AbortController();

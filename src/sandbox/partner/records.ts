@@ -6,10 +6,8 @@ type S = components['schemas'];
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * An object as the sandbox sends it: every field present and none `null`,
- * where the reference lets the service leave a field out or send it `null`
- * (P8). The sandbox is never kinder than the service: it sends the whole
- * object, which is one of the shapes the service may send.
+ * An object as the sandbox sends it: every field present and none `null`, where the service may leave one out or
+ * send it `null` (P8). Never kinder than the service: the whole object is one of the shapes it may send.
  */
 type Whole<T> = { [K in keyof T]-?: Exclude<T[K], null | undefined> };
 type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];

@@ -109,10 +109,7 @@ export function addVerification(store: PartnerStore, v: StoredVerification): voi
   if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
 }
 
-/**
- * Expires what the clock has passed, soonest `validTo` first (ties in creation order). Scans the records only once
- * the clock reaches the soonest `validTo` the last scan saw.
- */
+/** Expires what the clock passed, soonest `validTo` first; scans only once it reaches the soonest one seen. */
 export function expireDue(store: PartnerStore): void {
   const now = store.options.clock.nowMs();
   if (now < store.nextExpiryMs) return;
@@ -164,11 +161,7 @@ export function emitUser(
 
 type Owner = { verificationId?: string; userId?: string; metadata?: Record<string, unknown> };
 
-/**
- * Serializes the webhook at once (its data shares arrays with the live
- * record), keeps a record of it in each history it belongs to, pending
- * delivery when a webhookUrl is set, then hands it to the HTTP layer.
- */
+/** Serializes the webhook at once (its data shares the record's arrays), keeps its history records, announces it. */
 function emit(
   store: PartnerStore,
   dataType: WebhookEvent['dataType'],

@@ -105,11 +105,7 @@ export class StateFile {
     this.write();
   }
 
-  /**
-   * Resolves to `answer` once the state it leaves is on disk (at once when
-   * nothing changed). A delivery's outcome is saved the same way, with
-   * nobody waiting for it.
-   */
+  /** Resolves to `answer` once its state is on disk (at once when nothing changed); delivery results save alike. */
   commit<T>(answer: T): T | Promise<T> {
     if (this.waiters.length === 0) {
       if (this.closed || this.text() === this.written) return answer;
@@ -143,11 +139,7 @@ export class StateFile {
     return `${JSON.stringify(savedState(this.deps))}\n`;
   }
 
-  /**
-   * Replaces the file with the whole state now: temp file, fsync, rename,
-   * fsync of the folder. Synchronously (S24): requests that arrive meanwhile
-   * wait for the next write.
-   */
+  /** The whole state, written synchronously (S24): temp file, fsync, rename, fsync of the folder. */
   private write(): void {
     const text = this.text();
     // It holds the auth keys and access tokens: readable by its owner only.
