@@ -5,37 +5,29 @@ import {
   DECLARED_OPTIONS,
   DEFAULT_HOST,
   type ListenSettings,
-  type SandboxOption,
   type SandboxSettings,
 } from '../sandbox/options.js';
 import { serveSandbox } from '../sandbox/server.js';
 import { withoutCredentials } from '../web-address.js';
 import { EXIT, parseOptions, PROGRAM, UsageError } from './usage.js';
 
-/** The rows that have a flag, with their names. */
-const withFlags = (rows: [string, SandboxOption][]) =>
-  rows.flatMap(([name, { flag, ...read }]) => (flag ? [{ name, flag, ...read }] : []));
-const listening = withFlags(DECLARED_LISTEN_OPTIONS);
-const flagged = withFlags(DECLARED_OPTIONS);
-/** `--auth-key KEY`, `--allow-unknown-fields`. */
-const flagWords = ({ name, value }: NonNullable<SandboxOption['flag']>) => `--${name}${value ? ` ${value}` : ''}`;
+/** The rows that have a flag, with their names, in the order of --help. */
+const flagged = [...DECLARED_LISTEN_OPTIONS, ...DECLARED_OPTIONS].flatMap(([name, { flag, ...read }]) =>
+  flag ? [{ name, flag, ...read }] : [],
+);
 /** The parser's spec of the declared options' flags: a string, or a switch when the flag takes no value. */
 const SETTINGS_FLAGS = Object.fromEntries(
-  [...listening, ...flagged].map(({ flag }) => [
-    flag.name,
-    { type: flag.value ? ('string' as const) : ('boolean' as const) },
-  ]),
+  flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]),
 );
 
-/** The options of a parsed command line (or of `environment` where a row names a variable), each read and checked by its row (the declared ones unless `rows` says); `refuse` is called with what is wrong, naming the flag or the variable. */
+/** The options of a parsed command line (or of `environment` where a row names a variable), each read and checked by its row; `refuse` is called with what is wrong, naming the flag or the variable. */
 export function settingsFromFlags(
   values: Record<string, unknown>,
   refuse: (message: string) => never,
   environment: NodeJS.ProcessEnv = process.env,
-  rows = flagged,
 ): SandboxSettings & ListenSettings {
   const settings: Record<string, unknown> = {};
-  for (const { name, flag, env, fromText, rule } of rows) {
+  for (const { name, flag, env, fromText, rule } of flagged) {
     // The flag wins over its environment variable; a refusal names the one read.
     const fromEnv = values[flag.name] === undefined && env !== undefined && environment[env] !== undefined;
     const text = fromEnv ? environment[env!] : values[flag.name];
@@ -56,28 +48,15 @@ export function settingsFromFlags(
 
 /** --help's lines of the declared options: the flag, and its help from the 26th column (under the flag when it is longer). */
 const settingsHelp = () =>
-  [...listening, ...flagged].flatMap(({ flag }) => {
-    const head = `  ${flagWords(flag)}`;
+  flagged.flatMap(({ flag }) => {
+    const head = `  --${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
     const [first, ...rest] = flag.help.map((line) => `${' '.repeat(25)}${line}`);
     return [...(head.length < 25 ? [head.padEnd(25) + first.trimStart()] : [head, first]), ...rest];
   });
 
-const synopsis = [...[...listening, ...flagged].map(({ flag }) => `[${flagWords(flag)}]`), '[--fault LIST]'];
-const opening = `Usage: ${PROGRAM} sandbox `;
-
-/** The synopsis words in lines under 92 characters, each continuation under the first word. */
-function wrapped(words: string[]): string {
-  const lines = [opening];
-  for (const word of words) {
-    if (lines.at(-1)!.length + word.length > 92) lines.push(' '.repeat(opening.length));
-    lines[lines.length - 1] += `${word} `;
-  }
-  return lines.map((line) => line.trimEnd()).join('\n');
-}
-
 // The options' lines come from options.ts; --fault is the command's own
 // (for this package's conformance tests).
-export const SANDBOX_USAGE = `${wrapped(synopsis)}
+export const SANDBOX_USAGE = `Usage: ${PROGRAM} sandbox [options]
 
 Serves a stateful sandbox of both APIs (on 127.0.0.1 unless --host): the partner integration
 API at /, the v2 read API at /v2, and the sandbox control API at /_sandbox
@@ -103,16 +82,14 @@ export async function sandboxCommand(
   const refuse = (message: string): never => {
     throw new UsageError(message, 'sandbox');
   };
-  const listen: ListenSettings = settingsFromFlags(values, refuse, process.env, listening);
-  const port = listen.port ?? COMMAND_PORT;
-  // PORT is what hosting platforms and many servers read; a partner who sets it
-  // expects it obeyed, so say it is not and what is.
-  if (process.env.PORT !== undefined && listen.port === undefined) {
+  const settings = settingsFromFlags(values, refuse);
+  const port = settings.port ?? COMMAND_PORT;
+  // PORT is what hosting platforms read; a partner who sets it expects it obeyed, so say it is not and what is.
+  if (process.env.PORT !== undefined && settings.port === undefined) {
     err(
       `warning: PORT=${process.env.PORT} is not read by the sandbox, which listens on ${port}; to choose its port, pass --port ${process.env.PORT} or set SANDBOX_PORT=${process.env.PORT}.`,
     );
   }
-  const settings = settingsFromFlags(values, refuse);
 
   let faults: FaultSpec[] | undefined;
   try {
@@ -125,7 +102,6 @@ export async function sandboxCommand(
   try {
     sandbox = await serveSandbox({
       ...settings,
-      ...listen,
       port,
       faults,
       // The export line printed at start goes stale with a rotation: print the one in force now.
@@ -148,10 +124,10 @@ export async function sandboxCommand(
   out(
     `  end user      open a verification's url in a browser to play the end user; ${sandbox.url}/ says what runs here`,
   );
-  if (listen.host !== undefined || settings.allowedHosts !== undefined) {
+  if (settings.host !== undefined || settings.allowedHosts !== undefined) {
     const added = settings.allowedHosts?.length ? `, and ${settings.allowedHosts.join(', ')} on any port` : ' only';
     out(
-      `  host check    listening on ${listen.host ?? DEFAULT_HOST}; answers Host localhost, 127.0.0.1 or [::1] with port ${new URL(sandbox.url).port}${added} (--allowed-hosts adds names)`,
+      `  host check    listening on ${settings.host ?? DEFAULT_HOST}; answers Host localhost, 127.0.0.1 or [::1] with port ${new URL(sandbox.url).port}${added} (--allowed-hosts adds names)`,
     );
   }
   const target = sandbox.partner.webhookTarget();
@@ -161,7 +137,8 @@ export async function sandboxCommand(
   );
   if (settings.webhookFaults?.length)
     out(`  webhook faults ${settings.webhookFaults.join(', ')} (delivered as badly as the service may, on purpose)`);
-  if (listen.state !== undefined) out(`  state         ${listen.state} (every acknowledged change survives a restart)`);
+  if (settings.state !== undefined)
+    out(`  state         ${settings.state} (every acknowledged change survives a restart)`);
   if (faults?.length)
     out(
       `  FAULTS        ${faults.map((f) => f.fault + (f.operationId ? `@${f.operationId}` : '')).join(', ')} (breaks the contract on purpose)`,
@@ -175,7 +152,7 @@ export async function sandboxCommand(
   ] as const) {
     if (given !== undefined && given !== inForce) {
       err(
-        `warning: ${flag} ${given} is not in force: the state file ${listen.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${listen.state} to start empty with ${flag} ${given}.`,
+        `warning: ${flag} ${given} is not in force: the state file ${settings.state} keeps its own credentials, and ${inForce} is in force. Use that, or delete ${settings.state} to start empty with ${flag} ${given}.`,
       );
     }
   }

@@ -1,7 +1,4 @@
-// The sandbox's core behind both doors: the Host and Origin guard, the
-// partner engine and v2 sessions, webhook delivery, the three APIs' handlers,
-// the dispatcher and the pages, answering a DoorRequest with a DoorAnswer. It
-// imports no runtime's modules.
+// The sandbox's core behind both doors, answering a DoorRequest with a DoorAnswer; it imports no runtime's modules.
 import type { ValidateFunction } from 'ajv';
 import { SandboxClock } from './common/clock.js';
 import { EmittedWebhooks } from './common/emitted-webhooks.js';
@@ -19,7 +16,7 @@ import type { ApiName } from './http/error-bodies.js';
 import { EndUserPage } from './http/end-user-page.js';
 import { homePageAnswer } from './http/home-page.js';
 import { partnerHandlers } from './operations/partner.js';
-import { routeHandlers, type Handler } from './operations/typed.js';
+import type { Handler } from './operations/typed.js';
 import { v2Handlers } from './operations/v2.js';
 import { createPartnerState, type PartnerState } from './partner/state.js';
 import { V2State, type V2Verification } from './v2/state.js';
@@ -81,8 +78,7 @@ export function createSandboxCore(options: CoreOptions) {
   // What the in-process doors' waitForWebhook and waitForDelivery look through.
   const webhooks = new EmittedWebhooks<WebhookEvent>();
   const onWebhook = webhooks.listener(options.onWebhook);
-  // A field no document names is the sandbox's own bug (strict-answers.ts): logged too, so the test that
-  // provoked it fails even where no one reads the 500.
+  // A field no document names is the sandbox's own bug (strict-answers.ts), logged so the test that provoked it fails.
   const strict = new StrictAnswers(documents);
   const reportBreach = (message: string) => {
     violations.push(message);
@@ -134,10 +130,9 @@ export function createSandboxCore(options: CoreOptions) {
   });
   const commit = options.commit ?? ((answer: Answer) => answer);
   let announcedKey = partner.activeAuthKey();
-  // A request happens at one instant, after time has done its work. With
-  // --state a webhook goes out only once the change it reports is on disk: a
-  // receiver told of a change before its fsync could learn of one a `kill -9`
-  // then loses. A refused request commits nothing: what it emitted goes at once.
+  // A request happens at one instant, after time has done its work. With --state a webhook goes out only once the
+  // change it reports is on disk: a receiver told of it before its fsync could learn of one a `kill -9` then loses.
+  // A refused request commits nothing: what it emitted goes at once.
   const run = (handle: Handler, req: ParsedRequest) => {
     const emitted: EmittedEvent[] = [];
     emittedByRun = emitted;
@@ -171,19 +166,18 @@ export function createSandboxCore(options: CoreOptions) {
     partner: contract('partner', 'authKey'),
     sandbox: contract('sandbox', 'none'),
   };
-  const handlers: Record<ApiName, Record<string, Handler>> = {
-    v2: routeHandlers(v2Handlers(v2)),
-    partner: routeHandlers(partnerHandlers(partner)),
-    sandbox: routeHandlers(
-      controlHandlers({
-        partner,
-        v2,
-        clock,
-        delivery,
-        credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }),
-      }),
-    ),
-  };
+  // The one widening of the handlers' types: each is called with what its route's parse checked against its document.
+  const handlers = {
+    v2: v2Handlers(v2),
+    partner: partnerHandlers(partner),
+    sandbox: controlHandlers({
+      partner,
+      v2,
+      clock,
+      delivery,
+      credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }),
+    }),
+  } as unknown as Record<ApiName, Record<string, Handler>>;
 
   const dispatcher = new Dispatcher({
     contracts,
@@ -201,7 +195,6 @@ export function createSandboxCore(options: CoreOptions) {
       return reportBreach(breachMessage(what, fields, api));
     },
   });
-  // Pages for a browser: the root, and the end user's page at each verification `url`.
   const endUserPage = new EndUserPage({
     control: { contract: contracts.sandbox, handlers: handlers.sandbox },
     getVerification: handlers.partner.getVerification,

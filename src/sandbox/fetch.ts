@@ -1,6 +1,5 @@
-// The sandbox as a fetch handler (`@verification-service/contracts/sandbox/fetch`),
-// for tests where no port can be opened: MSW, Workers, browser test runners.
-// It imports no Node module.
+// The sandbox as a fetch handler (`@verification-service/contracts/sandbox/fetch`) for tests where no port can be
+// opened (MSW, Workers, browser test runners); it imports no Node module.
 import { documents, homepage, requestValidators } from '../../generated/validators/sandbox-contract.js';
 import { isWebAddress } from '../web-address.js';
 import { createSandboxCore } from './core.js';

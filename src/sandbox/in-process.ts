@@ -1,6 +1,5 @@
-// `startSandbox` (`@verification-service/contracts/sandbox`): the command's
-// server, started in a partner's test suite. Only plain types cross this
-// boundary, so the published declarations name nothing of the sandbox's insides.
+// `startSandbox` (`@verification-service/contracts/sandbox`): the command's server in a partner's test suite. Only
+// plain types cross this boundary, so the published declarations name nothing of the sandbox's insides.
 import type { WebhookEvent } from '../webhooks/events.js';
 import { checkOptions, LISTEN_RULES, pickSettings, type ListenSettings, type SandboxSettings } from './options.js';
 import { serveSandbox } from './server.js';

@@ -1,7 +1,5 @@
-// The sandbox's options, declared once: each one's name in code, its flag and
-// help on the command line, and the rule its value meets. The command, both
-// in-process doors and the core read these rows; adding an option is a field
-// of SandboxSettings (or ListenSettings), its row, and the code that uses it.
+// The sandbox's options, declared once (name in code, flag, help, rule) for the command, both in-process doors and the
+// core: adding one is a field of SandboxSettings (or ListenSettings), its row, and the code that uses it.
 import type { WebhookEvent } from '../webhooks/events.js';
 import { isWebAddress } from '../web-address.js';
 import { webhookUrlRefusal } from './partner/api.js';
@@ -251,17 +249,13 @@ export function checkOptions(caller: string, options: object, rules: Record<stri
     const refused = given[name] === undefined ? undefined : rule(given[name], name);
     if (refused) throw new TypeError(`${caller}: ${refused}`);
   }
-  // The partner's rule on any webhook address, which the server (so the
-  // command) and PUT /partners apply in words of their own.
+  // The partner's rule on any webhook address, which the server and PUT /partners apply in words of their own.
   const credentials = typeof given.webhookUrl === 'string' ? webhookUrlRefusal(given.webhookUrl) : undefined;
   if (credentials) throw new TypeError(`${caller}: webhookUrl refused: ${credentials}`);
 }
 
 /** The declared options among `options`, and nothing else: an option of another door given by untyped code changes nothing. */
-export function pickSettings(options: SandboxSettings): SandboxSettings {
-  const picked: Record<string, unknown> = {};
-  for (const [name] of DECLARED_OPTIONS) {
-    if (options[name] !== undefined) picked[name] = options[name];
-  }
-  return picked;
-}
+export const pickSettings = (options: SandboxSettings): SandboxSettings =>
+  Object.fromEntries(
+    DECLARED_OPTIONS.flatMap(([name]) => (options[name] === undefined ? [] : [[name, options[name]]])),
+  );

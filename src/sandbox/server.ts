@@ -1,7 +1,5 @@
-// The sandbox on node:http (`serveSandbox`, which the command and
-// `startSandbox` start): the core behind a port, with what only a port needs:
-// the Host and Origin guard always on, slow-client bounds, --state, --fault.
-// Malformed HTTP gets Node's own answer and never reaches the core.
+// The sandbox on node:http (`serveSandbox`, behind the command and `startSandbox`), with what only a port needs: the
+// guard always on, slow-client bounds, --state, --fault. Malformed HTTP gets Node's own answer.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -80,8 +78,7 @@ export async function serveSandbox(options: SandboxOptions = {}) {
   const refused = webhookUrlRefusal(options.webhookUrl ?? '');
   if (refused) throw new TypeError(`webhook URL refused: ${refused}`);
   const saved = options.state === undefined ? undefined : readStateFile(options.state);
-  // Slow clients (slowloris) get Node's 408 after a bound; Node checks it
-  // every connectionsCheckingInterval, so the check runs often enough to matter.
+  // Slow clients (slowloris) get Node's 408 after a bound, which connectionsCheckingInterval checks often enough.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(30_000, headersTimeout);
 
@@ -100,8 +97,7 @@ export async function serveSandbox(options: SandboxOptions = {}) {
       );
     },
   );
-  // Idle keep-alive connections are kept 72 s rather than Node's 5 s, so a
-  // client pausing between calls keeps its connection (S23).
+  // Idle keep-alive connections are kept 72 s, not Node's 5 s, so a client pausing between calls keeps its own (S23).
   server.keepAliveTimeout = 72_000;
   server.listen(options.port ?? COMMAND_PORT, host);
   await once(server, 'listening');

@@ -4,10 +4,7 @@ import { SandboxError } from './sandbox-error.js';
 
 /** The last instant an RFC 3339 date-time can say; after it `toISOString` writes `+010000-…`. */
 export const LAST_DATE_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-/**
- * The latest the clock may be moved to: 30 days (the longest `timeToExpiry`)
- * before the last date-time, so a session made then still ends at one (S28).
- */
+/** The latest the clock may go: 30 days (the longest `timeToExpiry`) before the last date-time (S28). */
 export const LATEST_CLOCK_MS = LAST_DATE_TIME_MS - 43_200 * 60_000;
 
 /** Why the clock cannot be at `ms`, or undefined when it can. */
@@ -17,13 +14,7 @@ export function beyondDateTimes(ms: number): string | undefined {
   return `the sandbox clock would be at ${at}, past ${new Date(LATEST_CLOCK_MS).toISOString()}: after that a 30-day session would end after 9999-12-31T23:59:59.999Z, the last instant a date-time can say`;
 }
 
-export interface Clock {
-  now(): Date;
-  /** The same in ms since the epoch. */
-  nowMs(): number;
-}
-
-export class SandboxClock implements Clock {
+export class SandboxClock {
   /** How far the clock runs ahead of its base, in ms (saved with --state). */
   offsetMs = 0;
   private pinnedMs: number | undefined;
@@ -42,10 +33,7 @@ export class SandboxClock implements Clock {
     return this.pinnedMs ?? this.baseMs() + this.offsetMs;
   }
 
-  /**
-   * Runs `fn` with the clock stopped: a request happens at one instant, so
-   * a record and the webhook it emits carry the same time.
-   */
+  /** Runs `fn` with the clock stopped: a record and the webhook it emits carry the same time. */
   at<T>(fn: () => T): T {
     const outer = this.pinnedMs;
     this.pinnedMs = this.nowMs();
@@ -56,11 +44,7 @@ export class SandboxClock implements Clock {
     }
   }
 
-  /**
-   * Moves the clock forward; time never goes back, so expired sessions stay
-   * expired. A move past LATEST_CLOCK_MS is refused with a 400 saying how far
-   * the clock may still go.
-   */
+  /** Moves the clock forward, never back; past LATEST_CLOCK_MS it refuses with a 400 saying how far it may go. */
   advance(minutes: number): Date {
     if (!Number.isFinite(minutes) || minutes < 0) throw new RangeError('minutes must be a non-negative number');
     const refused = beyondDateTimes(this.nowMs() + minutes * 60_000);
@@ -74,9 +58,5 @@ export class SandboxClock implements Clock {
     this.offsetMs += minutes * 60_000;
     if (this.pinnedMs !== undefined) this.pinnedMs += minutes * 60_000;
     return this.now();
-  }
-
-  get offsetMinutes(): number {
-    return this.offsetMs / 60_000;
   }
 }

@@ -1,6 +1,5 @@
-// The webhooks a sandbox emitted and the deliveries it attempted, kept for
-// `waitForWebhook` and `waitForDelivery`: a wait resolves with the first kept
-// or later event its predicate matches, or rejects naming what happened instead.
+// The webhooks a sandbox emitted and the deliveries it attempted, kept for `waitForWebhook` and `waitForDelivery`:
+// a wait resolves with the first kept or later match, or rejects naming what happened instead.
 
 /** How many emitted events (and events attempted) are kept, so a long suite's memory stays bounded. */
 export const KEPT_WEBHOOKS = 1000;
@@ -128,9 +127,8 @@ export class EmittedWebhooks<E extends { eventType: string }> {
       throw new TypeError(
         `${name}: the first argument must be a function of the event, such as (event) => event.eventType === 'user.created'`,
       );
-    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))
       throw new TypeError(`${name}: timeoutMs must be a positive number of milliseconds, not ${String(timeoutMs)}`);
-    }
     return new Promise<E>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const end = () => {

@@ -1,8 +1,5 @@
-// The filters of a local sandbox list, keyed by every query parameter its
-// operation documents. The key set comes from the generated types, so a
-// parameter added to a document and to no table fails `tsc` (and so
-// `npm run build`, in its compile step) naming the parameter and the list,
-// instead of the route accepting it and the list answering unfiltered.
+// A local sandbox list's filters, keyed by every query parameter its operation documents: a parameter added to a
+// document and to no table fails `tsc` (so `npm run build`) naming it, instead of the list answering unfiltered.
 
 /**
  * How a list reads each documented query parameter: a test of one record

@@ -1,6 +1,5 @@
-// Delivery made worse on purpose (`--webhook-faults`), as the documents allow
-// the service to deliver, so a receiver that survives here holds in
-// production; bodies, signatures and records stay as documented (S47).
+// Delivery made worse on purpose (`--webhook-faults`), as the documents allow the service to deliver, so a receiver
+// that survives here holds in production; bodies, signatures and records stay as documented (S47).
 
 /** How long `reorder` gathers webhooks before it sends them shuffled: long enough to catch one API call's events and the next call's. */
 export const REORDER_WINDOW_MS = 1000;

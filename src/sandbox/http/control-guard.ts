@@ -1,8 +1,5 @@
-// The sandbox answers only this machine and the names the partner allows
-// (S16, S48): any web page can send requests to 127.0.0.1, and a
-// DNS-rebinding page does so under its own name, so every route is guarded by
-// Host and the control API also by Origin. Control POSTs and PUTs also need
-// the JSON type, which no cross-origin request carries without consent.
+// The sandbox answers only this machine and the names the partner allows (S16, S48): any web page can reach 127.0.0.1,
+// and a DNS-rebinding page does so under its own name, so every route checks Host, and the control API Origin too.
 import { apiOf } from './error-bodies.js';
 
 export type Refusal = { status: 403; message: string };

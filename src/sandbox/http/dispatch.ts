@@ -1,6 +1,4 @@
-// The sandbox's request handling behind either door (door.ts): route, the
-// Content-Type rules, the body, the credential, the contract's parse, the
-// handler, and every refusal in its API's error shape (error-bodies.ts).
+// A request's handling behind either door: route, Content-Type, body, credential, parse, handler, error shape.
 import type { Contract, ParsedRequest, RouteSpec, Violation } from '../../contract/routes.js';
 import { ContractBreach } from '../../contract/strict-answers.js';
 import { dropUnknownFields, unknownFieldViolations } from '../../contract/unknown-fields.js';
@@ -46,11 +44,7 @@ export class Dispatcher {
         const handler = options.handlers[api][documented.operationId];
         if (!handler) {
           // Met by the API team after adding an operation to a document: say where its handler goes.
-          const home = {
-            v2: 'src/sandbox/operations/v2.ts',
-            partner: 'src/sandbox/operations/partner.ts',
-            sandbox: 'src/sandbox/operations/control.ts',
-          }[api];
+          const home = `src/sandbox/operations/${api === 'sandbox' ? 'control' : api}.ts`;
           throw new Error(
             `sandbox: the ${api} document has operation ${documented.operationId}, which the sandbox has no handler for; add one in ${home}`,
           );
@@ -91,8 +85,7 @@ export class Dispatcher {
       const api = apiOf(target);
       if (found.malformed) return this.fail(api, 400, undefined, [MALFORMED_TARGET]);
       const path = target.split('?')[0];
-      // The documents' paths differ by a trailing slash (`/v2/verifications/`
-      // but `/verifications`): a client that got it wrong is told the path.
+      // Documented paths differ by a trailing slash (`/v2/verifications/`, `/verifications`): name the documented one.
       const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
       const hint =
         other && this.router.lookup(method, other + target.slice(path.length)).found
@@ -104,8 +97,8 @@ export class Dispatcher {
     }
     const { api, route } = found.value;
     const bodiless = method === 'GET' || method === 'HEAD';
-    // Two types are refused before the control API's rule reads one of them as its own.
-    const twice = bodiless ? undefined : contentTypeTwice(req.header);
+    // Two types are refused before the control API's rule reads one of them as its own, and on every partner call.
+    const twice = bodiless && api !== 'partner' ? undefined : contentTypeTwice(req.header);
     if (twice) return this.fail(api, 400, undefined, [twice], route);
     // Before the body and the credential, as a body's type is (request-body.ts).
     const untyped = api === 'partner' ? partnerContentTypeRefusal(req) : undefined;
@@ -115,8 +108,7 @@ export class Dispatcher {
     const result = bodiless
       ? { ok: true as const, body: undefined }
       : await readJsonBody(req, api).catch(() => undefined);
-    // A body cut short or broken mid-way: Node's parser answers the framing
-    // error itself on the node:http door; a client that left needs no answer.
+    // A body cut short: Node's parser answers its framing on the node:http door; a client that left needs no answer.
     if (!result) return undefined;
     if (!result.ok) return { ...this.fail(api, result.status, result.message, result.violations), close: result.close };
     return this.serve(req, found.value, found.params, found.query, result.body);

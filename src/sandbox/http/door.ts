@@ -61,9 +61,8 @@ export const utf8Text = (bytes: Uint8Array) => decoder.decode(bytes);
 export function strictUtf8Text(bytes: Uint8Array): { text: string } | { invalidAt: number } {
   const text = utf8Text(bytes);
   if (!text.includes('\uFFFD')) return { text };
-  // The decoder puts a U+FFFD where each ill-formed sequence starts (WHATWG
-  // Encoding). Encoded again, the text first departs from the bytes inside
-  // that U+FFFD's EF BF BD, unless every one was sent as such.
+  // The decoder puts a U+FFFD where each ill-formed sequence starts (WHATWG Encoding). Encoded again, the text
+  // first departs from the bytes inside that U+FFFD's EF BF BD, unless every one was sent as such.
   const again = encoder.encode(text);
   let i = 0;
   while (i < bytes.length && bytes[i] === again[i]) i++;

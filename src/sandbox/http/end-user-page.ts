@@ -1,8 +1,5 @@
-// The end user's page at a verification's `url`, playing the service's hosted
-// journey (S27): opening the link starts the session, buttons apply the
-// outcomes the lifecycle allows, and the browser is sent on to `redirectUrl`
-// or, on a dead or wrong link, `errorRedirectUrl`. Each step runs as the
-// control operation it stands for. Plain HTML forms, no script.
+// The end user's page at a verification's `url`, playing the service's hosted journey (S27) in plain HTML forms: each
+// button runs the control operation it stands for; the browser goes on to `redirectUrl` or `errorRedirectUrl`.
 import type { components } from '../../../generated/types/partner.js';
 import type { Contract, ParsedRequest } from '../../contract/routes.js';
 import { SandboxError } from '../common/sandbox-error.js';
@@ -94,13 +91,11 @@ export class EndUserPage {
     const origin = req.header('origin');
     if (origin !== undefined && origin !== req.origin)
       return refused(403, `Forms are accepted only from this page, not from ${JSON.stringify(origin)}.`);
-    // A POST's form fields, URL-encoded.
     const raw = method === 'POST' ? await req.body(16 * 1024) : new Uint8Array();
     if (raw === undefined) return htmlAnswer(413, 'Form too large', '<p>The form sent is larger than 16 KiB.</p>');
     const form = new URLSearchParams(utf8Text(raw));
 
-    // A token of another verification, or none, is a wrong link to the verification the path names:
-    // its own errorRedirectUrl, never the other one's.
+    // A token of another verification, or none, is a wrong link to the one the path names: its own errorRedirectUrl.
     const owner = this.deps.verificationIdForToken(token);
     let v = await this.read(id);
     if (!v && this.deps.isV2Session(id)) {
@@ -143,8 +138,7 @@ export class EndUserPage {
       return HANDED_BACK.has(v.status) ? handBack(v) : redirect(selfUrl(id, token));
     }
 
-    // The end user opens the link: `created` becomes `started` (`verification.updated`).
-    // A HEAD (a link preview) changes nothing.
+    // The end user opens the link: `created` becomes `started`; a HEAD (a link preview) changes nothing.
     if (v.status === 'created' && method === 'GET') {
       try {
         v = await this.run('openVerificationLink', v.id, undefined);

@@ -1,7 +1,5 @@
-// The faults of `sandbox --fault …`, so that a conformance run can prove it
-// notices each kind of departure from the contract. Each wraps an operation's
-// route and handler (never the control API's), past the types that bind a
-// handler to its document, so the dispatcher knows nothing of them.
+// The faults of `sandbox --fault …`, so a conformance run can prove it notices each departure from the contract: each
+// wraps an operation's route and handler (never the control API's), so the dispatcher knows nothing of them.
 import { readBundledDocument } from '../../package-files.js';
 import { resolveRef } from '../../contract/json-pointer.js';
 import type { ParsedRequest, RouteSpec } from '../../contract/routes.js';
@@ -59,12 +57,10 @@ export function withFaults(
   return {
     route: {
       ...route,
-      // `ignores-credentials`: the route asks for none.
       security: has('ignores-credentials') ? 'none' : route.security,
       parse: (raw) => {
         // `server-error` answers before the request is looked at.
         if (has('server-error')) return { ok: true, value: BROKEN };
-        // `ignored-filter`: the query without its filters.
         const query = has('ignored-filter')
           ? new URLSearchParams([...raw.query].filter(([name]) => PAGING.has(name)))
           : raw.query;
@@ -74,7 +70,6 @@ export function withFaults(
     },
     handle: (req) => {
       if (req === BROKEN) return [500, errorBody(route.api as ApiName, 500, 'injected fault: server-error')];
-      // `accepts-invalid`: the success status and the documented example instead of 400.
       if (req === INVALID) return documentedExample(route);
       const [status, body] = handle(req);
       if (status < 200 || status > 299) return [status, body];

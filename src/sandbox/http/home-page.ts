@@ -1,6 +1,4 @@
-// The sandbox's HTML pages (self-contained, loading nothing) and the page at
-// its root, saying what runs here, with the documents served at
-// /openapi/<api>.json.
+// The sandbox's self-contained HTML pages, and the page at its root, with the documents at /openapi/<api>.json.
 import { jsonAnswer, utf8Length, type DoorAnswer, type DoorRequest } from './door.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,15 +1,6 @@
 // Where a request body stops being JSON (line, column, offset). V8 names the
 // offset for most mistakes; otherwise it is the shortest failing prefix.
 
-export interface JsonMistake {
-  /** What V8 says is wrong, without its "in JSON at position N". */
-  what: string;
-  /** Offset of the first character that cannot be JSON (the text's length when it ends too soon), and its 1-based line and column. */
-  position: number;
-  line: number;
-  column: number;
-}
-
 /** V8's message and the offset it names, if any. */
 function failure(text: string): { message: string; at?: number } | undefined {
   try {
@@ -25,15 +16,18 @@ function failure(text: string): { message: string; at?: number } | undefined {
   }
 }
 
-/** The first mistake of a text that is not JSON; undefined when it parses. */
-export function jsonMistake(text: string): JsonMistake | undefined {
+/**
+ * The first mistake of a text that is not JSON, undefined when it parses: `what` V8 says is wrong (without its "in
+ * JSON at position N"), and the offset of the first character that cannot be JSON (the text's length when it ends
+ * too soon) with its 1-based line and column.
+ */
+export function jsonMistake(text: string) {
   const f = failure(text);
   if (!f) return undefined;
   let position = f.at;
   if (position === undefined) {
-    // The shortest prefix that fails before its end (a prefix of a text that
-    // is JSON so far fails only there) ends just after the offending
-    // character: about 20 parses for 1 MiB.
+    // The shortest prefix that fails before its end (a prefix of text that is JSON so far fails only there) ends
+    // just after the offending character: about 20 parses for 1 MiB.
     let [lo, hi] = [1, text.length];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;

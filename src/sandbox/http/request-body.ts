@@ -1,10 +1,5 @@
-// How a request's body is read: JSON in UTF-8 only, uncompressed, at most
-// 1 MiB; another media type, encoding or charset is refused rather than
-// decoded into different text (S17). The partner document lists
-// `Content-Type: application/json` among the headers on every call, so a
-// partner call without it is refused (S51) here rather than first against the
-// service; a control request other than GET needs it too, which a
-// cross-origin page cannot send without CORS consent (control-guard.ts).
+// How a request's body is read: JSON in UTF-8 only, uncompressed, at most 1 MiB; another media type, encoding or
+// charset is refused rather than decoded into different text (S17), and each API's Content-Type rule (S51).
 import contentType from 'content-type';
 import secureJsonParse from 'secure-json-parse';
 import type { Violation } from '../../contract/routes.js';
@@ -20,6 +15,7 @@ export type BodyResult =
   | { ok: false; status: 400 | 413 | 415; message?: string; violations?: Violation[]; close: boolean };
 
 const TOO_LARGE: BodyResult = { ok: false, status: 413, message: 'request body is larger than 1 MiB', close: true };
+const unsupported = (message: string, close: boolean): BodyResult => ({ ok: false, status: 415, message, close });
 const refused = (reasonCode: string, message: string, more?: Record<string, unknown>): BodyResult => ({
   ok: false,
   status: 400,
@@ -56,9 +52,6 @@ export function partnerContentTypeRefusal({ method, header, hasBody }: DoorReque
   // A body the request sends is judged by its reader, which answers another type with 415.
   const bodiless = method === 'GET' || method === 'HEAD' || !hasBody;
   if (!bodiless) return undefined;
-  // Given twice, it is refused as a call with a body is, whatever the two say.
-  const twice = contentTypeTwice(header);
-  if (twice) return twice;
   if (readContentType(sent).type === 'application/json') return undefined;
   return {
     field: 'Content-Type',
@@ -80,12 +73,10 @@ export function controlContentTypeRefusal(header: (name: string) => string | und
 function encodingRefusal(header: (name: string) => string | undefined): BodyResult | undefined {
   const encoding = header('content-encoding')?.trim().toLowerCase();
   if (encoding === undefined || encoding === '' || encoding === 'identity') return undefined;
-  return {
-    ok: false,
-    status: 415,
-    message: `Content-Encoding must be identity, not ${encoding}: the sandbox takes uncompressed bodies; send the JSON as it is, without Content-Encoding`,
-    close: false,
-  };
+  return unsupported(
+    `Content-Encoding must be identity, not ${encoding}: the sandbox takes uncompressed bodies; send the JSON as it is, without Content-Encoding`,
+    false,
+  );
 }
 
 /** The body's JSON, scanned for prototype keys by secure-json-parse only where the text could spell one (plainly or with a `\u` escape). */
@@ -123,29 +114,21 @@ export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<Body
   const encoded = encodingRefusal(req.header);
   if (encoded) return encoded;
   const { type, parameters } = readContentType(header);
-  if (type !== 'application/json') {
-    return {
-      ok: false,
-      status: 415,
-      message: `Content-Type must be application/json, not ${header ?? 'missing'}`,
-      close: false,
-    };
-  }
+  if (type !== 'application/json')
+    return unsupported(`Content-Type must be application/json, not ${header ?? 'missing'}`, false);
   if (Number(req.header('content-length')) > BODY_LIMIT) return TOO_LARGE;
   const raw = await req.body(BODY_LIMIT);
   if (raw === undefined) return TOO_LARGE;
   const charset = parameters?.charset?.toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return { ok: false, status: 415, message: `Content-Type charset must be utf-8, not ${charset}`, close: true };
-  }
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    return unsupported(`Content-Type charset must be utf-8, not ${charset}`, true);
   // Refused rather than stored with U+FFFD where the bytes were.
   const decoded = strictUtf8Text(raw);
   if ('invalidAt' in decoded)
     return refused('INVALID_UTF8', `is not valid UTF-8: invalid byte at offset ${decoded.invalidAt}`, {
       offset: decoded.invalidAt,
     });
-  // Control requests must send the JSON type (control-guard.ts) even where
-  // the operation takes no body, so an empty one is no body there.
+  // Control requests send the JSON type even where the operation takes no body: an empty one is no body there.
   if (decoded.text === '') return api === 'sandbox' ? { ok: true, body: undefined } : refused('REQUIRED', 'is empty');
   return parseJson(decoded.text);
 }

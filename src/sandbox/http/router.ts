@@ -1,8 +1,5 @@
-// Finds the documented operation a request target names. Paths match exactly
-// as the documents write them (a trailing slash, duplicate slashes and case
-// count); each segment is percent-decoded before it is compared, and a static
-// segment wins over a parameter. Routes are scanned in turn, as Prism and
-// stripe-mock do: there are about 40.
+// Finds the documented operation a request target names: paths match as documented (slashes and case count) once each
+// segment is percent-decoded, a static segment before a parameter; about 40 routes, scanned in turn as Prism does.
 import { orElse } from './door.js';
 
 /** find-my-way's default (fastify's router): a common bound, not one the documents give (S23). */

@@ -15,21 +15,15 @@ export interface ControlDeps {
   credentials: () => { url: string; authKey: string; accessToken: string };
 }
 
-export function controlHandlers({
-  partner,
-  v2,
-  clock,
-  delivery,
-  credentials,
-}: ControlDeps): Handlers<operations, paths> {
-  const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMinutes });
+export function controlHandlers(deps: ControlDeps): Handlers<operations, paths> {
+  const { partner, v2, clock, delivery, credentials } = deps;
+  const clockView = () => ({ now: clock.now().toISOString(), offsetMinutes: clock.offsetMs / 60_000 });
   return {
     getCredentials: () => [200, { ...credentials(), webhookUrl: partner.webhookTarget() ?? null }],
     getClock: () => [200, clockView()],
     advanceClock: (req) => {
       clock.advance(req.body.minutes);
-      // Expire what the jump passed over now, so its webhooks go out at once,
-      // and retry the deliveries that fell due.
+      // Expire what the jump passed over and retry the deliveries that fell due, so their webhooks go out at once.
       partner.expireDue();
       delivery.retryDue();
       return [200, clockView()];

@@ -6,9 +6,8 @@ import { SandboxError } from '../common/sandbox-error.js';
 import type { Handlers } from './typed.js';
 
 /**
- * The addresses the sandbox sends a browser or a webhook to must be web
- * addresses: a `javascript:` or `data:` URL passes `format: uri`, and the end
- * user's page would redirect to it. Returns the body when they are.
+ * The body, once the addresses the sandbox sends a browser or a webhook to are web addresses: a `javascript:` or
+ * `data:` URL passes `format: uri`, and the end user's page would redirect to it.
  */
 function webAddresses<Body extends object>(body: Body, fields: (keyof Body & string)[]): Body {
   for (const field of fields) {

@@ -1,6 +1,5 @@
-// The handlers' types, read from the generated `operations`: a handler
-// answering an undocumented status or a wrong shape fails `tsc`. Errors are
-// thrown (SandboxError), not answered.
+// The handlers' types, read from the generated `operations`: a handler answering an undocumented status or a wrong
+// shape fails `tsc`. Errors are thrown (SandboxError), not answered.
 import type { ParsedRequest } from '../../contract/routes.js';
 
 /** A handler as the dispatcher holds it: any parsed request in, any status and body out. */
@@ -52,13 +51,3 @@ type RoutedId<Operations, Paths> = {
 export type Handlers<Operations extends Record<keyof Operations, DocumentedOperation>, Paths> = {
   [Id in RoutedId<Operations, Paths>]: (req: RequestOf<Operations[Id]>) => AnswerOf<Operations[Id]>;
 };
-
-/**
- * The handlers as the dispatcher holds them. The one widening of the types:
- * the dispatcher calls a handler with what its route's parse returned, which
- * checked the request against the same document the types are read from, so
- * each handler receives the request its type names.
- */
-export function routeHandlers(handlers: Record<string, (req: never) => [number, unknown]>): Record<string, Handler> {
-  return handlers as Record<string, Handler>;
-}

@@ -32,15 +32,9 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
 /** Result of one delivery attempt of a recorded webhook. */
 export type DeliveryResult = { success: boolean; retryAt: string | null; reason?: string };
 
-export type SeedResult = { verificationIds: string[]; userIds: string[] };
-
-/** An engine function as `createPartnerState` binds it to one store: the store argument taken away. */
-export type BoundToStore<F> = F extends (store: never, ...args: infer A) => infer R ? (...args: A) => R : never;
-
 /**
- * Why a webhook address is refused, beyond the package's rule on any web
- * address (src/web-address.ts): a user or password in it would go with every
- * webhook into every log on the way; X-SIGNATURE proves the sender.
+ * Why a webhook address is refused beyond the rule on any web address (src/web-address.ts): a user or password in
+ * it would go with every webhook into every log on the way; X-SIGNATURE proves the sender.
  */
 export const webhookUrlRefusal = (webhookUrl: string): string | undefined =>
   hasCredentials(webhookUrl)

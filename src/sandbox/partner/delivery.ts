@@ -1,6 +1,5 @@
-// Sends the webhooks to the partner's webhookUrl as the service does: POST,
-// signed with the current auth key, retried on the retry interval until
-// answered 200. An API call only enqueues, so a dead receiver never slows it.
+// Sends webhooks to the partner's webhookUrl as the service does: POST, signed with the current auth key, retried on
+// the interval until answered 200. An API call only enqueues, so a dead receiver never slows it.
 import type { DeliveryResult, EmittedEvent } from './api.js';
 import { withoutCredentials } from '../../web-address.js';
 import { signWebhookPayloadAsync } from '../../webhooks/signature.js';
@@ -49,9 +48,8 @@ export const DELIVERIES_IN_FLIGHT = 32;
 const eventTypeOf = (body: string) => /"eventType":"([^"]*)"/.exec(body)?.[1] ?? 'event';
 
 /**
- * At least once, each event on its own (S46): a failed event waits for its
- * own retry while later ones go out; it is done once answered 200 and
- * recorded, so a crash re-sends only events whose answer went unrecorded.
+ * At least once, each event on its own (S46): a failed one waits for its own retry while later ones go out; it is done
+ * once answered 200 and recorded, so a crash re-sends only events whose answer went unrecorded.
  */
 export class WebhookDelivery {
   /** Events due and not in flight, in the order they became so. */
@@ -81,12 +79,7 @@ export class WebhookDelivery {
   enqueue({ eventId, text }: EmittedEvent, saved?: PromiseLike<unknown>): void {
     // The service sends to the address set at the time of the event.
     if (this.closed || !this.options.target()) return;
-    const pending: Pending = {
-      eventId,
-      body: text,
-      due: this.options.clock.now().getTime(),
-      generation: this.generation,
-    };
+    const pending = this.pending(eventId, text);
     // `duplicate`: a second delivery of the same event, as a lost answer makes the service send.
     const copies = this.faults.has('duplicate') ? [pending, { ...pending }] : [pending];
     const sendAll = () => {
@@ -112,7 +105,11 @@ export class WebhookDelivery {
   /** Sends a past event again, the same body and eventId, signed with the key active when it goes (`POST /_sandbox/webhooks/{eventId}/resend`). */
   resend({ eventId, text }: EmittedEvent): void {
     if (this.closed) return;
-    this.send({ eventId, body: text, due: this.options.clock.now().getTime(), generation: this.generation });
+    this.send(this.pending(eventId, text));
+  }
+
+  private pending(eventId: string, body: string): Pending {
+    return { eventId, body, due: this.options.clock.now().getTime(), generation: this.generation };
   }
 
   /** Drops pending deliveries (a reset of the sandbox); an attempt in flight ends without effect. */
@@ -141,7 +138,6 @@ export class WebhookDelivery {
       this.release([pending]);
       return;
     }
-    // `reorder`: gathered for a moment, then sent in a shuffled order.
     this.batch.push(pending);
     if (this.batch.length === 1) {
       this.hold(REORDER_WINDOW_MS, () => {
@@ -217,13 +213,9 @@ export class WebhookDelivery {
     this.waiting.add(pending);
   }
 
-  /**
-   * One attempt, ended at the delivery timeout whatever the HTTP client does
-   * (some aborted fetches never settle on Node 20); undefined when answered 200, else why not.
-   */
+  /** One attempt, ended at the timeout even if fetch never settles (Node 20); undefined when answered 200. */
   private async attemptWithin(pending: Pending, url: string): Promise<string | undefined> {
-    // A controller and a timer per attempt: AbortSignal.any over a long-lived
-    // signal costs about a third of an attempt's CPU on Node 20.
+    // A controller and a timer per attempt: AbortSignal.any over a long-lived signal took a third of its CPU (Node 20).
     const attempt = new AbortController();
     const timer = setTimeout(
       () => attempt.abort(new DOMException('the delivery timeout passed', 'TimeoutError')),

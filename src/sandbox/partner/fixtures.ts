@@ -10,17 +10,11 @@ type S = components['schemas'];
 export const E164 = /^\+[1-9][0-9]{1,14}$/;
 export const CALENDAR_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-const NAMES = [
-  ['Lena', 'Hoffmann'],
-  ['Jan', 'de Vries'],
-  ['Zofia', 'Nowak'],
-  ['Matteo', 'Rossi'],
-  ['Aoife', 'Byrne'],
-];
-/** The `turn`-th stand-in name, in rotation (the state counts the turns). */
+const NAMES = ['Lena Hoffmann', 'Jan de Vries', 'Zofia Nowak', 'Matteo Rossi', 'Aoife Byrne'];
+/** The `turn`-th stand-in name, in rotation (the state counts the turns); the first word is the first name. */
 export function someName(turn: number): PersonName {
-  const [firstName, lastName] = NAMES[turn % NAMES.length];
-  return { firstName, lastName };
+  const [firstName, ...lastName] = NAMES[turn % NAMES.length].split(' ');
+  return { firstName, lastName: lastName.join(' ') };
 }
 
 export const sessionToken = () => randomBase64url(24);
@@ -68,8 +62,7 @@ export function scannedDocument(
     nationality: 'DEU',
     serialNo: `C01X${randomHex(3).toUpperCase().slice(0, 5)}`,
     issuedAt: dateOnly(issued),
-    // Ten years after issue, held at the last day a date can say: the clock
-    // may stand in year 9999 (S28), and `+010006-…` is no date.
+    // Ten years after issue, held at the last day a date can say: the clock may stand in 9999 (S28).
     expiryAt: dateOnly(new Date(Math.min(yearsFrom(issued, 10).getTime(), LAST_DATE_TIME_MS))),
     issuingAuthority: 'Stadt Leipzig',
     placeOfIssue: 'Leipzig',

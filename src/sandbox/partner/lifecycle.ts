@@ -1,6 +1,7 @@
 // The verification lifecycle of the partner document (states table, rules of
 // operations 5 and 6, event sequences) as functions the control API drives.
 import type { components } from '../../../generated/types/partner.js';
+import type { components as ControlComponents } from '../../../generated/types/sandbox.js';
 import { SandboxError } from './api.js';
 import {
   ageBracket,
@@ -14,15 +15,13 @@ import {
   scannedDocument,
   someName,
 } from './fixtures.js';
-import type { DocumentData, PersonName, StoredUser, StoredVerification } from './records.js';
+import type { PersonName, StoredUser, StoredVerification } from './records.js';
 import {
   emitUser,
   EXPIRABLE,
   nowIso,
   OPEN,
   setStatus,
-  takeNameTurn,
-  trackPhones,
   unfinishedWith,
   user as findUser,
   userWithPhone,
@@ -32,17 +31,7 @@ import {
 import { verificationView, type VerificationView } from './views.js';
 
 type S = components['schemas'];
-
-/**
- * A simulated document and face scan: its outcome, and document fields it fixes (the rest are generated).
- * `phoneNumberOfAnotherUser` is the documents' example of a failed session: the face is not that of the user
- * holding one of the session's phone numbers, so the session is declined rather than merged (S6).
- */
-export interface ScanInput {
-  outcome: 'pass' | 'review' | 'fail' | 'phoneNumberOfAnotherUser';
-  document?: Partial<DocumentData>;
-  estimatedAge?: S['EstimatedAge'];
-}
+type Control = ControlComponents['schemas'];
 
 const IN_SESSION: ReadonlySet<string> = new Set(['started', 'waitingForUserInput', 'inReview', 'completed']);
 /** Where the scan decides the session (the table's "user progress"): `waitingForUserInput` too, whose rows also lead to `inReview` or `declined`. */
@@ -81,11 +70,9 @@ export function openLink(
 }
 
 /** A device keeps the fingerprint id it was first given, across verifications. */
-function fingerprintIdOf(store: PartnerStore, deviceId: string): string | undefined {
-  for (const v of store.verifications.values())
-    for (const e of v.fingerprintEvents) if (e.deviceId === deviceId) return e.fingerprintId;
-  return undefined;
-}
+const fingerprintIdOf = (store: PartnerStore, deviceId: string) =>
+  [...store.verifications.values()].flatMap((v) => v.fingerprintEvents).find((e) => e.deviceId === deviceId)
+    ?.fingerprintId;
 
 export function enterName(
   store: PartnerStore,
@@ -131,7 +118,6 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
     const holders = OPEN.has(v.data.status) ? unfinishedWith(store, [number]) : [];
     for (const other of holders) if (other !== v && OPEN.has(other.data.status)) setStatus(store, other, 'closed');
     v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
-    trackPhones(store, v);
   }
   if (v.data.phoneNumber === number) v.data.isPhoneNumberVerified = true;
   if (!v.verifiedPhones.includes(number)) v.verifiedPhones.push(number);
@@ -145,15 +131,18 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
   return verificationView(v);
 }
 
-export function scan(store: PartnerStore, verificationId: string, input: ScanInput): VerificationView {
+/**
+ * A simulated document and face scan: its outcome, and document fields it fixes (the rest are generated).
+ * `phoneNumberOfAnotherUser` is the documents' example of a failed session: the face is not that of the user
+ * holding one of the session's phone numbers, so the session is declined rather than merged (S6).
+ */
+export function scan(store: PartnerStore, verificationId: string, input: Control['Scan']): VerificationView {
   const v = verification(store, verificationId);
   const { status } = v.data;
   if (!SCANNABLE.has(status)) {
     const hint = status === 'created' ? 'open its link first' : 'only started and waitingForUserInput sessions scan';
     throw new SandboxError(409, `Verification ${verificationId} cannot be scanned in status ${status}; ${hint}`);
   }
-  if (!['pass', 'review', 'fail', 'phoneNumberOfAnotherUser'].includes(input.outcome))
-    throw new SandboxError(400, 'outcome must be pass, review, fail or phoneNumberOfAnotherUser');
   const anotherUsersPhone = input.outcome === 'phoneNumberOfAnotherUser';
   if (anotherUsersPhone && !phoneHolder(store, v)) {
     const numbers = v.data.phoneNumbers.map((p) => p.phoneNumber).join(', ') || 'none';
@@ -163,15 +152,10 @@ export function scan(store: PartnerStore, verificationId: string, input: ScanInp
     );
   }
   const given = input.document ?? {};
-  for (const field of ['dateOfBirth', 'expiryAt', 'issuedAt'] as const) {
-    const value = given[field];
-    if (value !== undefined && !CALENDAR_DATE.test(value))
-      throw new SandboxError(400, `document.${field} must be a date (YYYY-MM-DD)`);
-  }
   const now = store.options.clock.now();
   const { firstName, lastName } = v.data;
   const name =
-    v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined) ?? someName(takeNameTurn(store));
+    v.entered.name ?? (firstName && lastName ? { firstName, lastName } : undefined) ?? someName(store.nameTurn++);
   const document = scannedDocument(now, name, v.entered.dateOfBirth, given);
   v.scan = {
     document,
@@ -298,13 +282,8 @@ export function refreshCollected(v: StoredVerification): void {
 }
 
 /** The first user holding one of the session's phone numbers. */
-export function phoneHolder(store: PartnerStore, v: StoredVerification): StoredUser | undefined {
-  for (const { phoneNumber } of v.data.phoneNumbers) {
-    const user = userWithPhone(store, phoneNumber);
-    if (user) return user;
-  }
-  return undefined;
-}
+export const phoneHolder = (store: PartnerStore, v: StoredVerification): StoredUser | undefined =>
+  v.data.phoneNumbers.map((p) => userWithPhone(store, p.phoneNumber)).find((user) => user !== undefined);
 
 /** The sandbox's stand-in for the face model: the user holding one of the session's phone numbers (S6). */
 const matchingUser = (store: PartnerStore, v: StoredVerification): StoredUser | undefined =>
@@ -382,9 +361,8 @@ export function detach(store: PartnerStore, user: StoredUser, v: StoredVerificat
 }
 
 /** The verifications whose data the user holds, oldest first. */
-export function attached(store: PartnerStore, user: StoredUser): StoredVerification[] {
-  return user.verificationIds.flatMap((id) => store.verifications.get(id) ?? []);
-}
+export const attached = (store: PartnerStore, user: StoredUser): StoredVerification[] =>
+  user.verificationIds.flatMap((id) => store.verifications.get(id) ?? []);
 
 /** The name a verification gives its user: typed by the user, else read from the document. */
 function nameOf(v: StoredVerification): PersonName {

@@ -10,15 +10,9 @@ export function pageOf<T>(items: readonly T[], { page = 0, limit = 15 }: Paging)
   return { items: items.slice(page * limit, page * limit + limit), count: items.length };
 }
 
-/** `from` exclusive ("more recent than"), `to` inclusive ("not older than"), S1; an absent bound does not restrict. */
-export function inWindow(value: string | undefined, from?: string, to?: string): boolean {
-  if (from === undefined && to === undefined) return true;
-  if (value === undefined) return false;
-  const t = Date.parse(value);
-  if (from !== undefined && t <= Date.parse(from)) return false;
-  if (to !== undefined && t > Date.parse(to)) return false;
-  return true;
-}
+/** `from` is exclusive ("more recent than"), `to` inclusive ("not older than"), S1; a record without the time is outside either. */
+export const inWindow = (value: string | undefined, bound: string, side: 'from' | 'to') =>
+  value !== undefined && Date.parse(value) > Date.parse(bound) === (side === 'from');
 
 /** A comma-separated filter: absent or empty keeps everything, else a record any wanted value `has` is kept. */
 export function wants<T>(wanted: readonly T[] | undefined, has: (value: T) => boolean): boolean {

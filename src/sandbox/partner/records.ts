@@ -6,23 +6,13 @@ type S = components['schemas'];
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * An object as the sandbox sends it: every field present and none `null`,
- * where the reference lets the service leave a field out or send it `null`
- * (P8). The sandbox is never kinder than the service: it sends the whole
- * object, which is one of the shapes the service may send.
+ * An object as the sandbox sends it: every field present and none `null`, where the service may leave one out or
+ * send it `null` (P8). Never kinder than the service: the whole object is one of the shapes it may send.
  */
 type Whole<T> = { [K in keyof T]-?: Exclude<T[K], null | undefined> };
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 /** The fields that echo the partner's optional create input (P8): the sandbox leaves out what was not sent, and never sends `null`. */
-type Echoed =
-  | 'phoneNumber'
-  | 'isPhoneNumberVerified'
-  | 'firstName'
-  | 'lastName'
-  | 'requireFirstAndLastName'
-  | 'errorRedirectUrl'
-  | 'reason'
-  | 'author'
-  | 'metadata';
+type Echoed = Exclude<OptionalKeys<S['VerificationCreate']> & keyof S['Verification'], 'phoneNumbers' | 'requirements'>;
 type VerificationData = Omit<S['Verification'], Echoed | 'phoneNumbers' | 'requirements'> & {
   [K in Echoed]?: Exclude<S['Verification'][K], null>;
 } & Whole<Pick<S['Verification'], 'phoneNumbers' | 'requirements'>>;
@@ -30,9 +20,6 @@ type VerificationData = Omit<S['Verification'], Echoed | 'phoneNumbers' | 'requi
 export type VerificationStatus = S['VerificationStatus'];
 export type DocumentData = Whole<NonNullable<S['CollectedDocument']['result']>> & { type: S['DocumentType'] };
 export type PersonName = { firstName: string; lastName: string };
-type UserPhoneNumber = Whole<S['UserPhoneNumber']>;
-type ExternalUser = Whole<S['ExternalUser']>;
-type UserName = Whole<S['UserName']>;
 
 export interface StoredVerification {
   /** The sandbox always answers `phoneNumbers` and `requirements` (empty lists when none were sent), which the service may leave out (P8). */
@@ -60,23 +47,14 @@ export interface StoredVerification {
   };
 }
 
-export interface StoredUser {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  phoneNumbers: UserPhoneNumber[];
-  externalUsers: ExternalUser[];
-  firstName?: string;
-  lastName?: string;
-  dateOfBirth?: string | null;
-  estimatedAge: S['EstimatedAge'];
-  image: string;
-  names: UserName[];
-  documents: S['UserDocument'][];
+export type StoredUser = Omit<S['UserDetails'], 'phoneNumbers' | 'externalUsers' | 'names'> & {
+  phoneNumbers: Whole<S['UserPhoneNumber']>[];
+  externalUsers: Whole<S['ExternalUser']>[];
+  names: Whole<S['UserName']>[];
   shares: S['Shares'];
   /** Completed verifications whose data the user holds, oldest first. */
   verificationIds: string[];
-}
+};
 
 /** A webhook record: the payload is the event's JSON text, as sent; `pending` until delivered with success. */
 export type WebhookEntry = { eventId: string; text: string; pending: boolean } & (

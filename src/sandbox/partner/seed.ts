@@ -1,21 +1,17 @@
 // A small, realistic starting data set, built only through the engine's
 // operations (lifecycle.ts) so it carries the same webhooks and histories as hand-made data.
 import type { components } from '../../../generated/types/partner.js';
-import type { BoundToStore, SeedResult } from './api.js';
-import type * as lifecycle from './lifecycle.js';
+import type { PartnerState } from './state.js';
 
-/** The operations seeding drives, as `createPartnerState` binds them: the partner API's create and the control API's lifecycle. */
-type SeedOperations = {
-  [K in 'openLink' | 'enterName' | 'enterDateOfBirth' | 'verifyPhone' | 'scan' | 'markShareholder']: BoundToStore<
-    (typeof lifecycle)[K]
-  >;
-} & {
-  createVerification(body: components['schemas']['VerificationCreate']): { id: string };
-};
+/** The operations seeding drives: the partner API's create and the control API's lifecycle. */
+type SeedOperations = Pick<
+  PartnerState,
+  'createVerification' | 'openLink' | 'enterName' | 'enterDateOfBirth' | 'verifyPhone' | 'scan' | 'markShareholder'
+>;
 
 // Fresh partner-side ids on every run, so seeding twice never meets its own
 // in-review session (409) and adds a second set instead.
-export function seedPartnerState(state: SeedOperations, randomUUID: () => string): SeedResult {
+export function seedPartnerState(state: SeedOperations, randomUUID: () => string) {
   const create = (phoneNumber: string, extra: Partial<components['schemas']['VerificationCreate']> = {}) =>
     state.createVerification({
       phoneNumbers: [{ phoneNumber, isVerified: false }],
@@ -29,8 +25,7 @@ export function seedPartnerState(state: SeedOperations, randomUUID: () => string
       ...extra,
     }).id;
 
-  // Lena completes, becomes a shareholder, then verifies again for a second
-  // partner account: a new user, then a merge with `shareholder.verified`.
+  // Lena completes, becomes a shareholder, then verifies for a second account: a merge with `shareholder.verified`.
   const lena = create('+4915112345678', { metadata: { orderId: 'NW-2026-004817', channel: 'mobile-app' } });
   state.openLink(lena, { deviceId: 'dev_4f9a2c7e1b' });
   state.enterName(lena, { firstName: 'Lena', lastName: 'Hoffmann' });

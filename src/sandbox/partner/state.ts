@@ -1,9 +1,9 @@
 // The partner document's operations over the store, and `createPartnerState`,
 // which binds them and the lifecycle's to one store.
 import type { components, operations } from '../../../generated/types/partner.js';
-import { pageOf, inWindow, wants, PAGES_ONLY } from './paging.js';
+import { inWindow, pageOf, wants, PAGES_ONLY } from './paging.js';
 import { filtered, type ListFilters } from '../common/list-filters.js';
-import { SandboxError, webhookUrlRefusal, type BoundToStore, type SeedResult } from './api.js';
+import { SandboxError, webhookUrlRefusal } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import {
   acceptReview,
@@ -52,10 +52,8 @@ const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner })
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  Object.assign(store, {
-    webhookUrl: body.webhookUrl,
-    partner: { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) },
-  });
+  store.webhookUrl = body.webhookUrl;
+  store.partner = { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) };
   return getPartner(store);
 }
 
@@ -70,11 +68,8 @@ function rotateAuthKey(store: PartnerStore): S['AuthKeyList'] {
   const previous = store.authKeys.find((k) => k.active);
   const retired = previous && { ...previous, active: false, updatedAt: now };
   const created: S['AuthKey'] = { id: store.newId(), key: newAuthKey(), active: true, createdAt: now, updatedAt: now };
-  Object.assign(store, {
-    authKeys: [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created],
-  });
-  // The source describes the answer as "the new active key and the previous
-  // key now inactive": those two, and `count` is their number.
+  store.authKeys = [...store.authKeys.map((k) => (retired && k === previous ? retired : k)), created];
+  // The source's answer is "the new active key and the previous key now inactive", and `count` their number.
   const authKeys = jsonCopy(retired ? [created, retired] : [created]);
   return { authKeys, count: authKeys.length };
 }
@@ -90,8 +85,6 @@ function authKeyState(store: PartnerStore, key: string): 'active' | 'retired' | 
 
 function createVerification(store: PartnerStore, body: S['VerificationCreate']): S['CreatedVerification'] {
   const minutes = body.timeToExpiry ?? 10080; // a week, the documented default
-  if (!(minutes >= 5 && minutes <= 43200))
-    throw new SandboxError(400, 'timeToExpiry must be between 5 and 43200 minutes');
   const phoneNumbers = phoneNumbersOf(body);
   const samePhone = unfinishedWith(
     store,
@@ -111,8 +104,7 @@ function createVerification(store: PartnerStore, body: S['VerificationCreate']):
   const createdAt = now.toISOString();
   const { phoneNumber, isPhoneNumberVerified, firstName, lastName, requireFirstAndLastName } = body;
   const { externalUserId, redirectUrl, errorRedirectUrl, reason, author, metadata } = body;
-  // One object literal in the documented order; an optional field the body
-  // leaves out is undefined, which JSON, copies and views leave out.
+  // One literal in the documented order; a field the body leaves out is undefined, so JSON and copies leave it out.
   const data: StoredVerification['data'] = {
     id,
     url: `${store.publicUrl}/s/${id}?token=${token}`,
@@ -162,8 +154,7 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
       `Verification ${v.data.id} cannot be reverted in status ${status}: only completed verifications, or waitingForUserInput ones requiring an ID scan, can`,
     );
   }
-  // Reverted from waitingForUserInput, no user ever held the data: there is
-  // no previous user to name (P9).
+  // Reverted from waitingForUserInput, no user ever held the data: no previous user to name (P9).
   const user = status === 'completed' ? store.users.get(v.data.userId!)! : undefined;
   if (user) detach(store, user, v);
   if (user?.externalUsers.length === 0) {
@@ -182,17 +173,15 @@ const verificationFilters: ListFilters<Query<'listVerifications'>, StoredVerific
   externalUserId: ({ data }, ids) => wants(ids, (id) => data.externalUserId === id),
   userId: ({ data }, ids) => wants(ids, (id) => data.userId === id),
   status: ({ data }, statuses) => wants(statuses, (s) => data.status === s),
-  // The window is over the field `datetimeField` names, createdAt unless asked.
-  from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from),
-  to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], undefined, to),
+  from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from, 'from'),
+  to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], to, 'to'),
   datetimeField: null,
   ...PAGES_ONLY,
 };
 
 function listVerifications(store: PartnerStore, query: Query<'listVerifications'>): S['VerificationList'] {
-  const q = query ?? {};
-  const matches = filtered(store.verifications.values(), q, verificationFilters);
-  const { items, count } = pageOf(matches.reverse(), q);
+  const matches = filtered(store.verifications.values(), query, verificationFilters);
+  const { items, count } = pageOf(matches.reverse(), query);
   return { verifications: items.map((v) => jsonCopy(v.data)), count };
 }
 
@@ -229,8 +218,7 @@ const userFilters: ListFilters<Query<'listUsers'>, StoredUser> = {
 };
 
 function listUsers(store: PartnerStore, query: Query<'listUsers'>): S['UserList'] {
-  const q = query ?? {};
-  const { items, count } = pageOf(filtered(store.users.values(), q, userFilters).reverse(), q);
+  const { items, count } = pageOf(filtered(store.users.values(), query, userFilters).reverse(), query);
   return { users: items.map(userListItem), count };
 }
 
@@ -368,28 +356,29 @@ const UNTIMED_OPERATIONS = {
   reset: resetStore,
 };
 
-type Bound<F> = { [K in keyof F]: BoundToStore<F[K]> };
+/** Each engine function as `createPartnerState` binds it to one store: the store argument taken away. */
+type Bound<F> = {
+  [K in keyof F]: F[K] extends (store: never, ...args: infer A) => infer R ? (...args: A) => R : never;
+};
 
 /** The engine bound to one store: each operation without the store argument, plus `seed` and the store itself. */
 export type PartnerState = Bound<typeof TIMED_OPERATIONS & typeof UNTIMED_OPERATIONS> & {
   readonly store: PartnerStore;
-  seed(): SeedResult;
+  seed(): ReturnType<typeof seedPartnerState>;
 };
-
-// Each operation called with the arguments its bound type (PartnerState) took.
-type Operation = (store: PartnerStore, ...args: unknown[]) => unknown;
 
 export function createPartnerState(options: PartnerStoreOptions): PartnerState {
   const store = newStore(options);
+  // Each operation called with the arguments its bound type (PartnerState) took.
   const bind =
     (timed: boolean) =>
-    ([name, operation]: [string, unknown]) => {
-      const run = (...args: unknown[]) => {
+    ([name, operation]: [string, unknown]) => [
+      name,
+      (...args: unknown[]) => {
         if (timed) expireDue(store);
-        return (operation as Operation)(store, ...args);
-      };
-      return [name, run];
-    };
+        return (operation as (store: PartnerStore, ...args: unknown[]) => unknown)(store, ...args);
+      },
+    ];
   const operations = [
     ...Object.entries(TIMED_OPERATIONS).map(bind(true)),
     ...Object.entries(UNTIMED_OPERATIONS).map(bind(false)),

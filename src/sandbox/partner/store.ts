@@ -1,9 +1,7 @@
-// The partner engine's store: the partner, its keys, verifications and users
-// by id in creation order, webhook records, and what every operation shares:
-// lookups, expiry, status changes and the webhooks they emit.
+// The partner engine's store, and what every operation shares: lookups, expiry, status changes and their webhooks.
 import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
-import type { Clock } from '../common/clock.js';
+import type { SandboxClock } from '../common/clock.js';
 import { randomUUID } from '../common/random.js';
 import { SandboxError, emittedEvent, type EmittedEvent } from './api.js';
 import type { StoredUser, StoredVerification, VerificationStatus, WebhookEntry } from './records.js';
@@ -12,7 +10,7 @@ import { shareholderEventData, userEventData, verificationEventData } from './vi
 type S = components['schemas'];
 
 export interface PartnerStoreOptions {
-  clock: Clock;
+  clock: Pick<SandboxClock, 'now' | 'nowMs'>;
   /** The first active `X-Auth-Key`; a reset returns to it. */
   authKey: string;
   /** Where webhooks go; absent means none configured until `PUT /partners`. */
@@ -29,11 +27,10 @@ export interface PartnerHead {
   webhookUrl?: string;
   partner: S['Partner'];
   authKeys: S['AuthKey'][];
-  /** How many stand-in names scans have taken (fixtures.ts `someName`). */
+  /** How many stand-in names scans have taken (fixtures.ts `someName`), kept so a restart goes on from it. */
   nameTurn: number;
 }
 
-// Its two indexes spare every delivery result and every create a scan of all that is stored.
 export interface PartnerStore extends PartnerHead {
   readonly options: PartnerStoreOptions;
   readonly newId: () => string;
@@ -42,10 +39,6 @@ export interface PartnerStore extends PartnerHead {
   users: Map<string, StoredUser>;
   /** Webhook records by their id, in the order they were made. */
   webhooks: Map<string, WebhookEntry>;
-  /** The ids of each event's records (one per history it is in), which every delivery result updates. */
-  webhooksByEvent: Map<string, string[]>;
-  /** Open and in-review verifications by each phone number they hold, which every create looks up (operation 5, rule 2). */
-  unfinishedByPhone: Map<string, Set<StoredVerification>>;
   /** No open session expires before this instant (ms), so time has nothing to do until then. */
   nextExpiryMs: number;
 }
@@ -65,11 +58,6 @@ export function newStore(options: PartnerStoreOptions): PartnerStore {
   } as PartnerStore;
   resetStore(store);
   return store;
-}
-
-/** The next stand-in name's turn (fixtures.ts `someName`), counted in the head so a restart goes on from it. */
-export function takeNameTurn(store: PartnerStore): number {
-  return store.nameTurn++;
 }
 
 /** Back to a fresh partner with the first key and no records. */
@@ -93,71 +81,38 @@ export function loadStore(store: PartnerStore, head: PartnerHead): void {
     verifications: new Map(),
     users: new Map(),
     webhooks: new Map(),
-    webhooksByEvent: new Map(),
-    unfinishedByPhone: new Map(),
     nextExpiryMs: Infinity,
   });
 }
 
-/** Keeps a webhook record. */
-export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
-  const { id } = entry.record;
-  if (!store.webhooks.has(id))
-    store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
-  store.webhooks.set(id, entry);
-}
-
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
 
-/** A record by id, or a 404 naming it. */
-function found<T>(get: () => T | undefined, what: string): T {
-  const record = get();
-  if (!record) throw new SandboxError(404, `${what} not found`);
-  return record;
-}
-
+const notFound = (what: string): never => {
+  throw new SandboxError(404, `${what} not found`);
+};
 export const verification = (store: PartnerStore, id: string) =>
-  found(() => store.verifications.get(id), `Verification ${id}`);
-export const user = (store: PartnerStore, id: string) => found(() => store.users.get(id), `User ${id}`);
+  store.verifications.get(id) ?? notFound(`Verification ${id}`);
+export const user = (store: PartnerStore, id: string) => store.users.get(id) ?? notFound(`User ${id}`);
 
-export function userWithPhone(store: PartnerStore, phoneNumber: string): StoredUser | undefined {
-  for (const u of store.users.values()) if (u.phoneNumbers.some((p) => p.phoneNumber === phoneNumber)) return u;
-  return undefined;
-}
+export const userWithPhone = (store: PartnerStore, phoneNumber: string) =>
+  [...store.users.values()].find((u) => u.phoneNumbers.some((p) => p.phoneNumber === phoneNumber));
 
-/** Open or in-review verifications holding any of these numbers, number by number. */
-export function unfinishedWith(store: PartnerStore, numbers: readonly string[]): StoredVerification[] {
-  return [...new Set(numbers.flatMap((n) => [...(store.unfinishedByPhone.get(n) ?? [])]))];
-}
-
-/** Files `v` under its phone numbers while it is unfinished (again after it gains a number), and takes it out once it is not. */
-export function trackPhones(
-  store: PartnerStore,
-  v: StoredVerification,
-  unfinished = UNFINISHED.has(v.data.status),
-): void {
-  for (const { phoneNumber } of v.data.phoneNumbers) {
-    const holders = store.unfinishedByPhone.get(phoneNumber) ?? new Set();
-    if (unfinished) store.unfinishedByPhone.set(phoneNumber, holders.add(v));
-    else if (holders.delete(v) && holders.size === 0) store.unfinishedByPhone.delete(phoneNumber);
-  }
-}
+/** Open or in-review verifications holding any of these numbers, in creation order. */
+export const unfinishedWith = (store: PartnerStore, numbers: readonly string[]): StoredVerification[] =>
+  [...store.verifications.values()].filter(
+    (v) => UNFINISHED.has(v.data.status) && v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber)),
+  );
 
 /** Adds a record, new or loaded from the state file. */
 export function addVerification(store: PartnerStore, v: StoredVerification): void {
-  trackPhones(store, v);
   store.verifications.set(v.data.id, v);
   if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
 }
 
-/**
- * Expires what the clock has passed, soonest `validTo` first (ties in
- * creation order), and says how many. Scans the records only once the clock
- * reaches the soonest `validTo` the last scan saw.
- */
-export function expireDue(store: PartnerStore): number {
+/** Expires what the clock passed, soonest `validTo` first; scans only once it reaches the soonest one seen. */
+export function expireDue(store: PartnerStore): void {
   const now = store.options.clock.nowMs();
-  if (now < store.nextExpiryMs) return 0;
+  if (now < store.nextExpiryMs) return;
   const due: [number, StoredVerification][] = [];
   let next = Infinity;
   for (const v of store.verifications.values()) {
@@ -169,7 +124,6 @@ export function expireDue(store: PartnerStore): number {
   store.nextExpiryMs = next;
   // The service expires a session when `validTo` is reached, so that is the time of the change.
   for (const [, v] of due.sort((a, b) => a[0] - b[0])) setStatus(store, v, 'expired', v.data.validTo);
-  return due.length;
 }
 
 /** Every status change emits `verification.updated` (source, States notes). */
@@ -181,7 +135,6 @@ export function setStatus(
 ): void {
   v.data.status = status;
   v.data.updatedAt = at;
-  trackPhones(store, v);
   emitVerification(store, v, 'verification.updated', at);
 }
 
@@ -191,14 +144,8 @@ export function emitVerification(
   eventType: 'verification.created' | 'verification.updated',
   at?: string,
 ): void {
-  emit(
-    store,
-    'verification',
-    eventType,
-    verificationEventData(v),
-    { verificationId: v.data.id, metadata: v.data.metadata },
-    at,
-  );
+  const owner = { verificationId: v.data.id, metadata: v.data.metadata };
+  emit(store, 'verification', eventType, verificationEventData(v), owner, at);
 }
 
 /** A user's webhook; `shareholder.verified` has data (and a data type) of its own. */
@@ -214,11 +161,7 @@ export function emitUser(
 
 type Owner = { verificationId?: string; userId?: string; metadata?: Record<string, unknown> };
 
-/**
- * Serializes the webhook at once (its data shares arrays with the live
- * record), keeps a record of it in each history it belongs to, pending
- * delivery when a webhookUrl is set, then hands it to the HTTP layer.
- */
+/** Serializes the webhook at once (its data shares the record's arrays), keeps its history records, announces it. */
 function emit(
   store: PartnerStore,
   dataType: WebhookEvent['dataType'],
@@ -231,8 +174,7 @@ function emit(
   const text = JSON.stringify({ eventId, dataType, eventType, createdAt: at, data });
   const { verificationId, userId, metadata = {} } = owner;
   const pending = store.webhookUrl !== undefined;
-  // Whole literals, not spreads of a shared part: records made by spreading
-  // were read about 15 times slower by every history scan (V8, measured).
+  // Whole literals, not spreads of a shared part: spread records made every history scan about 15× slower (V8).
   if (verificationId !== undefined) {
     const record = {
       id: store.newId(),
@@ -244,7 +186,7 @@ function emit(
       type: 'verification' as const,
       metadata,
     };
-    putWebhook(store, { eventId, text, pending, kind: 'verification', record });
+    store.webhooks.set(record.id, { eventId, text, pending, kind: 'verification', record });
   }
   if (userId !== undefined) {
     const record = {
@@ -256,7 +198,7 @@ function emit(
       userId,
       type: 'user' as const,
     };
-    putWebhook(store, { eventId, text, pending, kind: 'user', record });
+    store.webhooks.set(record.id, { eventId, text, pending, kind: 'user', record });
   }
   store.options.onEvent(emittedEvent(text, eventId, verificationId, userId));
 }

@@ -1,14 +1,10 @@
-// The --state file (S21): one JSON document holding the whole state. After
-// each turn of the event loop that changed the state, the whole state is
-// written to a temp file beside it, fsynced and renamed over it, and only
-// then are that turn's changes answered; a crash leaves the old file or the
-// new one, never a torn one.
+// The --state file (S21): one JSON document of the whole state, written anew (temp file, fsync, rename) after each turn
+// that changed it and before that turn's changes are answered, so a crash leaves the old file or the new one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
-import type { StoredUser, StoredVerification, WebhookEntry } from '../partner/records.js';
-import { addVerification, loadStore, putWebhook, type PartnerHead, type PartnerStore } from '../partner/store.js';
-import type { V2State, V2Verification } from '../v2/state.js';
+import { addVerification, loadStore, type PartnerHead, type PartnerStore } from '../partner/store.js';
+import type { V2State } from '../v2/state.js';
 
 const STATE_FORMAT = 'verification-contracts-sandbox-state';
 // Versions 1 to 4 (a header or the whole state, then a line per record or
@@ -16,18 +12,22 @@ const STATE_FORMAT = 'verification-contracts-sandbox-state';
 const STATE_VERSION = 5;
 
 /** Every record, the clock's offset, and the credentials the sandbox started with (a reset returns to this key). */
-export interface SavedState {
-  format: typeof STATE_FORMAT;
-  version: typeof STATE_VERSION;
-  authKey: string;
-  accessToken: string;
-  clockOffsetMs: number;
-  head: PartnerHead;
-  verifications: StoredVerification[];
-  users: StoredUser[];
-  webhooks: WebhookEntry[];
-  sessions: V2Verification[];
+function savedState({ partner, v2, clock, authKey, accessToken }: StateDeps) {
+  const { webhookUrl, authKeys, nameTurn } = partner;
+  return {
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    authKey,
+    accessToken,
+    clockOffsetMs: clock.offsetMs,
+    head: { webhookUrl, partner: partner.partner, authKeys, nameTurn } satisfies PartnerHead,
+    verifications: [...partner.verifications.values()],
+    users: [...partner.users.values()],
+    webhooks: [...partner.webhooks.values()],
+    sessions: v2.saved(),
+  };
 }
+type SavedState = ReturnType<typeof savedState>;
 
 const parsed = (text: string) => {
   try {
@@ -90,13 +90,13 @@ export class StateFile {
       loadStore(partner, saved.head);
       for (const v of saved.verifications) addVerification(partner, v);
       for (const u of saved.users) partner.users.set(u.id, u);
-      for (const w of saved.webhooks) putWebhook(partner, w);
+      for (const w of saved.webhooks) partner.webhooks.set(w.record.id, w);
       v2.load(saved.sessions);
       clock.offsetMs = saved.clockOffsetMs;
       const beyond = beyondDateTimes(clock.nowMs());
       if (beyond)
         throw new Error(
-          `${file}: its clock runs ${clock.offsetMinutes} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`,
+          `${file}: its clock runs ${clock.offsetMs / 60_000} minutes ahead, so ${beyond}. Start with a new state file (or delete this one)`,
         );
     }
     // `--state .sandbox/state.json` in a fresh checkout: the folder is made, as the file is.
@@ -105,11 +105,7 @@ export class StateFile {
     this.write();
   }
 
-  /**
-   * Resolves to `answer` once the state it leaves is on disk (at once when
-   * nothing changed). A delivery's outcome is saved the same way, with
-   * nobody waiting for it.
-   */
+  /** Resolves to `answer` once its state is on disk (at once when nothing changed); delivery results save alike. */
   commit<T>(answer: T): T | Promise<T> {
     if (this.waiters.length === 0) {
       if (this.closed || this.text() === this.written) return answer;
@@ -140,28 +136,10 @@ export class StateFile {
   }
 
   private text(): string {
-    const { partner, v2, clock, authKey, accessToken } = this.deps;
-    const { webhookUrl, authKeys, nameTurn } = partner;
-    const whole: SavedState = {
-      format: STATE_FORMAT,
-      version: STATE_VERSION,
-      authKey,
-      accessToken,
-      clockOffsetMs: clock.offsetMs,
-      head: { webhookUrl, partner: partner.partner, authKeys, nameTurn },
-      verifications: [...partner.verifications.values()],
-      users: [...partner.users.values()],
-      webhooks: [...partner.webhooks.values()],
-      sessions: v2.saved(),
-    };
-    return `${JSON.stringify(whole)}\n`;
+    return `${JSON.stringify(savedState(this.deps))}\n`;
   }
 
-  /**
-   * Replaces the file with the whole state now: temp file, fsync, rename,
-   * fsync of the folder. Synchronously (S24): requests that arrive meanwhile
-   * wait for the next write.
-   */
+  /** The whole state, written synchronously (S24): temp file, fsync, rename, fsync of the folder. */
   private write(): void {
     const text = this.text();
     // It holds the auth keys and access tokens: readable by its owner only.

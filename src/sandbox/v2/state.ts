@@ -2,16 +2,14 @@
 // through the control API, read with the documented filters and paging.
 import { randomUUID } from '../common/random.js';
 import type { components, operations } from '../../../generated/types/v2.js';
+import type { components as ControlComponents } from '../../../generated/types/sandbox.js';
 import { SandboxError } from '../common/sandbox-error.js';
 import { jsonCopy } from '../common/json-copy.js';
 import { filtered, type ListFilters } from '../common/list-filters.js';
 
 export type V2Verification = components['schemas']['Verification'];
+type Control = ControlComponents['schemas'];
 type ListQuery = NonNullable<operations['listVerifications']['parameters']['query']>;
-
-/** What the control API takes to create a session; the rest is assigned. */
-export type V2SessionInput = Partial<Omit<V2Verification, 'id' | 'createdAt' | 'updatedAt'>> &
-  Pick<V2Verification, 'externalId' | 'country' | 'phoneNo'>;
 
 const DEFAULT_PAGE_SIZE = 15;
 
@@ -66,7 +64,8 @@ export class V2State {
     return { items: matches.slice(page * size, page * size + size), count: matches.length };
   }
 
-  create(input: V2SessionInput): V2Verification {
+  /** A session made through the control API, the fields it leaves out assigned. */
+  create(input: Control['V2VerificationCreate']): V2Verification {
     const now = this.clock.now().toISOString();
     const id = randomUUID();
     const session: V2Verification = {
