@@ -10,8 +10,8 @@
 // each form is read from the same document the sandbox checks against.
 import { documents } from '../../../generated/validators/sandbox-contract.js';
 import { createSandboxFetch } from '../../../src/sandbox/fetch.ts';
+import { tryItForm } from '../code-samples.mjs';
 import { openEndUserPage } from './end-user-window.mjs';
-import { tryItForm } from './forms.mjs';
 import { showPanel } from './panel.mjs';
 
 /** Where the sandbox sends webhooks: a name that can never resolve; the page's own fetch receives each one. */

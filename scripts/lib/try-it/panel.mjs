@@ -79,7 +79,7 @@ function panelElement() {
 /** How many forms were asked for: a form whose sandbox started after a newer one was asked for is not shown. */
 let asked = 0;
 
-/** Shows the form of `form` (forms.mjs) in the panel, answered by the in-page sandbox of `session` (a promise). */
+/** Shows `form` (code-samples.mjs `tryItForm`) in the panel, answered by the in-page sandbox of `session` (a promise). */
 export async function showPanel({ api, doc, form, session: starting }) {
   const turn = ++asked;
   const panel = panelElement();
