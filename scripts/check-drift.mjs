@@ -1,9 +1,6 @@
-// Fails when the committed part of generated/ (the bundles, the types and the
-// workflows: COMMITTED_OUTPUTS) differs from what the sources produce now:
-// rebuilds them into a fresh scratch folder (the steps scripts/lib/steps.mjs
-// declares as writing them) and compares file by file. The rest of
-// generated/ is ignored by git and rebuilt by every `npm run build`, so it
-// cannot drift in a commit.
+// Fails when the committed part of generated/ (COMMITTED_OUTPUTS; the rest is
+// not in git, so it cannot drift) differs from what the sources produce now:
+// the steps writing it are rebuilt into a scratch folder, compared file by file.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,11 +1,9 @@
-// Renders the reference docs: generated/docs/<api>.html per API (Redocly
-// build-docs, scripts inlined so the pages work offline) with each
-// operation's code samples (generated/samples, as Redoc's x-codeSamples on a
-// scratch copy of the bundle, not the published one) and a Try it button
-// (scripts/lib/try-it/), and the site's own pages (scripts/lib/doc-pages.mjs).
-// `npm run dev` passes `only` to re-render just the APIs whose bundle
-// changed; each page replaces the old one in a rename, so the page dev
-// serves is never missing or half written.
+// Renders the reference: generated/docs/<api>.html per API (Redocly
+// build-docs, inlined so the pages work offline) with each operation's code
+// samples and a Try it button, and the site's own pages (lib/doc-pages.mjs).
+// Each page replaces the old one in a rename, so the page `npm run dev`
+// serves is never missing or half written; dev passes `only` to re-render
+// the APIs whose bundle changed.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,15 +1,9 @@
-// What an operation's examples in a bundled document give: the code samples
-// of every operation (the security scheme gives the credential header, each
-// parameter's style its serialization, the examples the values, so an edited
-// example changes its samples on the next build) and the Try it forms, which
-// the in-page sandbox bundles.
-//
-// Which values a sample sends: every path parameter and every required query
-// parameter (their examples), every array-valued query filter (its example,
-// to show the API's serialization), and the first named example of the
-// request body. Optional scalar filters and paging are left out: a sample
-// shows the call, not every option.
-
+// What an operation's examples in a bundled document give: its code samples
+// (the credential header from the security scheme, the serialization from
+// each parameter's style, the values from the examples) and its Try it form.
+// A sample sends every path and required query parameter, every array-valued
+// query filter (to show its serialization) and the body's first example;
+// optional scalar filters and paging are left out: it shows the call.
 import { deref } from './schema-view.mjs';
 
 /**

@@ -1,9 +1,7 @@
-// The docs site's own pages, beside Redoc's API pages: the index, the list of
-// assumptions (from openapi/DECISIONS.md), the changelog (from CHANGELOG.md)
-// and webhook delivery (the part of guides/webhooks.md marked published, so
-// the table is written once). They speak to partners: no page names a
-// repository file or calls itself "the contract"; a text that would is
-// refused at build time.
+// The docs site's own pages beside Redoc's: the index, the assumptions (from
+// openapi/DECISIONS.md), the changelog and webhook delivery (the part of
+// guides/webhooks.md marked published). They speak to partners: a text that
+// names a repository file or "the contract" is refused at build time.
 import { marked } from 'marked';
 import { escapeHtml } from './try-it/panel.mjs';
 

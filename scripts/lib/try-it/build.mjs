@@ -1,10 +1,7 @@
-// Builds the reference's "Try it" (scripts/docs.mjs calls it): the in-page
-// sandbox as one classic script, generated/docs/try-it/sandbox.js, loaded
-// only when a reader first presses Try it, and the few hundred bytes each
-// API page carries from its first load: a style and a script that add a Try
-// it button to each operation Redoc renders and load the sandbox on the
-// first press. The pages stay static files; the script asks nothing of any
-// other host.
+// Builds the reference's "Try it": the in-page sandbox as one classic script
+// (generated/docs/try-it/sandbox.js, loaded on a reader's first press), and
+// the few hundred bytes each API page carries from its first load: a style
+// and a script adding a Try it button to each operation Redoc renders.
 import path from 'node:path';
 import { build, transform } from 'esbuild';
 import { ROOT } from '../paths.mjs';

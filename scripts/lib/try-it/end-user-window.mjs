@@ -1,10 +1,7 @@
-// A verification's `url` (the end user's page) opened in a new tab that the
-// in-page sandbox serves: the reference page opens an empty window, writes
-// the sandbox's answer into it, and answers its forms and links itself, so
-// the tab asks no server for anything. A redirect inside the sandbox is
-// followed; one that leaves it (the verification's `redirectUrl` or
-// `errorRedirectUrl`) is shown instead of followed, since nothing leaves the
-// page. The tab lives as long as the reference page that opened it.
+// A verification's `url` (the end user's page) in a new tab, served by the
+// in-page sandbox, which also answers the tab's forms and links: the tab asks
+// no server for anything. A redirect leaving the sandbox (the verification's
+// redirect addresses) is shown instead of followed.
 import { escapeHtml } from './panel.mjs';
 
 const BANNER_STYLE =

@@ -1,13 +1,8 @@
-// The reference's "Try it", loaded on the first press of a Try it button
-// (generated/docs/try-it/sandbox.js, bundled by esbuild as one classic
-// script, so it loads from any static host and from a file on disk). It
-// starts the package's sandbox in the page itself (createSandboxFetch: no
-// port, no service worker, nothing sent over the network), seeds it as
-// `POST /_sandbox/seed` does, and answers each form with it. Webhooks go to
-// an address under a reserved name (RFC 2606) through a fetch of the page's
-// own that records them for the panel: nothing leaves the page. The
-// documents come with the sandbox (its request validators need them), so
-// each form is read from the same document the sandbox checks against.
+// The reference's "Try it" (generated/docs/try-it/sandbox.js, one classic
+// script loaded on the first press): the package's sandbox started in the
+// page itself (createSandboxFetch: no port, nothing sent over the network),
+// seeded, answering each form; a fetch of the page's own records its
+// webhooks for the panel. Forms are read from the documents it checks against.
 import { documents } from '../../../generated/validators/sandbox-contract.js';
 import { createSandboxFetch } from '../../../src/sandbox/fetch.ts';
 import { tryItForm } from '../code-samples.mjs';

@@ -1,9 +1,6 @@
-// The Try it panel: one side panel on top of the reference page (outside
-// Redoc's own tree, so a re-render of Redoc never takes it away), holding
-// the form of the operation chosen last, the answer to its Send and the
-// webhooks the in-page sandbox emitted. It says on top what answers: the
-// local sandbox in this package, not the service.
-
+// The Try it panel: one side panel over the reference page (outside Redoc's
+// tree, so a re-render never takes it away) with the chosen operation's form,
+// its answer, and the webhooks the in-page sandbox emitted.
 const PANEL_ID = 'try-it-panel';
 
 const REASONS = {
