@@ -38,13 +38,9 @@ async function show(sandbox, tab, first) {
   tab.document.addEventListener('submit', (event) => {
     event.preventDefault();
     const form = event.target;
-    const fields = new URLSearchParams(new FormData(form, event.submitter));
-    const action = new URL(form.getAttribute('action') ?? '', base);
-    const post = new Request(action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: fields.toString(),
-    });
+    // A URLSearchParams body is sent as application/x-www-form-urlencoded, as a browser sends the form.
+    const body = new URLSearchParams(new FormData(form, event.submitter));
+    const post = new Request(new URL(form.getAttribute('action') ?? '', base), { method: 'POST', body });
     show(sandbox, tab, post).catch((err) => write(tab, 500, failurePage(err)));
   });
   tab.document.addEventListener('click', (event) => {

@@ -12,13 +12,8 @@ import { showPanel } from './panel.mjs';
 /** Where the sandbox sends webhooks: a name that can never resolve; the page's own fetch receives each one. */
 const IN_PAGE_WEBHOOK_URL = 'https://reference-page.invalid/webhooks';
 
+/** The in-page sandbox, started on the first press: every form of the page shares its state. */
 let session;
-
-/** The in-page sandbox, started once per page: every form of the page shares its state. */
-function sessionOnce() {
-  session ??= startSession();
-  return session;
-}
 
 async function startSession() {
   const webhooks = [];
@@ -97,8 +92,8 @@ function rememberIds(known, method, path, answer) {
 /** Opens the Try it panel of one operation of this page's API. */
 async function open(api, operationId) {
   const doc = documents[api];
-  const form = tryItForm(doc, operationId);
-  await showPanel({ api, doc, form, session: sessionOnce() });
+  session ??= startSession();
+  await showPanel({ api, doc, form: tryItForm(doc, operationId), session });
 }
 
 globalThis.verificationTryIt = { open };
