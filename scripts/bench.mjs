@@ -124,13 +124,7 @@ const CREATE = {
 };
 
 /** An autocannon run of one request on 16 connections, for `seconds` or `amount` requests. */
-function load(url, request, length) {
-  return new Promise((resolve, reject) =>
-    autocannon({ url, connections: 16, requests: [request], ...length }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    ),
-  );
-}
+const load = (url, request, length) => autocannon({ url, connections: 16, requests: [request], ...length });
 
 /** Server CPU per request of one case: a 1 s warm-up, then `seconds` under load, every answer counted. */
 async function cpuPerRequest(server, request, seconds) {
