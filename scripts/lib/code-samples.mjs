@@ -78,10 +78,9 @@ function credentialOf(scheme) {
  *   query: { name: string, value: any, explode: boolean }[], body: any, scheme: any, jsonContentType: boolean }}
  */
 export function sampleRequest(doc, path, method) {
-  const resolve = (node) => deref(doc, node);
-  const { operation, parameters: params, scheme } = operationParts(doc, path, method);
+  const { operation, parameters, scheme } = operationParts(doc, path, method);
   const where = `${method.toUpperCase()} ${path}`;
-  const example = (holder, what) => {
+  const example = (holder, what = `parameter "${holder.name}"`) => {
     const value = exampleOf(doc, holder);
     if (value === undefined)
       throw new Error(`${where}: ${what} has no example to build the code samples from; add one`);
@@ -89,17 +88,12 @@ export function sampleRequest(doc, path, method) {
   };
   const pathParams = {};
   const query = [];
-  for (const p of params) {
-    if (p.in === 'path') pathParams[p.name] = example(p, `parameter "${p.name}"`);
-    else if (p.in === 'query' && (p.required || resolve(p.schema)?.type === 'array')) {
-      query.push({
-        name: p.name,
-        value: example(p, `parameter "${p.name}"`),
-        explode: p.explode ?? (p.style ?? 'form') === 'form',
-      });
-    }
+  for (const p of parameters) {
+    if (p.in === 'path') pathParams[p.name] = example(p);
+    else if (p.in === 'query' && (p.required || deref(doc, p.schema)?.type === 'array'))
+      query.push({ name: p.name, value: example(p), explode: p.explode ?? (p.style ?? 'form') === 'form' });
   }
-  const requestBody = operation.requestBody && resolve(operation.requestBody);
+  const requestBody = operation.requestBody && deref(doc, operation.requestBody);
   const body = requestBody && example(requestBody.content?.['application/json'], 'the request body');
   // An operation that documents 415 for a missing media type wants
   // `Content-Type: application/json` even when it takes no body (the sandbox's
@@ -207,10 +201,10 @@ export function tryItForm(doc, operationId) {
   const found = operationsOf(doc).find((o) => o.operationId === operationId);
   if (!found) throw new Error(`the document has no operation ${operationId}`);
   const { operation, parameters, scheme } = operationParts(doc, found.path, found.method);
-  const query = parameters.filter((p) => p.in === 'query');
-  const pairsOf = (list) => new URLSearchParams(list.flatMap((p) => queryPairs(p, exampleOf(doc, p) ?? ''))).toString();
+  const query = parameters.filter((p) => p.in === 'query' && exampleOf(doc, p) !== undefined);
+  const pairsOf = (list) =>
+    new URLSearchParams(list.flatMap((p) => queryPairs(p, exampleOf(doc, p)))).toString().replace(/%2C/g, ',');
   const media = deref(doc, operation.requestBody)?.content?.['application/json'];
-  const body = media === undefined ? undefined : exampleOf(doc, media);
   return {
     method: found.method.toUpperCase(),
     path: found.path,
@@ -219,10 +213,10 @@ export function tryItForm(doc, operationId) {
     pathParameters: parameters
       .filter((p) => p.in === 'path')
       .map((p) => ({ name: p.name, example: String(exampleOf(doc, p) ?? '') })),
-    query: pairsOf(query.filter((p) => p.required && exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
-    example: pairsOf(query.filter((p) => exampleOf(doc, p) !== undefined)).replace(/%2C/g, ','),
+    query: pairsOf(query.filter((p) => p.required)),
+    example: pairsOf(query),
     // An operation whose body is optional still opens with its example (`{}` when it has none).
-    body: media === undefined ? undefined : JSON.stringify(body ?? {}, null, 2),
+    body: media === undefined ? undefined : JSON.stringify(exampleOf(doc, media) ?? {}, null, 2),
     credential: credentialOf(scheme),
   };
 }
