@@ -52,36 +52,27 @@ function addTryItButtons(config) {
     });
     return loading;
   };
-  const press = (button, operationId) => {
+  const press = (button) => {
     button.disabled = true;
     // A failure said after an earlier press goes; a new one is said again below.
     if (button.nextElementSibling?.classList.contains('try-it-error')) button.nextElementSibling.remove();
     load()
-      .then((tryIt) => tryIt.open(config.api, operationId))
+      .then((tryIt) => tryIt.open(config.api, button.dataset.operation))
       .catch((err) => {
-        const note = document.createElement('span');
-        note.className = 'try-it-error';
-        note.setAttribute('role', 'alert');
-        note.textContent = `Try it failed: ${err.message}`;
-        button.after(note);
+        button.insertAdjacentHTML('afterend', '<span class="try-it-error" role="alert"></span>');
+        button.nextElementSibling.textContent = `Try it failed: ${err.message}`;
       })
-      .finally(() => {
-        button.disabled = false;
-      });
+      .finally(() => button.removeAttribute('disabled'));
   };
   const addButtons = () => {
     for (const section of document.querySelectorAll('[data-item-kind="httpItem"][data-section-id]')) {
       const operationId = config.operations[section.getAttribute('data-section-id').split('/').pop()];
       const panel = section.querySelector('[data-testid="middle-panel"]');
       if (!operationId || !panel || panel.querySelector(':scope > .try-it-button')) continue;
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'try-it-button';
-      button.dataset.operation = operationId;
-      button.textContent = 'Try it';
-      button.title = 'Send this request to the local sandbox in this package, running in this page';
-      button.addEventListener('click', () => press(button, operationId));
-      panel.prepend(button);
+      const title = 'Send this request to the local sandbox in this package, running in this page';
+      const button = `<button type="button" class="try-it-button" data-operation="${operationId}" title="${title}">`;
+      panel.insertAdjacentHTML('afterbegin', `${button}Try it</button>`);
+      panel.firstElementChild.addEventListener('click', (event) => press(event.currentTarget));
     }
   };
   new MutationObserver(addButtons).observe(document.body, { childList: true, subtree: true });

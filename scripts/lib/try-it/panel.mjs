@@ -51,26 +51,20 @@ export const escapeHtml = (text) =>
 /** Who answers, and where the service is: from the document's own Servers entry. */
 function honestNote(api, doc) {
   const server = `<code>${escapeHtml(doc.servers?.[0]?.url ?? '')}</code>`;
-  const service =
-    api === 'sandbox'
-      ? 'This control API belongs to the local sandbox alone: the service has none.'
-      : api === 'partner'
-        ? `The service's own sandbox environment is at the base address your provider gives you (${server} in this reference's Servers).`
-        : `The service is at the base address your provider gives you (${server} in this reference's Servers).`;
+  const service = {
+    sandbox: 'This control API belongs to the local sandbox alone: the service has none.',
+    partner: `The service's own sandbox environment is at the base address your provider gives you (${server} in this reference's Servers).`,
+    v2: `The service is at the base address your provider gives you (${server} in this reference's Servers).`,
+  }[api];
   return `Answered by the local sandbox in this package, running in this page — not by the service. ${service} Nothing you send here leaves this page.`;
 }
 
 function panelElement() {
-  let panel = document.getElementById(PANEL_ID);
-  if (panel) return panel;
-  const style = document.createElement('style');
-  style.textContent = STYLE;
-  document.head.append(style);
-  panel = document.createElement('aside');
-  panel.id = PANEL_ID;
-  panel.setAttribute('aria-label', 'Try it');
-  document.body.append(panel);
-  return panel;
+  if (!document.getElementById(PANEL_ID)) {
+    document.head.insertAdjacentHTML('beforeend', `<style>${STYLE}</style>`);
+    document.body.insertAdjacentHTML('beforeend', `<aside id="${PANEL_ID}" aria-label="Try it"></aside>`);
+  }
+  return document.getElementById(PANEL_ID);
 }
 
 /** How many forms were asked for: a form whose sandbox started after a newer one was asked for is not shown. */
@@ -92,9 +86,8 @@ export async function showPanel({ api, doc, form, session: starting }) {
   const credentials = await session.credentials();
   if (turn !== asked) return;
   panel.querySelector('#try-it-starting').remove();
-  panel.insertAdjacentHTML('beforeend', formHtml(form, session.known, credentials));
-  panel.insertAdjacentHTML('beforeend', '<section id="try-it-answer" hidden></section>');
-  panel.insertAdjacentHTML('beforeend', '<section id="try-it-webhooks"></section>');
+  const sections = '<section id="try-it-answer" hidden></section><section id="try-it-webhooks"></section>';
+  panel.insertAdjacentHTML('beforeend', formHtml(form, session.known, credentials) + sections);
   const list = panel.querySelector('#try-it-webhooks');
   const renderWebhooks = () => {
     list.innerHTML = webhooksHtml(session.webhooks);
