@@ -79,9 +79,7 @@ export async function showPanel({ api, doc, form, session: starting }) {
 <button type="button" class="try-it-close">Close</button>
 <p class="try-it-note" role="note">${honestNote(api, doc)}</p>
 <p id="try-it-starting">Starting the local sandbox in this page…</p>`;
-  panel.querySelector('.try-it-close').addEventListener('click', () => {
-    panel.hidden = true;
-  });
+  panel.querySelector('.try-it-close').addEventListener('click', () => panel.setAttribute('hidden', ''));
   const session = await starting;
   const credentials = await session.credentials();
   if (turn !== asked) return;
@@ -113,10 +111,9 @@ function formHtml(form, known, credentials) {
       return `<label>${escapeHtml(name)} <small>(${note})</small><input name="path:${escapeHtml(name)}" value="${escapeHtml(held ?? example)}" required></label>`;
     })
     .join('\n');
+  const held = form.credential?.kind === 'accessToken' ? `Bearer ${credentials.accessToken}` : credentials.authKey;
   const credential = form.credential
-    ? `<label>${escapeHtml(form.credential.header)} <small>(from GET /_sandbox/credentials of the sandbox in this page)</small><input name="credential" value="${escapeHtml(
-        form.credential.kind === 'accessToken' ? `Bearer ${credentials.accessToken}` : credentials.authKey,
-      )}"></label>`
+    ? `<label>${escapeHtml(form.credential.header)} <small>(from GET /_sandbox/credentials of the sandbox in this page)</small><input name="credential" value="${escapeHtml(held)}"></label>`
     : '';
   // Opened with the required parameters only: the example's filters name records the page's sandbox does not hold.
   const hint =
@@ -180,27 +177,19 @@ function showAnswer(panel, answer, session) {
 <dl id="try-it-headers">${headers}</dl>
 <pre id="try-it-body">${escapeHtml(shown)}</pre>
 ${opens ? '<p><button type="button" id="try-it-open-page">Open the end user\'s page (its <code>url</code>) in a new tab</button> <small>served by the same sandbox in this page</small></p>' : ''}`;
+  const blocked =
+    '<p role="alert">The browser blocked the new tab: allow pop-ups for this page, then press the button again.</p>';
   section.querySelector('#try-it-open-page')?.addEventListener('click', () => {
-    if (!session.openEndUserPage(pageUrl)) {
-      section.insertAdjacentHTML(
-        'beforeend',
-        '<p role="alert">The browser blocked the new tab: allow pop-ups for this page, then press the button again.</p>',
-      );
-    }
+    if (!session.openEndUserPage(pageUrl)) section.insertAdjacentHTML('beforeend', blocked);
   });
 }
 
 function webhooksHtml(webhooks) {
-  const items = [...webhooks]
-    .reverse()
-    .map(
-      (
-        w,
-      ) => `<li data-event-type="${escapeHtml(w.eventType)}"><details><summary>${escapeHtml(w.eventType)} <small>${escapeHtml(w.eventId)}</small></summary>
+  const item = (w) => `<li data-event-type="${escapeHtml(w.eventType)}"><details>
+<summary>${escapeHtml(w.eventType)} <small>${escapeHtml(w.eventId)}</small></summary>
 <dl><dt>POST</dt><dd>${escapeHtml(w.target)}</dd><dt>X-SIGNATURE</dt><dd class="try-it-signature">${escapeHtml(w.signature)}</dd></dl>
-<pre class="try-it-webhook-body">${escapeHtml(w.body)}</pre></details></li>`,
-    )
-    .join('\n');
+<pre class="try-it-webhook-body">${escapeHtml(w.body)}</pre></details></li>`;
+  const items = [...webhooks].reverse().map(item).join('\n');
   return `<h3>Webhooks the local sandbox emitted (${webhooks.length})</h3>
 <p><small>Nothing can receive a webhook from this page, so each is listed as it would be sent to the partner's webhookUrl: the body byte for byte, and X-SIGNATURE, the HMAC-SHA256 of that body with the active auth key. Newest first (the oldest are the seed's).</small></p>
 <ul id="try-it-webhook-list">${items}</ul>`;
