@@ -18,11 +18,8 @@ export async function bundle(out, { only } = {}) {
   const chosen = only ? APIS.filter((api) => only.includes(api.name)) : APIS;
   if (chosen.length) await bundleApis(chosen, dir);
   // A full bundle knows every file the folder should hold.
-  if (!only)
-    await removeAllBut(
-      dir,
-      APIS.flatMap((api) => [`${api.name}.yaml`, `${api.name}.json`]),
-    );
+  const files = APIS.flatMap((api) => [`${api.name}.yaml`, `${api.name}.json`]);
+  if (!only) await removeAllBut(dir, files);
   // The Arazzo workflows as JSON: the conformance runner of the package runs them.
   const workflows = path.join(ROOT, 'openapi', 'workflows');
   const workflowsOut = path.join(out, 'workflows');

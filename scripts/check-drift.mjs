@@ -42,14 +42,13 @@ export async function checkDrift() {
     // The steps that write the committed folders, and those they run after, one by one.
     const steps = buildSteps(scratch);
     for (const name of stepsWriting(steps, scratch, COMMITTED_OUTPUTS)) await steps[name].fn(scratch);
-    const committed = GENERATED;
-    const [want, have] = await Promise.all([committedFiles(scratch), committedFiles(committed)]);
+    const [want, have] = await Promise.all([committedFiles(scratch), committedFiles(GENERATED)]);
     const problems = [];
     for (const file of [...new Set([...want, ...have])].sort()) {
       if (!have.includes(file)) problems.push(`missing: generated/${file}`);
       else if (!want.includes(file)) problems.push(`stale (no source produces it): generated/${file}`);
       else {
-        const [a, b] = await Promise.all([readFile(path.join(committed, file)), readFile(path.join(scratch, file))]);
+        const [a, b] = await Promise.all([readFile(path.join(GENERATED, file)), readFile(path.join(scratch, file))]);
         if (!a.equals(b)) problems.push(`out of date: generated/${file} (${firstDifference(a, b)})`);
       }
     }

@@ -19,10 +19,8 @@ export async function samples(out) {
       return `${api.name}.json (${operations.length} operations)`;
     }),
   );
-  await removeAllBut(
-    dir,
-    APIS.map((api) => `${api.name}.json`),
-  );
+  const files = APIS.map((api) => `${api.name}.json`);
+  await removeAllBut(dir, files);
   console.log(`samples: ${counts.join(', ')}`);
 }
 

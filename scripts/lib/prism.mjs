@@ -99,20 +99,13 @@ async function startPrismOn({ document, port, logLevel, timeoutMs, signal }) {
   // starting is kept, to tell a taken port from other failures.
   let output = '';
   let starting = true;
-  for (const [from, to] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ]) {
-    from.on('data', (chunk) => {
-      if (starting) output += chunk;
-      if (logLevel === 'silent') return;
-      const text = String(chunk)
-        .split('\n')
-        .filter((line) => !/Starting Prism/.test(line))
-        .join('\n');
-      if (text.trim()) to.write(text);
-    });
-  }
+  const forward = (to) => (chunk) => {
+    if (starting) output += chunk;
+    const text = String(chunk).replace(/^.*Starting Prism.*$\n?/gm, '');
+    if (logLevel !== 'silent' && text.trim()) to.write(text);
+  };
+  child.stdout.on('data', forward(process.stdout));
+  child.stderr.on('data', forward(process.stderr));
   const deadline = Date.now() + timeoutMs;
   while (!(await accepts(port))) {
     if (!running()) {
