@@ -79,11 +79,8 @@ export async function startPrism({ document, port, logLevel = 'error', timeoutMs
 }
 
 async function startPrismOn({ document, port, logLevel, timeoutMs, signal }) {
-  if (!(await tryListen(port))) {
-    throw Object.assign(new Error(`port ${port} on ${HOST} is in use; stop what runs there or choose another port`), {
-      portTaken: true,
-    });
-  }
+  const taken = `port ${port} on ${HOST} is in use; stop what runs there or choose another port`;
+  if (!(await tryListen(port))) throw Object.assign(new Error(taken), { portTaken: true });
   signal?.throwIfAborted();
   const child = spawn(PRISM, ['mock', '-h', HOST, '-p', String(port), '-v', logLevel, document], {
     cwd: ROOT,

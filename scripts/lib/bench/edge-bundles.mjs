@@ -73,9 +73,8 @@ export default {
 };
 
 /**
- * A Worker's source bundled as wrangler bundles one, resolving packages from
- * `dir`; `alias` maps a package path to a file (the bench bundles from this
- * checkout's build instead of an installed tarball).
+ * A Worker's source bundled as wrangler bundles one, resolving packages from `dir`; `alias` maps a package
+ * path to a file (the bench bundles this checkout's build, not an installed tarball).
  * @param {string} dir
  * @param {string} source
  * @param {Record<string, string>} [alias]
