@@ -43,6 +43,7 @@ export async function checkDrift() {
     const steps = buildSteps(scratch);
     for (const name of stepsWriting(steps, scratch, COMMITTED_OUTPUTS)) await steps[name].fn(scratch);
     const [want, have] = await Promise.all([committedFiles(scratch), committedFiles(GENERATED)]);
+    const folders = COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ');
     const problems = [];
     for (const file of [...new Set([...want, ...have])].sort()) {
       if (!have.includes(file)) problems.push(`missing: generated/${file}`);
@@ -56,12 +57,10 @@ export async function checkDrift() {
       const more = problems.length > LISTED ? `\n  ... and ${problems.length - LISTED} more` : '';
       throw new Error(
         `the committed part of generated/ does not match the sources (${problems.length} ${problems.length === 1 ? 'file' : 'files'}):\n  ${problems.slice(0, LISTED).join('\n  ')}${more}\n` +
-          `Run \`npm run build\` and commit ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')}.`,
+          `Run \`npm run build\` and commit ${folders}.`,
       );
     }
-    console.log(
-      `check-drift: ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')} match a fresh build of the sources (${want.length} files)`,
-    );
+    console.log(`check-drift: ${folders} match a fresh build of the sources (${want.length} files)`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

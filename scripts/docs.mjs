@@ -29,9 +29,8 @@ export async function docs(out, { only } = {}) {
         const source = path.join(scratch, `${api.name}.json`);
         await writeFile(source, JSON.stringify(withCodeSamples(doc, samples)));
         const rendered = path.join(scratch, page);
-        await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered], {
-          quiet: true,
-        });
+        const args = ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered];
+        await runTool('redocly', args, { quiet: true });
         const html = withTryIt(offline(await readFile(rendered, 'utf8')), await tryItPageParts(api.name, doc));
         await replaceFile(path.join(dir, page), html);
         return { ...api, page, version: doc.info.version };

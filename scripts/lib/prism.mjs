@@ -32,11 +32,10 @@ export function mockPortOf(api) {
   const raw = process.env[api.mockPortEnv];
   if (raw === undefined || raw === '') return api.mockPort;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(
       `${api.mockPortEnv}=${raw} is not a port number (0-65535; 0 for any free port); set it to one and start again`,
     );
-  }
   return port;
 }
 

@@ -4,12 +4,13 @@
 // and a script adding a Try it button to each operation Redoc renders.
 import path from 'node:path';
 import { build, transform } from 'esbuild';
-import { ROOT } from '../paths.mjs';
 import { replaceFile } from '../replace-file.mjs';
 import { operationsOf } from '../code-samples.mjs';
 
 /** Where the in-page sandbox is written, relative to the docs folder (the pages load it from there). */
 export const TRY_IT_SCRIPT = 'try-it/sandbox.js';
+
+const MINIFIED = { minify: true, target: 'es2022', legalComments: 'none' };
 
 /** Bundles the in-page sandbox into `docsDir`/try-it/sandbox.js. */
 export async function buildTryItSandbox(docsDir) {
@@ -19,18 +20,12 @@ export async function buildTryItSandbox(docsDir) {
     // A classic script, not a module: a page opened from disk (file://) may load it too.
     format: 'iife',
     platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    nodePaths: [path.join(ROOT, 'node_modules')],
-    absWorkingDir: ROOT,
-    tsconfig: path.join(ROOT, 'tsconfig.json'),
+    ...MINIFIED,
     write: false,
     logLevel: 'silent',
   });
-  const [output] = result.outputFiles;
   // Replaced in one rename, as the pages are: `npm run dev` may be serving it.
-  await replaceFile(path.join(docsDir, TRY_IT_SCRIPT), output.contents);
+  await replaceFile(path.join(docsDir, TRY_IT_SCRIPT), result.outputFiles[0].contents);
 }
 
 // Redoc marks each operation's section `data-item-kind="httpItem"` with
@@ -92,11 +87,7 @@ export async function tryItPageParts(api, doc) {
     operationsOf(doc).map(({ operationId }) => [operationId.toLowerCase(), operationId]),
   );
   const config = { api, script: TRY_IT_SCRIPT, operations };
-  const { code } = await transform(`(${addTryItButtons})(${JSON.stringify(config)});`, {
-    minify: true,
-    target: 'es2022',
-    legalComments: 'none',
-  });
+  const { code } = await transform(`(${addTryItButtons})(${JSON.stringify(config)});`, MINIFIED);
   return `${BUTTON_STYLE}\n<script id="try-it-buttons">${code.trim()}</script>`;
 }
 

@@ -47,9 +47,8 @@ async function show(sandbox, tab, first) {
     const link = event.target.closest?.('a[href]');
     if (!link) return;
     event.preventDefault();
-    show(sandbox, tab, new Request(new URL(link.getAttribute('href'), base))).catch((err) =>
-      write(tab, 500, failurePage(err)),
-    );
+    const get = new Request(new URL(link.getAttribute('href'), base));
+    show(sandbox, tab, get).catch((err) => write(tab, 500, failurePage(err)));
   });
 }
 
@@ -58,12 +57,8 @@ function write(tab, status, html) {
   tab.document.open();
   tab.document.write(html);
   tab.document.close();
-  const banner = tab.document.createElement('p');
-  banner.setAttribute('role', 'note');
-  banner.id = 'try-it-banner';
-  banner.setAttribute('style', BANNER_STYLE);
-  banner.textContent = `Served by the local sandbox in this package, running in the reference page that opened this tab (status ${status}), not by the service. Closing that page ends this sandbox.`;
-  tab.document.body?.prepend(banner);
+  const banner = `<p role="note" id="try-it-banner" style="${BANNER_STYLE}">Served by the local sandbox in this package, running in the reference page that opened this tab (status ${status}), not by the service. Closing that page ends this sandbox.</p>`;
+  tab.document.body?.insertAdjacentHTML('afterbegin', banner);
 }
 
 function handedBackPage(address) {

@@ -148,13 +148,8 @@ async function send(panel, api, form, session) {
   const button = panel.querySelector('#try-it-send');
   button.disabled = true;
   try {
-    const answer = await session.send({
-      method: form.method,
-      path,
-      query: String(fields.get('query') ?? '').replace(/^\?/, ''),
-      headers,
-      body: body === '' ? undefined : body,
-    });
+    const query = String(fields.get('query') ?? '').replace(/^\?/, '');
+    const answer = await session.send({ method: form.method, path, query, headers, body: body || undefined });
     showAnswer(panel, answer, session);
   } finally {
     button.disabled = false;
