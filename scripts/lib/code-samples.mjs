@@ -39,7 +39,7 @@ export function operationsOf(doc) {
 }
 
 /** The example a parameter or media type gives: `example`, else its first `examples` entry, else its schema's. */
-export function exampleOf(doc, holder) {
+function exampleOf(doc, holder) {
   if (holder === undefined) return undefined;
   if ('example' in holder) return holder.example;
   const first = Object.values(holder.examples ?? {})[0];
@@ -49,7 +49,7 @@ export function exampleOf(doc, holder) {
 }
 
 /** `name=value` pairs of a query parameter as OpenAPI's form style writes them (comma-separated unless exploded). */
-export function queryPairs(parameter, value) {
+function queryPairs(parameter, value) {
   if (!Array.isArray(value)) return [[parameter.name, String(value)]];
   const exploded = parameter.explode ?? (parameter.style ?? 'form') === 'form';
   return exploded ? value.map((item) => [parameter.name, String(item)]) : [[parameter.name, value.join(',')]];
