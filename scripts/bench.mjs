@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { Bench } from 'tinybench';
 import { bundleReceiver, RECEIVERS } from './lib/bench/edge-bundles.mjs';
 import { ROOT } from './lib/paths.mjs';
+import { copyProject } from './lib/project-copy.mjs';
 import { freePort, mockDocumentOf, startPrism } from './lib/prism.mjs';
 
 const USAGE = `Usage: npm run bench [-- PART...] [--seconds N]
@@ -66,10 +67,9 @@ function cpuMs(pid) {
       // The fields after the command name, which may hold spaces and ends with ')'.
       const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ').at(-1).split(' ');
       total += Number(fields[11]) + Number(fields[12]);
-      for (const task of fs.readdirSync(`/proc/${p}/task`))
-        pids.push(
-          ...fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
-        );
+      // Node starts child processes (Prism's cluster workers too) from its main thread.
+      const children = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8');
+      pids.push(...children.split(/\s+/).filter(Boolean).map(Number));
     } catch {
       // a process that ended between listing and reading
     }
@@ -124,13 +124,7 @@ const CREATE = {
 };
 
 /** An autocannon run of one request on 16 connections, for `seconds` or `amount` requests. */
-function load(url, request, length) {
-  return new Promise((resolve, reject) =>
-    autocannon({ url, connections: 16, requests: [request], ...length }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    ),
-  );
-}
+const load = (url, request, length) => autocannon({ url, connections: 16, requests: [request], ...length });
 
 /** Server CPU per request of one case: a 1 s warm-up, then `seconds` under load, every answer counted. */
 async function cpuPerRequest(server, request, seconds) {
@@ -209,19 +203,15 @@ async function restartPart() {
 }
 
 /**
- * `npm run dev` in a scratch copy of this checkout (node_modules linked),
- * every port free; each round saves an edit of
- * the partner document's title as editors save (a copy renamed over it) and
- * times the rename until the served page shows it.
+ * `npm run dev` in a scratch copy of this checkout, every port free; each
+ * round saves an edit of the partner document's title as editors save (a copy
+ * renamed over it) and times the rename until the served page shows it.
  */
 async function devPart() {
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-dev-'));
-  const ignored = new Set(['.git', 'node_modules', 'test-results'].map((name) => path.join(ROOT, name)));
-  fs.cpSync(ROOT, copy, { recursive: true, filter: (from) => !ignored.has(from) });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  const copy = copyProject('vc-bench-dev-');
   const env = { ...process.env, DEV_PORT: '0', SANDBOX_PORT: '0', MOCK_V2_PORT: '0', MOCK_PARTNER_PORT: '0' };
   // Its own process group, so that npm, dev and the servers dev starts stop together.
-  const dev = spawn('npm', ['run', 'dev'], { cwd: copy, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const dev = spawn('npm', ['run', 'dev'], { cwd: copy.dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   for (const stream of [dev.stdout, dev.stderr]) stream.on('data', (d) => (output += d));
   try {
@@ -236,7 +226,7 @@ async function devPart() {
       600_000,
       500,
     );
-    const file = path.join(copy, 'openapi', 'partner', 'openapi.yaml');
+    const file = path.join(copy.dir, 'openapi', 'partner', 'openapi.yaml');
     const original = fs.readFileSync(file, 'utf8');
     const times = [];
     for (let round = 1; round <= 3; round++) {
@@ -265,7 +255,7 @@ async function devPart() {
       // the group has ended
     }
     await Promise.race([exited, sleep(10_000)]);
-    fs.rmSync(copy, { recursive: true, force: true });
+    copy.remove();
   }
 }
 

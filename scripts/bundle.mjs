@@ -1,10 +1,7 @@
-// Bundles each API's split sources into one document, as YAML and JSON:
-// generated/openapi/<api>.yaml and <api>.json; and the Arazzo workflows as
-// generated/workflows/<name>.arazzo.json. `npm run dev` passes `only` to
-// bundle just the APIs an edit touched. Redocly writes into a scratch
-// folder; each bundle then replaces the old one in a rename
-// (scripts/lib/replace-file.mjs), so the mocks watching them reload and a
-// failed bundle leaves them as they were.
+// Bundles each API's split sources into generated/openapi/<api>.yaml and
+// .json, and the Arazzo workflows into generated/workflows/*.arazzo.json.
+// Each replaces its old file in a rename, so the mocks watching them reload
+// and a failed bundle leaves them as they were.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,11 +18,8 @@ export async function bundle(out, { only, log = console.log } = {}) {
   const chosen = only ? APIS.filter((api) => only.includes(api.name)) : APIS;
   if (chosen.length) await bundleApis(chosen, dir);
   // A full bundle knows every file the folder should hold.
-  if (!only)
-    await removeAllBut(
-      dir,
-      APIS.flatMap((api) => [`${api.name}.yaml`, `${api.name}.json`]),
-    );
+  const files = APIS.flatMap((api) => [`${api.name}.yaml`, `${api.name}.json`]);
+  if (!only) await removeAllBut(dir, files);
   // The Arazzo workflows as JSON: the conformance runner of the package runs them.
   const workflows = path.join(ROOT, 'openapi', 'workflows');
   const workflowsOut = path.join(out, 'workflows');

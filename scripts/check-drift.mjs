@@ -1,9 +1,6 @@
-// Fails when the committed part of generated/ (the bundles, the types and the
-// workflows: COMMITTED_OUTPUTS) differs from what the sources produce now:
-// rebuilds them into a fresh scratch folder (the steps scripts/lib/steps.mjs
-// declares as writing them) and compares file by file. The rest of
-// generated/ is ignored by git and rebuilt by every `npm run build`, so it
-// cannot drift in a commit.
+// Fails when the committed part of generated/ (COMMITTED_OUTPUTS; the rest is
+// not in git, so it cannot drift) differs from what the sources produce now:
+// the steps writing it are rebuilt into a scratch folder, compared file by file.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,14 +42,14 @@ export async function checkDrift() {
     // The steps that write the committed folders, and those they run after, one by one.
     const steps = buildSteps(scratch);
     for (const name of stepsWriting(steps, scratch, COMMITTED_OUTPUTS)) await steps[name].fn(scratch);
-    const committed = GENERATED;
-    const [want, have] = await Promise.all([committedFiles(scratch), committedFiles(committed)]);
+    const [want, have] = await Promise.all([committedFiles(scratch), committedFiles(GENERATED)]);
+    const folders = COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ');
     const problems = [];
     for (const file of [...new Set([...want, ...have])].sort()) {
       if (!have.includes(file)) problems.push(`missing: generated/${file}`);
       else if (!want.includes(file)) problems.push(`stale (no source produces it): generated/${file}`);
       else {
-        const [a, b] = await Promise.all([readFile(path.join(committed, file)), readFile(path.join(scratch, file))]);
+        const [a, b] = await Promise.all([readFile(path.join(GENERATED, file)), readFile(path.join(scratch, file))]);
         if (!a.equals(b)) problems.push(`out of date: generated/${file} (${firstDifference(a, b)})`);
       }
     }
@@ -60,12 +57,10 @@ export async function checkDrift() {
       const more = problems.length > LISTED ? `\n  ... and ${problems.length - LISTED} more` : '';
       throw new Error(
         `the committed part of generated/ does not match the sources (${problems.length} ${problems.length === 1 ? 'file' : 'files'}):\n  ${problems.slice(0, LISTED).join('\n  ')}${more}\n` +
-          `Run \`npm run build\` and commit ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')}.`,
+          `Run \`npm run build\` and commit ${folders}.`,
       );
     }
-    console.log(
-      `check-drift: ${COMMITTED_OUTPUTS.map((d) => `generated/${d}/`).join(', ')} match a fresh build of the sources (${want.length} files)`,
-    );
+    console.log(`check-drift: ${folders} match a fresh build of the sources (${want.length} files)`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

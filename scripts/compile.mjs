@@ -1,8 +1,7 @@
-// Compiles src/ and the generated types into generated/lib/, with the
-// validators copied beside the code that imports them and the modules that
-// use packages other than openapi-fetch bundled in place. It writes a scratch
-// folder that replaces generated/lib only when every part succeeded, so a
-// failed compile leaves the last good one (which `npm run dev`'s sandbox runs).
+// Compiles src/ and the generated types into generated/lib/ (the validators
+// copied beside, modules using packages other than openapi-fetch bundled in
+// place) in a scratch folder that replaces it only when all succeeded: a
+// failed compile leaves the last good one, which `npm run dev`'s sandbox runs.
 import path from 'node:path';
 import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { assertOnlyDependencies, bundleInPlace } from './lib/bundle-in-place.mjs';
@@ -46,11 +45,9 @@ async function compileInto(lib) {
   // bundle below (which then keeps its file).
   const runtimeNeutral = ['src/sandbox/fetch.js'];
   await bundleInPlace(lib, { entries: runtimeNeutral, platform: 'browser' });
-  // The sandbox server with Ajv, its fault list and its options' declaration (which the command line reads), its in-process entry
-  // (@verification-service/contracts/sandbox), and the
-  // conformance runner with fast-check (sharing the sandbox's Ajv code); the
-  // command line's usage module is an entry so both use one UsageError; the
-  // JSON Pointer reader is one too, since the webhook helpers' examples import it.
+  // The Node entries, sharing Ajv and fast-check: the sandbox server, the fault list and options the command
+  // line reads, the in-process sandbox, the conformance runner; usage.js so all throw one UsageError, and
+  // the JSON Pointer reader, which the webhook helpers' examples import.
   await bundleInPlace(lib, {
     keep: runtimeNeutral,
     entries: [

@@ -1,11 +1,9 @@
-// Renders the reference docs: generated/docs/<api>.html per API (Redocly
-// build-docs, scripts inlined so the pages work offline) with each
-// operation's code samples (generated/samples, as Redoc's x-codeSamples on a
-// scratch copy of the bundle, not the published one) and a Try it button
-// (scripts/lib/try-it/), and the site's own pages (scripts/lib/doc-pages.mjs).
-// `npm run dev` passes `only` to re-render just the APIs whose bundle
-// changed; each page replaces the old one in a rename, so the page dev
-// serves is never missing or half written.
+// Renders the reference: generated/docs/<api>.html per API (Redocly
+// build-docs, inlined so the pages work offline) with each operation's code
+// samples and a Try it button, and the site's own pages (lib/doc-pages.mjs).
+// Each page replaces the old one in a rename, so the page `npm run dev`
+// serves is never missing or half written; dev passes `only` to re-render
+// the APIs whose bundle changed.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,9 +29,8 @@ export async function docs(out, { only } = {}) {
         const source = path.join(scratch, `${api.name}.json`);
         await writeFile(source, JSON.stringify(withCodeSamples(doc, samples)));
         const rendered = path.join(scratch, page);
-        await runTool('redocly', ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered], {
-          quiet: true,
-        });
+        const args = ['build-docs', source, '--inlineBundle', '--title', api.title, '-o', rendered];
+        await runTool('redocly', args, { quiet: true });
         const html = withTryIt(offline(await readFile(rendered, 'utf8')), await tryItPageParts(api.name, doc));
         await replaceFile(path.join(dir, page), html);
         return { ...api, page, version: doc.info.version };
@@ -56,16 +53,10 @@ export async function docs(out, { only } = {}) {
   }
 }
 
+/** The bundle with each operation's samples (generated/samples, built from the same bundle before). */
 function withCodeSamples(doc, samples) {
   const copy = structuredClone(doc);
-  for (const { method, path: route, samples: list } of samples) {
-    const operation = copy.paths?.[route]?.[method];
-    if (!operation)
-      throw new Error(
-        `generated/samples names ${method.toUpperCase()} ${route}, which the bundle lacks; run the samples step`,
-      );
-    operation['x-codeSamples'] = list;
-  }
+  for (const { method, path: route, samples: list } of samples) copy.paths[route][method]['x-codeSamples'] = list;
   return copy;
 }
 

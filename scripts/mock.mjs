@@ -13,8 +13,7 @@ async function stopAll(code) {
   process.exit(code);
 }
 
-process.once('SIGINT', () => stopAll(0));
-process.once('SIGTERM', () => stopAll(0));
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stopAll(0));
 
 try {
   for (const api of APIS) {

@@ -1,9 +1,7 @@
-// Generates the code samples of every operation (curl, and TypeScript with the
-// package's clients) from the bundled documents' examples:
-// generated/samples/<api>.json. The docs step renders them beside each
-// operation (x-codeSamples) and test/integration/code-samples.test.ts runs every one
-// against the sandbox. The bundled documents themselves stay as the sources
-// say (S18).
+// Generates the code samples of every operation (curl, and TypeScript with
+// the package's clients) from the bundled documents' examples:
+// generated/samples/<api>.json, which the docs render beside each operation
+// (the bundles themselves stay as the sources say, S18).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { APIS } from './lib/apis.mjs';
@@ -21,10 +19,8 @@ export async function samples(out) {
       return `${api.name}.json (${operations.length} operations)`;
     }),
   );
-  await removeAllBut(
-    dir,
-    APIS.map((api) => `${api.name}.json`),
-  );
+  const files = APIS.map((api) => `${api.name}.json`);
+  await removeAllBut(dir, files);
   console.log(`samples: ${counts.join(', ')}`);
 }
 

@@ -33,11 +33,9 @@ export async function types(out) {
       await replaceFile(path.join(dir, `${api.name}.ts`), HEADER + astToString(ast));
     }),
   );
-  await removeAllBut(
-    dir,
-    APIS.map((api) => `${api.name}.ts`),
-  );
-  console.log(`types: ${APIS.map((a) => `${a.name}.ts`).join(', ')}`);
+  const files = APIS.map((api) => `${api.name}.ts`);
+  await removeAllBut(dir, files);
+  console.log(`types: ${files.join(', ')}`);
 }
 
 function isEmptyNot(schema) {

@@ -1,15 +1,9 @@
-// Builds the code samples of every operation from what the bundled document
-// says about it: the security scheme gives the credential header, each
-// parameter's style its serialization, the examples the values. Nothing is
-// written by hand, so an edited example changes its samples on the next build.
-// The Try it forms (try-it/forms.mjs) read operations and examples the same way.
-//
-// Which values a sample sends: every path parameter and every required query
-// parameter (their examples), every array-valued query filter (its example,
-// to show the API's serialization), and the first named example of the
-// request body. Optional scalar filters and paging are left out: a sample
-// shows the call, not every option.
-
+// What an operation's examples in a bundled document give: its code samples
+// (the credential header from the security scheme, the serialization from
+// each parameter's style, the values from the examples) and its Try it form.
+// A sample sends every path and required query parameter, every array-valued
+// query filter (to show its serialization) and the body's first example;
+// optional scalar filters and paging are left out: it shows the call.
 import { deref } from './schema-view.mjs';
 
 /**
@@ -45,7 +39,7 @@ export function operationsOf(doc) {
 }
 
 /** The example a parameter or media type gives: `example`, else its first `examples` entry, else its schema's. */
-export function exampleOf(doc, holder) {
+function exampleOf(doc, holder) {
   if (holder === undefined) return undefined;
   if ('example' in holder) return holder.example;
   const first = Object.values(holder.examples ?? {})[0];
@@ -55,10 +49,27 @@ export function exampleOf(doc, holder) {
 }
 
 /** `name=value` pairs of a query parameter as OpenAPI's form style writes them (comma-separated unless exploded). */
-export function queryPairs(parameter, value) {
+function queryPairs(parameter, value) {
   if (!Array.isArray(value)) return [[parameter.name, String(value)]];
   const exploded = parameter.explode ?? (parameter.style ?? 'form') === 'form';
   return exploded ? value.map((item) => [parameter.name, String(item)]) : [[parameter.name, value.join(',')]];
+}
+
+/** An operation, its parameters (its path's first), resolved, and the security scheme it asks for first. */
+function operationParts(doc, path, method) {
+  const item = doc.paths[path];
+  const operation = item[method];
+  const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(doc, p));
+  const [name] = Object.keys((operation.security ?? doc.security ?? [])[0] ?? {});
+  return { operation, parameters, scheme: name && deref(doc, doc.components.securitySchemes[name]) };
+}
+
+/** The header a security scheme asks for: `X-Auth-Key` (an API key) or a bearer token. */
+function credentialOf(scheme) {
+  if (scheme?.type === 'apiKey' && scheme.in === 'header') return { header: scheme.name, kind: 'authKey' };
+  if (scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')
+    return { header: 'Authorization', kind: 'accessToken' };
+  return undefined;
 }
 
 /**
@@ -67,34 +78,23 @@ export function queryPairs(parameter, value) {
  *   query: { name: string, value: any, explode: boolean }[], body: any, scheme: any, jsonContentType: boolean }}
  */
 export function sampleRequest(doc, path, method) {
-  const resolve = (node) => deref(doc, node);
-  const item = doc.paths[path];
-  const operation = item[method];
+  const { operation, parameters, scheme } = operationParts(doc, path, method);
   const where = `${method.toUpperCase()} ${path}`;
-  const example = (holder, what) => {
+  const example = (holder, what = `parameter "${holder.name}"`) => {
     const value = exampleOf(doc, holder);
     if (value === undefined)
       throw new Error(`${where}: ${what} has no example to build the code samples from; add one`);
     return value;
   };
-  const params = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolve);
   const pathParams = {};
   const query = [];
-  for (const p of params) {
-    if (p.in === 'path') pathParams[p.name] = example(p, `parameter "${p.name}"`);
-    else if (p.in === 'query' && (p.required || resolve(p.schema)?.type === 'array')) {
-      query.push({
-        name: p.name,
-        value: example(p, `parameter "${p.name}"`),
-        explode: p.explode ?? (p.style ?? 'form') === 'form',
-      });
-    }
+  for (const p of parameters) {
+    if (p.in === 'path') pathParams[p.name] = example(p);
+    else if (p.in === 'query' && (p.required || deref(doc, p.schema)?.type === 'array'))
+      query.push({ name: p.name, value: example(p), explode: p.explode ?? (p.style ?? 'form') === 'form' });
   }
-  const requestBody = operation.requestBody && resolve(operation.requestBody);
+  const requestBody = operation.requestBody && deref(doc, operation.requestBody);
   const body = requestBody && example(requestBody.content?.['application/json'], 'the request body');
-  const security = operation.security ?? doc.security ?? [];
-  const schemeName = Object.keys(security[0] ?? {})[0];
-  const scheme = schemeName ? resolve(doc.components.securitySchemes[schemeName]) : undefined;
   // An operation that documents 415 for a missing media type wants
   // `Content-Type: application/json` even when it takes no body (the sandbox's
   // control POSTs, S16).
@@ -117,13 +117,11 @@ const fillPath = (path, values) => path.replace(/\{([^}]+)\}/g, (_, name) => enc
 function curlSample(request, client) {
   const url = `"$${client.urlVar}${fillPath(request.path, request.pathParams)}${queryString(request.query)}"`;
   const lines = [`curl ${request.method === 'get' ? '' : `-X ${request.method.toUpperCase()} `}${url}`];
-  const { scheme } = request;
-  if (scheme?.type === 'http' && scheme.scheme === 'bearer')
-    lines.push(`-H "Authorization: Bearer $${client.credentialVar}"`);
-  else if (scheme?.type === 'apiKey' && scheme.in === 'header')
-    lines.push(`-H "${scheme.name}: $${client.credentialVar}"`);
-  else if (scheme)
-    throw new Error(`${request.operationId}: no curl sample for security scheme ${JSON.stringify(scheme)}`);
+  const credential = credentialOf(request.scheme);
+  const bearer = credential?.kind === 'accessToken' ? 'Bearer ' : '';
+  if (credential) lines.push(`-H "${credential.header}: ${bearer}$${client.credentialVar}"`);
+  else if (request.scheme)
+    throw new Error(`${request.operationId}: no curl sample for security scheme ${JSON.stringify(request.scheme)}`);
   if (request.jsonContentType || client.jsonContentTypeOnEveryCall) lines.push(`-H 'Content-Type: application/json'`);
   if (request.body !== undefined) lines.push(`-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
   return lines.join(' \\\n  ');
@@ -190,4 +188,35 @@ export function codeSamples(apiName, doc) {
       samples.push({ lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, client, apiName) });
     return { operationId, method, path, samples };
   });
+}
+
+/**
+ * The Try it form of one operation as it opens: `query` holds the examples of
+ * the required query parameters only, so a list opens unfiltered and shows
+ * what the page's sandbox holds; `example` is the whole example query, as the
+ * reference shows it, offered as a hint (its filters name the reference's
+ * example records, which the page's sandbox does not hold).
+ */
+export function tryItForm(doc, operationId) {
+  const found = operationsOf(doc).find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`the document has no operation ${operationId}`);
+  const { operation, parameters, scheme } = operationParts(doc, found.path, found.method);
+  const query = parameters.filter((p) => p.in === 'query' && exampleOf(doc, p) !== undefined);
+  const pairsOf = (list) =>
+    new URLSearchParams(list.flatMap((p) => queryPairs(p, exampleOf(doc, p)))).toString().replace(/%2C/g, ',');
+  const media = deref(doc, operation.requestBody)?.content?.['application/json'];
+  return {
+    method: found.method.toUpperCase(),
+    path: found.path,
+    operationId,
+    summary: operation.summary ?? operationId,
+    pathParameters: parameters
+      .filter((p) => p.in === 'path')
+      .map((p) => ({ name: p.name, example: String(exampleOf(doc, p) ?? '') })),
+    query: pairsOf(query.filter((p) => p.required)),
+    example: pairsOf(query),
+    // An operation whose body is optional still opens with its example (`{}` when it has none).
+    body: media === undefined ? undefined : JSON.stringify(exampleOf(doc, media) ?? {}, null, 2),
+    credential: credentialOf(scheme),
+  };
 }

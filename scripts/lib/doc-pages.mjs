@@ -1,9 +1,7 @@
-// The docs site's own pages, beside Redoc's API pages: the index, the list of
-// assumptions (from openapi/DECISIONS.md), the changelog (from CHANGELOG.md)
-// and webhook delivery (the part of guides/webhooks.md marked published, so
-// the table is written once). They speak to partners: no page names a
-// repository file or calls itself "the contract"; a text that would is
-// refused at build time.
+// The docs site's own pages beside Redoc's: the index, the assumptions (from
+// openapi/DECISIONS.md), the changelog and webhook delivery (the part of
+// guides/webhooks.md marked published). They speak to partners: a text that
+// names a repository file or "the contract" is refused at build time.
 import { marked } from 'marked';
 import { escapeHtml } from './try-it/panel.mjs';
 
@@ -15,25 +13,17 @@ export const MAINTAINER_TALK =
 export const ASSUMED_MARKER = /Assumed \(\[([A-Z]+\d+)\]\(assumptions\.html#\1\)\): /g;
 
 /**
- * The rows of the V and P tables of DECISIONS.md.
+ * The rows of the V and P tables of DECISIONS.md, as marked reads them (escaped pipes included).
  * @param {string} markdown
  * @returns {{ id: string, source: string, decision: string, why: string }[]}
  */
 export function decisionRows(markdown) {
-  return markdown
-    .split('\n')
-    .filter((line) => /^\| [VP]\d+ \|/.test(line))
-    .map((line) => {
-      // Cells may hold escaped pipes (`\|`) when they quote a source table.
-      const [id, source, decision, why] = line
-        .split(/(?<!\\)\|/)
-        .slice(1, -1)
-        .map((cell) => cell.trim().replace(/\\\|/g, '|'));
-      return { id, source, decision, why };
-    });
+  return marked
+    .lexer(markdown)
+    .flatMap((token) => (token.type === 'table' ? token.rows.map((row) => row.map((cell) => cell.text)) : []))
+    .filter(([id]) => /^[VP]\d+$/.test(id))
+    .map(([id, source, decision, why]) => ({ id, source, decision, why }));
 }
-
-const inline = (md) => marked.parseInline(md);
 
 function page(title, body) {
   return `<!doctype html>
@@ -116,8 +106,6 @@ export function assumptionsPage(decisionsMarkdown, { packageName }) {
   // Rows listed under "Rows no description marks" assume nothing a description states.
   const unmarked = new Set([...decisionsMarkdown.matchAll(/^- ([VP]\d+): /gm)].map((m) => m[1]));
   const rows = decisionRows(decisionsMarkdown).filter((r) => !unmarked.has(r.id));
-  if (rows.length === 0)
-    throw new Error('openapi/DECISIONS.md has no V or P rows; the assumptions page would be empty.');
   const section = (title, prefix) => {
     const entries = rows
       .filter((r) => r.id.startsWith(prefix))
@@ -125,12 +113,12 @@ export function assumptionsPage(decisionsMarkdown, { packageName }) {
         checkVoice(r.source, `DECISIONS.md row ${r.id} (source line)`);
         checkVoice(r.decision, `DECISIONS.md row ${r.id} (decision)`);
         // The reason is maintainers' reasoning; it is shown when it speaks to partners.
-        const why = MAINTAINER_TALK.test(r.why) ? '' : `\n      <dt>Why</dt><dd>${inline(r.why)}</dd>`;
+        const why = MAINTAINER_TALK.test(r.why) ? '' : `\n      <dt>Why</dt><dd>${marked.parseInline(r.why)}</dd>`;
         return `  <section class="assumption" id="${r.id}">
     <h3><a href="#${r.id}">${r.id}</a></h3>
     <dl>
-      <dt>The service's documentation</dt><dd>${inline(r.source)}</dd>
-      <dt>The reference</dt><dd>${inline(r.decision)}</dd>${why}
+      <dt>The service's documentation</dt><dd>${marked.parseInline(r.source)}</dd>
+      <dt>The reference</dt><dd>${marked.parseInline(r.decision)}</dd>${why}
     </dl>
   </section>`;
       })
@@ -161,26 +149,21 @@ ${marked.parse(releases)}`,
   );
 }
 
-/** The guide's part between `<!-- published: NAME … -->` and `<!-- /published -->`. */
-function publishedPart(markdown, name, where) {
-  const found = new RegExp(`<!-- published: ${name}\\b[^>]*-->([\\s\\S]*?)<!-- /published -->`).exec(markdown);
-  if (!found) {
-    throw new Error(
-      `${where} has no part marked <!-- published: ${name} --> … <!-- /published -->; mark the part the docs publish as ${name}.html.`,
-    );
-  }
-  return found[1].trim();
-}
-
 /**
- * The webhook delivery page: the Delivery section of the webhooks guide, as
- * marked published there. A link into another guide leads nowhere on the docs
- * site, so its text stays without it; a V or P row the text names becomes a
- * link to its entry on the assumptions page.
+ * The webhook delivery page: the part of the webhooks guide marked published.
+ * A link into another guide leads nowhere on the docs site, so its text stays
+ * without it; a V or P row the text names becomes a link to its entry on the
+ * assumptions page.
  */
 export function webhookDeliveryPage(guideMarkdown) {
   const where = 'guides/webhooks.md';
-  const text = publishedPart(guideMarkdown, 'webhook-delivery', where)
+  const part = /<!-- published: webhook-delivery\b[^>]*-->([\s\S]*?)<!-- \/published -->/.exec(guideMarkdown);
+  if (!part)
+    throw new Error(
+      `${where} has no part marked <!-- published: webhook-delivery --> … <!-- /published -->; mark the part the docs publish as webhook-delivery.html.`,
+    );
+  const text = part[1]
+    .trim()
     .replace(/\[([^\]]+)\]\((?!https?:|assumptions\.html#)[^)]*\)/g, '$1')
     .replace(/(?<![[#\w])([VP]\d+)\b(?!\])/g, '[$1](assumptions.html#$1)');
   checkVoice(text, `${where} (its part published as webhook-delivery.html)`);

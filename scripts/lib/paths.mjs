@@ -1,14 +1,12 @@
 // @ts-check
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-// Two TypeScript compilers, each named by its path (both install a `tsc`
-// command, so node_modules/.bin/tsc may be either): TypeScript 5 checks what a
-// partner's compiler sees; the native TypeScript 7 compiles the package and
-// checks the repository's own code and the docs' snippets, the same checks in
-// a fifth of the CPU time (T1).
+// Two TypeScript compilers, by path (both install `tsc`): TypeScript 5 checks
+// what a partner's compiler sees; the native TypeScript 7 compiles the package
+// and checks the repository's code and the docs' snippets in a fifth of the
+// CPU time (T1).
 export const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 export const TSC_NATIVE = path.join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc');
 

@@ -10,11 +10,15 @@ const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
 // Every mock listens on loopback only.
 const HOST = '127.0.0.1';
 
-const portFree = (port) =>
+/** Listens on `port` (0: one the OS picks) and lets go: the port it got, or false when it is taken. */
+const tryListen = (port) =>
   new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
-    server.listen(port, HOST, () => server.close(() => resolve(true)));
+    server.listen(port, HOST, () => {
+      const got = server.address().port;
+      server.close(() => resolve(got));
+    });
   });
 
 /** The bundle a mock of `api` serves: the JSON twin, on which Prism starts 0.7 s of CPU sooner than on the YAML one. */
@@ -28,11 +32,10 @@ export function mockPortOf(api) {
   const raw = process.env[api.mockPortEnv];
   if (raw === undefined || raw === '') return api.mockPort;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(
       `${api.mockPortEnv}=${raw} is not a port number (0-65535; 0 for any free port); set it to one and start again`,
     );
-  }
   return port;
 }
 
@@ -51,16 +54,7 @@ export const accepts = (port) =>
  * A free loopback port chosen by the OS.
  * @returns {Promise<number>}
  */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const freePort = () => tryListen(0);
 
 /**
  * Starts `prism mock` on a bundled document and resolves once it accepts
@@ -84,16 +78,14 @@ export async function startPrism({ document, port, logLevel = 'error', timeoutMs
 }
 
 async function startPrismOn({ document, port, logLevel, timeoutMs, signal }) {
-  if (!(await portFree(port))) {
-    throw Object.assign(new Error(`port ${port} on ${HOST} is in use; stop what runs there or choose another port`), {
-      portTaken: true,
-    });
-  }
+  const taken = `port ${port} on ${HOST} is in use; stop what runs there or choose another port`;
+  if (!(await tryListen(port))) throw Object.assign(new Error(taken), { portTaken: true });
   signal?.throwIfAborted();
   const child = spawn(PRISM, ['mock', '-h', HOST, '-p', String(port), '-v', logLevel, document], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const running = () => child.exitCode === null && child.signalCode === null;
   const onAbort = () => child.kill('SIGTERM');
   signal?.addEventListener('abort', onAbort, { once: true });
   const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
@@ -103,28 +95,19 @@ async function startPrismOn({ document, port, logLevel, timeoutMs, signal }) {
   // starting is kept, to tell a taken port from other failures.
   let output = '';
   let starting = true;
-  for (const [from, to] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ]) {
-    from.on('data', (chunk) => {
-      if (starting) output += chunk;
-      if (logLevel === 'silent') return;
-      const text = String(chunk)
-        .split('\n')
-        .filter((line) => !/Starting Prism/.test(line))
-        .join('\n');
-      if (text.trim()) to.write(text);
-    });
-  }
+  const forward = (to) => (chunk) => {
+    if (starting) output += chunk;
+    const text = String(chunk).replace(/^.*Starting Prism.*$\n?/gm, '');
+    if (logLevel !== 'silent' && text.trim()) to.write(text);
+  };
+  child.stdout.on('data', forward(process.stdout));
+  child.stderr.on('data', forward(process.stderr));
   const deadline = Date.now() + timeoutMs;
-  let early = null;
-  exited.then((result) => (early = result));
   while (!(await accepts(port))) {
-    if (early) {
+    if (!running()) {
       const why = signal?.aborted
         ? 'stopped while starting'
-        : `exited before it listened (${early.code ?? early.signal})`;
+        : `exited before it listened (${child.exitCode ?? child.signalCode})`;
       throw Object.assign(new Error(`Prism ${why} for ${document}`), { portTaken: /EADDRINUSE/.test(output) });
     }
     if (Date.now() > deadline) {
@@ -140,9 +123,9 @@ async function startPrismOn({ document, port, logLevel, timeoutMs, signal }) {
     pid: child.pid,
     exited,
     /** Whether the process still runs. */
-    running: () => child.exitCode === null && child.signalCode === null,
+    running,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (running()) child.kill('SIGTERM');
       await exited;
     },
   };

@@ -8,9 +8,24 @@ import { build } from 'esbuild';
 const VERIFY_BUDGET = 2_000;
 const PARSE_BUDGET = 30_000;
 
-const errorAnswers = `      if (err instanceof WebhookSignatureError) return new Response(err.message, { status: 401 });
+/** A Worker that verifies and parses with `fn` (`event` from `call`), answering each documented error. */
+const parsingReceiver = (
+  fn,
+  call,
+) => `import { ${fn}, WebhookPayloadError, WebhookSignatureError } from '@verification-service/contracts/webhooks';
+export default {
+  async fetch(request, env) {
+    try {
+      const event = ${call};
+      await env.QUEUE.send(event.eventId);
+      return new Response(null, { status: 200 });
+    } catch (err) {
+      if (err instanceof WebhookSignatureError) return new Response(err.message, { status: 401 });
       if (err instanceof WebhookPayloadError) return new Response(err.message, { status: 400 });
-      throw err;`;
+      throw err;
+    }
+  },
+};`;
 
 /**
  * The package's receivers, by the function they import; `budget` is the most a bundle may weigh.
@@ -45,48 +60,21 @@ export default {
   verifyWebhookRequest: {
     budget: PARSE_BUDGET,
     parses: true,
-    source: `import { verifyWebhookRequest, WebhookPayloadError, WebhookSignatureError } from '@verification-service/contracts/webhooks';
-export default {
-  async fetch(request, env) {
-    let event;
-    try {
-      event = await verifyWebhookRequest(request, env.AUTH_KEY);
-    } catch (err) {
-${errorAnswers}
-    }
-    switch (event.eventType) {
-      case 'verification.updated':
-        await env.QUEUE.send(event.data.verificationId);
-        break;
-      default:
-        console.log('ignored', event.eventType, event.eventId);
-    }
-    return new Response(null, { status: 200 });
-  },
-};`,
+    source: parsingReceiver('verifyWebhookRequest', 'await verifyWebhookRequest(request, env.AUTH_KEY)'),
   },
   parseWebhookEvent: {
     budget: PARSE_BUDGET,
     parses: true,
-    source: `import { parseWebhookEvent, WebhookPayloadError, WebhookSignatureError } from '@verification-service/contracts/webhooks';
-export default {
-  async fetch(request, env) {
-    try {
-      const event = parseWebhookEvent(await request.arrayBuffer(), request.headers.get('x-signature'), env.AUTH_KEY);
-      await env.QUEUE.send(event.eventId);
-      return new Response(null, { status: 200 });
-    } catch (err) {
-${errorAnswers}
-    }
-  },
-};`,
+    source: parsingReceiver(
+      'parseWebhookEvent',
+      "parseWebhookEvent(await request.arrayBuffer(), request.headers.get('x-signature'), env.AUTH_KEY)",
+    ),
   },
 };
 
 /**
- * A Worker's source bundled as wrangler bundles one, resolving packages from
- * `dir`; `alias` maps a package path to a file (the bench bundles from this
- * checkout's build instead of an installed tarball).
+ * A Worker's source bundled as wrangler bundles one, resolving packages from `dir`; `alias` maps a package
+ * path to a file (the bench bundles this checkout's build, not an installed tarball).
  * @param {string} dir
  * @param {string} source
  * @param {Record<string, string>} [alias]

@@ -1,18 +1,16 @@
-// Builds the reference's "Try it" (scripts/docs.mjs calls it): the in-page
-// sandbox as one classic script, generated/docs/try-it/sandbox.js, loaded
-// only when a reader first presses Try it, and the few hundred bytes each
-// API page carries from its first load: a style and a script that add a Try
-// it button to each operation Redoc renders and load the sandbox on the
-// first press. The pages stay static files; the script asks nothing of any
-// other host.
+// Builds the reference's "Try it": the in-page sandbox as one classic script
+// (generated/docs/try-it/sandbox.js, loaded on a reader's first press), and
+// the few hundred bytes each API page carries from its first load: a style
+// and a script adding a Try it button to each operation Redoc renders.
 import path from 'node:path';
 import { build, transform } from 'esbuild';
-import { ROOT } from '../paths.mjs';
 import { replaceFile } from '../replace-file.mjs';
 import { operationsOf } from '../code-samples.mjs';
 
 /** Where the in-page sandbox is written, relative to the docs folder (the pages load it from there). */
 export const TRY_IT_SCRIPT = 'try-it/sandbox.js';
+
+const MINIFIED = { minify: true, target: 'es2022', legalComments: 'none' };
 
 /** Bundles the in-page sandbox into `docsDir`/try-it/sandbox.js. */
 export async function buildTryItSandbox(docsDir) {
@@ -22,18 +20,12 @@ export async function buildTryItSandbox(docsDir) {
     // A classic script, not a module: a page opened from disk (file://) may load it too.
     format: 'iife',
     platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    nodePaths: [path.join(ROOT, 'node_modules')],
-    absWorkingDir: ROOT,
-    tsconfig: path.join(ROOT, 'tsconfig.json'),
+    ...MINIFIED,
     write: false,
     logLevel: 'silent',
   });
-  const [output] = result.outputFiles;
   // Replaced in one rename, as the pages are: `npm run dev` may be serving it.
-  await replaceFile(path.join(docsDir, TRY_IT_SCRIPT), output.contents);
+  await replaceFile(path.join(docsDir, TRY_IT_SCRIPT), result.outputFiles[0].contents);
 }
 
 // Redoc marks each operation's section `data-item-kind="httpItem"` with
@@ -55,36 +47,27 @@ function addTryItButtons(config) {
     });
     return loading;
   };
-  const press = (button, operationId) => {
+  const press = (button) => {
     button.disabled = true;
     // A failure said after an earlier press goes; a new one is said again below.
     if (button.nextElementSibling?.classList.contains('try-it-error')) button.nextElementSibling.remove();
     load()
-      .then((tryIt) => tryIt.open(config.api, operationId))
+      .then((tryIt) => tryIt.open(config.api, button.dataset.operation))
       .catch((err) => {
-        const note = document.createElement('span');
-        note.className = 'try-it-error';
-        note.setAttribute('role', 'alert');
-        note.textContent = `Try it failed: ${err.message}`;
-        button.after(note);
+        button.insertAdjacentHTML('afterend', '<span class="try-it-error" role="alert"></span>');
+        button.nextElementSibling.textContent = `Try it failed: ${err.message}`;
       })
-      .finally(() => {
-        button.disabled = false;
-      });
+      .finally(() => button.removeAttribute('disabled'));
   };
   const addButtons = () => {
     for (const section of document.querySelectorAll('[data-item-kind="httpItem"][data-section-id]')) {
       const operationId = config.operations[section.getAttribute('data-section-id').split('/').pop()];
       const panel = section.querySelector('[data-testid="middle-panel"]');
       if (!operationId || !panel || panel.querySelector(':scope > .try-it-button')) continue;
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'try-it-button';
-      button.dataset.operation = operationId;
-      button.textContent = 'Try it';
-      button.title = 'Send this request to the local sandbox in this package, running in this page';
-      button.addEventListener('click', () => press(button, operationId));
-      panel.prepend(button);
+      const title = 'Send this request to the local sandbox in this package, running in this page';
+      const button = `<button type="button" class="try-it-button" data-operation="${operationId}" title="${title}">`;
+      panel.insertAdjacentHTML('afterbegin', `${button}Try it</button>`);
+      panel.firstElementChild.addEventListener('click', (event) => press(event.currentTarget));
     }
   };
   new MutationObserver(addButtons).observe(document.body, { childList: true, subtree: true });
@@ -104,11 +87,7 @@ export async function tryItPageParts(api, doc) {
     operationsOf(doc).map(({ operationId }) => [operationId.toLowerCase(), operationId]),
   );
   const config = { api, script: TRY_IT_SCRIPT, operations };
-  const { code } = await transform(`(${addTryItButtons})(${JSON.stringify(config)});`, {
-    minify: true,
-    target: 'es2022',
-    legalComments: 'none',
-  });
+  const { code } = await transform(`(${addTryItButtons})(${JSON.stringify(config)});`, MINIFIED);
   return `${BUTTON_STYLE}\n<script id="try-it-buttons">${code.trim()}</script>`;
 }
 

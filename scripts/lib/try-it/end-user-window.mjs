@@ -1,10 +1,7 @@
-// A verification's `url` (the end user's page) opened in a new tab that the
-// in-page sandbox serves: the reference page opens an empty window, writes
-// the sandbox's answer into it, and answers its forms and links itself, so
-// the tab asks no server for anything. A redirect inside the sandbox is
-// followed; one that leaves it (the verification's `redirectUrl` or
-// `errorRedirectUrl`) is shown instead of followed, since nothing leaves the
-// page. The tab lives as long as the reference page that opened it.
+// A verification's `url` (the end user's page) in a new tab, served by the
+// in-page sandbox, which also answers the tab's forms and links: the tab asks
+// no server for anything. A redirect leaving the sandbox (the verification's
+// redirect addresses) is shown instead of followed.
 import { escapeHtml } from './panel.mjs';
 
 const BANNER_STYLE =
@@ -41,22 +38,17 @@ async function show(sandbox, tab, first) {
   tab.document.addEventListener('submit', (event) => {
     event.preventDefault();
     const form = event.target;
-    const fields = new URLSearchParams(new FormData(form, event.submitter));
-    const action = new URL(form.getAttribute('action') ?? '', base);
-    const post = new Request(action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: fields.toString(),
-    });
+    // A URLSearchParams body is sent as application/x-www-form-urlencoded, as a browser sends the form.
+    const body = new URLSearchParams(new FormData(form, event.submitter));
+    const post = new Request(new URL(form.getAttribute('action') ?? '', base), { method: 'POST', body });
     show(sandbox, tab, post).catch((err) => write(tab, 500, failurePage(err)));
   });
   tab.document.addEventListener('click', (event) => {
     const link = event.target.closest?.('a[href]');
     if (!link) return;
     event.preventDefault();
-    show(sandbox, tab, new Request(new URL(link.getAttribute('href'), base))).catch((err) =>
-      write(tab, 500, failurePage(err)),
-    );
+    const get = new Request(new URL(link.getAttribute('href'), base));
+    show(sandbox, tab, get).catch((err) => write(tab, 500, failurePage(err)));
   });
 }
 
@@ -65,12 +57,8 @@ function write(tab, status, html) {
   tab.document.open();
   tab.document.write(html);
   tab.document.close();
-  const banner = tab.document.createElement('p');
-  banner.setAttribute('role', 'note');
-  banner.id = 'try-it-banner';
-  banner.setAttribute('style', BANNER_STYLE);
-  banner.textContent = `Served by the local sandbox in this package, running in the reference page that opened this tab (status ${status}), not by the service. Closing that page ends this sandbox.`;
-  tab.document.body?.prepend(banner);
+  const banner = `<p role="note" id="try-it-banner" style="${BANNER_STYLE}">Served by the local sandbox in this package, running in the reference page that opened this tab (status ${status}), not by the service. Closing that page ends this sandbox.</p>`;
+  tab.document.body?.insertAdjacentHTML('afterbegin', banner);
 }
 
 function handedBackPage(address) {

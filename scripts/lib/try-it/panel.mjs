@@ -1,9 +1,6 @@
-// The Try it panel: one side panel on top of the reference page (outside
-// Redoc's own tree, so a re-render of Redoc never takes it away), holding
-// the form of the operation chosen last, the answer to its Send and the
-// webhooks the in-page sandbox emitted. It says on top what answers: the
-// local sandbox in this package, not the service.
-
+// The Try it panel: one side panel over the reference page (outside Redoc's
+// tree, so a re-render never takes it away) with the chosen operation's form,
+// its answer, and the webhooks the in-page sandbox emitted.
 const PANEL_ID = 'try-it-panel';
 
 const REASONS = {
@@ -54,32 +51,26 @@ export const escapeHtml = (text) =>
 /** Who answers, and where the service is: from the document's own Servers entry. */
 function honestNote(api, doc) {
   const server = `<code>${escapeHtml(doc.servers?.[0]?.url ?? '')}</code>`;
-  const service =
-    api === 'sandbox'
-      ? 'This control API belongs to the local sandbox alone: the service has none.'
-      : api === 'partner'
-        ? `The service's own sandbox environment is at the base address your provider gives you (${server} in this reference's Servers).`
-        : `The service is at the base address your provider gives you (${server} in this reference's Servers).`;
+  const service = {
+    sandbox: 'This control API belongs to the local sandbox alone: the service has none.',
+    partner: `The service's own sandbox environment is at the base address your provider gives you (${server} in this reference's Servers).`,
+    v2: `The service is at the base address your provider gives you (${server} in this reference's Servers).`,
+  }[api];
   return `Answered by the local sandbox in this package, running in this page — not by the service. ${service} Nothing you send here leaves this page.`;
 }
 
 function panelElement() {
-  let panel = document.getElementById(PANEL_ID);
-  if (panel) return panel;
-  const style = document.createElement('style');
-  style.textContent = STYLE;
-  document.head.append(style);
-  panel = document.createElement('aside');
-  panel.id = PANEL_ID;
-  panel.setAttribute('aria-label', 'Try it');
-  document.body.append(panel);
-  return panel;
+  if (!document.getElementById(PANEL_ID)) {
+    document.head.insertAdjacentHTML('beforeend', `<style>${STYLE}</style>`);
+    document.body.insertAdjacentHTML('beforeend', `<aside id="${PANEL_ID}" aria-label="Try it"></aside>`);
+  }
+  return document.getElementById(PANEL_ID);
 }
 
 /** How many forms were asked for: a form whose sandbox started after a newer one was asked for is not shown. */
 let asked = 0;
 
-/** Shows the form of `form` (forms.mjs) in the panel, answered by the in-page sandbox of `session` (a promise). */
+/** Shows `form` (code-samples.mjs `tryItForm`) in the panel, answered by the in-page sandbox of `session` (a promise). */
 export async function showPanel({ api, doc, form, session: starting }) {
   const turn = ++asked;
   const panel = panelElement();
@@ -88,16 +79,13 @@ export async function showPanel({ api, doc, form, session: starting }) {
 <button type="button" class="try-it-close">Close</button>
 <p class="try-it-note" role="note">${honestNote(api, doc)}</p>
 <p id="try-it-starting">Starting the local sandbox in this page…</p>`;
-  panel.querySelector('.try-it-close').addEventListener('click', () => {
-    panel.hidden = true;
-  });
+  panel.querySelector('.try-it-close').addEventListener('click', () => panel.setAttribute('hidden', ''));
   const session = await starting;
   const credentials = await session.credentials();
   if (turn !== asked) return;
   panel.querySelector('#try-it-starting').remove();
-  panel.insertAdjacentHTML('beforeend', formHtml(form, session.known, credentials));
-  panel.insertAdjacentHTML('beforeend', '<section id="try-it-answer" hidden></section>');
-  panel.insertAdjacentHTML('beforeend', '<section id="try-it-webhooks"></section>');
+  const sections = '<section id="try-it-answer" hidden></section><section id="try-it-webhooks"></section>';
+  panel.insertAdjacentHTML('beforeend', formHtml(form, session.known, credentials) + sections);
   const list = panel.querySelector('#try-it-webhooks');
   const renderWebhooks = () => {
     list.innerHTML = webhooksHtml(session.webhooks);
@@ -123,10 +111,9 @@ function formHtml(form, known, credentials) {
       return `<label>${escapeHtml(name)} <small>(${note})</small><input name="path:${escapeHtml(name)}" value="${escapeHtml(held ?? example)}" required></label>`;
     })
     .join('\n');
+  const held = form.credential?.kind === 'accessToken' ? `Bearer ${credentials.accessToken}` : credentials.authKey;
   const credential = form.credential
-    ? `<label>${escapeHtml(form.credential.header)} <small>(from GET /_sandbox/credentials of the sandbox in this page)</small><input name="credential" value="${escapeHtml(
-        form.credential.kind === 'accessToken' ? `Bearer ${credentials.accessToken}` : credentials.authKey,
-      )}"></label>`
+    ? `<label>${escapeHtml(form.credential.header)} <small>(from GET /_sandbox/credentials of the sandbox in this page)</small><input name="credential" value="${escapeHtml(held)}"></label>`
     : '';
   // Opened with the required parameters only: the example's filters name records the page's sandbox does not hold.
   const hint =
@@ -161,13 +148,8 @@ async function send(panel, api, form, session) {
   const button = panel.querySelector('#try-it-send');
   button.disabled = true;
   try {
-    const answer = await session.send({
-      method: form.method,
-      path,
-      query: String(fields.get('query') ?? '').replace(/^\?/, ''),
-      headers,
-      body: body === '' ? undefined : body,
-    });
+    const query = String(fields.get('query') ?? '').replace(/^\?/, '');
+    const answer = await session.send({ method: form.method, path, query, headers, body: body || undefined });
     showAnswer(panel, answer, session);
   } finally {
     button.disabled = false;
@@ -190,27 +172,19 @@ function showAnswer(panel, answer, session) {
 <dl id="try-it-headers">${headers}</dl>
 <pre id="try-it-body">${escapeHtml(shown)}</pre>
 ${opens ? '<p><button type="button" id="try-it-open-page">Open the end user\'s page (its <code>url</code>) in a new tab</button> <small>served by the same sandbox in this page</small></p>' : ''}`;
+  const blocked =
+    '<p role="alert">The browser blocked the new tab: allow pop-ups for this page, then press the button again.</p>';
   section.querySelector('#try-it-open-page')?.addEventListener('click', () => {
-    if (!session.openEndUserPage(pageUrl)) {
-      section.insertAdjacentHTML(
-        'beforeend',
-        '<p role="alert">The browser blocked the new tab: allow pop-ups for this page, then press the button again.</p>',
-      );
-    }
+    if (!session.openEndUserPage(pageUrl)) section.insertAdjacentHTML('beforeend', blocked);
   });
 }
 
 function webhooksHtml(webhooks) {
-  const items = [...webhooks]
-    .reverse()
-    .map(
-      (
-        w,
-      ) => `<li data-event-type="${escapeHtml(w.eventType)}"><details><summary>${escapeHtml(w.eventType)} <small>${escapeHtml(w.eventId)}</small></summary>
+  const item = (w) => `<li data-event-type="${escapeHtml(w.eventType)}"><details>
+<summary>${escapeHtml(w.eventType)} <small>${escapeHtml(w.eventId)}</small></summary>
 <dl><dt>POST</dt><dd>${escapeHtml(w.target)}</dd><dt>X-SIGNATURE</dt><dd class="try-it-signature">${escapeHtml(w.signature)}</dd></dl>
-<pre class="try-it-webhook-body">${escapeHtml(w.body)}</pre></details></li>`,
-    )
-    .join('\n');
+<pre class="try-it-webhook-body">${escapeHtml(w.body)}</pre></details></li>`;
+  const items = [...webhooks].reverse().map(item).join('\n');
   return `<h3>Webhooks the local sandbox emitted (${webhooks.length})</h3>
 <p><small>Nothing can receive a webhook from this page, so each is listed as it would be sent to the partner's webhookUrl: the body byte for byte, and X-SIGNATURE, the HMAC-SHA256 of that body with the active auth key. Newest first (the oldest are the seed's).</small></p>
 <ul id="try-it-webhook-list">${items}</ul>`;
