@@ -16,8 +16,6 @@ type Api = (typeof APIS)[number];
 /** A contract with the precompiled validators and no compiler, or compiling every schema with Ajv at run time. */
 const contract = (api: Api, precompiled?: typeof requestValidators) =>
   new Contract(api, documents[api], {
-    errorSchema: 'Error',
-    security: () => 'none',
     ...(precompiled ? { precompiled } : { compiler: ajvCompiler(api, documents[api]) }),
   });
 

@@ -32,11 +32,7 @@ export interface ApiModel {
 export function loadApi(api: ApiName): ApiModel {
   const doc = readBundledDocument(api);
   const scheme = api === 'partner' ? 'authKey' : 'bearer';
-  const contract = new Contract(api, doc, {
-    errorSchema: 'Error',
-    security: () => scheme,
-    compiler: ajvCompiler(api, doc, { verbose: true }),
-  });
+  const contract = new Contract(api, doc, { compiler: ajvCompiler(api, doc, { verbose: true }) });
   const operations = contract.routes.map((route): OperationModel => {
     const op = resolveRef(doc, doc.paths[route.path])[route.method.toLowerCase()];
     return {

@@ -78,6 +78,9 @@ function coerce(text: string, type: string | undefined): unknown {
   return text;
 }
 
+/** How a document's security scheme types send the credential; an operation without one is open. */
+const CREDENTIALS: Record<string, RouteSpec['security']> = { apiKey: 'authKey', http: 'bearer' };
+
 function schemaType(schema: Json): string | undefined {
   return Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
 }
@@ -93,8 +96,6 @@ export class Contract {
     readonly api: string,
     readonly doc: Json,
     options: {
-      errorSchema: string;
-      security: (op: Json) => RouteSpec['security'];
       /** Validators keyed `${api}${pointer}`, used instead of compiling those schemas. */
       precompiled?: Record<string, ValidateFunction>;
       /** Compiles the schemas with no precompiled validator (ajvCompiler). */
@@ -103,12 +104,12 @@ export class Contract {
   ) {
     this.precompiled = options.precompiled ?? {};
     this.compiler = options.compiler;
-    this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
+    this.errorValidator = this.lazy('#/components/schemas/Error');
     this.routes = [];
     for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
       const item = resolveRef(doc, rawItem);
       for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
-        if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method])));
+        if (item[method]) this.routes.push(this.route(path, method, item));
       }
     }
   }
@@ -135,8 +136,9 @@ export class Contract {
     return () => (validate ??= this.compile(pointer));
   }
 
-  private route(path: string, method: string, item: Json, security: RouteSpec['security']): RouteSpec {
+  private route(path: string, method: string, item: Json): RouteSpec {
     const op = item[method];
+    const [scheme] = Object.keys((op.security ?? this.doc.security ?? [])[0] ?? {});
     const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
     const params: RouteParam[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
       .map((raw: Json, i: number) => {
@@ -191,7 +193,7 @@ export class Contract {
       operationId: op.operationId,
       method: method.toUpperCase(),
       path,
-      security,
+      security: CREDENTIALS[this.doc.components?.securitySchemes?.[scheme]?.type] ?? 'none',
       hasBody: Boolean(bodyMedia),
       bodySchema: bodyMedia?.schema,
       params,
