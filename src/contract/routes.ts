@@ -86,26 +86,21 @@ function schemaType(schema: Json): string | undefined {
 }
 
 export class Contract {
-  readonly routes: RouteSpec[];
+  readonly routes: RouteSpec[] = [];
   private readonly errorValidator: () => ValidateFunction;
-  private readonly precompiled: Record<string, ValidateFunction>;
   private readonly requestPtrs = new Set<string>();
-  private readonly compiler: SchemaCompiler | undefined;
 
   constructor(
     readonly api: string,
     readonly doc: Json,
-    options: {
+    private readonly options: {
       /** Validators keyed `${api}${pointer}`, used instead of compiling those schemas. */
       precompiled?: Record<string, ValidateFunction>;
       /** Compiles the schemas with no precompiled validator (ajvCompiler). */
       compiler?: SchemaCompiler;
     },
   ) {
-    this.precompiled = options.precompiled ?? {};
-    this.compiler = options.compiler;
     this.errorValidator = this.lazy('#/components/schemas/Error');
-    this.routes = [];
     for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
       const item = resolveRef(doc, rawItem);
       for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
@@ -114,26 +109,23 @@ export class Contract {
     }
   }
 
-  /** A validator of the schema at a JSON pointer of the document: the precompiled one, or compiled now. */
-  compile(pointer: string): ValidateFunction {
-    const key = `${this.api}${pointer}`;
-    if (Object.hasOwn(this.precompiled, key)) return this.precompiled[key];
-    if (!this.compiler)
-      throw new Error(
-        `no validator of ${key} was compiled with the package, and this contract compiles none: rebuild the package (npm run build)`,
-      );
-    return this.compiler(key);
-  }
-
   /** The pointers of the schemas that parsing a request compiles (parameters, JSON bodies), once each. */
   requestPointers(): string[] {
     return [...this.requestPtrs];
   }
 
-  /** The same, compiled on its first use. */
-  lazy(pointer: string): () => ValidateFunction {
-    let validate: ValidateFunction | undefined;
-    return () => (validate ??= this.compile(pointer));
+  /** A validator of the schema at a JSON pointer of the document: the precompiled one, or compiled on first use. */
+  private lazy(pointer: string): () => ValidateFunction {
+    const key = `${this.api}${pointer}`;
+    let validate = this.options.precompiled?.[key];
+    return () => {
+      validate ??= this.options.compiler?.(key);
+      if (!validate)
+        throw new Error(
+          `no validator of ${key} was compiled with the package, and this contract compiles none: rebuild the package (npm run build)`,
+        );
+      return validate;
+    };
   }
 
   private route(path: string, method: string, item: Json): RouteSpec {
@@ -240,14 +232,16 @@ export class Contract {
         if (body === undefined && statuses.includes(status) && !pointers.has(status)) return [];
         const validate = responses.get(status)?.() ?? (status >= 400 ? this.errorValidator() : undefined);
         if (!validate) return [`status ${status} is not declared for ${op.operationId}`];
-        return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
+        return problemsOf(validate, body);
       },
     };
   }
 
   /** Violations of the document's error schema (for answers outside any route). */
   checkError(body: unknown): string[] {
-    const validate = this.errorValidator();
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    return problemsOf(this.errorValidator(), body);
   }
 }
+
+const problemsOf = (validate: ValidateFunction, body: unknown): string[] =>
+  validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
