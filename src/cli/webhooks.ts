@@ -44,27 +44,21 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     shuffle: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '10' },
   });
-  if (!values.url || !isWebAddress(values.url))
-    throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
-  if (!values.key)
-    throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');
-  const timeout = Number(values.timeout);
-  if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
+  const mistake = (message: string) => new UsageError(message, 'webhooks send');
+  if (!values.url || !isWebAddress(values.url)) throw mistake('--url must be an http:// or https:// URL');
+  if (!values.key) throw mistake('--key is required: the auth key the webhooks are signed with');
+  const timeoutMs = millisecondsOf(values.timeout, mistake);
   const repeat = Number(values.repeat);
   if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10)
-    throw new UsageError(
+    throw mistake(
       `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`,
-      'webhooks send',
     );
 
   const examples = documentedWebhookExamplesWithFreshIds();
   const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
   const unknown = chosen.filter((e) => !examples.has(e as WebhookEventType));
   if (unknown.length)
-    throw new UsageError(
-      `unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`,
-      'webhooks send',
-    );
+    throw mistake(`unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`);
 
   // Every copy of an event, one after another, then the whole list shuffled when asked.
   const sends = (chosen as WebhookEventType[]).flatMap((eventType) =>
@@ -80,7 +74,7 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     const { status, detail } = await deliver(
       values.url,
       { body, signature: signWebhookPayload(body, values.key) },
-      timeout * 1000,
+      timeoutMs,
       true,
     ).catch((err) => {
       throw new UsageError((err as Error).message);
@@ -105,6 +99,12 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
   }
   out(retried ? `${retried} of ${sends.length} would be retried.` : `all ${sends.length} delivered.`);
   return retried ? EXIT.failed : EXIT.ok;
+}
+
+/** --timeout SECONDS in milliseconds. */
+function millisecondsOf(seconds: string, mistake: (message: string) => UsageError): number {
+  if (!(Number(seconds) > 0)) throw mistake('--timeout must be a positive number of seconds');
+  return Number(seconds) * 1000;
 }
 
 /** Fisher-Yates, in place, with the platform's uniform random integers. */
@@ -141,9 +141,10 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
     },
     true,
   );
-  if (!values.key?.length) throw new UsageError('--key is required', 'webhooks verify');
-  if (values.signature === undefined) throw new UsageError('--signature is required', 'webhooks verify');
-  if (positionals.length > 1) throw new UsageError('give one FILE at most', 'webhooks verify');
+  const mistake = (message: string) => new UsageError(message, 'webhooks verify');
+  if (!values.key?.length) throw mistake('--key is required');
+  if (values.signature === undefined) throw mistake('--signature is required');
+  if (positionals.length > 1) throw mistake('give one FILE at most');
   const source = positionals[0] ?? '-';
   let body: Buffer;
   try {
@@ -219,24 +220,19 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
     },
     true,
   );
+  const mistake = (message: string) => new UsageError(message, 'webhooks check');
   const [url, ...extra] = positionals;
-  if (!url || !isWebAddress(url))
-    throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');
-  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}": give one URL`, 'webhooks check');
+  if (!url || !isWebAddress(url)) throw mistake('give the receiver as an http:// or https:// URL');
+  if (extra.length) throw mistake(`unexpected argument "${extra[0]}": give one URL`);
   if (hasCredentials(url))
-    throw new UsageError(
-      'the URL has a user or password in it; the service sends none, so give the address without them',
-      'webhooks check',
-    );
-  if (!values['auth-key'])
-    throw new UsageError('--auth-key is required: the auth key the service signs webhooks with', 'webhooks check');
-  const timeout = Number(values.timeout);
-  if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks check');
+    throw mistake('the URL has a user or password in it; the service sends none, so give the address without them');
+  if (!values['auth-key']) throw mistake('--auth-key is required: the auth key the service signs webhooks with');
+  const timeoutMs = millisecondsOf(values.timeout, mistake);
 
   const report = await checkWebhookReceiver(url, {
     authKey: values['auth-key'],
     previousKey: values['previous-key'],
-    timeoutMs: timeout * 1000,
+    timeoutMs,
   }).catch((err) => {
     // The first request could not connect: nothing was judged.
     throw new UsageError((err as Error).message);
