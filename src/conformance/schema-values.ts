@@ -71,27 +71,22 @@ const isoDate = fc.date({
   noInvalidDate: true,
 });
 
+// Values of the formats the documents use; `uri` ones come from the options.
+const FORMAT_VALUES: Record<string, fc.Arbitrary<string>> = {
+  'date-time': fc.oneof(
+    isoDate.map((d) => d.toISOString()),
+    isoDate.map((d) => d.toISOString().replace(/\.\d+Z$/, '+02:00')),
+  ),
+  date: isoDate.map((d) => d.toISOString().slice(0, 10)),
+  uuid: fc.uuid(),
+  email: fc.constantFrom('ops@example.com', 'lena.hoffmann@example.org'),
+};
+
 function stringArb(schema: Json, opts: SchemaArbitraryOptions): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = Math.max(min, Math.min(schema.maxLength ?? 24, min + 24));
-  switch (schema.format) {
-    case 'date-time':
-      return fc.oneof(
-        isoDate.map((d) => d.toISOString()),
-        isoDate.map((d) => d.toISOString().replace(/\.\d+Z$/, '+02:00')),
-      );
-    case 'date':
-      return isoDate.map((d) => d.toISOString().slice(0, 10));
-    case 'uuid':
-      return fc.uuid();
-    case 'uri':
-    case 'url':
-      return opts.uri ?? SAFE_URIS;
-    case 'email':
-      return fc.constantFrom('ops@example.com', 'lena.hoffmann@example.org');
-    default:
-      break;
-  }
+  if (schema.format === 'uri' || schema.format === 'url') return opts.uri ?? SAFE_URIS;
+  if (Object.hasOwn(FORMAT_VALUES, schema.format ?? '')) return FORMAT_VALUES[schema.format];
   if (typeof schema.pattern === 'string') {
     return fc
       .stringMatching(new RegExp(schema.pattern))
@@ -157,55 +152,45 @@ function valueOfType(
   opts: SchemaArbitraryOptions,
   depth: number,
 ): fc.Arbitrary<unknown> {
-  switch (type) {
-    case 'null':
-      return fc.constant(null);
-    case 'boolean':
-      return fc.boolean();
-    case 'integer':
-      return numberArb(schema, true);
-    case 'number':
-      return numberArb(schema, false);
-    case 'string':
-      return stringArb(schema, opts);
-    case 'array': {
-      const minLength = schema.minItems ?? 0;
-      const maxLength =
-        depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
-      return fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { minLength, maxLength });
-    }
-    case 'object': {
-      const props = Object.entries<Json>(schema.properties ?? {});
-      const required: string[] = schema.required ?? [];
-      const shallow = depth >= MAX_DEPTH;
-      const record: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [name, prop] of props) {
-        if (shallow && !required.includes(name)) continue;
-        const generated = valueFor(doc, prop, opts, depth + 1);
-        const known = opts.knownIds?.[name] ?? [];
-        record[name] =
-          known.length && typesOf(mergeAllOf(doc, prop)).includes('string')
-            ? fc.oneof(fc.constantFrom(...known), generated)
-            : generated;
-      }
-      const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
-      const extra = resolveRef(doc, schema.additionalProperties);
-      const maxProps = schema.maxProperties ?? Infinity;
-      if (maxProps === 0) return fc.constant({});
-      if (!extra || typeof extra !== 'object' || shallow) return base;
-      const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
-      const extras = fc.dictionary(
-        fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }),
-        valueFor(doc, extra, opts, depth + 1),
-        { maxKeys: Math.min(3, maxProps), noNullPrototype: true },
-      );
-      return fc.tuple(base, extras).map(([b, e]) => {
-        const out: Record<string, unknown> = { ...e, ...b };
-        for (const k of Object.keys(out).slice(maxProps)) delete out[k];
-        return out;
-      });
-    }
+  if (type === 'null') return fc.constant(null);
+  if (type === 'boolean') return fc.boolean();
+  if (type === 'integer' || type === 'number') return numberArb(schema, type === 'integer');
+  if (type === 'string') return stringArb(schema, opts);
+  if (type === 'array') {
+    const minLength = schema.minItems ?? 0;
+    const maxLength =
+      depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
+    return fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { minLength, maxLength });
   }
+  const props = Object.entries<Json>(schema.properties ?? {});
+  const required: string[] = schema.required ?? [];
+  const shallow = depth >= MAX_DEPTH;
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [name, prop] of props) {
+    if (shallow && !required.includes(name)) continue;
+    const generated = valueFor(doc, prop, opts, depth + 1);
+    const known = opts.knownIds?.[name] ?? [];
+    record[name] =
+      known.length && typesOf(mergeAllOf(doc, prop)).includes('string')
+        ? fc.oneof(fc.constantFrom(...known), generated)
+        : generated;
+  }
+  const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
+  const extra = resolveRef(doc, schema.additionalProperties);
+  const maxProps = schema.maxProperties ?? Infinity;
+  if (maxProps === 0) return fc.constant({});
+  if (!extra || typeof extra !== 'object' || shallow) return base;
+  const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
+  const extras = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }),
+    valueFor(doc, extra, opts, depth + 1),
+    { maxKeys: Math.min(3, maxProps), noNullPrototype: true },
+  );
+  return fc.tuple(base, extras).map(([b, e]) => {
+    const out: Record<string, unknown> = { ...e, ...b };
+    for (const k of Object.keys(out).slice(maxProps)) delete out[k];
+    return out;
+  });
 }
 
 export interface Mutated {
