@@ -60,17 +60,13 @@ function authKeyList(authKey: unknown): string[] | null {
   }
 }
 
+/** The `X-SIGNATURE` the service sends: 64 lowercase hex digits (an upper-case digest is not its signature). */
+const SIGNATURE_FORM = /^[0-9a-f]{64}$/;
+
 /** The 32 bytes a signature of 64 lowercase hex digits stands for; null for any other value. */
 function signatureBytes(signature: unknown): Uint8Array<ArrayBuffer> | null {
-  if (typeof signature !== 'string' || signature.length !== 64) return null;
-  const bytes = new Uint8Array(32);
-  for (let i = 0; i < 64; i++) {
-    // Lower case only: an upper-case digest is not the signature the service sends.
-    const digit = '0123456789abcdef'.indexOf(signature[i]);
-    if (digit < 0) return null;
-    bytes[i >> 1] |= i & 1 ? digit : digit << 4;
-  }
-  return bytes;
+  if (typeof signature !== 'string' || !SIGNATURE_FORM.test(signature)) return null;
+  return Uint8Array.from({ length: 32 }, (_, i) => Number.parseInt(signature.slice(2 * i, 2 * i + 2), 16));
 }
 
 /**
@@ -88,7 +84,7 @@ function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null)
 /** Why the signature cannot be checked at all, before any HMAC; null when it can. */
 function formProblem(signature: unknown, keys: string[] | null): SignatureProblem | null {
   if (signature === undefined || signature === null || signature === '') return 'missing';
-  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return 'malformed';
+  if (typeof signature !== 'string' || !SIGNATURE_FORM.test(signature)) return 'malformed';
   return keys ? null : 'no-key';
 }
 
