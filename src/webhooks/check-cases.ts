@@ -20,13 +20,13 @@ export interface CaseSpec {
   deliveries: Delivery[];
   /** What to fix when a request is answered wrongly (for accepted cases: an answer other than 200 that is no 401 or redirect). */
   fix: string;
+  /** Why the case is not checked (and sends nothing), when it is not. */
+  skipped?: string;
 }
 
 const RETRY = 'the service retries anything but 200 every 15 minutes';
 // An event type no version of the documents has: a receiver must take it as one added later.
 const FUTURE_EVENT_TYPE = 'document.expired';
-
-export const ROTATION_RULE = 'an event signed with the previous key is answered 200 during a rotation';
 
 const fresh = () => crypto.randomUUID();
 
@@ -177,19 +177,23 @@ export function caseSpecs(authKey: string, previousKey: string | undefined): Cas
       fix: `${RETRY}; answer 200 to event types added later and ignore them (a default branch)`,
     },
   ];
-  if (previousKey !== undefined) {
-    specs.push({
-      id: 'previous-key',
-      rule: ROTATION_RULE,
-      expect: 'accepted',
-      deliveries: [
-        {
-          subject: 'an event signed with the previous key',
-          ...signed(verificationPair(examples).created, previousKey),
-        },
-      ],
-      fix: 'a delivery under way at a rotation may arrive signed with the previous key; accept both keys until the rotation settles (verifyWebhookRequest(request, [key, previousKey]))',
-    });
-  }
+  specs.push({
+    id: 'previous-key',
+    rule: 'an event signed with the previous key is answered 200 during a rotation',
+    expect: 'accepted',
+    deliveries:
+      previousKey === undefined
+        ? []
+        : [
+            {
+              subject: 'an event signed with the previous key',
+              ...signed(verificationPair(examples).created, previousKey),
+            },
+          ],
+    fix: 'a delivery under way at a rotation may arrive signed with the previous key; accept both keys until the rotation settles (verifyWebhookRequest(request, [key, previousKey]))',
+    ...(previousKey === undefined
+      ? { skipped: 'not checked: give the previous key (--previous-key) while a key rotation settles' }
+      : {}),
+  });
   return specs;
 }
