@@ -48,26 +48,20 @@ function evaluate(expr: string, scope: Scope): unknown {
 }
 
 const same = (l: unknown, r: unknown) => l === r || (l == null && r == null);
-const OPERATORS: [string, (l: number, r: number) => boolean][] = [
-  ['==', same],
-  ['!=', (l, r) => !same(l, r)],
-  ['>=', (l, r) => l >= r],
-  ['<=', (l, r) => l <= r],
-  ['>', (l, r) => l > r],
-  ['<', (l, r) => l < r],
-];
+const COMPARE: Record<string, (l: number, r: number) => boolean> = {
+  '==': same,
+  '!=': (l, r) => !same(l, r),
+  '>=': (l, r) => l >= r,
+  '<=': (l, r) => l <= r,
+  '>': (l, r) => l > r,
+  '<': (l, r) => l < r,
+};
 
 /** A simple success criterion: `left op right`, or a lone expression that must be truthy. */
 function holds(condition: string, scope: Scope): boolean {
-  for (const [op, compare] of OPERATORS) {
-    const i = condition.indexOf(` ${op} `);
-    if (i >= 0)
-      return compare(
-        evaluate(condition.slice(0, i), scope) as number,
-        evaluate(condition.slice(i + op.length + 2), scope) as number,
-      );
-  }
-  return Boolean(evaluate(condition, scope));
+  const [, left, op, right] = /^(.+?) (==|!=|>=|<=|>|<) (.+)$/.exec(condition) ?? [];
+  if (!op) return Boolean(evaluate(condition, scope));
+  return COMPARE[op](evaluate(left, scope) as number, evaluate(right, scope) as number);
 }
 
 function resolvePayload(payload: unknown, scope: Scope): unknown {

@@ -60,19 +60,6 @@ function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   return { created, updated };
 }
 
-/** Two `verification.updated` of one verification, one `data.updatedAt`, two statuses: neither is newer. */
-function verificationTie(examples: Map<WebhookEventType, WebhookEvent>) {
-  const completed = verificationPair(examples).updated;
-  const inReview: WebhookEventOf<'verification.updated'> = {
-    ...completed,
-    eventId: fresh(),
-    createdAt: laterBy(completed.createdAt, 40),
-    // No user yet while in review (userId only when completed).
-    data: { ...completed.data, status: 'inReview', userId: null },
-  };
-  return [completed, inReview];
-}
-
 /** The cases, in the order they are sent; every id is fresh, so a run never repeats an earlier run's events or records. */
 export function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[] {
   const examples = documentedWebhookExamplesWithFreshIds();
@@ -103,7 +90,18 @@ export function caseSpecs(authKey: string, previousKey: string | undefined): Cas
   const changed = { ...forgedBase, data: { ...forgedBase.data, firstName: 'Mallory' } };
   const repeated = signed(verificationPair(examples).created);
   const reversed = verificationPair(examples);
-  const tie = verificationTie(examples);
+  // Two `verification.updated` of one verification, one `data.updatedAt`, two statuses: neither is newer.
+  const completed = verificationPair(examples).updated;
+  const tie = [
+    completed,
+    // No user yet while in review (userId only when completed).
+    {
+      ...completed,
+      eventId: fresh(),
+      createdAt: laterBy(completed.createdAt, 40),
+      data: { ...completed.data, status: 'inReview', userId: null },
+    },
+  ] satisfies WebhookEventOf<'verification.updated'>[];
   const future = {
     eventId: fresh(),
     dataType: 'document',
