@@ -115,7 +115,7 @@ export class Target {
 /** Calls the parameterless lists (GET /partners first): a 401 is a refused credential, 404 on each a wrong base URL. */
 export async function preflight(target: Target, model: ApiModel, headers: Record<string, string>): Promise<void> {
   const probes = model.operations
-    .filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path' || p.required))
+    .filter((op) => op.method === 'GET' && !op.params.some((p) => p.in === 'path' || p.required))
     .sort((a, b) => Number(b.operationId === 'getPartner') - Number(a.operationId === 'getPartner'))
     .slice(0, 3); // three 404s say the base URL is wrong
   const missing: string[] = [];

@@ -1,8 +1,8 @@
 // Requests generated from the contract, per operation: valid ones and ones
 // breaking one rule, as the sandbox's request parser judges them.
 import fc from 'fast-check';
-import type { ParsedRequest } from '../contract/routes.js';
-import type { OperationModel, ParamModel } from './operations.js';
+import type { ParsedRequest, RouteParam } from '../contract/routes.js';
+import type { OperationModel } from './operations.js';
 import type { Json } from '../contract/json.js';
 import { encode, mutationsOf, valueFor } from './schema-values.js';
 
@@ -39,14 +39,14 @@ interface Parts {
 
 const scalarText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
-function queryPairs(p: ParamModel, value: unknown): string[] {
+function queryPairs(p: RouteParam, value: unknown): string[] {
   const name = encode(p.name);
   if (!p.array || !Array.isArray(value)) return [`${name}=${encode(scalarText(value))}`];
   const items = value.map((v) => encode(scalarText(v)));
   return p.explode ? items.map((i) => `${name}=${i}`) : [`${name}=${items.join(',')}`];
 }
 
-function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitrary<string[]> {
+function validQueryArb(ctx: GenerationContext, params: RouteParam[]): fc.Arbitrary<string[]> {
   const query = params.filter((p) => p.in === 'query');
   if (!query.length) return fc.constant([]);
   const values = query.map((p) => {

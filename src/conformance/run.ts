@@ -61,10 +61,10 @@ class Run {
     for (const op of this.eligible()) tally(this.report, op.operationId, operationName(op));
   }
 
-  /** Operations the run may call: reads always; writes with --allow-writes; never key rotation (it has its own flag). */
+  /** Operations the run may call: reads (GET) always; writes with --allow-writes; never key rotation (it has its own flag). */
   eligible(): OperationModel[] {
     return this.model.operations.filter(
-      (op) => op.readOnly || (this.options.allowWrites && op.operationId !== 'createAuthKey'),
+      (op) => op.method === 'GET' || (this.options.allowWrites && op.operationId !== 'createAuthKey'),
     );
   }
 
@@ -118,7 +118,7 @@ class Run {
   /** Ids for path parameters, from the list operations' answers (GET /verifications gives `verificationId`s). */
   async discover(): Promise<Record<string, string[]>> {
     const ids: Record<string, string[]> = {};
-    const lists = this.model.operations.filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path'));
+    const lists = this.model.operations.filter((op) => op.method === 'GET' && !op.params.some((p) => p.in === 'path'));
     for (const list of lists) {
       const e = await this.exchange(list, 'discovery', { target: list.path, body: undefined });
       const items: Json[] = Object.values<Json>(e.received ?? {}).find(Array.isArray) ?? [];
