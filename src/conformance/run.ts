@@ -166,18 +166,16 @@ class Run {
     }
   }
 
-  /** The documented sequences (the partner API's only), and the documents their steps name. */
-  readonly workflowDocs = () => ({ partner: this.model.doc, sandbox: readBundledDocument('sandbox') });
+  /** The documented sequences (the partner API's only). */
   readonly sequences = (): Json[] => readBundledWorkflows('partner-sequences').workflows;
 
   /** (a) The documented sequences, where the target allows them; key rotation runs last, in rotate(). */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
-    const docs = this.workflowDocs();
     for (const wf of this.sequences()) {
       const reason = await this.skipReason(wf);
       if (reason) this.report.workflows.push({ workflowId: wf.workflowId, status: 'skipped', reason });
-      else if (wf.workflowId !== 'key-rotation') await this.workflow(wf, docs);
+      else if (wf.workflowId !== 'key-rotation') await this.workflow(wf);
     }
   }
 
@@ -199,11 +197,9 @@ class Run {
   }
 
   /** Runs one workflow; `seen` may change what the steps read of an answer, after the contract judged it. */
-  async workflow(
-    wf: Json,
-    docs: Record<string, Json>,
-    seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
-  ): Promise<void> {
+  async workflow(wf: Json, seen = async (_: StepCall, e: Exchange) => e): Promise<void> {
+    // The documents the steps name.
+    const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
     const inputs = inputsFor(wf, this.credential);
     // The credential this workflow began with: a rotation inside it replaces this.credential.
     const credential = this.credential;
@@ -248,7 +244,7 @@ class Run {
     if (!keyFile || this.options.api !== 'partner') return;
     const wf = this.sequences().find((w) => w.workflowId === 'key-rotation');
     try {
-      await this.workflow(wf, this.workflowDocs(), async (call, e) => {
+      await this.workflow(wf, async (call, e) => {
         if (call.operationId === 'createAuthKey') await this.keepNewKey(keyFile, e);
         // The documents promise no order of keys (P31; lists: none documented):
         // the steps read them by position, so they get them in one order made of their content.
