@@ -34,26 +34,6 @@ function equal(a: unknown, b: unknown): boolean {
 }
 const quoted = (values: unknown[]) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
 
-/** Each bound: the JSON type it applies to, whether the value must reach it (or stay under it), and what it counts. */
-const BOUNDS: Partial<Record<keyof WebhookSchema, [type: string, atLeast: boolean, unit: string]>> = {
-  minLength: ['string', true, 'characters'],
-  maxLength: ['string', false, 'characters'],
-  minItems: ['array', true, 'items'],
-  maxItems: ['array', false, 'items'],
-  maxProperties: ['object', false, 'properties'],
-  minimum: ['number', true, ''],
-  maximum: ['number', false, ''],
-};
-/** What a bound on a value of JSON type `type` measures: characters (code points), items, properties, or the number. */
-const measure = (value: unknown, type: string): number =>
-  type === 'string'
-    ? [...(value as string)].length
-    : type === 'array'
-      ? (value as unknown[]).length
-      : type === 'object'
-        ? Object.keys(value as object).length
-        : (value as number);
-
 // Each pattern compiled once: a receiver checks the same few on every webhook.
 const patterns = new Map<string, RegExp>();
 const patternOf = (source: string) =>
@@ -113,17 +93,6 @@ function collect(value: unknown, subschema: Subschema, defs: Defs, path: string,
       keyword: 'enum',
       message: `must be equal to one of the allowed values ${quoted(schema.enum)}`,
     });
-  for (const [keyword, [boundType, atLeast, unit]] of Object.entries(BOUNDS)) {
-    const limit = schema[keyword as keyof WebhookSchema] as number | undefined;
-    if (limit === undefined || !isType(type, boundType)) continue;
-    const measured = measure(value, boundType);
-    if (atLeast ? measured < limit : measured > limit) {
-      const message = unit
-        ? `must NOT have ${atLeast ? 'fewer' : 'more'} than ${limit} ${unit}`
-        : `must be ${atLeast ? '>=' : '<='} ${limit}`;
-      issues.push({ path, keyword, message });
-    }
-  }
   if (type === 'string') {
     // A string of an unlisted format is not checked (the build refuses one).
     if (schema.format !== undefined && FORMATS[schema.format]?.(value as string) === false)
