@@ -208,7 +208,7 @@ class Run {
       call.source === this.options.api
         ? this.model.operations.find((o) => o.operationId === call.operationId)
         : undefined;
-    const outcomes = await runWorkflow(wf, inputs, docs, async (call) => {
+    const last = await runWorkflow(wf, inputs, docs, async (call) => {
       const op = opOf(call);
       const e = op
         ? await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers)
@@ -216,8 +216,7 @@ class Run {
       return seen(call, e);
     });
     const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
-    const last = outcomes.at(-1);
-    if (last?.failed.length) {
+    if (last) {
       const op = opOf(last.call);
       const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
       const { operationId, where: rule } = last.call;

@@ -99,15 +99,14 @@ export function inputsFor(workflow: Json, credential: string): Record<string, un
   return inputs;
 }
 
-/** Runs one workflow; stops at the first step whose criteria fail. Returns every step's outcome. */
+/** Runs one workflow; stops at the first step whose criteria fail, and returns its outcome (none when every step held). */
 export async function runWorkflow(
   workflow: Json,
   inputs: Record<string, unknown>,
   docs: Record<string, Json>,
   send: (call: StepCall) => Promise<Exchange>,
-): Promise<StepOutcome[]> {
+): Promise<StepOutcome | undefined> {
   const scope: Scope = { inputs, steps: {} };
-  const outcomes: StepOutcome[] = [];
   for (const step of workflow.steps ?? []) {
     const op = operationOf(step.operationId, docs);
     let path = op.path;
@@ -142,11 +141,10 @@ export async function runWorkflow(
       if (!failed.length || !retry || attempt >= (retry.retryLimit ?? 1)) break;
       await new Promise((r) => setTimeout(r, (retry.retryAfter ?? 0) * 1000));
     }
-    outcomes.push({ stepId: step.stepId, call, exchange: scope.exchange, failed });
-    if (failed.length) return outcomes;
+    if (failed.length) return { stepId: step.stepId, call, exchange: scope.exchange, failed };
     scope.steps[step.stepId] = Object.fromEntries(
       Object.entries<string>(step.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]),
     );
   }
-  return outcomes;
+  return undefined;
 }
