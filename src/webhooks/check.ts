@@ -13,10 +13,7 @@ export interface WebhookCheckOptions {
   authKey: string;
   /** The key before the last `POST /auth-keys`: checks that a delivery signed with it is still accepted. */
   previousKey?: string;
-  /**
-   * How long each answer may take, in milliseconds (default 10,000). The service's own delivery timeout is not
-   * documented; the local sandbox's 10 s is assumed.
-   */
+  /** How long each answer may take, in milliseconds (default 10,000: the service documents no delivery timeout). */
   timeoutMs?: number;
   /**
    * Called after each case that ran, and awaited before the next is sent: assert there what your receiver did with
