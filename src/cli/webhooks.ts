@@ -131,16 +131,8 @@ Exit status: 0 when the signature matches and the body is a valid webhook,
 1 when it does not, 2 on bad arguments or an unreadable file.`;
 
 async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseOptions(
-    'webhooks verify',
-    VERIFY_USAGE,
-    argv,
-    {
-      key: { type: 'string', multiple: true },
-      signature: { type: 'string' },
-    },
-    true,
-  );
+  const options = { key: { type: 'string', multiple: true }, signature: { type: 'string' } } as const;
+  const { values, positionals } = parseOptions('webhooks verify', VERIFY_USAGE, argv, options, true);
   const mistake = (message: string) => new UsageError(message, 'webhooks verify');
   if (!values.key?.length) throw mistake('--key is required');
   if (values.signature === undefined) throw mistake('--signature is required');
@@ -208,18 +200,13 @@ Exit status: 0 when every case holds, 1 when any fails, 2 on bad arguments or
 when URL cannot be reached.`;
 
 async function checkCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseOptions(
-    'webhooks check',
-    CHECK_USAGE,
-    argv,
-    {
-      'auth-key': { type: 'string' },
-      'previous-key': { type: 'string' },
-      timeout: { type: 'string', default: String(DEFAULT_CHECK_TIMEOUT_MS / 1000) },
-      json: { type: 'boolean', default: false },
-    },
-    true,
-  );
+  const options = {
+    'auth-key': { type: 'string' },
+    'previous-key': { type: 'string' },
+    timeout: { type: 'string', default: String(DEFAULT_CHECK_TIMEOUT_MS / 1000) },
+    json: { type: 'boolean', default: false },
+  } as const;
+  const { values, positionals } = parseOptions('webhooks check', CHECK_USAGE, argv, options, true);
   const mistake = (message: string) => new UsageError(message, 'webhooks check');
   const [url, ...extra] = positionals;
   if (!url || !isWebAddress(url)) throw mistake('give the receiver as an http:// or https:// URL');

@@ -66,13 +66,8 @@ export class Target {
     const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
     let res: Response;
     try {
-      res = await fetch(url, {
-        method,
-        headers: allHeaders,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(30_000),
-      });
+      const signal = AbortSignal.timeout(30_000);
+      res = await fetch(url, { method, headers: allHeaders, body, redirect: 'manual', signal });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new TargetError(
