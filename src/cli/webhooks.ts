@@ -71,12 +71,8 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
   for (const { eventType, copy } of sends) {
     const event = examples.get(eventType)!;
     const body = JSON.stringify(event);
-    const { status, detail } = await deliver(
-      values.url,
-      { body, signature: signWebhookPayload(body, values.key) },
-      timeoutMs,
-      true,
-    ).catch((err) => {
+    const signed = { body, signature: signWebhookPayload(body, values.key) };
+    const { status, detail } = await deliver(values.url, signed, timeoutMs, true).catch((err) => {
       throw new UsageError((err as Error).message);
     });
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
