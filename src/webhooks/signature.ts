@@ -12,6 +12,7 @@ export type AuthKeys = string | readonly string[];
 export const MAX_AUTH_KEYS = 8;
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
+const HMAC = { name: 'HMAC', hash: 'SHA-256' };
 const utf8Text = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
 interface NodeCrypto {
@@ -93,13 +94,9 @@ function signedWithAnySync(crypto: NodeCrypto, rawBody: unknown, signature: unkn
   try {
     const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
-    let match = false;
+    const hmac = (key: string) => crypto.createHmac('sha256', key).update(given.body).digest();
     // Every key is tried, so the time taken does not tell which one matched.
-    for (const key of given.keys) {
-      if (crypto.timingSafeEqual(crypto.createHmac('sha256', key).update(given.body).digest(), given.expected))
-        match = true;
-    }
-    return match;
+    return given.keys.map((key) => crypto.timingSafeEqual(hmac(key), given.expected)).includes(true);
   } catch {
     // A detached ArrayBuffer, a hostile view: not a proof of origin.
     return false;
@@ -134,7 +131,7 @@ let lastSigningKey: { authKey: string; key: CryptoKey } | undefined;
 
 async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<CryptoKey> {
   if (lastSigningKey?.authKey === authKey) return lastSigningKey.key;
-  const key = await subtle.importKey('raw', utf8.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await subtle.importKey('raw', utf8.encode(authKey), HMAC, false, ['sign']);
   lastSigningKey = { authKey, key };
   return key;
 }
@@ -228,9 +225,7 @@ async function signedWithAny(
     const data = webCryptoBytes(given.body);
     let match = false;
     for (const key of given.keys) {
-      const hmacKey = await subtle.importKey('raw', utf8.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
-        'verify',
-      ]);
+      const hmacKey = await subtle.importKey('raw', utf8.encode(key), HMAC, false, ['verify']);
       // verify compares in constant time, where comparing sign's output would be ours to get right.
       if (await subtle.verify('HMAC', hmacKey, given.expected, data)) match = true;
     }
