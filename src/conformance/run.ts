@@ -92,11 +92,7 @@ class Run {
     return e;
   }
 
-  record(
-    where: Pick<Violation, 'operationId' | 'operation' | 'kind' | 'rule'>,
-    e: Exchange,
-    findings: Finding[],
-  ): void {
+  record(where: Pick<Violation, 'operationId' | 'operation' | 'kind' | 'rule'>, e: Exchange, findings: Finding[]) {
     if (!findings.length) return;
     // A violation is the documents' when any rule it breaks is; else it names every assumption it rests on.
     const documents = findings.some((f) => !f.assumed.length);

@@ -145,13 +145,7 @@ export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}
   return fc.oneof(...types.map((t) => valueOfType(doc, schema, t, opts, depth)));
 }
 
-function valueOfType(
-  doc: Json,
-  schema: Json,
-  type: JsonType,
-  opts: SchemaArbitraryOptions,
-  depth: number,
-): fc.Arbitrary<unknown> {
+function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitraryOptions, depth: number) {
   if (type === 'null') return fc.constant(null);
   if (type === 'boolean') return fc.boolean();
   if (type === 'integer' || type === 'number') return numberArb(schema, type === 'integer');

@@ -73,10 +73,7 @@ function resolvePayload(payload: unknown, scope: Scope): unknown {
 }
 
 /** Finds `$sourceDescriptions.<source>.<operationId>` in the documents. */
-function operationOf(
-  ref: string,
-  docs: Record<string, Json>,
-): { source: string; operationId: string; method: string; path: string } {
+function operationOf(ref: string, docs: Record<string, Json>) {
   const [, source, operationId] = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref) ?? [];
   for (const [path, item] of Object.entries<Json>(docs[source]?.paths ?? {})) {
     for (const method of ['get', 'put', 'post', 'patch', 'delete']) {

@@ -213,12 +213,7 @@ function webCryptoBytes(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 /** `signedWithAnySync` on Web Crypto. */
-async function signedWithAny(
-  subtle: SubtleCrypto,
-  rawBody: unknown,
-  signature: unknown,
-  keys: string[] | null,
-): Promise<boolean> {
+async function signedWithAny(subtle: SubtleCrypto, rawBody: unknown, signature: unknown, keys: string[] | null) {
   try {
     const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
