@@ -229,17 +229,12 @@ export function mutationsOf(
     out.push(value.map((v) => ({ value: v, mutation, at, assumed: assumedBy(schema, keyword, v) })));
   const types = typesOf(schema);
 
-  if (schema.oneOf || schema.anyOf) {
-    // Break a branch: often still invalid against the whole union (every branch refuses it).
-    const branches: Json[] = schema.oneOf ?? schema.anyOf;
-    const wrong = wrongTypes(branches.flatMap((b) => typesOf(mergeAllOf(doc, b))));
-    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
-    return out;
-  }
-  if (types.length) {
-    const wrong = wrongTypes(types);
-    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
-  }
+  // A union: a type no branch lists, often still invalid against the whole union (each branch refuses it).
+  const branches: Json[] | undefined = schema.oneOf ?? schema.anyOf;
+  const listed = branches ? branches.flatMap((b) => typesOf(mergeAllOf(doc, b))) : types;
+  const wrong = branches || types.length ? wrongTypes(listed) : [];
+  if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
+  if (branches) return out;
   if (schema.const !== undefined) {
     m('unknown-const', 'const', fc.constantFrom(`${schema.const}x`, `${String(schema.const).toUpperCase()}_`, 'other'));
   }
