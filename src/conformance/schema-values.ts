@@ -294,12 +294,8 @@ export function mutationsOf(
     if (schema.maxItems !== undefined) m('too-many-items', 'maxItems', tooMany);
     if (schema.minItems) m('too-few-items', 'minItems', fc.constant([]));
     const inner = mutationsOf(doc, schema.items ?? {}, opts, depth + 1, `${at}/0`);
-    if (inner.length) {
-      const validItems = fc.array(item, { maxLength: 2 });
-      out.push(
-        fc.tuple(fc.oneof(...inner), validItems).map(([bad, rest]) => ({ ...bad, value: [bad.value, ...rest] })),
-      );
-    }
+    const badFirst = ([bad, rest]: [Mutated, unknown[]]) => ({ ...bad, value: [bad.value, ...rest] });
+    if (inner.length) out.push(fc.tuple(fc.oneof(...inner), fc.array(item, { maxLength: 2 })).map(badFirst));
   }
   if (types.includes('object')) {
     const valid = valueFor(doc, schema, opts, depth) as fc.Arbitrary<Record<string, unknown>>;

@@ -67,14 +67,13 @@ export function caseSpecs(authKey: string, previousKey: string | undefined): Cas
     const body = JSON.stringify(event);
     return { body, signature: signWebhookPayload(body, key) };
   };
-  const story = verificationPair(examples);
+  const { created, updated } = verificationPair(examples);
+  const story: Partial<Record<WebhookEventType, WebhookEvent>> = {
+    'verification.created': created,
+    'verification.updated': updated,
+  };
   const documented = [...examples.keys()].map((eventType): CaseSpec => {
-    const event =
-      eventType === 'verification.created'
-        ? story.created
-        : eventType === 'verification.updated'
-          ? story.updated
-          : { ...examples.get(eventType)!, eventId: fresh() };
+    const event = story[eventType] ?? { ...examples.get(eventType)!, eventId: fresh() };
     return {
       id: `signed:${eventType}`,
       rule: `${eventType}, signed with your key, is answered 200`,
