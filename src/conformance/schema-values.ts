@@ -301,14 +301,12 @@ export function mutationsOf(
     const valid = valueFor(doc, schema, opts, depth) as fc.Arbitrary<Record<string, unknown>>;
     const required: string[] = schema.required ?? [];
     const assumed = assumedBy(schema, 'required');
-    if (required.length)
-      out.push(
-        fc.tuple(valid, fc.constantFrom(...required)).map(([v, name]) => {
-          const copy = { ...v };
-          delete copy[name];
-          return { value: copy, mutation: 'missing-required', at: `${at}/${name}`, assumed };
-        }),
-      );
+    const without = ([v, name]: [Record<string, unknown>, string]) => {
+      const copy = { ...v };
+      delete copy[name];
+      return { value: copy, mutation: 'missing-required', at: `${at}/${name}`, assumed };
+    };
+    if (required.length) out.push(fc.tuple(valid, fc.constantFrom(...required)).map(without));
     const crowded = Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']));
     if (schema.maxProperties !== undefined) m('too-many-properties', 'maxProperties', fc.constant(crowded));
     const names = resolveRef(doc, schema.propertyNames);
