@@ -31,8 +31,7 @@ export function queryFormViolations(
   for (const name of new Set(query.keys())) {
     const form = byName.get(name);
     if (!form) {
-      const base = BRACKETS.exec(name)?.[1];
-      const declared = base === undefined ? undefined : byName.get(base);
+      const declared = byName.get(BRACKETS.exec(name)?.[1] ?? '');
       if (declared) {
         refused.add(declared.name);
         const extra = { parameter: declared.name };
