@@ -167,8 +167,7 @@ export class Contract {
     }
 
     // Only a sandbox that validates its answers (tests) compiles these.
-    const pointers = new Map<number, string>();
-    const responses = new Map<number, () => ValidateFunction>();
+    const responses = new Map<number, { pointer: string; validator: () => ValidateFunction }>();
     const statuses = Object.keys(op.responses ?? {})
       .filter((status) => /^\d{3}$/.test(status))
       .map(Number);
@@ -176,8 +175,7 @@ export class Contract {
       const raw = op.responses[status];
       if (!resolveRef(this.doc, raw)?.content?.['application/json']) continue;
       const pointer = `${raw.$ref ?? `${opPtr}/responses/${status}`}/content/application~1json/schema`;
-      pointers.set(status, pointer);
-      responses.set(status, this.lazy(pointer));
+      responses.set(status, { pointer, validator: this.lazy(pointer) });
     }
 
     return {
@@ -190,8 +188,8 @@ export class Contract {
       bodySchema: bodyMedia?.schema,
       params,
       statuses,
-      responseSchemaPointer: (status) => pointers.get(status),
-      responseValidator: (status) => responses.get(status)?.(),
+      responseSchemaPointer: (status) => responses.get(status)?.pointer,
+      responseValidator: (status) => responses.get(status)?.validator(),
       parse: ({ params: rawParams, query: rawQuery, body }) => {
         const violations: Violation[] = [];
         const value: ParsedRequest = { params: {}, query: {}, body: undefined };
@@ -229,8 +227,8 @@ export class Contract {
         return violations.length ? { ok: false, violations } : { ok: true, value };
       },
       checkResponse: (status, body) => {
-        if (body === undefined && statuses.includes(status) && !pointers.has(status)) return [];
-        const validate = responses.get(status)?.() ?? (status >= 400 ? this.errorValidator() : undefined);
+        if (body === undefined && statuses.includes(status) && !responses.has(status)) return [];
+        const validate = responses.get(status)?.validator() ?? (status >= 400 ? this.errorValidator() : undefined);
         if (!validate) return [`status ${status} is not declared for ${op.operationId}`];
         return problemsOf(validate, body);
       },
