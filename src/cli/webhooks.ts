@@ -11,7 +11,7 @@ import { isKnownWebhookEvent, parseWebhookEvent } from '../webhooks/parse.js';
 import { deliver } from '../webhooks/receiver-answer.js';
 import { signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
 import { hasCredentials, isWebAddress } from '../web-address.js';
-import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
+import { EXIT, HelpRequested, PROGRAM, parseOptions, UsageError } from './usage.js';
 
 const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
@@ -246,10 +246,7 @@ ${CHECK_USAGE.split('\n')[0]}`;
 /** `webhooks <command> …`: the command named first, with the rest of its words. */
 export async function webhooksCommand(words: string[], out: (line: string) => void): Promise<number> {
   const [command, ...rest] = words;
-  if (command === '--help' || command === '-h') {
-    out(WEBHOOKS_USAGE);
-    return EXIT.ok;
-  }
+  if (command === '--help' || command === '-h') throw new HelpRequested(WEBHOOKS_USAGE);
   if (command === 'send') return await sendCommand(rest, out);
   if (command === 'verify') return await verifyCommand(rest, out);
   if (command === 'check') return await checkCommand(rest, out);
