@@ -34,7 +34,6 @@ const KEYWORD_TYPES = {
   ...typed('additionalProperties items', SUBSCHEMA),
   ...typed('allOf anyOf oneOf', `(${SUBSCHEMA})[]`),
   ...typed('not if then else', SUBSCHEMA),
-  ...typed('minLength maxLength minItems maxItems maxProperties minimum maximum', 'number'),
 };
 export const CHECKED_KEYWORDS = Object.keys(KEYWORD_TYPES);
 /** Formats src/webhooks/formats.ts checks. */

@@ -26,12 +26,11 @@ export type V2Client = Client<paths>;
 export function createV2Client(options: V2ClientOptions): V2Client {
   // The paths start with /v2 (`/v2/verifications/`): a base URL ending in
   // /v2 would request /v2/v2/… and get 404 on every call.
-  if (typeof options?.baseUrl === 'string' && /\/v2\/*$/i.test(options.baseUrl.split(/[?#]/)[0])) {
-    const root = options.baseUrl.split(/[?#]/)[0].replace(/\/v2\/*$/i, '');
+  const address = typeof options?.baseUrl === 'string' ? options.baseUrl.split(/[?#]/)[0] : '';
+  if (/\/v2\/*$/i.test(address))
     throw new TypeError(
-      `createV2Client: baseUrl "${options.baseUrl}" ends in /v2, but the paths already start with /v2 ('/v2/verifications/'); drop it: baseUrl: "${root}"`,
+      `createV2Client: baseUrl "${options.baseUrl}" ends in /v2, but the paths already start with /v2 ('/v2/verifications/'); drop it: baseUrl: "${address.replace(/\/v2\/*$/i, '')}"`,
     );
-  }
   return createClient<paths>(
     clientOptions(
       'createV2Client',

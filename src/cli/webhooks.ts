@@ -11,7 +11,7 @@ import { isKnownWebhookEvent, parseWebhookEvent } from '../webhooks/parse.js';
 import { deliver } from '../webhooks/receiver-answer.js';
 import { signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
 import { hasCredentials, isWebAddress } from '../web-address.js';
-import { EXIT, PROGRAM, parseOptions, UsageError } from './usage.js';
+import { EXIT, HelpRequested, PROGRAM, parseOptions, UsageError } from './usage.js';
 
 const SEND_USAGE = `Usage: verification-contracts webhooks send --url URL --key KEY [--event NAME|all] [--repeat N] [--shuffle] [--timeout SECONDS]
 
@@ -44,27 +44,21 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
     shuffle: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '10' },
   });
-  if (!values.url || !isWebAddress(values.url))
-    throw new UsageError('--url must be an http:// or https:// URL', 'webhooks send');
-  if (!values.key)
-    throw new UsageError('--key is required: the auth key the webhooks are signed with', 'webhooks send');
-  const timeout = Number(values.timeout);
-  if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks send');
+  const mistake = (message: string) => new UsageError(message, 'webhooks send');
+  if (!values.url || !isWebAddress(values.url)) throw mistake('--url must be an http:// or https:// URL');
+  if (!values.key) throw mistake('--key is required: the auth key the webhooks are signed with');
+  const timeoutMs = millisecondsOf(values.timeout, mistake);
   const repeat = Number(values.repeat);
   if (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 10)
-    throw new UsageError(
+    throw mistake(
       `--repeat must be a whole number from 1 to 10 (how many times each event is sent), not "${values.repeat}"`,
-      'webhooks send',
     );
 
   const examples = documentedWebhookExamplesWithFreshIds();
   const chosen = values.event === 'all' ? [...examples.keys()] : values.event.split(',').map((e) => e.trim());
   const unknown = chosen.filter((e) => !examples.has(e as WebhookEventType));
   if (unknown.length)
-    throw new UsageError(
-      `unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`,
-      'webhooks send',
-    );
+    throw mistake(`unknown event ${unknown.join(', ')}; the events are: ${[...examples.keys()].join(', ')}, all`);
 
   // Every copy of an event, one after another, then the whole list shuffled when asked.
   const sends = (chosen as WebhookEventType[]).flatMap((eventType) =>
@@ -77,12 +71,8 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
   for (const { eventType, copy } of sends) {
     const event = examples.get(eventType)!;
     const body = JSON.stringify(event);
-    const { status, detail } = await deliver(
-      values.url,
-      { body, signature: signWebhookPayload(body, values.key) },
-      timeout * 1000,
-      true,
-    ).catch((err) => {
+    const signed = { body, signature: signWebhookPayload(body, values.key) };
+    const { status, detail } = await deliver(values.url, signed, timeoutMs, true).catch((err) => {
       throw new UsageError((err as Error).message);
     });
     const verdict = status === 200 ? 'delivered' : 'not 200: the service would retry this every 15 minutes';
@@ -105,6 +95,12 @@ async function sendCommand(argv: string[], out: (line: string) => void): Promise
   }
   out(retried ? `${retried} of ${sends.length} would be retried.` : `all ${sends.length} delivered.`);
   return retried ? EXIT.failed : EXIT.ok;
+}
+
+/** --timeout SECONDS in milliseconds. */
+function millisecondsOf(seconds: string, mistake: (message: string) => UsageError): number {
+  if (!(Number(seconds) > 0)) throw mistake('--timeout must be a positive number of seconds');
+  return Number(seconds) * 1000;
 }
 
 /** Fisher-Yates, in place, with the platform's uniform random integers. */
@@ -131,19 +127,12 @@ Exit status: 0 when the signature matches and the body is a valid webhook,
 1 when it does not, 2 on bad arguments or an unreadable file.`;
 
 async function verifyCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseOptions(
-    'webhooks verify',
-    VERIFY_USAGE,
-    argv,
-    {
-      key: { type: 'string', multiple: true },
-      signature: { type: 'string' },
-    },
-    true,
-  );
-  if (!values.key?.length) throw new UsageError('--key is required', 'webhooks verify');
-  if (values.signature === undefined) throw new UsageError('--signature is required', 'webhooks verify');
-  if (positionals.length > 1) throw new UsageError('give one FILE at most', 'webhooks verify');
+  const options = { key: { type: 'string', multiple: true }, signature: { type: 'string' } } as const;
+  const { values, positionals } = parseOptions('webhooks verify', VERIFY_USAGE, argv, options, true);
+  const mistake = (message: string) => new UsageError(message, 'webhooks verify');
+  if (!values.key?.length) throw mistake('--key is required');
+  if (values.signature === undefined) throw mistake('--signature is required');
+  if (positionals.length > 1) throw mistake('give one FILE at most');
   const source = positionals[0] ?? '-';
   let body: Buffer;
   try {
@@ -207,36 +196,26 @@ Exit status: 0 when every case holds, 1 when any fails, 2 on bad arguments or
 when URL cannot be reached.`;
 
 async function checkCommand(argv: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseOptions(
-    'webhooks check',
-    CHECK_USAGE,
-    argv,
-    {
-      'auth-key': { type: 'string' },
-      'previous-key': { type: 'string' },
-      timeout: { type: 'string', default: String(DEFAULT_CHECK_TIMEOUT_MS / 1000) },
-      json: { type: 'boolean', default: false },
-    },
-    true,
-  );
+  const options = {
+    'auth-key': { type: 'string' },
+    'previous-key': { type: 'string' },
+    timeout: { type: 'string', default: String(DEFAULT_CHECK_TIMEOUT_MS / 1000) },
+    json: { type: 'boolean', default: false },
+  } as const;
+  const { values, positionals } = parseOptions('webhooks check', CHECK_USAGE, argv, options, true);
+  const mistake = (message: string) => new UsageError(message, 'webhooks check');
   const [url, ...extra] = positionals;
-  if (!url || !isWebAddress(url))
-    throw new UsageError('give the receiver as an http:// or https:// URL', 'webhooks check');
-  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}": give one URL`, 'webhooks check');
+  if (!url || !isWebAddress(url)) throw mistake('give the receiver as an http:// or https:// URL');
+  if (extra.length) throw mistake(`unexpected argument "${extra[0]}": give one URL`);
   if (hasCredentials(url))
-    throw new UsageError(
-      'the URL has a user or password in it; the service sends none, so give the address without them',
-      'webhooks check',
-    );
-  if (!values['auth-key'])
-    throw new UsageError('--auth-key is required: the auth key the service signs webhooks with', 'webhooks check');
-  const timeout = Number(values.timeout);
-  if (!(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds', 'webhooks check');
+    throw mistake('the URL has a user or password in it; the service sends none, so give the address without them');
+  if (!values['auth-key']) throw mistake('--auth-key is required: the auth key the service signs webhooks with');
+  const timeoutMs = millisecondsOf(values.timeout, mistake);
 
   const report = await checkWebhookReceiver(url, {
     authKey: values['auth-key'],
     previousKey: values['previous-key'],
-    timeoutMs: timeout * 1000,
+    timeoutMs,
   }).catch((err) => {
     // The first request could not connect: nothing was judged.
     throw new UsageError((err as Error).message);
@@ -267,10 +246,7 @@ ${CHECK_USAGE.split('\n')[0]}`;
 /** `webhooks <command> …`: the command named first, with the rest of its words. */
 export async function webhooksCommand(words: string[], out: (line: string) => void): Promise<number> {
   const [command, ...rest] = words;
-  if (command === '--help' || command === '-h') {
-    out(WEBHOOKS_USAGE);
-    return EXIT.ok;
-  }
+  if (command === '--help' || command === '-h') throw new HelpRequested(WEBHOOKS_USAGE);
   if (command === 'send') return await sendCommand(rest, out);
   if (command === 'verify') return await verifyCommand(rest, out);
   if (command === 'check') return await checkCommand(rest, out);

@@ -70,11 +70,7 @@ const PAGE_SIZE = new Set(['limit', 'pageSize']);
  * Where an item holds what a filter names: the field of that name, unless deprecated (a service need not fill it);
  * else a list of objects carrying it (`phoneNumbers[].phoneNumber`); else the singular (`statuses` filters `status`).
  */
-function filteredField(
-  doc: Json,
-  item: Json,
-  name: string,
-): { name: string; values: (it: Json) => unknown[] } | undefined {
+function filteredField(doc: Json, item: Json, name: string) {
   const props: Record<string, Json> = item.properties ?? {};
   const direct = (field: string) => ({ name: field, values: (it: Json) => [it?.[field]] });
   if (name in props && !mergeAllOf(doc, props[name])?.deprecated) return direct(name);
@@ -83,7 +79,7 @@ function filteredField(
     if (!typesOf(list).includes('array') || !(name in (mergeAllOf(doc, list.items ?? {})?.properties ?? {}))) continue;
     return {
       name: `${listName}[].${name}`,
-      values: (it) => (Array.isArray(it?.[listName]) ? it[listName].map((entry: Json) => entry?.[name]) : []),
+      values: (it: Json) => (Array.isArray(it?.[listName]) ? it[listName].map((entry: Json) => entry?.[name]) : []),
     };
   }
   const field = [name, name.replace(/s$/, '')].find((f) => f in props);

@@ -66,13 +66,8 @@ export class Target {
     const allHeaders = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
     let res: Response;
     try {
-      res = await fetch(url, {
-        method,
-        headers: allHeaders,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(30_000),
-      });
+      const signal = AbortSignal.timeout(30_000);
+      res = await fetch(url, { method, headers: allHeaders, body, redirect: 'manual', signal });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new TargetError(
@@ -115,7 +110,7 @@ export class Target {
 /** Calls the parameterless lists (GET /partners first): a 401 is a refused credential, 404 on each a wrong base URL. */
 export async function preflight(target: Target, model: ApiModel, headers: Record<string, string>): Promise<void> {
   const probes = model.operations
-    .filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path' || p.required))
+    .filter((op) => op.method === 'GET' && !op.params.some((p) => p.in === 'path' || p.required))
     .sort((a, b) => Number(b.operationId === 'getPartner') - Number(a.operationId === 'getPartner'))
     .slice(0, 3); // three 404s say the base URL is wrong
   const missing: string[] = [];

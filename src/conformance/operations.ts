@@ -9,13 +9,9 @@ import type { Json } from '../contract/json.js';
 
 export type ApiName = 'partner' | 'v2';
 
-export type { RouteParam as ParamModel } from '../contract/routes.js';
-
 /** An operation as the runner calls it: its route (the sandbox's parser and validators), and what the runner adds. */
 export interface OperationModel extends Omit<RouteSpec, 'api'> {
   api: ApiName;
-  /** GET: safe to call against a real service. */
-  readOnly: boolean;
   /** The assumption rows the response of a status is marked with (`Assumed ([P3](…))`): that status is assumed. */
   responseAssumptions(status: number): string[];
 }
@@ -32,17 +28,12 @@ export interface ApiModel {
 export function loadApi(api: ApiName): ApiModel {
   const doc = readBundledDocument(api);
   const scheme = api === 'partner' ? 'authKey' : 'bearer';
-  const contract = new Contract(api, doc, {
-    errorSchema: 'Error',
-    security: () => scheme,
-    compiler: ajvCompiler(api, doc, { verbose: true }),
-  });
+  const contract = new Contract(api, doc, { compiler: ajvCompiler(api, doc, { verbose: true }) });
   const operations = contract.routes.map((route): OperationModel => {
     const op = resolveRef(doc, doc.paths[route.path])[route.method.toLowerCase()];
     return {
       ...route,
       api,
-      readOnly: route.method === 'GET',
       responseAssumptions: (status) => markedRows(resolveRef(doc, op.responses?.[status])?.description),
     };
   });

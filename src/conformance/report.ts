@@ -59,13 +59,6 @@ export function rotationNotice(keyFile: string): string {
   return `the auth key was rotated: the new key is in ${keyFile}; the previous key no longer works (POST /auth-keys makes it invalid at once), so use the new one from now on`;
 }
 
-/** Which violations fail the run: all of them, or only those of the documents' rules (`--fail-on documented`). */
-export type FailOn = 'all' | 'documented';
-
-export function failing(report: ConformanceReport, failOn: FailOn): Violation[] {
-  return report.violations.filter((v) => failOn === 'all' || v.basis === 'documents');
-}
-
 /** `3 violations of the documents; 2 assumptions the service does not bear out: P7, P29 (4 violations)` */
 function summary(violations: Violation[]): string {
   const documents = violations.filter((v) => v.basis === 'documents').length;

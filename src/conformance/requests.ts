@@ -1,8 +1,8 @@
 // Requests generated from the contract, per operation: valid ones and ones
 // breaking one rule, as the sandbox's request parser judges them.
 import fc from 'fast-check';
-import type { ParsedRequest } from '../contract/routes.js';
-import type { OperationModel, ParamModel } from './operations.js';
+import type { ParsedRequest, RouteParam } from '../contract/routes.js';
+import type { OperationModel } from './operations.js';
 import type { Json } from '../contract/json.js';
 import { encode, mutationsOf, valueFor } from './schema-values.js';
 
@@ -39,14 +39,14 @@ interface Parts {
 
 const scalarText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
-function queryPairs(p: ParamModel, value: unknown): string[] {
+function queryPairs(p: RouteParam, value: unknown): string[] {
   const name = encode(p.name);
   if (!p.array || !Array.isArray(value)) return [`${name}=${encode(scalarText(value))}`];
   const items = value.map((v) => encode(scalarText(v)));
   return p.explode ? items.map((i) => `${name}=${i}`) : [`${name}=${items.join(',')}`];
 }
 
-function validQueryArb(ctx: GenerationContext, params: ParamModel[]): fc.Arbitrary<string[]> {
+function validQueryArb(ctx: GenerationContext, params: RouteParam[]): fc.Arbitrary<string[]> {
   const query = params.filter((p) => p.in === 'query');
   if (!query.length) return fc.constant([]);
   const values = query.map((p) => {
@@ -81,41 +81,34 @@ function validBodyArb(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<
   return op.bodySchema ? valueFor(ctx.doc, op.bodySchema) : fc.constant(undefined);
 }
 
-interface Broken {
-  query?: string[];
-  param?: string;
-  body?: unknown;
-  noBody?: boolean;
-  rule: string;
-  assumed: string[];
-}
-
-/** One documented rule broken: in a query parameter (one array item for lists) or in the body. */
-function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<Broken>[] {
-  const out: fc.Arbitrary<Broken>[] = [];
+/** One documented rule broken, as a change of valid parts: in a query parameter (one array item for lists) or in the body. */
+function brokenArbs(ctx: GenerationContext, op: OperationModel): fc.Arbitrary<(valid: Parts) => Parts>[] {
+  const out: fc.Arbitrary<(valid: Parts) => Parts>[] = [];
   for (const p of op.params.filter((q) => q.in === 'query')) {
-    const target = p.array ? (p.schema.items ?? {}) : p.schema;
-    const mutations = mutationsOf(ctx.doc, target);
+    const mutations = mutationsOf(ctx.doc, p.array ? (p.schema.items ?? {}) : p.schema);
     if (!mutations.length) continue;
     out.push(
-      fc.oneof(...mutations).map((m) => ({
-        param: p.name,
-        query: queryPairs(p, p.array ? [m.value] : m.value),
+      fc.oneof(...mutations).map((m) => (valid) => ({
+        ...valid,
+        // The broken parameter replaces any valid value of it.
+        query: [
+          ...valid.query.filter((q) => !q.startsWith(`${encode(p.name)}=`)),
+          ...queryPairs(p, p.array ? [m.value] : m.value),
+        ],
         rule: `query ${p.name}${m.at}: ${m.mutation}`,
         assumed: m.assumed,
       })),
     );
   }
-  if (op.bodySchema) {
-    const mutations = mutationsOf(ctx.doc, op.bodySchema);
-    if (mutations.length)
-      out.push(
-        fc
-          .oneof(...mutations)
-          .map((m) => ({ body: m.value, rule: `body${m.at || ''}: ${m.mutation}`, assumed: m.assumed })),
-      );
-    if (op.hasBody) out.push(fc.constant({ noBody: true, rule: 'body: missing-required', assumed: [] }));
-  }
+  const mutations = op.bodySchema ? mutationsOf(ctx.doc, op.bodySchema) : [];
+  if (mutations.length)
+    out.push(
+      fc
+        .oneof(...mutations)
+        .map((m) => (valid) => ({ ...valid, body: m.value, rule: `body${m.at}: ${m.mutation}`, assumed: m.assumed })),
+    );
+  if (op.bodySchema && op.hasBody)
+    out.push(fc.constant((valid) => ({ ...valid, hasBody: false, rule: 'body: missing-required', assumed: [] })));
   return out;
 }
 
@@ -155,18 +148,9 @@ export function invalidRequests(ctx: GenerationContext, op: OperationModel): fc.
   if (!broken.length) return undefined;
   return fc
     .record({ ...validParts(ctx, op), broken: fc.oneof(...broken) })
-    .map(({ path, query, body, broken: b }) => {
-      // The broken parameter replaces any valid value of it.
-      const others = b.param ? query.filter((q) => !q.startsWith(`${encode(b.param!)}=`)) : query;
-      return toDraft(op, 'invalid', {
-        path,
-        query: [...others, ...(b.query ?? [])],
-        body: b.body !== undefined ? b.body : body,
-        hasBody: Boolean(op.bodySchema) && !b.noBody,
-        rule: b.rule,
-        assumed: b.assumed,
-      });
-    })
+    .map(({ broken: breakIt, ...valid }) =>
+      toDraft(op, 'invalid', breakIt({ ...valid, hasBody: Boolean(op.bodySchema) })),
+    )
     .filter((d): d is Draft => d !== undefined);
 }
 

@@ -61,10 +61,10 @@ class Run {
     for (const op of this.eligible()) tally(this.report, op.operationId, operationName(op));
   }
 
-  /** Operations the run may call: reads always; writes with --allow-writes; never key rotation (it has its own flag). */
+  /** Operations the run may call: reads (GET) always; writes with --allow-writes; never key rotation (it has its own flag). */
   eligible(): OperationModel[] {
     return this.model.operations.filter(
-      (op) => op.readOnly || (this.options.allowWrites && op.operationId !== 'createAuthKey'),
+      (op) => op.method === 'GET' || (this.options.allowWrites && op.operationId !== 'createAuthKey'),
     );
   }
 
@@ -92,11 +92,7 @@ class Run {
     return e;
   }
 
-  record(
-    where: Pick<Violation, 'operationId' | 'operation' | 'kind' | 'rule'>,
-    e: Exchange,
-    findings: Finding[],
-  ): void {
+  record(where: Pick<Violation, 'operationId' | 'operation' | 'kind' | 'rule'>, e: Exchange, findings: Finding[]) {
     if (!findings.length) return;
     // A violation is the documents' when any rule it breaks is; else it names every assumption it rests on.
     const documents = findings.some((f) => !f.assumed.length);
@@ -118,7 +114,7 @@ class Run {
   /** Ids for path parameters, from the list operations' answers (GET /verifications gives `verificationId`s). */
   async discover(): Promise<Record<string, string[]>> {
     const ids: Record<string, string[]> = {};
-    const lists = this.model.operations.filter((op) => op.readOnly && !op.params.some((p) => p.in === 'path'));
+    const lists = this.model.operations.filter((op) => op.method === 'GET' && !op.params.some((p) => p.in === 'path'));
     for (const list of lists) {
       const e = await this.exchange(list, 'discovery', { target: list.path, body: undefined });
       const items: Json[] = Object.values<Json>(e.received ?? {}).find(Array.isArray) ?? [];
@@ -166,18 +162,16 @@ class Run {
     }
   }
 
-  /** The documented sequences (the partner API's only), and the documents their steps name. */
-  readonly workflowDocs = () => ({ partner: this.model.doc, sandbox: readBundledDocument('sandbox') });
+  /** The documented sequences (the partner API's only). */
   readonly sequences = (): Json[] => readBundledWorkflows('partner-sequences').workflows;
 
   /** (a) The documented sequences, where the target allows them; key rotation runs last, in rotate(). */
   async workflows(): Promise<void> {
     if (this.options.api !== 'partner') return;
-    const docs = this.workflowDocs();
     for (const wf of this.sequences()) {
       const reason = await this.skipReason(wf);
       if (reason) this.report.workflows.push({ workflowId: wf.workflowId, status: 'skipped', reason });
-      else if (wf.workflowId !== 'key-rotation') await this.workflow(wf, docs);
+      else if (wf.workflowId !== 'key-rotation') await this.workflow(wf);
     }
   }
 
@@ -199,11 +193,9 @@ class Run {
   }
 
   /** Runs one workflow; `seen` may change what the steps read of an answer, after the contract judged it. */
-  async workflow(
-    wf: Json,
-    docs: Record<string, Json>,
-    seen: (call: StepCall, e: Exchange) => Promise<Exchange> = async (_, e) => e,
-  ): Promise<void> {
+  async workflow(wf: Json, seen = async (_: StepCall, e: Exchange) => e): Promise<void> {
+    // The documents the steps name.
+    const docs = { partner: this.model.doc, sandbox: readBundledDocument('sandbox') };
     const inputs = inputsFor(wf, this.credential);
     // The credential this workflow began with: a rotation inside it replaces this.credential.
     const credential = this.credential;
@@ -212,7 +204,7 @@ class Run {
       call.source === this.options.api
         ? this.model.operations.find((o) => o.operationId === call.operationId)
         : undefined;
-    const outcomes = await runWorkflow(wf, inputs, docs, async (call) => {
+    const last = await runWorkflow(wf, inputs, docs, async (call) => {
       const op = opOf(call);
       const e = op
         ? await this.exchange(op, 'workflow', { target: call.target, body: call.body, rule: call.where }, call.headers)
@@ -220,8 +212,7 @@ class Run {
       return seen(call, e);
     });
     const shown = Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== credential));
-    const last = outcomes.at(-1);
-    if (last?.failed.length) {
+    if (last) {
       const op = opOf(last.call);
       const operation = op ? operationName(op) : `${last.call.method} ${last.call.target.split('?')[0]}`;
       const { operationId, where: rule } = last.call;
@@ -248,7 +239,7 @@ class Run {
     if (!keyFile || this.options.api !== 'partner') return;
     const wf = this.sequences().find((w) => w.workflowId === 'key-rotation');
     try {
-      await this.workflow(wf, this.workflowDocs(), async (call, e) => {
+      await this.workflow(wf, async (call, e) => {
         if (call.operationId === 'createAuthKey') await this.keepNewKey(keyFile, e);
         // The documents promise no order of keys (P31; lists: none documented):
         // the steps read them by position, so they get them in one order made of their content.

@@ -71,27 +71,22 @@ const isoDate = fc.date({
   noInvalidDate: true,
 });
 
+// Values of the formats the documents use; `uri` ones come from the options.
+const FORMAT_VALUES: Record<string, fc.Arbitrary<string>> = {
+  'date-time': fc.oneof(
+    isoDate.map((d) => d.toISOString()),
+    isoDate.map((d) => d.toISOString().replace(/\.\d+Z$/, '+02:00')),
+  ),
+  date: isoDate.map((d) => d.toISOString().slice(0, 10)),
+  uuid: fc.uuid(),
+  email: fc.constantFrom('ops@example.com', 'lena.hoffmann@example.org'),
+};
+
 function stringArb(schema: Json, opts: SchemaArbitraryOptions): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = Math.max(min, Math.min(schema.maxLength ?? 24, min + 24));
-  switch (schema.format) {
-    case 'date-time':
-      return fc.oneof(
-        isoDate.map((d) => d.toISOString()),
-        isoDate.map((d) => d.toISOString().replace(/\.\d+Z$/, '+02:00')),
-      );
-    case 'date':
-      return isoDate.map((d) => d.toISOString().slice(0, 10));
-    case 'uuid':
-      return fc.uuid();
-    case 'uri':
-    case 'url':
-      return opts.uri ?? SAFE_URIS;
-    case 'email':
-      return fc.constantFrom('ops@example.com', 'lena.hoffmann@example.org');
-    default:
-      break;
-  }
+  if (schema.format === 'uri' || schema.format === 'url') return opts.uri ?? SAFE_URIS;
+  if (Object.hasOwn(FORMAT_VALUES, schema.format ?? '')) return FORMAT_VALUES[schema.format];
   if (typeof schema.pattern === 'string') {
     return fc
       .stringMatching(new RegExp(schema.pattern))
@@ -150,62 +145,46 @@ export function valueFor(doc: Json, raw: Json, opts: SchemaArbitraryOptions = {}
   return fc.oneof(...types.map((t) => valueOfType(doc, schema, t, opts, depth)));
 }
 
-function valueOfType(
-  doc: Json,
-  schema: Json,
-  type: JsonType,
-  opts: SchemaArbitraryOptions,
-  depth: number,
-): fc.Arbitrary<unknown> {
-  switch (type) {
-    case 'null':
-      return fc.constant(null);
-    case 'boolean':
-      return fc.boolean();
-    case 'integer':
-      return numberArb(schema, true);
-    case 'number':
-      return numberArb(schema, false);
-    case 'string':
-      return stringArb(schema, opts);
-    case 'array': {
-      const minLength = schema.minItems ?? 0;
-      const maxLength =
-        depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
-      return fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { minLength, maxLength });
-    }
-    case 'object': {
-      const props = Object.entries<Json>(schema.properties ?? {});
-      const required: string[] = schema.required ?? [];
-      const shallow = depth >= MAX_DEPTH;
-      const record: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [name, prop] of props) {
-        if (shallow && !required.includes(name)) continue;
-        const generated = valueFor(doc, prop, opts, depth + 1);
-        const known = opts.knownIds?.[name] ?? [];
-        record[name] =
-          known.length && typesOf(mergeAllOf(doc, prop)).includes('string')
-            ? fc.oneof(fc.constantFrom(...known), generated)
-            : generated;
-      }
-      const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
-      const extra = resolveRef(doc, schema.additionalProperties);
-      const maxProps = schema.maxProperties ?? Infinity;
-      if (maxProps === 0) return fc.constant({});
-      if (!extra || typeof extra !== 'object' || shallow) return base;
-      const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
-      const extras = fc.dictionary(
-        fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }),
-        valueFor(doc, extra, opts, depth + 1),
-        { maxKeys: Math.min(3, maxProps), noNullPrototype: true },
-      );
-      return fc.tuple(base, extras).map(([b, e]) => {
-        const out: Record<string, unknown> = { ...e, ...b };
-        for (const k of Object.keys(out).slice(maxProps)) delete out[k];
-        return out;
-      });
-    }
+function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitraryOptions, depth: number) {
+  if (type === 'null') return fc.constant(null);
+  if (type === 'boolean') return fc.boolean();
+  if (type === 'integer' || type === 'number') return numberArb(schema, type === 'integer');
+  if (type === 'string') return stringArb(schema, opts);
+  if (type === 'array') {
+    const minLength = schema.minItems ?? 0;
+    const maxLength =
+      depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
+    return fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { minLength, maxLength });
   }
+  const props = Object.entries<Json>(schema.properties ?? {});
+  const required: string[] = schema.required ?? [];
+  const shallow = depth >= MAX_DEPTH;
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [name, prop] of props) {
+    if (shallow && !required.includes(name)) continue;
+    const generated = valueFor(doc, prop, opts, depth + 1);
+    const known = opts.knownIds?.[name] ?? [];
+    record[name] =
+      known.length && typesOf(mergeAllOf(doc, prop)).includes('string')
+        ? fc.oneof(fc.constantFrom(...known), generated)
+        : generated;
+  }
+  const base = fc.record(record, { requiredKeys: required.filter((r) => r in record) });
+  const extra = resolveRef(doc, schema.additionalProperties);
+  const maxProps = schema.maxProperties ?? Infinity;
+  if (maxProps === 0) return fc.constant({});
+  if (!extra || typeof extra !== 'object' || shallow) return base;
+  const keyMax = resolveRef(doc, schema.propertyNames)?.maxLength ?? 12;
+  const extras = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: Math.min(keyMax, 12) }),
+    valueFor(doc, extra, opts, depth + 1),
+    { maxKeys: Math.min(3, maxProps), noNullPrototype: true },
+  );
+  return fc.tuple(base, extras).map(([b, e]) => {
+    const out: Record<string, unknown> = { ...e, ...b };
+    for (const k of Object.keys(out).slice(maxProps)) delete out[k];
+    return out;
+  });
 }
 
 export interface Mutated {
@@ -250,17 +229,12 @@ export function mutationsOf(
     out.push(value.map((v) => ({ value: v, mutation, at, assumed: assumedBy(schema, keyword, v) })));
   const types = typesOf(schema);
 
-  if (schema.oneOf || schema.anyOf) {
-    // Break a branch: often still invalid against the whole union (every branch refuses it).
-    const branches: Json[] = schema.oneOf ?? schema.anyOf;
-    const wrong = wrongTypes(branches.flatMap((b) => typesOf(mergeAllOf(doc, b))));
-    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
-    return out;
-  }
-  if (types.length) {
-    const wrong = wrongTypes(types);
-    if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
-  }
+  // A union: a type no branch lists, often still invalid against the whole union (each branch refuses it).
+  const branches: Json[] | undefined = schema.oneOf ?? schema.anyOf;
+  const listed = branches ? branches.flatMap((b) => typesOf(mergeAllOf(doc, b))) : types;
+  const wrong = branches || types.length ? wrongTypes(listed) : [];
+  if (wrong.length) m('wrong-type', 'type', fc.constantFrom(...wrong));
+  if (branches) return out;
   if (schema.const !== undefined) {
     m('unknown-const', 'const', fc.constantFrom(`${schema.const}x`, `${String(schema.const).toUpperCase()}_`, 'other'));
   }
@@ -320,25 +294,19 @@ export function mutationsOf(
     if (schema.maxItems !== undefined) m('too-many-items', 'maxItems', tooMany);
     if (schema.minItems) m('too-few-items', 'minItems', fc.constant([]));
     const inner = mutationsOf(doc, schema.items ?? {}, opts, depth + 1, `${at}/0`);
-    if (inner.length) {
-      const validItems = fc.array(item, { maxLength: 2 });
-      out.push(
-        fc.tuple(fc.oneof(...inner), validItems).map(([bad, rest]) => ({ ...bad, value: [bad.value, ...rest] })),
-      );
-    }
+    const badFirst = ([bad, rest]: [Mutated, unknown[]]) => ({ ...bad, value: [bad.value, ...rest] });
+    if (inner.length) out.push(fc.tuple(fc.oneof(...inner), fc.array(item, { maxLength: 2 })).map(badFirst));
   }
   if (types.includes('object')) {
     const valid = valueFor(doc, schema, opts, depth) as fc.Arbitrary<Record<string, unknown>>;
     const required: string[] = schema.required ?? [];
     const assumed = assumedBy(schema, 'required');
-    if (required.length)
-      out.push(
-        fc.tuple(valid, fc.constantFrom(...required)).map(([v, name]) => {
-          const copy = { ...v };
-          delete copy[name];
-          return { value: copy, mutation: 'missing-required', at: `${at}/${name}`, assumed };
-        }),
-      );
+    const without = ([v, name]: [Record<string, unknown>, string]) => {
+      const copy = { ...v };
+      delete copy[name];
+      return { value: copy, mutation: 'missing-required', at: `${at}/${name}`, assumed };
+    };
+    if (required.length) out.push(fc.tuple(valid, fc.constantFrom(...required)).map(without));
     const crowded = Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']));
     if (schema.maxProperties !== undefined) m('too-many-properties', 'maxProperties', fc.constant(crowded));
     const names = resolveRef(doc, schema.propertyNames);

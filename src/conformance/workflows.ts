@@ -48,26 +48,20 @@ function evaluate(expr: string, scope: Scope): unknown {
 }
 
 const same = (l: unknown, r: unknown) => l === r || (l == null && r == null);
-const OPERATORS: [string, (l: number, r: number) => boolean][] = [
-  ['==', same],
-  ['!=', (l, r) => !same(l, r)],
-  ['>=', (l, r) => l >= r],
-  ['<=', (l, r) => l <= r],
-  ['>', (l, r) => l > r],
-  ['<', (l, r) => l < r],
-];
+const COMPARE: Record<string, (l: number, r: number) => boolean> = {
+  '==': same,
+  '!=': (l, r) => !same(l, r),
+  '>=': (l, r) => l >= r,
+  '<=': (l, r) => l <= r,
+  '>': (l, r) => l > r,
+  '<': (l, r) => l < r,
+};
 
 /** A simple success criterion: `left op right`, or a lone expression that must be truthy. */
 function holds(condition: string, scope: Scope): boolean {
-  for (const [op, compare] of OPERATORS) {
-    const i = condition.indexOf(` ${op} `);
-    if (i >= 0)
-      return compare(
-        evaluate(condition.slice(0, i), scope) as number,
-        evaluate(condition.slice(i + op.length + 2), scope) as number,
-      );
-  }
-  return Boolean(evaluate(condition, scope));
+  const [, left, op, right] = /^(.+?) (==|!=|>=|<=|>|<) (.+)$/.exec(condition) ?? [];
+  if (!op) return Boolean(evaluate(condition, scope));
+  return COMPARE[op](evaluate(left, scope) as number, evaluate(right, scope) as number);
 }
 
 function resolvePayload(payload: unknown, scope: Scope): unknown {
@@ -79,10 +73,7 @@ function resolvePayload(payload: unknown, scope: Scope): unknown {
 }
 
 /** Finds `$sourceDescriptions.<source>.<operationId>` in the documents. */
-function operationOf(
-  ref: string,
-  docs: Record<string, Json>,
-): { source: string; operationId: string; method: string; path: string } {
+function operationOf(ref: string, docs: Record<string, Json>) {
   const [, source, operationId] = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(ref) ?? [];
   for (const [path, item] of Object.entries<Json>(docs[source]?.paths ?? {})) {
     for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
@@ -105,15 +96,14 @@ export function inputsFor(workflow: Json, credential: string): Record<string, un
   return inputs;
 }
 
-/** Runs one workflow; stops at the first step whose criteria fail. Returns every step's outcome. */
+/** Runs one workflow; stops at the first step whose criteria fail, and returns its outcome (none when every step held). */
 export async function runWorkflow(
   workflow: Json,
   inputs: Record<string, unknown>,
   docs: Record<string, Json>,
   send: (call: StepCall) => Promise<Exchange>,
-): Promise<StepOutcome[]> {
+): Promise<StepOutcome | undefined> {
   const scope: Scope = { inputs, steps: {} };
-  const outcomes: StepOutcome[] = [];
   for (const step of workflow.steps ?? []) {
     const op = operationOf(step.operationId, docs);
     let path = op.path;
@@ -148,11 +138,10 @@ export async function runWorkflow(
       if (!failed.length || !retry || attempt >= (retry.retryLimit ?? 1)) break;
       await new Promise((r) => setTimeout(r, (retry.retryAfter ?? 0) * 1000));
     }
-    outcomes.push({ stepId: step.stepId, call, exchange: scope.exchange, failed });
-    if (failed.length) return outcomes;
+    if (failed.length) return { stepId: step.stepId, call, exchange: scope.exchange, failed };
     scope.steps[step.stepId] = Object.fromEntries(
       Object.entries<string>(step.outputs ?? {}).map(([k, v]) => [k, evaluate(v, scope)]),
     );
   }
-  return outcomes;
+  return undefined;
 }

@@ -11,13 +11,7 @@ const MAX_FREE_FORM_BYTES = 64 * 1024;
 /** Whether a value nests objects or arrays more than `limit` levels (recursion stops at the limit, so the stack stays shallow). */
 function deeperThan(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
-  if (limit < 1) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (deeperThan(value[i], limit - 1)) return true;
-    return false;
-  }
-  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
-  return false;
+  return limit < 1 || Object.values(value).some((inner) => deeperThan(inner, limit - 1));
 }
 
 /** Violations of the bounds, one per offending top-level field (`body.metadata`). */

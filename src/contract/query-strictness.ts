@@ -1,15 +1,10 @@
 // Query strings as a wrongly configured generator writes them (an unknown name, bracket
 // style, a list in the other form): the service may ignore them and answer a wider list;
 // the sandbox refuses them with the form it expects (S15), so the mistake shows early.
-import type { Violation } from './routes.js';
+import type { RouteParam, Violation } from './routes.js';
 
 /** How one declared query parameter is written (OpenAPI `style: form`). */
-export interface QueryForm {
-  name: string;
-  array: boolean;
-  /** `status=a&status=b` when true, `status=a,b` when false. */
-  explode: boolean;
-}
+type QueryForm = Pick<RouteParam, 'name' | 'array' | 'explode'>;
 
 const BRACKETS = /^(.+?)\[[0-9]*\]$/;
 
@@ -19,8 +14,10 @@ function expectedForm(p: QueryForm): string {
   return p.explode ? `${p.name}=VALUE1&${p.name}=VALUE2` : `${p.name}=VALUE1,VALUE2, once`;
 }
 
-function violation(field: string, reasonCode: string, message: string, extra: Record<string, unknown> = {}): Violation {
-  return { field, reasonCode, params: { ...extra, message } };
+/** A refusal that ends by naming the form to send instead, in its message and as `expected`. */
+function sendInstead(field: string, reasonCode: string, said: string, form: QueryForm, extra = {}): Violation {
+  const expected = expectedForm(form);
+  return { field, reasonCode, params: { ...extra, expected, message: `${said}${expected}` } };
 }
 
 /** Violations of the query's serialisation, and the declared names they concern (not checked again). */
@@ -34,23 +31,15 @@ export function queryFormViolations(
   for (const name of new Set(query.keys())) {
     const form = byName.get(name);
     if (!form) {
-      const base = BRACKETS.exec(name)?.[1];
-      const declared = base === undefined ? undefined : byName.get(base);
+      const declared = byName.get(BRACKETS.exec(name)?.[1] ?? '');
       if (declared) {
         refused.add(declared.name);
-        violations.push(
-          violation(name, 'UNSUPPORTED_STYLE', `is bracket style; send ${expectedForm(declared)}`, {
-            parameter: declared.name,
-            expected: expectedForm(declared),
-          }),
-        );
+        const extra = { parameter: declared.name };
+        violations.push(sendInstead(name, 'UNSUPPORTED_STYLE', 'is bracket style; send ', declared, extra));
       } else {
-        const known = forms.map((p) => p.name).join(', ') || 'none';
-        violations.push(
-          violation(name, 'UNKNOWN_PARAMETER', `is not a parameter of this operation (it takes: ${known})`, {
-            known: forms.map((p) => p.name),
-          }),
-        );
+        const known = forms.map((p) => p.name);
+        const message = `is not a parameter of this operation (it takes: ${known.join(', ') || 'none'})`;
+        violations.push({ field: name, reasonCode: 'UNKNOWN_PARAMETER', params: { known, message } });
       }
       continue;
     }
@@ -59,10 +48,7 @@ export function queryFormViolations(
       refused.add(name);
       const what = form.array ? 'a comma-separated list' : 'a single value';
       violations.push(
-        violation(name, 'NOT_REPEATABLE', `is sent ${count} times; it is ${what}: send ${expectedForm(form)}`, {
-          count,
-          expected: expectedForm(form),
-        }),
+        sendInstead(name, 'NOT_REPEATABLE', `is sent ${count} times; it is ${what}: send `, form, { count }),
       );
     }
   }
@@ -72,7 +58,5 @@ export function queryFormViolations(
 /** A repeated (exploded) parameter whose value was written comma-separated, or undefined. */
 export function commaJoinedViolation(form: QueryForm, texts: string[]): Violation | undefined {
   if (!form.array || !form.explode || !texts.some((t) => t.includes(','))) return undefined;
-  return violation(form.name, 'UNSUPPORTED_STYLE', `is comma-separated; send ${expectedForm(form)}`, {
-    expected: expectedForm(form),
-  });
+  return sendInstead(form.name, 'UNSUPPORTED_STYLE', 'is comma-separated; send ', form);
 }

@@ -78,50 +78,35 @@ function coerce(text: string, type: string | undefined): unknown {
   return text;
 }
 
+/** How a document's security scheme types send the credential; an operation without one is open. */
+const CREDENTIALS: Record<string, RouteSpec['security']> = { apiKey: 'authKey', http: 'bearer' };
+
 function schemaType(schema: Json): string | undefined {
   return Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
 }
 
 export class Contract {
-  readonly routes: RouteSpec[];
+  readonly routes: RouteSpec[] = [];
   private readonly errorValidator: () => ValidateFunction;
-  private readonly precompiled: Record<string, ValidateFunction>;
   private readonly requestPtrs = new Set<string>();
-  private readonly compiler: SchemaCompiler | undefined;
 
   constructor(
     readonly api: string,
     readonly doc: Json,
-    options: {
-      errorSchema: string;
-      security: (op: Json) => RouteSpec['security'];
+    private readonly options: {
       /** Validators keyed `${api}${pointer}`, used instead of compiling those schemas. */
       precompiled?: Record<string, ValidateFunction>;
       /** Compiles the schemas with no precompiled validator (ajvCompiler). */
       compiler?: SchemaCompiler;
     },
   ) {
-    this.precompiled = options.precompiled ?? {};
-    this.compiler = options.compiler;
-    this.errorValidator = this.lazy(`#/components/schemas/${options.errorSchema}`);
-    this.routes = [];
+    this.errorValidator = this.lazy('#/components/schemas/Error');
     for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
       const item = resolveRef(doc, rawItem);
       for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
-        if (item[method]) this.routes.push(this.route(path, method, item, options.security(item[method])));
+        if (item[method]) this.routes.push(this.route(path, method, item));
       }
     }
-  }
-
-  /** A validator of the schema at a JSON pointer of the document: the precompiled one, or compiled now. */
-  compile(pointer: string): ValidateFunction {
-    const key = `${this.api}${pointer}`;
-    if (Object.hasOwn(this.precompiled, key)) return this.precompiled[key];
-    if (!this.compiler)
-      throw new Error(
-        `no validator of ${key} was compiled with the package, and this contract compiles none: rebuild the package (npm run build)`,
-      );
-    return this.compiler(key);
   }
 
   /** The pointers of the schemas that parsing a request compiles (parameters, JSON bodies), once each. */
@@ -129,14 +114,23 @@ export class Contract {
     return [...this.requestPtrs];
   }
 
-  /** The same, compiled on its first use. */
-  lazy(pointer: string): () => ValidateFunction {
-    let validate: ValidateFunction | undefined;
-    return () => (validate ??= this.compile(pointer));
+  /** A validator of the schema at a JSON pointer of the document: the precompiled one, or compiled on first use. */
+  private lazy(pointer: string): () => ValidateFunction {
+    const key = `${this.api}${pointer}`;
+    let validate = this.options.precompiled?.[key];
+    return () => {
+      validate ??= this.options.compiler?.(key);
+      if (!validate)
+        throw new Error(
+          `no validator of ${key} was compiled with the package, and this contract compiles none: rebuild the package (npm run build)`,
+        );
+      return validate;
+    };
   }
 
-  private route(path: string, method: string, item: Json, security: RouteSpec['security']): RouteSpec {
+  private route(path: string, method: string, item: Json): RouteSpec {
     const op = item[method];
+    const [scheme] = Object.keys((op.security ?? this.doc.security ?? [])[0] ?? {});
     const opPtr = `#/paths/${escapePointerToken(path)}/${method}`;
     const params: RouteParam[] = [...(item.parameters ?? []), ...(op.parameters ?? [])]
       .map((raw: Json, i: number) => {
@@ -173,8 +167,7 @@ export class Contract {
     }
 
     // Only a sandbox that validates its answers (tests) compiles these.
-    const pointers = new Map<number, string>();
-    const responses = new Map<number, () => ValidateFunction>();
+    const responses = new Map<number, { pointer: string; validator: () => ValidateFunction }>();
     const statuses = Object.keys(op.responses ?? {})
       .filter((status) => /^\d{3}$/.test(status))
       .map(Number);
@@ -182,8 +175,7 @@ export class Contract {
       const raw = op.responses[status];
       if (!resolveRef(this.doc, raw)?.content?.['application/json']) continue;
       const pointer = `${raw.$ref ?? `${opPtr}/responses/${status}`}/content/application~1json/schema`;
-      pointers.set(status, pointer);
-      responses.set(status, this.lazy(pointer));
+      responses.set(status, { pointer, validator: this.lazy(pointer) });
     }
 
     return {
@@ -191,13 +183,13 @@ export class Contract {
       operationId: op.operationId,
       method: method.toUpperCase(),
       path,
-      security,
+      security: CREDENTIALS[this.doc.components?.securitySchemes?.[scheme]?.type] ?? 'none',
       hasBody: Boolean(bodyMedia),
       bodySchema: bodyMedia?.schema,
       params,
       statuses,
-      responseSchemaPointer: (status) => pointers.get(status),
-      responseValidator: (status) => responses.get(status)?.(),
+      responseSchemaPointer: (status) => responses.get(status)?.pointer,
+      responseValidator: (status) => responses.get(status)?.validator(),
       parse: ({ params: rawParams, query: rawQuery, body }) => {
         const violations: Violation[] = [];
         const value: ParsedRequest = { params: {}, query: {}, body: undefined };
@@ -235,17 +227,19 @@ export class Contract {
         return violations.length ? { ok: false, violations } : { ok: true, value };
       },
       checkResponse: (status, body) => {
-        if (body === undefined && statuses.includes(status) && !pointers.has(status)) return [];
-        const validate = responses.get(status)?.() ?? (status >= 400 ? this.errorValidator() : undefined);
+        if (body === undefined && statuses.includes(status) && !responses.has(status)) return [];
+        const validate = responses.get(status)?.validator() ?? (status >= 400 ? this.errorValidator() : undefined);
         if (!validate) return [`status ${status} is not declared for ${op.operationId}`];
-        return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
+        return problemsOf(validate, body);
       },
     };
   }
 
   /** Violations of the document's error schema (for answers outside any route). */
   checkError(body: unknown): string[] {
-    const validate = this.errorValidator();
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    return problemsOf(this.errorValidator(), body);
   }
 }
+
+const problemsOf = (validate: ValidateFunction, body: unknown): string[] =>
+  validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);

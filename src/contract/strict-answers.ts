@@ -17,10 +17,8 @@ function answerSchema(route: RouteSpec | undefined, status: number): unknown {
 }
 
 /** The fields of `value` that `schema` does not name, as `answer.errorRedirectURL` or `webhook.data.extra`. */
-function undocumented(doc: Json, schema: unknown, value: unknown, root: 'answer' | 'webhook'): string[] {
-  if (schema === undefined || value === null || typeof value !== 'object') return [];
-  return unknownFieldViolations(doc, schema, value, root).map((v) => v.field);
-}
+const undocumented = (doc: Json, schema: unknown, value: unknown, root: 'answer' | 'webhook'): string[] =>
+  unknownFieldViolations(doc, schema, value, root).map((v) => v.field);
 
 export class StrictAnswers {
   /** `documents` by API name, each with its `Error` schema (the bundled documents). */

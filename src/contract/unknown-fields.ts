@@ -1,7 +1,9 @@
 // Body fields a request schema does not declare: the validator lets them
 // through, so a typo (`timeToExpire`) would be ignored and the default used;
 // the sandbox refuses them (S45), suggesting the declared name. Free-form
-// objects take any keys.
+// objects take any keys. Ajv's `unevaluatedProperties` would need every
+// schema rewritten and precompiled again for workerd, and gives no declared
+// names to suggest from; one walk serves requests, answers and webhooks.
 import { distance as levenshtein } from 'fastest-levenshtein';
 import { MAX_DEPTH } from './body-limits.js';
 import { resolveRef } from './json-pointer.js';
@@ -23,34 +25,24 @@ const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object
 
 function shapeOf(doc: unknown, schemas: unknown[]): Shape {
   const shape: Shape = { free: false, properties: new Map(), items: [] };
-  let declaresAny = false;
   const seen = new Set<unknown>();
-  const pending = [...schemas];
-  while (pending.length) {
+  for (const pending = [...schemas]; pending.length; ) {
     const schema = resolveRef(doc, pending.pop());
-    // `true`, `{}` or anything unreadable is no schema to judge keys by.
-    if (!isObject(schema) || seen.has(schema)) {
-      if (!isObject(schema)) shape.free = true;
-      continue;
-    }
+    // `true` or anything unreadable is no schema to judge keys by.
+    if (!isObject(schema)) shape.free = true;
+    if (!isObject(schema) || seen.has(schema)) continue;
     seen.add(schema);
     const extra = schema.additionalProperties;
     if (extra === true || isObject(extra) || schema.patternProperties !== undefined) shape.free = true;
-    if (isObject(schema.properties)) {
-      for (const [name, sub] of Object.entries(schema.properties)) {
-        declaresAny = true;
-        shape.properties.set(name, [...(shape.properties.get(name) ?? []), sub]);
-      }
-    }
-    if (schema.items !== undefined && typeof schema.items !== 'boolean') shape.items.push(schema.items);
+    for (const [name, sub] of Object.entries(isObject(schema.properties) ? schema.properties : {}))
+      shape.properties.set(name, [...(shape.properties.get(name) ?? []), sub]);
+    if (isObject(schema.items)) shape.items.push(schema.items);
     // A field is known when any branch declares it.
-    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-      const branches = schema[key];
+    for (const branches of [schema.allOf, schema.oneOf, schema.anyOf])
       if (Array.isArray(branches)) pending.push(...branches);
-    }
   }
-  // `{type: object}` or `maxProperties: 0` alone: the validator judges such an object, not a list of names.
-  if (!declaresAny) shape.free = true;
+  // `{}`, `{type: object}` or `maxProperties: 0` alone: the validator judges such an object, not a list of names.
+  if (shape.properties.size === 0) shape.free = true;
   return shape;
 }
 
@@ -124,9 +116,15 @@ function visitUnknownFields(
 /** Violations for each field of `body` that `schema` does not declare, with `params.suggestion` where a name is close. */
 export function unknownFieldViolations(doc: unknown, schema: unknown, body: unknown, field = 'body'): Violation[] {
   const violations: Violation[] = [];
-  visitUnknownFields(doc, schema, body, field, (_owner, key, path, documented) =>
-    violations.push(unknownField(path, key, documented)),
-  );
+  visitUnknownFields(doc, schema, body, field, (_owner, key, path, documented) => {
+    const suggestion = closestName(key, documented);
+    const message =
+      suggestion === undefined
+        ? `is not a documented field (documented here: ${documented.join(', ')})`
+        : `is not a documented field; did you mean ${suggestion}?`;
+    const params = { message, ...(suggestion === undefined ? {} : { suggestion }), documented };
+    violations.push({ field: path, reasonCode: 'UNKNOWN_FIELD', params });
+  });
   return violations;
 }
 
@@ -135,17 +133,4 @@ export function dropUnknownFields(doc: unknown, schema: unknown, body: unknown):
   visitUnknownFields(doc, schema, body, 'body', (owner, key) => {
     delete owner[key];
   });
-}
-
-function unknownField(field: string, key: string, documented: string[]): Violation {
-  const suggestion = closestName(key, documented);
-  const message =
-    suggestion === undefined
-      ? `is not a documented field (documented here: ${documented.join(', ')})`
-      : `is not a documented field; did you mean ${suggestion}?`;
-  return {
-    field,
-    reasonCode: 'UNKNOWN_FIELD',
-    params: { message, ...(suggestion === undefined ? {} : { suggestion }), documented },
-  };
 }

@@ -154,17 +154,15 @@ export function createSandboxCore(options: CoreOptions) {
     }
   };
 
-  const contract = (api: ApiName, security: RouteSpec['security']) =>
+  const contract = (api: ApiName) =>
     new Contract(api, documents[api], {
-      errorSchema: 'Error',
-      security: () => security,
       precompiled: options.precompiled,
       compiler: options.compiler?.(api, documents[api]),
     });
   const contracts: Record<ApiName, Contract> = {
-    v2: contract('v2', 'bearer'),
-    partner: contract('partner', 'authKey'),
-    sandbox: contract('sandbox', 'none'),
+    v2: contract('v2'),
+    partner: contract('partner'),
+    sandbox: contract('sandbox'),
   };
   // The one widening of the handlers' types: each is called with what its route's parse checked against its document.
   const handlers = {

@@ -20,13 +20,13 @@ export interface CaseSpec {
   deliveries: Delivery[];
   /** What to fix when a request is answered wrongly (for accepted cases: an answer other than 200 that is no 401 or redirect). */
   fix: string;
+  /** Why the case is not checked (and sends nothing), when it is not. */
+  skipped?: string;
 }
 
 const RETRY = 'the service retries anything but 200 every 15 minutes';
 // An event type no version of the documents has: a receiver must take it as one added later.
 const FUTURE_EVENT_TYPE = 'document.expired';
-
-export const ROTATION_RULE = 'an event signed with the previous key is answered 200 during a rotation';
 
 const fresh = () => crypto.randomUUID();
 
@@ -60,19 +60,6 @@ function verificationPair(examples: Map<WebhookEventType, WebhookEvent>) {
   return { created, updated };
 }
 
-/** Two `verification.updated` of one verification, one `data.updatedAt`, two statuses: neither is newer. */
-function verificationTie(examples: Map<WebhookEventType, WebhookEvent>) {
-  const completed = verificationPair(examples).updated;
-  const inReview: WebhookEventOf<'verification.updated'> = {
-    ...completed,
-    eventId: fresh(),
-    createdAt: laterBy(completed.createdAt, 40),
-    // No user yet while in review (userId only when completed).
-    data: { ...completed.data, status: 'inReview', userId: null },
-  };
-  return [completed, inReview];
-}
-
 /** The cases, in the order they are sent; every id is fresh, so a run never repeats an earlier run's events or records. */
 export function caseSpecs(authKey: string, previousKey: string | undefined): CaseSpec[] {
   const examples = documentedWebhookExamplesWithFreshIds();
@@ -80,14 +67,13 @@ export function caseSpecs(authKey: string, previousKey: string | undefined): Cas
     const body = JSON.stringify(event);
     return { body, signature: signWebhookPayload(body, key) };
   };
-  const story = verificationPair(examples);
+  const { created, updated } = verificationPair(examples);
+  const story: Partial<Record<WebhookEventType, WebhookEvent>> = {
+    'verification.created': created,
+    'verification.updated': updated,
+  };
   const documented = [...examples.keys()].map((eventType): CaseSpec => {
-    const event =
-      eventType === 'verification.created'
-        ? story.created
-        : eventType === 'verification.updated'
-          ? story.updated
-          : { ...examples.get(eventType)!, eventId: fresh() };
+    const event = story[eventType] ?? { ...examples.get(eventType)!, eventId: fresh() };
     return {
       id: `signed:${eventType}`,
       rule: `${eventType}, signed with your key, is answered 200`,
@@ -103,7 +89,18 @@ export function caseSpecs(authKey: string, previousKey: string | undefined): Cas
   const changed = { ...forgedBase, data: { ...forgedBase.data, firstName: 'Mallory' } };
   const repeated = signed(verificationPair(examples).created);
   const reversed = verificationPair(examples);
-  const tie = verificationTie(examples);
+  // Two `verification.updated` of one verification, one `data.updatedAt`, two statuses: neither is newer.
+  const completed = verificationPair(examples).updated;
+  const tie = [
+    completed,
+    // No user yet while in review (userId only when completed).
+    {
+      ...completed,
+      eventId: fresh(),
+      createdAt: laterBy(completed.createdAt, 40),
+      data: { ...completed.data, status: 'inReview', userId: null },
+    },
+  ] satisfies WebhookEventOf<'verification.updated'>[];
   const future = {
     eventId: fresh(),
     dataType: 'document',
@@ -177,19 +174,23 @@ export function caseSpecs(authKey: string, previousKey: string | undefined): Cas
       fix: `${RETRY}; answer 200 to event types added later and ignore them (a default branch)`,
     },
   ];
-  if (previousKey !== undefined) {
-    specs.push({
-      id: 'previous-key',
-      rule: ROTATION_RULE,
-      expect: 'accepted',
-      deliveries: [
-        {
-          subject: 'an event signed with the previous key',
-          ...signed(verificationPair(examples).created, previousKey),
-        },
-      ],
-      fix: 'a delivery under way at a rotation may arrive signed with the previous key; accept both keys until the rotation settles (verifyWebhookRequest(request, [key, previousKey]))',
-    });
-  }
+  specs.push({
+    id: 'previous-key',
+    rule: 'an event signed with the previous key is answered 200 during a rotation',
+    expect: 'accepted',
+    deliveries:
+      previousKey === undefined
+        ? []
+        : [
+            {
+              subject: 'an event signed with the previous key',
+              ...signed(verificationPair(examples).created, previousKey),
+            },
+          ],
+    fix: 'a delivery under way at a rotation may arrive signed with the previous key; accept both keys until the rotation settles (verifyWebhookRequest(request, [key, previousKey]))',
+    ...(previousKey === undefined
+      ? { skipped: 'not checked: give the previous key (--previous-key) while a key rotation settles' }
+      : {}),
+  });
   return specs;
 }

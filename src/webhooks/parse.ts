@@ -109,11 +109,9 @@ function originalPath(path: string, originalIndexes: number[] | null): string {
 
 /** The envelope every webhook has, whatever its type (each event's schema requires it). */
 function envelopeIssues(payload: Record<string, unknown>): PayloadIssue[] {
-  const issues: PayloadIssue[] = [];
-  for (const field of ['eventId', 'eventType', 'dataType', 'createdAt']) {
-    if (typeof payload[field] !== 'string' || payload[field] === '')
-      issues.push({ path: `/${field}`, message: 'must be a non-empty string' });
-  }
+  const issues: PayloadIssue[] = ['eventId', 'eventType', 'dataType', 'createdAt']
+    .filter((field) => typeof payload[field] !== 'string' || payload[field] === '')
+    .map((field) => ({ path: `/${field}`, message: 'must be a non-empty string' }));
   const data = payload.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     issues.push({ path: '/data', message: 'must be an object' });

@@ -34,26 +34,6 @@ function equal(a: unknown, b: unknown): boolean {
 }
 const quoted = (values: unknown[]) => `(${values.map((v) => JSON.stringify(v)).join(', ')})`;
 
-/** Each bound: the JSON type it applies to, whether the value must reach it (or stay under it), and what it counts. */
-const BOUNDS: Partial<Record<keyof WebhookSchema, [type: string, atLeast: boolean, unit: string]>> = {
-  minLength: ['string', true, 'characters'],
-  maxLength: ['string', false, 'characters'],
-  minItems: ['array', true, 'items'],
-  maxItems: ['array', false, 'items'],
-  maxProperties: ['object', false, 'properties'],
-  minimum: ['number', true, ''],
-  maximum: ['number', false, ''],
-};
-/** What a bound on a value of JSON type `type` measures: characters (code points), items, properties, or the number. */
-const measure = (value: unknown, type: string): number =>
-  type === 'string'
-    ? [...(value as string)].length
-    : type === 'array'
-      ? (value as unknown[]).length
-      : type === 'object'
-        ? Object.keys(value as object).length
-        : (value as number);
-
 // Each pattern compiled once: a receiver checks the same few on every webhook.
 const patterns = new Map<string, RegExp>();
 const patternOf = (source: string) =>
@@ -93,8 +73,9 @@ function branchIssues(
 /** Adds to `issues` every way `value` at `path` breaks `subschema`. */
 function collect(value: unknown, subschema: Subschema, defs: Defs, path: string, issues: SchemaIssue[]): void {
   if (subschema === true) return;
+  const fail = (keyword: string, message: string) => issues.push({ path, keyword, message });
   if (subschema === false) {
-    issues.push({ path, keyword: 'false schema', message: 'boolean schema is false' });
+    fail('false schema', 'boolean schema is false');
     return;
   }
   const schema = subschema;
@@ -102,40 +83,23 @@ function collect(value: unknown, subschema: Subschema, defs: Defs, path: string,
   if (schema.$ref !== undefined) collect(value, defs[schema.$ref], defs, path, issues);
   if (schema.type !== undefined) {
     const types = ([] as string[]).concat(schema.type);
-    if (!types.some((t) => isType(type, t)))
-      issues.push({ path, keyword: 'type', message: `must be ${types.join(',')}` });
+    if (!types.some((t) => isType(type, t))) fail('type', `must be ${types.join(',')}`);
   }
   if ('const' in schema && !equal(value, schema.const))
-    issues.push({ path, keyword: 'const', message: `must be equal to constant ${quoted([schema.const])}` });
+    fail('const', `must be equal to constant ${quoted([schema.const])}`);
   if (schema.enum && !schema.enum.some((v) => equal(value, v)))
-    issues.push({
-      path,
-      keyword: 'enum',
-      message: `must be equal to one of the allowed values ${quoted(schema.enum)}`,
-    });
-  for (const [keyword, [boundType, atLeast, unit]] of Object.entries(BOUNDS)) {
-    const limit = schema[keyword as keyof WebhookSchema] as number | undefined;
-    if (limit === undefined || !isType(type, boundType)) continue;
-    const measured = measure(value, boundType);
-    if (atLeast ? measured < limit : measured > limit) {
-      const message = unit
-        ? `must NOT have ${atLeast ? 'fewer' : 'more'} than ${limit} ${unit}`
-        : `must be ${atLeast ? '>=' : '<='} ${limit}`;
-      issues.push({ path, keyword, message });
-    }
-  }
+    fail('enum', `must be equal to one of the allowed values ${quoted(schema.enum)}`);
   if (type === 'string') {
     // A string of an unlisted format is not checked (the build refuses one).
     if (schema.format !== undefined && FORMATS[schema.format]?.(value as string) === false)
-      issues.push({ path, keyword: 'format', message: `must match format "${schema.format}"` });
+      fail('format', `must match format "${schema.format}"`);
     if (schema.pattern !== undefined && !patternOf(schema.pattern).test(value as string))
-      issues.push({ path, keyword: 'pattern', message: `must match pattern "${schema.pattern}"` });
+      fail('pattern', `must match pattern "${schema.pattern}"`);
   }
   if (type === 'object') {
     const object = value as Record<string, unknown>;
     for (const name of schema.required ?? [])
-      if (!Object.hasOwn(object, name))
-        issues.push({ path, keyword: 'required', message: `must have required property '${name}'` });
+      if (!Object.hasOwn(object, name)) fail('required', `must have required property '${name}'`);
     const properties = schema.properties ?? {};
     for (const [name, child] of Object.entries(properties))
       if (Object.hasOwn(object, name)) collect(object[name], child, defs, pointer(path, name), issues);
@@ -143,12 +107,7 @@ function collect(value: unknown, subschema: Subschema, defs: Defs, path: string,
     if (additional !== true) {
       for (const name of Object.keys(object)) {
         if (Object.hasOwn(properties, name)) continue;
-        if (additional === false)
-          issues.push({
-            path,
-            keyword: 'additionalProperties',
-            message: `must NOT have additional properties (${name})`,
-          });
+        if (additional === false) fail('additionalProperties', `must NOT have additional properties (${name})`);
         else collect(object[name], additional, defs, pointer(path, name), issues);
       }
     }
@@ -161,13 +120,12 @@ function collect(value: unknown, subschema: Subschema, defs: Defs, path: string,
   if (schema.anyOf) branchIssues(value, schema.anyOf, false, defs, path, issues);
   if (schema.oneOf) branchIssues(value, schema.oneOf, true, defs, path, issues);
   if (schema.not !== undefined && schemaIssues(value, schema.not, defs, path).length === 0)
-    issues.push({ path, keyword: 'not', message: 'must NOT be valid' });
+    fail('not', 'must NOT be valid');
   if (schema.if !== undefined) {
     const holds = schemaIssues(value, schema.if, defs, path).length === 0;
     const branch = holds ? schema.then : schema.else;
     const before = issues.length;
     if (branch !== undefined) collect(value, branch, defs, path, issues);
-    if (issues.length > before)
-      issues.push({ path, keyword: 'if', message: `must match "${holds ? 'then' : 'else'}" schema` });
+    if (issues.length > before) fail('if', `must match "${holds ? 'then' : 'else'}" schema`);
   }
 }

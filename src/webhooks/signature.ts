@@ -12,6 +12,7 @@ export type AuthKeys = string | readonly string[];
 export const MAX_AUTH_KEYS = 8;
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
+const HMAC = { name: 'HMAC', hash: 'SHA-256' };
 const utf8Text = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
 
 interface NodeCrypto {
@@ -60,17 +61,13 @@ function authKeyList(authKey: unknown): string[] | null {
   }
 }
 
+/** The `X-SIGNATURE` the service sends: 64 lowercase hex digits (an upper-case digest is not its signature). */
+const SIGNATURE_FORM = /^[0-9a-f]{64}$/;
+
 /** The 32 bytes a signature of 64 lowercase hex digits stands for; null for any other value. */
 function signatureBytes(signature: unknown): Uint8Array<ArrayBuffer> | null {
-  if (typeof signature !== 'string' || signature.length !== 64) return null;
-  const bytes = new Uint8Array(32);
-  for (let i = 0; i < 64; i++) {
-    // Lower case only: an upper-case digest is not the signature the service sends.
-    const digit = '0123456789abcdef'.indexOf(signature[i]);
-    if (digit < 0) return null;
-    bytes[i >> 1] |= i & 1 ? digit : digit << 4;
-  }
-  return bytes;
+  if (typeof signature !== 'string' || !SIGNATURE_FORM.test(signature)) return null;
+  return Uint8Array.from({ length: 32 }, (_, i) => Number.parseInt(signature.slice(2 * i, 2 * i + 2), 16));
 }
 
 /**
@@ -88,7 +85,7 @@ function verifiable(rawBody: unknown, signature: unknown, keys: string[] | null)
 /** Why the signature cannot be checked at all, before any HMAC; null when it can. */
 function formProblem(signature: unknown, keys: string[] | null): SignatureProblem | null {
   if (signature === undefined || signature === null || signature === '') return 'missing';
-  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return 'malformed';
+  if (typeof signature !== 'string' || !SIGNATURE_FORM.test(signature)) return 'malformed';
   return keys ? null : 'no-key';
 }
 
@@ -97,13 +94,9 @@ function signedWithAnySync(crypto: NodeCrypto, rawBody: unknown, signature: unkn
   try {
     const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
-    let match = false;
+    const hmac = (key: string) => crypto.createHmac('sha256', key).update(given.body).digest();
     // Every key is tried, so the time taken does not tell which one matched.
-    for (const key of given.keys) {
-      if (crypto.timingSafeEqual(crypto.createHmac('sha256', key).update(given.body).digest(), given.expected))
-        match = true;
-    }
-    return match;
+    return given.keys.map((key) => crypto.timingSafeEqual(hmac(key), given.expected)).includes(true);
   } catch {
     // A detached ArrayBuffer, a hostile view: not a proof of origin.
     return false;
@@ -138,7 +131,7 @@ let lastSigningKey: { authKey: string; key: CryptoKey } | undefined;
 
 async function signingKey(subtle: SubtleCrypto, authKey: string): Promise<CryptoKey> {
   if (lastSigningKey?.authKey === authKey) return lastSigningKey.key;
-  const key = await subtle.importKey('raw', utf8.encode(authKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await subtle.importKey('raw', utf8.encode(authKey), HMAC, false, ['sign']);
   lastSigningKey = { authKey, key };
   return key;
 }
@@ -220,21 +213,14 @@ function webCryptoBytes(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 /** `signedWithAnySync` on Web Crypto. */
-async function signedWithAny(
-  subtle: SubtleCrypto,
-  rawBody: unknown,
-  signature: unknown,
-  keys: string[] | null,
-): Promise<boolean> {
+async function signedWithAny(subtle: SubtleCrypto, rawBody: unknown, signature: unknown, keys: string[] | null) {
   try {
     const given = verifiable(rawBody, signature, keys);
     if (!given) return false;
     const data = webCryptoBytes(given.body);
     let match = false;
     for (const key of given.keys) {
-      const hmacKey = await subtle.importKey('raw', utf8.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
-        'verify',
-      ]);
+      const hmacKey = await subtle.importKey('raw', utf8.encode(key), HMAC, false, ['verify']);
       // verify compares in constant time, where comparing sign's output would be ours to get right.
       if (await subtle.verify('HMAC', hmacKey, given.expected, data)) match = true;
     }

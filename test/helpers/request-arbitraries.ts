@@ -2,7 +2,8 @@
 // queries, headers and bodies, for test/fuzz-sandbox.test.ts. The operations
 // and values come from src/conformance, as the conformance runner's do.
 import fc from 'fast-check';
-import { loadApi, type ApiName, type OperationModel, type ParamModel } from '../../src/conformance/operations.js';
+import { loadApi, type ApiName, type OperationModel } from '../../src/conformance/operations.js';
+import type { RouteParam } from '../../src/contract/routes.js';
 import {
   encode,
   mutatedValueFor,
@@ -96,7 +97,7 @@ const oddPathSegment = fc.oneof(
 );
 
 /** How one path parameter is written: a known id, a generated value, or something odd. */
-function pathValueArb(doc: Json, p: ParamModel, opts: SchemaArbitraryOptions): fc.Arbitrary<string> {
+function pathValueArb(doc: Json, p: RouteParam, opts: SchemaArbitraryOptions): fc.Arbitrary<string> {
   const known = opts.knownIds?.[p.name] ?? [];
   return fc.oneof(
     ...(known.length ? [{ weight: 5, arbitrary: fc.constantFrom(...known).map(encode) }] : []),
@@ -112,7 +113,7 @@ const ODD_QUERY_VALUES = [
 ];
 
 /** One query parameter written as `name=value` pairs (possibly none), valid or broken. */
-function queryParamArb(doc: Json, p: ParamModel, opts: SchemaArbitraryOptions): fc.Arbitrary<string[]> {
+function queryParamArb(doc: Json, p: RouteParam, opts: SchemaArbitraryOptions): fc.Arbitrary<string[]> {
   const pair = (text: string) => `${encode(p.name)}=${text}`;
   const schema = p.array ? (p.schema.items ?? {}) : p.schema;
   const values = valueFor(doc, schema, opts).map((v) => encode(String(v)));
