@@ -22,6 +22,7 @@ import {
   nowIso,
   OPEN,
   setStatus,
+  trackPhones,
   unfinishedWith,
   user as findUser,
   userWithPhone,
@@ -118,6 +119,7 @@ export function verifyPhone(store: PartnerStore, verificationId: string, phoneNu
     const holders = OPEN.has(v.data.status) ? unfinishedWith(store, [number]) : [];
     for (const other of holders) if (other !== v && OPEN.has(other.data.status)) setStatus(store, other, 'closed');
     v.data.phoneNumbers.push({ phoneNumber: number, isVerified: true });
+    trackPhones(store, v);
   }
   if (v.data.phoneNumber === number) v.data.isPhoneNumberVerified = true;
   if (!v.verifiedPhones.includes(number)) v.verifiedPhones.push(number);

@@ -31,6 +31,7 @@ export interface PartnerHead {
   nameTurn: number;
 }
 
+// Its two indexes spare every delivery result and every create a scan of all that is stored.
 export interface PartnerStore extends PartnerHead {
   readonly options: PartnerStoreOptions;
   readonly newId: () => string;
@@ -39,6 +40,10 @@ export interface PartnerStore extends PartnerHead {
   users: Map<string, StoredUser>;
   /** Webhook records by their id, in the order they were made. */
   webhooks: Map<string, WebhookEntry>;
+  /** The ids of each event's records (one per history it is in), which every delivery result updates. */
+  webhooksByEvent: Map<string, string[]>;
+  /** Open and in-review verifications by each phone number they hold, which every create looks up (operation 5, rule 2). */
+  unfinishedByPhone: Map<string, Set<StoredVerification>>;
   /** No open session expires before this instant (ms), so time has nothing to do until then. */
   nextExpiryMs: number;
 }
@@ -81,8 +86,18 @@ export function loadStore(store: PartnerStore, head: PartnerHead): void {
     verifications: new Map(),
     users: new Map(),
     webhooks: new Map(),
+    webhooksByEvent: new Map(),
+    unfinishedByPhone: new Map(),
     nextExpiryMs: Infinity,
   });
+}
+
+/** Keeps a webhook record. */
+export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
+  const { id } = entry.record;
+  if (!store.webhooks.has(id))
+    store.webhooksByEvent.set(entry.eventId, [...(store.webhooksByEvent.get(entry.eventId) ?? []), id]);
+  store.webhooks.set(id, entry);
 }
 
 export const nowIso = (store: PartnerStore) => store.options.clock.now().toISOString();
@@ -97,14 +112,27 @@ export const user = (store: PartnerStore, id: string) => store.users.get(id) ?? 
 export const userWithPhone = (store: PartnerStore, phoneNumber: string) =>
   [...store.users.values()].find((u) => u.phoneNumbers.some((p) => p.phoneNumber === phoneNumber));
 
-/** Open or in-review verifications holding any of these numbers, in creation order. */
-export const unfinishedWith = (store: PartnerStore, numbers: readonly string[]): StoredVerification[] =>
-  [...store.verifications.values()].filter(
-    (v) => UNFINISHED.has(v.data.status) && v.data.phoneNumbers.some((p) => numbers.includes(p.phoneNumber)),
-  );
+/** Open or in-review verifications holding any of these numbers, number by number. */
+export function unfinishedWith(store: PartnerStore, numbers: readonly string[]): StoredVerification[] {
+  return [...new Set(numbers.flatMap((n) => [...(store.unfinishedByPhone.get(n) ?? [])]))];
+}
+
+/** Files `v` under its phone numbers while it is unfinished (again after it gains a number), and takes it out once it is not. */
+export function trackPhones(
+  store: PartnerStore,
+  v: StoredVerification,
+  unfinished = UNFINISHED.has(v.data.status),
+): void {
+  for (const { phoneNumber } of v.data.phoneNumbers) {
+    const holders = store.unfinishedByPhone.get(phoneNumber) ?? new Set();
+    if (unfinished) store.unfinishedByPhone.set(phoneNumber, holders.add(v));
+    else if (holders.delete(v) && holders.size === 0) store.unfinishedByPhone.delete(phoneNumber);
+  }
+}
 
 /** Adds a record, new or loaded from the state file. */
 export function addVerification(store: PartnerStore, v: StoredVerification): void {
+  trackPhones(store, v);
   store.verifications.set(v.data.id, v);
   if (EXPIRABLE.has(v.data.status)) store.nextExpiryMs = Math.min(store.nextExpiryMs, Date.parse(v.data.validTo));
 }
@@ -135,6 +163,7 @@ export function setStatus(
 ): void {
   v.data.status = status;
   v.data.updatedAt = at;
+  trackPhones(store, v);
   emitVerification(store, v, 'verification.updated', at);
 }
 
@@ -186,7 +215,7 @@ function emit(
       type: 'verification' as const,
       metadata,
     };
-    store.webhooks.set(record.id, { eventId, text, pending, kind: 'verification', record });
+    putWebhook(store, { eventId, text, pending, kind: 'verification', record });
   }
   if (userId !== undefined) {
     const record = {
@@ -198,7 +227,7 @@ function emit(
       userId,
       type: 'user' as const,
     };
-    store.webhooks.set(record.id, { eventId, text, pending, kind: 'user', record });
+    putWebhook(store, { eventId, text, pending, kind: 'user', record });
   }
   store.options.onEvent(emittedEvent(text, eventId, verificationId, userId));
 }

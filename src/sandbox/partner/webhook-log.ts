@@ -4,10 +4,7 @@ import { emittedEvent, SandboxError, type DeliveryResult, type EmittedEvent } fr
 import { pageOf, type Paging } from './paging.js';
 import { filtered, type ListFilters } from '../common/list-filters.js';
 import type { WebhookEntry } from './records.js';
-import { nowIso, user, verification, type PartnerStore } from './store.js';
-
-const entriesOf = (store: PartnerStore, eventId: string) =>
-  [...store.webhooks.values()].filter((e) => e.eventId === eventId);
+import { nowIso, putWebhook, user, verification, type PartnerStore } from './store.js';
 import { jsonCopy } from '../common/json-copy.js';
 
 const ownerOf = (e: WebhookEntry) => (e.kind === 'verification' ? e.record.verificationId : e.record.userId);
@@ -32,7 +29,7 @@ export function historyPage<R, Query extends Paging>(
 
 /** Updates the event's records; false when none holds it (for example after a reset). */
 export function recordDelivery(store: PartnerStore, eventId: string, result: DeliveryResult): boolean {
-  const entries = entriesOf(store, eventId);
+  const entries = (store.webhooksByEvent.get(eventId) ?? []).map((id) => store.webhooks.get(id)!);
   const at = nowIso(store);
   for (const entry of entries) {
     const { record } = entry;
@@ -41,6 +38,7 @@ export function recordDelivery(store: PartnerStore, eventId: string, result: Del
     else if (result.success) delete record.reason;
     // Pending until an attempt succeeds: a resent event whose attempt failed is retried after a restart too.
     entry.pending = !result.success;
+    putWebhook(store, entry);
   }
   return entries.length > 0;
 }
@@ -59,7 +57,7 @@ export function pendingEvents(store: PartnerStore): EmittedEvent[] {
 
 /** A webhook the histories hold, to send again (`POST /_sandbox/webhooks/{eventId}/resend`); 404 when none does. */
 export function recordedEvent(store: PartnerStore, eventId: string): EmittedEvent {
-  const [entry] = entriesOf(store, eventId);
+  const entry = (store.webhooksByEvent.get(eventId) ?? []).map((id) => store.webhooks.get(id)!)[0];
   if (!entry) {
     throw new SandboxError(
       404,

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beyondDateTimes, type SandboxClock } from '../common/clock.js';
-import { addVerification, loadStore, type PartnerHead, type PartnerStore } from '../partner/store.js';
+import { addVerification, loadStore, putWebhook, type PartnerHead, type PartnerStore } from '../partner/store.js';
 import type { V2State } from '../v2/state.js';
 
 const STATE_FORMAT = 'verification-contracts-sandbox-state';
@@ -90,7 +90,7 @@ export class StateFile {
       loadStore(partner, saved.head);
       for (const v of saved.verifications) addVerification(partner, v);
       for (const u of saved.users) partner.users.set(u.id, u);
-      for (const w of saved.webhooks) partner.webhooks.set(w.record.id, w);
+      for (const w of saved.webhooks) putWebhook(partner, w);
       v2.load(saved.sessions);
       clock.offsetMs = saved.clockOffsetMs;
       const beyond = beyondDateTimes(clock.nowMs());
