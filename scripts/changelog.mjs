@@ -11,8 +11,8 @@ import {
   bumpOf,
   changeGroups,
   compareApis,
-  fileSource,
   loadAcknowledged,
+  onFreshBundles,
   reach,
   releaseSource,
   workingVersion,
@@ -60,7 +60,10 @@ function changeLine(g) {
   return `- ${MARK[g.verdict]}${g.about}${reviewed}; reaches ${reach(g.locations)}: ${places(g.locations)}`;
 }
 
-/** @param {{ version: string, date: string, report: import('./lib/contract-report.mjs').Report }} release The section of one release, with an empty place for its notes. */
+/**
+ * The section of one release, with an empty place for its notes.
+ * @param {{ version: string, date: string, report: import('./lib/contract-report.mjs').Report }} release
+ */
 export function renderSection({ version, date, report }) {
   const bump = bumpOf(report);
   const kind = report.breaking
@@ -129,8 +132,8 @@ function withNotes(section, entries) {
 runIfMain(import.meta, async () => {
   const dry = dryRun();
   const base = releaseSource();
-  const head = fileSource(path.join(ROOT, 'generated', 'openapi'), { label: 'working tree (generated/openapi)' });
-  const report = await compareApis({ base, head, acknowledged: loadAcknowledged() });
+  // The sources as they are, bundled afresh, as `npm run diff` judges them.
+  const report = await onFreshBundles((head) => compareApis({ base, head, acknowledged: loadAcknowledged() }));
   const [released, current] = [base.version(), workingVersion()];
   const required = nextVersion(released, bumpOf(report));
   // After `npm version`, package.json names the release being written.

@@ -4,11 +4,8 @@
 // the last good one), against a base (the last release, --base <git-ref>, or
 // --against saved bundles). It exits 1 on a breaking change or one to review
 // that no person acknowledged, unless a major version declares them.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundle } from './bundle.mjs';
 import { fail } from './lib/paths.mjs';
 import { main } from './lib/run.mjs';
 import {
@@ -20,6 +17,7 @@ import {
   gitSource,
   jsonReport,
   loadAcknowledged,
+  onFreshBundles,
   releaseSource,
   withVerdict,
   workingVersion,
@@ -62,17 +60,11 @@ main(async () => {
   // Bundles given with --against or --head-dir carry no version, so they never declare a breaking change.
   const from = base.version?.() ?? null;
   const to = opts['head-dir'] === undefined ? workingVersion() : null;
-  // Bundles named by --head-dir, else the sources bundled afresh into a scratch folder.
-  const fresh = opts['head-dir'] === undefined;
-  const dir = opts['head-dir'] ?? (await mkdtemp(path.join(os.tmpdir(), 'vc-diff-')));
-  let report;
-  try {
-    if (fresh) await bundle(dir, { log: () => {} });
-    const head = fresh ? fileSource(path.join(dir, 'openapi'), { label: 'working tree (openapi/)' }) : fileSource(dir);
-    report = withVerdict(await compareApis({ base, head, acknowledged }), { from, to });
-  } finally {
-    if (fresh) await rm(dir, { recursive: true, force: true });
-  }
+  // Bundles named by --head-dir, else the sources bundled afresh.
+  const judge = async (/** @type {import('./lib/contract-report.mjs').Source} */ head) =>
+    withVerdict(await compareApis({ base, head, acknowledged }), { from, to });
+  const report =
+    opts['head-dir'] === undefined ? await onFreshBundles(judge) : await judge(fileSource(opts['head-dir']));
   console.log(
     opts.json
       ? JSON.stringify(jsonReport(report), null, 2)

@@ -5,9 +5,11 @@
 // pull-request comment) and JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { bundle } from '../bundle.mjs';
 import { APIS } from './apis.mjs';
 import { diffDocuments } from './contract-diff.mjs';
 import { ROOT } from './paths.mjs';
@@ -135,6 +137,23 @@ export function fileSource(target, { label = target } = {}) {
       return file ? parseDocument(await readFile(file, 'utf8'), file) : null;
     },
   };
+}
+
+/**
+ * `judge` run on the sources under openapi/ bundled afresh into a scratch
+ * folder: after a build that failed, generated/ holds the last good bundles.
+ * @template T
+ * @param {(head: Source) => Promise<T>} judge
+ * @returns {Promise<T>}
+ */
+export async function onFreshBundles(judge) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'vc-diff-'));
+  try {
+    await bundle(dir, { log: () => {} });
+    return await judge(fileSource(path.join(dir, 'openapi'), { label: 'working tree (openapi/)' }));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The package version in the working tree, which a release bumps before it is tagged. */
