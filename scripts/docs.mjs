@@ -56,7 +56,15 @@ export async function docs(out, { only } = {}) {
 /** The bundle with each operation's samples (generated/samples, built from the same bundle before). */
 function withCodeSamples(doc, samples) {
   const copy = structuredClone(doc);
-  for (const { method, path: route, samples: list } of samples) copy.paths[route][method]['x-codeSamples'] = list;
+  for (const { method, path: route, samples: list } of samples) {
+    const operation = copy.paths?.[route]?.[method];
+    // Samples older than the bundle (a build run with --only) name what it may lack.
+    if (!operation)
+      throw new Error(
+        `generated/samples names ${method.toUpperCase()} ${route}, which the bundle lacks; run the samples step`,
+      );
+    operation['x-codeSamples'] = list;
+  }
   return copy;
 }
 

@@ -186,6 +186,9 @@ export function sandboxContractModule(docs, homepage) {
     exported.set(name, fn);
     return '';
   });
+  // A change in the shape of Ajv's output would leave a route with no validator, silently.
+  if (exported.size !== keys.length)
+    throw new Error(`Ajv's standalone code exported ${exported.size} of the ${keys.length} request validators`);
   const imports = new Map();
   code = code.replace(REQUIRE, (_, spec, member) => {
     if (spec === 'ajv-formats/dist/formats')

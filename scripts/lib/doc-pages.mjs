@@ -106,6 +106,8 @@ export function assumptionsPage(decisionsMarkdown, { packageName }) {
   // Rows listed under "Rows no description marks" assume nothing a description states.
   const unmarked = new Set([...decisionsMarkdown.matchAll(/^- ([VP]\d+): /gm)].map((m) => m[1]));
   const rows = decisionRows(decisionsMarkdown).filter((r) => !unmarked.has(r.id));
+  if (rows.length === 0)
+    throw new Error('openapi/DECISIONS.md has no V or P rows; the assumptions page would be empty.');
   const section = (title, prefix) => {
     const entries = rows
       .filter((r) => r.id.startsWith(prefix))

@@ -54,7 +54,11 @@ export const accepts = (port) =>
  * A free loopback port chosen by the OS.
  * @returns {Promise<number>}
  */
-export const freePort = () => tryListen(0);
+export async function freePort() {
+  const port = await tryListen(0);
+  if (port === false) throw new Error(`no free port on ${HOST} to start a mock on; free one and start again`);
+  return port;
+}
 
 /**
  * Starts `prism mock` on a bundled document and resolves once it accepts
