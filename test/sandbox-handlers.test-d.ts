@@ -93,16 +93,33 @@ describe('sandbox handler types', () => {
 
 describe("a list's filter table", () => {
   type UsersQuery = NonNullable<PartnerOperations['listUsers']['parameters']['query']>;
+  type WithNew = ListFilters<UsersQuery & { hasExternalUser?: boolean }, number>;
+  const keep = () => true;
+
   it('needs an entry for every query parameter the list documents', () => {
     // @ts-expect-error hasExternalUser, newly documented for GET /users, has no entry
-    const withNew: ListFilters<UsersQuery & { hasExternalUser?: boolean }, number> = {
-      phoneNumber: null,
-      externalUserId: null,
-      id: null,
-      isShareholder: (_, isShareholder) => isShareholder,
+    const withNew: WithNew = {
+      phoneNumber: keep,
+      externalUserId: keep,
+      id: keep,
+      isShareholder: keep,
       page: null,
       limit: null,
     };
-    expectTypeOf(withNew).toEqualTypeOf<ListFilters<UsersQuery & { hasExternalUser?: boolean }, number>>();
+    expectTypeOf(withNew).toEqualTypeOf<WithNew>();
+  });
+
+  it('takes null only for the paging, not to silence a filter', () => {
+    const silenced: WithNew = {
+      phoneNumber: keep,
+      externalUserId: keep,
+      id: keep,
+      isShareholder: keep,
+      // @ts-expect-error a documented filter must keep or drop records
+      hasExternalUser: null,
+      page: null,
+      limit: null,
+    };
+    expectTypeOf(silenced).toEqualTypeOf<WithNew>();
   });
 });
