@@ -50,8 +50,11 @@ export interface CoreOptions extends Omit<SandboxSettings, 'onDeliveryFailure'> 
   validateResponses?: boolean;
   /** Wraps each operation's route and handler (the server's faults). */
   wrap?: (route: RouteSpec, handle: Handler) => { route: RouteSpec; handle: Handler };
-  /** Called with each change's answer: with --state it resolves once the change is on disk. */
-  commit?: (answer: Answer) => Answer | Promise<Answer>;
+  /**
+   * Called with each answer: with --state it resolves once the state is on disk. `changed` is false for a read
+   * that emitted no webhook, which changed nothing (time's work, an expiry, emits one).
+   */
+  commit?: (answer: Answer, changed: boolean) => Answer | Promise<Answer>;
   /** Called after a delivery result was recorded; with --state it resolves once the result is on disk. */
   onDeliveryRecorded?: () => unknown;
   /** Told of the new active auth key after a request changed it (`POST /auth-keys`, a reset): the command prints it. */
@@ -133,7 +136,7 @@ export function createSandboxCore(options: CoreOptions) {
   // A request happens at one instant, after time has done its work. With --state a webhook goes out only once the
   // change it reports is on disk: a receiver told of it before its fsync could learn of one a `kill -9` then loses.
   // A refused request commits nothing: what it emitted goes at once.
-  const run = (handle: Handler, req: ParsedRequest) => {
+  const run = (handle: Handler, req: ParsedRequest, reads = false) => {
     const emitted: EmittedEvent[] = [];
     emittedByRun = emitted;
     breachOfRun = undefined;
@@ -141,7 +144,7 @@ export function createSandboxCore(options: CoreOptions) {
     try {
       const answer = clock.at(() => handle(req));
       if (breachOfRun) throw new ContractBreach(breachOfRun);
-      committed = commit(answer);
+      committed = commit(answer, !reads || emitted.length > 0);
       return committed;
     } finally {
       emittedByRun = undefined;

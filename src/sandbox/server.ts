@@ -123,7 +123,7 @@ export async function serveSandbox(options: SandboxOptions = {}) {
     onDeliveryFailure: options.onDeliveryFailure ?? ((line) => process.stderr.write(`${line}\n`)),
     wrap: options.faults?.length ? (route, handle) => withFaults(options.faults!, route, handle) : undefined,
     // With --state an answer waits until what its change wrote is on disk.
-    commit: (answer) => (stateFile ? stateFile.commit(answer) : answer),
+    commit: (answer, changed) => (stateFile ? stateFile.commit(answer, changed) : answer),
     onDeliveryRecorded: () => stateFile?.commit(undefined),
   });
   const { partner, v2, clock, delivery } = core;

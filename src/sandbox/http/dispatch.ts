@@ -23,7 +23,7 @@ export interface DispatchOptions {
   /** The credentials in force, which each route's `security` asks one of. */
   credentials: KnownCredentials;
   /** Runs a handler at one instant; with --state the answer waits until its effects are on disk. */
-  run: (handle: Handler, req: ParsedRequest) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
+  run: (handle: Handler, req: ParsedRequest, reads?: boolean) => ReturnType<Handler> | Promise<ReturnType<Handler>>;
   /** Accept body fields no operation documents, dropped before the handler runs (refused with 400 otherwise). */
   allowUnknownFields: boolean;
   /** Check every answer against the documents and answer 500 on a violation. */
@@ -138,7 +138,7 @@ export class Dispatcher {
     if (this.options.allowUnknownFields && route.bodySchema !== undefined)
       dropUnknownFields(this.options.contracts[api].doc, route.bodySchema, parsed.value.body);
     try {
-      const [status, answer] = await this.options.run(handle, parsed.value);
+      const [status, answer] = await this.options.run(handle, parsed.value, route.method === 'GET');
       return this.send(api, status, answer, route);
     } catch (err) {
       if (err instanceof SandboxError) return this.fail(api, err.status, err.message, [], route);

@@ -105,13 +105,14 @@ export class StateFile {
     this.write();
   }
 
-  /** Resolves to `answer` once its state is on disk (at once when nothing changed); delivery results save alike. */
-  commit<T>(answer: T): T | Promise<T> {
-    if (this.waiters.length === 0) {
-      if (this.closed || this.text() === this.written) return answer;
-      // Every change made in this turn of the event loop joins the same write.
-      setImmediate(() => this.flush());
-    }
+  /**
+   * Resolves to `answer` once its state is on disk; delivery results save alike. A read that `changed` nothing
+   * answers at once, unless a write is under way, so it never shows a change not yet on disk.
+   */
+  commit<T>(answer: T, changed = true): T | Promise<T> {
+    if (this.closed || (!changed && this.waiters.length === 0)) return answer;
+    // Every change made in this turn of the event loop joins the same write.
+    if (this.waiters.length === 0) setImmediate(() => this.flush());
     return new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject })).then(() => answer);
   }
 
@@ -142,6 +143,8 @@ export class StateFile {
   /** The whole state, written synchronously (S24): temp file, fsync, rename, fsync of the folder. */
   private write(): void {
     const text = this.text();
+    // A turn whose requests changed nothing after all (a POST refused by the engine) writes nothing.
+    if (text === this.written) return;
     // It holds the auth keys and access tokens: readable by its owner only.
     const temp = `${this.file}.tmp`;
     fs.writeFileSync(temp, text, { mode: 0o600, flush: true });
