@@ -13,6 +13,7 @@ describe('help and version', () => {
     expect(await cli(['--version'])).toEqual({ code: 0, out: version, err: '' });
   });
 
+  const usages = new Set<string>();
   const commands = ['', 'sandbox', 'conformance', 'webhooks', 'webhooks send', 'webhooks verify', 'webhooks check'];
   it.each(commands)('help %s, --help and -h print the same usage on stdout, each its own', async (command) => {
     const words = command.split(' ').filter(Boolean);
@@ -20,7 +21,9 @@ describe('help and version', () => {
     expect(byHelp).toMatchObject({ code: 0, err: '' });
     expect(byHelp.out).toMatch(new RegExp(`^Usage: verification-contracts ${words.join(' ')}`));
     for (const flag of ['--help', '-h']) expect(await cli([...words, flag])).toEqual(byHelp);
+    usages.add(byHelp.out);
   });
+  it('each command has a usage of its own', () => expect(usages.size).toBe(commands.length));
 
   it('no command at all prints the usage on stderr, exit 2', async () => {
     const r = await cli([]);

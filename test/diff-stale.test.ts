@@ -26,12 +26,14 @@ const diff = () =>
 it('judges a source edited after the bundles were built, without a build', async () => {
   const unchanged = await diff();
   expect(unchanged.code, unchanged.stderr).toBe(0);
-  expect(JSON.parse(unchanged.stdout).bump).toBe('patch');
+  expect(JSON.parse(unchanged.stdout).bump).not.toBe('major');
 
+  // The page size's bound lowered by one, whatever it is now.
   const limit = path.join(copy, 'openapi', 'partner', 'components', 'parameters', 'Limit.yaml');
   const text = readFileSync(limit, 'utf8');
-  expect(text, 'Limit.yaml says maximum: 50').toMatch(/^ {2}maximum: 50$/m);
-  writeFileSync(limit, text.replace(/^ {2}maximum: 50$/m, '  maximum: 40'));
+  const maximum = Number(/^ {2}maximum: (\d+)$/m.exec(text)?.[1]);
+  expect(maximum, 'Limit.yaml has a maximum').toBeGreaterThan(1);
+  writeFileSync(limit, text.replace(/^ {2}maximum: \d+$/m, `  maximum: ${maximum - 1}`));
   const edited = await diff();
   expect(edited.code).toBe(1);
   const partner = JSON.parse(edited.stdout).apis.find((a: { name: string }) => a.name === 'partner');

@@ -314,6 +314,22 @@ describe('additions to the documentation', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
+  // The live document has no addition, so the rows above pass whatever the checkers say: here they must object.
+  it('the checkers flag an unlisted addition and a wrong entry, and pass a listed one', () => {
+    const verification = (added: string[]) =>
+      unlisted('ADDED_FIELDS', 'field', { Verification: [['id', 'riskScore'], ['id']] }, { Verification: added });
+    expect(verification([])).toHaveLength(1);
+    expect(verification(['riskScore'])).toEqual([]);
+    // `id` is documented, `gone` is not in the document.
+    expect(verification(['riskScore', 'id', 'gone'])).toHaveLength(2);
+    expect(unlisted('ADDED_FIELDS', 'field', {}, { Nowhere: [] })).toHaveLength(1);
+    const marked = { author: { deprecated: true }, phoneNumber: {}, reason: {} };
+    // `author` marked but not listed, `phoneNumber` documented but not marked.
+    expect(deprecationProblems('Verification', marked, ['phoneNumber'], [])).toHaveLength(2);
+    expect(deprecationProblems('Verification', marked, [], ['author'])).toEqual([]);
+    expect(deprecationProblems('Verification', marked, [], ['author', 'reason'])).toHaveLength(1);
+  });
+
   it('a field marked deprecated beyond the documented deprecations is listed in ADDED_DEPRECATIONS', () => {
     // A documented deprecation holds in each documented object that lists the field.
     const deprecatedIn = (name: string) => partner.DEPRECATED.filter((field) => partner.FIELDS[name]?.includes(field));

@@ -161,6 +161,8 @@ const variants: [string, string, string, Header[], string | Uint8Array, Expected
   ['v2 DELETE', 'DELETE', '/v2/verifications/', [bearer], '', 404],
   ['v2 session, percent-encoded path', 'GET', `/%762/verifications/${SEEDED_V2}`, [bearer], '', 200],
   ['v2 list, a fragment', 'GET', '/v2/verifications/?pageSize=1#pageSize=80', [bearer], '', 200],
+  // The query before a fragment is read: a page size over 50 is refused.
+  ['v2 list, a query before a fragment', 'GET', '/v2/verifications/?pageSize=80#x', [bearer], '', 400],
   ['v2 without a token', 'GET', '/v2/verifications/', [], '', 401],
   ['v2 token given twice', 'GET', '/v2/verifications/', [bearer, bearer], '', 401],
   ['v2 two different tokens', 'GET', '/v2/verifications/', [bearer, ['Authorization', 'Bearer other']], '', 401],

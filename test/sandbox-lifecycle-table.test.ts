@@ -67,7 +67,11 @@ const TABLE: Row[] = [
 ];
 const ALLOWED = new Set(TABLE.map((r) => `${r.from} -> ${r.to}`));
 
-/** Every action a verification can be given, for the pairs the table leaves out: each way of the table but the page's opening and the clock, and the steps no row names. */
+/**
+ * Every action a verification can be given, for the pairs the table leaves out:
+ * each way of the table but the page's opening and the clock, and the steps no
+ * row names.
+ */
 const ACTIONS: Way[] = [
   ...new Map(
     TABLE.flatMap((row) => row.ways)
@@ -108,7 +112,11 @@ const REACH: Record<Status, [string, unknown?][]> = {
 };
 const STATUSES = Object.keys(REACH) as Status[];
 
-/** A verification in `status`, moved there through the control API; unless `name` is false, a name requirement is left missing, so a passed scan waits for it. */
+/**
+ * A verification in `status`, moved there through the control API; unless
+ * `name` is false, a name requirement is left missing, so a passed scan waits
+ * for it.
+ */
 async function reach(status: Status, options: { minutes?: number; document?: boolean; name?: boolean } = {}) {
   const phone = `+49152${String(10_000_000 + ++n)}`;
   const requirements = [

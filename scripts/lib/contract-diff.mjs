@@ -70,7 +70,10 @@ const rest = (/** @type {Json} */ obj, /** @type {Set<string>} */ known) =>
       .filter(([k]) => !known.has(k) && !isAnnotation(k))
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
-/** @type {(report: Report, kind: string, text: string, was: Json, now: Json, known: Set<string>) => void} Keywords no rule judges, changed: for a person to review. */
+/**
+ * Keywords no rule judges, changed: for a person to review.
+ * @type {(report: Report, kind: string, text: string, was: Json, now: Json, known: Set<string>) => void}
+ */
 const unruled = (report, kind, text, was, now, known) => {
   const [before, after] = [rest(was, known), rest(now, known)];
   if (before !== after) report('review', kind, `${text}: ${before} → ${after}`);
@@ -267,7 +270,11 @@ const reportDeprecation = (report, was, now, what, note = '') => {
   else report('ok', 'undeprecated', `${what} no longer deprecated${note}`);
 };
 
-/** @type {(report: Report, was: Json, now: Json, dir: Direction, kind: string, name: string) => void} A parameter or request body newly required (narrows) or no longer required (widens). */
+/**
+ * A parameter or request body newly required (narrows) or no longer required
+ * (widens).
+ * @type {(report: Report, was: Json, now: Json, dir: Direction, kind: string, name: string) => void}
+ */
 const reportRequired = (report, was, now, dir, kind, name) => {
   if (!was.required && now.required)
     report(byDirection(true, dir), `${kind}-became-required`, `${name} became required`);

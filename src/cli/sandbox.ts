@@ -20,7 +20,11 @@ const SETTINGS_FLAGS = Object.fromEntries(
   flagged.map(({ flag }) => [flag.name, { type: flag.value ? ('string' as const) : ('boolean' as const) }]),
 );
 
-/** The options of a parsed command line (or of `environment` where a row names a variable), each read and checked by its row; `refuse` is called with what is wrong, naming the flag or the variable. */
+/**
+ * The options of a parsed command line (or of `environment` where a row names a
+ * variable), each read and checked by its row; `refuse` is called with what is
+ * wrong, naming the flag or the variable.
+ */
 export function settingsFromFlags(
   values: Record<string, unknown>,
   refuse: (message: string) => never,

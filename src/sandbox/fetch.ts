@@ -110,7 +110,10 @@ function doorRequest(request: Request): DoorRequest {
   };
 }
 
-/** The body, or undefined once it passes `limit` bytes: a stream is cancelled there, so a body far over the limit costs at most the limit and one chunk. */
+/**
+ * The body, or undefined once it passes `limit` bytes: a stream is cancelled
+ * there, so a body far over the limit costs at most the limit and one chunk.
+ */
 async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
   if (typeof request.body?.getReader !== 'function') {
     const whole = new Uint8Array(await request.arrayBuffer());

@@ -112,7 +112,11 @@ export async function startReceiver(answer: (arrival: Arrival, res: ServerRespon
 /** The package's command line as built. */
 export const CLI_BIN = path.join(ROOT, 'generated', 'lib', 'src', 'cli', 'index.js');
 
-/** `verification-contracts sandbox --port 0 ARGS` in a child process, once its banner (or an error) is out: what it printed, its URL, and a stop by SIGINT answering the exit code. */
+/**
+ * `verification-contracts sandbox --port 0 ARGS` in a child process, once its
+ * banner (or an error) is out: what it printed, its URL, and a stop by SIGINT
+ * answering the exit code.
+ */
 export async function startCommand(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
   const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', ...args], options);
   const printed = { stdout: '', stderr: '' };

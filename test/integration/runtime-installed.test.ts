@@ -178,6 +178,13 @@ describe('the installed package in every runtime', () => {
     expect(readFileSync(path.join(project, 'dist', 'webhooks.js'), 'utf8')).not.toMatch(/(?<![\w$.])Buffer\b/);
   });
 
+  it("sandbox/fetch bundles from the installed package's own files, not the repository's", () => {
+    const inputs = Object.keys(metafile.outputs['dist/sandbox-fetch.js'].inputs);
+    const own = '@verification-service/contracts/generated/lib/';
+    expect(inputs.filter((i) => !i.includes(own)).sort()).toEqual(['sandbox-fetch-scenario.js', 'sandbox-fetch.js']);
+    expect(inputs.some((i) => i.endsWith(`${own}src/sandbox/fetch.js`))).toBe(true);
+  });
+
   // The runtimes are independent processes: they run side by side.
   let expectedCount = 0;
   it.concurrent.for(Object.keys(RUNTIMES))(

@@ -56,7 +56,10 @@ function listed(allowed: HostAllowlist): string {
   return `${addresses.slice(0, -1).join(', ')} or ${addresses.at(-1)}`;
 }
 
-/** Why a door refuses a request for its Host or Origin: under a rebound name a page could otherwise rotate the partner's key through the partner API. */
+/**
+ * Why a door refuses a request for its Host or Origin: under a rebound name a
+ * page could otherwise rotate the partner's key through the partner API.
+ */
 export function doorRefusal(
   allowed: HostAllowlist,
   target: string,

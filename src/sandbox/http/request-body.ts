@@ -30,7 +30,10 @@ function readContentType(header: string | undefined): { type?: string; parameter
   return orElse(() => contentType.parse(header), undefined) ?? orElse(withoutParameters, {});
 }
 
-/** Why a request is refused for giving Content-Type twice: both doors join two headers by `, `, and no media type has a comma outside a quoted parameter. */
+/**
+ * Why a request is refused for giving Content-Type twice: both doors join two
+ * headers by `, `, and no media type has a comma outside a quoted parameter.
+ */
 export function contentTypeTwice(header: (name: string) => string | undefined): Violation | undefined {
   const type = header('content-type');
   if (type === undefined || !type.replace(/"(?:[^"\\]|\\.)*"/g, '').includes(',')) return undefined;

@@ -41,7 +41,11 @@ interface Pending {
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/** Attempts in flight at once: at 16 deliveries fell behind 16 clients creating, 32 keeps pace (S46); bounded, so a slow receiver has at most 32 requests open. */
+/**
+ * Attempts in flight at once: at 16 deliveries fell behind 16 clients creating,
+ * 32 keeps pace (S46); bounded, so a slow receiver has at most 32 requests
+ * open.
+ */
 export const DELIVERIES_IN_FLIGHT = 32;
 
 // The event type for a person reading the line; the body is the sandbox's own JSON.
