@@ -21,9 +21,8 @@ const SETTINGS_FLAGS = Object.fromEntries(
 );
 
 /**
- * The options of a parsed command line (or of `environment` where a row names a
- * variable), each read and checked by its row; `refuse` is called with what is
- * wrong, naming the flag or the variable.
+ * The options of a parsed command line (or of `environment` where a row names a variable), each read and checked by
+ * its row; `refuse` is called with what is wrong, naming the flag or the variable.
  */
 export function settingsFromFlags(
   values: Record<string, unknown>,

@@ -6,7 +6,7 @@ import { buffer } from 'node:stream/consumers';
 import { checkWebhookReceiver, DEFAULT_CHECK_TIMEOUT_MS } from '../webhooks/check.js';
 import type { ReceivedWebhookEvent, WebhookEventType } from '../webhooks/events.js';
 import { documentedWebhookExamplesWithFreshIds } from '../webhooks/examples.js';
-import { WebhookPayloadError, type WebhookSignatureError } from '../webhooks/errors.js';
+import { WebhookPayloadError, WebhookSignatureError } from '../webhooks/errors.js';
 import { isKnownWebhookEvent, parseWebhookEvent } from '../webhooks/parse.js';
 import { deliver } from '../webhooks/receiver-answer.js';
 import { signWebhookPayload, verifyWebhookSignature } from '../webhooks/signature.js';
@@ -151,7 +151,9 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
       out(`payload: invalid, ${err.message}.`);
       return EXIT.failed;
     }
-    const { message, problem } = err as WebhookSignatureError;
+    // Anything else is no verdict on the body: a bug to surface, not "invalid".
+    if (!(err instanceof WebhookSignatureError)) throw err;
+    const { message, problem } = err;
     out(`invalid: ${message}.`);
     const last = body.at(-1);
     if (problem === 'mismatch' && (last === 0x0a || last === 0x0d)) {

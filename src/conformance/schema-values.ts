@@ -154,7 +154,10 @@ function valueOfType(doc: Json, schema: Json, type: JsonType, opts: SchemaArbitr
     const minLength = schema.minItems ?? 0;
     const maxLength =
       depth >= MAX_DEPTH ? minLength : Math.max(minLength, Math.min(schema.maxItems ?? 3, minLength + 3));
-    return fc.array(valueFor(doc, schema.items ?? {}, opts, depth + 1), { minLength, maxLength });
+    const item = valueFor(doc, schema.items ?? {}, opts, depth + 1);
+    // Duplicates would be refused, thinning what the operation is asked.
+    if (schema.uniqueItems) return fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) });
+    return fc.array(item, { minLength, maxLength });
   }
   const props = Object.entries<Json>(schema.properties ?? {});
   const required: string[] = schema.required ?? [];

@@ -6,14 +6,22 @@ import type { Json } from './json.js';
 import type { RouteSpec } from './routes.js';
 import { unknownFieldViolations } from './unknown-fields.js';
 
+// One schema object per pointer: the field walk keeps each schema's shape by object (unknown-fields.ts).
+const refs = new Map<string, { $ref: string }>();
+function refTo($ref: string): { $ref: string } {
+  const ref = refs.get($ref) ?? { $ref };
+  refs.set($ref, ref);
+  return ref;
+}
+
 /** The JSON schema of the answer `status` of a route, or the error schema where the route declares none at that status. */
 function answerSchema(route: RouteSpec | undefined, status: number): unknown {
   if (route?.statuses.includes(status)) {
     const pointer = route.responseSchemaPointer(status);
-    return pointer && { $ref: pointer };
+    return pointer && refTo(pointer);
   }
   // As the route checks judge it (routes.ts): an undeclared error status answers the document's error schema.
-  return status >= 400 ? { $ref: '#/components/schemas/Error' } : undefined;
+  return status >= 400 ? refTo('#/components/schemas/Error') : undefined;
 }
 
 /** The fields of `value` that `schema` does not name, as `answer.errorRedirectURL` or `webhook.data.extra`. */
@@ -34,7 +42,7 @@ export class StrictAnswers {
     const doc = this.documents.partner;
     const mapping: Record<string, string> = doc.components?.schemas?.WebhookEvent?.discriminator?.mapping ?? {};
     const ref = typeof event.eventType === 'string' ? mapping[event.eventType] : undefined;
-    return undocumented(doc, { $ref: ref ?? '#/components/schemas/WebhookEvent' }, event, 'webhook');
+    return undocumented(doc, refTo(ref ?? '#/components/schemas/WebhookEvent'), event, 'webhook');
   }
 }
 

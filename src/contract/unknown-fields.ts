@@ -17,14 +17,15 @@ interface Shape {
   free: boolean;
   /** Each declared property and its schemas (one per branch that declares it). */
   properties: Map<string, unknown[]>;
-  /** The schemas of array items (`prefixItems`, which no document uses, are not looked into). */
+  /** The schemas of array items, and of the items at each position (`prefixItems`). */
   items: unknown[];
+  prefixItems: unknown[][];
 }
 
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function shapeOf(doc: unknown, schemas: unknown[]): Shape {
-  const shape: Shape = { free: false, properties: new Map(), items: [] };
+  const shape: Shape = { free: false, properties: new Map(), items: [], prefixItems: [] };
   const seen = new Set<unknown>();
   for (const pending = [...schemas]; pending.length; ) {
     const schema = resolveRef(doc, pending.pop());
@@ -37,6 +38,9 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
     for (const [name, sub] of Object.entries(isObject(schema.properties) ? schema.properties : {}))
       shape.properties.set(name, [...(shape.properties.get(name) ?? []), sub]);
     if (isObject(schema.items)) shape.items.push(schema.items);
+    if (Array.isArray(schema.prefixItems))
+      for (const [i, sub] of schema.prefixItems.entries())
+        shape.prefixItems[i] = [...(shape.prefixItems[i] ?? []), sub];
     // A field is known when any branch declares it.
     for (const branches of [schema.allOf, schema.oneOf, schema.anyOf])
       if (Array.isArray(branches)) pending.push(...branches);
@@ -93,7 +97,7 @@ function visitUnknownFields(
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         steps.push(`.${i}`);
-        walk(shape.items, value[i], depth + 1);
+        walk(shape.prefixItems[i] ?? shape.items, value[i], depth + 1);
         steps.pop();
       }
       return;

@@ -168,7 +168,7 @@ export function createSandboxCore(options: CoreOptions) {
     sandbox: contract('sandbox'),
   };
   // The one widening of the handlers' types: each is called with what its route's parse checked against its document.
-  const handlers = {
+  const typed = {
     v2: v2Handlers(v2),
     partner: partnerHandlers(partner),
     sandbox: controlHandlers({
@@ -178,7 +178,8 @@ export function createSandboxCore(options: CoreOptions) {
       delivery,
       credentials: () => ({ url, authKey: partner.activeAuthKey(), accessToken }),
     }),
-  } as unknown as Record<ApiName, Record<string, Handler>>;
+  } satisfies Record<ApiName, Record<string, (req: never) => ReturnType<Handler>>>;
+  const handlers = typed as unknown as Record<ApiName, Record<string, Handler>>;
 
   const dispatcher = new Dispatcher({
     contracts,

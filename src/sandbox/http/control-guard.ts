@@ -8,9 +8,8 @@ export type Refusal = { status: 403; message: string };
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * A Host names one of `names` with `port` (any port when the door has none),
- * or one of `allowedHosts` on any port (a proxy may put another port in
- * front); an Origin is a page of any of these names on any port.
+ * A Host names one of `names` with `port` (any port when the door has none), or one of `allowedHosts` on any port (a
+ * proxy may put another port in front); an Origin is a page of any of these names on any port.
  */
 export interface HostAllowlist {
   names: readonly string[];

@@ -42,9 +42,8 @@ interface Pending {
 }
 
 /**
- * Attempts in flight at once: at 16 deliveries fell behind 16 clients creating,
- * 32 keeps pace (S46); bounded, so a slow receiver has at most 32 requests
- * open.
+ * Attempts in flight at once: at 16 deliveries fell behind 16 clients creating, 32 keeps pace (S46); bounded, so a
+ * slow receiver has at most 32 requests open.
  */
 export const DELIVERIES_IN_FLIGHT = 32;
 
