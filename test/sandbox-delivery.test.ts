@@ -17,8 +17,9 @@ const RECEIVER = 'http://receiver.test/hooks';
 const WITH_PASSWORD = 'http://partner:secret@127.0.0.1:9/hooks';
 
 const closers: (() => unknown)[] = [];
+// Last opened, first closed: a sandbox stops before the receiver it delivers to.
 afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+  for (const close of closers.splice(0).reverse()) await close();
 });
 
 let n = 0;

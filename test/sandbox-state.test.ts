@@ -11,8 +11,9 @@ import { send, startCommand, startReceiver } from './helpers/served-sandbox.js';
 
 const FIRST_KEY = 'sbx_state_first_key';
 const closers: (() => unknown)[] = [];
+// Last opened, first closed: a folder goes only after the child writing into it has died.
 afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+  for (const close of closers.splice(0).reverse()) await close();
 });
 
 function stateFile(): string {
@@ -24,7 +25,10 @@ function stateFile(): string {
 /** The sandbox command on `file`, killed with SIGKILL after the test. */
 async function startChild(file: string) {
   const started = await startCommand(['--state', file, '--auth-key', FIRST_KEY]);
-  closers.push(() => started.child.kill('SIGKILL'));
+  closers.push(() => {
+    started.child.kill('SIGKILL');
+    return started.exited;
+  });
   if (!started.url) throw new Error(`sandbox did not start: ${started.printed.stderr}`);
   return started;
 }

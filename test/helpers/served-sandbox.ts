@@ -129,5 +129,5 @@ export async function startCommand(args: string[], options: { cwd?: string; env?
     child.kill('SIGINT');
     return await exited;
   };
-  return { child, printed, url, stop };
+  return { child, printed, url, stop, exited };
 }
