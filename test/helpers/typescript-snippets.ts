@@ -1,5 +1,5 @@
 // Runs TypeScript snippets from the docs as a partner would: type-checked
-// against this build of the package (strict, NodeNext) and executed as ES
+// against this build of the package (as `tsc --init` sets a project up) and executed as ES
 // modules. Snippets are written below the package root so that
 // `@verification-service/contracts/<entry>` resolves to this build (package
 // self-reference), as it would from node_modules.
@@ -34,11 +34,17 @@ export async function typeCheck(dir: string, snippets: Record<string, string>): 
   for (const [name, source] of Object.entries(snippets)) {
     await writeFile(path.join(dir, `${name}.ts`), `${source}\nexport {};\n`);
   }
+  // What `tsc --init --module nodenext --target es2022 --strict --types node` writes (guides/clients.md), without emit.
   const compilerOptions = {
     target: 'ES2022',
     module: 'NodeNext',
-    moduleResolution: 'NodeNext',
     strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    noUncheckedSideEffectImports: true,
+    moduleDetection: 'force',
     noEmit: true,
     skipLibCheck: true,
     types: ['node'],

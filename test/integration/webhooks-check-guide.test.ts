@@ -34,21 +34,30 @@ export const store = {
 };
 `;
 
-/** A receiver that answers as the service needs; `flaw` spoils only what it stores. */
-const handler = (
-  flaw: Flaw,
-) => `import { verifyWebhookRequest, WebhookSignatureError, type ReceivedWebhookEvent } from '@verification-service/contracts/webhooks';
+/**
+ * A receiver that answers as the service needs, reading the service on a tie as the guide's handler does (so
+ * the example's address and key are used); `flaw` spoils only what it stores.
+ */
+const handler = (flaw: Flaw) => `import { createPartnerClient } from '@verification-service/contracts/partner';
+import { verifyWebhookRequest, WebhookSignatureError, type ReceivedWebhookEvent } from '@verification-service/contracts/webhooks';
 import { store } from './store.js';
 
 const flaw: string = ${JSON.stringify(flaw)};
 const handled = new Set<string>();
 
-export async function handleWebhook(request: Request, env: { AUTH_KEY: string; PARTNER_URL?: string }): Promise<Response> {
+export async function handleWebhook(request: Request, env: { AUTH_KEY?: string; PARTNER_URL?: string }): Promise<Response> {
   let event: ReceivedWebhookEvent;
   try {
-    event = await verifyWebhookRequest(request, env.AUTH_KEY);
+    event = await verifyWebhookRequest(request, env.AUTH_KEY ?? '');
   } catch (err) {
     return new Response(null, { status: err instanceof WebhookSignatureError ? 401 : 400 });
+  }
+  if (event.dataType === 'verification' && Date.parse(event.data.updatedAt ?? event.createdAt) === store.verifications.get(event.data.verificationId)?.at) {
+    const partner = createPartnerClient({ baseUrl: env.PARTNER_URL ?? '', authKey: env.AUTH_KEY ?? '' });
+    const path = { verificationId: event.data.verificationId };
+    const { response } = await partner.GET('/verifications/{verificationId}', { params: { path } });
+    // The check's ids are fresh: anything but the service's 404 means it was not read (a wrong key or address).
+    if (response.status !== 404) return new Response(null, { status: 500 });
   }
   if (handled.has(event.eventId) && flaw !== 'acts-on-repeats') return new Response(null, { status: 200 });
   handled.add(event.eventId);
