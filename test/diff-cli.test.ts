@@ -1,6 +1,6 @@
 // The commands of the breaking-change gate, `npm run diff` and `npm run
 // changelog`, on folders of the bundles' snapshot, one of them mutated.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,7 +62,14 @@ async function reportOf(name: string, ...edits: Edit[]) {
 
 describe('npm run diff', () => {
   it('passes the committed state compared with itself (--base HEAD)', async () => {
-    const result = await run(['--base', 'HEAD']);
+    // HEAD's own bundles as the head: a source edited but not yet committed (a recipe under way) is not judged here.
+    const head = path.join(scratch, 'head-of-HEAD');
+    mkdirSync(head, { recursive: true });
+    for (const { name } of APIS) {
+      const committed = execFileSync('git', ['show', `HEAD:generated/openapi/${name}.json`], { cwd: ROOT });
+      writeFileSync(path.join(head, `${name}.json`), committed);
+    }
+    const result = await run(['--base', 'HEAD', '--head-dir', head]);
     expect(result.stderr).toBe('');
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/No breaking changes\.$/m);
