@@ -1,14 +1,14 @@
-// A build step: the new bundles against the last release's, as `npm run
-// diff` compares them, printing each breaking change once. It fails nothing
-// (the gate does): it runs right after the bundle step so that a response
-// field renamed by mistake reads as a break for partners before compile
-// reports the rename as type errors to spread through src/.
-import path from 'node:path';
+// A build step: the sources, bundled afresh, against the last release's
+// bundles, as `npm run diff` compares them, printing each breaking change
+// once. It fails nothing (the gate does) and waits for no other step, so a
+// response field renamed by mistake reads as a break for partners even when
+// the lint refuses the examples still naming it, and before compile reports
+// the rename as type errors to spread through src/.
 import {
   changeGroups,
   compareApis,
   declaresBreaking,
-  fileSource,
+  onFreshBundles,
   releaseSource,
   workingVersion,
 } from './lib/contract-report.mjs';
@@ -17,12 +17,13 @@ import { runIfMain } from './lib/step.mjs';
 const PREFIX = 'release-diff:';
 
 /** The lines the step prints: one per breaking change (by what it changed, with where it reaches), and a verdict. */
-async function releaseDiffLines(out) {
+async function releaseDiffLines() {
   let base;
   let report;
   try {
     base = releaseSource();
-    report = await compareApis({ base, head: fileSource(path.join(out, 'openapi'), { label: 'the new bundles' }) });
+    const from = base;
+    report = await onFreshBundles((head) => compareApis({ base: from, head }));
   } catch (err) {
     // The reason's first sentence: the rest (what to pass instead) is `npm run diff`'s to say.
     return [`${PREFIX} skipped, ${err.message.split('. ')[0]}`];
@@ -48,8 +49,8 @@ async function releaseDiffLines(out) {
 }
 
 /** Prints the lines, and returns them for the build's summary. */
-export async function releaseDiff(out) {
-  const lines = await releaseDiffLines(out);
+export async function releaseDiff() {
+  const lines = await releaseDiffLines();
   for (const line of lines) console.log(line);
   return lines;
 }
