@@ -201,6 +201,21 @@ describe('sandbox --state', () => {
     await fresh.close();
   });
 
+  it('a webhook URL given at a restart is where webhooks go and what GET /partners shows; none keeps the saved one', async () => {
+    const file = stateFile();
+    const partnerAfter = async (webhookUrl?: string) => {
+      const sandbox = await serveSandbox({ port: 0, state: file, webhookUrl });
+      const { body } = await send(sandbox.url, sandbox.authKey, 'GET', '/partners');
+      const target = sandbox.partner.webhookTarget();
+      await sandbox.close();
+      return [body.webhookUrl, target];
+    };
+    expect(await partnerAfter()).toEqual(['https://partner.invalid/webhooks', undefined]);
+    expect(await partnerAfter('http://127.0.0.1:9/first')).toEqual(Array(2).fill('http://127.0.0.1:9/first'));
+    expect(await partnerAfter()).toEqual(Array(2).fill('http://127.0.0.1:9/first'));
+    expect(await partnerAfter('http://127.0.0.1:9/second')).toEqual(Array(2).fill('http://127.0.0.1:9/second'));
+  });
+
   it('never logs the user or password of a webhook address a state file still holds', {
     timeout: HANG_CEILING_MS,
   }, async () => {

@@ -68,12 +68,10 @@ export function newStore(options: PartnerStoreOptions): PartnerStore {
 /** Back to a fresh partner with the first key and no records. */
 export function resetStore(store: PartnerStore): void {
   const now = nowIso(store);
-  const webhookUrl = store.options.webhookUrl;
   // Without a webhookUrl, the partner names one under a reserved domain (RFC 2606) that can never receive a webhook.
-  const partnerUrl = webhookUrl ?? 'https://partner.invalid/webhooks';
+  const webhookUrl = 'https://partner.invalid/webhooks';
   loadStore(store, {
-    webhookUrl,
-    partner: { id: store.newId(), webhookUrl: partnerUrl, name: 'Sandbox Partner', createdAt: now, updatedAt: now },
+    partner: { id: store.newId(), webhookUrl, name: 'Sandbox Partner', createdAt: now, updatedAt: now },
     authKeys: [{ id: store.newId(), key: store.options.authKey, active: true, createdAt: now, updatedAt: now }],
     nameTurn: 0,
   });
@@ -81,8 +79,12 @@ export function resetStore(store: PartnerStore): void {
 
 /** Replaces the head and empties the records (a snapshot's records are applied after it). */
 export function loadStore(store: PartnerStore, head: PartnerHead): void {
+  // The webhookUrl given at start wins over a saved one, in the partner too, so GET /partners shows where webhooks go.
+  const webhookUrl = store.options.webhookUrl ?? head.webhookUrl;
   Object.assign(store, {
     ...head,
+    webhookUrl,
+    partner: webhookUrl === undefined ? head.partner : { ...head.partner, webhookUrl },
     verifications: new Map(),
     users: new Map(),
     webhooks: new Map(),
