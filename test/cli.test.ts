@@ -57,6 +57,12 @@ const mistakes: [string[], string, string][] = [
   [['webhooks', 'send', '--bogus'], '--bogus', 'webhooks send'],
   [['webhooks', 'send', '--url', 'http://127.0.0.1:9'], '--key', 'webhooks send'],
   [['webhooks', 'verify', '--key'], '--key', 'webhooks verify'],
+  [['webhooks', 'verify', '--key', '', '--signature', 'f'.repeat(64)], '--key', 'webhooks verify'],
+  [
+    ['webhooks', 'check', 'http://127.0.0.1:9', '--auth-key', 'k', '--previous-key', ''],
+    '--previous',
+    'webhooks check',
+  ],
 ];
 it.each(mistakes)('%j: one line on stderr naming %s, pointing at its --help, exit 2', async (args, names, command) => {
   const r = await cli(args);

@@ -130,7 +130,7 @@ async function verifyCommand(argv: string[], out: (line: string) => void): Promi
   const options = { key: { type: 'string', multiple: true }, signature: { type: 'string' } } as const;
   const { values, positionals } = parseOptions('webhooks verify', VERIFY_USAGE, argv, options, true);
   const mistake = (message: string) => new UsageError(message, 'webhooks verify');
-  if (!values.key?.length) throw mistake('--key is required');
+  if (!values.key?.length || values.key.includes('')) throw mistake('--key is required, and not empty');
   if (values.signature === undefined) throw mistake('--signature is required');
   if (positionals.length > 1) throw mistake('give one FILE at most');
   const source = positionals[0] ?? '-';
@@ -212,6 +212,7 @@ async function checkCommand(argv: string[], out: (line: string) => void): Promis
   if (hasCredentials(url))
     throw mistake('the URL has a user or password in it; the service sends none, so give the address without them');
   if (!values['auth-key']) throw mistake('--auth-key is required: the auth key the service signs webhooks with');
+  if (values['previous-key'] === '') throw mistake('--previous-key is empty: give the previous key, or leave it out');
   const timeoutMs = millisecondsOf(values.timeout, mistake);
 
   const report = await checkWebhookReceiver(url, {
