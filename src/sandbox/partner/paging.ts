@@ -14,7 +14,6 @@ export function pageOf<T>(items: readonly T[], { page = 0, limit = 15 }: Paging)
 export const inWindow = (value: string | undefined, bound: string, side: 'from' | 'to') =>
   value !== undefined && Date.parse(value) > Date.parse(bound) === (side === 'from');
 
-/** A comma-separated filter: absent or empty keeps everything, else a record any wanted value `has` is kept. */
-export function wants<T>(wanted: readonly T[] | undefined, has: (value: T) => boolean): boolean {
-  return !wanted?.length || wanted.some(has);
-}
+/** A comma-separated filter: absent or empty keeps everything, else a record holding any wanted value is kept. */
+export const wants = <T>(wanted: readonly T[] | undefined, ...held: (T | null)[]) =>
+  !wanted?.length || held.some((value) => wanted.includes(value as T));

@@ -169,10 +169,10 @@ function revertVerification(store: PartnerStore, body: S['VerificationRevert']):
 }
 
 const verificationFilters: ListFilters<Query<'listVerifications'>, StoredVerification> = {
-  phoneNumber: ({ data }, numbers) => wants(numbers, (n) => data.phoneNumbers.some((p) => p.phoneNumber === n)),
-  externalUserId: ({ data }, ids) => wants(ids, (id) => data.externalUserId === id),
-  userId: ({ data }, ids) => wants(ids, (id) => data.userId === id),
-  status: ({ data }, statuses) => wants(statuses, (s) => data.status === s),
+  phoneNumber: ({ data }, numbers) => wants(numbers, ...data.phoneNumbers.map((p) => p.phoneNumber)),
+  externalUserId: ({ data }, ids) => wants(ids, data.externalUserId),
+  userId: ({ data }, ids) => wants(ids, data.userId),
+  status: ({ data }, statuses) => wants(statuses, data.status),
   from: ({ data }, from, q) => inWindow(data[q.datetimeField ?? 'createdAt'], from, 'from'),
   to: ({ data }, to, q) => inWindow(data[q.datetimeField ?? 'createdAt'], to, 'to'),
   datetimeField: null,
@@ -210,9 +210,9 @@ const verificationWebhooks = (
 ): S['VerificationWebhookRecordList'] => historyPage(store, 'verification', verificationId, query, PAGES_ONLY);
 
 const userFilters: ListFilters<Query<'listUsers'>, StoredUser> = {
-  phoneNumber: (u, numbers) => wants(numbers, (n) => u.phoneNumbers.some((p) => p.phoneNumber === n)),
-  externalUserId: (u, ids) => wants(ids, (id) => u.externalUsers.some((e) => e.id === id)),
-  id: (u, ids) => wants(ids, (id) => u.id === id),
+  phoneNumber: (u, numbers) => wants(numbers, ...u.phoneNumbers.map((p) => p.phoneNumber)),
+  externalUserId: (u, ids) => wants(ids, ...u.externalUsers.map((e) => e.id)),
+  id: (u, ids) => wants(ids, u.id),
   isShareholder: (u, isShareholder) => u.shares.isShareholder === isShareholder,
   ...PAGES_ONLY,
 };
