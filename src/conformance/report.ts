@@ -55,9 +55,8 @@ export interface ConformanceReport {
 }
 
 /** Where the new key is, once the rotation has answered (stderr, the report, an error after it). */
-export function rotationNotice(keyFile: string): string {
-  return `the auth key was rotated: the new key is in ${keyFile}; the previous key no longer works (POST /auth-keys makes it invalid at once), so use the new one from now on`;
-}
+export const rotationNotice = (keyFile: string): string =>
+  `the auth key was rotated: the new key is in ${keyFile}; the previous key no longer works (POST /auth-keys makes it invalid at once), so use the new one from now on`;
 
 /** `3 violations of the documents; 2 assumptions the service does not bear out: P7, P29 (4 violations)` */
 function summary(violations: Violation[]): string {

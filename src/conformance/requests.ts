@@ -155,6 +155,5 @@ export function invalidRequests(ctx: GenerationContext, op: OperationModel): fc.
 }
 
 /** `count` drafts from an arbitrary, reproducible from the seed. */
-export function sampleDrafts(arb: fc.Arbitrary<Draft>, seed: number, count: number): Draft[] {
-  return count > 0 ? fc.sample(arb, { seed, numRuns: count }) : [];
-}
+export const sampleDrafts = (arb: fc.Arbitrary<Draft>, seed: number, count: number): Draft[] =>
+  count > 0 ? fc.sample(arb, { seed, numRuns: count }) : [];

@@ -81,9 +81,8 @@ function coerce(text: string, type: string | undefined): unknown {
 /** How a document's security scheme types send the credential; an operation without one is open. */
 const CREDENTIALS: Record<string, RouteSpec['security']> = { apiKey: 'authKey', http: 'bearer' };
 
-function schemaType(schema: Json): string | undefined {
-  return Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
-}
+const schemaType = (schema: Json): string | undefined =>
+  Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
 
 export class Contract {
   readonly routes: RouteSpec[] = [];

@@ -94,7 +94,6 @@ export function loadStore(store: PartnerStore, head: PartnerHead): void {
   });
 }
 
-/** Keeps a webhook record. */
 export function putWebhook(store: PartnerStore, entry: WebhookEntry): void {
   const { id } = entry.record;
   if (!store.webhooks.has(id))
