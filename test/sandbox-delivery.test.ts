@@ -253,6 +253,18 @@ describe('a receiver answering with a redirect', () => {
   });
 });
 
+describe('a receiver answering 401', () => {
+  it('gets a failed attempt whose line says where the key in force is', async () => {
+    const refusing = await receiver(() => 401);
+    const failures: string[] = [];
+    const onDeliveryFailure = (line: string) => failures.push(line);
+    const { create } = await sandboxFor({ retryIntervalSeconds: 60, onDeliveryFailure }, refusing.url);
+    await create();
+    await expect.poll(() => failures.length, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(failures[0]).toMatch(/answered 401.*X-SIGNATURE.*\/_sandbox\/credentials/);
+  });
+});
+
 describe('a webhook address with a user or password', () => {
   it('is refused by PUT /partners with 400, naming the rule, and the address stays as it was', async () => {
     const sandbox = await createSandboxFetch({

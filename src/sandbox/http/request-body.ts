@@ -69,7 +69,7 @@ export function controlContentTypeRefusal(header: (name: string) => string | und
   // Its parameters well-formed too (a body's reader takes the type alone).
   const { type: media, parameters } = readContentType(type);
   if (media === 'application/json' && parameters) return undefined;
-  return `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none), not ${type ?? 'none'}`;
+  return `control requests other than GET must send Content-Type: application/json (a body is optional where the operation takes none); ${type ?? 'no Content-Type'} was sent`;
 }
 
 /** Why a body's Content-Encoding is refused, or undefined for none or identity. */
@@ -118,7 +118,7 @@ export async function readJsonBody(req: DoorRequest, api: ApiName): Promise<Body
   if (encoded) return encoded;
   const { type, parameters } = readContentType(header);
   if (type !== 'application/json')
-    return unsupported(`Content-Type must be application/json, not ${header ?? 'missing'}`, false);
+    return unsupported(`Content-Type must be application/json; ${header ?? 'no Content-Type'} was sent`, false);
   if (Number(req.header('content-length')) > BODY_LIMIT) return TOO_LARGE;
   const raw = await req.body(BODY_LIMIT);
   if (raw === undefined) return TOO_LARGE;

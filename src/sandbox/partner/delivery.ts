@@ -254,9 +254,12 @@ export class WebhookDelivery {
       await res.arrayBuffer().catch(() => undefined);
       if (res.status === 200) return undefined;
       const redirect = res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400);
+      // A 401 is most often a receiver holding another key: a restart without --state makes a new one.
       const more = redirect
         ? ', a redirect, which webhooks never follow: set webhookUrl to the address that answers 200'
-        : '';
+        : res.status === 401
+          ? '; if it checks X-SIGNATURE, it holds another key than the one in force (GET /_sandbox/credentials gives it)'
+          : '';
       return `the webhook address answered ${res.status}${more}`;
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
