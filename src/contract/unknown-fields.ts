@@ -55,10 +55,11 @@ function shapeOf(doc: unknown, schemas: unknown[]): Shape {
 const shapes = new WeakMap<object, WeakMap<object, Shape>>();
 
 function cachedShapeOf(doc: unknown, schemas: unknown[]): Shape {
-  const [only] = schemas;
-  if (schemas.length !== 1 || !isObject(only) || !isObject(doc)) return shapeOf(doc, schemas);
+  // One schema is its own key (the walk's first list is new each time); several, the list a cached shape holds.
+  const key = schemas.length === 1 ? schemas[0] : schemas;
+  if (typeof key !== 'object' || key === null || !isObject(doc)) return shapeOf(doc, schemas);
   const ofDoc = shapes.get(doc) ?? shapes.set(doc, new WeakMap()).get(doc)!;
-  return ofDoc.get(only) ?? ofDoc.set(only, shapeOf(doc, schemas)).get(only)!;
+  return ofDoc.get(key) ?? ofDoc.set(key, shapeOf(doc, schemas)).get(key)!;
 }
 
 /**
