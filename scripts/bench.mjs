@@ -248,13 +248,17 @@ async function devPart() {
     const beside = `median of 3: ${times.map(ms).join(', ')}; target ≤ 3 s`;
     return [['save → page served by npm run dev', ms(median(times)), beside]];
   } finally {
-    const exited = new Promise((resolve) => (dev.exitCode === null ? dev.once('exit', resolve) : resolve()));
-    try {
-      process.kill(-dev.pid, 'SIGTERM');
-    } catch {
-      // the group has ended
-    }
-    await Promise.race([exited, sleep(10_000)]);
+    // The whole group, not only npm: a step dev started may still be writing into the copy it removes.
+    const signal = (name) => {
+      try {
+        process.kill(-dev.pid, name);
+        return true;
+      } catch {
+        return false; // the group has ended
+      }
+    };
+    signal('SIGTERM');
+    await until('npm run dev stopping', async () => !signal(0), 10_000, 100).catch(() => signal('SIGKILL'));
     copy.remove();
   }
 }
