@@ -257,8 +257,9 @@ async function devPart() {
         return false; // the group has ended
       }
     };
+    const stopped = () => until('npm run dev stopping', async () => !signal(0), 10_000, 100);
     signal('SIGTERM');
-    await until('npm run dev stopping', async () => !signal(0), 10_000, 100).catch(() => signal('SIGKILL'));
+    await stopped().catch(() => signal('SIGKILL') && stopped());
     copy.remove();
   }
 }

@@ -168,7 +168,9 @@ async function dev() {
     if (signal.aborted) return;
     const compiled = names.includes('compile') && !errors.some((err) => err.step === 'compile');
     if (compiled || !sandbox.running()) await sandbox.restart();
-    log(`rebuilt in ${seconds(start)}: ${describeTimings(timings)}`);
+    // Steps already due again (a save while these ran) run next: this line is then not the last word.
+    const again = slowSteps.size ? '; a save came meanwhile, rebuilding again' : '';
+    log(`rebuilt in ${seconds(start)}: ${describeTimings(timings)}${again}`);
     const breaking = breakingAgainstRelease(results);
     if (breaking.length) console.log(breaking.join('\n'));
   }, report);

@@ -61,7 +61,7 @@ async function reportOf(name: string, ...edits: Edit[]) {
 }
 
 describe('npm run diff', () => {
-  it('passes the committed state compared with itself (--base HEAD)', async () => {
+  it('reads the base from a git ref (--base HEAD), and passes HEAD compared with itself', async () => {
     // HEAD's own bundles as the head: a source edited but not yet committed (a recipe under way) is not judged here.
     const head = path.join(scratch, 'head-of-HEAD');
     mkdirSync(head, { recursive: true });

@@ -1,7 +1,7 @@
 // The README's figures and names against what they measure: the partner
 // bundle, the tested runtimes, `engines`, each command's --help, and the
 // published reference. The wording around them is free. Its TypeScript
-// type-checks against this build as a partner imports it (strict, NodeNext),
+// type-checks against this build as a partner imports it (as `tsc --init` sets a project up),
 // its Worker beside the webhooks guide's handle-webhook.ts it imports.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';

@@ -61,7 +61,7 @@ const NOT_UTF8 = new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]);
 const FTP_HOOKS = '{"webhookUrl": "ftp://partner.example.com/hooks"}';
 const NO_ID = `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`;
 const SLASHED = /^no operation GET \/verifications\/; the documented path is \/verifications$/;
-const NOT_JSON = /^Content-Type must be application\/json, not text\/plain$/;
+const NOT_JSON = /^Content-Type must be application\/json; text\/plain was sent$/;
 const UNTYPED = /Content-Type: application\/json on every call/;
 const TWICE =
   /^Content-Type is given more than once \(application\/json, application\/json\); send one Content-Type header: application\/json$/;

@@ -76,7 +76,8 @@ type EveryParameter<Q> = { [Name in keyof Required<Q>]: fc.Arbitrary<Q[Name]> };
 /** The query parameters the partner bundle documents for `GET path`, which the model must match. */
 function documentedParameters(path: string): string[] {
   const doc = loadBundle('partner');
-  return deref(doc, doc.paths[path]).get.parameters.map((p: unknown) => deref(doc, p).name);
+  const parameters = deref(doc, doc.paths[path]).get.parameters.map((p: unknown) => deref(doc, p));
+  return parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
 }
 
 /** What a plain scan of `items` answers: the count of those kept, and the ids of the page asked for. */

@@ -48,7 +48,7 @@ const count = (pattern: RegExp) => output.match(pattern)?.length ?? 0;
 /** The background steps of the last save are done (their last line is "rebuilt in"). */
 const settled = () =>
   until('the background steps finished', () =>
-    /^\[dev\] rebuilt in/.test(output.match(/^\[dev\] .*$/gm)?.at(-1) ?? ''),
+    /^\[dev\] rebuilt in (?!.*rebuilding again)/.test(output.match(/^\[dev\] .*$/gm)?.at(-1) ?? ''),
   );
 /** Waits for the steps after undoing an edit of `file` (its text before: `original`). */
 const undo = async (file: string, original: string) => {

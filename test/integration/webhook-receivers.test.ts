@@ -142,7 +142,7 @@ const RECEIVERS: Record<string, Receiver> = {
 };
 
 describe('the receivers the docs show', () => {
-  it('type-check against the package (strict, NodeNext)', async () => {
+  it('type-check against the package (as `tsc --init` sets a project up)', async () => {
     const snippets = { node: reference['node:http'], fetch: reference.fetch, 'handle-webhook': guide.handleWebhook };
     expect(await typeCheck(path.join(dir, 'typecheck'), { ...snippets, receiver: guide.nodeReceiver })).toBe('');
   });

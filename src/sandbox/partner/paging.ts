@@ -15,5 +15,5 @@ export const inWindow = (value: string | undefined, bound: string, side: 'from' 
   value !== undefined && Date.parse(value) > Date.parse(bound) === (side === 'from');
 
 /** A comma-separated filter: absent or empty keeps everything, else a record holding any wanted value is kept. */
-export const wants = <T>(wanted: readonly T[] | undefined, ...held: (T | null)[]) =>
+export const wants = <T>(wanted: readonly T[] | undefined, ...held: NoInfer<T | null>[]) =>
   !wanted?.length || held.some((value) => wanted.includes(value as T));
