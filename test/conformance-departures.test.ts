@@ -64,6 +64,17 @@ describe('conformance classifies each violation by whose rule it breaks', () => 
     expect(documented.code).toBe(0);
   });
 
+  it("a deployment failing with 500 on a fractional page breaks the documents' rule, not P7", async () => {
+    const proxied = await sandboxDeparting(KEY, async (request, answer) =>
+      /[?&](page|limit)=\d+\.\d+/.test(request.url) ? new Response('{}', { status: 500 }) : answer(),
+    );
+    const { code, report } = await conformance(proxied.url, '--fail-on', 'documented');
+    const failures = report.violations.filter((v) => v.status === 500);
+    expect(failures.length).toBeGreaterThan(0);
+    for (const v of failures) expect([v.basis, v.assumptions]).toEqual(['documents', []]);
+    expect(code).toBe(1);
+  });
+
   it('an answer without a field P8 assumes is always sent is reported as P8', async () => {
     const sandbox = await serveSandbox({ port: 0, authKey: KEY, faults: parseFaults('missing-field@getUser') });
     onTestFinished(() => sandbox.close());

@@ -71,7 +71,7 @@ export class Target {
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new TargetError(
-        `cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? (err as Error).message}) on ${method} ${target}`,
+        `cannot reach ${this.base.origin} (${cause?.code ?? cause?.message ?? (err as Error).message}) on ${method} ${target}: is it running there? Check --base-url; nothing was judged`,
       );
     }
     const text = await res.text();
