@@ -265,6 +265,24 @@ describe('a receiver answering 401', () => {
   });
 });
 
+describe('the webhook address GET /partners shows while none is set', () => {
+  it('put back as it is (a read-modify-write of the partner), still sends no webhook', async () => {
+    const sent: Request[] = [];
+    const fetch = async (request: Request) => {
+      sent.push(request);
+      return new Response(null, { status: 200 });
+    };
+    const sandbox = await createSandboxFetch({ fetch });
+    closers.push(() => sandbox.close());
+    const call = fetchCalls(sandbox);
+    const { webhookUrl } = (await call('GET', '/partners')).body;
+    expect((await call('PUT', '/partners', JSON.stringify({ webhookUrl }))).body.webhookUrl).toBe(webhookUrl);
+    expect((await call('POST', '/verifications', createBody())).status).toBe(201);
+    await expect(sandbox.waitForDelivery(() => true, { timeoutMs: 300 })).rejects.toThrow();
+    expect(sent).toEqual([]);
+  });
+});
+
 describe('a webhook address with a user or password', () => {
   it('is refused by PUT /partners with 400, naming the rule, and the address stays as it was', async () => {
     const sandbox = await createSandboxFetch({

@@ -32,6 +32,9 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
 /** Result of one delivery attempt of a recorded webhook. */
 export type DeliveryResult = { success: boolean; retryAt: string | null; reason?: string };
 
+/** The partner's webhookUrl while none is set: a reserved name (RFC 2606) that receives nothing, and set back, none. */
+export const NO_WEBHOOK_URL = 'https://partner.invalid/webhooks';
+
 /**
  * Why a webhook address is refused beyond the rule on any web address (src/web-address.ts): a user or password in
  * it would go with every webhook into every log on the way; X-SIGNATURE proves the sender.

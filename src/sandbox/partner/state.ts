@@ -3,7 +3,7 @@
 import type { components, operations } from '../../../generated/types/partner.js';
 import { inWindow, pageOf, wants, PAGES_ONLY } from './paging.js';
 import { filtered, type ListFilters } from '../common/list-filters.js';
-import { SandboxError, webhookUrlRefusal } from './api.js';
+import { NO_WEBHOOK_URL, SandboxError, webhookUrlRefusal } from './api.js';
 import { E164, newAuthKey, sessionToken } from './fixtures.js';
 import {
   acceptReview,
@@ -52,7 +52,7 @@ const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner })
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  store.webhookUrl = body.webhookUrl;
+  store.webhookUrl = body.webhookUrl === NO_WEBHOOK_URL ? undefined : body.webhookUrl;
   store.partner = { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) };
   return getPartner(store);
 }

@@ -3,7 +3,7 @@ import type { components } from '../../../generated/types/partner.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import type { SandboxClock } from '../common/clock.js';
 import { randomUUID } from '../common/random.js';
-import { SandboxError, emittedEvent, type EmittedEvent } from './api.js';
+import { NO_WEBHOOK_URL, SandboxError, emittedEvent, type EmittedEvent } from './api.js';
 import type { StoredUser, StoredVerification, VerificationStatus, WebhookEntry } from './records.js';
 import { shareholderEventData, userEventData, verificationEventData } from './views.js';
 
@@ -68,10 +68,8 @@ export function newStore(options: PartnerStoreOptions): PartnerStore {
 /** Back to a fresh partner with the first key and no records. */
 export function resetStore(store: PartnerStore): void {
   const now = nowIso(store);
-  // Without a webhookUrl, the partner names one under a reserved domain (RFC 2606) that can never receive a webhook.
-  const webhookUrl = 'https://partner.invalid/webhooks';
   loadStore(store, {
-    partner: { id: store.newId(), webhookUrl, name: 'Sandbox Partner', createdAt: now, updatedAt: now },
+    partner: { id: store.newId(), webhookUrl: NO_WEBHOOK_URL, name: 'Sandbox Partner', createdAt: now, updatedAt: now },
     authKeys: [{ id: store.newId(), key: store.options.authKey, active: true, createdAt: now, updatedAt: now }],
     nameTurn: 0,
   });
