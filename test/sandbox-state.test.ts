@@ -182,6 +182,16 @@ describe('sandbox --state', () => {
     );
   });
 
+  it('refuses a file a newer package wrote, saying to upgrade rather than delete it, and keeps it', async () => {
+    const file = stateFile();
+    const newer = JSON.stringify({ format: 'verification-contracts-sandbox-state', version: 6 });
+    fs.writeFileSync(file, newer);
+    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
+      /has version 6; .*: a newer package .*upgrade/,
+    );
+    expect(fs.readFileSync(file, 'utf8')).toBe(newer);
+  });
+
   it('makes an existing file readable by its owner only when it opens it, as it makes a new one', async () => {
     const file = stateFile();
     const first = await serveSandbox({ port: 0, state: file });

@@ -8,15 +8,12 @@ import { encode } from './schema-values.js';
 import { valueAtPointer } from '../contract/json-pointer.js';
 import { rowsOf } from './assumptions.js';
 
-export interface StepCall {
+/** A step's request, as the target is sent it. */
+export interface StepCall extends Pick<Exchange, 'method' | 'target' | 'headers' | 'body'> {
   /** `workflow new-user, step create` */
   where: string;
   source: string;
   operationId: string;
-  method: string;
-  target: string;
-  headers: Record<string, string>;
-  body: string | undefined;
 }
 
 export interface StepOutcome {
