@@ -143,11 +143,13 @@ runIfMain(import.meta, async () => {
       `warning: the diff against ${released} calls for a ${bumpOf(report)} release, ${required}; writing ${version} as package.json says`,
     );
   const section = renderSection({ version, date: new Date().toISOString().slice(0, 10), report });
+  const text = updateChangelog(existsSync(FILE) ? readFileSync(FILE, 'utf8') : '', version, section);
   if (dry) {
-    console.log(section);
+    // The section as it would be written: the notes kept, the Unreleased entries joined to them.
+    console.log(text.split(/^(?=## \d+\.\d+\.\d+ )/m).find((part) => part.startsWith(`## ${version} `)));
     return;
   }
-  writeFileSync(FILE, updateChangelog(existsSync(FILE) ? readFileSync(FILE, 'utf8') : '', version, section));
+  writeFileSync(FILE, text);
   console.log(`changelog: CHANGELOG.md has ${version} (a ${bumpOf(report)} release, compared with ${report.base})`);
   if (current !== version) console.log(`next: npm version ${version} --no-git-tag-version, then npm run build`);
   else console.log('next: npm run build (the docs carry the changelog), then npm test and commit the release');

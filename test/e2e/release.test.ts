@@ -72,10 +72,13 @@ it("runs the guide's steps in order, its npm test on one file, and ends with a c
   });
 
   let bump = '';
+  let preview = '';
   for (const step of STEPS) {
     // The second step takes the bump the first one's report calls for, as the guide says.
     let line = step.startsWith('npm version') ? step.replace(/npm version \w+/, `npm version ${bump}`) : step;
     if (line === 'npm test') line = `npm test -- ${RELEASE_TEST_FILE}`;
+    if (line.startsWith('npm run changelog'))
+      preview = (await sh(clone, 'npm run --silent changelog -- --dry-run')).stdout;
     const result = await sh(clone, line);
     expect(result.code, `${line}\n${result.stdout}${result.stderr}`).toBe(0);
     expect(result.stderr, line).not.toMatch(/warning/i);
@@ -92,6 +95,8 @@ it("runs the guide's steps in order, its npm test on one file, and ends with a c
   const changelog = readFileSync(path.join(clone, 'CHANGELOG.md'), 'utf8');
   const section = changelog.slice(changelog.indexOf(`## ${version} (`), changelog.indexOf(`## ${released} (`));
   expect(section).toContain(`field ${FIELD} added (optional)`);
+  // The dry run printed what was then written, the Unreleased entries in its notes included.
+  expect(preview.trim()).toBe(section.trim());
   expect(section).not.toContain(reworded);
   // The bundles carry the version they were released as.
   for (const api of ['v2', 'partner', 'sandbox']) {
