@@ -70,18 +70,23 @@ export function devSandbox({ out, port, signal, log, warn }) {
     const me = child;
     track(me.pid, new Promise((resolve) => me.once('exit', resolve)));
     let text = '';
-    me.stderr.on('data', (d) => process.stderr.write(`[sandbox] ${d}`));
+    let errors = '';
+    me.stderr.on('data', (d) => {
+      errors += d;
+      process.stderr.write(`[sandbox] ${d}`);
+    });
     const started = await new Promise((resolve) => {
       me.stdout.on('data', (d) => {
         text += d;
         if (/Ctrl-C stops it/.test(text)) resolve(true);
       });
-      me.once('exit', () => resolve(false));
+      me.once('close', () => resolve(false));
     });
     if (signal.aborted) return;
     if (!started)
       return warn(
-        `the sandbox did not start (${text.trim() || 'no output'}); it is tried again after the next rebuild`,
+        `the sandbox did not start (${(errors || text).trim() || 'no output'}); it is tried again after the next rebuild` +
+          (/port \d+ is in use/.test(errors) ? '; npm run dev takes its port from --sandbox-port or SANDBOX_PORT' : ''),
       );
     const url = /listening on (\S+)/.exec(text)[1];
     const key = /X-Auth-Key: ([^\s,]+)/.exec(text)[1];
