@@ -154,7 +154,10 @@ describe('Content-Type on control POSTs and PUTs', () => {
     ).toBe(204);
     // An operation that takes a body still requires it.
     const advance = await send('POST', '/_sandbox/clock/advance', { ...local(), ...json });
-    expect(advance).toMatchObject({ status: 400, body: { message: 'body is required' } });
+    expect(advance).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^body is required: .*\{\}/) },
+    });
   });
 });
 

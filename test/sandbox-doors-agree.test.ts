@@ -69,7 +69,7 @@ const TWICE =
 /** The status, or the status and what the error body's message (or the X-Sandbox-Reason header) says. */
 type Expected = number | [number, RegExp];
 const SEEDED_V2 = '6f1c2b9e-4d3a-4e8b-9a61-2f7d0c5e8b14';
-const UNREADABLE = /^path is not a valid request target$/;
+const UNREADABLE = /^path is not a valid request target: /;
 const OVER_1_MIB = JSON.stringify({ reason: 'x'.repeat(1024 * 1024) });
 const charset = (name: string): Header => ['Content-Type', `application/json; charset=${name}`];
 const bytes = (...parts: (string | number[])[]) =>
@@ -140,7 +140,7 @@ const variants: [string, string, string, Header[], string | Uint8Array, Expected
   ['create, br', 'POST', '/verifications', [...kj, ['Content-Encoding', 'br']], create, [415, /not br: /]],
   ['create, broken JSON', 'POST', '/verifications', kj, '{"phoneNumber": +49}', 400],
   ['create, empty object', 'POST', '/verifications', kj, '{}', 400],
-  ['create, empty body', 'POST', '/verifications', kj, '', [400, /^body is required$/]],
+  ['create, empty body', 'POST', '/verifications', kj, '', [400, /^body is required: /]],
   ['create, over 1 MiB', 'POST', '/verifications', kj, OVER_1_MIB, [413, /larger than 1 MiB$/]],
   ['create, a byte order mark', 'POST', '/verifications', kj, BOM_CREATE, [400, /^body is not valid JSON/]],
   ['create, prototype key', 'POST', '/verifications', kj, '{"__proto__": {}}', 400],

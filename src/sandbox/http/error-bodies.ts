@@ -7,7 +7,7 @@ export type ApiName = 'v2' | 'partner' | 'sandbox';
 export const MALFORMED_TARGET: Violation = {
   field: 'path',
   reasonCode: 'MALFORMED',
-  params: { message: 'is not a valid request target' },
+  params: { message: 'is not a valid request target: send the path and query alone, the host in Host' },
 };
 
 const V2_CODES: Record<number, [string, string]> = {
@@ -22,7 +22,8 @@ const V2_CODES: Record<number, [string, string]> = {
 };
 
 const describe = (v: Violation) => {
-  if (v.reasonCode === 'REQUIRED') return `${v.field} is required`;
+  if (v.reasonCode === 'REQUIRED')
+    return `${v.field} is required${v.field === 'body' ? ': a JSON object, {} when no field is needed' : ''}`;
   // v2 lists them in `details[].params.allowedValues`; the partner's message is all a client gets.
   if (v.reasonCode === 'ENUM' && Array.isArray(v.params.allowedValues))
     return `${v.field} must be one of ${v.params.allowedValues.join(', ')}`;
