@@ -95,6 +95,7 @@ function oneAtATime(fn, onError) {
     else running = loop();
   };
   call.idle = () => running ?? Promise.resolve();
+  call.busy = () => running !== null;
   return call;
 }
 
@@ -168,8 +169,8 @@ async function dev() {
     if (signal.aborted) return;
     const compiled = names.includes('compile') && !errors.some((err) => err.step === 'compile');
     if (compiled || !sandbox.running()) await sandbox.restart();
-    // Steps already due again (a save while these ran) run next: this line is then not the last word.
-    const again = slowSteps.size ? '; a save came meanwhile, rebuilding again' : '';
+    // Steps already due again, or due once the docs of a save made meanwhile are made: then not the last word.
+    const again = slowSteps.size || quick.busy() ? '; a save came meanwhile, rebuilding again' : '';
     log(`rebuilt in ${seconds(start)}: ${describeTimings(timings)}${again}`);
     const breaking = breakingAgainstRelease(results);
     if (breaking.length) console.log(breaking.join('\n'));

@@ -64,9 +64,12 @@ describe('conformance classifies each violation by whose rule it breaks', () => 
     expect(documented.code).toBe(0);
   });
 
-  it("a deployment failing with 500 on a fractional page breaks the documents' rule, not P7", async () => {
+  it.each([
+    ['a fractional page, not P7', (request: Request) => /[?&](page|limit)=\d+\.\d+/.test(request.url)],
+    ['a request without its key, not P3', (request: Request) => !request.headers.has('x-auth-key')],
+  ])("a deployment failing with 500 on %s breaks the documents' rule", async (_, fails) => {
     const proxied = await sandboxDeparting(KEY, async (request, answer) =>
-      /[?&](page|limit)=\d+\.\d+/.test(request.url) ? new Response('{}', { status: 500 }) : answer(),
+      fails(request) ? new Response('{}', { status: 500 }) : answer(),
     );
     const { code, report } = await conformance(proxied.url, '--fail-on', 'documented');
     const failures = report.violations.filter((v) => v.status === 500);

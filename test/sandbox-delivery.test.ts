@@ -266,7 +266,7 @@ describe('a receiver answering 401', () => {
 });
 
 describe('the webhook address GET /partners shows while none is set', () => {
-  it('put back as it is (a read-modify-write of the partner), still sends no webhook', async () => {
+  it('put back as it is (a read-modify-write of the partner), still sends no webhook; put over an address, is one', async () => {
     const sent: Request[] = [];
     const fetch = async (request: Request) => {
       sent.push(request);
@@ -280,6 +280,11 @@ describe('the webhook address GET /partners shows while none is set', () => {
     expect((await call('POST', '/verifications', createBody())).status).toBe(201);
     await expect(sandbox.waitForDelivery(() => true, { timeoutMs: 300 })).rejects.toThrow();
     expect(sent).toEqual([]);
+    // Over a real address it is an address like any other: retries already due are not dropped.
+    await call('PUT', '/partners', JSON.stringify({ webhookUrl: RECEIVER }));
+    await call('PUT', '/partners', JSON.stringify({ webhookUrl }));
+    await call('POST', '/verifications', createBody());
+    await expect.poll(() => sent.map((request) => request.url)).toContain(webhookUrl);
   });
 });
 

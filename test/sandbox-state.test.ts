@@ -182,14 +182,15 @@ describe('sandbox --state', () => {
     );
   });
 
-  it('refuses a file a newer package wrote, saying to upgrade rather than delete it, and keeps it', async () => {
+  it.each([
+    [6, /has version 6; .*: a newer package .*upgrade/],
+    ['5', /has version "5"; this sandbox reads version 5 only: delete/],
+  ])('refuses a file of version %j, saying what to do, and keeps it', async (version, refusal) => {
     const file = stateFile();
-    const newer = JSON.stringify({ format: 'verification-contracts-sandbox-state', version: 6 });
-    fs.writeFileSync(file, newer);
-    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(
-      /has version 6; .*: a newer package .*upgrade/,
-    );
-    expect(fs.readFileSync(file, 'utf8')).toBe(newer);
+    const text = JSON.stringify({ format: 'verification-contracts-sandbox-state', version });
+    fs.writeFileSync(file, text);
+    await expect(serveSandbox({ port: 0, state: file })).rejects.toThrow(refusal);
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 
   it('makes an existing file readable by its owner only when it opens it, as it makes a new one', async () => {

@@ -70,9 +70,9 @@ export function devSandbox({ out, port, signal, log, warn }) {
     const me = child;
     track(me.pid, new Promise((resolve) => me.once('exit', resolve)));
     let text = '';
-    let errors = '';
+    let lastError = '';
     me.stderr.on('data', (d) => {
-      errors += d;
+      lastError = String(d).trim().split('\n').at(-1) ?? lastError;
       process.stderr.write(`[sandbox] ${d}`);
     });
     const started = await new Promise((resolve) => {
@@ -85,8 +85,10 @@ export function devSandbox({ out, port, signal, log, warn }) {
     if (signal.aborted) return;
     if (!started)
       return warn(
-        `the sandbox did not start (${(errors || text).trim() || 'no output'}); it is tried again after the next rebuild` +
-          (/port \d+ is in use/.test(errors) ? '; npm run dev takes its port from --sandbox-port or SANDBOX_PORT' : ''),
+        `the sandbox did not start (${lastError || text.trim() || 'no output'}); it is tried again after the next rebuild` +
+          (/port \d+ is in use/.test(lastError)
+            ? '; npm run dev takes its port from --sandbox-port or SANDBOX_PORT'
+            : ''),
       );
     const url = /listening on (\S+)/.exec(text)[1];
     const key = /X-Auth-Key: ([^\s,]+)/.exec(text)[1];

@@ -23,6 +23,7 @@ const STEPS = block.split('\n').filter((l) => l.trim() && !l.trim().startsWith('
 const RELEASE_TEST_FILE = 'test/partner-document.test.ts';
 // A field no real change will add, so the test never collides with the API team's work.
 const FIELD = 'releaseTestMarker';
+const UNRELEASED = `Verifications may carry ${FIELD}.`;
 
 /** A contract pull request landing on the clone's branch: edits, the build, one commit of everything. */
 async function land(clone: string, message: string, edits: () => void) {
@@ -60,6 +61,12 @@ it("runs the guide's steps in order, its npm test on one file, and ends with a c
       'test/helpers/partner-additions.ts',
       (t) => `${t}\nADDED_FIELDS.Verification = [...(ADDED_FIELDS.Verification ?? []), '${FIELD}'];\n`,
     );
+    // What partners should know, under `## Unreleased`, which the release's notes take.
+    edit(clone, 'CHANGELOG.md', (t) =>
+      t.includes('## Unreleased\n')
+        ? t.replace('## Unreleased\n', `## Unreleased\n\n- ${UNRELEASED}\n`)
+        : t.replace(/^## \d/m, (heading) => `## Unreleased\n\n- ${UNRELEASED}\n\n${heading}`),
+    );
   });
   let reworded = '';
   await land(clone, 'Verifications: a summary reworded', () => {
@@ -77,8 +84,11 @@ it("runs the guide's steps in order, its npm test on one file, and ends with a c
     // The second step takes the bump the first one's report calls for, as the guide says.
     let line = step.startsWith('npm version') ? step.replace(/npm version \w+/, `npm version ${bump}`) : step;
     if (line === 'npm test') line = `npm test -- ${RELEASE_TEST_FILE}`;
-    if (line.startsWith('npm run changelog'))
-      preview = (await sh(clone, 'npm run --silent changelog -- --dry-run')).stdout;
+    if (line.startsWith('npm run changelog')) {
+      const dry = await sh(clone, 'npm run --silent changelog -- --dry-run');
+      expect(dry.code, dry.stderr).toBe(0);
+      preview = dry.stdout;
+    }
     const result = await sh(clone, line);
     expect(result.code, `${line}\n${result.stdout}${result.stderr}`).toBe(0);
     expect(result.stderr, line).not.toMatch(/warning/i);
@@ -95,6 +105,7 @@ it("runs the guide's steps in order, its npm test on one file, and ends with a c
   const changelog = readFileSync(path.join(clone, 'CHANGELOG.md'), 'utf8');
   const section = changelog.slice(changelog.indexOf(`## ${version} (`), changelog.indexOf(`## ${released} (`));
   expect(section).toContain(`field ${FIELD} added (optional)`);
+  expect(section).toContain(UNRELEASED);
   // The dry run printed what was then written, the Unreleased entries in its notes included.
   expect(preview.trim()).toBe(section.trim());
   expect(section).not.toContain(reworded);

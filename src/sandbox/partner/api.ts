@@ -32,7 +32,7 @@ export function emittedEvent(text: string, eventId: string, verificationId?: str
 /** Result of one delivery attempt of a recorded webhook. */
 export type DeliveryResult = { success: boolean; retryAt: string | null; reason?: string };
 
-/** The partner's webhookUrl while none is set: a reserved name (RFC 2606) that receives nothing, and set back, none. */
+/** The partner's webhookUrl while none is set: a reserved name (RFC 2606) that receives nothing; put back, still none. */
 export const NO_WEBHOOK_URL = 'https://partner.invalid/webhooks';
 
 /**

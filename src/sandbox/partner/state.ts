@@ -52,7 +52,7 @@ const getPartner = (store: PartnerStore): S['Partner'] => ({ ...store.partner })
 function updatePartner(store: PartnerStore, body: S['PartnerUpdate']): S['Partner'] {
   const refused = webhookUrlRefusal(body.webhookUrl);
   if (refused) throw new SandboxError(400, `webhookUrl refused: ${refused}`);
-  store.webhookUrl = body.webhookUrl === NO_WEBHOOK_URL ? undefined : body.webhookUrl;
+  if (body.webhookUrl !== NO_WEBHOOK_URL || store.webhookUrl !== undefined) store.webhookUrl = body.webhookUrl;
   store.partner = { ...store.partner, webhookUrl: body.webhookUrl, updatedAt: nowIso(store) };
   return getPartner(store);
 }

@@ -54,10 +54,12 @@ export function readStateFile(file: string): SavedState | undefined {
       `${file} is not a sandbox state file, or is damaged; restore it from a copy, delete it to start empty, or choose another --state path`,
     );
   if (value.version !== STATE_VERSION) {
-    const newer = typeof value.version === 'number' && value.version > STATE_VERSION;
+    const numbered = typeof value.version === 'number';
+    const older = numbered && value.version < STATE_VERSION;
+    const newer = numbered && value.version > STATE_VERSION;
     const fix = newer ? 'a newer package wrote it: upgrade this one to keep it' : 'delete the file to start empty';
     throw new Error(
-      `state file ${file} has version ${value.version}${newer ? '' : ', written by an older sandbox in another format'}; this sandbox reads version ${STATE_VERSION} only: ${fix}, or choose another --state path`,
+      `state file ${file} has version ${JSON.stringify(value.version)}${older ? ', written by an older sandbox in another format' : ''}; this sandbox reads version ${STATE_VERSION} only: ${fix}, or choose another --state path`,
     );
   }
   return value;
